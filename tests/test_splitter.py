@@ -1,0 +1,139 @@
+"""The split search against brute force, the threshold rule, and partitioning."""
+
+import numpy as np
+import pytest
+
+from trees import CRITERIA_CLF, CRITERIA_REG, SegmentBatch, position_to_threshold, search_splits
+from trees._splitter import gather_segments, partition_segments, sort_features
+
+
+def test_threshold_is_the_midpoint():
+    assert position_to_threshold(1.0, 2.0) == 1.5
+    assert position_to_threshold(-3.0, 5.0) == 1.0
+
+
+def test_threshold_falls_back_to_lower_when_midpoint_rounds_up():
+    lower = 1.0
+    upper = np.nextafter(1.0, 2.0)
+    assert position_to_threshold(lower, upper) == lower
+
+
+def test_threshold_of_huge_values_stays_finite():
+    big = np.finfo(np.float64).max
+    assert np.isfinite(position_to_threshold(big / 2, big))
+
+
+def _brute_force_scores(x, stats, criterion):
+    """Score of every threshold between distinct values of x, by explicit masks."""
+    values = np.unique(x)
+    out = {}
+    for lo, hi in zip(values[:-1], values[1:], strict=True):
+        t = position_to_threshold(lo, hi)
+        mask = x <= t
+        left, right = stats[:, mask].sum(axis=1), stats[:, ~mask].sum(axis=1)
+        out[float(t)] = float(criterion.score(left, right, left + right))
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(CRITERIA_CLF))
+def test_curve_matches_brute_force_classification(name):
+    rng = np.random.default_rng(1)
+    X = rng.integers(0, 6, size=(60, 3)).astype(float)
+    y = rng.integers(0, 3, size=60)
+    criterion = CRITERIA_CLF[name]()
+    stats = criterion.row_statistics(y, np.ones(60), 3)
+    batch = SegmentBatch.from_rows(X, [np.arange(60)])
+    table = search_splits(batch, stats, criterion)
+    for feature in range(3):
+        curve = table.curve(feature)
+        expected = _brute_force_scores(X[:, feature], stats, criterion)
+        assert sorted(expected) == list(curve["threshold"])
+        np.testing.assert_allclose(curve["score"], [expected[t] for t in curve["threshold"]])
+
+
+def test_curve_matches_brute_force_regression():
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(40, 2)).round(1)
+    y = rng.normal(size=40)
+    criterion = CRITERIA_REG["squared_error"]()
+    stats = criterion.row_statistics(y - y.mean(), np.ones(40))
+    table = search_splits(SegmentBatch.from_rows(X, [np.arange(40)]), stats, criterion)
+    for feature in range(2):
+        curve = table.curve(feature)
+        expected = _brute_force_scores(X[:, feature], stats, criterion)
+        np.testing.assert_allclose(curve["score"], [expected[t] for t in curve["threshold"]])
+
+
+def test_batched_nodes_equal_separate_searches():
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 10, size=(90, 4)).astype(float)
+    y = rng.integers(0, 2, size=90)
+    criterion = CRITERIA_CLF["gini"]()
+    stats = criterion.row_statistics(y, np.ones(90), 2)
+    groups = [np.arange(0, 30), np.arange(30, 75), np.arange(75, 90)]
+    together = search_splits(SegmentBatch.from_rows(X, groups), stats, criterion)
+    for i, rows in enumerate(groups):
+        alone = search_splits(SegmentBatch.from_rows(X, [rows]), stats, criterion)
+        np.testing.assert_allclose(together.best_per_feature()[:, i], alone.best_per_feature()[:, 0])
+
+
+def test_known_best_split_on_tiny_data():
+    X = np.array([[1.0, 5.0], [2.0, 5.0], [3.0, 6.0], [4.0, 6.0]])
+    y = np.array([0, 0, 1, 1])
+    criterion = CRITERIA_CLF["gini"]()
+    table = search_splits(
+        SegmentBatch.from_rows(X, [np.arange(4)]), criterion.row_statistics(y, np.ones(4), 2), criterion
+    )
+    feature, position, score = table.best()
+    # Both features separate the classes perfectly: the lower feature index wins.
+    assert feature[0] == 0
+    assert table.threshold(feature[0], position[0]) == 2.5
+    assert score[0] == pytest.approx(0.5)
+
+
+def test_min_samples_leaf_removes_candidates():
+    X = np.arange(10, dtype=float)[:, None]
+    y = np.array([0] * 1 + [1] * 9)
+    criterion = CRITERIA_CLF["gini"]()
+    stats = criterion.row_statistics(y, np.ones(10), 2)
+    table = search_splits(SegmentBatch.from_rows(X, [np.arange(10)]), stats, criterion, min_samples_leaf=3)
+    assert table.curve(0)["n_left"].min() == 3
+    assert table.curve(0)["n_left"].max() == 7
+
+
+def test_constant_feature_has_no_candidate():
+    X = np.column_stack([np.ones(8), np.arange(8.0)])
+    y = np.array([0, 1] * 4)
+    criterion = CRITERIA_CLF["gini"]()
+    table = search_splits(
+        SegmentBatch.from_rows(X, [np.arange(8)]), criterion.row_statistics(y, np.ones(8), 2), criterion
+    )
+    assert table.curve(0)["threshold"].size == 0
+    assert table.best_per_feature()[0, 0] == -np.inf
+
+
+def test_gather_segments_takes_the_requested_slices():
+    X = np.arange(12.0).reshape(6, 2)
+    rows, xs = sort_features(X)
+    batch, index = gather_segments(rows, xs, [1, 4], [2, 2])
+    np.testing.assert_array_equal(index, [1, 2, 4, 5])
+    np.testing.assert_array_equal(batch.seg_start, [0, 2])
+    np.testing.assert_array_equal(batch.rows, rows[:, [1, 2, 4, 5]])
+
+
+def test_partition_keeps_each_side_sorted():
+    rng = np.random.default_rng(4)
+    X = rng.integers(0, 5, size=(50, 3)).astype(float)
+    batch = SegmentBatch.from_rows(X, [np.arange(20), np.arange(20, 50)])
+    rows = batch.rows
+    goes_left = rng.random(50) < 0.4
+    n_left = np.array([goes_left[:20].sum(), goes_left[20:].sum()])
+    new_rows, new_xs = partition_segments(batch, n_left, goes_left)
+    for f in range(3):
+        for start, count, nl in [(0, 20, n_left[0]), (20, 30, n_left[1])]:
+            seg = new_rows[f, start : start + count]
+            assert goes_left[seg[:nl]].all() and not goes_left[seg[nl:]].any()
+            assert sorted(seg) == sorted(rows[f, start : start + count])
+            for part in (new_xs[f, start : start + nl], new_xs[f, start + nl : start + count]):
+                assert np.all(np.diff(part) >= 0)
+            np.testing.assert_array_equal(X[seg, f], new_xs[f, start : start + count])

@@ -1,0 +1,46 @@
+"""Tree Bias Lab's tree package: CART trees whose threshold test is a parameter.
+
+Public API
+----------
+Tree, mirror, OPERATORS
+    The array-based tree structure, its three threshold tests and mirroring.
+DecisionTreeClassifier, DecisionTreeRegressor
+    scikit-learn compatible estimators with ``conditioning=``.
+from_sklearn
+    Convert a fitted scikit-learn tree.
+lattice_features, lattice_split_share
+    Source 000's lattice heuristics.
+search_splits, SegmentBatch, SplitTable, position_to_threshold
+    The single split search, for growers and forests.
+CRITERIA_CLF, CRITERIA_REG
+    The split criteria by name.
+"""
+
+from ._builder import GROWTH_ORDERS, StoppingRules, TreeGrowth, grow
+from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
+from ._criterion import CRITERIA_CLF, CRITERIA_REG
+from ._interop import from_sklearn
+from ._lattice import lattice_features, lattice_split_share
+from ._splitter import SegmentBatch, SplitTable, position_to_threshold, search_splits
+from ._tree import OPERATORS, Tree, mirror
+
+__all__ = [
+    "CRITERIA_CLF",
+    "CRITERIA_REG",
+    "DecisionTreeClassifier",
+    "DecisionTreeRegressor",
+    "GROWTH_ORDERS",
+    "OPERATORS",
+    "SegmentBatch",
+    "SplitTable",
+    "StoppingRules",
+    "Tree",
+    "TreeGrowth",
+    "from_sklearn",
+    "grow",
+    "lattice_features",
+    "lattice_split_share",
+    "mirror",
+    "position_to_threshold",
+    "search_splits",
+]

@@ -1,0 +1,406 @@
+"""Growing a tree: the mutable growth state, stopping rules and growth orders.
+
+:class:`TreeGrowth` holds a partially grown tree together with the sorted
+feature orders of its training rows, and knows how to score the splits of any
+set of its leaves and to split them; :func:`grow` applies the stopping rules
+in one of two orders:
+
+* ``"best_first"``: the leaf whose best split has the largest weighted
+  impurity decrease is expanded next (scikit-learn's best-first builder);
+* ``"level_order"``: leaves are expanded level by level, left to right, from a
+  queue (source 004, section 3.4.2).
+
+Both orders give the same tree unless ``max_leaf_nodes`` or ``max_nodes``
+stops the growth early, so without those limits the tree is grown a whole
+level at a time, the fast path.
+"""
+
+import heapq
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._splitter import (
+    gather_segments,
+    partition_segments,
+    position_to_threshold,
+    search_splits,
+    sort_features,
+)
+from ._tree import Tree
+
+__all__ = ["GROWTH_ORDERS", "StoppingRules", "TreeGrowth", "grow"]
+
+GROWTH_ORDERS = ("best_first", "level_order")
+EPSILON = np.finfo(np.float64).eps
+
+
+@dataclass
+class StoppingRules:
+    """Stopping rules (source 004, section 3.4.1), resolved to absolute numbers.
+
+    Attributes
+    ----------
+    max_depth : int or None
+    min_samples_split : int
+        Fewest rows a node needs to be split.
+    min_samples_leaf : int
+        Fewest rows each child must keep.
+    max_leaf_nodes : int or None
+    max_nodes : int or None
+        Most nodes (internal and leaves) the tree may have.
+    min_impurity_decrease : float
+        Least weighted impurity decrease ``w_t / w * G`` a split must bring
+        (scikit-learn's definition).
+    min_weight_leaf : float
+        Least total sample weight each child must keep.
+    """
+
+    max_depth: int | None = None
+    min_samples_split: int = 2
+    min_samples_leaf: int = 1
+    max_leaf_nodes: int | None = None
+    max_nodes: int | None = None
+    min_impurity_decrease: float = 0.0
+    min_weight_leaf: float = 0.0
+
+    @property
+    def max_splits(self):
+        """Most splits the leaf and node limits allow (None: unlimited)."""
+        limits = []
+        if self.max_leaf_nodes is not None:
+            limits.append(self.max_leaf_nodes - 1)
+        if self.max_nodes is not None:
+            limits.append((self.max_nodes - 1) // 2)
+        return min(limits) if limits else None
+
+    def may_split(self, n_samples, weight, depth, impurity):
+        """Which nodes the node rules allow to split (vectorised)."""
+        ok = (n_samples >= self.min_samples_split) & (n_samples >= 2 * self.min_samples_leaf)
+        ok &= weight >= 2 * self.min_weight_leaf
+        ok &= impurity > EPSILON
+        if self.max_depth is not None:
+            ok &= depth < self.max_depth
+        return ok
+
+
+class _NodeArrays:
+    """Growable parallel arrays of node attributes."""
+
+    def __init__(self, n_values, capacity=64):
+        self.size = 0
+        self.n_values = n_values
+        self._arrays = {}
+        self._allocate(capacity)
+
+    def _allocate(self, capacity):
+        spec = {
+            "feature": (np.intp, -1),
+            "threshold": (np.float64, np.nan),
+            "left": (np.intp, -1),
+            "right": (np.intp, -1),
+            "n_samples": (np.intp, 0),
+            "weighted_n_samples": (np.float64, 0.0),
+            "impurity": (np.float64, 0.0),
+            "depth": (np.intp, 0),
+            "start": (np.intp, 0),
+            "improvement": (np.float64, 0.0),
+        }
+        new = {name: np.full(capacity, fill, dtype=dtype) for name, (dtype, fill) in spec.items()}
+        new["value"] = np.zeros((capacity, self.n_values))
+        for name, old in self._arrays.items():
+            new[name][: self.size] = old[: self.size]
+        self._arrays = new
+
+    def add(self, count):
+        """Reserve ``count`` new node ids and return them."""
+        capacity = self._arrays["feature"].shape[0]
+        if self.size + count > capacity:
+            self._allocate(max(2 * capacity, self.size + count))
+        ids = np.arange(self.size, self.size + count)
+        self.size += count
+        return ids
+
+    def __getattr__(self, name):
+        arrays = self.__dict__.get("_arrays", {})
+        if name in arrays:
+            return arrays[name][: self.size]
+        raise AttributeError(name)
+
+    def truncate(self, size):
+        """Forget nodes ``size`` and above (used by undo)."""
+        self.size = size
+
+
+class TreeGrowth:
+    """A tree being grown, with the sorted orders of its training rows.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features), float64
+    row_stats : ndarray of shape (n_stats, n_samples)
+        Per-row criterion statistics (``criterion.row_statistics``).
+    criterion : criterion object
+    rules : StoppingRules
+    value_offset : float, default=0.0
+        Added to regression leaf means (the builder centres y).
+    max_features : int or None
+        Size of the random feature subset drawn at every node.
+    rng : numpy.random.Generator, optional
+        Source of the feature subsets.
+    """
+
+    def __init__(
+        self,
+        X,
+        row_stats,
+        criterion,
+        rules,
+        value_offset=0.0,
+        max_features=None,
+        rng=None,
+    ):
+        self.X = X
+        self.row_stats = row_stats
+        self.criterion = criterion
+        self.rules = rules
+        self.value_offset = value_offset
+        self.n_features = X.shape[1]
+        self.max_features = max_features
+        self.rng = rng if rng is not None else np.random.default_rng(0)
+        self.rows, self.xs = sort_features(X)
+        n_values = criterion.value(row_stats[:, :1]).shape[-1]
+        self.nodes = _NodeArrays(n_values)
+        root = self.nodes.add(1)
+        self._set_node_statistics(root, row_stats.sum(axis=1, keepdims=True), [X.shape[0]])
+        self.nodes.start[root] = 0
+        self.total_weight = self.nodes.weighted_n_samples[0]
+
+    # ----------------------------------------------------------- node stats
+    def _set_node_statistics(self, ids, stats, counts):
+        crit = self.criterion
+        self.nodes.n_samples[ids] = counts
+        self.nodes.weighted_n_samples[ids] = crit.weight(stats)
+        self.nodes.impurity[ids] = crit.impurity(stats)
+        value = crit.value(stats)
+        if not crit.is_classification:
+            value = value + self.value_offset
+        self.nodes.value[ids] = value
+
+    def node_rows(self, node):
+        """Training rows of a node (in order of feature 0)."""
+        start, count = self.nodes.start[node], self.nodes.n_samples[node]
+        return self.rows[0, start : start + count]
+
+    def splittable(self, nodes):
+        """The nodes, among ``nodes`` (leaves), that the node rules allow to split."""
+        nodes = np.asarray(nodes, dtype=np.intp)
+        n = self.nodes
+        ok = self.rules.may_split(
+            n.n_samples[nodes], n.weighted_n_samples[nodes], n.depth[nodes], n.impurity[nodes]
+        )
+        return nodes[ok]
+
+    # ------------------------------------------------------------ searching
+    def evaluate(self, nodes):
+        """Score every candidate split of the given leaves (one batch).
+
+        Returns
+        -------
+        SplitTable
+            Node ``i`` of the table is ``nodes[i]``.
+        """
+        nodes = np.asarray(nodes, dtype=np.intp)
+        batch, _ = gather_segments(
+            self.rows, self.xs, self.nodes.start[nodes], self.nodes.n_samples[nodes]
+        )
+        return search_splits(
+            batch,
+            self.row_stats,
+            self.criterion,
+            min_samples_leaf=self.rules.min_samples_leaf,
+            min_weight_leaf=self.rules.min_weight_leaf,
+            feature_allowed=self._draw_features(batch),
+        )
+
+    def _draw_features(self, batch):
+        """Random feature subsets per node, non-constant features first.
+
+        Like scikit-learn, a subset is drawn among the features that are not
+        constant in the node, so it always holds ``max_features`` usable
+        features when the node has that many.
+        """
+        if self.max_features is None or self.max_features >= self.n_features:
+            return None
+        last = batch.seg_start + batch.seg_count - 1
+        constant = batch.xs[:, batch.seg_start] == batch.xs[:, last]  # (F, n_nodes)
+        keys = self.rng.random((batch.n_nodes, self.n_features)) + constant.T
+        ranks = np.argsort(np.argsort(keys, axis=1), axis=1)
+        return ranks < self.max_features
+
+    def _gain(self, left, right, parent):
+        """Impurity decrease G of splits (the criterion's, or Gini's for chi2)."""
+        return self.criterion.gain(left, right, parent)
+
+    def improvement(self, table, feature, position, node_in_batch):
+        """Weighted impurity decrease ``w_t / w * G`` of candidates of a table."""
+        left, right = table.children(feature, position, node_in_batch)
+        parent = table.parent[:, node_in_batch]
+        return self.criterion.weight(parent) / self.total_weight * self._gain(left, right, parent)
+
+    # ------------------------------------------------------------- splitting
+    def split(self, nodes, feature, local_position):
+        """Split leaves at chosen candidates.
+
+        Parameters
+        ----------
+        nodes : array-like of int
+            Leaf ids to split.
+        feature : array-like of int
+            Feature of each split.
+        local_position : array-like of int
+            Candidate of each split, counted from the start of the node's
+            segment: the left child receives the ``local_position + 1`` rows
+            with the lowest values of ``feature``.
+
+        Returns
+        -------
+        ndarray of shape (len(nodes), 2)
+            Ids of the new left and right children.
+        """
+        nodes = np.asarray(nodes, dtype=np.intp)
+        feature = np.asarray(feature, dtype=np.intp)
+        n_left = np.asarray(local_position, dtype=np.intp) + 1
+        counts = self.nodes.n_samples[nodes]
+        batch, index = gather_segments(self.rows, self.xs, self.nodes.start[nodes], counts)
+
+        position = batch.seg_start + n_left - 1
+        threshold = position_to_threshold(
+            batch.xs[feature, position], batch.xs[feature, position + 1]
+        )
+        split_rows = batch.rows[np.repeat(feature, counts), np.arange(counts.sum())]
+        side_starts = np.column_stack([batch.seg_start, position + 1]).ravel()
+        side_stats = np.add.reduceat(self.row_stats[:, split_rows], side_starts, axis=1)
+        left_stats, right_stats = side_stats[:, 0::2], side_stats[:, 1::2]
+
+        goes_left = np.zeros(self.X.shape[0], dtype=bool)
+        goes_left[split_rows[np.arange(counts.sum()) <= np.repeat(position, counts)]] = True
+        new_rows, new_xs = partition_segments(batch, n_left, goes_left)
+        self.rows[:, index] = new_rows
+        self.xs[:, index] = new_xs
+
+        n = self.nodes
+        gain = self._gain(left_stats, right_stats, left_stats + right_stats)
+        n.feature[nodes] = feature
+        n.threshold[nodes] = threshold
+        n.improvement[nodes] = n.weighted_n_samples[nodes] / self.total_weight * gain
+        children = n.add(2 * nodes.shape[0]).reshape(-1, 2)
+        n.left[nodes], n.right[nodes] = children[:, 0], children[:, 1]
+        self._set_node_statistics(children[:, 0], left_stats, n_left)
+        self._set_node_statistics(children[:, 1], right_stats, counts - n_left)
+        n.start[children[:, 0]] = n.start[nodes]
+        n.start[children[:, 1]] = n.start[nodes] + n_left
+        n.depth[children.ravel()] = np.repeat(n.depth[nodes] + 1, 2)
+        return children
+
+    # -------------------------------------------------------------- output
+    def to_tree(self, feature_names=None, class_names=None):
+        """The current tree as an immutable :class:`Tree`."""
+        n = self.nodes
+        return Tree(
+            feature=n.feature.copy(),
+            threshold=n.threshold.copy(),
+            left=n.left.copy(),
+            right=n.right.copy(),
+            value=n.value.copy(),
+            n_samples=n.n_samples.copy(),
+            weighted_n_samples=n.weighted_n_samples.copy(),
+            impurity=n.impurity.copy(),
+            depth=n.depth.copy(),
+            is_classifier=self.criterion.is_classification,
+            n_features=self.n_features,
+            feature_names=feature_names,
+            class_names=class_names,
+        )
+
+
+def _accepted(growth, table):
+    """Best split of each node of a table and whether the rules accept it."""
+    feature, position, score = table.best()
+    nodes_in_batch = np.arange(table.batch.n_nodes)
+    ok = np.isfinite(score)
+    improvement = np.full(score.shape, -np.inf)
+    if ok.any():
+        improvement[ok] = growth.improvement(
+            table, feature[ok], position[ok], nodes_in_batch[ok]
+        )
+    ok &= improvement + EPSILON >= growth.rules.min_impurity_decrease
+    return feature, position, improvement, ok
+
+
+def _grow_level_order(growth):
+    """Expand every splittable leaf of a level in one batch, level after level."""
+    budget = growth.rules.max_splits
+    frontier = np.array([0])
+    while frontier.size and (budget is None or budget > 0):
+        candidates = growth.splittable(frontier)
+        if not candidates.size:
+            break
+        table = growth.evaluate(candidates)
+        feature, position, _, ok = _accepted(growth, table)
+        chosen = np.flatnonzero(ok)
+        if budget is not None:
+            chosen = chosen[:budget]
+            budget -= chosen.size
+        if not chosen.size:
+            break
+        local = table.local_position(position[chosen], chosen)
+        children = growth.split(candidates[chosen], feature[chosen], local)
+        frontier = children.ravel()
+
+
+def _grow_best_first(growth):
+    """Expand the leaf with the largest weighted impurity decrease first.
+
+    Ties go to the lower node id. Each expansion scores the two new children
+    in one batch.
+    """
+    budget = growth.rules.max_splits
+    heap = []
+
+    def push(nodes):
+        candidates = growth.splittable(nodes)
+        if not candidates.size:
+            return
+        table = growth.evaluate(candidates)
+        feature, position, improvement, ok = _accepted(growth, table)
+        for i in np.flatnonzero(ok):
+            local = table.local_position(position[i], i)
+            heapq.heappush(heap, (-improvement[i], int(candidates[i]), int(feature[i]), int(local)))
+
+    push(np.array([0]))
+    while heap and (budget is None or budget > 0):
+        _, node, feature, local = heapq.heappop(heap)
+        growth.split([node], [feature], [local])
+        if budget is not None:
+            budget -= 1
+        push(growth.nodes.left[[node]].tolist() + growth.nodes.right[[node]].tolist())
+
+
+def grow(growth, order="best_first"):
+    """Grow ``growth`` until the stopping rules end it.
+
+    Parameters
+    ----------
+    growth : TreeGrowth
+    order : {"best_first", "level_order"}
+        Only matters when ``max_leaf_nodes`` or ``max_nodes`` is set: without
+        them both orders give the same tree, grown level by level.
+    """
+    if order not in GROWTH_ORDERS:
+        raise ValueError(f"growth must be one of {GROWTH_ORDERS}, got {order!r}.")
+    if order == "best_first" and growth.rules.max_splits is not None:
+        _grow_best_first(growth)
+    else:
+        _grow_level_order(growth)
+    return growth

@@ -1,0 +1,372 @@
+"""Decision-tree estimators with the scikit-learn API and a choice of threshold test."""
+
+import numbers
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.utils import check_random_state
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+
+from ._builder import GROWTH_ORDERS, StoppingRules, TreeGrowth, grow
+from ._criterion import CRITERIA_CLF, CRITERIA_REG
+from ._tree import check_operator
+
+__all__ = ["BaseDecisionTree", "DecisionTreeClassifier", "DecisionTreeRegressor"]
+
+
+def _resolve_count(value, n_samples, name, minimum):
+    """An int, or a fraction of ``n_samples`` rounded up (scikit-learn's rule)."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        if value < minimum:
+            raise ValueError(f"{name} must be an int >= {minimum} or a float in (0, 1], got {value}.")
+        return int(value)
+    if isinstance(value, numbers.Real) and 0.0 < value <= 1.0:
+        return max(minimum, int(np.ceil(value * n_samples)))
+    raise ValueError(f"{name} must be an int >= {minimum} or a float in (0, 1], got {value!r}.")
+
+
+def _resolve_max_features(value, n_features):
+    """Size of the random feature subset, or None for all features."""
+    if value is None:
+        return None
+    if value == "sqrt":
+        return max(1, int(np.sqrt(n_features)))
+    if value == "log2":
+        return max(1, int(np.log2(n_features)))
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= 1:
+        return min(int(value), n_features)
+    if isinstance(value, numbers.Real) and 0.0 < value <= 1.0:
+        return max(1, int(value * n_features))
+    raise ValueError(
+        f"max_features must be None, 'sqrt', 'log2', an int >= 1 or a float in (0, 1], "
+        f"got {value!r}."
+    )
+
+
+def _check_optional_int(value, name, minimum):
+    if value is None:
+        return None
+    if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < minimum:
+        raise ValueError(f"{name} must be None or an int >= {minimum}, got {value!r}.")
+    return int(value)
+
+
+class BaseDecisionTree(BaseEstimator):
+    """Shared fitting logic of the classifier and the regressor.
+
+    Growth is exact greedy CART (source 000, section 2.1) with the project's
+    single split search (``trees._splitter``): thresholds are midpoints of
+    consecutive distinct values; ties between equally good splits go to the
+    lowest feature index, then the lowest threshold. ``conditioning`` only
+    changes prediction: the tree grown is the same for every test
+    (source 000, section 2.2).
+    """
+
+    _criteria = {}
+
+    def __init__(
+        self,
+        *,
+        criterion,
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        max_leaf_nodes=None,
+        max_nodes=None,
+        min_impurity_decrease=0.0,
+        max_features=None,
+        growth="best_first",
+        random_state=None,
+        conditioning="<=",
+    ):
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.max_leaf_nodes = max_leaf_nodes
+        self.max_nodes = max_nodes
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_features = max_features
+        self.growth = growth
+        self.random_state = random_state
+        self.conditioning = conditioning
+
+    # ------------------------------------------------------------ fitting
+    def _stopping_rules(self, n_samples):
+        if not isinstance(self.min_impurity_decrease, numbers.Real) or self.min_impurity_decrease < 0:
+            raise ValueError(
+                f"min_impurity_decrease must be a float >= 0, got {self.min_impurity_decrease!r}."
+            )
+        return StoppingRules(
+            max_depth=_check_optional_int(self.max_depth, "max_depth", 0),
+            min_samples_split=_resolve_count(self.min_samples_split, n_samples, "min_samples_split", 2),
+            min_samples_leaf=_resolve_count(self.min_samples_leaf, n_samples, "min_samples_leaf", 1),
+            max_leaf_nodes=_check_optional_int(self.max_leaf_nodes, "max_leaf_nodes", 2),
+            max_nodes=_check_optional_int(self.max_nodes, "max_nodes", 1),
+            min_impurity_decrease=float(self.min_impurity_decrease),
+        )
+
+    def _check_settings(self):
+        if self.criterion not in self._criteria:
+            raise ValueError(
+                f"criterion must be one of {sorted(self._criteria)}, got {self.criterion!r}."
+            )
+        if self.growth not in GROWTH_ORDERS:
+            raise ValueError(f"growth must be one of {GROWTH_ORDERS}, got {self.growth!r}.")
+        check_operator(self.conditioning)
+
+    def _grow(self, X, row_stats, value_offset, sample_weight):
+        """Grow ``tree_`` from prepared statistics; shared by both estimators."""
+        n_samples, n_features = X.shape
+        rules = self._stopping_rules(n_samples)
+        self.max_features_ = _resolve_max_features(self.max_features, n_features)
+        seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
+        growth = TreeGrowth(
+            X,
+            row_stats,
+            self._criteria[self.criterion](),
+            rules,
+            value_offset=value_offset,
+            max_features=self.max_features_,
+            rng=np.random.default_rng(seed),
+        )
+        grow(growth, self.growth)
+        names = getattr(self, "feature_names_in_", None)
+        classes = getattr(self, "classes_", None)
+        self.tree_ = growth.to_tree(
+            feature_names=None if names is None else list(names),
+            class_names=None if classes is None else [str(c) for c in classes],
+        )
+        self._improvement = growth.nodes.improvement.copy()
+        return self
+
+    def _validate_fit_data(self, X, y, sample_weight):
+        self._check_settings()
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=not self._is_classifier())
+        sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
+        if np.any(sample_weight < 0):
+            raise ValueError("sample_weight must be non-negative.")
+        if not sample_weight.sum() > 0:
+            raise ValueError("sample_weight must have a positive sum.")
+        # A row of weight 0 is treated as absent: it would otherwise still
+        # place thresholds and count towards min_samples_leaf.
+        present = sample_weight > 0
+        return X[present], np.asarray(y)[present], sample_weight[present]
+
+    def _is_classifier(self):
+        return isinstance(self, ClassifierMixin)
+
+    # --------------------------------------------------------- prediction
+    def _validate_X_predict(self, X):
+        check_is_fitted(self, "tree_")
+        return validate_data(self, X, dtype=np.float64, reset=False)
+
+    def apply(self, X, op=None):
+        """Leaf reached by each row (``op`` defaults to ``conditioning``)."""
+        X = self._validate_X_predict(X)
+        return self.tree_.apply(X, self._routing_op(op))
+
+    def decision_path(self, X, op=None):
+        """Nodes visited by each row, as a CSR indicator matrix."""
+        X = self._validate_X_predict(X)
+        return self.tree_.decision_path(X, self._routing_op(op))
+
+    def _routing_op(self, op):
+        op = self.conditioning if op is None else op
+        if op == "average":
+            raise ValueError(
+                "With conditioning='average' a row may reach two leaves; pass op='<=' or op='<'."
+            )
+        return check_operator(op, allow_average=False)
+
+    def get_depth(self):
+        """Depth of the fitted tree."""
+        check_is_fitted(self, "tree_")
+        return self.tree_.max_depth
+
+    def get_n_leaves(self):
+        """Number of leaves of the fitted tree."""
+        check_is_fitted(self, "tree_")
+        return self.tree_.n_leaves
+
+    @property
+    def feature_importances_(self):
+        """Normalised total weighted impurity decrease brought by each feature."""
+        check_is_fitted(self, "tree_")
+        internal = self.tree_.feature >= 0
+        totals = np.bincount(
+            self.tree_.feature[internal],
+            weights=np.maximum(self._improvement[internal], 0.0),
+            minlength=self.n_features_in_,
+        )
+        total = totals.sum()
+        return totals / total if total > 0 else totals
+
+
+class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
+    """CART classification tree whose threshold test is a parameter.
+
+    Parameters
+    ----------
+    criterion : {"gini", "entropy", "misclassification", "chi2"}, default="gini"
+        Split score (``trees._criterion``); any number of classes.
+    max_depth : int, default=None
+        Deepest a node may be (root depth 0); None for no limit.
+    min_samples_split : int or float, default=2
+        Fewest rows a node needs to be split (a float is a share of the rows).
+    min_samples_leaf : int or float, default=1
+        Fewest rows each child must keep (a float is a share of the rows).
+    max_leaf_nodes : int, default=None
+        Most leaves; the growth order decides which leaves are split first.
+    max_nodes : int, default=None
+        Most nodes, internal and leaves (source 004, section 3.4.1).
+    min_impurity_decrease : float, default=0.0
+        Least weighted impurity decrease ``w_t / w * G`` a split must bring.
+    max_features : int, float, "sqrt", "log2" or None, default=None
+        Size of the random feature subset drawn at each node.
+    growth : {"best_first", "level_order"}, default="best_first"
+        Order of expansion; matters only with ``max_leaf_nodes``/``max_nodes``.
+    random_state : int, RandomState or None, default=None
+        Seeds the feature subsets (the only randomness).
+    conditioning : {"<=", "<", "average"}, default="<="
+        Threshold test used by ``predict``/``predict_proba`` (source 000).
+
+    Attributes
+    ----------
+    tree_ : Tree
+    classes_ : ndarray of shape (n_classes,)
+    n_classes_ : int
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str, present when fitted on a DataFrame
+    max_features_ : int or None
+    """
+
+    _criteria = CRITERIA_CLF
+
+    def __init__(
+        self,
+        *,
+        criterion="gini",
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        max_leaf_nodes=None,
+        max_nodes=None,
+        min_impurity_decrease=0.0,
+        max_features=None,
+        growth="best_first",
+        random_state=None,
+        conditioning="<=",
+    ):
+        super().__init__(
+            criterion=criterion,
+            max_depth=max_depth,
+            min_samples_split=min_samples_split,
+            min_samples_leaf=min_samples_leaf,
+            max_leaf_nodes=max_leaf_nodes,
+            max_nodes=max_nodes,
+            min_impurity_decrease=min_impurity_decrease,
+            max_features=max_features,
+            growth=growth,
+            random_state=random_state,
+            conditioning=conditioning,
+        )
+
+    def fit(self, X, y, sample_weight=None):
+        """Grow the tree on ``(X, y)``.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        self
+        """
+        X, y, sample_weight = self._validate_fit_data(X, y, sample_weight)
+        check_classification_targets(y)
+        self.classes_, y_encoded = np.unique(y, return_inverse=True)
+        self.n_classes_ = self.classes_.shape[0]
+        self.n_outputs_ = 1
+        criterion = self._criteria[self.criterion]
+        row_stats = criterion.row_statistics(y_encoded, sample_weight, self.n_classes_)
+        return self._grow(X, row_stats, 0.0, sample_weight)
+
+    def predict_proba(self, X):
+        """Class probabilities under the ``conditioning`` test.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        X = self._validate_X_predict(X)
+        return self.tree_.predict(X, self.conditioning)
+
+    def predict_log_proba(self, X):
+        """Logarithm of :meth:`predict_proba` (``-inf`` for probability 0)."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
+    def predict(self, X):
+        """Most probable class (the first class on ties)."""
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
+
+
+class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
+    """CART regression tree (squared error) whose threshold test is a parameter.
+
+    Parameters are those of :class:`DecisionTreeClassifier` with
+    ``criterion="squared_error"`` the only criterion. Leaves predict the
+    weighted mean of y; ``conditioning="average"`` predicts the mean of the
+    ``"<="`` and ``"<"`` predictions.
+    """
+
+    _criteria = CRITERIA_REG
+
+    def __init__(
+        self,
+        *,
+        criterion="squared_error",
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        max_leaf_nodes=None,
+        max_nodes=None,
+        min_impurity_decrease=0.0,
+        max_features=None,
+        growth="best_first",
+        random_state=None,
+        conditioning="<=",
+    ):
+        super().__init__(
+            criterion=criterion,
+            max_depth=max_depth,
+            min_samples_split=min_samples_split,
+            min_samples_leaf=min_samples_leaf,
+            max_leaf_nodes=max_leaf_nodes,
+            max_nodes=max_nodes,
+            min_impurity_decrease=min_impurity_decrease,
+            max_features=max_features,
+            growth=growth,
+            random_state=random_state,
+            conditioning=conditioning,
+        )
+
+    def fit(self, X, y, sample_weight=None):
+        """Grow the tree on ``(X, y)``; see :meth:`DecisionTreeClassifier.fit`."""
+        X, y, sample_weight = self._validate_fit_data(X, y, sample_weight)
+        y = np.asarray(y, dtype=np.float64)
+        self.n_outputs_ = 1
+        offset = float(np.average(y, weights=sample_weight))
+        criterion = self._criteria[self.criterion]
+        row_stats = criterion.row_statistics(y - offset, sample_weight)
+        return self._grow(X, row_stats, offset, sample_weight)
+
+    def predict(self, X):
+        """Predicted values under the ``conditioning`` test, shape (n_samples,)."""
+        X = self._validate_X_predict(X)
+        return self.tree_.predict(X, self.conditioning)
