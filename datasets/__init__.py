@@ -1,0 +1,38 @@
+"""Datasets: the catalogue, loaders, synthetic generators, uploads and preprocessing.
+
+Public API
+----------
+Dataset, DataError
+    The record every page works on; the error raised on bad input.
+catalog, load, GROUPS
+    Named datasets (synthetic, scikit-learn toy sets, the 40 of source 000).
+GENERATORS, generate
+    Synthetic generators with their parameters.
+read_table, table_to_dataset, infer_task
+    User uploads.
+preprocess
+    Drop, impute and encode, with a record of what was done.
+"""
+
+from ._record import TASKS, DataError, Dataset
+from .catalog import GROUPS, catalog, load
+from .preprocess import preprocess
+from .synthetic import GENERATORS, generate
+from .upload import LARGE_ROWS, MAX_UPLOAD_BYTES, infer_task, read_table, table_to_dataset
+
+__all__ = [
+    "GENERATORS",
+    "GROUPS",
+    "LARGE_ROWS",
+    "MAX_UPLOAD_BYTES",
+    "TASKS",
+    "DataError",
+    "Dataset",
+    "catalog",
+    "generate",
+    "infer_task",
+    "load",
+    "preprocess",
+    "read_table",
+    "table_to_dataset",
+]

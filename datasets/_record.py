@@ -1,0 +1,113 @@
+"""The Dataset record every page works on, and the DataError raised on bad input."""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["TASKS", "DataError", "Dataset", "feature_kind"]
+
+TASKS = ("classification", "regression")
+
+
+class DataError(ValueError):
+    """Bad input data. The message says what is wrong and how to fix it."""
+
+
+def feature_kind(column):
+    """``"numeric"`` for numbers and booleans, ``"categorical"`` for anything else."""
+    if pd.api.types.is_bool_dtype(column) or pd.api.types.is_numeric_dtype(column):
+        return "numeric"
+    return "categorical"
+
+
+@dataclass
+class Dataset:
+    """Features, target and what is known about them.
+
+    Attributes
+    ----------
+    name : str
+    X : pandas.DataFrame
+        Features, numeric or categorical, possibly with missing values.
+    y : pandas.Series
+        Target, one value per row of ``X``.
+    task : {"classification", "regression"}
+    description : str
+        A sentence or two about what the data is.
+    source : str
+        Citation or origin.
+    group : str
+        Catalogue group (empty for uploads).
+    notes : list of str
+        Things the user should know (subsampling, dropped rows, ...).
+    """
+
+    name: str
+    X: pd.DataFrame
+    y: pd.Series
+    task: str
+    description: str = ""
+    source: str = ""
+    group: str = ""
+    notes: list = field(default_factory=list)
+
+    def __post_init__(self):
+        if self.task not in TASKS:
+            raise DataError(f"The task must be one of {TASKS}, not {self.task!r}.")
+        if len(self.X) != len(self.y):
+            raise DataError(f"X has {len(self.X)} rows but y has {len(self.y)}.")
+
+    @property
+    def n_rows(self):
+        return int(self.X.shape[0])
+
+    @property
+    def n_features(self):
+        return int(self.X.shape[1])
+
+    @property
+    def feature_kinds(self):
+        """``{column: "numeric" | "categorical"}``."""
+        return {name: feature_kind(self.X[name]) for name in self.X.columns}
+
+    @property
+    def is_numeric(self):
+        """Whether every feature is numeric and no value is missing (trees can use it as is)."""
+        kinds = self.feature_kinds.values()
+        return all(k == "numeric" for k in kinds) and not self.X.isna().any().any()
+
+    def lattice_flags(self):
+        """``{column: bool}``: source 000's lattice flag of each numeric feature."""
+        from trees import lattice_features
+
+        numeric = [c for c, k in self.feature_kinds.items() if k == "numeric"]
+        if not numeric:
+            return {}
+        flags = lattice_features(self.X[numeric].to_numpy(dtype=np.float64, na_value=np.nan))
+        return dict(zip(numeric, flags.tolist(), strict=True))
+
+    def summary(self):
+        """Per-feature table: kind, distinct values, missing share, lattice flag."""
+        lattice = self.lattice_flags()
+        rows = []
+        for name, kind in self.feature_kinds.items():
+            column = self.X[name]
+            rows.append(
+                {
+                    "feature": str(name),
+                    "kind": kind,
+                    "distinct values": int(column.nunique(dropna=True)),
+                    "missing share": float(column.isna().mean()),
+                    "lattice": lattice.get(name) if kind == "numeric" else None,
+                }
+            )
+        return pd.DataFrame(rows, columns=["feature", "kind", "distinct values", "missing share", "lattice"])
+
+    def arrays(self):
+        """``(X, y)`` as numpy arrays; requires :attr:`is_numeric` (see ``preprocess``)."""
+        if not self.is_numeric:
+            raise DataError(
+                "This dataset still has categorical columns or missing values: preprocess it first."
+            )
+        return self.X.to_numpy(dtype=np.float64), self.y.to_numpy()

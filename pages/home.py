@@ -1,0 +1,40 @@
+"""Home: what Tree Bias Lab shows, page by page, and why it matters."""
+
+import streamlit as st
+
+from ui import state
+
+st.title("Tree Bias Lab")
+st.markdown(
+    "Decision trees are easy to read and hard to trust: a small change in the data can change "
+    "the whole tree, and details that look harmless (whether a threshold test is `x <= t` or "
+    "`x < t`, which criterion picks the split variable) bias what they predict. This lab lets "
+    "you see those effects on bundled data or on your own, and try the remedies the literature "
+    "proposes."
+)
+
+st.subheader("What each page shows")
+st.markdown(
+    """
+- **Data**: pick a bundled dataset, generate one with your parameters, or upload a CSV. See
+  every feature's kind, missing values and whether it lies on a *lattice* (evenly spaced
+  values, where threshold tests become ambiguous), the class balance, and any two features
+  against each other. Missing values and categories are handled as the sources do it, and the
+  page shows what was done.
+"""
+)
+st.markdown(
+    "The pages on growing a tree step by step, the conditioning bias of `<=` and `<`, cultivated "
+    "random forests, the staircase effect, split-variable selection bias and tree instability "
+    "build on this data and on the `trees` package, which you can also use from a notebook: "
+    "see the README."
+)
+
+data = state.current()
+st.subheader(f"The data you are working on: {data.name}")
+col1, col2, col3 = st.columns(3)
+col1.metric("Rows", f"{data.n_rows:,}")
+col2.metric("Features", data.n_features)
+col3.metric("Task", data.task)
+st.caption(data.description)
+st.page_link("pages/data.py", label="Change the data", icon=":material/table_chart:")

@@ -1,0 +1,57 @@
+"""Actions of the Data page that change the current dataset, each safe against bad input.
+
+Each function returns an error message (str) or None; on error the current
+dataset is left as it was, so nothing the user loaded is lost.
+"""
+
+import streamlit as st
+
+from datasets import DataError, generate, read_table, table_to_dataset
+
+from . import state
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def cached_read_table(data, filename):
+    """Parsed upload (cached by content)."""
+    return read_table(data, filename=filename)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def cached_generate(name, params):
+    """A synthetic dataset (cached by generator and parameters)."""
+    return generate(name, **dict(params))
+
+
+def use_catalog(name):
+    try:
+        state.set_dataset(state.cached_load(name))
+    except DataError as err:
+        return f"{name} could not be loaded: {err}"
+    return None
+
+
+def use_generator(name, params):
+    try:
+        state.set_dataset(cached_generate(name, tuple(sorted(params.items()))))
+    except DataError as err:
+        return f"The generator failed: {err}"
+    return None
+
+
+def use_table(table, target, task, filename):
+    try:
+        dataset = table_to_dataset(table, target, task=task, name=filename or "Uploaded table")
+        state.set_dataset(dataset)
+    except DataError as err:
+        return str(err)
+    return None
+
+
+def apply_settings(max_missing_share, max_onehot):
+    settings = {"max_missing_share": float(max_missing_share), "max_onehot": int(max_onehot)}
+    try:
+        state.set_dataset(state.current_raw(), settings)
+    except DataError as err:
+        return f"These settings leave nothing to work with: {err} The previous settings are kept."
+    return None

@@ -1,0 +1,23 @@
+"""The pages of the app, in menu order. The browser tests read this list too."""
+
+from dataclasses import dataclass
+
+__all__ = ["PAGES", "PageSpec"]
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    """One page: its script, title, icon and URL path."""
+
+    path: str
+    title: str
+    icon: str
+    url_path: str
+    section: str
+    default: bool = False
+
+
+PAGES = [
+    PageSpec("pages/home.py", "Home", ":material/home:", "home", "Start", default=True),
+    PageSpec("pages/data.py", "Data", ":material/table_chart:", "data", "Start"),
+]

@@ -1,0 +1,1 @@
+"""Figure builders: plotly figures and graphviz DOT. No streamlit here."""
