@@ -17,5 +17,6 @@ for spec in PAGES:
     )
 page = st.navigation(sections)
 state.ensure_dataset()
-sidebar.render()
 page.run()
+# Drawn after the page, so that it shows a dataset the page has just switched to.
+sidebar.render()

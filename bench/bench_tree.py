@@ -44,10 +44,10 @@ def run(sizes=SIZES, repeat=3):
             X, y = _data(task, n_samples, n_features)
             for max_depth in DEPTHS:
                 ours, theirs = _models(task, max_depth)
-                fit_ours, _ = best_time(lambda m=ours: m.fit(X, y), repeat)
-                fit_theirs, _ = best_time(lambda m=theirs: m.fit(X, y), repeat)
-                pred_ours, _ = best_time(lambda m=ours: _predict(m, X), repeat)
-                pred_theirs, _ = best_time(lambda m=theirs: _predict(m, X), repeat)
+                fit_ours, _ = best_time(lambda m=ours, X=X, y=y: m.fit(X, y), repeat)
+                fit_theirs, _ = best_time(lambda m=theirs, X=X, y=y: m.fit(X, y), repeat)
+                pred_ours, _ = best_time(lambda m=ours, X=X: _predict(m, X), repeat)
+                pred_theirs, _ = best_time(lambda m=theirs, X=X: _predict(m, X), repeat)
                 rows.append(
                     [
                         task,

@@ -8,6 +8,7 @@ column the user picked and infers (or checks) the task. Every problem raises
 
 import csv
 import io
+import re
 from pathlib import Path
 
 import numpy as np
@@ -102,8 +103,10 @@ def _read_text(text, sep):
             f"The header repeats the column name(s) {', '.join(map(repr, duplicates))}. "
             "Give every column a different name."
         )
+    # Semicolon-separated files usually come with decimal commas ("1,5").
+    decimal = "," if sep == ";" and re.search(r"\d,\d", text[:65536]) else "."
     try:
-        return pd.read_csv(io.StringIO(text), sep=sep, skipinitialspace=True)
+        return pd.read_csv(io.StringIO(text), sep=sep, skipinitialspace=True, decimal=decimal)
     except pd.errors.ParserError as err:
         raise DataError(
             f"The rows do not all have the same number of fields ({err}). Check the separator "

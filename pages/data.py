@@ -3,8 +3,10 @@
 import streamlit as st
 
 from datasets import GENERATORS, GROUPS, DataError, infer_task
-from ui import data_controls, state
+from ui import bootstrap, data_controls, state
 from viz.data_figures import scatter_figure, target_figure
+
+bootstrap.through_app()
 
 st.title("Data")
 st.markdown(

@@ -2,7 +2,9 @@
 
 import streamlit as st
 
-from ui import state
+from ui import bootstrap, state
+
+bootstrap.through_app()
 
 st.title("Tree Bias Lab")
 st.markdown(

@@ -4,6 +4,7 @@ Every later page is picked up from ``ui.navigation.PAGES`` without editing the
 tests. Screenshots go to ``test-artifacts/screenshots/``.
 """
 
+import contextlib
 import os
 import shutil
 import socket
@@ -42,9 +43,9 @@ def _chromium_path():
     pytest.fail("Debian's chromium is not installed: apt-get install chromium (.ci/run does it).")
 
 
-@pytest.fixture(scope="session")
-def app_url():
-    """Serve app.py on a free port for the whole session; stop it afterwards."""
+@contextlib.contextmanager
+def serve_app():
+    """Serve app.py on a free localhost port; yield its URL; stop it afterwards."""
     port = _free_port()
     env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
     process = subprocess.Popen(
@@ -65,12 +66,28 @@ def app_url():
         process.kill()
         output = process.stdout.read().decode(errors="replace") if process.stdout else ""
         pytest.fail(f"The app did not start within 60 s:\n{output[-3000:]}")
-    yield url
-    process.terminate()
     try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@pytest.fixture(scope="session")
+def app_url():
+    """One server for the whole session."""
+    with serve_app() as url:
+        yield url
+
+
+@pytest.fixture
+def fresh_app_url():
+    """A server of its own, for tests about the first request a server sees."""
+    with serve_app() as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

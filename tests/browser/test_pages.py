@@ -55,3 +55,15 @@ def test_page_opens_cleanly(spec, app_url, browser, screenshot_dir):
     assert not real_errors, f"console errors: {real_errors}"
     assert page.locator("h1").first.inner_text().strip() == spec.title or spec.default
     page.close()
+
+
+def test_a_page_opened_first_on_a_fresh_server_has_the_app_frame(fresh_app_url, browser):
+    """Opening a page URL first must still run app.py (navigation and sidebar)."""
+    spec = next(p for p in reversed(PAGES) if not p.default)
+    page = browser.new_page(viewport={"width": 1400, "height": 1200})
+    page.goto(f"{fresh_app_url}/{spec.url_path}")
+    _wait_until_idle(page)
+    sidebar = page.locator('[data-testid="stSidebar"]').inner_text()
+    assert "Current dataset" in sidebar
+    assert page.locator("h1").first.inner_text().strip() == spec.title
+    page.close()

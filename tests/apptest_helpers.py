@@ -1,0 +1,36 @@
+"""Helpers for AppTest tests: open a page of the app, and read charts."""
+
+import json
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+APP = Path(__file__).resolve().parent.parent / "app.py"
+
+
+def open_page(path="pages/home.py", timeout=60):
+    """Run app.py, switch to ``path`` and run again; return the AppTest."""
+    at = AppTest.from_file(str(APP), default_timeout=timeout)
+    at.run()
+    if path != "pages/home.py":
+        at.switch_page(path)
+        at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def plotly_figures(at):
+    """The plotly figures on the page, as dicts."""
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def sidebar_text(at):
+    """All markdown and caption text of the sidebar."""
+    return " ".join(m.value for m in at.sidebar.markdown) + " " + " ".join(c.value for c in at.sidebar.caption)
+
+
+def by_key(widgets, key):
+    """The widget with ``key`` among ``widgets``."""
+    matches = [w for w in widgets if w.key == key]
+    assert matches, f"no widget with key {key!r}"
+    return matches[0]

@@ -1,0 +1,131 @@
+"""AppTest tests of the app shell (navigation, sidebar), the home page and the Data page."""
+
+import pytest
+
+from tests.apptest_helpers import by_key, open_page, plotly_figures, sidebar_text
+
+
+def test_home_page_describes_the_pages_and_the_data():
+    at = open_page()
+    assert at.title[0].value == "Tree Bias Lab"
+    text = " ".join(m.value for m in at.markdown)
+    assert "**Data**" in text
+    assert "Lattice features" in sidebar_text(at)
+    assert [m.label for m in at.metric] == ["Rows", "Features", "Task"]
+
+
+def test_sidebar_switch_changes_the_dataset_everywhere():
+    at = open_page()
+    by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("iris").run()
+    assert "iris" in sidebar_text(at)
+    at.switch_page("pages/data.py").run()
+    assert not at.exception
+    assert at.header[0].value == "iris"
+
+
+def test_data_page_shows_summary_figures_and_record():
+    at = open_page("pages/data.py")
+    assert at.header[0].value == "Lattice features"
+    summary = at.dataframe[1].value
+    assert list(summary["feature"]) == ["a", "b"] and summary["lattice"].all()
+    figures = plotly_figures(at)
+    assert figures[0]["layout"]["title"]["text"] == "Class balance"
+    assert figures[1]["layout"]["title"]["text"] == "b against a"
+
+
+def test_choosing_a_bundled_dataset():
+    at = open_page("pages/data.py")
+    by_key(at.selectbox, "data_group").select("Conditioning-bias study: regression").run()
+    by_key(at.selectbox, "data_name_Conditioning-bias study: regression").select("laser").run()
+    by_key(at.button, "use_bundled").click().run()
+    assert not at.exception
+    assert at.header[0].value == "laser"
+    assert "laser" in sidebar_text(at)
+    assert plotly_figures(at)[0]["layout"]["title"]["text"] == "Target distribution"
+
+
+def test_generator_parameters_are_used():
+    at = open_page("pages/data.py")
+    by_key(at.selectbox, "generator").select("Two Gaussian classes").run()
+    by_key(at.number_input, "gen_Two Gaussian classes_n_samples").set_value(120).run()
+    by_key(at.button, "use_generator").click().run()
+    assert not at.exception
+    assert at.header[0].value == "Two Gaussian classes"
+    assert "120 rows" in sidebar_text(at)
+
+
+def test_changing_the_scatter_axes():
+    at = open_page("pages/data.py")
+    by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("iris").run()
+    by_key(at.selectbox, "scatter_y").select("petal width (cm)").run()
+    assert plotly_figures(at)[1]["layout"]["title"]["text"] == "petal width (cm) against sepal length (cm)"
+
+
+def test_categorical_data_shows_the_preprocessing_record():
+    at = open_page("pages/data.py")
+    by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("Categorical with missing values").run()
+    record = at.dataframe[-1].value
+    assert {"dropped", "imputed", "one-hot encoded", "integer encoded"} <= set(record["action"])
+    by_key(at.slider, "prep_missing").set_value(0.9).run()
+    assert not at.exception
+    assert "dropped" not in set(at.dataframe[-1].value["action"])
+
+
+def _upload(at, name, data):
+    at.file_uploader[0].set_value((name, data, "text/csv")).run()
+    return at
+
+
+def test_uploading_a_csv_and_using_it():
+    at = open_page("pages/data.py")
+    csv = b"age,income,city,bought\n" + b"".join(
+        f"{20 + i},{1000 + 37 * i},{'ABC'[i % 3]},{i % 2}\n".encode() for i in range(60)
+    )
+    _upload(at, "shop.csv", csv)
+    assert not at.exception and not at.error
+    assert by_key(at.selectbox, "upload_target").value == "bought"
+    by_key(at.button, "use_upload").click().run()
+    assert not at.exception and not at.error
+    assert at.header[0].value == "shop.csv"
+    assert "60 rows" in sidebar_text(at)
+    assert "city=A" in at.dataframe[-1].value["detail"].iloc[0] or "one-hot encoded" in set(
+        at.dataframe[-1].value["action"]
+    )
+
+
+BAD_UPLOADS = [
+    ("empty.csv", b"", "empty"),
+    ("noheader.csv", b"1,2\n3,4\n5,6\n", "header row"),
+    ("onecol.csv", b"a\n1\n2\n", "Only one column"),
+    ("onerow.csv", b"a,b\n1,2\n", "data row"),
+    ("dupes.csv", b"a,a\n1,2\n3,4\n", "repeats"),
+    ("garbage.csv", bytes(range(256)) * 10, "not a text table"),
+    ("inf.csv", b"a,b\n1,inf\n2,3\n", "infinite"),
+]
+
+
+@pytest.mark.parametrize("name, data, message", BAD_UPLOADS, ids=[b[0] for b in BAD_UPLOADS])
+def test_bad_uploads_show_an_error_and_keep_the_dataset(name, data, message):
+    at = open_page("pages/data.py")
+    _upload(at, name, data)
+    assert not at.exception
+    assert any(message in e.value for e in at.error), [e.value for e in at.error]
+    assert at.header[0].value == "Lattice features"
+    assert "Lattice features" in sidebar_text(at)
+
+
+def test_bad_target_choice_shows_an_error_and_keeps_the_dataset():
+    at = open_page("pages/data.py")
+    _upload(at, "const.csv", b"a,b,y\n1,2,k\n3,4,k\n5,6,k\n")
+    by_key(at.button, "use_upload").click().run()
+    assert any("single value" in e.value for e in at.error)
+    assert at.header[0].value == "Lattice features"
+
+
+def test_text_target_as_regression_is_refused_in_the_app():
+    at = open_page("pages/data.py")
+    _upload(at, "t.csv", b"a,b,y\n1,2,x\n3,4,z\n5,6,x\n")
+    by_key(at.radio, "upload_task_y").set_value("regression").run()
+    by_key(at.button, "use_upload").click().run()
+    assert any("holds text" in e.value for e in at.error)
+    assert at.header[0].value == "Lattice features"
