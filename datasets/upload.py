@@ -117,6 +117,13 @@ def _read_text(text, sep):
 
 
 def _check_table(table):
+    names = [str(c) for c in table.columns]
+    numeric_names = sum(_is_number(n) for n in names)
+    if numeric_names == len(names):
+        raise DataError(
+            "The first row holds numbers, not column names. Add a header row with a name for "
+            "every column."
+        )
     if table.shape[1] < 2:
         raise DataError(
             "Only one column was found. A table needs at least one feature and a target column; "
@@ -131,13 +138,6 @@ def _check_table(table):
         raise DataError(
             f"The table has {table.shape[0]} data row(s); at least 2 are needed to grow a tree "
             "(and a few dozen to see anything)."
-        )
-    names = [str(c) for c in table.columns]
-    numeric_names = sum(_is_number(n) for n in names)
-    if numeric_names == len(names):
-        raise DataError(
-            "The first row holds numbers, not column names. Add a header row with a name for "
-            "every column."
         )
     numeric = table.select_dtypes(include="number")
     infinite = [str(c) for c in numeric.columns if np.isinf(numeric[c].to_numpy(dtype=float)).any()]

@@ -132,8 +132,9 @@ with right:
     if len(features) >= 2:
         fx = st.selectbox("Horizontal axis", features, index=0, key="scatter_x")
         fy = st.selectbox("Vertical axis", features, index=1, key="scatter_y")
+        lattice = raw.lattice_flags()
         jitter = st.checkbox(
-            "Jitter stacked points", value=bool(raw.lattice_flags().get(fx) or raw.lattice_flags().get(fy)),
+            "Jitter stacked points", value=bool(lattice.get(fx) or lattice.get(fy)),
             key="scatter_jitter", help="Moves points slightly so rows with equal values do not hide each other.",
         )
         figure, shown = scatter_figure(data, fx, fy, jitter=jitter)
