@@ -172,3 +172,23 @@ def test_regression_predict_returns_one_value_per_row():
     X = np.arange(20.0)[:, None]
     tree = DecisionTreeRegressor(max_depth=2).fit(X, X[:, 0] ** 2).tree_
     assert tree.predict(X).shape == (20,)
+
+
+def test_pruned_keeps_the_reachable_part():
+    X = np.arange(40.0).reshape(20, 2)
+    tree = DecisionTreeRegressor(max_depth=3).fit(X, X[:, 0] ** 2).tree_
+    pruned, kept = tree.pruned([tree.left[0]])
+    under_left, stack = 0, [tree.left[0]]
+    while stack:
+        node = stack.pop()
+        if tree.feature[node] < 0:
+            under_left += 1
+        else:
+            stack += [tree.left[node], tree.right[node]]
+    assert pruned.n_leaves == tree.n_leaves - under_left + 1
+    assert kept[0] == 0 and pruned.feature[pruned.left[0]] == -1
+    rows = X[:, 0] > tree.threshold[0]
+    np.testing.assert_allclose(pruned.predict(X[rows]), tree.predict(X[rows]))
+    np.testing.assert_allclose(pruned.predict(X[~rows]), tree.value[tree.left[0], 0])
+    whole, _ = tree.pruned([])
+    assert whole == tree

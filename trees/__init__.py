@@ -10,6 +10,8 @@ from_sklearn
     Convert a fitted scikit-learn tree.
 lattice_features, lattice_split_share
     Source 000's lattice heuristics.
+TreeGrower, Candidate
+    Grow a tree one split at a time (the step-by-step page).
 search_splits, SegmentBatch, SplitTable, position_to_threshold
     The single split search, for growers and forests.
 CRITERIA_CLF, CRITERIA_REG
@@ -19,6 +21,7 @@ CRITERIA_CLF, CRITERIA_REG
 from ._builder import GROWTH_ORDERS, StoppingRules, TreeGrowth, grow
 from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
 from ._criterion import CRITERIA_CLF, CRITERIA_REG
+from ._grower import Candidate, TreeGrower
 from ._interop import from_sklearn
 from ._lattice import lattice_features, lattice_split_share
 from ._splitter import SegmentBatch, SplitTable, position_to_threshold, search_splits
@@ -27,6 +30,7 @@ from ._tree import OPERATORS, Tree, mirror
 __all__ = [
     "CRITERIA_CLF",
     "CRITERIA_REG",
+    "Candidate",
     "DecisionTreeClassifier",
     "DecisionTreeRegressor",
     "GROWTH_ORDERS",
@@ -35,6 +39,7 @@ __all__ = [
     "SplitTable",
     "StoppingRules",
     "Tree",
+    "TreeGrower",
     "TreeGrowth",
     "from_sklearn",
     "grow",

@@ -93,8 +93,10 @@ class _NodeArrays:
         self._arrays = {}
         self._allocate(capacity)
 
+    _SPEC = None
+
     def _allocate(self, capacity):
-        spec = {
+        spec = self._SPEC = {
             "feature": (np.intp, -1),
             "threshold": (np.float64, np.nan),
             "left": (np.intp, -1),
@@ -118,6 +120,9 @@ class _NodeArrays:
         if self.size + count > capacity:
             self._allocate(max(2 * capacity, self.size + count))
         ids = np.arange(self.size, self.size + count)
+        for name, (_, fill) in self._SPEC.items():  # ids freed by undo may hold old values
+            self._arrays[name][ids] = fill
+        self._arrays["value"][ids] = 0.0
         self.size += count
         return ids
 
@@ -249,7 +254,7 @@ class TreeGrowth:
         return self.criterion.weight(parent) / self.total_weight * self._gain(left, right, parent)
 
     # ------------------------------------------------------------- splitting
-    def split(self, nodes, feature, local_position):
+    def split(self, nodes, feature, local_position, threshold=None):
         """Split leaves at chosen candidates.
 
         Parameters
@@ -262,6 +267,9 @@ class TreeGrowth:
             Candidate of each split, counted from the start of the node's
             segment: the left child receives the ``local_position + 1`` rows
             with the lowest values of ``feature``.
+        threshold : array-like of float, optional
+            Thresholds to store instead of the midpoints (a hand-typed
+            threshold); each must separate the same rows as its position.
 
         Returns
         -------
@@ -275,9 +283,10 @@ class TreeGrowth:
         batch, index = gather_segments(self.rows, self.xs, self.nodes.start[nodes], counts)
 
         position = batch.seg_start + n_left - 1
-        threshold = position_to_threshold(
-            batch.xs[feature, position], batch.xs[feature, position + 1]
-        )
+        if threshold is None:
+            threshold = position_to_threshold(
+                batch.xs[feature, position], batch.xs[feature, position + 1]
+            )
         split_rows = batch.rows[np.repeat(feature, counts), np.arange(counts.sum())]
         side_starts = np.column_stack([batch.seg_start, position + 1]).ravel()
         side_stats = np.add.reduceat(self.row_stats[:, split_rows], side_starts, axis=1)
@@ -302,6 +311,34 @@ class TreeGrowth:
         n.start[children[:, 1]] = n.start[nodes] + n_left
         n.depth[children.ravel()] = np.repeat(n.depth[nodes] + 1, 2)
         return children
+
+    # ------------------------------------------------------------------ undo
+    def snapshot(self, node):
+        """What :meth:`restore` needs to undo the split of leaf ``node``."""
+        start, count = self.nodes.start[node], self.nodes.n_samples[node]
+        return {
+            "node": int(node),
+            "size": self.nodes.size,
+            "rows": self.rows[:, start : start + count].copy(),
+            "xs": self.xs[:, start : start + count].copy(),
+        }
+
+    def restore(self, snapshot):
+        """Undo a split: the node becomes a leaf again, its children are forgotten.
+
+        Splits must be undone in reverse order (the children must be the
+        last nodes added).
+        """
+        node = snapshot["node"]
+        start = self.nodes.start[node]
+        count = snapshot["rows"].shape[1]
+        self.rows[:, start : start + count] = snapshot["rows"]
+        self.xs[:, start : start + count] = snapshot["xs"]
+        self.nodes.truncate(snapshot["size"])
+        self.nodes.feature[node] = -1
+        self.nodes.threshold[node] = np.nan
+        self.nodes.left[node] = self.nodes.right[node] = -1
+        self.nodes.improvement[node] = 0.0
 
     # -------------------------------------------------------------- output
     def to_tree(self, feature_names=None, class_names=None):

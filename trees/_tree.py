@@ -343,6 +343,35 @@ class Tree:
         fields.update(changes)
         return Tree(**fields)
 
+    def pruned(self, nodes):
+        """A copy in which ``nodes`` become leaves and unreachable nodes are removed.
+
+        Kept nodes are renumbered in breadth-first order (the root stays 0).
+
+        Returns
+        -------
+        tree : Tree
+        kept : ndarray of int
+            Old id of each node of the new tree.
+        """
+        cut = np.zeros(self.node_count, dtype=bool)
+        cut[np.asarray(nodes, dtype=np.intp)] = True
+        kept, level = [], np.array([0])
+        while level.size:
+            kept.append(level)
+            split = level[(self.feature[level] >= 0) & ~cut[level]]
+            level = np.column_stack([self.left[split], self.right[split]]).ravel()
+        kept = np.concatenate(kept)
+        new_id = np.full(self.node_count, -1)
+        new_id[kept] = np.arange(kept.size)
+        leaf = (self.feature[kept] < 0) | cut[kept]
+        fields = {name: getattr(self, name)[kept].copy() for name in _ARRAY_FIELDS}
+        fields["feature"][leaf] = -1
+        fields["threshold"][leaf] = np.nan
+        fields["left"] = np.where(leaf, -1, new_id[self.left[kept]])
+        fields["right"] = np.where(leaf, -1, new_id[self.right[kept]])
+        return self.copy(**fields), kept
+
     def __eq__(self, other):
         if not isinstance(other, Tree):
             return NotImplemented
