@@ -23,13 +23,14 @@ st.markdown(
   values, where threshold tests become ambiguous), the class balance, and any two features
   against each other. Missing values and categories are handled as the sources do it, and the
   page shows what was done.
+- **Grow a tree step by step**: split one node at a time in best-gain or level order, see every
+  feature's best threshold and the whole score curve behind it (near-ties are where trees
+  become unstable), split a node yourself, undo, and follow the train and held-out scores.
 """
 )
 st.markdown(
-    "The pages on growing a tree step by step, the conditioning bias of `<=` and `<`, cultivated "
-    "random forests, the staircase effect, split-variable selection bias and tree instability "
-    "build on this data and on the `trees` package, which you can also use from a notebook: "
-    "see the README."
+    "Every page builds on this data and on the `trees` package, which you can also use from a "
+    "notebook: see the README."
 )
 
 data = state.current()

@@ -34,3 +34,18 @@ def by_key(widgets, key):
     matches = [w for w in widgets if w.key == key]
     assert matches, f"no widget with key {key!r}"
     return matches[0]
+
+
+def plotly_array(value):
+    """A trace array from figure JSON (plotly may store it base64-encoded as ``bdata``)."""
+    import base64
+
+    import numpy as np
+
+    if isinstance(value, dict) and "bdata" in value:
+        array = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
+        shape = value.get("shape")
+        if shape:
+            array = array.reshape([int(s) for s in str(shape).split(",")])
+        return array
+    return np.asarray(value)

@@ -20,4 +20,5 @@ class PageSpec:
 PAGES = [
     PageSpec("pages/home.py", "Home", ":material/home:", "home", "Start", default=True),
     PageSpec("pages/data.py", "Data", ":material/table_chart:", "data", "Start"),
+    PageSpec("pages/grow.py", "Grow a tree step by step", ":material/account_tree:", "grow", "Explore"),
 ]
