@@ -94,8 +94,8 @@ def partition_figure(
             go.Heatmap(
                 x=xs, y=ys, z=predicted, zmin=-0.5, zmax=n_classes - 0.5,
                 colorscale=_class_colorscale(n_classes), showscale=False,
-                customdata=np.max(prediction, axis=-1),
-                hovertemplate="%{x:.3g}, %{y:.3g}<br>class index %{z}, share %{customdata:.2f}<extra></extra>",
+                text=np.asarray(names, dtype=object)[predicted], customdata=np.max(prediction, axis=-1),
+                hovertemplate="%{x:.3g}, %{y:.3g}<br>class %{text}, share %{customdata:.2f}<extra></extra>",
             )
         )
     else:
