@@ -6,6 +6,8 @@ Tree, mirror, OPERATORS
     The array-based tree structure, its three threshold tests and mirroring.
 DecisionTreeClassifier, DecisionTreeRegressor
     scikit-learn compatible estimators with ``conditioning=``.
+RandomForestClassifier, RandomForestRegressor
+    Forests whose conditioning may also be "half" (source 000, section 3.3).
 from_sklearn
     Convert a fitted scikit-learn tree.
 lattice_features, lattice_split_share
@@ -21,6 +23,7 @@ CRITERIA_CLF, CRITERIA_REG
 from ._builder import GROWTH_ORDERS, StoppingRules, TreeGrowth, grow
 from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
 from ._criterion import CRITERIA_CLF, CRITERIA_REG
+from ._forest import FOREST_CONDITIONINGS, RandomForestClassifier, RandomForestRegressor
 from ._grower import Candidate, TreeGrower
 from ._interop import from_sklearn
 from ._lattice import lattice_features, lattice_split_share
@@ -33,8 +36,11 @@ __all__ = [
     "Candidate",
     "DecisionTreeClassifier",
     "DecisionTreeRegressor",
+    "FOREST_CONDITIONINGS",
     "GROWTH_ORDERS",
     "OPERATORS",
+    "RandomForestClassifier",
+    "RandomForestRegressor",
     "SegmentBatch",
     "SplitTable",
     "StoppingRules",

@@ -1,0 +1,142 @@
+"""Random forests: API conformance, scikit-learn equivalence on the same bootstrap samples,
+and the "average" and "half" conditionings against hand computation."""
+
+import numpy as np
+import pytest
+from sklearn import tree as sktree
+from sklearn.datasets import load_diabetes, load_iris
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from tests.helpers import as_float32_exact, load_common_dataset
+from trees import RandomForestClassifier, RandomForestRegressor
+from trees._forest import bootstrap_indices, tree_operators
+
+# Bagging draws rows, so a weight of 2 is not the same as a repeated row, nor
+# a weight of 0 the same as a removed one: scikit-learn marks this check as
+# expected to fail for its own forests, for the same reason.
+BAGGING_XFAIL = {
+    "check_sample_weight_equivalence_on_dense_data": "bootstrap samples rows, not weights",
+}
+
+
+def _expected_failures(estimator):
+    return BAGGING_XFAIL if estimator.bootstrap else {}
+
+
+@parametrize_with_checks(
+    [
+        RandomForestClassifier(n_estimators=5, random_state=0),
+        RandomForestClassifier(n_estimators=4, conditioning="half", oob_score=True, random_state=0),
+        RandomForestRegressor(n_estimators=5, conditioning="average", random_state=0),
+        RandomForestRegressor(n_estimators=3, bootstrap=False, conditioning="<"),
+    ],
+    expected_failed_checks=_expected_failures,
+)
+def test_sklearn_api_conformance(estimator, check):
+    check(estimator)
+
+
+@pytest.fixture
+def lattice_classification():
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 5, size=(240, 3)).astype(float)
+    y = (X[:, 0] + X[:, 1] + rng.normal(0, 1, 240) > 4).astype(int)
+    return X, y
+
+
+def test_trees_equal_sklearn_trees_on_the_same_bootstrap_samples():
+    """Every tree equals scikit-learn's tree fitted on the same bootstrap rows."""
+    X, y = load_common_dataset("binary_classification", "load_bupa")
+    X = as_float32_exact(X)
+    forest = RandomForestClassifier(n_estimators=8, max_features=None, max_depth=3, random_state=7).fit(X, y)
+    theirs = []
+    for seed, ours in zip(forest._seeds, forest.estimators_, strict=True):
+        rows = bootstrap_indices(seed, X.shape[0])
+        reference = sktree.DecisionTreeClassifier(max_depth=3, random_state=0).fit(X[rows], y[rows])
+        np.testing.assert_allclose(ours.predict_proba(X), reference.predict_proba(X), atol=1e-12)
+        theirs.append(reference.predict_proba(X))
+    np.testing.assert_allclose(forest.predict_proba(X), np.mean(theirs, axis=0), atol=1e-12)
+
+
+def test_bootstrap_samples_are_scikit_learns():
+    from sklearn.ensemble._forest import _generate_sample_indices
+
+    for seed in (0, 1, 12345):
+        np.testing.assert_array_equal(bootstrap_indices(seed, 50), _generate_sample_indices(seed, 50, 50, None))
+
+
+def test_half_uses_strict_tests_in_the_first_half(lattice_classification):
+    X, y = lattice_classification
+    forest = RandomForestClassifier(n_estimators=7, conditioning="half", random_state=0).fit(X, y)
+    assert tree_operators(7, "half") == ["<"] * 3 + ["<="] * 4
+    by_hand = np.mean(
+        [t.tree_.predict(X, "<" if i < 3 else "<=") for i, t in enumerate(forest.estimators_)], axis=0
+    )
+    np.testing.assert_allclose(forest.predict_proba(X), by_hand)
+
+
+def test_average_is_the_mean_of_both_tests(lattice_classification):
+    X, y = lattice_classification
+    forest = RandomForestClassifier(n_estimators=6, conditioning="average", random_state=0).fit(X, y)
+    both = [0.5 * (t.tree_.predict(X, "<=") + t.tree_.predict(X, "<")) for t in forest.estimators_]
+    np.testing.assert_allclose(forest.predict_proba(X), np.mean(both, axis=0))
+    np.testing.assert_allclose(
+        forest.predict_proba(X),
+        0.5 * (forest.predict_proba(X, conditioning="<=") + forest.predict_proba(X, conditioning="<")),
+    )
+
+
+def test_conditioning_only_changes_prediction(lattice_classification):
+    X, y = lattice_classification
+    fits = {
+        op: RandomForestClassifier(n_estimators=5, conditioning=op, random_state=3).fit(X, y)
+        for op in ("<=", "<", "half")
+    }
+    trees = [[t.tree_ for t in f.estimators_] for f in fits.values()]
+    assert trees[0] == trees[1] == trees[2]
+    lattice_rows = np.vstack([X, X + 0.5])
+    differs = np.any(fits["<="].predict_proba(lattice_rows) != fits["<"].predict_proba(lattice_rows))
+    assert differs  # thresholds at .5 midpoints hit the shifted lattice
+
+
+def test_regression_half_and_oob():
+    X, y = load_diabetes(return_X_y=True)
+    forest = RandomForestRegressor(n_estimators=20, conditioning="half", oob_score=True, random_state=0).fit(X, y)
+    assert 0.2 < forest.oob_score_ < 0.7
+    assert forest.oob_prediction_.shape == (442,)
+    by_hand = np.mean(
+        [t.tree_.predict(X, "<" if i < 10 else "<=") for i, t in enumerate(forest.estimators_)], axis=0
+    )
+    np.testing.assert_allclose(forest.predict(X), by_hand)
+
+
+def test_oob_score_is_sensible_and_reproducible():
+    X, y = load_iris(return_X_y=True)
+    a = RandomForestClassifier(n_estimators=30, oob_score=True, random_state=1).fit(X, y)
+    b = RandomForestClassifier(n_estimators=30, oob_score=True, random_state=1, n_jobs=2).fit(X, y)
+    assert 0.85 < a.oob_score_ <= 1.0
+    assert a.oob_score_ == b.oob_score_
+    np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
+
+
+def test_a_tree_missing_a_class_is_aligned():
+    X = np.arange(20.0)[:, None]
+    y = np.array([0] * 18 + [1, 2])
+    forest = RandomForestClassifier(n_estimators=10, random_state=0).fit(X, y)
+    proba = forest.predict_proba(X)
+    assert proba.shape == (20, 3)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+
+
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"n_estimators": 0}, "n_estimators"),
+        ({"conditioning": "both"}, "conditioning"),
+        ({"oob_score": True, "bootstrap": False}, "bootstrap"),
+    ],
+)
+def test_bad_parameters(lattice_classification, params, message):
+    X, y = lattice_classification
+    with pytest.raises(ValueError, match=message):
+        RandomForestClassifier(**params).fit(X, y)
