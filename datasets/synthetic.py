@@ -108,7 +108,7 @@ def smooth_regression(n_samples=200, noise=0.3, x_max=6.0, seed=0):
     )
 
 
-def lattice_grid(n_samples=400, step=1.0, levels=6, noise=0.5, seed=0):
+def lattice_grid(n_samples=200, step=1.0, levels=20, noise=1.0, seed=0):
     """Two integer-valued (lattice) features with a chosen step; class from their sum plus noise."""
     rng = np.random.default_rng(int(seed))
     codes = rng.integers(0, int(levels), size=(int(n_samples), 2))
@@ -220,8 +220,8 @@ GENERATORS = {
     ),
     "Lattice features": Generator(
         lattice_grid,
-        (N_ROWS, Param("step", "Lattice step", 1.0, 0.1, 10.0, 0.1), Param("levels", "Values per feature", 6, 3, 30, 1),
-         Param("noise", "Noise", 0.5, 0.0, 3.0, 0.1), SEED),
+        (Param("n_samples", "Rows", 200, 20, 20_000, 10), Param("step", "Lattice step", 1.0, 0.1, 10.0, 0.1),
+         Param("levels", "Values per feature", 20, 3, 60, 1), Param("noise", "Noise", 1.0, 0.0, 5.0, 0.1), SEED),
         "integer features with a chosen step",
     ),
     "CRF simulation": Generator(crf_simulation, (N_ROWS, SEED), "source 002, Supplement B"),

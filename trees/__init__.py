@@ -12,6 +12,8 @@ from_sklearn
     Convert a fitted scikit-learn tree.
 lattice_features, lattice_split_share
     Source 000's lattice heuristics.
+conditioning_disagreement, conditioning_experiment, wilcoxon_marks
+    Where <= and < disagree, and source 000's evaluation protocol.
 TreeGrower, Candidate
     Grow a tree one split at a time (the step-by-step page).
 search_splits, SegmentBatch, SplitTable, position_to_threshold
@@ -22,11 +24,18 @@ CRITERIA_CLF, CRITERIA_REG
 
 from ._builder import GROWTH_ORDERS, StoppingRules, TreeGrowth, grow
 from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
+from ._conditioning import (
+    ConditioningResult,
+    Disagreement,
+    conditioning_disagreement,
+    conditioning_experiment,
+    wilcoxon_marks,
+)
 from ._criterion import CRITERIA_CLF, CRITERIA_REG
 from ._forest import FOREST_CONDITIONINGS, RandomForestClassifier, RandomForestRegressor
 from ._grower import Candidate, TreeGrower
 from ._interop import from_sklearn
-from ._lattice import lattice_features, lattice_split_share
+from ._lattice import lattice_features, lattice_nodes, lattice_split_share
 from ._splitter import SegmentBatch, SplitTable, position_to_threshold, search_splits
 from ._tree import OPERATORS, Tree, mirror
 
@@ -34,8 +43,10 @@ __all__ = [
     "CRITERIA_CLF",
     "CRITERIA_REG",
     "Candidate",
+    "ConditioningResult",
     "DecisionTreeClassifier",
     "DecisionTreeRegressor",
+    "Disagreement",
     "FOREST_CONDITIONINGS",
     "GROWTH_ORDERS",
     "OPERATORS",
@@ -47,11 +58,15 @@ __all__ = [
     "Tree",
     "TreeGrower",
     "TreeGrowth",
+    "conditioning_disagreement",
+    "conditioning_experiment",
     "from_sklearn",
     "grow",
     "lattice_features",
+    "lattice_nodes",
     "lattice_split_share",
     "mirror",
     "position_to_threshold",
     "search_splits",
+    "wilcoxon_marks",
 ]

@@ -8,7 +8,7 @@ between two observed values can coincide with a third observed value, and
 
 import numpy as np
 
-__all__ = ["lattice_features", "lattice_split_share"]
+__all__ = ["lattice_features", "lattice_nodes", "lattice_split_share"]
 
 # Pairs (a, b) of distinct values whose midpoint is looked up, per column.
 # Exhaustive below this budget; above it only pairs at most ``budget / m``
@@ -86,6 +86,33 @@ def _threshold_on_lattice(threshold, values):
     return bool(np.intersect1d(below, above).size)
 
 
+def lattice_nodes(tree, X):
+    """Which nodes have their threshold on an observed lattice value of ``X``.
+
+    A node counts when its feature is a lattice feature of ``X`` and its
+    threshold equals an observed value of that feature which is the midpoint
+    of two other observed values (distances rounded to 8 decimals).
+
+    Returns
+    -------
+    ndarray of shape (node_count,), bool
+    """
+    X = np.asarray(X, dtype=np.float64)
+    flags = np.zeros(tree.node_count, dtype=bool)
+    internal = np.flatnonzero(tree.feature >= 0)
+    if internal.size == 0:
+        return flags
+    lattice = lattice_features(X)
+    for feature in np.unique(tree.feature[internal]):
+        if not lattice[feature]:
+            continue
+        column = X[:, feature]
+        values = np.unique(np.round(column[np.isfinite(column)], 8))
+        nodes = internal[tree.feature[internal] == feature]
+        flags[nodes] = [_threshold_on_lattice(t, values) for t in tree.threshold[nodes]]
+    return flags
+
+
 def lattice_split_share(tree, X):
     """Share of internal nodes whose threshold lies on a lattice value (rho, Table 2).
 
@@ -105,17 +132,8 @@ def lattice_split_share(tree, X):
     n_on_lattice : int
     n_internal : int
     """
-    X = np.asarray(X, dtype=np.float64)
-    internal = np.flatnonzero(tree.feature >= 0)
-    if internal.size == 0:
+    n_internal = int(np.count_nonzero(tree.feature >= 0))
+    if n_internal == 0:
         return 0.0, 0, 0
-    lattice = lattice_features(X)
-    count = 0
-    for feature in np.unique(tree.feature[internal]):
-        if not lattice[feature]:
-            continue
-        column = X[:, feature]
-        values = np.unique(np.round(column[np.isfinite(column)], 8))
-        thresholds = tree.threshold[internal[tree.feature[internal] == feature]]
-        count += sum(_threshold_on_lattice(t, values) for t in thresholds)
-    return count / internal.size, int(count), int(internal.size)
+    count = int(np.count_nonzero(lattice_nodes(tree, X)))
+    return count / n_internal, count, n_internal

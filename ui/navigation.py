@@ -21,4 +21,5 @@ PAGES = [
     PageSpec("pages/home.py", "Home", ":material/home:", "home", "Start", default=True),
     PageSpec("pages/data.py", "Data", ":material/table_chart:", "data", "Start"),
     PageSpec("pages/grow.py", "Grow a tree step by step", ":material/account_tree:", "grow", "Explore"),
+    PageSpec("pages/conditioning.py", "The conditioning bias", ":material/compare_arrows:", "conditioning", "Biases"),
 ]

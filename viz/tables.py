@@ -36,3 +36,16 @@ def candidates_table(candidates, is_classifier, class_names=None, score_name="sc
             }
         )
     return pd.DataFrame(rows)
+
+
+def summary_table(summary):
+    """A dict of statistics as a two-column table of text (numbers formatted)."""
+
+    def fmt(value):
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, float):
+            return f"{value:.4g}"
+        return str(value) if value != "" else "–"
+
+    return pd.DataFrame({"statistic": list(summary), "value": [fmt(v) for v in summary.values()]})

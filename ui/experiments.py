@@ -1,0 +1,29 @@
+"""Running long experiments from a page: a progress bar, a Stop button, partial results kept.
+
+Streamlit stops a script run when the user presses a button during it; the
+next run then starts from the top. So each fold's partial result is written
+to ``st.session_state`` before the progress bar is updated: after a Stop,
+the page shows the folds that finished.
+"""
+
+import streamlit as st
+
+
+def run_with_progress(key, label, run, stop_label="Stop"):
+    """Run ``run(progress)`` with a progress bar and a Stop button.
+
+    ``run`` receives a callback ``progress(done, total, partial)`` and returns
+    the final result. The latest partial result, and then the final one, are
+    stored in ``st.session_state[key]``.
+    """
+    st.button(stop_label, key=f"{key}_stop", help="Stops after the current step; finished steps are kept.")
+    bar = st.progress(0.0, text=label)
+
+    def progress(done, total, partial):
+        st.session_state[key] = partial
+        bar.progress(done / total, text=f"{label}: {done} of {total}")
+
+    result = run(progress)
+    st.session_state[key] = result
+    bar.empty()
+    return result
