@@ -6,7 +6,13 @@ import streamlit as st
 
 from datasets import DataError, load, preprocess
 from datasets.bundled import PAPER_CLASSIFICATION, PAPER_REGRESSION, PAPER_SETTINGS
-from trees import conditioning_disagreement, conditioning_experiment, lattice_nodes, lattice_split_share, mirror
+from trees import (
+    conditioning_disagreement,
+    conditioning_experiment,
+    lattice_nodes,
+    lattice_split_share,
+    mirror,
+)
 from ui import bootstrap, state
 from ui.conditioning_models import SMALL, fit_forest, fit_tree, split_rows
 from ui.experiments import run_with_progress

@@ -2,7 +2,12 @@
 
 import streamlit as st
 
-from trees import DecisionTreeClassifier, DecisionTreeRegressor, RandomForestClassifier, RandomForestRegressor
+from trees import (
+    DecisionTreeClassifier,
+    DecisionTreeRegressor,
+    RandomForestClassifier,
+    RandomForestRegressor,
+)
 
 
 @st.cache_resource(show_spinner="Fitting the tree...", max_entries=16)
