@@ -14,6 +14,10 @@ lattice_features, lattice_split_share
     Source 000's lattice heuristics.
 conditioning_disagreement, conditioning_experiment, wilcoxon_marks
     Where <= and < disagree, and source 000's evaluation protocol.
+complexity_curve
+    Cross-validated error against max_depth or min_samples_leaf (source 003).
+perturbation_study, tree_distance, compare_trees, refit_without_row, prediction_spread
+    Tree instability under small changes of the data.
 TreeGrower, Candidate
     Grow a tree one split at a time (the step-by-step page).
 search_splits, SegmentBatch, SplitTable, position_to_threshold
@@ -32,8 +36,18 @@ from ._conditioning import (
     wilcoxon_marks,
 )
 from ._criterion import CRITERIA_CLF, CRITERIA_REG
+from ._curves import ComplexityCurve, complexity_curve
 from ._forest import FOREST_CONDITIONINGS, RandomForestClassifier, RandomForestRegressor
 from ._grower import Candidate, TreeGrower
+from ._instability import (
+    PERTURBATIONS,
+    PerturbationStudy,
+    compare_trees,
+    perturbation_study,
+    prediction_spread,
+    refit_without_row,
+    tree_distance,
+)
 from ._interop import from_sklearn
 from ._lattice import lattice_features, lattice_nodes, lattice_split_share
 from ._splitter import SegmentBatch, SplitTable, position_to_threshold, search_splits
@@ -42,22 +56,12 @@ from ._tree import OPERATORS, Tree, mirror
 __all__ = [
     "CRITERIA_CLF",
     "CRITERIA_REG",
-    "Candidate",
-    "ConditioningResult",
-    "DecisionTreeClassifier",
-    "DecisionTreeRegressor",
-    "Disagreement",
     "FOREST_CONDITIONINGS",
     "GROWTH_ORDERS",
     "OPERATORS",
-    "RandomForestClassifier",
-    "RandomForestRegressor",
-    "SegmentBatch",
-    "SplitTable",
-    "StoppingRules",
-    "Tree",
-    "TreeGrower",
-    "TreeGrowth",
+    "PERTURBATIONS",
+    "compare_trees",
+    "complexity_curve",
     "conditioning_disagreement",
     "conditioning_experiment",
     "from_sklearn",
@@ -66,7 +70,26 @@ __all__ = [
     "lattice_nodes",
     "lattice_split_share",
     "mirror",
+    "perturbation_study",
     "position_to_threshold",
+    "prediction_spread",
+    "refit_without_row",
     "search_splits",
+    "tree_distance",
     "wilcoxon_marks",
+    "Candidate",
+    "ComplexityCurve",
+    "ConditioningResult",
+    "DecisionTreeClassifier",
+    "DecisionTreeRegressor",
+    "Disagreement",
+    "PerturbationStudy",
+    "RandomForestClassifier",
+    "RandomForestRegressor",
+    "SegmentBatch",
+    "SplitTable",
+    "StoppingRules",
+    "Tree",
+    "TreeGrower",
+    "TreeGrowth",
 ]
