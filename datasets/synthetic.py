@@ -96,7 +96,7 @@ def smooth_regression(n_samples=200, noise=0.3, x_max=6.0, seed=0):
     """y = sin(x) + x / 3 + Gaussian noise, x uniform on [0, x_max]."""
     rng = np.random.default_rng(int(seed))
     x = np.sort(rng.uniform(0.0, x_max, int(n_samples)))
-    y = np.sin(x) + x / 3.0 + rng.normal(0.0, noise, int(n_samples))
+    y = smooth_function(x) + rng.normal(0.0, noise, int(n_samples))
     return Dataset(
         name="Smooth 1-D regression",
         X=_frame(x[:, None], ["x"]),
@@ -106,6 +106,32 @@ def smooth_regression(n_samples=200, noise=0.3, x_max=6.0, seed=0):
         "a piecewise-constant staircase and predicts a constant beyond the data.",
         source="Climbing trees 1 (source 003), regression trees",
     )
+
+
+def smooth_surface(n_samples=400, noise=0.2, seed=0):
+    """y = sin(x1) + cos(x2) + Gaussian noise, (x1, x2) uniform on [0, 6]^2."""
+    rng = np.random.default_rng(int(seed))
+    X = rng.uniform(0.0, 6.0, size=(int(n_samples), 2))
+    y = surface_function(X[:, 0], X[:, 1]) + rng.normal(0.0, noise, int(n_samples))
+    return Dataset(
+        name="Smooth 2-D regression",
+        X=_frame(X, ["x1", "x2"]),
+        y=pd.Series(y, name="y"),
+        task="regression",
+        description=f"y = sin(x1) + cos(x2) plus noise (SD {noise:g}): a smooth surface that a tree "
+        "can only cover with flat rectangular blocks.",
+        source="Climbing trees 1 (source 003), staircase effect in regression",
+    )
+
+
+def surface_function(x1, x2):
+    """The true surface of :func:`smooth_surface`."""
+    return np.sin(x1) + np.cos(x2)
+
+
+def smooth_function(x):
+    """The true function of :func:`smooth_regression`."""
+    return np.sin(x) + x / 3.0
 
 
 def lattice_grid(n_samples=200, step=1.0, levels=20, noise=1.0, seed=0):
@@ -217,6 +243,9 @@ GENERATORS = {
         smooth_regression,
         (N_ROWS, Param("noise", "Noise SD", 0.3, 0.0, 2.0, 0.05), Param("x_max", "x range", 6.0, 1.0, 20.0, 0.5), SEED),
         "a smooth function plus noise",
+    ),
+    "Smooth 2-D regression": Generator(
+        smooth_surface, (N_ROWS, Param("noise", "Noise SD", 0.2, 0.0, 2.0, 0.05), SEED), "a smooth surface plus noise"
     ),
     "Lattice features": Generator(
         lattice_grid,

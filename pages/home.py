@@ -26,6 +26,12 @@ st.markdown(
 - **Grow a tree step by step**: split one node at a time in best-gain or level order, see every
   feature's best threshold and the whole score curve behind it (near-ties are where trees
   become unstable), split a node yourself, undo, and follow the train and held-out scores.
+- **Staircase and depth**: why a tree draws a staircase along a diagonal boundary and steps along
+  a smooth curve (and stays flat beyond the data), and the train and cross-validated error against
+  depth and leaf size, with a linear baseline.
+- **Tree instability**: refit the tree on bootstrap samples, with rows removed or features
+  jittered, and count how often the root changes, how far the trees drift and how many
+  predictions flip; remove a single row and see which nodes change.
 - **The conditioning bias**: the same tree under `x <= t`, `x < t` and their average, side by
   side, with the splits whose thresholds sit on observed values, the mirrored tree, the same for a
   random forest (where half of the trees can use each test for free), and the paper's

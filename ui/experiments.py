@@ -27,3 +27,17 @@ def run_with_progress(key, label, run, stop_label="Stop"):
     st.session_state[key] = result
     bar.empty()
     return result
+
+
+def session_cached(name, signature, compute):
+    """``compute()`` once per ``signature``, kept in this session (for work that shows progress).
+
+    ``st.cache_data`` would replay a progress bar drawn inside the cached
+    function; this cache stores only the result of the last signature.
+    """
+    stored = st.session_state.get(name)
+    if stored is not None and stored[0] == signature:
+        return stored[1]
+    result = compute()
+    st.session_state[name] = (signature, result)
+    return result

@@ -53,7 +53,8 @@ def test_page_opens_cleanly(spec, app_url, browser, screenshot_dir):
     assert not failed, f"requests failed: {failed}"
     real_errors = [e for e in errors if "Failed to load resource" not in e]
     assert not real_errors, f"console errors: {real_errors}"
-    assert page.locator("h1").first.inner_text().strip() == spec.title or spec.default
+    assert page.locator("h1").first.inner_text().strip(), "the page has no title"
+    assert spec.title in page.locator('[data-testid="stSidebarNav"]').inner_text()
     page.close()
 
 
@@ -65,5 +66,5 @@ def test_a_page_opened_first_on_a_fresh_server_has_the_app_frame(fresh_app_url, 
     _wait_until_idle(page)
     sidebar = page.locator('[data-testid="stSidebar"]').inner_text()
     assert "Current dataset" in sidebar
-    assert page.locator("h1").first.inner_text().strip() == spec.title
+    assert spec.title in sidebar
     page.close()
