@@ -13,6 +13,7 @@ ESTIMATORS = [
     DecisionTreeClassifier(criterion="entropy", conditioning="<"),
     DecisionTreeClassifier(criterion="chi2", conditioning="average", growth="level_order"),
     DecisionTreeClassifier(criterion="misclassification", max_leaf_nodes=8),
+    DecisionTreeClassifier(selection="p_value", n_permutations=19, random_state=0),
     DecisionTreeRegressor(),
     DecisionTreeRegressor(conditioning="average", max_nodes=15),
 ]

@@ -28,10 +28,12 @@ from ._splitter import (
     sort_features,
 )
 from ._tree import Tree
+from .split_bias import permutation_pvalue
 
-__all__ = ["GROWTH_ORDERS", "StoppingRules", "TreeGrowth", "grow"]
+__all__ = ["GROWTH_ORDERS", "SELECTIONS", "StoppingRules", "TreeGrowth", "grow"]
 
 GROWTH_ORDERS = ("best_first", "level_order")
+SELECTIONS = ("gain", "p_value")
 EPSILON = np.finfo(np.float64).eps
 
 
@@ -152,7 +154,13 @@ class TreeGrowth:
     max_features : int or None
         Size of the random feature subset drawn at every node.
     rng : numpy.random.Generator, optional
-        Source of the feature subsets.
+        Source of the feature subsets (and of the permutations).
+    selection : {"gain", "p_value"}, default="gain"
+        How a node picks its split variable: the largest score, or the
+        smallest permutation p-value of each feature's best threshold
+        (source 001; classification only, see :meth:`choose`).
+    n_permutations : int, default=99
+        Label permutations per feature and node for ``selection="p_value"``.
     """
 
     def __init__(
@@ -164,6 +172,8 @@ class TreeGrowth:
         value_offset=0.0,
         max_features=None,
         rng=None,
+        selection="gain",
+        n_permutations=99,
     ):
         self.X = X
         self.row_stats = row_stats
@@ -173,6 +183,12 @@ class TreeGrowth:
         self.n_features = X.shape[1]
         self.max_features = max_features
         self.rng = rng if rng is not None else np.random.default_rng(0)
+        if selection not in SELECTIONS:
+            raise ValueError(f"selection must be one of {SELECTIONS}, got {selection!r}.")
+        if selection == "p_value" and not criterion.is_classification:
+            raise ValueError("Selection by p-value is defined for classification (source 001), not regression.")
+        self.selection = selection
+        self.n_permutations = int(n_permutations)
         self.rows, self.xs = sort_features(X)
         n_values = criterion.value(row_stats[:, :1]).shape[-1]
         self.nodes = _NodeArrays(n_values)
@@ -242,6 +258,41 @@ class TreeGrowth:
         keys = self.rng.random((batch.n_nodes, self.n_features)) + constant.T
         ranks = np.argsort(np.argsort(keys, axis=1), axis=1)
         return ranks < self.max_features
+
+    def choose(self, table):
+        """The split each node of ``table`` takes: feature, batch position, score.
+
+        With ``selection="gain"`` the best-scoring candidate (the
+        split search's tie rule). With ``selection="p_value"`` the feature
+        whose best threshold has the smallest permutation p-value
+        (:func:`trees.split_bias.permutation_pvalue`, unweighted rows, the
+        node's labels permuted ``n_permutations`` times), ties broken by the
+        larger score, then the lower feature index; the threshold is that
+        feature's best one.
+        """
+        if self.selection == "gain":
+            return table.best()
+        feature, position, score = table.best()
+        scores = table.best_per_feature()
+        labels = np.argmax(self.row_stats, axis=0)
+        n_classes = self.row_stats.shape[0]
+        batch = table.batch
+        for i in range(batch.n_nodes):
+            usable = np.flatnonzero(np.isfinite(scores[:, i]))
+            if usable.size < 2:
+                continue
+            start, stop = batch.seg_start[i], batch.seg_start[i] + batch.seg_count[i]
+            seed = int(self.rng.integers(2**31 - 1))
+            pvalues = np.array([
+                permutation_pvalue(batch.xs[f, start:stop], labels[batch.rows[f, start:stop]], n_classes,
+                                   self.n_permutations, seed)[0]
+                for f in usable
+            ])
+            best = min(range(usable.size), key=lambda j: (pvalues[j], -scores[usable[j], i], usable[j]))
+            feature[i] = usable[best]
+            position[i] = table.best_position[usable[best], i]
+            score[i] = scores[usable[best], i]
+        return feature, position, score
 
     def _gain(self, left, right, parent):
         """Impurity decrease G of splits (the criterion's, or Gini's for chi2)."""
@@ -362,8 +413,8 @@ class TreeGrowth:
 
 
 def _accepted(growth, table):
-    """Best split of each node of a table and whether the rules accept it."""
-    feature, position, score = table.best()
+    """Chosen split of each node of a table and whether the rules accept it."""
+    feature, position, score = growth.choose(table)
     nodes_in_batch = np.arange(table.batch.n_nodes)
     ok = np.isfinite(score)
     improvement = np.full(score.shape, -np.inf)

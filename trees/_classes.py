@@ -130,6 +130,9 @@ class BaseDecisionTree(BaseEstimator):
             value_offset=value_offset,
             max_features=self.max_features_,
             rng=np.random.default_rng(seed),
+            # Only the classifier has these parameters (source 001 is about classification).
+            selection=getattr(self, "selection", "gain"),
+            n_permutations=getattr(self, "n_permutations", 99),
         )
         grow(growth, self.growth)
         names = getattr(self, "feature_names_in_", None)
@@ -231,6 +234,12 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         Seeds the feature subsets (the only randomness).
     conditioning : {"<=", "<", "average"}, default="<="
         Threshold test used by ``predict``/``predict_proba`` (source 000).
+    selection : {"gain", "p_value"}, default="gain"
+        Split variable by the largest score, or by the smallest permutation
+        p-value of each feature's best threshold (source 001's correction of
+        the bias towards features with many values).
+    n_permutations : int, default=99
+        Label permutations per feature and node with ``selection="p_value"``.
 
     Attributes
     ----------
@@ -258,6 +267,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         growth="best_first",
         random_state=None,
         conditioning="<=",
+        selection="gain",
+        n_permutations=99,
     ):
         super().__init__(
             criterion=criterion,
@@ -272,6 +283,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
             random_state=random_state,
             conditioning=conditioning,
         )
+        self.selection = selection
+        self.n_permutations = n_permutations
 
     def fit(self, X, y, sample_weight=None):
         """Grow the tree on ``(X, y)``.

@@ -74,6 +74,12 @@ class TreeGrower:
     max_depth, min_samples_split, min_samples_leaf, max_leaf_nodes, max_nodes, min_impurity_decrease
         Stopping rules, with the meaning they have in the estimators.
     growth : {"best_first", "level_order"}, default="best_first"
+    selection : {"gain", "p_value"}, default="gain"
+        Split variable by the largest score, or by the smallest permutation
+        p-value (source 001; classification only).
+    n_permutations : int, default=99
+    random_state : int, default=0
+        Seeds the permutations.
     sample_weight : array-like of shape (n_samples,), optional
     feature_names, class_names : list of str, optional
 
@@ -100,6 +106,9 @@ class TreeGrower:
         max_nodes=None,
         min_impurity_decrease=0.0,
         growth="best_first",
+        selection="gain",
+        n_permutations=99,
+        random_state=0,
         sample_weight=None,
         feature_names=None,
         class_names=None,
@@ -143,13 +152,18 @@ class TreeGrower:
             self._offset = float(np.average(y, weights=weight))
             self.row_stats = criterion_obj.row_statistics(y - self._offset, weight)
         self.criterion = criterion_obj
+        self.selection = selection
+        self.n_permutations = n_permutations
+        self.random_state = random_state
         self.reset()
 
     # ------------------------------------------------------------ state
     def reset(self):
         """Back to a single leaf."""
         self._growth = TreeGrowth(
-            self.X, self.row_stats, self.criterion, self.rules, value_offset=self._offset
+            self.X, self.row_stats, self.criterion, self.rules, value_offset=self._offset,
+            rng=np.random.default_rng(self.random_state), selection=self.selection,
+            n_permutations=self.n_permutations,
         )
         self._history = []  # snapshots, one per split, for undo
         self.split_order = []
@@ -195,7 +209,7 @@ class TreeGrower:
                 self._best[leaf] = None
             if todo:
                 table = growth.evaluate(todo)
-                feature, position, score = table.best()
+                feature, position, score = growth.choose(table)
                 for i, leaf in enumerate(todo):
                     if not np.isfinite(score[i]):
                         continue
@@ -282,7 +296,7 @@ class TreeGrower:
 
     def _expand_best(self, node):
         table = self._node_table(node)
-        feature, position, score = table.best()
+        feature, position, score = self._growth.choose(table)
         if not np.isfinite(score[0]):
             raise ValueError(f"Node {node} cannot be split: every feature is constant in it.")
         return self._split(node, int(feature[0]), int(table.local_position(position[0], 0)))
@@ -339,8 +353,8 @@ class TreeGrower:
         return search_splits(batch, self.row_stats, self.criterion, min_samples_leaf=self.rules.min_samples_leaf)
 
     def node_best_feature(self, node):
-        """Feature of the node's best split."""
-        feature, _, score = self._node_table(node).best()
+        """Feature of the node's chosen split (by the grower's selection rule)."""
+        feature, _, score = self._growth.choose(self._node_table(node))
         if not np.isfinite(score[0]):
             raise ValueError(f"Node {node} cannot be split: every feature is constant in it.")
         return int(feature[0])
