@@ -36,6 +36,10 @@ st.markdown(
   side, with the splits whose thresholds sit on observed values, the mirrored tree, the same for a
   random forest (where half of the trees can use each test for free), and the paper's
   cross-validated Wilcoxon experiment on your data or on all 40 of its datasets.
+- **Split-variable selection bias**: how much the Gini gain, the information gain and the gain
+  ratio favour features with many values when nothing is informative, the null distribution of
+  the Gini gain against its Gamma approximation, and how often a tree's root picks pure noise on
+  your data, with and without the p-value correction.
 """
 )
 st.markdown(

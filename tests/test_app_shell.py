@@ -129,3 +129,14 @@ def test_text_target_as_regression_is_refused_in_the_app():
     by_key(at.button, "use_upload").click().run()
     assert any("holds text" in e.value for e in at.error)
     assert at.header[0].value == "Lattice features"
+
+
+def test_every_url_path_is_its_file_name():
+    """Streamlit first resolves a URL against pages/ (see ui.bootstrap): they must agree."""
+    from pathlib import Path
+
+    from ui.navigation import PAGES
+
+    for spec in PAGES:
+        assert Path(spec.path).stem == spec.url_path, spec
+        assert (Path(__file__).resolve().parent.parent / spec.path).is_file()

@@ -33,6 +33,8 @@ __all__ = [
     "gamma_log_pvalue",
     "gini_null_moments",
     "log_gamma_sf",
+    "noise_root_study",
+    "null_gini_gains",
     "permutation_pvalue",
     "split_criteria",
 ]
@@ -368,3 +370,64 @@ def _best_gini_gains(xs, labels, n_classes):
         return np.full(labels.shape[0], -np.inf)
     gains = (proxy[:, valid] - parent[:, None]) / n
     return gains.max(axis=1)
+
+
+def noise_root_study(
+    X, y, n_noise=3, n_resamples=30, selections=("gain", "p_value"), n_permutations=49, seed=0,
+    progress=None, should_stop=None,
+):
+    """How often a tree's root splits on pure-noise features with many distinct values.
+
+    ``n_noise`` columns of uniform noise (one distinct value per row) are
+    added to ``X``; on each of ``n_resamples`` bootstrap samples a depth-1
+    tree is fitted with each split-variable selection rule.
+
+    Returns
+    -------
+    dict
+        ``{selection: share of resamples whose root feature is a noise column}``,
+        plus ``"resamples"`` (the number done) and ``"cancelled"``.
+    """
+    from ._classes import DecisionTreeClassifier
+
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y)
+    rng = np.random.default_rng(seed)
+    n = X.shape[0]
+    picked = {s: 0 for s in selections}
+    done, cancelled = 0, False
+    for r in range(n_resamples):
+        rows = rng.integers(0, n, n)
+        noisy = np.column_stack([X[rows], rng.random((n, n_noise))])
+        for selection in selections:
+            tree = DecisionTreeClassifier(max_depth=1, selection=selection, n_permutations=n_permutations,
+                                          random_state=int(rng.integers(2**31 - 1)))
+            root = tree.fit(noisy, y[rows]).tree_.feature[0]
+            picked[selection] += int(root >= X.shape[1])
+        done = r + 1
+        if progress is not None:
+            progress(done, n_resamples)
+        if should_stop is not None and should_stop() and done < n_resamples:
+            cancelled = True
+            break
+    result = {s: picked[s] / max(done, 1) for s in selections}
+    result.update(resamples=done, cancelled=cancelled)
+    return result
+
+
+def null_gini_gains(n_values, N, priors, trials=20_000, seed=0):
+    """Monte Carlo Gini gains under the Null Hypothesis, with equal-sized predictor values.
+
+    Each of the ``n_values`` values holds ``N // n_values`` rows (the first
+    ``N % n_values`` values one more); labels are drawn from ``priors``.
+
+    Returns
+    -------
+    gains : ndarray of shape (trials,)
+    row_totals : ndarray of shape (n_values,)
+    """
+    rng = np.random.default_rng(seed)
+    row_totals = np.full(n_values, N // n_values)
+    row_totals[: N % n_values] += 1
+    tables = np.stack([rng.multinomial(int(t), priors, size=trials) for t in row_totals], axis=1)
+    return _criteria(tables)["gini_gain"], row_totals

@@ -16,7 +16,8 @@ def run_with_progress(key, label, run, stop_label="Stop"):
     the final result. The latest partial result, and then the final one, are
     stored in ``st.session_state[key]``.
     """
-    st.button(stop_label, key=f"{key}_stop", help="Stops after the current step; finished steps are kept.")
+    stop = st.empty()
+    stop.button(stop_label, key=f"{key}_stop", help="Stops after the current step; finished steps are kept.")
     bar = st.progress(0.0, text=label)
 
     def progress(done, total, partial):
@@ -26,6 +27,7 @@ def run_with_progress(key, label, run, stop_label="Stop"):
     result = run(progress)
     st.session_state[key] = result
     bar.empty()
+    stop.empty()
     return result
 
 

@@ -7,7 +7,12 @@ __all__ = ["PAGES", "PageSpec"]
 
 @dataclass(frozen=True)
 class PageSpec:
-    """One page: its script, title, icon and URL path."""
+    """One page: its script, title, icon and URL path.
+
+    The URL path must be the script's file name without ``.py``: on a fresh
+    server Streamlit first resolves a URL against the files of ``pages/``
+    (see ``ui.bootstrap``), and reports an unknown page otherwise.
+    """
 
     path: str
     title: str
@@ -24,4 +29,5 @@ PAGES = [
     PageSpec("pages/staircase.py", "Staircase and depth", ":material/stairs:", "staircase", "Explore"),
     PageSpec("pages/instability.py", "Tree instability", ":material/shuffle:", "instability", "Explore"),
     PageSpec("pages/conditioning.py", "The conditioning bias", ":material/compare_arrows:", "conditioning", "Biases"),
+    PageSpec("pages/split_bias.py", "Split-variable selection bias", ":material/balance:", "split_bias", "Biases"),
 ]

@@ -1,0 +1,54 @@
+"""AppTest tests of the split-selection-bias page."""
+
+from tests.apptest_helpers import by_key, open_page, plotly_array, plotly_figures
+
+
+def _heatmaps(at):
+    figure = next(f for f in plotly_figures(at) if f["data"] and f["data"][0]["type"] == "heatmap"
+                  and len(f["data"]) == 6)
+    return {trace["hovertemplate"].split("<extra>")[1].split("</extra>")[0]: plotly_array(trace["z"])
+            for trace in figure["data"]}
+
+
+def test_heatmaps_show_the_bias_of_gini_and_not_of_the_correction():
+    at = open_page("pages/split_bias.py", timeout=120)
+    heatmaps = _heatmaps(at)
+    assert set(heatmaps) == {"gini gain", "information gain", "gain ratio", "chi-square p-value",
+                             "G-square p-value", "Gamma-corrected Gini"}
+    assert heatmaps["gini gain"][-1].max() > 1.0  # the p1 = 0.5 row
+    assert abs(heatmaps["Gamma-corrected Gini"][-1]).max() < 0.3
+
+
+def test_changing_the_predictors_reruns_the_experiment():
+    at = open_page("pages/split_bias.py", timeout=120)
+    by_key(at.number_input, "bias_n1").set_value(2).run()  # same domain sizes: no bias
+    assert abs(_heatmaps(at)["gini gain"]).max() < 0.3
+
+
+def test_the_paper_setting_waits_for_a_button():
+    at = open_page("pages/split_bias.py", timeout=120)
+    by_key(at.toggle, "bias_paper").set_value(True).run()
+    assert not at.exception
+    assert any("press the button" in i.value for i in at.info)
+
+
+def test_null_distribution_matches_the_formulas():
+    at = open_page("pages/split_bias.py", timeout=120)
+    by_key(at.number_input, "null_n").set_value(4).run()
+    metrics = {m.label: float(m.value) for m in at.metric}
+    assert abs(metrics["Mean, formula"] - metrics["Mean, Monte Carlo"]) < 0.03 * metrics["Mean, formula"]
+    by_key(at.number_input, "null_N").set_value(3).run()
+    assert any("at least n" in w.value for w in at.warning)
+
+
+def test_noise_study_on_a_weak_dataset_and_on_regression():
+    at = open_page("pages/split_bias.py", timeout=120)
+    by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("haberman").run()
+    by_key(at.number_input, "noise_resamples").set_value(10).run()
+    assert not at.exception
+    text = next(m.value for m in at.markdown if m.value.startswith("Over 10 resamples"))
+    gain = int(text.split("**")[1].rstrip("%"))
+    p_value = int(text.split("**")[3].rstrip("%"))
+    assert p_value <= gain
+    by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("o-ring").run()
+    assert any("regression dataset" in i.value for i in at.info)
