@@ -32,6 +32,10 @@ st.markdown(
 - **Tree instability**: refit the tree on bootstrap samples, with rows removed or features
   jittered, and count how often the root changes, how far the trees drift and how many
   predictions flip; remove a single row and see which nodes change.
+- **Cultivated random forests**: a tree whose nodes hesitate, with robust split modules (a
+  neighbourhood of thresholds) and option modules (several features); its soft decision surface
+  beside CART's and a random forest's, the leaves a row reaches and how reliable its prediction
+  is, abstention, and a cross-validated comparison.
 - **The conditioning bias**: the same tree under `x <= t`, `x < t` and their average, side by
   side, with the splits whose thresholds sit on observed values, the mirrored tree, the same for a
   random forest (where half of the trees can use each test for free), and the paper's

@@ -3,7 +3,15 @@
 import numpy as np
 import streamlit as st
 
-from trees import PERTURBATIONS, perturbation_study, prediction_spread, refit_without_row
+from trees import (
+    PERTURBATIONS,
+    CultivatedForestClassifier,
+    DecisionTreeClassifier,
+    perturbation_study,
+    prediction_instability,
+    prediction_spread,
+    refit_without_row,
+)
 from ui import bootstrap, state
 from ui.conditioning_models import split_rows
 from ui.experiments import session_cached
@@ -105,6 +113,36 @@ if len(names) >= 2:
         key="inst_spread",
     )
     st.caption("Other features at their medians. Bright bands are where refits disagree: near the splits that move.")
+
+st.subheader("Beside a cultivated forest")
+binary = data.task == "classification" and len(np.unique(y_train)) == 2
+if not binary:
+    st.caption("Cultivated forests are defined for two classes: the comparison needs a two-class dataset.")
+else:
+    st.markdown(
+        "A cultivated forest (source 002) keeps one tree's shape but softens each decision. Refit it and the "
+        "tree on the same perturbed samples and count how many held-out predictions flip."
+    )
+    compare_fits = st.slider("Refits of each", 5, 50, 15, 5, key="inst_crf_fits")
+
+    def compare():
+        bar = st.progress(0.0, text="Refitting both models")
+        tree_changed, tree_sd = prediction_instability(
+            lambda: DecisionTreeClassifier(**params), X_train, y_train, X_test, n_fits=compare_fits,
+            perturbation=kind, amount=float(amount), progress=lambda d, t: bar.progress(d / t / 2))
+        crf_changed, crf_sd = prediction_instability(
+            CultivatedForestClassifier, X_train, y_train, X_test, n_fits=compare_fits, perturbation=kind,
+            amount=float(amount), progress=lambda d, t: bar.progress(0.5 + d / t / 2))
+        bar.empty()
+        return tree_changed, tree_sd, crf_changed, crf_sd
+
+    tree_changed, tree_sd, crf_changed, crf_sd = session_cached(
+        "inst_crf", (id(data), tuple(params.items()), compare_fits, kind, float(amount)), compare)
+    k1, k2, k3, k4 = st.columns(4)
+    k1.metric("Tree: held-out labels that flip", f"{tree_changed.mean():.1%}")
+    k2.metric("Cultivated forest: labels that flip", f"{crf_changed.mean():.1%}")
+    k3.metric("Tree: SD of predicted probability", f"{tree_sd.mean():.3f}")
+    k4.metric("Cultivated forest: SD of predicted probability", f"{crf_sd.mean():.3f}")
 
 st.subheader("Remove one point")
 

@@ -69,3 +69,11 @@ def test_instability_on_regression():
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("Smooth 2-D regression").run()
     assert not at.exception
     assert "Variance of the prediction" in _titles(at)
+
+
+def test_instability_compares_with_a_cultivated_forest():
+    at = open_page("pages/instability.py", timeout=180)
+    labels = [m.label for m in at.metric]
+    assert "Cultivated forest: labels that flip" in labels
+    by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("iris").run()
+    assert any("two-class" in c.value for c in at.caption)

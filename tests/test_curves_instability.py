@@ -119,3 +119,16 @@ def test_removing_one_point_marks_changed_nodes():
     assert changed_before or changed_after
     with pytest.raises(ValueError):
         refit_without_row(X, y, "classification", 99)
+
+
+def test_prediction_instability_compares_models_on_the_same_samples():
+    from trees import CultivatedForestClassifier, DecisionTreeClassifier, prediction_instability
+
+    data = generate("CRF simulation", n_samples=200)
+    X, y = data.arrays()
+    tree_changed, tree_sd = prediction_instability(DecisionTreeClassifier, X, y, X[:50], n_fits=8)
+    again, _ = prediction_instability(DecisionTreeClassifier, X, y, X[:50], n_fits=8)
+    np.testing.assert_array_equal(tree_changed, again)
+    _, crf_sd = prediction_instability(CultivatedForestClassifier, X, y, X[:50], n_fits=8)
+    assert tree_sd.shape == crf_sd.shape == (50,)
+    assert crf_sd.mean() < tree_sd.mean()  # soft decisions move less than hard ones

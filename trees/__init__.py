@@ -36,6 +36,12 @@ from ._conditioning import (
     wilcoxon_marks,
 )
 from ._criterion import CRITERIA_CLF, CRITERIA_REG
+from ._cultivated import (
+    VARIANTS,
+    CultivatedForestClassifier,
+    abstention_curve,
+    out_of_fold_reliability,
+)
 from ._curves import ComplexityCurve, complexity_curve
 from ._forest import FOREST_CONDITIONINGS, RandomForestClassifier, RandomForestRegressor
 from ._grower import Candidate, TreeGrower
@@ -44,22 +50,43 @@ from ._instability import (
     PerturbationStudy,
     compare_trees,
     perturbation_study,
+    prediction_instability,
     prediction_spread,
     refit_without_row,
     tree_distance,
 )
 from ._interop import from_sklearn
 from ._lattice import lattice_features, lattice_nodes, lattice_split_share
+from ._model_selection import compare_models
 from ._splitter import SegmentBatch, SplitTable, position_to_threshold, search_splits
 from ._tree import OPERATORS, Tree, mirror
 
 __all__ = [
     "CRITERIA_CLF",
     "CRITERIA_REG",
+    "Candidate",
+    "ComplexityCurve",
+    "ConditioningResult",
+    "CultivatedForestClassifier",
+    "DecisionTreeClassifier",
+    "DecisionTreeRegressor",
+    "Disagreement",
     "FOREST_CONDITIONINGS",
     "GROWTH_ORDERS",
     "OPERATORS",
     "PERTURBATIONS",
+    "PerturbationStudy",
+    "RandomForestClassifier",
+    "RandomForestRegressor",
+    "SegmentBatch",
+    "SplitTable",
+    "StoppingRules",
+    "Tree",
+    "TreeGrower",
+    "TreeGrowth",
+    "VARIANTS",
+    "abstention_curve",
+    "compare_models",
     "compare_trees",
     "complexity_curve",
     "conditioning_disagreement",
@@ -70,26 +97,13 @@ __all__ = [
     "lattice_nodes",
     "lattice_split_share",
     "mirror",
+    "out_of_fold_reliability",
     "perturbation_study",
+    "prediction_instability",
     "position_to_threshold",
     "prediction_spread",
     "refit_without_row",
     "search_splits",
     "tree_distance",
     "wilcoxon_marks",
-    "Candidate",
-    "ComplexityCurve",
-    "ConditioningResult",
-    "DecisionTreeClassifier",
-    "DecisionTreeRegressor",
-    "Disagreement",
-    "PerturbationStudy",
-    "RandomForestClassifier",
-    "RandomForestRegressor",
-    "SegmentBatch",
-    "SplitTable",
-    "StoppingRules",
-    "Tree",
-    "TreeGrower",
-    "TreeGrowth",
 ]

@@ -259,3 +259,42 @@ def refit_without_row(X, y, task, row, params=None):
     after = _estimator(task, params).fit(X[keep], y[keep]).tree_
     changed_before, changed_after = compare_trees(before, after)
     return before, after, changed_before, changed_after
+
+
+def prediction_instability(make_model, X, y, X_test, n_fits=20, perturbation="bootstrap", amount=1, random_state=0,
+                           progress=None):
+    """How much any classifier's test predictions move over refits on perturbed data.
+
+    The same perturbed samples are drawn for the same ``random_state``, so two
+    models can be compared on equal terms (the instability page compares a
+    tree with a cultivated forest).
+
+    Parameters
+    ----------
+    make_model : callable() -> unfitted classifier with ``predict_proba``
+    perturbation, amount : see :func:`perturbation_study`
+
+    Returns
+    -------
+    changed_share : ndarray of shape (n_fits,)
+        Share of test rows whose predicted class differs from the model fitted
+        on the unperturbed data.
+    probability_sd : ndarray of shape (n_test,)
+        Standard deviation of each test row's predicted probability of the
+        last class over the refits.
+    """
+    X, y, X_test = np.asarray(X, dtype=float), np.asarray(y), np.asarray(X_test, dtype=float)
+    rng = np.random.default_rng(random_state)
+    reference = make_model().fit(X, y).predict_proba(X_test)
+    probabilities, changed = [], []
+    for i in range(n_fits):
+        Xp, yp, weight = _perturb(X, y, perturbation, amount, rng)
+        rows = np.repeat(np.arange(len(yp)), weight.astype(int))  # weights as repeated rows: any model can fit
+        proba = make_model().fit(Xp[rows], yp[rows]).predict_proba(X_test)
+        if proba.shape != reference.shape:  # a class missing from the sample: compare labels only
+            proba = np.column_stack([1.0 - proba[:, -1], proba[:, -1]]) if reference.shape[1] == 2 else reference
+        probabilities.append(proba[:, -1])
+        changed.append(float(np.mean(np.argmax(proba, axis=1) != np.argmax(reference, axis=1))))
+        if progress is not None:
+            progress(i + 1, n_fits)
+    return np.asarray(changed), np.std(probabilities, axis=0)

@@ -57,14 +57,14 @@ def surfaces_figure(
         Rows whose prediction changes between the tests (e.g. held-out rows): marked with a cross.
     class_index : int, optional
         For classification, the class whose probability is shown.
-    difference_of : pair of titles
-        The two panels compared in the last panel.
+    difference_of : pair of titles, or None
+        The two panels compared in an extra last panel (none when None).
     """
     X = np.asarray(X, dtype=float)
     xs, ys, rows = surface_grid(X, fx, fy, fixed, n)
     surfaces = {title: _scalar(predict(rows), class_index).reshape(len(ys), len(xs))
                 for title, predict in predictions.items()}
-    titles = [*surfaces, f"where {difference_of[0]} and {difference_of[1]} differ"]
+    titles = [*surfaces] + ([f"where {difference_of[0]} and {difference_of[1]} differ"] if difference_of else [])
     fig = make_subplots(rows=1, cols=len(titles), subplot_titles=titles, shared_yaxes=True,
                         horizontal_spacing=0.02)
     low = min(float(s.min()) for s in surfaces.values())
@@ -76,14 +76,16 @@ def surfaces_figure(
                        hovertemplate="%{x:.4g}, %{y:.4g}<br>" + value_name + " %{z:.3f}<extra></extra>"),
             row=1, col=col,
         )
-    difference = np.abs(surfaces[difference_of[0]] - surfaces[difference_of[1]]) > 1e-12
-    gy, gx = np.nonzero(difference)
     last = len(titles)
-    fig.add_trace(
-        go.Scatter(x=xs[gx], y=ys[gy], mode="markers", name="grid points that differ",
-                   marker={"color": "#9467bd", "size": 4, "symbol": "square"}),
-        row=1, col=last,
-    )
+    difference = np.zeros((len(ys), len(xs)), dtype=bool)
+    if difference_of:
+        difference = np.abs(surfaces[difference_of[0]] - surfaces[difference_of[1]]) > 1e-12
+        gy, gx = np.nonzero(difference)
+        fig.add_trace(
+            go.Scatter(x=xs[gx], y=ys[gy], mode="markers", name="grid points that differ",
+                       marker={"color": "#9467bd", "size": 4, "symbol": "square"}),
+            row=1, col=last,
+        )
     for col in range(1, last + 1):
         _points(fig, X, y, fx, fy, col, changed_points, show_legend=col == 1)
     fig.update_layout(height=380, legend={"orientation": "h", "y": -0.25}, **_LAYOUT)

@@ -1,0 +1,51 @@
+"""Cross-validated scores of several models on the same folds."""
+
+import numpy as np
+from sklearn.base import clone
+from sklearn.metrics import r2_score, roc_auc_score
+from sklearn.model_selection import KFold, StratifiedKFold
+
+__all__ = ["compare_models"]
+
+
+def compare_models(models, X, y, task="classification", n_splits=5, seed=0, progress=None, should_stop=None):
+    """Score every model on the same folds: AUC (classification) or R^2 (regression).
+
+    Parameters
+    ----------
+    models : dict {name: estimator}
+        Unfitted estimators (cloned for each fold).
+    progress : callable(done, total), optional
+    should_stop : callable() -> bool, optional
+
+    Returns
+    -------
+    dict {name: ndarray of fold scores}
+        Folds not done (after a stop) are left out.
+    """
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    classes, y_codes = np.unique(y, return_inverse=True) if task == "classification" else (None, y)
+    splitter = (StratifiedKFold if task == "classification" else KFold)(n_splits, shuffle=True, random_state=seed)
+    folds = list(splitter.split(X, y_codes))
+    scores = {name: [] for name in models}
+    total, done = len(folds) * len(models), 0
+    for train, test in folds:
+        for name, model in models.items():
+            fitted = clone(model).fit(X[train], y_codes[train])
+            if task == "classification":
+                proba = fitted.predict_proba(X[test])
+                if len(np.unique(y_codes[test])) < 2:
+                    value = np.nan
+                elif proba.shape[1] == 2:
+                    value = roc_auc_score(y_codes[test], proba[:, 1])
+                else:
+                    value = roc_auc_score(y_codes[test], proba, multi_class="ovr", labels=np.arange(len(classes)))
+            else:
+                value = r2_score(y_codes[test], fitted.predict(X[test]))
+            scores[name].append(float(value))
+            done += 1
+            if progress is not None:
+                progress(done, total)
+            if should_stop is not None and should_stop():
+                return {n: np.asarray(s) for n, s in scores.items()}
+    return {n: np.asarray(s) for n, s in scores.items()}
