@@ -60,6 +60,16 @@ from ._lattice import lattice_features, lattice_nodes, lattice_split_share
 from ._model_selection import compare_models
 from ._splitter import SegmentBatch, SplitTable, position_to_threshold, search_splits
 from ._tree import OPERATORS, Tree, mirror
+from ._tuning import (
+    SearchResult,
+    configuration_grid,
+    cross_validated_search,
+    cross_validation_error,
+    exhaustive_trees,
+    holdout_tuning,
+    nested_cross_validation,
+    split_error,
+)
 
 __all__ = [
     "CRITERIA_CLF",
@@ -78,6 +88,7 @@ __all__ = [
     "PerturbationStudy",
     "RandomForestClassifier",
     "RandomForestRegressor",
+    "SearchResult",
     "SegmentBatch",
     "SplitTable",
     "StoppingRules",
@@ -91,19 +102,26 @@ __all__ = [
     "complexity_curve",
     "conditioning_disagreement",
     "conditioning_experiment",
+    "configuration_grid",
+    "cross_validated_search",
+    "cross_validation_error",
+    "exhaustive_trees",
     "from_sklearn",
     "grow",
+    "holdout_tuning",
     "lattice_features",
     "lattice_nodes",
     "lattice_split_share",
     "mirror",
+    "nested_cross_validation",
     "out_of_fold_reliability",
     "perturbation_study",
-    "prediction_instability",
     "position_to_threshold",
+    "prediction_instability",
     "prediction_spread",
     "refit_without_row",
     "search_splits",
+    "split_error",
     "tree_distance",
     "wilcoxon_marks",
 ]
