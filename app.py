@@ -17,6 +17,7 @@ for spec in PAGES:
     )
 page = st.navigation(sections)
 state.ensure_dataset()
-page.run()
-# Drawn after the page, so that it shows a dataset the page has just switched to.
+# Drawn before the page, so that a page that stops early keeps it; pages that switch
+# the dataset do it in a callback or rerun, so the sidebar is never stale.
 sidebar.render()
+page.run()

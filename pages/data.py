@@ -17,11 +17,20 @@ st.markdown(
 )
 
 
+FLASH = "data_flash"
+
+
 def show_result(message, success):
+    """Show an error here, or rerun so the whole app (sidebar included) shows the new dataset."""
     if message:
         st.error(message)
     else:
-        st.success(success)
+        st.session_state[FLASH] = success
+        st.rerun()
+
+
+if FLASH in st.session_state:
+    st.success(st.session_state.pop(FLASH))
 
 
 bundled, generated, uploaded = st.tabs(["Bundled", "Generate", "Upload"])

@@ -32,6 +32,9 @@ st.markdown(
 - **Tree instability**: refit the tree on bootstrap samples, with rows removed or features
   jittered, and count how often the root changes, how far the trees drift and how many
   predictions flip; remove a single row and see which nodes change.
+- **Evaluate and tune**: a held-out test split, one tree per criterion grown to purity, a search
+  over the stopping rules by k-fold, holdout or nested cross-validation, the best tree's confusion
+  matrix and ROC curve, and a random forest with the same settings and its out-of-bag error.
 - **Cultivated random forests**: a tree whose nodes hesitate, with robust split modules (a
   neighbourhood of thresholds) and option modules (several features); its soft decision surface
   beside CART's and a random forest's, the leaves a row reaches and how reliable its prediction
