@@ -41,6 +41,9 @@ class Dataset:
         Catalogue group (empty for uploads).
     notes : list of str
         Things the user should know (subsampling, dropped rows, ...).
+    categories : dict {column: list of str}
+        Columns kept as integer category codes, with the category of each code
+        (see ``preprocess(keep_categories=True)``).
     """
 
     name: str
@@ -51,6 +54,7 @@ class Dataset:
     source: str = ""
     group: str = ""
     notes: list = field(default_factory=list)
+    categories: dict = field(default_factory=dict)
 
     def __post_init__(self):
         if self.task not in TASKS:
@@ -103,6 +107,12 @@ class Dataset:
                 }
             )
         return pd.DataFrame(rows, columns=["feature", "kind", "distinct values", "missing share", "lattice"])
+
+    def categorical_features(self):
+        """Indices of the columns kept as category codes, and their category names by index."""
+        columns = list(self.X.columns)
+        indices = [columns.index(c) for c in self.categories if c in columns]
+        return indices, {columns.index(c): names for c, names in self.categories.items() if c in columns}
 
     def arrays(self):
         """``(X, y)`` as numpy arrays; requires :attr:`is_numeric` (see ``preprocess``)."""

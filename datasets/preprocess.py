@@ -31,7 +31,7 @@ def _record(column, action, detail):
     return {"column": str(column), "action": action, "detail": detail}
 
 
-def preprocess(dataset, max_missing_share=0.4, max_onehot=5):
+def preprocess(dataset, max_missing_share=0.4, max_onehot=5, keep_categories=False):
     """Make a dataset numeric and complete.
 
     Parameters
@@ -42,6 +42,10 @@ def preprocess(dataset, max_missing_share=0.4, max_onehot=5):
     max_onehot : int, default=5
         Categorical columns with at most this many categories are one-hot
         encoded; the others are integer-encoded.
+    keep_categories : bool, default=False
+        Keep every categorical column as one column of integer codes (sorted
+        categories) and record it in ``processed.categories``, for trees
+        with native membership splits (source 004, section 3.2).
 
     Returns
     -------
@@ -66,7 +70,7 @@ def preprocess(dataset, max_missing_share=0.4, max_onehot=5):
     if len(X) == 0:
         raise DataError("No row has a target value: choose another target column.")
 
-    columns = []
+    columns, categories = [], {}
     for name in X.columns:
         column = X[name]
         share = float(column.isna().mean())
@@ -77,7 +81,10 @@ def preprocess(dataset, max_missing_share=0.4, max_onehot=5):
             fill = _most_frequent(column)
             column = column.fillna(fill)
             steps.append(_record(name, "imputed", f"{share:.0%} missing, filled with {fill!r}"))
-        columns.extend(_encode(name, column, max_onehot, steps))
+        if keep_categories and feature_kind(column) == "categorical":
+            columns.append(_keep_codes(name, column, steps, categories))
+        else:
+            columns.extend(_encode(name, column, max_onehot, steps))
     if not columns:
         raise DataError(
             "Every feature was dropped for missing values: raise the missing-value threshold."
@@ -92,9 +99,20 @@ def preprocess(dataset, max_missing_share=0.4, max_onehot=5):
         source=dataset.source,
         group=dataset.group,
         notes=list(dataset.notes),
+        categories=categories,
     )
     record = pd.DataFrame(steps, columns=["column", "action", "detail"])
     return result, record
+
+
+def _keep_codes(name, column, steps, categories):
+    """A categorical column as integer codes, its category names recorded."""
+    values = column.astype(str)
+    names = sorted(values.unique())
+    categories[str(name)] = names
+    steps.append(_record(name, "kept as categories", f"{len(names)} categories as codes 0..{len(names) - 1}, "
+                                                     "split by membership"))
+    return pd.Series(pd.Categorical(values, categories=names).codes, index=column.index).astype(np.float64).rename(name)
 
 
 def _encode(name, column, max_onehot, steps):

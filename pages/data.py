@@ -104,8 +104,13 @@ with st.expander("Preprocessing settings"):
         "One-hot encode categories up to", 1, 50, int(settings["max_onehot"]), key="prep_onehot",
         help="Source 000: one-hot encoding for at most 5 categories, integer encoding above.",
     )
-    if (share, onehot) != (settings["max_missing_share"], settings["max_onehot"]):
-        message = data_controls.apply_settings(share, onehot)
+    keep = st.checkbox(
+        "Keep categorical columns as categories (native membership splits)", value=settings["keep_categories"],
+        key="prep_keep", help="Each categorical column becomes one column of codes that trees split by "
+        "membership (x ∈ S) on the step-by-step and Evaluate pages; other pages treat the codes as numbers.",
+    )
+    if (share, onehot, keep) != (settings["max_missing_share"], settings["max_onehot"], settings["keep_categories"]):
+        message = data_controls.apply_settings(share, onehot, keep)
         if message:
             st.error(message)
 

@@ -36,6 +36,10 @@ st.markdown(
 data = state.current()
 X, y = data.arrays()
 is_classifier = data.task == "classification"
+categorical, _ = data.categorical_features()
+base = {"categorical_features": categorical} if categorical else {}
+if categorical:
+    st.caption(f"{len(categorical)} columns are kept as categories: the trees split them by membership.")
 if len(y) > 20_000:
     keep = np.sort(np.random.default_rng(0).choice(len(y), 20_000, replace=False))
     X, y = X[keep], y[keep]
@@ -55,7 +59,7 @@ st.caption(f"{len(y_train):,} training rows, {len(y_test):,} test rows.")
 
 if is_classifier:
     st.header("Trees grown to purity, one per criterion")
-    st.dataframe(pd.DataFrame(exhaustive_trees(X_train, y_train, X_test, y_test)), hide_index=True,
+    st.dataframe(pd.DataFrame(exhaustive_trees(X_train, y_train, X_test, y_test, base_params=base)), hide_index=True,
                  column_config={"train error": st.column_config.NumberColumn(format="%.3f"),
                                 "test error": st.column_config.NumberColumn(format="%.3f")})
     st.caption("Source 004, Table 4.1: their depth and size bound the ranges worth searching.")
@@ -118,7 +122,7 @@ if is_classifier and min_class < int(folds):
     st.stop()
 
 RESULT = "eval_search"
-signature = (id(data), float(test_share), int(seed), method, int(folds), int(inner), str(grid))
+signature = (id(data), float(test_share), int(seed), method, int(folds), int(inner), str(grid), str(base))
 if st.button("Search", type="primary", key="eval_run"):
     task = data.task
 
@@ -127,14 +131,15 @@ if st.button("Search", type="primary", key="eval_run"):
             progress(done, total, None)
 
         if method == "k-fold cross-validation":
-            result = cross_validated_search(task, grid, X_train, y_train, k=int(folds), seed=int(seed), progress=report)
+            result = cross_validated_search(task, grid, X_train, y_train, k=int(folds), seed=int(seed), progress=report,
+                                            base_params=base)
         elif method == "holdout validation":
             share = min(max(int(inner), 5), 50) / 100
             result = holdout_tuning(task, grid, X_train, y_train, validation_size=share, seed=int(seed),
-                                    progress=report)
+                                    progress=report, base_params=base)
         else:
             result = nested_cross_validation(task, grid, X_train, y_train, outer_k=int(folds), inner_k=int(inner),
-                                             seed=int(seed), progress=report)
+                                             seed=int(seed), progress=report, base_params=base)
         return signature, result
 
     run_with_progress(RESULT, "Fitting configurations", run)
@@ -158,7 +163,8 @@ with right:
     if result.outer_best:
         st.caption("Chosen in each outer fold: " + "; ".join(str(b) for b in result.outer_best))
 
-best_tree = (DecisionTreeClassifier if is_classifier else DecisionTreeRegressor)(**result.best).fit(X_train, y_train)
+best_tree = (DecisionTreeClassifier if is_classifier else DecisionTreeRegressor)(**result.best, **base)
+best_tree.fit(X_train, y_train)
 test_error = split_error(data.task, y_test, best_tree.predict(X_test))
 st.header("The best tree on the test split")
 b1, b2, b3 = st.columns(3)
@@ -181,6 +187,8 @@ f2.metric("Its out-of-bag error", f"{oob_error:.4f}", help="1 − out-of-bag acc
           "of the test error that needs no test split.")
 if result.best.get("max_nodes") is not None:
     st.caption("The forest ignores max_nodes, which forests do not support.")
+if categorical:
+    st.caption("The forest reads the category codes as ordered numbers: its trees have no membership splits.")
 
 if is_classifier:
     c1, c2 = st.columns(2)

@@ -6,10 +6,10 @@ import streamlit as st
 from trees import CRITERIA_CLF, CRITERIA_REG, Tree, TreeGrower
 from ui import bootstrap, state
 from ui import grower_state as gs
-from viz.curves import score_curve_figure, step_scores_figure
+from viz.curves import category_curve_figure, score_curve_figure, step_scores_figure
 from viz.partition import partition_figure
 from viz.tables import candidates_table
-from viz.tree_dot import tree_to_dot
+from viz.tree_dot import membership_text, tree_to_dot
 
 bootstrap.through_app()
 
@@ -111,22 +111,26 @@ st.caption("Red border: the node picked below. Orange border: the last split. Ed
 
 
 def describe(node):
-    kind = "leaf" if tree.feature[node] < 0 else f"{names[tree.feature[node]]} ≤ {tree.threshold[node]:.4g}"
+    if tree.feature[node] < 0:
+        kind = "leaf"
+    elif tree.categories[node] is not None:
+        kind = membership_text(tree, node, names)
+    else:
+        kind = f"{names[tree.feature[node]]} ≤ {tree.threshold[node]:.4g}"
     return f"node {node} · {kind} · depth {tree.depth[node]} · {tree.n_samples[node]} rows"
 
 
 st.subheader("A node and its candidate splits")
 node = st.selectbox("Node", reachable, key=gs.NODE, format_func=describe)
 candidates = grower.candidates(node)
-usable = [c for c in candidates if c.threshold is not None]
+usable = [c for c in candidates if c.threshold is not None or c.categories is not None]
 table_col, curve_col = st.columns(2)
 with table_col:
     st.markdown("**Best split of each feature**, ranked by the criterion's score")
     st.dataframe(
-        candidates_table(candidates, is_classifier, class_names, score_name),
+        candidates_table(candidates, is_classifier, class_names, score_name, grower.category_names),
         hide_index=True, height=min(38 * (len(candidates) + 1), 320),
-        column_config={score_name: st.column_config.NumberColumn(format="%.4f"),
-                       "threshold": st.column_config.NumberColumn(format="%.4g")},
+        column_config={score_name: st.column_config.NumberColumn(format="%.4f")},
     )
 with curve_col:
     if usable:
@@ -136,9 +140,18 @@ with curve_col:
             "Score curve of", range(len(names)), index=default_feature, format_func=names.__getitem__,
             key=f"grow_curve_feature_{node}",
         )
-        curve = grower.score_curve(node, curve_feature)
-        chosen = tree.threshold[node] if is_split and tree.feature[node] == curve_feature else None
-        st.plotly_chart(score_curve_figure(curve, names[curve_feature], chosen=chosen), key="grow_curve")
+        if grower.categorical[curve_feature]:
+            cat_curve = grower.category_curve(node, curve_feature)
+            if cat_curve is None:
+                st.info(f"{names[curve_feature]} has a single category in this node.")
+            else:
+                st.plotly_chart(category_curve_figure(cat_curve, names[curve_feature],
+                                                      (grower.category_names or {}).get(curve_feature)),
+                                key="grow_curve")
+        else:
+            curve = grower.score_curve(node, curve_feature)
+            chosen = tree.threshold[node] if is_split and tree.feature[node] == curve_feature else None
+            st.plotly_chart(score_curve_figure(curve, names[curve_feature], chosen=chosen), key="grow_curve")
     else:
         st.info("No feature can split this node: every feature is constant in it.")
 
@@ -152,9 +165,22 @@ if usable and tree.feature[node] < 0:
             value=None, format="%.6g", key=f"grow_manual_threshold_{node}",
             placeholder="best threshold of the feature",
         )
+        categorical_features = [j for j in range(len(names)) if grower.categorical[j]]
+        chosen_codes = None
+        if categorical_features:
+            cat_feature = categorical_features[0] if len(categorical_features) == 1 else feature
+            labels = (grower.category_names or {}).get(cat_feature) or []
+            picked = st.multiselect(
+                "Categorical feature: the categories that go left (empty: the best set)",
+                range(len(labels)), format_func=labels.__getitem__, key=f"grow_manual_codes_{node}",
+            )
+            chosen_codes = picked or None
         if st.form_submit_button("Split this node"):
             try:
-                grower.expand(node, feature=feature, threshold=typed)
+                if grower.categorical[feature]:
+                    grower.expand(node, feature=feature, categories=chosen_codes)
+                else:
+                    grower.expand(node, feature=feature, threshold=typed)
             except ValueError as err:
                 gs.say("error", str(err))
             else:

@@ -96,3 +96,18 @@ def test_a_bad_tree_file_shows_an_error():
     assert any("could not be loaded" in e.value for e in at.error)
     at.file_uploader[0].set_value(("t2.json", json.dumps({"feature": [0]}).encode(), "application/json")).run()
     assert any("missing the fields" in e.value for e in at.error)
+
+
+def test_native_categories_on_the_grow_page():
+    at = open_page("pages/grow.py")
+    by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("Categorical with missing values").run()
+    at.switch_page("pages/data.py").run()
+    by_key(at.checkbox, "prep_keep").check().run()
+    assert "kept as categories" in set(at.dataframe[-1].value["action"])
+    at.switch_page("pages/grow.py").run()
+    assert not at.exception
+    table = at.dataframe[0].value
+    assert any(str(s).startswith("∈ {") for s in table["split"])
+    by_key(at.button, "grow_all").click().run()
+    assert not at.exception
+    assert "∈ {" in _dot(at)

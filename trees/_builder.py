@@ -20,7 +20,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._categorical import CATEGORICAL_SPLITS, best_categorical_split
 from ._splitter import (
+    SegmentBatch,
     gather_segments,
     partition_segments,
     position_to_threshold,
@@ -28,9 +30,9 @@ from ._splitter import (
     sort_features,
 )
 from ._tree import Tree
-from .split_bias import permutation_pvalue
+from .split_bias import permutation_pvalue, split_criteria
 
-__all__ = ["GROWTH_ORDERS", "SELECTIONS", "StoppingRules", "TreeGrowth", "grow"]
+__all__ = ["GROWTH_ORDERS", "SELECTIONS", "Choice", "StoppingRules", "TreeGrowth", "grow"]
 
 GROWTH_ORDERS = ("best_first", "level_order")
 SELECTIONS = ("gain", "p_value")
@@ -84,6 +86,40 @@ class StoppingRules:
         if self.max_depth is not None:
             ok &= depth < self.max_depth
         return ok
+
+
+@dataclass
+class Choice:
+    """The split a node takes.
+
+    Attributes
+    ----------
+    feature : int
+    score : float
+        The criterion's score.
+    position : int, optional
+        Threshold splits: the batch position of the candidate.
+    local : int, optional
+        Threshold splits: the position inside the node's segment (the left
+        child gets ``local + 1`` rows).
+    codes : tuple of int, optional
+        Membership splits: the category codes sent left.
+    n_left : int, optional
+        Membership splits: rows sent left.
+    log_pvalue : float, optional
+        Set when the node chooses by p-value.
+    """
+
+    feature: int
+    score: float
+    position: int = None
+    local: int = None
+    codes: tuple = None
+    n_left: int = None
+    log_pvalue: float = None
+
+    def __lt__(self, other):  # heap entries compare choices only on exact ties of the other keys
+        return self.feature < other.feature
 
 
 class _NodeArrays:
@@ -161,6 +197,10 @@ class TreeGrowth:
         (source 001; classification only, see :meth:`choose`).
     n_permutations : int, default=99
         Label permutations per feature and node for ``selection="p_value"``.
+    categorical : ndarray of shape (n_features,), bool, optional
+        Features holding integer category codes, split by membership or
+        equality (``trees._categorical``) instead of thresholds.
+    categorical_split : {"membership", "equality"}, default="membership"
     """
 
     def __init__(
@@ -174,6 +214,8 @@ class TreeGrowth:
         rng=None,
         selection="gain",
         n_permutations=99,
+        categorical=None,
+        categorical_split="membership",
     ):
         self.X = X
         self.row_stats = row_stats
@@ -189,6 +231,11 @@ class TreeGrowth:
             raise ValueError("Selection by p-value is defined for classification (source 001), not regression.")
         self.selection = selection
         self.n_permutations = int(n_permutations)
+        self.categorical = np.zeros(X.shape[1], dtype=bool) if categorical is None else np.asarray(categorical, bool)
+        if categorical_split not in CATEGORICAL_SPLITS:
+            raise ValueError(f"categorical_split must be one of {CATEGORICAL_SPLITS}, got {categorical_split!r}.")
+        self.categorical_split = categorical_split
+        self.categories = {}  # membership node -> codes sent left
         self.rows, self.xs = sort_features(X)
         n_values = criterion.value(row_stats[:, :1]).shape[-1]
         self.nodes = _NodeArrays(n_values)
@@ -235,14 +282,25 @@ class TreeGrowth:
         batch, _ = gather_segments(
             self.rows, self.xs, self.nodes.start[nodes], self.nodes.n_samples[nodes]
         )
+        allowed = self._draw_features(batch)
+        if allowed is None:
+            allowed = np.ones((nodes.shape[0], self.n_features), dtype=bool)
+        self._allowed = allowed  # the categorical search of choose() honours the same subsets
         return search_splits(
             batch,
             self.row_stats,
             self.criterion,
             min_samples_leaf=self.rules.min_samples_leaf,
             min_weight_leaf=self.rules.min_weight_leaf,
-            feature_allowed=self._draw_features(batch),
+            feature_allowed=allowed & ~self.categorical[None, :],
         )
+
+    def evaluate_rows(self, rows):
+        """The split table of any set of rows (e.g. an internal node's), all features allowed."""
+        batch = SegmentBatch.from_rows(self.X, [np.asarray(rows, dtype=np.intp)])
+        self._allowed = np.ones((1, self.n_features), dtype=bool)
+        return search_splits(batch, self.row_stats, self.criterion, min_samples_leaf=self.rules.min_samples_leaf,
+                             feature_allowed=~self.categorical[None, :])
 
     def _draw_features(self, batch):
         """Random feature subsets per node, non-constant features first.
@@ -260,43 +318,84 @@ class TreeGrowth:
         return ranks < self.max_features
 
     def choose(self, table):
-        """The split each node of ``table`` takes: feature, batch position, score.
+        """The split each node of ``table`` takes (a :class:`Choice`, or None when none exists).
 
-        With ``selection="gain"`` the best-scoring candidate (the
-        split search's tie rule). With ``selection="p_value"`` the feature
-        whose best threshold has the smallest permutation p-value
-        (:func:`trees.split_bias.permutation_pvalue`, unweighted rows, the
-        node's labels permuted ``n_permutations`` times), ties broken by the
-        larger score, then the lower feature index; the threshold is that
-        feature's best one.
+        With ``selection="gain"`` the best-scoring candidate over threshold
+        and categorical splits (ties: the lower feature index, then the lower
+        threshold). With ``selection="p_value"`` the feature with the smallest
+        p-value (source 001): the permutation p-value of its best threshold for
+        an ordered feature (:func:`trees.split_bias.permutation_pvalue`,
+        unweighted rows, ``n_permutations`` label permutations), the
+        Gamma-corrected Gini p-value of its k-ary table for a categorical
+        one; ties go to the larger score, then the lower feature index. The
+        split is then that feature's best one.
         """
-        if self.selection == "gain":
-            return table.best()
-        feature, position, score = table.best()
+        batch = table.batch
         scores = table.best_per_feature()
+        choices = []
+        for i in range(batch.n_nodes):
+            options = [
+                Choice(int(f), float(scores[f, i]), position=int(table.best_position[f, i]))
+                for f in np.flatnonzero(np.isfinite(scores[:, i]))
+            ]
+            options += self._categorical_options(batch, i)
+            if not options:
+                choices.append(None)
+            elif self.selection == "gain" or len(options) == 1:
+                choices.append(max(options, key=lambda c: (c.score, -c.feature)))
+            else:
+                choices.append(self._by_p_value(batch, i, options))
+        return choices
+
+    def _categorical_options(self, batch, i):
+        start = batch.seg_start[i]
+        rows = batch.rows[0, start : start + batch.seg_count[i]]
+        options = []
+        for f in np.flatnonzero(self.categorical & self._allowed[i]):
+            found = best_categorical_split(
+                self.X[rows, f], self.row_stats[:, rows], self.criterion, self.categorical_split,
+                self.rules.min_samples_leaf,
+            )
+            if found is not None:
+                options.append(Choice(int(f), found["score"], codes=tuple(found["codes"].tolist()),
+                                      n_left=found["n_left"]))
+        return options
+
+    def _by_p_value(self, batch, i, options):
+        start, stop = batch.seg_start[i], batch.seg_start[i] + batch.seg_count[i]
         labels = np.argmax(self.row_stats, axis=0)
         n_classes = self.row_stats.shape[0]
-        batch = table.batch
-        for i in range(batch.n_nodes):
-            usable = np.flatnonzero(np.isfinite(scores[:, i]))
-            if usable.size < 2:
-                continue
-            start, stop = batch.seg_start[i], batch.seg_start[i] + batch.seg_count[i]
-            seed = int(self.rng.integers(2**31 - 1))
-            pvalues = np.array([
-                permutation_pvalue(batch.xs[f, start:stop], labels[batch.rows[f, start:stop]], n_classes,
-                                   self.n_permutations, seed)[0]
-                for f in usable
-            ])
-            best = min(range(usable.size), key=lambda j: (pvalues[j], -scores[usable[j], i], usable[j]))
-            feature[i] = usable[best]
-            position[i] = table.best_position[usable[best], i]
-            score[i] = scores[usable[best], i]
-        return feature, position, score
+        seed = int(self.rng.integers(2**31 - 1))
+        for option in options:
+            if option.codes is None:
+                f = option.feature
+                p, _ = permutation_pvalue(batch.xs[f, start:stop], labels[batch.rows[f, start:stop]], n_classes,
+                                          self.n_permutations, seed)
+                option.log_pvalue = float(np.log(p))
+            else:
+                rows = batch.rows[0, start:stop]
+                codes = self.X[rows, option.feature].astype(np.intp)
+                table = np.zeros((codes.max() + 1, n_classes))
+                np.add.at(table, (codes, labels[rows]), 1.0)
+                option.log_pvalue = split_criteria(table[table.sum(axis=1) > 0])["gamma_gini_log_pvalue"]
+        return min(options, key=lambda c: (c.log_pvalue, -c.score, c.feature))
 
     def _gain(self, left, right, parent):
         """Impurity decrease G of splits (the criterion's, or Gini's for chi2)."""
         return self.criterion.gain(left, right, parent)
+
+    def choice_improvement(self, table, choice, node_in_batch):
+        """Weighted impurity decrease ``w_t / w * G`` of a :class:`Choice`."""
+        if choice.codes is None:
+            return float(self.improvement(table, np.array([choice.feature]), np.array([choice.position]),
+                                          np.array([node_in_batch]))[0])
+        batch = table.batch
+        start = batch.seg_start[node_in_batch]
+        rows = batch.rows[0, start : start + batch.seg_count[node_in_batch]]
+        left_rows = rows[np.isin(self.X[rows, choice.feature], choice.codes)]
+        left = self.row_stats[:, left_rows].sum(axis=1)
+        parent = table.parent[:, node_in_batch]
+        return float(self.criterion.weight(parent) / self.total_weight * self._gain(left, parent - left, parent))
 
     def improvement(self, table, feature, position, node_in_batch):
         """Weighted impurity decrease ``w_t / w * G`` of candidates of a table."""
@@ -349,10 +448,56 @@ class TreeGrowth:
         self.rows[:, index] = new_rows
         self.xs[:, index] = new_xs
 
+        self.nodes.threshold[nodes] = threshold
+        return self._add_children(nodes, feature, n_left, counts, left_stats, right_stats)
+
+    def split_membership(self, node, feature, codes):
+        """Split a leaf by membership: rows whose code of ``feature`` is in ``codes`` go left.
+
+        Returns
+        -------
+        ndarray of shape (2,)
+            The new children.
+        """
+        node = int(node)
+        count = self.nodes.n_samples[node]
+        batch, index = gather_segments(self.rows, self.xs, [self.nodes.start[node]], [count])
+        rows = batch.rows[0]
+        left_mask = np.isin(self.X[rows, feature], np.asarray(codes, dtype=float))
+        n_left = int(left_mask.sum())
+        if n_left in (0, count):
+            raise ValueError(f"The category set {sorted(codes)} leaves one side of node {node} empty.")
+        goes_left = np.zeros(self.X.shape[0], dtype=bool)
+        goes_left[rows[left_mask]] = True
+        new_rows, new_xs = partition_segments(batch, np.array([n_left]), goes_left)
+        self.rows[:, index] = new_rows
+        self.xs[:, index] = new_xs
+        left_stats = self.row_stats[:, rows[left_mask]].sum(axis=1, keepdims=True)
+        right_stats = self.row_stats[:, rows[~left_mask]].sum(axis=1, keepdims=True)
+        self.categories[node] = tuple(sorted(int(c) for c in codes))
+        nodes = np.array([node])
+        return self._add_children(nodes, np.array([feature]), np.array([n_left]), np.array([count]),
+                                  left_stats, right_stats)[0]
+
+    def apply(self, nodes, choices):
+        """Split leaves by their :class:`Choice` (threshold splits in one batch)."""
+        nodes = np.asarray(nodes, dtype=np.intp)
+        numeric = [i for i, c in enumerate(choices) if c.codes is None]
+        children = np.zeros((nodes.shape[0], 2), dtype=np.intp)
+        if numeric:
+            children[numeric] = self.split(
+                nodes[numeric], [choices[i].feature for i in numeric], [choices[i].local for i in numeric]
+            )
+        for i, choice in enumerate(choices):
+            if choice.codes is not None:
+                children[i] = self.split_membership(nodes[i], choice.feature, choice.codes)
+        return children
+
+    def _add_children(self, nodes, feature, n_left, counts, left_stats, right_stats):
+        """Record the splits of ``nodes`` and create their children."""
         n = self.nodes
         gain = self._gain(left_stats, right_stats, left_stats + right_stats)
         n.feature[nodes] = feature
-        n.threshold[nodes] = threshold
         n.improvement[nodes] = n.weighted_n_samples[nodes] / self.total_weight * gain
         children = n.add(2 * nodes.shape[0]).reshape(-1, 2)
         n.left[nodes], n.right[nodes] = children[:, 0], children[:, 1]
@@ -390,9 +535,10 @@ class TreeGrowth:
         self.nodes.threshold[node] = np.nan
         self.nodes.left[node] = self.nodes.right[node] = -1
         self.nodes.improvement[node] = 0.0
+        self.categories.pop(node, None)
 
     # -------------------------------------------------------------- output
-    def to_tree(self, feature_names=None, class_names=None):
+    def to_tree(self, feature_names=None, class_names=None, category_names=None):
         """The current tree as an immutable :class:`Tree`."""
         n = self.nodes
         return Tree(
@@ -409,21 +555,22 @@ class TreeGrowth:
             n_features=self.n_features,
             feature_names=feature_names,
             class_names=class_names,
+            categories=[self.categories.get(i) for i in range(n.size)],
+            category_names=category_names,
         )
 
 
 def _accepted(growth, table):
-    """Chosen split of each node of a table and whether the rules accept it."""
-    feature, position, score = growth.choose(table)
-    nodes_in_batch = np.arange(table.batch.n_nodes)
-    ok = np.isfinite(score)
-    improvement = np.full(score.shape, -np.inf)
-    if ok.any():
-        improvement[ok] = growth.improvement(
-            table, feature[ok], position[ok], nodes_in_batch[ok]
-        )
-    ok &= improvement + EPSILON >= growth.rules.min_impurity_decrease
-    return feature, position, improvement, ok
+    """Chosen split of each node of a table, its improvement, and whether the rules accept it."""
+    choices = growth.choose(table)
+    improvement = np.full(len(choices), -np.inf)
+    for i, choice in enumerate(choices):
+        if choice is not None:
+            if choice.codes is None:
+                choice.local = int(table.local_position(choice.position, i))
+            improvement[i] = growth.choice_improvement(table, choice, i)
+    ok = improvement + EPSILON >= growth.rules.min_impurity_decrease
+    return choices, improvement, ok
 
 
 def _grow_level_order(growth):
@@ -435,15 +582,14 @@ def _grow_level_order(growth):
         if not candidates.size:
             break
         table = growth.evaluate(candidates)
-        feature, position, _, ok = _accepted(growth, table)
+        choices, _, ok = _accepted(growth, table)
         chosen = np.flatnonzero(ok)
         if budget is not None:
             chosen = chosen[:budget]
             budget -= chosen.size
         if not chosen.size:
             break
-        local = table.local_position(position[chosen], chosen)
-        children = growth.split(candidates[chosen], feature[chosen], local)
+        children = growth.apply(candidates[chosen], [choices[i] for i in chosen])
         frontier = children.ravel()
 
 
@@ -461,18 +607,17 @@ def _grow_best_first(growth):
         if not candidates.size:
             return
         table = growth.evaluate(candidates)
-        feature, position, improvement, ok = _accepted(growth, table)
+        choices, improvement, ok = _accepted(growth, table)
         for i in np.flatnonzero(ok):
-            local = table.local_position(position[i], i)
-            heapq.heappush(heap, (-improvement[i], int(candidates[i]), int(feature[i]), int(local)))
+            heapq.heappush(heap, (-improvement[i], int(candidates[i]), choices[i]))
 
     push(np.array([0]))
     while heap and (budget is None or budget > 0):
-        _, node, feature, local = heapq.heappop(heap)
-        growth.split([node], [feature], [local])
+        _, node, choice = heapq.heappop(heap)
+        children = growth.apply([node], [choice])[0]
         if budget is not None:
             budget -= 1
-        push(growth.nodes.left[[node]].tolist() + growth.nodes.right[[node]].tolist())
+        push(children)
 
 
 def grow(growth, order="best_first"):

@@ -79,6 +79,8 @@ class BaseDecisionTree(BaseEstimator):
         growth="best_first",
         random_state=None,
         conditioning="<=",
+        categorical_features=None,
+        categorical_split="membership",
     ):
         self.criterion = criterion
         self.max_depth = max_depth
@@ -91,6 +93,8 @@ class BaseDecisionTree(BaseEstimator):
         self.growth = growth
         self.random_state = random_state
         self.conditioning = conditioning
+        self.categorical_features = categorical_features
+        self.categorical_split = categorical_split
 
     # ------------------------------------------------------------ fitting
     def _stopping_rules(self, n_samples):
@@ -133,6 +137,8 @@ class BaseDecisionTree(BaseEstimator):
             # Only the classifier has these parameters (source 001 is about classification).
             selection=getattr(self, "selection", "gain"),
             n_permutations=getattr(self, "n_permutations", 99),
+            categorical=self._categorical_mask(X),
+            categorical_split=self.categorical_split,
         )
         grow(growth, self.growth)
         names = getattr(self, "feature_names_in_", None)
@@ -143,6 +149,35 @@ class BaseDecisionTree(BaseEstimator):
         )
         self._improvement = growth.nodes.improvement.copy()
         return self
+
+    def _categorical_mask(self, X):
+        """Boolean mask of the categorical features, checked to hold integer codes >= 0."""
+        mask = np.zeros(X.shape[1], dtype=bool)
+        if self.categorical_features is None:
+            return mask
+        spec = np.asarray(self.categorical_features)
+        if spec.dtype == bool:
+            if spec.shape != (X.shape[1],):
+                raise ValueError("A boolean categorical_features needs one entry per feature.")
+            mask = spec.copy()
+        else:
+            names = list(getattr(self, "feature_names_in_", []))
+            for item in spec.ravel().tolist():
+                if isinstance(item, str):
+                    if item not in names:
+                        raise ValueError(f"categorical_features names {item!r}, which is not a feature.")
+                    mask[names.index(item)] = True
+                elif 0 <= int(item) < X.shape[1]:
+                    mask[int(item)] = True
+                else:
+                    raise ValueError(f"categorical_features index {item} is out of range.")
+        codes = X[:, mask]
+        if codes.size and (np.any(codes < 0) or np.any(codes != np.floor(codes))):
+            raise ValueError(
+                "Categorical features must hold integer category codes 0, 1, 2, ...; encode them first "
+                "(the Data page keeps categories as codes when asked)."
+            )
+        return mask
 
     def _validate_fit_data(self, X, y, sample_weight):
         self._check_settings()
@@ -234,6 +269,11 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         Seeds the feature subsets (the only randomness).
     conditioning : {"<=", "<", "average"}, default="<="
         Threshold test used by ``predict``/``predict_proba`` (source 000).
+    categorical_features : array-like of int, str or bool, default=None
+        Features holding integer category codes, split by membership
+        (``x in S``) or equality (``x == v``) instead of thresholds
+        (source 004, section 3.2; see ``trees._categorical``).
+    categorical_split : {"membership", "equality"}, default="membership"
     selection : {"gain", "p_value"}, default="gain"
         Split variable by the largest score, or by the smallest permutation
         p-value of each feature's best threshold (source 001's correction of
@@ -267,6 +307,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         growth="best_first",
         random_state=None,
         conditioning="<=",
+        categorical_features=None,
+        categorical_split="membership",
         selection="gain",
         n_permutations=99,
     ):
@@ -282,6 +324,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
             growth=growth,
             random_state=random_state,
             conditioning=conditioning,
+            categorical_features=categorical_features,
+            categorical_split=categorical_split,
         )
         self.selection = selection
         self.n_permutations = n_permutations
@@ -354,6 +398,8 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         growth="best_first",
         random_state=None,
         conditioning="<=",
+        categorical_features=None,
+        categorical_split="membership",
     ):
         super().__init__(
             criterion=criterion,
@@ -367,6 +413,8 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
             growth=growth,
             random_state=random_state,
             conditioning=conditioning,
+            categorical_features=categorical_features,
+            categorical_split=categorical_split,
         )
 
     def fit(self, X, y, sample_weight=None):

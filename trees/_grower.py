@@ -23,10 +23,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._builder import EPSILON, GROWTH_ORDERS, StoppingRules, TreeGrowth
+from ._builder import GROWTH_ORDERS, StoppingRules, TreeGrowth, _accepted
+from ._categorical import best_categorical_split
 from ._classes import _resolve_count
 from ._criterion import CRITERIA_CLF, CRITERIA_REG
-from ._splitter import SegmentBatch, search_splits
 
 __all__ = ["Candidate", "TreeGrower"]
 
@@ -48,6 +48,8 @@ class Candidate:
         Rows sent to each side.
     left_value, right_value : list of float
         Class shares (classification) or mean of y (regression) of each side.
+    categories : tuple of int, optional
+        Categorical features: the category codes sent left (``threshold`` is then None).
     """
 
     feature: int
@@ -58,6 +60,7 @@ class Candidate:
     n_right: int
     left_value: list
     right_value: list
+    categories: tuple = None
 
 
 class TreeGrower:
@@ -80,6 +83,11 @@ class TreeGrower:
     n_permutations : int, default=99
     random_state : int, default=0
         Seeds the permutations.
+    categorical_features : sequence of int, optional
+        Features holding integer category codes (native membership splits).
+    categorical_split : {"membership", "equality"}, default="membership"
+    category_names : dict {feature: list of str}, optional
+        Names of the category codes, for display.
     sample_weight : array-like of shape (n_samples,), optional
     feature_names, class_names : list of str, optional
 
@@ -112,6 +120,9 @@ class TreeGrower:
         sample_weight=None,
         feature_names=None,
         class_names=None,
+        categorical_features=None,
+        categorical_split="membership",
+        category_names=None,
     ):
         self.X = np.asarray(X, dtype=np.float64)
         if self.X.ndim != 2 or self.X.shape[0] < 2:
@@ -155,6 +166,11 @@ class TreeGrower:
         self.selection = selection
         self.n_permutations = n_permutations
         self.random_state = random_state
+        self.categorical = np.zeros(n_features, dtype=bool)
+        if categorical_features is not None:
+            self.categorical[np.asarray(list(categorical_features), dtype=np.intp)] = True
+        self.categorical_split = categorical_split
+        self.category_names = category_names
         self.reset()
 
     # ------------------------------------------------------------ state
@@ -163,7 +179,8 @@ class TreeGrower:
         self._growth = TreeGrowth(
             self.X, self.row_stats, self.criterion, self.rules, value_offset=self._offset,
             rng=np.random.default_rng(self.random_state), selection=self.selection,
-            n_permutations=self.n_permutations,
+            n_permutations=self.n_permutations, categorical=self.categorical,
+            categorical_split=self.categorical_split,
         )
         self._history = []  # snapshots, one per split, for undo
         self.split_order = []
@@ -172,7 +189,8 @@ class TreeGrower:
     @property
     def tree(self):
         """The current tree."""
-        return self._growth.to_tree(feature_names=self.feature_names, class_names=self.class_names)
+        return self._growth.to_tree(feature_names=self.feature_names, class_names=self.class_names,
+                                    category_names=self.category_names)
 
     @property
     def n_steps(self):
@@ -209,14 +227,10 @@ class TreeGrower:
                 self._best[leaf] = None
             if todo:
                 table = growth.evaluate(todo)
-                feature, position, score = growth.choose(table)
+                choices, improvement, ok = _accepted(growth, table)
                 for i, leaf in enumerate(todo):
-                    if not np.isfinite(score[i]):
-                        continue
-                    improvement = float(growth.improvement(table, feature[i:i + 1], position[i:i + 1], [i])[0])
-                    if improvement + EPSILON >= self.rules.min_impurity_decrease:
-                        local = int(table.local_position(position[i], i))
-                        self._best[leaf] = (int(feature[i]), local, improvement)
+                    if ok[i]:
+                        self._best[leaf] = (choices[i], float(improvement[i]))
         return {leaf: self._best[leaf] for leaf in leaves}
 
     def next_node(self):
@@ -228,7 +242,7 @@ class TreeGrower:
             return None
         if self.growth == "level_order":
             return min(best)
-        return min(best, key=lambda leaf: (-best[leaf][2], leaf))
+        return min(best, key=lambda leaf: (-best[leaf][1], leaf))
 
     # ----------------------------------------------------------- growing
     def step(self):
@@ -242,8 +256,8 @@ class TreeGrower:
         node = self.next_node()
         if node is None:
             return None
-        feature, local, _ = self._best[node]
-        self._split(node, feature, local)
+        choice, _ = self._best[node]
+        self._apply(node, choice)
         return node
 
     def grow_all(self):
@@ -253,7 +267,7 @@ class TreeGrower:
             made += 1
         return made
 
-    def expand(self, node, feature=None, threshold=None):
+    def expand(self, node, feature=None, threshold=None, categories=None):
         """Split a chosen leaf.
 
         Parameters
@@ -266,6 +280,9 @@ class TreeGrower:
             The threshold (rows with ``x <= threshold`` go left); the best
             threshold of the feature when None. A typed threshold is stored
             as typed.
+        categories : iterable of int, optional
+            Categorical features: the category codes to send left (the best
+            set when None).
 
         Returns
         -------
@@ -281,9 +298,16 @@ class TreeGrower:
         node = int(node)
         if node < 0 or node >= self._growth.nodes.size or self._growth.nodes.feature[node] >= 0:
             raise ValueError(f"Node {node} is not a leaf of the current tree; pick a leaf to split.")
-        if feature is None and threshold is None:
+        if feature is None and threshold is None and categories is None:
             return self._expand_best(node)
         feature = self._check_feature(feature if feature is not None else self.node_best_feature(node))
+        if self.categorical[feature]:
+            if threshold is not None:
+                raise ValueError(f"{self.feature_names[feature]} is categorical: choose the categories that go "
+                                 "left instead of a threshold.")
+            return self._expand_categories(node, feature, categories)
+        if categories is not None:
+            raise ValueError(f"{self.feature_names[feature]} is not categorical: give a threshold.")
         if threshold is None:
             return self._expand_best_of_feature(node, feature)
         return self._expand_at(node, feature, float(threshold))
@@ -296,10 +320,40 @@ class TreeGrower:
 
     def _expand_best(self, node):
         table = self._node_table(node)
-        feature, position, score = self._growth.choose(table)
-        if not np.isfinite(score[0]):
+        choice = self._growth.choose(table)[0]
+        if choice is None:
             raise ValueError(f"Node {node} cannot be split: every feature is constant in it.")
-        return self._split(node, int(feature[0]), int(table.local_position(position[0], 0)))
+        if choice.codes is None:
+            choice.local = int(table.local_position(choice.position, 0))
+        return self._apply(node, choice)
+
+    def _expand_categories(self, node, feature, categories):
+        rows = self.node_rows(node)
+        if categories is None:
+            found = best_categorical_split(self.X[rows, feature], self.row_stats[:, rows], self.criterion,
+                                           self.categorical_split, self.rules.min_samples_leaf)
+            if found is None:
+                raise ValueError(f"{self.feature_names[feature]} cannot split node {node}: it has a single "
+                                 "category there, or no set keeps enough rows on both sides.")
+            categories = found["codes"]
+        codes = sorted(int(c) for c in categories)
+        present = set(np.unique(self.X[rows, feature]).astype(int).tolist())
+        if not present & set(codes) or present <= set(codes):
+            raise ValueError(f"The categories {codes} send every row of node {node} to one side: choose some, "
+                             f"not all, of the categories present ({sorted(present)}).")
+        self._history.append(self._growth.snapshot(node))
+        children = self._growth.split_membership(node, feature, codes)
+        self.split_order.append(node)
+        self._best.pop(node, None)
+        return children
+
+    def _apply(self, node, choice):
+        """Split ``node`` by a :class:`trees._builder.Choice`."""
+        self._history.append(self._growth.snapshot(node))
+        children = self._growth.apply([node], [choice])[0]
+        self.split_order.append(node)
+        self._best.pop(node, None)
+        return children
 
     def _expand_best_of_feature(self, node, feature):
         table = self._node_table(node)
@@ -348,16 +402,14 @@ class TreeGrower:
     # --------------------------------------------------------- inspecting
     def _node_table(self, node):
         """The split table of one node's rows (any node, leaf or internal)."""
-        rows = self.node_rows(node)
-        batch = SegmentBatch.from_rows(self.X, [rows])
-        return search_splits(batch, self.row_stats, self.criterion, min_samples_leaf=self.rules.min_samples_leaf)
+        return self._growth.evaluate_rows(self.node_rows(node))
 
     def node_best_feature(self, node):
         """Feature of the node's chosen split (by the grower's selection rule)."""
-        feature, _, score = self._growth.choose(self._node_table(node))
-        if not np.isfinite(score[0]):
+        choice = self._growth.choose(self._node_table(node))[0]
+        if choice is None:
             raise ValueError(f"Node {node} cannot be split: every feature is constant in it.")
-        return int(feature[0])
+        return choice.feature
 
     def _side_value(self, stats):
         value = self.criterion.value(stats)
@@ -376,8 +428,12 @@ class TreeGrower:
         table = self._node_table(node)
         scores = table.best_per_feature()[:, 0]
         out = []
+        rows = self.node_rows(node)
         for feature in range(self.X.shape[1]):
             name = self.feature_names[feature]
+            if self.categorical[feature]:
+                out.append(self._categorical_candidate(node, feature, rows))
+                continue
             if not np.isfinite(scores[feature]):
                 out.append(Candidate(feature, name, None, None, 0, 0, [], []))
                 continue
@@ -397,6 +453,33 @@ class TreeGrower:
                 )
             )
         return sorted(out, key=lambda c: (c.score is None, -(c.score or 0.0), c.feature))
+
+    def category_curve(self, node, feature):
+        """Categorical feature: the score of cutting its ordered categories after each one.
+
+        Returns
+        -------
+        dict or None
+            ``order`` (category codes in the scanned order) and ``score``
+            (one per cut, ``-inf`` where a side would be too small).
+        """
+        rows = self.node_rows(node)
+        found = best_categorical_split(self.X[rows, feature], self.row_stats[:, rows], self.criterion,
+                                       self.categorical_split, self.rules.min_samples_leaf)
+        return None if found is None else found["curve"]
+
+    def _categorical_candidate(self, node, feature, rows):
+        name = self.feature_names[feature]
+        found = best_categorical_split(self.X[rows, feature], self.row_stats[:, rows], self.criterion,
+                                       self.categorical_split, self.rules.min_samples_leaf)
+        if found is None:
+            return Candidate(feature, name, None, None, 0, 0, [], [])
+        left_rows = rows[np.isin(self.X[rows, feature], found["codes"])]
+        left = self.row_stats[:, left_rows].sum(axis=1)
+        right = self.row_stats[:, rows].sum(axis=1) - left
+        return Candidate(feature, name, None, found["score"], found["n_left"], len(rows) - found["n_left"],
+                         self._side_value(left), self._side_value(right),
+                         categories=tuple(found["codes"].tolist()))
 
     def score_curve(self, node, feature):
         """Score of every candidate threshold of ``feature`` at ``node``.
@@ -462,13 +545,18 @@ class TreeGrower:
             raise ValueError(
                 f"The tree tests {tree.n_features} features but the data has {grower.X.shape[1]}."
             )
+        if any(c is not None and not grower.categorical[tree.feature[n]] for n, c in enumerate(tree.categories)):
+            raise ValueError("The tree has category splits on features this data does not treat as categorical.")
         mapping = {0: 0}
         queue = [0]
         while queue:
             node = queue.pop(0)
             if tree.feature[node] < 0:
                 continue
-            left, right = grower.expand(mapping[node], int(tree.feature[node]), float(tree.threshold[node]))
+            if tree.categories[node] is not None:
+                left, right = grower.expand(mapping[node], int(tree.feature[node]), categories=tree.categories[node])
+            else:
+                left, right = grower.expand(mapping[node], int(tree.feature[node]), float(tree.threshold[node]))
             mapping[int(tree.left[node])], mapping[int(tree.right[node])] = int(left), int(right)
             queue += [int(tree.left[node]), int(tree.right[node])]
         return grower

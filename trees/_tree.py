@@ -11,6 +11,13 @@ sections 2.2 and 3):
 * ``"<"`` sends it left when ``x[feature] < threshold`` (R's ``tree``);
 * ``"average"`` (prediction only) is the mean of the two predictions,
   probabilities or values, never votes (source 000, section 3.3).
+
+A node may instead test membership of a categorical feature (source 004,
+section 3.2): the feature holds integer category codes and the row goes
+left when its code is in the node's set (an equality test is a set of one
+code). Such a node has no threshold (NaN) and no operator: ``"<="`` and
+``"<"`` route it alike. A code the set does not hold, unseen codes and
+non-integer values go right.
 """
 
 import json
@@ -95,6 +102,9 @@ class Tree:
         n_features,
         feature_names=None,
         class_names=None,
+        categories=None,
+        category_sign=None,
+        category_names=None,
     ):
         self.feature = np.asarray(feature, dtype=np.intp)
         self.threshold = np.asarray(threshold, dtype=np.float64)
@@ -109,6 +119,15 @@ class Tree:
         self.n_features = int(n_features)
         self.feature_names = None if feature_names is None else [str(f) for f in feature_names]
         self.class_names = None if class_names is None else [str(c) for c in class_names]
+        n = self.feature.shape[0]
+        self.categories = [None] * n if categories is None else [
+            None if c is None else tuple(sorted(int(v) for v in c)) for c in categories
+        ]
+        self.category_sign = np.ones(n, dtype=np.int8) if category_sign is None else np.asarray(
+            category_sign, dtype=np.int8)
+        self.category_names = None if category_names is None else {
+            int(f): [str(v) for v in names] for f, names in category_names.items()
+        }
         self._check_consistency()
 
     # ------------------------------------------------------------------ shape
@@ -126,6 +145,32 @@ class Tree:
             raise ValueError("Children of internal nodes must be node ids in 1..node_count-1.")
         if np.any(self.feature[internal] >= self.n_features):
             raise ValueError("A node tests a feature index beyond n_features.")
+        if len(self.categories) != n or self.category_sign.shape[0] != n:
+            raise ValueError("categories and category_sign need one entry per node.")
+        if any(c is not None and leaf[i] for i, c in enumerate(self.categories)):
+            raise ValueError("A leaf cannot hold a category set.")
+
+    @property
+    def is_membership(self):
+        """Boolean mask of the nodes that test a categorical feature's membership."""
+        return np.array([c is not None for c in self.categories], dtype=bool)
+
+    def _category_mask(self):
+        """(node_count, n_codes + 1) lookup of the left codes; the last column is for invalid codes."""
+        codes = [v for c in self.categories if c is not None for v in c]
+        width = (max(codes) + 1 if codes else 0) + 1
+        mask = np.zeros((self.node_count, width), dtype=bool)
+        for node, c in enumerate(self.categories):
+            if c is not None:
+                mask[node, list(c)] = True
+        return mask
+
+    def _membership_left(self, nodes, x, mask):
+        """Whether values ``x`` at membership ``nodes`` go left (vectorised)."""
+        codes = self.category_sign[nodes] * x
+        invalid = mask.shape[1] - 1
+        valid = np.isfinite(codes) & (codes == np.floor(codes)) & (codes >= 0) & (codes < invalid)
+        return mask[nodes, np.where(valid, codes, invalid).astype(np.intp)]
 
     @property
     def node_count(self):
@@ -189,10 +234,17 @@ class Tree:
         active = np.arange(n_rows)
         current = np.zeros(n_rows, dtype=np.intp)
         row_offset = active * n_features
+        membership = self.is_membership
+        mask = self._category_mask() if membership.any() else None
         for level in range(self.max_depth):
             index = feature.take(current)
             index += row_offset
-            goes_left = compare(flat_X.take(index), threshold.take(current)).view(np.int8)
+            x = flat_X.take(index)
+            goes_left = compare(x, threshold.take(current))
+            if mask is not None:
+                at_set = membership.take(current)
+                goes_left[at_set] = self._membership_left(current[at_set], x[at_set], mask)
+            goes_left = goes_left.view(np.int8)
             current *= 2
             current += 1
             current -= goes_left
@@ -218,6 +270,9 @@ class Tree:
             nodes.append(at)
             x = X[moving, self.feature[at]]
             go_left = x <= self.threshold[at] if op == "<=" else x < self.threshold[at]
+            at_set = self.is_membership[at]
+            if at_set.any():
+                go_left[at_set] = self._membership_left(at[at_set], x[at_set], self._category_mask())
             node[moving] = np.where(go_left, self.left[at], self.right[at])
         rows.append(np.arange(X.shape[0]))
         nodes.append(node)
@@ -287,6 +342,10 @@ class Tree:
             n_features=self.n_features,
             feature_names=self.feature_names,
             class_names=self.class_names,
+            categories=[None if c is None else list(c) for c in self.categories],
+            category_sign=self.category_sign.tolist(),
+            category_names=None if self.category_names is None else {
+                str(f): names for f, names in self.category_names.items()},
             format="tree-bias-lab/tree",
             version=1,
         )
@@ -315,6 +374,9 @@ class Tree:
             n_features=data["n_features"],
             feature_names=data.get("feature_names"),
             class_names=data.get("class_names"),
+            categories=data.get("categories"),
+            category_sign=data.get("category_sign"),
+            category_names=data.get("category_names"),
             **fields,
         )
 
@@ -339,6 +401,9 @@ class Tree:
             n_features=self.n_features,
             feature_names=self.feature_names,
             class_names=self.class_names,
+            categories=list(self.categories),
+            category_sign=self.category_sign.copy(),
+            category_names=self.category_names,
         )
         fields.update(changes)
         return Tree(**fields)
@@ -370,6 +435,8 @@ class Tree:
         fields["threshold"][leaf] = np.nan
         fields["left"] = np.where(leaf, -1, new_id[self.left[kept]])
         fields["right"] = np.where(leaf, -1, new_id[self.right[kept]])
+        fields["categories"] = [None if leaf[i] else self.categories[k] for i, k in enumerate(kept)]
+        fields["category_sign"] = self.category_sign[kept]
         return self.copy(**fields), kept
 
     def __eq__(self, other):
@@ -383,6 +450,8 @@ class Tree:
             same_arrays
             and self.is_classifier == other.is_classifier
             and self.n_features == other.n_features
+            and self.categories == other.categories
+            and np.array_equal(self.category_sign, other.category_sign)
         )
 
     __hash__ = None
@@ -405,6 +474,11 @@ def mirror(tree):
     holds exactly, because :math:`x < t \iff -x > -t`, and negating a float
     is exact.
 
+    A membership test (categorical feature) has no operator to flip: the
+    mirrored node keeps its children and its set, and only records that it
+    now reads ``-x`` (``-x in -S`` is ``x in S``), so the identity holds for
+    trees with categorical splits too.
+
     Parameters
     ----------
     tree : Tree
@@ -414,8 +488,10 @@ def mirror(tree):
     Tree
         A new tree; ``tree`` is unchanged.
     """
+    membership = tree.is_membership
     return tree.copy(
         threshold=-tree.threshold,
-        left=tree.right.copy(),
-        right=tree.left.copy(),
+        left=np.where(membership, tree.left, tree.right),
+        right=np.where(membership, tree.right, tree.left),
+        category_sign=np.where(membership, -tree.category_sign, tree.category_sign),
     )

@@ -3,7 +3,8 @@ cross-validation, holdout tuning, nested cross-validation, exhaustive trees.
 
 Errors are the zero-one loss (classification) or ``1 - R^2`` (regression).
 Every search takes a grid of configurations (dicts of estimator parameters),
-reports progress through a callback and can be stopped between fits.
+plus ``base_params`` kept fixed (e.g. ``categorical_features``), reports
+progress through a callback and can be stopped between fits.
 """
 
 from dataclasses import dataclass
@@ -40,8 +41,9 @@ def _folds(task, X, y, k, seed):
     return list(splitter.split(X, y))
 
 
-def _base(task):
-    return DecisionTreeClassifier() if task == "classification" else DecisionTreeRegressor()
+def _base(task, base_params=None):
+    model = DecisionTreeClassifier() if task == "classification" else DecisionTreeRegressor()
+    return model.set_params(**(base_params or {}))
 
 
 def configuration_grid(**ranges):
@@ -53,12 +55,12 @@ def configuration_grid(**ranges):
     return list(ParameterGrid(ranges)) if ranges else [{}]
 
 
-def cross_validation_error(task, params, X, y, k=5, seed=0):
+def cross_validation_error(task, params, X, y, k=5, seed=0, base_params=None):
     """K-fold cross-validation error of a tree with ``params``: (mean, per-fold errors)."""
     X, y = np.asarray(X, dtype=float), np.asarray(y)
     errors = []
     for train, test in _folds(task, X, y, k, seed):
-        model = clone(_base(task)).set_params(**params).fit(X[train], y[train])
+        model = clone(_base(task, base_params)).set_params(**params).fit(X[train], y[train])
         errors.append(split_error(task, y[test], model.predict(X[test])))
     return float(np.mean(errors)), np.asarray(errors)
 
@@ -102,12 +104,13 @@ def _best(configurations, errors):
     return configurations[index], float(errors[index])
 
 
-def cross_validated_search(task, configurations, X, y, k=5, seed=0, progress=None, should_stop=None):
+def cross_validated_search(task, configurations, X, y, k=5, seed=0, progress=None, should_stop=None,
+                           base_params=None):
     """K-fold cross-validation of every configuration, on the same folds."""
     errors = np.full(len(configurations), np.nan)
     cancelled = False
     for i, params in enumerate(configurations):
-        errors[i] = cross_validation_error(task, params, X, y, k, seed)[0]
+        errors[i] = cross_validation_error(task, params, X, y, k, seed, base_params)[0]
         if progress is not None:
             progress(i + 1, len(configurations))
         if should_stop is not None and should_stop() and i + 1 < len(configurations):
@@ -117,7 +120,8 @@ def cross_validated_search(task, configurations, X, y, k=5, seed=0, progress=Non
     return SearchResult(configurations, errors, best, best_error, cancelled=cancelled)
 
 
-def holdout_tuning(task, configurations, X, y, validation_size=0.2, seed=0, progress=None, should_stop=None):
+def holdout_tuning(task, configurations, X, y, validation_size=0.2, seed=0, progress=None, should_stop=None,
+                   base_params=None):
     """Holdout tuning (train/validation split): fit each configuration once, score it on the validation part."""
     X, y = np.asarray(X, dtype=float), np.asarray(y)
     stratify = y if task == "classification" and np.unique(y, return_counts=True)[1].min() >= 2 else None
@@ -126,7 +130,7 @@ def holdout_tuning(task, configurations, X, y, validation_size=0.2, seed=0, prog
     errors = np.full(len(configurations), np.nan)
     cancelled = False
     for i, params in enumerate(configurations):
-        model = clone(_base(task)).set_params(**params).fit(X_train, y_train)
+        model = clone(_base(task, base_params)).set_params(**params).fit(X_train, y_train)
         errors[i] = split_error(task, y_val, model.predict(X_val))
         if progress is not None:
             progress(i + 1, len(configurations))
@@ -138,7 +142,7 @@ def holdout_tuning(task, configurations, X, y, validation_size=0.2, seed=0, prog
 
 
 def nested_cross_validation(task, configurations, X, y, outer_k=5, inner_k=3, seed=0, progress=None,
-                            should_stop=None):
+                            should_stop=None, base_params=None):
     """Nested cross-validation (source 004, 4.3.3).
 
     In each outer fold, every configuration is cross-validated on the training
@@ -153,7 +157,8 @@ def nested_cross_validation(task, configurations, X, y, outer_k=5, inner_k=3, se
     total, done, cancelled = outer_k * len(configurations), 0, False
     for f, (train, test) in enumerate(outer):
         for i, params in enumerate(configurations):
-            inner_errors[f, i] = cross_validation_error(task, params, X[train], y[train], inner_k, seed)[0]
+            inner_errors[f, i] = cross_validation_error(task, params, X[train], y[train], inner_k, seed,
+                                                        base_params)[0]
             done += 1
             if progress is not None:
                 progress(done, total)
@@ -163,7 +168,7 @@ def nested_cross_validation(task, configurations, X, y, outer_k=5, inner_k=3, se
         if cancelled:
             break
         best, _ = _best(configurations, inner_errors[f])
-        model = clone(_base(task)).set_params(**best).fit(X[train], y[train])
+        model = clone(_base(task, base_params)).set_params(**best).fit(X[train], y[train])
         outer_errors.append(split_error(task, y[test], model.predict(X[test])))
         outer_best.append(best)
     reached = np.isfinite(inner_errors)
@@ -175,7 +180,7 @@ def nested_cross_validation(task, configurations, X, y, outer_k=5, inner_k=3, se
                         cancelled)
 
 
-def exhaustive_trees(X_train, y_train, X_test, y_test, criteria=None):
+def exhaustive_trees(X_train, y_train, X_test, y_test, criteria=None, base_params=None):
     """One tree per criterion grown to purity (source 004, section 4.2, Table 4.1).
 
     Returns
@@ -185,7 +190,7 @@ def exhaustive_trees(X_train, y_train, X_test, y_test, criteria=None):
     """
     rows = []
     for criterion in criteria or list(CRITERIA_CLF):
-        model = DecisionTreeClassifier(criterion=criterion).fit(X_train, y_train)
+        model = DecisionTreeClassifier(criterion=criterion, **(base_params or {})).fit(X_train, y_train)
         rows.append({
             "criterion": criterion,
             "depth": model.get_depth(),

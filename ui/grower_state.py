@@ -65,6 +65,7 @@ def get_grower(data, settings):
     if st.session_state.get(SIGNATURE) != signature:
         split = split_data(data, settings.test_share, settings.seed)
         st.session_state[SPLIT] = split
+        categorical, category_names = data.categorical_features()
         st.session_state[GROWER] = TreeGrower(
             split.X_train,
             split.y_train,
@@ -75,6 +76,8 @@ def get_grower(data, settings):
             max_leaf_nodes=settings.max_leaf_nodes,
             growth=settings.growth,
             feature_names=list(data.X.columns),
+            categorical_features=categorical or None,
+            category_names=category_names or None,
         )
         st.session_state[SIGNATURE] = signature
         st.session_state[NODE] = 0

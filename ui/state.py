@@ -30,7 +30,7 @@ UPLOAD_TABLE = "upload_table"
 UPLOAD_NAME = "upload_name"
 
 DEFAULT_DATASET = "Lattice features"
-DEFAULT_SETTINGS = {"max_missing_share": 0.4, "max_onehot": 5}
+DEFAULT_SETTINGS = {"max_missing_share": 0.4, "max_onehot": 5, "keep_categories": False}
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -40,16 +40,17 @@ def cached_load(name):
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def cached_preprocess(dataset, max_missing_share, max_onehot):
+def cached_preprocess(dataset, max_missing_share, max_onehot, keep_categories=False):
     """Preprocessed dataset and its record (cached by content)."""
-    return preprocess(dataset, max_missing_share=max_missing_share, max_onehot=max_onehot)
+    return preprocess(dataset, max_missing_share=max_missing_share, max_onehot=max_onehot,
+                      keep_categories=keep_categories)
 
 
 def preprocessing_settings():
     """The current preprocessing settings (defaults on first use)."""
     if SETTINGS not in st.session_state:
         st.session_state[SETTINGS] = dict(DEFAULT_SETTINGS)
-    return st.session_state[SETTINGS]
+    return {**DEFAULT_SETTINGS, **st.session_state[SETTINGS]}
 
 
 def set_dataset(raw, settings=None):
@@ -60,8 +61,9 @@ def set_dataset(raw, settings=None):
     DataError
         When preprocessing fails; the previous dataset is then kept.
     """
-    settings = dict(settings or preprocessing_settings())
-    processed, record = cached_preprocess(raw, settings["max_missing_share"], settings["max_onehot"])
+    settings = {**DEFAULT_SETTINGS, **(settings or preprocessing_settings())}
+    processed, record = cached_preprocess(raw, settings["max_missing_share"], settings["max_onehot"],
+                                          settings["keep_categories"])
     st.session_state[RAW] = raw
     st.session_state[DATA] = processed
     st.session_state[RECORD] = record

@@ -3,7 +3,7 @@
 import numpy as np
 import plotly.graph_objects as go
 
-__all__ = ["NEAR_TIE", "score_curve_figure", "step_scores_figure"]
+__all__ = ["NEAR_TIE", "category_curve_figure", "score_curve_figure", "step_scores_figure"]
 
 NEAR_TIE = 0.01  # candidates within 1% of the best score are drawn as near-ties
 _LAYOUT = {"margin": {"l": 10, "r": 10, "t": 40, "b": 10}, "template": "plotly_white"}
@@ -73,4 +73,21 @@ def step_scores_figure(train, test, metric_name):
         legend={"orientation": "h", "y": -0.3}, **_LAYOUT,
     )
     fig.update_xaxes(dtick=max(1, len(steps) // 10))
+    return fig
+
+
+def category_curve_figure(curve, feature_name, category_names=None, score_name="score"):
+    """Score of cutting a categorical feature's ordered categories after each one (membership splits)."""
+    order = [int(c) for c in curve["order"]]
+    labels = [category_names[c] if category_names and c < len(category_names) else str(c) for c in order]
+    scores = np.asarray(curve["scores"], dtype=float)
+    cuts = [f"after {label}" for label in labels[: len(scores)]]
+    best = int(np.argmax(scores))
+    colors = ["#ff7f0e" if i == best else "#2E7D32" for i in range(len(scores))]
+    fig = go.Figure(go.Bar(x=cuts, y=np.where(np.isfinite(scores), scores, 0.0), marker_color=colors,
+                           hovertemplate="%{x}: " + score_name + " %{y:.4g}<extra></extra>"))
+    fig.update_layout(
+        title=f"{score_name} of {feature_name}'s category sets (categories in the order scanned)",
+        xaxis_title="left set: the categories up to", yaxis_title=score_name, **_LAYOUT,
+    )
     return fig

@@ -13,24 +13,33 @@ def _describe(value, is_classifier, class_names):
     return f"mean {value[0]:.4g}"
 
 
-def candidates_table(candidates, is_classifier, class_names=None, score_name="score"):
-    """One row per feature: its best threshold, score, and the two sides it makes.
+def candidates_table(candidates, is_classifier, class_names=None, score_name="score", category_names=None):
+    """One row per feature: its best split, score, and the two sides it makes.
 
     Parameters
     ----------
     candidates : list of trees.Candidate
         Ranked, best first (``TreeGrower.candidates``).
+    category_names : dict {feature: list of str}, optional
+        Names of category codes, for categorical features' splits.
     """
     rows = []
     for rank, c in enumerate(candidates, start=1):
+        usable = c.threshold is not None or c.categories is not None
+        if c.categories is not None:
+            names = (category_names or {}).get(c.feature)
+            labels = [names[k] if names and k < len(names) else str(k) for k in c.categories]
+            split = "∈ {" + ", ".join(labels) + "}"
+        else:
+            split = "" if c.threshold is None else f"≤ {c.threshold:.6g}"
         rows.append(
             {
-                "rank": rank if c.threshold is not None else None,
+                "rank": rank if usable else None,
                 "feature": c.feature_name,
-                "threshold": c.threshold,
+                "split": split,
                 score_name: c.score,
-                "rows left": c.n_left if c.threshold is not None else None,
-                "rows right": c.n_right if c.threshold is not None else None,
+                "rows left": c.n_left if usable else None,
+                "rows right": c.n_right if usable else None,
                 "left": _describe(c.left_value, is_classifier, class_names),
                 "right": _describe(c.right_value, is_classifier, class_names),
             }

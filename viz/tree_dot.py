@@ -3,7 +3,8 @@
 Each node shows its id, its test, its sample count, its impurity and its class
 shares (or mean); it is coloured by its prediction, paler when less certain.
 Edges carry the side of the test that the threshold operator implies:
-``<=`` / ``>`` for ``x <= t``, ``<`` / ``>=`` for ``x < t``.
+``<=`` / ``>`` for ``x <= t``, ``<`` / ``>=`` for ``x < t``; a membership
+node (``colour ∈ {red, blue}``) has no operator and its edges read yes / no.
 """
 
 import numpy as np
@@ -26,7 +27,9 @@ def _format(value, precision):
 
 def _node_label(tree, node, feature_names, class_names, op, precision):
     lines = [f"#{node}"]
-    if tree.feature[node] >= 0:
+    if tree.feature[node] >= 0 and tree.categories[node] is not None:
+        lines.append(membership_text(tree, node, feature_names))
+    elif tree.feature[node] >= 0:
         name = feature_names[tree.feature[node]]
         lines.append(f"{name} {EDGE_LABELS[op][0]} {_format(tree.threshold[node], precision)}")
     lines.append(f"samples = {tree.n_samples[node]}")
@@ -38,6 +41,19 @@ def _node_label(tree, node, feature_names, class_names, op, precision):
     else:
         lines.append(f"mean = {_format(value[0], precision)}")
     return "\\n".join(_escape(line) for line in lines)
+
+
+def membership_text(tree, node, feature_names, limit=6):
+    """``colour ∈ {red, blue}`` or ``colour = red`` for a membership node."""
+    feature = int(tree.feature[node])
+    names = (tree.category_names or {}).get(feature)
+    codes = list(tree.categories[node])
+    labels = [names[c] if names and c < len(names) else str(c) for c in codes]
+    shown = ", ".join(labels[:limit]) + (", …" if len(labels) > limit else "")
+    sign = "−" if tree.category_sign[node] < 0 else ""
+    if len(labels) == 1:
+        return f"{sign}{feature_names[feature]} = {shown}"
+    return f"{sign}{feature_names[feature]} ∈ {{{shown}}}"
 
 
 def _fill(tree, node, value_range):
@@ -111,8 +127,9 @@ def tree_to_dot(
     left_label, right_label = EDGE_LABELS[op]
     for node in reachable:
         if tree.feature[node] >= 0:
-            lines.append(f'  {node} -> {tree.left[node]} [label="{left_label}"];')
-            lines.append(f'  {node} -> {tree.right[node]} [label="{right_label}"];')
+            left_text, right_text = ("yes", "no") if tree.categories[node] is not None else (left_label, right_label)
+            lines.append(f'  {node} -> {tree.left[node]} [label="{left_text}"];')
+            lines.append(f'  {node} -> {tree.right[node]} [label="{right_text}"];')
     lines.append("}")
     return "\n".join(lines)
 
