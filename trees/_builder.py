@@ -331,6 +331,14 @@ class TreeGrowth:
         split is then that feature's best one.
         """
         batch = table.batch
+        if self.selection == "gain" and not self.categorical.any():
+            # The common case, vectorised: one Choice per node straight from the table.
+            feature, position, score = table.best()
+            local = position - batch.seg_start
+            return [
+                Choice(int(f), float(v), position=int(p), local=int(q)) if np.isfinite(v) else None
+                for f, p, q, v in zip(feature, position, local, score, strict=True)
+            ]
         scores = table.best_per_feature()
         choices = []
         for i in range(batch.n_nodes):
@@ -564,10 +572,15 @@ def _accepted(growth, table):
     """Chosen split of each node of a table, its improvement, and whether the rules accept it."""
     choices = growth.choose(table)
     improvement = np.full(len(choices), -np.inf)
+    numeric = np.array([i for i, c in enumerate(choices) if c is not None and c.codes is None], dtype=np.intp)
+    if numeric.size:  # one vectorised call for every threshold split
+        features = np.array([choices[i].feature for i in numeric])
+        positions = np.array([choices[i].position for i in numeric])
+        improvement[numeric] = growth.improvement(table, features, positions, numeric)
+        for i in numeric:
+            choices[i].local = int(table.local_position(choices[i].position, i))
     for i, choice in enumerate(choices):
-        if choice is not None:
-            if choice.codes is None:
-                choice.local = int(table.local_position(choice.position, i))
+        if choice is not None and choice.codes is not None:
             improvement[i] = growth.choice_improvement(table, choice, i)
     ok = improvement + EPSILON >= growth.rules.min_impurity_decrease
     return choices, improvement, ok

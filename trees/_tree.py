@@ -226,7 +226,13 @@ class Tree:
         by at least a quarter.
         """
         n_rows, n_features = X.shape
-        feature, threshold, children = self._routing_tables()
+        # Trees are not changed after construction (copy() makes new ones), so the
+        # routing arrays are built once per tree.
+        if getattr(self, "_routing", None) is None:
+            membership = self.is_membership
+            self._routing = (*self._routing_tables(), membership,
+                             self._category_mask() if membership.any() else None)
+        feature, threshold, children, membership, mask = self._routing
         flat_X = np.ascontiguousarray(X).ravel()
         compare = np.less_equal if op == "<=" else np.less
         leaf = self.is_leaf
@@ -234,8 +240,6 @@ class Tree:
         active = np.arange(n_rows)
         current = np.zeros(n_rows, dtype=np.intp)
         row_offset = active * n_features
-        membership = self.is_membership
-        mask = self._category_mask() if membership.any() else None
         for level in range(self.max_depth):
             index = feature.take(current)
             index += row_offset
