@@ -4,7 +4,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .partition import grid_axis
+from .partition import grid_rows
 
 __all__ = ["score_distribution_figure", "surface_grid", "surfaces_figure"]
 
@@ -22,16 +22,7 @@ def surface_grid(X, fx, fy, fixed=None, n=120):
     xs, ys : ndarray
     rows : ndarray of shape (len(ys) * len(xs), n_features)
     """
-    X = np.asarray(X, dtype=float)
-    xs = grid_axis(X[:, fx], n, include_observed=True)
-    ys = grid_axis(X[:, fy], n, include_observed=True)
-    point = np.median(X, axis=0)
-    for feature, value in (fixed or {}).items():
-        point[int(feature)] = float(value)
-    grid_x, grid_y = np.meshgrid(xs, ys)
-    rows = np.tile(point, (grid_x.size, 1))
-    rows[:, fx], rows[:, fy] = grid_x.ravel(), grid_y.ravel()
-    return xs, ys, rows
+    return grid_rows(X, fx, fy, fixed, n, include_observed=True)
 
 
 def _scalar(prediction, class_index):

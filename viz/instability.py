@@ -3,7 +3,7 @@
 import numpy as np
 import plotly.graph_objects as go
 
-from .partition import grid_axis
+from .partition import grid_rows
 
 __all__ = ["depth_feature_figure", "histogram_figure", "root_feature_figure", "root_threshold_figure",
            "spread_map_figure"]
@@ -57,13 +57,8 @@ def spread_map_figure(spread_of_rows, X, fx, fy, names, n=60, value_name="varian
 
     ``spread_of_rows(rows)`` returns the variance for grid rows (other features at medians).
     """
-    xs = grid_axis(X[:, fx], n)
-    ys = grid_axis(X[:, fy], n)
-    point = np.median(X, axis=0)
-    gx, gy = np.meshgrid(xs, ys)
-    rows = np.tile(point, (gx.size, 1))
-    rows[:, fx], rows[:, fy] = gx.ravel(), gy.ravel()
-    z = spread_of_rows(rows).reshape(gx.shape)
+    xs, ys, rows = grid_rows(X, fx, fy, n=n)
+    z = spread_of_rows(rows).reshape(len(ys), len(xs))
     fig = go.Figure(go.Heatmap(x=xs, y=ys, z=z, colorscale="YlOrRd", zmin=0, colorbar={"title": "variance"}))
     fig.add_trace(go.Scatter(x=X[:, fx], y=X[:, fy], mode="markers", name="rows",
                              marker={"size": 4, "color": "#1f77b4", "line": {"width": 0.5, "color": "white"}}))

@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 
 from .colors import CLASS_COLORS, class_color
 
-__all__ = ["grid_axis", "partition_figure", "prediction_grid"]
+__all__ = ["grid_axis", "grid_rows", "partition_figure", "prediction_grid"]
 
 _LAYOUT = {"margin": {"l": 10, "r": 10, "t": 40, "b": 10}, "template": "plotly_white"}
 
@@ -27,6 +27,27 @@ def grid_axis(values, n=150, include_observed=False, pad=0.05):
     if include_observed:
         axis = np.union1d(axis, np.unique(values))
     return axis
+
+
+def grid_rows(X, fx, fy, fixed=None, n=150, include_observed=False):
+    """Rows of a grid over features ``fx`` and ``fy``; the other features at ``fixed`` or their medians.
+
+    Returns
+    -------
+    xs, ys : ndarray
+        Grid axes.
+    rows : ndarray of shape (len(ys) * len(xs), n_features)
+    """
+    X = np.asarray(X, dtype=float)
+    xs = grid_axis(X[:, fx], n, include_observed)
+    ys = grid_axis(X[:, fy], n, include_observed)
+    point = np.median(X, axis=0)
+    for feature, value in (fixed or {}).items():
+        point[int(feature)] = float(value)
+    grid_x, grid_y = np.meshgrid(xs, ys)
+    rows = np.tile(point, (grid_x.size, 1))
+    rows[:, fx], rows[:, fy] = grid_x.ravel(), grid_y.ravel()
+    return xs, ys, rows
 
 
 def prediction_grid(tree, X, fx, fy, fixed=None, n=150, include_observed=False, op="<="):
@@ -49,17 +70,9 @@ def prediction_grid(tree, X, fx, fy, fixed=None, n=150, include_observed=False, 
         Grid axes.
     prediction : ndarray of shape (len(ys), len(xs)[, n_classes])
     """
-    X = np.asarray(X, dtype=float)
-    xs = grid_axis(X[:, fx], n, include_observed)
-    ys = grid_axis(X[:, fy], n, include_observed)
-    point = np.median(X, axis=0)
-    for feature, value in (fixed or {}).items():
-        point[int(feature)] = float(value)
-    grid_x, grid_y = np.meshgrid(xs, ys)
-    rows = np.tile(point, (grid_x.size, 1))
-    rows[:, fx], rows[:, fy] = grid_x.ravel(), grid_y.ravel()
+    xs, ys, rows = grid_rows(X, fx, fy, fixed, n, include_observed)
     prediction = tree.predict(rows, op)
-    return xs, ys, prediction.reshape(grid_x.shape + prediction.shape[1:])
+    return xs, ys, prediction.reshape((len(ys), len(xs)) + prediction.shape[1:])
 
 
 def _class_colorscale(n_classes, opacity_strength=0.35):
