@@ -7,6 +7,7 @@ import streamlit as st
 from datasets import DataError, load, preprocess
 from datasets.bundled import PAPER_CLASSIFICATION, PAPER_REGRESSION, PAPER_SETTINGS
 from trees import (
+    DecisionTreeClassifier,
     conditioning_disagreement,
     conditioning_experiment,
     lattice_nodes,
@@ -109,10 +110,21 @@ with right:
     st.graphviz_chart(tree_to_dot(mirror(tree), [f"−{n}" for n in names], model.tree_.class_names, op="<="))
 
 st.subheader("A worked example")
-if data.name == "Loan table":
+example_source = st.radio(
+    "Example", ["loan", "data"], horizontal=True, key="cond_example",
+    format_func={"loan": "the paper's loan applicant (Appendix A)", "data": f"a held-out row of {data.name}"}.get,
+)
+if example_source == "loan":
+    loan = load("Loan table")
+    example_model = DecisionTreeClassifier().fit(*loan.arrays())
+    example_tree, example_names = example_model.tree_, list(loan.X.columns)
     default_row = np.array([1.0, 50.0, 3.0])
-    st.markdown("The applicant of the paper: self-employed, income 50k, **3 dependents**.")
+    st.markdown("The paper's applicant: self-employed, income 50k, **3 dependents**; the tree is fitted on "
+                "the six rows of Appendix A (1 = defaults).")
+    st.graphviz_chart(tree_to_dot(example_tree, example_names, ["pays back", "defaults"], op="<=",
+                                  marked=np.flatnonzero(lattice_nodes(example_tree, loan.X.to_numpy()))))
 else:
+    example_model, example_tree, example_names = model, tree, names
     candidates = np.flatnonzero(report.prediction_differs)
     row_index = st.number_input(
         "Held-out row to explain", 0, len(X_test) - 1, int(candidates[0]) if candidates.size else 0,
@@ -120,28 +132,29 @@ else:
     )
     default_row = X_test[int(row_index)]
 x = default_row[None, :]
-pred_le, pred_lt, pred_mirror = tree.predict(x, "<="), tree.predict(x, "<"), mirror(tree).predict(-x, "<=")
+pred_le, pred_lt = example_tree.predict(x, "<="), example_tree.predict(x, "<")
+pred_mirror = mirror(example_tree).predict(-x, "<=")
 
 
 def shown_value(prediction):
-    if is_classifier:
-        return ", ".join(f"{c}: {p:.2f}" for c, p in zip(model.tree_.class_names, prediction[0], strict=True))
+    if example_tree.is_classifier:
+        return ", ".join(f"{c}: {p:.2f}" for c, p in zip(example_tree.class_names, prediction[0], strict=True))
     return f"{prediction[0]:.4g}"
 
 
 st.dataframe(
     pd.DataFrame(
         [
-            {"prediction": "T(x, ≤)", "leaf": int(tree.apply(x, "<=")[0]), "value": shown_value(pred_le)},
-            {"prediction": "T(x, <)", "leaf": int(tree.apply(x, "<")[0]), "value": shown_value(pred_lt)},
-            {"prediction": "𝓜[T](−x, ≤)", "leaf": int(mirror(tree).apply(-x, "<=")[0]),
+            {"prediction": "T(x, ≤)", "leaf": int(example_tree.apply(x, "<=")[0]), "value": shown_value(pred_le)},
+            {"prediction": "T(x, <)", "leaf": int(example_tree.apply(x, "<")[0]), "value": shown_value(pred_lt)},
+            {"prediction": "𝓜[T](−x, ≤)", "leaf": int(mirror(example_tree).apply(-x, "<=")[0]),
              "value": shown_value(pred_mirror)},
-            {"prediction": "average", "leaf": None, "value": shown_value(tree.predict(x, "average"))},
+            {"prediction": "average", "leaf": None, "value": shown_value(example_tree.predict(x, "average"))},
         ]
     ),
     hide_index=True,
 )
-st.caption("x = (" + ", ".join(f"{n} {v:g}" for n, v in zip(names, default_row, strict=True)) + ")")
+st.caption("x = (" + ", ".join(f"{n} {v:g}" for n, v in zip(example_names, default_row, strict=True)) + ")")
 if np.array_equal(pred_lt, pred_mirror):
     st.success("T(x, <) equals 𝓜[T](−x, ≤), as the identity says.")
 else:  # the identity is exact; this would be a bug worth reporting

@@ -42,11 +42,17 @@ with st.expander("Settings", expanded=False):
     min_leaf = c6.number_input("Min rows per leaf", 1, 10_000, 1, key="grow_min_leaf")
     test_share = c7.slider("Held-out share", 0.0, 0.5, 0.3, 0.05, key="grow_test_share")
     seed = c8.number_input("Split seed", 0, 10_000, 0, key="grow_seed")
+    selection = "gain"
+    if is_classifier:
+        selection = st.radio(
+            "Split variable chosen by", ["gain", "p_value"], horizontal=True, key="grow_selection",
+            format_func={"gain": "largest score", "p_value": "smallest p-value (source 001's correction)"}.get,
+        )
 
 settings = gs.GrowSettings(
     criterion=criterion, growth=growth, max_depth=int(max_depth) or None,
     min_samples_split=int(min_split), min_samples_leaf=int(min_leaf),
-    max_leaf_nodes=int(max_leaves) or None, test_share=float(test_share), seed=int(seed),
+    max_leaf_nodes=int(max_leaves) or None, test_share=float(test_share), seed=int(seed), selection=selection,
 )
 try:
     grower, split = gs.get_grower(data, settings)
@@ -232,7 +238,9 @@ if uploaded is not None and st.session_state.get("grow_loaded") != uploaded.file
             split.X_train, split.y_train, loaded, criterion=criterion, growth=growth,
             max_depth=settings.max_depth, min_samples_split=settings.min_samples_split,
             min_samples_leaf=settings.min_samples_leaf, max_leaf_nodes=settings.max_leaf_nodes,
-            feature_names=names,
+            feature_names=names, selection=settings.selection,
+            categorical_features=[j for j in range(len(names)) if grower.categorical[j]] or None,
+            category_names=grower.category_names,
         )
     except ValueError as err:
         gs.say("error", f"{uploaded.name} could not be loaded: {err}")

@@ -15,7 +15,8 @@ def test_page_shows_the_bias_on_the_default_lattice_data():
     titles = [a["text"] for f in plotly_figures(at) for a in f["layout"].get("annotations", [])]
     assert {"<=", "<", "average", "half"} <= set(titles)
     dots = at.get("graphviz_chart")
-    assert len(dots) == 2 and "peripheries=2" in dots[0].proto.spec and "−a" in dots[1].proto.spec
+    assert len(dots) == 3 and "peripheries=2" in dots[0].proto.spec and "−a" in dots[1].proto.spec
+    assert "dependents" in dots[2].proto.spec  # the worked example opens on the paper's loan tree
     assert any("as the identity says" in s.value for s in at.success)
 
 
@@ -71,3 +72,12 @@ def test_all_datasets_run(monkeypatch):
     table = at.dataframe[-1].value
     assert list(table["dataset"]) == ["haberman", "o-ring"]
     assert len(at.get("download_button")) == 1
+
+
+def test_worked_example_on_a_held_out_row():
+    at = open_page("pages/conditioning.py", timeout=120)
+    by_key(at.radio, "cond_example").set_value("data").run()
+    assert not at.exception
+    table = at.dataframe[0].value
+    assert table.loc[1, "value"] == table.loc[2, "value"]  # T(x, <) = M[T](-x, <=)
+    assert any("as the identity says" in s.value for s in at.success)

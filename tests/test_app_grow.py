@@ -111,3 +111,11 @@ def test_native_categories_on_the_grow_page():
     by_key(at.button, "grow_all").click().run()
     assert not at.exception
     assert "∈ {" in _dot(at)
+
+
+def test_selection_by_p_value_on_the_grow_page():
+    at = open_page("pages/grow.py")
+    by_key(at.radio, "grow_selection").set_value("p_value").run()
+    by_key(at.button, "grow_step").click().run()
+    assert not at.exception
+    assert _status(at).startswith("1 splits")

@@ -140,3 +140,34 @@ def test_every_url_path_is_its_file_name():
     for spec in PAGES:
         assert Path(spec.path).stem == spec.url_path, spec
         assert (Path(__file__).resolve().parent.parent / spec.path).is_file()
+
+
+def test_upload_over_the_limit_keeps_the_dataset(monkeypatch):
+    monkeypatch.setattr("datasets.upload.MAX_UPLOAD_BYTES", 1_000)
+    at = open_page("pages/data.py")
+    _upload(at, "big.csv", b"a,b\n" + b"1,2\n" * 1_000)
+    assert any("the limit is" in e.value for e in at.error)
+    assert at.header[0].value == "Lattice features"
+
+
+def test_upload_of_ten_thousand_columns_is_refused():
+    at = open_page("pages/data.py")
+    header = ",".join(f"c{i}" for i in range(10_000)).encode()
+    row = ",".join("1" for _ in range(10_000)).encode()
+    _upload(at, "wide.csv", header + b"\n" + row + b"\n" + row + b"\n")
+    assert any("at most 2,000" in e.value for e in at.error)
+    assert at.header[0].value == "Lattice features"
+
+
+def test_upload_of_two_hundred_thousand_rows_loads_with_a_note():
+    import numpy as np
+    import pandas as pd
+
+    frame = pd.DataFrame(np.random.default_rng(0).integers(0, 50, size=(200_000, 3)), columns=["a", "b", "y"])
+    at = open_page("pages/data.py", timeout=180)
+    _upload(at, "long.csv", frame.to_csv(index=False).encode())
+    by_key(at.radio, "upload_task_y").set_value("regression").run()
+    by_key(at.button, "use_upload").click().run()
+    assert not at.exception
+    assert at.header[0].value == "long.csv"
+    assert any("subsample" in i.value for i in at.info)

@@ -7,14 +7,15 @@ dataset is left as it was, so nothing the user loaded is lost.
 import streamlit as st
 
 from datasets import DataError, generate, read_table, table_to_dataset
+from datasets import upload as upload_limits
 
 from . import state
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def cached_read_table(data, filename):
-    """Parsed upload (cached by content)."""
-    return read_table(data, filename=filename)
+    """Parsed upload (cached by content), within the upload size limit."""
+    return read_table(data, filename=filename, max_bytes=upload_limits.MAX_UPLOAD_BYTES)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)

@@ -34,6 +34,7 @@ class GrowSettings:
     max_leaf_nodes: int | None
     test_share: float
     seed: int
+    selection: str = "gain"
 
 
 @dataclass
@@ -78,6 +79,8 @@ def get_grower(data, settings):
             feature_names=list(data.X.columns),
             categorical_features=categorical or None,
             category_names=category_names or None,
+            selection=settings.selection,
+            n_permutations=49,
         )
         st.session_state[SIGNATURE] = signature
         st.session_state[NODE] = 0
