@@ -169,7 +169,6 @@ if usable and tree.feature[node] < 0:
         typed = st.number_input(
             "Threshold: rows with a value ≤ threshold go left (empty: the feature's best threshold)",
             value=None, format="%.6g", key=f"grow_manual_threshold_{node}",
-            placeholder="best threshold of the feature",
         )
         categorical_features = [j for j in range(len(names)) if grower.categorical[j]]
         chosen_codes = None
