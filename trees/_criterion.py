@@ -36,10 +36,10 @@ __all__ = [
 
 def _safe_divide(num, den):
     """``num / den`` with 0 where ``den`` is 0 (empty children score nothing)."""
-    num, den = np.broadcast_arrays(np.asarray(num, dtype=np.float64), den)
-    out = np.zeros(num.shape)
-    np.divide(num, den, out=out, where=den > 0)
-    return out
+    den = np.asarray(den, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.true_divide(num, den)
+    return np.where(den > 0, ratio, 0.0)
 
 
 def _xlogx(p):

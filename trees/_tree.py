@@ -221,9 +221,9 @@ class Tree:
 
         Each step gathers with ``ndarray.take`` and updates in place, which
         measured about twice as fast as fancy indexing. A row whose value is
-        NaN goes right under both tests. Rows that have reached a leaf are
-        dropped from the working set every other level, when that shrinks it
-        by at least a quarter.
+        NaN goes right under both tests. In large batches, rows that have
+        reached a leaf are dropped from the working set every other level,
+        when that shrinks it by at least a quarter.
         """
         n_rows, n_features = X.shape
         # Trees are not changed after construction (copy() makes new ones), so the
@@ -253,7 +253,7 @@ class Tree:
             current += 1
             current -= goes_left
             current = children.take(current)
-            if level % 2 == 1:
+            if level % 2 == 1 and current.shape[0] >= 20_000:  # small batches: the check costs more
                 moving = ~leaf.take(current)
                 if np.count_nonzero(moving) < 0.75 * current.shape[0]:
                     node[active[~moving]] = current[~moving]
