@@ -162,30 +162,39 @@ with curve_col:
         st.info("No feature can split this node: every feature is constant in it.")
 
 if usable and tree.feature[node] < 0:
-    with table_col, st.form(f"grow_manual_{node}"):
-        st.markdown(f"**Split node {node} by hand**")
-        feature = st.selectbox("Feature", range(len(names)), index=usable[0].feature,
-                               format_func=names.__getitem__, key=f"grow_manual_feature_{node}")
-        typed = st.number_input(
-            "Threshold: rows with a value ≤ threshold go left (empty: the feature's best threshold)",
-            value=None, format="%.6g", key=f"grow_manual_threshold_{node}",
-        )
-        categorical_features = [j for j in range(len(names)) if grower.categorical[j]]
-        chosen_codes = None
-        if categorical_features:
-            cat_feature = categorical_features[0] if len(categorical_features) == 1 else feature
-            labels = (grower.category_names or {}).get(cat_feature) or []
+    # The split uses the feature whose score curve is shown, so its candidates are listed here.
+    feature = curve_feature
+    with table_col, st.form(f"grow_manual_{node}_{feature}"):
+        st.markdown(f"**Split node {node} on {names[feature]} by hand**")
+        st.caption("Pick the feature with the score curve selector.")
+        chosen_codes, threshold = None, None
+        if grower.categorical[feature]:
+            labels = (grower.category_names or {}).get(feature) or []
             picked = st.multiselect(
-                "Categorical feature: the categories that go left (empty: the best set)",
-                range(len(labels)), format_func=labels.__getitem__, key=f"grow_manual_codes_{node}",
+                "Categories that go left (empty: the best set)", range(len(labels)),
+                format_func=labels.__getitem__, key=f"grow_manual_codes_{node}_{feature}",
             )
             chosen_codes = picked or None
+        else:
+            options = list(range(len(curve["threshold"])))
+            best_option = int(np.argmax(curve["score"])) if options else 0
+            pick = st.selectbox(
+                "Threshold from the candidates", options, index=best_option,
+                format_func=lambda i: f"≤ {curve['threshold'][i]:.6g}  (score {curve['score'][i]:.4f}, "
+                f"{curve['n_left'][i]} left / {curve['n_right'][i]} right)",
+                key=f"grow_manual_pick_{node}_{feature}",
+            )
+            typed = st.number_input(
+                "…or type a threshold (rows with a value ≤ threshold go left)", value=None, format="%.6g",
+                key=f"grow_manual_threshold_{node}",
+            )
+            threshold = typed if typed is not None else (curve["threshold"][pick] if options else None)
         if st.form_submit_button("Split this node"):
             try:
                 if grower.categorical[feature]:
                     grower.expand(node, feature=feature, categories=chosen_codes)
                 else:
-                    grower.expand(node, feature=feature, threshold=typed)
+                    grower.expand(node, feature=feature, threshold=threshold)
             except ValueError as err:
                 gs.say("error", str(err))
             else:

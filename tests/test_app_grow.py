@@ -119,3 +119,14 @@ def test_selection_by_p_value_on_the_grow_page():
     by_key(at.button, "grow_step").click().run()
     assert not at.exception
     assert _status(at).startswith("1 splits")
+
+
+def test_manual_split_from_the_candidates_of_the_curve_feature():
+    at = open_page("pages/grow.py")
+    by_key(at.selectbox, "grow_curve_feature_0").select(1).run()  # feature b
+    picker = by_key(at.selectbox, "grow_manual_pick_0_1")
+    picker.select(picker.options[0] if isinstance(picker.options[0], int) else 0)
+    at.button[-1].click().run()
+    assert not at.exception
+    assert any("Split node 0 on b" in s.value for s in at.success)
+    assert "b ≤" in _dot(at)
