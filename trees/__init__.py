@@ -56,7 +56,7 @@ from ._instability import (
     tree_distance,
 )
 from ._interop import from_sklearn
-from ._lattice import lattice_features, lattice_nodes, lattice_split_share
+from ._lattice import LatticeIndex, lattice_features, lattice_nodes, lattice_split_share
 from ._model_selection import compare_models
 from ._splitter import SegmentBatch, SplitTable, position_to_threshold, search_splits
 from ._tree import OPERATORS, Tree, mirror
@@ -72,6 +72,7 @@ from ._tuning import (
 )
 
 __all__ = [
+    "LatticeIndex",
     "CRITERIA_CLF",
     "CRITERIA_REG",
     "Candidate",

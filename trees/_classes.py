@@ -1,6 +1,5 @@
 """Decision-tree estimators with the scikit-learn API and a choice of threshold test."""
 
-import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
@@ -8,48 +7,12 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from ._builder import GROWTH_ORDERS, StoppingRules, TreeGrowth, grow
+from ._builder import GROWTH_ORDERS, TreeGrowth, grow
 from ._criterion import CRITERIA_CLF, CRITERIA_REG
+from ._settings import categorical_mask, resolve_max_features, stopping_rules, target_statistics
 from ._tree import check_operator
 
 __all__ = ["BaseDecisionTree", "DecisionTreeClassifier", "DecisionTreeRegressor"]
-
-
-def _resolve_count(value, n_samples, name, minimum):
-    """An int, or a fraction of ``n_samples`` rounded up (scikit-learn's rule)."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
-        if value < minimum:
-            raise ValueError(f"{name} must be an int >= {minimum} or a float in (0, 1], got {value}.")
-        return int(value)
-    if isinstance(value, numbers.Real) and 0.0 < value <= 1.0:
-        return max(minimum, int(np.ceil(value * n_samples)))
-    raise ValueError(f"{name} must be an int >= {minimum} or a float in (0, 1], got {value!r}.")
-
-
-def _resolve_max_features(value, n_features):
-    """Size of the random feature subset, or None for all features."""
-    if value is None:
-        return None
-    if value == "sqrt":
-        return max(1, int(np.sqrt(n_features)))
-    if value == "log2":
-        return max(1, int(np.log2(n_features)))
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= 1:
-        return min(int(value), n_features)
-    if isinstance(value, numbers.Real) and 0.0 < value <= 1.0:
-        return max(1, int(value * n_features))
-    raise ValueError(
-        f"max_features must be None, 'sqrt', 'log2', an int >= 1 or a float in (0, 1], "
-        f"got {value!r}."
-    )
-
-
-def _check_optional_int(value, name, minimum):
-    if value is None:
-        return None
-    if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < minimum:
-        raise ValueError(f"{name} must be None or an int >= {minimum}, got {value!r}.")
-    return int(value)
 
 
 class BaseDecisionTree(BaseEstimator):
@@ -98,17 +61,9 @@ class BaseDecisionTree(BaseEstimator):
 
     # ------------------------------------------------------------ fitting
     def _stopping_rules(self, n_samples):
-        if not isinstance(self.min_impurity_decrease, numbers.Real) or self.min_impurity_decrease < 0:
-            raise ValueError(
-                f"min_impurity_decrease must be a float >= 0, got {self.min_impurity_decrease!r}."
-            )
-        return StoppingRules(
-            max_depth=_check_optional_int(self.max_depth, "max_depth", 0),
-            min_samples_split=_resolve_count(self.min_samples_split, n_samples, "min_samples_split", 2),
-            min_samples_leaf=_resolve_count(self.min_samples_leaf, n_samples, "min_samples_leaf", 1),
-            max_leaf_nodes=_check_optional_int(self.max_leaf_nodes, "max_leaf_nodes", 2),
-            max_nodes=_check_optional_int(self.max_nodes, "max_nodes", 1),
-            min_impurity_decrease=float(self.min_impurity_decrease),
+        return stopping_rules(
+            n_samples, self.max_depth, self.min_samples_split, self.min_samples_leaf,
+            self.max_leaf_nodes, self.max_nodes, self.min_impurity_decrease,
         )
 
     def _check_settings(self):
@@ -124,7 +79,7 @@ class BaseDecisionTree(BaseEstimator):
         """Grow ``tree_`` from prepared statistics; shared by both estimators."""
         n_samples, n_features = X.shape
         rules = self._stopping_rules(n_samples)
-        self.max_features_ = _resolve_max_features(self.max_features, n_features)
+        self.max_features_ = resolve_max_features(self.max_features, n_features)
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
         growth = TreeGrowth(
             X,
@@ -151,33 +106,7 @@ class BaseDecisionTree(BaseEstimator):
         return self
 
     def _categorical_mask(self, X):
-        """Boolean mask of the categorical features, checked to hold integer codes >= 0."""
-        mask = np.zeros(X.shape[1], dtype=bool)
-        if self.categorical_features is None:
-            return mask
-        spec = np.asarray(self.categorical_features)
-        if spec.dtype == bool:
-            if spec.shape != (X.shape[1],):
-                raise ValueError("A boolean categorical_features needs one entry per feature.")
-            mask = spec.copy()
-        else:
-            names = list(getattr(self, "feature_names_in_", []))
-            for item in spec.ravel().tolist():
-                if isinstance(item, str):
-                    if item not in names:
-                        raise ValueError(f"categorical_features names {item!r}, which is not a feature.")
-                    mask[names.index(item)] = True
-                elif 0 <= int(item) < X.shape[1]:
-                    mask[int(item)] = True
-                else:
-                    raise ValueError(f"categorical_features index {item} is out of range.")
-        codes = X[:, mask]
-        if codes.size and (np.any(codes < 0) or np.any(codes != np.floor(codes))):
-            raise ValueError(
-                "Categorical features must hold integer category codes 0, 1, 2, ...; encode them first "
-                "(the Data page keeps categories as codes when asked)."
-            )
-        return mask
+        return categorical_mask(self.categorical_features, X, getattr(self, "feature_names_in_", None))
 
     def _validate_fit_data(self, X, y, sample_weight):
         self._check_settings()
@@ -345,12 +274,10 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         """
         X, y, sample_weight = self._validate_fit_data(X, y, sample_weight)
         check_classification_targets(y)
-        self.classes_, y_encoded = np.unique(y, return_inverse=True)
+        row_stats, offset, self.classes_ = target_statistics(self._criteria[self.criterion](), y, sample_weight)
         self.n_classes_ = self.classes_.shape[0]
         self.n_outputs_ = 1
-        criterion = self._criteria[self.criterion]
-        row_stats = criterion.row_statistics(y_encoded, sample_weight, self.n_classes_)
-        return self._grow(X, row_stats, 0.0, sample_weight)
+        return self._grow(X, row_stats, offset, sample_weight)
 
     def predict_proba(self, X):
         """Class probabilities under the ``conditioning`` test.
@@ -420,11 +347,8 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
     def fit(self, X, y, sample_weight=None):
         """Grow the tree on ``(X, y)``; see :meth:`DecisionTreeClassifier.fit`."""
         X, y, sample_weight = self._validate_fit_data(X, y, sample_weight)
-        y = np.asarray(y, dtype=np.float64)
         self.n_outputs_ = 1
-        offset = float(np.average(y, weights=sample_weight))
-        criterion = self._criteria[self.criterion]
-        row_stats = criterion.row_statistics(y - offset, sample_weight)
+        row_stats, offset, _ = target_statistics(self._criteria[self.criterion](), y, sample_weight)
         return self._grow(X, row_stats, offset, sample_weight)
 
     def predict(self, X):

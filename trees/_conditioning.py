@@ -20,7 +20,7 @@ from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold
 
 from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
 from ._forest import RandomForestClassifier, RandomForestRegressor, tree_operators
-from ._lattice import lattice_split_share
+from ._lattice import LatticeIndex
 from ._tree import Tree
 
 __all__ = [
@@ -280,21 +280,22 @@ def _variant_predictions(fitted, X, variants):
     return out
 
 
-def _rho_counts(fitted, X_train):
+def _rho_counts(fitted, lattice):
+    """Splits on lattice values and splits in all, over the trees of a model (``lattice``: a LatticeIndex)."""
     on, total = 0, 0
     for tree in _trees_of(fitted):
-        _, n_on, n_internal = lattice_split_share(tree, X_train)
+        _, n_on, n_internal = lattice.split_share(tree)
         on, total = on + n_on, total + n_internal
     return on, total
 
 
-def _run_fold(model, task, params, variants, X, y, train, test, seed):
+def _run_fold(model, task, params, variants, X, y, train, test, seed, lattice):
     fitted = _make_model(model, task, params, seed).fit(X[train], y[train])
     classes = getattr(fitted, "classes_", None)
     predictions = _variant_predictions(fitted, X[test], variants)
     scores = {v: _score(task, y[test], p, classes) for v, p in predictions.items()}
     # rho against all observed values: those are the values held-out rows can take.
-    return scores, _rho_counts(fitted, X)
+    return scores, _rho_counts(fitted, lattice)
 
 
 def conditioning_experiment(
@@ -346,8 +347,9 @@ def conditioning_experiment(
     )
     folds = list(splitter.split(X, y))
     seeds = np.random.default_rng(random_state).integers(0, 2**31 - 1, size=len(folds))
+    lattice = LatticeIndex(X)  # the lattice of the data, shared by every fold's trees
     jobs = (
-        delayed(_run_fold)(model, task, params, variants, X, y, train, test, int(seed))
+        delayed(_run_fold)(model, task, params, variants, X, y, train, test, int(seed), lattice)
         for (train, test), seed in zip(folds, seeds, strict=True)
     )
     scores = {v: [] for v in variants}
@@ -370,7 +372,7 @@ def conditioning_experiment(
             cancelled = True
             break
     full = _make_model(model, task, params, random_state).fit(X, y)
-    on, total = _rho_counts(full, X)
+    on, total = _rho_counts(full, lattice)
     return ConditioningResult(
         model=model,
         task=task,

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._builder import GROWTH_ORDERS, StoppingRules, TreeGrowth, _accepted
+from ._builder import GROWTH_ORDERS, TreeGrowth, _accepted
 from ._categorical import best_categorical_split
-from ._classes import _resolve_count
 from ._criterion import CRITERIA_CLF, CRITERIA_REG
+from ._settings import categorical_mask, stopping_rules, target_statistics
 
 __all__ = ["Candidate", "TreeGrower"]
 
@@ -143,32 +143,17 @@ class TreeGrower:
             [str(f) for f in feature_names] if feature_names is not None else [f"x{j}" for j in range(n_features)]
         )
         weight = np.ones(n_samples) if sample_weight is None else np.asarray(sample_weight, dtype=float)
-        self.rules = StoppingRules(
-            max_depth=max_depth,
-            min_samples_split=_resolve_count(min_samples_split, n_samples, "min_samples_split", 2),
-            min_samples_leaf=_resolve_count(min_samples_leaf, n_samples, "min_samples_leaf", 1),
-            max_leaf_nodes=max_leaf_nodes,
-            max_nodes=max_nodes,
-            min_impurity_decrease=float(min_impurity_decrease),
-        )
-        criterion_obj = (CRITERIA_CLF if self.is_classifier else CRITERIA_REG)[criterion]()
+        self.rules = stopping_rules(n_samples, max_depth, min_samples_split, min_samples_leaf, max_leaf_nodes,
+                                    max_nodes, min_impurity_decrease)
+        self.criterion = (CRITERIA_CLF if self.is_classifier else CRITERIA_REG)[criterion]()
+        self.row_stats, self._offset, self.classes_ = target_statistics(self.criterion, y, weight)
+        self.class_names = None
         if self.is_classifier:
-            self.classes_, y_encoded = np.unique(np.asarray(y), return_inverse=True)
             self.class_names = [str(c) for c in (class_names if class_names is not None else self.classes_)]
-            self.row_stats = criterion_obj.row_statistics(y_encoded, weight, len(self.classes_))
-            self._offset = 0.0
-        else:
-            y = np.asarray(y, dtype=np.float64)
-            self.classes_, self.class_names = None, None
-            self._offset = float(np.average(y, weights=weight))
-            self.row_stats = criterion_obj.row_statistics(y - self._offset, weight)
-        self.criterion = criterion_obj
         self.selection = selection
         self.n_permutations = n_permutations
         self.random_state = random_state
-        self.categorical = np.zeros(n_features, dtype=bool)
-        if categorical_features is not None:
-            self.categorical[np.asarray(list(categorical_features), dtype=np.intp)] = True
+        self.categorical = categorical_mask(categorical_features, self.X, self.feature_names)
         self.categorical_split = categorical_split
         self.category_names = category_names
         self.reset()

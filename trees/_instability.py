@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
+from ._progress import report
 
 __all__ = [
     "PERTURBATIONS",
@@ -212,9 +213,7 @@ def perturbation_study(
     for i in range(n_fits):
         Xp, yp, weight = _perturb(X, y, perturbation, amount, rng)
         trees.append(_estimator(task, params).fit(Xp, yp, sample_weight=weight).tree_)
-        if progress is not None:
-            progress(i + 1, n_fits)
-        if should_stop is not None and should_stop() and i + 1 < n_fits:
+        if report(progress, should_stop, i + 1, n_fits):
             cancelled = True
             break
     max_depth = max(t.max_depth for t in trees)

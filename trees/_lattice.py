@@ -8,7 +8,7 @@ between two observed values can coincide with a third observed value, and
 
 import numpy as np
 
-__all__ = ["lattice_features", "lattice_nodes", "lattice_split_share"]
+__all__ = ["LatticeIndex", "lattice_features", "lattice_nodes", "lattice_split_share"]
 
 # Pairs (a, b) of distinct values whose midpoint is looked up, per column.
 # Exhaustive below this budget; above it only pairs at most ``budget / m``
@@ -86,31 +86,62 @@ def _threshold_on_lattice(threshold, values):
     return bool(np.intersect1d(below, above).size)
 
 
+class LatticeIndex:
+    """The lattice facts of a dataset, computed once for many trees.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    """
+
+    def __init__(self, X):
+        self.X = np.asarray(X, dtype=np.float64)
+        self.flags = lattice_features(self.X)
+        self._values = {}
+
+    def values(self, feature):
+        """Sorted distinct values of a feature, rounded to 8 decimals (cached)."""
+        if feature not in self._values:
+            column = self.X[:, feature]
+            self._values[feature] = np.unique(np.round(column[np.isfinite(column)], 8))
+        return self._values[feature]
+
+    def nodes(self, tree):
+        """Which nodes of ``tree`` have their threshold on an observed lattice value (see :func:`lattice_nodes`)."""
+        flags = np.zeros(tree.node_count, dtype=bool)
+        internal = np.flatnonzero(tree.feature >= 0)
+        for feature in np.unique(tree.feature[internal]):
+            if not self.flags[feature]:
+                continue
+            nodes = internal[tree.feature[internal] == feature]
+            values = self.values(int(feature))
+            flags[nodes] = [_threshold_on_lattice(t, values) for t in tree.threshold[nodes]]
+        return flags
+
+    def split_share(self, tree):
+        """``(share, n_on_lattice, n_internal)`` of ``tree`` (see :func:`lattice_split_share`)."""
+        n_internal = int(np.count_nonzero(tree.feature >= 0))
+        if n_internal == 0:
+            return 0.0, 0, 0
+        count = int(np.count_nonzero(self.nodes(tree)))
+        return count / n_internal, count, n_internal
+
+
 def lattice_nodes(tree, X):
     """Which nodes have their threshold on an observed lattice value of ``X``.
 
     A node counts when its feature is a lattice feature of ``X`` and its
     threshold equals an observed value of that feature which is the midpoint
-    of two other observed values (distances rounded to 8 decimals).
+    of two other observed values (distances rounded to 8 decimals). For many
+    trees on the same data, :class:`LatticeIndex` computes the lattice once.
 
     Returns
     -------
     ndarray of shape (node_count,), bool
     """
-    X = np.asarray(X, dtype=np.float64)
-    flags = np.zeros(tree.node_count, dtype=bool)
-    internal = np.flatnonzero(tree.feature >= 0)
-    if internal.size == 0:
-        return flags
-    lattice = lattice_features(X)
-    for feature in np.unique(tree.feature[internal]):
-        if not lattice[feature]:
-            continue
-        column = X[:, feature]
-        values = np.unique(np.round(column[np.isfinite(column)], 8))
-        nodes = internal[tree.feature[internal] == feature]
-        flags[nodes] = [_threshold_on_lattice(t, values) for t in tree.threshold[nodes]]
-    return flags
+    if not np.any(tree.feature >= 0):
+        return np.zeros(tree.node_count, dtype=bool)
+    return LatticeIndex(X).nodes(tree)
 
 
 def lattice_split_share(tree, X):
@@ -132,8 +163,6 @@ def lattice_split_share(tree, X):
     n_on_lattice : int
     n_internal : int
     """
-    n_internal = int(np.count_nonzero(tree.feature >= 0))
-    if n_internal == 0:
+    if not np.any(tree.feature >= 0):
         return 0.0, 0, 0
-    count = int(np.count_nonzero(lattice_nodes(tree, X)))
-    return count / n_internal, count, n_internal
+    return LatticeIndex(X).split_share(tree)

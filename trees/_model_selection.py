@@ -5,6 +5,8 @@ from sklearn.base import clone
 from sklearn.metrics import r2_score, roc_auc_score
 from sklearn.model_selection import KFold, StratifiedKFold
 
+from ._progress import report
+
 __all__ = ["compare_models"]
 
 
@@ -44,8 +46,6 @@ def compare_models(models, X, y, task="classification", n_splits=5, seed=0, prog
                 value = r2_score(y_codes[test], fitted.predict(X[test]))
             scores[name].append(float(value))
             done += 1
-            if progress is not None:
-                progress(done, total)
-            if should_stop is not None and should_stop():
+            if report(progress, should_stop, done, total):
                 return {n: np.asarray(s) for n, s in scores.items()}
     return {n: np.asarray(s) for n, s in scores.items()}

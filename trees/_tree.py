@@ -266,6 +266,8 @@ class Tree:
         rows, nodes = [], []
         node = np.zeros(X.shape[0], dtype=np.intp)
         moving = np.arange(X.shape[0])
+        membership = self.is_membership
+        mask = self._category_mask() if membership.any() else None
         while moving.size:
             at = node[moving]
             internal = self.feature[at] >= 0
@@ -274,9 +276,9 @@ class Tree:
             nodes.append(at)
             x = X[moving, self.feature[at]]
             go_left = x <= self.threshold[at] if op == "<=" else x < self.threshold[at]
-            at_set = self.is_membership[at]
-            if at_set.any():
-                go_left[at_set] = self._membership_left(at[at_set], x[at_set], self._category_mask())
+            if mask is not None:
+                at_set = membership[at]
+                go_left[at_set] = self._membership_left(at[at_set], x[at_set], mask)
             node[moving] = np.where(go_left, self.left[at], self.right[at])
         rows.append(np.arange(X.shape[0]))
         nodes.append(node)

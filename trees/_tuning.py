@@ -16,6 +16,7 @@ from sklearn.model_selection import KFold, ParameterGrid, StratifiedKFold, train
 
 from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
 from ._criterion import CRITERIA_CLF
+from ._progress import report
 
 __all__ = [
     "SearchResult",
@@ -111,9 +112,7 @@ def cross_validated_search(task, configurations, X, y, k=5, seed=0, progress=Non
     cancelled = False
     for i, params in enumerate(configurations):
         errors[i] = cross_validation_error(task, params, X, y, k, seed, base_params)[0]
-        if progress is not None:
-            progress(i + 1, len(configurations))
-        if should_stop is not None and should_stop() and i + 1 < len(configurations):
+        if report(progress, should_stop, i + 1, len(configurations)):
             cancelled = True
             break
     best, best_error = _best(configurations, errors)
@@ -132,9 +131,7 @@ def holdout_tuning(task, configurations, X, y, validation_size=0.2, seed=0, prog
     for i, params in enumerate(configurations):
         model = clone(_base(task, base_params)).set_params(**params).fit(X_train, y_train)
         errors[i] = split_error(task, y_val, model.predict(X_val))
-        if progress is not None:
-            progress(i + 1, len(configurations))
-        if should_stop is not None and should_stop() and i + 1 < len(configurations):
+        if report(progress, should_stop, i + 1, len(configurations)):
             cancelled = True
             break
     best, best_error = _best(configurations, errors)
@@ -160,9 +157,7 @@ def nested_cross_validation(task, configurations, X, y, outer_k=5, inner_k=3, se
             inner_errors[f, i] = cross_validation_error(task, params, X[train], y[train], inner_k, seed,
                                                         base_params)[0]
             done += 1
-            if progress is not None:
-                progress(done, total)
-            if should_stop is not None and should_stop() and done < total:
+            if report(progress, should_stop, done, total):
                 cancelled = True
                 break
         if cancelled:

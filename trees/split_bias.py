@@ -27,6 +27,8 @@ Choices where the paper is open:
 import numpy as np
 from scipy import special
 
+from ._progress import report
+
 __all__ = [
     "BIAS_CRITERIA",
     "bias_experiment",
@@ -317,9 +319,7 @@ def bias_experiment(
                 share = min(max(wins[c] / trials, low), high)
                 bias[c][a, b] = np.log10(share / (1.0 - share))
             done += 1
-            if progress is not None:
-                progress(done, total)
-            if should_stop is not None and should_stop() and done < total:
+            if report(progress, should_stop, done, total):
                 cancelled = True
                 break
         if cancelled:
@@ -405,9 +405,7 @@ def noise_root_study(
             root = tree.fit(noisy, y[rows]).tree_.feature[0]
             picked[selection] += int(root >= X.shape[1])
         done = r + 1
-        if progress is not None:
-            progress(done, n_resamples)
-        if should_stop is not None and should_stop() and done < n_resamples:
+        if report(progress, should_stop, done, n_resamples):
             cancelled = True
             break
     result = {s: picked[s] / max(done, 1) for s in selections}
