@@ -88,7 +88,7 @@ st.caption(
 )
 
 st.subheader("The cultivated tree")
-max_modules = st.slider("Modules drawn (the first ones, from the root)", 3, max(3, len(structure)),
+max_modules = st.slider("Modules drawn (level by level from the root)", 3, max(3, len(structure)),
                         min(15, len(structure)), key="crf_draw")
 st.graphviz_chart(cultivated_to_dot(structure, names, max_modules=max_modules))
 st.caption("A robust split module shows its threshold neighbourhood as a bar chart of φ (▁ to █) and its "

@@ -62,7 +62,8 @@ if is_classifier:
     st.dataframe(pd.DataFrame(exhaustive_trees(X_train, y_train, X_test, y_test, base_params=base)), hide_index=True,
                  column_config={"train error": st.column_config.NumberColumn(format="%.3f"),
                                 "test error": st.column_config.NumberColumn(format="%.3f")})
-    st.caption("Source 004, Table 4.1: their depth and size bound the ranges worth searching.")
+    st.caption("Source 004, Table 4.1: their depth and size bound the ranges worth searching. A training "
+               "error above 0 means identical rows with different classes, which no split can separate.")
 
 st.header("Search the stopping rules")
 
@@ -113,8 +114,15 @@ except ValueError as err:
 m1, m2, m3 = st.columns(3)
 method = m1.radio("Method", ["k-fold cross-validation", "holdout validation", "nested cross-validation"],
                   key="eval_method")
-folds = m2.number_input("Folds (outer folds for nested)", 2, 10, 5, key="eval_folds")
-inner = m3.number_input("Inner folds (nested) / validation share (holdout, %)", 2, 50, 3, key="eval_inner")
+folds = m2.number_input("Outer folds" if method == "nested cross-validation" else "Folds", 2, 10, 5,
+                        key="eval_folds", disabled=method == "holdout validation")
+if method == "nested cross-validation":
+    inner = m3.number_input("Inner folds", 2, 10, 3, key="eval_inner")
+elif method == "holdout validation":
+    inner = m3.slider("Validation share of the training rows (%)", 5, 50, 20, 5, key="eval_validation")
+else:
+    inner = 0
+    m3.caption("Every configuration is cross-validated on the same folds of the training rows.")
 st.caption(f"{len(grid)} configurations on the training rows.")
 min_class = counts.min() if is_classifier else len(y_train)
 if is_classifier and min_class < int(folds):
@@ -134,7 +142,7 @@ if st.button("Search", type="primary", key="eval_run"):
             result = cross_validated_search(task, grid, X_train, y_train, k=int(folds), seed=int(seed), progress=report,
                                             base_params=base)
         elif method == "holdout validation":
-            share = min(max(int(inner), 5), 50) / 100
+            share = int(inner) / 100
             result = holdout_tuning(task, grid, X_train, y_train, validation_size=share, seed=int(seed),
                                     progress=report, base_params=base)
         else:

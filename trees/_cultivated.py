@@ -31,7 +31,8 @@ Choices where the paper is open, besides the depth count: values are grouped
 (a value's ``phi`` is the total weight of the rows holding it); when a side of
 the neighbourhood runs out of values before reaching ``k``, all its values
 count fully; the impurity of the split "everything left" (at the largest
-value) is the parent's. Multi-class data is refused: the directed decisions
+value) is the parent's; a node whose minority class weighs less than one
+full observation is not split (fractional rows never make a node pure). Multi-class data is refused: the directed decisions
 are defined for two classes.
 """
 
@@ -54,6 +55,10 @@ VARIANTS = {
     "shallow": {"robust": True, "options": True, "max_depth": 6},
 }
 _TINY = 1e-12
+# A node whose minority class holds less than one full observation of weight is a
+# leaf: fractional observations never leave a node exactly pure, and without this
+# rule the fractions that leak past each module would be chased down long chains.
+MIN_MINORITY = 1.0
 
 
 @dataclass
@@ -241,7 +246,8 @@ class CultivatedForestClassifier(ClassifierMixin, BaseEstimator):
         positive = float(np.dot(w, y) / weight) if weight > 0 else 0.0
         module = Module("leaf", depth, weight, positive)
         self.modules_.append(module)
-        splittable = depth < self._depth_limit and weight >= self.min_node_weight and _TINY < positive < 1 - _TINY
+        minority = weight * min(positive, 1.0 - positive)
+        splittable = depth < self._depth_limit and weight >= self.min_node_weight and minority >= MIN_MINORITY
         decisions = self._module_decisions(X, y, w, depth, module) if splittable else []
         if not decisions:
             leaves.append((node, w))

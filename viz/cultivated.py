@@ -45,8 +45,14 @@ def cultivated_to_dot(structure, feature_names, selected=None, max_modules=200):
         '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=10, color="#555555"];',
         '  edge [fontname="Helvetica", fontsize=9, color="#777777"];',
     ]
-    shown = [i for i, m in enumerate(structure) if i < max_modules]
-    for i in shown:
+    # The first modules from the root, level by level (ids are depth-first).
+    shown, level = [], [0]
+    while level and len(shown) < max_modules:
+        shown += level[: max_modules - len(shown)]
+        level = [c for i in level if structure[i]["kind"] != "leaf"
+                 for c in (structure[i]["left"], structure[i]["right"])]
+    shown = set(shown)
+    for i in sorted(shown):
         module = structure[i]
         title = {"leaf": "leaf", "split": "split", "robust": "robust split", "option": "option module"}[module["kind"]]
         label = [f"#{i} {title}", f"weight {module['weight']:.1f} · P(y=1) {module['positive_share']:.2f}"]
@@ -56,7 +62,7 @@ def cultivated_to_dot(structure, feature_names, selected=None, max_modules=200):
         extra = ', color="#d62728", penwidth=3' if i == selected else ""
         shape = ', shape=box, style="filled"' if module["kind"] == "leaf" else ""
         lines.append(f'  {i} [label="{text}", fillcolor="{fill}"{shape}{extra}];')
-    for i in shown:
+    for i in sorted(shown):
         module = structure[i]
         if module["kind"] != "leaf":
             for child, label in ((module["left"], "ψ"), (module["right"], "1 − ψ")):
