@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from trees.split_bias import (
+from trees import (
     bias_experiment,
     gini_null_moments,
     noise_root_study,

@@ -16,7 +16,7 @@ from trees import (
     TreeGrower,
     mirror,
 )
-from trees._categorical import best_categorical_split
+from trees.tree._categorical import best_categorical_split
 from viz.tree_dot import tree_to_dot
 
 

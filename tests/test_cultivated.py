@@ -10,7 +10,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from datasets import generate
 from trees import CultivatedForestClassifier, DecisionTreeClassifier
-from trees._cultivated import Decision, robust_neighbourhood
+from trees.ensemble._cultivated import Decision, robust_neighbourhood
 
 
 @parametrize_with_checks([CultivatedForestClassifier(), CultivatedForestClassifier("option", max_depth=3)])

@@ -9,7 +9,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from tests.helpers import as_float32_exact, load_common_dataset
 from trees import RandomForestClassifier, RandomForestRegressor
-from trees._forest import bootstrap_indices, tree_operators
+from trees.ensemble._forest import bootstrap_indices, tree_operators
 
 # Bagging draws rows, so a weight of 2 is not the same as a repeated row, nor
 # a weight of 0 the same as a removed one: scikit-learn marks this check as

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 from scipy.stats import chi2_contingency
 
-from trees import DecisionTreeClassifier, TreeGrower
-from trees.split_bias import (
+from trees import (
     BIAS_CRITERIA,
-    _criteria,
+    DecisionTreeClassifier,
+    TreeGrower,
     bias_experiment,
     gamma_log_pvalue,
     gini_null_moments,
@@ -15,6 +15,7 @@ from trees.split_bias import (
     permutation_pvalue,
     split_criteria,
 )
+from trees.tree._pvalues import table_criteria as _criteria
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from trees import CRITERIA_CLF, CRITERIA_REG, SegmentBatch, position_to_threshold, search_splits
-from trees._splitter import gather_segments, partition_segments, sort_features
+from trees.tree._splitter import gather_segments, partition_segments, sort_features
 
 
 def test_threshold_is_the_midpoint():

@@ -1,5 +1,16 @@
 """Tree Bias Lab's tree package: CART trees whose threshold test is a parameter.
 
+Three sub-packages, imported one way (``studies`` -> ``ensemble`` -> ``tree``):
+
+* :mod:`trees.tree`: the CART core (the array tree, threshold tests, criteria,
+  source 001's split statistics, the split search, the builder, estimators,
+  the step-by-step grower, categorical splits, scikit-learn interop);
+* :mod:`trees.ensemble`: random forests and cultivated random forests;
+* :mod:`trees.studies`: the experiments and measures of the five sources.
+
+Every public name is also re-exported here, so ``from trees import X`` works
+for all of them.
+
 Public API
 ----------
 Tree, mirror, OPERATORS
@@ -8,12 +19,16 @@ DecisionTreeClassifier, DecisionTreeRegressor
     scikit-learn compatible estimators with ``conditioning=``.
 RandomForestClassifier, RandomForestRegressor
     Forests whose conditioning may also be "half" (source 000, section 3.3).
+CultivatedForestClassifier
+    Cultivated random forests (source 002).
 from_sklearn
     Convert a fitted scikit-learn tree.
 lattice_features, lattice_split_share
     Source 000's lattice heuristics.
 conditioning_disagreement, conditioning_experiment, wilcoxon_marks
     Where <= and < disagree, and source 000's evaluation protocol.
+split_criteria, bias_experiment, ...
+    Source 001's split statistics and selection-bias experiment.
 complexity_curve
     Cross-validated error against max_depth or min_samples_leaf (source 003).
 perturbation_study, tree_distance, compare_trees, refit_without_row, prediction_spread
@@ -26,55 +41,88 @@ CRITERIA_CLF, CRITERIA_REG
     The split criteria by name.
 """
 
-from ._builder import GROWTH_ORDERS, StoppingRules, TreeGrowth, grow
-from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
-from ._conditioning import (
-    ConditioningResult,
-    Disagreement,
-    conditioning_disagreement,
-    conditioning_experiment,
-    wilcoxon_marks,
-)
-from ._criterion import CRITERIA_CLF, CRITERIA_REG
-from ._cultivated import (
+from .ensemble import (
     VARIANTS,
     CultivatedForestClassifier,
-    abstention_curve,
-    out_of_fold_reliability,
+    RandomForestClassifier,
+    RandomForestRegressor,
 )
-from ._curves import ComplexityCurve, complexity_curve
-from ._forest import FOREST_CONDITIONINGS, RandomForestClassifier, RandomForestRegressor
-from ._grower import Candidate, TreeGrower
-from ._instability import (
+from .studies import (
+    BIAS_CRITERIA,
     PERTURBATIONS,
+    ComplexityCurve,
+    ConditioningResult,
+    Disagreement,
+    LatticeIndex,
     PerturbationStudy,
-    compare_trees,
-    perturbation_study,
-    prediction_instability,
-    prediction_spread,
-    refit_without_row,
-    tree_distance,
-)
-from ._interop import from_sklearn
-from ._lattice import LatticeIndex, lattice_features, lattice_nodes, lattice_split_share
-from ._model_selection import compare_models
-from ._splitter import SegmentBatch, SplitTable, position_to_threshold, search_splits
-from ._tree import OPERATORS, Tree, mirror
-from ._tuning import (
     SearchResult,
+    abstention_curve,
+    bias_experiment,
+    compare_models,
+    compare_trees,
+    complexity_curve,
+    conditioning_disagreement,
+    conditioning_experiment,
     configuration_grid,
     cross_validated_search,
     cross_validation_error,
     exhaustive_trees,
     holdout_tuning,
+    lattice_features,
+    lattice_nodes,
+    lattice_split_share,
     nested_cross_validation,
+    noise_root_study,
+    null_gini_gains,
+    out_of_fold_reliability,
+    perturbation_study,
+    prediction_instability,
+    prediction_spread,
+    refit_without_row,
     split_error,
+    tree_distance,
+    wilcoxon_marks,
+)
+from .tree import (
+    CATEGORICAL_SPLITS,
+    CRITERIA_CLF,
+    CRITERIA_REG,
+    FOREST_CONDITIONINGS,
+    GROWTH_ORDERS,
+    OPERATORS,
+    SELECTIONS,
+    Candidate,
+    DecisionTreeClassifier,
+    DecisionTreeRegressor,
+    SegmentBatch,
+    SplitTable,
+    StoppingRules,
+    Tree,
+    TreeGrower,
+    TreeGrowth,
+    from_sklearn,
+    gamma_log_pvalue,
+    gini_null_moments,
+    grow,
+    log_gamma_sf,
+    mirror,
+    permutation_pvalue,
+    position_to_threshold,
+    search_splits,
+    split_criteria,
 )
 
 __all__ = [
-    "LatticeIndex",
+    "BIAS_CRITERIA",
+    "CATEGORICAL_SPLITS",
     "CRITERIA_CLF",
     "CRITERIA_REG",
+    "FOREST_CONDITIONINGS",
+    "GROWTH_ORDERS",
+    "OPERATORS",
+    "PERTURBATIONS",
+    "SELECTIONS",
+    "VARIANTS",
     "Candidate",
     "ComplexityCurve",
     "ConditioningResult",
@@ -82,10 +130,7 @@ __all__ = [
     "DecisionTreeClassifier",
     "DecisionTreeRegressor",
     "Disagreement",
-    "FOREST_CONDITIONINGS",
-    "GROWTH_ORDERS",
-    "OPERATORS",
-    "PERTURBATIONS",
+    "LatticeIndex",
     "PerturbationStudy",
     "RandomForestClassifier",
     "RandomForestRegressor",
@@ -96,8 +141,8 @@ __all__ = [
     "Tree",
     "TreeGrower",
     "TreeGrowth",
-    "VARIANTS",
     "abstention_curve",
+    "bias_experiment",
     "compare_models",
     "compare_trees",
     "complexity_curve",
@@ -108,20 +153,27 @@ __all__ = [
     "cross_validation_error",
     "exhaustive_trees",
     "from_sklearn",
+    "gamma_log_pvalue",
+    "gini_null_moments",
     "grow",
     "holdout_tuning",
     "lattice_features",
     "lattice_nodes",
     "lattice_split_share",
+    "log_gamma_sf",
     "mirror",
     "nested_cross_validation",
+    "noise_root_study",
+    "null_gini_gains",
     "out_of_fold_reliability",
+    "permutation_pvalue",
     "perturbation_study",
     "position_to_threshold",
     "prediction_instability",
     "prediction_spread",
     "refit_without_row",
     "search_splits",
+    "split_criteria",
     "split_error",
     "tree_distance",
     "wilcoxon_marks",

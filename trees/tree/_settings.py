@@ -6,12 +6,13 @@ categorical features, and the per-row criterion statistics of a target.
 """
 
 import numbers
+from dataclasses import dataclass
 
 import numpy as np
 
-from ._builder import StoppingRules
-
 __all__ = [
+    "EPSILON",
+    "StoppingRules",
     "categorical_mask",
     "check_optional_int",
     "resolve_count",
@@ -19,6 +20,58 @@ __all__ = [
     "stopping_rules",
     "target_statistics",
 ]
+
+# Impurities and gains within this of zero count as zero (rounding of the sums).
+EPSILON = np.finfo(np.float64).eps
+
+
+@dataclass
+class StoppingRules:
+    """Stopping rules (source 004, section 3.4.1), resolved to absolute numbers.
+
+    Attributes
+    ----------
+    max_depth : int or None
+    min_samples_split : int
+        Fewest rows a node needs to be split.
+    min_samples_leaf : int
+        Fewest rows each child must keep.
+    max_leaf_nodes : int or None
+    max_nodes : int or None
+        Most nodes (internal and leaves) the tree may have.
+    min_impurity_decrease : float
+        Least weighted impurity decrease ``w_t / w * G`` a split must bring
+        (scikit-learn's definition).
+    min_weight_leaf : float
+        Least total sample weight each child must keep.
+    """
+
+    max_depth: int | None = None
+    min_samples_split: int = 2
+    min_samples_leaf: int = 1
+    max_leaf_nodes: int | None = None
+    max_nodes: int | None = None
+    min_impurity_decrease: float = 0.0
+    min_weight_leaf: float = 0.0
+
+    @property
+    def max_splits(self):
+        """Most splits the leaf and node limits allow (None: unlimited)."""
+        limits = []
+        if self.max_leaf_nodes is not None:
+            limits.append(self.max_leaf_nodes - 1)
+        if self.max_nodes is not None:
+            limits.append((self.max_nodes - 1) // 2)
+        return min(limits) if limits else None
+
+    def may_split(self, n_samples, weight, depth, impurity):
+        """Which nodes the node rules allow to split (vectorised)."""
+        ok = (n_samples >= self.min_samples_split) & (n_samples >= 2 * self.min_samples_leaf)
+        ok &= weight >= 2 * self.min_weight_leaf
+        ok &= impurity > EPSILON
+        if self.max_depth is not None:
+            ok &= depth < self.max_depth
+        return ok
 
 
 def resolve_count(value, n_samples, name, minimum):

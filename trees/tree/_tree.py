@@ -25,10 +25,10 @@ import json
 import numpy as np
 from scipy import sparse
 
+from ._operators import OPERATORS, ROUTING_OPERATORS, check_operator
+
 __all__ = ["OPERATORS", "Tree", "mirror"]
 
-OPERATORS = ("<=", "<", "average")
-_ROUTING_OPERATORS = ("<=", "<")
 _ARRAY_FIELDS = (
     "feature",
     "threshold",
@@ -40,21 +40,6 @@ _ARRAY_FIELDS = (
     "impurity",
     "depth",
 )
-
-
-def check_operator(op, allow_average=True):
-    """Validate a threshold-test name and return it.
-
-    Raises
-    ------
-    ValueError
-        With the accepted names, when ``op`` is not one of them.
-    """
-    allowed = OPERATORS if allow_average else _ROUTING_OPERATORS
-    if op not in allowed:
-        hint = "" if allow_average else " ('average' predicts, but does not route rows)"
-        raise ValueError(f"op must be one of {allowed}, got {op!r}{hint}.")
-    return op
 
 
 class Tree:
@@ -297,7 +282,7 @@ class Tree:
         -------
         ndarray of shape (n_samples,), int
         """
-        check_operator(op, allow_average=False)
+        check_operator(op, ROUTING_OPERATORS)
         return self._walk(self._check_X(X), op)
 
     def decision_path(self, X, op="<="):
@@ -308,7 +293,7 @@ class Tree:
         scipy.sparse.csr_matrix of shape (n_samples, node_count)
             Entry ``(i, j)`` is 1 when row ``i`` visits node ``j``.
         """
-        check_operator(op, allow_average=False)
+        check_operator(op, ROUTING_OPERATORS)
         X = self._check_X(X)
         rows, nodes = self._visits(X, op)
         data = np.ones(rows.shape[0], dtype=np.int8)

@@ -43,8 +43,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._criterion import Gini
-from ._splitter import SegmentBatch, search_splits
+from ..tree import CRITERIA_CLF, SegmentBatch, search_splits
 
 __all__ = ["VARIANTS", "CultivatedForestClassifier", "Decision", "Module"]
 
@@ -267,7 +266,7 @@ class CultivatedForestClassifier(ClassifierMixin, BaseEstimator):
         if rows.size < 2:
             return []
         Xn, yn, wn = X[rows], y[rows], w[rows]
-        criterion = Gini()
+        criterion = CRITERIA_CLF["gini"]()
         stats = criterion.row_statistics(yn.astype(int), wn, 2)
         table = search_splits(SegmentBatch.from_rows(Xn, [np.arange(rows.size)]), stats, criterion)
         parent_impurity = float(criterion.impurity(table.parent[:, 0]))
@@ -376,49 +375,3 @@ def _direct(decision, X, y, w):
         return
     if np.dot(left, y) / left.sum() > np.dot(right, y) / right.sum():
         decision.flipped = True
-
-
-def abstention_curve(y_true, positive_proba, spread, thresholds=None):
-    """Accuracy on the predictions kept, and the share kept, against the spread threshold (Figure 4).
-
-    A prediction is kept when its spread is at most the threshold.
-
-    Returns
-    -------
-    thresholds, accuracy, kept : ndarray
-        ``accuracy`` is NaN where nothing is kept.
-    """
-    y_true = np.asarray(y_true)
-    spread = np.asarray(spread, dtype=float)
-    predicted = (np.asarray(positive_proba) > 0.5).astype(int)
-    correct = predicted == y_true
-    if thresholds is None:
-        thresholds = np.unique(np.quantile(spread, np.linspace(0.0, 1.0, 41)))
-    thresholds = np.asarray(thresholds, dtype=float)
-    kept = spread[None, :] <= thresholds[:, None] + 1e-15
-    counts = kept.sum(axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        accuracy = np.where(counts > 0, (kept & correct[None, :]).sum(axis=1) / counts, np.nan)
-    return thresholds, accuracy, counts / len(y_true)
-
-
-def out_of_fold_reliability(X, y, model, n_splits=5, seed=0):
-    """Out-of-fold probabilities and spreads of a cultivated forest (stratified folds).
-
-    Returns
-    -------
-    y01 : ndarray of int
-        The target coded 0/1 (``model.classes_`` order).
-    proba, spread : ndarray of shape (n_samples,)
-    """
-    from sklearn.base import clone
-    from sklearn.model_selection import StratifiedKFold
-
-    X, y = np.asarray(X, dtype=float), np.asarray(y)
-    classes, y01 = np.unique(y, return_inverse=True)
-    proba, spread = np.zeros(len(y)), np.zeros(len(y))
-    for train, test in StratifiedKFold(n_splits, shuffle=True, random_state=seed).split(X, y01):
-        fitted = clone(model).fit(X[train], y01[train])
-        p, s = fitted.predict_with_reliability(X[test])
-        proba[test], spread[test] = p[:, 1], s
-    return y01, proba, spread

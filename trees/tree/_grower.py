@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._builder import GROWTH_ORDERS, TreeGrowth, _accepted
+from ._builder import GROWTH_ORDERS, TreeGrowth, accepted_splits
 from ._categorical import best_categorical_split
 from ._criterion import CRITERIA_CLF, CRITERIA_REG
 from ._settings import categorical_mask, stopping_rules, target_statistics
@@ -130,7 +130,7 @@ class TreeGrower:
         if not np.isfinite(self.X).all():
             raise ValueError("X has missing or infinite values: preprocess the data first.")
         if growth not in GROWTH_ORDERS:
-            raise ValueError(f"growth must be one of {GROWTH_ORDERS}, got {growth!r}.")
+            raise ValueError(f"growth must be one of {tuple(GROWTH_ORDERS)}, got {growth!r}.")
         if criterion not in CRITERIA_CLF and criterion not in CRITERIA_REG:
             raise ValueError(
                 f"criterion must be one of {sorted(CRITERIA_CLF) + sorted(CRITERIA_REG)}, got {criterion!r}."
@@ -212,7 +212,7 @@ class TreeGrower:
                 self._best[leaf] = None
             if todo:
                 table = growth.evaluate(todo)
-                choices, improvement, ok = _accepted(growth, table)
+                choices, improvement, ok = accepted_splits(growth, table)
                 for i, leaf in enumerate(todo):
                     if ok[i]:
                         self._best[leaf] = (choices[i], float(improvement[i]))

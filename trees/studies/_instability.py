@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
+from ._by_task import make_tree
 from ._progress import report
 
 __all__ = [
@@ -164,11 +164,6 @@ def _perturb(X, y, kind, amount, rng):
     raise ValueError(f"perturbation must be one of {PERTURBATIONS}, got {kind!r}.")
 
 
-def _estimator(task, params):
-    cls = DecisionTreeClassifier if task == "classification" else DecisionTreeRegressor
-    return cls(**(params or {}))
-
-
 def _changed_share(task, reference, tree, X_test, y_scale, tolerance):
     a, b = reference.predict(X_test), tree.predict(X_test)
     if task == "classification":
@@ -206,13 +201,13 @@ def perturbation_study(
     X, y = np.asarray(X, dtype=float), np.asarray(y)
     X_test = X if X_test is None else np.asarray(X_test, dtype=float)
     rng = np.random.default_rng(random_state)
-    reference = _estimator(task, params).fit(X, y).tree_
+    reference = make_tree(task, params).fit(X, y).tree_
     ranges = X.max(axis=0) - X.min(axis=0)
     y_scale = float(np.std(y.astype(float))) if task == "regression" else 1.0
     trees, cancelled = [], False
     for i in range(n_fits):
         Xp, yp, weight = _perturb(X, y, perturbation, amount, rng)
-        trees.append(_estimator(task, params).fit(Xp, yp, sample_weight=weight).tree_)
+        trees.append(make_tree(task, params).fit(Xp, yp, sample_weight=weight).tree_)
         if report(progress, should_stop, i + 1, n_fits):
             cancelled = True
             break
@@ -254,8 +249,8 @@ def refit_without_row(X, y, task, row, params=None):
         raise ValueError(f"row must be between 0 and {X.shape[0] - 1}, got {row}.")
     keep = np.ones(X.shape[0], dtype=bool)
     keep[row] = False
-    before = _estimator(task, params).fit(X, y).tree_
-    after = _estimator(task, params).fit(X[keep], y[keep]).tree_
+    before = make_tree(task, params).fit(X, y).tree_
+    after = make_tree(task, params).fit(X[keep], y[keep]).tree_
     changed_before, changed_after = compare_trees(before, after)
     return before, after, changed_before, changed_after
 

@@ -9,8 +9,8 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 
 from ._builder import GROWTH_ORDERS, TreeGrowth, grow
 from ._criterion import CRITERIA_CLF, CRITERIA_REG
+from ._operators import ROUTING_OPERATORS, check_operator
 from ._settings import categorical_mask, resolve_max_features, stopping_rules, target_statistics
-from ._tree import check_operator
 
 __all__ = ["BaseDecisionTree", "DecisionTreeClassifier", "DecisionTreeRegressor"]
 
@@ -72,7 +72,7 @@ class BaseDecisionTree(BaseEstimator):
                 f"criterion must be one of {sorted(self._criteria)}, got {self.criterion!r}."
             )
         if self.growth not in GROWTH_ORDERS:
-            raise ValueError(f"growth must be one of {GROWTH_ORDERS}, got {self.growth!r}.")
+            raise ValueError(f"growth must be one of {tuple(GROWTH_ORDERS)}, got {self.growth!r}.")
         check_operator(self.conditioning)
 
     def _grow(self, X, row_stats, value_offset, sample_weight):
@@ -145,7 +145,7 @@ class BaseDecisionTree(BaseEstimator):
             raise ValueError(
                 "With conditioning='average' a row may reach two leaves; pass op='<=' or op='<'."
             )
-        return check_operator(op, allow_average=False)
+        return check_operator(op, ROUTING_OPERATORS)
 
     def get_depth(self):
         """Depth of the fitted tree."""

@@ -2,9 +2,8 @@
 
 import numpy as np
 from sklearn.base import clone
-from sklearn.metrics import r2_score, roc_auc_score
-from sklearn.model_selection import KFold, StratifiedKFold
 
+from ._by_task import folds, score
 from ._progress import report
 
 __all__ = ["compare_models"]
@@ -27,23 +26,16 @@ def compare_models(models, X, y, task="classification", n_splits=5, seed=0, prog
     """
     X, y = np.asarray(X, dtype=float), np.asarray(y)
     classes, y_codes = np.unique(y, return_inverse=True) if task == "classification" else (None, y)
-    splitter = (StratifiedKFold if task == "classification" else KFold)(n_splits, shuffle=True, random_state=seed)
-    folds = list(splitter.split(X, y_codes))
+    splits = folds(task, X, y_codes, n_splits, random_state=seed)
     scores = {name: [] for name in models}
-    total, done = len(folds) * len(models), 0
-    for train, test in folds:
+    total, done = len(splits) * len(models), 0
+    for train, test in splits:
         for name, model in models.items():
             fitted = clone(model).fit(X[train], y_codes[train])
             if task == "classification":
-                proba = fitted.predict_proba(X[test])
-                if len(np.unique(y_codes[test])) < 2:
-                    value = np.nan
-                elif proba.shape[1] == 2:
-                    value = roc_auc_score(y_codes[test], proba[:, 1])
-                else:
-                    value = roc_auc_score(y_codes[test], proba, multi_class="ovr", labels=np.arange(len(classes)))
+                value = score(task, y_codes[test], fitted.predict_proba(X[test]), np.arange(len(classes)))
             else:
-                value = r2_score(y_codes[test], fitted.predict(X[test]))
+                value = score(task, y_codes[test], fitted.predict(X[test]))
             scores[name].append(float(value))
             done += 1
             if report(progress, should_stop, done, total):

@@ -23,11 +23,10 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
+from ..tree import FOREST_CONDITIONINGS, DecisionTreeClassifier, DecisionTreeRegressor
 
-__all__ = ["FOREST_CONDITIONINGS", "RandomForestClassifier", "RandomForestRegressor", "bootstrap_indices"]
+__all__ = ["RandomForestClassifier", "RandomForestRegressor", "bootstrap_indices", "tree_operators"]
 
-FOREST_CONDITIONINGS = ("<=", "<", "average", "half")
 _MAX_INT = np.iinfo(np.int32).max
 
 

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._categorical import CATEGORICAL_SPLITS, best_categorical_split
+from ._pvalues import permutation_pvalue, split_criteria
+from ._settings import EPSILON
 from ._splitter import (
     SegmentBatch,
     gather_segments,
@@ -30,62 +32,9 @@ from ._splitter import (
     sort_features,
 )
 from ._tree import Tree
-from .split_bias import permutation_pvalue, split_criteria
 
-__all__ = ["GROWTH_ORDERS", "SELECTIONS", "Choice", "StoppingRules", "TreeGrowth", "grow"]
+__all__ = ["GROWTH_ORDERS", "SELECTIONS", "Choice", "TreeGrowth", "accepted_splits", "grow"]
 
-GROWTH_ORDERS = ("best_first", "level_order")
-SELECTIONS = ("gain", "p_value")
-EPSILON = np.finfo(np.float64).eps
-
-
-@dataclass
-class StoppingRules:
-    """Stopping rules (source 004, section 3.4.1), resolved to absolute numbers.
-
-    Attributes
-    ----------
-    max_depth : int or None
-    min_samples_split : int
-        Fewest rows a node needs to be split.
-    min_samples_leaf : int
-        Fewest rows each child must keep.
-    max_leaf_nodes : int or None
-    max_nodes : int or None
-        Most nodes (internal and leaves) the tree may have.
-    min_impurity_decrease : float
-        Least weighted impurity decrease ``w_t / w * G`` a split must bring
-        (scikit-learn's definition).
-    min_weight_leaf : float
-        Least total sample weight each child must keep.
-    """
-
-    max_depth: int | None = None
-    min_samples_split: int = 2
-    min_samples_leaf: int = 1
-    max_leaf_nodes: int | None = None
-    max_nodes: int | None = None
-    min_impurity_decrease: float = 0.0
-    min_weight_leaf: float = 0.0
-
-    @property
-    def max_splits(self):
-        """Most splits the leaf and node limits allow (None: unlimited)."""
-        limits = []
-        if self.max_leaf_nodes is not None:
-            limits.append(self.max_leaf_nodes - 1)
-        if self.max_nodes is not None:
-            limits.append((self.max_nodes - 1) // 2)
-        return min(limits) if limits else None
-
-    def may_split(self, n_samples, weight, depth, impurity):
-        """Which nodes the node rules allow to split (vectorised)."""
-        ok = (n_samples >= self.min_samples_split) & (n_samples >= 2 * self.min_samples_leaf)
-        ok &= weight >= 2 * self.min_weight_leaf
-        ok &= impurity > EPSILON
-        if self.max_depth is not None:
-            ok &= depth < self.max_depth
-        return ok
 
 
 @dataclass
@@ -226,14 +175,14 @@ class TreeGrowth:
         self.max_features = max_features
         self.rng = rng if rng is not None else np.random.default_rng(0)
         if selection not in SELECTIONS:
-            raise ValueError(f"selection must be one of {SELECTIONS}, got {selection!r}.")
+            raise ValueError(f"selection must be one of {tuple(SELECTIONS)}, got {selection!r}.")
         if selection == "p_value" and not criterion.is_classification:
             raise ValueError("Selection by p-value is defined for classification (source 001), not regression.")
         self.selection = selection
         self.n_permutations = int(n_permutations)
         self.categorical = np.zeros(X.shape[1], dtype=bool) if categorical is None else np.asarray(categorical, bool)
         if categorical_split not in CATEGORICAL_SPLITS:
-            raise ValueError(f"categorical_split must be one of {CATEGORICAL_SPLITS}, got {categorical_split!r}.")
+            raise ValueError(f"categorical_split must be one of {tuple(CATEGORICAL_SPLITS)}, got {categorical_split!r}.")
         self.categorical_split = categorical_split
         self.categories = {}  # membership node -> codes sent left
         self.rows, self.xs = sort_features(X)
@@ -349,10 +298,10 @@ class TreeGrowth:
             options += self._categorical_options(batch, i)
             if not options:
                 choices.append(None)
-            elif self.selection == "gain" or len(options) == 1:
-                choices.append(max(options, key=lambda c: (c.score, -c.feature)))
+            elif len(options) == 1:
+                choices.append(options[0])
             else:
-                choices.append(self._by_p_value(batch, i, options))
+                choices.append(SELECTIONS[self.selection](self, batch, i, options))
         return choices
 
     def _categorical_options(self, batch, i):
@@ -368,25 +317,6 @@ class TreeGrowth:
                 options.append(Choice(int(f), found["score"], codes=tuple(found["codes"].tolist()),
                                       n_left=found["n_left"]))
         return options
-
-    def _by_p_value(self, batch, i, options):
-        start, stop = batch.seg_start[i], batch.seg_start[i] + batch.seg_count[i]
-        labels = np.argmax(self.row_stats, axis=0)
-        n_classes = self.row_stats.shape[0]
-        seed = int(self.rng.integers(2**31 - 1))
-        for option in options:
-            if option.codes is None:
-                f = option.feature
-                p, _ = permutation_pvalue(batch.xs[f, start:stop], labels[batch.rows[f, start:stop]], n_classes,
-                                          self.n_permutations, seed)
-                option.log_pvalue = float(np.log(p))
-            else:
-                rows = batch.rows[0, start:stop]
-                codes = self.X[rows, option.feature].astype(np.intp)
-                table = np.zeros((codes.max() + 1, n_classes))
-                np.add.at(table, (codes, labels[rows]), 1.0)
-                option.log_pvalue = split_criteria(table[table.sum(axis=1) > 0])["gamma_gini_log_pvalue"]
-        return min(options, key=lambda c: (c.log_pvalue, -c.score, c.feature))
 
     def _gain(self, left, right, parent):
         """Impurity decrease G of splits (the criterion's, or Gini's for chi2)."""
@@ -568,7 +498,37 @@ class TreeGrowth:
         )
 
 
-def _accepted(growth, table):
+def _pick_by_score(growth, batch, i, options):
+    """The option with the largest score; ties go to the lower feature index."""
+    return max(options, key=lambda c: (c.score, -c.feature))
+
+
+def _pick_by_p_value(growth, batch, i, options):
+    """The option with the smallest p-value (source 001); ties: larger score, lower feature."""
+    start, stop = batch.seg_start[i], batch.seg_start[i] + batch.seg_count[i]
+    labels = np.argmax(growth.row_stats, axis=0)
+    n_classes = growth.row_stats.shape[0]
+    seed = int(growth.rng.integers(2**31 - 1))
+    for option in options:
+        if option.codes is None:
+            f = option.feature
+            p, _ = permutation_pvalue(batch.xs[f, start:stop], labels[batch.rows[f, start:stop]], n_classes,
+                                      growth.n_permutations, seed)
+            option.log_pvalue = float(np.log(p))
+        else:
+            rows = batch.rows[0, start:stop]
+            codes = growth.X[rows, option.feature].astype(np.intp)
+            table = np.zeros((codes.max() + 1, n_classes))
+            np.add.at(table, (codes, labels[rows]), 1.0)
+            option.log_pvalue = split_criteria(table[table.sum(axis=1) > 0])["gamma_gini_log_pvalue"]
+    return min(options, key=lambda c: (c.log_pvalue, -c.score, c.feature))
+
+
+# How a node picks its split variable among each feature's best split.
+SELECTIONS = {"gain": _pick_by_score, "p_value": _pick_by_p_value}
+
+
+def accepted_splits(growth, table):
     """Chosen split of each node of a table, its improvement, and whether the rules accept it."""
     choices = growth.choose(table)
     improvement = np.full(len(choices), -np.inf)
@@ -595,7 +555,7 @@ def _grow_level_order(growth):
         if not candidates.size:
             break
         table = growth.evaluate(candidates)
-        choices, _, ok = _accepted(growth, table)
+        choices, _, ok = accepted_splits(growth, table)
         chosen = np.flatnonzero(ok)
         if budget is not None:
             chosen = chosen[:budget]
@@ -620,7 +580,7 @@ def _grow_best_first(growth):
         if not candidates.size:
             return
         table = growth.evaluate(candidates)
-        choices, improvement, ok = _accepted(growth, table)
+        choices, improvement, ok = accepted_splits(growth, table)
         for i in np.flatnonzero(ok):
             heapq.heappush(heap, (-improvement[i], int(candidates[i]), choices[i]))
 
@@ -631,6 +591,10 @@ def _grow_best_first(growth):
         if budget is not None:
             budget -= 1
         push(children)
+
+
+# Growth orders by name (module docstring).
+GROWTH_ORDERS = {"best_first": _grow_best_first, "level_order": _grow_level_order}
 
 
 def grow(growth, order="best_first"):
@@ -644,9 +608,8 @@ def grow(growth, order="best_first"):
         them both orders give the same tree, grown level by level.
     """
     if order not in GROWTH_ORDERS:
-        raise ValueError(f"growth must be one of {GROWTH_ORDERS}, got {order!r}.")
-    if order == "best_first" and growth.rules.max_splits is not None:
-        _grow_best_first(growth)
-    else:
-        _grow_level_order(growth)
+        raise ValueError(f"growth must be one of {tuple(GROWTH_ORDERS)}, got {order!r}.")
+    if growth.rules.max_splits is None:
+        order = "level_order"  # the same tree either way: grow a whole level at a time
+    GROWTH_ORDERS[order](growth)
     return growth

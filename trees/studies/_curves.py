@@ -12,32 +12,12 @@ from dataclasses import dataclass
 
 import numpy as np
 from sklearn.linear_model import LinearRegression, LogisticRegression
-from sklearn.metrics import accuracy_score, mean_squared_error, r2_score
-from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
+from ._by_task import ERRORS, error, folds, make_tree
 
-__all__ = ["ERRORS", "ComplexityCurve", "complexity_curve", "error"]
-
-ERRORS = {
-    "classification": ("1 - accuracy",),
-    "regression": ("1 - R2", "MSE"),
-}
-
-
-def error(task, y_true, y_pred, kind=None):
-    """The error of predictions: 1 - accuracy, 1 - R^2 or MSE."""
-    kind = kind or ERRORS[task][0]
-    if kind == "1 - accuracy":
-        return 1.0 - accuracy_score(y_true, y_pred)
-    if kind == "1 - R2":
-        return 1.0 - r2_score(y_true, y_pred)
-    if kind == "MSE":
-        return mean_squared_error(y_true, y_pred)
-    raise ValueError(f"Unknown error {kind!r}; use one of {ERRORS[task]}.")
-
+__all__ = ["ComplexityCurve", "complexity_curve"]
 
 @dataclass
 class ComplexityCurve:
@@ -112,19 +92,15 @@ def complexity_curve(
     X, y = np.asarray(X, dtype=float), np.asarray(y)
     values = list(values)
     error_name = error_name or ERRORS[task][0]
-    splitter = (RepeatedStratifiedKFold if task == "classification" else RepeatedKFold)(
-        n_splits=n_splits, n_repeats=n_repeats, random_state=random_state
-    )
-    folds = list(splitter.split(X, y))
-    cls = DecisionTreeClassifier if task == "classification" else DecisionTreeRegressor
-    train = np.zeros((len(values), len(folds)))
-    test = np.zeros((len(values), len(folds)))
-    baseline = np.zeros(len(folds))
-    total = (len(values) + 1) * len(folds)
+    splits = folds(task, X, y, n_splits, n_repeats, random_state)
+    train = np.zeros((len(values), len(splits)))
+    test = np.zeros((len(values), len(splits)))
+    baseline = np.zeros(len(splits))
+    total = (len(values) + 1) * len(splits)
     done = 0
-    for f, (tr, te) in enumerate(folds):
+    for f, (tr, te) in enumerate(splits):
         for v, value in enumerate(values):
-            model = cls(**{**(base_params or {}), parameter: value}).fit(X[tr], y[tr])
+            model = make_tree(task, {**(base_params or {}), parameter: value}).fit(X[tr], y[tr])
             train[v, f] = error(task, y[tr], model.predict(X[tr]), error_name)
             test[v, f] = error(task, y[te], model.predict(X[te]), error_name)
             done += 1

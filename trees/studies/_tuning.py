@@ -10,12 +10,10 @@ progress through a callback and can be stopped between fits.
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.base import clone
-from sklearn.metrics import accuracy_score, r2_score
-from sklearn.model_selection import KFold, ParameterGrid, StratifiedKFold, train_test_split
+from sklearn.model_selection import ParameterGrid
 
-from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
-from ._criterion import CRITERIA_CLF
+from ..tree import CRITERIA_CLF, DecisionTreeClassifier
+from ._by_task import error, folds, make_tree, train_test_rows
 from ._progress import report
 
 __all__ = [
@@ -32,19 +30,7 @@ __all__ = [
 
 def split_error(task, y_true, y_pred):
     """Zero-one loss (classification) or 1 - R^2 (regression)."""
-    if task == "classification":
-        return 1.0 - accuracy_score(y_true, y_pred)
-    return 1.0 - r2_score(y_true, y_pred)
-
-
-def _folds(task, X, y, k, seed):
-    splitter = (StratifiedKFold if task == "classification" else KFold)(k, shuffle=True, random_state=seed)
-    return list(splitter.split(X, y))
-
-
-def _base(task, base_params=None):
-    model = DecisionTreeClassifier() if task == "classification" else DecisionTreeRegressor()
-    return model.set_params(**(base_params or {}))
+    return error(task, y_true, y_pred)
 
 
 def configuration_grid(**ranges):
@@ -60,8 +46,8 @@ def cross_validation_error(task, params, X, y, k=5, seed=0, base_params=None):
     """K-fold cross-validation error of a tree with ``params``: (mean, per-fold errors)."""
     X, y = np.asarray(X, dtype=float), np.asarray(y)
     errors = []
-    for train, test in _folds(task, X, y, k, seed):
-        model = clone(_base(task, base_params)).set_params(**params).fit(X[train], y[train])
+    for train, test in folds(task, X, y, k, random_state=seed):
+        model = make_tree(task, {**(base_params or {}), **params}).fit(X[train], y[train])
         errors.append(split_error(task, y[test], model.predict(X[test])))
     return float(np.mean(errors)), np.asarray(errors)
 
@@ -123,13 +109,12 @@ def holdout_tuning(task, configurations, X, y, validation_size=0.2, seed=0, prog
                    base_params=None):
     """Holdout tuning (train/validation split): fit each configuration once, score it on the validation part."""
     X, y = np.asarray(X, dtype=float), np.asarray(y)
-    stratify = y if task == "classification" and np.unique(y, return_counts=True)[1].min() >= 2 else None
-    X_train, X_val, y_train, y_val = train_test_split(X, y, test_size=validation_size, random_state=seed,
-                                                      stratify=stratify)
+    train, validation = train_test_rows(task, y, validation_size, seed)
+    X_train, X_val, y_train, y_val = X[train], X[validation], y[train], y[validation]
     errors = np.full(len(configurations), np.nan)
     cancelled = False
     for i, params in enumerate(configurations):
-        model = clone(_base(task, base_params)).set_params(**params).fit(X_train, y_train)
+        model = make_tree(task, {**(base_params or {}), **params}).fit(X_train, y_train)
         errors[i] = split_error(task, y_val, model.predict(X_val))
         if report(progress, should_stop, i + 1, len(configurations)):
             cancelled = True
@@ -148,7 +133,7 @@ def nested_cross_validation(task, configurations, X, y, outer_k=5, inner_k=3, se
     holds each configuration's mean inner error over the outer folds.
     """
     X, y = np.asarray(X, dtype=float), np.asarray(y)
-    outer = _folds(task, X, y, outer_k, seed)
+    outer = folds(task, X, y, outer_k, random_state=seed)
     inner_errors = np.full((outer_k, len(configurations)), np.nan)
     outer_errors, outer_best = [], []
     total, done, cancelled = outer_k * len(configurations), 0, False
@@ -163,7 +148,7 @@ def nested_cross_validation(task, configurations, X, y, outer_k=5, inner_k=3, se
         if cancelled:
             break
         best, _ = _best(configurations, inner_errors[f])
-        model = clone(_base(task, base_params)).set_params(**best).fit(X[train], y[train])
+        model = make_tree(task, {**(base_params or {}), **best}).fit(X[train], y[train])
         outer_errors.append(split_error(task, y[test], model.predict(X[test])))
         outer_best.append(best)
     reached = np.isfinite(inner_errors)

@@ -15,13 +15,12 @@ from dataclasses import dataclass, field
 import numpy as np
 from joblib import Parallel, delayed
 from scipy.stats import wilcoxon
-from sklearn.metrics import r2_score, roc_auc_score
-from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold
 
-from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
-from ._forest import RandomForestClassifier, RandomForestRegressor, tree_operators
+from ..ensemble import tree_operators
+from ..tree import FOREST_CONDITIONINGS, OPERATORS, ROUTING_OPERATORS, Tree
+from ._by_task import folds as task_folds
+from ._by_task import make_model, score
 from ._lattice import LatticeIndex
-from ._tree import Tree
 
 __all__ = [
     "ALPHA",
@@ -33,8 +32,9 @@ __all__ = [
 ]
 
 ALPHA = 0.05
-TREE_VARIANTS = ("<=", "<", "average")
-FOREST_VARIANTS = ("<=", "<", "average", "half")
+# The variants scored: a tree under each test and their average; a forest also "half".
+TREE_VARIANTS = OPERATORS
+FOREST_VARIANTS = FOREST_CONDITIONINGS
 
 
 # ------------------------------------------------------------ disagreement
@@ -122,7 +122,7 @@ def conditioning_disagreement(model, X):
     for index, tree in enumerate(trees):
         trees_differing += tree.apply(X, "<=") != tree.apply(X, "<")
         pairs = set()
-        for op in ("<=", "<"):
+        for op in ROUTING_OPERATORS:
             rows, nodes = _equality_nodes(tree, X, op)
             pairs.update(zip(rows.tolist(), nodes.tolist(), strict=True))
         causes += [(row, index, node) for row, node in sorted(pairs)]
@@ -244,28 +244,6 @@ class ConditioningResult:
         }
 
 
-def _make_model(model, task, params, seed):
-    params = dict(params or {})
-    if model == "tree":
-        cls = DecisionTreeClassifier if task == "classification" else DecisionTreeRegressor
-        return cls(**params)
-    if model == "forest":
-        cls = RandomForestClassifier if task == "classification" else RandomForestRegressor
-        params.setdefault("n_estimators", 50)
-        return cls(random_state=seed, **params)
-    raise ValueError(f"model must be 'tree' or 'forest', got {model!r}.")
-
-
-def _score(task, y_true, prediction, classes):
-    if task == "regression":
-        return float(r2_score(y_true, prediction))
-    if len(np.unique(y_true)) < 2:
-        return np.nan
-    if prediction.shape[1] == 2:
-        return float(roc_auc_score(y_true == classes[1], prediction[:, 1]))
-    return float(roc_auc_score(y_true, prediction, multi_class="ovr", labels=classes))
-
-
 def _variant_predictions(fitted, X, variants):
     """Predictions of one fitted model under every variant (one fit serves them all)."""
     out = {}
@@ -290,10 +268,10 @@ def _rho_counts(fitted, lattice):
 
 
 def _run_fold(model, task, params, variants, X, y, train, test, seed, lattice):
-    fitted = _make_model(model, task, params, seed).fit(X[train], y[train])
+    fitted = make_model(model, task, params, seed).fit(X[train], y[train])
     classes = getattr(fitted, "classes_", None)
     predictions = _variant_predictions(fitted, X[test], variants)
-    scores = {v: _score(task, y[test], p, classes) for v, p in predictions.items()}
+    scores = {v: score(task, y[test], p, classes) for v, p in predictions.items()}
     # rho against all observed values: those are the values held-out rows can take.
     return scores, _rho_counts(fitted, lattice)
 
@@ -342,10 +320,7 @@ def conditioning_experiment(
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y)
     variants = TREE_VARIANTS if model == "tree" else FOREST_VARIANTS
-    splitter = (RepeatedStratifiedKFold if task == "classification" else RepeatedKFold)(
-        n_splits=n_splits, n_repeats=n_repeats, random_state=random_state
-    )
-    folds = list(splitter.split(X, y))
+    folds = task_folds(task, X, y, n_splits, n_repeats, random_state)
     seeds = np.random.default_rng(random_state).integers(0, 2**31 - 1, size=len(folds))
     lattice = LatticeIndex(X)  # the lattice of the data, shared by every fold's trees
     jobs = (
@@ -371,7 +346,7 @@ def conditioning_experiment(
         if should_stop is not None and should_stop() and done < len(folds):
             cancelled = True
             break
-    full = _make_model(model, task, params, random_state).fit(X, y)
+    full = make_model(model, task, params, random_state).fit(X, y)
     on, total = _rho_counts(full, lattice)
     return ConditioningResult(
         model=model,

@@ -20,7 +20,6 @@ import numpy as np
 
 __all__ = ["CATEGORICAL_SPLITS", "best_categorical_split", "category_statistics"]
 
-CATEGORICAL_SPLITS = ("membership", "equality")
 
 
 def category_statistics(codes, row_stats):
@@ -56,6 +55,26 @@ def _order(criterion, stats):
     return np.argsort(key, kind="stable")
 
 
+def _membership_cuts(criterion, present, stats, counts):
+    """Prefixes of the ordered categories: ``m - 1`` candidate sets."""
+    order = _order(criterion, stats)
+    left = np.cumsum(stats[:, order], axis=1)[:, :-1]
+    n_left = np.cumsum(counts[order])[:-1]
+    sets = [present[order[: i + 1]] for i in range(present.size - 1)]
+    return order, left, n_left, sets
+
+
+def _equality_cuts(criterion, present, stats, counts):
+    """Each category against all the others: ``m`` candidate sets of one code."""
+    order = np.arange(present.size)
+    sets = [present[[i]] for i in range(present.size)]
+    return order, stats, counts, sets
+
+
+# Candidate category sets by kind of split: (scan order, left statistics, left counts, sets).
+CATEGORICAL_SPLITS = {"membership": _membership_cuts, "equality": _equality_cuts}
+
+
 def best_categorical_split(codes, row_stats, criterion, kind="membership", min_samples_leaf=1):
     """The best membership (or equality) split of one categorical feature at one node.
 
@@ -67,22 +86,13 @@ def best_categorical_split(codes, row_stats, criterion, kind="membership", min_s
         score of cutting after each of them); None when no split exists.
     """
     if kind not in CATEGORICAL_SPLITS:
-        raise ValueError(f"categorical splits must be one of {CATEGORICAL_SPLITS}, got {kind!r}.")
+        raise ValueError(f"categorical splits must be one of {tuple(CATEGORICAL_SPLITS)}, got {kind!r}.")
     codes = np.asarray(codes).astype(np.intp)
     present, stats, counts = category_statistics(codes, row_stats)
     if present.size < 2:
         return None
     parent = stats.sum(axis=1, keepdims=True)
-    if kind == "membership":
-        order = _order(criterion, stats)
-        left = np.cumsum(stats[:, order], axis=1)[:, :-1]
-        n_left = np.cumsum(counts[order])[:-1]
-        sets = [present[order[: i + 1]] for i in range(present.size - 1)]
-    else:
-        order = np.arange(present.size)
-        left = stats
-        n_left = counts
-        sets = [present[[i]] for i in range(present.size)]
+    order, left, n_left, sets = CATEGORICAL_SPLITS[kind](criterion, present, stats, counts)
     right = parent - left
     n_total = counts.sum()
     valid = (n_left >= min_samples_leaf) & (n_total - n_left >= min_samples_leaf)

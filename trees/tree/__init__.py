@@ -1,0 +1,77 @@
+"""The CART core: the array tree, its threshold tests, criteria, split search, builder and estimators.
+
+Public API
+----------
+Tree, mirror
+    The array-based tree structure and mirroring (source 000, section 3.1).
+OPERATORS, ROUTING_OPERATORS, FOREST_CONDITIONINGS, check_operator
+    The threshold tests, named once.
+DecisionTreeClassifier, DecisionTreeRegressor
+    scikit-learn compatible estimators with ``conditioning=``.
+TreeGrower, Candidate
+    Grow a tree one split at a time.
+search_splits, SegmentBatch, SplitTable, position_to_threshold
+    The single split search.
+TreeGrowth, grow, StoppingRules, GROWTH_ORDERS, SELECTIONS, CATEGORICAL_SPLITS
+    The builder, its stopping rules and its options by name.
+CRITERIA_CLF, CRITERIA_REG
+    The split criteria by name.
+split_criteria, table_criteria, gini_null_moments, gamma_log_pvalue, log_gamma_sf, permutation_pvalue
+    Source 001's split statistics and p-values.
+best_categorical_split
+    Membership and equality splits of a categorical feature.
+from_sklearn
+    Convert a fitted scikit-learn tree.
+"""
+
+from ._builder import GROWTH_ORDERS, SELECTIONS, TreeGrowth, grow
+from ._categorical import CATEGORICAL_SPLITS, best_categorical_split
+from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
+from ._criterion import CRITERIA_CLF, CRITERIA_REG
+from ._grower import Candidate, TreeGrower
+from ._interop import from_sklearn
+from ._operators import FOREST_CONDITIONINGS, OPERATORS, ROUTING_OPERATORS, check_operator
+from ._pvalues import (
+    gamma_log_pvalue,
+    gini_null_moments,
+    log_gamma_sf,
+    permutation_pvalue,
+    split_criteria,
+    table_criteria,
+)
+from ._settings import StoppingRules
+from ._splitter import SegmentBatch, SplitTable, position_to_threshold, search_splits
+from ._tree import Tree, mirror
+
+__all__ = [
+    "CATEGORICAL_SPLITS",
+    "CRITERIA_CLF",
+    "CRITERIA_REG",
+    "FOREST_CONDITIONINGS",
+    "GROWTH_ORDERS",
+    "OPERATORS",
+    "ROUTING_OPERATORS",
+    "SELECTIONS",
+    "Candidate",
+    "DecisionTreeClassifier",
+    "DecisionTreeRegressor",
+    "SegmentBatch",
+    "SplitTable",
+    "StoppingRules",
+    "Tree",
+    "TreeGrower",
+    "TreeGrowth",
+    "best_categorical_split",
+    "check_operator",
+    "from_sklearn",
+    "gamma_log_pvalue",
+    "gini_null_moments",
+    "grow",
+    "log_gamma_sf",
+    "mirror",
+    "permutation_pvalue",
+    "position_to_threshold",
+    "search_splits",
+    "split_criteria",
+    "table_criteria",
+]
