@@ -14,7 +14,7 @@ preprocess
     Drop, impute and encode, with a record of what was done.
 """
 
-from ._record import TASKS, DataError, Dataset
+from ._record import TASKS, DataError, Dataset, feature_kind
 from .catalog import GROUPS, catalog, load
 from .preprocess import preprocess
 from .synthetic import GENERATORS, generate
@@ -29,6 +29,7 @@ __all__ = [
     "DataError",
     "Dataset",
     "catalog",
+    "feature_kind",
     "generate",
     "infer_task",
     "load",

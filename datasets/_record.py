@@ -81,19 +81,8 @@ class Dataset:
         kinds = self.feature_kinds.values()
         return all(k == "numeric" for k in kinds) and not self.X.isna().any().any()
 
-    def lattice_flags(self):
-        """``{column: bool}``: source 000's lattice flag of each numeric feature."""
-        from trees import lattice_features
-
-        numeric = [c for c, k in self.feature_kinds.items() if k == "numeric"]
-        if not numeric:
-            return {}
-        flags = lattice_features(self.X[numeric].to_numpy(dtype=np.float64, na_value=np.nan))
-        return dict(zip(numeric, flags.tolist(), strict=True))
-
     def summary(self):
-        """Per-feature table: kind, distinct values, missing share, lattice flag."""
-        lattice = self.lattice_flags()
+        """Per-feature table: kind, distinct values, missing share."""
         rows = []
         for name, kind in self.feature_kinds.items():
             column = self.X[name]
@@ -103,10 +92,9 @@ class Dataset:
                     "kind": kind,
                     "distinct values": int(column.nunique(dropna=True)),
                     "missing share": float(column.isna().mean()),
-                    "lattice": lattice.get(name) if kind == "numeric" else None,
                 }
             )
-        return pd.DataFrame(rows, columns=["feature", "kind", "distinct values", "missing share", "lattice"])
+        return pd.DataFrame(rows, columns=["feature", "kind", "distinct values", "missing share"])
 
     def categorical_features(self):
         """Indices of the columns kept as category codes, and their category names by index."""

@@ -16,6 +16,7 @@ from trees import (
 )
 from ui import bootstrap, state
 from ui.conditioning_models import SMALL, fit_forest, fit_tree, split_rows
+from ui.dataset_facts import lattice_flags
 from ui.experiments import run_with_progress
 from viz.conditioning import score_distribution_figure, surfaces_figure
 from viz.tables import summary_table
@@ -50,7 +51,7 @@ if data.name != "Loan table":
 
 # ------------------------------------------------------------------ the tree
 st.header("One tree, three tests")
-lattice = data.lattice_flags()
+lattice = lattice_flags(data)
 order = sorted(range(len(names)), key=lambda j: not lattice.get(names[j], False))
 c1, c2, c3, c4 = st.columns(4)
 max_depth = c1.number_input("Max depth (0: none)", 0, 40, 0, key="cond_max_depth")

@@ -4,6 +4,7 @@ import streamlit as st
 
 from datasets import GENERATORS, GROUPS, DataError, infer_task
 from ui import bootstrap, data_controls, state
+from ui.dataset_facts import feature_summary, lattice_flags
 from viz.data_figures import scatter_figure, target_figure
 
 bootstrap.through_app()
@@ -130,7 +131,7 @@ st.dataframe(raw.X.assign(**{f"{raw.y.name or 'target'} (target)": raw.y}).head(
 
 st.subheader("Features")
 st.dataframe(
-    raw.summary(),
+    feature_summary(raw),
     column_config={
         "missing share": st.column_config.ProgressColumn("missing share", min_value=0.0, max_value=1.0, format="percent"),
         "lattice": st.column_config.CheckboxColumn("lattice", help="Some value has two others at equal distance (source 000, 4.1)."),
@@ -146,7 +147,7 @@ with right:
     if len(features) >= 2:
         fx = st.selectbox("Horizontal axis", features, index=0, key="scatter_x")
         fy = st.selectbox("Vertical axis", features, index=1, key="scatter_y")
-        lattice = raw.lattice_flags()
+        lattice = lattice_flags(raw)
         jitter = st.checkbox(
             "Jitter stacked points", value=bool(lattice.get(fx) or lattice.get(fy)),
             key="scatter_jitter", help="Moves points slightly so rows with equal values do not hide each other.",

@@ -6,6 +6,8 @@ import pytest
 
 from datasets import GENERATORS, GROUPS, DataError, Dataset, catalog, generate, load, preprocess
 from datasets.bundled import PAPER_CLASSIFICATION, PAPER_REGRESSION, SKLEARN_TOY, load_paper
+from trees import lattice_features
+from ui.dataset_facts import feature_summary
 
 # Sizes from source 000, Table 1 (records, attributes after encoding).
 TABLE_1 = {
@@ -111,7 +113,7 @@ def test_loan_table_is_appendix_a():
 def test_lattice_generator_uses_the_step():
     data = generate("Lattice features", step=0.5, levels=4)
     assert set(np.unique(data.X.to_numpy())) <= {0.0, 0.5, 1.0, 1.5}
-    assert all(data.lattice_flags().values())
+    assert lattice_features(data.X.to_numpy()).all()
 
 
 def test_smooth_regression_is_a_regression_task():
@@ -165,7 +167,7 @@ def test_preprocessing_refuses_to_drop_every_column():
 
 
 def test_summary_reports_kinds_missing_and_lattice():
-    summary = generate("Categorical with missing values").summary().set_index("feature")
+    summary = feature_summary(generate("Categorical with missing values")).set_index("feature")
     assert summary.loc["colour", "kind"] == "categorical"
     assert summary.loc["rings", "lattice"]
     assert 0.5 < summary.loc["sensor", "missing share"] < 0.7
