@@ -26,13 +26,28 @@ def run():
     rows = []
     for name, X, y in _datasets():
         cart, _ = best_time(lambda X=X, y=y: tree.DecisionTreeClassifier().fit(X, y), 3)
-        forest, _ = best_time(lambda X=X, y=y: ensemble.RandomForestClassifier(n_estimators=100, n_jobs=2)
-                              .fit(X, y), 1)
+        forest, _ = best_time(
+            lambda X=X, y=y: ensemble.RandomForestClassifier(n_estimators=100, n_jobs=2).fit(X, y),
+            1,
+        )
         for variant in VARIANTS:
-            seconds, model = best_time(lambda X=X, y=y, v=variant: CultivatedForestClassifier(v).fit(X, y), 1)
-            rows.append([name, variant, f"{seconds:.2f}", len(model.modules_), f"{seconds / cart:.0f}",
-                         f"{seconds / forest:.2f}"])
-    print_rows(["data", "variant", "fit s", "modules", "x sklearn tree", "x sklearn forest (100 trees)"], rows)
+            seconds, model = best_time(
+                lambda X=X, y=y, v=variant: CultivatedForestClassifier(v).fit(X, y), 1
+            )
+            rows.append(
+                [
+                    name,
+                    variant,
+                    f"{seconds:.2f}",
+                    len(model.modules_),
+                    f"{seconds / cart:.0f}",
+                    f"{seconds / forest:.2f}",
+                ]
+            )
+    print_rows(
+        ["data", "variant", "fit s", "modules", "x sklearn tree", "x sklearn forest (100 trees)"],
+        rows,
+    )
 
 
 if __name__ == "__main__":

@@ -41,17 +41,37 @@ def run():
         start = time.perf_counter()
         steps = 1 + grower.grow_all()
         total = first + time.perf_counter() - start
-        estimator = sktree.DecisionTreeClassifier if criterion == "gini" else sktree.DecisionTreeRegressor
+        estimator = (
+            sktree.DecisionTreeClassifier if criterion == "gini" else sktree.DecisionTreeRegressor
+        )
         start = time.perf_counter()
         estimator(criterion=criterion, max_leaf_nodes=LEAVES).fit(X, y)
         sklearn_fit = time.perf_counter() - start
-        rows.append([
-            name, f"{X.shape[0]}x{X.shape[1]}", steps, f"{first * 1e3:.1f}",
-            f"{total / steps * 1e3:.1f}", f"{total * 1e3:.0f}", f"{sklearn_fit * 1e3:.1f}",
-            f"{total / sklearn_fit:.1f}",
-        ])
-    print_rows(["data", "shape", "steps", "first step ms", "mean step ms", "total ms",
-                "sk fit ms", "ratio"], rows)
+        rows.append(
+            [
+                name,
+                f"{X.shape[0]}x{X.shape[1]}",
+                steps,
+                f"{first * 1e3:.1f}",
+                f"{total / steps * 1e3:.1f}",
+                f"{total * 1e3:.0f}",
+                f"{sklearn_fit * 1e3:.1f}",
+                f"{total / sklearn_fit:.1f}",
+            ]
+        )
+    print_rows(
+        [
+            "data",
+            "shape",
+            "steps",
+            "first step ms",
+            "mean step ms",
+            "total ms",
+            "sk fit ms",
+            "ratio",
+        ],
+        rows,
+    )
     return rows
 
 

@@ -22,15 +22,22 @@ DEPTHS = [8, None]
 def _data(task, n_samples, n_features):
     if task == "classification":
         return make_classification(
-            n_samples=n_samples, n_features=n_features, n_informative=n_features // 2, random_state=0
+            n_samples=n_samples,
+            n_features=n_features,
+            n_informative=n_features // 2,
+            random_state=0,
         )
     return make_regression(n_samples=n_samples, n_features=n_features, noise=10.0, random_state=0)
 
 
 def _models(task, max_depth):
     if task == "classification":
-        return DecisionTreeClassifier(max_depth=max_depth), sktree.DecisionTreeClassifier(max_depth=max_depth)
-    return DecisionTreeRegressor(max_depth=max_depth), sktree.DecisionTreeRegressor(max_depth=max_depth)
+        return DecisionTreeClassifier(max_depth=max_depth), sktree.DecisionTreeClassifier(
+            max_depth=max_depth
+        )
+    return DecisionTreeRegressor(max_depth=max_depth), sktree.DecisionTreeRegressor(
+        max_depth=max_depth
+    )
 
 
 def _predict(model, X):
@@ -62,14 +69,26 @@ def run(sizes=SIZES, repeat=3):
                         f"{pred_ours / pred_theirs:.2f}",
                     ]
                 )
-    header = ["task", "data", "depth", "nodes", "fit s", "sk fit s", "fit ratio",
-              "pred ms", "sk pred ms", "pred ratio"]
+    header = [
+        "task",
+        "data",
+        "depth",
+        "nodes",
+        "fit s",
+        "sk fit s",
+        "fit ratio",
+        "pred ms",
+        "sk pred ms",
+        "pred ratio",
+    ]
     print_rows(header, rows)
     return rows
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="only the 10,000 x 10 data, one repeat")
+    parser.add_argument(
+        "--quick", action="store_true", help="only the 10,000 x 10 data, one repeat"
+    )
     args = parser.parse_args()
     run(SIZES[:1] if args.quick else SIZES, repeat=1 if args.quick else 3)

@@ -14,7 +14,7 @@ preprocess
     Drop, impute and encode, with a record of what was done.
 """
 
-from ._record import TASKS, DataError, Dataset, feature_kind
+from ._record import TASKS, DataError, Dataset, feature_kind, fingerprint
 from .catalog import GROUPS, catalog, load
 from .preprocess import preprocess
 from .synthetic import GENERATORS, generate
@@ -30,6 +30,7 @@ __all__ = [
     "Dataset",
     "catalog",
     "feature_kind",
+    "fingerprint",
     "generate",
     "infer_task",
     "load",

@@ -1,11 +1,12 @@
 """The Dataset record every page works on, and the DataError raised on bad input."""
 
+import hashlib
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["TASKS", "DataError", "Dataset", "feature_kind"]
+__all__ = ["TASKS", "DataError", "Dataset", "feature_kind", "fingerprint"]
 
 TASKS = ("classification", "regression")
 
@@ -100,7 +101,9 @@ class Dataset:
         """Indices of the columns kept as category codes, and their category names by index."""
         columns = list(self.X.columns)
         indices = [columns.index(c) for c in self.categories if c in columns]
-        return indices, {columns.index(c): names for c, names in self.categories.items() if c in columns}
+        return indices, {
+            columns.index(c): names for c, names in self.categories.items() if c in columns
+        }
 
     def arrays(self):
         """``(X, y)`` as numpy arrays; requires :attr:`is_numeric` (see ``preprocess``)."""
@@ -109,3 +112,21 @@ class Dataset:
                 "This dataset still has categorical columns or missing values: preprocess it first."
             )
         return self.X.to_numpy(dtype=np.float64), self.y.to_numpy()
+
+
+def fingerprint(dataset):
+    """A short hex digest of a dataset's content: names, task, values, target and categories.
+
+    Two datasets with the same fingerprint hold the same data, so caches and
+    saved results can be keyed on it (an object's ``id`` is neither stable nor
+    unique over time).
+    """
+    digest = hashlib.sha256()
+    digest.update(repr((dataset.name, dataset.task, [str(c) for c in dataset.X.columns])).encode())
+    digest.update(repr(sorted((str(k), list(v)) for k, v in dataset.categories.items())).encode())
+    for column in dataset.X.columns:
+        digest.update(
+            pd.util.hash_pandas_object(dataset.X[column], index=False).to_numpy().tobytes()
+        )
+    digest.update(pd.util.hash_pandas_object(dataset.y, index=False).to_numpy().tobytes())
+    return digest.hexdigest()[:16]

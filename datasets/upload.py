@@ -91,7 +91,9 @@ def _read_excel(data):
             "or save the sheet as CSV and upload that."
         ) from err
     except Exception as err:  # pandas raises many types for corrupt workbooks
-        raise DataError(f"This Excel file could not be read ({err}). Save it again, or as CSV.") from err
+        raise DataError(
+            f"This Excel file could not be read ({err}). Save it again, or as CSV."
+        ) from err
 
 
 def _read_text(text, sep):
@@ -241,12 +243,16 @@ def table_to_dataset(table, target, task=None, name="Uploaded table"):
     DataError
     """
     if target not in table.columns:
-        raise DataError(f"There is no column {target!r}. Pick the target among {list(table.columns)[:10]}.")
+        raise DataError(
+            f"There is no column {target!r}. Pick the target among {list(table.columns)[:10]}."
+        )
     y = table[target]
     X = table.drop(columns=[target])
     present = y.notna()
     if not present.any():
-        raise DataError(f"The target column {target!r} is empty (all values missing). Pick another column.")
+        raise DataError(
+            f"The target column {target!r} is empty (all values missing). Pick another column."
+        )
     task = task or infer_task(y)
     if task not in TASKS:
         raise DataError(f"The task must be classification or regression, not {task!r}.")

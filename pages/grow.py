@@ -4,14 +4,14 @@ import numpy as np
 import streamlit as st
 
 from trees import CRITERIA_CLF, CRITERIA_REG, Tree, TreeGrower
-from ui import bootstrap, state
 from ui import grower_state as gs
+from ui import shell, state
 from viz.curves import category_curve_figure, score_curve_figure, step_scores_figure
 from viz.partition import partition_figure
 from viz.tables import candidates_table
 from viz.tree_dot import membership_text, tree_to_dot
 
-bootstrap.through_app()
+shell.page_frame()
 
 st.title("Grow a tree step by step")
 st.markdown(
@@ -29,10 +29,15 @@ score_name = "score"
 with st.expander("Settings", expanded=False):
     c1, c2, c3, c4 = st.columns(4)
     criterion = c1.selectbox(
-        "Criterion", criteria, index=criteria.index("gini") if is_classifier else 0, key="grow_criterion"
+        "Criterion",
+        criteria,
+        index=criteria.index("gini") if is_classifier else 0,
+        key="grow_criterion",
     )
     growth = c2.selectbox(
-        "Growth order", ["best_first", "level_order"], key="grow_order",
+        "Growth order",
+        ["best_first", "level_order"],
+        key="grow_order",
         format_func={"best_first": "best gain first", "level_order": "level by level (queue)"}.get,
     )
     max_depth = c3.number_input("Max depth (0: none)", 0, 50, 0, key="grow_max_depth")
@@ -45,14 +50,26 @@ with st.expander("Settings", expanded=False):
     selection = "gain"
     if is_classifier:
         selection = st.radio(
-            "Split variable chosen by", ["gain", "p_value"], horizontal=True, key="grow_selection",
-            format_func={"gain": "largest score", "p_value": "smallest p-value (source 001's correction)"}.get,
+            "Split variable chosen by",
+            ["gain", "p_value"],
+            horizontal=True,
+            key="grow_selection",
+            format_func={
+                "gain": "largest score",
+                "p_value": "smallest p-value (source 001's correction)",
+            }.get,
         )
 
 settings = gs.GrowSettings(
-    criterion=criterion, growth=growth, max_depth=int(max_depth) or None,
-    min_samples_split=int(min_split), min_samples_leaf=int(min_leaf),
-    max_leaf_nodes=int(max_leaves) or None, test_share=float(test_share), seed=int(seed), selection=selection,
+    criterion=criterion,
+    growth=growth,
+    max_depth=int(max_depth) or None,
+    min_samples_split=int(min_split),
+    min_samples_leaf=int(min_leaf),
+    max_leaf_nodes=int(max_leaves) or None,
+    test_share=float(test_share),
+    seed=int(seed),
+    selection=selection,
 )
 try:
     grower, split = gs.get_grower(data, settings)
@@ -112,8 +129,12 @@ if st.session_state.get(gs.NODE) not in reachable:
 
 st.subheader("The tree")
 selected = st.session_state[gs.NODE]
-st.graphviz_chart(tree_to_dot(tree, names, class_names, selected=selected, last_split=grower.last_split))
-st.caption("Red border: the node picked below. Orange border: the last split. Edges: the side of the test.")
+st.graphviz_chart(
+    tree_to_dot(tree, names, class_names, selected=selected, last_split=grower.last_split)
+)
+st.caption(
+    "Red border: the node picked below. Orange border: the last split. Edges: the side of the test."
+)
 
 
 def describe(node):
@@ -135,7 +156,8 @@ with table_col:
     st.markdown("**Best split of each feature**, ranked by the criterion's score")
     st.dataframe(
         candidates_table(candidates, is_classifier, class_names, score_name, grower.category_names),
-        hide_index=True, height=min(38 * (len(candidates) + 1), 320),
+        hide_index=True,
+        height=min(38 * (len(candidates) + 1), 320),
         column_config={score_name: st.column_config.NumberColumn(format="%.4f")},
     )
 with curve_col:
@@ -143,7 +165,10 @@ with curve_col:
         is_split = tree.feature[node] >= 0
         default_feature = int(tree.feature[node]) if is_split else usable[0].feature
         curve_feature = st.selectbox(
-            "Score curve of", range(len(names)), index=default_feature, format_func=names.__getitem__,
+            "Score curve of",
+            range(len(names)),
+            index=default_feature,
+            format_func=names.__getitem__,
             key=f"grow_curve_feature_{node}",
         )
         if grower.categorical[curve_feature]:
@@ -151,13 +176,22 @@ with curve_col:
             if cat_curve is None:
                 st.info(f"{names[curve_feature]} has a single category in this node.")
             else:
-                st.plotly_chart(category_curve_figure(cat_curve, names[curve_feature],
-                                                      (grower.category_names or {}).get(curve_feature)),
-                                key="grow_curve")
+                st.plotly_chart(
+                    category_curve_figure(
+                        cat_curve,
+                        names[curve_feature],
+                        (grower.category_names or {}).get(curve_feature),
+                    ),
+                    key="grow_curve",
+                )
         else:
             curve = grower.score_curve(node, curve_feature)
-            chosen = tree.threshold[node] if is_split and tree.feature[node] == curve_feature else None
-            st.plotly_chart(score_curve_figure(curve, names[curve_feature], chosen=chosen), key="grow_curve")
+            chosen = (
+                tree.threshold[node] if is_split and tree.feature[node] == curve_feature else None
+            )
+            st.plotly_chart(
+                score_curve_figure(curve, names[curve_feature], chosen=chosen), key="grow_curve"
+            )
     else:
         st.info("No feature can split this node: every feature is constant in it.")
 
@@ -171,24 +205,34 @@ if usable and tree.feature[node] < 0:
         if grower.categorical[feature]:
             labels = (grower.category_names or {}).get(feature) or []
             picked = st.multiselect(
-                "Categories that go left (empty: the best set)", range(len(labels)),
-                format_func=labels.__getitem__, key=f"grow_manual_codes_{node}_{feature}",
+                "Categories that go left (empty: the best set)",
+                range(len(labels)),
+                format_func=labels.__getitem__,
+                key=f"grow_manual_codes_{node}_{feature}",
             )
             chosen_codes = picked or None
         else:
             options = list(range(len(curve["threshold"])))
             best_option = int(np.argmax(curve["score"])) if options else 0
             pick = st.selectbox(
-                "Threshold from the candidates", options, index=best_option,
-                format_func=lambda i: f"≤ {curve['threshold'][i]:.6g}  (score {curve['score'][i]:.4f}, "
-                f"{curve['n_left'][i]} left / {curve['n_right'][i]} right)",
+                "Threshold from the candidates",
+                options,
+                index=best_option,
+                format_func=lambda i: (
+                    f"≤ {curve['threshold'][i]:.6g}  (score {curve['score'][i]:.4f}, "
+                    f"{curve['n_left'][i]} left / {curve['n_right'][i]} right)"
+                ),
                 key=f"grow_manual_pick_{node}_{feature}",
             )
             typed = st.number_input(
-                "…or type a threshold (rows with a value ≤ threshold go left)", value=None, format="%.6g",
+                "…or type a threshold (rows with a value ≤ threshold go left)",
+                value=None,
+                format="%.6g",
                 key=f"grow_manual_threshold_{node}",
             )
-            threshold = typed if typed is not None else (curve["threshold"][pick] if options else None)
+            threshold = (
+                typed if typed is not None else (curve["threshold"][pick] if options else None)
+            )
         if st.form_submit_button("Split this node"):
             try:
                 if grower.categorical[feature]:
@@ -206,24 +250,34 @@ part_col, score_col = st.columns(2)
 with part_col:
     if len(names) >= 2:
         a, b = st.columns(2)
-        fx = a.selectbox("Horizontal", range(len(names)), index=0, format_func=names.__getitem__, key="grow_fx")
-        fy = b.selectbox("Vertical", range(len(names)), index=1, format_func=names.__getitem__, key="grow_fy")
+        fx = a.selectbox(
+            "Horizontal", range(len(names)), index=0, format_func=names.__getitem__, key="grow_fx"
+        )
+        fy = b.selectbox(
+            "Vertical", range(len(names)), index=1, format_func=names.__getitem__, key="grow_fy"
+        )
         fixed = {}
         others = [j for j in range(len(names)) if j not in (fx, fy)]
         if others:
             with st.expander(f"Values of the other {len(others)} features (medians by default)"):
                 medians = np.median(split.X_train, axis=0)
                 for j in others[:20]:
-                    fixed[j] = st.number_input(names[j], value=float(medians[j]), key=f"grow_fixed_{j}")
+                    fixed[j] = st.number_input(
+                        names[j], value=float(medians[j]), key=f"grow_fixed_{j}"
+                    )
         st.plotly_chart(
-            partition_figure(tree, split.X_train, split.y_train, fx, fy, names, class_names, fixed=fixed),
+            partition_figure(
+                tree, split.X_train, split.y_train, fx, fy, names, class_names, fixed=fixed
+            ),
             key="grow_partition",
         )
     else:
         st.info("The partition plot needs two features.")
 with score_col:
     metric = "accuracy" if is_classifier else "R²"
-    history_key = tuple((n, int(tree.feature[n]), float(tree.threshold[n])) for n in grower.split_order)
+    history_key = tuple(
+        (n, int(tree.feature[n]), float(tree.threshold[n])) for n in grower.split_order
+    )
     X_tr, y_tr = gs.scoring_rows(split.X_train, split.y_train)
     X_te, y_te = gs.scoring_rows(split.X_test, split.y_test)
     train_scores, test_scores = gs.step_scores(grower, history_key, X_tr, y_tr, X_te, y_te)
@@ -234,19 +288,34 @@ with score_col:
 
 st.subheader("Save or load")
 d1, d2, d3 = st.columns(3)
-d1.download_button("Download the tree (JSON)", tree.to_json(), file_name="tree.json", mime="application/json")
-d2.download_button("Download the tree (DOT)", tree_to_dot(tree, names, class_names), file_name="tree.dot",
-                   mime="text/vnd.graphviz")
-uploaded = d3.file_uploader("Load a tree (JSON) saved on this dataset", type=["json"], key="grow_load")
-if uploaded is not None and st.session_state.get("grow_loaded") != uploaded.file_id:
-    st.session_state["grow_loaded"] = uploaded.file_id
+d1.download_button(
+    "Download the tree (JSON)", tree.to_json(), file_name="tree.json", mime="application/json"
+)
+d2.download_button(
+    "Download the tree (DOT)",
+    tree_to_dot(tree, names, class_names),
+    file_name="tree.dot",
+    mime="text/vnd.graphviz",
+)
+uploaded = d3.file_uploader(
+    "Load a tree (JSON) saved on this dataset", type=["json"], key="grow_load"
+)
+if uploaded is not None and st.session_state.get(state.GROW_LOADED) != uploaded.file_id:
+    st.session_state[state.GROW_LOADED] = uploaded.file_id
     try:
         loaded = Tree.from_json(uploaded.getvalue().decode("utf-8", errors="replace"))
         replay = TreeGrower.from_tree(
-            split.X_train, split.y_train, loaded, criterion=criterion, growth=growth,
-            max_depth=settings.max_depth, min_samples_split=settings.min_samples_split,
-            min_samples_leaf=settings.min_samples_leaf, max_leaf_nodes=settings.max_leaf_nodes,
-            feature_names=names, selection=settings.selection,
+            split.X_train,
+            split.y_train,
+            loaded,
+            criterion=criterion,
+            growth=growth,
+            max_depth=settings.max_depth,
+            min_samples_split=settings.min_samples_split,
+            min_samples_leaf=settings.min_samples_leaf,
+            max_leaf_nodes=settings.max_leaf_nodes,
+            feature_names=names,
+            selection=settings.selection,
             categorical_features=[j for j in range(len(names)) if grower.categorical[j]] or None,
             category_names=grower.category_names,
         )

@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from ui import bootstrap, state
+from ui import shell, state
 
-bootstrap.through_app()
+shell.page_frame()
 
 st.title("Tree Bias Lab")
 st.markdown(

@@ -9,11 +9,12 @@ from trees import (
     noise_root_study,
     null_gini_gains,
 )
-from ui import bootstrap, state
+from ui import shell, state
+from ui.cached import sample
 from ui.experiments import run_with_progress, session_cached
 from viz.split_bias import bias_heatmaps, noise_root_figure, null_distribution_figure
 
-bootstrap.through_app()
+shell.page_frame()
 
 st.title("Split-variable selection bias")
 st.markdown(
@@ -23,23 +24,32 @@ st.markdown(
     "bias as the log-odds of picking the first of two uninformative features, and remove it by "
     "comparing p-values instead of gains, with a Gamma approximation for the Gini gain:"
 )
-st.latex(r"\mathrm{Bias}(X_1, X_2) = \log_{10} \frac{P_s(X_1, X_2)}{1 - P_s(X_1, X_2)}, "
-         r"\qquad P_s(X_1, X_2) = P[s(\mathcal{D}, X_1) > s(\mathcal{D}, X_2)]")
+st.latex(
+    r"\mathrm{Bias}(X_1, X_2) = \log_{10} \frac{P_s(X_1, X_2)}{1 - P_s(X_1, X_2)}, "
+    r"\qquad P_s(X_1, X_2) = P[s(\mathcal{D}, X_1) > s(\mathcal{D}, X_2)]"
+)
 
 # ------------------------------------------------------------------ heatmaps
 st.header("The bias of each criterion")
 c1, c2, c3, c4 = st.columns(4)
 n1 = c1.number_input("Values of X₁", 2, 50, 10, key="bias_n1")
 n2 = c2.number_input("Values of X₂", 2, 50, 2, key="bias_n2")
-paper = c3.toggle("The paper's setting (100,000 trials, full grid)", key="bias_paper",
-                  help="N from 10 to 1,000 in steps of 40 and 12 priors: this takes hours; it can be stopped.")
-trials = 100_000 if paper else c4.number_input("Trials per cell", 100, 20_000, 1_000, 100, key="bias_trials")
+paper = c3.toggle(
+    "The paper's setting (100,000 trials, full grid)",
+    key="bias_paper",
+    help="N from 10 to 1,000 in steps of 40 and 12 priors: this takes hours; it can be stopped.",
+)
+trials = (
+    100_000
+    if paper
+    else c4.number_input("Trials per cell", 100, 20_000, 1_000, 100, key="bias_trials")
+)
 if paper:
     c4.caption("100,000 trials per cell")
 N_grid = list(range(10, 1001, 40)) if paper else [10, 30, 100, 300, 1000]
 p1_grid = np.geomspace(1e-4 if paper else 1e-3, 0.5, 12 if paper else 7)
 
-RESULT = "bias_result"
+RESULT = state.BIAS_RESULT
 signature = (int(n1), int(n2), int(trials), tuple(N_grid), tuple(np.round(p1_grid, 8)))
 stored = st.session_state.get(RESULT)
 if stored is None or stored.get("signature") != signature:
@@ -51,8 +61,15 @@ if stored is None or stored.get("signature") != signature:
             def report(done, total):
                 progress(done, total, None)
 
-            result = bias_experiment(n1=int(n1), n2=int(n2), N=N_grid, p1=p1_grid, trials=int(trials),
-                                     seed=0, progress=report)
+            result = bias_experiment(
+                n1=int(n1),
+                n2=int(n2),
+                N=N_grid,
+                p1=p1_grid,
+                trials=int(trials),
+                seed=0,
+                progress=report,
+            )
             result["signature"] = signature
             return result
 
@@ -74,14 +91,18 @@ elif stored is not None and stored.get("signature") != signature and result is n
 
 # ---------------------------------------------------------- null distribution
 st.header("The null distribution of the Gini gain")
-st.markdown("Under the Null Hypothesis the mean and variance of the Gini gain are known exactly (eqs. 19, 20):")
+st.markdown(
+    "Under the Null Hypothesis the mean and variance of the Gini gain are known exactly (eqs. 19, 20):"
+)
 st.latex(r"E(\Delta g) = \frac{n-1}{N}\Big(1 - \sum_j p_j^2\Big)")
 st.latex(
     r"\begin{aligned}\mathrm{Var}(\Delta g) = \frac{1}{N^2}\Big[&(n-1)\Big(2\sum_j p_j^2 "
     r"+ 2\big(\sum_j p_j^2\big)^2 - 4\sum_j p_j^3\Big) \\ &+ \Big(\sum_i \frac{1}{N_i} - \frac{2n}{N} "
     r"+ \frac{1}{N}\Big)\Big(-2\sum_j p_j^2 - 6\big(\sum_j p_j^2\big)^2 + 8\sum_j p_j^3\Big)\Big]\end{aligned}"
 )
-st.markdown(r"and a Gamma distribution with $\alpha = E^2/\mathrm{Var}$, $\theta = \mathrm{Var}/E$ approximates it:")
+st.markdown(
+    r"and a Gamma distribution with $\alpha = E^2/\mathrm{Var}$, $\theta = \mathrm{Var}/E$ approximates it:"
+)
 d1, d2, d3, d4 = st.columns(4)
 n_values = d1.number_input("Values n", 2, 100, 10, key="null_n")
 rows = d2.number_input("Rows N", 2, 100_000, 200, key="null_N")
@@ -100,20 +121,24 @@ else:
     m2.metric("Mean, Monte Carlo", f"{gains.mean():.5f}")
     m3.metric("Variance, formula", f"{variance:.3g}")
     m4.metric("Variance, Monte Carlo", f"{gains.var():.3g}")
-    st.caption(f"20,000 tables with equal-sized values ({row_totals[0]} rows each) and priors "
-               + ", ".join(f"{p:.2f}" for p in priors) + ".")
+    st.caption(
+        f"20,000 tables with equal-sized values ({row_totals[0]} rows each) and priors "
+        + ", ".join(f"{p:.2f}" for p in priors)
+        + "."
+    )
 
 # ------------------------------------------------------------ current data
 st.header("On your data: noise features with many values")
 data = state.current()
 if data.task != "classification":
-    st.info(f"{data.name} is a regression dataset; the bias and its correction are about classification. "
-            "Pick a classification dataset on the Data page.")
+    st.info(
+        f"{data.name} is a regression dataset; the bias and its correction are about classification. "
+        "Pick a classification dataset on the Data page."
+    )
 else:
     X, y = data.arrays()
-    if len(y) > 5_000:
-        keep = np.random.default_rng(0).choice(len(y), 5_000, replace=False)
-        X, y = X[keep], y[keep]
+    X, y, subsampled = sample(state.dataset_key(), 5_000, 0, X, y)
+    if subsampled:
         st.caption("A random 5,000 rows are used.")
     st.markdown(
         f"Columns of pure noise, with a distinct value on every row, are added to **{data.name}**; a "
@@ -127,13 +152,22 @@ else:
 
     def study():
         bar = st.progress(0.0, text="Resampling")
-        result = noise_root_study(X, y, n_noise=int(n_noise), n_resamples=int(resamples),
-                                  n_permutations=int(permutations),
-                                  progress=lambda d, t: bar.progress(d / t, text=f"Resampling: {d} of {t}"))
+        result = noise_root_study(
+            X,
+            y,
+            n_noise=int(n_noise),
+            n_resamples=int(resamples),
+            n_permutations=int(permutations),
+            progress=lambda d, t: bar.progress(d / t, text=f"Resampling: {d} of {t}"),
+        )
         bar.empty()
         return result
 
-    outcome = session_cached("noise_study", (id(data), int(n_noise), int(resamples), int(permutations)), study)
+    outcome = session_cached(
+        state.NOISE_STUDY,
+        (state.dataset_key(), int(n_noise), int(resamples), int(permutations)),
+        study,
+    )
     labels = {"gain": "largest Gini gain", "p_value": "smallest p-value"}
     left, right = st.columns([2, 3])
     left.plotly_chart(noise_root_figure(outcome, labels), key="noise_figure")

@@ -7,7 +7,8 @@ from sklearn.linear_model import LogisticRegression
 from datasets import generate, preprocess
 from datasets.synthetic import smooth_function, surface_function
 from trees import DecisionTreeClassifier, DecisionTreeRegressor, complexity_curve
-from ui import bootstrap, state
+from ui import shell, state
+from ui.cached import sample
 from viz.staircase import (
     complexity_figure,
     staircase_classification_figure,
@@ -15,7 +16,7 @@ from viz.staircase import (
     surface_comparison_figure,
 )
 
-bootstrap.through_app()
+shell.page_frame()
 
 st.title("The staircase effect, and how deep to grow")
 st.markdown(
@@ -38,13 +39,16 @@ depth = c1.slider("Tree depth", 1, 12, 3, key="stair_depth")
 angle = c2.slider("Boundary angle (degrees)", 0, 90, 45, 5, key="stair_angle")
 noise = c3.slider("Label noise", 0.0, 0.5, 0.05, 0.05, key="stair_noise")
 rows = c4.number_input("Rows", 50, 5_000, 400, 50, key="stair_rows")
-X_clf, y_clf = example("Oblique boundary", n_samples=int(rows), angle=float(angle), noise=float(noise))
+X_clf, y_clf = example(
+    "Oblique boundary", n_samples=int(rows), angle=float(angle), noise=float(noise)
+)
 tree = DecisionTreeClassifier(max_depth=depth).fit(X_clf, y_clf).tree_
 logistic = LogisticRegression().fit(X_clf, y_clf)
 left, right = st.columns([3, 2])
 left.plotly_chart(
-    staircase_classification_figure(tree, X_clf, y_clf, ["x1", "x2"], ["0", "1"], logistic.coef_[0],
-                                    logistic.intercept_[0]),
+    staircase_classification_figure(
+        tree, X_clf, y_clf, ["x1", "x2"], ["0", "1"], logistic.coef_[0], logistic.intercept_[0]
+    ),
     key="stair_clf",
 )
 with right:
@@ -65,12 +69,16 @@ two_d = r3.toggle("2-D surface", key="stair_2d")
 if two_d:
     X_reg, y_reg = example("Smooth 2-D regression", noise=float(reg_noise))
     reg_tree = DecisionTreeRegressor(max_depth=reg_depth).fit(X_reg, y_reg).tree_
-    st.plotly_chart(surface_comparison_figure(reg_tree, surface_function, X_reg), key="stair_surface")
+    st.plotly_chart(
+        surface_comparison_figure(reg_tree, surface_function, X_reg), key="stair_surface"
+    )
     st.caption("y = sin(x1) + cos(x2): the tree covers the smooth surface with flat rectangles.")
 else:
     X_reg, y_reg = example("Smooth 1-D regression", noise=float(reg_noise))
     reg_tree = DecisionTreeRegressor(max_depth=reg_depth).fit(X_reg, y_reg).tree_
-    st.plotly_chart(staircase_regression_figure(reg_tree, X_reg[:, 0], y_reg, smooth_function), key="stair_reg")
+    st.plotly_chart(
+        staircase_regression_figure(reg_tree, X_reg[:, 0], y_reg, smooth_function), key="stair_reg"
+    )
     st.caption(
         "y = sin(x) + x/3. Outside the grey bands' edges there is no training data: the tree keeps "
         "predicting the value of its outermost leaf, whatever the trend was."
@@ -94,22 +102,34 @@ if use_toy:
 else:
     X_cv, y_cv = data.arrays()
     task = data.task
-    if len(y_cv) > 20_000:
-        keep = np.random.default_rng(0).choice(len(y_cv), 20_000, replace=False)
-        X_cv, y_cv = X_cv[keep], y_cv[keep]
+    X_cv, y_cv, subsampled = sample(state.dataset_key(), 20_000, 0, X_cv, y_cv)
+    if subsampled:
         st.caption("A random 20,000 rows are used.")
 
 
 @st.cache_data(show_spinner="Cross-validating trees of every depth and leaf size...")
 def curves(X, y, task, folds, repeats, error_name):
     depth_curve = complexity_curve(
-        X, y, task, "max_depth", [1, 2, 3, 4, 5, 6, 8, 10, 12, 15, None], n_splits=folds, n_repeats=repeats,
+        X,
+        y,
+        task,
+        "max_depth",
+        [1, 2, 3, 4, 5, 6, 8, 10, 12, 15, None],
+        n_splits=folds,
+        n_repeats=repeats,
         error_name=error_name,
     )
     leaf_values = sorted({1, 2, 5, 10, 20, 50, 100, max(1, len(y) // 20)})
     leaf_values = [v for v in leaf_values if v <= len(y) // 4] or [1]
     leaf_curve = complexity_curve(
-        X, y, task, "min_samples_leaf", leaf_values, n_splits=folds, n_repeats=repeats, error_name=error_name,
+        X,
+        y,
+        task,
+        "min_samples_leaf",
+        leaf_values,
+        n_splits=folds,
+        n_repeats=repeats,
+        error_name=error_name,
     )
     return depth_curve, leaf_curve
 

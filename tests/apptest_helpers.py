@@ -26,7 +26,11 @@ def plotly_figures(at):
 
 def sidebar_text(at):
     """All markdown and caption text of the sidebar."""
-    return " ".join(m.value for m in at.sidebar.markdown) + " " + " ".join(c.value for c in at.sidebar.caption)
+    return (
+        " ".join(m.value for m in at.sidebar.markdown)
+        + " "
+        + " ".join(c.value for c in at.sidebar.caption)
+    )
 
 
 def by_key(widgets, key):

@@ -65,7 +65,9 @@ def count_tied_nodes(estimator, X, y, rtol=1e-10):
     tied = 0
     for node in np.flatnonzero(tree.feature >= 0):
         rows = path[:, node].nonzero()[0]
-        table = search_splits(SegmentBatch.from_rows(X, [rows]), stats, criterion, min_samples_leaf=msl)
+        table = search_splits(
+            SegmentBatch.from_rows(X, [rows]), stats, criterion, min_samples_leaf=msl
+        )
         finite = np.isfinite(table.proxy)
         features, positions = np.nonzero(finite)
         scores = table.score(features, positions)

@@ -45,7 +45,9 @@ def test_running_the_experiment_shows_the_table():
     assert not at.exception
     summary = at.dataframe[-1].value.set_index("statistic")["value"]
     assert summary["folds"] == "10"
-    assert any(f["layout"].get("title", {}).get("text") == "AUC on each fold" for f in plotly_figures(at))
+    assert any(
+        f["layout"].get("title", {}).get("text") == "AUC on each fold" for f in plotly_figures(at)
+    )
     assert any("Over 10 folds" in m.value for m in at.markdown)
 
 

@@ -7,7 +7,9 @@ def test_page_draws_the_tree_surfaces_and_a_row():
     at = open_page("pages/cultivated.py", timeout=180)
     dot = at.get("graphviz_chart")[0].proto.spec
     assert "option module" in dot or "robust split" in dot
-    annotations = [a["text"] for f in plotly_figures(at) for a in f["layout"].get("annotations", [])]
+    annotations = [
+        a["text"] for f in plotly_figures(at) for a in f["layout"].get("annotations", [])
+    ]
     assert {"CRF", "CART", "random forest"} <= set(annotations)
     metrics = {m.label: m.value for m in at.metric}
     assert float(metrics["Spread (variance of the leaf values)"]) > 0  # the least reliable row
@@ -30,7 +32,14 @@ def test_auc_comparison_table():
     by_key(at.button, "crf_compare").click().run()
     assert not at.exception
     table = at.dataframe[-1].value
-    assert list(table["model"]) == ["CART", "random forest", "CRF-full", "CRF-split", "CRF-option", "CRF-shallow"]
+    assert list(table["model"]) == [
+        "CART",
+        "random forest",
+        "CRF-full",
+        "CRF-split",
+        "CRF-option",
+        "CRF-shallow",
+    ]
     assert (table["mean AUC"] > 0.8).all()
 
 

@@ -16,7 +16,9 @@ def test_exhaustive_trees_table():
     assert any("Press Search" in i.value for i in at.info)
 
 
-@pytest.mark.parametrize("method", ["k-fold cross-validation", "holdout validation", "nested cross-validation"])
+@pytest.mark.parametrize(
+    "method", ["k-fold cross-validation", "holdout validation", "nested cross-validation"]
+)
 def test_each_search_method(method):
     at = open_page("pages/evaluate.py", timeout=120)
     by_key(at.radio, "eval_method").set_value(method).run()
@@ -25,7 +27,10 @@ def test_each_search_method(method):
     metrics = _metrics(at)
     assert "Test error" in metrics and "Its out-of-bag error" in metrics
     titles = [f["layout"].get("title", {}).get("text") for f in plotly_figures(at)]
-    assert "Confusion matrix (normalised by true class)" in titles and "ROC curve on the test split" in titles
+    assert (
+        "Confusion matrix (normalised by true class)" in titles
+        and "ROC curve on the test split" in titles
+    )
     assert len(at.dataframe[-1].value) == 8  # 4 depths x 2 row limits
 
 

@@ -34,7 +34,9 @@ def test_step_undo_and_grow_to_the_end():
     by_key(at.button, "grow_all").click().run()
     assert "growth finished" in _status(at)
     assert not at.exception
-    scores = next(f for f in plotly_figures(at) if f["layout"]["title"]["text"].startswith("accuracy"))
+    scores = next(
+        f for f in plotly_figures(at) if f["layout"]["title"]["text"].startswith("accuracy")
+    )
     assert len(plotly_array(scores["data"][0]["y"])) == int(_status(at).split()[0]) + 1
     by_key(at.button, "grow_reset").click().run()
     assert _status(at).startswith("0 splits")
@@ -94,13 +96,17 @@ def test_a_bad_tree_file_shows_an_error():
     at = open_page("pages/grow.py")
     at.file_uploader[0].set_value(("tree.json", b"{not json", "application/json")).run()
     assert any("could not be loaded" in e.value for e in at.error)
-    at.file_uploader[0].set_value(("t2.json", json.dumps({"feature": [0]}).encode(), "application/json")).run()
+    at.file_uploader[0].set_value(
+        ("t2.json", json.dumps({"feature": [0]}).encode(), "application/json")
+    ).run()
     assert any("missing the fields" in e.value for e in at.error)
 
 
 def test_native_categories_on_the_grow_page():
     at = open_page("pages/grow.py")
-    by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("Categorical with missing values").run()
+    by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select(
+        "Categorical with missing values"
+    ).run()
     at.switch_page("pages/data.py").run()
     by_key(at.checkbox, "prep_keep").check().run()
     assert "kept as categories" in set(at.dataframe[-1].value["action"])

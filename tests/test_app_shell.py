@@ -58,12 +58,17 @@ def test_changing_the_scatter_axes():
     at = open_page("pages/data.py")
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("iris").run()
     by_key(at.selectbox, "scatter_y").select("petal width (cm)").run()
-    assert plotly_figures(at)[1]["layout"]["title"]["text"] == "petal width (cm) against sepal length (cm)"
+    assert (
+        plotly_figures(at)[1]["layout"]["title"]["text"]
+        == "petal width (cm) against sepal length (cm)"
+    )
 
 
 def test_categorical_data_shows_the_preprocessing_record():
     at = open_page("pages/data.py")
-    by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("Categorical with missing values").run()
+    by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select(
+        "Categorical with missing values"
+    ).run()
     record = at.dataframe[-1].value
     assert {"dropped", "imputed", "one-hot encoded", "integer encoded"} <= set(record["action"])
     by_key(at.slider, "prep_missing").set_value(0.9).run()
@@ -163,7 +168,9 @@ def test_upload_of_two_hundred_thousand_rows_loads_with_a_note():
     import numpy as np
     import pandas as pd
 
-    frame = pd.DataFrame(np.random.default_rng(0).integers(0, 50, size=(200_000, 3)), columns=["a", "b", "y"])
+    frame = pd.DataFrame(
+        np.random.default_rng(0).integers(0, 50, size=(200_000, 3)), columns=["a", "b", "y"]
+    )
     at = open_page("pages/data.py", timeout=180)
     _upload(at, "long.csv", frame.to_csv(index=False).encode())
     by_key(at.radio, "upload_task_y").set_value("regression").run()

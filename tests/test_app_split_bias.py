@@ -4,17 +4,28 @@ from tests.apptest_helpers import by_key, open_page, plotly_array, plotly_figure
 
 
 def _heatmaps(at):
-    figure = next(f for f in plotly_figures(at) if f["data"] and f["data"][0]["type"] == "heatmap"
-                  and len(f["data"]) == 6)
-    return {trace["hovertemplate"].split("<extra>")[1].split("</extra>")[0]: plotly_array(trace["z"])
-            for trace in figure["data"]}
+    figure = next(
+        f
+        for f in plotly_figures(at)
+        if f["data"] and f["data"][0]["type"] == "heatmap" and len(f["data"]) == 6
+    )
+    return {
+        trace["hovertemplate"].split("<extra>")[1].split("</extra>")[0]: plotly_array(trace["z"])
+        for trace in figure["data"]
+    }
 
 
 def test_heatmaps_show_the_bias_of_gini_and_not_of_the_correction():
     at = open_page("pages/split_bias.py", timeout=120)
     heatmaps = _heatmaps(at)
-    assert set(heatmaps) == {"gini gain", "information gain", "gain ratio", "chi-square p-value",
-                             "G-square p-value", "Gamma-corrected Gini"}
+    assert set(heatmaps) == {
+        "gini gain",
+        "information gain",
+        "gain ratio",
+        "chi-square p-value",
+        "G-square p-value",
+        "Gamma-corrected Gini",
+    }
     assert heatmaps["gini gain"][-1].max() > 1.0  # the p1 = 0.5 row
     assert abs(heatmaps["Gamma-corrected Gini"][-1]).max() < 0.3
 
@@ -36,7 +47,10 @@ def test_null_distribution_matches_the_formulas():
     at = open_page("pages/split_bias.py", timeout=120)
     by_key(at.number_input, "null_n").set_value(4).run()
     metrics = {m.label: float(m.value) for m in at.metric}
-    assert abs(metrics["Mean, formula"] - metrics["Mean, Monte Carlo"]) < 0.03 * metrics["Mean, formula"]
+    assert (
+        abs(metrics["Mean, formula"] - metrics["Mean, Monte Carlo"])
+        < 0.03 * metrics["Mean, formula"]
+    )
     by_key(at.number_input, "null_N").set_value(3).run()
     assert any("at least n" in w.value for w in at.warning)
 

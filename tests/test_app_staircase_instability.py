@@ -12,12 +12,17 @@ def test_staircase_page_and_its_controls():
     titles = _titles(at)
     assert "Depth 3: 8 regions" in titles
     assert "Depth 3: 8 constant pieces" in titles
-    assert "1 - accuracy against max_depth" in titles and "1 - accuracy against min_samples_leaf" in titles
+    assert (
+        "1 - accuracy against max_depth" in titles
+        and "1 - accuracy against min_samples_leaf" in titles
+    )
     by_key(at.slider, "stair_depth").set_value(1).run()
     assert "Depth 1: 2 regions" in _titles(at)
     by_key(at.toggle, "stair_2d").set_value(True).run()
     assert not at.exception
-    annotations = [a["text"] for f in plotly_figures(at) for a in f["layout"].get("annotations", [])]
+    annotations = [
+        a["text"] for f in plotly_figures(at) for a in f["layout"].get("annotations", [])
+    ]
     assert "true surface" in annotations
 
 

@@ -66,16 +66,26 @@ def test_equality_tries_one_category_against_the_rest():
     codes = np.array([0, 0, 1, 1, 2, 2, 3, 3])
     y = np.array([1, 1, 0, 0, 1, 1, 0, 0])
     criterion = CRITERIA_CLF["gini"]()
-    found = best_categorical_split(codes, criterion.row_statistics(y, np.ones(8), 2), criterion, kind="equality")
+    found = best_categorical_split(
+        codes, criterion.row_statistics(y, np.ones(8), 2), criterion, kind="equality"
+    )
     assert len(found["codes"]) == 1 and found["score"] < 0.5
     with pytest.raises(ValueError, match="categorical splits"):
-        best_categorical_split(codes, criterion.row_statistics(y, np.ones(8), 2), criterion, kind="subset")
+        best_categorical_split(
+            codes, criterion.row_statistics(y, np.ones(8), 2), criterion, kind="subset"
+        )
 
 
 def test_single_category_has_no_split():
     criterion = CRITERIA_CLF["gini"]()
-    assert best_categorical_split(np.zeros(5, int), criterion.row_statistics(np.array([0, 1, 0, 1, 0]),
-                                                                             np.ones(5), 2), criterion) is None
+    assert (
+        best_categorical_split(
+            np.zeros(5, int),
+            criterion.row_statistics(np.array([0, 1, 0, 1, 0]), np.ones(5), 2),
+            criterion,
+        )
+        is None
+    )
 
 
 @pytest.fixture
@@ -109,7 +119,9 @@ def test_membership_beats_or_equals_one_hot_and_agrees_with_two_categories(city_
     binary = X.copy()
     binary[:, 0] = (X[:, 0] >= 3).astype(float)
     a = DecisionTreeClassifier(max_depth=3, categorical_features=[0]).fit(binary, y)
-    b = DecisionTreeClassifier(max_depth=3).fit(binary, y)  # 0/1: a threshold at 0.5 is the same split
+    b = DecisionTreeClassifier(max_depth=3).fit(
+        binary, y
+    )  # 0/1: a threshold at 0.5 is the same split
     np.testing.assert_allclose(a.predict_proba(binary), b.predict_proba(binary))
 
 
@@ -128,7 +140,11 @@ def test_mirror_json_and_dot_with_categories(city_data):
 def test_regressor_and_equality_option(city_data):
     X, _ = city_data
     y = np.where(X[:, 0] == 2, 10.0, 0.0) + X[:, 1]
-    tree = DecisionTreeRegressor(max_depth=1, categorical_features=[0], categorical_split="equality").fit(X, y).tree_
+    tree = (
+        DecisionTreeRegressor(max_depth=1, categorical_features=[0], categorical_split="equality")
+        .fit(X, y)
+        .tree_
+    )
     assert tree.categories[0] == (2,)
 
 
@@ -174,13 +190,19 @@ def test_grower_with_categories(city_data):
     curve = grower.category_curve(0, 0)
     assert len(curve["scores"]) == 5
     replay = TreeGrower.from_tree(X, y, grower.tree, categorical_features=[0])
-    assert replay.tree.node_count == grower.tree.node_count  # node ids differ: replay is breadth-first
+    assert (
+        replay.tree.node_count == grower.tree.node_count
+    )  # node ids differ: replay is breadth-first
     np.testing.assert_array_equal(replay.tree.predict(X), grower.tree.predict(X))
-    assert sorted(c for c in replay.tree.categories if c) == sorted(c for c in grower.tree.categories if c)
+    assert sorted(c for c in replay.tree.categories if c) == sorted(
+        c for c in grower.tree.categories if c
+    )
 
 
 def test_preprocessing_can_keep_categories():
-    X = pd.DataFrame({"colour": ["red", "blue", "red", "green", None, "blue"], "size": [1, 2, 3, 4, 5, 6.0]})
+    X = pd.DataFrame(
+        {"colour": ["red", "blue", "red", "green", None, "blue"], "size": [1, 2, 3, 4, 5, 6.0]}
+    )
     data = Dataset("t", X, pd.Series([0, 1, 0, 1, 0, 1]), "classification")
     processed, record = preprocess(data, keep_categories=True)
     assert processed.categories == {"colour": ["blue", "green", "red"]}

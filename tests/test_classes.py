@@ -36,7 +36,10 @@ def lattice_data():
 def test_conditioning_changes_only_prediction(lattice_data):
     X, y = lattice_data
     X_new = np.random.default_rng(1).integers(0, 6, size=(200, 3)).astype(float) + 0.5
-    fitted = {op: DecisionTreeClassifier(max_depth=6, conditioning=op).fit(X, y) for op in ("<=", "<", "average")}
+    fitted = {
+        op: DecisionTreeClassifier(max_depth=6, conditioning=op).fit(X, y)
+        for op in ("<=", "<", "average")
+    }
     assert fitted["<="].tree_ == fitted["<"].tree_ == fitted["average"].tree_
     tree = fitted["<="].tree_
     np.testing.assert_array_equal(fitted["<"].predict_proba(X_new), tree.predict(X_new, "<"))
@@ -124,7 +127,9 @@ def test_sample_weight_equals_repetition(lattice_data):
     X, y = lattice_data
     weights = np.random.default_rng(2).integers(0, 3, size=300)
     weighted = DecisionTreeClassifier(max_depth=5).fit(X, y, sample_weight=weights)
-    repeated = DecisionTreeClassifier(max_depth=5).fit(np.repeat(X, weights, axis=0), np.repeat(y, weights))
+    repeated = DecisionTreeClassifier(max_depth=5).fit(
+        np.repeat(X, weights, axis=0), np.repeat(y, weights)
+    )
     np.testing.assert_allclose(weighted.predict_proba(X), repeated.predict_proba(X))
 
 
@@ -174,9 +179,13 @@ def test_nan_input_is_refused(lattice_data):
 
 def test_works_in_model_selection(lattice_data):
     X, y = lattice_data
-    scores = cross_val_score(DecisionTreeClassifier(max_depth=3, conditioning="average"), X, y, cv=3)
+    scores = cross_val_score(
+        DecisionTreeClassifier(max_depth=3, conditioning="average"), X, y, cv=3
+    )
     assert scores.shape == (3,) and np.all(scores > 0.5)
-    search = GridSearchCV(DecisionTreeClassifier(), {"max_depth": [1, 3], "conditioning": ["<=", "<"]}, cv=3)
+    search = GridSearchCV(
+        DecisionTreeClassifier(), {"max_depth": [1, 3], "conditioning": ["<=", "<"]}, cv=3
+    )
     search.fit(X, y)
     assert search.best_params_["max_depth"] in (1, 3)
 

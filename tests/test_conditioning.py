@@ -46,7 +46,9 @@ def test_disagreement_of_a_forest_counts_trees():
     report = conditioning_disagreement(forest, X + 0.5)
     assert report.trees_differing.max() <= 10
     assert report.leaf_differs.any()
-    np.testing.assert_allclose(report.prediction_le, forest.predict_proba(X + 0.5, conditioning="<="))
+    np.testing.assert_allclose(
+        report.prediction_le, forest.predict_proba(X + 0.5, conditioning="<=")
+    )
     assert set(report.causes[:, 1]) <= set(range(10))
 
 
@@ -89,19 +91,25 @@ def lattice():
 
 def test_experiment_scores_every_variant_on_the_same_folds(lattice):
     X, y = lattice
-    result = conditioning_experiment(X, y, "classification", params={"max_depth": 6}, n_repeats=3, n_splits=5)
+    result = conditioning_experiment(
+        X, y, "classification", params={"max_depth": 6}, n_repeats=3, n_splits=5
+    )
     assert set(result.scores) == {"<=", "<", "average"}
     assert all(len(s) == 15 for s in result.scores.values())
     assert result.metric == "AUC" and 0 <= result.rho_folds <= 1
     row = result.summary()
     assert row["folds"] == 15 and row["p≠"] in ("", "*") and row["p≤"] in ("", "+", "-")
-    again = conditioning_experiment(X, y, "classification", params={"max_depth": 6}, n_repeats=3, n_splits=5)
+    again = conditioning_experiment(
+        X, y, "classification", params={"max_depth": 6}, n_repeats=3, n_splits=5
+    )
     np.testing.assert_array_equal(result.scores["<"], again.scores["<"])
 
 
 def test_the_average_lies_between_the_two_tests_on_average(lattice):
     X, y = lattice
-    result = conditioning_experiment(X, y, "classification", params={"min_samples_leaf": 2}, n_repeats=4)
+    result = conditioning_experiment(
+        X, y, "classification", params={"min_samples_leaf": 2}, n_repeats=4
+    )
     means = {v: s.mean() for v, s in result.scores.items()}
     assert means["average"] >= min(means["<="], means["<"]) - 0.01
 
@@ -129,7 +137,11 @@ def test_experiment_can_be_cancelled_and_reports_progress(lattice):
     X, y = lattice
     seen = []
     result = conditioning_experiment(
-        X, y, "classification", n_repeats=4, progress=lambda d, t, partial: seen.append((d, t, partial.n_folds_done)),
+        X,
+        y,
+        "classification",
+        n_repeats=4,
+        progress=lambda d, t, partial: seen.append((d, t, partial.n_folds_done)),
         should_stop=lambda: len(seen) >= 3,
     )
     assert result.cancelled and result.n_folds_done == 3 and result.n_folds_total == 20

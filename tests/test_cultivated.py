@@ -13,7 +13,9 @@ from trees import CultivatedForestClassifier, DecisionTreeClassifier
 from trees.ensemble._cultivated import Decision, robust_neighbourhood
 
 
-@parametrize_with_checks([CultivatedForestClassifier(), CultivatedForestClassifier("option", max_depth=3)])
+@parametrize_with_checks(
+    [CultivatedForestClassifier(), CultivatedForestClassifier("option", max_depth=3)]
+)
 def test_sklearn_api_conformance(estimator, check):
     check(estimator)
 
@@ -41,8 +43,10 @@ def test_neighbourhood_with_fractional_and_grouped_weights():
 def test_gate_psi_by_hand():
     decision = Decision(0, np.array([2.0, 3.0, 4.0]), np.array([0.5, 1.0, 0.5]))
     # psi(x) = sum phi(t) I(x <= t) / sum phi
-    np.testing.assert_allclose(decision.left_share(np.array([1.0, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0])),
-                               [1.0, 1.0, 0.75, 0.75, 0.25, 0.25, 0.0])
+    np.testing.assert_allclose(
+        decision.left_share(np.array([1.0, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0])),
+        [1.0, 1.0, 0.75, 0.75, 0.25, 0.25, 0.0],
+    )
     flipped = Decision(0, np.array([3.0]), np.array([1.0]), flipped=True)
     np.testing.assert_allclose(flipped.left_share(np.array([2.0, 4.0])), [0.0, 1.0])
 
@@ -75,7 +79,9 @@ def test_robust_module_on_tiny_data_uses_k():
 def test_option_module_collects_features_within_eta():
     rng = np.random.default_rng(0)
     x = rng.normal(size=400)
-    X = np.column_stack([x, x + rng.normal(0, 0.01, 400), rng.normal(size=400)])  # two near-copies, one noise
+    X = np.column_stack(
+        [x, x + rng.normal(0, 0.01, 400), rng.normal(size=400)]
+    )  # two near-copies, one noise
     y = (x > 0).astype(int)
     root = CultivatedForestClassifier("option").fit(X, y).modules_[0]
     assert root.kind == "option"
@@ -101,7 +107,9 @@ def test_weights_of_a_row_over_the_leaves_sum_to_one(X, y, variant):
     model = CultivatedForestClassifier(variant).fit(X.astype(float), y)
     np.testing.assert_allclose(model.training_fractions_.sum(axis=0), 1.0)
     np.testing.assert_allclose(model.leaf_fractions(X.astype(float)).sum(axis=1), 1.0)
-    np.testing.assert_allclose(model.leaf_fractions(X.astype(float)), model.training_fractions_.T, atol=1e-12)
+    np.testing.assert_allclose(
+        model.leaf_fractions(X.astype(float)), model.training_fractions_.T, atol=1e-12
+    )
 
 
 def test_reliability_and_abstention():
@@ -121,7 +129,9 @@ def test_crf_beats_cart_on_a_smooth_boundary():
     data = generate("CRF simulation", n_samples=300, seed=2)
     X, y = data.arrays()
     crf = cross_val_score(CultivatedForestClassifier(), X, y, scoring="roc_auc", cv=5).mean()
-    cart = cross_val_score(DecisionTreeClassifier(min_samples_split=20), X, y, scoring="roc_auc", cv=5).mean()
+    cart = cross_val_score(
+        DecisionTreeClassifier(min_samples_split=20), X, y, scoring="roc_auc", cv=5
+    ).mean()
     assert crf > cart
 
 

@@ -29,7 +29,9 @@ def test_source_003_toy_data_is_best_around_depth_3():
 def test_min_samples_leaf_curve_and_ties_go_to_the_simplest_tree():
     X = np.repeat(np.arange(10.0), 10)[:, None]
     y = (X[:, 0] >= 5).astype(int)  # one split explains everything
-    curve = complexity_curve(X, y, "classification", parameter="min_samples_leaf", values=[1, 5, 20, 40])
+    curve = complexity_curve(
+        X, y, "classification", parameter="min_samples_leaf", values=[1, 5, 20, 40]
+    )
     assert np.allclose(curve.test_mean, 0.0)
     assert curve.best_value == 40  # the largest leaves are the simplest tree
 
@@ -45,8 +47,19 @@ def test_regression_curve_errors():
 
 
 def _stump(threshold, feature=0, n=(10, 5, 5)):
-    return Tree([feature, -1, -1], [threshold, np.nan, np.nan], [1, -1, -1], [2, -1, -1],
-                [[0.5], [0.0], [1.0]], list(n), list(n), [0.25, 0, 0], [0, 1, 1], False, 2)
+    return Tree(
+        [feature, -1, -1],
+        [threshold, np.nan, np.nan],
+        [1, -1, -1],
+        [2, -1, -1],
+        [[0.5], [0.0], [1.0]],
+        list(n),
+        list(n),
+        [0.25, 0, 0],
+        [0, 1, 1],
+        False,
+        2,
+    )
 
 
 def test_tree_distance_on_hand_made_trees():
@@ -80,16 +93,21 @@ def test_perturbation_study_counts():
 def test_every_perturbation_runs_and_is_reproducible(kind, amount):
     data = generate("Two Gaussian classes", n_samples=200)
     X, y = data.arrays()
-    a = perturbation_study(X, y, "classification", n_fits=5, perturbation=kind, amount=amount, random_state=3)
-    b = perturbation_study(X, y, "classification", n_fits=5, perturbation=kind, amount=amount, random_state=3)
+    a = perturbation_study(
+        X, y, "classification", n_fits=5, perturbation=kind, amount=amount, random_state=3
+    )
+    b = perturbation_study(
+        X, y, "classification", n_fits=5, perturbation=kind, amount=amount, random_state=3
+    )
     np.testing.assert_array_equal(a.distance, b.distance)
 
 
 def test_stable_data_gives_small_distances():
     X = np.repeat(np.arange(10.0), 20)[:, None]
     y = (X[:, 0] >= 5).astype(int)
-    study = perturbation_study(X, y, "classification", params={"max_depth": 1}, n_fits=10, perturbation="remove",
-                               amount=3)
+    study = perturbation_study(
+        X, y, "classification", params={"max_depth": 1}, n_fits=10, perturbation="remove", amount=3
+    )
     assert np.all(study.distance == 0.0) and np.all(study.changed_share == 0.0)
 
 
@@ -97,8 +115,14 @@ def test_cancel_and_progress():
     data = generate("XOR", n_samples=100)
     X, y = data.arrays()
     seen = []
-    study = perturbation_study(X, y, "classification", n_fits=10, progress=lambda d, t: seen.append(d),
-                               should_stop=lambda: len(seen) >= 4)
+    study = perturbation_study(
+        X,
+        y,
+        "classification",
+        n_fits=10,
+        progress=lambda d, t: seen.append(d),
+        should_stop=lambda: len(seen) >= 4,
+    )
     assert study.cancelled and study.n_fits == 4
 
 

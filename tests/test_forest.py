@@ -48,7 +48,9 @@ def test_trees_equal_sklearn_trees_on_the_same_bootstrap_samples():
     """Every tree equals scikit-learn's tree fitted on the same bootstrap rows."""
     X, y = load_common_dataset("binary_classification", "load_bupa")
     X = as_float32_exact(X)
-    forest = RandomForestClassifier(n_estimators=8, max_features=None, max_depth=3, random_state=7).fit(X, y)
+    forest = RandomForestClassifier(
+        n_estimators=8, max_features=None, max_depth=3, random_state=7
+    ).fit(X, y)
     theirs = []
     for seed, ours in zip(forest._seeds, forest.estimators_, strict=True):
         rows = bootstrap_indices(seed, X.shape[0])
@@ -62,7 +64,9 @@ def test_bootstrap_samples_are_scikit_learns():
     from sklearn.ensemble._forest import _generate_sample_indices
 
     for seed in (0, 1, 12345):
-        np.testing.assert_array_equal(bootstrap_indices(seed, 50), _generate_sample_indices(seed, 50, 50, None))
+        np.testing.assert_array_equal(
+            bootstrap_indices(seed, 50), _generate_sample_indices(seed, 50, 50, None)
+        )
 
 
 def test_half_uses_strict_tests_in_the_first_half(lattice_classification):
@@ -70,19 +74,23 @@ def test_half_uses_strict_tests_in_the_first_half(lattice_classification):
     forest = RandomForestClassifier(n_estimators=7, conditioning="half", random_state=0).fit(X, y)
     assert tree_operators(7, "half") == ["<"] * 3 + ["<="] * 4
     by_hand = np.mean(
-        [t.tree_.predict(X, "<" if i < 3 else "<=") for i, t in enumerate(forest.estimators_)], axis=0
+        [t.tree_.predict(X, "<" if i < 3 else "<=") for i, t in enumerate(forest.estimators_)],
+        axis=0,
     )
     np.testing.assert_allclose(forest.predict_proba(X), by_hand)
 
 
 def test_average_is_the_mean_of_both_tests(lattice_classification):
     X, y = lattice_classification
-    forest = RandomForestClassifier(n_estimators=6, conditioning="average", random_state=0).fit(X, y)
+    forest = RandomForestClassifier(n_estimators=6, conditioning="average", random_state=0).fit(
+        X, y
+    )
     both = [0.5 * (t.tree_.predict(X, "<=") + t.tree_.predict(X, "<")) for t in forest.estimators_]
     np.testing.assert_allclose(forest.predict_proba(X), np.mean(both, axis=0))
     np.testing.assert_allclose(
         forest.predict_proba(X),
-        0.5 * (forest.predict_proba(X, conditioning="<=") + forest.predict_proba(X, conditioning="<")),
+        0.5
+        * (forest.predict_proba(X, conditioning="<=") + forest.predict_proba(X, conditioning="<")),
     )
 
 
@@ -95,17 +103,22 @@ def test_conditioning_only_changes_prediction(lattice_classification):
     trees = [[t.tree_ for t in f.estimators_] for f in fits.values()]
     assert trees[0] == trees[1] == trees[2]
     lattice_rows = np.vstack([X, X + 0.5])
-    differs = np.any(fits["<="].predict_proba(lattice_rows) != fits["<"].predict_proba(lattice_rows))
+    differs = np.any(
+        fits["<="].predict_proba(lattice_rows) != fits["<"].predict_proba(lattice_rows)
+    )
     assert differs  # thresholds at .5 midpoints hit the shifted lattice
 
 
 def test_regression_half_and_oob():
     X, y = load_diabetes(return_X_y=True)
-    forest = RandomForestRegressor(n_estimators=20, conditioning="half", oob_score=True, random_state=0).fit(X, y)
+    forest = RandomForestRegressor(
+        n_estimators=20, conditioning="half", oob_score=True, random_state=0
+    ).fit(X, y)
     assert 0.2 < forest.oob_score_ < 0.7
     assert forest.oob_prediction_.shape == (442,)
     by_hand = np.mean(
-        [t.tree_.predict(X, "<" if i < 10 else "<=") for i, t in enumerate(forest.estimators_)], axis=0
+        [t.tree_.predict(X, "<" if i < 10 else "<=") for i, t in enumerate(forest.estimators_)],
+        axis=0,
     )
     np.testing.assert_allclose(forest.predict(X), by_hand)
 

@@ -19,7 +19,10 @@ def iris():
         (lambda: skdata.load_iris(return_X_y=True), {"max_depth": 3}),
         (lambda: skdata.load_wine(return_X_y=True), {"min_samples_leaf": 5}),
         (lambda: skdata.load_breast_cancer(return_X_y=True), {"max_leaf_nodes": 9}),
-        (lambda: skdata.load_breast_cancer(return_X_y=True), {"max_nodes": 11, "growth": "level_order"}),
+        (
+            lambda: skdata.load_breast_cancer(return_X_y=True),
+            {"max_nodes": 11, "growth": "level_order"},
+        ),
         (lambda: skdata.load_wine(return_X_y=True), {"criterion": "entropy", "max_depth": 4}),
     ],
 )
@@ -31,7 +34,9 @@ def test_growing_to_the_end_equals_fit_classification(loader, params):
     assert_same_structure(grower.tree, fitted.tree_)
 
 
-@pytest.mark.parametrize("params", [{"max_depth": 4}, {"max_leaf_nodes": 10}, {"min_samples_leaf": 20}])
+@pytest.mark.parametrize(
+    "params", [{"max_depth": 4}, {"max_leaf_nodes": 10}, {"min_samples_leaf": 20}]
+)
 def test_growing_to_the_end_equals_fit_regression(params):
     X, y = skdata.load_diabetes(return_X_y=True)
     grower = TreeGrower(X, y, criterion="squared_error", **params)
@@ -204,7 +209,9 @@ def test_replaying_a_saved_tree(iris):
     grower = TreeGrower(X, y, max_depth=3)
     grower.expand(0, feature=0, threshold=5.5)
     grower.grow_all()
-    again = TreeGrower.from_tree(X, y, type(grower.tree).from_json(grower.tree.to_json()), max_depth=3)
+    again = TreeGrower.from_tree(
+        X, y, type(grower.tree).from_json(grower.tree.to_json()), max_depth=3
+    )
     assert_same_structure(again.tree, grower.tree)
     with pytest.raises(ValueError, match="features"):
         TreeGrower.from_tree(X[:, :2], y, grower.tree)

@@ -34,7 +34,9 @@ CLASSIFICATION_SETS = {
 }
 REGRESSION_SETS = {
     "diabetes": lambda: skdata.load_diabetes(return_X_y=True),
-    "real_estate_valuation": lambda: load_common_dataset("regression", "load_real_estate_valuation"),
+    "real_estate_valuation": lambda: load_common_dataset(
+        "regression", "load_real_estate_valuation"
+    ),
     "autoMPG6": lambda: load_common_dataset("regression", "load_autoMPG6"),
     "yacht_hydrodynamics": lambda: load_common_dataset("regression", "load_yacht_hydrodynamics"),
     "airfoil": lambda: load_common_dataset("regression", "load_airfoil"),
@@ -125,10 +127,14 @@ def test_root_split_is_equally_good_on_every_dataset(name):
     X = as_float32_exact(X)
     ours = DecisionTreeClassifier(max_depth=1).fit(X, y)
     theirs = from_sklearn(sktree.DecisionTreeClassifier(max_depth=1, random_state=0).fit(X, y))
+
     def weighted_child_impurity(tree):
         leaves = tree.feature < 0
         return np.sum(tree.impurity[leaves] * tree.n_samples[leaves]) / tree.n_samples[0]
-    assert weighted_child_impurity(ours.tree_) == pytest.approx(weighted_child_impurity(theirs), abs=1e-12)
+
+    assert weighted_child_impurity(ours.tree_) == pytest.approx(
+        weighted_child_impurity(theirs), abs=1e-12
+    )
 
 
 def test_sklearn_conversion_supports_every_operator():

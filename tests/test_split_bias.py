@@ -20,7 +20,12 @@ from trees.tree._pvalues import table_criteria as _criteria
 
 @pytest.mark.parametrize(
     "row_totals, priors",
-    [([5, 10, 20, 15], [0.3, 0.7]), ([30, 30], [0.5, 0.5]), ([4] * 10, [0.1, 0.9]), ([8, 12, 20], [0.2, 0.3, 0.5])],
+    [
+        ([5, 10, 20, 15], [0.3, 0.7]),
+        ([30, 30], [0.5, 0.5]),
+        ([4] * 10, [0.1, 0.9]),
+        ([8, 12, 20], [0.2, 0.3, 0.5]),
+    ],
 )
 def test_null_moments_match_monte_carlo(row_totals, priors):
     rng = np.random.default_rng(0)
@@ -38,7 +43,8 @@ def test_null_mean_grows_with_the_number_of_values():
 
 
 @pytest.mark.parametrize(
-    "table", [[[10, 5], [3, 12], [7, 7]], [[20, 1], [2, 25]], [[4, 4, 2], [1, 6, 3], [5, 0, 9], [2, 2, 2]]]
+    "table",
+    [[[10, 5], [3, 12], [7, 7]], [[20, 1], [2, 25]], [[4, 4, 2], [1, 6, 3], [5, 0, 9], [2, 2, 2]]],
 )
 def test_chi_square_and_g_square_match_scipy(table):
     values = split_criteria(table)
@@ -46,7 +52,9 @@ def test_chi_square_and_g_square_match_scipy(table):
     assert values["chi2"] == pytest.approx(chi2) and values["df"] == df
     assert values["chi2_pvalue"] == pytest.approx(p, rel=1e-9)
     g2, p_g2, _, _ = chi2_contingency(np.array(table), correction=False, lambda_="log-likelihood")
-    assert values["g2"] == pytest.approx(g2) and values["g2_pvalue"] == pytest.approx(p_g2, rel=1e-9)
+    assert values["g2"] == pytest.approx(g2) and values["g2_pvalue"] == pytest.approx(
+        p_g2, rel=1e-9
+    )
 
 
 def test_gini_information_and_ratio_by_hand():
@@ -74,11 +82,15 @@ def test_gamma_pvalue_agrees_with_scipy_where_representable():
 def test_log_pvalues_do_not_underflow():
     table = [[50_000, 0], [0, 50_000]]
     values = split_criteria(table)
-    assert np.isfinite(values["gamma_gini_log_pvalue"]) and values["gamma_gini_log_pvalue"] < -10_000
+    assert (
+        np.isfinite(values["gamma_gini_log_pvalue"]) and values["gamma_gini_log_pvalue"] < -10_000
+    )
     assert np.isfinite(values["chi2_log_pvalue"]) and values["chi2_log_pvalue"] < -10_000
     assert values["gamma_gini_pvalue"] == 0.0  # the plain p-value underflows; its log does not
     weaker = split_criteria([[50_000, 1_000], [1_000, 50_000]])["gamma_gini_log_pvalue"]
-    assert values["gamma_gini_log_pvalue"] < weaker < 0  # log p-values still rank strong dependencies
+    assert (
+        values["gamma_gini_log_pvalue"] < weaker < 0
+    )  # log p-values still rank strong dependencies
 
 
 def test_log_gamma_sf_continues_the_exact_tail():
@@ -92,7 +104,9 @@ def test_log_gamma_sf_continues_the_exact_tail():
 
 def test_degenerate_tables_have_no_information():
     values = split_criteria([[5, 0], [7, 0]])  # a single class
-    assert values["gini_gain"] == 0 and values["chi2_pvalue"] == 1 and values["gamma_gini_pvalue"] == 1
+    assert (
+        values["gini_gain"] == 0 and values["chi2_pvalue"] == 1 and values["gamma_gini_pvalue"] == 1
+    )
 
 
 def test_bad_tables_are_refused():
@@ -118,7 +132,9 @@ def test_bias_experiment_grid_is_reproducible_and_cancellable():
     np.testing.assert_array_equal(a["bias"]["gini gain"], b["bias"]["gini gain"])
     assert a["bias"]["gini gain"].shape == (2, 2)
     seen = []
-    stopped = bias_experiment(**kwargs, progress=lambda d, t: seen.append(d), should_stop=lambda: len(seen) >= 2)
+    stopped = bias_experiment(
+        **kwargs, progress=lambda d, t: seen.append(d), should_stop=lambda: len(seen) >= 2
+    )
     assert stopped["cancelled"] and np.isnan(stopped["bias"]["gini gain"]).sum() == 2
 
 
@@ -148,7 +164,9 @@ def test_selection_by_p_value_avoids_many_valued_noise():
         y = np.where(rng.random(n) < 0.6, weak, 1 - weak)
         X = np.column_stack([weak, rng.random(n)]).astype(float)
         for selection in picks:
-            tree = DecisionTreeClassifier(max_depth=1, selection=selection, n_permutations=49, random_state=seed)
+            tree = DecisionTreeClassifier(
+                max_depth=1, selection=selection, n_permutations=49, random_state=seed
+            )
             picks[selection] += int(tree.fit(X, y).tree_.feature[0] == 1)
     assert picks["gain"] >= 5  # plain Gini often splits on the noise
     assert picks["p_value"] <= picks["gain"] // 2

@@ -74,7 +74,9 @@ def test_batched_nodes_equal_separate_searches():
     together = search_splits(SegmentBatch.from_rows(X, groups), stats, criterion)
     for i, rows in enumerate(groups):
         alone = search_splits(SegmentBatch.from_rows(X, [rows]), stats, criterion)
-        np.testing.assert_allclose(together.best_per_feature()[:, i], alone.best_per_feature()[:, 0])
+        np.testing.assert_allclose(
+            together.best_per_feature()[:, i], alone.best_per_feature()[:, 0]
+        )
 
 
 def test_known_best_split_on_tiny_data():
@@ -82,7 +84,9 @@ def test_known_best_split_on_tiny_data():
     y = np.array([0, 0, 1, 1])
     criterion = CRITERIA_CLF["gini"]()
     table = search_splits(
-        SegmentBatch.from_rows(X, [np.arange(4)]), criterion.row_statistics(y, np.ones(4), 2), criterion
+        SegmentBatch.from_rows(X, [np.arange(4)]),
+        criterion.row_statistics(y, np.ones(4), 2),
+        criterion,
     )
     feature, position, score = table.best()
     # Both features separate the classes perfectly: the lower feature index wins.
@@ -96,7 +100,9 @@ def test_min_samples_leaf_removes_candidates():
     y = np.array([0] * 1 + [1] * 9)
     criterion = CRITERIA_CLF["gini"]()
     stats = criterion.row_statistics(y, np.ones(10), 2)
-    table = search_splits(SegmentBatch.from_rows(X, [np.arange(10)]), stats, criterion, min_samples_leaf=3)
+    table = search_splits(
+        SegmentBatch.from_rows(X, [np.arange(10)]), stats, criterion, min_samples_leaf=3
+    )
     assert table.curve(0)["n_left"].min() == 3
     assert table.curve(0)["n_left"].max() == 7
 
@@ -106,7 +112,9 @@ def test_constant_feature_has_no_candidate():
     y = np.array([0, 1] * 4)
     criterion = CRITERIA_CLF["gini"]()
     table = search_splits(
-        SegmentBatch.from_rows(X, [np.arange(8)]), criterion.row_statistics(y, np.ones(8), 2), criterion
+        SegmentBatch.from_rows(X, [np.arange(8)]),
+        criterion.row_statistics(y, np.ones(8), 2),
+        criterion,
     )
     assert table.curve(0)["threshold"].size == 0
     assert table.best_per_feature()[0, 0] == -np.inf

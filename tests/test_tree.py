@@ -108,7 +108,9 @@ def test_mirror_identity_on_the_loan_example():
     tree = DecisionTreeClassifier().fit(X, y).tree_
     applicant = np.array([[1.0, 50.0, 3.0]])
     assert not np.array_equal(tree.predict(applicant, "<="), tree.predict(applicant, "<"))
-    np.testing.assert_array_equal(mirror(tree).predict(-applicant, "<="), tree.predict(applicant, "<"))
+    np.testing.assert_array_equal(
+        mirror(tree).predict(-applicant, "<="), tree.predict(applicant, "<")
+    )
 
 
 # --------------------------------------------------------------- property tests
@@ -155,8 +157,19 @@ def random_trees(draw):
             depth.append(d + 1)
     n = len(feature)
     value = draw(arrays(np.float64, (n, 1), elements=st.floats(-10, 10)))
-    return Tree(feature, threshold, left, right, value, np.ones(n), np.ones(n), np.zeros(n), depth,
-                is_classifier=False, n_features=n_features)
+    return Tree(
+        feature,
+        threshold,
+        left,
+        right,
+        value,
+        np.ones(n),
+        np.ones(n),
+        np.zeros(n),
+        depth,
+        is_classifier=False,
+        n_features=n_features,
+    )
 
 
 @settings(max_examples=100, deadline=None)

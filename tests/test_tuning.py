@@ -49,7 +49,9 @@ def test_every_search_finds_the_single_split(noisy_step, search):
         result = holdout_tuning("classification", grid, X, y, validation_size=0.3, seed=1)
     else:
         result = nested_cross_validation("classification", grid, X, y, outer_k=3, inner_k=3)
-        assert len(result.outer_errors) == 3 and all(b == {"max_depth": 1} for b in result.outer_best)
+        assert len(result.outer_errors) == 3 and all(
+            b == {"max_depth": 1} for b in result.outer_best
+        )
     assert result.best == {"max_depth": 1}
     assert result.best_error < result.errors[-1]  # the unbounded tree overfits the noise
     assert 0.1 < result.estimate < 0.35
@@ -59,11 +61,25 @@ def test_searches_can_be_stopped(noisy_step):
     X, y = noisy_step
     grid = configuration_grid(max_depth=[1, 2, 3, 4])
     seen = []
-    result = holdout_tuning("classification", grid, X, y, progress=lambda d, t: seen.append(d),
-                            should_stop=lambda: len(seen) >= 2)
+    result = holdout_tuning(
+        "classification",
+        grid,
+        X,
+        y,
+        progress=lambda d, t: seen.append(d),
+        should_stop=lambda: len(seen) >= 2,
+    )
     assert result.cancelled and np.isnan(result.errors[2:]).all()
-    nested = nested_cross_validation("classification", grid, X, y, outer_k=2, inner_k=2,
-                                      progress=lambda d, t: seen.append(d), should_stop=lambda: len(seen) >= 5)
+    nested = nested_cross_validation(
+        "classification",
+        grid,
+        X,
+        y,
+        outer_k=2,
+        inner_k=2,
+        progress=lambda d, t: seen.append(d),
+        should_stop=lambda: len(seen) >= 5,
+    )
     assert nested.cancelled
 
 

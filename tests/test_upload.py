@@ -65,7 +65,9 @@ BAD_INPUTS = [
 ]
 
 
-@pytest.mark.parametrize("data, message", [case[1:] for case in BAD_INPUTS], ids=[c[0] for c in BAD_INPUTS])
+@pytest.mark.parametrize(
+    "data, message", [case[1:] for case in BAD_INPUTS], ids=[c[0] for c in BAD_INPUTS]
+)
 def test_bad_files_raise_a_clear_data_error(data, message):
     with pytest.raises(DataError, match=message):
         read_table(data)

@@ -50,8 +50,11 @@ def use_table(table, target, task, filename):
 
 
 def apply_settings(max_missing_share, max_onehot, keep_categories=False):
-    settings = {"max_missing_share": float(max_missing_share), "max_onehot": int(max_onehot),
-                "keep_categories": bool(keep_categories)}
+    settings = {
+        "max_missing_share": float(max_missing_share),
+        "max_onehot": int(max_onehot),
+        "keep_categories": bool(keep_categories),
+    }
     try:
         state.set_dataset(state.current_raw(), settings)
     except DataError as err:

@@ -17,7 +17,9 @@ def run_with_progress(key, label, run, stop_label="Stop"):
     stored in ``st.session_state[key]``.
     """
     stop = st.empty()
-    stop.button(stop_label, key=f"{key}_stop", help="Stops after the current step; finished steps are kept.")
+    stop.button(
+        stop_label, key=f"{key}_stop", help="Stops after the current step; finished steps are kept."
+    )
     bar = st.progress(0.0, text=label)
 
     def progress(done, total, partial):

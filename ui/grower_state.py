@@ -9,16 +9,18 @@ from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
-from sklearn.model_selection import train_test_split
 
 from trees import TreeGrower
+from trees.studies import subsample, train_test_rows
 
-GROWER = "grow_grower"
-SIGNATURE = "grow_signature"
-SPLIT = "grow_split"
-NODE = "grow_node"
-PENDING_NODE = "grow_pending_node"
-MESSAGE = "grow_message"
+from . import state
+from .state import GROW_GROWER as GROWER
+from .state import GROW_MESSAGE as MESSAGE
+from .state import GROW_NODE as NODE
+from .state import GROW_PENDING_NODE as PENDING_NODE
+from .state import GROW_SIGNATURE as SIGNATURE
+from .state import GROW_SPLIT as SPLIT
+
 MAX_SCORING_ROWS = 20_000
 
 
@@ -50,19 +52,13 @@ def split_data(data, test_share, seed):
     X, y = data.arrays()
     if test_share <= 0:
         return TrainTest(X, y, X[:0], y[:0])
-    stratify = y if data.task == "classification" and np.min(np.unique(y, return_counts=True)[1]) >= 2 else None
-    try:
-        X_train, X_test, y_train, y_test = train_test_split(
-            X, y, test_size=test_share, random_state=seed, stratify=stratify
-        )
-    except ValueError:  # too few rows of a class for the stratified split
-        X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=test_share, random_state=seed)
-    return TrainTest(X_train, y_train, X_test, y_test)
+    train, test = train_test_rows(data.task, y, test_share, seed)
+    return TrainTest(X[train], y[train], X[test], y[test])
 
 
 def get_grower(data, settings):
     """The session's grower for this dataset and these settings (rebuilt when they change)."""
-    signature = (id(data), data.name, data.n_rows, settings)
+    signature = (state.dataset_key(), settings)
     if st.session_state.get(SIGNATURE) != signature:
         split = split_data(data, settings.test_share, settings.seed)
         st.session_state[SPLIT] = split
@@ -120,7 +116,4 @@ def step_scores(_grower, history_key, X_train, y_train, X_test, y_test):
 
 def scoring_rows(X, y, seed=0):
     """At most ``MAX_SCORING_ROWS`` rows, for the per-step score curve."""
-    if len(y) <= MAX_SCORING_ROWS:
-        return X, y
-    keep = np.sort(np.random.default_rng(seed).choice(len(y), MAX_SCORING_ROWS, replace=False))
-    return X[keep], y[keep]
+    return subsample(X, y, MAX_SCORING_ROWS, seed)[:2]

@@ -25,11 +25,35 @@ class PageSpec:
 PAGES = [
     PageSpec("pages/home.py", "Home", ":material/home:", "home", "Start", default=True),
     PageSpec("pages/data.py", "Data", ":material/table_chart:", "data", "Start"),
-    PageSpec("pages/grow.py", "Grow a tree step by step", ":material/account_tree:", "grow", "Explore"),
-    PageSpec("pages/staircase.py", "Staircase and depth", ":material/stairs:", "staircase", "Explore"),
-    PageSpec("pages/instability.py", "Tree instability", ":material/shuffle:", "instability", "Explore"),
+    PageSpec(
+        "pages/grow.py", "Grow a tree step by step", ":material/account_tree:", "grow", "Explore"
+    ),
+    PageSpec(
+        "pages/staircase.py", "Staircase and depth", ":material/stairs:", "staircase", "Explore"
+    ),
+    PageSpec(
+        "pages/instability.py", "Tree instability", ":material/shuffle:", "instability", "Explore"
+    ),
     PageSpec("pages/evaluate.py", "Evaluate and tune", ":material/tune:", "evaluate", "Explore"),
-    PageSpec("pages/cultivated.py", "Cultivated random forests", ":material/forest:", "cultivated", "Remedies"),
-    PageSpec("pages/conditioning.py", "The conditioning bias", ":material/compare_arrows:", "conditioning", "Biases"),
-    PageSpec("pages/split_bias.py", "Split-variable selection bias", ":material/balance:", "split_bias", "Biases"),
+    PageSpec(
+        "pages/cultivated.py",
+        "Cultivated random forests",
+        ":material/forest:",
+        "cultivated",
+        "Remedies",
+    ),
+    PageSpec(
+        "pages/conditioning.py",
+        "The conditioning bias",
+        ":material/compare_arrows:",
+        "conditioning",
+        "Biases",
+    ),
+    PageSpec(
+        "pages/split_bias.py",
+        "Split-variable selection bias",
+        ":material/balance:",
+        "split_bias",
+        "Biases",
+    ),
 ]

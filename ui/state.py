@@ -1,13 +1,20 @@
-"""Every session-state key of the app, and the functions that read and write them.
+"""Every session-state key the app reads or writes, and the functions that own the current dataset.
+
+Widgets keep their own keys (each page names its widgets with a page
+prefix, e.g. ``cond_max_depth``); the keys below are the ones the code reads
+and writes itself, so each is defined once, here.
 
 The current dataset persists across pages: ``RAW`` is what the user loaded,
 ``DATA`` its preprocessed (numeric, complete) version that the pages use,
-``RECORD`` what preprocessing did, ``SETTINGS`` the preprocessing settings.
+``RECORD`` what preprocessing did, ``SETTINGS`` the preprocessing settings
+and ``DATA_KEY`` a fingerprint of ``DATA`` (its content, not its identity):
+cached computations are keyed on it, so they are shared by every session
+that works on the same data and never mixed up between datasets.
 """
 
 import streamlit as st
 
-from datasets import DataError, load, preprocess
+from datasets import DataError, fingerprint, load, preprocess
 
 __all__ = [
     "DATA",
@@ -17,17 +24,48 @@ __all__ = [
     "SETTINGS",
     "current",
     "current_raw",
+    "dataset_key",
     "ensure_dataset",
     "preprocessing_settings",
     "set_dataset",
 ]
 
+# ----------------------------------------------------------- the dataset
 RAW = "dataset_raw"
 DATA = "dataset"
 RECORD = "preprocessing_record"
 SETTINGS = "preprocessing_settings"
-UPLOAD_TABLE = "upload_table"
-UPLOAD_NAME = "upload_name"
+DATA_KEY = "dataset_key"
+
+# ------------------------------------------------------------- the frame
+FRAME_DRAWN = "frame_drawn"  # set while app.py runs a page (see ui.shell)
+DATASET_SWITCH = "sidebar_dataset_switch"  # the sidebar's selectbox
+SIDEBAR_ERROR = "sidebar_error"
+
+# ------------------------------------------------------------ Data page
+DATA_FLASH = "data_flash"
+DATA_GROUP = "data_group"
+DATA_NAME_PREFIX = "data_name_"  # + group: the dataset selectbox of each group
+
+# ------------------------------------------------------------ Grow page
+GROW_GROWER = "grow_grower"
+GROW_SIGNATURE = "grow_signature"
+GROW_SPLIT = "grow_split"
+GROW_NODE = "grow_node"
+GROW_PENDING_NODE = "grow_pending_node"
+GROW_MESSAGE = "grow_message"
+GROW_LOADED = "grow_loaded"
+
+# ------------------------------------------- results of long runs, per page
+COND_EXPERIMENT = "cond_experiment"
+COND_EXPERIMENT_ALL = "cond_experiment_all"
+EVAL_SEARCH = "eval_search"
+CRF_AUC = "crf_auc"
+BIAS_RESULT = "bias_result"
+INST_STUDY = "inst_study"
+INST_CRF = "inst_crf"
+INST_DEFAULT_ROW = "inst_default_row"
+NOISE_STUDY = "noise_study"
 
 DEFAULT_DATASET = "Lattice features"
 DEFAULT_SETTINGS = {"max_missing_share": 0.4, "max_onehot": 5, "keep_categories": False}
@@ -41,9 +79,14 @@ def cached_load(name):
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def cached_preprocess(dataset, max_missing_share, max_onehot, keep_categories=False):
-    """Preprocessed dataset and its record (cached by content)."""
-    return preprocess(dataset, max_missing_share=max_missing_share, max_onehot=max_onehot,
-                      keep_categories=keep_categories)
+    """Preprocessed dataset, its record and its fingerprint (cached by content)."""
+    processed, record = preprocess(
+        dataset,
+        max_missing_share=max_missing_share,
+        max_onehot=max_onehot,
+        keep_categories=keep_categories,
+    )
+    return processed, record, fingerprint(processed)
 
 
 def preprocessing_settings():
@@ -62,12 +105,14 @@ def set_dataset(raw, settings=None):
         When preprocessing fails; the previous dataset is then kept.
     """
     settings = {**DEFAULT_SETTINGS, **(settings or preprocessing_settings())}
-    processed, record = cached_preprocess(raw, settings["max_missing_share"], settings["max_onehot"],
-                                          settings["keep_categories"])
+    processed, record, key = cached_preprocess(
+        raw, settings["max_missing_share"], settings["max_onehot"], settings["keep_categories"]
+    )
     st.session_state[RAW] = raw
     st.session_state[DATA] = processed
     st.session_state[RECORD] = record
     st.session_state[SETTINGS] = settings
+    st.session_state[DATA_KEY] = key
 
 
 def ensure_dataset():
@@ -89,3 +134,9 @@ def current_raw():
     """The current dataset as loaded, before preprocessing."""
     ensure_dataset()
     return st.session_state[RAW]
+
+
+def dataset_key():
+    """The fingerprint of the current dataset: the key of every cached computation on it."""
+    ensure_dataset()
+    return st.session_state[DATA_KEY]

@@ -4,10 +4,10 @@ import numpy as np
 import plotly.graph_objects as go
 
 from .colors import blend_with_white, value_color
+from .layout import LAYOUT
 
 __all__ = ["abstention_figure", "cultivated_to_dot", "leaf_fraction_figure", "sparkline"]
 
-_LAYOUT = {"margin": {"l": 10, "r": 10, "t": 40, "b": 10}, "template": "plotly_white"}
 _BARS = "▁▂▃▄▅▆▇█"
 
 
@@ -27,8 +27,10 @@ def _decision_line(decision, names, precision=3):
     sign = "≤" if decision["direction"] == "<=" else ">"
     if len(thresholds) == 1:
         return f"{name} {sign} {center:.{precision}g}"
-    return (f"{name} {sign} ~{center:.{precision}g}  {sparkline(decision['phi'])}  "
-            f"[{thresholds[0]:.{precision}g} … {thresholds[-1]:.{precision}g}]")
+    return (
+        f"{name} {sign} ~{center:.{precision}g}  {sparkline(decision['phi'])}  "
+        f"[{thresholds[0]:.{precision}g} … {thresholds[-1]:.{precision}g}]"
+    )
 
 
 def cultivated_to_dot(structure, feature_names, selected=None, max_modules=200):
@@ -49,13 +51,25 @@ def cultivated_to_dot(structure, feature_names, selected=None, max_modules=200):
     shown, level = [], [0]
     while level and len(shown) < max_modules:
         shown += level[: max_modules - len(shown)]
-        level = [c for i in level if structure[i]["kind"] != "leaf"
-                 for c in (structure[i]["left"], structure[i]["right"])]
+        level = [
+            c
+            for i in level
+            if structure[i]["kind"] != "leaf"
+            for c in (structure[i]["left"], structure[i]["right"])
+        ]
     shown = set(shown)
     for i in sorted(shown):
         module = structure[i]
-        title = {"leaf": "leaf", "split": "split", "robust": "robust split", "option": "option module"}[module["kind"]]
-        label = [f"#{i} {title}", f"weight {module['weight']:.1f} · P(y=1) {module['positive_share']:.2f}"]
+        title = {
+            "leaf": "leaf",
+            "split": "split",
+            "robust": "robust split",
+            "option": "option module",
+        }[module["kind"]]
+        label = [
+            f"#{i} {title}",
+            f"weight {module['weight']:.1f} · P(y=1) {module['positive_share']:.2f}",
+        ]
         label += [_decision_line(d, feature_names) for d in module["decisions"]]
         fill = blend_with_white(value_color(module["positive_share"], 0.0, 1.0), 0.55)
         text = "\\n".join(line.replace('"', '\\"') for line in label)
@@ -78,13 +92,24 @@ def leaf_fraction_figure(fractions, leaf_ids, leaf_values, minimum=1e-3):
     order = np.argsort(-fractions[keep])
     ids = np.asarray(leaf_ids)[keep][order]
     values = np.asarray(leaf_values)[keep][order]
-    fig = go.Figure(go.Bar(
-        x=[f"#{i}" for i in ids], y=fractions[keep][order],
-        marker={"color": values, "colorscale": "RdBu_r", "cmin": 0, "cmax": 1,
-                "colorbar": {"title": "P(y=1)"}},
-        customdata=values, hovertemplate="leaf %{x}<br>fraction %{y:.3f}<br>P(y=1) %{customdata:.2f}<extra></extra>",
-    ))
-    fig.update_layout(title="Where the row ends up", xaxis_title="leaf", yaxis_title="fraction", **_LAYOUT)
+    fig = go.Figure(
+        go.Bar(
+            x=[f"#{i}" for i in ids],
+            y=fractions[keep][order],
+            marker={
+                "color": values,
+                "colorscale": "RdBu_r",
+                "cmin": 0,
+                "cmax": 1,
+                "colorbar": {"title": "P(y=1)"},
+            },
+            customdata=values,
+            hovertemplate="leaf %{x}<br>fraction %{y:.3f}<br>P(y=1) %{customdata:.2f}<extra></extra>",
+        )
+    )
+    fig.update_layout(
+        title="Where the row ends up", xaxis_title="leaf", yaxis_title="fraction", **LAYOUT
+    )
     fig.update_xaxes(type="category")
     return fig
 
@@ -92,10 +117,29 @@ def leaf_fraction_figure(fractions, leaf_ids, leaf_values, minimum=1e-3):
 def abstention_figure(thresholds, accuracy, kept):
     """Accuracy on the kept predictions and the share kept, against the spread threshold (Figure 4)."""
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=thresholds, y=accuracy, mode="lines", name="accuracy of the predictions kept",
-                             line={"color": "#2E7D32", "width": 2}))
-    fig.add_trace(go.Scatter(x=thresholds, y=kept, mode="lines", name="share of predictions kept",
-                             line={"color": "#555555", "dash": "dash"}))
-    fig.update_layout(title="Abstaining when the spread is high", xaxis_title="spread threshold",
-                      yaxis_range=[0, 1.02], legend={"orientation": "h", "y": -0.25}, **_LAYOUT)
+    fig.add_trace(
+        go.Scatter(
+            x=thresholds,
+            y=accuracy,
+            mode="lines",
+            name="accuracy of the predictions kept",
+            line={"color": "#2E7D32", "width": 2},
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=thresholds,
+            y=kept,
+            mode="lines",
+            name="share of predictions kept",
+            line={"color": "#555555", "dash": "dash"},
+        )
+    )
+    fig.update_layout(
+        title="Abstaining when the spread is high",
+        xaxis_title="spread threshold",
+        yaxis_range=[0, 1.02],
+        legend={"orientation": "h", "y": -0.25},
+        **LAYOUT,
+    )
     return fig

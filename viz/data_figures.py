@@ -5,10 +5,17 @@ import pandas as pd
 import plotly.express as px
 import plotly.graph_objects as go
 
-__all__ = ["MAX_SCATTER_POINTS", "class_balance_figure", "scatter_figure", "target_figure", "target_histogram"]
+from .layout import LAYOUT
+
+__all__ = [
+    "MAX_SCATTER_POINTS",
+    "class_balance_figure",
+    "scatter_figure",
+    "target_figure",
+    "target_histogram",
+]
 
 MAX_SCATTER_POINTS = 5_000
-_LAYOUT = {"margin": {"l": 10, "r": 10, "t": 40, "b": 10}, "template": "plotly_white"}
 
 
 def class_balance_figure(y):
@@ -24,7 +31,9 @@ def class_balance_figure(y):
             marker_color="#2E7D32",
         )
     )
-    fig.update_layout(title="Class balance", xaxis_title=str(y.name or "class"), yaxis_title="rows", **_LAYOUT)
+    fig.update_layout(
+        title="Class balance", xaxis_title=str(y.name or "class"), yaxis_title="rows", **LAYOUT
+    )
     fig.update_xaxes(type="category")
     return fig
 
@@ -32,7 +41,12 @@ def class_balance_figure(y):
 def target_histogram(y, bins=40):
     """Histogram of a regression target."""
     fig = px.histogram(x=y.to_numpy(dtype=float), nbins=bins, color_discrete_sequence=["#2E7D32"])
-    fig.update_layout(title="Target distribution", xaxis_title=str(y.name or "target"), yaxis_title="rows", **_LAYOUT)
+    fig.update_layout(
+        title="Target distribution",
+        xaxis_title=str(y.name or "target"),
+        yaxis_title="rows",
+        **LAYOUT,
+    )
     return fig
 
 
@@ -50,7 +64,9 @@ def _jittered(values, rng, share=0.15):
     return values + rng.uniform(-share, share, values.shape) * gap
 
 
-def scatter_figure(dataset, x_feature, y_feature, max_points=MAX_SCATTER_POINTS, seed=0, jitter=False):
+def scatter_figure(
+    dataset, x_feature, y_feature, max_points=MAX_SCATTER_POINTS, seed=0, jitter=False
+):
     """Scatter of two features coloured by the target (a random subsample beyond ``max_points``).
 
     With ``jitter``, points are moved by up to 15% of the smallest gap between
@@ -63,7 +79,11 @@ def scatter_figure(dataset, x_feature, y_feature, max_points=MAX_SCATTER_POINTS,
         Number of points drawn.
     """
     frame = pd.DataFrame(
-        {"x": dataset.X[x_feature].to_numpy(), "y": dataset.X[y_feature].to_numpy(), "target": dataset.y.to_numpy()}
+        {
+            "x": dataset.X[x_feature].to_numpy(),
+            "y": dataset.X[y_feature].to_numpy(),
+            "target": dataset.y.to_numpy(),
+        }
     )
     rng = np.random.default_rng(seed)
     if len(frame) > max_points:
@@ -74,11 +94,19 @@ def scatter_figure(dataset, x_feature, y_feature, max_points=MAX_SCATTER_POINTS,
         frame["y"] = _jittered(frame["y"].to_numpy(dtype=float), rng)
     if dataset.task == "classification":
         frame["target"] = frame["target"].astype(str)
-        fig = px.scatter(frame, x="x", y="y", color="target", opacity=0.75,
-                         category_orders={"target": sorted(frame["target"].unique())},
-                         color_discrete_sequence=px.colors.qualitative.D3)
+        fig = px.scatter(
+            frame,
+            x="x",
+            y="y",
+            color="target",
+            opacity=0.75,
+            category_orders={"target": sorted(frame["target"].unique())},
+            color_discrete_sequence=px.colors.qualitative.D3,
+        )
     else:
-        fig = px.scatter(frame, x="x", y="y", color="target", opacity=0.75, color_continuous_scale="Viridis")
+        fig = px.scatter(
+            frame, x="x", y="y", color="target", opacity=0.75, color_continuous_scale="Viridis"
+        )
     target_name = str(dataset.y.name or "target")
     fig.update_traces(marker={"size": 7, "line": {"width": 0.3, "color": "white"}})
     fig.update_layout(
@@ -87,6 +115,6 @@ def scatter_figure(dataset, x_feature, y_feature, max_points=MAX_SCATTER_POINTS,
         yaxis_title=str(y_feature),
         legend_title_text=target_name,
         coloraxis_colorbar_title_text=target_name,
-        **_LAYOUT,
+        **LAYOUT,
     )
     return fig, len(frame)

@@ -9,10 +9,9 @@ import numpy as np
 import plotly.graph_objects as go
 
 from .colors import CLASS_COLORS, class_color
+from .layout import LAYOUT
 
 __all__ = ["grid_axis", "grid_rows", "partition_figure", "prediction_grid"]
-
-_LAYOUT = {"margin": {"l": 10, "r": 10, "t": 40, "b": 10}, "template": "plotly_white"}
 
 
 def grid_axis(values, n=150, include_observed=False, pad=0.05):
@@ -88,8 +87,18 @@ def _class_colorscale(n_classes, opacity_strength=0.35):
 
 
 def partition_figure(
-    tree, X, y, fx, fy, feature_names, class_names=None, fixed=None, op="<=", title=None,
-    max_points=3_000, seed=0,
+    tree,
+    X,
+    y,
+    fx,
+    fy,
+    feature_names,
+    class_names=None,
+    fixed=None,
+    op="<=",
+    title=None,
+    max_points=3_000,
+    seed=0,
 ):
     """Heatmap of the tree's regions over two features, with the training points.
 
@@ -105,22 +114,36 @@ def partition_figure(
         predicted = np.argmax(prediction, axis=-1)
         fig.add_trace(
             go.Heatmap(
-                x=xs, y=ys, z=predicted, zmin=-0.5, zmax=n_classes - 0.5,
-                colorscale=_class_colorscale(n_classes), showscale=False,
-                text=np.asarray(names, dtype=object)[predicted], customdata=np.max(prediction, axis=-1),
+                x=xs,
+                y=ys,
+                z=predicted,
+                zmin=-0.5,
+                zmax=n_classes - 0.5,
+                colorscale=_class_colorscale(n_classes),
+                showscale=False,
+                text=np.asarray(names, dtype=object)[predicted],
+                customdata=np.max(prediction, axis=-1),
                 hovertemplate="%{x:.3g}, %{y:.3g}<br>class %{text}, share %{customdata:.2f}<extra></extra>",
             )
         )
     else:
         fig.add_trace(
-            go.Heatmap(x=xs, y=ys, z=prediction, colorscale="Viridis", opacity=0.55,
-                       colorbar={"title": "prediction"},
-                       hovertemplate="%{x:.3g}, %{y:.3g}<br>prediction %{z:.3g}<extra></extra>")
+            go.Heatmap(
+                x=xs,
+                y=ys,
+                z=prediction,
+                colorscale="Viridis",
+                opacity=0.55,
+                colorbar={"title": "prediction"},
+                hovertemplate="%{x:.3g}, %{y:.3g}<br>prediction %{z:.3g}<extra></extra>",
+            )
         )
     _add_points(fig, X, np.asarray(y), fx, fy, tree.is_classifier, class_names, max_points, seed)
     fig.update_layout(
         title=title or "Regions of the tree",
-        xaxis_title=feature_names[fx], yaxis_title=feature_names[fy], **_LAYOUT,
+        xaxis_title=feature_names[fx],
+        yaxis_title=feature_names[fy],
+        **LAYOUT,
     )
     return fig
 
@@ -136,15 +159,29 @@ def _add_points(fig, X, y, fx, fy, is_classifier, class_names, max_points, seed)
             name = class_names[k] if class_names and k < len(class_names) else str(label)
             fig.add_trace(
                 go.Scatter(
-                    x=X[rows, fx], y=X[rows, fy], mode="markers", name=name,
-                    marker={"color": class_color(k), "size": 6, "line": {"width": 0.5, "color": "white"}},
+                    x=X[rows, fx],
+                    y=X[rows, fy],
+                    mode="markers",
+                    name=name,
+                    marker={
+                        "color": class_color(k),
+                        "size": 6,
+                        "line": {"width": 0.5, "color": "white"},
+                    },
                 )
             )
     else:
         fig.add_trace(
             go.Scatter(
-                x=X[index, fx], y=X[index, fy], mode="markers", name="rows",
-                marker={"color": y[index].astype(float), "colorscale": "Viridis", "size": 6,
-                        "line": {"width": 0.5, "color": "white"}},
+                x=X[index, fx],
+                y=X[index, fy],
+                mode="markers",
+                name="rows",
+                marker={
+                    "color": y[index].astype(float),
+                    "colorscale": "Viridis",
+                    "size": 6,
+                    "line": {"width": 0.5, "color": "white"},
+                },
             )
         )

@@ -5,31 +5,43 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 from scipy import stats
 
-__all__ = ["bias_heatmaps", "null_distribution_figure", "noise_root_figure"]
+from .layout import TITLED_SUBPLOTS
 
-_LAYOUT = {"margin": {"l": 10, "r": 10, "t": 60, "b": 10}, "template": "plotly_white"}
+__all__ = ["bias_heatmaps", "null_distribution_figure", "noise_root_figure"]
 
 
 def bias_heatmaps(result, columns=3):
     """One heatmap of the bias per criterion, against N and p1 (source 001, Figures 2 to 7)."""
     names = list(result["bias"])
     rows = int(np.ceil(len(names) / columns))
-    fig = make_subplots(rows=rows, cols=columns, subplot_titles=names, horizontal_spacing=0.06,
-                        vertical_spacing=0.14)
+    fig = make_subplots(
+        rows=rows,
+        cols=columns,
+        subplot_titles=names,
+        horizontal_spacing=0.06,
+        vertical_spacing=0.14,
+    )
     limit = max(0.1, float(np.nanmax([np.nanmax(np.abs(v)) for v in result["bias"].values()])))
     p1_labels = [f"{p:.3g}" for p in result["p1"]]
     for i, name in enumerate(names):
         fig.add_trace(
             go.Heatmap(
-                x=[str(n) for n in result["N"]], y=p1_labels, z=result["bias"][name], zmin=-limit, zmax=limit,
-                colorscale="RdBu_r", showscale=i == 0, colorbar={"title": "bias"},
+                x=[str(n) for n in result["N"]],
+                y=p1_labels,
+                z=result["bias"][name],
+                zmin=-limit,
+                zmax=limit,
+                colorscale="RdBu_r",
+                showscale=i == 0,
+                colorbar={"title": "bias"},
                 hovertemplate="N %{x}, p1 %{y}<br>bias %{z:.2f}<extra>" + name + "</extra>",
             ),
-            row=i // columns + 1, col=i % columns + 1,
+            row=i // columns + 1,
+            col=i % columns + 1,
         )
     fig.update_xaxes(title_text="N")
     fig.update_yaxes(title_text="p1", col=1)
-    fig.update_layout(height=330 * rows, **_LAYOUT)
+    fig.update_layout(height=330 * rows, **TITLED_SUBPLOTS)
     return fig
 
 
@@ -38,26 +50,69 @@ def null_distribution_figure(gains, mean, variance):
     alpha, theta = mean**2 / variance, variance / mean
     grid = np.linspace(0, np.quantile(gains, 0.999), 300)
     fig = make_subplots(rows=1, cols=2, subplot_titles=["density", "cumulative distribution"])
-    fig.add_trace(go.Histogram(x=gains, histnorm="probability density", nbinsx=80, name="Monte Carlo",
-                               marker_color="#9ecae1"), 1, 1)
-    fig.add_trace(go.Scatter(x=grid, y=stats.gamma.pdf(grid, a=alpha, scale=theta), name="Gamma approximation",
-                             line={"color": "#d62728", "width": 2}), 1, 1)
+    fig.add_trace(
+        go.Histogram(
+            x=gains,
+            histnorm="probability density",
+            nbinsx=80,
+            name="Monte Carlo",
+            marker_color="#9ecae1",
+        ),
+        1,
+        1,
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=grid,
+            y=stats.gamma.pdf(grid, a=alpha, scale=theta),
+            name="Gamma approximation",
+            line={"color": "#d62728", "width": 2},
+        ),
+        1,
+        1,
+    )
     ordered = np.sort(gains)
-    fig.add_trace(go.Scatter(x=ordered, y=np.arange(1, ordered.size + 1) / ordered.size, name="Monte Carlo CDF",
-                             line={"color": "#1f77b4"}), 1, 2)
-    fig.add_trace(go.Scatter(x=grid, y=stats.gamma.cdf(grid, a=alpha, scale=theta), name="Gamma CDF",
-                             line={"color": "#d62728", "dash": "dash"}), 1, 2)
+    fig.add_trace(
+        go.Scatter(
+            x=ordered,
+            y=np.arange(1, ordered.size + 1) / ordered.size,
+            name="Monte Carlo CDF",
+            line={"color": "#1f77b4"},
+        ),
+        1,
+        2,
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=grid,
+            y=stats.gamma.cdf(grid, a=alpha, scale=theta),
+            name="Gamma CDF",
+            line={"color": "#d62728", "dash": "dash"},
+        ),
+        1,
+        2,
+    )
     fig.update_xaxes(title_text="Gini gain")
-    fig.update_layout(height=380, legend={"orientation": "h", "y": -0.25}, **_LAYOUT)
+    fig.update_layout(height=380, legend={"orientation": "h", "y": -0.25}, **TITLED_SUBPLOTS)
     return fig
 
 
 def noise_root_figure(result, labels):
     """Share of resamples whose root split is on a noise feature, per selection rule."""
     keys = [k for k in labels if k in result]
-    fig = go.Figure(go.Bar(x=[labels[k] for k in keys], y=[result[k] for k in keys],
-                           marker_color=["#d62728", "#2ca02c"][: len(keys)],
-                           hovertemplate="%{x}: %{y:.0%}<extra></extra>"))
-    fig.update_layout(title="Roots that split on noise", yaxis_tickformat=".0%", yaxis_range=[0, 1],
-                      yaxis_title="share of resamples", **_LAYOUT)
+    fig = go.Figure(
+        go.Bar(
+            x=[labels[k] for k in keys],
+            y=[result[k] for k in keys],
+            marker_color=["#d62728", "#2ca02c"][: len(keys)],
+            hovertemplate="%{x}: %{y:.0%}<extra></extra>",
+        )
+    )
+    fig.update_layout(
+        title="Roots that split on noise",
+        yaxis_tickformat=".0%",
+        yaxis_range=[0, 1],
+        yaxis_title="share of resamples",
+        **TITLED_SUBPLOTS,
+    )
     return fig

@@ -5,12 +5,16 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from .layout import LAYOUT
 from .partition import partition_figure
 
-__all__ = ["complexity_figure", "linear_boundary", "staircase_classification_figure",
-           "staircase_regression_figure", "surface_comparison_figure"]
-
-_LAYOUT = {"margin": {"l": 10, "r": 10, "t": 40, "b": 10}, "template": "plotly_white"}
+__all__ = [
+    "complexity_figure",
+    "linear_boundary",
+    "staircase_classification_figure",
+    "staircase_regression_figure",
+    "surface_comparison_figure",
+]
 
 
 def linear_boundary(coef, intercept, x_range):
@@ -23,12 +27,28 @@ def linear_boundary(coef, intercept, x_range):
 
 def staircase_classification_figure(tree, X, y, names, class_names, coef=None, intercept=None):
     """The tree's regions over the points, with the logistic-regression boundary as a line."""
-    fig = partition_figure(tree, X, y, 0, 1, names, class_names, title=f"Depth {tree.max_depth}: {tree.n_leaves} regions")
+    fig = partition_figure(
+        tree,
+        X,
+        y,
+        0,
+        1,
+        names,
+        class_names,
+        title=f"Depth {tree.max_depth}: {tree.n_leaves} regions",
+    )
     if coef is not None:
         bx, by = linear_boundary(coef, intercept, (X[:, 0].min(), X[:, 0].max()))
         keep = (by >= X[:, 1].min()) & (by <= X[:, 1].max())
-        fig.add_trace(go.Scatter(x=bx[keep], y=by[keep], mode="lines", name="logistic regression",
-                                 line={"color": "black", "dash": "dash", "width": 2}))
+        fig.add_trace(
+            go.Scatter(
+                x=bx[keep],
+                y=by[keep],
+                mode="lines",
+                name="logistic regression",
+                line={"color": "black", "dash": "dash", "width": 2},
+            )
+        )
     return fig
 
 
@@ -38,17 +58,50 @@ def staircase_regression_figure(tree, x, y, true_function, extend=0.4):
     span = high - low
     grid = np.linspace(low - extend * span, high + extend * span, 600)
     fig = go.Figure()
-    fig.add_vrect(x0=grid[0], x1=low, fillcolor="#eeeeee", line_width=0, annotation_text="no data",
-                  annotation_position="top left")
-    fig.add_vrect(x0=high, x1=grid[-1], fillcolor="#eeeeee", line_width=0, annotation_text="no data",
-                  annotation_position="top right")
-    fig.add_trace(go.Scatter(x=x, y=y, mode="markers", name="rows", marker={"size": 5, "color": "#7f7f7f"}))
-    fig.add_trace(go.Scatter(x=grid, y=true_function(grid), mode="lines", name="true function",
-                             line={"color": "#1f77b4", "width": 2}))
-    fig.add_trace(go.Scatter(x=grid, y=tree.predict(grid[:, None]), mode="lines", name="tree",
-                             line={"color": "#d62728", "width": 2, "shape": "hv"}))
-    fig.update_layout(title=f"Depth {tree.max_depth}: {tree.n_leaves} constant pieces",
-                      xaxis_title="x", yaxis_title="y", legend={"orientation": "h", "y": -0.2}, **_LAYOUT)
+    fig.add_vrect(
+        x0=grid[0],
+        x1=low,
+        fillcolor="#eeeeee",
+        line_width=0,
+        annotation_text="no data",
+        annotation_position="top left",
+    )
+    fig.add_vrect(
+        x0=high,
+        x1=grid[-1],
+        fillcolor="#eeeeee",
+        line_width=0,
+        annotation_text="no data",
+        annotation_position="top right",
+    )
+    fig.add_trace(
+        go.Scatter(x=x, y=y, mode="markers", name="rows", marker={"size": 5, "color": "#7f7f7f"})
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=grid,
+            y=true_function(grid),
+            mode="lines",
+            name="true function",
+            line={"color": "#1f77b4", "width": 2},
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=grid,
+            y=tree.predict(grid[:, None]),
+            mode="lines",
+            name="tree",
+            line={"color": "#d62728", "width": 2, "shape": "hv"},
+        )
+    )
+    fig.update_layout(
+        title=f"Depth {tree.max_depth}: {tree.n_leaves} constant pieces",
+        xaxis_title="x",
+        yaxis_title="y",
+        legend={"orientation": "h", "y": -0.2},
+        **LAYOUT,
+    )
     return fig
 
 
@@ -59,12 +112,23 @@ def surface_comparison_figure(tree, true_surface, X, n=80):
     gx, gy = np.meshgrid(xs, ys)
     truth = true_surface(gx, gy)
     prediction = tree.predict(np.column_stack([gx.ravel(), gy.ravel()])).reshape(gx.shape)
-    fig = make_subplots(rows=1, cols=2, subplot_titles=["true surface", f"tree, depth {tree.max_depth}"],
-                        shared_yaxes=True, horizontal_spacing=0.03)
+    fig = make_subplots(
+        rows=1,
+        cols=2,
+        subplot_titles=["true surface", f"tree, depth {tree.max_depth}"],
+        shared_yaxes=True,
+        horizontal_spacing=0.03,
+    )
     low, high = float(min(truth.min(), prediction.min())), float(max(truth.max(), prediction.max()))
-    fig.add_trace(go.Heatmap(x=xs, y=ys, z=truth, zmin=low, zmax=high, colorscale="Viridis", showscale=False), 1, 1)
-    fig.add_trace(go.Heatmap(x=xs, y=ys, z=prediction, zmin=low, zmax=high, colorscale="Viridis"), 1, 2)
-    fig.update_layout(height=380, **_LAYOUT)
+    fig.add_trace(
+        go.Heatmap(x=xs, y=ys, z=truth, zmin=low, zmax=high, colorscale="Viridis", showscale=False),
+        1,
+        1,
+    )
+    fig.add_trace(
+        go.Heatmap(x=xs, y=ys, z=prediction, zmin=low, zmax=high, colorscale="Viridis"), 1, 2
+    )
+    fig.update_layout(height=380, **LAYOUT)
     fig.update_xaxes(title_text="x1")
     fig.update_yaxes(title_text="x2", col=1)
     return fig
@@ -79,16 +143,42 @@ def complexity_figure(curve):
         ("train", curve.train_mean, curve.train_std, "#1f77b4"),
         ("test (cross-validated)", curve.test_mean, curve.test_std, "#d62728"),
     ):
-        fig.add_trace(go.Scatter(x=xs + xs[::-1], y=np.concatenate([mean + std, (mean - std)[::-1]]), mode="lines",
-                                 fill="toself", fillcolor=color, opacity=0.15, line={"width": 0},
-                                 hoverinfo="skip", showlegend=False))
-        fig.add_trace(go.Scatter(x=xs, y=mean, mode="lines+markers", name=name, line={"color": color}))
-    fig.add_hline(y=curve.baseline_mean, line={"color": "black", "dash": "dash"},
-                  annotation_text="linear baseline", annotation_position="top left")
-    fig.add_trace(go.Scatter(x=[curve.best_index], y=[curve.test_mean[curve.best_index]], mode="markers",
-                             name=f"best: {labels[curve.best_index]}",
-                             marker={"size": 14, "symbol": "star", "color": "#ff7f0e"}))
-    fig.update_layout(title=f"{curve.error_name} against {curve.parameter}", yaxis_title=curve.error_name,
-                      legend={"orientation": "h", "y": -0.25}, **_LAYOUT)
+        fig.add_trace(
+            go.Scatter(
+                x=xs + xs[::-1],
+                y=np.concatenate([mean + std, (mean - std)[::-1]]),
+                mode="lines",
+                fill="toself",
+                fillcolor=color,
+                opacity=0.15,
+                line={"width": 0},
+                hoverinfo="skip",
+                showlegend=False,
+            )
+        )
+        fig.add_trace(
+            go.Scatter(x=xs, y=mean, mode="lines+markers", name=name, line={"color": color})
+        )
+    fig.add_hline(
+        y=curve.baseline_mean,
+        line={"color": "black", "dash": "dash"},
+        annotation_text="linear baseline",
+        annotation_position="top left",
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=[curve.best_index],
+            y=[curve.test_mean[curve.best_index]],
+            mode="markers",
+            name=f"best: {labels[curve.best_index]}",
+            marker={"size": 14, "symbol": "star", "color": "#ff7f0e"},
+        )
+    )
+    fig.update_layout(
+        title=f"{curve.error_name} against {curve.parameter}",
+        yaxis_title=curve.error_name,
+        legend={"orientation": "h", "y": -0.25},
+        **LAYOUT,
+    )
     fig.update_xaxes(tickvals=xs, ticktext=[str(v) for v in labels], title_text=curve.parameter)
     return fig

@@ -9,11 +9,15 @@ def _describe(value, is_classifier, class_names):
     if not value:
         return ""
     if is_classifier:
-        return ", ".join(f"{name}: {share:.2f}" for name, share in zip(class_names, value, strict=False))
+        return ", ".join(
+            f"{name}: {share:.2f}" for name, share in zip(class_names, value, strict=False)
+        )
     return f"mean {value[0]:.4g}"
 
 
-def candidates_table(candidates, is_classifier, class_names=None, score_name="score", category_names=None):
+def candidates_table(
+    candidates, is_classifier, class_names=None, score_name="score", category_names=None
+):
     """One row per feature: its best split, score, and the two sides it makes.
 
     Parameters

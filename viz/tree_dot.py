@@ -122,12 +122,17 @@ def tree_to_dot(
         elif node == last_split:
             attributes += [f'color="{HIGHLIGHT["last"]}"', "penwidth=2.5"]
         if node in marked:
-            attributes += ["peripheries=2", f'color="{HIGHLIGHT["mark"]}"' if node != selected else ""]
+            attributes += [
+                "peripheries=2",
+                f'color="{HIGHLIGHT["mark"]}"' if node != selected else "",
+            ]
         lines.append(f"  {node} [{', '.join(a for a in attributes if a)}];")
     left_label, right_label = EDGE_LABELS[op]
     for node in reachable:
         if tree.feature[node] >= 0:
-            left_text, right_text = ("yes", "no") if tree.categories[node] is not None else (left_label, right_label)
+            left_text, right_text = (
+                ("yes", "no") if tree.categories[node] is not None else (left_label, right_label)
+            )
             lines.append(f'  {node} -> {tree.left[node]} [label="{left_text}"];')
             lines.append(f'  {node} -> {tree.right[node]} [label="{right_text}"];')
     lines.append("}")

@@ -42,8 +42,14 @@ def test_page_opens_cleanly(spec, app_url, browser, screenshot_dir):
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     failed = []
     page.on("requestfailed", lambda r: failed.append(f"{r.url}: {r.failure}"))
-    page.on("response", lambda r: failed.append(f"{r.url}: {r.status}")
-            if r.status >= 400 and not r.url.endswith(_IGNORED_CONSOLE) else None)
+    page.on(
+        "response",
+        lambda r: (
+            failed.append(f"{r.url}: {r.status}")
+            if r.status >= 400 and not r.url.endswith(_IGNORED_CONSOLE)
+            else None
+        ),
+    )
     page.goto(f"{app_url}/{'' if spec.default else spec.url_path}")
     _wait_until_idle(page)
     page.screenshot(path=str(screenshot_dir / f"{spec.url_path}.png"), full_page=True)
@@ -54,7 +60,7 @@ def test_page_opens_cleanly(spec, app_url, browser, screenshot_dir):
     real_errors = [e for e in errors if "Failed to load resource" not in e]
     assert not real_errors, f"console errors: {real_errors}"
     assert page.locator("h1").first.inner_text().strip(), "the page has no title"
-    assert spec.title in page.locator('[data-testid="stSidebarNav"]').inner_text()
+    assert spec.title in page.locator('[data-testid="stSidebar"]').inner_text()
     page.close()
 
 

@@ -126,8 +126,12 @@ class Module:
             "left": self.left,
             "right": self.right,
             "decisions": [
-                {"feature": d.feature, "thresholds": d.thresholds.tolist(), "phi": (d.phi / d.phi.sum()).tolist(),
-                 "direction": ">" if d.flipped else "<="}
+                {
+                    "feature": d.feature,
+                    "thresholds": d.thresholds.tolist(),
+                    "phi": (d.phi / d.phi.sum()).tolist(),
+                    "direction": ">" if d.flipped else "<=",
+                }
                 for d in self.decisions
             ],
         }
@@ -197,8 +201,17 @@ class CultivatedForestClassifier(ClassifierMixin, BaseEstimator):
     leaf_ids_ : ndarray of int
     """
 
-    def __init__(self, variant="full", *, max_depth=None, min_node_weight=6.0, k="sqrt", k_factor=1.0, eta0=0.3,
-                 abstain_threshold=None):
+    def __init__(
+        self,
+        variant="full",
+        *,
+        max_depth=None,
+        min_node_weight=6.0,
+        k="sqrt",
+        k_factor=1.0,
+        eta0=0.3,
+        abstain_threshold=None,
+    ):
         self.variant = variant
         self.max_depth = max_depth
         self.min_node_weight = min_node_weight
@@ -246,13 +259,21 @@ class CultivatedForestClassifier(ClassifierMixin, BaseEstimator):
         module = Module("leaf", depth, weight, positive)
         self.modules_.append(module)
         minority = weight * min(positive, 1.0 - positive)
-        splittable = depth < self._depth_limit and weight >= self.min_node_weight and minority >= MIN_MINORITY
+        splittable = (
+            depth < self._depth_limit
+            and weight >= self.min_node_weight
+            and minority >= MIN_MINORITY
+        )
         decisions = self._module_decisions(X, y, w, depth, module) if splittable else []
         if not decisions:
             leaves.append((node, w))
             return node
         module.decisions = decisions
-        module.kind = "option" if len(decisions) > 1 else ("robust" if len(decisions[0].thresholds) > 1 else "split")
+        module.kind = (
+            "option"
+            if len(decisions) > 1
+            else ("robust" if len(decisions[0].thresholds) > 1 else "split")
+        )
         psi = module.left_share(X)
         for side, share in (("left", psi), ("right", 1.0 - psi)):
             child_w = w * share
@@ -273,7 +294,9 @@ class CultivatedForestClassifier(ClassifierMixin, BaseEstimator):
         k = self.k_factor * np.sqrt(wn.sum()) if self.k == "sqrt" else float(self.k)
         candidates = {}
         for feature in np.flatnonzero(np.isfinite(table.best_proxy[:, 0])):
-            candidates[int(feature)] = self._feature_decision(table, Xn, wn, int(feature), parent_impurity, k)
+            candidates[int(feature)] = self._feature_decision(
+                table, Xn, wn, int(feature), parent_impurity, k
+            )
         if not candidates:
             return []
         module.impurities = {f: h for f, (_, h, _) in candidates.items()}
@@ -295,7 +318,11 @@ class CultivatedForestClassifier(ClassifierMixin, BaseEstimator):
         t0 = xs[position]
         best_gain = float(table.score(np.array([feature]), np.array([position]))[0])
         if not self._robust:
-            return Decision(feature, np.array([t0]), np.array([1.0])), parent_impurity - best_gain, best_gain
+            return (
+                Decision(feature, np.array([t0]), np.array([1.0])),
+                parent_impurity - best_gain,
+                best_gain,
+            )
         values, inverse = np.unique(Xn[:, feature], return_inverse=True)
         value_weights = np.bincount(inverse, weights=wn, minlength=values.size)
         center = int(np.searchsorted(values, t0))

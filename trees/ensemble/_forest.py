@@ -84,7 +84,9 @@ class BaseForest(BaseEstimator):
         if not isinstance(self.n_estimators, numbers.Integral) or self.n_estimators < 1:
             raise ValueError(f"n_estimators must be an int >= 1, got {self.n_estimators!r}.")
         if self.conditioning not in FOREST_CONDITIONINGS:
-            raise ValueError(f"conditioning must be one of {FOREST_CONDITIONINGS}, got {self.conditioning!r}.")
+            raise ValueError(
+                f"conditioning must be one of {FOREST_CONDITIONINGS}, got {self.conditioning!r}."
+            )
         if self.oob_score and not self.bootstrap:
             raise ValueError("oob_score needs bootstrap=True: without it no row is out of bag.")
 
@@ -124,7 +126,10 @@ class BaseForest(BaseEstimator):
         """Each tree's prediction under its test: shape (n_estimators, n_samples[, n_classes])."""
         operators = operators or tree_operators(len(self.estimators_), self.conditioning)
         return np.stack(
-            [self._tree_output(tree, X, op) for tree, op in zip(self.estimators_, operators, strict=True)]
+            [
+                self._tree_output(tree, X, op)
+                for tree, op in zip(self.estimators_, operators, strict=True)
+            ]
         )
 
     def _compute_oob(self, X, y):
@@ -140,7 +145,12 @@ class BaseForest(BaseEstimator):
             counts[out] += 1
         seen = counts > 0
         shape = (-1,) + (1,) * (total.ndim - 1)
-        oob = np.divide(total, counts.reshape(shape), out=np.full(total.shape, np.nan), where=seen.reshape(shape))
+        oob = np.divide(
+            total,
+            counts.reshape(shape),
+            out=np.full(total.shape, np.nan),
+            where=seen.reshape(shape),
+        )
         self._set_oob(oob, y, seen)
 
     def _validate_X_predict(self, X):
@@ -149,7 +159,9 @@ class BaseForest(BaseEstimator):
 
     def _validate_fit(self, X, y, sample_weight):
         self._check_settings()
-        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=isinstance(self, RegressorMixin))
+        X, y = validate_data(
+            self, X, y, dtype=np.float64, y_numeric=isinstance(self, RegressorMixin)
+        )
         sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
         return X, y, sample_weight
 
@@ -206,10 +218,19 @@ class RandomForestClassifier(ClassifierMixin, BaseForest):
         conditioning="<=",
     ):
         super().__init__(
-            n_estimators, criterion=criterion, max_depth=max_depth, min_samples_split=min_samples_split,
-            min_samples_leaf=min_samples_leaf, max_leaf_nodes=max_leaf_nodes,
-            min_impurity_decrease=min_impurity_decrease, max_features=max_features, bootstrap=bootstrap,
-            oob_score=oob_score, n_jobs=n_jobs, random_state=random_state, conditioning=conditioning,
+            n_estimators,
+            criterion=criterion,
+            max_depth=max_depth,
+            min_samples_split=min_samples_split,
+            min_samples_leaf=min_samples_leaf,
+            max_leaf_nodes=max_leaf_nodes,
+            min_impurity_decrease=min_impurity_decrease,
+            max_features=max_features,
+            bootstrap=bootstrap,
+            oob_score=oob_score,
+            n_jobs=n_jobs,
+            random_state=random_state,
+            conditioning=conditioning,
         )
 
     def fit(self, X, y, sample_weight=None):
@@ -273,10 +294,19 @@ class RandomForestRegressor(RegressorMixin, BaseForest):
         conditioning="<=",
     ):
         super().__init__(
-            n_estimators, criterion=criterion, max_depth=max_depth, min_samples_split=min_samples_split,
-            min_samples_leaf=min_samples_leaf, max_leaf_nodes=max_leaf_nodes,
-            min_impurity_decrease=min_impurity_decrease, max_features=max_features, bootstrap=bootstrap,
-            oob_score=oob_score, n_jobs=n_jobs, random_state=random_state, conditioning=conditioning,
+            n_estimators,
+            criterion=criterion,
+            max_depth=max_depth,
+            min_samples_split=min_samples_split,
+            min_samples_leaf=min_samples_leaf,
+            max_leaf_nodes=max_leaf_nodes,
+            min_impurity_decrease=min_impurity_decrease,
+            max_features=max_features,
+            bootstrap=bootstrap,
+            oob_score=oob_score,
+            n_jobs=n_jobs,
+            random_state=random_state,
+            conditioning=conditioning,
         )
 
     def fit(self, X, y, sample_weight=None):

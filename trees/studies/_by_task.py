@@ -78,7 +78,9 @@ def folds(task, X, y, n_splits=5, n_repeats=1, random_state=0):
     -------
     list of (train, test) index arrays
     """
-    splitter = _FOLDS[_check_task(task)](n_splits=n_splits, n_repeats=n_repeats, random_state=random_state)
+    splitter = _FOLDS[_check_task(task)](
+        n_splits=n_splits, n_repeats=n_repeats, random_state=random_state
+    )
     return list(splitter.split(X, y))
 
 
@@ -132,7 +134,9 @@ def train_test_rows(task, y, test_share, seed=0):
     rows = np.arange(len(y))
     stratify = y if _can_stratify(task, y) else None
     try:
-        train, test = train_test_split(rows, test_size=test_share, random_state=seed, stratify=stratify)
+        train, test = train_test_split(
+            rows, test_size=test_share, random_state=seed, stratify=stratify
+        )
     except ValueError:  # too few rows of a class for the requested stratified split
         train, test = train_test_split(rows, test_size=test_share, random_state=seed)
     return train, test

@@ -132,7 +132,9 @@ def conditioning_disagreement(model, X):
     prediction_differs = differs.any(axis=1) if np.ndim(le) == 2 else differs
     is_classifier = trees[0].is_classifier
     label_differs = (
-        np.argmax(le, axis=1) != np.argmax(lt, axis=1) if is_classifier else np.zeros(X.shape[0], dtype=bool)
+        np.argmax(le, axis=1) != np.argmax(lt, axis=1)
+        if is_classifier
+        else np.zeros(X.shape[0], dtype=bool)
     )
     return Disagreement(
         leaf_differs=trees_differing > 0,
@@ -336,26 +338,29 @@ def conditioning_experiment(
             scores[variant].append(value)
         rho_on, rho_total = rho_on + on, rho_total + total
         if progress is not None:
-            partial = ConditioningResult(
-                model=model, task=task, metric="AUC" if task == "classification" else "R2",
-                scores={v: np.asarray(s) for v, s in scores.items()}, rho_all=np.nan,
-                rho_folds=rho_on / rho_total if rho_total else 0.0, n_folds_total=len(folds),
-                cancelled=done < len(folds),
+            partial = _result(
+                model, task, scores, np.nan, (rho_on, rho_total), len(folds), done < len(folds)
             )
             progress(done, len(folds), partial)
         if should_stop is not None and should_stop() and done < len(folds):
             cancelled = True
             break
-    full = make_model(model, task, params, random_state).fit(X, y)
-    on, total = _rho_counts(full, lattice)
+    on, total = _rho_counts(make_model(model, task, params, random_state).fit(X, y), lattice)
+    rho_all = on / total if total else 0.0
+    return _result(model, task, scores, rho_all, (rho_on, rho_total), len(folds), cancelled)
+
+
+def _result(model, task, scores, rho_all, rho_fold_counts, n_folds_total, cancelled):
+    """A :class:`ConditioningResult` from the score lists and the pooled rho counts of the folds."""
+    on, total = rho_fold_counts
     return ConditioningResult(
         model=model,
         task=task,
         metric="AUC" if task == "classification" else "R2",
         scores={v: np.asarray(s) for v, s in scores.items()},
-        rho_all=on / total if total else 0.0,
-        rho_folds=rho_on / rho_total if rho_total else 0.0,
-        n_folds_total=len(folds),
+        rho_all=rho_all,
+        rho_folds=on / total if total else 0.0,
+        n_folds_total=n_folds_total,
         cancelled=cancelled,
     )
 

@@ -19,6 +19,7 @@ from ._by_task import ERRORS, error, folds, make_tree
 
 __all__ = ["ComplexityCurve", "complexity_curve"]
 
+
 @dataclass
 class ComplexityCurve:
     """Train and test error against the values of one parameter.
@@ -64,8 +65,17 @@ def _simplicity_order(parameter, values):
 
 
 def complexity_curve(
-    X, y, task, parameter="max_depth", values=range(1, 11), n_splits=5, n_repeats=1, error_name=None,
-    random_state=0, base_params=None, progress=None,
+    X,
+    y,
+    task,
+    parameter="max_depth",
+    values=range(1, 11),
+    n_splits=5,
+    n_repeats=1,
+    error_name=None,
+    random_state=0,
+    base_params=None,
+    progress=None,
 ):
     """Cross-validated train and test error of a tree for each value of ``parameter``.
 

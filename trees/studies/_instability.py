@@ -57,8 +57,10 @@ def tree_distance(a, b, feature_ranges):
     ranges = np.where(np.asarray(feature_ranges, dtype=float) > 0, feature_ranges, 1.0)
 
     def distance(u, v):
-        weight = 0.5 * (a.weighted_n_samples[u] / a.weighted_n_samples[0]
-                        + b.weighted_n_samples[v] / b.weighted_n_samples[0])
+        weight = 0.5 * (
+            a.weighted_n_samples[u] / a.weighted_n_samples[0]
+            + b.weighted_n_samples[v] / b.weighted_n_samples[0]
+        )
         leaf_u, leaf_v = a.feature[u] < 0, b.feature[v] < 0
         if leaf_u and leaf_v:
             return 0.0
@@ -172,8 +174,18 @@ def _changed_share(task, reference, tree, X_test, y_scale, tolerance):
 
 
 def perturbation_study(
-    X, y, task, params=None, n_fits=50, perturbation="bootstrap", amount=1, X_test=None,
-    random_state=0, tolerance=0.05, progress=None, should_stop=None,
+    X,
+    y,
+    task,
+    params=None,
+    n_fits=50,
+    perturbation="bootstrap",
+    amount=1,
+    X_test=None,
+    random_state=0,
+    tolerance=0.05,
+    progress=None,
+    should_stop=None,
 ):
     """Refit a tree ``n_fits`` times on perturbed data.
 
@@ -223,7 +235,9 @@ def perturbation_study(
         root_threshold=np.array([t.threshold[0] for t in trees]),
         depth_feature_counts=depth_counts,
         distance=np.array([tree_distance(reference, t, ranges) for t in trees]),
-        changed_share=np.array([_changed_share(task, reference, t, X_test, y_scale, tolerance) for t in trees]),
+        changed_share=np.array(
+            [_changed_share(task, reference, t, X_test, y_scale, tolerance) for t in trees]
+        ),
         cancelled=cancelled,
     )
 
@@ -255,8 +269,17 @@ def refit_without_row(X, y, task, row, params=None):
     return before, after, changed_before, changed_after
 
 
-def prediction_instability(make_model, X, y, X_test, n_fits=20, perturbation="bootstrap", amount=1, random_state=0,
-                           progress=None):
+def prediction_instability(
+    make_model,
+    X,
+    y,
+    X_test,
+    n_fits=20,
+    perturbation="bootstrap",
+    amount=1,
+    random_state=0,
+    progress=None,
+):
     """How much any classifier's test predictions move over refits on perturbed data.
 
     The same perturbed samples are drawn for the same ``random_state``, so two
@@ -283,10 +306,16 @@ def prediction_instability(make_model, X, y, X_test, n_fits=20, perturbation="bo
     probabilities, changed = [], []
     for i in range(n_fits):
         Xp, yp, weight = _perturb(X, y, perturbation, amount, rng)
-        rows = np.repeat(np.arange(len(yp)), weight.astype(int))  # weights as repeated rows: any model can fit
+        rows = np.repeat(
+            np.arange(len(yp)), weight.astype(int)
+        )  # weights as repeated rows: any model can fit
         proba = make_model().fit(Xp[rows], yp[rows]).predict_proba(X_test)
         if proba.shape != reference.shape:  # a class missing from the sample: compare labels only
-            proba = np.column_stack([1.0 - proba[:, -1], proba[:, -1]]) if reference.shape[1] == 2 else reference
+            proba = (
+                np.column_stack([1.0 - proba[:, -1], proba[:, -1]])
+                if reference.shape[1] == 2
+                else reference
+            )
         probabilities.append(proba[:, -1])
         changed.append(float(np.mean(np.argmax(proba, axis=1) != np.argmax(reference, axis=1))))
         if progress is not None:

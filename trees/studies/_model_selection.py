@@ -9,7 +9,9 @@ from ._progress import report
 __all__ = ["compare_models"]
 
 
-def compare_models(models, X, y, task="classification", n_splits=5, seed=0, progress=None, should_stop=None):
+def compare_models(
+    models, X, y, task="classification", n_splits=5, seed=0, progress=None, should_stop=None
+):
     """Score every model on the same folds: AUC (classification) or R^2 (regression).
 
     Parameters
@@ -33,7 +35,9 @@ def compare_models(models, X, y, task="classification", n_splits=5, seed=0, prog
         for name, model in models.items():
             fitted = clone(model).fit(X[train], y_codes[train])
             if task == "classification":
-                value = score(task, y_codes[test], fitted.predict_proba(X[test]), np.arange(len(classes)))
+                value = score(
+                    task, y_codes[test], fitted.predict_proba(X[test]), np.arange(len(classes))
+                )
             else:
                 value = score(task, y_codes[test], fitted.predict(X[test]))
             scores[name].append(float(value))

@@ -47,9 +47,33 @@ def _selection_value(criteria, key):
     return -value if key in _SMALLER_IS_BETTER else value
 
 
+def _cell_wins(rng, criteria, n1, n2, size, prior, trials, chunk):
+    """How often each criterion prefers the first predictor in one grid cell (ties count one half)."""
+    wins = {c: 0.0 for c in criteria}
+    for start in range(0, trials, chunk):
+        count = min(chunk, trials - start)
+        labels = (rng.random((count, size)) >= prior).astype(np.int64)
+        first = table_criteria(_tables(rng.integers(0, n1, (count, size)), labels, n1, 2))
+        second = table_criteria(_tables(rng.integers(0, n2, (count, size)), labels, n2, 2))
+        for c in criteria:
+            key = BIAS_CRITERIA[c]
+            v1, v2 = _selection_value(first, key), _selection_value(second, key)
+            tie = np.isclose(v1, v2, rtol=1e-12, atol=1e-15)
+            wins[c] += np.count_nonzero((v1 > v2) & ~tie) + 0.5 * np.count_nonzero(tie)
+    return wins
+
+
 def bias_experiment(
-    n1=10, n2=2, N=(100,), p1=(0.5,), trials=2_000, seed=0, criteria=None, chunk=2_000,
-    progress=None, should_stop=None,
+    n1=10,
+    n2=2,
+    N=(100,),
+    p1=(0.5,),
+    trials=2_000,
+    seed=0,
+    criteria=None,
+    chunk=2_000,
+    progress=None,
+    should_stop=None,
 ):
     """Bias of split criteria under the Null Hypothesis (section 3.2), over a grid of N and p1.
 
@@ -99,17 +123,7 @@ def bias_experiment(
     low, high = 0.5 / trials, 1.0 - 0.5 / trials
     for a, prior in enumerate(p1s):
         for b, size in enumerate(Ns):
-            wins = {c: 0.0 for c in criteria}
-            for start in range(0, trials, chunk):
-                count = min(chunk, trials - start)
-                labels = (rng.random((count, size)) >= prior).astype(np.int64)
-                first = table_criteria(_tables(rng.integers(0, n1, (count, size)), labels, n1, 2))
-                second = table_criteria(_tables(rng.integers(0, n2, (count, size)), labels, n2, 2))
-                for c in criteria:
-                    key = BIAS_CRITERIA[c]
-                    v1, v2 = _selection_value(first, key), _selection_value(second, key)
-                    tie = np.isclose(v1, v2, rtol=1e-12, atol=1e-15)
-                    wins[c] += np.count_nonzero((v1 > v2) & ~tie) + 0.5 * np.count_nonzero(tie)
+            wins = _cell_wins(rng, criteria, n1, n2, int(size), prior, trials, chunk)
             for c in criteria:
                 share = min(max(wins[c] / trials, low), high)
                 bias[c][a, b] = np.log10(share / (1.0 - share))
@@ -123,8 +137,15 @@ def bias_experiment(
 
 
 def noise_root_study(
-    X, y, n_noise=3, n_resamples=30, selections=("gain", "p_value"), n_permutations=49, seed=0,
-    progress=None, should_stop=None,
+    X,
+    y,
+    n_noise=3,
+    n_resamples=30,
+    selections=("gain", "p_value"),
+    n_permutations=49,
+    seed=0,
+    progress=None,
+    should_stop=None,
 ):
     """How often a tree's root splits on pure-noise features with many distinct values.
 
@@ -148,8 +169,12 @@ def noise_root_study(
         rows = rng.integers(0, n, n)
         noisy = np.column_stack([X[rows], rng.random((n, n_noise))])
         for selection in selections:
-            tree = DecisionTreeClassifier(max_depth=1, selection=selection, n_permutations=n_permutations,
-                                          random_state=int(rng.integers(2**31 - 1)))
+            tree = DecisionTreeClassifier(
+                max_depth=1,
+                selection=selection,
+                n_permutations=n_permutations,
+                random_state=int(rng.integers(2**31 - 1)),
+            )
             root = tree.fit(noisy, y[rows]).tree_.feature[0]
             picked[selection] += int(root >= X.shape[1])
         done = r + 1

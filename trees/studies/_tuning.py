@@ -38,7 +38,9 @@ def configuration_grid(**ranges):
 
     ``None`` entries are kept (no limit). Returns a list of dicts.
     """
-    ranges = {name: list(values) for name, values in ranges.items() if values is not None and len(values)}
+    ranges = {
+        name: list(values) for name, values in ranges.items() if values is not None and len(values)
+    }
     return list(ParameterGrid(ranges)) if ranges else [{}]
 
 
@@ -83,7 +85,11 @@ class SearchResult:
     @property
     def estimate(self):
         """The estimated risk: nested CV's mean outer error, or the best validation error."""
-        return float(np.nanmean(self.outer_errors)) if self.outer_errors is not None else self.best_error
+        return (
+            float(np.nanmean(self.outer_errors))
+            if self.outer_errors is not None
+            else self.best_error
+        )
 
 
 def _best(configurations, errors):
@@ -91,8 +97,9 @@ def _best(configurations, errors):
     return configurations[index], float(errors[index])
 
 
-def cross_validated_search(task, configurations, X, y, k=5, seed=0, progress=None, should_stop=None,
-                           base_params=None):
+def cross_validated_search(
+    task, configurations, X, y, k=5, seed=0, progress=None, should_stop=None, base_params=None
+):
     """K-fold cross-validation of every configuration, on the same folds."""
     errors = np.full(len(configurations), np.nan)
     cancelled = False
@@ -105,8 +112,17 @@ def cross_validated_search(task, configurations, X, y, k=5, seed=0, progress=Non
     return SearchResult(configurations, errors, best, best_error, cancelled=cancelled)
 
 
-def holdout_tuning(task, configurations, X, y, validation_size=0.2, seed=0, progress=None, should_stop=None,
-                   base_params=None):
+def holdout_tuning(
+    task,
+    configurations,
+    X,
+    y,
+    validation_size=0.2,
+    seed=0,
+    progress=None,
+    should_stop=None,
+    base_params=None,
+):
     """Holdout tuning (train/validation split): fit each configuration once, score it on the validation part."""
     X, y = np.asarray(X, dtype=float), np.asarray(y)
     train, validation = train_test_rows(task, y, validation_size, seed)
@@ -123,8 +139,18 @@ def holdout_tuning(task, configurations, X, y, validation_size=0.2, seed=0, prog
     return SearchResult(configurations, errors, best, best_error, cancelled=cancelled)
 
 
-def nested_cross_validation(task, configurations, X, y, outer_k=5, inner_k=3, seed=0, progress=None,
-                            should_stop=None, base_params=None):
+def nested_cross_validation(
+    task,
+    configurations,
+    X,
+    y,
+    outer_k=5,
+    inner_k=3,
+    seed=0,
+    progress=None,
+    should_stop=None,
+    base_params=None,
+):
     """Nested cross-validation (source 004, 4.3.3).
 
     In each outer fold, every configuration is cross-validated on the training
@@ -139,8 +165,9 @@ def nested_cross_validation(task, configurations, X, y, outer_k=5, inner_k=3, se
     total, done, cancelled = outer_k * len(configurations), 0, False
     for f, (train, test) in enumerate(outer):
         for i, params in enumerate(configurations):
-            inner_errors[f, i] = cross_validation_error(task, params, X[train], y[train], inner_k, seed,
-                                                        base_params)[0]
+            inner_errors[f, i] = cross_validation_error(
+                task, params, X[train], y[train], inner_k, seed, base_params
+            )[0]
             done += 1
             if report(progress, should_stop, done, total):
                 cancelled = True
@@ -154,10 +181,19 @@ def nested_cross_validation(task, configurations, X, y, outer_k=5, inner_k=3, se
     reached = np.isfinite(inner_errors)
     totals = np.where(reached, inner_errors, 0.0).sum(axis=0)
     counts = reached.sum(axis=0)
-    mean_inner = np.divide(totals, counts, out=np.full(len(configurations), np.nan), where=counts > 0)
+    mean_inner = np.divide(
+        totals, counts, out=np.full(len(configurations), np.nan), where=counts > 0
+    )
     best, best_error = _best(configurations, mean_inner)
-    return SearchResult(configurations, mean_inner, best, best_error, np.asarray(outer_errors), outer_best,
-                        cancelled)
+    return SearchResult(
+        configurations,
+        mean_inner,
+        best,
+        best_error,
+        np.asarray(outer_errors),
+        outer_best,
+        cancelled,
+    )
 
 
 def exhaustive_trees(X_train, y_train, X_test, y_test, criteria=None, base_params=None):
@@ -170,13 +206,17 @@ def exhaustive_trees(X_train, y_train, X_test, y_test, criteria=None, base_param
     """
     rows = []
     for criterion in criteria or list(CRITERIA_CLF):
-        model = DecisionTreeClassifier(criterion=criterion, **(base_params or {})).fit(X_train, y_train)
-        rows.append({
-            "criterion": criterion,
-            "depth": model.get_depth(),
-            "nodes": model.tree_.node_count,
-            "leaves": model.get_n_leaves(),
-            "train error": split_error("classification", y_train, model.predict(X_train)),
-            "test error": split_error("classification", y_test, model.predict(X_test)),
-        })
+        model = DecisionTreeClassifier(criterion=criterion, **(base_params or {})).fit(
+            X_train, y_train
+        )
+        rows.append(
+            {
+                "criterion": criterion,
+                "depth": model.get_depth(),
+                "nodes": model.tree_.node_count,
+                "leaves": model.get_n_leaves(),
+                "train error": split_error("classification", y_train, model.predict(X_train)),
+                "test error": split_error("classification", y_test, model.predict(X_test)),
+            }
+        )
     return rows

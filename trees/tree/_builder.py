@@ -36,7 +36,6 @@ from ._tree import Tree
 __all__ = ["GROWTH_ORDERS", "SELECTIONS", "Choice", "TreeGrowth", "accepted_splits", "grow"]
 
 
-
 @dataclass
 class Choice:
     """The split a node takes.
@@ -177,12 +176,20 @@ class TreeGrowth:
         if selection not in SELECTIONS:
             raise ValueError(f"selection must be one of {tuple(SELECTIONS)}, got {selection!r}.")
         if selection == "p_value" and not criterion.is_classification:
-            raise ValueError("Selection by p-value is defined for classification (source 001), not regression.")
+            raise ValueError(
+                "Selection by p-value is defined for classification (source 001), not regression."
+            )
         self.selection = selection
         self.n_permutations = int(n_permutations)
-        self.categorical = np.zeros(X.shape[1], dtype=bool) if categorical is None else np.asarray(categorical, bool)
+        self.categorical = (
+            np.zeros(X.shape[1], dtype=bool)
+            if categorical is None
+            else np.asarray(categorical, bool)
+        )
         if categorical_split not in CATEGORICAL_SPLITS:
-            raise ValueError(f"categorical_split must be one of {tuple(CATEGORICAL_SPLITS)}, got {categorical_split!r}.")
+            raise ValueError(
+                f"categorical_split must be one of {tuple(CATEGORICAL_SPLITS)}, got {categorical_split!r}."
+            )
         self.categorical_split = categorical_split
         self.categories = {}  # membership node -> codes sent left
         self.rows, self.xs = sort_features(X)
@@ -248,8 +255,13 @@ class TreeGrowth:
         """The split table of any set of rows (e.g. an internal node's), all features allowed."""
         batch = SegmentBatch.from_rows(self.X, [np.asarray(rows, dtype=np.intp)])
         self._allowed = np.ones((1, self.n_features), dtype=bool)
-        return search_splits(batch, self.row_stats, self.criterion, min_samples_leaf=self.rules.min_samples_leaf,
-                             feature_allowed=~self.categorical[None, :])
+        return search_splits(
+            batch,
+            self.row_stats,
+            self.criterion,
+            min_samples_leaf=self.rules.min_samples_leaf,
+            feature_allowed=~self.categorical[None, :],
+        )
 
     def _draw_features(self, batch):
         """Random feature subsets per node, non-constant features first.
@@ -310,12 +322,21 @@ class TreeGrowth:
         options = []
         for f in np.flatnonzero(self.categorical & self._allowed[i]):
             found = best_categorical_split(
-                self.X[rows, f], self.row_stats[:, rows], self.criterion, self.categorical_split,
+                self.X[rows, f],
+                self.row_stats[:, rows],
+                self.criterion,
+                self.categorical_split,
                 self.rules.min_samples_leaf,
             )
             if found is not None:
-                options.append(Choice(int(f), found["score"], codes=tuple(found["codes"].tolist()),
-                                      n_left=found["n_left"]))
+                options.append(
+                    Choice(
+                        int(f),
+                        found["score"],
+                        codes=tuple(found["codes"].tolist()),
+                        n_left=found["n_left"],
+                    )
+                )
         return options
 
     def _gain(self, left, right, parent):
@@ -325,15 +346,25 @@ class TreeGrowth:
     def choice_improvement(self, table, choice, node_in_batch):
         """Weighted impurity decrease ``w_t / w * G`` of a :class:`Choice`."""
         if choice.codes is None:
-            return float(self.improvement(table, np.array([choice.feature]), np.array([choice.position]),
-                                          np.array([node_in_batch]))[0])
+            return float(
+                self.improvement(
+                    table,
+                    np.array([choice.feature]),
+                    np.array([choice.position]),
+                    np.array([node_in_batch]),
+                )[0]
+            )
         batch = table.batch
         start = batch.seg_start[node_in_batch]
         rows = batch.rows[0, start : start + batch.seg_count[node_in_batch]]
         left_rows = rows[np.isin(self.X[rows, choice.feature], choice.codes)]
         left = self.row_stats[:, left_rows].sum(axis=1)
         parent = table.parent[:, node_in_batch]
-        return float(self.criterion.weight(parent) / self.total_weight * self._gain(left, parent - left, parent))
+        return float(
+            self.criterion.weight(parent)
+            / self.total_weight
+            * self._gain(left, parent - left, parent)
+        )
 
     def improvement(self, table, feature, position, node_in_batch):
         """Weighted impurity decrease ``w_t / w * G`` of candidates of a table."""
@@ -404,7 +435,9 @@ class TreeGrowth:
         left_mask = np.isin(self.X[rows, feature], np.asarray(codes, dtype=float))
         n_left = int(left_mask.sum())
         if n_left in (0, count):
-            raise ValueError(f"The category set {sorted(codes)} leaves one side of node {node} empty.")
+            raise ValueError(
+                f"The category set {sorted(codes)} leaves one side of node {node} empty."
+            )
         goes_left = np.zeros(self.X.shape[0], dtype=bool)
         goes_left[rows[left_mask]] = True
         new_rows, new_xs = partition_segments(batch, np.array([n_left]), goes_left)
@@ -414,8 +447,14 @@ class TreeGrowth:
         right_stats = self.row_stats[:, rows[~left_mask]].sum(axis=1, keepdims=True)
         self.categories[node] = tuple(sorted(int(c) for c in codes))
         nodes = np.array([node])
-        return self._add_children(nodes, np.array([feature]), np.array([n_left]), np.array([count]),
-                                  left_stats, right_stats)[0]
+        return self._add_children(
+            nodes,
+            np.array([feature]),
+            np.array([n_left]),
+            np.array([count]),
+            left_stats,
+            right_stats,
+        )[0]
 
     def apply(self, nodes, choices):
         """Split leaves by their :class:`Choice` (threshold splits in one batch)."""
@@ -424,7 +463,9 @@ class TreeGrowth:
         children = np.zeros((nodes.shape[0], 2), dtype=np.intp)
         if numeric:
             children[numeric] = self.split(
-                nodes[numeric], [choices[i].feature for i in numeric], [choices[i].local for i in numeric]
+                nodes[numeric],
+                [choices[i].feature for i in numeric],
+                [choices[i].local for i in numeric],
             )
         for i, choice in enumerate(choices):
             if choice.codes is not None:
@@ -512,15 +553,22 @@ def _pick_by_p_value(growth, batch, i, options):
     for option in options:
         if option.codes is None:
             f = option.feature
-            p, _ = permutation_pvalue(batch.xs[f, start:stop], labels[batch.rows[f, start:stop]], n_classes,
-                                      growth.n_permutations, seed)
+            p, _ = permutation_pvalue(
+                batch.xs[f, start:stop],
+                labels[batch.rows[f, start:stop]],
+                n_classes,
+                growth.n_permutations,
+                seed,
+            )
             option.log_pvalue = float(np.log(p))
         else:
             rows = batch.rows[0, start:stop]
             codes = growth.X[rows, option.feature].astype(np.intp)
             table = np.zeros((codes.max() + 1, n_classes))
             np.add.at(table, (codes, labels[rows]), 1.0)
-            option.log_pvalue = split_criteria(table[table.sum(axis=1) > 0])["gamma_gini_log_pvalue"]
+            option.log_pvalue = split_criteria(table[table.sum(axis=1) > 0])[
+                "gamma_gini_log_pvalue"
+            ]
     return min(options, key=lambda c: (c.log_pvalue, -c.score, c.feature))
 
 
@@ -532,7 +580,9 @@ def accepted_splits(growth, table):
     """Chosen split of each node of a table, its improvement, and whether the rules accept it."""
     choices = growth.choose(table)
     improvement = np.full(len(choices), -np.inf)
-    numeric = np.array([i for i, c in enumerate(choices) if c is not None and c.codes is None], dtype=np.intp)
+    numeric = np.array(
+        [i for i, c in enumerate(choices) if c is not None and c.codes is None], dtype=np.intp
+    )
     if numeric.size:  # one vectorised call for every threshold split
         features = np.array([choices[i].feature for i in numeric])
         positions = np.array([choices[i].position for i in numeric])

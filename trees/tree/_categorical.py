@@ -21,7 +21,6 @@ import numpy as np
 __all__ = ["CATEGORICAL_SPLITS", "best_categorical_split", "category_statistics"]
 
 
-
 def category_statistics(codes, row_stats):
     """Per-category statistics and row counts of one node.
 
@@ -86,7 +85,9 @@ def best_categorical_split(codes, row_stats, criterion, kind="membership", min_s
         score of cutting after each of them); None when no split exists.
     """
     if kind not in CATEGORICAL_SPLITS:
-        raise ValueError(f"categorical splits must be one of {tuple(CATEGORICAL_SPLITS)}, got {kind!r}.")
+        raise ValueError(
+            f"categorical splits must be one of {tuple(CATEGORICAL_SPLITS)}, got {kind!r}."
+        )
     codes = np.asarray(codes).astype(np.intp)
     present, stats, counts = category_statistics(codes, row_stats)
     if present.size < 2:
@@ -99,7 +100,9 @@ def best_categorical_split(codes, row_stats, criterion, kind="membership", min_s
     if not valid.any():
         return None
     scores = np.full(left.shape[1], -np.inf)
-    scores[valid] = criterion.score(left[:, valid], right[:, valid], np.broadcast_to(parent, left.shape)[:, valid])
+    scores[valid] = criterion.score(
+        left[:, valid], right[:, valid], np.broadcast_to(parent, left.shape)[:, valid]
+    )
     best = int(np.argmax(scores))
     return {
         "codes": np.sort(sets[best]),

@@ -1,6 +1,5 @@
 """Decision-tree estimators with the scikit-learn API and a choice of threshold test."""
 
-
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils import check_random_state
@@ -62,8 +61,13 @@ class BaseDecisionTree(BaseEstimator):
     # ------------------------------------------------------------ fitting
     def _stopping_rules(self, n_samples):
         return stopping_rules(
-            n_samples, self.max_depth, self.min_samples_split, self.min_samples_leaf,
-            self.max_leaf_nodes, self.max_nodes, self.min_impurity_decrease,
+            n_samples,
+            self.max_depth,
+            self.min_samples_split,
+            self.min_samples_leaf,
+            self.max_leaf_nodes,
+            self.max_nodes,
+            self.min_impurity_decrease,
         )
 
     def _check_settings(self):
@@ -106,7 +110,9 @@ class BaseDecisionTree(BaseEstimator):
         return self
 
     def _categorical_mask(self, X):
-        return categorical_mask(self.categorical_features, X, getattr(self, "feature_names_in_", None))
+        return categorical_mask(
+            self.categorical_features, X, getattr(self, "feature_names_in_", None)
+        )
 
     def _validate_fit_data(self, X, y, sample_weight):
         self._check_settings()
@@ -274,7 +280,9 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         """
         X, y, sample_weight = self._validate_fit_data(X, y, sample_weight)
         check_classification_targets(y)
-        row_stats, offset, self.classes_ = target_statistics(self._criteria[self.criterion](), y, sample_weight)
+        row_stats, offset, self.classes_ = target_statistics(
+            self._criteria[self.criterion](), y, sample_weight
+        )
         self.n_classes_ = self.classes_.shape[0]
         self.n_outputs_ = 1
         return self._grow(X, row_stats, offset, sample_weight)

@@ -115,7 +115,9 @@ class ClassificationCriterion(Criterion):
 
     def proxy(self, left, right, parent):
         """``-(w_L I(S_L) + w_R I(S_R))``."""
-        return -(self.weight(left) * self.impurity(left) + self.weight(right) * self.impurity(right))
+        return -(
+            self.weight(left) * self.impurity(left) + self.weight(right) * self.impurity(right)
+        )
 
 
 class Gini(ClassificationCriterion):
@@ -245,7 +247,9 @@ class SquaredError(Criterion):
         return np.maximum(_safe_divide(stats[2], stats[0]) - mean * mean, 0.0)
 
     def proxy(self, left, right, parent):
-        return _safe_divide(left[1] * left[1], left[0]) + _safe_divide(right[1] * right[1], right[0])
+        return _safe_divide(left[1] * left[1], left[0]) + _safe_divide(
+            right[1] * right[1], right[0]
+        )
 
     def score_from_proxy(self, proxy, parent):
         w = parent[0]

@@ -140,16 +140,29 @@ class TreeGrower:
         self.growth = growth
         self.is_classifier = criterion in CRITERIA_CLF
         self.feature_names = (
-            [str(f) for f in feature_names] if feature_names is not None else [f"x{j}" for j in range(n_features)]
+            [str(f) for f in feature_names]
+            if feature_names is not None
+            else [f"x{j}" for j in range(n_features)]
         )
-        weight = np.ones(n_samples) if sample_weight is None else np.asarray(sample_weight, dtype=float)
-        self.rules = stopping_rules(n_samples, max_depth, min_samples_split, min_samples_leaf, max_leaf_nodes,
-                                    max_nodes, min_impurity_decrease)
+        weight = (
+            np.ones(n_samples) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+        )
+        self.rules = stopping_rules(
+            n_samples,
+            max_depth,
+            min_samples_split,
+            min_samples_leaf,
+            max_leaf_nodes,
+            max_nodes,
+            min_impurity_decrease,
+        )
         self.criterion = (CRITERIA_CLF if self.is_classifier else CRITERIA_REG)[criterion]()
         self.row_stats, self._offset, self.classes_ = target_statistics(self.criterion, y, weight)
         self.class_names = None
         if self.is_classifier:
-            self.class_names = [str(c) for c in (class_names if class_names is not None else self.classes_)]
+            self.class_names = [
+                str(c) for c in (class_names if class_names is not None else self.classes_)
+            ]
         self.selection = selection
         self.n_permutations = n_permutations
         self.random_state = random_state
@@ -162,9 +175,15 @@ class TreeGrower:
     def reset(self):
         """Back to a single leaf."""
         self._growth = TreeGrowth(
-            self.X, self.row_stats, self.criterion, self.rules, value_offset=self._offset,
-            rng=np.random.default_rng(self.random_state), selection=self.selection,
-            n_permutations=self.n_permutations, categorical=self.categorical,
+            self.X,
+            self.row_stats,
+            self.criterion,
+            self.rules,
+            value_offset=self._offset,
+            rng=np.random.default_rng(self.random_state),
+            selection=self.selection,
+            n_permutations=self.n_permutations,
+            categorical=self.categorical,
             categorical_split=self.categorical_split,
         )
         self._history = []  # snapshots, one per split, for undo
@@ -174,8 +193,11 @@ class TreeGrower:
     @property
     def tree(self):
         """The current tree."""
-        return self._growth.to_tree(feature_names=self.feature_names, class_names=self.class_names,
-                                    category_names=self.category_names)
+        return self._growth.to_tree(
+            feature_names=self.feature_names,
+            class_names=self.class_names,
+            category_names=self.category_names,
+        )
 
     @property
     def n_steps(self):
@@ -282,14 +304,20 @@ class TreeGrower:
         """
         node = int(node)
         if node < 0 or node >= self._growth.nodes.size or self._growth.nodes.feature[node] >= 0:
-            raise ValueError(f"Node {node} is not a leaf of the current tree; pick a leaf to split.")
+            raise ValueError(
+                f"Node {node} is not a leaf of the current tree; pick a leaf to split."
+            )
         if feature is None and threshold is None and categories is None:
             return self._expand_best(node)
-        feature = self._check_feature(feature if feature is not None else self.node_best_feature(node))
+        feature = self._check_feature(
+            feature if feature is not None else self.node_best_feature(node)
+        )
         if self.categorical[feature]:
             if threshold is not None:
-                raise ValueError(f"{self.feature_names[feature]} is categorical: choose the categories that go "
-                                 "left instead of a threshold.")
+                raise ValueError(
+                    f"{self.feature_names[feature]} is categorical: choose the categories that go "
+                    "left instead of a threshold."
+                )
             return self._expand_categories(node, feature, categories)
         if categories is not None:
             raise ValueError(f"{self.feature_names[feature]} is not categorical: give a threshold.")
@@ -300,7 +328,9 @@ class TreeGrower:
     def _check_feature(self, feature):
         feature = int(feature)
         if not 0 <= feature < self.X.shape[1]:
-            raise ValueError(f"There is no feature {feature}; features are 0..{self.X.shape[1] - 1}.")
+            raise ValueError(
+                f"There is no feature {feature}; features are 0..{self.X.shape[1] - 1}."
+            )
         return feature
 
     def _expand_best(self, node):
@@ -315,17 +345,26 @@ class TreeGrower:
     def _expand_categories(self, node, feature, categories):
         rows = self.node_rows(node)
         if categories is None:
-            found = best_categorical_split(self.X[rows, feature], self.row_stats[:, rows], self.criterion,
-                                           self.categorical_split, self.rules.min_samples_leaf)
+            found = best_categorical_split(
+                self.X[rows, feature],
+                self.row_stats[:, rows],
+                self.criterion,
+                self.categorical_split,
+                self.rules.min_samples_leaf,
+            )
             if found is None:
-                raise ValueError(f"{self.feature_names[feature]} cannot split node {node}: it has a single "
-                                 "category there, or no set keeps enough rows on both sides.")
+                raise ValueError(
+                    f"{self.feature_names[feature]} cannot split node {node}: it has a single "
+                    "category there, or no set keeps enough rows on both sides."
+                )
             categories = found["codes"]
         codes = sorted(int(c) for c in categories)
         present = set(np.unique(self.X[rows, feature]).astype(int).tolist())
         if not present & set(codes) or present <= set(codes):
-            raise ValueError(f"The categories {codes} send every row of node {node} to one side: choose some, "
-                             f"not all, of the categories present ({sorted(present)}).")
+            raise ValueError(
+                f"The categories {codes} send every row of node {node} to one side: choose some, "
+                f"not all, of the categories present ({sorted(present)})."
+            )
         self._history.append(self._growth.snapshot(node))
         children = self._growth.split_membership(node, feature, codes)
         self.split_order.append(node)
@@ -449,22 +488,40 @@ class TreeGrower:
             (one per cut, ``-inf`` where a side would be too small).
         """
         rows = self.node_rows(node)
-        found = best_categorical_split(self.X[rows, feature], self.row_stats[:, rows], self.criterion,
-                                       self.categorical_split, self.rules.min_samples_leaf)
+        found = best_categorical_split(
+            self.X[rows, feature],
+            self.row_stats[:, rows],
+            self.criterion,
+            self.categorical_split,
+            self.rules.min_samples_leaf,
+        )
         return None if found is None else found["curve"]
 
     def _categorical_candidate(self, node, feature, rows):
         name = self.feature_names[feature]
-        found = best_categorical_split(self.X[rows, feature], self.row_stats[:, rows], self.criterion,
-                                       self.categorical_split, self.rules.min_samples_leaf)
+        found = best_categorical_split(
+            self.X[rows, feature],
+            self.row_stats[:, rows],
+            self.criterion,
+            self.categorical_split,
+            self.rules.min_samples_leaf,
+        )
         if found is None:
             return Candidate(feature, name, None, None, 0, 0, [], [])
         left_rows = rows[np.isin(self.X[rows, feature], found["codes"])]
         left = self.row_stats[:, left_rows].sum(axis=1)
         right = self.row_stats[:, rows].sum(axis=1) - left
-        return Candidate(feature, name, None, found["score"], found["n_left"], len(rows) - found["n_left"],
-                         self._side_value(left), self._side_value(right),
-                         categories=tuple(found["codes"].tolist()))
+        return Candidate(
+            feature,
+            name,
+            None,
+            found["score"],
+            found["n_left"],
+            len(rows) - found["n_left"],
+            self._side_value(left),
+            self._side_value(right),
+            categories=tuple(found["codes"].tolist()),
+        )
 
     def score_curve(self, node, feature):
         """Score of every candidate threshold of ``feature`` at ``node``.
@@ -530,8 +587,13 @@ class TreeGrower:
             raise ValueError(
                 f"The tree tests {tree.n_features} features but the data has {grower.X.shape[1]}."
             )
-        if any(c is not None and not grower.categorical[tree.feature[n]] for n, c in enumerate(tree.categories)):
-            raise ValueError("The tree has category splits on features this data does not treat as categorical.")
+        if any(
+            c is not None and not grower.categorical[tree.feature[n]]
+            for n, c in enumerate(tree.categories)
+        ):
+            raise ValueError(
+                "The tree has category splits on features this data does not treat as categorical."
+            )
         mapping = {0: 0}
         queue = [0]
         while queue:
@@ -539,9 +601,13 @@ class TreeGrower:
             if tree.feature[node] < 0:
                 continue
             if tree.categories[node] is not None:
-                left, right = grower.expand(mapping[node], int(tree.feature[node]), categories=tree.categories[node])
+                left, right = grower.expand(
+                    mapping[node], int(tree.feature[node]), categories=tree.categories[node]
+                )
             else:
-                left, right = grower.expand(mapping[node], int(tree.feature[node]), float(tree.threshold[node]))
+                left, right = grower.expand(
+                    mapping[node], int(tree.feature[node]), float(tree.threshold[node])
+                )
             mapping[int(tree.left[node])], mapping[int(tree.right[node])] = int(left), int(right)
             queue += [int(tree.left[node]), int(tree.right[node])]
         return grower

@@ -41,7 +41,9 @@ def from_sklearn(estimator):
     """
     sk_tree = getattr(estimator, "tree_", None)
     if sk_tree is None or not hasattr(sk_tree, "children_left"):
-        raise ValueError("from_sklearn needs a fitted scikit-learn DecisionTreeClassifier/Regressor.")
+        raise ValueError(
+            "from_sklearn needs a fitted scikit-learn DecisionTreeClassifier/Regressor."
+        )
     if sk_tree.n_outputs != 1:
         raise ValueError("Only single-output scikit-learn trees can be converted.")
     left = sk_tree.children_left.astype(np.intp)

@@ -159,14 +159,22 @@ def table_criteria(A):
         safe_rows = np.where(rows > 0, rows, 1.0)
         gini = ((A**2).sum(axis=-1) / safe_rows).sum(axis=-1) - (classes**2).sum(axis=-1) / N
         gini = np.where(N > 0, gini / N, 0.0)
-        info = (_xlogx(A).sum(axis=(-2, -1)) - _xlogx(classes).sum(axis=-1) - _xlogx(rows).sum(axis=-1)
-                + _xlogx(N)) / N
+        info = (
+            _xlogx(A).sum(axis=(-2, -1))
+            - _xlogx(classes).sum(axis=-1)
+            - _xlogx(rows).sum(axis=-1)
+            + _xlogx(N)
+        ) / N
         info = np.where(N > 0, np.maximum(info, 0.0), 0.0)
         split_info = (_xlogx(N) - _xlogx(rows).sum(axis=-1)) / N
-        ratio = np.where(split_info > 1e-12, info / np.where(split_info > 1e-12, split_info, 1.0), 0.0)
+        ratio = np.where(
+            split_info > 1e-12, info / np.where(split_info > 1e-12, split_info, 1.0), 0.0
+        )
         expected = rows[..., :, None] * classes[..., None, :] / N[..., None, None]
         cells = expected > 0
-        chi2 = np.where(cells, (A - expected) ** 2 / np.where(cells, expected, 1.0), 0.0).sum(axis=(-2, -1))
+        chi2 = np.where(cells, (A - expected) ** 2 / np.where(cells, expected, 1.0), 0.0).sum(
+            axis=(-2, -1)
+        )
     df = ((rows > 0).sum(axis=-1) - 1) * ((classes > 0).sum(axis=-1) - 1)
     g2 = 2.0 * N * info * np.log(2.0)
     priors = classes / np.where(N > 0, N, 1.0)[..., None]
@@ -238,7 +246,9 @@ def permutation_pvalue(x, y_encoded, n_classes, n_permutations=199, seed=0, crit
     xs = np.asarray(x, dtype=float)[order]
     labels = np.asarray(y_encoded)[order]
     rng = np.random.default_rng(seed)
-    permuted = np.stack([labels] + [rng.permutation(labels) for _ in range(n_permutations)])  # (B+1, n)
+    permuted = np.stack(
+        [labels] + [rng.permutation(labels) for _ in range(n_permutations)]
+    )  # (B+1, n)
     best = _best_gini_gains(xs, permuted, n_classes)
     observed = best[0]
     if not np.isfinite(observed):

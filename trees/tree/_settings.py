@@ -78,7 +78,9 @@ def resolve_count(value, n_samples, name, minimum):
     """An int, or a fraction of ``n_samples`` rounded up (scikit-learn's rule)."""
     if isinstance(value, numbers.Integral) and not isinstance(value, bool):
         if value < minimum:
-            raise ValueError(f"{name} must be an int >= {minimum} or a float in (0, 1], got {value}.")
+            raise ValueError(
+                f"{name} must be an int >= {minimum} or a float in (0, 1], got {value}."
+            )
         return int(value)
     if isinstance(value, numbers.Real) and 0.0 < value <= 1.0:
         return max(minimum, int(np.ceil(value * n_samples)))
@@ -111,12 +113,20 @@ def check_optional_int(value, name, minimum):
     return int(value)
 
 
-
-def stopping_rules(n_samples, max_depth=None, min_samples_split=2, min_samples_leaf=1, max_leaf_nodes=None,
-                   max_nodes=None, min_impurity_decrease=0.0):
+def stopping_rules(
+    n_samples,
+    max_depth=None,
+    min_samples_split=2,
+    min_samples_leaf=1,
+    max_leaf_nodes=None,
+    max_nodes=None,
+    min_impurity_decrease=0.0,
+):
     """Checked :class:`StoppingRules`; counts may be fractions of ``n_samples`` (scikit-learn's rule)."""
     if not isinstance(min_impurity_decrease, numbers.Real) or min_impurity_decrease < 0:
-        raise ValueError(f"min_impurity_decrease must be a float >= 0, got {min_impurity_decrease!r}.")
+        raise ValueError(
+            f"min_impurity_decrease must be a float >= 0, got {min_impurity_decrease!r}."
+        )
     return StoppingRules(
         max_depth=check_optional_int(max_depth, "max_depth", 0),
         min_samples_split=resolve_count(min_samples_split, n_samples, "min_samples_split", 2),
@@ -151,7 +161,9 @@ def categorical_mask(spec, X, feature_names=None):
         for item in spec.ravel().tolist():
             if isinstance(item, str):
                 if item not in names:
-                    raise ValueError(f"categorical_features names {item!r}, which is not a feature.")
+                    raise ValueError(
+                        f"categorical_features names {item!r}, which is not a feature."
+                    )
                 mask[names.index(item)] = True
             elif 0 <= int(item) < X.shape[1]:
                 mask[int(item)] = True

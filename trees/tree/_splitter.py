@@ -182,9 +182,7 @@ class SplitTable:
     def score(self, feature, position):
         """Scores of candidates given by (feature, batch position) arrays."""
         node = self.batch.node_of_position[position]
-        return self.criterion.score_from_proxy(
-            self.proxy[feature, position], self.parent[:, node]
-        )
+        return self.criterion.score_from_proxy(self.proxy[feature, position], self.parent[:, node])
 
     def best_per_feature(self):
         """Best score of each feature in each node, shape (n_features, n_nodes)."""
@@ -344,7 +342,9 @@ def partition_segments(batch, n_left, goes_left):
     counts = batch.seg_count
     is_left = goes_left[rows]
     lefts_upto = np.cumsum(is_left, axis=1, dtype=np.int32)
-    lefts_upto -= np.repeat(_segment_base(lefts_upto, batch.seg_start).astype(np.int32), counts, axis=1)
+    lefts_upto -= np.repeat(
+        _segment_base(lefts_upto, batch.seg_start).astype(np.int32), counts, axis=1
+    )
     # A left row goes to start + (lefts up to it) - 1; a right row keeps its
     # offset among the rights, after the n_left lefts.
     target = np.where(

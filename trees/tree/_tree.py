@@ -105,14 +105,21 @@ class Tree:
         self.feature_names = None if feature_names is None else [str(f) for f in feature_names]
         self.class_names = None if class_names is None else [str(c) for c in class_names]
         n = self.feature.shape[0]
-        self.categories = [None] * n if categories is None else [
-            None if c is None else tuple(sorted(int(v) for v in c)) for c in categories
-        ]
-        self.category_sign = np.ones(n, dtype=np.int8) if category_sign is None else np.asarray(
-            category_sign, dtype=np.int8)
-        self.category_names = None if category_names is None else {
-            int(f): [str(v) for v in names] for f, names in category_names.items()
-        }
+        self.categories = (
+            [None] * n
+            if categories is None
+            else [None if c is None else tuple(sorted(int(v) for v in c)) for c in categories]
+        )
+        self.category_sign = (
+            np.ones(n, dtype=np.int8)
+            if category_sign is None
+            else np.asarray(category_sign, dtype=np.int8)
+        )
+        self.category_names = (
+            None
+            if category_names is None
+            else {int(f): [str(v) for v in names] for f, names in category_names.items()}
+        )
         self._check_consistency()
 
     # ------------------------------------------------------------------ shape
@@ -215,8 +222,11 @@ class Tree:
         # routing arrays are built once per tree.
         if getattr(self, "_routing", None) is None:
             membership = self.is_membership
-            self._routing = (*self._routing_tables(), membership,
-                             self._category_mask() if membership.any() else None)
+            self._routing = (
+                *self._routing_tables(),
+                membership,
+                self._category_mask() if membership.any() else None,
+            )
         feature, threshold, children, membership, mask = self._routing
         flat_X = np.ascontiguousarray(X).ravel()
         compare = np.less_equal if op == "<=" else np.less
@@ -242,7 +252,11 @@ class Tree:
                 moving = ~leaf.take(current)
                 if np.count_nonzero(moving) < 0.75 * current.shape[0]:
                     node[active[~moving]] = current[~moving]
-                    active, current, row_offset = active[moving], current[moving], row_offset[moving]
+                    active, current, row_offset = (
+                        active[moving],
+                        current[moving],
+                        row_offset[moving],
+                    )
         node[active] = current
         return node
 
@@ -335,8 +349,9 @@ class Tree:
             class_names=self.class_names,
             categories=[None if c is None else list(c) for c in self.categories],
             category_sign=self.category_sign.tolist(),
-            category_names=None if self.category_names is None else {
-                str(f): names for f, names in self.category_names.items()},
+            category_names=None
+            if self.category_names is None
+            else {str(f): names for f, names in self.category_names.items()},
             format="tree-bias-lab/tree",
             version=1,
         )

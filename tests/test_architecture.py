@@ -1,0 +1,152 @@
+"""The floor plan holds: imports go one way, no cycles, small modules and functions, public APIs only.
+
+Read from the source with ``ast`` (nothing is imported), so a function-level
+import counts like a module-level one.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("trees", "datasets", "viz", "ui", "pages", "bench")
+# Which top-level packages each layer may import (DESIGN: pages -> ui -> viz, datasets, trees; viz -> trees).
+ALLOWED = {
+    "trees": {"trees"},
+    "datasets": {"datasets"},
+    "viz": {"viz", "trees"},
+    "ui": {"ui", "viz", "datasets", "trees"},
+    "pages": {"ui", "viz", "datasets", "trees"},
+    "bench": {"bench", "trees", "datasets"},
+    "app": {"ui"},
+}
+# Inside trees, sub-packages import one way: studies -> ensemble -> tree.
+TREES_RANK = {"tree": 0, "ensemble": 1, "studies": 2}
+MAX_MODULE_LINES = 800
+MAX_FUNCTION_LINES = 80
+
+
+def _modules():
+    files = [ROOT / "app.py"]
+    for package in PACKAGES:
+        files += sorted((ROOT / package).rglob("*.py"))
+    return [f for f in files if "__pycache__" not in f.parts]
+
+
+def _module_name(path):
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def _imports(path):
+    """Every module ``path`` imports, at any level, as absolute dotted names."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    package = _module_name(path).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+                if node.module is None:  # "from . import x": x may be a module
+                    found += [f"{module}.{alias.name}" for alias in node.names]
+                found.append(module)
+            else:
+                found.append(node.module)
+    return found
+
+
+def _project_graph():
+    names = {_module_name(p): p for p in _modules()}
+    graph = {}
+    for name, path in names.items():
+        targets = set()
+        for imported in _imports(path):
+            # The longest project module the import names (a name imported from a package is the package).
+            parts = imported.split(".")
+            for cut in range(len(parts), 0, -1):
+                candidate = ".".join(parts[:cut])
+                if candidate in names and candidate != name:
+                    targets.add(candidate)
+                    break
+        graph[name] = targets
+    return graph
+
+
+def _find_cycle(graph):
+    colour, stack = {}, []
+
+    def visit(node):
+        colour[node] = "grey"
+        stack.append(node)
+        for target in sorted(graph.get(node, ())):
+            if colour.get(target) == "grey":
+                return stack[stack.index(target) :] + [target]
+            if target not in colour:
+                cycle = visit(target)
+                if cycle:
+                    return cycle
+        colour[node] = "black"
+        stack.pop()
+        return None
+
+    for node in sorted(graph):
+        if node not in colour:
+            cycle = visit(node)
+            if cycle:
+                return cycle
+    return None
+
+
+def test_no_import_cycle_at_any_level():
+    graph = _project_graph()
+    # A package's __init__ re-exporting its own modules is not a cycle of the design.
+    pruned = {
+        name: {
+            t
+            for t in targets
+            if not (t.startswith(name + ".") and (ROOT / name.replace(".", "/")).is_dir())
+        }
+        for name, targets in graph.items()
+    }
+    assert _find_cycle(pruned) is None, " -> ".join(_find_cycle(pruned))
+
+
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_layers_import_downwards_only(path):
+    name = _module_name(path)
+    layer = name.split(".")[0]
+    project = set(ALLOWED)
+    for imported in _imports(path):
+        top = imported.split(".")[0]
+        if top in project and top != "app":
+            assert top in ALLOWED[layer], f"{name} imports {imported}: {layer} may not import {top}"
+        assert not imported.startswith(
+            ("streamlit.runtime", "streamlit.elements", "streamlit.web")
+        ), f"{name} imports Streamlit's internals ({imported})"
+        if layer == "trees" and top == "trees" and name.count(".") >= 1:
+            own = name.split(".")[1]
+            other = imported.split(".")[1] if imported.count(".") >= 1 else None
+            if own in TREES_RANK and other in TREES_RANK:
+                assert TREES_RANK[other] <= TREES_RANK[own], (
+                    f"{name} imports {imported}: studies -> ensemble -> tree"
+                )
+
+
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_modules_and_functions_are_small(path):
+    source = path.read_text()
+    assert source.count("\n") <= MAX_MODULE_LINES, f"{path.name} has over {MAX_MODULE_LINES} lines"
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            length = node.end_lineno - node.lineno + 1
+            assert length <= MAX_FUNCTION_LINES, (
+                f"{node.name} ({path.name}:{node.lineno}) has {length} lines"
+            )
