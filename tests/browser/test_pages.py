@@ -73,4 +73,7 @@ def test_a_page_opened_first_on_a_fresh_server_has_the_app_frame(fresh_app_url, 
     sidebar = page.locator('[data-testid="stSidebar"]').inner_text()
     assert "Current dataset" in sidebar
     assert spec.title in sidebar
+    # No built-in menu of raw file names, and no "Page not found" dialog.
+    assert page.locator('[data-testid="stSidebarNav"]').count() == 0
+    assert "Page not found" not in page.locator("body").inner_text()
     page.close()
