@@ -8,6 +8,9 @@ from .stability import empty_figure
 
 __all__ = ["feature_use_figure", "near_tie_icicle", "near_tie_scores_figure"]
 
+# Hierarchy charts by name: the plotly trace and its options.
+_CHARTS = {"sunburst": (go.Sunburst, {}), "icicle": (go.Icicle, {"tiling": {"orientation": "v"}})}
+
 
 def _wrapped(label):
     """``"root-L: age ≤ 42"`` on three lines (position, feature, test), to fit narrow boxes."""
@@ -39,8 +42,9 @@ def near_tie_icicle(near_set, max_depth=3, kind="sunburst", title=None):
             title or "Alternative paths of the near-tie trees",
         )
     title = title or f"Alternative paths of the {near_set.n_trees} near-tie trees"
-    trace = go.Icicle if kind == "icicle" else go.Sunburst
-    options = {"tiling": {"orientation": "v"}} if kind == "icicle" else {}
+    if kind not in _CHARTS:
+        raise ValueError(f"kind must be one of {tuple(_CHARTS)}, got {kind!r}.")
+    trace, options = _CHARTS[kind]
     fig = go.Figure(
         trace(
             ids=paths["id"],

@@ -211,6 +211,11 @@ def _reading_lines(table, metric, n_refits, perturbation):
     rows = table[table["n_refits"] > 0].set_index("model")
     if "CART" not in rows.index:
         return ["No refit finished: nothing to compare."]
+    if n_refits < 2:
+        return [
+            f"Only {n_refits} refit finished: agreement and distances compare refits in pairs, "
+            "so they need at least two."
+        ]
     cart = rows.loc["CART"]
     lines = [
         f"Over {n_refits} refits ({perturbation}), two CART refits give the same held-out "
