@@ -205,8 +205,8 @@ def test_rows_to_flip_matches_a_brute_force_search(seed):
             expected = _brute_force(data, rows, winner)
             if expected is not None:
                 assert (count, exact) == (expected, True)
-            else:
-                assert at_least == 3 and not exact
+            else:  # at least 3; the bound is exact when it meets that proof
+                assert at_least == 3 and exact == (count == 3)
             if count:  # the witness really flips the node
                 splits = node_splits(data, np.setdiff1d(rows, witness))
                 assert _flips(splits.score[None], splits.feature, winner)[0][0]

@@ -314,11 +314,14 @@ def rows_to_flip(data, splits, winner, max_pair_work=MAX_PAIR_WORK):
     Exact when it is 0 (another feature already wins or ties with a lower
     index), 1 or 2: every single row, and every pair of rows that the bounds
     of :func:`trees.studies._removal.removal_bounds` cannot rule out, is
-    scored exactly. Beyond 2 it is an upper bound: the node's rows are ranked
-    by how much their removal alone narrows the winner's lead over each of
-    the three strongest rivals, and the shortest prefix of that ranking that
-    flips the node is found (exponential then binary search, each step
-    checked exactly); the true minimum lies between 3 and that bound.
+    scored exactly (``max_pair_work`` caps the pairs times candidates scored;
+    beyond it pairs are not ruled out and the proven minimum is 2). Beyond 2
+    it is an upper bound: the node's rows are ranked by how much their
+    removal alone narrows the winner's lead over each of the three strongest
+    rivals, and the shortest prefix of that ranking that flips the node is
+    found (exponential then binary search, each step checked exactly). The
+    true minimum lies between the proven one (3) and that bound; when they
+    meet, the count is exact.
 
     Returns
     -------
@@ -344,7 +347,7 @@ def rows_to_flip(data, splits, winner, max_pair_work=MAX_PAIR_WORK):
         return 2, exact, 2 if exact else 0, pair
     at_least = (3 if pair == () else 2) if exact else 0
     count, witness = _greedy_bound(data, splits, winner, max(3, at_least))
-    return count, False, at_least, witness
+    return count, count == at_least, at_least, witness  # a bound met by the proof is exact
 
 
 # ------------------------------------------------------------ one node, all nodes
