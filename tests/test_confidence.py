@@ -13,6 +13,7 @@ from trees import (
     DecisionTreeClassifier,
     DecisionTreeRegressor,
     Tree,
+    TreeGrower,
     from_sklearn,
     split_confidence,
 )
@@ -80,6 +81,16 @@ def test_scikit_learn_trees_are_judged_alike():
     for model in (sk, from_sklearn(sk)):
         root = _root(split_confidence(model, X_HAND, Y, n_bootstrap=5))
         assert root["rows_to_flip"] == 1 and root["flip_rows"] == (6,)
+
+
+def test_a_grower_and_its_hand_chosen_splits():
+    grower = TreeGrower(X_HAND, Y, max_depth=1)
+    grower.step()
+    assert _root(split_confidence(grower, X_HAND, Y, n_bootstrap=0))["flip_rows"] == (6,)
+    grower.undo()
+    grower.expand(0, feature=1)  # b by hand: a already scores higher
+    root = _root(split_confidence(grower, X_HAND, Y, n_bootstrap=0))
+    assert root["rows_to_flip"] == 0 and root["score_ratio"] > 1
 
 
 def test_a_dominant_feature_always_wins_its_bootstraps():

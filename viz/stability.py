@@ -85,7 +85,9 @@ def _flip_words(row):
         return "no flip found"
     flip = int(flip)
     if flip == 0:
-        return "tied with another feature"
+        ratio = row.get("score_ratio")
+        beaten = ratio is not None and not pd.isna(ratio) and ratio > 1 + 1e-9
+        return "another feature scores higher" if beaten else "tied with another feature"
     if row.get("flip_exact", False):
         return f"flips with {flip} row{'s' if flip > 1 else ''}"
     return f"flips with ≤ {flip} rows"

@@ -24,7 +24,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..tree import CRITERIA_CLF, CRITERIA_REG, Tree, from_sklearn
+from ..tree import CRITERIA_CLF, CRITERIA_REG, Tree, TreeGrower, from_sklearn
 from ._node_bootstrap import bootstrap_node_wins
 from ._paths import candidate_text, category_labels, feature_names_of, node_paths, split_text
 from ._progress import report
@@ -47,45 +47,66 @@ MAX_PAIR_WORK = 50_000_000
 
 
 # ---------------------------------------------------------------- the model
-def _as_tree(model):
-    """The Tree of a project estimator, a scikit-learn tree or a Tree."""
+def _grower_settings(grower):
+    return {
+        "tree": grower.tree,
+        "criterion": grower.criterion_name,
+        "min_samples_leaf": grower.rules.min_samples_leaf,
+        "categorical": grower.categorical,
+        "categorical_split": grower.categorical_split,
+        "classes": grower.classes_ if grower.is_classifier else None,
+        "selection": grower.selection,
+    }
+
+
+def _estimator_settings(model, tree, sklearn):
+    criterion = getattr(model, "criterion", None)
+    if sklearn:  # scikit-learn's names
+        if criterion not in _SKLEARN_CRITERIA:
+            raise ValueError(
+                f"The scikit-learn criterion {criterion!r} has no counterpart here; "
+                f"use one of {sorted(_SKLEARN_CRITERIA)}."
+            )
+        criterion = _SKLEARN_CRITERIA[criterion]
+    return {
+        "tree": tree,
+        "criterion": criterion,
+        "min_samples_leaf": getattr(model, "min_samples_leaf", 1),
+        "categorical": getattr(model, "categorical_features", None),
+        "categorical_split": getattr(model, "categorical_split", "membership"),
+        "classes": getattr(model, "classes_", None),
+        "selection": getattr(model, "selection", "gain"),
+    }
+
+
+def _settings_of(model):
+    """The tree of ``model`` and the settings it was grown with (what is known of them)."""
+    if isinstance(model, TreeGrower):
+        return _grower_settings(model)
     if isinstance(model, Tree):
-        return model, None
+        return {"tree": model}
     fitted = getattr(model, "tree_", None)
     if isinstance(fitted, Tree):
-        return fitted, model
+        return _estimator_settings(model, fitted, sklearn=False)
     if fitted is not None and hasattr(fitted, "children_left"):
-        return from_sklearn(model), model
+        return _estimator_settings(model, from_sklearn(model), sklearn=True)
     raise ValueError(
-        "model must be a fitted tree: a trees DecisionTreeClassifier/Regressor, a fitted "
-        "scikit-learn decision tree, or a trees.Tree (for example from from_sklearn)."
+        "model must be a fitted tree: a trees DecisionTreeClassifier/Regressor or TreeGrower, "
+        "a fitted scikit-learn decision tree, or a trees.Tree (for example from from_sklearn)."
     )
 
 
-def _criterion_name(tree, estimator, criterion):
-    if criterion is None and estimator is not None:
-        criterion = getattr(estimator, "criterion", None)
-        if not isinstance(estimator.tree_, Tree):  # scikit-learn's names
-            if criterion not in _SKLEARN_CRITERIA:
-                raise ValueError(
-                    f"The scikit-learn criterion {criterion!r} has no counterpart here; "
-                    f"use one of {sorted(_SKLEARN_CRITERIA)}."
-                )
-            criterion = _SKLEARN_CRITERIA[criterion]
-    if criterion is None:
-        criterion = "gini" if tree.is_classifier else "squared_error"
+def _criterion(tree, name):
+    name = name or ("gini" if tree.is_classifier else "squared_error")
     table = CRITERIA_CLF if tree.is_classifier else CRITERIA_REG
-    if criterion not in table:
+    if name not in table:
         kind = "classification" if tree.is_classifier else "regression"
-        raise ValueError(f"criterion must be one of {sorted(table)} for {kind}, got {criterion!r}.")
-    return table[criterion]()
+        raise ValueError(f"criterion must be one of {sorted(table)} for {kind}, got {name!r}.")
+    return table[name]()
 
 
-def _categorical(tree, estimator, categorical_features, n_features):
-    """Mask of the categorical features: given, the estimator's, or those the tree splits by set."""
-    given = categorical_features
-    if given is None and estimator is not None:
-        given = getattr(estimator, "categorical_features", None)
+def _categorical(tree, given, n_features):
+    """Mask of the categorical features: ``given``, plus those the tree splits by set."""
     mask = np.zeros(n_features, dtype=bool)
     if given is not None:
         given = np.asarray(given)
@@ -103,19 +124,17 @@ def _categorical(tree, estimator, categorical_features, n_features):
     return mask
 
 
-def _min_samples_leaf(estimator, value, n_samples):
-    value = value if value is not None else getattr(estimator, "min_samples_leaf", 1)
+def _min_samples_leaf(value, n_samples):
     if isinstance(value, float):
         return max(1, math.ceil(value * n_samples))
     return max(1, int(value))
 
 
-def _encode_target(tree, estimator, y):
+def _encode_target(tree, classes, y):
     """Class index of every row (classification) or the centred target (regression)."""
     if not tree.is_classifier:
         y = np.asarray(y, dtype=float)
         return y - y.mean(), None
-    classes = getattr(estimator, "classes_", None)
     labels = np.asarray([str(c) for c in (classes if classes is not None else tree.class_names)])
     index = {label: i for i, label in enumerate(labels)}
     unknown = sorted({str(v) for v in y} - set(index))
@@ -124,13 +143,7 @@ def _encode_target(tree, estimator, y):
     return np.array([index[str(v)] for v in y]), len(labels)
 
 
-def _node_data(model, X, y, criterion, min_samples_leaf, categorical_features):
-    tree, estimator = _as_tree(model)
-    if getattr(estimator, "selection", "gain") != "gain":
-        raise ValueError(
-            "split_confidence judges the score rule (selection='gain'); this tree chose its "
-            "splits by p-value. Refit it with selection='gain' to measure its split confidence."
-        )
+def _check_data(tree, X, y):
     X = np.asarray(X, dtype=float)
     if X.ndim != 2 or X.shape[1] != tree.n_features:
         raise ValueError(
@@ -138,20 +151,36 @@ def _node_data(model, X, y, criterion, min_samples_leaf, categorical_features):
         )
     if len(y) != X.shape[0]:
         raise ValueError(f"X has {X.shape[0]} rows but y has {len(y)}.")
-    crit = _criterion_name(tree, estimator, criterion)
-    target, n_classes = _encode_target(tree, estimator, y)
+    return X
+
+
+def _node_data(model, X, y, criterion, min_samples_leaf, categorical_features):
+    """The tree of ``model`` and the data as the removal machinery sees it; overrides win."""
+    known = _settings_of(model)
+    tree = known["tree"]
+    if known.get("selection", "gain") != "gain":
+        raise ValueError(
+            "split_confidence judges the score rule (selection='gain'); this tree chose its "
+            "splits by p-value. Refit it with selection='gain' to measure its split confidence."
+        )
+    X = _check_data(tree, X, y)
+    crit = _criterion(tree, criterion or known.get("criterion"))
+    target, n_classes = _encode_target(tree, known.get("classes"), y)
+    weight = np.ones(len(target))
     if tree.is_classifier:
-        stats = crit.row_statistics(target, np.ones(len(target)), n_classes)
+        stats = crit.row_statistics(target, weight, n_classes)
     else:
-        stats = crit.row_statistics(target, np.ones(len(target)))
+        stats = crit.row_statistics(target, weight)
+    given = categorical_features if categorical_features is not None else known.get("categorical")
+    leaf = min_samples_leaf if min_samples_leaf is not None else known.get("min_samples_leaf", 1)
     data = NodeData(
         X=X,
         stats=stats,
         y=target,
         criterion=crit,
-        min_samples_leaf=_min_samples_leaf(estimator, min_samples_leaf, X.shape[0]),
-        categorical=_categorical(tree, estimator, categorical_features, X.shape[1]),
-        categorical_split=getattr(estimator, "categorical_split", "membership"),
+        min_samples_leaf=_min_samples_leaf(leaf, X.shape[0]),
+        categorical=_categorical(tree, given, X.shape[1]),
+        categorical_split=known.get("categorical_split", "membership"),
     )
     return tree, data
 
@@ -436,12 +465,16 @@ def split_confidence(
 
     Parameters
     ----------
-    model : fitted estimator or Tree
-        A ``trees`` DecisionTreeClassifier/Regressor (its criterion,
-        ``min_samples_leaf`` and categorical features are used), a fitted
-        scikit-learn decision tree, or a :class:`trees.Tree` (for example from
-        :func:`trees.from_sklearn`). Trees chosen by p-value are refused: the
-        measures judge the score rule.
+    model : fitted estimator, TreeGrower or Tree
+        A ``trees`` DecisionTreeClassifier/Regressor or TreeGrower (its
+        criterion, ``min_samples_leaf`` and categorical features are used; a
+        grower's hand-chosen split that is not the best shows as 0 rows to
+        flip), a fitted scikit-learn decision tree, or a :class:`trees.Tree`
+        (for example from :func:`trees.from_sklearn`). Trees chosen by
+        p-value are refused: the measures judge the score rule. Rows are
+        routed in float64 with the ``<=`` test; for a scikit-learn tree
+        (float32 thresholds) a value within float32 rounding of a threshold
+        may be routed otherwise than scikit-learn does.
     X, y : arrays
         The training data (rows count once: sample weights are not known).
     n_bootstrap : int, default=100
