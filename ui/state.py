@@ -41,6 +41,7 @@ DATA_KEY = "dataset_key"
 FRAME_DRAWN = "frame_drawn"  # set while app.py runs a page (see ui.shell)
 DATASET_SWITCH = "sidebar_dataset_switch"  # the sidebar's selectbox
 SIDEBAR_ERROR = "sidebar_error"
+TREE_VIEW_PREFIX = "tree_view_expanded_"  # + view key: nodes the user expanded in a tree view
 
 # ------------------------------------------------------------ Data page
 DATA_FLASH = "data_flash"
