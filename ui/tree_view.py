@@ -13,7 +13,7 @@ Which subtrees are expanded or collapsed is kept per view in the session
 
 import streamlit as st
 
-from viz.tree_svg import FONT_SIZE, drawing_to_svg, modules_drawing, tree_drawing
+from viz.tree_svg import FONT_SIZE, drawing_to_svg, drawing_width, modules_drawing, tree_drawing
 
 from . import state
 
@@ -184,11 +184,14 @@ def tree_view(drawing, *, key, max_height=640, on_select=None):
 
 
 def _fitting_depth(draw, deepest, fit_width):
-    """The deepest level limit (at most ``deepest``) whose ``draw(limit)`` is at most ``fit_width`` wide."""
-    for limit in range(deepest, 0, -1):
-        if drawing_to_svg(draw(limit))[1] <= fit_width:
-            return limit
-    return 1
+    """The deepest level limit (at most ``deepest``) whose ``draw(limit)`` is at most ``fit_width`` wide.
+
+    Widths grow with the limit, so the search stops at the first limit that is too wide.
+    """
+    for limit in range(1, deepest + 1):
+        if drawing_width(draw(limit)) > fit_width:
+            return max(1, limit - 1)
+    return max(1, deepest)
 
 
 def show_tree(

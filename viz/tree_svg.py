@@ -36,6 +36,7 @@ __all__ = [
     "Drawing",
     "DrawNode",
     "drawing_to_svg",
+    "drawing_width",
     "membership_text",
     "modules_drawing",
     "tree_drawing",
@@ -459,6 +460,11 @@ def _edge_svg(parent, child, label, on_path):
         f'stroke="white" stroke-width="4" paint-order="stroke" font-weight="600">'
         f"{escape(label)}</text>"
     )
+
+
+def drawing_width(drawing, margin=12):
+    """The natural width of a drawing in pixels (its layout only, no SVG written)."""
+    return _layout(drawing)[1] + 2 * margin
 
 
 def drawing_to_svg(drawing, margin=12):
