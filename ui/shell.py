@@ -21,6 +21,7 @@ built-in menu is hidden by ``client.showSidebarNavigation = false`` in
 ``pages/`` that Streamlit would otherwise flash on a fresh server).
 """
 
+import threading
 from pathlib import Path
 
 import streamlit as st
@@ -31,6 +32,9 @@ from .navigation import PAGES
 __all__ = ["page_frame", "run_app"]
 
 ICON = Path(__file__).resolve().parent.parent / "assets" / "icon.png"
+# Whether the current script run is inside run_app's page.run(): a flag of the call stack (the
+# script thread), not of the session, so a stopped or interrupted run never leaves it set.
+_INSIDE_FRAME = threading.local()
 
 
 def _navigation():
@@ -66,18 +70,18 @@ def run_app():
     presenter.style()
     sidebar.render()
     report.start(page.title, state.current().name)
-    st.session_state[state.FRAME_DRAWN] = True
+    _INSIDE_FRAME.active = True
     try:
         with errors.page_boundary():
             page.run()
     finally:
-        st.session_state[state.FRAME_DRAWN] = False
+        _INSIDE_FRAME.active = False
         _after_page()
 
 
 def page_frame():
     """Run the app around this page unless app.py already does (see the module docstring)."""
-    if st.session_state.get(state.FRAME_DRAWN):
+    if getattr(_INSIDE_FRAME, "active", False):
         return
     run_app()
     st.stop()

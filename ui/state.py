@@ -41,7 +41,6 @@ DATA_ORIGIN = (
 )
 
 # ------------------------------------------------------------- the frame
-FRAME_DRAWN = "frame_drawn"  # set while app.py runs a page (see ui.shell)
 DATASET_SWITCH = "sidebar_dataset_switch"  # the sidebar's selectbox
 SIDEBAR_ERROR = "sidebar_error"
 TREE_VIEW_PREFIX = "tree_view_expanded_"  # + view key: nodes the user expanded in a tree view
