@@ -7,6 +7,9 @@
 * :func:`page_boundary` wraps a whole page (the frame does it): any other
   exception is a bug; it is shown as a short message with the details folded
   away for a bug report, and logged, so the rest of the app keeps working.
+* :func:`end_page` ends a page early. Pages use it instead of ``st.stop()``,
+  which would also stop what the frame draws after the page (the view's link,
+  the summary, the URL).
 """
 
 import logging
@@ -15,11 +18,20 @@ from contextlib import contextmanager
 
 import streamlit as st
 
-__all__ = ["UNEXPECTED", "attempt", "page_boundary"]
+__all__ = ["UNEXPECTED", "PageEnd", "attempt", "end_page", "page_boundary"]
 
 LOGGER = logging.getLogger("tree_bias_lab")
 # The first words of the message a bug shows; tests look for them.
 UNEXPECTED = "This part of the page hit an unexpected error"
+
+
+class PageEnd(Exception):  # noqa: N818 (a signal, not an error)
+    """Raised by :func:`end_page`; the page boundary ends the page quietly."""
+
+
+def end_page():
+    """End the page here: nothing after this call is drawn; the frame still finishes the run."""
+    raise PageEnd
 
 
 @contextmanager
@@ -38,7 +50,7 @@ def attempt(what, stop=True):
     except ValueError as err:
         st.error(f"{what} is not possible with these settings: {err}")
         if stop:
-            st.stop()
+            end_page()
 
 
 @contextmanager
@@ -46,6 +58,8 @@ def page_boundary():
     """Turn an unexpected exception inside the block into a message, with details folded away."""
     try:
         yield
+    except PageEnd:
+        pass
     except Exception as err:  # a bug: keep the app alive and say so
         LOGGER.exception("Unexpected error on a page")
         st.error(

@@ -53,12 +53,19 @@ def _navigation():
 
 
 def _after_page():
-    """The view's link and the page's summary, at the end of the sidebar; the URL brought up to date."""
+    """The view's link and the page's summary, at the end of the sidebar; the URL brought up to date.
+
+    Last comes an invisible marker numbered by the session's runs: browser tests (and the page
+    benchmark) wait for it to know that a run has finished, instead of guessing with a timeout.
+    """
     with st.sidebar:
         st.divider()
         share.link_box(st.sidebar)
         report.download_button(st.sidebar)
     share.sync_url()
+    runs = st.session_state.get(state.RUNS_FINISHED, 0) + 1
+    st.session_state[state.RUNS_FINISHED] = runs
+    st.sidebar.html(f'<span class="run-finished" data-run="{runs}" hidden></span>')
 
 
 def run_app():

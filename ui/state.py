@@ -41,6 +41,7 @@ DATA_ORIGIN = (
 )
 
 # ------------------------------------------------------------- the frame
+RUNS_FINISHED = "runs_finished"  # script runs of this session that reached the end of the frame
 DATASET_SWITCH = "sidebar_dataset_switch"  # the sidebar's selectbox
 SIDEBAR_ERROR = "sidebar_error"
 TREE_VIEW_PREFIX = "tree_view_expanded_"  # + view key: nodes the user expanded in a tree view
