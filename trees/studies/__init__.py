@@ -30,6 +30,7 @@ from ._conditioning import (
     Disagreement,
     conditioning_disagreement,
     conditioning_experiment,
+    row_paths,
     wilcoxon_marks,
 )
 from ._curves import ComplexityCurve, complexity_curve
@@ -94,6 +95,7 @@ __all__ = [
     "prediction_instability",
     "prediction_spread",
     "refit_without_row",
+    "row_paths",
     "score",
     "split_error",
     "subsample",
