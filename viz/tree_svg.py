@@ -240,26 +240,8 @@ def tree_drawing(
     nodes = {}
     for n in shown:
         lines = _tree_lines(tree, n, feature_names, class_names, op, precision)
-        children, stubs = [], []
-        if tree.feature[n] >= 0 and n not in hidden:
-            labels = _edge_labels(tree, n, op)
-            for side, child, label in (
-                ("left", tree.left[n], labels[0]),
-                ("right", tree.right[n], labels[1]),
-            ):
-                if int(child) in visible:
-                    children.append((int(child), label))
-                else:
-                    stubs.append((side, label))
-        outline = (
-            "selected"
-            if n == selected
-            else "last"
-            if n == last_split
-            else "path"
-            if n in path
-            else None
-        )
+        children, stubs = _tree_children(tree, n, op, visible) if n not in hidden else ([], [])
+        outline = {last_split: "last", selected: "selected"}.get(n, "path" if n in path else None)
         bars = (
             [(float(v), class_color(k)) for k, v in enumerate(tree.value[n])]
             if tree.is_classifier
@@ -279,6 +261,23 @@ def tree_drawing(
             stubs=stubs,
         )
     return Drawing(nodes)
+
+
+def _tree_children(tree, node, op, visible):
+    """Edges to the drawn children, and stubs for the children left out."""
+    if tree.feature[node] < 0:
+        return [], []
+    children, stubs = [], []
+    left_label, right_label = _edge_labels(tree, node, op)
+    for side, child, label in (
+        ("left", tree.left[node], left_label),
+        ("right", tree.right[node], right_label),
+    ):
+        if int(child) in visible:
+            children.append((int(child), label))
+        else:
+            stubs.append((side, label))
+    return children, stubs
 
 
 def _module_lines(module, names, precision):
