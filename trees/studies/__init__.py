@@ -53,6 +53,7 @@ from ._conditioning import (
     Disagreement,
     conditioning_disagreement,
     conditioning_experiment,
+    row_paths,
     wilcoxon_marks,
 )
 from ._confidence import split_confidence
@@ -145,6 +146,7 @@ __all__ = [
     "prediction_spread",
     "refit_map",
     "refit_without_row",
+    "row_paths",
     "score",
     "scoreboard_models",
     "split_confidence",

@@ -40,7 +40,8 @@ _SKLEARN_CRITERIA = {
     "squared_error": "squared_error",
     "friedman_mse": "squared_error",  # w_L w_R (mean_L - mean_R)^2 / w: w times our gain
 }
-# Scores this close (relative) count as a tie, resolved by the lower feature index as the builder does.
+# Scores this close (relative) count as a tie, resolved by the lower feature index as the builder
+# does with its default tie_break="first" (a tree grown with "random" is judged by the same rule).
 _RELATIVE_TIE = 1e-10
 # Rows of the node whose removal the exact pair search may score, times candidates.
 MAX_PAIR_WORK = 50_000_000
