@@ -29,8 +29,10 @@ from viz.stability import (
     matrix_heatmap,
     refit_map_figure,
     scoreboard_figure,
+    svg_badges,
 )
 from viz.tree_dot import tree_to_dot
+from viz.tree_svg import drawing_to_svg, tree_drawing
 
 
 @pytest.fixture(scope="module")
@@ -62,6 +64,8 @@ def test_confidence_levels_and_badges(data):
         assert badge["badge"] in line and badge["color"] in line
     leaf = int(np.flatnonzero(model.tree_.feature < 0)[0])
     assert "penwidth" not in next(t for t in dot.split("\n") if t.strip().startswith(f"{leaf} ["))
+    svg = drawing_to_svg(tree_drawing(model.tree_, badges=svg_badges(badges)))[0]
+    assert all(b["badge"] in svg for b in badges.values())
     fig = confidence_figure(table)
     assert fig.layout.title.text and len(fig.data[0].y) == len(table)
     assert confidence_level({"rows_to_flip": 1, "boot_win_rate": 0.9}) == "fragile"

@@ -32,6 +32,7 @@ __all__ = [
     "matrix_heatmap",
     "refit_map_figure",
     "scoreboard_figure",
+    "svg_badges",
 ]
 
 # Fragility levels of a node, with their colour and what they mean (for a legend).
@@ -128,11 +129,24 @@ def confidence_badges(table):
     return out
 
 
+def svg_badges(badges):
+    """The badges of :func:`confidence_badges` as ``viz.tree_svg.tree_drawing`` takes them.
+
+    Returns
+    -------
+    dict {node: (text, colour)}
+    """
+    return {node: (badge["badge"], badge["color"]) for node, badge in badges.items()}
+
+
 _NODE_LINE = re.compile(r'^(\s*)(\d+) \[label="((?:[^"\\]|\\.)*)"(.*)\];$')
 
 
 def badged_dot(dot, badges):
     """A DOT drawing (``viz.tree_dot.tree_to_dot``) with every node's badge and border colour.
+
+    For the SVG tree view (``viz.tree_svg.tree_drawing``) pass
+    ``badges=svg_badges(badges)`` instead.
 
     The badge is added as the last line of the node's label; the border takes
     the level's colour (thick for fragile nodes). Nodes without a badge are
@@ -148,9 +162,10 @@ def badged_dot(dot, badges):
         badge = badges[node]
         label = match.group(3) + "\\n" + badge["badge"].replace('"', '\\"')
         width = 3 if badge["level"] == "fragile" else 2
+        tooltip = badge["tooltip"].replace("\\", "\\\\").replace('"', '\\"')
         lines.append(
             f'{match.group(1)}{node} [label="{label}"{match.group(4)}, '
-            f'color="{badge["color"]}", penwidth={width}, tooltip="{badge["tooltip"]}"];'
+            f'color="{badge["color"]}", penwidth={width}, tooltip="{tooltip}"];'
         )
     return "\n".join(lines)
 
