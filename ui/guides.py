@@ -98,4 +98,34 @@ GUIDES = {
             "With the Gini gain it can, when the real features are weak; with p-value selection it rarely does.",
         ),
     ],
+    "staircase": [
+        Step(
+            "A diagonal boundary",
+            "The picture: classes split by an oblique line, the tree's regions, the logistic line dashed.",
+            "A tree asks one question about one feature at each node. How can it draw a diagonal?",
+            "Only as a staircase of axis-parallel steps; each step costs a split, so an oblique boundary needs a "
+            "deep tree where one linear cut would do (source 003, the staircase effect).",
+        ),
+        Step(
+            "More depth, finer stairs",
+            "Raise the maximum depth in the settings, then add label noise.",
+            "Does a deeper tree always draw the boundary better?",
+            "It follows the boundary more closely, then starts carving boxes around single noisy points: lower "
+            "training error, not lower test error.",
+        ),
+        Step(
+            "No extrapolation",
+            "The tab on regression: a smooth curve and the tree's steps; the grey bands have no data.",
+            "What does the tree predict to the right of the last training point?",
+            "The value of its outermost leaf, flat for ever: a tree cannot follow a trend beyond its data.",
+        ),
+        Step(
+            "How deep to grow",
+            'The tab "How deep to grow?": cross-validated error against the maximum depth and the minimum rows '
+            "per leaf, with the linear baseline.",
+            "Where is the test error lowest, and why does it rise again?",
+            "Around depth 3 on the toy data: shallower trees are too coarse (bias), deeper ones fit noise "
+            "(variance). On data with an oblique boundary the linear model may beat every tree.",
+        ),
+    ],
 }

@@ -82,6 +82,7 @@ INST_STUDY = "inst_study"
 INST_CRF = "inst_crf"
 INST_DEFAULT_ROW = "inst_default_row"
 NOISE_STUDY = "noise_study"
+STAIR_CURVES = "stair_curves"  # the settings whose complexity curves were asked for
 
 DEFAULT_DATASET = "Lattice features"
 DEFAULT_SETTINGS = {"max_missing_share": 0.4, "max_onehot": 5, "keep_categories": False}
