@@ -136,7 +136,9 @@ def test_preprocessing_follows_the_sources():
     np.testing.assert_array_equal(processed.X.filter(like="colour=").sum(axis=1), 1.0)
 
 
-def test_imputation_uses_the_most_frequent_value():
+def test_imputation_defaults_to_the_median_and_the_most_frequent_category():
+    # Issue 21 item 12 changed the numeric default from the most frequent value to the median
+    # (here both are 2.0); tests/test_preprocess.py has the case where they differ.
     X = pd.DataFrame({"a": [1.0, 2.0, 2.0, np.nan, 3.0], "b": list("xxyy") + [None]})
     data = Dataset("t", X, pd.Series([0, 1, 0, 1, 0]), "classification")
     processed, _ = preprocess(data, max_onehot=5)

@@ -49,11 +49,32 @@ def use_table(table, target, task, filename):
     return None
 
 
-def apply_settings(max_missing_share, max_onehot, keep_categories=False):
+def apply_settings(
+    max_missing_share,
+    max_onehot,
+    keep_categories=False,
+    numeric_fill=None,
+    categorical_fill=None,
+    drop_id_columns=None,
+):
+    """Preprocess the current dataset again with these settings.
+
+    ``numeric_fill`` (a key of ``datasets.NUMERIC_FILLS``), ``categorical_fill``
+    (a key of ``datasets.CATEGORICAL_FILLS``) and ``drop_id_columns`` keep
+    their current values when None.
+    """
+    current = state.preprocessing_settings()
     settings = {
         "max_missing_share": float(max_missing_share),
         "max_onehot": int(max_onehot),
         "keep_categories": bool(keep_categories),
+        "numeric_fill": current["numeric_fill"] if numeric_fill is None else str(numeric_fill),
+        "categorical_fill": (
+            current["categorical_fill"] if categorical_fill is None else str(categorical_fill)
+        ),
+        "drop_id_columns": (
+            current["drop_id_columns"] if drop_id_columns is None else bool(drop_id_columns)
+        ),
     }
     try:
         state.set_dataset(state.current_raw(), settings)

@@ -14,7 +14,7 @@ that works on the same data and never mixed up between datasets.
 
 import streamlit as st
 
-from datasets import DataError, fingerprint, load, preprocess
+from datasets import PREPROCESS_DEFAULTS, DataError, fingerprint, load, preprocess
 
 __all__ = [
     "DATA",
@@ -68,7 +68,8 @@ INST_DEFAULT_ROW = "inst_default_row"
 NOISE_STUDY = "noise_study"
 
 DEFAULT_DATASET = "Lattice features"
-DEFAULT_SETTINGS = {"max_missing_share": 0.4, "max_onehot": 5, "keep_categories": False}
+# max_missing_share, max_onehot, keep_categories, numeric_fill, categorical_fill, drop_id_columns
+DEFAULT_SETTINGS = dict(PREPROCESS_DEFAULTS)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -78,13 +79,24 @@ def cached_load(name):
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def cached_preprocess(dataset, max_missing_share, max_onehot, keep_categories=False):
+def cached_preprocess(
+    dataset,
+    max_missing_share,
+    max_onehot,
+    keep_categories=False,
+    numeric_fill=PREPROCESS_DEFAULTS["numeric_fill"],
+    categorical_fill=PREPROCESS_DEFAULTS["categorical_fill"],
+    drop_id_columns=PREPROCESS_DEFAULTS["drop_id_columns"],
+):
     """Preprocessed dataset, its record and its fingerprint (cached by content)."""
     processed, record = preprocess(
         dataset,
         max_missing_share=max_missing_share,
         max_onehot=max_onehot,
         keep_categories=keep_categories,
+        numeric_fill=numeric_fill,
+        categorical_fill=categorical_fill,
+        drop_id_columns=drop_id_columns,
     )
     return processed, record, fingerprint(processed)
 
@@ -105,9 +117,7 @@ def set_dataset(raw, settings=None):
         When preprocessing fails; the previous dataset is then kept.
     """
     settings = {**DEFAULT_SETTINGS, **(settings or preprocessing_settings())}
-    processed, record, key = cached_preprocess(
-        raw, settings["max_missing_share"], settings["max_onehot"], settings["keep_categories"]
-    )
+    processed, record, key = cached_preprocess(raw, **{k: settings[k] for k in DEFAULT_SETTINGS})
     st.session_state[RAW] = raw
     st.session_state[DATA] = processed
     st.session_state[RECORD] = record
