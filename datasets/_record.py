@@ -94,7 +94,9 @@ class Dataset:
 
     def __post_init__(self):
         if self.task not in TASKS:
-            raise DataError(f"The task must be one of {TASKS}, not {self.task!r}.")
+            raise DataError(
+                f"The task must be {' or '.join(TASKS)}, not {format_value(self.task)}."
+            )
         if len(self.X) != len(self.y):
             raise DataError(f"X has {len(self.X)} rows but y has {len(self.y)}.")
 

@@ -14,7 +14,7 @@ import warnings
 import pandas as pd
 from sklearn import datasets as skdata
 
-from ._record import DataError, Dataset
+from ._record import DataError, Dataset, format_value
 
 __all__ = [
     "PAPER_CLASSIFICATION",
@@ -181,7 +181,7 @@ def load_paper(name):
     elif name in PAPER_REGRESSION:
         module, loader, task = "regression", PAPER_REGRESSION[name], "regression"
     else:
-        raise DataError(f"{name!r} is not one of the 40 datasets of source 000.")
+        raise DataError(f"{format_value(name)} is not one of the 40 datasets of source 000.")
     data = _load_common(module, loader)
     X = pd.DataFrame(data["data"], columns=_clean_names(data["feature_names"]))
     y = pd.Series(data["target"], name=str(data.get("target_label") or "target"))
@@ -201,7 +201,7 @@ def load_paper(name):
 def load_toy(name):
     """One of scikit-learn's bundled toy datasets."""
     if name not in SKLEARN_TOY:
-        raise DataError(f"{name!r} is not one of scikit-learn's toy datasets here.")
+        raise DataError(f"{format_value(name)} is not one of scikit-learn's toy datasets here.")
     loader, task, description = SKLEARN_TOY[name]
     bunch = loader(as_frame=True)
     y = bunch.target

@@ -141,6 +141,23 @@ def _fill(name, column, share, numeric_fill, categorical_fill, steps):
     return column.fillna(value)
 
 
+def _drop_or_fill(name, column, max_missing_share, numeric_fill, categorical_fill, steps):
+    """None when the column has too many gaps (source 004's ``>=`` rule), else it filled."""
+    share = float(column.isna().mean())
+    if share == 0:
+        return column
+    if share >= max_missing_share:
+        steps.append(
+            _record(
+                name,
+                "dropped",
+                f"{share:.0%} missing (columns with {max_missing_share:.0%} or more are dropped)",
+            )
+        )
+        return None
+    return _fill(name, column, share, numeric_fill, categorical_fill, steps)
+
+
 def _drop_rows_without_target(X, y, steps):
     keep = y.notna().to_numpy()
     if not keep.all():
@@ -219,22 +236,13 @@ def preprocess(
     excluded = []
     if drop_id_columns:
         X, excluded = _exclude_id_columns(X, steps)
-
     columns, categories = [], {}
     for name in X.columns:
-        column = X[name]
-        share = float(column.isna().mean())
-        if share > 0 and share >= max_missing_share:
-            steps.append(
-                _record(
-                    name,
-                    "dropped",
-                    f"{share:.0%} missing (columns with {max_missing_share:.0%} or more are dropped)",
-                )
-            )
+        column = _drop_or_fill(
+            name, X[name], max_missing_share, numeric_fill, categorical_fill, steps
+        )
+        if column is None:
             continue
-        if share > 0:
-            column = _fill(name, column, share, numeric_fill, categorical_fill, steps)
         if keep_categories and feature_kind(column) == "categorical":
             columns.append(_keep_codes(name, column, steps, categories))
         else:
