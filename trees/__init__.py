@@ -35,6 +35,8 @@ perturbation_study, tree_distance, compare_trees, refit_without_row, prediction_
     Tree instability under small changes of the data.
 TreeGrower, Candidate
     Grow a tree one split at a time (the step-by-step page).
+validate_tree_document, parse_tree_json, tree_data_problems, check_tree_for_data
+    Strict checks of a saved tree, and of a loaded tree against the current data.
 search_splits, SegmentBatch, SplitTable, position_to_threshold
     The single split search, for growers and forests.
 CRITERIA_CLF, CRITERIA_REG
@@ -100,16 +102,20 @@ from .tree import (
     Tree,
     TreeGrower,
     TreeGrowth,
+    check_tree_for_data,
     from_sklearn,
     gamma_log_pvalue,
     gini_null_moments,
     grow,
     log_gamma_sf,
     mirror,
+    parse_tree_json,
     permutation_pvalue,
     position_to_threshold,
     search_splits,
     split_criteria,
+    tree_data_problems,
+    validate_tree_document,
 )
 
 __all__ = [
@@ -143,6 +149,7 @@ __all__ = [
     "TreeGrowth",
     "abstention_curve",
     "bias_experiment",
+    "check_tree_for_data",
     "compare_models",
     "compare_trees",
     "complexity_curve",
@@ -166,6 +173,7 @@ __all__ = [
     "noise_root_study",
     "null_gini_gains",
     "out_of_fold_reliability",
+    "parse_tree_json",
     "permutation_pvalue",
     "perturbation_study",
     "position_to_threshold",
@@ -175,6 +183,8 @@ __all__ = [
     "search_splits",
     "split_criteria",
     "split_error",
+    "tree_data_problems",
     "tree_distance",
+    "validate_tree_document",
     "wilcoxon_marks",
 ]
