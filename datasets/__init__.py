@@ -18,11 +18,14 @@ id_like_columns
     Columns that identify rows (excluded by default in preprocessing).
 format_value
     A value as a user would write it, for messages.
+UploadRecord, UploadShelf
+    An upload kept so it can be rebuilt (serialisable), and the server's bounded shelf of them.
 """
 
 from ._record import TASKS, DataError, Dataset, feature_kind, fingerprint, format_value
 from .catalog import GROUPS, catalog, load
 from .identifiers import id_like_columns
+from .kept_upload import UploadRecord, UploadShelf
 from .preprocess import (
     CATEGORICAL_FILLS,
     NUMERIC_FILLS,
@@ -43,6 +46,8 @@ __all__ = [
     "PREPROCESS_DEFAULTS",
     "REPORT_PREPROCESSING",
     "TASKS",
+    "UploadRecord",
+    "UploadShelf",
     "DataError",
     "Dataset",
     "catalog",

@@ -6,7 +6,7 @@ dataset is left as it was, so nothing the user loaded is lost.
 
 import streamlit as st
 
-from datasets import DataError, generate, read_table, table_to_dataset
+from datasets import DataError, UploadRecord, generate, read_table, table_to_dataset
 from datasets import upload as upload_limits
 
 from . import state
@@ -46,6 +46,33 @@ def use_table(table, target, task, filename):
         state.set_dataset(dataset)
     except DataError as err:
         return str(err)
+    return None
+
+
+def use_upload(data, filename, target, task=None):
+    """Make an uploaded file the current dataset and keep it for the session and reloads.
+
+    Parameters
+    ----------
+    data : bytes
+        The file as uploaded (``UploadedFile.getvalue()``).
+    filename : str
+    target : str
+    task : {"classification", "regression"}, optional
+
+    Returns
+    -------
+    str or None
+        An error message, or None (the dataset is then current and kept).
+    """
+    record = UploadRecord(filename=filename or "", data=bytes(data), target=str(target), task=task)
+    try:
+        table = cached_read_table(record.data, filename)
+        raw = table_to_dataset(table, target, task=task, name=filename or "Uploaded table")
+        state.set_dataset(raw)
+    except DataError as err:
+        return str(err)
+    state.keep_upload(record, raw)
     return None
 
 

@@ -10,11 +10,30 @@ The current dataset persists across pages: ``RAW`` is what the user loaded,
 and ``DATA_KEY`` a fingerprint of ``DATA`` (its content, not its identity):
 cached computations are keyed on it, so they are shared by every session
 that works on the same data and never mixed up between datasets.
+
+An uploaded dataset is kept for the session and across page reloads:
+``UPLOAD`` holds its :class:`datasets.UploadRecord` (the file's bytes and the
+user's choices) while it is the current dataset, the record is also kept on
+the server's shelf (:func:`kept_uploads`) under a random token, and the
+token rides in the page's URL (query parameter ``UPLOAD_PARAM``). A reloaded
+page (a new session) finds the token, rebuilds the dataset and says so; when
+the upload is no longer on the shelf it says that it was dropped
+(:func:`take_upload_notice`).
 """
+
+import dataclasses
 
 import streamlit as st
 
-from datasets import PREPROCESS_DEFAULTS, DataError, fingerprint, load, preprocess
+from datasets import (
+    PREPROCESS_DEFAULTS,
+    DataError,
+    UploadShelf,
+    fingerprint,
+    format_value,
+    load,
+    preprocess,
+)
 
 __all__ = [
     "DATA",
@@ -22,12 +41,19 @@ __all__ = [
     "RAW",
     "RECORD",
     "SETTINGS",
+    "UPLOAD",
+    "UPLOAD_NOTICE",
+    "UPLOAD_PARAM",
     "current",
     "current_raw",
+    "current_upload",
     "dataset_key",
     "ensure_dataset",
+    "keep_upload",
+    "kept_uploads",
     "preprocessing_settings",
     "set_dataset",
+    "take_upload_notice",
 ]
 
 # ----------------------------------------------------------- the dataset
@@ -36,6 +62,11 @@ DATA = "dataset"
 RECORD = "preprocessing_record"
 SETTINGS = "preprocessing_settings"
 DATA_KEY = "dataset_key"
+# {"record": UploadRecord, "token": str or None, "raw": Dataset} while the current dataset
+# is an upload; ("restored" | "dropped" | "not kept", message) for the page to show once.
+UPLOAD = "dataset_upload"
+UPLOAD_NOTICE = "dataset_upload_notice"
+UPLOAD_PARAM = "upload"  # the URL query parameter carrying the kept upload's token
 
 # ------------------------------------------------------------- the frame
 FRAME_DRAWN = "frame_drawn"  # set while app.py runs a page (see ui.shell)
@@ -123,15 +154,17 @@ def set_dataset(raw, settings=None):
     st.session_state[RECORD] = record
     st.session_state[SETTINGS] = settings
     st.session_state[DATA_KEY] = key
+    _keep_settings_of_upload(raw, settings)
 
 
 def ensure_dataset():
-    """Load the default dataset when the session has none yet."""
-    if DATA not in st.session_state:
+    """Load the default dataset when the session has none yet (or the upload its URL names)."""
+    if DATA not in st.session_state and not _restore_upload():
         try:
             set_dataset(cached_load(DEFAULT_DATASET))
         except DataError as err:  # the bundled default should never fail; say so if it does
             st.error(f"The default dataset could not be loaded: {err}")
+    _sync_upload_param()
 
 
 def current():
@@ -150,3 +183,106 @@ def dataset_key():
     """The fingerprint of the current dataset: the key of every cached computation on it."""
     ensure_dataset()
     return st.session_state[DATA_KEY]
+
+
+# ------------------------------------------------------------ kept uploads
+@st.cache_resource(show_spinner=False)
+def kept_uploads():
+    """The server's shelf of kept uploads (one per server process, shared by sessions)."""
+    return UploadShelf()
+
+
+def keep_upload(record, raw):
+    """Keep the upload ``record`` that became the current dataset ``raw`` (see the module doc).
+
+    Call it right after ``set_dataset(raw)``. The record is stored with the
+    preprocessing settings in force; a file too large for the shelf is kept
+    for the session only, and the notice says so.
+    """
+    record = dataclasses.replace(record, settings=preprocessing_settings())
+    token = kept_uploads().put(record)
+    st.session_state[UPLOAD] = {"record": record, "token": token, "raw": raw}
+    if token is None:
+        _notice(
+            "not kept",
+            f"{record.filename} is kept while this page stays open, but it is too large to be "
+            "kept across a reload of the page.",
+        )
+    _sync_upload_param()
+
+
+def current_upload():
+    """The :class:`datasets.UploadRecord` of the current dataset, or None when it is no upload."""
+    kept = st.session_state.get(UPLOAD)
+    return None if kept is None else kept["record"]
+
+
+def take_upload_notice():
+    """``(kind, message)`` to show once, or None; kind is "restored", "dropped" or "not kept"."""
+    return st.session_state.pop(UPLOAD_NOTICE, None)
+
+
+def _notice(kind, message):
+    st.session_state[UPLOAD_NOTICE] = (kind, message)
+
+
+def _kept_entry_of(raw):
+    kept = st.session_state.get(UPLOAD)
+    return kept if kept is not None and kept["raw"] is raw else None
+
+
+def _keep_settings_of_upload(raw, settings):
+    """New preprocessing settings of a kept upload are kept too (a reload restores them)."""
+    kept = _kept_entry_of(raw)
+    if kept is not None and kept["record"].settings != settings:
+        kept["record"] = dataclasses.replace(kept["record"], settings=dict(settings))
+        if kept["token"] is not None:
+            kept_uploads().put(kept["record"], kept["token"])
+
+
+def _restore_upload():
+    """Rebuild the upload named by the URL in a new session; False when there is none."""
+    token = st.query_params.get(UPLOAD_PARAM)
+    if not token:
+        return False
+    record = kept_uploads().get(token)
+    if record is None:
+        _notice(
+            "dropped",
+            "The table you uploaded before the page was reloaded is no longer kept on the server "
+            "(the server restarted, or many uploads came after it). The default dataset is "
+            "loaded: upload the file again on the Data page.",
+        )
+        return False
+    try:
+        raw = record.to_dataset()
+        set_dataset(raw, record.settings or None)
+    except DataError as err:
+        _notice("dropped", f"{record.filename} could not be loaded again: {err}")
+        return False
+    st.session_state[UPLOAD] = {"record": record, "token": token, "raw": raw}
+    _notice(
+        "restored",
+        f"{record.filename} (target {format_value(record.target)}) is loaded again: the page was reloaded "
+        "and the lab kept your upload.",
+    )
+    return True
+
+
+def _sync_upload_param():
+    """The URL carries the token of the current upload, and nothing when there is none.
+
+    Switching pages clears a URL's query parameters, so the token is put back
+    on every run; switching to another dataset forgets the upload.
+    """
+    kept = st.session_state.get(UPLOAD)
+    if kept is not None and st.session_state.get(RAW) is not kept["raw"]:
+        st.session_state.pop(UPLOAD)
+        kept = None
+    token = None if kept is None else kept["token"]
+    if st.query_params.get(UPLOAD_PARAM) == token:
+        return
+    if token is None:
+        del st.query_params[UPLOAD_PARAM]
+    else:
+        st.query_params[UPLOAD_PARAM] = token
