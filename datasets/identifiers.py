@@ -12,7 +12,7 @@ measurement is dropped:
 * the column has no missing value, the table has at least
   :data:`MIN_ID_ROWS` rows, and every row holds a different value; and
 * either the values are text (or categories): a "category" with one row
-  each carries nothing a tree can generalise from,
+  each carries nothing a tree can generalise from (dates are not judged),
 * or the column has an integer dtype and its values are a run of
   consecutive integers (a row number, in any order), or its name says it is
   an identifier (``id``, ``customer_id``, ``CustomerID``, ``index``,
@@ -67,7 +67,8 @@ def id_like_reason(column, name=None):
     dtype = column.dtype
     if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_float_dtype(dtype):
         return None
-    if not pd.api.types.is_numeric_dtype(dtype):
+    text = isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_string_dtype(dtype)
+    if text or pd.api.types.is_object_dtype(dtype):
         return f"every one of the {n:,} rows has its own text value, so it names rows"
     if not pd.api.types.is_integer_dtype(dtype):
         return None

@@ -193,7 +193,11 @@ def _check_field_counts(text, sep):
 
 def _read_text(text, sep):
     """The table of a text file, and the line each data row starts on."""
-    first_line = re.match(r"[^\r\n]*", text.lstrip("\ufeff")).group()
+    # The header is the first line that is not blank, as pandas takes it.
+    first_line = next(
+        (line for line in text[:65536].lstrip("\ufeff").splitlines() if not _is_blank(line, sep)),
+        "",
+    )
     header = next(csv.reader([first_line], delimiter=sep), [])
     names = [h.strip() for h in header]
     duplicates = sorted({n for n in names if n and names.count(n) > 1})

@@ -166,6 +166,7 @@ def test_genuine_features_are_never_id_like():
             "repeats": np.arange(N) // 2,
             "flag": np.arange(N) % 2 == 0,
             "words": ["a", "b"] * (N // 2),
+            "dates": pd.date_range("2024-01-01", periods=N),  # not judged
         }
     )
     assert id_like_columns(X) == {}

@@ -144,6 +144,12 @@ def test_row_numbers_count_lines_of_quoted_fields_and_skip_nothing():
         read_table(data)
 
 
+def test_the_header_is_the_first_line_that_is_not_blank():
+    assert list(read_table(b"\n  \na,b,y\n1,2,3\n4,5,6\n").columns) == ["a", "b", "y"]
+    with pytest.raises(DataError, match="repeats the column name"):
+        read_table(b"\n\na,b,a\n1,2,3\n4,5,6\n")
+
+
 def test_blank_lines_are_not_rows():
     table = read_table(b"a,b,y\n\n1,2,3\n   \n4,5,6\n\n")
     assert table.shape == (2, 3)
