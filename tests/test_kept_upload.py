@@ -88,7 +88,7 @@ def _app():
     """A page that uploads, switches, changes settings, and shows the dataset and notice."""
     import streamlit as st
 
-    from ui import data_controls, state
+    from ui import data_controls, share, state
 
     table = b"age,income,label\n30,1000,yes\n40,2000,no\n50,,yes\n60,4000,no\n"
     if st.button("upload", key="do_upload"):
@@ -102,6 +102,7 @@ def _app():
     st.markdown(f"dataset: {data.name}")
     st.markdown(f"fill: {state.preprocessing_settings()['numeric_fill']}")
     st.markdown(f"notice: {notice[0] if notice else None}")
+    share.sync_url()  # as the app's frame does after every page
 
 
 def _run(query=None):
@@ -141,6 +142,21 @@ def test_a_reload_after_the_upload_was_dropped_says_so():
     assert _shown(at, "dataset") == "Lattice features"
     assert _shown(at, "notice") == "dropped"
     assert "upload" not in at.query_params
+
+
+def test_the_link_to_share_never_carries_the_upload():
+    def page():
+        import streamlit as st
+
+        from ui import data_controls, share
+
+        data_controls.use_upload(b"a,b,y\n1,2,0\n3,4,1\n5,6,0\n", "t.csv", "y")
+        st.markdown(f"link: {share.current_params()}")
+        share.sync_url()
+
+    at = AppTest.from_function(page, default_timeout=60).run()
+    assert at.query_params["upload"]
+    assert "upload" not in _shown(at, "link")
 
 
 def test_switching_to_another_dataset_forgets_the_upload():

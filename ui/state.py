@@ -15,7 +15,8 @@ An uploaded dataset is kept for the session and across page reloads:
 ``UPLOAD`` holds its :class:`datasets.UploadRecord` (the file's bytes and the
 user's choices) while it is the current dataset, the record is also kept on
 the server's shelf (:func:`kept_uploads`) under a random token, and the
-token rides in the page's URL (query parameter ``UPLOAD_PARAM``). A reloaded
+token rides in the page's URL (query parameter ``UPLOAD_PARAM``, written by
+``ui.share.sync_url`` from :func:`upload_url_params`). A reloaded
 page (a new session) finds the token, rebuilds the dataset and says so; when
 the upload is no longer on the shelf it says that it was dropped
 (:func:`take_upload_notice`).
@@ -31,6 +32,7 @@ from datasets import (
     UploadShelf,
     fingerprint,
     format_value,
+    generate,
     load,
     preprocess,
 )
@@ -54,6 +56,7 @@ __all__ = [
     "preprocessing_settings",
     "set_dataset",
     "take_upload_notice",
+    "upload_url_params",
 ]
 
 # ----------------------------------------------------------- the dataset
@@ -62,6 +65,9 @@ DATA = "dataset"
 RECORD = "preprocessing_record"
 SETTINGS = "preprocessing_settings"
 DATA_KEY = "dataset_key"
+DATA_ORIGIN = (
+    "dataset_origin"  # ("catalog", name) | ("generator", name, params) | ("upload", file name)
+)
 # {"record": UploadRecord, "token": str or None, "raw": Dataset} while the current dataset
 # is an upload; ("restored" | "dropped" | "not kept", message) for the page to show once.
 UPLOAD = "dataset_upload"
@@ -69,9 +75,22 @@ UPLOAD_NOTICE = "dataset_upload_notice"
 UPLOAD_PARAM = "upload"  # the URL query parameter carrying the kept upload's token
 
 # ------------------------------------------------------------- the frame
-FRAME_DRAWN = "frame_drawn"  # set while app.py runs a page (see ui.shell)
+RUNS_FINISHED = "runs_finished"  # script runs of this session that reached the end of the frame
 DATASET_SWITCH = "sidebar_dataset_switch"  # the sidebar's selectbox
 SIDEBAR_ERROR = "sidebar_error"
+TREE_VIEW_PREFIX = "tree_view_expanded_"  # + view key: nodes the user expanded in a tree view
+
+# ------------------------------------------------------- shareable views
+URL_RESTORED = "url_restored"  # the URL's dataset was read (once per session)
+URL_CONSUMED = "url_consumed"  # widget keys whose URL value was used
+SHARED_KEYS = "shared_keys"  # widget keys drawn by ui.share in this run
+SHARED_VALUES = "shared_values"  # their last values, so a page opened again keeps its settings
+
+# ---------------------------------------------- presenter mode and reports
+PRESENTER = "presenter_mode"  # the sidebar's toggle
+GUIDE_STEP_PREFIX = "guide_step_"  # + page: the step of its guided sequence
+REPORT = "page_report"  # what the page shows in this run (ui.report)
+REPORT_BUTTON = "report_download"
 
 # ------------------------------------------------------------ Data page
 DATA_FLASH = "data_flash"
@@ -109,6 +128,12 @@ def cached_load(name):
     return load(name)
 
 
+@st.cache_data(show_spinner=False, max_entries=16)
+def cached_generate(name, params):
+    """A synthetic dataset (cached by generator and parameters, a tuple of pairs)."""
+    return generate(name, **dict(params))
+
+
 @st.cache_data(show_spinner=False, max_entries=32)
 def cached_preprocess(
     dataset,
@@ -139,8 +164,11 @@ def preprocessing_settings():
     return {**DEFAULT_SETTINGS, **st.session_state[SETTINGS]}
 
 
-def set_dataset(raw, settings=None):
+def set_dataset(raw, settings=None, origin=None):
     """Make ``raw`` the current dataset, preprocessing it.
+
+    ``origin`` says where it came from (see ``DATA_ORIGIN``), so a link can
+    carry it; by default, a catalogue dataset of that name.
 
     Raises
     ------
@@ -154,6 +182,7 @@ def set_dataset(raw, settings=None):
     st.session_state[RECORD] = record
     st.session_state[SETTINGS] = settings
     st.session_state[DATA_KEY] = key
+    st.session_state[DATA_ORIGIN] = origin or ("catalog", raw.name)
     _keep_settings_of_upload(raw, settings)
 
 
@@ -164,7 +193,7 @@ def ensure_dataset():
             set_dataset(cached_load(DEFAULT_DATASET))
         except DataError as err:  # the bundled default should never fail; say so if it does
             st.error(f"The default dataset could not be loaded: {err}")
-    _sync_upload_param()
+    _forget_stale_upload()
 
 
 def current():
@@ -208,7 +237,6 @@ def keep_upload(record, raw):
             f"{record.filename} is kept while this page stays open, but it is too large to be "
             "kept across a reload of the page.",
         )
-    _sync_upload_param()
 
 
 def current_upload():
@@ -256,7 +284,7 @@ def _restore_upload():
         return False
     try:
         raw = record.to_dataset()
-        set_dataset(raw, record.settings or None)
+        set_dataset(raw, record.settings or None, origin=("upload", record.filename))
     except DataError as err:
         _notice("dropped", f"{record.filename} could not be loaded again: {err}")
         return False
@@ -269,20 +297,22 @@ def _restore_upload():
     return True
 
 
-def _sync_upload_param():
-    """The URL carries the token of the current upload, and nothing when there is none.
-
-    Switching pages clears a URL's query parameters, so the token is put back
-    on every run; switching to another dataset forgets the upload.
-    """
+def _forget_stale_upload():
+    """Switching to another dataset forgets the upload (the URL then stops carrying it)."""
     kept = st.session_state.get(UPLOAD)
     if kept is not None and st.session_state.get(RAW) is not kept["raw"]:
         st.session_state.pop(UPLOAD)
-        kept = None
-    token = None if kept is None else kept["token"]
-    if st.query_params.get(UPLOAD_PARAM) == token:
-        return
-    if token is None:
-        del st.query_params[UPLOAD_PARAM]
-    else:
-        st.query_params[UPLOAD_PARAM] = token
+
+
+def upload_url_params():
+    """``{UPLOAD_PARAM: token}`` while the current dataset is a kept upload, else ``{}``.
+
+    ``ui.share.sync_url`` writes it into the address bar after every run (so
+    a reload finds the upload), but not into the link to share: the token
+    would hand the file to whoever opens the link.
+    """
+    _forget_stale_upload()
+    kept = st.session_state.get(UPLOAD)
+    if kept is None or kept["token"] is None:
+        return {}
+    return {UPLOAD_PARAM: kept["token"]}

@@ -33,6 +33,7 @@ __all__ = [
     "PERTURBATIONS",
     "PerturbationStudy",
     "compare_trees",
+    "perturb_data",
     "perturbation_study",
     "refit_without_row",
     "tree_distance",
@@ -151,8 +152,17 @@ class PerturbationStudy:
         return counts / max(1, self.n_fits)
 
 
-def _perturb(X, y, kind, amount, rng):
-    """Perturbed copy of the data and the sample weights to fit with."""
+def perturb_data(X, y, kind, amount, rng):
+    """Perturbed copy of the data and the sample weights to fit with.
+
+    ``"bootstrap"``: the counts of a bootstrap sample; ``"remove"``: ``amount``
+    random rows get weight 0; ``"jitter"``: Gaussian noise of ``amount`` times
+    each feature's SD is added.
+
+    Returns
+    -------
+    X, y, weight : ndarray
+    """
     n = X.shape[0]
     if kind == "bootstrap":
         return X, y, np.bincount(rng.integers(0, n, n), minlength=n).astype(float)
@@ -218,7 +228,7 @@ def perturbation_study(
     y_scale = float(np.std(y.astype(float))) if task == "regression" else 1.0
     trees, cancelled = [], False
     for i in range(n_fits):
-        Xp, yp, weight = _perturb(X, y, perturbation, amount, rng)
+        Xp, yp, weight = perturb_data(X, y, perturbation, amount, rng)
         trees.append(make_tree(task, params).fit(Xp, yp, sample_weight=weight).tree_)
         if report(progress, should_stop, i + 1, n_fits):
             cancelled = True
@@ -305,7 +315,7 @@ def prediction_instability(
     reference = make_model().fit(X, y).predict_proba(X_test)
     probabilities, changed = [], []
     for i in range(n_fits):
-        Xp, yp, weight = _perturb(X, y, perturbation, amount, rng)
+        Xp, yp, weight = perturb_data(X, y, perturbation, amount, rng)
         rows = np.repeat(
             np.arange(len(yp)), weight.astype(int)
         )  # weights as repeated rows: any model can fit
