@@ -4,6 +4,12 @@ Public API
 ----------
 conditioning_disagreement, conditioning_experiment, wilcoxon_marks, ConditioningResult, Disagreement
     Where <= and < disagree, and source 000's evaluation protocol.
+conditioning_plan, run_conditioning_task, combine_conditioning, ConditioningPlan, ALL_DATA
+    The protocol as independent tasks and a combine step (any executor, same numbers).
+ENGINES, fit_model, FittedModel, PAPER_RANDOM_STATE, RHO_K_REFERENCES
+    This package's models or scikit-learn's; the paper's seed; rows rho_k is counted against.
+MARKS, MARK_LEGEND, SIGNIFICANCE_RULES, ALPHA, improvement_over_worse
+    The Wilcoxon marks of Tables 2 and 3 in one notation, and the rules that decide them.
 lattice_features, lattice_nodes, lattice_split_share, LatticeIndex
     Source 000's lattice heuristics.
 bias_experiment, noise_root_study, null_gini_gains, BIAS_CRITERIA
@@ -25,14 +31,20 @@ make_tree, make_model, folds, score, error, train_test_rows, subsample
 """
 
 from ._by_task import error, folds, make_model, make_tree, score, subsample, train_test_rows
-from ._conditioning import (
+from ._conditioning import Disagreement, conditioning_disagreement
+from ._conditioning_experiment import (
+    ALL_DATA,
+    PAPER_RANDOM_STATE,
+    RHO_K_REFERENCES,
+    ConditioningPlan,
     ConditioningResult,
-    Disagreement,
-    conditioning_disagreement,
+    combine_conditioning,
     conditioning_experiment,
-    wilcoxon_marks,
+    conditioning_plan,
+    run_conditioning_task,
 )
 from ._curves import ComplexityCurve, complexity_curve
+from ._engines import ENGINES, FittedModel, fit_model
 from ._instability import (
     PERTURBATIONS,
     PerturbationStudy,
@@ -43,9 +55,23 @@ from ._instability import (
     refit_without_row,
     tree_distance,
 )
-from ._lattice import LatticeIndex, lattice_features, lattice_nodes, lattice_split_share
+from ._lattice import (
+    THRESHOLD_TESTS,
+    LatticeIndex,
+    lattice_features,
+    lattice_nodes,
+    lattice_split_share,
+)
 from ._model_selection import compare_models
 from ._reliability import abstention_curve, out_of_fold_reliability
+from ._significance import (
+    ALPHA,
+    MARK_LEGEND,
+    MARKS,
+    SIGNIFICANCE_RULES,
+    improvement_over_worse,
+    wilcoxon_marks,
+)
 from ._split_bias import BIAS_CRITERIA, bias_experiment, noise_root_study, null_gini_gains
 from ._tuning import (
     SearchResult,
@@ -59,7 +85,23 @@ from ._tuning import (
 )
 
 __all__ = [
+    "ALL_DATA",
+    "ALPHA",
     "BIAS_CRITERIA",
+    "ENGINES",
+    "MARKS",
+    "MARK_LEGEND",
+    "PAPER_RANDOM_STATE",
+    "RHO_K_REFERENCES",
+    "SIGNIFICANCE_RULES",
+    "THRESHOLD_TESTS",
+    "ConditioningPlan",
+    "FittedModel",
+    "combine_conditioning",
+    "conditioning_plan",
+    "fit_model",
+    "improvement_over_worse",
+    "run_conditioning_task",
     "PERTURBATIONS",
     "ComplexityCurve",
     "ConditioningResult",
