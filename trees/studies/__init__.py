@@ -72,7 +72,15 @@ from ._significance import (
     improvement_over_worse,
     wilcoxon_marks,
 )
-from ._split_bias import BIAS_CRITERIA, bias_experiment, noise_root_study, null_gini_gains
+from ._split_bias import (
+    BIAS_CRITERIA,
+    bias_cell,
+    bias_experiment,
+    bias_from_wins,
+    check_bias_grid,
+    noise_root_study,
+    null_gini_gains,
+)
 from ._tuning import (
     SearchResult,
     configuration_grid,
@@ -110,7 +118,10 @@ __all__ = [
     "PerturbationStudy",
     "SearchResult",
     "abstention_curve",
+    "bias_cell",
     "bias_experiment",
+    "bias_from_wins",
+    "check_bias_grid",
     "compare_models",
     "compare_trees",
     "complexity_curve",
