@@ -34,8 +34,11 @@ The paper searched ``min_samples_leaf`` as a fraction on
 turns a fraction into ``ceil(fraction * n_samples)`` rows per leaf for each
 fit, so the paper's trees had alpha + 1 rows per leaf in the folds (and more
 when fitted on all N rows). :func:`fraction_candidates` recovers the grid
-values that print a given alpha. It is unique for 29 of the 38 alpha rows.
-Where two or three values print the same alpha, they give the same leaf size
+values that print a given alpha. It is unique for 38 of the 48 alpha cells
+(dataset and model). Where two or three values print the same alpha (shuttle-6-vs-2-3
+tree and forest, monk-2 tree and forest, abalone9-18 forest, o-ring tree,
+wsn-ale forest, daily-demand tree, yacht-hydrodynamics tree, wankara tree),
+they give the same leaf size
 in every 5-fold training set (so the same cross-validation scores, and the
 paper's selection could not tell them apart), and some of them differ on the
 all-data fit behind rho. ``settings.csv`` keeps every candidate and says

@@ -67,6 +67,9 @@ INST_CRF = "inst_crf"
 INST_DEFAULT_ROW = "inst_default_row"
 NOISE_STUDY = "noise_study"
 
+# ------------------------------------------------- saved runs (ui.runs)
+RUNS_OPENED_PREFIX = "runs_opened_"  # + the panel's key: the run reopened in this session
+
 DEFAULT_DATASET = "Lattice features"
 DEFAULT_SETTINGS = {"max_missing_share": 0.4, "max_onehot": 5, "keep_categories": False}
 
