@@ -70,7 +70,7 @@ CREATE TABLE IF NOT EXISTS tasks (
     run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
     key TEXT NOT NULL,
     result TEXT NOT NULL,
-    seconds REAL NOT NULL,
+    seconds REAL,
     PRIMARY KEY (run_id, key)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS runs_by_kind ON runs(kind, fingerprint);
@@ -306,7 +306,7 @@ class ResultsStore:
         with self._transaction(f"saving task {key}") as connection:
             connection.execute(
                 "INSERT OR REPLACE INTO tasks (run_id, key, result, seconds) VALUES (?, ?, ?, ?)",
-                (run_id, key, to_json(result), float(seconds)),
+                (run_id, key, to_json(result), float(seconds) if math.isfinite(seconds) else None),
             )
             connection.execute("UPDATE runs SET updated = ? WHERE id = ?", (time.time(), run_id))
 
