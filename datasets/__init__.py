@@ -5,7 +5,8 @@ Public API
 Dataset, DataError
     The record every page works on; the error raised on bad input.
 catalog, load, GROUPS
-    Named datasets (synthetic, scikit-learn toy sets, the 40 of source 000).
+    Named datasets (synthetic, scikit-learn toy sets, the 40 of source 000,
+    source 004's Secondary Mushroom data).
 GENERATORS, generate
     Synthetic generators with their parameters.
 read_table, table_to_dataset, infer_task

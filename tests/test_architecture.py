@@ -154,6 +154,27 @@ def test_modules_and_functions_are_small(path):
             )
 
 
+@pytest.mark.parametrize(
+    "path", [p for p in _modules() if p.parts[-2] in ("pages", "ui")], ids=lambda p: p.name
+)
+def test_pages_end_early_through_the_frame(path):
+    """``st.stop()`` would also stop what the frame draws after the page; pages use ``errors.end_page()``."""
+    if path.name == "shell.py":
+        return
+    calls = [
+        node
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "stop"
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "st"
+    ]
+    assert not calls, (
+        f"{path.name} calls st.stop() (line {calls[0].lineno}); use ui.errors.end_page()"
+    )
+
+
 # Layers below the app: no Streamlit, so notebooks, the command line and workers can import them.
 NO_STREAMLIT = ("trees", "datasets", "lab")
 

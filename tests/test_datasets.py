@@ -54,7 +54,7 @@ def test_catalog_lists_every_dataset_with_its_size():
     table = catalog()
     assert list(table.columns) == ["name", "group", "task", "rows", "features"]
     assert table["name"].is_unique
-    assert len(table) == sum(len(names) for names in GROUPS.values()) == 54
+    assert len(table) == sum(len(names) for names in GROUPS.values()) == 55
     assert set(table["group"]) == set(GROUPS)
     assert table.set_index("name").loc["iris", "rows"] == 150
 

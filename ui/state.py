@@ -14,7 +14,7 @@ that works on the same data and never mixed up between datasets.
 
 import streamlit as st
 
-from datasets import DataError, fingerprint, load, preprocess
+from datasets import DataError, fingerprint, generate, load, preprocess
 
 __all__ = [
     "DATA",
@@ -36,11 +36,27 @@ DATA = "dataset"
 RECORD = "preprocessing_record"
 SETTINGS = "preprocessing_settings"
 DATA_KEY = "dataset_key"
+DATA_ORIGIN = (
+    "dataset_origin"  # ("catalog", name) | ("generator", name, params) | ("upload", file name)
+)
 
 # ------------------------------------------------------------- the frame
-FRAME_DRAWN = "frame_drawn"  # set while app.py runs a page (see ui.shell)
+RUNS_FINISHED = "runs_finished"  # script runs of this session that reached the end of the frame
 DATASET_SWITCH = "sidebar_dataset_switch"  # the sidebar's selectbox
 SIDEBAR_ERROR = "sidebar_error"
+TREE_VIEW_PREFIX = "tree_view_expanded_"  # + view key: nodes the user expanded in a tree view
+
+# ------------------------------------------------------- shareable views
+URL_RESTORED = "url_restored"  # the URL's dataset was read (once per session)
+URL_CONSUMED = "url_consumed"  # widget keys whose URL value was used
+SHARED_KEYS = "shared_keys"  # widget keys drawn by ui.share in this run
+SHARED_VALUES = "shared_values"  # their last values, so a page opened again keeps its settings
+
+# ---------------------------------------------- presenter mode and reports
+PRESENTER = "presenter_mode"  # the sidebar's toggle
+GUIDE_STEP_PREFIX = "guide_step_"  # + page: the step of its guided sequence
+REPORT = "page_report"  # what the page shows in this run (ui.report)
+REPORT_BUTTON = "report_download"
 
 # ------------------------------------------------------------ Data page
 DATA_FLASH = "data_flash"
@@ -80,6 +96,12 @@ def cached_load(name):
     return load(name)
 
 
+@st.cache_data(show_spinner=False, max_entries=16)
+def cached_generate(name, params):
+    """A synthetic dataset (cached by generator and parameters, a tuple of pairs)."""
+    return generate(name, **dict(params))
+
+
 @st.cache_data(show_spinner=False, max_entries=32)
 def cached_preprocess(dataset, max_missing_share, max_onehot, keep_categories=False):
     """Preprocessed dataset, its record and its fingerprint (cached by content)."""
@@ -99,8 +121,11 @@ def preprocessing_settings():
     return {**DEFAULT_SETTINGS, **st.session_state[SETTINGS]}
 
 
-def set_dataset(raw, settings=None):
+def set_dataset(raw, settings=None, origin=None):
     """Make ``raw`` the current dataset, preprocessing it.
+
+    ``origin`` says where it came from (see ``DATA_ORIGIN``), so a link can
+    carry it; by default, a catalogue dataset of that name.
 
     Raises
     ------
@@ -116,6 +141,7 @@ def set_dataset(raw, settings=None):
     st.session_state[RECORD] = record
     st.session_state[SETTINGS] = settings
     st.session_state[DATA_KEY] = key
+    st.session_state[DATA_ORIGIN] = origin or ("catalog", raw.name)
 
 
 def ensure_dataset():

@@ -21,9 +21,10 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.metrics import accuracy_score, r2_score
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..tree import FOREST_CONDITIONINGS, DecisionTreeClassifier, DecisionTreeRegressor
+from ..tree._settings import check_sample_weight
 
 __all__ = ["RandomForestClassifier", "RandomForestRegressor", "bootstrap_indices", "tree_operators"]
 
@@ -65,6 +66,8 @@ class BaseForest(BaseEstimator):
         n_jobs=None,
         random_state=None,
         conditioning="<=",
+        tie_break="first",
+        threshold_dtype="float64",
     ):
         self.n_estimators = n_estimators
         self.criterion = criterion
@@ -79,6 +82,8 @@ class BaseForest(BaseEstimator):
         self.n_jobs = n_jobs
         self.random_state = random_state
         self.conditioning = conditioning
+        self.tie_break = tie_break
+        self.threshold_dtype = threshold_dtype
 
     def _check_settings(self):
         if not isinstance(self.n_estimators, numbers.Integral) or self.n_estimators < 1:
@@ -100,6 +105,8 @@ class BaseForest(BaseEstimator):
             min_impurity_decrease=self.min_impurity_decrease,
             max_features=self.max_features,
             random_state=seed,
+            tie_break=self.tie_break,
+            threshold_dtype=self.threshold_dtype,
         )
 
     def _fit_forest(self, X, y, sample_weight):
@@ -162,7 +169,7 @@ class BaseForest(BaseEstimator):
         X, y = validate_data(
             self, X, y, dtype=np.float64, y_numeric=isinstance(self, RegressorMixin)
         )
-        sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
+        sample_weight = check_sample_weight(sample_weight, X.shape[0])
         return X, y, sample_weight
 
     @property
@@ -190,6 +197,11 @@ class RandomForestClassifier(ClassifierMixin, BaseForest):
         Trees grown in parallel threads (joblib).
     random_state : int, RandomState or None
     conditioning : {"<=", "<", "average", "half"}, default="<="
+    tie_break : {"first", "random"}, default="first"
+        Passed to the trees: ties between equally good features go to the
+        lowest index, or to the first of a random order per node.
+    threshold_dtype : {"float64", "float32"}, default="float64"
+        Passed to the trees: ``"float32"`` compares as scikit-learn does.
 
     Attributes
     ----------
@@ -216,6 +228,8 @@ class RandomForestClassifier(ClassifierMixin, BaseForest):
         n_jobs=None,
         random_state=None,
         conditioning="<=",
+        tie_break="first",
+        threshold_dtype="float64",
     ):
         super().__init__(
             n_estimators,
@@ -231,6 +245,8 @@ class RandomForestClassifier(ClassifierMixin, BaseForest):
             n_jobs=n_jobs,
             random_state=random_state,
             conditioning=conditioning,
+            tie_break=tie_break,
+            threshold_dtype=threshold_dtype,
         )
 
     def fit(self, X, y, sample_weight=None):
@@ -292,6 +308,8 @@ class RandomForestRegressor(RegressorMixin, BaseForest):
         n_jobs=None,
         random_state=None,
         conditioning="<=",
+        tie_break="first",
+        threshold_dtype="float64",
     ):
         super().__init__(
             n_estimators,
@@ -307,6 +325,8 @@ class RandomForestRegressor(RegressorMixin, BaseForest):
             n_jobs=n_jobs,
             random_state=random_state,
             conditioning=conditioning,
+            tie_break=tie_break,
+            threshold_dtype=threshold_dtype,
         )
 
     def fit(self, X, y, sample_weight=None):

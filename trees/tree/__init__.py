@@ -4,14 +4,14 @@ Public API
 ----------
 Tree, mirror
     The array-based tree structure and mirroring (source 000, section 3.1).
-OPERATORS, ROUTING_OPERATORS, FOREST_CONDITIONINGS, check_operator
-    The threshold tests, named once.
+OPERATORS, ROUTING_OPERATORS, FOREST_CONDITIONINGS, INPUT_DTYPES, check_operator
+    The threshold tests and the precisions they compare in, named once.
 DecisionTreeClassifier, DecisionTreeRegressor
     scikit-learn compatible estimators with ``conditioning=``.
 TreeGrower, Candidate
     Grow a tree one split at a time.
-search_splits, SegmentBatch, SplitTable, position_to_threshold
-    The single split search.
+search_splits, SegmentBatch, SplitTable, position_to_threshold, TIE_BREAKS
+    The single split search and its tie-breaks between features.
 TreeGrowth, grow, StoppingRules, GROWTH_ORDERS, SELECTIONS, CATEGORICAL_SPLITS
     The builder, its stopping rules and its options by name.
 CRITERIA_CLF, CRITERIA_REG
@@ -30,7 +30,13 @@ from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
 from ._criterion import CRITERIA_CLF, CRITERIA_REG
 from ._grower import Candidate, TreeGrower
 from ._interop import from_sklearn
-from ._operators import FOREST_CONDITIONINGS, OPERATORS, ROUTING_OPERATORS, check_operator
+from ._operators import (
+    FOREST_CONDITIONINGS,
+    INPUT_DTYPES,
+    OPERATORS,
+    ROUTING_OPERATORS,
+    check_operator,
+)
 from ._pvalues import (
     gamma_log_pvalue,
     gini_null_moments,
@@ -40,7 +46,13 @@ from ._pvalues import (
     table_criteria,
 )
 from ._settings import StoppingRules
-from ._splitter import SegmentBatch, SplitTable, position_to_threshold, search_splits
+from ._splitter import (
+    TIE_BREAKS,
+    SegmentBatch,
+    SplitTable,
+    position_to_threshold,
+    search_splits,
+)
 from ._tree import Tree, mirror
 
 __all__ = [
@@ -49,9 +61,11 @@ __all__ = [
     "CRITERIA_REG",
     "FOREST_CONDITIONINGS",
     "GROWTH_ORDERS",
+    "INPUT_DTYPES",
     "OPERATORS",
     "ROUTING_OPERATORS",
     "SELECTIONS",
+    "TIE_BREAKS",
     "Candidate",
     "DecisionTreeClassifier",
     "DecisionTreeRegressor",

@@ -24,7 +24,9 @@ from ._categorical import CATEGORICAL_SPLITS, best_categorical_split
 from ._pvalues import permutation_pvalue, split_criteria
 from ._settings import EPSILON
 from ._splitter import (
+    TIE_BREAKS,
     SegmentBatch,
+    check_tie_break,
     gather_segments,
     partition_segments,
     position_to_threshold,
@@ -149,6 +151,10 @@ class TreeGrowth:
         Features holding integer category codes, split by membership or
         equality (``trees._categorical``) instead of thresholds.
     categorical_split : {"membership", "equality"}, default="membership"
+    tie_break : {"first", "random"}, default="first"
+        Which of several equally good features a node takes: the lowest
+        index, or the first in a random order drawn per node from ``rng``
+        (scikit-learn's behaviour); see ``trees/tree/_splitter.py``.
     """
 
     def __init__(
@@ -164,6 +170,7 @@ class TreeGrowth:
         n_permutations=99,
         categorical=None,
         categorical_split="membership",
+        tie_break="first",
     ):
         self.X = X
         self.row_stats = row_stats
@@ -191,6 +198,8 @@ class TreeGrowth:
                 f"categorical_split must be one of {tuple(CATEGORICAL_SPLITS)}, got {categorical_split!r}."
             )
         self.categorical_split = categorical_split
+        self.tie_break = check_tie_break(tie_break)
+        self._rank = None  # visiting ranks of the features in the last evaluated batch
         self.categories = {}  # membership node -> codes sent left
         self.rows, self.xs = sort_features(X)
         n_values = criterion.value(row_stats[:, :1]).shape[-1]
@@ -238,7 +247,7 @@ class TreeGrowth:
         batch, _ = gather_segments(
             self.rows, self.xs, self.nodes.start[nodes], self.nodes.n_samples[nodes]
         )
-        allowed = self._draw_features(batch)
+        allowed, self._rank = self._draw_features(batch)
         if allowed is None:
             allowed = np.ones((nodes.shape[0], self.n_features), dtype=bool)
         self._allowed = allowed  # the categorical search of choose() honours the same subsets
@@ -252,9 +261,14 @@ class TreeGrowth:
         )
 
     def evaluate_rows(self, rows):
-        """The split table of any set of rows (e.g. an internal node's), all features allowed."""
+        """The split table of any set of rows (e.g. an internal node's), all features allowed.
+
+        Nothing is drawn from ``rng`` (inspecting a node does not change the
+        growth): ties between features go to the lowest index.
+        """
         batch = SegmentBatch.from_rows(self.X, [np.asarray(rows, dtype=np.intp)])
         self._allowed = np.ones((1, self.n_features), dtype=bool)
+        self._rank = None
         return search_splits(
             batch,
             self.row_stats,
@@ -264,19 +278,30 @@ class TreeGrowth:
         )
 
     def _draw_features(self, batch):
-        """Random feature subsets per node, non-constant features first.
+        """Random feature subsets and visiting orders per node, non-constant features first.
 
-        Like scikit-learn, a subset is drawn among the features that are not
-        constant in the node, so it always holds ``max_features`` usable
-        features when the node has that many.
+        One random key per node and feature orders the features, constant
+        ones last. Like scikit-learn, a subset is the first ``max_features``
+        of that order, drawn among the features that are not constant in the
+        node, so it holds ``max_features`` usable features when the node has
+        that many; with ``tie_break="random"`` the same order breaks ties.
+
+        Returns
+        -------
+        allowed : ndarray of shape (n_nodes, n_features), bool, or None
+            None: every feature.
+        rank : ndarray of shape (n_nodes, n_features), int, or None
+            Visiting rank of each feature; None: index order.
         """
-        if self.max_features is None or self.max_features >= self.n_features:
-            return None
+        subset = self.max_features is not None and self.max_features < self.n_features
+        if not subset and self.tie_break == "first":
+            return None, None
         last = batch.seg_start + batch.seg_count - 1
         constant = batch.xs[:, batch.seg_start] == batch.xs[:, last]  # (F, n_nodes)
         keys = self.rng.random((batch.n_nodes, self.n_features)) + constant.T
         ranks = np.argsort(np.argsort(keys, axis=1), axis=1)
-        return ranks < self.max_features
+        allowed = ranks < self.max_features if subset else None
+        return allowed, TIE_BREAKS[self.tie_break](ranks)
 
     def choose(self, table):
         """The split each node of ``table`` takes (a :class:`Choice`, or None when none exists).
@@ -294,7 +319,7 @@ class TreeGrowth:
         batch = table.batch
         if self.selection == "gain" and not self.categorical.any():
             # The common case, vectorised: one Choice per node straight from the table.
-            feature, position, score = table.best()
+            feature, position, score = table.best(self._rank)
             local = position - batch.seg_start
             return [
                 Choice(int(f), float(v), position=int(p), local=int(q)) if np.isfinite(v) else None
@@ -517,8 +542,10 @@ class TreeGrowth:
         self.categories.pop(node, None)
 
     # -------------------------------------------------------------- output
-    def to_tree(self, feature_names=None, class_names=None, category_names=None):
-        """The current tree as an immutable :class:`Tree`."""
+    def to_tree(
+        self, feature_names=None, class_names=None, category_names=None, input_dtype="float64"
+    ):
+        """The current tree as an immutable :class:`Tree` (``input_dtype``: the precision of X)."""
         n = self.nodes
         return Tree(
             feature=n.feature.copy(),
@@ -536,16 +563,23 @@ class TreeGrowth:
             class_names=class_names,
             categories=[self.categories.get(i) for i in range(n.size)],
             category_names=category_names,
+            input_dtype=input_dtype,
         )
 
 
+def _visit_rank(growth, i):
+    """Rank of each feature in node ``i``'s visiting order (the tie-break)."""
+    return np.arange(growth.n_features) if growth._rank is None else growth._rank[i]
+
+
 def _pick_by_score(growth, batch, i, options):
-    """The option with the largest score; ties go to the lower feature index."""
-    return max(options, key=lambda c: (c.score, -c.feature))
+    """The option with the largest score; ties go to the feature visited first."""
+    rank = _visit_rank(growth, i)
+    return max(options, key=lambda c: (c.score, -rank[c.feature]))
 
 
 def _pick_by_p_value(growth, batch, i, options):
-    """The option with the smallest p-value (source 001); ties: larger score, lower feature."""
+    """The option with the smallest p-value (source 001); ties: larger score, feature visited first."""
     start, stop = batch.seg_start[i], batch.seg_start[i] + batch.seg_count[i]
     labels = np.argmax(growth.row_stats, axis=0)
     n_classes = growth.row_stats.shape[0]
@@ -569,7 +603,8 @@ def _pick_by_p_value(growth, batch, i, options):
             option.log_pvalue = split_criteria(table[table.sum(axis=1) > 0])[
                 "gamma_gini_log_pvalue"
             ]
-    return min(options, key=lambda c: (c.log_pvalue, -c.score, c.feature))
+    rank = _visit_rank(growth, i)
+    return min(options, key=lambda c: (c.log_pvalue, -c.score, rank[c.feature]))
 
 
 # How a node picks its split variable among each feature's best split.

@@ -4,12 +4,25 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._builder import GROWTH_ORDERS, TreeGrowth, grow
 from ._criterion import CRITERIA_CLF, CRITERIA_REG
-from ._operators import ROUTING_OPERATORS, check_operator
-from ._settings import categorical_mask, resolve_max_features, stopping_rules, target_statistics
+from ._operators import (
+    INPUT_DTYPES,
+    ROUTING_OPERATORS,
+    cast_input,
+    check_input_dtype,
+    check_operator,
+)
+from ._settings import (
+    categorical_mask,
+    check_sample_weight,
+    resolve_max_features,
+    stopping_rules,
+    target_statistics,
+)
+from ._splitter import check_tie_break
 
 __all__ = ["BaseDecisionTree", "DecisionTreeClassifier", "DecisionTreeRegressor"]
 
@@ -20,9 +33,14 @@ class BaseDecisionTree(BaseEstimator):
     Growth is exact greedy CART (source 000, section 2.1) with the project's
     single split search (``trees._splitter``): thresholds are midpoints of
     consecutive distinct values; ties between equally good splits go to the
-    lowest feature index, then the lowest threshold. ``conditioning`` only
-    changes prediction: the tree grown is the same for every test
-    (source 000, section 2.2).
+    lowest feature index (``tie_break="first"``) or to the first feature of
+    a random order drawn per node (``"random"``, as scikit-learn), then to
+    the lowest threshold. ``conditioning`` only changes prediction: the tree
+    grown is the same for every test (source 000, section 2.2).
+
+    ``threshold_dtype="float32"`` rounds X to float32 before fitting and
+    before every prediction, as scikit-learn does: thresholds are then
+    float64 midpoints of float32 values, exactly scikit-learn's.
     """
 
     _criteria = {}
@@ -43,6 +61,8 @@ class BaseDecisionTree(BaseEstimator):
         conditioning="<=",
         categorical_features=None,
         categorical_split="membership",
+        tie_break="first",
+        threshold_dtype="float64",
     ):
         self.criterion = criterion
         self.max_depth = max_depth
@@ -57,6 +77,8 @@ class BaseDecisionTree(BaseEstimator):
         self.conditioning = conditioning
         self.categorical_features = categorical_features
         self.categorical_split = categorical_split
+        self.tie_break = tie_break
+        self.threshold_dtype = threshold_dtype
 
     # ------------------------------------------------------------ fitting
     def _stopping_rules(self, n_samples):
@@ -78,6 +100,8 @@ class BaseDecisionTree(BaseEstimator):
         if self.growth not in GROWTH_ORDERS:
             raise ValueError(f"growth must be one of {tuple(GROWTH_ORDERS)}, got {self.growth!r}.")
         check_operator(self.conditioning)
+        check_tie_break(self.tie_break)
+        check_input_dtype(self.threshold_dtype)
 
     def _grow(self, X, row_stats, value_offset, sample_weight):
         """Grow ``tree_`` from prepared statistics; shared by both estimators."""
@@ -98,6 +122,7 @@ class BaseDecisionTree(BaseEstimator):
             n_permutations=getattr(self, "n_permutations", 99),
             categorical=self._categorical_mask(X),
             categorical_split=self.categorical_split,
+            tie_break=self.tie_break,
         )
         grow(growth, self.growth)
         names = getattr(self, "feature_names_in_", None)
@@ -105,6 +130,7 @@ class BaseDecisionTree(BaseEstimator):
         self.tree_ = growth.to_tree(
             feature_names=None if names is None else list(names),
             class_names=None if classes is None else [str(c) for c in classes],
+            input_dtype=self.threshold_dtype,
         )
         self._improvement = growth.nodes.improvement.copy()
         return self
@@ -117,11 +143,8 @@ class BaseDecisionTree(BaseEstimator):
     def _validate_fit_data(self, X, y, sample_weight):
         self._check_settings()
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=not self._is_classifier())
-        sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
-        if np.any(sample_weight < 0):
-            raise ValueError("sample_weight must be non-negative.")
-        if not sample_weight.sum() > 0:
-            raise ValueError("sample_weight must have a positive sum.")
+        X = _round_for_fit(X, self.threshold_dtype)
+        sample_weight = check_sample_weight(sample_weight, X.shape[0])
         # A row of weight 0 is treated as absent: it would otherwise still
         # place thresholds and count towards min_samples_leaf.
         present = sample_weight > 0
@@ -177,6 +200,24 @@ class BaseDecisionTree(BaseEstimator):
         return totals / total if total > 0 else totals
 
 
+def _round_for_fit(X, threshold_dtype):
+    """Training rows in the precision the tree compares in (float32: scikit-learn's).
+
+    Raises
+    ------
+    ValueError
+        When a value lies beyond the precision's range (it would become infinite).
+    """
+    rounded = cast_input(X, threshold_dtype)
+    if rounded is not X and np.isinf(rounded).any():
+        raise ValueError(
+            f"X has values beyond {threshold_dtype}'s range (about "
+            f"{np.finfo(INPUT_DTYPES[threshold_dtype]).max:.3g}): rescale them or use "
+            "threshold_dtype='float64'."
+        )
+    return rounded
+
+
 class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
     """CART classification tree whose threshold test is a parameter.
 
@@ -201,7 +242,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
     growth : {"best_first", "level_order"}, default="best_first"
         Order of expansion; matters only with ``max_leaf_nodes``/``max_nodes``.
     random_state : int, RandomState or None, default=None
-        Seeds the feature subsets (the only randomness).
+        Seeds the feature subsets and the random tie-break (the only randomness).
     conditioning : {"<=", "<", "average"}, default="<="
         Threshold test used by ``predict``/``predict_proba`` (source 000).
     categorical_features : array-like of int, str or bool, default=None
@@ -209,6 +250,21 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         (``x in S``) or equality (``x == v``) instead of thresholds
         (source 004, section 3.2; see ``trees._categorical``).
     categorical_split : {"membership", "equality"}, default="membership"
+    tie_break : {"first", "random"}, default="first"
+        Which of several equally good features a node splits on: the lowest
+        feature index, or the first in a random order drawn per node from
+        ``random_state`` (scikit-learn's splitter visits features in a random
+        order, so its trees differ by seed on tie-rich data). Within a
+        feature the lowest threshold wins either way.
+    threshold_dtype : {"float64", "float32"}, default="float64"
+        Precision of the comparisons. ``"float32"`` rounds X to float32
+        before fitting (thresholds are float64 midpoints of float32 values,
+        with scikit-learn's rule where the midpoint rounds onto the upper
+        value) and before every prediction, so the tree compares as
+        scikit-learn's. The choice is itself a source of the conditioning
+        bias: a midpoint that lands on a decimal observed value in float64
+        (2.35 between 2.3 and 2.4) generally does not in float32, and the
+        reverse; the tree records it as ``tree_.input_dtype``.
     selection : {"gain", "p_value"}, default="gain"
         Split variable by the largest score, or by the smallest permutation
         p-value of each feature's best threshold (source 001's correction of
@@ -244,6 +300,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         conditioning="<=",
         categorical_features=None,
         categorical_split="membership",
+        tie_break="first",
+        threshold_dtype="float64",
         selection="gain",
         n_permutations=99,
     ):
@@ -261,6 +319,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
             conditioning=conditioning,
             categorical_features=categorical_features,
             categorical_split=categorical_split,
+            tie_break=tie_break,
+            threshold_dtype=threshold_dtype,
         )
         self.selection = selection
         self.n_permutations = n_permutations
@@ -335,6 +395,8 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         conditioning="<=",
         categorical_features=None,
         categorical_split="membership",
+        tie_break="first",
+        threshold_dtype="float64",
     ):
         super().__init__(
             criterion=criterion,
@@ -350,6 +412,8 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
             conditioning=conditioning,
             categorical_features=categorical_features,
             categorical_split=categorical_split,
+            tie_break=tie_break,
+            threshold_dtype=threshold_dtype,
         )
 
     def fit(self, X, y, sample_weight=None):

@@ -26,7 +26,9 @@ import numpy as np
 from ._builder import GROWTH_ORDERS, TreeGrowth, accepted_splits
 from ._categorical import best_categorical_split
 from ._criterion import CRITERIA_CLF, CRITERIA_REG
+from ._operators import cast_input, check_input_dtype
 from ._settings import categorical_mask, stopping_rules, target_statistics
+from ._splitter import check_tie_break
 
 __all__ = ["Candidate", "TreeGrower"]
 
@@ -82,7 +84,15 @@ class TreeGrower:
         p-value (source 001; classification only).
     n_permutations : int, default=99
     random_state : int, default=0
-        Seeds the permutations.
+        Seeds the permutations and the random tie-break.
+    tie_break : {"first", "random"}, default="first"
+        Which of several equally good features a step splits on: the lowest
+        index, or the first of a random order drawn per node (scikit-learn's
+        behaviour). Inspecting a node (:meth:`candidates`,
+        :meth:`score_curve`) draws nothing and lists ties in index order.
+    threshold_dtype : {"float64", "float32"}, default="float64"
+        ``"float32"`` rounds X to float32 first, as scikit-learn does (see
+        :class:`trees.DecisionTreeClassifier`).
     categorical_features : sequence of int, optional
         Features holding integer category codes (native membership splits).
     categorical_split : {"membership", "equality"}, default="membership"
@@ -123,8 +133,12 @@ class TreeGrower:
         categorical_features=None,
         categorical_split="membership",
         category_names=None,
+        tie_break="first",
+        threshold_dtype="float64",
     ):
-        self.X = np.asarray(X, dtype=np.float64)
+        self.threshold_dtype = check_input_dtype(threshold_dtype)
+        self.tie_break = check_tie_break(tie_break)
+        self.X = cast_input(np.asarray(X, dtype=np.float64), threshold_dtype)
         if self.X.ndim != 2 or self.X.shape[0] < 2:
             raise ValueError("X must be a 2-D array with at least 2 rows.")
         if not np.isfinite(self.X).all():
@@ -185,6 +199,7 @@ class TreeGrower:
             n_permutations=self.n_permutations,
             categorical=self.categorical,
             categorical_split=self.categorical_split,
+            tie_break=self.tie_break,
         )
         self._history = []  # snapshots, one per split, for undo
         self.split_order = []
@@ -197,6 +212,7 @@ class TreeGrower:
             feature_names=self.feature_names,
             class_names=self.class_names,
             category_names=self.category_names,
+            input_dtype=self.threshold_dtype,
         )
 
     @property
@@ -334,6 +350,9 @@ class TreeGrower:
         return feature
 
     def _expand_best(self, node):
+        known = self._best.get(node)
+        if known is not None:  # the split step() would take (its tie-break included)
+            return self._apply(node, known[0])
         table = self._node_table(node)
         choice = self._growth.choose(table)[0]
         if choice is None:

@@ -37,7 +37,10 @@ def from_sklearn(estimator):
     -------
     Tree
         Class probabilities (normalised leaf counts) for a classifier, means
-        for a regressor. Feature and class names are kept when known.
+        for a regressor. Feature and class names are kept when known. Its
+        ``input_dtype`` is ``"float32"``: scikit-learn rounds X to float32
+        before comparing, so the tree predicts exactly as scikit-learn's
+        ``predict_proba`` / ``predict`` on float64 inputs.
     """
     sk_tree = getattr(estimator, "tree_", None)
     if sk_tree is None or not hasattr(sk_tree, "children_left"):
@@ -70,4 +73,5 @@ def from_sklearn(estimator):
         n_features=sk_tree.n_features,
         feature_names=None if names is None else list(names),
         class_names=None if classes is None else [str(c) for c in classes],
+        input_dtype="float32",
     )

@@ -15,6 +15,7 @@ __all__ = [
     "StoppingRules",
     "categorical_mask",
     "check_optional_int",
+    "check_sample_weight",
     "resolve_count",
     "resolve_max_features",
     "stopping_rules",
@@ -111,6 +112,48 @@ def check_optional_int(value, name, minimum):
     if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < minimum:
         raise ValueError(f"{name} must be None or an int >= {minimum}, got {value!r}.")
     return int(value)
+
+
+def check_sample_weight(sample_weight, n_samples):
+    """Sample weights as a float64 array of ``n_samples`` entries.
+
+    Parameters
+    ----------
+    sample_weight : None, number or array-like of shape (n_samples,)
+        None gives every row weight 1; a number gives every row that weight.
+    n_samples : int
+
+    Returns
+    -------
+    ndarray of shape (n_samples,), float64
+        A new array (the caller's is never changed).
+
+    Raises
+    ------
+    ValueError
+        When the weights are not numbers, have another shape, are NaN,
+        infinite or negative, or are all zero.
+    """
+    if sample_weight is None:
+        return np.ones(n_samples)
+    try:
+        weight = np.array(sample_weight, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"sample_weight must hold numbers: {err}.") from err
+    if weight.ndim == 0:
+        weight = np.full(n_samples, float(weight))
+    if weight.shape != (n_samples,):
+        raise ValueError(
+            f"sample_weight must be a 1-D array with one entry per row ({n_samples}), "
+            f"got shape {weight.shape}."
+        )
+    if not np.isfinite(weight).all():
+        raise ValueError("sample_weight has NaN or infinite entries; give finite weights.")
+    if np.any(weight < 0):
+        raise ValueError("sample_weight must be non-negative.")
+    if n_samples and not weight.sum() > 0:
+        raise ValueError("sample_weight is all zero: at least one weight must be non-zero.")
+    return weight
 
 
 def stopping_rules(

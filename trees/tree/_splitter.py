@@ -18,8 +18,12 @@ A *candidate* at position ``p`` of a segment sends the rows at positions
 xs[f, p + 1]`` (a threshold can fall between them) and both children keep
 ``min_samples_leaf`` rows and ``min_weight_leaf`` weight.
 
-Tie-breaking (deterministic): among equally good candidates the lowest
-feature index wins, then the lowest threshold.
+Tie-breaking: within a feature the lowest threshold wins. Between features
+the winner is the first one *visited* among the equally good: features are
+visited in index order (``tie_break="first"``, the lowest index wins) or in
+a random order drawn per node (``tie_break="random"``, as scikit-learn's
+splitter, which visits features in a random order and keeps the first best
+it meets). :data:`TIE_BREAKS` maps the names to the visiting ranks.
 """
 
 from dataclasses import dataclass
@@ -27,6 +31,8 @@ from dataclasses import dataclass
 import numpy as np
 
 __all__ = [
+    "TIE_BREAKS",
+    "check_tie_break",
     "SegmentBatch",
     "SplitTable",
     "gather_segments",
@@ -57,6 +63,29 @@ def position_to_threshold(lower, upper):
     mid = lower / 2.0 + upper / 2.0
     out = np.where((mid == upper) | ~np.isfinite(mid), lower, mid)
     return out[()] if out.ndim == 0 else out
+
+
+def _index_order(random_ranks):
+    """Features visited in index order: no ranks needed."""
+    return None
+
+
+def _random_order(random_ranks):
+    """Features visited in the node's random order: its ranks."""
+    return random_ranks
+
+
+# Feature visiting order by tie-break name: a function of each node's random
+# ranks (shape (n_nodes, n_features)) returning the ranks to break ties by
+# (None: feature index order).
+TIE_BREAKS = {"first": _index_order, "random": _random_order}
+
+
+def check_tie_break(value):
+    """Return ``value`` when it is a key of :data:`TIE_BREAKS`."""
+    if value not in TIE_BREAKS:
+        raise ValueError(f"tie_break must be one of {tuple(TIE_BREAKS)}, got {value!r}.")
+    return value
 
 
 def sort_features(X):
@@ -192,17 +221,27 @@ class SplitTable:
         scores[ok] = self.score(features, self.best_position[features, nodes])
         return scores
 
-    def best(self):
+    def best(self, rank=None):
         """The best split of each node.
+
+        Parameters
+        ----------
+        rank : ndarray of shape (n_nodes, n_features), optional
+            Rank of each feature in each node's visiting order; among equally
+            good features the lowest rank wins. None: the lowest index wins.
 
         Returns
         -------
         feature, position : ndarray of shape (n_nodes,), int
-            Feature and batch position of the winner (lowest feature on ties).
+            Feature and batch position of the winner.
         score : ndarray of shape (n_nodes,)
             Its score; ``-inf`` where the node has no candidate at all.
         """
-        feature = np.argmax(self.best_proxy, axis=0)
+        if rank is None:
+            feature = np.argmax(self.best_proxy, axis=0)
+        else:
+            is_best = self.best_proxy == self.best_proxy.max(axis=0)
+            feature = np.argmin(np.where(is_best, rank.T, rank.shape[1]), axis=0)
         nodes = np.arange(self.batch.n_nodes)
         position = self.best_position[feature, nodes]
         score = np.full(nodes.shape, -np.inf)

@@ -18,6 +18,11 @@ left when its code is in the node's set (an equality test is a set of one
 code). Such a node has no threshold (NaN) and no operator: ``"<="`` and
 ``"<"`` route it alike. A code the set does not hold, unseen codes and
 non-integer values go right.
+
+A tree records the precision it compares in, ``input_dtype`` (see
+``trees/tree/_operators.py``): with ``"float32"`` every routing method first
+rounds X to float32, as scikit-learn does, so a converted scikit-learn tree
+predicts exactly as scikit-learn.
 """
 
 import json
@@ -25,7 +30,7 @@ import json
 import numpy as np
 from scipy import sparse
 
-from ._operators import OPERATORS, ROUTING_OPERATORS, check_operator
+from ._operators import OPERATORS, ROUTING_OPERATORS, cast_input, check_input_dtype, check_operator
 
 __all__ = ["OPERATORS", "Tree", "mirror"]
 
@@ -70,6 +75,14 @@ class Tree:
         Number of features the tree was grown on.
     feature_names, class_names : list of str, optional
         Labels kept for display and export.
+    categories : list of tuple of int or None, optional
+        Per node, the category codes a membership node sends left.
+    category_sign : ndarray of shape (node_count,), optional
+        +1, or -1 where a mirrored membership node reads ``-x``.
+    category_names : dict {feature: list of str}, optional
+    input_dtype : {"float64", "float32"}, default="float64"
+        Precision X is rounded to before every comparison (``"float32"``:
+        scikit-learn's).
     """
 
     def __init__(
@@ -90,6 +103,7 @@ class Tree:
         categories=None,
         category_sign=None,
         category_names=None,
+        input_dtype="float64",
     ):
         self.feature = np.asarray(feature, dtype=np.intp)
         self.threshold = np.asarray(threshold, dtype=np.float64)
@@ -120,6 +134,7 @@ class Tree:
             if category_names is None
             else {int(f): [str(v) for v in names] for f, names in category_names.items()}
         )
+        self.input_dtype = check_input_dtype(input_dtype, "input_dtype")
         self._check_consistency()
 
     # ------------------------------------------------------------------ shape
@@ -191,7 +206,7 @@ class Tree:
             raise ValueError(
                 f"X must be a 2-D array with {self.n_features} columns, got shape {X.shape}."
             )
-        return X
+        return cast_input(X, self.input_dtype)
 
     def _routing_tables(self):
         """Arrays for the vectorised walk, with leaves turned into self-loops.
@@ -352,6 +367,7 @@ class Tree:
             category_names=None
             if self.category_names is None
             else {str(f): names for f, names in self.category_names.items()},
+            input_dtype=self.input_dtype,
             format="tree-bias-lab/tree",
             version=1,
         )
@@ -383,6 +399,8 @@ class Tree:
             categories=data.get("categories"),
             category_sign=data.get("category_sign"),
             category_names=data.get("category_names"),
+            # Files written before the field existed compared in float64.
+            input_dtype=data.get("input_dtype", "float64"),
             **fields,
         )
 
@@ -410,6 +428,7 @@ class Tree:
             categories=list(self.categories),
             category_sign=self.category_sign.copy(),
             category_names=self.category_names,
+            input_dtype=self.input_dtype,
         )
         fields.update(changes)
         return Tree(**fields)
@@ -458,6 +477,7 @@ class Tree:
             and self.n_features == other.n_features
             and self.categories == other.categories
             and np.array_equal(self.category_sign, other.category_sign)
+            and self.input_dtype == other.input_dtype
         )
 
     __hash__ = None

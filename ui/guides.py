@@ -1,0 +1,70 @@
+"""The guided sequences of presenter mode: for each page, what to show, what to ask, what to reveal.
+
+Written from the source papers (docs/SOURCES.md). Each page's steps follow
+its own layout: the first step is the page's key picture.
+"""
+
+from dataclasses import dataclass
+
+__all__ = ["GUIDES", "Step"]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a guided sequence."""
+
+    title: str
+    show: str
+    ask: str
+    reveal: str
+
+
+GUIDES = {
+    "home": [
+        Step(
+            "One tree, two tests",
+            "The two drawings at the top: the same tree, once testing `x <= t` and once `x < t`.",
+            "The paper's applicant has 3 dependents, exactly the threshold. Which leaf does each tree send "
+            "the applicant to?",
+            "Under `<=` the applicant goes left and pays back; under `<` right and defaults. Same data, same "
+            "tree, opposite decisions: the threshold test is a hidden modelling choice (source 000, §2.3).",
+        ),
+        Step(
+            "Where the lab goes next",
+            "The list of pages below the picture.",
+            "Which of these effects have you met in your own models: instability, a staircase, a bias?",
+            "Every page answers one question with a picture first; the settings and the papers' experiments "
+            "sit behind it.",
+        ),
+    ],
+    "conditioning": [
+        Step(
+            "Two tests, two surfaces",
+            "The surfaces under `<=`, `<` and their average, and the panel where `<=` and `<` differ.",
+            "The trees are identical: same splits, same thresholds. How can their predictions differ at all?",
+            "Only at rows whose value equals a threshold. On lattice features (counts, ages, rounded prices) "
+            "a midpoint threshold can coincide with a value new data takes (source 000, §2.3).",
+        ),
+        Step(
+            "Count the fragile splits",
+            "ρ, the share of splits whose threshold lies on an observed lattice value, and the tree with those "
+            "nodes marked.",
+            "If ρ is 0.2, how many of the tree's decisions depend on which test the library happens to use?",
+            "One in five. scikit-learn uses `<=`, R's `tree` uses `<`: the same data can give different "
+            "predictions in two libraries (Table 2).",
+        ),
+        Step(
+            "Mirroring",
+            "The tree and its mirror 𝓜[T], and the worked example's table.",
+            "How could we get the `<` predictions from a library that only offers `<=`?",
+            "Negate the features and mirror the tree: T(x, <) = 𝓜[T](−x, ≤) exactly (§3.1).",
+        ),
+        Step(
+            "Integrate the bias out",
+            "The forest panels: `<=`, `<`, average, and half of the trees each way.",
+            "Averaging costs a second prediction for a tree. What does it cost a forest?",
+            "Nothing: let half of the trees use `<` and half `<=` (§3.3). In the paper's experiment the average "
+            "is never significantly worse than the better test, and often better than the worse (Table 3).",
+        ),
+    ],
+}
