@@ -114,6 +114,14 @@ def _parser():
     cond.add_argument(
         "--rho-k-against", choices=("training rows", "all rows"), default="training rows"
     )
+    cond.add_argument(
+        "--tie-break", choices=("first", "random"), help="engine trees: ties between features"
+    )
+    cond.add_argument(
+        "--threshold-dtype",
+        choices=("float64", "float32"),
+        help="engine trees: float32 thresholds compare as scikit-learn's",
+    )
     _add_execution(cond)
 
     bias = commands.add_parser("split-bias", help="source 001's bias of split criteria over a grid")
@@ -159,12 +167,22 @@ def _run(job, store, args, out):
     return outcome
 
 
+def _project_options(args):
+    """The project-only tree options given on the command line (engine trees only)."""
+    options = {"tie_break": args.tie_break, "threshold_dtype": args.threshold_dtype}
+    options = {k: v for k, v in options.items() if v is not None}
+    if options and args.engine != "trees":
+        raise ValueError("--tie-break and --threshold-dtype apply to --engine trees only.")
+    return tuple(sorted(options.items()))
+
+
 def _conditioning(args, store, out):
     models = ("tree", "forest") if args.model == "both" else (args.model,)
     job = PaperTablesJob(
         names=resolve_names(args.datasets), models=models, n_repeats=args.repeats,
         n_splits=args.folds, random_state=args.seed, engine=args.engine,
         rho_k_against=args.rho_k_against, significance=args.significance,
+        extra_params=_project_options(args),
     )  # fmt: skip
     outcome = _run(job, store, args, out)
     _print_frame(comparison_frame(outcome.summary), out)

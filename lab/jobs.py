@@ -214,6 +214,7 @@ class PaperTablesJob:
     estimator_seed: object = PAPER_RANDOM_STATE
     rho_k_against: str = "training rows"
     significance: str = "paper"
+    extra_params: tuple = ()
     kind = "tables"
 
     def __post_init__(self):
@@ -228,8 +229,9 @@ class PaperTablesJob:
             raise ValueError(f"models must be 'tree' and/or 'forest', got {list(self.models)}.")
 
     def job(self, name, model):
+        params = {**paper_settings(name, model), **dict(self.extra_params)}
         return ConditioningJob.for_dataset(
-            name, model, n_repeats=self.n_repeats, n_splits=self.n_splits,
+            name, model, params, n_repeats=self.n_repeats, n_splits=self.n_splits,
             random_state=self.random_state, engine=self.engine,
             estimator_seed=self.estimator_seed, rho_k_against=self.rho_k_against,
             significance=self.significance,
@@ -251,6 +253,7 @@ class PaperTablesJob:
             "datasets": list(self.names), "models": list(self.models),
             "n_repeats": self.n_repeats, "n_splits": self.n_splits, "engine": self.engine,
             "rho_k_against": self.rho_k_against, "significance": self.significance,
+            "extra_params": dict(self.extra_params),
         }  # fmt: skip
 
     def seeds(self):

@@ -187,3 +187,24 @@ def test_summary_names_the_rule_in_force(lattice):
 
 def test_paper_datasets_are_all_known():
     assert len(PAPER_CLASSIFICATION) == len(PAPER_REGRESSION) == 20
+
+
+def test_project_trees_with_random_ties_are_seeded(lattice):
+    X, y = lattice
+    params = {"max_depth": 5, "tie_break": "random", "threshold_dtype": "float32"}
+    runs = [conditioning_experiment(X, y, "classification", params=params, n_repeats=1)
+            for _ in range(2)]  # fmt: skip
+    assert runs[0].rho_all == runs[1].rho_all
+    np.testing.assert_array_equal(runs[0].scores["<"], runs[1].scores["<"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["maternal-health-risk", "slump-test", "bupa"])
+def test_project_rho_lies_within_scikit_learns_range_over_30_seeds(name):
+    """The issue's examples: tie-rich data (maternal-health-risk) and decimal thresholds
+    (slump-test) once left the project's rho outside scikit-learn's range."""
+    from bench.bench_rho_range import PROJECT_OPTIONS, rho
+
+    values = [rho(name, "tree", "sklearn", seed) for seed in range(30)]
+    ours = rho(name, "tree", "trees", 5, PROJECT_OPTIONS)
+    assert min(values) <= ours <= max(values)

@@ -84,3 +84,14 @@ def test_split_bias_and_paper_settings(data_dir):
     assert status == 0 and '"gini gain"' in out
     status, out = _main("paper-settings")
     assert status == 0 and "page-blocks-1-3-vs-4" in out and "0.041" in out
+
+
+def test_project_tree_options_apply_to_the_trees_engine_only(data_dir, capsys):
+    argv = ["conditioning", "--datasets", "o-ring", "--model", "tree", "--repeats", "1",
+            "--folds", "3", "--jobs", "1", "--tie-break", "random", "--threshold-dtype", "float32"]  # fmt: skip
+    status, out = _main(*argv)
+    assert status == 0 and "o-ring" in out
+    [run] = ResultsStore(data_dir / "results.sqlite").runs()
+    assert run["settings"]["extra_params"] == {"threshold_dtype": "float32", "tie_break": "random"}
+    assert _main(*argv, "--engine", "sklearn")[0] == 2
+    assert "apply to --engine trees only" in capsys.readouterr().err

@@ -14,9 +14,7 @@ def test_readme_python_example_runs():
 
 
 APP_COMMAND = "python3 -m venv .venv && .venv/bin/pip install -r requirements.txt && .venv/bin/streamlit run app.py"
-TEST_COMMAND = (
-    "python3 -m venv .venv && .venv/bin/pip install -r requirements-dev.txt && .venv/bin/python -m pytest"
-)
+TEST_COMMAND = "python3 -m venv .venv && .venv/bin/pip install -r requirements-dev.txt && .venv/bin/python -m pytest"
 
 
 def test_readme_has_the_two_setup_commands():
@@ -27,4 +25,6 @@ def test_readme_has_the_two_setup_commands():
 
 def test_ci_runs_the_readme_test_command():
     ci = (README.parent / ".ci" / "run").read_text().splitlines()
-    assert TEST_COMMAND in ci, "the last step of .ci/run must be the README's test command, word for word"
+    assert TEST_COMMAND in ci, (
+        "the last step of .ci/run must be the README's test command, word for word"
+    )

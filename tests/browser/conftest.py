@@ -52,7 +52,9 @@ def _chromium_path():
     for path in _BROWSER_APPS:
         if os.path.exists(path):
             return path
-    message = "No Chromium or Chrome on this machine (Debian: apt-get install chromium; .ci/run does it)."
+    message = (
+        "No Chromium or Chrome on this machine (Debian: apt-get install chromium; .ci/run does it)."
+    )
     if os.environ.get("TREE_BIAS_LAB_REQUIRE_BROWSER"):
         pytest.fail(message)
     pytest.skip(message)
