@@ -36,11 +36,17 @@ def main(argv=None):
     parser.add_argument("--seeds", type=int, default=30)
     parser.add_argument("--datasets", default=None)
     args = parser.parse_args(argv)
-    names = args.datasets.split(",") if args.datasets else list(dict.fromkeys(settings_table()["dataset"]))
+    names = (
+        args.datasets.split(",")
+        if args.datasets
+        else list(dict.fromkeys(settings_table()["dataset"]))
+    )
     paper = table2().set_index(["dataset", "model"])["rho"]
     inside = total = 0
     start = time.perf_counter()
-    print(f"{'dataset':24} {'model':6} {'paper':>5} {'sklearn min':>11} {'max':>6} {'project':>8}  inside")
+    print(
+        f"{'dataset':24} {'model':6} {'paper':>5} {'sklearn min':>11} {'max':>6} {'project':>8}  inside"
+    )
     for name in names:
         for model in args.models.split(","):
             values = [rho(name, model, "sklearn", s) for s in range(args.seeds)]

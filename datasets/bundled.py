@@ -226,10 +226,14 @@ def load_toy(name):
 # used them: ``min_samples_leaf`` as a fraction of the rows (recovered from
 # Table 1's printed alpha, see ``datasets.source000``) or ``max_depth`` (None
 # for unbounded). Forests add their number of trees where they are built.
-PAPER_SETTINGS = {
-    name: {
-        model: {k: v for k, v in paper_settings(name, model).items() if k != "n_estimators"}
-        for model in ("tree", "forest")
-    }
-    for name in dict.fromkeys(settings_table()["dataset"])
-}
+def _settings_by_dataset():
+    table = {}
+    for name, model in settings_table()[["dataset", "model"]].itertuples(index=False):
+        settings = paper_settings(name, model)
+        table.setdefault(name, {})[model] = {
+            k: v for k, v in settings.items() if k != "n_estimators"
+        }
+    return table
+
+
+PAPER_SETTINGS = _settings_by_dataset()

@@ -14,6 +14,8 @@ run_job, RunOutcome
     Run or resume a job, saving each task as it finishes.
 ConditioningJob, PaperTablesJob, SplitBiasJob, SettingsSearchJob, conditioning_result
     Source 000's experiment, its Tables 2-3, source 001's bias grid, the paper's selection.
+GridSearchJob, PerturbationJob
+    A grid search and a perturbation study on data the app holds.
 paper_tables, comparison_frame, LEGEND
     Tables 2 and 3 beside the paper's, as a DataFrame.
 saved_runs, reopen, compare_runs, delete_run
@@ -31,14 +33,17 @@ from .saved import compare_runs, delete_run, reopen, saved_runs
 from .search import SettingsSearchJob
 from .split_bias import SplitBiasJob
 from .store import MemoryStore, ResultsStore, StoreError, data_folder, default_store
+from .study_jobs import GridSearchJob, PerturbationJob
 from .tables import paper_tables
 
 __all__ = [
     "LEGEND",
     "BackgroundRuns",
     "ConditioningJob",
+    "GridSearchJob",
     "MemoryStore",
     "PaperTablesJob",
+    "PerturbationJob",
     "ResultsStore",
     "RunOutcome",
     "SchedulerError",

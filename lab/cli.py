@@ -138,6 +138,7 @@ def _parser():
     )
     settings.add_argument("--search", help="datasets to search, separated by commas")
     settings.add_argument("--repeats", type=_positive, default=20)
+    settings.add_argument("--model", choices=("tree", "forest", "both"), default="both")
     _add_execution(settings)
 
     runs = commands.add_parser("runs", help="list, show or delete saved runs")
@@ -203,7 +204,8 @@ def _paper_settings(args, store, out):
             settings_table()[["dataset", "model", "min_samples_leaf", "max_depth", "origin"]], out
         )
         return
-    job = SettingsSearchJob(names=resolve_names(args.search), n_repeats=args.repeats)
+    models = ("tree", "forest") if args.model == "both" else (args.model,)
+    job = SettingsSearchJob(names=resolve_names(args.search), models=models, n_repeats=args.repeats)
     outcome = _run(job, store, args, out)
     for part, found in outcome.summary.items():
         out.write(f"{part}: {found['best']} (mean score {found['score']:.4f})\n")

@@ -18,7 +18,7 @@ grid cell...), a combine step per part, and a final summary. :func:`run_job`
 import contextlib
 
 from .executors import JoblibExecutor
-from .store import MemoryStore, StoreError
+from .store import MemoryStore, StoreError, from_json, to_json
 
 __all__ = ["RunOutcome", "run_job"]
 
@@ -124,6 +124,6 @@ def run_job(job, store=None, executor=None, progress=None, should_stop=None):
         raise
     finally:
         stream.close()
-    summary = parts.summary()
+    summary = from_json(to_json(parts.summary()))  # exactly what a reopened run gives
     store.set_status(run_id, status, message=message, summary=summary)
     return RunOutcome(run_id, status, summary, done, len(keys))

@@ -39,6 +39,8 @@ _REOPENERS = {
     "tables": lambda run: comparison_frame(run["summary"]),
     "split-bias": lambda run: run["summary"],
     "paper-settings": lambda run: run["summary"],
+    "grid-search": lambda run: run["summary"],
+    "instability": lambda run: run["summary"],
 }
 
 

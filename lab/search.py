@@ -55,7 +55,7 @@ class SettingsSearchJob:
         return _cached(("search folds", name, self.n_repeats, self.n_splits), build)
 
     def label(self):
-        return f"paper settings searched: {', '.join(self.names)}"
+        return f"paper settings searched: {', '.join(self.names)} ({' and '.join(self.models)})"
 
     def dataset(self):
         return ",".join(self.names)

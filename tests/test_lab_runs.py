@@ -181,3 +181,25 @@ def test_paper_tables_returns_rows_beside_the_papers():
     assert pd.read_csv(pd.io.common.StringIO(csv)).shape == frame.shape
     with pytest.raises(Exception, match="Not among the 40"):
         paper_tables("iris", n_repeats=1)
+
+
+def test_grid_search_and_perturbation_jobs_equal_the_studies():
+    from lab import GridSearchJob, PerturbationJob
+    from trees.studies import configuration_grid, cross_validated_search, perturbation_study
+
+    rng = np.random.default_rng(2)
+    X = rng.integers(0, 6, size=(80, 3)).astype(float)
+    y = (X[:, 0] + rng.normal(0, 1, 80) > 2.5).astype(int)
+    grid = configuration_grid(max_depth=[1, 2, 3], min_samples_leaf=[1, 5])
+    job = GridSearchJob("toy", "classification", "fp", (X, y),
+                        configurations=tuple(tuple(sorted(c.items())) for c in grid))  # fmt: skip
+    outcome = run_job(job, MemoryStore(), make_executor("threads", n_jobs=2))
+    reference = cross_validated_search("classification", grid, X, y)
+    np.testing.assert_allclose(outcome.summary["errors"], reference.errors)
+    assert outcome.summary["best"] == reference.best
+    job = PerturbationJob("toy", "classification", "fp", (X, y), params=(("max_depth", 3),),
+                          n_fits=6, random_state=3)  # fmt: skip
+    outcome = run_job(job, MemoryStore())
+    study = perturbation_study(X, y, "classification", {"max_depth": 3}, n_fits=6, random_state=3)
+    np.testing.assert_allclose(outcome.summary["distance"], study.distance)
+    np.testing.assert_array_equal(outcome.summary["root_feature"], study.root_feature)

@@ -15,8 +15,8 @@ lattice_features, lattice_nodes, lattice_split_share, LatticeIndex
 bias_experiment, noise_root_study, null_gini_gains, BIAS_CRITERIA
     Source 001's split-variable selection bias.
 perturbation_study, tree_distance, compare_trees, refit_without_row, prediction_spread,
-prediction_instability, PerturbationStudy, PERTURBATIONS
-    Tree instability under small changes of the data.
+prediction_instability, PerturbationStudy, PERTURBATIONS, perturbation_refit, summarize_perturbations
+    Tree instability under small changes of the data (refits as independent seeded tasks).
 complexity_curve, ComplexityCurve
     Cross-validated error against depth or leaf size (source 003).
 configuration_grid, cross_validated_search, cross_validation_error, holdout_tuning,
@@ -49,10 +49,12 @@ from ._instability import (
     PERTURBATIONS,
     PerturbationStudy,
     compare_trees,
+    perturbation_refit,
     perturbation_study,
     prediction_instability,
     prediction_spread,
     refit_without_row,
+    summarize_perturbations,
     tree_distance,
 )
 from ._lattice import (
@@ -143,6 +145,7 @@ __all__ = [
     "noise_root_study",
     "null_gini_gains",
     "out_of_fold_reliability",
+    "perturbation_refit",
     "perturbation_study",
     "prediction_instability",
     "prediction_spread",
@@ -150,6 +153,7 @@ __all__ = [
     "score",
     "split_error",
     "subsample",
+    "summarize_perturbations",
     "train_test_rows",
     "tree_distance",
     "wilcoxon_marks",
