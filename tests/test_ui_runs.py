@@ -66,3 +66,36 @@ def test_an_unusable_store_shows_the_reason(tmp_path, monkeypatch):
     at = AppTest.from_string(SCRIPT, default_timeout=60).run()
     runs._store.clear()
     assert not at.exception and "not an SQLite database" in at.error[0].value
+
+
+BACKGROUND = """
+import numpy as np
+import streamlit as st
+from lab import ConditioningJob
+from ui import runs
+
+rng = np.random.default_rng(0)
+X = rng.integers(0, 5, size=(60, 2)).astype(float)
+y = (X[:, 0] > 2).astype(int)
+job = ConditioningJob.for_arrays(X, y, "classification", "bg toy", "fp-bg",
+                                 params={"max_depth": 2}, n_repeats=400)
+if st.button("Run in the background", key="t_bg"):
+    runs.start(job)
+runs.show_background("conditioning", "fp-bg")
+"""
+
+
+@pytest.mark.slow
+def test_a_background_run_shows_its_progress_and_stops(store):
+    from lab import background_runs
+
+    at = AppTest.from_string(BACKGROUND, default_timeout=60).run()
+    assert not at.exception and not at.get("progress")
+    at.button(key="t_bg").click().run()
+    [entry] = background_runs().active(fingerprint="fp-bg")
+    assert not at.exception and at.get("progress")
+    again = AppTest.from_string(BACKGROUND, default_timeout=60).run()  # another session
+    assert again.get("progress") and again.button(key=f"runs_stop_{entry.run_id}")
+    again.button(key=f"runs_stop_{entry.run_id}").click().run()
+    assert entry.wait(60) and entry.status == "stopped"
+    assert store.run(entry.run_id)["status"] == "stopped"
