@@ -208,3 +208,20 @@ def test_project_rho_lies_within_scikit_learns_range_over_30_seeds(name):
     values = [rho(name, "tree", "sklearn", seed) for seed in range(30)]
     ours = rho(name, "tree", "trees", 5, PROJECT_OPTIONS)
     assert min(values) <= ours <= max(values)
+
+
+def test_leaf_fractions_count_every_row_given_as_scikit_learn():
+    """A bootstrap's zero weights must not shrink a fractional leaf size (forests' rho)."""
+    from sklearn.tree import DecisionTreeClassifier as SkTree
+
+    from trees import DecisionTreeClassifier
+
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 30, size=(300, 3)).astype(float)
+    y = (X[:, 0] + rng.normal(0, 5, 300) > 15).astype(int)
+    weight = np.bincount(rng.integers(0, 300, 300), minlength=300).astype(float)
+    ours = DecisionTreeClassifier(min_samples_leaf=0.05).fit(X, y, sample_weight=weight).tree_
+    theirs = SkTree(min_samples_leaf=0.05, random_state=0).fit(X, y, sample_weight=weight).tree_
+    leaves = ours.feature < 0
+    assert ours.n_samples[leaves].min() >= 15  # ceil(0.05 * 300), not of the ~190 rows weighted
+    assert theirs.n_node_samples[theirs.children_left == -1].min() >= 15
