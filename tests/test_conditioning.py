@@ -146,3 +146,18 @@ def test_experiment_can_be_cancelled_and_reports_progress(lattice):
     )
     assert result.cancelled and result.n_folds_done == 3 and result.n_folds_total == 20
     assert seen == [(1, 20, 1), (2, 20, 2), (3, 20, 3)]
+
+
+def test_row_paths_part_where_the_value_equals_the_threshold():
+    from datasets import load
+    from trees import row_paths
+
+    loan = load("Loan table")
+    tree = DecisionTreeClassifier().fit(*loan.arrays()).tree_
+    paths = row_paths(tree, [1, 50, 3])  # the paper's applicant: 3 dependents, the threshold
+    parting = paths["parting"]
+    assert tree.threshold[parting] == 3.0 and loan.X.columns[tree.feature[parting]] == "dependents"
+    assert paths["<="][:-1] == paths["<"][:-1] and paths["<="][-1] != paths["<"][-1]
+    assert paths["<="][-1] == tree.left[parting] and paths["<"][-1] == tree.right[parting]
+    same = row_paths(tree, [0, 80, 1])
+    assert same["parting"] is None and same["<="] == same["<"]

@@ -16,7 +16,10 @@ from trees import (
     CultivatedForestClassifier,
     DecisionTreeClassifier,
     RandomForestClassifier,
+    bias_experiment,
     exhaustive_trees,
+    noise_root_study,
+    null_gini_gains,
     out_of_fold_reliability,
     refit_without_row,
 )
@@ -24,6 +27,7 @@ from trees.studies import make_model, subsample, train_test_rows
 
 __all__ = [
     "SMALL",
+    "bias_grid",
     "crf_references",
     "exhaustive",
     "fit_crf",
@@ -31,6 +35,8 @@ __all__ = [
     "fit_model",
     "fit_tree",
     "held_out_split",
+    "noise_roots",
+    "null_gains",
     "oof_reliability",
     "removal",
     "sample",
@@ -116,4 +122,24 @@ def as_key(params):
     """A dict of settings as a hashable, ordered tuple."""
     return tuple(
         sorted((k, v.item() if isinstance(v, np.generic) else v) for k, v in params.items())
+    )
+
+
+@st.cache_data(show_spinner="Simulating datasets under the Null Hypothesis...", max_entries=16)
+def bias_grid(n1, n2, trials, N_grid, p1_grid):
+    """:func:`trees.bias_experiment` on a grid (cached across sessions: it depends on its settings only)."""
+    return bias_experiment(n1=n1, n2=n2, N=list(N_grid), p1=list(p1_grid), trials=trials, seed=0)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def null_gains(n_values, rows, priors):
+    """Monte Carlo Gini gains under the null and the row totals (``priors`` a tuple)."""
+    return null_gini_gains(n_values, rows, np.asarray(priors), trials=20_000)
+
+
+@st.cache_data(show_spinner="Fitting stumps on resamples with noise columns...", max_entries=16)
+def noise_roots(data_key, n_noise, resamples, permutations, _X, _y):
+    """:func:`trees.noise_root_study` on the page's rows."""
+    return noise_root_study(
+        _X, _y, n_noise=n_noise, n_resamples=resamples, n_permutations=permutations
     )

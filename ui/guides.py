@@ -67,4 +67,35 @@ GUIDES = {
             "is never significantly worse than the better test, and often better than the worse (Table 3).",
         ),
     ],
+    "split_bias": [
+        Step(
+            "A fair race between two useless features",
+            "The two heatmaps at the top, first the Gini gain's.",
+            "Neither feature is related to the class. How often should a fair criterion pick the one with "
+            "10 values over the one with 2?",
+            "Half of the time (bias 0, white). The Gini gain picks the 10-valued feature far more often (red): "
+            "more values give chance more ways to look informative (source 001, section 3).",
+        ),
+        Step(
+            "Correct the criterion, not the data",
+            "The right heatmap: the Gamma-corrected Gini.",
+            "What could make a criterion fair whatever the number of values?",
+            "Compare p-values instead of gains: the chance of a gain this large if the feature were useless. "
+            "Dobra and Gehrke prove p-values are nearly unbiased and give the Gini gain's null moments exactly "
+            "(eqs. 19-21).",
+        ),
+        Step(
+            "Every criterion",
+            'The tab "All six criteria".',
+            "Which criteria are gains and which are p-values? Which of them are fair?",
+            "Gini gain, information gain and gain ratio lean to many values; the chi-square, G-square and "
+            "corrected Gini p-values are nearly fair, except near p₁ N = 1, where all tests lean to few values.",
+        ),
+        Step(
+            "On your data",
+            'The tab "On your data": noise columns added to the current dataset.',
+            "Would a tree ever put pure noise at its root?",
+            "With the Gini gain it can, when the real features are weak; with p-value selection it rarely does.",
+        ),
+    ],
 }

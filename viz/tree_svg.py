@@ -80,6 +80,9 @@ class DrawNode:
         Shown on hover.
     hidden : int
         Number of nodes below this one that are not drawn (collapsed or past the depth limit).
+    stubs : list of (str, str)
+        ``(side, edge label)`` of children left out of a focused drawing: a short dashed
+        edge shows that the tree goes on that way.
     """
 
     node: int
@@ -93,6 +96,7 @@ class DrawNode:
     badge: tuple = None
     tooltip: str = ""
     hidden: int = 0
+    stubs: list = field(default_factory=list)
 
 
 @dataclass
@@ -192,6 +196,7 @@ def tree_drawing(
     max_depth=None,
     collapsed=(),
     expanded=(),
+    focus=None,
     precision=4,
 ):
     """A :class:`Drawing` of a :class:`trees.Tree`.
@@ -214,6 +219,9 @@ def tree_drawing(
         Internal nodes whose subtrees are not drawn.
     expanded : iterable of int
         Nodes at the depth limit whose children are drawn all the same ("show more").
+    focus : iterable of int, optional
+        Draw only these nodes (and the root); an edge to a child left out becomes a short
+        dashed stub, so a path through a large tree stays narrow.
     """
     if op not in EDGE_LABELS:
         raise ValueError(f"op must be '<=' or '<' for drawing, got {op!r}.")
@@ -222,25 +230,18 @@ def tree_drawing(
     shown, hidden = _visible(
         tree, max_depth, {int(c) for c in collapsed}, {int(e) for e in expanded}
     )
+    if focus is not None:
+        keep = {0} | {int(f) for f in focus}
+        shown = [n for n in shown if n in keep]
+    visible = set(shown)
     values = tree.value[shown, 0]
     value_range = (float(values.min()), float(values.max()))
     marked, path, badges = {int(m) for m in marked}, {int(p) for p in path}, badges or {}
     nodes = {}
     for n in shown:
         lines = _tree_lines(tree, n, feature_names, class_names, op, precision)
-        children = []
-        if tree.feature[n] >= 0 and n not in hidden:
-            left_label, right_label = _edge_labels(tree, n, op)
-            children = [(int(tree.left[n]), left_label), (int(tree.right[n]), right_label)]
-        outline = (
-            "selected"
-            if n == selected
-            else "last"
-            if n == last_split
-            else "path"
-            if n in path
-            else None
-        )
+        children, stubs = _tree_children(tree, n, op, visible) if n not in hidden else ([], [])
+        outline = {last_split: "last", selected: "selected"}.get(n, "path" if n in path else None)
         bars = (
             [(float(v), class_color(k)) for k, v in enumerate(tree.value[n])]
             if tree.is_classifier
@@ -257,8 +258,26 @@ def tree_drawing(
             badge=badges.get(n),
             tooltip=" · ".join(lines),
             hidden=hidden.get(n, 0),
+            stubs=stubs,
         )
     return Drawing(nodes)
+
+
+def _tree_children(tree, node, op, visible):
+    """Edges to the drawn children, and stubs for the children left out."""
+    if tree.feature[node] < 0:
+        return [], []
+    children, stubs = [], []
+    left_label, right_label = _edge_labels(tree, node, op)
+    for side, child, label in (
+        ("left", tree.left[node], left_label),
+        ("right", tree.right[node], right_label),
+    ):
+        if int(child) in visible:
+            children.append((int(child), label))
+        else:
+            stubs.append((side, label))
+    return children, stubs
 
 
 def _module_lines(module, names, precision):
@@ -462,6 +481,20 @@ def _edge_svg(parent, child, label, on_path):
     )
 
 
+def _stub_svg(box, x, y, width, height):
+    """Short dashed edges for children left out of a focused drawing."""
+    parts = []
+    for side, label in box.stubs:
+        x1, y1 = x + width / 2, y + height
+        x2 = x1 + (-1 if side == "left" else 1) * min(width / 2 + 6, 60)
+        parts.append(
+            f'<path d="M{x1:.1f},{y1:.1f} L{x2:.1f},{y1 + 24:.1f}" stroke="#9a9a9a" stroke-width="1.4" '
+            f'stroke-dasharray="4 3" fill="none"/><text x="{x2:.1f}" y="{y1 + 38:.1f}" text-anchor="middle" '
+            f'fill="#6b6b6b">{escape(label)} …</text>'
+        )
+    return "".join(parts)
+
+
 def drawing_width(drawing, margin=12):
     """The natural width of a drawing in pixels (its layout only, no SVG written)."""
     return _layout(drawing)[1] + 2 * margin
@@ -487,6 +520,7 @@ def drawing_to_svg(drawing, margin=12):
             )
             edges.append(_edge_svg(shifted[n], shifted[child], label, on_path))
         nodes.append(_box_svg(box, *shifted[n]))
+        edges.append(_stub_svg(box, *shifted[n]))
     svg = (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {total_w:.0f} {total_h:.0f}" '
         f'width="{total_w:.0f}" height="{total_h:.0f}" font-family="Source Sans Pro, Helvetica, Arial, '

@@ -26,12 +26,35 @@ abstention_curve, out_of_fold_reliability
     Reliability of a cultivated forest (source 002).
 compare_models
     Cross-validated scores of several models on the same folds.
+split_confidence
+    Runner-up, rows to flip and bootstrap win rate of every node.
+near_tie_trees, near_tie_options, NearTieSet, tree_importances, alternative_paths
+    The greedy trees obtained by branching on near-tied splits (a Rashomon set).
+prediction_agreement, mean_pairwise, tree_distances, partition_distance, DISTANCES,
+refit_map, RefitMap, tree_diff
+    Refits compared with each other: agreement, distances, a map, node-by-node diffs.
+node_cutpoints, cutpoint_summary
+    The feature and threshold of every refit at every node of the top levels.
+stability_scoreboard, scoreboard_models, Scoreboard, Learner
+    Which remedy buys how much stability, on the same refits.
+node_paths, split_text, perturb_data
+    Node paths ("root-L-R"), splits in words, and the perturbations of the refits.
 make_tree, make_model, folds, score, error, train_test_rows, subsample
     What depends on the task, written once.
 """
 
+from ._agreement import (
+    DISTANCES,
+    RefitMap,
+    mean_pairwise,
+    partition_distance,
+    prediction_agreement,
+    refit_map,
+    tree_diff,
+    tree_distances,
+)
 from ._by_task import error, folds, make_model, make_tree, score, subsample, train_test_rows
-from ._conditioning import Disagreement, conditioning_disagreement
+from ._conditioning import Disagreement, conditioning_disagreement, row_paths
 from ._conditioning_experiment import (
     ALL_DATA,
     PAPER_RANDOM_STATE,
@@ -43,12 +66,15 @@ from ._conditioning_experiment import (
     conditioning_plan,
     run_conditioning_task,
 )
+from ._confidence import split_confidence
 from ._curves import ComplexityCurve, complexity_curve
+from ._cutpoints import cutpoint_summary, node_cutpoints
 from ._engines import ENGINES, FittedModel, fit_model
 from ._instability import (
     PERTURBATIONS,
     PerturbationStudy,
     compare_trees,
+    perturb_data,
     perturbation_refit,
     perturbation_study,
     prediction_instability,
@@ -65,7 +91,16 @@ from ._lattice import (
     lattice_split_share,
 )
 from ._model_selection import compare_models
+from ._paths import node_paths, split_text
+from ._rashomon import (
+    NearTieSet,
+    alternative_paths,
+    near_tie_options,
+    near_tie_trees,
+    tree_importances,
+)
 from ._reliability import abstention_curve, out_of_fold_reliability
+from ._scoreboard import Learner, Scoreboard, scoreboard_models, stability_scoreboard
 from ._significance import (
     ALPHA,
     MARK_LEGEND,
@@ -112,15 +147,21 @@ __all__ = [
     "fit_model",
     "improvement_over_worse",
     "run_conditioning_task",
+    "DISTANCES",
     "PERTURBATIONS",
     "ComplexityCurve",
     "ConditioningResult",
     "Disagreement",
     "LatticeIndex",
+    "Learner",
+    "NearTieSet",
     "PerturbationStudy",
+    "RefitMap",
+    "Scoreboard",
     "SearchResult",
     "abstention_curve",
     "bias_cell",
+    "alternative_paths",
     "bias_experiment",
     "bias_from_wins",
     "check_bias_grid",
@@ -132,6 +173,7 @@ __all__ = [
     "configuration_grid",
     "cross_validated_search",
     "cross_validation_error",
+    "cutpoint_summary",
     "error",
     "exhaustive_trees",
     "folds",
@@ -141,20 +183,37 @@ __all__ = [
     "lattice_split_share",
     "make_model",
     "make_tree",
+    "mean_pairwise",
+    "near_tie_options",
+    "near_tie_trees",
     "nested_cross_validation",
+    "node_cutpoints",
+    "node_paths",
     "noise_root_study",
     "null_gini_gains",
     "out_of_fold_reliability",
     "perturbation_refit",
+    "partition_distance",
+    "perturb_data",
     "perturbation_study",
+    "prediction_agreement",
     "prediction_instability",
     "prediction_spread",
+    "refit_map",
     "refit_without_row",
+    "row_paths",
     "score",
+    "scoreboard_models",
+    "split_confidence",
     "split_error",
+    "split_text",
+    "stability_scoreboard",
     "subsample",
     "summarize_perturbations",
     "train_test_rows",
+    "tree_diff",
     "tree_distance",
+    "tree_distances",
+    "tree_importances",
     "wilcoxon_marks",
 ]

@@ -16,7 +16,7 @@ import numpy as np
 from ..ensemble import tree_operators
 from ..tree import ROUTING_OPERATORS, Tree
 
-__all__ = ["Disagreement", "conditioning_disagreement", "operators_of"]
+__all__ = ["Disagreement", "conditioning_disagreement", "operators_of", "row_paths"]
 
 
 # ------------------------------------------------------------ disagreement
@@ -127,6 +127,36 @@ def conditioning_disagreement(model, X):
         causes=np.array(causes, dtype=int).reshape(-1, 3),
         trees_differing=trees_differing,
     )
+
+
+def row_paths(tree, row):
+    """The nodes one row visits under ``<=`` and under ``<``, and the node where the two part.
+
+    Parameters
+    ----------
+    tree : Tree
+    row : array-like of shape (n_features,)
+
+    Returns
+    -------
+    dict
+        ``"<="`` and ``"<"``: the node ids from the root to the leaf; ``"parting"``: the
+        first node where the two paths go different ways (the row's value equals that
+        node's threshold), or None when they reach the same leaf.
+    """
+    x = np.asarray(row, dtype=np.float64).reshape(1, -1)
+    paths = {}
+    for op in ROUTING_OPERATORS:
+        nodes = tree.decision_path(x, op).indices
+        paths[op] = [int(n) for n in nodes[np.argsort(tree.depth[nodes], kind="stable")]]
+    parting = None
+    for node_le, node_lt in zip(paths["<="], paths["<"], strict=False):
+        if node_le != node_lt:
+            break
+        parting = node_le
+    if paths["<="] == paths["<"]:
+        parting = None
+    return {**paths, "parting": parting}
 
 
 def operators_of(model):

@@ -33,6 +33,7 @@ __all__ = [
     "PERTURBATIONS",
     "PerturbationStudy",
     "compare_trees",
+    "perturb_data",
     "perturbation_refit",
     "perturbation_study",
     "refit_without_row",
@@ -153,8 +154,17 @@ class PerturbationStudy:
         return counts / max(1, self.n_fits)
 
 
-def _perturb(X, y, kind, amount, rng):
-    """Perturbed copy of the data and the sample weights to fit with."""
+def perturb_data(X, y, kind, amount, rng):
+    """Perturbed copy of the data and the sample weights to fit with.
+
+    ``"bootstrap"``: the counts of a bootstrap sample; ``"remove"``: ``amount``
+    random rows get weight 0; ``"jitter"``: Gaussian noise of ``amount`` times
+    each feature's SD is added.
+
+    Returns
+    -------
+    X, y, weight : ndarray
+    """
     n = X.shape[0]
     if kind == "bootstrap":
         return X, y, np.bincount(rng.integers(0, n, n), minlength=n).astype(float)
@@ -186,7 +196,7 @@ def perturbation_refit(X, y, task, params, perturbation, amount, random_state, i
     Tree
     """
     rng = np.random.default_rng([int(random_state), int(index)])
-    Xp, yp, weight = _perturb(X, y, perturbation, amount, rng)
+    Xp, yp, weight = perturb_data(X, y, perturbation, amount, rng)
     return make_tree(task, params).fit(Xp, yp, sample_weight=weight).tree_
 
 
@@ -333,7 +343,7 @@ def prediction_instability(
     reference = make_model().fit(X, y).predict_proba(X_test)
     probabilities, changed = [], []
     for i in range(n_fits):
-        Xp, yp, weight = _perturb(X, y, perturbation, amount, rng)
+        Xp, yp, weight = perturb_data(X, y, perturbation, amount, rng)
         rows = np.repeat(
             np.arange(len(yp)), weight.astype(int)
         )  # weights as repeated rows: any model can fit
