@@ -118,6 +118,9 @@ INST_DEFAULT_ROW = "inst_default_row"
 NOISE_STUDY = "noise_study"
 STAIR_CURVES = "stair_curves"  # the settings whose complexity curves were asked for
 
+# ------------------------------------------------- saved runs (ui.runs)
+RUNS_OPENED_PREFIX = "runs_opened_"  # + the panel's key: the run reopened in this session
+
 DEFAULT_DATASET = "Lattice features"
 # max_missing_share, max_onehot, keep_categories, numeric_fill, categorical_fill, drop_id_columns
 DEFAULT_SETTINGS = dict(PREPROCESS_DEFAULTS)
