@@ -223,7 +223,34 @@ def _read_text(text, sep):
         ) from err
     except (ValueError, csv.Error) as err:
         raise DataError(f"The table could not be parsed ({err}).") from err
-    return table, lines
+    return _numbers_as_numbers(table), lines
+
+
+def _numbers_as_numbers(table):
+    """Text columns whose every value is a number, as numbers.
+
+    pandas before 3.0 keeps a column as text when one value overflows a float
+    ("1e400"), and its ``to_numeric`` reads that value as missing; Python's
+    ``float`` reads it as infinite, which the checks then name.
+    """
+    for name in table.columns:
+        column = table[name]
+        if pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column):
+            continue
+        present = column.notna()
+        numbers = pd.to_numeric(column.where(present), errors="coerce")
+        unread = present & numbers.isna()
+        numbers[unread] = [_as_float(v) for v in column[unread]]
+        if present.any() and numbers[present].notna().all():
+            table[name] = numbers.astype(float)
+    return table
+
+
+def _as_float(text):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return np.nan
 
 
 def _row_label(rows, lines):

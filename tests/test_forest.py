@@ -61,11 +61,15 @@ def test_trees_equal_sklearn_trees_on_the_same_bootstrap_samples():
 
 
 def test_bootstrap_samples_are_scikit_learns():
+    import inspect
+
     from sklearn.ensemble._forest import _generate_sample_indices
 
+    # scikit-learn added a sample-weight argument in 1.7; the draw itself did not change.
+    extra = (None,) if len(inspect.signature(_generate_sample_indices).parameters) == 4 else ()
     for seed in (0, 1, 12345):
         np.testing.assert_array_equal(
-            bootstrap_indices(seed, 50), _generate_sample_indices(seed, 50, 50, None)
+            bootstrap_indices(seed, 50), _generate_sample_indices(seed, 50, 50, *extra)
         )
 
 
