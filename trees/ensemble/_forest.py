@@ -11,6 +11,13 @@ thresholds when predicting:
   others with ``<=`` (source 000, section 3.3: no extra cost).
 
 Predictions average the trees' probabilities (classification) or values.
+
+Speed: the forest sorts its training rows once and each tree keeps its
+bootstrap rows from those sorted orders; trees grow in parallel threads
+(``n_jobs``; the compiled growth releases the GIL). For prediction the trees
+are packed end to end once (``_kernels_traversal``) and every row walks every
+tree in one compiled call, rows split over ``n_jobs`` threads; "average"
+walks both tests in one pass.
 """
 
 import numbers
@@ -24,7 +31,12 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..tree import FOREST_CONDITIONINGS, DecisionTreeClassifier, DecisionTreeRegressor
+from ..tree._classes import _round_for_fit
+from ..tree._kernels_traversal import forest_predict
+from ..tree._parallel import in_row_blocks
 from ..tree._settings import check_sample_weight
+from ..tree._splitter import sort_features
+from ..tree._tree import pack_trees
 
 __all__ = ["RandomForestClassifier", "RandomForestRegressor", "bootstrap_indices", "tree_operators"]
 
@@ -35,6 +47,10 @@ def bootstrap_indices(seed, n_samples):
     """Rows drawn with replacement for one tree (scikit-learn's scheme, so the
     same ``random_state`` draws the same bootstrap samples as its forests)."""
     return check_random_state(seed).randint(0, n_samples, n_samples, dtype=np.int32)
+
+
+# Kernel codes of the tests (``_kernels_traversal.forest_predict``).
+_OP_CODES = {"<=": 0, "<": 1, "average": 2}
 
 
 def tree_operators(n_estimators, conditioning):
@@ -68,6 +84,8 @@ class BaseForest(BaseEstimator):
         conditioning="<=",
         tie_break="first",
         threshold_dtype="float64",
+        categorical_features=None,
+        categorical_split="membership",
     ):
         self.n_estimators = n_estimators
         self.criterion = criterion
@@ -84,6 +102,8 @@ class BaseForest(BaseEstimator):
         self.conditioning = conditioning
         self.tie_break = tie_break
         self.threshold_dtype = threshold_dtype
+        self.categorical_features = categorical_features
+        self.categorical_split = categorical_split
 
     def _check_settings(self):
         if not isinstance(self.n_estimators, numbers.Integral) or self.n_estimators < 1:
@@ -107,37 +127,57 @@ class BaseForest(BaseEstimator):
             random_state=seed,
             tie_break=self.tie_break,
             threshold_dtype=self.threshold_dtype,
+            categorical_features=self.categorical_features,
+            categorical_split=self.categorical_split,
         )
 
     def _fit_forest(self, X, y, sample_weight):
-        """Grow every tree; ``y`` is already encoded (class labels or values)."""
+        """Grow every tree; ``y`` is already encoded (class indices or values)."""
         n_samples = X.shape[0]
         seeds = check_random_state(self.random_state).randint(_MAX_INT, size=self.n_estimators)
+        X = np.ascontiguousarray(_round_for_fit(X, self.threshold_dtype))
+        sorted_orders = sort_features(X)  # once for all trees
+        names = getattr(self, "feature_names_in_", None)
 
         def fit_one(seed):
             weight = sample_weight.copy()
             if self.bootstrap:
                 weight *= np.bincount(bootstrap_indices(seed, n_samples), minlength=n_samples)
-            return self._make_tree(seed).fit(X, y, sample_weight=weight)
+            return self._make_tree(seed)._fit_in_forest(X, y, weight, sorted_orders, names)
 
-        # Threads: the work is numpy, and threads share X without copying it.
+        # Threads share X and the sorted orders; the compiled growth releases the GIL.
         self.estimators_ = Parallel(n_jobs=self.n_jobs, prefer="threads")(
             delayed(fit_one)(seed) for seed in seeds
         )
         self._seeds = seeds
+        self._pack = self._packed()
         if self.oob_score:
             self._compute_oob(X, y)
         return self
 
-    def _tree_predictions(self, X, operators=None):
-        """Each tree's prediction under its test: shape (n_estimators, n_samples[, n_classes])."""
-        operators = operators or tree_operators(len(self.estimators_), self.conditioning)
-        return np.stack(
-            [
-                self._tree_output(tree, X, op)
-                for tree, op in zip(self.estimators_, operators, strict=True)
-            ]
+    def _packed(self):
+        """The trees end to end for the compiled walk (``trees.tree._tree.pack_trees``),
+        built at the end of each fit, with leaf values aligned on the forest's outputs."""
+        trees = [est.tree_ for est in self.estimators_]
+        return pack_trees(trees, [self._leaf_values(est) for est in self.estimators_])
+
+    def _forest_mean(self, X, operators):
+        """Mean over the trees of their predictions, each under its test (one compiled walk)."""
+        tree, values, roots = self._pack
+        ops = np.array([_OP_CODES[op] for op in operators], dtype=np.intp)
+        X = np.ascontiguousarray(X)
+        if self.threshold_dtype != "float64":
+            X = np.ascontiguousarray(self.estimators_[0].tree_._check_X(X))
+        out = np.zeros((X.shape[0], values.shape[1]))
+        in_row_blocks(
+            forest_predict,
+            ((tree, values, roots, ops), X),
+            out,
+            X.shape[0],
+            self.n_jobs,
+            work_per_row=len(roots),
         )
+        return out / len(self.estimators_)
 
     def _compute_oob(self, X, y):
         n_samples = X.shape[0]
@@ -202,6 +242,10 @@ class RandomForestClassifier(ClassifierMixin, BaseForest):
         lowest index, or to the first of a random order per node.
     threshold_dtype : {"float64", "float32"}, default="float64"
         Passed to the trees: ``"float32"`` compares as scikit-learn does.
+    categorical_features : array-like of int, str or bool, default=None
+        Passed to the trees: features holding integer category codes, split
+        by membership (or equality) natively in every tree (source 004).
+    categorical_split : {"membership", "equality"}, default="membership"
 
     Attributes
     ----------
@@ -230,6 +274,8 @@ class RandomForestClassifier(ClassifierMixin, BaseForest):
         conditioning="<=",
         tie_break="first",
         threshold_dtype="float64",
+        categorical_features=None,
+        categorical_split="membership",
     ):
         super().__init__(
             n_estimators,
@@ -247,6 +293,8 @@ class RandomForestClassifier(ClassifierMixin, BaseForest):
             conditioning=conditioning,
             tie_break=tie_break,
             threshold_dtype=threshold_dtype,
+            categorical_features=categorical_features,
+            categorical_split=categorical_split,
         )
 
     def fit(self, X, y, sample_weight=None):
@@ -270,11 +318,17 @@ class RandomForestClassifier(ClassifierMixin, BaseForest):
         out[:, tree.classes_] = tree.tree_.predict(X, op)
         return out
 
+    def _leaf_values(self, estimator):
+        """A tree's node values on the forest's classes (a bootstrap sample may miss one)."""
+        values = np.zeros((estimator.tree_.node_count, self.n_classes_))
+        values[:, estimator.classes_] = estimator.tree_.value
+        return values
+
     def predict_proba(self, X, conditioning=None):
         """Mean of the trees' class probabilities under ``conditioning`` (default: the forest's)."""
         X = self._validate_X_predict(X)
         operators = tree_operators(len(self.estimators_), conditioning or self.conditioning)
-        return self._tree_predictions(X, operators).mean(axis=0)
+        return self._forest_mean(X, operators)
 
     def predict(self, X):
         """Most probable class."""
@@ -310,6 +364,8 @@ class RandomForestRegressor(RegressorMixin, BaseForest):
         conditioning="<=",
         tie_break="first",
         threshold_dtype="float64",
+        categorical_features=None,
+        categorical_split="membership",
     ):
         super().__init__(
             n_estimators,
@@ -327,6 +383,8 @@ class RandomForestRegressor(RegressorMixin, BaseForest):
             conditioning=conditioning,
             tie_break=tie_break,
             threshold_dtype=threshold_dtype,
+            categorical_features=categorical_features,
+            categorical_split=categorical_split,
         )
 
     def fit(self, X, y, sample_weight=None):
@@ -342,8 +400,12 @@ class RandomForestRegressor(RegressorMixin, BaseForest):
         self.oob_prediction_ = oob
         self.oob_score_ = r2_score(y[seen], oob[seen])
 
+    @staticmethod
+    def _leaf_values(estimator):
+        return estimator.tree_.value
+
     def predict(self, X, conditioning=None):
         """Mean of the trees' values under ``conditioning`` (default: the forest's)."""
         X = self._validate_X_predict(X)
         operators = tree_operators(len(self.estimators_), conditioning or self.conditioning)
-        return self._tree_predictions(X, operators).mean(axis=0)
+        return self._forest_mean(X, operators)[:, 0]

@@ -24,6 +24,8 @@ from_sklearn
     Convert a fitted scikit-learn tree.
 """
 
+# First: clears stale compiled kernels before any runs (see _kernels_cache).
+from . import _kernels_cache  # noqa: F401, I001
 from ._builder import GROWTH_ORDERS, SELECTIONS, TreeGrowth, grow
 from ._categorical import CATEGORICAL_SPLITS, best_categorical_split
 from ._classes import DecisionTreeClassifier, DecisionTreeRegressor

@@ -8,6 +8,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._builder import GROWTH_ORDERS, TreeGrowth, grow
 from ._criterion import CRITERIA_CLF, CRITERIA_REG
+from ._kernels_search import keep_rows
 from ._operators import (
     INPUT_DTYPES,
     ROUTING_OPERATORS,
@@ -103,9 +104,14 @@ class BaseDecisionTree(BaseEstimator):
         check_tie_break(self.tie_break)
         check_input_dtype(self.threshold_dtype)
 
-    def _grow(self, X, row_stats, value_offset, sample_weight):
-        """Grow ``tree_`` from prepared statistics; shared by both estimators."""
-        n_samples, n_features = X.shape
+    def _grow(self, X, row_stats, value_offset, targets=None, presorted=None):
+        """Grow ``tree_`` from prepared statistics; shared by both estimators.
+
+        ``presorted``: the sorted orders of the rows to grow on (a forest's),
+        when they are not all the rows of ``X``.
+        """
+        n_features = X.shape[1]
+        n_samples = X.shape[0] if presorted is None else presorted[0].shape[1]
         rules = self._stopping_rules(n_samples)
         self.max_features_ = resolve_max_features(self.max_features, n_features)
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
@@ -123,6 +129,8 @@ class BaseDecisionTree(BaseEstimator):
             categorical=self._categorical_mask(X),
             categorical_split=self.categorical_split,
             tie_break=self.tie_break,
+            presorted=presorted,
+            targets=targets,
         )
         grow(growth, self.growth)
         names = getattr(self, "feature_names_in_", None)
@@ -152,6 +160,36 @@ class BaseDecisionTree(BaseEstimator):
 
     def _is_classifier(self):
         return isinstance(self, ClassifierMixin)
+
+    def _fit_in_forest(self, X, y, sample_weight, sorted_orders, feature_names=None):
+        """Grow on the rows of positive weight, without validation (a forest's tree).
+
+        The forest validated ``X`` (already in the tree's precision) and
+        ``y`` (class indices for a classifier) once and sorted ``X`` once
+        (``sorted_orders``); each tree keeps the rows of its bootstrap sample
+        from those orders (``_kernels_search.keep_rows``) instead of sorting
+        afresh. The tree is the one :meth:`fit` grows on the same rows and
+        weights: rows keep their order, so the same statistics are summed in
+        the same order.
+        """
+        self._check_settings()
+        present = sample_weight > 0
+        rows, xs = sorted_orders
+        kept = keep_rows(rows, xs, present)
+        self.n_features_in_ = X.shape[1]
+        if feature_names is not None:
+            self.feature_names_in_ = feature_names
+        self.n_outputs_ = 1
+        criterion = self._criteria[self.criterion]()
+        if self._is_classifier():
+            self.classes_ = np.unique(y[present])
+            self.n_classes_ = self.classes_.shape[0]
+            encoded = np.minimum(np.searchsorted(self.classes_, y), self.n_classes_ - 1)
+            row_stats = criterion.row_statistics(encoded, sample_weight, self.n_classes_)
+            return self._grow(X, row_stats, 0.0, presorted=kept)
+        offset = float(np.average(y[present], weights=sample_weight[present]))
+        row_stats = criterion.row_statistics(y - offset, sample_weight)
+        return self._grow(X, row_stats, offset, targets=y, presorted=kept)
 
     # --------------------------------------------------------- prediction
     def _validate_X_predict(self, X):
@@ -345,7 +383,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         )
         self.n_classes_ = self.classes_.shape[0]
         self.n_outputs_ = 1
-        return self._grow(X, row_stats, offset, sample_weight)
+        return self._grow(X, row_stats, offset)
 
     def predict_proba(self, X):
         """Class probabilities under the ``conditioning`` test.
@@ -421,7 +459,7 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         X, y, sample_weight = self._validate_fit_data(X, y, sample_weight)
         self.n_outputs_ = 1
         row_stats, offset, _ = target_statistics(self._criteria[self.criterion](), y, sample_weight)
-        return self._grow(X, row_stats, offset, sample_weight)
+        return self._grow(X, row_stats, offset, targets=y)
 
     def predict(self, X):
         """Predicted values under the ``conditioning`` test, shape (n_samples,)."""

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._builder import GROWTH_ORDERS, TreeGrowth, accepted_splits
+from ._builder import GROWTH_ORDERS, TreeGrowth, accepted_choices
 from ._categorical import best_categorical_split
 from ._criterion import CRITERIA_CLF, CRITERIA_REG
 from ._operators import cast_input, check_input_dtype
@@ -172,6 +172,7 @@ class TreeGrower:
         )
         self.criterion = (CRITERIA_CLF if self.is_classifier else CRITERIA_REG)[criterion]()
         self.row_stats, self._offset, self.classes_ = target_statistics(self.criterion, y, weight)
+        self._targets = None if self.is_classifier else np.asarray(y, dtype=np.float64)
         self.class_names = None
         if self.is_classifier:
             self.class_names = [
@@ -200,6 +201,7 @@ class TreeGrower:
             categorical=self.categorical,
             categorical_split=self.categorical_split,
             tie_break=self.tie_break,
+            targets=self._targets,
         )
         self._history = []  # snapshots, one per split, for undo
         self.split_order = []
@@ -249,8 +251,7 @@ class TreeGrower:
             for leaf in missing:
                 self._best[leaf] = None
             if todo:
-                table = growth.evaluate(todo)
-                choices, improvement, ok = accepted_splits(growth, table)
+                choices, improvement, ok = accepted_choices(growth, todo)
                 for i, leaf in enumerate(todo):
                     if ok[i]:
                         self._best[leaf] = (choices[i], float(improvement[i]))
