@@ -39,6 +39,8 @@ search_splits, SegmentBatch, SplitTable, position_to_threshold
     The single split search, for growers and forests.
 CRITERIA_CLF, CRITERIA_REG
     The split criteria by name.
+warm_up
+    Compile the kernels (or load them from numba's on-disk cache) ahead of use.
 """
 
 from .ensemble import (
@@ -112,6 +114,7 @@ from .tree import (
     position_to_threshold,
     search_splits,
     split_criteria,
+    warm_up,
 )
 
 __all__ = [
@@ -180,5 +183,6 @@ __all__ = [
     "split_criteria",
     "split_error",
     "tree_distance",
+    "warm_up",
     "wilcoxon_marks",
 ]

@@ -31,7 +31,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..tree import FOREST_CONDITIONINGS, DecisionTreeClassifier, DecisionTreeRegressor
-from ..tree._classes import _round_for_fit
+from ..tree._classes import _round_for_fit, check_predict_rows
 from ..tree._kernels_traversal import forest_predict
 from ..tree._parallel import in_row_blocks
 from ..tree._settings import check_sample_weight
@@ -202,7 +202,7 @@ class BaseForest(BaseEstimator):
 
     def _validate_X_predict(self, X):
         check_is_fitted(self, "estimators_")
-        return validate_data(self, X, dtype=np.float64, reset=False)
+        return check_predict_rows(self, X)
 
     def _validate_fit(self, X, y, sample_weight):
         self._check_settings()

@@ -56,14 +56,13 @@ def make_tree(task, params=None):
 def make_model(kind, task, params=None, seed=None):
     """An unfitted ``"tree"`` or ``"forest"`` for ``task``.
 
-    A forest gets ``random_state=seed`` and 50 trees unless ``params`` says
-    otherwise.
+    A forest gets ``random_state=seed`` and, unless ``params`` says
+    otherwise, the forests' default of 100 trees, as source 000.
     """
     params = dict(params or {})
     if kind == "tree":
         return make_tree(task, params)
     if kind == "forest":
-        params.setdefault("n_estimators", 50)
         return _FORESTS[_check_task(task)](random_state=seed, **params)
     raise ValueError(f"model must be 'tree' or 'forest', got {kind!r}.")
 

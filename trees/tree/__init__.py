@@ -22,6 +22,8 @@ best_categorical_split
     Membership and equality splits of a categorical feature.
 from_sklearn
     Convert a fitted scikit-learn tree.
+warm_up
+    Compile the kernels (or load them from numba's on-disk cache) ahead of use.
 """
 
 # First: clears stale compiled kernels before any runs (see _kernels_cache).
@@ -56,6 +58,7 @@ from ._splitter import (
     search_splits,
 )
 from ._tree import Tree, mirror
+from ._warmup import warm_up
 
 __all__ = [
     "CATEGORICAL_SPLITS",
@@ -90,4 +93,5 @@ __all__ = [
     "search_splits",
     "split_criteria",
     "table_criteria",
+    "warm_up",
 ]

@@ -15,11 +15,12 @@ taken from is alive: the entry points keep the original arrays referenced for
 as long as they use the views, and never return a view.
 """
 
+import numpy as np
 from numba import carray, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-__all__ = ["unmanaged"]
+__all__ = ["all_finite", "unmanaged"]
 
 
 @intrinsic
@@ -37,3 +38,13 @@ def _address_as_void_pointer(typingctx, address):
 def unmanaged(array):
     """A view of the C-ordered ``array`` without reference counting (module docstring)."""
     return carray(_address_as_void_pointer(array.ctypes.data), array.shape, array.dtype)
+
+
+@njit(cache=True, nogil=True)
+def all_finite(X):
+    """Whether every value of the C-ordered 2-D ``X`` is finite (stops at the first that is not)."""
+    flat = X.reshape(-1)
+    for i in range(flat.shape[0]):  # noqa: SIM110 (an explicit loop: numba compiles it, not all())
+        if not np.isfinite(flat[i]):
+            return False
+    return True

@@ -163,6 +163,11 @@ def _walk_rows_both(tree, X, rows, root, leaves, offset):
             if i < 0:
                 continue
             code_a, code_b = nodes[a, 0], nodes[b, 0]
+            if a == b and code_a >= 0:  # one path so far: one read serves both tests
+                value, threshold = X[i, code_a], nodes_f[a, 3]
+                lane_le[lane] = nodes[a, _side(value, threshold, False)]
+                lane_lt[lane] = nodes[a, _side(value, threshold, True)]
+                continue
             if code_a >= 0:
                 lane_le[lane] = nodes[a, _side(X[i, code_a], nodes_f[a, 3], False)]
             elif code_a < -1:

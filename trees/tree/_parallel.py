@@ -17,15 +17,15 @@ __all__ = ["MIN_ROWS_PER_THREAD", "in_row_blocks", "n_threads"]
 MIN_ROWS_PER_THREAD = 20_000
 _POOL = None
 _POOL_LOCK = threading.Lock()
+_CORES = os.cpu_count() or 1
 
 
 def n_threads(n_jobs=None):
     """Threads to use: ``n_jobs`` (joblib's convention, -1 all cores), all cores when None."""
-    cores = os.cpu_count() or 1
     if n_jobs is None or n_jobs == -1:
-        return cores
+        return _CORES
     if n_jobs < 0:
-        return max(1, cores + 1 + n_jobs)
+        return max(1, _CORES + 1 + n_jobs)
     return max(1, int(n_jobs))
 
 
@@ -33,7 +33,7 @@ def _pool():
     global _POOL
     with _POOL_LOCK:
         if _POOL is None:
-            _POOL = ThreadPoolExecutor(max_workers=os.cpu_count() or 1)
+            _POOL = ThreadPoolExecutor(max_workers=_CORES)
         return _POOL
 
 
