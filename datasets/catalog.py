@@ -4,17 +4,22 @@ from functools import lru_cache
 
 import pandas as pd
 
-from ._record import DataError
+from ._record import DataError, format_value
 from .bundled import PAPER_CLASSIFICATION, PAPER_REGRESSION, SKLEARN_TOY, load_paper, load_toy
+from .mushroom import REPORT_GROUP, load_secondary_mushroom
 from .synthetic import GENERATORS, generate
 
 __all__ = ["GROUPS", "catalog", "load"]
+
+# Datasets bundled as files, by name -> loader.
+BUNDLED_FILES = {"secondary-mushroom": load_secondary_mushroom}
 
 GROUPS = {
     "Synthetic": list(GENERATORS),
     "scikit-learn toy datasets": list(SKLEARN_TOY),
     "Conditioning-bias study: classification": list(PAPER_CLASSIFICATION),
     "Conditioning-bias study: regression": list(PAPER_REGRESSION),
+    REPORT_GROUP: list(BUNDLED_FILES),
 }
 
 
@@ -22,7 +27,7 @@ def _group_of(name):
     for group, names in GROUPS.items():
         if name in names:
             return group
-    raise DataError(f"There is no dataset called {name!r} in the catalogue.")
+    raise DataError(f"There is no dataset called {format_value(name)} in the catalogue.")
 
 
 @lru_cache(maxsize=64)
@@ -32,6 +37,8 @@ def _load_cached(name):
         return generate(name)
     if group == "scikit-learn toy datasets":
         return load_toy(name)
+    if name in BUNDLED_FILES:
+        return BUNDLED_FILES[name]()
     return load_paper(name)
 
 
@@ -50,6 +57,7 @@ def load(name):
         source=dataset.source,
         group=dataset.group,
         notes=list(dataset.notes),
+        categories={column: list(names) for column, names in dataset.categories.items()},
     )
 
 

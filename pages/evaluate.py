@@ -13,7 +13,7 @@ from trees import (
     split_error,
 )
 from trees.studies import train_test_rows
-from ui import shell, state
+from ui import errors, shell, state
 from ui.cached import as_key, exhaustive, fit_model, sample
 from ui.experiments import run_with_progress
 from viz.evaluation import confusion_figure, roc_figure, search_table
@@ -50,7 +50,7 @@ if len(y) < 10:
     st.warning(
         "This dataset is too small to split into training and test parts; pick one with at least 10 rows."
     )
-    st.stop()
+    errors.end_page()
 train_rows, test_rows = train_test_rows(data.task, y, test_share, int(seed))
 X_train, X_test, y_train, y_test = X[train_rows], X[test_rows], y[train_rows], y[test_rows]
 split_name = f"test split {test_share}/{int(seed)}"
@@ -126,7 +126,7 @@ except ValueError as err:
     st.error(
         f"The grid cannot be read: {err}. Write comma-separated numbers, and 'none' for no limit."
     )
-    st.stop()
+    errors.end_page()
 
 m1, m2, m3 = st.columns(3)
 method = m1.radio(
@@ -155,7 +155,7 @@ st.caption(f"{len(grid)} configurations on the training rows.")
 min_class = counts.min() if is_classifier else len(y_train)
 if is_classifier and min_class < int(folds):
     st.warning("A class has fewer rows than folds: lower the number of folds.")
-    st.stop()
+    errors.end_page()
 
 RESULT = state.EVAL_SEARCH
 signature = (
@@ -217,7 +217,7 @@ if st.button("Search", type="primary", key="eval_run"):
 stored = st.session_state.get(RESULT)
 if stored is None or stored[0] != signature:
     st.info("Press Search to evaluate the grid with the chosen method.")
-    st.stop()
+    errors.end_page()
 result = stored[1]
 left, right = st.columns([3, 2])
 with left:

@@ -4,8 +4,8 @@ import numpy as np
 import streamlit as st
 
 from trees import CRITERIA_CLF, CRITERIA_REG, Tree, TreeGrower
+from ui import errors, shell, state
 from ui import grower_state as gs
-from ui import shell, state
 from viz.curves import category_curve_figure, score_curve_figure, step_scores_figure
 from viz.partition import partition_figure
 from viz.tables import candidates_table
@@ -75,7 +75,7 @@ try:
     grower, split = gs.get_grower(data, settings)
 except ValueError as err:
     st.error(f"The tree cannot be grown on this data: {err}")
-    st.stop()
+    errors.end_page()
 names = grower.feature_names
 class_names = grower.class_names
 

@@ -1,64 +1,84 @@
-"""Home: what Tree Bias Lab shows, page by page, and why it matters."""
+"""Home: one picture that makes the lab's point, and where each page goes from there."""
 
 import streamlit as st
 
-from ui import shell, state
+from ui import figures, presenter, report, shell, state
+from ui.home_example import APPLICANT, CLASS_NAMES, focus_nodes, loan_example
+from ui.navigation import PAGES
 
 shell.page_frame()
 
 st.title("Tree Bias Lab")
+example = loan_example()
 st.markdown(
-    "Decision trees are easy to read and hard to trust: a small change in the data can change "
-    "the whole tree, and details that look harmless (whether a threshold test is `x <= t` or "
-    "`x < t`, which criterion picks the split variable) bias what they predict. This lab lets "
-    "you see those effects on bundled data or on your own, and try the remedies the literature "
-    "proposes."
+    "**One tree, one loan applicant, two libraries.** The applicant has 3 dependents, exactly the "
+    f"tree's threshold: scikit-learn tests `x <= t` and she **{example.verdict['<=']}**; R's `tree` "
+    f"tests `x < t` and she **{example.verdict['<']}**."
+)
+presenter.guide("home")
+
+left, right = st.columns(2)
+for column, op, name in ((left, "<=", "x ≤ t (scikit-learn)"), (right, "<", "x < t (R's tree)")):
+    with column:
+        st.markdown(f"**Tested with {name}** → {example.verdict[op]}")
+        figures.tree(
+            example.tree,
+            key=f"home_tree_{'le' if op == '<=' else 'lt'}",
+            title=f"The loan tree tested with {name}",
+            feature_names=example.feature_names,
+            class_names=CLASS_NAMES,
+            op=op,
+            path=example.paths[op],
+            selected=example.paths[op][-1],
+            focus=focus_nodes(example.tree, example.paths[op]),
+            max_depth=None,
+            fit_width=420,
+            max_height=470,
+        )
+applicant = ", ".join(f"{n} {v:g}" for n, v in zip(example.feature_names, APPLICANT, strict=True))
+st.caption(
+    f"The applicant: {applicant}. Blue: her path; red border: the leaf she reaches. The tree is fitted on "
+    "the six records of Timár & Kovács, Appendix A (source 000); dashed stubs lead to branches she does not visit."
+)
+report.add_note(
+    f"Under x ≤ t the applicant {example.verdict['<=']}; under x < t she {example.verdict['<']}: the same "
+    "tree, the same row, opposite decisions."
+)
+report.add_snippet(
+    "import numpy as np\n"
+    "from datasets import load\n"
+    "from trees import DecisionTreeClassifier\n\n"
+    'loan = load("Loan table")\n'
+    "tree = DecisionTreeClassifier().fit(*loan.arrays()).tree_\n"
+    "applicant = np.array([[1, 50, 3.0]])  # self-employed, income 50k, 3 dependents\n"
+    'print(tree.predict(applicant, "<="))  # [[1. 0.]]: pays back\n'
+    'print(tree.predict(applicant, "<"))   # [[0. 1.]]: defaults\n'
 )
 
 st.subheader("What each page shows")
-st.markdown(
-    """
-- **Data**: pick a bundled dataset, generate one with your parameters, or upload a CSV. See
-  every feature's kind, missing values and whether it lies on a *lattice* (evenly spaced
-  values, where threshold tests become ambiguous), the class balance, and any two features
-  against each other. Missing values and categories are handled as the sources do it, and the
-  page shows what was done.
-- **Grow a tree step by step**: split one node at a time in best-gain or level order, see every
-  feature's best threshold and the whole score curve behind it (near-ties are where trees
-  become unstable), split a node yourself, undo, and follow the train and held-out scores.
-- **Staircase and depth**: why a tree draws a staircase along a diagonal boundary and steps along
-  a smooth curve (and stays flat beyond the data), and the train and cross-validated error against
-  depth and leaf size, with a linear baseline.
-- **Tree instability**: refit the tree on bootstrap samples, with rows removed or features
-  jittered, and count how often the root changes, how far the trees drift and how many
-  predictions flip; remove a single row and see which nodes change.
-- **Evaluate and tune**: a held-out test split, one tree per criterion grown to purity, a search
-  over the stopping rules by k-fold, holdout or nested cross-validation, the best tree's confusion
-  matrix and ROC curve, and a random forest with the same settings and its out-of-bag error.
-- **Cultivated random forests**: a tree whose nodes hesitate, with robust split modules (a
-  neighbourhood of thresholds) and option modules (several features); its soft decision surface
-  beside CART's and a random forest's, the leaves a row reaches and how reliable its prediction
-  is, abstention, and a cross-validated comparison.
-- **The conditioning bias**: the same tree under `x <= t`, `x < t` and their average, side by
-  side, with the splits whose thresholds sit on observed values, the mirrored tree, the same for a
-  random forest (where half of the trees can use each test for free), and the paper's
-  cross-validated Wilcoxon experiment on your data or on all 40 of its datasets.
-- **Split-variable selection bias**: how much the Gini gain, the information gain and the gain
-  ratio favour features with many values when nothing is informative, the null distribution of
-  the Gini gain against its Gamma approximation, and how often a tree's root picks pure noise on
-  your data, with and without the p-value correction.
-"""
-)
-st.markdown(
-    "Every page builds on this data and on the `trees` package, which you can also use from a "
-    "notebook: see the README."
-)
+PAGE_QUESTIONS = {
+    "data": "Pick, generate or upload the data every page works on; see its lattice features.",
+    "grow": "Grow a tree one split at a time: every candidate, its score curve, how fragile it is.",
+    "staircase": "Why a tree draws staircases and flat extrapolations; how deep to grow it.",
+    "instability": "How much a tree changes when the data changes a little, and which remedy helps.",
+    "evaluate": "Test error, cross-validation and tuning of the stopping rules (source 004).",
+    "cultivated": "Trees whose nodes hesitate: robust splits, option modules, reliable predictions.",
+    "conditioning": "`x <= t` against `x < t`: when it matters, and how averaging removes it.",
+    "split_bias": "Why Gini prefers features with many values, and how p-values correct it.",
+}
+cards = [spec for spec in PAGES if spec.url_path in PAGE_QUESTIONS]
+for start in range(0, len(cards), 2):
+    columns = st.columns(2)
+    for column, spec in zip(columns, cards[start : start + 2], strict=False):
+        with column.container(border=True):
+            st.page_link(spec.path, label=f"**{spec.title}**", icon=spec.icon)
+            st.caption(PAGE_QUESTIONS[spec.url_path])
 
 data = state.current()
-st.subheader(f"The data you are working on: {data.name}")
-col1, col2, col3 = st.columns(3)
-col1.metric("Rows", f"{data.n_rows:,}")
-col2.metric("Features", data.n_features)
-col3.metric("Task", data.task)
-st.caption(data.description)
-st.page_link("pages/data.py", label="Change the data", icon=":material/table_chart:")
+st.caption(
+    f"Every page works on the current dataset: **{data.name}** ({data.n_rows:,} rows, {data.n_features} "
+    "features, "
+    + data.task
+    + "). Change it in the sidebar or on the Data page. The `trees` package behind "
+    "the pages works from a notebook too: see the README."
+)

@@ -53,3 +53,12 @@ def plotly_array(value):
             array = array.reshape([int(s) for s in str(shape).split(",")])
         return array
     return np.asarray(value)
+
+
+def tree_views(at):
+    """The tree views on the page (``ui.tree_view``), as dicts with the SVG and its size."""
+    views = []
+    for element in at.get("bidi_component"):
+        if element.proto.component_name.endswith("tree_view"):
+            views.append(json.loads(element.proto.json))
+    return views

@@ -2,16 +2,21 @@
 
 import pytest
 
-from tests.apptest_helpers import by_key, open_page, plotly_figures, sidebar_text
+from tests.apptest_helpers import by_key, open_page, plotly_figures, sidebar_text, tree_views
 
 
-def test_home_page_describes_the_pages_and_the_data():
+def test_home_page_shows_the_applicant_under_both_tests():
     at = open_page()
     assert at.title[0].value == "Tree Bias Lab"
     text = " ".join(m.value for m in at.markdown)
-    assert "**Data**" in text
+    assert "she **pays back**" in text and "she **defaults**" in text
+    views = tree_views(at)
+    assert len(views) == 2
+    # Each drawing follows the applicant's path (blue) to a different leaf (red border).
+    assert all('stroke="#1f77b4"' in v["svg"] and 'stroke="#d62728"' in v["svg"] for v in views)
+    assert "dependents ≤ 3" in views[0]["svg"] and "dependents &lt; 3" in views[1]["svg"]
     assert "Lattice features" in sidebar_text(at)
-    assert [m.label for m in at.metric] == ["Rows", "Features", "Task"]
+    assert "Lattice features" in " ".join(c.value for c in at.caption)
 
 
 def test_sidebar_switch_changes_the_dataset_everywhere():

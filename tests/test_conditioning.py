@@ -54,7 +54,7 @@ def test_disagreement_of_a_forest_counts_trees():
 
 @pytest.mark.parametrize(
     "shift, different, mark",
-    [(0.01, "*", "+"), (-0.01, "*", "-"), (0.0, "", "")],
+    [(0.01, "*", "+"), (-0.01, "*", "-"), (0.0, "=", "=")],
 )
 def test_wilcoxon_marks_on_known_outcomes(shift, different, mark):
     rng = np.random.default_rng(0)
@@ -69,7 +69,7 @@ def test_wilcoxon_marks_of_symmetric_noise_are_empty():
     b = rng.random(40)
     a = b + rng.normal(0, 0.01, 40)
     result = wilcoxon_marks(a, b)
-    assert result["p_two_sided"] > 0.05 and result["mark"] == ""
+    assert result["p_two_sided"] > 0.05 and result["mark"] == "="
 
 
 def test_wilcoxon_uses_zsplit_for_ties():
@@ -98,7 +98,7 @@ def test_experiment_scores_every_variant_on_the_same_folds(lattice):
     assert all(len(s) == 15 for s in result.scores.values())
     assert result.metric == "AUC" and 0 <= result.rho_folds <= 1
     row = result.summary()
-    assert row["folds"] == 15 and row["p≠"] in ("", "*") and row["p≤"] in ("", "+", "-")
+    assert row["folds"] == 15 and row["p≠"] in ("=", "*") and row["p≤"] in ("=", "+", "-")
     again = conditioning_experiment(
         X, y, "classification", params={"max_depth": 6}, n_repeats=3, n_splits=5
     )
@@ -146,3 +146,18 @@ def test_experiment_can_be_cancelled_and_reports_progress(lattice):
     )
     assert result.cancelled and result.n_folds_done == 3 and result.n_folds_total == 20
     assert seen == [(1, 20, 1), (2, 20, 2), (3, 20, 3)]
+
+
+def test_row_paths_part_where_the_value_equals_the_threshold():
+    from datasets import load
+    from trees import row_paths
+
+    loan = load("Loan table")
+    tree = DecisionTreeClassifier().fit(*loan.arrays()).tree_
+    paths = row_paths(tree, [1, 50, 3])  # the paper's applicant: 3 dependents, the threshold
+    parting = paths["parting"]
+    assert tree.threshold[parting] == 3.0 and loan.X.columns[tree.feature[parting]] == "dependents"
+    assert paths["<="][:-1] == paths["<"][:-1] and paths["<="][-1] != paths["<"][-1]
+    assert paths["<="][-1] == tree.left[parting] and paths["<"][-1] == tree.right[parting]
+    same = row_paths(tree, [0, 80, 1])
+    assert same["parting"] is None and same["<="] == same["<"]

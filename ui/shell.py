@@ -1,15 +1,18 @@
-"""The app's frame: page configuration, navigation, and the sidebar drawn around every page.
+"""The app's frame: page configuration, navigation, and what is drawn around every page.
 
 ``app.py`` calls :func:`run_app`: it builds the navigation with
-``st.navigation`` and runs the selected page inside the frame.
+``st.navigation`` and runs the selected page inside the frame: the sidebar
+(menu, current dataset, presenter mode, glossary) before the page; after it,
+a link to the view and the page's HTML summary. The page runs inside
+:func:`ui.errors.page_boundary`, so a bug shows as a message, not a traceback.
 
 Every page script starts with :func:`page_frame`. Streamlit treats a
 ``pages/`` folder beside the entry point as a folder of pages of their own
 until ``st.navigation`` has run once in the server process: a page URL
 opened first on a fresh server (and every page run by ``AppTest``) runs the
-page script alone, without app.py. :func:`page_frame` then draws the same
-frame, so the page looks and works the same either way; the next visit to
-the home page runs app.py, whose ``st.navigation`` call ends that mode
+page script alone, without app.py. :func:`page_frame` then runs the app
+instead (which runs this page inside the frame) and stops the script run
+that called it; ``st.navigation`` ends the page-folder mode from then on
 (Streamlit's documented behaviour). Only public Streamlit APIs are used.
 
 The navigation menu is drawn by the frame with ``st.page_link`` (the
@@ -18,31 +21,23 @@ built-in menu is hidden by ``client.showSidebarNavigation = false`` in
 ``pages/`` that Streamlit would otherwise flash on a fresh server).
 """
 
+import threading
 from pathlib import Path
 
 import streamlit as st
 
-from . import sidebar, state
+from . import errors, presenter, report, share, sidebar, state
 from .navigation import PAGES
 
 __all__ = ["page_frame", "run_app"]
 
 ICON = Path(__file__).resolve().parent.parent / "assets" / "icon.png"
+# Whether the current script run is inside run_app's page.run(): a flag of the call stack (the
+# script thread), not of the session, so a stopped or interrupted run never leaves it set.
+_INSIDE_FRAME = threading.local()
 
 
-def _configure():
-    st.set_page_config(page_title="Tree Bias Lab", page_icon=str(ICON), layout="wide")
-
-
-def _draw_frame():
-    """The dataset and the menu in the sidebar (drawn before the page, so a page that stops keeps it)."""
-    state.ensure_dataset()
-    sidebar.render()
-
-
-def run_app():
-    """Build the navigation and run the selected page inside the frame (the body of app.py)."""
-    _configure()
+def _navigation():
     sections = {}
     for spec in PAGES:
         sections.setdefault(spec.section, []).append(
@@ -54,18 +49,46 @@ def run_app():
                 default=spec.default,
             )
         )
-    page = st.navigation(sections, position="hidden")
-    _draw_frame()
-    st.session_state[state.FRAME_DRAWN] = True
+    return st.navigation(sections, position="hidden")
+
+
+def _after_page():
+    """The view's link and the page's summary, at the end of the sidebar; the URL brought up to date.
+
+    Last comes an invisible marker numbered by the session's runs: browser tests (and the page
+    benchmark) wait for it to know that a run has finished, instead of guessing with a timeout.
+    """
+    with st.sidebar:
+        st.divider()
+        share.link_box(st.sidebar)
+        report.download_button(st.sidebar)
+    share.sync_url()
+    runs = st.session_state.get(state.RUNS_FINISHED, 0) + 1
+    st.session_state[state.RUNS_FINISHED] = runs
+    st.sidebar.html(f'<span class="run-finished" data-run="{runs}" hidden></span>')
+
+
+def run_app():
+    """Build the navigation and run the selected page inside the frame (the body of app.py)."""
+    st.set_page_config(page_title="Tree Bias Lab", page_icon=str(ICON), layout="wide")
+    page = _navigation()
+    share.restore_dataset()
+    state.ensure_dataset()
+    presenter.style()
+    sidebar.render()
+    report.start(page.title, state.current().name)
+    _INSIDE_FRAME.active = True
     try:
-        page.run()
+        with errors.page_boundary():
+            page.run()
     finally:
-        st.session_state[state.FRAME_DRAWN] = False
+        _INSIDE_FRAME.active = False
+        _after_page()
 
 
 def page_frame():
-    """Draw the frame unless app.py already did in this run (see the module docstring)."""
-    if st.session_state.get(state.FRAME_DRAWN):
+    """Run the app around this page unless app.py already does (see the module docstring)."""
+    if getattr(_INSIDE_FRAME, "active", False):
         return
-    _configure()
-    _draw_frame()
+    run_app()
+    st.stop()

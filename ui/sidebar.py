@@ -4,7 +4,7 @@ import streamlit as st
 
 from datasets import GROUPS, DataError
 
-from . import state
+from . import glossary, presenter, state
 from .navigation import PAGES
 
 __all__ = ["render"]
@@ -58,8 +58,11 @@ def _dataset():
 
 
 def render():
-    """Draw the sidebar: the menu, then the dataset's name, size and task, and a switch."""
+    """Draw the sidebar: the menu, the dataset's name, size and task, a switch, presenter mode, the glossary."""
     with st.sidebar:
         _menu()
         st.divider()
         _dataset()
+        st.divider()
+        presenter.toggle(st.sidebar)
+        glossary.popover(st.sidebar)

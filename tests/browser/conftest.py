@@ -35,12 +35,29 @@ def _free_port():
         return sock.getsockname()[1]
 
 
+# Where a Chromium-family browser lives: Debian's package, or the macOS applications.
+_BROWSER_COMMANDS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+_BROWSER_APPS = (
+    "/Applications/Chromium.app/Contents/MacOS/Chromium",
+    "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+)
+
+
 def _chromium_path():
-    for name in ("chromium", "chromium-browser"):
+    """The browser to drive; without one the browser tests skip, except in CI where they fail."""
+    for name in _BROWSER_COMMANDS:
         path = shutil.which(name)
         if path:
             return path
-    pytest.fail("Debian's chromium is not installed: apt-get install chromium (.ci/run does it).")
+    for path in _BROWSER_APPS:
+        if os.path.exists(path):
+            return path
+    message = (
+        "No Chromium or Chrome on this machine (Debian: apt-get install chromium; .ci/run does it)."
+    )
+    if os.environ.get("TREE_BIAS_LAB_REQUIRE_BROWSER"):
+        pytest.fail(message)
+    pytest.skip(message)
 
 
 @contextlib.contextmanager
@@ -68,7 +85,7 @@ def serve_app():
         stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
         try:
             with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
@@ -79,7 +96,7 @@ def serve_app():
     else:
         process.kill()
         output = process.stdout.read().decode(errors="replace") if process.stdout else ""
-        pytest.fail(f"The app did not start within 60 s:\n{output[-3000:]}")
+        pytest.fail(f"The app did not start within 180 s:\n{output[-3000:]}")
     try:
         yield url
     finally:
@@ -112,6 +129,42 @@ def browser():
         chromium = playwright.chromium.launch(executable_path=_chromium_path(), args=CHROMIUM_FLAGS)
         yield chromium
         chromium.close()
+
+
+# Generous bounds: they only matter when the app is broken; a loaded machine must not fail a test.
+RUN_TIMEOUT_S = 600
+_FINISHED_JS = """() => {
+    const marks = document.querySelectorAll('.run-finished');
+    return marks.length ? Math.max(...Array.from(marks, m => Number(m.dataset.run))) : 0;
+}"""
+_RUNNING_JS = """() => {
+    const header = document.querySelector('[data-testid="stHeader"]');
+    const stop = header && Array.from(header.querySelectorAll('button')).some(b => b.innerText.trim() === 'Stop');
+    return Boolean(stop || document.querySelector('[data-testid="stStatusWidget"]'));
+}"""
+
+
+def finished_runs(page):
+    """The number of the last script run the app finished in this browser page (0: none yet)."""
+    return page.evaluate(_FINISHED_JS)
+
+
+def wait_for_run(page, after=0, timeout_s=RUN_TIMEOUT_S):
+    """Wait until the app has finished a script run numbered above ``after``, and return its number.
+
+    The frame (``ui/shell.py``) ends every run with a marker numbered by the session's runs,
+    so this waits on the app's own state, however slow the machine. Plotly charts then get
+    the time they need to draw (waited for, not slept).
+    """
+    page.wait_for_function(
+        f"() => ({_FINISHED_JS})() > {int(after)} && !({_RUNNING_JS})()", timeout=timeout_s * 1000
+    )
+    page.wait_for_function(
+        """() => Array.from(document.querySelectorAll('[data-testid="stPlotlyChart"]'))
+                 .every(c => c.querySelector('.main-svg'))""",
+        timeout=timeout_s * 1000,
+    )
+    return finished_runs(page)
 
 
 @pytest.fixture(scope="session")

@@ -56,11 +56,14 @@ def make_tree(task, params=None):
 def make_model(kind, task, params=None, seed=None):
     """An unfitted ``"tree"`` or ``"forest"`` for ``task``.
 
-    A forest gets ``random_state=seed`` and, unless ``params`` says
-    otherwise, the forests' default of 100 trees, as source 000.
+    Both get ``random_state=seed`` (a tree uses it only with
+    ``tie_break="random"``); a forest has the forests' default of 100 trees
+    (source 000's), unless ``params`` says otherwise.
     """
     params = dict(params or {})
     if kind == "tree":
+        if seed is not None:
+            params.setdefault("random_state", seed)
         return make_tree(task, params)
     if kind == "forest":
         return _FORESTS[_check_task(task)](random_state=seed, **params)

@@ -24,6 +24,10 @@ from_sklearn
     Convert a fitted scikit-learn tree.
 warm_up
     Compile the kernels (or load them from numba's on-disk cache) ahead of use.
+validate_tree_document, parse_tree_json, MAX_TREE_NODES
+    Strict checks of a saved tree (JSON), with a node-count limit.
+tree_data_problems, check_tree_for_data
+    Whether a loaded tree fits the current data (features, task, classes, categories).
 """
 
 # First: clears stale compiled kernels before any runs (see _kernels_cache).
@@ -59,6 +63,9 @@ from ._splitter import (
 )
 from ._tree import Tree, mirror
 from ._warmup import warm_up
+from ._tree_json import MAX_NODES as MAX_TREE_NODES
+from ._tree_json import parse_tree_json, validate_tree_document
+from ._tree_match import check_tree_for_data, tree_data_problems
 
 __all__ = [
     "CATEGORICAL_SPLITS",
@@ -67,6 +74,7 @@ __all__ = [
     "FOREST_CONDITIONINGS",
     "GROWTH_ORDERS",
     "INPUT_DTYPES",
+    "MAX_TREE_NODES",
     "OPERATORS",
     "ROUTING_OPERATORS",
     "SELECTIONS",
@@ -82,16 +90,20 @@ __all__ = [
     "TreeGrowth",
     "best_categorical_split",
     "check_operator",
+    "check_tree_for_data",
     "from_sklearn",
     "gamma_log_pvalue",
     "gini_null_moments",
     "grow",
     "log_gamma_sf",
     "mirror",
+    "parse_tree_json",
     "permutation_pvalue",
     "position_to_threshold",
     "search_splits",
     "split_criteria",
     "table_criteria",
     "warm_up",
+    "tree_data_problems",
+    "validate_tree_document",
 ]

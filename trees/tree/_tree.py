@@ -33,6 +33,7 @@ from scipy import sparse
 from ._kernels_traversal import decision_paths, predict_values, route
 from ._operators import OPERATORS, ROUTING_OPERATORS, cast_input, check_input_dtype, check_operator
 from ._parallel import in_row_blocks
+from ._tree_json import validate_tree_document
 
 __all__ = ["OPERATORS", "Tree", "mirror", "pack_trees"]
 
@@ -322,8 +323,10 @@ class Tree:
         Raises
         ------
         ValueError
-            When a field is missing or the arrays do not form a valid tree.
+            When a field is missing or the arrays do not form a valid tree
+            (every rule: :mod:`trees.tree._tree_json`).
         """
+        data = validate_tree_document(data)
         if not isinstance(data, dict):
             raise ValueError("A tree must be a JSON object (a dict).")
         required = (*_ARRAY_FIELDS, "is_classifier", "n_features")

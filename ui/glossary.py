@@ -1,0 +1,62 @@
+"""Plain-language meanings of the symbols and terms the pages use, in one place.
+
+Pages take a term's text for a widget's or a metric's ``help=`` with
+:func:`explain`, and the frame shows them all in a popover (:func:`popover`).
+"""
+
+import streamlit as st
+
+__all__ = ["TERMS", "explain", "popover"]
+
+TERMS = {
+    "lattice feature": "A feature whose values are evenly spaced (counts, ages, rounded prices): some observed "
+    "value lies exactly midway between two others, so a midpoint threshold can fall on a value new data "
+    "takes (source 000, §4.1).",
+    "ρ (rho)": "The share of a tree's splits whose threshold equals an observed value of a lattice feature: "
+    "the splits where `<=` and `<` can route a new row differently (source 000, Table 2).",
+    "ρ_k (rho_k)": "ρ counted over the trees fitted in the cross-validation folds, against each fold's "
+    "training rows (source 000, Table 2).",
+    "p≠": "Whether the scores under `<=` and `<` differ significantly over the repeated folds (Wilcoxon "
+    "signed-rank test; source 000, Table 2).",
+    "p≤ and p<": "Whether the bias-free variant (the average for trees, half-and-half for forests) scores "
+    "significantly better (+) or worse (−) than the `<=` or the `<` test (source 000, Table 3).",
+    "d": "The mean score under `<=` minus the mean score under `<` (source 000, Table 2).",
+    "score": "How good a candidate split is under the criterion: the impurity decrease (gain) for Gini, "
+    "entropy and misclassification, Pearson's chi-square statistic for chi2, the variance decrease for "
+    "regression. Higher is better.",
+    "gain": "The impurity of a node minus the weighted impurities of its two children (source 004, §4.1).",
+    "AUC": "Area under the ROC curve: the chance that a random positive row is scored above a random "
+    "negative one (1 is perfect, 0.5 is guessing).",
+    "R²": "The share of the target's variance a regression model explains (1 is perfect, 0 is no better "
+    "than predicting the mean).",
+    "bias (log-odds)": "log10 of the odds that a criterion picks the first of two uninformative features: "
+    "0 is fair, positive favours the first (source 001, eq. 7).",
+    "p-value selection": "Choosing the split variable by the smallest p-value of its best split instead of the "
+    "largest gain, which removes the preference for features with many values (source 001).",
+    "s_l": "The depth of a node counted from 1 at the root (source 002's option tolerance η_l = η₀ / s_l³).",
+    "φ (phi)": "The weight of each threshold in a robust split module's neighbourhood (source 002, eq. 2).",
+    "ψ (psi)": "The share of a row a module sends left: the φ-weighted share of its thresholds the row "
+    "passes (source 002).",
+    "spread": "The weighted variance of the leaf values a row reaches in a cultivated forest: the larger, "
+    "the less reliable its prediction (source 002).",
+    "structural distance": "0 when two trees ask the same questions, 1 when their roots differ; in between, "
+    "the share of the data that meets a different question.",
+    "rows to flip": "The fewest training rows whose removal lets another split win at a node: 1 means a "
+    "single row decides it.",
+    "near-tie": "A candidate split whose score is within a small share (ε) of the best: the tree could as "
+    "well have taken it.",
+    "out-of-bag (OOB)": "Rows a tree of a forest did not see in its bootstrap sample; scoring them estimates "
+    "the test error without a test split.",
+}
+
+
+def explain(term):
+    """The meaning of ``term`` (a key of :data:`TERMS`)."""
+    return TERMS[term]
+
+
+def popover(container):
+    """Every term and its meaning, in a popover."""
+    with container.popover("Glossary", help="What the symbols and terms on the pages mean."):
+        for term, meaning in TERMS.items():
+            st.markdown(f"**{term}**: {meaning}")

@@ -1,0 +1,107 @@
+"""Presenter mode: large type and figures for a projector, settings tucked away, a guided sequence.
+
+A teacher turns it on in the sidebar (or with ``present=1`` in the URL).
+Pages then
+
+* open their settings in a collapsed expander (:func:`settings`), so the
+  screen shows the picture, not the controls (the controls keep their values);
+* show the page's guided sequence (:func:`guide`): a few steps, each with
+  what to show, what to ask the class and what to reveal, written from the
+  source papers (``ui/guides.py``);
+* scale their figures (:func:`scale_figure`, applied by ``ui.figures``).
+"""
+
+from contextlib import contextmanager
+
+import streamlit as st
+
+from . import state
+from .guides import GUIDES
+
+__all__ = ["active", "guide", "scale_figure", "settings", "style", "toggle"]
+
+_CSS = """
+<style>
+section.stMain .block-container { font-size: 1.22rem; max-width: 100%; }
+section.stMain h1 { font-size: 2.9rem; } section.stMain h2 { font-size: 2.1rem; }
+section.stMain h3 { font-size: 1.7rem; }
+section.stMain [data-testid="stMetricValue"] { font-size: 2.6rem; }
+section.stMain [data-testid="stMarkdownContainer"] p, section.stMain li { font-size: 1.22rem; }
+section.stMain [data-testid="stCaptionContainer"] { font-size: 1.05rem; }
+</style>
+"""
+FIGURE_FONT = 18
+
+
+def active():
+    """Whether presenter mode is on."""
+    return bool(st.session_state.get(state.PRESENTER))
+
+
+def toggle(container):
+    """The presenter-mode switch (shared in the URL as ``present``)."""
+    if state.PRESENTER not in st.session_state and st.query_params.get("present") == "1":
+        st.session_state[state.PRESENTER] = True
+    container.toggle(
+        "Presenter mode",
+        key=state.PRESENTER,
+        help="Large type and figures for a projector, settings folded away, and a guided sequence "
+        "of what to show and what to ask.",
+    )
+
+
+def style():
+    """Enlarge the page's type when presenter mode is on."""
+    if active():
+        st.markdown(_CSS, unsafe_allow_html=True)
+
+
+@contextmanager
+def settings(label="Settings"):
+    """A place for a page's controls: open normally, a collapsed expander in presenter mode."""
+    if active():
+        with st.expander(label, expanded=False):
+            yield
+    else:
+        yield
+
+
+def scale_figure(figure):
+    """A plotly figure with presenter-size type and height (the figure itself when off)."""
+    if not active():
+        return figure
+    figure = type(figure)(figure)  # a copy: cached figures are shared
+    height = figure.layout.height or 450
+    figure.update_layout(font={"size": FIGURE_FONT}, height=int(height * 1.25))
+    return figure
+
+
+def guide(page):
+    """The guided sequence of ``page`` (a ``ui.navigation`` url path), one step at a time."""
+    steps = GUIDES.get(page)
+    if not active() or not steps:
+        return
+    key = state.GUIDE_STEP_PREFIX + page
+    step = min(st.session_state.get(key, 0), len(steps) - 1)
+    current = steps[step]
+    with st.container(border=True):
+        st.markdown(f"**Step {step + 1} of {len(steps)}: {current.title}**")
+        st.markdown(f"**Show.** {current.show}")
+        st.markdown(f"**Ask the class.** {current.ask}")
+        with st.expander("Reveal"):
+            st.markdown(current.reveal)
+        back, forward, _ = st.columns([1, 1, 6])
+        back.button(
+            "Back", key=f"{key}_back", disabled=step == 0, on_click=_move, args=(key, step - 1)
+        )
+        forward.button(
+            "Next",
+            key=f"{key}_next",
+            disabled=step == len(steps) - 1,
+            on_click=_move,
+            args=(key, step + 1),
+        )
+
+
+def _move(key, step):
+    st.session_state[key] = step

@@ -1,0 +1,272 @@
+"""Shareable views: the URL carries the dataset and each page's main settings.
+
+A teacher sends a link; a student who opens it sees the same dataset and the
+same settings. The URL's query parameters are read once per session, when
+the session starts (:func:`restore_dataset` for the dataset, and each shared
+widget's first value through the widget functions below), and rewritten
+after every run (:func:`sync_url`) so the address bar always holds the
+current view.
+
+Parameters:
+
+* ``data``: a catalogue dataset or a generator, with the generator's
+  parameters as ``g.<name>``; an uploaded dataset cannot travel in a URL (the
+  link then carries the settings only, and says so);
+* one parameter per shared widget, named by the widget's key
+  (``cond_max_depth=4``).
+
+A page shares a widget by creating it with the functions of this module
+(:func:`number_input`, :func:`slider`, :func:`selectbox`, :func:`radio`,
+:func:`toggle`, :func:`checkbox`) instead of ``st``'s. Each value read from
+a URL is checked (type, range, options) and ignored when invalid. Shared
+values are also remembered per session, so a page opened again shows the
+settings it had.
+"""
+
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from datasets import GENERATORS, GROUPS, DataError
+
+from . import state
+
+__all__ = [
+    "checkbox",
+    "link_box",
+    "number_input",
+    "radio",
+    "restore_dataset",
+    "selectbox",
+    "slider",
+    "sync_url",
+    "toggle",
+]
+
+DATA_PARAM = "data"
+GENERATOR_PREFIX = "g."
+# Preprocessing settings that differ from the defaults travel too.
+PREPROCESSING_PARAMS = {
+    "prep.missing": ("max_missing_share", float),
+    "prep.onehot": ("max_onehot", int),
+    "prep.keep": ("keep_categories", lambda text: text == "1"),
+}
+
+
+# ------------------------------------------------------------------ dataset
+def _generator_params(name, query):
+    """The generator's parameters from the URL, each within its declared range."""
+    params = {}
+    for param in GENERATORS[name].params:
+        raw = query.get(GENERATOR_PREFIX + param.name)
+        if raw is None:
+            continue
+        try:
+            value = float(raw)
+        except ValueError:
+            continue
+        if param.low <= value <= param.high:
+            params[param.name] = int(value) if param.is_int else value
+    return params
+
+
+def _preprocessing_from_url():
+    """Preprocessing settings named in the URL (invalid values are ignored)."""
+    settings = {}
+    for param, (name, parse) in PREPROCESSING_PARAMS.items():
+        if param in st.query_params:
+            try:
+                settings[name] = parse(st.query_params[param])
+            except ValueError:
+                continue
+    if (
+        not 0.0 <= settings.get("max_missing_share", 0.0) <= 1.0
+        or settings.get("max_onehot", 1) < 1
+    ):
+        return {}
+    return settings
+
+
+def restore_dataset():
+    """Load the dataset the URL names, once per session (before the default dataset is loaded)."""
+    if st.session_state.get(state.URL_RESTORED):
+        return
+    st.session_state[state.URL_RESTORED] = True
+    if _preprocessing_from_url():
+        st.session_state[state.SETTINGS] = {**state.DEFAULT_SETTINGS, **_preprocessing_from_url()}
+    name = st.query_params.get(DATA_PARAM)
+    if not name:
+        return
+    catalogue = {n for names in GROUPS.values() for n in names}
+    try:
+        if name in GENERATORS and any(k.startswith(GENERATOR_PREFIX) for k in st.query_params):
+            params = _generator_params(name, st.query_params)
+            state.set_dataset(
+                state.cached_generate(name, tuple(sorted(params.items()))),
+                origin=("generator", name, params),
+            )
+        elif name in catalogue:
+            state.set_dataset(state.cached_load(name), origin=("catalog", name))
+        else:
+            st.session_state[state.SIDEBAR_ERROR] = (
+                f"The link names the dataset {name!r}, which is not in the catalogue: the default dataset is shown."
+            )
+    except DataError as err:
+        st.session_state[state.SIDEBAR_ERROR] = (
+            f"The link's dataset {name!r} could not be loaded: {err}"
+        )
+
+
+def _dataset_params():
+    origin = st.session_state.get(state.DATA_ORIGIN)
+    if not origin or origin[0] == "upload":
+        return {}
+    params = {DATA_PARAM: origin[1]}
+    if origin[0] == "generator":
+        params.update({GENERATOR_PREFIX + k: _text(v) for k, v in origin[2].items()})
+    settings = state.preprocessing_settings()
+    for param, (name, _) in PREPROCESSING_PARAMS.items():
+        if settings[name] != state.DEFAULT_SETTINGS[name]:
+            params[param] = _text(settings[name])
+    return params
+
+
+# ------------------------------------------------------------------ widgets
+def _shared():
+    return st.session_state.setdefault(state.SHARED_KEYS, set())
+
+
+def _remembered():
+    return st.session_state.setdefault(state.SHARED_VALUES, {})
+
+
+def _initial(key, default, parse, valid):
+    """The widget's first value: the URL's (once), else the value it had last time, else ``default``."""
+    _shared().add(key)
+    if key in st.session_state:  # the widget exists: Streamlit keeps its value
+        return default
+    consumed = st.session_state.setdefault(state.URL_CONSUMED, set())
+    if key in st.query_params and key not in consumed:
+        consumed.add(key)
+        try:
+            value = parse(st.query_params[key])
+        except (TypeError, ValueError):
+            value = None
+        if value is not None and valid(value):
+            return value
+    remembered = _remembered().get(key)
+    if remembered is not None and valid(remembered):
+        return remembered
+    return default
+
+
+def _number(kind):
+    def parse(text):
+        value = float(text)
+        return int(value) if kind is int and value.is_integer() else kind(value)
+
+    return parse
+
+
+def _boolean(text):
+    return {"1": True, "true": True, "0": False, "false": False}.get(str(text).lower())
+
+
+def number_input(container, label, min_value, max_value, value, step=None, *, key, **options):
+    """``container.number_input`` whose value travels in the URL (an int or float widget)."""
+    kind = int if isinstance(value, int) and (step is None or isinstance(step, int)) else float
+    first = _initial(key, value, _number(kind), lambda v: min_value <= v <= max_value)
+    return container.number_input(label, min_value, max_value, first, step, key=key, **options)
+
+
+def slider(container, label, min_value, max_value, value, step=None, *, key, **options):
+    """``container.slider`` (a single number) whose value travels in the URL."""
+    kind = float if isinstance(value, float) or isinstance(step, float) else int
+    first = _initial(key, value, _number(kind), lambda v: min_value <= v <= max_value)
+    return container.slider(label, min_value, max_value, first, step, key=key, **options)
+
+
+def _choice(options, index, key):
+    options = list(options)
+    labels = [str(o) for o in options]
+    default = options[index] if options else None
+
+    def parse(text):
+        return options[labels.index(text)] if text in labels else None
+
+    return _initial(key, default, parse, lambda v: v in options), options
+
+
+def selectbox(container, label, options, index=0, *, key, **kw):
+    """``container.selectbox`` whose choice travels in the URL (as the option's text)."""
+    first, options = _choice(options, index, key)
+    return container.selectbox(
+        label, options, index=options.index(first) if options else None, key=key, **kw
+    )
+
+
+def radio(container, label, options, index=0, *, key, **kw):
+    """``container.radio`` whose choice travels in the URL (as the option's text)."""
+    first, options = _choice(options, index, key)
+    return container.radio(label, options, index=options.index(first), key=key, **kw)
+
+
+def toggle(container, label, value=False, *, key, **kw):
+    """``container.toggle`` whose state travels in the URL."""
+    return container.toggle(
+        label, _initial(key, value, _boolean, lambda v: v in (True, False)), key=key, **kw
+    )
+
+
+def checkbox(container, label, value=False, *, key, **kw):
+    """``container.checkbox`` whose state travels in the URL."""
+    return container.checkbox(
+        label, _initial(key, value, _boolean, lambda v: v in (True, False)), key=key, **kw
+    )
+
+
+# ----------------------------------------------------------------- the URL
+def _text(value):
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value)) if abs(value) < 1e15 else repr(value)
+    return str(value)
+
+
+def current_params():
+    """The query parameters of the current view: the dataset and the shared widgets drawn in this run."""
+    params = _dataset_params()
+    remembered = _remembered()
+    for key in sorted(_shared()):
+        if key in st.session_state:
+            value = st.session_state[key]
+            remembered[key] = value
+            if value is not None:
+                params[key] = _text(value)
+    return params
+
+
+def sync_url():
+    """Write the current view into the address bar (after the page ran)."""
+    # The address bar also carries a kept upload's token, so a reload finds the upload; the
+    # link to share does not (it would hand the file to whoever opens it).
+    params = {**current_params(), **state.upload_url_params()}
+    if dict(st.query_params) != params:
+        st.query_params.from_dict(params)
+    st.session_state[state.SHARED_KEYS] = set()  # the next run registers what it draws
+
+
+def link_box(container):
+    """A copyable link to the current view, and a note when the dataset cannot travel."""
+    base = (st.context.url or "").rstrip("/")
+    query = urlencode(current_params())
+    with container:
+        st.caption("Link to this view (copy it with the button on its right):")
+        st.code(f"{base}?{query}" if query else base, language=None, wrap_lines=True)
+        origin = st.session_state.get(state.DATA_ORIGIN)
+        if origin and origin[0] == "upload":
+            st.caption(
+                "An uploaded dataset cannot travel in a link: whoever opens it sees these settings "
+                "on the default dataset."
+            )
