@@ -117,12 +117,14 @@ from .studies import (
 )
 from .tree import (
     CATEGORICAL_SPLITS,
+    CLASSIFIER_CRITERIA,
     CRITERIA_CLF,
     CRITERIA_REG,
     FOREST_CONDITIONINGS,
     GROWTH_ORDERS,
     INPUT_DTYPES,
     OPERATORS,
+    REPORT_CRITERIA,
     SELECTIONS,
     TIE_BREAKS,
     Candidate,
@@ -154,6 +156,7 @@ from .tree import (
 __all__ = [
     "BIAS_CRITERIA",
     "CATEGORICAL_SPLITS",
+    "CLASSIFIER_CRITERIA",
     "CRITERIA_CLF",
     "CRITERIA_REG",
     "DISTANCES",
@@ -162,6 +165,7 @@ __all__ = [
     "INPUT_DTYPES",
     "OPERATORS",
     "PERTURBATIONS",
+    "REPORT_CRITERIA",
     "SELECTIONS",
     "TIE_BREAKS",
     "VARIANTS",

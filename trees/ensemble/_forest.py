@@ -49,6 +49,29 @@ def bootstrap_indices(seed, n_samples):
     return check_random_state(seed).randint(0, n_samples, n_samples, dtype=np.int32)
 
 
+def _tree_draws(seed, n_samples, bootstrap):
+    """A tree's bootstrap rows and its generator's seed, from one ``RandomState(seed)``.
+
+    Both are the first draws of a fresh ``RandomState(seed)``: the bootstrap
+    as :func:`bootstrap_indices` (scikit-learn's), the seed as the tree's own
+    fit draws it from ``random_state=seed``. Restoring the state in between
+    spares creating the state twice, which costs more than growing a small
+    tree's nodes.
+
+    Returns
+    -------
+    rows : ndarray of int32, or None without bootstrap
+    generator_seed : int
+    """
+    state = np.random.RandomState(seed)
+    fresh = state.get_state()
+    generator_seed = int(state.randint(_MAX_INT))
+    if not bootstrap:
+        return None, generator_seed
+    state.set_state(fresh)
+    return state.randint(0, n_samples, n_samples, dtype=np.int32), generator_seed
+
+
 # Kernel codes of the tests (``_kernels_traversal.forest_predict``).
 _OP_CODES = {"<=": 0, "<": 1, "average": 2}
 
@@ -141,9 +164,11 @@ class BaseForest(BaseEstimator):
 
         def fit_one(seed):
             weight = sample_weight.copy()
-            if self.bootstrap:
-                weight *= np.bincount(bootstrap_indices(seed, n_samples), minlength=n_samples)
-            return self._make_tree(seed)._fit_in_forest(X, y, weight, sorted_orders, names)
+            rows, generator_seed = _tree_draws(seed, n_samples, self.bootstrap)
+            if rows is not None:
+                weight *= np.bincount(rows, minlength=n_samples)
+            tree = self._make_tree(seed)
+            return tree._fit_in_forest(X, y, weight, sorted_orders, names, generator_seed)
 
         # Threads share X and the sorted orders; the compiled growth releases the GIL.
         self.estimators_ = Parallel(n_jobs=self.n_jobs, prefer="threads")(
@@ -225,7 +250,7 @@ class RandomForestClassifier(ClassifierMixin, BaseForest):
     Parameters
     ----------
     n_estimators : int, default=100
-    criterion : {"gini", "entropy", "misclassification", "chi2"}, default="gini"
+    criterion : {"gini", "entropy", "misclassification", "chi2", "report_chi2"}, default="gini"
     max_depth, min_samples_split, min_samples_leaf, max_leaf_nodes, min_impurity_decrease
         The trees' stopping rules.
     max_features : int, float, "sqrt", "log2" or None, default="sqrt"

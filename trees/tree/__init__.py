@@ -14,8 +14,9 @@ search_splits, SegmentBatch, SplitTable, position_to_threshold, TIE_BREAKS
     The single split search and its tie-breaks between features.
 TreeGrowth, grow, StoppingRules, GROWTH_ORDERS, SELECTIONS, CATEGORICAL_SPLITS
     The builder, its stopping rules and its options by name.
-CRITERIA_CLF, CRITERIA_REG
-    The split criteria by name.
+CRITERIA_CLF, CRITERIA_REG, REPORT_CRITERIA, CLASSIFIER_CRITERIA
+    The split criteria by name (REPORT_CRITERIA: source 004's own metrics;
+    CLASSIFIER_CRITERIA: every classification criterion).
 split_criteria, table_criteria, gini_null_moments, gamma_log_pvalue, log_gamma_sf, permutation_pvalue
     Source 001's split statistics and p-values.
 best_categorical_split
@@ -35,7 +36,7 @@ from . import _kernels_cache  # noqa: F401, I001
 from ._builder import GROWTH_ORDERS, SELECTIONS, TreeGrowth, grow
 from ._categorical import CATEGORICAL_SPLITS, best_categorical_split
 from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
-from ._criterion import CRITERIA_CLF, CRITERIA_REG
+from ._criterion import CLASSIFIER_CRITERIA, CRITERIA_CLF, CRITERIA_REG, REPORT_CRITERIA
 from ._grower import Candidate, TreeGrower
 from ._interop import from_sklearn
 from ._operators import (
@@ -69,6 +70,7 @@ from ._tree_match import check_tree_for_data, tree_data_problems
 
 __all__ = [
     "CATEGORICAL_SPLITS",
+    "CLASSIFIER_CRITERIA",
     "CRITERIA_CLF",
     "CRITERIA_REG",
     "FOREST_CONDITIONINGS",
@@ -76,6 +78,7 @@ __all__ = [
     "INPUT_DTYPES",
     "MAX_TREE_NODES",
     "OPERATORS",
+    "REPORT_CRITERIA",
     "ROUTING_OPERATORS",
     "SELECTIONS",
     "TIE_BREAKS",

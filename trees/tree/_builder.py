@@ -131,14 +131,14 @@ GROWTH_ORDERS = {"best_first": _grow_best_first, "level_order": _grow_level_orde
 def _grow_in_kernel(growth, order):
     """Grow the whole tree in the compiled loop (selection by gain)."""
     limits, weights = growth.kernel_rules()
+    rng, draw, tie_random, n_allowed = growth.kernel_randomness()
+    settings = (*growth.kernel_settings(), draw, tie_random, n_allowed, order == "best_first")
     *store, size = grow_compiled(
-        growth.kernel_data(),
+        *growth.kernel_data(),
         growth.store[2][0].copy(),
-        growth.kernel_settings(),
-        limits,
-        weights,
-        growth.kernel_randomness(),
-        order == "best_first",
+        settings,
+        np.concatenate([limits, weights]).astype(np.float64),
+        rng,
     )
     growth.store, growth.size = tuple(store), int(size)
 

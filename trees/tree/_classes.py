@@ -7,7 +7,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._builder import GROWTH_ORDERS, TreeGrowth, grow
-from ._criterion import CRITERIA_CLF, CRITERIA_REG
+from ._criterion import CLASSIFIER_CRITERIA, CRITERIA_REG
 from ._kernels_arrays import all_finite
 from ._kernels_search import keep_rows
 from ._operators import (
@@ -105,16 +105,20 @@ class BaseDecisionTree(BaseEstimator):
         check_tie_break(self.tie_break)
         check_input_dtype(self.threshold_dtype)
 
-    def _grow(self, X, row_stats, value_offset, targets=None, presorted=None):
+    def _grow(self, X, row_stats, value_offset, targets=None, presorted=None, generator_seed=None):
         """Grow ``tree_`` from prepared statistics; shared by both estimators.
 
         ``presorted``: the sorted orders of the rows to grow on (a forest's),
-        when they are not all the rows of ``X``.
+        when they are not all the rows of ``X``. ``generator_seed``: the seed
+        of the tree's generator when the caller drew it already (what
+        ``random_state`` gives, ``RandomState(random_state).randint(2**31 - 1)``).
         """
         n_features = X.shape[1]
         rules = self._stopping_rules(self._n_rows_given)
         self.max_features_ = resolve_max_features(self.max_features, n_features)
-        seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
+        seed = generator_seed
+        if seed is None:
+            seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
         growth = TreeGrowth(
             X,
             row_stats,
@@ -164,7 +168,9 @@ class BaseDecisionTree(BaseEstimator):
     def _is_classifier(self):
         return isinstance(self, ClassifierMixin)
 
-    def _fit_in_forest(self, X, y, sample_weight, sorted_orders, feature_names=None):
+    def _fit_in_forest(
+        self, X, y, sample_weight, sorted_orders, feature_names=None, generator_seed=None
+    ):
         """Grow on the rows of positive weight, without validation (a forest's tree).
 
         The forest validated ``X`` (already in the tree's precision) and
@@ -191,10 +197,12 @@ class BaseDecisionTree(BaseEstimator):
             self.n_classes_ = self.classes_.shape[0]
             encoded = np.minimum(np.searchsorted(self.classes_, y), self.n_classes_ - 1)
             row_stats = criterion.row_statistics(encoded, sample_weight, self.n_classes_)
-            return self._grow(X, row_stats, 0.0, presorted=kept)
+            return self._grow(X, row_stats, 0.0, presorted=kept, generator_seed=generator_seed)
         offset = float(np.average(y[present], weights=sample_weight[present]))
         row_stats = criterion.row_statistics(y - offset, sample_weight)
-        return self._grow(X, row_stats, offset, targets=y, presorted=kept)
+        return self._grow(
+            X, row_stats, offset, targets=y, presorted=kept, generator_seed=generator_seed
+        )
 
     # --------------------------------------------------------- prediction
     def _validate_X_predict(self, X):
@@ -287,8 +295,12 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
 
     Parameters
     ----------
-    criterion : {"gini", "entropy", "misclassification", "chi2"}, default="gini"
+    criterion : {"gini", "entropy", "misclassification", "chi2", "report_chi2"}, default="gini"
         Split score (``trees._criterion``); any number of classes.
+        ``"chi2"`` is Pearson's statistic, ``"report_chi2"`` source 004's own
+        chi-square metric. Misclassification refuses splits of zero gain
+        (see ``Misclassification``): its exhaustive trees stop where no split
+        changes a majority.
     max_depth : int, default=None
         Deepest a node may be (root depth 0); None for no limit.
     min_samples_split : int or float, default=2
@@ -346,7 +358,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
     max_features_ : int or None
     """
 
-    _criteria = CRITERIA_CLF
+    _criteria = CLASSIFIER_CRITERIA
 
     def __init__(
         self,

@@ -249,10 +249,11 @@ class TreeGrowth:
         self.total_weight = float(criterion.weight(self.store[2][0]))
 
     def _row_targets(self, targets):
+        """Each row's target, for the constant-target rule of regression (empty otherwise)."""
+        if self.criterion.is_classification:
+            return np.zeros(0)
         if targets is not None:
             return np.ascontiguousarray(targets, dtype=np.float64)
-        if self.criterion.is_classification:
-            return np.argmax(self.row_stats, axis=0).astype(np.float64)
         weight = self.row_stats[0]
         return np.divide(self.row_stats[1], weight, out=np.zeros_like(weight), where=weight > 0)
 
@@ -669,7 +670,7 @@ class TreeGrowth:
             n_features=self.n_features,
             feature_names=feature_names,
             class_names=class_names,
-            categories=[categories.get(i) for i in range(n.size)],
+            categories=[categories.get(i) for i in range(n.size)] if categories else None,
             category_names=category_names,
             input_dtype=input_dtype,
         )

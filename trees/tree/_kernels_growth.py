@@ -329,30 +329,31 @@ def _scratch_views(scratch):
 
 
 @njit(**_JIT)
-def grow_compiled(data, root_stats, settings, limits, weights, randomness, best_first):
+def grow_compiled(xs, rows, stats, X, categorical, targets, root_stats, settings, rules, rng):
     """Grow a whole tree.
+
+    Arguments are flat (arrays, scalars, short tuples of scalars) rather
+    than tuples of arrays: numba types a tuple argument in Python at every
+    call, which cost more than growing a small tree.
 
     Parameters
     ----------
-    data : tuple
-        ``(xs, rows, stats, X, categorical, targets)`` (module docstring of
-        ``_kernels_search``; ``targets`` holds each row's target, read to
-        find regression nodes whose target is constant); ``xs`` and ``rows``
-        are partitioned in place.
+    xs, rows, stats, X, categorical, targets : ndarray
+        The training arrays (module docstring of ``_kernels_search``;
+        ``targets`` holds each row's target, read to find regression nodes
+        whose target is constant); ``xs`` and ``rows`` are partitioned in place.
     root_stats : ndarray of shape (n_stats,)
     settings : tuple
-        ``(crit, min_leaf, min_weight, equality, by_score)``.
-    limits : ndarray of int64
-        ``(max_depth or -1, min_samples_split, min_samples_leaf, max_splits or
-        -1, refuse_zero_gain, n_codes)``.
-    weights : ndarray of float64
-        ``(min_weight_leaf, min_impurity_decrease, total_weight)``.
-    randomness : tuple
-        ``(rng, draw, tie_random, n_allowed)``: a ``numpy.random.Generator``,
-        whether each node draws feature keys, whether ties follow them, and
-        the size of the feature subsets.
-    best_first : bool
-        Order of growth when ``max_splits`` is set.
+        ``(crit, min_leaf, min_weight, equality, by_score, draw, tie_random,
+        n_allowed, best_first)``: the criterion and split settings, whether
+        each node draws feature keys from ``rng``, whether ties follow them,
+        the size of the feature subsets, and the order of growth when
+        ``max_splits`` is set.
+    rules : ndarray of float64
+        ``(max_depth or -1, min_samples_split, min_samples_leaf, max_splits
+        or -1, refuse_zero_gain, n_codes, min_weight_leaf,
+        min_impurity_decrease, total_weight)``.
+    rng : numpy.random.Generator
 
     Returns
     -------
@@ -360,7 +361,13 @@ def grow_compiled(data, root_stats, settings, limits, weights, randomness, best_
         The node store (module docstring), ``size`` rows used.
     size : int
     """
-    xs, stats = data[0], data[2]
+    crit, min_leaf, min_weight, equality, by_score, draw, tie_random, n_allowed, best_first = (
+        settings
+    )
+    limits = np.empty(6, dtype=np.int64)
+    for i in range(6):
+        limits[i] = np.int64(rules[i])
+    weights = rules[6:9].copy()
     n_features, n_rows, n_stats = xs.shape[0], stats.shape[0], stats.shape[1]
     n_codes = max(int(limits[5]), 1)
     store = (
@@ -376,11 +383,20 @@ def grow_compiled(data, root_stats, settings, limits, weights, randomness, best_
     node_stats[0] = root_stats
     scratch = _scratch(n_stats, n_codes, n_features, n_rows)
     visit = np.empty(n_features, np.int64)
-    rng, draw, tie_random, n_allowed = randomness
-    search = (settings, unmanaged(limits), unmanaged(weights), rng, draw, tie_random, n_allowed)
+    split_settings = (crit, min_leaf, min_weight, equality, by_score)
+    search = (
+        split_settings,
+        unmanaged(limits),
+        unmanaged(weights),
+        rng,
+        draw,
+        tie_random,
+        n_allowed,
+    )
     search = search + (unmanaged(visit),)
+    data = (xs, rows, stats, X, categorical, targets)
     views = (_data_views(data), _scratch_views(scratch))
-    keep_alive = (scratch, visit)
+    keep_alive = (scratch, visit, limits, weights)
     if best_first and limits[3] >= 0:
         store, size = _grow_best_first(views[0], store, search, views[1], keep_alive)
     else:

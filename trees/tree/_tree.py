@@ -162,12 +162,20 @@ class Tree:
             raise ValueError("A node tests a feature index beyond n_features.")
         if len(self.categories) != n or self.category_sign.shape[0] != n:
             raise ValueError("categories and category_sign need one entry per node.")
-        if any(c is not None and leaf[i] for i, c in enumerate(self.categories)):
+        if self._any_sets() and any(
+            c is not None and leaf[i] for i, c in enumerate(self.categories)
+        ):
             raise ValueError("A leaf cannot hold a category set.")
+
+    def _any_sets(self):
+        """Whether any node tests membership (spares the per-node loops when none does)."""
+        return any(c is not None for c in self.categories)
 
     @property
     def is_membership(self):
         """Boolean mask of the nodes that test a categorical feature's membership."""
+        if not self._any_sets():
+            return np.zeros(self.node_count, dtype=bool)
         return np.array([c is not None for c in self.categories], dtype=bool)
 
     def _left_codes(self):
