@@ -5,14 +5,18 @@ The kernels' results are checked against the numpy definitions elsewhere
 cover what only the compiled core has.
 """
 
+import sys
+
 import numpy as np
 import pytest
+from numba.core.registry import CPUDispatcher
 
 from trees import (
     DecisionTreeClassifier,
     DecisionTreeRegressor,
     RandomForestClassifier,
     RandomForestRegressor,
+    TreeGrower,
     warm_up,
 )
 from trees.tree import _kernels_cache
@@ -99,9 +103,42 @@ def test_a_constant_target_is_a_leaf_whatever_the_rounding():
     assert tree.n_leaves == 3
 
 
-def test_warm_up_compiles_or_loads_every_kernel():
+def _compiled_signatures():
+    """Every compiled specialisation of the package's kernels, by (module, name)."""
+    return {
+        (module.__name__, name): set(map(str, value.signatures))
+        for module in list(sys.modules.values())
+        if getattr(module, "__name__", "").startswith("trees.")
+        for name, value in vars(module).items()
+        if isinstance(value, CPUDispatcher)
+    }
+
+
+def _read_only(array):
+    array = np.array(array)
+    array.flags.writeable = False
+    return array
+
+
+def test_after_warm_up_the_usual_work_compiles_nothing_new():
+    """Fits, predictions and grower steps on read-only inputs (what pandas' copy-on-write
+    hands out) reuse the warmed kernels: a new specialisation would cost seconds on first use."""
     warm_up()
-    assert DecisionTreeClassifier().fit([[0.0], [1.0]], [0, 1]).predict([[2.0]])[0] == 1
+    before = _compiled_signatures()
+    rng = np.random.default_rng(1)
+    X = _read_only(rng.normal(size=(60, 3)))
+    y_class = _read_only((X[:, 0] > 0).astype(int))
+    y_value = _read_only(X[:, 1] * 2.0)
+    DecisionTreeClassifier(max_depth=3).fit(X, y_class).predict_proba(X)
+    DecisionTreeRegressor(max_leaf_nodes=5).fit(X, y_value).predict(X)
+    for target, criterion in ((y_class, "gini"), (y_value, "squared_error")):
+        grower = TreeGrower(X, target, criterion=criterion, max_leaf_nodes=4)
+        grower.step()
+        grower.grow_all()
+    RandomForestClassifier(n_estimators=3, random_state=0).fit(X, y_class).predict_proba(X)
+    after = _compiled_signatures()
+    new = {key: after[key] - before.get(key, set()) for key in after}
+    assert not {key: value for key, value in new.items() if value}
 
 
 def test_the_cache_guard_clears_stale_kernels(tmp_path, monkeypatch):

@@ -44,6 +44,7 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..tree import CRITERIA_CLF, SegmentBatch, search_splits
+from ..tree._kernels_arrays import kernel_array
 from ..tree._kernels_criteria import GINI
 from ..tree._kernels_cultivated import neighbourhood, node_neighbourhoods
 from ..tree._kernels_search import keep_rows
@@ -165,7 +166,7 @@ def robust_neighbourhood(values, weights, center, k):
     values = np.asarray(values, dtype=np.float64)
     chosen = np.empty(values.shape[0], dtype=np.int64)
     phi = np.empty(values.shape[0])
-    weights = np.ascontiguousarray(weights, dtype=np.float64)
+    weights = kernel_array(weights, dtype=np.float64)
     n = neighbourhood(weights, values.shape[0], int(center), float(k), chosen, phi)
     return values[chosen[:n]], phi[:n]
 
@@ -246,7 +247,7 @@ class CultivatedForestClassifier(ClassifierMixin, BaseEstimator):
         self._depth_limit = settings["max_depth"] if self.max_depth is None else int(self.max_depth)
         self.modules_ = []
         leaves = []
-        X = np.ascontiguousarray(X)
+        X = kernel_array(X)
         # Sorted once; each child keeps its rows from its parent's orders.
         self._grow(X, y01.astype(float), np.ones(X.shape[0]), 0, leaves, sort_features(X))
         self.leaf_ids_ = np.array([node for node, _ in leaves])
@@ -336,7 +337,7 @@ class CultivatedForestClassifier(ClassifierMixin, BaseEstimator):
             count,
             table.proxy,
             w,
-            np.ascontiguousarray(table.parent[:, 0]),
+            kernel_array(table.parent[:, 0]),
             GINI,
             k if self._robust else 0.0,
             (best, best_score, n_chosen, thresholds, phi, scores),

@@ -32,6 +32,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..tree import FOREST_CONDITIONINGS, DecisionTreeClassifier, DecisionTreeRegressor
 from ..tree._classes import _round_for_fit, check_predict_rows
+from ..tree._kernels_arrays import kernel_array
 from ..tree._kernels_traversal import forest_predict
 from ..tree._parallel import in_row_blocks
 from ..tree._settings import check_sample_weight
@@ -158,7 +159,7 @@ class BaseForest(BaseEstimator):
         """Grow every tree; ``y`` is already encoded (class indices or values)."""
         n_samples = X.shape[0]
         seeds = check_random_state(self.random_state).randint(_MAX_INT, size=self.n_estimators)
-        X = np.ascontiguousarray(_round_for_fit(X, self.threshold_dtype))
+        X = kernel_array(_round_for_fit(X, self.threshold_dtype))
         sorted_orders = sort_features(X)  # once for all trees
         names = getattr(self, "feature_names_in_", None)
 
@@ -190,9 +191,9 @@ class BaseForest(BaseEstimator):
         """Mean over the trees of their predictions, each under its test (one compiled walk)."""
         tree, values, roots = self._pack
         ops = np.array([_OP_CODES[op] for op in operators], dtype=np.intp)
-        X = np.ascontiguousarray(X)
+        X = kernel_array(X)
         if self.threshold_dtype != "float64":
-            X = np.ascontiguousarray(self.estimators_[0].tree_._check_X(X))
+            X = kernel_array(self.estimators_[0].tree_._check_X(X))
         out = np.zeros((X.shape[0], values.shape[1]))
         in_row_blocks(
             forest_predict,

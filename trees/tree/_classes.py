@@ -8,7 +8,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._builder import GROWTH_ORDERS, TreeGrowth, grow
 from ._criterion import CLASSIFIER_CRITERIA, CRITERIA_REG
-from ._kernels_arrays import all_finite
+from ._kernels_arrays import all_finite, kernel_array
 from ._kernels_search import keep_rows
 from ._operators import (
     INPUT_DTYPES,
@@ -264,7 +264,7 @@ def check_predict_rows(estimator, X):
         When ``X`` has NaN or infinite values, or not the features of the fit.
     """
     X = validate_data(estimator, X, dtype=np.float64, reset=False, ensure_all_finite=False)
-    X = np.ascontiguousarray(X)
+    X = kernel_array(X)
     if not all_finite(X):
         raise ValueError(
             "Input X contains NaN or infinity: impute missing values first (the Data page does)."

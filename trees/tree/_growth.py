@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._categorical import CATEGORICAL_SPLITS, best_categorical_split
+from ._kernels_arrays import kernel_array
 from ._kernels_criteria import KERNEL_IDS
 from ._kernels_growth import (
     CHOICE_FEATURE,
@@ -211,7 +212,7 @@ class TreeGrowth:
         presorted=None,
         targets=None,
     ):
-        self.X = np.ascontiguousarray(X, dtype=np.float64)
+        self.X = kernel_array(X, dtype=np.float64)
         self.row_stats = row_stats
         self.criterion = criterion
         self.rules = rules
@@ -240,7 +241,7 @@ class TreeGrowth:
         self.tie_break = check_tie_break(tie_break)
         self._rank = None  # visiting ranks of the features in the last evaluated table
         self.rows, self.xs = sort_features(self.X) if presorted is None else presorted
-        self._stats_by_row = np.ascontiguousarray(row_stats.T)
+        self._stats_by_row = kernel_array(row_stats.T)
         self.targets = self._row_targets(targets)
         # The root's statistics summed over the rows in index order, as ever.
         present = slice(None) if presorted is None else np.sort(self.rows[0])
@@ -253,7 +254,7 @@ class TreeGrowth:
         if self.criterion.is_classification:
             return np.zeros(0)
         if targets is not None:
-            return np.ascontiguousarray(targets, dtype=np.float64)
+            return kernel_array(targets, dtype=np.float64)
         weight = self.row_stats[0]
         return np.divide(self.row_stats[1], weight, out=np.zeros_like(weight), where=weight > 0)
 

@@ -20,7 +20,7 @@ from numba import carray, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-__all__ = ["all_finite", "unmanaged"]
+__all__ = ["all_finite", "kernel_array", "unmanaged"]
 
 
 @intrinsic
@@ -32,6 +32,18 @@ def _address_as_void_pointer(typingctx, address):
         return builder.inttoptr(args[0], cgutils.voidptr_t)
 
     return signature, codegen
+
+
+def kernel_array(array, dtype=None):
+    """``array`` as the kernels take it: C-ordered and writeable (a copy only when needed).
+
+    numba types a read-only array apart from a writeable one and compiles a
+    second specialisation of every kernel it reaches, seconds of compiling on
+    first use that :func:`warm_up` cannot foresee. pandas' copy-on-write
+    hands out read-only views (``DataFrame.to_numpy()``), so every array
+    entering a kernel passes through here.
+    """
+    return np.require(array, dtype=dtype, requirements=("C", "W"))
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._kernels_arrays import kernel_array
 from ._kernels_criteria import KERNEL_IDS
 from ._kernels_search import fill_candidates, partition
 
@@ -106,7 +107,7 @@ def sort_features(X):
     xs : ndarray of shape (n_features, n_samples)
         The sorted values, ``xs[f] = X[rows[f], f]``.
     """
-    rows = np.ascontiguousarray(np.argsort(X, axis=0, kind="stable").T.astype(np.int32))
+    rows = kernel_array(np.argsort(X, axis=0, kind="stable").T.astype(np.int32))
     xs = np.take_along_axis(X, rows.T, axis=0).T.copy()
     return rows, xs
 
@@ -291,7 +292,7 @@ class SplitTable:
 
 def _kernel_rows(rows):
     """Row ids as the kernels read them: C-ordered int32."""
-    return np.ascontiguousarray(rows, dtype=np.int32)
+    return kernel_array(rows, dtype=np.int32)
 
 
 def search_splits(
@@ -331,11 +332,11 @@ def search_splits(
     left = np.empty((row_stats.shape[0], n_features, n_positions))
     parent = np.empty((row_stats.shape[0], starts.shape[0]))
     fill_candidates(
-        np.ascontiguousarray(batch.xs, dtype=np.float64),
+        kernel_array(batch.xs, dtype=np.float64),
         _kernel_rows(batch.rows),
         starts,
         counts,
-        np.ascontiguousarray(row_stats.T, dtype=np.float64),
+        kernel_array(row_stats.T, dtype=np.float64),
         KERNEL_IDS[criterion.name],
         int(min_samples_leaf),
         float(min_weight_leaf),
@@ -376,7 +377,7 @@ def partition_segments(batch, n_left, goes_left):
     """
     rows = _kernel_rows(batch.rows).copy()
     xs = np.array(batch.xs, dtype=np.float64, order="C")
-    flags = np.ascontiguousarray(goes_left, dtype=np.bool_)
+    flags = kernel_array(goes_left, dtype=np.bool_)
     spare_rows = np.empty(rows.shape[1], dtype=np.int32)
     spare_xs = np.empty(rows.shape[1])
     for start, count in zip(batch.seg_start, batch.seg_count, strict=True):

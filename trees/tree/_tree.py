@@ -30,6 +30,7 @@ import json
 import numpy as np
 from scipy import sparse
 
+from ._kernels_arrays import kernel_array
 from ._kernels_traversal import decision_paths, predict_values, route
 from ._operators import OPERATORS, ROUTING_OPERATORS, cast_input, check_input_dtype, check_operator
 from ._parallel import in_row_blocks
@@ -115,9 +116,7 @@ class Tree:
         self.threshold = np.asarray(threshold, dtype=np.float64)
         self.left = np.asarray(left, dtype=np.intp)
         self.right = np.asarray(right, dtype=np.intp)
-        self.value = np.ascontiguousarray(value, dtype=np.float64).reshape(
-            self.feature.shape[0], -1
-        )
+        self.value = kernel_array(value, dtype=np.float64).reshape(self.feature.shape[0], -1)
         self.n_samples = np.asarray(n_samples, dtype=np.intp)
         self.weighted_n_samples = np.asarray(weighted_n_samples, dtype=np.float64)
         self.impurity = np.asarray(impurity, dtype=np.float64)
@@ -218,7 +217,7 @@ class Tree:
             raise ValueError(
                 f"X must be a 2-D array with {self.n_features} columns, got shape {X.shape}."
             )
-        return np.ascontiguousarray(cast_input(X, self.input_dtype))
+        return kernel_array(cast_input(X, self.input_dtype))
 
     def routing_arrays(self):
         """The arrays the compiled walk reads (``_kernels_traversal``), built once per tree.
@@ -233,7 +232,7 @@ class Tree:
             nodes[:, 1], nodes[:, 2] = self.left, self.right
             nodes_f = nodes.view(np.float64)  # the same memory: column 3 holds the thresholds
             nodes_f[:, 3] = self.threshold
-            sign = np.ascontiguousarray(self.category_sign, dtype=np.int8)
+            sign = kernel_array(self.category_sign, dtype=np.int8)
             self._routing = (nodes, nodes_f, self._left_codes(), sign)
         return self._routing
 
@@ -507,4 +506,4 @@ def pack_trees(trees, values):
     for r, start in zip(routing, roots, strict=True):
         codes[start : start + r[2].shape[0], : r[2].shape[1]] = r[2]
     packed = (nodes, nodes.view(np.float64), codes, np.concatenate([r[3] for r in routing]))
-    return packed, np.ascontiguousarray(np.concatenate(values)), roots
+    return packed, kernel_array(np.concatenate(values)), roots

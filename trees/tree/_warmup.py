@@ -42,12 +42,18 @@ def _warm_trees(X, y):
 
 
 def _warm_grower(X, y):
-    """The step-by-step grower: its search, splits and score tables."""
-    grower = TreeGrower(X, y, categorical_features=[0])
-    grower.step()
-    grower.candidates(0)
-    grower.score_curve(0, 1)
-    grower.expand(grower.leaves()[0], feature=1)
+    """The step-by-step grower, classification and regression: search, splits, score tables.
+
+    A regression grower's statistics have another layout, so numba compiles
+    its own specialisations: without it the first regression step of a
+    session waited seconds for the compiler.
+    """
+    for target, criterion in ((y, "gini"), (X[:, 1], "squared_error")):
+        grower = TreeGrower(X, target, criterion=criterion, categorical_features=[0])
+        grower.step()
+        grower.candidates(0)
+        grower.score_curve(0, 1)
+        grower.expand(grower.leaves()[0], feature=1)
 
 
 def _warm_forest_and_cultivated(X, y, tree):
