@@ -1,10 +1,15 @@
-"""Fit and predict time of the project's CART against scikit-learn's, in the same run.
+"""Tree fit and prediction time against scikit-learn's, in the same run (issue 13's targets).
 
 Usage: ``python -m bench.bench_tree [--quick]``
 
-Synthetic classification and regression data of 10,000 x 10 and
-100,000 x 20, trees of max_depth 8 and unbounded. Prints each time (best of
-three) and the ratio project / scikit-learn; the target is 2x or less.
+Synthetic data (``make_classification`` / ``make_regression``): 1,000 x 10
+and 10,000 x 10 with unbounded trees, 100,000 x 20 with ``max_depth=8``.
+For each: fit, ``predict_proba`` (classification) or ``predict``
+(regression) on the training rows, and the same prediction with
+``conditioning="average"`` (both tests in one pass) against scikit-learn's
+plain prediction. Times are medians of calls interleaved with
+scikit-learn's; the target of every ratio (project / scikit-learn) is 1.0
+or less.
 """
 
 import argparse
@@ -12,11 +17,11 @@ import argparse
 from sklearn import tree as sktree
 from sklearn.datasets import make_classification, make_regression
 
-from bench.common import best_time, print_rows
+from bench.common import interleaved, print_rows, ratio, warmed_up
 from trees import DecisionTreeClassifier, DecisionTreeRegressor
 
-SIZES = [(10_000, 10), (100_000, 20)]
-DEPTHS = [8, None]
+# (rows, features, max_depth, repeats)
+CASES = [(1_000, 10, None, 31), (10_000, 10, None, 11), (100_000, 20, 8, 5)]
 
 
 def _data(task, n_samples, n_features):
@@ -30,13 +35,17 @@ def _data(task, n_samples, n_features):
     return make_regression(n_samples=n_samples, n_features=n_features, noise=10.0, random_state=0)
 
 
-def _models(task, max_depth):
+def _estimators(task, max_depth):
     if task == "classification":
-        return DecisionTreeClassifier(max_depth=max_depth), sktree.DecisionTreeClassifier(
-            max_depth=max_depth
+        return (
+            DecisionTreeClassifier(max_depth=max_depth),
+            DecisionTreeClassifier(max_depth=max_depth, conditioning="average"),
+            sktree.DecisionTreeClassifier(max_depth=max_depth),
         )
-    return DecisionTreeRegressor(max_depth=max_depth), sktree.DecisionTreeRegressor(
-        max_depth=max_depth
+    return (
+        DecisionTreeRegressor(max_depth=max_depth),
+        DecisionTreeRegressor(max_depth=max_depth, conditioning="average"),
+        sktree.DecisionTreeRegressor(max_depth=max_depth),
     )
 
 
@@ -44,42 +53,49 @@ def _predict(model, X):
     return model.predict_proba(X) if hasattr(model, "predict_proba") else model.predict(X)
 
 
-def run(sizes=SIZES, repeat=3):
-    rows = []
-    for task in ("classification", "regression"):
-        for n_samples, n_features in sizes:
-            X, y = _data(task, n_samples, n_features)
-            for max_depth in DEPTHS:
-                ours, theirs = _models(task, max_depth)
-                fit_ours, _ = best_time(lambda m=ours, X=X, y=y: m.fit(X, y), repeat)
-                fit_theirs, _ = best_time(lambda m=theirs, X=X, y=y: m.fit(X, y), repeat)
-                pred_ours, _ = best_time(lambda m=ours, X=X: _predict(m, X), repeat)
-                pred_theirs, _ = best_time(lambda m=theirs, X=X: _predict(m, X), repeat)
-                rows.append(
-                    [
-                        task,
-                        f"{n_samples}x{n_features}",
-                        "none" if max_depth is None else max_depth,
-                        ours.tree_.node_count,
-                        f"{fit_ours:.3f}",
-                        f"{fit_theirs:.3f}",
-                        f"{fit_ours / fit_theirs:.2f}",
-                        f"{pred_ours * 1e3:.1f}",
-                        f"{pred_theirs * 1e3:.1f}",
-                        f"{pred_ours / pred_theirs:.2f}",
-                    ]
-                )
+def _case(task, n_samples, n_features, max_depth, repeat):
+    X, y = _data(task, n_samples, n_features)
+    ours, average, theirs = _estimators(task, max_depth)
+    fit_ours, fit_theirs = interleaved(lambda: ours.fit(X, y), lambda: theirs.fit(X, y), repeat)
+    average.fit(X, y)
+    pred_ours, pred_theirs = interleaved(
+        lambda: _predict(ours, X), lambda: _predict(theirs, X), repeat
+    )
+    pred_avg, pred_theirs_again = interleaved(
+        lambda: _predict(average, X), lambda: _predict(theirs, X), repeat
+    )
+    return [
+        task,
+        f"{n_samples:,}x{n_features}",
+        "none" if max_depth is None else max_depth,
+        ours.tree_.node_count,
+        f"{fit_ours * 1e3:.1f}",
+        f"{fit_theirs * 1e3:.1f}",
+        ratio(fit_ours, fit_theirs),
+        f"{pred_ours * 1e3:.2f}",
+        f"{pred_theirs * 1e3:.2f}",
+        ratio(pred_ours, pred_theirs),
+        f"{pred_avg * 1e3:.2f}",
+        ratio(pred_avg, pred_theirs_again),
+    ]
+
+
+def run(cases=CASES):
+    print(f"warm_up: {warmed_up():.2f} s")
+    rows = [_case(task, *case) for case in cases for task in ("classification", "regression")]
     header = [
         "task",
         "data",
         "depth",
         "nodes",
-        "fit s",
-        "sk fit s",
+        "fit ms",
+        "sk fit ms",
         "fit ratio",
         "pred ms",
         "sk pred ms",
         "pred ratio",
+        "avg pred ms",
+        "avg ratio",
     ]
     print_rows(header, rows)
     return rows
@@ -87,8 +103,6 @@ def run(sizes=SIZES, repeat=3):
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--quick", action="store_true", help="only the 10,000 x 10 data, one repeat"
-    )
+    parser.add_argument("--quick", action="store_true", help="the two smaller sizes, 5 repeats")
     args = parser.parse_args()
-    run(SIZES[:1] if args.quick else SIZES, repeat=1 if args.quick else 3)
+    run([(n, f, d, 5) for n, f, d, _ in CASES[:2]] if args.quick else CASES)

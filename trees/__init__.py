@@ -45,6 +45,8 @@ search_splits, SegmentBatch, SplitTable, position_to_threshold
     The single split search, for growers and forests.
 CRITERIA_CLF, CRITERIA_REG
     The split criteria by name.
+warm_up
+    Compile the kernels (or load them from numba's on-disk cache) ahead of use.
 """
 
 from .ensemble import (
@@ -115,12 +117,14 @@ from .studies import (
 )
 from .tree import (
     CATEGORICAL_SPLITS,
+    CLASSIFIER_CRITERIA,
     CRITERIA_CLF,
     CRITERIA_REG,
     FOREST_CONDITIONINGS,
     GROWTH_ORDERS,
     INPUT_DTYPES,
     OPERATORS,
+    REPORT_CRITERIA,
     SELECTIONS,
     TIE_BREAKS,
     Candidate,
@@ -146,11 +150,13 @@ from .tree import (
     split_criteria,
     tree_data_problems,
     validate_tree_document,
+    warm_up,
 )
 
 __all__ = [
     "BIAS_CRITERIA",
     "CATEGORICAL_SPLITS",
+    "CLASSIFIER_CRITERIA",
     "CRITERIA_CLF",
     "CRITERIA_REG",
     "DISTANCES",
@@ -159,6 +165,7 @@ __all__ = [
     "INPUT_DTYPES",
     "OPERATORS",
     "PERTURBATIONS",
+    "REPORT_CRITERIA",
     "SELECTIONS",
     "TIE_BREAKS",
     "VARIANTS",
@@ -242,5 +249,6 @@ __all__ = [
     "tree_distances",
     "tree_importances",
     "validate_tree_document",
+    "warm_up",
     "wilcoxon_marks",
 ]

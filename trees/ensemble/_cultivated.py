@@ -44,6 +44,11 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..tree import CRITERIA_CLF, SegmentBatch, search_splits
+from ..tree._kernels_arrays import kernel_array
+from ..tree._kernels_criteria import GINI
+from ..tree._kernels_cultivated import neighbourhood, node_neighbourhoods
+from ..tree._kernels_search import keep_rows
+from ..tree._splitter import sort_features
 
 __all__ = ["VARIANTS", "CultivatedForestClassifier", "Decision", "Module"]
 
@@ -155,19 +160,15 @@ def robust_neighbourhood(values, weights, center, k):
     -------
     thresholds, phi : ndarray
         ``phi(t0)`` is its full weight; inner values their full weight; the
-        outermost value of each side the remainder of ``k`` on that side.
+        outermost value of each side the remainder of ``k`` (computed by the
+        compiled ``_kernels_cultivated.neighbourhood``, as the fit does).
     """
-    chosen, phi = [center], [weights[center]]
-    for step in (-1, 1):
-        taken, index = 0.0, center + step
-        while 0 <= index < len(values) and taken < k - _TINY:
-            take = min(weights[index], k - taken)
-            chosen.append(index)
-            phi.append(take)
-            taken += take
-            index += step
-    order = np.argsort(chosen)
-    return values[np.asarray(chosen)[order]], np.asarray(phi, dtype=float)[order]
+    values = np.asarray(values, dtype=np.float64)
+    chosen = np.empty(values.shape[0], dtype=np.int64)
+    phi = np.empty(values.shape[0])
+    weights = kernel_array(weights, dtype=np.float64)
+    n = neighbourhood(weights, values.shape[0], int(center), float(k), chosen, phi)
+    return values[chosen[:n]], phi[:n]
 
 
 class CultivatedForestClassifier(ClassifierMixin, BaseEstimator):
@@ -246,13 +247,18 @@ class CultivatedForestClassifier(ClassifierMixin, BaseEstimator):
         self._depth_limit = settings["max_depth"] if self.max_depth is None else int(self.max_depth)
         self.modules_ = []
         leaves = []
-        self._grow(X, y01.astype(float), np.ones(X.shape[0]), 0, leaves)
+        X = kernel_array(X)
+        # Sorted once; each child keeps its rows from its parent's orders.
+        self._grow(X, y01.astype(float), np.ones(X.shape[0]), 0, leaves, sort_features(X))
         self.leaf_ids_ = np.array([node for node, _ in leaves])
         self.training_fractions_ = np.vstack([w for _, w in leaves])
         return self
 
-    def _grow(self, X, y, w, depth, leaves):
-        """Add the module of the rows weighted ``w`` and grow its children (depth first)."""
+    def _grow(self, X, y, w, depth, leaves, sorted_orders):
+        """Add the module of the rows weighted ``w`` and grow its children (depth first).
+
+        ``sorted_orders`` are the sorted orders of the rows of positive weight.
+        """
         node = len(self.modules_)
         weight = float(w.sum())
         positive = float(np.dot(w, y) / weight) if weight > 0 else 0.0
@@ -264,7 +270,9 @@ class CultivatedForestClassifier(ClassifierMixin, BaseEstimator):
             and weight >= self.min_node_weight
             and minority >= MIN_MINORITY
         )
-        decisions = self._module_decisions(X, y, w, depth, module) if splittable else []
+        decisions = (
+            self._module_decisions(X, y, w, depth, module, sorted_orders) if splittable else []
+        )
         if not decisions:
             leaves.append((node, w))
             return node
@@ -274,29 +282,28 @@ class CultivatedForestClassifier(ClassifierMixin, BaseEstimator):
             if len(decisions) > 1
             else ("robust" if len(decisions[0].thresholds) > 1 else "split")
         )
-        psi = module.left_share(X)
+        rows = np.flatnonzero(w > 0)  # rows of weight 0 stay at 0 in both children
+        psi = module.left_share(X[rows])
         for side, share in (("left", psi), ("right", 1.0 - psi)):
-            child_w = w * share
+            child_w = np.zeros_like(w)
+            child_w[rows] = w[rows] * share
             child_w[child_w < _TINY] = 0.0
-            setattr(module, side, self._grow(X, y, child_w, depth + 1, leaves))
+            child_orders = keep_rows(*sorted_orders, child_w > 0)
+            setattr(module, side, self._grow(X, y, child_w, depth + 1, leaves, child_orders))
         return node
 
-    def _module_decisions(self, X, y, w, depth, module):
+    def _module_decisions(self, X, y, w, depth, module, sorted_orders):
         """The decisions of a new module (empty when no feature can split the node)."""
         rows = np.flatnonzero(w > 0)
         if rows.size < 2:
             return []
-        Xn, yn, wn = X[rows], y[rows], w[rows]
         criterion = CRITERIA_CLF["gini"]()
-        stats = criterion.row_statistics(yn.astype(int), wn, 2)
-        table = search_splits(SegmentBatch.from_rows(Xn, [np.arange(rows.size)]), stats, criterion)
+        stats = criterion.row_statistics(y.astype(int), w, 2)
+        batch = SegmentBatch(*sorted_orders, np.array([0]), np.array([rows.size]))
+        table = search_splits(batch, stats, criterion)
         parent_impurity = float(criterion.impurity(table.parent[:, 0]))
-        k = self.k_factor * np.sqrt(wn.sum()) if self.k == "sqrt" else float(self.k)
-        candidates = {}
-        for feature in np.flatnonzero(np.isfinite(table.best_proxy[:, 0])):
-            candidates[int(feature)] = self._feature_decision(
-                table, Xn, wn, int(feature), parent_impurity, k
-            )
+        k = self.k_factor * np.sqrt(w[rows].sum()) if self.k == "sqrt" else float(self.k)
+        candidates = self._feature_decisions(table, w, parent_impurity, k)
         if not candidates:
             return []
         module.impurities = {f: h for f, (_, h, _) in candidates.items()}
@@ -308,29 +315,40 @@ class CultivatedForestClassifier(ClassifierMixin, BaseEstimator):
             chosen = [max(candidates, key=lambda f: (candidates[f][2], -f))]
         decisions = [candidates[f][0] for f in chosen]
         for decision in decisions:
-            _direct(decision, Xn, yn, wn)
+            _direct(decision, X[rows], y[rows], w[rows])
         return decisions
 
-    def _feature_decision(self, table, Xn, wn, feature, parent_impurity, k):
-        """A feature's decision (robust or single), its impurity h_j, and its best gain."""
-        position = int(table.best_position[feature, 0])
-        xs = table.batch.xs[feature]
-        t0 = xs[position]
-        best_gain = float(table.score(np.array([feature]), np.array([position]))[0])
-        if not self._robust:
-            return (
-                Decision(feature, np.array([t0]), np.array([1.0])),
-                parent_impurity - best_gain,
-                best_gain,
-            )
-        values, inverse = np.unique(Xn[:, feature], return_inverse=True)
-        value_weights = np.bincount(inverse, weights=wn, minlength=values.size)
-        center = int(np.searchsorted(values, t0))
-        thresholds, phi = robust_neighbourhood(values, value_weights, center, k)
-        curve = table.curve(feature, 0)
-        gain_at = dict(zip(xs[curve["position"]].tolist(), curve["score"].tolist(), strict=True))
-        gains = np.array([gain_at.get(t, 0.0) for t in thresholds.tolist()])
-        return Decision(feature, thresholds, phi), parent_impurity - float(gains.mean()), best_gain
+    def _feature_decisions(self, table, w, parent_impurity, k):
+        """Each feature's decision (robust or single), its impurity h_j and its best gain.
+
+        The split point ``t0`` is the feature's best candidate; a robust
+        decision takes the neighbourhood of eq. 2 around it, and ``h_j`` is
+        the parent's impurity minus the mean gain over the neighbourhood's
+        split points (``_kernels_cultivated.node_neighbourhoods``).
+        """
+        batch = table.batch
+        n_features, count = batch.rows.shape
+        best = np.empty(n_features, dtype=np.int64)
+        best_score, n_chosen = np.empty(n_features), np.empty(n_features, dtype=np.int64)
+        thresholds, phi, scores = (np.empty((n_features, count)) for _ in range(3))
+        node_neighbourhoods(
+            batch.xs,
+            batch.rows,
+            count,
+            table.proxy,
+            w,
+            kernel_array(table.parent[:, 0]),
+            GINI,
+            k if self._robust else 0.0,
+            (best, best_score, n_chosen, thresholds, phi, scores),
+        )
+        candidates = {}
+        for f in np.flatnonzero(best >= 0):
+            n = n_chosen[f]
+            gain = float(scores[f, :n].mean()) if self._robust else float(best_score[f])
+            decision = Decision(int(f), thresholds[f, :n].copy(), phi[f, :n].copy())
+            candidates[int(f)] = (decision, parent_impurity - gain, float(best_score[f]))
+        return candidates
 
     # ------------------------------------------------------------ predict
     def leaf_fractions(self, X):

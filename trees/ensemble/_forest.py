@@ -11,6 +11,13 @@ thresholds when predicting:
   others with ``<=`` (source 000, section 3.3: no extra cost).
 
 Predictions average the trees' probabilities (classification) or values.
+
+Speed: the forest sorts its training rows once and each tree keeps its
+bootstrap rows from those sorted orders; trees grow in parallel threads
+(``n_jobs``; the compiled growth releases the GIL). For prediction the trees
+are packed end to end once (``_kernels_traversal``) and every row walks every
+tree in one compiled call, rows split over ``n_jobs`` threads; "average"
+walks both tests in one pass.
 """
 
 import numbers
@@ -24,7 +31,13 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..tree import FOREST_CONDITIONINGS, DecisionTreeClassifier, DecisionTreeRegressor
+from ..tree._classes import _round_for_fit, check_predict_rows
+from ..tree._kernels_arrays import kernel_array
+from ..tree._kernels_traversal import forest_predict
+from ..tree._parallel import in_row_blocks
 from ..tree._settings import check_sample_weight
+from ..tree._splitter import sort_features
+from ..tree._tree import pack_trees
 
 __all__ = ["RandomForestClassifier", "RandomForestRegressor", "bootstrap_indices", "tree_operators"]
 
@@ -35,6 +48,33 @@ def bootstrap_indices(seed, n_samples):
     """Rows drawn with replacement for one tree (scikit-learn's scheme, so the
     same ``random_state`` draws the same bootstrap samples as its forests)."""
     return check_random_state(seed).randint(0, n_samples, n_samples, dtype=np.int32)
+
+
+def _tree_draws(seed, n_samples, bootstrap):
+    """A tree's bootstrap rows and its generator's seed, from one ``RandomState(seed)``.
+
+    Both are the first draws of a fresh ``RandomState(seed)``: the bootstrap
+    as :func:`bootstrap_indices` (scikit-learn's), the seed as the tree's own
+    fit draws it from ``random_state=seed``. Restoring the state in between
+    spares creating the state twice, which costs more than growing a small
+    tree's nodes.
+
+    Returns
+    -------
+    rows : ndarray of int32, or None without bootstrap
+    generator_seed : int
+    """
+    state = np.random.RandomState(seed)
+    fresh = state.get_state()
+    generator_seed = int(state.randint(_MAX_INT))
+    if not bootstrap:
+        return None, generator_seed
+    state.set_state(fresh)
+    return state.randint(0, n_samples, n_samples, dtype=np.int32), generator_seed
+
+
+# Kernel codes of the tests (``_kernels_traversal.forest_predict``).
+_OP_CODES = {"<=": 0, "<": 1, "average": 2}
 
 
 def tree_operators(n_estimators, conditioning):
@@ -68,6 +108,8 @@ class BaseForest(BaseEstimator):
         conditioning="<=",
         tie_break="first",
         threshold_dtype="float64",
+        categorical_features=None,
+        categorical_split="membership",
     ):
         self.n_estimators = n_estimators
         self.criterion = criterion
@@ -84,6 +126,8 @@ class BaseForest(BaseEstimator):
         self.conditioning = conditioning
         self.tie_break = tie_break
         self.threshold_dtype = threshold_dtype
+        self.categorical_features = categorical_features
+        self.categorical_split = categorical_split
 
     def _check_settings(self):
         if not isinstance(self.n_estimators, numbers.Integral) or self.n_estimators < 1:
@@ -107,37 +151,59 @@ class BaseForest(BaseEstimator):
             random_state=seed,
             tie_break=self.tie_break,
             threshold_dtype=self.threshold_dtype,
+            categorical_features=self.categorical_features,
+            categorical_split=self.categorical_split,
         )
 
     def _fit_forest(self, X, y, sample_weight):
-        """Grow every tree; ``y`` is already encoded (class labels or values)."""
+        """Grow every tree; ``y`` is already encoded (class indices or values)."""
         n_samples = X.shape[0]
         seeds = check_random_state(self.random_state).randint(_MAX_INT, size=self.n_estimators)
+        X = kernel_array(_round_for_fit(X, self.threshold_dtype))
+        sorted_orders = sort_features(X)  # once for all trees
+        names = getattr(self, "feature_names_in_", None)
 
         def fit_one(seed):
             weight = sample_weight.copy()
-            if self.bootstrap:
-                weight *= np.bincount(bootstrap_indices(seed, n_samples), minlength=n_samples)
-            return self._make_tree(seed).fit(X, y, sample_weight=weight)
+            rows, generator_seed = _tree_draws(seed, n_samples, self.bootstrap)
+            if rows is not None:
+                weight *= np.bincount(rows, minlength=n_samples)
+            tree = self._make_tree(seed)
+            return tree._fit_in_forest(X, y, weight, sorted_orders, names, generator_seed)
 
-        # Threads: the work is numpy, and threads share X without copying it.
+        # Threads share X and the sorted orders; the compiled growth releases the GIL.
         self.estimators_ = Parallel(n_jobs=self.n_jobs, prefer="threads")(
             delayed(fit_one)(seed) for seed in seeds
         )
         self._seeds = seeds
+        self._pack = self._packed()
         if self.oob_score:
             self._compute_oob(X, y)
         return self
 
-    def _tree_predictions(self, X, operators=None):
-        """Each tree's prediction under its test: shape (n_estimators, n_samples[, n_classes])."""
-        operators = operators or tree_operators(len(self.estimators_), self.conditioning)
-        return np.stack(
-            [
-                self._tree_output(tree, X, op)
-                for tree, op in zip(self.estimators_, operators, strict=True)
-            ]
+    def _packed(self):
+        """The trees end to end for the compiled walk (``trees.tree._tree.pack_trees``),
+        built at the end of each fit, with leaf values aligned on the forest's outputs."""
+        trees = [est.tree_ for est in self.estimators_]
+        return pack_trees(trees, [self._leaf_values(est) for est in self.estimators_])
+
+    def _forest_mean(self, X, operators):
+        """Mean over the trees of their predictions, each under its test (one compiled walk)."""
+        tree, values, roots = self._pack
+        ops = np.array([_OP_CODES[op] for op in operators], dtype=np.intp)
+        X = kernel_array(X)
+        if self.threshold_dtype != "float64":
+            X = kernel_array(self.estimators_[0].tree_._check_X(X))
+        out = np.zeros((X.shape[0], values.shape[1]))
+        in_row_blocks(
+            forest_predict,
+            ((tree, values, roots, ops), X),
+            out,
+            X.shape[0],
+            self.n_jobs,
+            work_per_row=len(roots),
         )
+        return out / len(self.estimators_)
 
     def _compute_oob(self, X, y):
         n_samples = X.shape[0]
@@ -162,7 +228,7 @@ class BaseForest(BaseEstimator):
 
     def _validate_X_predict(self, X):
         check_is_fitted(self, "estimators_")
-        return validate_data(self, X, dtype=np.float64, reset=False)
+        return check_predict_rows(self, X)
 
     def _validate_fit(self, X, y, sample_weight):
         self._check_settings()
@@ -185,7 +251,7 @@ class RandomForestClassifier(ClassifierMixin, BaseForest):
     Parameters
     ----------
     n_estimators : int, default=100
-    criterion : {"gini", "entropy", "misclassification", "chi2"}, default="gini"
+    criterion : {"gini", "entropy", "misclassification", "chi2", "report_chi2"}, default="gini"
     max_depth, min_samples_split, min_samples_leaf, max_leaf_nodes, min_impurity_decrease
         The trees' stopping rules.
     max_features : int, float, "sqrt", "log2" or None, default="sqrt"
@@ -202,6 +268,10 @@ class RandomForestClassifier(ClassifierMixin, BaseForest):
         lowest index, or to the first of a random order per node.
     threshold_dtype : {"float64", "float32"}, default="float64"
         Passed to the trees: ``"float32"`` compares as scikit-learn does.
+    categorical_features : array-like of int, str or bool, default=None
+        Passed to the trees: features holding integer category codes, split
+        by membership (or equality) natively in every tree (source 004).
+    categorical_split : {"membership", "equality"}, default="membership"
 
     Attributes
     ----------
@@ -230,6 +300,8 @@ class RandomForestClassifier(ClassifierMixin, BaseForest):
         conditioning="<=",
         tie_break="first",
         threshold_dtype="float64",
+        categorical_features=None,
+        categorical_split="membership",
     ):
         super().__init__(
             n_estimators,
@@ -247,6 +319,8 @@ class RandomForestClassifier(ClassifierMixin, BaseForest):
             conditioning=conditioning,
             tie_break=tie_break,
             threshold_dtype=threshold_dtype,
+            categorical_features=categorical_features,
+            categorical_split=categorical_split,
         )
 
     def fit(self, X, y, sample_weight=None):
@@ -270,11 +344,17 @@ class RandomForestClassifier(ClassifierMixin, BaseForest):
         out[:, tree.classes_] = tree.tree_.predict(X, op)
         return out
 
+    def _leaf_values(self, estimator):
+        """A tree's node values on the forest's classes (a bootstrap sample may miss one)."""
+        values = np.zeros((estimator.tree_.node_count, self.n_classes_))
+        values[:, estimator.classes_] = estimator.tree_.value
+        return values
+
     def predict_proba(self, X, conditioning=None):
         """Mean of the trees' class probabilities under ``conditioning`` (default: the forest's)."""
         X = self._validate_X_predict(X)
         operators = tree_operators(len(self.estimators_), conditioning or self.conditioning)
-        return self._tree_predictions(X, operators).mean(axis=0)
+        return self._forest_mean(X, operators)
 
     def predict(self, X):
         """Most probable class."""
@@ -310,6 +390,8 @@ class RandomForestRegressor(RegressorMixin, BaseForest):
         conditioning="<=",
         tie_break="first",
         threshold_dtype="float64",
+        categorical_features=None,
+        categorical_split="membership",
     ):
         super().__init__(
             n_estimators,
@@ -327,6 +409,8 @@ class RandomForestRegressor(RegressorMixin, BaseForest):
             conditioning=conditioning,
             tie_break=tie_break,
             threshold_dtype=threshold_dtype,
+            categorical_features=categorical_features,
+            categorical_split=categorical_split,
         )
 
     def fit(self, X, y, sample_weight=None):
@@ -342,8 +426,12 @@ class RandomForestRegressor(RegressorMixin, BaseForest):
         self.oob_prediction_ = oob
         self.oob_score_ = r2_score(y[seen], oob[seen])
 
+    @staticmethod
+    def _leaf_values(estimator):
+        return estimator.tree_.value
+
     def predict(self, X, conditioning=None):
         """Mean of the trees' values under ``conditioning`` (default: the forest's)."""
         X = self._validate_X_predict(X)
         operators = tree_operators(len(self.estimators_), conditioning or self.conditioning)
-        return self._tree_predictions(X, operators).mean(axis=0)
+        return self._forest_mean(X, operators)[:, 0]

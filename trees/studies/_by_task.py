@@ -8,7 +8,14 @@ large data. Each answer is written once, here.
 """
 
 import numpy as np
-from sklearn.metrics import accuracy_score, mean_squared_error, r2_score, roc_auc_score
+from sklearn.metrics import (
+    accuracy_score,
+    auc,
+    mean_squared_error,
+    r2_score,
+    roc_auc_score,
+    roc_curve,
+)
 from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold, train_test_split
 
 from ..ensemble import RandomForestClassifier, RandomForestRegressor
@@ -57,8 +64,8 @@ def make_model(kind, task, params=None, seed=None):
     """An unfitted ``"tree"`` or ``"forest"`` for ``task``.
 
     Both get ``random_state=seed`` (a tree uses it only with
-    ``tie_break="random"``), a forest 50 trees, unless ``params`` says
-    otherwise.
+    ``tie_break="random"``); a forest has the forests' default of 100 trees
+    (source 000's), unless ``params`` says otherwise.
     """
     params = dict(params or {})
     if kind == "tree":
@@ -66,7 +73,6 @@ def make_model(kind, task, params=None, seed=None):
             params.setdefault("random_state", seed)
         return make_tree(task, params)
     if kind == "forest":
-        params.setdefault("n_estimators", 50)
         return _FORESTS[_check_task(task)](random_state=seed, **params)
     raise ValueError(f"model must be 'tree' or 'forest', got {kind!r}.")
 
@@ -108,7 +114,11 @@ def score(task, y_true, prediction, classes=None):
         return np.nan
     classes = np.arange(prediction.shape[1]) if classes is None else np.asarray(classes)
     if prediction.shape[1] == 2:
-        return float(roc_auc_score(y_true == classes[1], prediction[:, 1]))
+        # roc_auc_score's own computation for two classes (the area under
+        # roc_curve), without its multi-class dispatch: the same number in
+        # half the time, which counts when a study scores thousands of folds.
+        fpr, tpr, _ = roc_curve(y_true == classes[1], prediction[:, 1])
+        return float(auc(fpr, tpr))
     return float(roc_auc_score(y_true, prediction, multi_class="ovr", labels=classes))
 
 

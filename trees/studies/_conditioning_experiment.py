@@ -142,11 +142,7 @@ def conditioning_plan(
 
 def _rho_counts(fitted, X_reference):
     """(nodes on a lattice value, internal nodes) over a model's trees, source 000's count."""
-    lattice = LatticeIndex(X_reference, test="paper")
-    on = total = 0
-    for tree in fitted.trees:
-        _, n_on, n_internal = lattice.split_share(tree)
-        on, total = on + n_on, total + n_internal
+    on, total = LatticeIndex(X_reference, test="paper").count(fitted.trees)
     return [on, total]
 
 

@@ -106,10 +106,42 @@ def _threshold_on_lattice_paper(threshold, values):
     return bool(np.any(distances == 0.0) and np.unique(distances).size < distances.size)
 
 
-# Name -> (how a column's values are prepared, the test of one threshold).
+# Most cells of the (thresholds x values) distance table built at once.
+_TABLE_CELLS = 1_000_000
+
+
+def _thresholds_on_lattice_paper(thresholds, values):
+    """:func:`_threshold_on_lattice_paper` for many thresholds at once (the same test).
+
+    One table of rounded distances, thresholds by values (in chunks of at
+    most ``_TABLE_CELLS`` cells); a row qualifies when it holds a 0 and, once
+    sorted, two equal neighbours (a repeated distance).
+    """
+    out = np.zeros(thresholds.shape[0], dtype=bool)
+    step = max(1, _TABLE_CELLS // max(values.shape[0], 1))
+    for start in range(0, thresholds.shape[0], step):
+        chunk = thresholds[start : start + step]
+        distances = np.round(np.abs(values[None, :] - chunk[:, None]), 8)
+        has_zero = np.any(distances == 0.0, axis=1)
+        distances.sort(axis=1)
+        repeated = np.any(distances[:, 1:] == distances[:, :-1], axis=1)
+        out[start : start + step] = has_zero & repeated
+    return out
+
+
+def _each_threshold(test):
+    """A test of many thresholds from the test of one."""
+    return lambda thresholds, values: np.array([test(t, values) for t in thresholds], dtype=bool)
+
+
+# Name -> (how a column's values are prepared, the test of one threshold, the test of many).
 THRESHOLD_TESTS = {
-    "rounded": (lambda column: np.unique(np.round(column, 8)), _threshold_on_lattice),
-    "paper": (np.unique, _threshold_on_lattice_paper),
+    "rounded": (
+        lambda column: np.unique(np.round(column, 8)),
+        _threshold_on_lattice,
+        _each_threshold(_threshold_on_lattice),
+    ),
+    "paper": (np.unique, _threshold_on_lattice_paper, _thresholds_on_lattice_paper),
 }
 
 
@@ -152,9 +184,27 @@ class LatticeIndex:
                 continue
             nodes = internal[tree.feature[internal] == feature]
             values = self.values(int(feature))
-            on_lattice = THRESHOLD_TESTS[self.test][1]
-            flags[nodes] = [on_lattice(t, values) for t in tree.threshold[nodes]]
+            flags[nodes] = THRESHOLD_TESTS[self.test][2](tree.threshold[nodes], values)
         return flags
+
+    def count(self, trees):
+        """``(n_on_lattice, n_internal)`` pooled over ``trees`` (a forest's, or one tree's).
+
+        The same count as summing :meth:`split_share` over the trees, with
+        one vectorised test per feature for all the trees' thresholds.
+        """
+        if not trees:
+            return 0, 0
+        internal = [tree.feature >= 0 for tree in trees]
+        features = np.concatenate([t.feature[i] for t, i in zip(trees, internal, strict=True)])
+        thresholds = np.concatenate([t.threshold[i] for t, i in zip(trees, internal, strict=True)])
+        on = 0
+        for feature in np.unique(features):
+            if self.flags[feature]:
+                chosen = thresholds[features == feature]
+                values = self.values(int(feature))
+                on += int(np.count_nonzero(THRESHOLD_TESTS[self.test][2](chosen, values)))
+        return on, int(features.shape[0])
 
     def split_share(self, tree):
         """``(share, n_on_lattice, n_internal)`` of ``tree`` (see :func:`lattice_split_share`)."""

@@ -7,7 +7,9 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._builder import GROWTH_ORDERS, TreeGrowth, grow
-from ._criterion import CRITERIA_CLF, CRITERIA_REG
+from ._criterion import CLASSIFIER_CRITERIA, CRITERIA_REG
+from ._kernels_arrays import all_finite, kernel_array
+from ._kernels_search import keep_rows
 from ._operators import (
     INPUT_DTYPES,
     ROUTING_OPERATORS,
@@ -103,12 +105,20 @@ class BaseDecisionTree(BaseEstimator):
         check_tie_break(self.tie_break)
         check_input_dtype(self.threshold_dtype)
 
-    def _grow(self, X, row_stats, value_offset, sample_weight):
-        """Grow ``tree_`` from prepared statistics; shared by both estimators."""
+    def _grow(self, X, row_stats, value_offset, targets=None, presorted=None, generator_seed=None):
+        """Grow ``tree_`` from prepared statistics; shared by both estimators.
+
+        ``presorted``: the sorted orders of the rows to grow on (a forest's),
+        when they are not all the rows of ``X``. ``generator_seed``: the seed
+        of the tree's generator when the caller drew it already (what
+        ``random_state`` gives, ``RandomState(random_state).randint(2**31 - 1)``).
+        """
         n_features = X.shape[1]
         rules = self._stopping_rules(self._n_rows_given)
         self.max_features_ = resolve_max_features(self.max_features, n_features)
-        seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
+        seed = generator_seed
+        if seed is None:
+            seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
         growth = TreeGrowth(
             X,
             row_stats,
@@ -123,6 +133,8 @@ class BaseDecisionTree(BaseEstimator):
             categorical=self._categorical_mask(X),
             categorical_split=self.categorical_split,
             tie_break=self.tie_break,
+            presorted=presorted,
+            targets=targets,
         )
         grow(growth, self.growth)
         names = getattr(self, "feature_names_in_", None)
@@ -156,10 +168,46 @@ class BaseDecisionTree(BaseEstimator):
     def _is_classifier(self):
         return isinstance(self, ClassifierMixin)
 
+    def _fit_in_forest(
+        self, X, y, sample_weight, sorted_orders, feature_names=None, generator_seed=None
+    ):
+        """Grow on the rows of positive weight, without validation (a forest's tree).
+
+        The forest validated ``X`` (already in the tree's precision) and
+        ``y`` (class indices for a classifier) once and sorted ``X`` once
+        (``sorted_orders``); each tree keeps the rows of its bootstrap sample
+        from those orders (``_kernels_search.keep_rows``) instead of sorting
+        afresh. The tree is the one :meth:`fit` grows on the same rows and
+        weights: rows keep their order, so the same statistics are summed in
+        the same order.
+        """
+        self._check_settings()
+        present = sample_weight > 0
+        rows, xs = sorted_orders
+        kept = keep_rows(rows, xs, present)
+        # Fractions of rows count every row given, the bootstrap's absent rows too (as fit).
+        self._n_rows_given = X.shape[0]
+        self.n_features_in_ = X.shape[1]
+        if feature_names is not None:
+            self.feature_names_in_ = feature_names
+        self.n_outputs_ = 1
+        criterion = self._criteria[self.criterion]()
+        if self._is_classifier():
+            self.classes_ = np.unique(y[present])
+            self.n_classes_ = self.classes_.shape[0]
+            encoded = np.minimum(np.searchsorted(self.classes_, y), self.n_classes_ - 1)
+            row_stats = criterion.row_statistics(encoded, sample_weight, self.n_classes_)
+            return self._grow(X, row_stats, 0.0, presorted=kept, generator_seed=generator_seed)
+        offset = float(np.average(y[present], weights=sample_weight[present]))
+        row_stats = criterion.row_statistics(y - offset, sample_weight)
+        return self._grow(
+            X, row_stats, offset, targets=y, presorted=kept, generator_seed=generator_seed
+        )
+
     # --------------------------------------------------------- prediction
     def _validate_X_predict(self, X):
         check_is_fitted(self, "tree_")
-        return validate_data(self, X, dtype=np.float64, reset=False)
+        return check_predict_rows(self, X)
 
     def apply(self, X, op=None):
         """Leaf reached by each row (``op`` defaults to ``conditioning``)."""
@@ -203,6 +251,27 @@ class BaseDecisionTree(BaseEstimator):
         return totals / total if total > 0 else totals
 
 
+def check_predict_rows(estimator, X):
+    """``X`` validated for prediction (features as at fit), float64, C-ordered, finite.
+
+    scikit-learn's validation without its finiteness test, which a compiled
+    test replaces (on small inputs scikit-learn's took as long as the
+    prediction itself).
+
+    Raises
+    ------
+    ValueError
+        When ``X`` has NaN or infinite values, or not the features of the fit.
+    """
+    X = validate_data(estimator, X, dtype=np.float64, reset=False, ensure_all_finite=False)
+    X = kernel_array(X)
+    if not all_finite(X):
+        raise ValueError(
+            "Input X contains NaN or infinity: impute missing values first (the Data page does)."
+        )
+    return X
+
+
 def _round_for_fit(X, threshold_dtype):
     """Training rows in the precision the tree compares in (float32: scikit-learn's).
 
@@ -226,8 +295,12 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
 
     Parameters
     ----------
-    criterion : {"gini", "entropy", "misclassification", "chi2"}, default="gini"
+    criterion : {"gini", "entropy", "misclassification", "chi2", "report_chi2"}, default="gini"
         Split score (``trees._criterion``); any number of classes.
+        ``"chi2"`` is Pearson's statistic, ``"report_chi2"`` source 004's own
+        chi-square metric. Misclassification refuses splits of zero gain
+        (see ``Misclassification``): its exhaustive trees stop where no split
+        changes a majority.
     max_depth : int, default=None
         Deepest a node may be (root depth 0); None for no limit.
     min_samples_split : int or float, default=2
@@ -285,7 +358,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
     max_features_ : int or None
     """
 
-    _criteria = CRITERIA_CLF
+    _criteria = CLASSIFIER_CRITERIA
 
     def __init__(
         self,
@@ -348,7 +421,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         )
         self.n_classes_ = self.classes_.shape[0]
         self.n_outputs_ = 1
-        return self._grow(X, row_stats, offset, sample_weight)
+        return self._grow(X, row_stats, offset)
 
     def predict_proba(self, X):
         """Class probabilities under the ``conditioning`` test.
@@ -424,7 +497,7 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         X, y, sample_weight = self._validate_fit_data(X, y, sample_weight)
         self.n_outputs_ = 1
         row_stats, offset, _ = target_statistics(self._criteria[self.criterion](), y, sample_weight)
-        return self._grow(X, row_stats, offset, sample_weight)
+        return self._grow(X, row_stats, offset, targets=y)
 
     def predict(self, X):
         """Predicted values under the ``conditioning`` test, shape (n_samples,)."""

@@ -13,7 +13,10 @@ section 4.1, for the impurity criteria::
 
     G = I(S) - w_L / w * I(S_L) - w_R / w * I(S_R)
 
-and Pearson's chi-square statistic for ``"chi2"`` (see :class:`ChiSquare`).
+Pearson's chi-square statistic for ``"chi2"`` (see :class:`ChiSquare`), and
+source 004's own chi-square metric for ``"report_chi2"`` (see
+:class:`ReportChiSquare`; in :data:`REPORT_CRITERIA`, beside
+:data:`CRITERIA_CLF`).
 To keep the search fast a criterion first computes a *proxy* that orders the
 candidates of one node exactly as the score does (scikit-learn's "proxy
 improvement"), and turns proxies into scores only where they are needed.
@@ -24,22 +27,30 @@ from abc import ABC, abstractmethod
 import numpy as np
 
 __all__ = [
+    "CLASSIFIER_CRITERIA",
     "CRITERIA_CLF",
     "CRITERIA_REG",
+    "REPORT_CRITERIA",
     "ChiSquare",
     "Entropy",
     "Gini",
     "Misclassification",
+    "ReportChiSquare",
     "SquaredError",
 ]
 
 
 def _safe_divide(num, den):
-    """``num / den`` with 0 where ``den`` is 0 (empty children score nothing)."""
+    """``num / den`` with 0 where ``den`` is 0 (empty children score nothing).
+
+    The division runs only where ``den > 0`` (no warning to silence: a
+    floating-point error context costs more than a small division).
+    """
+    num = np.asarray(num, dtype=np.float64)
     den = np.asarray(den, dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.true_divide(num, den)
-    return np.where(den > 0, ratio, 0.0)
+    out = np.zeros(np.broadcast_shapes(num.shape, den.shape))
+    np.divide(num, den, out=out, where=den > 0)
+    return out
 
 
 def _xlogx(p):
@@ -50,10 +61,15 @@ def _xlogx(p):
 
 
 class Criterion(ABC):
-    """Interface shared by the classification and regression criteria."""
+    """Interface shared by the classification and regression criteria.
+
+    ``refuses_zero_gain``: whether a split whose gain is zero is refused
+    (see :class:`Misclassification`; ``StoppingRules.accepts`` applies it).
+    """
 
     name = ""
     is_classification = True
+    refuses_zero_gain = False
 
     @abstractmethod
     def impurity(self, stats):
@@ -106,7 +122,8 @@ class ClassificationCriterion(Criterion):
     @staticmethod
     def value(stats):
         """Class probabilities, shape ``stats.shape[1:] + (C,)``."""
-        return np.moveaxis(_safe_divide(stats, stats.sum(axis=0)), 0, -1)
+        shares = _safe_divide(stats, stats.sum(axis=0))
+        return shares.T if shares.ndim <= 2 else np.moveaxis(shares, 0, -1)
 
     def score_from_proxy(self, proxy, parent):
         """Default: the proxy is ``w * G`` minus the parent's ``w * I``; see subclasses."""
@@ -160,12 +177,29 @@ class Misclassification(ClassificationCriterion):
     r"""Misclassification rate :math:`1 - \max_k p_k`.
 
     Source 004 writes it as the minimum class share, which is the same for two
-    classes; ``1 - max`` is its generalisation to any number of classes.
+    classes; ``1 - max`` is its generalisation to any number of classes. (The
+    report's code scores absolute minority *counts* rather than shares; the
+    weighted gain below is what that becomes once divided by the node's
+    weight, so both order a node's splits alike.)
     Proxy :math:`\max_k L_k + \max_k R_k`, so
     :math:`G = (\mathrm{proxy} - \max_k P_k) / w`.
+
+    Zero-gain splits are refused (``refuses_zero_gain``): a split that
+    changes no majority has gain exactly 0 under this criterion, which is
+    common, and says nothing about the split; growing on such splits (as
+    scikit-learn does for every criterion) builds chains hundreds of levels
+    deep that each peel off a few rows. Refusing them is the report's rule
+    (its search keeps a split only when it beats the best score so far,
+    starting from 0), so an exhaustive misclassification tree stops where no
+    split changes a majority, with impure leaves (source 004, Table 4.1:
+    train error 0.017). Gini, entropy, squared error and the chi-squares keep
+    zero-gain splits, as scikit-learn: under them a zero gain needs both
+    children to repeat the parent's class shares exactly, which is rare and
+    can open an XOR-like pattern, and their exhaustive trees reach purity.
     """
 
     name = "misclassification"
+    refuses_zero_gain = True
 
     def impurity(self, stats):
         return 1.0 - _safe_divide(stats.max(axis=0), self.weight(stats))
@@ -256,6 +290,48 @@ class SquaredError(Criterion):
         return _safe_divide(proxy - _safe_divide(parent[1] * parent[1], w), w)
 
 
+class ReportChiSquare(ClassificationCriterion):
+    r"""The chi-square metric of source 004 (section 4.1), not Pearson's statistic.
+
+    .. math::
+
+        \mathcal{X}_C(S) = \sum_{j \in \{L, R\}} \sum_k
+            \sqrt{\frac{(p_k^{(S_j)} - p_k^{(S)})^2}{p_k^{(S)}}}
+
+    with :math:`p_k^{(S)}` the share of class ``k`` in the node and
+    :math:`p_k^{(S_j)}` its share in child ``j``: the deviations of the
+    children's class *shares* from the parent's, each scaled by the parent's
+    share, summed without weighting the children by their size (unlike
+    Pearson's :class:`ChiSquare`, which sums squared deviations of *counts*).
+    It is well defined whenever the node has weight: classes absent from the
+    node (share 0) are skipped, as both shares are then 0. Being unweighted,
+    it favours splits that cut off small, pure groups. The proxy is the metric
+    itself; the impurity stored and the gain ``min_impurity_decrease`` is
+    compared with are Gini's, as for ``"chi2"``.
+    """
+
+    name = "report_chi2"
+
+    def impurity(self, stats):
+        return Gini().impurity(stats)
+
+    def proxy(self, left, right, parent):
+        shares = _safe_divide(parent, self.weight(parent))
+        present = shares > 0
+        statistic = 0.0
+        for child in (left, right):
+            deviation = _safe_divide(child, self.weight(child)) - shares
+            terms = np.sqrt(_safe_divide(deviation * deviation, shares))
+            statistic = statistic + np.where(present, terms, 0.0).sum(axis=0)
+        return statistic
+
+    def score_from_proxy(self, proxy, parent):
+        return proxy
+
+    def gain(self, left, right, parent):
+        return Gini().score(left, right, parent)
+
+
 CRITERIA_CLF = {
     "gini": Gini,
     "entropy": Entropy,
@@ -263,3 +339,9 @@ CRITERIA_CLF = {
     "chi2": ChiSquare,
 }
 CRITERIA_REG = {"squared_error": SquaredError}
+# Source 004's own metrics, offered beside the standard ones (by the classifier,
+# the grower and the forests), outside CRITERIA_CLF, whose entries are the
+# impurity gains and Pearson's statistic.
+REPORT_CRITERIA = {"report_chi2": ReportChiSquare}
+# Every classification criterion an estimator accepts.
+CLASSIFIER_CRITERIA = {**CRITERIA_CLF, **REPORT_CRITERIA}

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._builder import GROWTH_ORDERS, TreeGrowth, accepted_splits
+from ._builder import GROWTH_ORDERS, TreeGrowth, accepted_choices
 from ._categorical import best_categorical_split
-from ._criterion import CRITERIA_CLF, CRITERIA_REG
+from ._criterion import CLASSIFIER_CRITERIA, CRITERIA_REG
 from ._operators import cast_input, check_input_dtype
 from ._settings import categorical_mask, stopping_rules, target_statistics
 from ._splitter import check_tie_break
@@ -75,7 +75,7 @@ class TreeGrower:
     task : {"classification", "regression"}, optional
         Inferred from the criterion when None.
     criterion : str, default="gini"
-        A key of ``CRITERIA_CLF`` or ``CRITERIA_REG``.
+        A key of ``CLASSIFIER_CRITERIA`` or ``CRITERIA_REG``.
     max_depth, min_samples_split, min_samples_leaf, max_leaf_nodes, max_nodes, min_impurity_decrease
         Stopping rules, with the meaning they have in the estimators.
     growth : {"best_first", "level_order"}, default="best_first"
@@ -145,14 +145,14 @@ class TreeGrower:
             raise ValueError("X has missing or infinite values: preprocess the data first.")
         if growth not in GROWTH_ORDERS:
             raise ValueError(f"growth must be one of {tuple(GROWTH_ORDERS)}, got {growth!r}.")
-        if criterion not in CRITERIA_CLF and criterion not in CRITERIA_REG:
+        if criterion not in CLASSIFIER_CRITERIA and criterion not in CRITERIA_REG:
             raise ValueError(
-                f"criterion must be one of {sorted(CRITERIA_CLF) + sorted(CRITERIA_REG)}, got {criterion!r}."
+                f"criterion must be one of {sorted(CLASSIFIER_CRITERIA) + sorted(CRITERIA_REG)}, got {criterion!r}."
             )
         n_samples, n_features = self.X.shape
         self.criterion_name = criterion
         self.growth = growth
-        self.is_classifier = criterion in CRITERIA_CLF
+        self.is_classifier = criterion in CLASSIFIER_CRITERIA
         self.feature_names = (
             [str(f) for f in feature_names]
             if feature_names is not None
@@ -170,8 +170,9 @@ class TreeGrower:
             max_nodes,
             min_impurity_decrease,
         )
-        self.criterion = (CRITERIA_CLF if self.is_classifier else CRITERIA_REG)[criterion]()
+        self.criterion = (CLASSIFIER_CRITERIA if self.is_classifier else CRITERIA_REG)[criterion]()
         self.row_stats, self._offset, self.classes_ = target_statistics(self.criterion, y, weight)
+        self._targets = None if self.is_classifier else np.asarray(y, dtype=np.float64)
         self.class_names = None
         if self.is_classifier:
             self.class_names = [
@@ -200,6 +201,7 @@ class TreeGrower:
             categorical=self.categorical,
             categorical_split=self.categorical_split,
             tie_break=self.tie_break,
+            targets=self._targets,
         )
         self._history = []  # snapshots, one per split, for undo
         self.split_order = []
@@ -249,8 +251,7 @@ class TreeGrower:
             for leaf in missing:
                 self._best[leaf] = None
             if todo:
-                table = growth.evaluate(todo)
-                choices, improvement, ok = accepted_splits(growth, table)
+                choices, improvement, ok = accepted_choices(growth, todo)
                 for i, leaf in enumerate(todo):
                     if ok[i]:
                         self._best[leaf] = (choices[i], float(improvement[i]))

@@ -65,8 +65,28 @@ class StoppingRules:
             limits.append((self.max_nodes - 1) // 2)
         return min(limits) if limits else None
 
+    def accepts(self, improvement, refuse_zero_gain=False):
+        """Which splits, by their weighted impurity decrease, the rules accept (vectorised).
+
+        ``improvement + EPSILON >= min_impurity_decrease`` (scikit-learn's
+        rule); with ``refuse_zero_gain`` (criteria for which a zero decrease
+        is common and says nothing, see ``_criterion``) the decrease must
+        also be positive. The compiled loop applies the same rule
+        (``_kernels_growth._evaluate``).
+        """
+        improvement = np.asarray(improvement, dtype=np.float64)
+        ok = improvement + EPSILON >= self.min_impurity_decrease
+        if refuse_zero_gain:
+            ok &= improvement > EPSILON
+        return ok
+
     def may_split(self, n_samples, weight, depth, impurity):
-        """Which nodes the node rules allow to split (vectorised)."""
+        """Which nodes the node rules allow to split (vectorised).
+
+        Besides these rules, a regression node whose rows all have the same
+        target is a leaf (``TreeGrowth.splittable``): its computed variance
+        can be a rounding error above ``EPSILON``, and no split improves it.
+        """
         ok = (n_samples >= self.min_samples_split) & (n_samples >= 2 * self.min_samples_leaf)
         ok &= weight >= 2 * self.min_weight_leaf
         ok &= impurity > EPSILON

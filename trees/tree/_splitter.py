@@ -1,17 +1,18 @@
-"""The one split search of the package, vectorised over candidates, features and nodes.
+"""The one split search of the package: candidates, split tables, thresholds, sorted orders.
 
 Every user of split search (the batch fit, the step-by-step grower, the
-forests, the cultivated forest) goes through :func:`search_splits`.
+forests, the cultivated forest, the score curves of the pages) walks the
+same compiled kernels (``_kernels_search``); this module holds the data
+layout, the threshold rule, and :func:`search_splits`, which lays every
+candidate of a batch of nodes out as a :class:`SplitTable`.
 
-Data layout (DESIGN.md, "The tree package"): every feature is sorted once.
-``rows[f]`` lists row ids in increasing order of feature ``f``, and each node
-owns one contiguous *segment* ``[start, start + count)`` of every ``rows[f]``;
-``xs[f]`` holds the matching sorted values. A batch of nodes is gathered into
-one :class:`SegmentBatch`; per-row statistics (see ``_criterion``) are summed
-cumulatively along the whole batch and each segment's base is subtracted, so
-the statistics left of every candidate position of every feature of every
-node come out of one ``cumsum``. Splitting a node is a *stable* partition of
-its segment in every feature, which keeps each child's segment sorted.
+Data layout (docs/ARCHITECTURE.md, "The tree package"): every feature is
+sorted once. ``rows[f]`` lists row ids in increasing order of feature ``f``,
+and each node owns one contiguous *segment* ``[start, start + count)`` of
+every ``rows[f]``; ``xs[f]`` holds the matching sorted values. Walking a
+segment, the statistics of the rows passed (see ``_criterion``) are those of
+the left child of each candidate. Splitting a node is a *stable* partition
+of its segment in every feature, which keeps each child's segment sorted.
 
 A *candidate* at position ``p`` of a segment sends the rows at positions
 ``start..p`` left and the rest right; it exists when ``xs[f, p] <
@@ -29,6 +30,10 @@ it meets). :data:`TIE_BREAKS` maps the names to the visiting ranks.
 from dataclasses import dataclass
 
 import numpy as np
+
+from ._kernels_arrays import kernel_array
+from ._kernels_criteria import KERNEL_IDS
+from ._kernels_search import fill_candidates, partition
 
 __all__ = [
     "TIE_BREAKS",
@@ -102,7 +107,7 @@ def sort_features(X):
     xs : ndarray of shape (n_features, n_samples)
         The sorted values, ``xs[f] = X[rows[f], f]``.
     """
-    rows = np.ascontiguousarray(np.argsort(X, axis=0, kind="stable").T.astype(np.int32))
+    rows = kernel_array(np.argsort(X, axis=0, kind="stable").T.astype(np.int32))
     xs = np.take_along_axis(X, rows.T, axis=0).T.copy()
     return rows, xs
 
@@ -285,11 +290,9 @@ class SplitTable:
         }
 
 
-def _segment_base(cumulative, seg_start):
-    """``cumulative`` (cumsum along the last axis) just before each segment."""
-    base = np.zeros(cumulative.shape[:-1] + seg_start.shape)
-    base[..., 1:] = cumulative[..., seg_start[1:] - 1]
-    return base
+def _kernel_rows(rows):
+    """Row ids as the kernels read them: C-ordered int32."""
+    return kernel_array(rows, dtype=np.int32)
 
 
 def search_splits(
@@ -301,6 +304,9 @@ def search_splits(
     feature_allowed=None,
 ):
     """Score every candidate split of every feature of every node in ``batch``.
+
+    The candidates are walked by the compiled kernel
+    ``_kernels_search.fill_candidates``, the same walk as the growth's.
 
     Parameters
     ----------
@@ -319,40 +325,33 @@ def search_splits(
     -------
     SplitTable
     """
-    rows, xs = batch.rows, batch.xs
-    n_features, n_positions = rows.shape
-    counts = batch.seg_count
-    left = np.take(row_stats, rows, axis=1)  # (S, F, P), C-contiguous unlike row_stats[:, rows]
-    np.cumsum(left, axis=2, out=left)
-    left -= np.repeat(_segment_base(left, batch.seg_start), counts, axis=-1)
-    parent = left[:, 0, batch.seg_start + counts - 1]  # (S, n_nodes)
-    parent_at = np.repeat(parent, counts, axis=-1)[:, None, :]
-    right = parent_at - left
-
-    offset = np.arange(n_positions) - np.repeat(batch.seg_start, counts)
-    n_left = offset + 1
-    n_right = np.repeat(counts, counts) - n_left
-    valid = np.zeros((n_features, n_positions), dtype=bool)
-    valid[:, :-1] = xs[:, 1:] > xs[:, :-1]
-    valid &= ((n_left >= min_samples_leaf) & (n_right >= min_samples_leaf))[None]
-    if min_weight_leaf > 0:
-        valid &= criterion.weight(left) >= min_weight_leaf
-        valid &= criterion.weight(right) >= min_weight_leaf
-
-    with np.errstate(invalid="ignore", divide="ignore"):
-        proxy = criterion.proxy(left, right, parent_at)
-    proxy[~valid] = -np.inf
+    n_features, n_positions = batch.rows.shape
+    counts = np.asarray(batch.seg_count, dtype=np.int64)
+    starts = np.asarray(batch.seg_start, dtype=np.int64)
+    proxy = np.empty((n_features, n_positions))
+    left = np.empty((row_stats.shape[0], n_features, n_positions))
+    parent = np.empty((row_stats.shape[0], starts.shape[0]))
+    fill_candidates(
+        kernel_array(batch.xs, dtype=np.float64),
+        _kernel_rows(batch.rows),
+        starts,
+        counts,
+        kernel_array(row_stats.T, dtype=np.float64),
+        KERNEL_IDS[criterion.name],
+        int(min_samples_leaf),
+        float(min_weight_leaf),
+        (proxy, left, parent),
+    )
     if n_positions == 0:
         empty = np.full((n_features, 0), -np.inf)
         return SplitTable(batch, criterion, proxy, left, parent, empty, empty.astype(np.intp))
-
-    best_proxy = np.maximum.reduceat(proxy, batch.seg_start, axis=1)
+    best_proxy = np.maximum.reduceat(proxy, starts, axis=1)
     if feature_allowed is not None:
         best_proxy[~feature_allowed.T] = -np.inf
     is_best = proxy == np.repeat(best_proxy, counts, axis=1)
-    is_best &= valid
+    is_best &= np.isfinite(proxy)
     first = np.where(is_best, np.arange(n_positions)[None], n_positions)
-    best_position = np.minimum.reduceat(first, batch.seg_start, axis=1)
+    best_position = np.minimum.reduceat(first, starts, axis=1)
     best_position = np.minimum(best_position, n_positions - 1)
     return SplitTable(batch, criterion, proxy, left, parent, best_proxy, best_position)
 
@@ -372,29 +371,15 @@ def partition_segments(batch, n_left, goes_left):
     Returns
     -------
     rows, xs : ndarray of shape (n_features, n_positions)
-        The batch arrays with every segment partitioned; in every feature
-        row, each side keeps its sorted order, so each child's segment is
-        sorted.
+        The batch arrays with every segment partitioned
+        (``_kernels_search.partition``); in every feature row, each side
+        keeps its sorted order, so each child's segment is sorted.
     """
-    rows, xs = batch.rows, batch.xs
-    n_features, n_positions = rows.shape
-    counts = batch.seg_count
-    is_left = goes_left[rows]
-    lefts_upto = np.cumsum(is_left, axis=1, dtype=np.int32)
-    lefts_upto -= np.repeat(
-        _segment_base(lefts_upto, batch.seg_start).astype(np.int32), counts, axis=1
-    )
-    # A left row goes to start + (lefts up to it) - 1; a right row keeps its
-    # offset among the rights, after the n_left lefts.
-    target = np.where(
-        is_left,
-        np.repeat(batch.seg_start - 1, counts)[None] + lefts_upto,
-        (np.arange(n_positions) + np.repeat(n_left, counts))[None] - lefts_upto,
-    )
-    target += (np.arange(n_features) * n_positions)[:, None]
-    target = target.ravel()
-    new_rows = np.empty(rows.size, dtype=rows.dtype)
-    new_xs = np.empty(xs.size, dtype=xs.dtype)
-    new_rows[target] = rows.ravel()
-    new_xs[target] = xs.ravel()
-    return new_rows.reshape(rows.shape), new_xs.reshape(xs.shape)
+    rows = _kernel_rows(batch.rows).copy()
+    xs = np.array(batch.xs, dtype=np.float64, order="C")
+    flags = kernel_array(goes_left, dtype=np.bool_)
+    spare_rows = np.empty(rows.shape[1], dtype=np.int32)
+    spare_xs = np.empty(rows.shape[1])
+    for start, count in zip(batch.seg_start, batch.seg_count, strict=True):
+        partition(xs, rows, int(start), int(count), flags, -1, spare_rows, spare_xs)
+    return rows.astype(batch.rows.dtype, copy=False), xs

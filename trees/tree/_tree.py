@@ -30,10 +30,16 @@ import json
 import numpy as np
 from scipy import sparse
 
+from ._kernels_arrays import kernel_array
+from ._kernels_traversal import decision_paths, predict_values, route
 from ._operators import OPERATORS, ROUTING_OPERATORS, cast_input, check_input_dtype, check_operator
+from ._parallel import in_row_blocks
 from ._tree_json import validate_tree_document
 
-__all__ = ["OPERATORS", "Tree", "mirror"]
+__all__ = ["OPERATORS", "Tree", "mirror", "pack_trees"]
+
+# Kernel codes of the tests (``_kernels_traversal``): "average" walks both at once.
+_OP_CODES = {"<=": 0, "<": 1, "average": 2}
 
 _ARRAY_FIELDS = (
     "feature",
@@ -110,7 +116,7 @@ class Tree:
         self.threshold = np.asarray(threshold, dtype=np.float64)
         self.left = np.asarray(left, dtype=np.intp)
         self.right = np.asarray(right, dtype=np.intp)
-        self.value = np.asarray(value, dtype=np.float64).reshape(self.feature.shape[0], -1)
+        self.value = kernel_array(value, dtype=np.float64).reshape(self.feature.shape[0], -1)
         self.n_samples = np.asarray(n_samples, dtype=np.intp)
         self.weighted_n_samples = np.asarray(weighted_n_samples, dtype=np.float64)
         self.impurity = np.asarray(impurity, dtype=np.float64)
@@ -155,30 +161,34 @@ class Tree:
             raise ValueError("A node tests a feature index beyond n_features.")
         if len(self.categories) != n or self.category_sign.shape[0] != n:
             raise ValueError("categories and category_sign need one entry per node.")
-        if any(c is not None and leaf[i] for i, c in enumerate(self.categories)):
+        if self._any_sets() and any(
+            c is not None and leaf[i] for i, c in enumerate(self.categories)
+        ):
             raise ValueError("A leaf cannot hold a category set.")
+
+    def _any_sets(self):
+        """Whether any node tests membership (spares the per-node loops when none does)."""
+        return any(c is not None for c in self.categories)
 
     @property
     def is_membership(self):
         """Boolean mask of the nodes that test a categorical feature's membership."""
+        if not self._any_sets():
+            return np.zeros(self.node_count, dtype=bool)
         return np.array([c is not None for c in self.categories], dtype=bool)
 
-    def _category_mask(self):
-        """(node_count, n_codes + 1) lookup of the left codes; the last column is for invalid codes."""
+    def _left_codes(self):
+        """(node_count, n_codes + 1) lookup of the codes each node sends left, as uint8.
+
+        The last column stands for every code the tree does not know (never left).
+        """
         codes = [v for c in self.categories if c is not None for v in c]
         width = (max(codes) + 1 if codes else 0) + 1
-        mask = np.zeros((self.node_count, width), dtype=bool)
+        mask = np.zeros((self.node_count, width), dtype=np.uint8)
         for node, c in enumerate(self.categories):
             if c is not None:
-                mask[node, list(c)] = True
+                mask[node, list(c)] = 1
         return mask
-
-    def _membership_left(self, nodes, x, mask):
-        """Whether values ``x`` at membership ``nodes`` go left (vectorised)."""
-        codes = self.category_sign[nodes] * x
-        invalid = mask.shape[1] - 1
-        valid = np.isfinite(codes) & (codes == np.floor(codes)) & (codes >= 0) & (codes < invalid)
-        return mask[nodes, np.where(valid, codes, invalid).astype(np.intp)]
 
     @property
     def node_count(self):
@@ -207,97 +217,37 @@ class Tree:
             raise ValueError(
                 f"X must be a 2-D array with {self.n_features} columns, got shape {X.shape}."
             )
-        return cast_input(X, self.input_dtype)
+        return kernel_array(cast_input(X, self.input_dtype))
 
-    def _routing_tables(self):
-        """Arrays for the vectorised walk, with leaves turned into self-loops.
+    def routing_arrays(self):
+        """The arrays the compiled walk reads (``_kernels_traversal``), built once per tree.
 
-        A leaf tests feature 0 and sends every row to itself, so a walk of
-        ``max_depth`` steps needs no per-step check of which rows are done.
+        Trees are not changed after construction (``copy`` makes new ones),
+        so the arrays are cached.
         """
-        ids = np.arange(self.node_count)
-        leaf = self.is_leaf
-        feature = np.where(leaf, 0, self.feature)
-        threshold = np.where(leaf, 0.0, self.threshold)
-        children = np.column_stack(
-            [np.where(leaf, ids, self.left), np.where(leaf, ids, self.right)]
-        ).ravel()
-        return feature, threshold, children
-
-    def _walk(self, X, op):
-        """Leaf reached by every row; one vectorised step per level of depth.
-
-        Each step gathers with ``ndarray.take`` and updates in place, which
-        measured about twice as fast as fancy indexing. A row whose value is
-        NaN goes right under both tests. In large batches, rows that have
-        reached a leaf are dropped from the working set every other level,
-        when that shrinks it by at least a quarter.
-        """
-        n_rows, n_features = X.shape
-        # Trees are not changed after construction (copy() makes new ones), so the
-        # routing arrays are built once per tree.
         if getattr(self, "_routing", None) is None:
             membership = self.is_membership
-            self._routing = (
-                *self._routing_tables(),
-                membership,
-                self._category_mask() if membership.any() else None,
-            )
-        feature, threshold, children, membership, mask = self._routing
-        flat_X = np.ascontiguousarray(X).ravel()
-        compare = np.less_equal if op == "<=" else np.less
-        leaf = self.is_leaf
-        node = np.zeros(n_rows, dtype=np.intp)
-        active = np.arange(n_rows)
-        current = np.zeros(n_rows, dtype=np.intp)
-        row_offset = active * n_features
-        for level in range(self.max_depth):
-            index = feature.take(current)
-            index += row_offset
-            x = flat_X.take(index)
-            goes_left = compare(x, threshold.take(current))
-            if mask is not None:
-                at_set = membership.take(current)
-                goes_left[at_set] = self._membership_left(current[at_set], x[at_set], mask)
-            goes_left = goes_left.view(np.int8)
-            current *= 2
-            current += 1
-            current -= goes_left
-            current = children.take(current)
-            if level % 2 == 1 and current.shape[0] >= 20_000:  # small batches: the check costs more
-                moving = ~leaf.take(current)
-                if np.count_nonzero(moving) < 0.75 * current.shape[0]:
-                    node[active[~moving]] = current[~moving]
-                    active, current, row_offset = (
-                        active[moving],
-                        current[moving],
-                        row_offset[moving],
-                    )
-        node[active] = current
-        return node
+            nodes = np.empty((self.node_count, 4), dtype=np.int64)
+            nodes[:, 0] = np.where(membership, -2 - self.feature, self.feature)
+            nodes[:, 1], nodes[:, 2] = self.left, self.right
+            nodes_f = nodes.view(np.float64)  # the same memory: column 3 holds the thresholds
+            nodes_f[:, 3] = self.threshold
+            sign = kernel_array(self.category_sign, dtype=np.int8)
+            self._routing = (nodes, nodes_f, self._left_codes(), sign)
+        return self._routing
 
-    def _visits(self, X, op):
-        """Rows and the internal nodes they pass through, level by level."""
-        rows, nodes = [], []
-        node = np.zeros(X.shape[0], dtype=np.intp)
-        moving = np.arange(X.shape[0])
-        membership = self.is_membership
-        mask = self._category_mask() if membership.any() else None
-        while moving.size:
-            at = node[moving]
-            internal = self.feature[at] >= 0
-            moving, at = moving[internal], at[internal]
-            rows.append(moving)
-            nodes.append(at)
-            x = X[moving, self.feature[at]]
-            go_left = x <= self.threshold[at] if op == "<=" else x < self.threshold[at]
-            if mask is not None:
-                at_set = membership[at]
-                go_left[at_set] = self._membership_left(at[at_set], x[at_set], mask)
-            node[moving] = np.where(go_left, self.left[at], self.right[at])
-        rows.append(np.arange(X.shape[0]))
-        nodes.append(node)
-        return np.concatenate(rows), np.concatenate(nodes)
+    def _walk(self, X, op):
+        """Leaves reached under ``op`` (``"<="``, ``"<"``), or both (``"average"``).
+
+        Returns
+        -------
+        ndarray of shape (2, n_samples), int
+            Row 0: the leaves under ``op`` (under ``"<="`` for ``"average"``);
+            row 1: under ``"<"`` for ``"average"``.
+        """
+        leaves = np.empty((2, X.shape[0]), dtype=np.intp)
+        in_row_blocks(route, (self.routing_arrays(), X, _OP_CODES[op]), leaves, X.shape[0])
+        return leaves
 
     def apply(self, X, op="<="):
         """Leaf id reached by each row.
@@ -313,7 +263,7 @@ class Tree:
         ndarray of shape (n_samples,), int
         """
         check_operator(op, ROUTING_OPERATORS)
-        return self._walk(self._check_X(X), op)
+        return self._walk(self._check_X(X), op)[0]
 
     def decision_path(self, X, op="<="):
         """Nodes each row passes through, as a CSR indicator matrix.
@@ -325,9 +275,11 @@ class Tree:
         """
         check_operator(op, ROUTING_OPERATORS)
         X = self._check_X(X)
-        rows, nodes = self._visits(X, op)
-        data = np.ones(rows.shape[0], dtype=np.int8)
-        return sparse.csr_matrix((data, (rows, nodes)), shape=(X.shape[0], self.node_count))
+        indptr, indices = decision_paths(self.routing_arrays(), X, op == "<")
+        data = np.ones(indices.shape[0], dtype=np.int8)
+        path = sparse.csr_matrix((data, indices, indptr), shape=(X.shape[0], self.node_count))
+        path.sort_indices()
+        return path
 
     def predict(self, X, op="<="):
         """Class probabilities (classification) or values (regression).
@@ -345,13 +297,10 @@ class Tree:
         """
         check_operator(op)
         X = self._check_X(X)
-        if op == "average":
-            return 0.5 * (self._predict_routed(X, "<=") + self._predict_routed(X, "<"))
-        return self._predict_routed(X, op)
-
-    def _predict_routed(self, X, op):
-        value = self.value.take(self._walk(X, op), axis=0)
-        return value if self.is_classifier else value[:, 0]
+        out = np.empty((X.shape[0], self.value.shape[1]))
+        args = (self.routing_arrays(), self.value, X, _OP_CODES[op])
+        in_row_blocks(predict_values, args, out, X.shape[0])
+        return out if self.is_classifier else out[:, 0]
 
     # ----------------------------------------------------------- persistence
     def to_dict(self):
@@ -524,3 +473,37 @@ def mirror(tree):
         right=np.where(membership, tree.right, tree.left),
         category_sign=np.where(membership, -tree.category_sign, tree.category_sign),
     )
+
+
+def pack_trees(trees, values):
+    """Trees end to end, for the compiled walk of a forest (``_kernels_traversal.forest_predict``).
+
+    Parameters
+    ----------
+    trees : list of Tree
+    values : list of ndarray
+        Each tree's node values on the forest's outputs (shape (node_count, n_outputs)).
+
+    Returns
+    -------
+    tree : tuple
+        The routing arrays of all the trees (``Tree.routing_arrays``), children
+        ids shifted by each tree's offset, membership code tables padded to a
+        common width.
+    values : ndarray of shape (n_nodes, n_outputs)
+    roots : ndarray of int
+        Each tree's root in the pack.
+    """
+    routing = [tree.routing_arrays() for tree in trees]
+    sizes = np.array([tree.node_count for tree in trees])
+    roots = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.intp)
+    nodes = np.concatenate([r[0] for r in routing])
+    shift = np.repeat(roots, sizes)
+    for column in (1, 2):  # children ids, shifted by their tree's offset
+        nodes[:, column] = np.where(nodes[:, column] >= 0, nodes[:, column] + shift, -1)
+    width = max(r[2].shape[1] for r in routing)
+    codes = np.zeros((sizes.sum(), width), dtype=np.uint8)
+    for r, start in zip(routing, roots, strict=True):
+        codes[start : start + r[2].shape[0], : r[2].shape[1]] = r[2]
+    packed = (nodes, nodes.view(np.float64), codes, np.concatenate([r[3] for r in routing]))
+    return packed, kernel_array(np.concatenate(values)), roots

@@ -1,0 +1,156 @@
+"""The compiled core: row blocks in threads, the forests' pack, the cache guard, warm-up.
+
+The kernels' results are checked against the numpy definitions elsewhere
+(test_splitter, test_tree, test_sklearn_equivalence, test_grower); these tests
+cover what only the compiled core has.
+"""
+
+import sys
+
+import numpy as np
+import pytest
+from numba.core.registry import CPUDispatcher
+
+from trees import (
+    DecisionTreeClassifier,
+    DecisionTreeRegressor,
+    RandomForestClassifier,
+    RandomForestRegressor,
+    TreeGrower,
+    warm_up,
+)
+from trees.tree import _kernels_cache
+from trees.tree._kernels_traversal import predict_values, route
+from trees.tree._parallel import MIN_ROWS_PER_THREAD
+
+
+@pytest.fixture(scope="module")
+def lattice_rows():
+    """Rows on a half-integer lattice: many values equal a threshold."""
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 8, size=(400, 3)).astype(float)
+    y = (X[:, 0] + X[:, 1] + rng.normal(0, 1, 400) > 7).astype(int)
+    X_many = rng.integers(0, 16, size=(3 * MIN_ROWS_PER_THREAD, 3)) / 2.0
+    return X, y, X_many
+
+
+@pytest.mark.parametrize("op", ["<=", "<", "average"])
+def test_threaded_row_blocks_equal_one_block(lattice_rows, op):
+    X, y, X_many = lattice_rows
+    tree = DecisionTreeClassifier().fit(X, y).tree_
+    threaded = tree.predict(X_many, op)
+    one_block = np.empty_like(threaded)
+    code = {"<=": 0, "<": 1, "average": 2}[op]
+    predict_values(tree.routing_arrays(), tree.value, X_many, code, (0, X_many.shape[0]), one_block)
+    np.testing.assert_array_equal(threaded, one_block)
+    assert np.any(tree.predict(X_many, "<=") != tree.predict(X_many, "<"))  # the lattice bites
+
+
+def test_average_walks_both_tests_in_one_pass(lattice_rows):
+    X, y, X_many = lattice_rows
+    tree = DecisionTreeRegressor().fit(X, X[:, 0] * y + X[:, 1]).tree_
+    leaves = np.empty((2, X_many.shape[0]), dtype=np.intp)
+    route(tree.routing_arrays(), X_many, 2, (0, X_many.shape[0]), leaves)
+    np.testing.assert_array_equal(leaves[0], tree.apply(X_many, "<="))
+    np.testing.assert_array_equal(leaves[1], tree.apply(X_many, "<"))
+
+
+def test_decision_path_ends_at_the_leaf(lattice_rows):
+    X, y, X_many = lattice_rows
+    tree = DecisionTreeClassifier(max_depth=5).fit(X, y).tree_
+    for op in ("<=", "<"):
+        path = tree.decision_path(X_many[:500], op)
+        leaves = tree.apply(X_many[:500], op)
+        last = np.array([path.indices[path.indptr[i + 1] - 1] for i in range(500)])
+        np.testing.assert_array_equal(last, leaves)
+        assert np.all(path.toarray()[:, 0] == 1)
+
+
+def test_forest_prediction_does_not_depend_on_threads(lattice_rows):
+    X, y, X_many = lattice_rows
+    for conditioning in ("<=", "half", "average"):
+        one = RandomForestClassifier(n_estimators=6, conditioning=conditioning, random_state=0)
+        two = RandomForestClassifier(
+            n_estimators=6, conditioning=conditioning, random_state=0, n_jobs=2
+        )
+        np.testing.assert_array_equal(
+            one.fit(X, y).predict_proba(X_many), two.fit(X, y).predict_proba(X_many)
+        )
+
+
+def test_forest_with_categorical_features_splits_by_membership():
+    rng = np.random.default_rng(1)
+    codes = rng.integers(0, 6, 600)
+    X = np.column_stack([codes, rng.normal(size=600)]).astype(float)
+    y = np.isin(codes, [1, 4]).astype(int)
+    forest = RandomForestClassifier(
+        n_estimators=8, categorical_features=[0], max_features=None, random_state=0
+    ).fit(X, y)
+    assert all(est.tree_.is_membership[0] for est in forest.estimators_)
+    by_hand = np.mean([est.tree_.predict(X) for est in forest.estimators_], axis=0)
+    np.testing.assert_allclose(forest.predict_proba(X), by_hand)
+    assert forest.score(X, y) == 1.0
+    regressor = RandomForestRegressor(n_estimators=4, categorical_features=[0], random_state=0)
+    assert regressor.fit(X, y.astype(float)).estimators_[0].tree_.is_membership.any()
+
+
+def test_a_constant_target_is_a_leaf_whatever_the_rounding():
+    """Ten rows per value of y, noise features: each group is a leaf, never split further."""
+    rng = np.random.default_rng(2)
+    y = np.repeat([0.1, 0.7, 1e5 + 0.3], 10)
+    X = np.column_stack([np.repeat([0.0, 1.0, 2.0], 10), rng.normal(size=(30, 3))])
+    tree = DecisionTreeRegressor().fit(X, y, sample_weight=rng.integers(1, 4, 30)).tree_
+    assert tree.n_leaves == 3
+
+
+def _compiled_signatures():
+    """Every compiled specialisation of the package's kernels, by (module, name)."""
+    return {
+        (module.__name__, name): set(map(str, value.signatures))
+        for module in list(sys.modules.values())
+        if getattr(module, "__name__", "").startswith("trees.")
+        for name, value in vars(module).items()
+        if isinstance(value, CPUDispatcher)
+    }
+
+
+def _read_only(array):
+    array = np.array(array)
+    array.flags.writeable = False
+    return array
+
+
+def test_after_warm_up_the_usual_work_compiles_nothing_new():
+    """Fits, predictions and grower steps on read-only inputs (what pandas' copy-on-write
+    hands out) reuse the warmed kernels: a new specialisation would cost seconds on first use."""
+    warm_up()
+    before = _compiled_signatures()
+    rng = np.random.default_rng(1)
+    X = _read_only(rng.normal(size=(60, 3)))
+    y_class = _read_only((X[:, 0] > 0).astype(int))
+    y_value = _read_only(X[:, 1] * 2.0)
+    DecisionTreeClassifier(max_depth=3).fit(X, y_class).predict_proba(X)
+    DecisionTreeRegressor(max_leaf_nodes=5).fit(X, y_value).predict(X)
+    for target, criterion in ((y_class, "gini"), (y_value, "squared_error")):
+        grower = TreeGrower(X, target, criterion=criterion, max_leaf_nodes=4)
+        grower.step()
+        grower.grow_all()
+    RandomForestClassifier(n_estimators=3, random_state=0).fit(X, y_class).predict_proba(X)
+    after = _compiled_signatures()
+    new = {key: after[key] - before.get(key, set()) for key in after}
+    assert not {key: value for key, value in new.items() if value}
+
+
+def test_the_cache_guard_clears_stale_kernels(tmp_path, monkeypatch):
+    stale = tmp_path / "_kernels_search.scan_thresholds-1.py311.nbi"
+    other = tmp_path / "other_module.f-1.py311.nbi"
+    stale.write_text("x")
+    other.write_text("x")
+    (tmp_path / "kernels.digest").write_text("an older digest")
+    monkeypatch.setattr(_kernels_cache, "_cache_folders", lambda: [tmp_path])
+    _kernels_cache.refresh_cache()
+    assert not stale.exists() and other.exists()
+    stamp = (tmp_path / "kernels.digest").read_text()
+    stale.write_text("x")
+    _kernels_cache.refresh_cache()  # same digest: nothing to clear
+    assert stale.exists() and stamp == (tmp_path / "kernels.digest").read_text()
