@@ -80,6 +80,8 @@ def test_json_round_trip_keeps_the_tree():
         ("not json", "not valid JSON"),
         ("[1, 2]", "JSON object"),
         ('{"feature": [0]}', "missing the fields"),
+        ("[" * 100_000 + "]" * 100_000, "nests lists or objects too deeply"),
+        (b"\xff\xfe", "not UTF-8"),
     ],
 )
 def test_from_json_rejects_bad_input(bad, message):

@@ -19,12 +19,18 @@ The navigation menu is drawn by the frame with ``st.page_link`` (the
 built-in menu is hidden by ``client.showSidebarNavigation = false`` in
 ``.streamlit/config.toml``, which also hides the raw file names of
 ``pages/`` that Streamlit would otherwise flash on a fresh server).
+
+The first run of the process starts :func:`trees.warm_up` in a background
+thread, so the compiled kernels are loaded (or, on a machine that never
+compiled them, compiled) while the visitor reads the first page.
 """
 
 import threading
 from pathlib import Path
 
 import streamlit as st
+
+from trees import warm_up
 
 from . import errors, presenter, report, share, sidebar, state
 from .navigation import PAGES
@@ -35,6 +41,15 @@ ICON = Path(__file__).resolve().parent.parent / "assets" / "icon.png"
 # Whether the current script run is inside run_app's page.run(): a flag of the call stack (the
 # script thread), not of the session, so a stopped or interrupted run never leaves it set.
 _INSIDE_FRAME = threading.local()
+
+
+@st.cache_resource(show_spinner=False)
+def _warm_up_kernels():
+    """Start :func:`trees.warm_up` once per server process (a daemon thread: it never holds
+    the server open). A kernel a page calls meanwhile waits for the compiler's lock."""
+    thread = threading.Thread(target=warm_up, name="tree-bias-lab-warm-up", daemon=True)
+    thread.start()
+    return thread
 
 
 def _navigation():
@@ -71,6 +86,7 @@ def _after_page():
 def run_app():
     """Build the navigation and run the selected page inside the frame (the body of app.py)."""
     st.set_page_config(page_title="Tree Bias Lab", page_icon=str(ICON), layout="wide")
+    _warm_up_kernels()
     page = _navigation()
     share.restore_dataset()
     state.ensure_dataset()

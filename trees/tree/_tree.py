@@ -34,7 +34,7 @@ from ._kernels_arrays import kernel_array
 from ._kernels_traversal import decision_paths, predict_values, route
 from ._operators import OPERATORS, ROUTING_OPERATORS, cast_input, check_input_dtype, check_operator
 from ._parallel import in_row_blocks
-from ._tree_json import validate_tree_document
+from ._tree_json import parse_tree_json, validate_tree_document
 
 __all__ = ["OPERATORS", "Tree", "mirror", "pack_trees"]
 
@@ -362,12 +362,13 @@ class Tree:
 
     @classmethod
     def from_json(cls, text):
-        """Rebuild a tree from :meth:`to_json` output."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise ValueError(f"The text is not valid JSON: {err}.") from err
-        return cls.from_dict(data)
+        """Rebuild a tree from :meth:`to_json` output (str or UTF-8 bytes).
+
+        Raises ``ValueError`` naming what is wrong: not JSON, too large, nested
+        too deeply for the parser (:func:`parse_tree_json`), or a field that
+        breaks a rule of :meth:`from_dict`.
+        """
+        return cls.from_dict(parse_tree_json(text))
 
     def copy(self, **changes):
         """A copy with some arrays or attributes replaced."""
