@@ -31,6 +31,10 @@ node_cutpoints, cutpoint_summary
     The feature and threshold of every refit at every node of the top levels.
 stability_scoreboard, scoreboard_models, Scoreboard, Learner
     Which remedy buys how much stability, on the same refits.
+tie_break_study, TieBreakStudy
+    How much the tie-break between equally good features alone moves a tree.
+feature_importances, permutation_importances
+    Impurity-based and permutation importance of a tree's features.
 node_paths, split_text, perturb_data
     Node paths ("root-L-R"), splits in words, and the perturbations of the refits.
 make_tree, make_model, folds, score, error, train_test_rows, subsample
@@ -59,6 +63,7 @@ from ._conditioning import (
 from ._confidence import split_confidence
 from ._curves import ComplexityCurve, complexity_curve
 from ._cutpoints import cutpoint_summary, node_cutpoints
+from ._importances import feature_importances, permutation_importances
 from ._instability import (
     PERTURBATIONS,
     PerturbationStudy,
@@ -83,6 +88,7 @@ from ._rashomon import (
 from ._reliability import abstention_curve, out_of_fold_reliability
 from ._scoreboard import Learner, Scoreboard, scoreboard_models, stability_scoreboard
 from ._split_bias import BIAS_CRITERIA, bias_experiment, noise_root_study, null_gini_gains
+from ._tie_breaks import TieBreakStudy, tie_break_study
 from ._tuning import (
     SearchResult,
     configuration_grid,
@@ -108,6 +114,7 @@ __all__ = [
     "RefitMap",
     "Scoreboard",
     "SearchResult",
+    "TieBreakStudy",
     "abstention_curve",
     "alternative_paths",
     "bias_experiment",
@@ -122,6 +129,7 @@ __all__ = [
     "cutpoint_summary",
     "error",
     "exhaustive_trees",
+    "feature_importances",
     "folds",
     "holdout_tuning",
     "lattice_features",
@@ -139,6 +147,7 @@ __all__ = [
     "null_gini_gains",
     "out_of_fold_reliability",
     "partition_distance",
+    "permutation_importances",
     "perturb_data",
     "perturbation_study",
     "prediction_agreement",
@@ -153,6 +162,7 @@ __all__ = [
     "split_error",
     "split_text",
     "stability_scoreboard",
+    "tie_break_study",
     "subsample",
     "train_test_rows",
     "tree_diff",
