@@ -68,13 +68,24 @@ export default function (component) {
     hint.textContent = wide ? 'Drag or scroll sideways to see the whole tree · Ctrl/⌘ + scroll zooms'
                             : 'Ctrl/⌘ + scroll zooms · click a box to select it';
   }
+  let fitted = true, fittedWidth = 0;
   function fit() {
+    fitted = true;
+    fittedWidth = viewport.clientWidth;
     const available = Math.max(viewport.clientWidth - 4, 100);
     scale = Math.max(minScale, Math.min(1.6, available / W));
     apply();
     viewport.scrollLeft = Math.max(0, (W * scale - viewport.clientWidth) / 2);
   }
+  // A view drawn in a hidden tab or expander has no width yet: fit again once it gets one (and
+  // when the column is resized), unless the user zoomed.
+  if (root._tvObserver) root._tvObserver.disconnect();
+  root._tvObserver = new ResizeObserver(() => {
+    if (fitted && viewport.clientWidth > 0 && Math.abs(viewport.clientWidth - fittedWidth) > 20) fit();
+  });
+  root._tvObserver.observe(viewport);
   function zoom(factor, cx, cy) {
+    fitted = false;
     const old = scale;
     scale = Math.max(minScale * 0.5, Math.min(3, scale * factor));
     const x = (viewport.scrollLeft + cx) * scale / old - cx;
@@ -88,7 +99,7 @@ export default function (component) {
       if (act === 'in') zoom(1.25, cx, cy);
       else if (act === 'out') zoom(0.8, cx, cy);
       else if (act === 'fit') fit();
-      else { scale = 1; apply(); }
+      else { fitted = false; scale = 1; apply(); }
     };
   });
   viewport.onwheel = (e) => {
