@@ -67,4 +67,59 @@ GUIDES = {
             "is never significantly worse than the better test, and often better than the worse (Table 3).",
         ),
     ],
+    "grow": [
+        Step(
+            "One leaf, every candidate",
+            "The single box at the top and, under it, the table of each feature's best split at the "
+            "root with its score curve.",
+            "Before we split: which feature would you ask about first, and where would you cut it?",
+            "The learner scores every midpoint between two observed values of every feature and keeps "
+            "the largest impurity decrease (source 004, §3.4.2: every feature, every midpoint). The "
+            "peak of the score curve is that threshold; the table ranks the features by their best.",
+        ),
+        Step(
+            "How sure is that choice?",
+            "Press Step once. Read the badge on the root and the orange near-ties on the score curve.",
+            "If the runner-up scores 97% of the winner, how many rows would it take to change the root?",
+            "Often one or two: the badge says how many training rows must go before another feature "
+            "wins. A flat curve is split-point uncertainty, a close runner-up variable uncertainty "
+            "(source 002, §2); the Tree instability page shows what that does to the whole tree.",
+        ),
+        Step(
+            "Which leaf next?",
+            "Settings → growth order. Compare 'best gain first' with 'level by level (a queue)', "
+            "pressing Step a few times with each (Reset between).",
+            "Does the order change the final tree, or only the order in which it appears?",
+            "Grown to the end, both give the same tree; stopped early by a leaf limit, they differ. "
+            "Source 004's learner keeps a queue of leaves and grows the tree level by level from "
+            "left to right; best-first spends a limited budget of leaves where the gain is largest.",
+        ),
+        Step(
+            "When to stop",
+            "Press Grow all, then open Scores and importances: training and held-out accuracy after "
+            "each split.",
+            "Training accuracy keeps rising. Where would you have stopped, and why?",
+            "Where the held-out curve peaks: the splits after it fit the training rows, not new ones. "
+            "Stopping rules end growth early (maximum depth, leaves or nodes for the tree; minimum "
+            "rows and zero impurity for a node, source 004, §3.4.1); tuning picks them (Evaluate).",
+        ),
+        Step(
+            "Split it yourself",
+            "Undo back to a leaf; under 'Feature shown' pick a feature that is not the best, and "
+            "click the peak of its score curve.",
+            "What happens to the badge and to the held-out score when we overrule the learner?",
+            "The split is made where you clicked; its badge reads 'beaten' (another feature scores "
+            "higher at this node), and the held-out score shows whether the greedy choice was "
+            "better on new rows.",
+        ),
+        Step(
+            "A fairer choice of feature",
+            "Settings → split variable chosen by the smallest p-value; Reset and Step.",
+            "Gini prefers features with many values even when they carry no information. Does the "
+            "root change here?",
+            "Choosing the smallest p-value of each feature's best split removes that preference "
+            "(source 001, §4: the p-value of any criterion is nearly unbiased), at the cost of "
+            "permutation tests at every node.",
+        ),
+    ],
 }

@@ -65,10 +65,10 @@ DATA_NAME_PREFIX = "data_name_"  # + group: the dataset selectbox of each group
 
 # ------------------------------------------------------------ Grow page
 GROW_GROWER = "grow_grower"
-GROW_SIGNATURE = "grow_signature"
+GROW_SIGNATURE = "grow_signature"  # (dataset key, GrowSettings) the grower was built for
 GROW_SPLIT = "grow_split"
-GROW_NODE = "grow_node"
-GROW_PENDING_NODE = "grow_pending_node"
+GROW_TREE = "grow_tree"  # the grown tree's splits as text (ui.grow_history), shared in the URL
+GROW_NODE = "grow_node"  # the node selected in the tree view, shared in the URL
 GROW_MESSAGE = "grow_message"
 GROW_LOADED = "grow_loaded"
 
