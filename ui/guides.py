@@ -122,4 +122,54 @@ GUIDES = {
             "permutation tests at every node.",
         ),
     ],
+    "instability": [
+        Step(
+            "Fragile splits",
+            "The tree at the top and its badges: red, orange, green.",
+            "Which of these splits would you trust least, and what would it take to change it?",
+            "A red badge changes if one or two training rows go, or wins under half the bootstrap "
+            "samples. At every node the tree makes an all-in choice even when another variable is "
+            "almost as good: variable uncertainty (source 002, §2).",
+        ),
+        Step(
+            "Many equally good trees",
+            "The Near-tie trees tab: how many trees, their scores, and the sunburst of where they part.",
+            "If every split within 5% of the best were taken instead, how many different trees could "
+            "a greedy learner have returned? Do they predict alike?",
+            "Often dozens, with almost the same held-out score, yet they disagree on some rows (the "
+            "ambiguity): the option trees source 002 builds its option modules from (§2-3).",
+        ),
+        Step(
+            "Refit and compare",
+            "The Refits compared tab: the map of the refits, coloured by their root feature.",
+            "Are the refits one cloud or several? What separates the clouds?",
+            "Clouds are families of trees with different roots: a small change of the data flips the "
+            "top split and, through the recursive structure, every decision below it (source 002, "
+            "§2). The star is the most typical tree; compare it with the farthest one below the map.",
+        ),
+        Step(
+            "Where the cuts fall",
+            "The Cutpoints tab: the feature and the thresholds at each node position over the refits.",
+            "The root keeps its feature in most refits. Does it keep its threshold?",
+            "A wide spread of thresholds is split-point uncertainty: a flat impurity surface, where "
+            "a sharp cut is not justified (source 002, §2). Robust split modules average over it.",
+        ),
+        Step(
+            "Not even the data changed",
+            "The Tie-break tab: the same rows, only the order in which tied features are tried.",
+            "Can a tree change when nothing about the data changes?",
+            "Yes, wherever two features tie exactly: the lowest-index rule and scikit-learn's random "
+            "order can grow different trees from the same rows.",
+        ),
+        Step(
+            "Which remedy buys stability",
+            "Run the scoreboard at the bottom: CART, p-value selection, averaged thresholds, a "
+            "cultivated forest and a random forest on the same refits, at the same depth.",
+            "Which would you pick for a model people must be able to read, and which for accuracy?",
+            "Forests agree most but are no longer one tree; p-value selection (source 001) steadies "
+            "the root feature on data with uninformative many-valued features; averaged thresholds "
+            "(source 000) change only rows on a threshold; the cultivated forest (source 002) keeps "
+            "one tree's shape and softens its splits.",
+        ),
+    ],
 }

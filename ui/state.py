@@ -78,9 +78,8 @@ COND_EXPERIMENT_ALL = "cond_experiment_all"
 EVAL_SEARCH = "eval_search"
 CRF_AUC = "crf_auc"
 BIAS_RESULT = "bias_result"
-INST_STUDY = "inst_study"
-INST_CRF = "inst_crf"
-INST_DEFAULT_ROW = "inst_default_row"
+INST_BOARD = "inst_board"  # the stability scoreboard's run (or, after Stop, what builds it)
+INST_BOARD_SETTINGS = "inst_board_settings"  # the settings that run was made with
 NOISE_STUDY = "noise_study"
 
 DEFAULT_DATASET = "Lattice features"
