@@ -12,9 +12,9 @@ from ui.grow_panels import (
     action_bar,
     choose_row,
     path_panel,
-    presenter_settings,
     regions_panel,
     scores_panel,
+    settings_panel,
     tree_panel,
 )
 from viz.curves import plural
@@ -30,20 +30,13 @@ st.markdown(
 
 data = state.current()
 header = st.container()
+with st.expander("Settings: criterion, growth order, stopping rules, held-out rows"):
+    settings, notes = settings_panel(data)
 tabs = st.tabs(
-    [
-        "Selected node",
-        "Scores and importances",
-        "Regions",
-        "A row's path",
-        "Settings",
-        "Save or load",
-    ]
+    ["Selected node", "Scores and importances", "Regions", "A row's path", "Save or load"],
+    key="grow_tab",
+    on_change="rerun",  # only the open tab runs: an interaction redraws what is on screen
 )
-with tabs[4]:
-    settings, notes = presenter_settings(data)
-    for note in notes:
-        st.info(note)
 with errors.attempt("Growing a tree on this dataset"):
     grower, split = gs.get_grower(data, settings)
 tokens = gs.sync(grower)
@@ -51,33 +44,38 @@ tree = grower.tree
 node = gs.selected_node(tree)
 key, settings_key = state.dataset_key(), astuple(settings)
 metric = "accuracy" if grower.is_classifier else "R²"
-with tabs[3]:
-    row = choose_row(grower, tree, split)
+row = None
+if tabs[3].open:
+    with tabs[3]:
+        row = choose_row(grower, tree, split)
 confidence = grow_cache.confidence(key, settings_key, tokens, grower, split.X_train, split.y_train)
 with header:
     action_bar(grower, split)
     gs.show_message()
     for note in notes:
-        st.caption(note)
-    tree_panel(grower, tree, node, confidence, row.paths["<="] if row.on_tree else None)
+        st.info(note)
+    tree_panel(grower, tree, node, confidence, row.paths["<="] if row and row.on_tree else None)
 
-with tabs[0]:
-    node_panel(grower, tree, node, tokens, split)
-with tabs[1]:
-    X_train, y_train = gs.scoring_rows(split.X_train, split.y_train)
-    X_test, y_test = gs.scoring_rows(split.X_test, split.y_test)
-    scores = grow_cache.step_scores(
-        key, settings_key, tokens, grower, X_train, y_train, X_test, y_test
-    )
-    X_eval, y_eval = (X_test, y_test) if split.held_out else (X_train, y_train)
-    importance = grow_cache.importances(key, settings_key, tokens, tree, X_eval, y_eval)
-    scores_panel(grower, split, scores, importance, metric)
-with tabs[2]:
-    regions_panel(grower, tree, split)
-with tabs[3]:
-    path_panel(grower, tree, row)
-with tabs[5]:
-    load_panel(grower, split, settings, data)
+X_train, y_train = gs.scoring_rows(split.X_train, split.y_train)
+X_test, y_test = gs.scoring_rows(split.X_test, split.y_test)
+scores = grow_cache.step_scores(key, settings_key, tokens, grower, X_train, y_train, X_test, y_test)
+if tabs[0].open:
+    with tabs[0]:
+        node_panel(grower, tree, node, tokens, split)
+if tabs[1].open:
+    with tabs[1]:
+        X_eval, y_eval = (X_test, y_test) if split.held_out else (X_train, y_train)
+        importance = grow_cache.importances(key, settings_key, tokens, tree, X_eval, y_eval)
+        scores_panel(grower, split, scores, importance, metric)
+if tabs[2].open:
+    with tabs[2]:
+        regions_panel(grower, tree, split)
+if tabs[3].open:
+    with tabs[3]:
+        path_panel(grower, tree, row)
+if tabs[4].open:
+    with tabs[4]:
+        load_panel(grower, split, settings, data)
 
 report.add_settings(
     {

@@ -32,6 +32,12 @@ def _split_button(at):
     return next(b for b in at.button if b.label == "Split this node")
 
 
+def _tab(at, label):
+    """Open a tab of the page (only the open tab runs) and rerun."""
+    at.session_state["grow_tab"] = label
+    return at.run()
+
+
 def _clean(at):
     assert not at.exception, [e.value for e in at.exception]
     assert not [e.value for e in at.error if UNEXPECTED in e.value]
@@ -57,7 +63,9 @@ def test_page_opens_on_a_single_leaf_in_the_tree_view():
     titles = [f["layout"]["title"]["text"] for f in plotly_figures(at)]
     assert "Score by threshold of a" in titles
     assert any(t.startswith("140 rows along a") for t in titles)
-    assert "Regions of the tree" in titles
+    assert "Regions of the tree" not in titles  # a closed tab does not run
+    _tab(at, "Regions")
+    assert "Regions of the tree" in [f["layout"]["title"]["text"] for f in plotly_figures(at)]
     legend = " ".join(m.value for m in at.markdown)
     assert "Box colour" in legend and "selected node" in legend
 
@@ -75,6 +83,7 @@ def test_step_undo_grow_all_and_reset():
     by_key(at.button, "grow_all").click().run()
     _clean(at)
     assert "finished:" in _status(at)
+    _tab(at, "Scores and importances")
     scores = _figure(at, "Accuracy after each split")
     n_splits = int(_status(at).split()[0])
     assert len(plotly_array(scores["data"][0]["y"])) == n_splits + 1
@@ -84,7 +93,7 @@ def test_step_undo_grow_all_and_reset():
 
 def test_score_chart_at_zero_splits_has_no_negative_axis():
     """Issue 21 item 16: at zero splits the chart showed an axis from -1 to 1."""
-    at = open_page("pages/grow.py")
+    at = _tab(open_page("pages/grow.py"), "Scores and importances")
     scores = _figure(at, "Accuracy after each split")
     low, high = scores["layout"]["xaxis"]["range"]
     assert -0.5 < low < 0 and high >= 1
@@ -105,7 +114,7 @@ def test_node_picker_names_the_new_split_and_stays_on_the_node():
     label = picker.format_func(picker.value)
     assert label.startswith("node 1 · b ≤ 10") and "leaf" not in label
     assert 'data-node="1"' in _svg(at) and "#d62728" in _svg(at)  # still selected in the tree
-    by_key(at.selectbox, "grow_fx").select("b").run()  # any other interaction
+    by_key(at.selectbox, "grow_feature_1").select("a").run()  # any other interaction
     assert _picker(at).value == 1
 
 
@@ -146,10 +155,11 @@ def test_max_leaf_nodes_one_is_a_tree_that_never_splits():
 
 def test_an_emptied_feature_selector_falls_back_to_a_feature():
     """Issue 20: "None is not in list" when a feature selector was emptied."""
-    at = open_page("pages/grow.py")
+    at = _tab(open_page("pages/grow.py"), "Regions")
     by_key(at.selectbox, "grow_fx").set_value(None).run()
     _clean(at)
     assert by_key(at.selectbox, "grow_fx").value in ("a", "b")
+    _tab(at, "Selected node")
     by_key(at.selectbox, "grow_feature_0").set_value(None).run()
     _clean(at)
     assert _figure(at, "Score by threshold of")
@@ -167,7 +177,7 @@ def test_regions_open_on_the_most_important_features():
     """Issue 21 item 16: the regions plot opened on the first two columns, however useless."""
     at = open_page("pages/grow.py")
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("iris").run()
-    regions = _figure(at, "Regions of the tree")
+    regions = _figure(_tab(at, "Regions"), "Regions of the tree")
     assert "petal" in regions["layout"]["xaxis"]["title"]["text"]
     assert "petal" in regions["layout"]["yaxis"]["title"]["text"]
 
@@ -191,6 +201,7 @@ def test_regression_shows_the_target_against_the_feature():
     assert "mean" in _svg(at)
     dist = next(f for f in plotly_figures(at) if "rows along" in f["layout"]["title"]["text"])
     assert dist["data"][0]["type"] == "scatter" and dist["data"][0]["mode"] == "markers"
+    _tab(at, "Regions")
     assert any("only one feature" in i.value or "needs two features" in i.value for i in at.info)
 
 
@@ -204,7 +215,7 @@ def test_importances_after_a_few_steps():
     at = open_page("pages/grow.py")
     for _ in range(3):
         by_key(at.button, "grow_step").click().run()
-    figure = _figure(at, "Which features the tree relies on")
+    figure = _figure(_tab(at, "Scores and importances"), "Which features the tree relies on")
     assert len(figure["data"]) == 2  # impurity and permutation
     assert "held-out" in json.dumps(figure["layout"]["annotations"])
 
@@ -212,6 +223,7 @@ def test_importances_after_a_few_steps():
 def test_a_rows_path_with_where_the_tests_part():
     at = open_page("pages/grow.py")
     by_key(at.button, "grow_step").click().run()
+    _tab(at, "A row's path")
     path = next(d.value for d in at.dataframe if "under x ≤ t" in d.value.columns)
     assert list(path["node"]) == ["#0", "#2"] or list(path["node"]) == ["#0", "#1"]
     by_key(at.toggle, "grow_row_on_tree").set_value(True).run()
@@ -260,7 +272,7 @@ def test_a_saved_tree_loads_back():
 
     data = generate("Lattice features")
     saved = DecisionTreeClassifier(max_depth=2).fit(data.X.to_numpy(), data.y.to_numpy()).tree_
-    at = open_page("pages/grow.py")
+    at = _tab(open_page("pages/grow.py"), "Save or load")
     at.file_uploader[0].set_value(("tree.json", saved.to_json().encode(), "application/json")).run()
     _clean(at)
     assert any("3 splits replayed" in s.value for s in at.success)
@@ -285,14 +297,14 @@ def test_a_bad_tree_file_is_refused_naming_the_field(change, field):
     data = generate("Lattice features")
     saved = DecisionTreeClassifier(max_depth=1).fit(data.X.to_numpy(), data.y.to_numpy()).tree_
     document = {**saved.to_dict(), **change}
-    at = open_page("pages/grow.py")
+    at = _tab(open_page("pages/grow.py"), "Save or load")
     at.file_uploader[0].set_value(("bad.json", json.dumps(document).encode(), "text/json")).run()
     _clean(at)
     assert any(field in e.value and "could not be loaded" in e.value for e in at.error)
 
 
 def test_a_file_that_is_not_a_tree_is_refused():
-    at = open_page("pages/grow.py")
+    at = _tab(open_page("pages/grow.py"), "Save or load")
     at.file_uploader[0].set_value(("tree.json", b"{not json", "application/json")).run()
     assert any("could not be loaded" in e.value for e in at.error)
     at.file_uploader[0].set_value(
@@ -338,6 +350,7 @@ def test_the_report_snippet_reproduces_the_page(capsys):
     at = open_page("pages/grow.py")
     for _ in range(3):
         by_key(at.button, "grow_step").click().run()
+    _tab(at, "Scores and importances")
     report = at.session_state[state.REPORT]
     exec(compile(report.snippet, "snippet", "exec"), {})  # noqa: S102 (our own code)
     printed = capsys.readouterr().out

@@ -15,6 +15,12 @@ def _metric(at, label):
     return next(m.value for m in at.metric if m.label == label)
 
 
+def _tab(at, label):
+    """Open a tab of the page (only the open tab runs) and rerun."""
+    at.session_state["inst_tab"] = label
+    return at.run()
+
+
 def _clean(at):
     assert not at.exception, [e.value for e in at.exception]
     assert not [e.value for e in at.error if UNEXPECTED in e.value]
@@ -34,18 +40,20 @@ def test_the_page_opens_on_the_badged_tree_and_every_measure(page):
     assert 0 < int(fragile) <= int(total)
     assert _metric(page, "Two refits agree on").endswith("%")
     assert "Box colour" in " ".join(m.value for m in page.markdown)
-    titles = " | ".join(_titles(page))
-    for title in (
-        "How firmly each node holds its split",  # 1. split confidence
-        "Alternative paths of the",  # 2. near-tie trees
-        "Map of the refits",  # 3. refits compared with each other
-        "Agreement between every two refits",
-        "Feature chosen at each node over the refits",  # 4. cutpoints
-        "Where each node cuts",
+    assert "How firmly each node holds its split" in _titles(page)  # 1. split confidence
+    for tab, titles in (
+        ("Near-tie trees", ["Alternative paths of the"]),  # 2. near-tie trees
+        ("Refits compared", ["Map of the refits", "Agreement between every two refits"]),  # 3.
+        ("Cutpoints", ["Feature chosen at each node over the refits", "Where each node cuts"]),
     ):
-        assert title in titles
+        _tab(page, tab)
+        _clean(page)
+        shown = " | ".join(_titles(page))
+        assert all(title in shown for title in titles), (tab, shown)
+    assert len(tree_views(page)) == 1  # the key tree; the refits' trees are in their tab
+    _tab(page, "Refits compared")
+    assert len(tree_views(page)) == 3  # the key tree and two refits node by node
     assert any(b.key == "inst_board_run" for b in page.button)  # 5. the scoreboard, on request
-    assert len(tree_views(page)) >= 4  # the key tree, two refits, before and after a removal
 
 
 def test_depth_and_the_way_the_data_changes(page):
@@ -63,6 +71,7 @@ def test_depth_and_the_way_the_data_changes(page):
 
 
 def test_near_tie_trees_follow_epsilon(page):
+    _tab(page, "Near-tie trees")
     by_key(page.slider, "inst_eps").set_value(0.0).run()
     assert _metric(page, "Near-tie trees") == "1"
     assert any("No split comes within" in i.value for i in page.info)
@@ -74,7 +83,9 @@ def test_near_tie_trees_follow_epsilon(page):
 
 
 def test_two_refits_node_by_node(page):
-    by_key(page.selectbox, "inst_diff_b").select(by_key(page.selectbox, "inst_diff_a").value).run()
+    _tab(page, "Refits compared")
+    first = by_key(page.selectbox, "inst_diff_a_30").value
+    by_key(page.selectbox, "inst_diff_b_30").select(first).run()
     assert any("the same, node for node" in s.value for s in page.success)
     by_key(page.selectbox, "inst_distance").select("structural").run()
     _clean(page)
@@ -82,7 +93,7 @@ def test_two_refits_node_by_node(page):
 
 
 def test_the_tie_break_alone_on_data_with_ties():
-    at = open_page("pages/instability.py", timeout=180)
+    at = _tab(open_page("pages/instability.py", timeout=180), "Tie-break")
     assert _metric(at, "Seeds that change it") == "0 of 20"
     assert any("No seed changes the tree" in i.value for i in at.info)
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("iris").run()
@@ -95,6 +106,7 @@ def test_the_tie_break_alone_on_data_with_ties():
 
 
 def test_removing_one_row_marks_the_changed_nodes(page):
+    _tab(page, "One row removed")
     caption = next(c.value for c in page.caption if c.value.startswith("Row "))
     assert "differ" in caption  # the page opens on a row whose removal changes the tree
     after = next(v["svg"] for v in tree_views(page) if "#9467bd" in v["svg"])
@@ -104,12 +116,14 @@ def test_removing_one_row_marks_the_changed_nodes(page):
 def test_regression_data(page):
     by_key(page.sidebar.selectbox, "sidebar_dataset_switch").select("Smooth 2-D regression").run()
     _clean(page)
+    _tab(page, "Refits compared")
     assert "Variance of the prediction" in _titles(page)
     assert "mean" in tree_views(page)[0]["svg"]
 
 
 def test_an_emptied_feature_selector_falls_back(page):
     """Issue 20: "None is not in list" when a feature selector was emptied."""
+    _tab(page, "Refits compared")
     by_key(page.selectbox, "inst_fx").set_value(None).run()
     _clean(page)
     assert by_key(page.selectbox, "inst_fx").value in ("a", "b")
@@ -154,6 +168,7 @@ def test_presenter_mode_shows_the_guided_sequence(page):
 
 
 def test_the_report_snippet_reproduces_the_page(page, capsys):
+    _tab(page, "Near-tie trees")
     snippet = page.session_state[state.REPORT].snippet
     exec(compile(snippet, "snippet", "exec"), {})  # noqa: S102 (our own code)
     printed = capsys.readouterr().out

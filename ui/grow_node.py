@@ -230,7 +230,8 @@ def _manual_form(grower, node, feature, curve_feature_name):
                     f"≤ {curve['threshold'][i]:.6g} (score {curve['score'][i]:.4f}, "
                     f"{curve['n_left'][i]} left / {curve['n_right'][i]} right)"
                 ),
-                key=f"grow_manual_pick_{node}_{feature}",
+                # The key carries the number of candidates, which the leaf-size rule changes.
+                key=f"grow_manual_pick_{node}_{feature}_{len(choices)}",
             )
             typed = b.number_input(
                 "…or type one (rows ≤ it go left)",

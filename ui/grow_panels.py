@@ -18,9 +18,9 @@ from viz.partition import partition_figure
 from viz.stability import confidence_badges, svg_badges
 from viz.tables import path_table
 
-from . import figures, glossary, presenter, report, share
+from . import figures, glossary, report, share
 from . import grower_state as gs
-from .inputs import count_input
+from .inputs import count_input, two_features
 
 __all__ = [
     "RowChoice",
@@ -268,17 +268,7 @@ def regions_panel(grower, tree, split):
         st.info("The regions plot needs two features; this dataset has one.")
         return
     first, second = default_axes(tree, grower, names)
-    a, b = st.columns(2)
-    fx = share.selectbox(a, "Horizontal axis", names, first, key="grow_fx")
-    options_y = [n for n in names if n != fx]
-    fy = share.selectbox(
-        b,
-        "Vertical axis",
-        options_y,
-        options_y.index(names[second]) if names[second] in options_y else 0,
-        key="grow_fy",
-    )
-    jx, jy = names.index(fx or names[first]), names.index(fy or options_y[0])
+    jx, jy = two_features(names, first, second, "grow_fx", "grow_fy")
     others = [j for j in range(len(names)) if j not in (jx, jy)]
     fixed = {}
     if others:
@@ -325,11 +315,16 @@ def choose_row(grower, tree, split):
 
     The row opens on the first one whose paths under ``<=`` and ``<`` part, if any does.
     """
-    sources = {"held-out rows": (split.X_test, split.y_test)} if split.held_out else {}
-    sources["training rows"] = (split.X_train, split.y_train)
+    sources = {
+        "held-out rows": (split.X_test, split.y_test),
+        "training rows": (split.X_train, split.y_train),
+    }
     a, b = st.columns([3, 2])
     source = share.radio(a, "Row from the", list(sources), key="grow_row_source", horizontal=True)
-    source = source if source in sources else "training rows"
+    if source not in sources or not split.held_out:
+        if source == "held-out rows":
+            a.caption("Nothing is held out: the rows are training rows.")
+        source = "training rows"
     X, y = sources[source]
     row = count_input(b, "Row", 0, max(0, len(X) - 1), _first_parting_row(tree, X), "grow_row")
     row = min(max(int(row), 0), len(X) - 1)
@@ -393,9 +388,3 @@ def _path_view(grower, tree, paths):
         "it does not visit."
         + (" Purple double border: where x < t sends it instead." if only_lt else "")
     )
-
-
-def presenter_settings(data):
-    """The settings tab's content, folded away in presenter mode."""
-    with presenter.settings():
-        return settings_panel(data)

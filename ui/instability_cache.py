@@ -28,6 +28,7 @@ from trees.studies import make_tree
 
 __all__ = [
     "Comparison",
+    "agreement",
     "comparisons",
     "confidence",
     "cutpoints",
@@ -46,9 +47,11 @@ def reference_tree(data_key, task, params, _X, _y):
 
 
 @st.cache_data(show_spinner="Judging how firmly each split holds...", max_entries=32)
-def confidence(data_key, task, params, n_bootstrap, _model, _X, _y):
-    """``trees.split_confidence`` of the reference tree."""
-    return split_confidence(_model, _X, _y, n_bootstrap=n_bootstrap, random_state=0)
+def confidence(data_key, task, params, n_bootstrap, _model, _X, _y, _names):
+    """``trees.split_confidence`` of the reference tree, its splits written with ``_names``."""
+    return split_confidence(
+        _model, _X, _y, n_bootstrap=n_bootstrap, random_state=0, feature_names=_names
+    )
 
 
 @st.cache_resource(show_spinner="Refitting the tree on changed data...", max_entries=16)
@@ -67,6 +70,12 @@ def refits(data_key, task, params, kind, amount, n_fits, _X, _y, _X_test):
     )
 
 
+@st.cache_data(show_spinner=False, max_entries=16)
+def agreement(data_key, task, params, kind, amount, n_fits, _trees, _X_test):
+    """Pairwise prediction agreement of the refits on the held-out rows (Turney, 1995)."""
+    return prediction_agreement(_trees, _X_test)
+
+
 @dataclass(frozen=True)
 class Comparison:
     """The refits compared with each other: agreement, a distance, and the map of the refits."""
@@ -80,9 +89,9 @@ class Comparison:
 @st.cache_resource(show_spinner="Comparing the refits with each other...", max_entries=16)
 def comparisons(data_key, task, params, kind, amount, n_fits, distance, _trees, _X_test):
     """Pairwise agreement and ``distance`` between the refits, and their MDS map."""
-    agreement = prediction_agreement(_trees, _X_test)
     distances = tree_distances(_trees, _X_test, kind=distance)
-    return Comparison(agreement, distances, refit_map(distances), distance)
+    matrix = agreement(data_key, task, params, kind, amount, n_fits, _trees, _X_test)
+    return Comparison(matrix, distances, refit_map(distances), distance)
 
 
 @st.cache_resource(show_spinner="Growing the near-tie trees...", max_entries=16)

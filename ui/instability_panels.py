@@ -34,7 +34,7 @@ from viz.stability import (
 )
 
 from . import figures, glossary, report, share
-from .inputs import count_input
+from .inputs import count_input, two_features
 
 __all__ = [
     "InstabilitySettings",
@@ -374,10 +374,13 @@ def _two_refits(trees, comparison, names):
     def named(i):
         return f"refit {i}" + (" (representative)" if i == medoid else "")
 
+    # The keys carry the number of refits: a choice among 30 refits is not one among 10.
     a, b = st.columns(2)
-    first = share.selectbox(a, "First refit", options, medoid, key="inst_diff_a", format_func=named)
+    first = share.selectbox(
+        a, "First refit", options, medoid, key=f"inst_diff_a_{len(trees)}", format_func=named
+    )
     second = share.selectbox(
-        b, "Second refit", options, farthest, key="inst_diff_b", format_func=named
+        b, "Second refit", options, farthest, key=f"inst_diff_b_{len(trees)}", format_func=named
     )
     first = first if first in options else medoid
     second = second if second in options else farthest
@@ -396,12 +399,7 @@ def _spread_map(trees, X_train, names, task):
     if len(names) < 2:
         return
     st.markdown("**Where the predictions vary**")
-    a, b = st.columns(2)
-    fx = share.selectbox(a, "Horizontal axis", names, 0, key="inst_fx")
-    others = [n for n in names if n != fx]
-    fy = share.selectbox(b, "Vertical axis", others, 0, key="inst_fy")
-    jx = names.index(fx) if fx in names else 0
-    jy = names.index(fy) if fy in others else names.index(others[0])
+    jx, jy = two_features(names, 0, 1, "inst_fx", "inst_fy")
     class_index = None if task == "regression" else -1
     value = (
         "variance of the predicted probability of the last class"

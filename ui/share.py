@@ -35,6 +35,7 @@ __all__ = [
     "checkbox",
     "link_box",
     "number_input",
+    "peek",
     "radio",
     "restore_dataset",
     "selectbox",
@@ -253,6 +254,18 @@ def checkbox(container, label, value=False, *, key, **kw):
     return container.checkbox(
         label, _initial(key, value, _boolean, lambda v: v in (True, False)), key=key, **kw
     )
+
+
+def peek(key, default):
+    """A shared widget's value whether or not this run draws it (a widget in a closed tab).
+
+    Its state if it exists, else the value remembered from the last run that drew it, else
+    ``default``.
+    """
+    if st.session_state.get(key) is not None:
+        return st.session_state[key]
+    remembered = _remembered().get(key)
+    return default if remembered is None else remembered
 
 
 def value(key, default, parse=str, valid=lambda v: True):
