@@ -11,31 +11,60 @@ GENERATORS, generate
     Synthetic generators with their parameters.
 read_table, table_to_dataset, infer_task
     User uploads.
-preprocess
-    Drop, impute and encode, with a record of what was done.
+preprocess, NUMERIC_FILLS, CATEGORICAL_FILLS, PREPROCESS_DEFAULTS, REPORT_PREPROCESSING
+    Drop, impute and encode, with a record of what was done; the fill rules by
+    name; the default settings and source 004's (section 2.2).
+id_like_columns
+    Columns that identify rows (excluded by default in preprocessing).
+format_value
+    A value as a user would write it, for messages.
+UploadRecord, UploadShelf
+    An upload kept so it can be rebuilt (serialisable), and the server's bounded shelf of them.
+source000, paper_settings
+    Source 000's Tables 1-3 as data, and the settings the paper used per dataset and model.
 """
 
-from ._record import TASKS, DataError, Dataset, feature_kind, fingerprint
+from . import source000
+from ._record import TASKS, DataError, Dataset, feature_kind, fingerprint, format_value
 from .catalog import GROUPS, catalog, load
-from .preprocess import preprocess
+from .identifiers import id_like_columns
+from .kept_upload import UploadRecord, UploadShelf
+from .preprocess import (
+    CATEGORICAL_FILLS,
+    NUMERIC_FILLS,
+    PREPROCESS_DEFAULTS,
+    REPORT_PREPROCESSING,
+    preprocess,
+)
+from .source000 import paper_settings
 from .synthetic import GENERATORS, generate
 from .upload import LARGE_ROWS, MAX_UPLOAD_BYTES, infer_task, read_table, table_to_dataset
 
 __all__ = [
+    "CATEGORICAL_FILLS",
     "GENERATORS",
     "GROUPS",
     "LARGE_ROWS",
     "MAX_UPLOAD_BYTES",
+    "NUMERIC_FILLS",
+    "PREPROCESS_DEFAULTS",
+    "REPORT_PREPROCESSING",
     "TASKS",
+    "UploadRecord",
+    "UploadShelf",
     "DataError",
     "Dataset",
     "catalog",
     "feature_kind",
     "fingerprint",
+    "format_value",
     "generate",
+    "id_like_columns",
     "infer_task",
     "load",
+    "paper_settings",
     "preprocess",
     "read_table",
+    "source000",
     "table_to_dataset",
 ]

@@ -1,18 +1,53 @@
 """The Dataset record every page works on, and the DataError raised on bad input."""
 
 import hashlib
+import math
+import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["TASKS", "DataError", "Dataset", "feature_kind", "fingerprint"]
+__all__ = ["TASKS", "DataError", "Dataset", "feature_kind", "fingerprint", "format_value"]
 
 TASKS = ("classification", "regression")
 
 
 class DataError(ValueError):
     """Bad input data. The message says what is wrong and how to fix it."""
+
+
+def format_value(value):
+    """A value as a user would write it, for messages: ``9``, ``19.7``, ``'yes'``, ``missing``.
+
+    numpy and pandas scalars lose their type wrappers (``np.float64(9.0)``
+    becomes ``9``, ``np.str_('x')`` becomes ``'x'``); whole floats lose their
+    ``.0`` (a CSV cell ``9`` is read as ``9.0`` when its column has a gap);
+    other floats keep their shortest exact form (``19.7``, ``1e+300``).
+    """
+    if isinstance(value, bool | np.bool_):
+        return str(bool(value))
+    if isinstance(value, str | np.str_):
+        return repr(str(value))
+    if value is None or value is pd.NA or value is pd.NaT:
+        return "missing"
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    if isinstance(value, numbers.Real):
+        number = float(value)
+        if math.isnan(number):
+            return "missing"
+        if number.is_integer() and abs(number) < 1e15:
+            return str(int(number))
+        return repr(number)
+    return str(value)
+
+
+def format_names(values, limit=10):
+    """``'a', 'b', 'c'`` (and how many more beyond ``limit``), each via :func:`format_value`."""
+    values = list(values)
+    shown = ", ".join(format_value(v) for v in values[:limit])
+    return shown + (f" and {len(values) - limit} more" if len(values) > limit else "")
 
 
 def feature_kind(column):
@@ -59,7 +94,9 @@ class Dataset:
 
     def __post_init__(self):
         if self.task not in TASKS:
-            raise DataError(f"The task must be one of {TASKS}, not {self.task!r}.")
+            raise DataError(
+                f"The task must be {' or '.join(TASKS)}, not {format_value(self.task)}."
+            )
         if len(self.X) != len(self.y):
             raise DataError(f"X has {len(self.X)} rows but y has {len(self.y)}.")
 

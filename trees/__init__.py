@@ -41,6 +41,8 @@ node_cutpoints, stability_scoreboard, ...
     with each other, cutpoints at every node, and the stability scoreboard.
 TreeGrower, Candidate
     Grow a tree one split at a time (the step-by-step page).
+validate_tree_document, parse_tree_json, tree_data_problems, check_tree_for_data
+    Strict checks of a saved tree, and of a loaded tree against the current data.
 search_splits, SegmentBatch, SplitTable, position_to_threshold
     The single split search, for growers and forests.
 CRITERIA_CLF, CRITERIA_REG
@@ -136,16 +138,20 @@ from .tree import (
     Tree,
     TreeGrower,
     TreeGrowth,
+    check_tree_for_data,
     from_sklearn,
     gamma_log_pvalue,
     gini_null_moments,
     grow,
     log_gamma_sf,
     mirror,
+    parse_tree_json,
     permutation_pvalue,
     position_to_threshold,
     search_splits,
     split_criteria,
+    tree_data_problems,
+    validate_tree_document,
 )
 
 __all__ = [
@@ -188,6 +194,7 @@ __all__ = [
     "abstention_curve",
     "alternative_paths",
     "bias_experiment",
+    "check_tree_for_data",
     "compare_models",
     "compare_trees",
     "complexity_curve",
@@ -218,6 +225,7 @@ __all__ = [
     "noise_root_study",
     "null_gini_gains",
     "out_of_fold_reliability",
+    "parse_tree_json",
     "partition_distance",
     "permutation_pvalue",
     "permutation_importances",
@@ -238,9 +246,11 @@ __all__ = [
     "split_text",
     "stability_scoreboard",
     "tie_break_study",
+    "tree_data_problems",
     "tree_diff",
     "tree_distance",
     "tree_distances",
     "tree_importances",
+    "validate_tree_document",
     "wilcoxon_marks",
 ]

@@ -11,19 +11,27 @@ tables and arrays with ``st.cache_data``.
 import numpy as np
 import pandas as pd
 import streamlit as st
+from sklearn.linear_model import LogisticRegression
 
+from datasets import generate, preprocess
 from trees import (
     CultivatedForestClassifier,
     DecisionTreeClassifier,
     RandomForestClassifier,
+    bias_experiment,
+    complexity_curve,
     exhaustive_trees,
+    noise_root_study,
+    null_gini_gains,
     out_of_fold_reliability,
     refit_without_row,
 )
-from trees.studies import make_model, subsample, train_test_rows
+from trees.studies import make_model, make_tree, subsample, train_test_rows
 
 __all__ = [
     "SMALL",
+    "bias_grid",
+    "complexity_curves",
     "crf_references",
     "exhaustive",
     "fit_crf",
@@ -31,9 +39,14 @@ __all__ = [
     "fit_model",
     "fit_tree",
     "held_out_split",
+    "logistic_fit",
+    "noise_roots",
+    "null_gains",
     "oof_reliability",
     "removal",
     "sample",
+    "staircase_example",
+    "staircase_tree",
 ]
 
 # Below this many rows nothing is held out: the model is fitted on all rows.
@@ -117,3 +130,58 @@ def as_key(params):
     return tuple(
         sorted((k, v.item() if isinstance(v, np.generic) else v) for k, v in params.items())
     )
+
+
+@st.cache_data(show_spinner="Simulating datasets under the Null Hypothesis...", max_entries=16)
+def bias_grid(n1, n2, trials, N_grid, p1_grid):
+    """:func:`trees.bias_experiment` on a grid (cached across sessions: it depends on its settings only)."""
+    return bias_experiment(n1=n1, n2=n2, N=list(N_grid), p1=list(p1_grid), trials=trials, seed=0)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def null_gains(n_values, rows, priors):
+    """Monte Carlo Gini gains under the null and the row totals (``priors`` a tuple)."""
+    return null_gini_gains(n_values, rows, np.asarray(priors), trials=20_000)
+
+
+@st.cache_data(show_spinner="Fitting stumps on resamples with noise columns...", max_entries=16)
+def noise_roots(data_key, n_noise, resamples, permutations, _X, _y):
+    """:func:`trees.noise_root_study` on the page's rows."""
+    return noise_root_study(
+        _X, _y, n_noise=n_noise, n_resamples=resamples, n_permutations=permutations
+    )
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def staircase_example(name, params):
+    """A generator's data as arrays (``params`` a tuple of pairs), preprocessed."""
+    data, _ = preprocess(generate(name, **dict(params)))
+    return data.arrays()
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def staircase_tree(task, max_depth, _X, _y, data_key):
+    """A tree of ``max_depth`` on a generated example (``data_key`` names the example's settings)."""
+    return make_tree(task, {"max_depth": max_depth}).fit(_X, _y).tree_
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def logistic_fit(_X, _y, data_key):
+    """The logistic-regression line a staircase is compared with."""
+    return LogisticRegression().fit(_X, _y)
+
+
+@st.cache_data(
+    show_spinner="Cross-validating trees of every depth and leaf size...", max_entries=16
+)
+def complexity_curves(signature, _X, _y):
+    """Depth and leaf-size curves; ``signature`` = (data key, task, folds, repeats, error name)."""
+    _, task, folds, repeats, error_name = signature
+    options = {"n_splits": folds, "n_repeats": repeats, "error_name": error_name}
+    depths = [1, 2, 3, 4, 5, 6, 8, 10, 12, 15, None]
+    depth_curve = complexity_curve(_X, _y, task, "max_depth", depths, **options)
+    leaves = [
+        v for v in sorted({1, 2, 5, 10, 20, 50, 100, max(1, len(_y) // 20)}) if v <= len(_y) // 4
+    ] or [1]
+    leaf_curve = complexity_curve(_X, _y, task, "min_samples_leaf", leaves, **options)
+    return depth_curve, leaf_curve

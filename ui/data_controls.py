@@ -6,7 +6,7 @@ dataset is left as it was, so nothing the user loaded is lost.
 
 import streamlit as st
 
-from datasets import DataError, read_table, table_to_dataset
+from datasets import DataError, UploadRecord, read_table, table_to_dataset
 from datasets import upload as upload_limits
 
 from . import state
@@ -46,11 +46,59 @@ def use_table(table, target, task, filename):
     return None
 
 
-def apply_settings(max_missing_share, max_onehot, keep_categories=False):
+def use_upload(data, filename, target, task=None):
+    """Make an uploaded file the current dataset and keep it for the session and reloads.
+
+    Parameters
+    ----------
+    data : bytes
+        The file as uploaded (``UploadedFile.getvalue()``).
+    filename : str
+    target : str
+    task : {"classification", "regression"}, optional
+
+    Returns
+    -------
+    str or None
+        An error message, or None (the dataset is then current and kept).
+    """
+    record = UploadRecord(filename=filename or "", data=bytes(data), target=str(target), task=task)
+    try:
+        table = cached_read_table(record.data, filename)
+        raw = table_to_dataset(table, target, task=task, name=filename or "Uploaded table")
+        state.set_dataset(raw, origin=("upload", raw.name))
+    except DataError as err:
+        return str(err)
+    state.keep_upload(record, raw)
+    return None
+
+
+def apply_settings(
+    max_missing_share,
+    max_onehot,
+    keep_categories=False,
+    numeric_fill=None,
+    categorical_fill=None,
+    drop_id_columns=None,
+):
+    """Preprocess the current dataset again with these settings.
+
+    ``numeric_fill`` (a key of ``datasets.NUMERIC_FILLS``), ``categorical_fill``
+    (a key of ``datasets.CATEGORICAL_FILLS``) and ``drop_id_columns`` keep
+    their current values when None.
+    """
+    current = state.preprocessing_settings()
     settings = {
         "max_missing_share": float(max_missing_share),
         "max_onehot": int(max_onehot),
         "keep_categories": bool(keep_categories),
+        "numeric_fill": current["numeric_fill"] if numeric_fill is None else str(numeric_fill),
+        "categorical_fill": (
+            current["categorical_fill"] if categorical_fill is None else str(categorical_fill)
+        ),
+        "drop_id_columns": (
+            current["drop_id_columns"] if drop_id_columns is None else bool(drop_id_columns)
+        ),
     }
     try:
         state.set_dataset(

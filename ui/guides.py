@@ -172,4 +172,65 @@ GUIDES = {
             "one tree's shape and softens its splits.",
         ),
     ],
+    "split_bias": [
+        Step(
+            "A fair race between two useless features",
+            "The two heatmaps at the top, first the Gini gain's.",
+            "Neither feature is related to the class. How often should a fair criterion pick the one with "
+            "10 values over the one with 2?",
+            "Half of the time (bias 0, white). The Gini gain picks the 10-valued feature far more often (red): "
+            "more values give chance more ways to look informative (source 001, section 3).",
+        ),
+        Step(
+            "Correct the criterion, not the data",
+            "The right heatmap: the Gamma-corrected Gini.",
+            "What could make a criterion fair whatever the number of values?",
+            "Compare p-values instead of gains: the chance of a gain this large if the feature were useless. "
+            "Dobra and Gehrke prove p-values are nearly unbiased and give the Gini gain's null moments exactly "
+            "(eqs. 19-21).",
+        ),
+        Step(
+            "Every criterion",
+            'The tab "All six criteria".',
+            "Which criteria are gains and which are p-values? Which of them are fair?",
+            "Gini gain, information gain and gain ratio lean to many values; the chi-square, G-square and "
+            "corrected Gini p-values are nearly fair, except near p₁ N = 1, where all tests lean to few values.",
+        ),
+        Step(
+            "On your data",
+            'The tab "On your data": noise columns added to the current dataset.',
+            "Would a tree ever put pure noise at its root?",
+            "With the Gini gain it can, when the real features are weak; with p-value selection it rarely does.",
+        ),
+    ],
+    "staircase": [
+        Step(
+            "A diagonal boundary",
+            "The picture: classes split by an oblique line, the tree's regions, the logistic line dashed.",
+            "A tree asks one question about one feature at each node. How can it draw a diagonal?",
+            "Only as a staircase of axis-parallel steps; each step costs a split, so an oblique boundary needs a "
+            "deep tree where one linear cut would do (source 003, the staircase effect).",
+        ),
+        Step(
+            "More depth, finer stairs",
+            "Raise the maximum depth in the settings, then add label noise.",
+            "Does a deeper tree always draw the boundary better?",
+            "It follows the boundary more closely, then starts carving boxes around single noisy points: lower "
+            "training error, not lower test error.",
+        ),
+        Step(
+            "No extrapolation",
+            "The tab on regression: a smooth curve and the tree's steps; the grey bands have no data.",
+            "What does the tree predict to the right of the last training point?",
+            "The value of its outermost leaf, flat for ever: a tree cannot follow a trend beyond its data.",
+        ),
+        Step(
+            "How deep to grow",
+            'The tab "How deep to grow?": cross-validated error against the maximum depth and the minimum rows '
+            "per leaf, with the linear baseline.",
+            "Where is the test error lowest, and why does it rise again?",
+            "Around depth 3 on the toy data: shallower trees are too coarse (bias), deeper ones fit noise "
+            "(variance). On data with an oblique boundary the linear model may beat every tree.",
+        ),
+    ],
 }

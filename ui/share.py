@@ -309,7 +309,9 @@ def current_params():
 
 def sync_url():
     """Write the current view into the address bar (after the page ran)."""
-    params = current_params()
+    # The address bar also carries a kept upload's token, so a reload finds the upload; the
+    # link to share does not (it would hand the file to whoever opens it).
+    params = {**current_params(), **state.upload_url_params()}
     if dict(st.query_params) != params:
         st.query_params.from_dict(params)
     st.session_state[state.SHARED_KEYS] = set()  # the next run registers what it draws

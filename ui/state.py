@@ -10,11 +10,32 @@ The current dataset persists across pages: ``RAW`` is what the user loaded,
 and ``DATA_KEY`` a fingerprint of ``DATA`` (its content, not its identity):
 cached computations are keyed on it, so they are shared by every session
 that works on the same data and never mixed up between datasets.
+
+An uploaded dataset is kept for the session and across page reloads:
+``UPLOAD`` holds its :class:`datasets.UploadRecord` (the file's bytes and the
+user's choices) while it is the current dataset, the record is also kept on
+the server's shelf (:func:`kept_uploads`) under a random token, and the
+token rides in the page's URL (query parameter ``UPLOAD_PARAM``, written by
+``ui.share.sync_url`` from :func:`upload_url_params`). A reloaded
+page (a new session) finds the token, rebuilds the dataset and says so; when
+the upload is no longer on the shelf it says that it was dropped
+(:func:`take_upload_notice`).
 """
+
+import dataclasses
 
 import streamlit as st
 
-from datasets import DataError, fingerprint, generate, load, preprocess
+from datasets import (
+    PREPROCESS_DEFAULTS,
+    DataError,
+    UploadShelf,
+    fingerprint,
+    format_value,
+    generate,
+    load,
+    preprocess,
+)
 
 __all__ = [
     "DATA",
@@ -22,12 +43,20 @@ __all__ = [
     "RAW",
     "RECORD",
     "SETTINGS",
+    "UPLOAD",
+    "UPLOAD_NOTICE",
+    "UPLOAD_PARAM",
     "current",
     "current_raw",
+    "current_upload",
     "dataset_key",
     "ensure_dataset",
+    "keep_upload",
+    "kept_uploads",
     "preprocessing_settings",
     "set_dataset",
+    "take_upload_notice",
+    "upload_url_params",
 ]
 
 # ----------------------------------------------------------- the dataset
@@ -39,6 +68,11 @@ DATA_KEY = "dataset_key"
 DATA_ORIGIN = (
     "dataset_origin"  # ("catalog", name) | ("generator", name, params) | ("upload", file name)
 )
+# {"record": UploadRecord, "token": str or None, "raw": Dataset} while the current dataset
+# is an upload; ("restored" | "dropped" | "not kept", message) for the page to show once.
+UPLOAD = "dataset_upload"
+UPLOAD_NOTICE = "dataset_upload_notice"
+UPLOAD_PARAM = "upload"  # the URL query parameter carrying the kept upload's token
 
 # ------------------------------------------------------------- the frame
 RUNS_FINISHED = "runs_finished"  # script runs of this session that reached the end of the frame
@@ -77,13 +111,17 @@ COND_EXPERIMENT = "cond_experiment"
 COND_EXPERIMENT_ALL = "cond_experiment_all"
 EVAL_SEARCH = "eval_search"
 CRF_AUC = "crf_auc"
-BIAS_RESULT = "bias_result"
 INST_BOARD = "inst_board"  # the stability scoreboard's run (or, after Stop, what builds it)
 INST_BOARD_SETTINGS = "inst_board_settings"  # the settings that run was made with
 NOISE_STUDY = "noise_study"
+STAIR_CURVES = "stair_curves"  # the settings whose complexity curves were asked for
+
+# ------------------------------------------------- saved runs (ui.runs)
+RUNS_OPENED_PREFIX = "runs_opened_"  # + the panel's key: the run reopened in this session
 
 DEFAULT_DATASET = "Lattice features"
-DEFAULT_SETTINGS = {"max_missing_share": 0.4, "max_onehot": 5, "keep_categories": False}
+# max_missing_share, max_onehot, keep_categories, numeric_fill, categorical_fill, drop_id_columns
+DEFAULT_SETTINGS = dict(PREPROCESS_DEFAULTS)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -99,13 +137,24 @@ def cached_generate(name, params):
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def cached_preprocess(dataset, max_missing_share, max_onehot, keep_categories=False):
+def cached_preprocess(
+    dataset,
+    max_missing_share,
+    max_onehot,
+    keep_categories=False,
+    numeric_fill=PREPROCESS_DEFAULTS["numeric_fill"],
+    categorical_fill=PREPROCESS_DEFAULTS["categorical_fill"],
+    drop_id_columns=PREPROCESS_DEFAULTS["drop_id_columns"],
+):
     """Preprocessed dataset, its record and its fingerprint (cached by content)."""
     processed, record = preprocess(
         dataset,
         max_missing_share=max_missing_share,
         max_onehot=max_onehot,
         keep_categories=keep_categories,
+        numeric_fill=numeric_fill,
+        categorical_fill=categorical_fill,
+        drop_id_columns=drop_id_columns,
     )
     return processed, record, fingerprint(processed)
 
@@ -129,24 +178,24 @@ def set_dataset(raw, settings=None, origin=None):
         When preprocessing fails; the previous dataset is then kept.
     """
     settings = {**DEFAULT_SETTINGS, **(settings or preprocessing_settings())}
-    processed, record, key = cached_preprocess(
-        raw, settings["max_missing_share"], settings["max_onehot"], settings["keep_categories"]
-    )
+    processed, record, key = cached_preprocess(raw, **{k: settings[k] for k in DEFAULT_SETTINGS})
     st.session_state[RAW] = raw
     st.session_state[DATA] = processed
     st.session_state[RECORD] = record
     st.session_state[SETTINGS] = settings
     st.session_state[DATA_KEY] = key
     st.session_state[DATA_ORIGIN] = origin or ("catalog", raw.name)
+    _keep_settings_of_upload(raw, settings)
 
 
 def ensure_dataset():
-    """Load the default dataset when the session has none yet."""
-    if DATA not in st.session_state:
+    """Load the default dataset when the session has none yet (or the upload its URL names)."""
+    if DATA not in st.session_state and not _restore_upload():
         try:
             set_dataset(cached_load(DEFAULT_DATASET))
         except DataError as err:  # the bundled default should never fail; say so if it does
             st.error(f"The default dataset could not be loaded: {err}")
+    _forget_stale_upload()
 
 
 def current():
@@ -165,3 +214,107 @@ def dataset_key():
     """The fingerprint of the current dataset: the key of every cached computation on it."""
     ensure_dataset()
     return st.session_state[DATA_KEY]
+
+
+# ------------------------------------------------------------ kept uploads
+@st.cache_resource(show_spinner=False)
+def kept_uploads():
+    """The server's shelf of kept uploads (one per server process, shared by sessions)."""
+    return UploadShelf()
+
+
+def keep_upload(record, raw):
+    """Keep the upload ``record`` that became the current dataset ``raw`` (see the module doc).
+
+    Call it right after ``set_dataset(raw)``. The record is stored with the
+    preprocessing settings in force; a file too large for the shelf is kept
+    for the session only, and the notice says so.
+    """
+    record = dataclasses.replace(record, settings=preprocessing_settings())
+    token = kept_uploads().put(record)
+    st.session_state[UPLOAD] = {"record": record, "token": token, "raw": raw}
+    if token is None:
+        _notice(
+            "not kept",
+            f"{record.filename} is kept while this page stays open, but it is too large to be "
+            "kept across a reload of the page.",
+        )
+
+
+def current_upload():
+    """The :class:`datasets.UploadRecord` of the current dataset, or None when it is no upload."""
+    kept = st.session_state.get(UPLOAD)
+    return None if kept is None else kept["record"]
+
+
+def take_upload_notice():
+    """``(kind, message)`` to show once, or None; kind is "restored", "dropped" or "not kept"."""
+    return st.session_state.pop(UPLOAD_NOTICE, None)
+
+
+def _notice(kind, message):
+    st.session_state[UPLOAD_NOTICE] = (kind, message)
+
+
+def _kept_entry_of(raw):
+    kept = st.session_state.get(UPLOAD)
+    return kept if kept is not None and kept["raw"] is raw else None
+
+
+def _keep_settings_of_upload(raw, settings):
+    """New preprocessing settings of a kept upload are kept too (a reload restores them)."""
+    kept = _kept_entry_of(raw)
+    if kept is not None and kept["record"].settings != settings:
+        kept["record"] = dataclasses.replace(kept["record"], settings=dict(settings))
+        if kept["token"] is not None:
+            kept_uploads().put(kept["record"], kept["token"])
+
+
+def _restore_upload():
+    """Rebuild the upload named by the URL in a new session; False when there is none."""
+    token = st.query_params.get(UPLOAD_PARAM)
+    if not token:
+        return False
+    record = kept_uploads().get(token)
+    if record is None:
+        _notice(
+            "dropped",
+            "The table you uploaded before the page was reloaded is no longer kept on the server "
+            "(the server restarted, or many uploads came after it). The default dataset is "
+            "loaded: upload the file again on the Data page.",
+        )
+        return False
+    try:
+        raw = record.to_dataset()
+        set_dataset(raw, record.settings or None, origin=("upload", record.filename))
+    except DataError as err:
+        _notice("dropped", f"{record.filename} could not be loaded again: {err}")
+        return False
+    st.session_state[UPLOAD] = {"record": record, "token": token, "raw": raw}
+    _notice(
+        "restored",
+        f"{record.filename} (target {format_value(record.target)}) is loaded again: the page was reloaded "
+        "and the lab kept your upload.",
+    )
+    return True
+
+
+def _forget_stale_upload():
+    """Switching to another dataset forgets the upload (the URL then stops carrying it)."""
+    kept = st.session_state.get(UPLOAD)
+    if kept is not None and st.session_state.get(RAW) is not kept["raw"]:
+        st.session_state.pop(UPLOAD)
+
+
+def upload_url_params():
+    """``{UPLOAD_PARAM: token}`` while the current dataset is a kept upload, else ``{}``.
+
+    ``ui.share.sync_url`` writes it into the address bar after every run (so
+    a reload finds the upload), but not into the link to share: the token
+    would hand the file to whoever opens the link.
+    """
+    _forget_stale_upload()
+    kept = st.session_state.get(UPLOAD)
+    if kept is None or kept["token"] is None:
+        return {}
+    return {UPLOAD_PARAM: kept["token"]}

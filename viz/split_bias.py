@@ -7,22 +7,37 @@ from scipy import stats
 
 from .layout import TITLED_SUBPLOTS
 
-__all__ = ["bias_heatmaps", "null_distribution_figure", "noise_root_figure"]
+__all__ = ["bias_heatmaps", "noise_root_figure", "null_distribution_figure", "saved_bias_grid"]
 
 
-def bias_heatmaps(result, columns=3):
-    """One heatmap of the bias per criterion, against N and p1 (source 001, Figures 2 to 7)."""
-    names = list(result["bias"])
+BIAS_SCALE_TITLE = "bias<br>(log10 odds<br>of X₁)"
+
+
+def saved_bias_grid(summary):
+    """A saved split-bias run's summary as ``bias_heatmaps`` reads it (cells not done are NaN)."""
+    bias = {name: np.array(grid, dtype=float) for name, grid in summary["bias"].items()}
+    return {"N": np.asarray(summary["N"]), "p1": np.asarray(summary["p1"]), "bias": bias}
+
+
+def bias_heatmaps(result, criteria=None, columns=2, height_per_row=300):
+    """One heatmap of the bias per criterion, against N and p₁ (source 001, Figures 2 to 7).
+
+    The diverging scale is centred on 0, a fair criterion: red, the feature with
+    more values (X₁) is preferred; blue, the one with fewer (X₂).
+    """
+    names = list(criteria or result["bias"])
+    columns = min(columns, len(names))
     rows = int(np.ceil(len(names) / columns))
     fig = make_subplots(
         rows=rows,
         cols=columns,
         subplot_titles=names,
-        horizontal_spacing=0.06,
-        vertical_spacing=0.14,
+        shared_yaxes=True,
+        horizontal_spacing=0.04,
+        vertical_spacing=0.22 if rows > 1 else 0.1,
     )
-    limit = max(0.1, float(np.nanmax([np.nanmax(np.abs(v)) for v in result["bias"].values()])))
-    p1_labels = [f"{p:.3g}" for p in result["p1"]]
+    limit = max(0.1, float(np.nanmax([np.nanmax(np.abs(result["bias"][n])) for n in names])))
+    p1_labels = [f"{p:.2g}" for p in result["p1"]]
     for i, name in enumerate(names):
         fig.add_trace(
             go.Heatmap(
@@ -31,17 +46,18 @@ def bias_heatmaps(result, columns=3):
                 z=result["bias"][name],
                 zmin=-limit,
                 zmax=limit,
+                zmid=0.0,
                 colorscale="RdBu_r",
                 showscale=i == 0,
-                colorbar={"title": "bias"},
-                hovertemplate="N %{x}, p1 %{y}<br>bias %{z:.2f}<extra>" + name + "</extra>",
+                colorbar={"title": {"text": BIAS_SCALE_TITLE}, "len": 0.9},
+                hovertemplate="N %{x}, p₁ %{y}<br>bias %{z:.2f}<extra>" + name + "</extra>",
             ),
             row=i // columns + 1,
             col=i % columns + 1,
         )
-    fig.update_xaxes(title_text="N")
-    fig.update_yaxes(title_text="p1", col=1)
-    fig.update_layout(height=330 * rows, **TITLED_SUBPLOTS)
+    fig.update_xaxes(title_text="rows N", type="category", tickangle=0)
+    fig.update_yaxes(title_text="prior of class 1, p₁", col=1, type="category")
+    fig.update_layout(height=height_per_row * rows + 40, **TITLED_SUBPLOTS)
     return fig
 
 
@@ -98,20 +114,29 @@ def null_distribution_figure(gains, mean, variance):
 
 
 def noise_root_figure(result, labels):
-    """Share of resamples whose root split is on a noise feature, per selection rule."""
+    """Share of resamples whose root split is on a noise feature, per selection rule.
+
+    Each bar is labelled with its count ("0 of 20 resamples"), so a rule that never
+    picked noise reads as such instead of as an empty chart.
+    """
     keys = [k for k in labels if k in result]
+    total = result["resamples"]
+    counts = [int(round(result[k] * total)) for k in keys]
     fig = go.Figure(
         go.Bar(
             x=[labels[k] for k in keys],
             y=[result[k] for k in keys],
             marker_color=["#d62728", "#2ca02c"][: len(keys)],
+            text=[f"{c} of {total} resamples" for c in counts],
+            textposition="outside",
+            cliponaxis=False,
             hovertemplate="%{x}: %{y:.0%}<extra></extra>",
         )
     )
     fig.update_layout(
-        title="Roots that split on noise",
+        title="Roots that split on a noise column",
         yaxis_tickformat=".0%",
-        yaxis_range=[0, 1],
+        yaxis_range=[0, 1.1],
         yaxis_title="share of resamples",
         **TITLED_SUBPLOTS,
     )

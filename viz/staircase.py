@@ -10,6 +10,7 @@ from .partition import partition_figure
 
 __all__ = [
     "complexity_figure",
+    "depth_title",
     "linear_boundary",
     "staircase_classification_figure",
     "staircase_regression_figure",
@@ -25,8 +26,21 @@ def linear_boundary(coef, intercept, x_range):
     return xs, -(intercept + coef[0] * xs) / coef[1]
 
 
-def staircase_classification_figure(tree, X, y, names, class_names, coef=None, intercept=None):
-    """The tree's regions over the points, with the logistic-regression boundary as a line."""
+def depth_title(tree, depth_limit, pieces):
+    """``"Depth 3: 8 regions"``, saying when the tree is pure before the depth limit."""
+    title = f"Depth {tree.max_depth}: {tree.n_leaves} {pieces}"
+    if depth_limit is not None and tree.max_depth < depth_limit:
+        title += f" (pure before the limit of {depth_limit})"
+    return title
+
+
+def staircase_classification_figure(
+    tree, X, y, names, class_names, coef=None, intercept=None, depth_limit=None
+):
+    """The tree's regions over the points, with the logistic-regression boundary as a line.
+
+    Both axes share one scale (a 45 degree boundary looks like one), and the plot is square.
+    """
     fig = partition_figure(
         tree,
         X,
@@ -35,7 +49,7 @@ def staircase_classification_figure(tree, X, y, names, class_names, coef=None, i
         1,
         names,
         class_names,
-        title=f"Depth {tree.max_depth}: {tree.n_leaves} regions",
+        title=depth_title(tree, depth_limit, "regions"),
     )
     if coef is not None:
         bx, by = linear_boundary(coef, intercept, (X[:, 0].min(), X[:, 0].max()))
@@ -49,31 +63,33 @@ def staircase_classification_figure(tree, X, y, names, class_names, coef=None, i
                 line={"color": "black", "dash": "dash", "width": 2},
             )
         )
+    fig.update_yaxes(scaleanchor="x", scaleratio=1, constrain="domain")
+    fig.update_xaxes(constrain="domain")
+    fig.update_layout(height=460, legend={"orientation": "h", "y": -0.18})
     return fig
 
 
-def staircase_regression_figure(tree, x, y, true_function, extend=0.4):
-    """Steps of a regression tree over a smooth function, beyond the training range too."""
+def staircase_regression_figure(tree, x, y, true_function, extend=0.4, depth_limit=None):
+    """Steps of a regression tree over a smooth function, beyond the training range too.
+
+    The grey bands, where there is no training data, lie under the lines: there the tree
+    stays flat at its outermost leaf's value while the true function goes on.
+    """
     low, high = float(x.min()), float(x.max())
     span = high - low
     grid = np.linspace(low - extend * span, high + extend * span, 600)
     fig = go.Figure()
-    fig.add_vrect(
-        x0=grid[0],
-        x1=low,
-        fillcolor="#eeeeee",
-        line_width=0,
-        annotation_text="no data",
-        annotation_position="top left",
-    )
-    fig.add_vrect(
-        x0=high,
-        x1=grid[-1],
-        fillcolor="#eeeeee",
-        line_width=0,
-        annotation_text="no data",
-        annotation_position="top right",
-    )
+    for x0, x1, position in ((grid[0], low, "top left"), (high, grid[-1], "top right")):
+        fig.add_vrect(
+            x0=x0,
+            x1=x1,
+            fillcolor="#e6e6e6",
+            opacity=0.6,
+            layer="below",
+            line_width=0,
+            annotation_text="no training data",
+            annotation_position=position,
+        )
     fig.add_trace(
         go.Scatter(x=x, y=y, mode="markers", name="rows", marker={"size": 5, "color": "#7f7f7f"})
     )
@@ -96,7 +112,7 @@ def staircase_regression_figure(tree, x, y, true_function, extend=0.4):
         )
     )
     fig.update_layout(
-        title=f"Depth {tree.max_depth}: {tree.n_leaves} constant pieces",
+        title=depth_title(tree, depth_limit, "constant pieces"),
         xaxis_title="x",
         yaxis_title="y",
         legend={"orientation": "h", "y": -0.2},
@@ -134,9 +150,12 @@ def surface_comparison_figure(tree, true_surface, X, n=80):
     return fig
 
 
+PARAMETER_NAMES = {"max_depth": "maximum depth", "min_samples_leaf": "minimum rows per leaf"}
+
+
 def complexity_figure(curve):
     """Train and test error (mean ± SD over folds) against a parameter, baseline and best marked."""
-    labels = ["none" if v is None else v for v in curve.values]
+    labels = ["no limit" if v is None else v for v in curve.values]
     xs = list(range(len(labels)))
     fig = go.Figure()
     for name, mean, std, color in (
@@ -174,11 +193,12 @@ def complexity_figure(curve):
             marker={"size": 14, "symbol": "star", "color": "#ff7f0e"},
         )
     )
+    parameter = PARAMETER_NAMES.get(curve.parameter, curve.parameter)
     fig.update_layout(
-        title=f"{curve.error_name} against {curve.parameter}",
+        title=f"{curve.error_name} against the {parameter}",
         yaxis_title=curve.error_name,
         legend={"orientation": "h", "y": -0.25},
         **LAYOUT,
     )
-    fig.update_xaxes(tickvals=xs, ticktext=[str(v) for v in labels], title_text=curve.parameter)
+    fig.update_xaxes(tickvals=xs, ticktext=[str(v) for v in labels], title_text=parameter)
     return fig

@@ -22,6 +22,10 @@ best_categorical_split
     Membership and equality splits of a categorical feature.
 from_sklearn
     Convert a fitted scikit-learn tree.
+validate_tree_document, parse_tree_json, MAX_TREE_NODES
+    Strict checks of a saved tree (JSON), with a node-count limit.
+tree_data_problems, check_tree_for_data
+    Whether a loaded tree fits the current data (features, task, classes, categories).
 """
 
 from ._builder import GROWTH_ORDERS, SELECTIONS, TreeGrowth, grow
@@ -54,6 +58,9 @@ from ._splitter import (
     search_splits,
 )
 from ._tree import Tree, mirror
+from ._tree_json import MAX_NODES as MAX_TREE_NODES
+from ._tree_json import parse_tree_json, validate_tree_document
+from ._tree_match import check_tree_for_data, tree_data_problems
 
 __all__ = [
     "CATEGORICAL_SPLITS",
@@ -62,6 +69,7 @@ __all__ = [
     "FOREST_CONDITIONINGS",
     "GROWTH_ORDERS",
     "INPUT_DTYPES",
+    "MAX_TREE_NODES",
     "OPERATORS",
     "ROUTING_OPERATORS",
     "SELECTIONS",
@@ -77,15 +85,19 @@ __all__ = [
     "TreeGrowth",
     "best_categorical_split",
     "check_operator",
+    "check_tree_for_data",
     "from_sklearn",
     "gamma_log_pvalue",
     "gini_null_moments",
     "grow",
     "log_gamma_sf",
     "mirror",
+    "parse_tree_json",
     "permutation_pvalue",
     "position_to_threshold",
     "search_splits",
     "split_criteria",
     "table_criteria",
+    "tree_data_problems",
+    "validate_tree_document",
 ]

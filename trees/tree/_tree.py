@@ -31,6 +31,7 @@ import numpy as np
 from scipy import sparse
 
 from ._operators import OPERATORS, ROUTING_OPERATORS, cast_input, check_input_dtype, check_operator
+from ._tree_json import validate_tree_document
 
 __all__ = ["OPERATORS", "Tree", "mirror"]
 
@@ -380,8 +381,10 @@ class Tree:
         Raises
         ------
         ValueError
-            When a field is missing or the arrays do not form a valid tree.
+            When a field is missing or the arrays do not form a valid tree
+            (every rule: :mod:`trees.tree._tree_json`).
         """
+        data = validate_tree_document(data)
         if not isinstance(data, dict):
             raise ValueError("A tree must be a JSON object (a dict).")
         required = (*_ARRAY_FIELDS, "is_classifier", "n_features")
