@@ -284,10 +284,10 @@ def test_a_saved_tree_loads_back():
 @pytest.mark.parametrize(
     "change, field",
     [
-        ({"left": [0, -1, -1]}, "left[0]"),  # a link back to the root
-        ({"right": [2, 2, -1], "left": [1, 2, -1], "feature": [0, 1, -1]}, "left[1]"),
-        ({"n_features": 5}, "n_features"),
-        ({"feature_names": ["a", "z"]}, "feature_names[1]"),
+        ({"left": [0, -1, -1]}, "left[0] is 0"),  # a link back to the root
+        ({"right": [2, 2, -1], "left": [1, 2, -1], "feature": [0, 1, -1]}, "left[1] = right[1]"),
+        ({"n_features": 5}, "grown on 5 feature(s)"),
+        ({"feature_names": ["a", "z"]}, 'feature 1 is "z" in the tree but "b" here'),
     ],
 )
 def test_a_bad_tree_file_is_refused_naming_the_field(change, field):
@@ -310,7 +310,7 @@ def test_a_file_that_is_not_a_tree_is_refused():
     at.file_uploader[0].set_value(
         ("t2.json", json.dumps({"feature": [0]}).encode(), "application/json")
     ).run()
-    assert any("left must be a list with one entry per node" in e.value for e in at.error)
+    assert any("missing the fields 'left', 'right'" in e.value for e in at.error)
 
 
 def test_native_categories_on_the_grow_page():

@@ -1,17 +1,15 @@
 """Saving, loading and reproducing the grow page's tree: downloads, the JSON upload, the report's code.
 
-An uploaded tree is parsed, checked here for what would otherwise hang or
-mislead the page (size, a proper binary tree reached from the root), read
-with ``Tree.from_dict`` (which names a missing field), checked against the
-data (number of features, their names, the task), and replayed split by split on the current training rows with
-``TreeGrower.from_tree``; every refusal names the field or the split.
+An uploaded tree is refused, with a message naming the field (and the node)
+at fault, unless it is a valid saved tree (``trees.tree._tree_json``'s rules)
+that fits the current data (``trees.tree._tree_match``); it is then replayed
+split by split on the current training rows with ``TreeGrower.from_tree``,
+which refuses a split that would leave a side empty there.
 """
-
-import json
 
 import streamlit as st
 
-from trees import Tree, TreeGrower
+from trees import Tree, TreeGrower, check_tree_for_data, parse_tree_json
 from viz.tree_dot import tree_to_dot
 
 from . import grower_state as gs
@@ -19,111 +17,34 @@ from . import state
 from .grow_history import splits_of
 from .snippets import dataset_code
 
-__all__ = ["MAX_TREE_BYTES", "check_structure", "load_panel", "reproduce_snippet"]
+__all__ = ["MAX_TREE_BYTES", "load_panel", "load_tree", "reproduce_snippet"]
 
 # A saved tree of the largest grower this page makes is far smaller; bigger files are refused.
 MAX_TREE_BYTES = 20_000_000
 
 
-def _ids(document, field, n):
-    values = document.get(field)
-    if not isinstance(values, list) or len(values) != n:
-        raise ValueError(
-            f"{field} must be a list with one entry per node ({n} node{'s' if n != 1 else ''})."
-        )
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-        raise ValueError(f"{field} must hold whole numbers (node or feature ids).")
-    return values
-
-
-def check_structure(document):
-    """Refuse a saved tree whose ``left``/``right`` do not form a binary tree reached from the root.
-
-    Checked on the JSON document, before a :class:`trees.Tree` is built from it.
-
-    Raises
-    ------
-    ValueError
-        Naming the field and the node: a child out of range, a node reached
-        twice (a cycle or a shared child), or a node the root does not reach.
-    """
-    if not isinstance(document, dict):
-        raise ValueError("A saved tree is a JSON object (a dict), not a list or a value.")
-    feature = document.get("feature")
-    if not isinstance(feature, list) or not feature:
-        raise ValueError("feature must be a non-empty list: one feature id per node, -1 at leaves.")
-    n = len(feature)
-    feature = _ids(document, "feature", n)
-    links = {field: _ids(document, field, n) for field in ("left", "right")}
-    seen, queue = {0}, [0]
-    while queue:
-        node = queue.pop()
-        if feature[node] < 0:
-            continue
-        for field, children in links.items():
-            child = children[node]
-            if not 0 < child < n:
-                raise ValueError(
-                    f"{field}[{node}] is {child}: a child must be a node id from 1 to {n - 1}."
-                )
-            if child in seen:
-                raise ValueError(
-                    f"{field}[{node}] is {child}, a node already reached from the root: the "
-                    "links form a cycle or share a child."
-                )
-            seen.add(child)
-            queue.append(child)
-    if len(seen) != n:
-        raise ValueError(f"{n - len(seen)} node(s) cannot be reached from the root (node 0).")
-
-
-def _check_fits_data(tree, grower):
-    if tree.n_features != grower.X.shape[1]:
-        raise ValueError(
-            f"n_features is {tree.n_features}, but the current dataset has {grower.X.shape[1]} "
-            "features after preprocessing: load a tree saved on this dataset."
-        )
-    if bool(tree.is_classifier) != bool(grower.is_classifier):
-        kind = "classification" if tree.is_classifier else "regression"
-        raise ValueError(
-            f"is_classifier says the tree was grown for {kind}, which the current dataset is not."
-        )
-    names = tree.feature_names
-    if names is not None and list(names) != list(grower.feature_names):
-        pairs = zip(names, grower.feature_names, strict=False)
-        differ = next((j for j, (a, b) in enumerate(pairs) if a != b), None)
-        if differ is None:
-            raise ValueError(
-                f"feature_names has {len(names)} names for the dataset's "
-                f"{len(grower.feature_names)} features."
-            )
-        raise ValueError(
-            f"feature_names[{differ}] is '{names[differ]}' in the file but "
-            f"'{grower.feature_names[differ]}' in the current dataset."
-        )
-
-
 def load_tree(raw, grower, split, settings, data):
-    """A grower on the current training rows that replays the uploaded tree (raises ValueError)."""
+    """A grower on the current training rows that replays the uploaded tree (raises ValueError).
+
+    The file is parsed with :func:`trees.parse_tree_json`, validated field by field by
+    :meth:`trees.Tree.from_dict` (a proper binary tree reached from the root, sizes, values,
+    names), checked against the current data with :func:`trees.check_tree_for_data` (features,
+    their names, the task, the classes, categorical features), then replayed split by split.
+    """
     if len(raw) > MAX_TREE_BYTES:
         raise ValueError(
             f"the file has {len(raw):,} bytes; a saved tree has at most {MAX_TREE_BYTES:,}"
         )
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise ValueError("the file is not UTF-8 text: a saved tree is a JSON text file") from err
-    try:
-        document = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as err:
-        raise ValueError(f"the file is not valid JSON ({err})") from err
-    check_structure(document)
-    try:
-        tree = Tree.from_dict(document)
-    except (TypeError, KeyError, IndexError) as err:
-        raise ValueError(f"the file is not a saved tree ({type(err).__name__}: {err})") from err
-    _check_fits_data(tree, grower)
+    tree = Tree.from_dict(parse_tree_json(raw))
     categorical, category_names = data.categorical_features()
+    check_tree_for_data(
+        tree,
+        grower.feature_names,
+        task=data.task,
+        class_names=grower.class_names,
+        categorical=categorical,
+        category_names=category_names,
+    )
     return TreeGrower.from_tree(
         split.X_train,
         split.y_train,
