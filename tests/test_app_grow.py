@@ -361,3 +361,35 @@ def test_the_report_snippet_reproduces_the_page(capsys):
     last = plotly_array(held_out["data"][1]["y"])[-1]
     assert f"{last:.3f}".rstrip("0") in printed.replace(" 0.", " 0.")
     assert "rows_to_flip" in printed
+
+
+def test_clicking_a_point_splits_the_leaf_at_the_nearest_candidate():
+    """Issue 21: split by clicking the score curve or the distribution (plotly's selection event)."""
+
+    def script():
+        from types import SimpleNamespace
+
+        import streamlit as st
+
+        from datasets import generate
+        from trees import TreeGrower
+        from ui.grow_node import _split_from_click
+        from ui.state import GROW_GROWER, GROW_MESSAGE
+
+        X, y = generate("Lattice features").arrays()
+        st.session_state[GROW_GROWER] = grower = TreeGrower(X, y, feature_names=["a", "b"])
+        clicked = SimpleNamespace(selection=SimpleNamespace(points=[{"x": 7.3, "y": 0.1}]))
+        st.session_state["chart"] = clicked
+        _split_from_click("chart", 0, 0, "score curve")
+        st.write(f"{grower.n_steps} {grower.tree.threshold[0]}")
+        st.write(st.session_state[GROW_MESSAGE][1])
+        st.session_state["chart"] = SimpleNamespace(selection=SimpleNamespace(points=[]))
+        _split_from_click("chart", 1, 0, "distribution")  # nothing selected: nothing happens
+        st.write(f"{grower.n_steps}")
+
+    at = AppTest.from_function(script).run()
+    assert not at.exception
+    made, message, after = (m.value for m in at.markdown)
+    assert made == "1 7.5"  # the candidate threshold nearest to 7.3
+    assert "nearest to where you clicked on the score curve (7.3)" in message
+    assert after == "1"

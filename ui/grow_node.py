@@ -71,11 +71,21 @@ def _shown_feature(container, grower, tree, node, usable):
     return names.index(name) if name in names else default
 
 
+def _field(value, name):
+    """``value[name]`` or ``value.name`` (Streamlit's chart state is both a dict and an object)."""
+    if isinstance(value, dict):
+        return value.get(name)
+    return getattr(value, name, None)
+
+
+def _selected_points(event):
+    """The points selected in a chart's state, or an empty list."""
+    return list(_field(_field(event, "selection"), "points") or [])
+
+
 def _split_from_click(chart_key, node, feature, source):
     """Callback of a clicked score curve or distribution: split the leaf at the nearest candidate."""
-    event = st.session_state.get(chart_key)
-    selection = getattr(event, "selection", None) or (event or {}).get("selection", {})
-    points = getattr(selection, "points", None) or (selection or {}).get("points", [])
+    points = _selected_points(st.session_state.get(chart_key))
     if not points:
         return
     grower = st.session_state[GROW_GROWER]
