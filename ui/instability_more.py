@@ -83,18 +83,22 @@ def cutpoints_panel(cutpoints, n_refits, depth):
         pd.DataFrame(
             {
                 "node": summary["path"],
-                "refits with it": summary["present"],
+                "refits with it": 100 * summary["present"],
                 "most frequent feature": summary["top_feature"],
-                "its share": summary["top_share"],
-                "its thresholds (10% · median · 90%)": thresholds,
+                "its share": 100 * summary["top_share"],
+                "cutpoints 10 · 50 · 90%": thresholds,
             }
         ),
         title="Cutpoints at each node position",
         hide_index=True,
         width="stretch",
         column_config={
-            "refits with it": st.column_config.NumberColumn(format="percent"),
-            "its share": st.column_config.NumberColumn(format="percent"),
+            "refits with it": st.column_config.NumberColumn(format="%.0f%%"),
+            "its share": st.column_config.NumberColumn(format="%.0f%%"),
+            "cutpoints 10 · 50 · 90%": st.column_config.TextColumn(
+                help="The 10th percentile, the median and the 90th percentile of the thresholds "
+                "of the most frequent feature at this position."
+            ),
         },
     )
 

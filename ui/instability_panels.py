@@ -132,9 +132,9 @@ def settings_panel(n_train):
 
 def _legend(tree, class_names):
     if tree.is_classifier:
-        return node_legend_html(class_names)
+        return node_legend_html(class_names, borders=())
     values = tree.value[:, 0]
-    return node_legend_html(value_range=(float(values.min()), float(values.max())))
+    return node_legend_html(value_range=(float(values.min()), float(values.max())), borders=())
 
 
 def key_picture(model, table, names, class_names):
@@ -181,7 +181,7 @@ def confidence_panel(table, settings):
             "split": table["split"],
             "runner-up (another feature)": runner,
             "rows to flip": flips,
-            "bootstrap win rate": table["boot_win_rate"].astype(float),
+            "bootstrap win rate": 100 * table["boot_win_rate"].astype(float),
         }
     )
     figures.table(
@@ -191,7 +191,7 @@ def confidence_panel(table, settings):
         width="stretch",
         column_config={
             "bootstrap win rate": st.column_config.NumberColumn(
-                format="percent", help=glossary.explain("bootstrap win rate")
+                format="%.0f%%", help=glossary.explain("bootstrap win rate")
             ),
             "rows to flip": st.column_config.TextColumn(help=glossary.explain("rows to flip")),
         },

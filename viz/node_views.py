@@ -230,7 +230,9 @@ def _chip(color, text, border=None, double=False):
     )
 
 
-def node_legend_html(class_names=None, value_range=None, badges=True, path=False):
+def node_legend_html(
+    class_names=None, value_range=None, badges=True, path=False, borders=("selected", "last")
+):
     """A legend of the tree drawing: box colours, borders, and (optionally) the confidence badges.
 
     Parameters
@@ -243,6 +245,8 @@ def node_legend_html(class_names=None, value_range=None, badges=True, path=False
         Add the meaning of the split-confidence badges (``viz.stability.CONFIDENCE_LEVELS``).
     path : bool
         Add the blue border of a row's decision path.
+    borders : sequence of {"selected", "last"}
+        The highlighted borders the drawing uses (none on a page without a selection).
     """
     parts = []
     if class_names is not None:
@@ -258,11 +262,11 @@ def node_legend_html(class_names=None, value_range=None, badges=True, path=False
         parts.append(
             "to " + _chip(blend_with_white(value_color(high, low, high), 0.45), f"{high:.4g}")
         )
-    borders = [("selected", "selected node"), ("last", "last split")]
-    if path:
-        borders.append(("path", "the row's path"))
-    parts.append("<br><b>Border</b>: ")
-    parts += [_chip("#ffffff", text, HIGHLIGHTS[kind]) for kind, text in borders]
+    words = {"selected": "selected node", "last": "last split", "path": "the row's path"}
+    shown = list(borders) + (["path"] if path else [])
+    if shown:
+        parts.append("<br><b>Border</b>: ")
+        parts += [_chip("#ffffff", words[kind], HIGHLIGHTS[kind]) for kind in shown]
     if badges:
         parts.append("<br><b>Badge</b>, how firmly a split holds: ")
         parts += [
