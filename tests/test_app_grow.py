@@ -22,6 +22,18 @@ def _picker(at):
     return next(s for s in at.selectbox if s.key and s.key.startswith("grow_node_pick_"))
 
 
+def _pick_node(at, node):
+    """Choose ``node`` in the node picker (its options are the nodes' descriptions)."""
+    picker = _picker(at)
+    picker.select(next(o for o in picker.options if o.startswith(f"node {node} ·"))).run()
+
+
+def _picked(at):
+    """The node the picker shows, and its description."""
+    label = _picker(at).value
+    return int(label.split()[1]), label
+
+
 def _figure(at, title_start):
     return next(
         f for f in plotly_figures(at) if f["layout"]["title"]["text"].startswith(title_start)
@@ -104,18 +116,16 @@ def test_node_picker_names_the_new_split_and_stays_on_the_node():
     """Issue 21 item 8: after "Split this node" the picker said "leaf", then jumped to node 0."""
     at = open_page("pages/grow.py")
     by_key(at.button, "grow_step").click().run()
-    _picker(at).select(1).run()
-    assert "node 1 · leaf" in _picker(at).format_func(_picker(at).value)
+    _pick_node(at, 1)
+    assert _picked(at) == (1, "node 1 · leaf · depth 1 · 43 rows")
     by_key(at.number_input, "grow_manual_threshold_1").set_value(10.0)
     _split_button(at).click().run()
     _clean(at)
-    picker = _picker(at)
-    assert picker.value == 1
-    label = picker.format_func(picker.value)
-    assert label.startswith("node 1 · b ≤ 10") and "leaf" not in label
+    node, label = _picked(at)
+    assert node == 1 and label.startswith("node 1 · b ≤ 10") and "leaf" not in label
     assert 'data-node="1"' in _svg(at) and "#d62728" in _svg(at)  # still selected in the tree
     by_key(at.selectbox, "grow_feature_1").select("a").run()  # any other interaction
-    assert _picker(at).value == 1
+    assert _picked(at)[0] == 1
 
 
 def test_changing_a_setting_keeps_the_tree_and_says_so():
@@ -249,13 +259,13 @@ def test_a_link_rebuilds_the_tree_and_the_selected_node():
     at = open_page("pages/grow.py")
     by_key(at.button, "grow_step").click().run()
     by_key(at.button, "grow_step").click().run()
-    _picker(at).select(3).run()
+    _pick_node(at, 3)
     link = dict(at.query_params)
     assert link["grow_node"] == "3" and link["grow_tree"].count("_") == 1
     again = _open_with(link)
     _clean(again)
     assert _status(again) == _status(at)
-    assert _picker(again).value == 3
+    assert _picked(again)[0] == 3
     assert _svg(again) == _svg(at)
 
 

@@ -41,21 +41,26 @@ def describe_node(tree, node, names):
 
 
 def _picker(tree, node, names, tokens):
-    """The node picker; a new widget whenever the tree or the selection changes."""
+    """The node picker: its options are the nodes' descriptions, and its key carries them.
+
+    Streamlit matches a selectbox's choice by its label, so a label that changes (a node split,
+    other training rows) would hand back a stale text: the key changes with the labels instead,
+    and a choice that names no current node is ignored.
+    """
     order = sorted(range(tree.node_count), key=lambda n: (tree.depth[n], n))
-    key = f"grow_node_pick_{_digest(tokens)}_{node}"
+    labels = {describe_node(tree, n, names): n for n in order}
+    key = f"grow_node_pick_{_digest(tokens + '|'.join(labels))}_{node}"
 
     def picked():
-        chosen = st.session_state.get(key)
+        chosen = labels.get(st.session_state.get(key))
         if chosen is not None:
             gs.select(chosen)
 
     st.selectbox(
         "Node (or click a box in the tree)",
-        order,
+        list(labels),
         index=order.index(node),
         key=key,
-        format_func=lambda n: describe_node(tree, n, names),
         on_change=picked,
     )
 
@@ -229,20 +234,29 @@ def _manual_form(grower, node, feature, curve_feature_name):
             codes = picked or None
         else:
             curve = grower.score_curve(node, feature)
-            choices = list(range(len(curve["threshold"])))
-            best = int(np.argmax(curve["score"])) if choices else 0
+            labels = {
+                f"≤ {t:.6g} (score {v:.4f}, {nl} left / {nr} right)": i
+                for i, (t, v, nl, nr) in enumerate(
+                    zip(
+                        curve["threshold"],
+                        curve["score"],
+                        curve["n_left"],
+                        curve["n_right"],
+                        strict=True,
+                    )
+                )
+            }
+            best = int(np.argmax(curve["score"])) if labels else 0
             a, b = st.columns(2)
-            pick = a.selectbox(
+            # The key carries the labels (scores change with the criterion, candidates with the
+            # leaf-size rule): Streamlit matches the choice by its label.
+            chosen = a.selectbox(
                 "A candidate threshold",
-                choices,
-                index=best if choices else None,
-                format_func=lambda i: (
-                    f"≤ {curve['threshold'][i]:.6g} (score {curve['score'][i]:.4f}, "
-                    f"{curve['n_left'][i]} left / {curve['n_right'][i]} right)"
-                ),
-                # The key carries the number of candidates, which the leaf-size rule changes.
-                key=f"grow_manual_pick_{node}_{feature}_{len(choices)}",
+                list(labels),
+                index=best if labels else None,
+                key=f"grow_manual_pick_{node}_{feature}_{_digest('|'.join(labels))}",
             )
+            pick = labels.get(chosen)
             typed = b.number_input(
                 "…or type one (rows ≤ it go left)",
                 value=None,
@@ -251,7 +265,7 @@ def _manual_form(grower, node, feature, curve_feature_name):
             )
             if typed is not None:
                 threshold = float(typed)
-            elif pick is not None and choices:
+            elif pick is not None:
                 threshold = float(curve["threshold"][pick])
         if st.form_submit_button("Split this node"):
             try:
