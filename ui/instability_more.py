@@ -11,7 +11,12 @@ import streamlit as st
 
 from trees import cutpoint_summary, stability_scoreboard
 from viz.curves import plural
-from viz.stability import cutpoint_grid_figure, cutpoint_overview_figure, scoreboard_figure
+from viz.stability import (
+    cutpoint_figure,
+    cutpoint_grid_figure,
+    cutpoint_overview_figure,
+    scoreboard_figure,
+)
 
 from . import figures, glossary, report, share, state
 from .cached import removal
@@ -59,15 +64,29 @@ def cutpoints_panel(cutpoints, n_refits, depth):
         "refits reaching that position that split it on that feature. One bright cell per row is "
         "a stable tree; spread rows are variable uncertainty (source 002, §2)."
     )
-    if depth >= 0:
-        figures.chart(
-            cutpoint_grid_figure(cutpoints, max_depth=min(depth, 2)),
-            key="inst_cut_grid",
-            title="Where each node cuts",
+    # The grid stops at the root's children: four or more panels in a row are too small to read
+    # at 1024 px; any deeper position is drawn alone below.
+    figures.chart(
+        cutpoint_grid_figure(cutpoints, max_depth=min(depth, 1)),
+        key="inst_cut_grid",
+        title="Where each node cuts",
+    )
+    st.caption(
+        "For each position, the thresholds of its most frequent feature over the refits: a "
+        "wide spread is split-point uncertainty (a flat score curve, source 002, §2)."
+    )
+    positions = list(dict.fromkeys(cutpoint_summary(cutpoints, n_refits)["path"]))
+    if len(positions) > 3:
+        shown = share.selectbox(
+            st,
+            "One node position, its three most frequent features",
+            positions,
+            3,
+            key=f"inst_cut_path_{len(positions)}",
         )
-        st.caption(
-            "For each position, the thresholds of its most frequent feature over the refits: a "
-            "wide spread is split-point uncertainty (a flat score curve, source 002, §2)."
+        shown = shown if shown in positions else positions[3]
+        figures.chart(
+            cutpoint_figure(cutpoints, shown), key="inst_cut_one", title=f"Thresholds at {shown}"
         )
     summary = cutpoint_summary(cutpoints, n_refits)
     thresholds = [
