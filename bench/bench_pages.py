@@ -112,11 +112,12 @@ def _interact(page, kind, index):
         page.keyboard.press("ArrowRight")
     else:
         control.click()
-        options = page.locator('[role="option"] >> visible=true')
-        if options.count() < 2:
+        # An option other than the one selected: choosing the selected one again does not rerun.
+        options = page.locator('[role="option"]:not([aria-selected="true"]) >> visible=true')
+        if options.count() < 1:
             page.keyboard.press("Escape")
             return False
-        options.nth(1).click()
+        options.nth(0).click()
     return True
 
 

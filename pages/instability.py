@@ -1,257 +1,185 @@
-"""Tree instability: how much the tree changes when the data changes a little."""
+"""Tree instability: how much the tree changes when the data changes a little, and what helps."""
 
-import numpy as np
 import streamlit as st
 
-from trees import (
-    PERTURBATIONS,
-    CultivatedForestClassifier,
-    DecisionTreeClassifier,
-    perturbation_study,
-    prediction_instability,
-    prediction_spread,
+from trees import mean_pairwise
+from ui import errors, presenter, report, share, shell, state
+from ui.cached import SMALL, held_out_split, sample
+from ui.instability_cache import (
+    agreement,
+    comparisons,
+    confidence,
+    cutpoints,
+    first_influential_row,
+    near_ties,
+    reference_tree,
+    refits,
+    tie_breaks,
 )
-from ui import shell, state
-from ui.cached import held_out_split, removal, sample
-from ui.experiments import session_cached
-from viz.instability import (
-    depth_feature_figure,
-    histogram_figure,
-    root_feature_figure,
-    root_threshold_figure,
-    spread_map_figure,
+from ui.instability_more import (
+    cutpoint_depth,
+    cutpoints_panel,
+    removal_panel,
+    scoreboard_panel,
+    snippet,
+    tie_break_panel,
 )
-from viz.tree_dot import tree_to_dot
+from ui.instability_panels import (
+    confidence_panel,
+    distance_choice,
+    key_picture,
+    near_tie_panel,
+    refits_panel,
+    settings_panel,
+)
+from viz.curves import plural
 
 shell.page_frame()
 
 st.title("Tree instability")
+presenter.guide("instability")
 st.markdown(
-    "A tree makes an all-or-nothing choice at every node, and every later choice depends on it. When "
-    "two splits are almost equally good, a few changed rows flip the choice and the whole subtree "
-    "below it changes (source 002, section 2). Refit the tree on slightly changed data many times and "
-    "see how much of it survives."
+    "**A tree commits to one split at every node, and everything below depends on it. The badges "
+    "say how firmly each split holds: a red one changes if one or two training rows go.**"
 )
 
 data = state.current()
-X, y = data.arrays()
 names = list(data.X.columns)
-data_key = state.dataset_key()
-X, y, subsampled = sample(data_key, 20_000, 0, X, y)
-if subsampled:
-    st.caption("A random 20,000 rows are used.")
-X_train, X_test, y_train, y_test = held_out_split(data_key, data.task, 0.3, 0, X, y)
+key, task = state.dataset_key(), data.task
+X, y = data.arrays()
+X, y, subsampled = sample(key, 20_000, 0, X, y)
+X_train, X_test, y_train, y_test = held_out_split(key, task, 0.3, 0, X, y)
+held_out = len(y) >= SMALL
 
-labels = {
-    "bootstrap": "bootstrap samples",
-    "remove": "a few rows removed",
-    "jitter": "features jittered",
-}
-c1, c2, c3, c4 = st.columns(4)
-kind = c1.selectbox("Change the data by", PERTURBATIONS, format_func=labels.get, key="inst_kind")
-if kind == "remove":
-    amount = c2.number_input(
-        "Rows removed each time",
-        1,
-        max(1, len(y_train) // 2),
-        min(5, len(y_train) // 2),
-        key="inst_remove",
-    )
-elif kind == "jitter":
-    amount = c2.slider(
-        "Noise (share of each feature's SD)", 0.0, 0.5, 0.05, 0.01, key="inst_jitter"
-    )
-else:
-    amount = 1
-    c2.caption("Each refit draws as many rows as there are, with replacement.")
-n_fits = c3.slider("Refits", 10, 300, 50, 10, key="inst_fits")
-max_depth = c4.number_input("Max depth (0: none)", 0, 30, 4, key="inst_depth")
-params = {"max_depth": int(max_depth) or None}
-
-
-def study():
-    bar = st.progress(0.0, text="Refitting")
-    result = perturbation_study(
-        X_train,
-        y_train,
-        data.task,
-        params=params,
-        n_fits=int(n_fits),
-        perturbation=kind,
-        amount=float(amount),
-        X_test=X_test,
-        progress=lambda d, t: bar.progress(d / t, text=f"Refitting: {d} of {t}"),
-    )
-    bar.empty()
-    return result
-
-
-signature = (state.dataset_key(), tuple(params.items()), int(n_fits), kind, float(amount))
-result = session_cached(state.INST_STUDY, signature, study)
-shares = result.root_feature_share(len(names))
-top = int(np.argmax(shares))
-m1, m2, m3 = st.columns(3)
-m1.metric(
-    f"Refits whose root splits on {names[top]}",
-    f"{shares[top]:.0%}",
-    help="The most frequent root feature over the refits.",
-)
-m2.metric("Mean structural distance to the original tree", f"{result.distance.mean():.2f}")
-m3.metric("Held-out rows whose prediction changes (mean)", f"{result.changed_share.mean():.1%}")
-with st.expander("How the structural distance is defined"):
-    st.markdown(
-        "Both trees are walked from the root along the same paths. A pair of nodes weighs the share of "
-        "training rows that reach it. Two leaves add nothing; a leaf facing a split, or two different "
-        "features, add the whole weight (everything below differs); the same feature adds the weight "
-        "times the threshold shift *s* (as a share of the feature's range, at most 1), and the children "
-        "count for the rest:"
-    )
-    st.latex(r"d(u, v) = w\,s + (1 - s)\,\big(d(u_L, v_L) + d(u_R, v_R)\big)")
-    st.markdown("0 means the same tree; 1 means the roots ask different questions.")
-
-a, b = st.columns(2)
-a.plotly_chart(root_feature_figure(shares, names), key="inst_root")
-b.plotly_chart(depth_feature_figure(result.depth_feature_counts, names), key="inst_depths")
-a, b, c = st.columns(3)
-a.plotly_chart(root_threshold_figure(result, names), key="inst_thresholds")
-b.plotly_chart(
-    histogram_figure(result.distance, "Distance to the original tree", "structural distance"),
-    key="inst_distance",
-)
-c.plotly_chart(
-    histogram_figure(
-        result.changed_share,
-        "Held-out predictions that change",
-        "share of rows",
-        color="#d62728",
-        percent=True,
-    ),
-    key="inst_changed",
+picture = st.container()
+with st.expander("Settings: the tree's depth, how the data changes, how many refits"):
+    settings = settings_panel(len(y_train))
+tabs = st.tabs(
+    [
+        "Fragile splits",
+        "Near-tie trees",
+        "Refits compared",
+        "Cutpoints",
+        "Tie-break",
+        "One row removed",
+    ],
+    key="inst_tab",
+    on_change="rerun",  # only the open tab runs (and computes what it needs)
 )
 
-if len(names) >= 2:
-    st.subheader("Where the predictions vary")
-    s1, s2 = st.columns(2)
-    fx = s1.selectbox(
-        "Horizontal", range(len(names)), index=0, format_func=names.__getitem__, key="inst_fx"
+params = settings.params
+change = (settings.kind, settings.amount, settings.n_fits)
+with errors.attempt("Fitting and refitting the tree"):
+    model = reference_tree(key, task, params, X_train, y_train)
+    table = confidence(key, task, params, settings.n_bootstrap, model, X_train, y_train, names)
+    study = refits(key, task, params, *change, X_train, y_train, X_test)
+    agree = mean_pairwise(agreement(key, task, params, *change, study.trees, X_test))
+class_names = model.tree_.class_names
+
+with picture:
+    badges = key_picture(model, table, names, class_names)
+    fragile = sum(b["level"] == "fragile" for b in badges.values())
+    roots = [names[f] if f >= 0 else "a leaf" for f in study.root_feature]
+    top_root = max(set(roots), key=roots.count)
+    m1, m2, m3 = st.columns(3)
+    m1.metric("Fragile splits", f"{fragile} of {len(badges)}")
+    m2.metric(
+        "Two refits agree on",
+        f"{agree:.1%}",
+        help="The share of held-out rows two refits predict alike, averaged over all pairs.",
     )
-    fy = s2.selectbox(
-        "Vertical", range(len(names)), index=1, format_func=names.__getitem__, key="inst_fy"
+    m3.metric(
+        "Root kept",
+        f"{roots.count(top_root) / len(roots):.0%}",
+        help=f"The share of refits whose root splits on {top_root}, the most frequent root.",
     )
-    class_index = None if data.task == "regression" else -1
-    value = (
-        "variance of the predicted probability of the last class"
-        if class_index is not None
-        else "variance of the prediction"
+    rows = (
+        f"{len(y_train):,} training rows, {len(y_test):,} held out"
+        if held_out
+        else f"all {len(y):,} rows for both fitting and judging (fewer than {SMALL})"
     )
-    st.plotly_chart(
-        spread_map_figure(
-            lambda rows: prediction_spread(result.trees, rows, class_index),
+    st.caption(
+        f"In force: {settings.words()} · {rows}"
+        + (" · a random 20,000 rows of the data" if subsampled else "")
+        + ". Change them under Settings."
+    )
+
+if tabs[0].open:
+    with tabs[0]:
+        confidence_panel(table, settings)
+if tabs[1].open:
+    with tabs[1], errors.attempt("Growing the near-tie trees", stop=False):
+        a, b = st.columns(2)
+        epsilon = share.slider(
+            a,
+            "Near-tie tolerance ε (share of the best score)",
+            0.0,
+            0.2,
+            0.05,
+            0.01,
+            key="inst_eps",
+        )
+        max_trees = share.slider(
+            b, "At most this many trees", 10, 200, 50, 10, key="inst_max_trees"
+        )
+        near_set = near_ties(
+            key,
+            task,
+            params,
+            float(epsilon),
+            int(max_trees),
             X_train,
-            fx,
-            fy,
+            y_train,
+            X_test,
+            y_test,
             names,
-            value_name=value,
-        ),
-        key="inst_spread",
-    )
-    st.caption(
-        "Other features at their medians. Bright bands are where refits disagree: near the splits that move."
-    )
-
-st.subheader("Beside a cultivated forest")
-binary = data.task == "classification" and len(np.unique(y_train)) == 2
-if not binary:
-    st.caption(
-        "Cultivated forests are defined for two classes: the comparison needs a two-class dataset."
-    )
-else:
-    st.markdown(
-        "A cultivated forest (source 002) keeps one tree's shape but softens each decision. Refit it and the "
-        "tree on the same perturbed samples and count how many held-out predictions flip."
-    )
-    compare_fits = st.slider("Refits of each", 5, 50, 15, 5, key="inst_crf_fits")
-
-    def compare():
-        bar = st.progress(0.0, text="Refitting both models")
-        tree_changed, tree_sd = prediction_instability(
-            lambda: DecisionTreeClassifier(**params),
-            X_train,
-            y_train,
-            X_test,
-            n_fits=compare_fits,
-            perturbation=kind,
-            amount=float(amount),
-            progress=lambda d, t: bar.progress(d / t / 2),
         )
-        crf_changed, crf_sd = prediction_instability(
-            CultivatedForestClassifier,
-            X_train,
-            y_train,
-            X_test,
-            n_fits=compare_fits,
-            perturbation=kind,
-            amount=float(amount),
-            progress=lambda d, t: bar.progress(0.5 + d / t / 2),
+        near_tie_panel(near_set, float(epsilon))
+if tabs[2].open:
+    with tabs[2]:
+        distance = distance_choice()
+        comparison = comparisons(key, task, params, *change, distance, study.trees, X_test)
+        refits_panel(study, comparison, names, X_train, task)
+if tabs[3].open:
+    with tabs[3]:
+        depth = cutpoint_depth(max(t.max_depth for t in study.trees))
+        cuts = cutpoints(key, task, params, *change, depth, study.trees, names)
+        cutpoints_panel(cuts, study.n_fits, depth)
+if tabs[4].open:
+    with tabs[4]:
+        n_seeds = share.slider(
+            st, "Seeds of the random feature order", 5, 50, 20, 5, key="inst_seeds"
         )
-        bar.empty()
-        return tree_changed, tree_sd, crf_changed, crf_sd
+        ties = tie_breaks(key, task, params, int(n_seeds), X_train, y_train, X_test)
+        tie_break_panel(ties, names, class_names)
+if tabs[5].open:
+    with tabs[5]:
+        default_row = first_influential_row(key, task, params, X_train, y_train, model.tree_)
+        removal_panel(key, task, params, default_row, X_train, y_train, names, class_names)
 
-    tree_changed, tree_sd, crf_changed, crf_sd = session_cached(
-        state.INST_CRF,
-        (state.dataset_key(), tuple(params.items()), compare_fits, kind, float(amount)),
-        compare,
-    )
-    k1, k2, k3, k4 = st.columns(4)
-    k1.metric("Tree: held-out labels that flip", f"{tree_changed.mean():.1%}")
-    k2.metric("Cultivated forest: labels that flip", f"{crf_changed.mean():.1%}")
-    k3.metric("Tree: SD of predicted probability", f"{tree_sd.mean():.3f}")
-    k4.metric("Cultivated forest: SD of predicted probability", f"{crf_sd.mean():.3f}")
+st.subheader("Which remedy buys how much stability")
+with errors.attempt("The scoreboard", stop=False):
+    scoreboard_panel(X, y, task, settings)
 
-st.subheader("Remove one point")
-
-
-def first_influential_row():
-    """The first of the first 100 training rows whose removal changes the tree (0 if none)."""
-    for candidate in range(min(100, len(y_train))):
-        _, _, changed, _ = removal(
-            data_key, data.task, tuple(params.items()), candidate, X_train, y_train
-        )
-        if changed:
-            return candidate
-    return 0
-
-
-default_row = session_cached(
-    state.INST_DEFAULT_ROW, (state.dataset_key(), tuple(params.items())), first_influential_row
+epsilon = share.peek("inst_eps", 0.05)
+max_trees = share.peek("inst_max_trees", 50)
+n_seeds = share.peek("inst_seeds", 20)
+report.add_settings(
+    {
+        "maximum depth": settings.max_depth or "none",
+        "the data changed by": settings.kind,
+        "amount": settings.amount,
+        "refits": settings.n_fits,
+        "bootstrap samples per node": settings.n_bootstrap,
+        "near-tie tolerance ε": epsilon,
+        "tie-break seeds": n_seeds,
+    }
 )
-row = st.number_input(
-    "Training row to remove",
-    0,
-    len(y_train) - 1,
-    default_row,
-    key=f"inst_row_{default_row}",
-    help="Starts at a row whose removal changes the tree, when one of the first 100 does.",
+report.add_note(
+    f"{plural(fragile, 'split')} of {len(badges)} fragile; two refits agree on {agree:.1%} of "
+    f"the held-out rows; {roots.count(top_root) / len(roots):.0%} of the refits split the root "
+    f"on {top_root}."
 )
-before, after, changed_before, changed_after = removal(
-    data_key, data.task, tuple(params.items()), int(row), X_train, y_train
+report.add_snippet(
+    snippet(settings, float(epsilon), int(max_trees), int(n_seeds), held_out, subsampled)
 )
-st.caption(
-    "Row "
-    + str(int(row))
-    + ": ("
-    + ", ".join(f"{n} {v:.4g}" for n, v in zip(names, X_train[int(row)], strict=True))
-    + f"), target {y_train[int(row)]}. "
-    + (
-        f"{len(changed_after)} nodes of the new tree differ (purple double border)."
-        if changed_after
-        else "The tree does not change."
-    )
-)
-left, right = st.columns(2)
-with left:
-    st.markdown("**Before**")
-    st.graphviz_chart(tree_to_dot(before, names, marked=changed_before))
-with right:
-    st.markdown("**After removing the row**")
-    st.graphviz_chart(tree_to_dot(after, names, marked=changed_after))

@@ -1,80 +1,279 @@
-"""AppTest tests of the step-by-step page."""
+"""AppTest tests of the grow page: the controls, what they show, and the bugs issues 20 and 21 named."""
 
 import json
 
-from tests.apptest_helpers import by_key, open_page, plotly_array, plotly_figures
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.apptest_helpers import APP, by_key, open_page, plotly_array, plotly_figures, tree_views
+from ui import state
+from ui.errors import UNEXPECTED
 
 
 def _status(at):
-    return next(c.value for c in at.caption if "splits" in c.value)
+    return next(c.value for c in at.caption if " · depth " in c.value)
 
 
-def _dot(at):
-    return at.get("graphviz_chart")[0].proto.spec
+def _svg(at):
+    return tree_views(at)[0]["svg"]
 
 
-def test_page_opens_on_a_single_leaf():
-    at = open_page("pages/grow.py")
-    assert _status(at).startswith("0 splits · 1 leaves")
-    assert "#0" in _dot(at) and "->" not in _dot(at)
-    titles = [f["layout"]["title"]["text"] for f in plotly_figures(at)]
-    assert "score against the threshold of a" in titles
-    assert "Regions of the tree" in titles
+def _picker(at):
+    return next(s for s in at.selectbox if s.key and s.key.startswith("grow_node_pick_"))
 
 
-def test_step_undo_and_grow_to_the_end():
-    at = open_page("pages/grow.py")
-    by_key(at.button, "grow_step").click().run()
-    assert _status(at).startswith("1 splits · 2 leaves")
-    assert "0 -> 1" in _dot(at)
-    by_key(at.button, "grow_step").click().run()
-    assert _status(at).startswith("2 splits")
-    by_key(at.button, "grow_undo").click().run()
-    assert _status(at).startswith("1 splits")
-    by_key(at.button, "grow_all").click().run()
-    assert "growth finished" in _status(at)
-    assert not at.exception
-    scores = next(
-        f for f in plotly_figures(at) if f["layout"]["title"]["text"].startswith("accuracy")
+def _pick_node(at, node):
+    """Choose ``node`` in the node picker (its options are the nodes' descriptions)."""
+    picker = _picker(at)
+    picker.select(next(o for o in picker.options if o.startswith(f"node {node} ·"))).run()
+
+
+def _picked(at):
+    """The node the picker shows, and its description."""
+    label = _picker(at).value
+    return int(label.split()[1]), label
+
+
+def _figure(at, title_start):
+    return next(
+        f for f in plotly_figures(at) if f["layout"]["title"]["text"].startswith(title_start)
     )
-    assert len(plotly_array(scores["data"][0]["y"])) == int(_status(at).split()[0]) + 1
+
+
+def _split_button(at):
+    return next(b for b in at.button if b.label == "Split this node")
+
+
+def _tab(at, label):
+    """Open a tab of the page (only the open tab runs) and rerun."""
+    at.session_state["grow_tab"] = label
+    return at.run()
+
+
+def _clean(at):
+    assert not at.exception, [e.value for e in at.exception]
+    assert not [e.value for e in at.error if UNEXPECTED in e.value]
+
+
+def _open_with(params, timeout=60):
+    """The grow page opened from a link carrying ``params``."""
+    at = AppTest.from_file(str(APP), default_timeout=timeout)
+    for name, value in params.items():
+        at.query_params[name] = value
+    at.switch_page("pages/grow.py")
+    at.run()
+    return at
+
+
+def test_page_opens_on_a_single_leaf_in_the_tree_view():
+    at = open_page("pages/grow.py")
+    _clean(at)
+    assert _status(at).startswith("0 splits · 1 leaf · depth 0")  # issue 21: not "1 leaves"
+    views = tree_views(at)
+    assert views and "#0 · 140 rows" in views[0]["svg"]
+    assert not at.get("graphviz_chart")
+    titles = [f["layout"]["title"]["text"] for f in plotly_figures(at)]
+    assert "Score by threshold of a" in titles
+    assert any(t.startswith("140 rows along a") for t in titles)
+    assert "Regions of the tree" not in titles  # a closed tab does not run
+    _tab(at, "Regions")
+    assert "Regions of the tree" in [f["layout"]["title"]["text"] for f in plotly_figures(at)]
+    legend = " ".join(m.value for m in at.markdown)
+    assert "Box colour" in legend and "selected node" in legend
+
+
+def test_step_undo_grow_all_and_reset():
+    at = open_page("pages/grow.py")
+    by_key(at.button, "grow_step").click().run()
+    assert _status(at).startswith("1 split · 2 leaves")
+    assert "a ≤ 6.5" in _svg(at)
+    assert "row" in _svg(at)  # the root's split-confidence badge
+    by_key(at.button, "grow_step").click().run()
+    assert _status(at).startswith("2 splits · 3 leaves")
+    by_key(at.button, "grow_undo").click().run()
+    assert _status(at).startswith("1 split")
+    by_key(at.button, "grow_all").click().run()
+    _clean(at)
+    assert "finished:" in _status(at)
+    _tab(at, "Scores and importances")
+    scores = _figure(at, "Accuracy after each split")
+    n_splits = int(_status(at).split()[0])
+    assert len(plotly_array(scores["data"][0]["y"])) == n_splits + 1
     by_key(at.button, "grow_reset").click().run()
     assert _status(at).startswith("0 splits")
 
 
-def test_manual_split_with_a_typed_threshold():
+def test_score_chart_at_zero_splits_has_no_negative_axis():
+    """Issue 21 item 16: at zero splits the chart showed an axis from -1 to 1."""
+    at = _tab(open_page("pages/grow.py"), "Scores and importances")
+    scores = _figure(at, "Accuracy after each split")
+    low, high = scores["layout"]["xaxis"]["range"]
+    assert -0.5 < low < 0 and high >= 1
+    assert scores["layout"]["yaxis"]["range"] == [0, 1.02]
+
+
+def test_node_picker_names_the_new_split_and_stays_on_the_node():
+    """Issue 21 item 8: after "Split this node" the picker said "leaf", then jumped to node 0."""
+    at = open_page("pages/grow.py")
+    by_key(at.button, "grow_step").click().run()
+    _pick_node(at, 1)
+    assert _picked(at) == (1, "node 1 · leaf · depth 1 · 43 rows")
+    by_key(at.number_input, "grow_manual_threshold_1").set_value(10.0)
+    _split_button(at).click().run()
+    _clean(at)
+    node, label = _picked(at)
+    assert node == 1 and label.startswith("node 1 · b ≤ 10") and "leaf" not in label
+    assert 'data-node="1"' in _svg(at) and "#d62728" in _svg(at)  # still selected in the tree
+    by_key(at.selectbox, "grow_feature_1").select("a").run()  # any other interaction
+    assert _picked(at)[0] == 1
+
+
+def test_changing_a_setting_keeps_the_tree_and_says_so():
+    """Issue 21 item 8: changing any setting silently discarded the grown tree."""
+    at = open_page("pages/grow.py")
+    by_key(at.button, "grow_step").click().run()
+    by_key(at.button, "grow_step").click().run()
+    by_key(at.selectbox, "grow_criterion").select("entropy").run()
+    _clean(at)
+    assert _status(at).startswith("2 splits")
+    assert any("Settings changed (criterion gini → entropy)" in i.value for i in at.info)
+    by_key(at.number_input, "grow_max_depth").set_value(1).run()
+    assert _status(at).startswith("2 splits")
+    assert any("deeper than the new maximum depth" in i.value for i in at.info)
+
+
+def test_changing_the_dataset_starts_again_and_says_so():
+    at = open_page("pages/grow.py")
+    by_key(at.button, "grow_step").click().run()
+    by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("iris").run()
+    _clean(at)
+    assert _status(at).startswith("0 splits")
+    assert any("The dataset changed" in i.value for i in at.info)
+
+
+def test_max_leaf_nodes_one_is_a_tree_that_never_splits():
+    """Issue 20: a leaf limit of 1 reached the estimator's own check."""
+    at = open_page("pages/grow.py")
+    by_key(at.number_input, "grow_max_leaves").set_value(1).run()
+    _clean(at)
+    assert any("At most 1 leaf" in i.value for i in at.info)
+    by_key(at.button, "grow_step").click().run()
+    _clean(at)
+    assert _status(at).startswith("0 splits")
+    assert any("Nothing left to split" in i.value for i in at.info)
+
+
+def test_an_emptied_feature_selector_falls_back_to_a_feature():
+    """Issue 20: "None is not in list" when a feature selector was emptied."""
+    at = _tab(open_page("pages/grow.py"), "Regions")
+    by_key(at.selectbox, "grow_fx").set_value(None).run()
+    _clean(at)
+    assert by_key(at.selectbox, "grow_fx").value in ("a", "b")
+    _tab(at, "Selected node")
+    by_key(at.selectbox, "grow_feature_0").set_value(None).run()
+    _clean(at)
+    assert _figure(at, "Score by threshold of")
+
+
+def test_candidates_table_is_compact_and_readable():
+    """Issue 21 item 16: the table sat in half a column with clipped columns."""
+    at = open_page("pages/grow.py")
+    table = at.dataframe[0].value
+    assert list(table.columns) == ["feature", "best split", "score", "of best", "left", "right"]
+    assert table["left"].str.len().max() <= 30 and table["right"].str.len().max() <= 30
+
+
+def test_regions_open_on_the_most_important_features():
+    """Issue 21 item 16: the regions plot opened on the first two columns, however useless."""
+    at = open_page("pages/grow.py")
+    by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("iris").run()
+    regions = _figure(_tab(at, "Regions"), "Regions of the tree")
+    assert "petal" in regions["layout"]["xaxis"]["title"]["text"]
+    assert "petal" in regions["layout"]["yaxis"]["title"]["text"]
+
+
+def test_node_distribution_marks_the_threshold_in_class_colours():
+    at = open_page("pages/grow.py")
+    by_key(at.button, "grow_step").click().run()
+    dist = _figure(at, "140 rows along a")
+    assert [t["type"] for t in dist["data"]] == ["histogram", "histogram"]
+    assert [t["marker"]["color"].lower() for t in dist["data"]] == ["#1f77b4", "#ff7f0e"]
+    assert dist["layout"]["barmode"] == "stack"
+    assert any(s.get("x0") == 6.5 for s in dist["layout"]["shapes"])
+
+
+def test_regression_shows_the_target_against_the_feature():
+    at = open_page("pages/grow.py")
+    by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("Smooth 1-D regression").run()
+    _clean(at)
+    by_key(at.button, "grow_step").click().run()
+    _clean(at)
+    assert "mean" in _svg(at)
+    dist = next(f for f in plotly_figures(at) if "rows along" in f["layout"]["title"]["text"])
+    assert dist["data"][0]["type"] == "scatter" and dist["data"][0]["mode"] == "markers"
+    _tab(at, "Regions")
+    assert any("only one feature" in i.value or "needs two features" in i.value for i in at.info)
+
+
+def test_near_ties_at_the_selected_node_are_named():
+    at = open_page("pages/grow.py")
+    by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("iris").run()
+    assert any("Near-tie at node 0" in w.value for w in at.warning)
+
+
+def test_importances_after_a_few_steps():
+    at = open_page("pages/grow.py")
+    for _ in range(3):
+        by_key(at.button, "grow_step").click().run()
+    figure = _figure(_tab(at, "Scores and importances"), "Which features the tree relies on")
+    assert len(figure["data"]) == 2  # impurity and permutation
+    assert "held-out" in json.dumps(figure["layout"]["annotations"])
+
+
+def test_a_rows_path_with_where_the_tests_part():
+    at = open_page("pages/grow.py")
+    by_key(at.button, "grow_step").click().run()
+    _tab(at, "A row's path")
+    path = next(d.value for d in at.dataframe if "under x ≤ t" in d.value.columns)
+    assert list(path["node"]) == ["#0", "#2"] or list(path["node"]) == ["#0", "#1"]
+    by_key(at.toggle, "grow_row_on_tree").set_value(True).run()
+    assert 'stroke="#1f77b4"' in _svg(at)  # the path drawn in blue on the main tree
+    assert len(tree_views(at)) == 2  # and the focused view in the tab
+
+
+def test_manual_split_with_a_typed_threshold_and_a_refused_one():
     at = open_page("pages/grow.py")
     by_key(at.number_input, "grow_manual_threshold_0").set_value(3.0)
-    at.button[-1].click().run()  # the form's submit button
-    assert not at.exception
+    _split_button(at).click().run()
+    _clean(at)
     assert any("Split node 0" in s.value for s in at.success)
-    assert "a ≤ 3" in _dot(at)
-
-
-def test_manual_split_that_empties_a_side_is_refused():
-    at = open_page("pages/grow.py")
+    assert "a ≤ 3" in _svg(at)
+    by_key(at.button, "grow_reset").click().run()
     by_key(at.number_input, "grow_manual_threshold_0").set_value(99.0)
-    at.button[-1].click().run()
+    _split_button(at).click().run()
     assert any("sends all" in e.value for e in at.error)
     assert _status(at).startswith("0 splits")
 
 
-def test_settings_rebuild_the_grower():
+def test_a_link_rebuilds_the_tree_and_the_selected_node():
     at = open_page("pages/grow.py")
-    by_key(at.number_input, "grow_max_depth").set_value(1).run()
-    by_key(at.button, "grow_all").click().run()
-    assert _status(at).startswith("1 splits")
-    by_key(at.selectbox, "grow_criterion").select("entropy").run()
-    assert _status(at).startswith("0 splits")
-
-
-def test_regression_data_works():
-    at = open_page("pages/grow.py")
-    by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("Smooth 1-D regression").run()
-    assert not at.exception
     by_key(at.button, "grow_step").click().run()
-    assert "mean =" in _dot(at)
-    assert any("only one feature" in i.value or "two features" in i.value for i in at.info)
+    by_key(at.button, "grow_step").click().run()
+    _pick_node(at, 3)
+    link = dict(at.query_params)
+    assert link["grow_node"] == "3" and link["grow_tree"].count("_") == 1
+    again = _open_with(link)
+    _clean(again)
+    assert _status(again) == _status(at)
+    assert _picked(again)[0] == 3
+    assert _svg(again) == _svg(at)
+
+
+def test_a_link_with_a_broken_tree_keeps_what_it_can():
+    at = _open_with({"grow_tree": "0.0.43_9.9.9"})
+    _clean(at)
+    assert _status(at).startswith("1 split")
+    assert any("rebuilt up to 1 split" in w.value for w in at.warning)
 
 
 def test_a_saved_tree_loads_back():
@@ -83,23 +282,45 @@ def test_a_saved_tree_loads_back():
 
     data = generate("Lattice features")
     saved = DecisionTreeClassifier(max_depth=2).fit(data.X.to_numpy(), data.y.to_numpy()).tree_
-    at = open_page("pages/grow.py")
+    at = _tab(open_page("pages/grow.py"), "Save or load")
     at.file_uploader[0].set_value(("tree.json", saved.to_json().encode(), "application/json")).run()
-    assert not at.exception
+    _clean(at)
     assert any("3 splits replayed" in s.value for s in at.success)
     assert _status(at).startswith("3 splits")
     by_key(at.button, "grow_all").click().run()
-    assert not at.exception
+    _clean(at)
 
 
-def test_a_bad_tree_file_shows_an_error():
-    at = open_page("pages/grow.py")
+@pytest.mark.parametrize(
+    "change, field",
+    [
+        ({"left": [0, -1, -1]}, "left[0] is 0"),  # a link back to the root
+        ({"right": [2, 2, -1], "left": [1, 2, -1], "feature": [0, 1, -1]}, "left[1] = right[1]"),
+        ({"n_features": 5}, "grown on 5 feature(s)"),
+        ({"feature_names": ["a", "z"]}, 'feature 1 is "z" in the tree but "b" here'),
+    ],
+)
+def test_a_bad_tree_file_is_refused_naming_the_field(change, field):
+    from datasets import generate
+    from trees import DecisionTreeClassifier
+
+    data = generate("Lattice features")
+    saved = DecisionTreeClassifier(max_depth=1).fit(data.X.to_numpy(), data.y.to_numpy()).tree_
+    document = {**saved.to_dict(), **change}
+    at = _tab(open_page("pages/grow.py"), "Save or load")
+    at.file_uploader[0].set_value(("bad.json", json.dumps(document).encode(), "text/json")).run()
+    _clean(at)
+    assert any(field in e.value and "could not be loaded" in e.value for e in at.error)
+
+
+def test_a_file_that_is_not_a_tree_is_refused():
+    at = _tab(open_page("pages/grow.py"), "Save or load")
     at.file_uploader[0].set_value(("tree.json", b"{not json", "application/json")).run()
     assert any("could not be loaded" in e.value for e in at.error)
     at.file_uploader[0].set_value(
         ("t2.json", json.dumps({"feature": [0]}).encode(), "application/json")
     ).run()
-    assert any("missing the fields" in e.value for e in at.error)
+    assert any("missing the fields 'left', 'right'" in e.value for e in at.error)
 
 
 def test_native_categories_on_the_grow_page():
@@ -109,30 +330,76 @@ def test_native_categories_on_the_grow_page():
     ).run()
     at.switch_page("pages/data.py").run()
     by_key(at.checkbox, "prep_keep").check().run()
-    assert "kept as categories" in set(at.dataframe[-1].value["action"])
     at.switch_page("pages/grow.py").run()
-    assert not at.exception
+    _clean(at)
     table = at.dataframe[0].value
-    assert any(str(s).startswith("∈ {") for s in table["split"])
+    assert any(str(s).startswith("∈ {") for s in table["best split"])
     by_key(at.button, "grow_all").click().run()
-    assert not at.exception
-    assert "∈ {" in _dot(at)
+    _clean(at)
+    assert "∈ {" in _svg(at)
 
 
-def test_selection_by_p_value_on_the_grow_page():
+def test_selection_by_p_value_grows_without_badges():
     at = open_page("pages/grow.py")
     by_key(at.radio, "grow_selection").set_value("p_value").run()
     by_key(at.button, "grow_step").click().run()
-    assert not at.exception
-    assert _status(at).startswith("1 splits")
+    _clean(at)
+    assert _status(at).startswith("1 split")
+    assert any("No split-confidence badges" in c.value for c in at.caption)
 
 
-def test_manual_split_from_the_candidates_of_the_curve_feature():
+def test_presenter_mode_shows_the_guided_sequence():
     at = open_page("pages/grow.py")
-    by_key(at.selectbox, "grow_curve_feature_0").select(1).run()  # feature b
-    picker = by_key(at.selectbox, "grow_manual_pick_0_1")
-    picker.select(picker.options[0] if isinstance(picker.options[0], int) else 0)
-    at.button[-1].click().run()
+    at.sidebar.toggle[0].set_value(True).run()
+    _clean(at)
+    text = " ".join(m.value for m in at.markdown)
+    assert "Step 1 of 6: One leaf, every candidate" in text
+
+
+def test_the_report_snippet_reproduces_the_page(capsys):
+    at = open_page("pages/grow.py")
+    for _ in range(3):
+        by_key(at.button, "grow_step").click().run()
+    _tab(at, "Scores and importances")
+    report = at.session_state[state.REPORT]
+    exec(compile(report.snippet, "snippet", "exec"), {})  # noqa: S102 (our own code)
+    printed = capsys.readouterr().out
+    assert "4 leaves, depth" in printed
+    held_out = next(
+        f for f in plotly_figures(at) if f["layout"]["title"]["text"].startswith("Accuracy")
+    )
+    last = plotly_array(held_out["data"][1]["y"])[-1]
+    assert f"{last:.3f}".rstrip("0") in printed.replace(" 0.", " 0.")
+    assert "rows_to_flip" in printed
+
+
+def test_clicking_a_point_splits_the_leaf_at_the_nearest_candidate():
+    """Issue 21: split by clicking the score curve or the distribution (plotly's selection event)."""
+
+    def script():
+        from types import SimpleNamespace
+
+        import streamlit as st
+
+        from datasets import generate
+        from trees import TreeGrower
+        from ui.grow_node import _split_from_click
+        from ui.state import GROW_GROWER, GROW_MESSAGE
+
+        X, y = generate("Lattice features").arrays()
+        st.session_state[GROW_GROWER] = grower = TreeGrower(X, y, feature_names=["a", "b"])
+        clicked = SimpleNamespace(selection=SimpleNamespace(points=[{"x": 7.3, "y": 0.1}]))
+        st.session_state["chart"] = clicked
+        _split_from_click("chart", 0, 0, "score curve")
+        st.write(f"{grower.n_steps} {grower.tree.threshold[0]}")
+        st.write(st.session_state[GROW_MESSAGE][1])
+        st.session_state["chart"] = SimpleNamespace(selection=SimpleNamespace(points=[]))
+        _split_from_click("chart", 1, 0, "distribution")  # nothing selected: nothing happens
+        st.write(f"{grower.n_steps}")
+
+    at = AppTest.from_function(script).run()
     assert not at.exception
-    assert any("Split node 0 on b" in s.value for s in at.success)
-    assert "b ≤" in _dot(at)
+    made, message, after = (m.value for m in at.markdown)
+    assert made == "1 7.5"  # the candidate threshold nearest to 7.3
+    assert "nearest to where you clicked on the score curve (7.3)" in message
+    assert after == "1"

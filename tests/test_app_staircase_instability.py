@@ -1,4 +1,4 @@
-"""AppTest tests of the staircase page and the instability page."""
+"""AppTest tests of the staircase page (the instability page's are in test_app_instability.py)."""
 
 from tests.apptest_helpers import by_key, open_page, plotly_figures
 
@@ -72,38 +72,3 @@ def test_staircase_refuses_too_few_rows_for_the_folds():
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("Loan table").run()
     assert not at.exception
     assert any("too small" in w.value for w in at.warning)
-
-
-def test_instability_page_and_its_controls():
-    at = open_page("pages/instability.py", timeout=120)
-    labels = [m.label for m in at.metric]
-    assert any(label.startswith("Refits whose root splits on") for label in labels)
-    assert "Feature chosen at the root" in _titles(at)
-    by_key(at.selectbox, "inst_kind").select("jitter").run()
-    assert not at.exception
-    by_key(at.selectbox, "inst_kind").select("remove").run()
-    by_key(at.slider, "inst_fits").set_value(20).run()
-    assert not at.exception
-    assert len(at.get("graphviz_chart")) == 2
-
-
-def test_instability_remove_one_point_marks_changes():
-    at = open_page("pages/instability.py", timeout=120)
-    caption = next(c.value for c in at.caption if c.value.startswith("Row "))
-    assert "differ" in caption  # the default row changes the tree
-    assert "peripheries=2" in at.get("graphviz_chart")[1].proto.spec
-
-
-def test_instability_on_regression():
-    at = open_page("pages/instability.py", timeout=120)
-    by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("Smooth 2-D regression").run()
-    assert not at.exception
-    assert "Variance of the prediction" in _titles(at)
-
-
-def test_instability_compares_with_a_cultivated_forest():
-    at = open_page("pages/instability.py", timeout=180)
-    labels = [m.label for m in at.metric]
-    assert "Cultivated forest: labels that flip" in labels
-    by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("iris").run()
-    assert any("two-class" in c.value for c in at.caption)

@@ -70,3 +70,17 @@ def test_other_perturbations():
         assert board.perturbation == kind and board.n_refits == 2
     with pytest.raises(ValueError, match="perturbation"):
         _board(X, y, "classification", perturbation="shuffle")
+
+
+def test_on_refit_hands_over_the_board_of_the_refits_finished_so_far():
+    """What the page keeps while the scoreboard runs, so a Stop still shows the finished refits."""
+    X, y = generate("Two Gaussian classes", n_samples=120, seed=3).arrays()
+    builds = []
+    full = _board(X, y, "classification", on_refit=builds.append)
+    assert len(builds) == 3 and not full.cancelled
+    partial = builds[1]()  # the board after two refits, built only when asked for
+    assert partial.cancelled and partial.n_refits == 2
+    assert (partial.table["n_refits"] == 2).all()
+    # The first two refits are the same samples as the full run's: its first two agree.
+    first_two = full.agreement["CART"][:2, :2]
+    assert np.array_equal(partial.agreement["CART"], first_two)

@@ -33,6 +33,8 @@ complexity_curve
     Cross-validated error against max_depth or min_samples_leaf (source 003).
 perturbation_study, tree_distance, compare_trees, refit_without_row, prediction_spread
     Tree instability under small changes of the data.
+feature_importances, permutation_importances
+    Impurity-based and permutation importance of a tree's features (held-out rows).
 split_confidence, near_tie_trees, prediction_agreement, tree_distances, refit_map, tree_diff,
 node_cutpoints, stability_scoreboard, ...
     Instability beyond one reference tree: fragile nodes, near-tie trees, refits compared
@@ -69,6 +71,7 @@ from .studies import (
     RefitMap,
     Scoreboard,
     SearchResult,
+    TieBreakStudy,
     abstention_curve,
     alternative_paths,
     bias_experiment,
@@ -82,6 +85,7 @@ from .studies import (
     cross_validation_error,
     cutpoint_summary,
     exhaustive_trees,
+    feature_importances,
     holdout_tuning,
     lattice_features,
     lattice_nodes,
@@ -96,6 +100,7 @@ from .studies import (
     null_gini_gains,
     out_of_fold_reliability,
     partition_distance,
+    permutation_importances,
     perturb_data,
     perturbation_study,
     prediction_agreement,
@@ -109,6 +114,7 @@ from .studies import (
     split_error,
     split_text,
     stability_scoreboard,
+    tie_break_study,
     tree_diff,
     tree_distance,
     tree_distances,
@@ -185,6 +191,7 @@ __all__ = [
     "RefitMap",
     "Scoreboard",
     "SearchResult",
+    "TieBreakStudy",
     "SegmentBatch",
     "SplitTable",
     "StoppingRules",
@@ -205,6 +212,7 @@ __all__ = [
     "cross_validation_error",
     "cutpoint_summary",
     "exhaustive_trees",
+    "feature_importances",
     "from_sklearn",
     "gamma_log_pvalue",
     "gini_null_moments",
@@ -227,6 +235,7 @@ __all__ = [
     "parse_tree_json",
     "partition_distance",
     "permutation_pvalue",
+    "permutation_importances",
     "perturb_data",
     "perturbation_study",
     "position_to_threshold",
@@ -243,6 +252,7 @@ __all__ = [
     "split_error",
     "split_text",
     "stability_scoreboard",
+    "tie_break_study",
     "tree_data_problems",
     "tree_diff",
     "tree_distance",

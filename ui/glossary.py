@@ -45,6 +45,27 @@ TERMS = {
     "single row decides it.",
     "near-tie": "A candidate split whose score is within a small share (ε) of the best: the tree could as "
     "well have taken it.",
+    "growth order": "Which leaf a step splits next: the one whose best split gains most (best first, "
+    "scikit-learn's order with a leaf limit), or the oldest leaf in a queue, so the tree fills level by "
+    "level from left to right (source 004, §3.4.2).",
+    "stopping rules": "Limits that end the growth: maximum depth, leaves or nodes for the tree; "
+    "minimum rows and zero impurity for a node (source 004, §3.4.1).",
+    "bootstrap win rate": "The share of bootstrap samples of a node's rows in which the node's feature "
+    "still wins: 100% is a firm choice, near 50% a coin toss.",
+    "impurity importance": "A feature's share of the impurity decrease of all the tree's splits, on the "
+    "training rows (Breiman et al., 1984). It also credits splits that only fit noise.",
+    "permutation importance": "How much the held-out score drops when one feature's column is shuffled "
+    "(Breiman, 2001): what the tree uses to predict new rows well.",
+    "agreement": "The share of held-out rows on which two refits predict the same class (Turney, 1995); "
+    "averaged over all pairs of refits it measures a learner's stability.",
+    "partition metric": "The share of pairs of rows that one tree puts in the same leaf and the other in "
+    "different leaves (0: the same partition of the data).",
+    "ambiguity": "The share of held-out rows on which some two near-tie trees predict differently "
+    "(Marx, Calmon and Ustun, 2020).",
+    "representative tree": "The refit whose distances to all the others sum least (the medoid): the "
+    "most typical tree of the set.",
+    "tie-break": "Which of two equally good features a node splits on: the lowest index (this package's "
+    "default) or the first of a random order (scikit-learn's). On data with ties it changes the tree.",
     "out-of-bag (OOB)": "Rows a tree of a forest did not see in its bootstrap sample; scoring them estimates "
     "the test error without a test split.",
 }

@@ -67,6 +67,111 @@ GUIDES = {
             "is never significantly worse than the better test, and often better than the worse (Table 3).",
         ),
     ],
+    "grow": [
+        Step(
+            "One leaf, every candidate",
+            "The single box at the top and, under it, the table of each feature's best split at the "
+            "root with its score curve.",
+            "Before we split: which feature would you ask about first, and where would you cut it?",
+            "The learner scores every midpoint between two observed values of every feature and keeps "
+            "the largest impurity decrease (source 004, §3.4.2: every feature, every midpoint). The "
+            "peak of the score curve is that threshold; the table ranks the features by their best.",
+        ),
+        Step(
+            "How sure is that choice?",
+            "Press Step once. Read the badge on the root and the orange near-ties on the score curve.",
+            "If the runner-up scores 97% of the winner, how many rows would it take to change the root?",
+            "Often one or two: the badge says how many training rows must go before another feature "
+            "wins. A flat curve is split-point uncertainty, a close runner-up variable uncertainty "
+            "(source 002, §2); the Tree instability page shows what that does to the whole tree.",
+        ),
+        Step(
+            "Which leaf next?",
+            "Settings → growth order. Compare 'best gain first' with 'level by level (a queue)', "
+            "pressing Step a few times with each (Reset between).",
+            "Does the order change the final tree, or only the order in which it appears?",
+            "Grown to the end, both give the same tree; stopped early by a leaf limit, they differ. "
+            "Source 004's learner keeps a queue of leaves and grows the tree level by level from "
+            "left to right; best-first spends a limited budget of leaves where the gain is largest.",
+        ),
+        Step(
+            "When to stop",
+            "Press Grow all, then open Scores and importances: training and held-out accuracy after "
+            "each split.",
+            "Training accuracy keeps rising. Where would you have stopped, and why?",
+            "Where the held-out curve peaks: the splits after it fit the training rows, not new ones. "
+            "Stopping rules end growth early (maximum depth, leaves or nodes for the tree; minimum "
+            "rows and zero impurity for a node, source 004, §3.4.1); tuning picks them (Evaluate).",
+        ),
+        Step(
+            "Split it yourself",
+            "Undo back to a leaf; under 'Feature shown' pick a feature that is not the best, and "
+            "click the peak of its score curve.",
+            "What happens to the badge and to the held-out score when we overrule the learner?",
+            "The split is made where you clicked; its badge reads 'beaten' (another feature scores "
+            "higher at this node), and the held-out score shows whether the greedy choice was "
+            "better on new rows.",
+        ),
+        Step(
+            "A fairer choice of feature",
+            "Settings → split variable chosen by the smallest p-value; Reset and Step.",
+            "Gini prefers features with many values even when they carry no information. Does the "
+            "root change here?",
+            "Choosing the smallest p-value of each feature's best split removes that preference "
+            "(source 001, §4: the p-value of any criterion is nearly unbiased), at the cost of "
+            "permutation tests at every node.",
+        ),
+    ],
+    "instability": [
+        Step(
+            "Fragile splits",
+            "The tree at the top and its badges: red, orange, green.",
+            "Which of these splits would you trust least, and what would it take to change it?",
+            "A red badge changes if one or two training rows go, or wins under half the bootstrap "
+            "samples. At every node the tree makes an all-in choice even when another variable is "
+            "almost as good: variable uncertainty (source 002, §2).",
+        ),
+        Step(
+            "Many equally good trees",
+            "The Near-tie trees tab: how many trees, their scores, and the sunburst of where they part.",
+            "If every split within 5% of the best were taken instead, how many different trees could "
+            "a greedy learner have returned? Do they predict alike?",
+            "Often dozens, with almost the same held-out score, yet they disagree on some rows (the "
+            "ambiguity): the option trees source 002 builds its option modules from (§2-3).",
+        ),
+        Step(
+            "Refit and compare",
+            "The Refits compared tab: the map of the refits, coloured by their root feature.",
+            "Are the refits one cloud or several? What separates the clouds?",
+            "Clouds are families of trees with different roots: a small change of the data flips the "
+            "top split and, through the recursive structure, every decision below it (source 002, "
+            "§2). The star is the most typical tree; compare it with the farthest one below the map.",
+        ),
+        Step(
+            "Where the cuts fall",
+            "The Cutpoints tab: the feature and the thresholds at each node position over the refits.",
+            "The root keeps its feature in most refits. Does it keep its threshold?",
+            "A wide spread of thresholds is split-point uncertainty: a flat impurity surface, where "
+            "a sharp cut is not justified (source 002, §2). Robust split modules average over it.",
+        ),
+        Step(
+            "Not even the data changed",
+            "The Tie-break tab: the same rows, only the order in which tied features are tried.",
+            "Can a tree change when nothing about the data changes?",
+            "Yes, wherever two features tie exactly: the lowest-index rule and scikit-learn's random "
+            "order can grow different trees from the same rows.",
+        ),
+        Step(
+            "Which remedy buys stability",
+            "Run the scoreboard at the bottom: CART, p-value selection, averaged thresholds, a "
+            "cultivated forest and a random forest on the same refits, at the same depth.",
+            "Which would you pick for a model people must be able to read, and which for accuracy?",
+            "Forests agree most but are no longer one tree; p-value selection (source 001) steadies "
+            "the root feature on data with uninformative many-valued features; averaged thresholds "
+            "(source 000) change only rows on a threshold; the cultivated forest (source 002) keeps "
+            "one tree's shape and softens its splits.",
+        ),
+    ],
     "split_bias": [
         Step(
             "A fair race between two useless features",

@@ -35,12 +35,14 @@ __all__ = [
     "checkbox",
     "link_box",
     "number_input",
+    "peek",
     "radio",
     "restore_dataset",
     "selectbox",
     "slider",
     "sync_url",
     "toggle",
+    "value",
 ]
 
 DATA_PARAM = "data"
@@ -172,8 +174,25 @@ def _boolean(text):
     return {"1": True, "true": True, "0": False, "false": False}.get(str(text).lower())
 
 
+def _clamp_stale(key, low, high):
+    """A number the widget holds from before its range changed (the dataset changed) is brought
+    into the new range, so Streamlit does not refuse the widget."""
+    if key not in st.session_state:
+        return
+    current = st.session_state[key]
+    inside = current is not None and (low is None or current >= low)
+    inside = inside and (high is None or current <= high)
+    if not inside:
+        del st.session_state[key]
+        if current is not None:
+            _remembered()[key] = max(low, current) if low is not None else current
+            if high is not None:
+                _remembered()[key] = min(high, _remembered()[key])
+
+
 def number_input(container, label, min_value, max_value, value, step=None, *, key, **options):
     """``container.number_input`` whose value travels in the URL (an int or float widget)."""
+    _clamp_stale(key, min_value, max_value)
     kind = int if isinstance(value, int) and (step is None or isinstance(step, int)) else float
     first = _initial(key, value, _number(kind), lambda v: min_value <= v <= max_value)
     return container.number_input(label, min_value, max_value, first, step, key=key, **options)
@@ -181,15 +200,27 @@ def number_input(container, label, min_value, max_value, value, step=None, *, ke
 
 def slider(container, label, min_value, max_value, value, step=None, *, key, **options):
     """``container.slider`` (a single number) whose value travels in the URL."""
+    _clamp_stale(key, min_value, max_value)
     kind = float if isinstance(value, float) or isinstance(step, float) else int
     first = _initial(key, value, _number(kind), lambda v: min_value <= v <= max_value)
     return container.slider(label, min_value, max_value, first, step, key=key, **options)
 
 
+def _drop_stale(key, options):
+    """Forget a choice that is no longer an option (the dataset changed) or was emptied (None).
+
+    The widget then starts again from the URL, the remembered value or its default, instead of
+    handing the page a value it cannot use.
+    """
+    if key in st.session_state and st.session_state[key] not in options:
+        del st.session_state[key]
+
+
 def _choice(options, index, key):
     options = list(options)
+    _drop_stale(key, options)
     labels = [str(o) for o in options]
-    default = options[index] if options else None
+    default = options[min(max(index, 0), len(options) - 1)] if options else None
 
     def parse(text):
         return options[labels.index(text)] if text in labels else None
@@ -223,6 +254,35 @@ def checkbox(container, label, value=False, *, key, **kw):
     return container.checkbox(
         label, _initial(key, value, _boolean, lambda v: v in (True, False)), key=key, **kw
     )
+
+
+def peek(key, default):
+    """A shared widget's value whether or not this run draws it (a widget in a closed tab).
+
+    Its state if it exists, else the value remembered from the last run that drew it, else
+    ``default``.
+    """
+    if st.session_state.get(key) is not None:
+        return st.session_state[key]
+    remembered = _remembered().get(key)
+    return default if remembered is None else remembered
+
+
+def value(key, default, parse=str, valid=lambda v: True):
+    """A value the page keeps in ``st.session_state[key]`` (not a widget) that travels in the URL.
+
+    For state that no single widget holds: the grow page's tree (its splits, encoded) and the
+    node selected in the tree view. The first value comes from the URL (once), else from the
+    last visit, else ``default``; the page updates ``st.session_state[key]`` itself, and the
+    value in session state at the end of the run is what the link carries.
+
+    Returns
+    -------
+    The current value.
+    """
+    first = _initial(key, default, parse, valid)
+    st.session_state.setdefault(key, first)
+    return st.session_state[key]
 
 
 # ----------------------------------------------------------------- the URL

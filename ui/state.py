@@ -99,10 +99,10 @@ DATA_NAME_PREFIX = "data_name_"  # + group: the dataset selectbox of each group
 
 # ------------------------------------------------------------ Grow page
 GROW_GROWER = "grow_grower"
-GROW_SIGNATURE = "grow_signature"
+GROW_SIGNATURE = "grow_signature"  # (dataset key, GrowSettings) the grower was built for
 GROW_SPLIT = "grow_split"
-GROW_NODE = "grow_node"
-GROW_PENDING_NODE = "grow_pending_node"
+GROW_TREE = "grow_tree"  # the grown tree's splits as text (ui.grow_history), shared in the URL
+GROW_NODE = "grow_node"  # the node selected in the tree view, shared in the URL
 GROW_MESSAGE = "grow_message"
 GROW_LOADED = "grow_loaded"
 
@@ -111,9 +111,8 @@ COND_EXPERIMENT = "cond_experiment"
 COND_EXPERIMENT_ALL = "cond_experiment_all"
 EVAL_SEARCH = "eval_search"
 CRF_AUC = "crf_auc"
-INST_STUDY = "inst_study"
-INST_CRF = "inst_crf"
-INST_DEFAULT_ROW = "inst_default_row"
+INST_BOARD = "inst_board"  # the stability scoreboard's run (or, after Stop, what builds it)
+INST_BOARD_SETTINGS = "inst_board_settings"  # the settings that run was made with
 NOISE_STUDY = "noise_study"
 STAIR_CURVES = "stair_curves"  # the settings whose complexity curves were asked for
 

@@ -11,6 +11,7 @@ Which subtrees are expanded or collapsed is kept per view in the session
 (``ui.state.TREE_VIEW_PREFIX``).
 """
 
+import numpy as np
 import streamlit as st
 
 from viz.tree_svg import FONT_SIZE, drawing_to_svg, drawing_width, modules_drawing, tree_drawing
@@ -68,13 +69,25 @@ export default function (component) {
     hint.textContent = wide ? 'Drag or scroll sideways to see the whole tree · Ctrl/⌘ + scroll zooms'
                             : 'Ctrl/⌘ + scroll zooms · click a box to select it';
   }
+  let fitted = true, fittedWidth = 0;
   function fit() {
+    fitted = true;
+    fittedWidth = viewport.clientWidth;
     const available = Math.max(viewport.clientWidth - 4, 100);
-    scale = Math.max(minScale, Math.min(1.6, available / W));
+    // As wide as the column allows, but no taller than the view: the whole picture on screen.
+    scale = Math.max(minScale, Math.min(1.6, available / W, (maxHeight - 20) / H));
     apply();
     viewport.scrollLeft = Math.max(0, (W * scale - viewport.clientWidth) / 2);
   }
+  // A view drawn in a hidden tab or expander has no width yet: fit again once it gets one (and
+  // when the column is resized), unless the user zoomed.
+  if (root._tvObserver) root._tvObserver.disconnect();
+  root._tvObserver = new ResizeObserver(() => {
+    if (fitted && viewport.clientWidth > 0 && Math.abs(viewport.clientWidth - fittedWidth) > 20) fit();
+  });
+  root._tvObserver.observe(viewport);
   function zoom(factor, cx, cy) {
+    fitted = false;
     const old = scale;
     scale = Math.max(minScale * 0.5, Math.min(3, scale * factor));
     const x = (viewport.scrollLeft + cx) * scale / old - cx;
@@ -88,7 +101,7 @@ export default function (component) {
       if (act === 'in') zoom(1.25, cx, cy);
       else if (act === 'out') zoom(0.8, cx, cy);
       else if (act === 'fit') fit();
-      else { scale = 1; apply(); }
+      else { fitted = false; scale = 1; apply(); }
     };
   });
   viewport.onwheel = (e) => {
@@ -194,6 +207,26 @@ def _fitting_depth(draw, deepest, fit_width):
     return max(1, deepest)
 
 
+def _ways_to_highlights(tree, options):
+    """Nodes to open so that the highlighted nodes show: the ancestors of the selected node, the
+    last split, the path, and the top node of every marked subtree."""
+    internal = np.flatnonzero(tree.feature >= 0)
+    parent = np.full(tree.node_count, -1)
+    parent[tree.left[internal]] = internal
+    parent[tree.right[internal]] = internal
+    marked = {int(m) for m in options.get("marked", ())}
+    targets = {int(n) for n in options.get("path", ())}
+    targets |= {m for m in marked if parent[m] not in marked}
+    targets |= {int(options[k]) for k in ("selected", "last_split") if options.get(k) is not None}
+    ways = set()
+    for node in targets:
+        node = parent[node] if 0 <= node < tree.node_count else -1
+        while node >= 0:
+            ways.add(int(node))
+            node = parent[node]
+    return ways
+
+
 def show_tree(
     tree, *, key, max_depth="fit", fit_width=760, on_select=None, max_height=640, **drawing_options
 ):
@@ -204,7 +237,9 @@ def show_tree(
     max_depth : int, None or "fit"
         Deepest level drawn at first. ``"fit"`` (default) picks the deepest
         limit whose drawing fits ``fit_width`` pixels at its natural size, so
-        the tree opens readable and whole; None draws every level.
+        the tree opens readable and whole, and opens the way down to what is
+        highlighted (the selected node, the last split, a path, the top of
+        each marked subtree) even below that limit; None draws every level.
     fit_width : float
         The width to fit (about a full page column at 1024 pixels with the
         sidebar; pass less for side-by-side views).
@@ -217,15 +252,15 @@ def show_tree(
     int or None
         The node clicked in this run.
     """
+    expanded = expanded_nodes(key)
     if max_depth == "fit":
         max_depth = _fitting_depth(
             lambda limit: tree_drawing(tree, max_depth=limit, **drawing_options),
             tree.max_depth,
             fit_width,
         )
-    drawing = tree_drawing(
-        tree, max_depth=max_depth, expanded=expanded_nodes(key), **drawing_options
-    )
+        expanded |= _ways_to_highlights(tree, drawing_options)
+    drawing = tree_drawing(tree, max_depth=max_depth, expanded=expanded, **drawing_options)
     return tree_view(drawing, key=key, max_height=max_height, on_select=on_select)
 
 

@@ -5,12 +5,37 @@ import plotly.graph_objects as go
 
 from .layout import LAYOUT
 
-__all__ = ["NEAR_TIE", "category_curve_figure", "score_curve_figure", "step_scores_figure"]
+__all__ = [
+    "NEAR_TIE",
+    "category_curve_figure",
+    "nearest_candidate",
+    "plural",
+    "score_curve_figure",
+    "step_scores_figure",
+]
 
 NEAR_TIE = 0.01  # candidates within 1% of the best score are drawn as near-ties
+# Trace names of the score curve; a click on either picks a threshold.
+CANDIDATES, NEAR_TIES = "candidate thresholds", "near-ties"
 
 
-def score_curve_figure(curve, feature_name, chosen=None, score_name="score", near_tie=NEAR_TIE):
+def plural(count, word, words=None):
+    """``"1 leaf"``, ``"2 leaves"``: the count and the word in the right number."""
+    many = words or f"{word}s"
+    return f"{count:,} {word if count == 1 else many}"
+
+
+def _empty(fig, text, title):
+    fig.add_annotation(text=text, showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper")
+    fig.update_xaxes(visible=False)
+    fig.update_yaxes(visible=False)
+    fig.update_layout(title=title, height=320, **LAYOUT)
+    return fig
+
+
+def score_curve_figure(
+    curve, feature_name, chosen=None, score_name="score", near_tie=NEAR_TIE, clickable=False
+):
     """Score of every candidate threshold of one feature at one node.
 
     Parameters
@@ -22,20 +47,14 @@ def score_curve_figure(curve, feature_name, chosen=None, score_name="score", nea
         Threshold of the node's actual split on this feature, marked in red.
     near_tie : float
         Candidates within this share of the best score are drawn in orange.
+    clickable : bool
+        Clicks select points (the page splits the node at the point clicked).
     """
     thresholds, scores = np.asarray(curve["threshold"]), np.asarray(curve["score"])
+    title = f"{score_name.capitalize()} by threshold of {feature_name}"
     fig = go.Figure()
     if thresholds.size == 0:
-        fig.add_annotation(
-            text=f"No candidate threshold for {feature_name} here",
-            showarrow=False,
-            x=0.5,
-            y=0.5,
-            xref="paper",
-            yref="paper",
-        )
-        fig.update_layout(title=f"{score_name} against the threshold of {feature_name}", **LAYOUT)
-        return fig
+        return _empty(fig, f"No candidate threshold for {feature_name} here", title)
     best = scores.max()
     near = scores >= best - near_tie * abs(best)
     custom = np.column_stack([curve["n_left"], curve["n_right"]])
@@ -44,9 +63,9 @@ def score_curve_figure(curve, feature_name, chosen=None, score_name="score", nea
             x=thresholds,
             y=scores,
             mode="lines+markers",
-            name="candidates",
+            name=CANDIDATES,
             line={"color": "#2E7D32"},
-            marker={"size": 5},
+            marker={"size": 7},
             customdata=custom,
             hovertemplate="threshold %{x:.4g}<br>"
             + score_name
@@ -58,9 +77,10 @@ def score_curve_figure(curve, feature_name, chosen=None, score_name="score", nea
             x=thresholds[near],
             y=scores[near],
             mode="markers",
-            name=f"within {near_tie:.0%} of best",
-            marker={"color": "#ff7f0e", "size": 9, "symbol": "diamond"},
-            hoverinfo="skip",
+            name=f"within {near_tie:.0%} of the best",
+            marker={"color": "#ff7f0e", "size": 11, "symbol": "diamond"},
+            customdata=custom[near],
+            hovertemplate="threshold %{x:.4g}<br>near-tie<extra></extra>",
         )
     )
     best_threshold = thresholds[int(np.argmax(scores))]
@@ -79,36 +99,77 @@ def score_curve_figure(curve, feature_name, chosen=None, score_name="score", nea
             annotation_position="top right",
         )
     fig.update_layout(
-        title=f"{score_name} against the threshold of {feature_name}",
+        title=title,
         xaxis_title=f"threshold on {feature_name}",
         yaxis_title=score_name,
-        legend={"orientation": "h", "y": -0.25},
+        legend={"orientation": "h", "y": -0.3},
+        height=360,
+        hovermode="closest",
+        clickmode="event+select" if clickable else "event",
         **LAYOUT,
     )
     return fig
 
 
+def nearest_candidate(curve, x):
+    """The candidate threshold of ``curve`` closest to ``x`` (a clicked value), or None."""
+    thresholds = np.asarray(curve["threshold"], dtype=float)
+    if thresholds.size == 0 or x is None or not np.isfinite(x):
+        return None
+    return float(thresholds[int(np.argmin(np.abs(thresholds - float(x))))])
+
+
 def step_scores_figure(train, test, metric_name):
-    """Train and test score of the tree after each step."""
+    """Train and held-out score of the tree after each split.
+
+    The horizontal axis counts splits from 0 (the root alone) and never shows
+    negative counts; accuracy is drawn from 0 to 1 so that steps compare at a glance.
+    """
+    train = np.asarray(train, dtype=float)
     steps = np.arange(len(train))
     fig = go.Figure()
     fig.add_trace(
-        go.Scatter(x=steps, y=train, mode="lines+markers", name="train", line={"color": "#1f77b4"})
+        go.Scatter(
+            x=steps, y=train, mode="lines+markers", name="training rows", line={"color": "#1f77b4"}
+        )
     )
+    values = [train]
     if test is not None:
+        test = np.asarray(test, dtype=float)
+        values.append(test)
         fig.add_trace(
             go.Scatter(
-                x=steps, y=test, mode="lines+markers", name="test", line={"color": "#d62728"}
+                x=steps,
+                y=test,
+                mode="lines+markers",
+                name="held-out rows",
+                line={"color": "#d62728"},
             )
         )
+    last = max(1, len(steps) - 1)
+    fig.update_xaxes(range=[-0.3, last + 0.3], dtick=max(1, int(np.ceil(last / 10))))
+    if metric_name == "accuracy":
+        fig.update_yaxes(range=[0, 1.02], tickformat=".0%")
+    else:  # R²: from its lowest value (or 0) to 1
+        low = float(np.nanmin(np.concatenate(values))) if len(steps) else 0.0
+        fig.update_yaxes(range=[min(0.0, low) - 0.05, 1.02])
+    if len(steps) == 1:
+        fig.add_annotation(
+            text="The root alone: split to see the scores move",
+            x=0.5,
+            y=0.5,
+            xref="paper",
+            yref="paper",
+            showarrow=False,
+        )
     fig.update_layout(
-        title=f"{metric_name} after each step",
+        title=f"{metric_name[:1].upper()}{metric_name[1:]} after each split",
         xaxis_title="splits made",
         yaxis_title=metric_name,
         legend={"orientation": "h", "y": -0.3},
+        height=360,
         **LAYOUT,
     )
-    fig.update_xaxes(dtick=max(1, len(steps) // 10))
     return fig
 
 
@@ -131,9 +192,11 @@ def category_curve_figure(curve, feature_name, category_names=None, score_name="
         )
     )
     fig.update_layout(
-        title=f"{score_name} of {feature_name}'s category sets (categories in the order scanned)",
-        xaxis_title="left set: the categories up to",
+        title=f"{score_name.capitalize()} of {feature_name}'s category sets",
+        xaxis_title="left set: the categories (in the order scanned) up to",
         yaxis_title=score_name,
+        height=360,
         **LAYOUT,
     )
+    fig.update_xaxes(tickangle=-30, automargin=True)
     return fig

@@ -54,8 +54,9 @@ def near_tie_icicle(near_set, max_depth=3, kind="sunburst", title=None):
             branchvalues="total",
             maxdepth=max_depth,
             customdata=paths["detail"],
-            texttemplate="%{label}<br>%{value} trees",
-            hovertemplate="%{label}<br>%{value} trees<br>%{customdata}<extra></extra>",
+            text=[f"{n} tree{'s' if n != 1 else ''}" for n in paths["n_trees"]],
+            texttemplate="%{label}<br>%{text}",
+            hovertemplate="%{label}<br>%{text}<br>%{customdata}<extra></extra>",
             **options,
         )
     )

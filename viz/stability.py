@@ -94,6 +94,19 @@ def _flip_words(row):
     return f"flips with ≤ {flip} rows"
 
 
+def _flip_short(row):
+    """``_flip_words`` in a few characters, for a badge on a small box: ``"1 row"``, ``"≤5 rows"``."""
+    flip = row.get("rows_to_flip")
+    if flip is None or pd.isna(flip):
+        return "no flip"
+    flip = int(flip)
+    if flip == 0:
+        ratio = row.get("score_ratio")
+        return "beaten" if ratio is not None and not pd.isna(ratio) and ratio > 1 + 1e-9 else "tie"
+    rows = f"{flip} row{'s' if flip > 1 else ''}"
+    return rows if row.get("flip_exact", False) else f"≤{rows}"
+
+
 def confidence_badges(table):
     """Colour, badge and hover text of every internal node, for a tree drawing.
 
@@ -106,7 +119,8 @@ def confidence_badges(table):
     -------
     dict {node: dict}
         ``level`` (see :data:`CONFIDENCE_LEVELS`), ``color`` (hex), ``badge``
-        (one short line, e.g. ``"flips with 1 row · wins 12%"``) and
+        (one short line, e.g. ``"flips with 1 row · wins 12%"``), ``short``
+        (the same in a few characters, ``"1 row · 12%"``, for small boxes) and
         ``tooltip`` (the runner-up and the numbers). Leaves are absent.
     """
     out = {}
@@ -124,19 +138,24 @@ def confidence_badges(table):
             "level": level,
             "color": CONFIDENCE_LEVELS[level][0],
             "badge": _flip_words(row) + wins,
+            "short": _flip_short(row) + ("" if not wins else f" · {win:.0%}"),
             "tooltip": f"{row['split']}: {_flip_words(row)}{wins}; {runner}",
         }
     return out
 
 
-def svg_badges(badges):
+def svg_badges(badges, short=False):
     """The badges of :func:`confidence_badges` as ``viz.tree_svg.tree_drawing`` takes them.
+
+    ``short=True`` writes the few-character form (``"1 row · 12%"``), whose pill
+    fits over a box of a wide tree without covering its neighbours.
 
     Returns
     -------
     dict {node: (text, colour)}
     """
-    return {node: (badge["badge"], badge["color"]) for node, badge in badges.items()}
+    field = "short" if short else "badge"
+    return {node: (badge[field], badge["color"]) for node, badge in badges.items()}
 
 
 _NODE_LINE = re.compile(r'^(\s*)(\d+) \[label="((?:[^"\\]|\\.)*)"(.*)\];$')

@@ -37,6 +37,10 @@ node_cutpoints, cutpoint_summary
     The feature and threshold of every refit at every node of the top levels.
 stability_scoreboard, scoreboard_models, Scoreboard, Learner
     Which remedy buys how much stability, on the same refits.
+tie_break_study, TieBreakStudy
+    How much the tie-break between equally good features alone moves a tree.
+feature_importances, permutation_importances
+    Impurity-based and permutation importance of a tree's features.
 node_paths, split_text, perturb_data
     Node paths ("root-L-R"), splits in words, and the perturbations of the refits.
 make_tree, make_model, folds, score, error, train_test_rows, subsample
@@ -70,6 +74,7 @@ from ._confidence import split_confidence
 from ._curves import ComplexityCurve, complexity_curve
 from ._cutpoints import cutpoint_summary, node_cutpoints
 from ._engines import ENGINES, FittedModel, fit_model
+from ._importances import feature_importances, permutation_importances
 from ._instability import (
     PERTURBATIONS,
     PerturbationStudy,
@@ -118,6 +123,7 @@ from ._split_bias import (
     noise_root_study,
     null_gini_gains,
 )
+from ._tie_breaks import TieBreakStudy, tie_break_study
 from ._tuning import (
     SearchResult,
     configuration_grid,
@@ -159,6 +165,7 @@ __all__ = [
     "RefitMap",
     "Scoreboard",
     "SearchResult",
+    "TieBreakStudy",
     "abstention_curve",
     "bias_cell",
     "alternative_paths",
@@ -176,6 +183,7 @@ __all__ = [
     "cutpoint_summary",
     "error",
     "exhaustive_trees",
+    "feature_importances",
     "folds",
     "holdout_tuning",
     "lattice_features",
@@ -194,6 +202,7 @@ __all__ = [
     "out_of_fold_reliability",
     "perturbation_refit",
     "partition_distance",
+    "permutation_importances",
     "perturb_data",
     "perturbation_study",
     "prediction_agreement",
@@ -208,6 +217,7 @@ __all__ = [
     "split_error",
     "split_text",
     "stability_scoreboard",
+    "tie_break_study",
     "subsample",
     "summarize_perturbations",
     "train_test_rows",

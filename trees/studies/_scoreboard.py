@@ -282,6 +282,7 @@ def stability_scoreboard(
     learners=None,
     progress=None,
     should_stop=None,
+    on_refit=None,
 ):
     """Five learners refitted on the same perturbed samples, and how stable each is.
 
@@ -309,6 +310,12 @@ def stability_scoreboard(
         One step per learner and refit.
     should_stop : callable() -> bool, optional
         Stops after the current fit; the refits every learner finished are kept.
+    on_refit : callable(build), optional
+        Called after every refit that all learners finished, with ``build``, a
+        function of no arguments that returns the :class:`Scoreboard` of the
+        refits finished so far (marked ``cancelled``). Building it costs the
+        pairwise measures, so it is left to the caller: a page keeps ``build``
+        and calls it only if the run is interrupted.
 
     Returns
     -------
@@ -327,12 +334,23 @@ def stability_scoreboard(
     train, test = train_test_rows(task, y, test_share, seed=random_state)
     rng = np.random.default_rng(random_state)
     samples = _refit_samples(X[train], y[train], int(n_refits), perturbation, amount, rng)
-    runs, cancelled = _run_refits(learners, samples, X[test], task, classes, progress, should_stop)
     scale = float(np.std(y[train].astype(float))) if task == "regression" else 1.0
     judged = (task, y[test], classes, X[train], X[test], scale, tolerance)
+
+    def build(runs, cancelled):
+        return _board(learners, runs, judged, perturbation, cancelled)
+
+    runs, cancelled = _run_refits(
+        learners, samples, X[test], task, classes, progress, should_stop, on_refit, build
+    )
+    return build(runs, cancelled)
+
+
+def _board(learners, runs, judged, perturbation, cancelled):
+    """The Scoreboard of the refits in ``runs``."""
     rows, matrices = _learner_rows(learners, runs, judged)
     table = pd.DataFrame(rows, columns=_TABLE_COLUMNS)
-    metric = "AUC" if task == "classification" else "R²"
+    metric = "AUC" if judged[0] == "classification" else "R²"
     n_done = max((len(r) for r in runs.values()), default=0)
     words = _PERTURBATION_WORDS.get(perturbation, perturbation)
     return Scoreboard(
@@ -357,8 +375,12 @@ def _learner_rows(learners, runs, judged):
     return rows, matrices
 
 
-def _run_refits(learners, samples, X_test, task, classes, progress, should_stop):
-    """Fit every learner that applies on every sample; keep the samples all of them finished."""
+def _run_refits(learners, samples, X_test, task, classes, progress, should_stop, on_refit, build):
+    """Fit every learner that applies on every sample; keep the samples all of them finished.
+
+    After each sample, ``on_refit`` (if given) receives a function that builds the board of the
+    samples finished so far from a frozen copy of the runs.
+    """
     active = [learner for learner in learners if learner.applies]
     runs = {learner.name: [] for learner in learners}
     total, done = len(samples) * len(active), 0
@@ -371,6 +393,9 @@ def _run_refits(learners, samples, X_test, task, classes, progress, should_stop)
                 return runs, True
         for name, result in results.items():
             runs[name].append(result)
+        if on_refit is not None:
+            frozen = {name: list(items) for name, items in runs.items()}
+            on_refit(lambda frozen=frozen: build(frozen, True))
     return runs, False
 
 

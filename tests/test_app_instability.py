@@ -1,0 +1,178 @@
+"""AppTest tests of the instability page: the five measures of issue 16, the tie-break, the scoreboard."""
+
+import pytest
+
+from tests.apptest_helpers import by_key, open_page, plotly_figures, tree_views
+from ui import state
+from ui.errors import UNEXPECTED
+
+
+def _titles(at):
+    return [f["layout"].get("title", {}).get("text", "") for f in plotly_figures(at)]
+
+
+def _metric(at, label):
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def _tab(at, label):
+    """Open a tab of the page (only the open tab runs) and rerun."""
+    at.session_state["inst_tab"] = label
+    return at.run()
+
+
+def _clean(at):
+    assert not at.exception, [e.value for e in at.exception]
+    assert not [e.value for e in at.error if UNEXPECTED in e.value]
+
+
+@pytest.fixture
+def page():
+    return open_page("pages/instability.py", timeout=180)
+
+
+def test_the_page_opens_on_the_badged_tree_and_every_measure(page):
+    _clean(page)
+    assert page.title[0].value == "Tree instability"
+    key = tree_views(page)[0]["svg"]
+    assert "row" in key and "#d62728" in key  # fragile nodes carry a red badge
+    fragile, total = _metric(page, "Fragile splits").split(" of ")
+    assert 0 < int(fragile) <= int(total)
+    assert _metric(page, "Two refits agree on").endswith("%")
+    assert "Box colour" in " ".join(m.value for m in page.markdown)
+    assert "How firmly each node holds its split" in _titles(page)  # 1. split confidence
+    for tab, titles in (
+        ("Near-tie trees", ["Alternative paths of the"]),  # 2. near-tie trees
+        ("Refits compared", ["Map of the refits", "Agreement between every two refits"]),  # 3.
+        ("Cutpoints", ["Feature chosen at each node over the refits", "Where each node cuts"]),
+    ):
+        _tab(page, tab)
+        _clean(page)
+        shown = " | ".join(_titles(page))
+        assert all(title in shown for title in titles), (tab, shown)
+    assert len(tree_views(page)) == 1  # the key tree; the refits' trees are in their tab
+    _tab(page, "Refits compared")
+    assert len(tree_views(page)) == 3  # the key tree and two refits node by node
+    assert any(b.key == "inst_board_run" for b in page.button)  # 5. the scoreboard, on request
+
+
+def test_depth_and_the_way_the_data_changes(page):
+    by_key(page.number_input, "inst_depth").set_value(2).run()
+    _clean(page)
+    assert tree_views(page)[0]["svg"].count('class="tv-node"') <= 7
+    by_key(page.selectbox, "inst_kind").select("remove").run()
+    by_key(page.number_input, "inst_remove").set_value(10).run()
+    _clean(page)
+    assert any("10 rows removed at random" in c.value for c in page.caption)
+    by_key(page.selectbox, "inst_kind").select("jitter").run()
+    by_key(page.slider, "inst_fits").set_value(20).run()
+    _clean(page)
+    assert any("20 refits on features jittered" in c.value for c in page.caption)
+
+
+def test_near_tie_trees_follow_epsilon(page):
+    _tab(page, "Near-tie trees")
+    by_key(page.slider, "inst_eps").set_value(0.0).run()
+    assert _metric(page, "Near-tie trees") == "1"
+    assert any("No split comes within" in i.value for i in page.info)
+    by_key(page.slider, "inst_eps").set_value(0.2).run()
+    _clean(page)
+    assert int(_metric(page, "Near-tie trees").rstrip("+")) > 1
+    assert _metric(page, "Ambiguity").endswith("%")
+    assert any("near-tie trees within 20.0%" in m.value for m in page.markdown)
+
+
+def test_two_refits_node_by_node(page):
+    _tab(page, "Refits compared")
+    first = by_key(page.selectbox, "inst_diff_a_30").value
+    by_key(page.selectbox, "inst_diff_b_30").select(first).run()
+    assert any("the same, node for node" in s.value for s in page.success)
+    by_key(page.selectbox, "inst_distance").select("structural").run()
+    _clean(page)
+    assert "Map of the refits" in " ".join(_titles(page))
+
+
+def test_the_tie_break_alone_on_data_with_ties():
+    at = _tab(open_page("pages/instability.py", timeout=180), "Tie-break")
+    assert _metric(at, "Seeds that change it") == "0 of 20"
+    assert any("No seed changes the tree" in i.value for i in at.info)
+    by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("iris").run()
+    _clean(at)
+    changed = int(_metric(at, "Seeds that change it").split(" of ")[0])
+    assert changed > 0 and int(_metric(at, "Distinct trees")) > 1
+    assert any("exact ties between features at node" in m.value for m in at.markdown)
+    labels = [t.label for t in at.tabs]
+    assert "lowest feature index" in labels
+
+
+def test_removing_one_row_marks_the_changed_nodes(page):
+    _tab(page, "One row removed")
+    caption = next(c.value for c in page.caption if c.value.startswith("Row "))
+    assert "differ" in caption  # the page opens on a row whose removal changes the tree
+    after = next(v["svg"] for v in tree_views(page) if "#9467bd" in v["svg"])
+    assert after
+
+
+def test_regression_data(page):
+    by_key(page.sidebar.selectbox, "sidebar_dataset_switch").select("Smooth 2-D regression").run()
+    _clean(page)
+    _tab(page, "Refits compared")
+    assert "Variance of the prediction" in _titles(page)
+    assert "mean" in tree_views(page)[0]["svg"]
+
+
+def test_an_emptied_feature_selector_falls_back(page):
+    """Issue 20: "None is not in list" when a feature selector was emptied."""
+    _tab(page, "Refits compared")
+    by_key(page.selectbox, "inst_fx").set_value(None).run()
+    _clean(page)
+    assert by_key(page.selectbox, "inst_fx").value in ("a", "b")
+
+
+def test_the_scoreboard_compares_the_cultivated_forest_like_with_like(page):
+    """Issue 21 item 5: the forest used its own defaults beside a depth-4 tree, unexplained."""
+    by_key(page.number_input, "inst_depth").set_value(3).run()
+    by_key(page.slider, "inst_board_refits").set_value(5).run()
+    by_key(page.button, "inst_board_run").click().run()
+    _clean(page)
+    board = next(d.value for d in page.dataframe if "held-out AUC" in d.value.columns)
+    settings = board.set_index("model")["settings"]
+    assert "max_depth=3" in settings["CART"] and "max_depth=3" in settings["cultivated forest"]
+    assert "max_depth=3" in settings["random forest"]
+    like = next(i.value for i in page.info if i.value.startswith("Like with like"))
+    assert "same depth 3" in like and "disagree on" in like
+    assert any(t.startswith("Stability scoreboard") for t in _titles(page))
+    by_key(page.number_input, "inst_depth").set_value(4).run()
+    assert any("run with other settings" in w.value for w in page.warning)
+
+
+def test_a_stopped_scoreboard_shows_the_refits_it_finished(page):
+    from datasets import load, preprocess
+    from trees import stability_scoreboard
+
+    data, _ = preprocess(load("Lattice features"))
+    builds = []
+    stability_scoreboard(
+        *data.arrays(), "classification", n_refits=3, n_permutations=9, on_refit=builds.append
+    )
+    page.session_state[state.INST_BOARD] = builds[0]  # what a Stop after one refit leaves
+    page.run()
+    _clean(page)
+    assert any("Stopped after 1 refit" in w.value for w in page.warning)
+
+
+def test_presenter_mode_shows_the_guided_sequence(page):
+    page.sidebar.toggle[0].set_value(True).run()
+    _clean(page)
+    assert "Step 1 of 6: Fragile splits" in " ".join(m.value for m in page.markdown)
+
+
+def test_the_report_snippet_reproduces_the_page(page, capsys):
+    _tab(page, "Near-tie trees")
+    snippet = page.session_state[state.REPORT].snippet
+    exec(compile(snippet, "snippet", "exec"), {})  # noqa: S102 (our own code)
+    printed = capsys.readouterr().out
+    agreement = _metric(page, "Two refits agree on")
+    assert f"two refits agree on {agreement} of the held-out rows" in printed
+    assert f"{_metric(page, 'Near-tie trees')} near-tie tree" in printed
+    assert "seeds that change the tree: 0 distinct trees: 1" in printed
