@@ -27,7 +27,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from datasets import GENERATORS, GROUPS, DataError
+from datasets import CATEGORICAL_FILLS, GENERATORS, GROUPS, NUMERIC_FILLS, DataError
 
 from . import state
 
@@ -45,11 +45,35 @@ __all__ = [
 
 DATA_PARAM = "data"
 GENERATOR_PREFIX = "g."
-# Preprocessing settings that differ from the defaults travel too.
+
+
+def _one_of(options):
+    """A parser that accepts only the names in ``options`` (a fill rule's name, say)."""
+
+    def parse(text):
+        if text not in options:
+            raise ValueError(f"{text!r} is not one of {sorted(options)}")
+        return text
+
+    return parse
+
+
+def _flag(text):
+    if text not in ("0", "1"):
+        raise ValueError(f"{text!r} is not 0 or 1")
+    return text == "1"
+
+
+# Preprocessing settings that differ from the defaults travel too: the URL parameter, the
+# setting's name (see datasets.PREPROCESS_DEFAULTS) and a parser that raises ValueError on
+# a value the setting cannot take.
 PREPROCESSING_PARAMS = {
     "prep.missing": ("max_missing_share", float),
     "prep.onehot": ("max_onehot", int),
-    "prep.keep": ("keep_categories", lambda text: text == "1"),
+    "prep.keep": ("keep_categories", _flag),
+    "prep.numfill": ("numeric_fill", _one_of(NUMERIC_FILLS)),
+    "prep.catfill": ("categorical_fill", _one_of(CATEGORICAL_FILLS)),
+    "prep.ids": ("drop_id_columns", _flag),
 }
 
 
@@ -79,11 +103,10 @@ def _preprocessing_from_url():
                 settings[name] = parse(st.query_params[param])
             except ValueError:
                 continue
-    if (
-        not 0.0 <= settings.get("max_missing_share", 0.0) <= 1.0
-        or settings.get("max_onehot", 1) < 1
-    ):
-        return {}
+    if not 0.0 <= settings.get("max_missing_share", 0.0) <= 1.0:
+        settings.pop("max_missing_share")
+    if settings.get("max_onehot", 1) < 1:
+        settings.pop("max_onehot")
     return settings
 
 

@@ -96,6 +96,25 @@ REPORT_BUTTON = "report_download"
 DATA_FLASH = "data_flash"
 DATA_GROUP = "data_group"
 DATA_NAME_PREFIX = "data_name_"  # + group: the dataset selectbox of each group
+DATA_PREP_MESSAGE = "data_prep_message"  # why the last preprocessing change was refused
+# (run number, notice): the kept upload's notice, shown by the sidebar and the Data page in one run
+UPLOAD_NOTICE_RUN = "dataset_upload_notice_run"
+# The Data page's preprocessing widgets (their values follow SETTINGS; see ui.data_controls).
+PREP_MISSING = "prep_missing"
+PREP_ONEHOT = "prep_onehot"
+PREP_KEEP = "prep_keep"
+PREP_NUMERIC_FILL = "prep_numeric_fill"
+PREP_CATEGORICAL_FILL = "prep_categorical_fill"
+PREP_DROP_IDS = "prep_drop_ids"
+# Widget key -> the preprocessing setting it shows.
+PREP_WIDGETS = {
+    PREP_MISSING: "max_missing_share",
+    PREP_ONEHOT: "max_onehot",
+    PREP_KEEP: "keep_categories",
+    PREP_NUMERIC_FILL: "numeric_fill",
+    PREP_CATEGORICAL_FILL: "categorical_fill",
+    PREP_DROP_IDS: "drop_id_columns",
+}
 
 # ------------------------------------------------------------ Grow page
 GROW_GROWER = "grow_grower"
