@@ -20,6 +20,8 @@ format_value
     A value as a user would write it, for messages.
 UploadRecord, UploadShelf
     An upload kept so it can be rebuilt (serialisable), and the server's bounded shelf of them.
+TABLE_4_1, TABLE_4_1_METRICS
+    Source 004's Table 4.1 as printed (see :mod:`datasets.source004` for its conventions).
 """
 
 from ._record import TASKS, DataError, Dataset, feature_kind, fingerprint, format_value
@@ -33,6 +35,7 @@ from .preprocess import (
     REPORT_PREPROCESSING,
     preprocess,
 )
+from .source004 import TABLE_4_1, TABLE_4_1_METRICS
 from .synthetic import GENERATORS, generate
 from .upload import LARGE_ROWS, MAX_UPLOAD_BYTES, infer_task, read_table, table_to_dataset
 
@@ -45,6 +48,8 @@ __all__ = [
     "NUMERIC_FILLS",
     "PREPROCESS_DEFAULTS",
     "REPORT_PREPROCESSING",
+    "TABLE_4_1",
+    "TABLE_4_1_METRICS",
     "TASKS",
     "UploadRecord",
     "UploadShelf",

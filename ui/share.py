@@ -33,6 +33,7 @@ from . import state
 
 __all__ = [
     "checkbox",
+    "forget",
     "link_box",
     "number_input",
     "radio",
@@ -246,6 +247,12 @@ def checkbox(container, label, value=False, *, key, **kw):
     return container.checkbox(
         label, _initial(key, value, _boolean, lambda v: v in (True, False)), key=key, **kw
     )
+
+
+def forget(key):
+    """Forget a shared widget's value (call it before the widget is drawn): it opens on its default."""
+    st.session_state.pop(key, None)
+    _remembered().pop(key, None)
 
 
 # ----------------------------------------------------------------- the URL

@@ -74,3 +74,33 @@ def data_snippet(origin, settings):
         "print(record.to_string())",
     ]
     return "\n".join(lines) + "\n"
+
+
+def evaluate_snippet(origin, settings, task, max_rows, test_share, seed, params):
+    """The Evaluate page's tree: its depth, leaves, training and test error on the page's split.
+
+    ``params`` are the tree's settings, ``categorical_features`` and
+    ``categorical_split`` included when the data keeps categories (the
+    snippet takes the columns from the preprocessed data, as the page does).
+    """
+    estimator = "DecisionTreeClassifier" if task == "classification" else "DecisionTreeRegressor"
+    nominal = "categorical_features" in params
+    arguments = ", ".join(
+        f"{k}={v!r}" for k, v in params.items() if k != "categorical_features"
+    ) + (", categorical_features=categorical" if nominal else "")
+    error = "1 - accuracy" if task == "classification" else "1 - R²"
+    lines = dataset_lines(origin, settings)
+    lines.insert(1, f"from trees import {estimator}")
+    lines.insert(2, "from trees.studies import subsample, train_test_rows")
+    lines += [
+        "",
+        "X, y = data.arrays()",
+        f"X, y, _ = subsample(X, y, {max_rows}, 0)  # the page's rows: at most {max_rows:,}",
+        "categorical, _ = data.categorical_features()" if nominal else None,
+        f"train, test = train_test_rows({task!r}, y, {test_share!r}, {int(seed)})",
+        f"tree = {estimator}({arguments}).fit(X[train], y[train])",
+        'print("depth", tree.get_depth(), "leaves", tree.get_n_leaves())',
+        f'print("training error ({error})", 1 - tree.score(X[train], y[train]))',
+        f'print("test error ({error})", 1 - tree.score(X[test], y[test]))',
+    ]
+    return "\n".join(line for line in lines if line is not None) + "\n"
