@@ -104,3 +104,34 @@ def evaluate_snippet(origin, settings, task, max_rows, test_share, seed, params)
         f'print("test error ({error})", 1 - tree.score(X[test], y[test]))',
     ]
     return "\n".join(line for line in lines if line is not None) + "\n"
+
+
+def cultivated_snippet(origin, settings, max_rows, variant, depth, eta0, k_scale):
+    """The cultivated page's tree: its modules and leaves, and the least reliable row.
+
+    ``origin`` None means the simulated data of source 002's Supplement B (300 rows).
+    """
+    if origin is None:
+        lines = [
+            "from datasets import generate, preprocess",
+            "",
+            'raw = generate("CRF simulation", n_samples=300)',
+            "data, record = preprocess(raw)",
+            "X, y = data.arrays()",
+        ]
+    else:
+        lines = dataset_lines(origin, settings) + [
+            "X, y = data.arrays()",
+            f"X, y, _ = subsample(X, y, {max_rows}, 0)  # the page's rows: at most {max_rows:,}",
+        ]
+        lines.insert(1, "from trees.studies import subsample")
+    lines.insert(1, "from trees import CultivatedForestClassifier")
+    lines += [
+        f"model = CultivatedForestClassifier({variant!r}, max_depth={depth}, eta0={eta0}, k_factor={k_scale}).fit(X, y)",
+        "kinds = [m['kind'] for m in model.structure()]",
+        'print(len(kinds), "modules:", kinds.count("robust"), "robust split,", kinds.count("option"), "option;", model.n_leaves_, "leaves")',
+        "proba, spread = model.predict_with_reliability(X)",
+        "row = int(spread.argmax())",
+        'print("least reliable row", row, "P(class 1)", round(proba[row, 1], 3), "spread", round(spread[row], 4))',
+    ]
+    return "\n".join(lines) + "\n"
