@@ -20,10 +20,13 @@ format_value
     A value as a user would write it, for messages.
 UploadRecord, UploadShelf
     An upload kept so it can be rebuilt (serialisable), and the server's bounded shelf of them.
+source000, paper_settings
+    Source 000's Tables 1-3 as data, and the settings the paper used per dataset and model.
 TABLE_4_1, TABLE_4_1_METRICS
     Source 004's Table 4.1 as printed (see :mod:`datasets.source004` for its conventions).
 """
 
+from . import source000
 from ._record import TASKS, DataError, Dataset, feature_kind, fingerprint, format_value
 from .catalog import GROUPS, catalog, load
 from .identifiers import id_like_columns
@@ -35,6 +38,7 @@ from .preprocess import (
     REPORT_PREPROCESSING,
     preprocess,
 )
+from .source000 import paper_settings
 from .source004 import TABLE_4_1, TABLE_4_1_METRICS
 from .synthetic import GENERATORS, generate
 from .upload import LARGE_ROWS, MAX_UPLOAD_BYTES, infer_task, read_table, table_to_dataset
@@ -63,7 +67,9 @@ __all__ = [
     "id_like_columns",
     "infer_task",
     "load",
+    "paper_settings",
     "preprocess",
     "read_table",
+    "source000",
     "table_to_dataset",
 ]

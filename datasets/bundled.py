@@ -17,6 +17,7 @@ import pandas as pd
 from sklearn import datasets as skdata
 
 from ._record import DataError, Dataset, format_value
+from .source000 import paper_settings, settings_table
 
 __all__ = [
     "PAPER_CLASSIFICATION",
@@ -244,51 +245,18 @@ def load_toy(name):
     )
 
 
-# Hyperparameters selected in source 000 (Table 1) per dataset: the minimum
-# number of rows per leaf (alpha) or the maximum depth (beta, "None" for
-# unbounded), for the decision tree and for the random forest. The rows of
-# lymphography and stock-portfolio are missing from our copy of the table;
-# the experiment uses its own settings for them.
-PAPER_SETTINGS = {
-    "appendicitis": {"tree": {"min_samples_leaf": 16}, "forest": {"min_samples_leaf": 16}},
-    "diabetes": {"tree": {"min_samples_leaf": 6}, "forest": {"max_depth": 2}},
-    "haberman": {"tree": {"min_samples_leaf": 22}, "forest": {"min_samples_leaf": 13}},
-    "o-ring": {"tree": {"min_samples_leaf": 1}, "forest": {"max_depth": 2}},
-    "new-thyroid1": {"tree": {"min_samples_leaf": 15}, "forest": {"max_depth": 6}},
-    "wsn-ale": {"tree": {"min_samples_leaf": 5}, "forest": {"min_samples_leaf": 2}},
-    "glass0": {"tree": {"min_samples_leaf": 15}, "forest": {"max_depth": 10}},
-    "daily-demand": {"tree": {"min_samples_leaf": 1}, "forest": {"max_depth": 7}},
-    "shuttle-6-vs-2-3": {"tree": {"min_samples_leaf": 2}, "forest": {"min_samples_leaf": 1}},
-    "slump-test": {"tree": {"min_samples_leaf": 2}, "forest": {"max_depth": 8}},
-    "bupa": {"tree": {"min_samples_leaf": 11}, "forest": {"min_samples_leaf": 2}},
-    "servo": {"tree": {"min_samples_leaf": 4}, "forest": {"min_samples_leaf": 2}},
-    "cleveland-0-vs-4": {"tree": {"min_samples_leaf": 7}, "forest": {"min_samples_leaf": 4}},
-    "yacht-hydrodynamics": {"tree": {"min_samples_leaf": 1}, "forest": {"max_depth": 11}},
-    "ecoli1": {"tree": {"min_samples_leaf": 31}, "forest": {"min_samples_leaf": 3}},
-    "autoMPG6": {"tree": {"min_samples_leaf": 10}, "forest": {"max_depth": 12}},
-    "poker-9-vs-7": {"tree": {"min_samples_leaf": 17}, "forest": {"max_depth": 4}},
-    "excitation-current": {"tree": {"max_depth": 10}, "forest": {"max_depth": 11}},
-    "monk-2": {"tree": {"min_samples_leaf": 2}, "forest": {"min_samples_leaf": 2}},
-    "real-estate-valuation": {"tree": {"min_samples_leaf": 6}, "forest": {"min_samples_leaf": 4}},
-    "hepatitis": {"tree": {"min_samples_leaf": 6}, "forest": {"max_depth": 2}},
-    "wankara": {"tree": {"min_samples_leaf": 2}, "forest": {"max_depth": 9}},
-    "yeast-0-3-5-9-vs-7-8": {"tree": {"min_samples_leaf": 9}, "forest": {"min_samples_leaf": 4}},
-    "plastic": {"tree": {"min_samples_leaf": 9}, "forest": {"min_samples_leaf": 9}},
-    "mammographic": {"tree": {"min_samples_leaf": 46}, "forest": {"max_depth": 3}},
-    "laser": {"tree": {"min_samples_leaf": 3}, "forest": {"max_depth": None}},
-    "saheart": {"tree": {"min_samples_leaf": 25}, "forest": {"max_depth": 3}},
-    "qsar-aquatic-toxicity": {"tree": {"min_samples_leaf": 17}, "forest": {"max_depth": 14}},
-    "page-blocks-1-3-vs-4": {"tree": {"min_samples_leaf": 15}, "forest": {"max_depth": 12}},
-    "baseball": {"tree": {"min_samples_leaf": 8}, "forest": {"max_depth": 5}},
-    "pima": {"tree": {"min_samples_leaf": 33}, "forest": {"max_depth": 5}},
-    "maternal-health-risk": {"tree": {"max_depth": None}, "forest": {"max_depth": None}},
-    "wisconsin": {"tree": {"min_samples_leaf": 13}, "forest": {"min_samples_leaf": 2}},
-    "cpu-performance": {"tree": {"max_depth": 8}, "forest": {"max_depth": 13}},
-    "abalone9-18": {"tree": {"min_samples_leaf": 116}, "forest": {"min_samples_leaf": 4}},
-    "airfoil": {"tree": {"max_depth": 15}, "forest": {"max_depth": None}},
-    "winequality-red-3-vs-5": {
-        "tree": {"min_samples_leaf": 85},
-        "forest": {"min_samples_leaf": 17},
-    },
-    "medical-cost": {"tree": {"max_depth": 3}, "forest": {"max_depth": 3}},
-}
+# Hyperparameters selected in source 000 per dataset and model, as the paper
+# used them: ``min_samples_leaf`` as a fraction of the rows (recovered from
+# Table 1's printed alpha, see ``datasets.source000``) or ``max_depth`` (None
+# for unbounded). Forests add their number of trees where they are built.
+def _settings_by_dataset():
+    table = {}
+    for name, model in settings_table()[["dataset", "model"]].itertuples(index=False):
+        settings = paper_settings(name, model)
+        table.setdefault(name, {})[model] = {
+            k: v for k, v in settings.items() if k != "n_estimators"
+        }
+    return table
+
+
+PAPER_SETTINGS = _settings_by_dataset()

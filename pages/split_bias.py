@@ -3,16 +3,23 @@
 import numpy as np
 import streamlit as st
 
-from trees import bias_experiment, gini_null_moments
-from ui import figures, glossary, presenter, report, share, shell, state
+from lab import SplitBiasJob
+from trees import gini_null_moments
+from ui import figures, glossary, presenter, report, runs, share, shell, state
 from ui.cached import bias_grid, noise_roots, null_gains, sample
-from ui.experiments import run_with_progress
-from viz.split_bias import bias_heatmaps, noise_root_figure, null_distribution_figure
+from viz.split_bias import (
+    bias_heatmaps,
+    noise_root_figure,
+    null_distribution_figure,
+    saved_bias_grid,
+)
 
 shell.page_frame()
 
 st.title("Split-variable selection bias")
 N_GRID = (10, 30, 100, 300, 1000)
+PAPER_N = tuple(range(10, 1001, 40))
+PAPER_P1 = tuple(float(p) for p in np.geomspace(1e-4, 0.5, 12))
 P1_GRID = tuple(float(p) for p in np.round(np.geomspace(1e-3, 0.5, 7), 6))
 
 headline, picture = st.container(), st.container()
@@ -174,24 +181,19 @@ with data_tab:
 with paper_tab:
     st.markdown(
         "Source 001 simulated 100,000 datasets per cell on a finer grid: N from 10 to 1,000 in steps of 40 and "
-        "12 priors from 10⁻⁴ to 0.5. That takes hours; it runs only when asked, with progress and Stop."
+        "12 priors from 10⁻⁴ to 0.5. That takes hours: it runs in the background (it goes on when this tab "
+        "closes), saves every cell as it finishes, resumes where it stopped, and appears below when it ends. "
+        "The command line runs the same experiment into the same store: `python -m lab split-bias`."
     )
-    if st.button("Run the paper's experiment", key="bias_run_paper"):
-        run_with_progress(
-            state.BIAS_RESULT,
-            "Simulating",
-            lambda progress: bias_experiment(
-                n1=int(n1),
-                n2=int(n2),
-                N=list(range(10, 1001, 40)),
-                p1=np.geomspace(1e-4, 0.5, 12),
-                trials=100_000,
-                seed=0,
-                progress=lambda done, total: progress(done, total, None),
-            ),
-        )
-    paper_result = st.session_state.get(state.BIAS_RESULT)
-    if paper_result is not None:
+    job = SplitBiasJob(n1=int(n1), n2=int(n2), N=PAPER_N, p1=PAPER_P1, trials=100_000, seed=0)
+    if st.button("Run the paper's experiment in the background", key="bias_run_paper"):
+        runs.start(job)
+    runs.show_background("split-bias")
+    opened = runs.saved_runs_panel("split-bias", key="bias_runs")
+    if opened:
+        run, summary = opened
         figures.chart(
-            bias_heatmaps(paper_result), key="bias_paper_heatmaps", title="The paper's experiment"
+            bias_heatmaps(saved_bias_grid(summary)),
+            key="bias_paper_heatmaps",
+            title=f"Saved run: {run['label']}",
         )

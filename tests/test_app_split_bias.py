@@ -47,11 +47,21 @@ def test_the_key_picture_compares_gini_with_its_correction_and_says_so():
     assert "times as often" in headline and " : 1" in headline
 
 
-def test_the_paper_setting_waits_for_a_button():
+def test_the_paper_setting_runs_in_the_background_and_can_be_stopped():
+    from lab import background_runs
+
     at = open_page("pages/split_bias.py", timeout=120)
-    assert by_key(at.button, "bias_run_paper")
     assert len(plotly_figures(at)) == 4  # key picture, six criteria, null distribution, noise roots
+    assert not background_runs().active("split-bias")
+    by_key(at.button, "bias_run_paper").click().run()
     assert not at.exception
+    active = background_runs().active("split-bias")
+    assert (
+        len(active) == 1 and "12 x 25 cells" in active[0].label
+    )  # the paper's grid: 12 priors, 25 sizes
+    active[0].stop()
+    assert active[0].wait(timeout=120)
+    assert not background_runs().active("split-bias")
 
 
 def test_null_distribution_matches_the_formulas():

@@ -10,15 +10,23 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("trees", "datasets", "viz", "ui", "pages", "bench")
-# Which top-level packages each layer may import (DESIGN: pages -> ui -> viz, datasets, trees; viz -> trees).
+PACKAGES = ("trees", "datasets", "lab", "viz", "ui", "pages", "bench")
+# Which top-level packages each layer may import (DESIGN: pages -> ui -> viz, lab, datasets, trees;
+# lab -> trees, datasets; viz -> trees).
 ALLOWED = {
     "trees": {"trees"},
     "datasets": {"datasets"},
+    "lab": {"lab", "trees", "datasets"},
     "viz": {"viz", "trees"},
-    "ui": {"ui", "viz", "datasets", "trees"},
-    "pages": {"ui", "viz", "datasets", "trees"},
-    "bench": {"bench", "trees", "datasets"},
+    "ui": {"ui", "viz", "datasets", "trees", "lab"},
+    "pages": {"ui", "viz", "datasets", "trees", "lab"},
+    "bench": {
+        "bench",
+        "trees",
+        "datasets",
+        "lab",
+        "ui",
+    },  # the page benchmark reads the list of pages
     "app": {"ui"},
 }
 # Inside trees, sub-packages import one way: studies -> ensemble -> tree.
@@ -171,3 +179,17 @@ def test_pages_end_early_through_the_frame(path):
     assert not calls, (
         f"{path.name} calls st.stop() (line {calls[0].lineno}); use ui.errors.end_page()"
     )
+
+
+# Layers below the app: no Streamlit, so notebooks, the command line and workers can import them.
+NO_STREAMLIT = ("trees", "datasets", "lab")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in _modules() if _module_name(p).split(".")[0] in NO_STREAMLIT],
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_library_layers_do_not_import_streamlit(path):
+    for imported in _imports(path):
+        assert imported.split(".")[0] != "streamlit", f"{_module_name(path)} imports {imported}"

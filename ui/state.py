@@ -133,17 +133,21 @@ EVAL_SEARCH_PREFIX = "eval_search_"  # + dataset and split digest: the page's la
 EVAL_TABLE41_PREFIX = "eval_table41_"  # + dataset and rows digest: Table 4.1's trees grown so far
 EVAL_SHOWN = "eval_shown"  # the radio: the tree grown to purity or the search's best
 EVAL_SHOW_BEST = "eval_show_best"  # a search just ended: the next run shows its best tree
-EVAL_FORESTS = "eval_forests"
-EVAL_CRITERIA = "eval_criteria"  # the search's decision metrics (re-validated when the task changes)  # signatures of the forests asked for in this session
+EVAL_FORESTS = "eval_forests"  # signatures of the forests asked for in this session
+EVAL_CRITERIA = (
+    "eval_criteria"  # the search's decision metrics (re-validated when the task changes)
+)
 CRF_AUC = "crf_auc"
 CRF_AUC_PREFIX = "crf_auc_"  # + rows and folds: Table 1's scores so far
 CRF_ROW = "crf_row"  # the row shown in "One row" (a shared widget)
-BIAS_RESULT = "bias_result"
 INST_STUDY = "inst_study"
 INST_CRF = "inst_crf"
 INST_DEFAULT_ROW = "inst_default_row"
 NOISE_STUDY = "noise_study"
 STAIR_CURVES = "stair_curves"  # the settings whose complexity curves were asked for
+
+# ------------------------------------------------- saved runs (ui.runs)
+RUNS_OPENED_PREFIX = "runs_opened_"  # + the panel's key: the run reopened in this session
 
 DEFAULT_DATASET = "Lattice features"
 # max_missing_share, max_onehot, keep_categories, numeric_fill, categorical_fill, drop_id_columns

@@ -7,10 +7,16 @@ from scipy import stats
 
 from .layout import TITLED_SUBPLOTS
 
-__all__ = ["bias_heatmaps", "null_distribution_figure", "noise_root_figure"]
+__all__ = ["bias_heatmaps", "noise_root_figure", "null_distribution_figure", "saved_bias_grid"]
 
 
 BIAS_SCALE_TITLE = "bias<br>(log10 odds<br>of X₁)"
+
+
+def saved_bias_grid(summary):
+    """A saved split-bias run's summary as ``bias_heatmaps`` reads it (cells not done are NaN)."""
+    bias = {name: np.array(grid, dtype=float) for name, grid in summary["bias"].items()}
+    return {"N": np.asarray(summary["N"]), "p1": np.asarray(summary["p1"]), "bias": bias}
 
 
 def bias_heatmaps(result, criteria=None, columns=2, height_per_row=300):

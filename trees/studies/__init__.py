@@ -4,13 +4,19 @@ Public API
 ----------
 conditioning_disagreement, conditioning_experiment, wilcoxon_marks, ConditioningResult, Disagreement
     Where <= and < disagree, and source 000's evaluation protocol.
+conditioning_plan, run_conditioning_task, combine_conditioning, ConditioningPlan, ALL_DATA
+    The protocol as independent tasks and a combine step (any executor, same numbers).
+ENGINES, fit_model, FittedModel, PAPER_RANDOM_STATE, RHO_K_REFERENCES
+    This package's models or scikit-learn's; the paper's seed; rows rho_k is counted against.
+MARKS, MARK_LEGEND, SIGNIFICANCE_RULES, ALPHA, improvement_over_worse
+    The Wilcoxon marks of Tables 2 and 3 in one notation, and the rules that decide them.
 lattice_features, lattice_nodes, lattice_split_share, LatticeIndex
     Source 000's lattice heuristics.
 bias_experiment, noise_root_study, null_gini_gains, BIAS_CRITERIA
     Source 001's split-variable selection bias.
 perturbation_study, tree_distance, compare_trees, refit_without_row, prediction_spread,
-prediction_instability, PerturbationStudy, PERTURBATIONS
-    Tree instability under small changes of the data.
+prediction_instability, PerturbationStudy, PERTURBATIONS, perturbation_refit, summarize_perturbations
+    Tree instability under small changes of the data (refits as independent seeded tasks).
 complexity_curve, ComplexityCurve
     Cross-validated error against depth or leaf size (source 003).
 configuration_grid, cross_validated_search, cross_validation_error, holdout_tuning,
@@ -48,29 +54,42 @@ from ._agreement import (
     tree_distances,
 )
 from ._by_task import error, folds, make_model, make_tree, score, subsample, train_test_rows
-from ._conditioning import (
+from ._conditioning import Disagreement, conditioning_disagreement, row_paths
+from ._conditioning_experiment import (
+    ALL_DATA,
+    PAPER_RANDOM_STATE,
+    RHO_K_REFERENCES,
+    ConditioningPlan,
     ConditioningResult,
-    Disagreement,
-    conditioning_disagreement,
+    combine_conditioning,
     conditioning_experiment,
-    row_paths,
-    wilcoxon_marks,
+    conditioning_plan,
+    run_conditioning_task,
 )
 from ._confidence import split_confidence
 from ._curves import ComplexityCurve, complexity_curve
 from ._cutpoints import cutpoint_summary, node_cutpoints
+from ._engines import ENGINES, FittedModel, fit_model
 from ._instability import (
     PERTURBATIONS,
     PerturbationStudy,
     compare_trees,
     perturb_data,
+    perturbation_refit,
     perturbation_study,
     prediction_instability,
     prediction_spread,
     refit_without_row,
+    summarize_perturbations,
     tree_distance,
 )
-from ._lattice import LatticeIndex, lattice_features, lattice_nodes, lattice_split_share
+from ._lattice import (
+    THRESHOLD_TESTS,
+    LatticeIndex,
+    lattice_features,
+    lattice_nodes,
+    lattice_split_share,
+)
 from ._model_selection import compare_models
 from ._paths import node_paths, split_text
 from ._rashomon import (
@@ -82,7 +101,23 @@ from ._rashomon import (
 )
 from ._reliability import abstention_curve, out_of_fold_reliability
 from ._scoreboard import Learner, Scoreboard, scoreboard_models, stability_scoreboard
-from ._split_bias import BIAS_CRITERIA, bias_experiment, noise_root_study, null_gini_gains
+from ._significance import (
+    ALPHA,
+    MARK_LEGEND,
+    MARKS,
+    SIGNIFICANCE_RULES,
+    improvement_over_worse,
+    wilcoxon_marks,
+)
+from ._split_bias import (
+    BIAS_CRITERIA,
+    bias_cell,
+    bias_experiment,
+    bias_from_wins,
+    check_bias_grid,
+    noise_root_study,
+    null_gini_gains,
+)
 from ._tuning import (
     SearchResult,
     configuration_grid,
@@ -95,7 +130,23 @@ from ._tuning import (
 )
 
 __all__ = [
+    "ALL_DATA",
+    "ALPHA",
     "BIAS_CRITERIA",
+    "ENGINES",
+    "MARKS",
+    "MARK_LEGEND",
+    "PAPER_RANDOM_STATE",
+    "RHO_K_REFERENCES",
+    "SIGNIFICANCE_RULES",
+    "THRESHOLD_TESTS",
+    "ConditioningPlan",
+    "FittedModel",
+    "combine_conditioning",
+    "conditioning_plan",
+    "fit_model",
+    "improvement_over_worse",
+    "run_conditioning_task",
     "DISTANCES",
     "PERTURBATIONS",
     "ComplexityCurve",
@@ -109,8 +160,11 @@ __all__ = [
     "Scoreboard",
     "SearchResult",
     "abstention_curve",
+    "bias_cell",
     "alternative_paths",
     "bias_experiment",
+    "bias_from_wins",
+    "check_bias_grid",
     "compare_models",
     "compare_trees",
     "complexity_curve",
@@ -138,6 +192,7 @@ __all__ = [
     "noise_root_study",
     "null_gini_gains",
     "out_of_fold_reliability",
+    "perturbation_refit",
     "partition_distance",
     "perturb_data",
     "perturbation_study",
@@ -154,6 +209,7 @@ __all__ = [
     "split_text",
     "stability_scoreboard",
     "subsample",
+    "summarize_perturbations",
     "train_test_rows",
     "tree_diff",
     "tree_distance",

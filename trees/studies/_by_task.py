@@ -56,11 +56,14 @@ def make_tree(task, params=None):
 def make_model(kind, task, params=None, seed=None):
     """An unfitted ``"tree"`` or ``"forest"`` for ``task``.
 
-    A forest gets ``random_state=seed`` and 50 trees unless ``params`` says
+    Both get ``random_state=seed`` (a tree uses it only with
+    ``tie_break="random"``), a forest 50 trees, unless ``params`` says
     otherwise.
     """
     params = dict(params or {})
     if kind == "tree":
+        if seed is not None:
+            params.setdefault("random_state", seed)
         return make_tree(task, params)
     if kind == "forest":
         params.setdefault("n_estimators", 50)

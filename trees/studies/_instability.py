@@ -34,8 +34,10 @@ __all__ = [
     "PerturbationStudy",
     "compare_trees",
     "perturb_data",
+    "perturbation_refit",
     "perturbation_study",
     "refit_without_row",
+    "summarize_perturbations",
     "tree_distance",
 ]
 
@@ -183,6 +185,47 @@ def _changed_share(task, reference, tree, X_test, y_scale, tolerance):
     return float(np.mean(np.abs(a - b) > tolerance * y_scale))
 
 
+def perturbation_refit(X, y, task, params, perturbation, amount, random_state, index):
+    """The ``index``-th refit of a perturbation study: an independent, seeded task.
+
+    Its perturbation draws from ``default_rng([random_state, index])``, so
+    refits can run in any order, on any machine, with the same trees.
+
+    Returns
+    -------
+    Tree
+    """
+    rng = np.random.default_rng([int(random_state), int(index)])
+    Xp, yp, weight = perturb_data(X, y, perturbation, amount, rng)
+    return make_tree(task, params).fit(Xp, yp, sample_weight=weight).tree_
+
+
+def summarize_perturbations(reference, trees, X, y, task, X_test=None, tolerance=0.05,
+                            cancelled=False):  # fmt: skip
+    """The combine step of a perturbation study: what the refits share and where they differ."""
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    X_test = X if X_test is None else np.asarray(X_test, dtype=float)
+    ranges = X.max(axis=0) - X.min(axis=0)
+    y_scale = float(np.std(y.astype(float))) if task == "regression" else 1.0
+    max_depth = max(t.max_depth for t in trees)
+    depth_counts = np.zeros((max_depth + 1, X.shape[1]), dtype=int)
+    for tree in trees:
+        internal = tree.feature >= 0
+        np.add.at(depth_counts, (tree.depth[internal], tree.feature[internal]), 1)
+    return PerturbationStudy(
+        reference=reference,
+        trees=trees,
+        root_feature=np.array([t.feature[0] for t in trees]),
+        root_threshold=np.array([t.threshold[0] for t in trees]),
+        depth_feature_counts=depth_counts,
+        distance=np.array([tree_distance(reference, t, ranges) for t in trees]),
+        changed_share=np.array(
+            [_changed_share(task, reference, t, X_test, y_scale, tolerance) for t in trees]
+        ),
+        cancelled=cancelled,
+    )
+
+
 def perturbation_study(
     X,
     y,
@@ -198,6 +241,10 @@ def perturbation_study(
     should_stop=None,
 ):
     """Refit a tree ``n_fits`` times on perturbed data.
+
+    Each refit is an independent task (:func:`perturbation_refit`, seeded
+    from ``random_state`` and its index); :func:`summarize_perturbations`
+    combines them.
 
     Parameters
     ----------
@@ -221,35 +268,16 @@ def perturbation_study(
     PerturbationStudy
     """
     X, y = np.asarray(X, dtype=float), np.asarray(y)
-    X_test = X if X_test is None else np.asarray(X_test, dtype=float)
-    rng = np.random.default_rng(random_state)
+    if perturbation not in PERTURBATIONS:
+        raise ValueError(f"perturbation must be one of {PERTURBATIONS}, got {perturbation!r}.")
     reference = make_tree(task, params).fit(X, y).tree_
-    ranges = X.max(axis=0) - X.min(axis=0)
-    y_scale = float(np.std(y.astype(float))) if task == "regression" else 1.0
     trees, cancelled = [], False
     for i in range(n_fits):
-        Xp, yp, weight = perturb_data(X, y, perturbation, amount, rng)
-        trees.append(make_tree(task, params).fit(Xp, yp, sample_weight=weight).tree_)
+        trees.append(perturbation_refit(X, y, task, params, perturbation, amount, random_state, i))
         if report(progress, should_stop, i + 1, n_fits):
             cancelled = True
             break
-    max_depth = max(t.max_depth for t in trees)
-    depth_counts = np.zeros((max_depth + 1, X.shape[1]), dtype=int)
-    for tree in trees:
-        internal = tree.feature >= 0
-        np.add.at(depth_counts, (tree.depth[internal], tree.feature[internal]), 1)
-    return PerturbationStudy(
-        reference=reference,
-        trees=trees,
-        root_feature=np.array([t.feature[0] for t in trees]),
-        root_threshold=np.array([t.threshold[0] for t in trees]),
-        depth_feature_counts=depth_counts,
-        distance=np.array([tree_distance(reference, t, ranges) for t in trees]),
-        changed_share=np.array(
-            [_changed_share(task, reference, t, X_test, y_scale, tolerance) for t in trees]
-        ),
-        cancelled=cancelled,
-    )
+    return summarize_perturbations(reference, trees, X, y, task, X_test, tolerance, cancelled)
 
 
 def prediction_spread(trees, rows, class_index=None):

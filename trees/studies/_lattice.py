@@ -8,7 +8,13 @@ between two observed values can coincide with a third observed value, and
 
 import numpy as np
 
-__all__ = ["LatticeIndex", "lattice_features", "lattice_nodes", "lattice_split_share"]
+__all__ = [
+    "THRESHOLD_TESTS",
+    "LatticeIndex",
+    "lattice_features",
+    "lattice_nodes",
+    "lattice_split_share",
+]
 
 # Pairs (a, b) of distinct values whose midpoint is looked up, per column.
 # Exhaustive below this budget; above it only pairs at most ``budget / m``
@@ -86,24 +92,55 @@ def _threshold_on_lattice(threshold, values):
     return bool(np.intersect1d(below, above).size)
 
 
+def _threshold_on_lattice_paper(threshold, values):
+    """Source 000's test of a split, as the study's code counts it for rho.
+
+    The distances from the threshold to the column's distinct values,
+    rounded to 8 decimals, include 0 (the threshold is an observed value, to
+    within 5e-9) and repeat some distance (two values lie symmetrically
+    around it). ``values`` are the column's distinct values, not rounded.
+    Unlike :func:`_threshold_on_lattice`, a scikit-learn threshold computed
+    in float32 (1e-8 off a decimal value) does not count, as in the paper.
+    """
+    distances = np.round(np.abs(values - threshold), 8)
+    return bool(np.any(distances == 0.0) and np.unique(distances).size < distances.size)
+
+
+# Name -> (how a column's values are prepared, the test of one threshold).
+THRESHOLD_TESTS = {
+    "rounded": (lambda column: np.unique(np.round(column, 8)), _threshold_on_lattice),
+    "paper": (np.unique, _threshold_on_lattice_paper),
+}
+
+
 class LatticeIndex:
     """The lattice facts of a dataset, computed once for many trees.
 
     Parameters
     ----------
     X : array-like of shape (n_samples, n_features)
+    test : {"rounded", "paper"}, default="rounded"
+        How a threshold is matched to the observed values (see
+        :data:`THRESHOLD_TESTS`): ``"rounded"`` compares values and
+        threshold rounded to 8 decimals (the app's lattice views);
+        ``"paper"`` is source 000's count behind rho and rho_k.
     """
 
-    def __init__(self, X):
+    def __init__(self, X, test="rounded"):
+        if test not in THRESHOLD_TESTS:
+            raise ValueError(
+                f"Unknown threshold test {test!r}; use one of {sorted(THRESHOLD_TESTS)}."
+            )
         self.X = np.asarray(X, dtype=np.float64)
+        self.test = test
         self.flags = lattice_features(self.X)
         self._values = {}
 
     def values(self, feature):
-        """Sorted distinct values of a feature, rounded to 8 decimals (cached)."""
+        """Sorted distinct values of a feature, prepared for the threshold test (cached)."""
         if feature not in self._values:
             column = self.X[:, feature]
-            self._values[feature] = np.unique(np.round(column[np.isfinite(column)], 8))
+            self._values[feature] = THRESHOLD_TESTS[self.test][0](column[np.isfinite(column)])
         return self._values[feature]
 
     def nodes(self, tree):
@@ -115,7 +152,8 @@ class LatticeIndex:
                 continue
             nodes = internal[tree.feature[internal] == feature]
             values = self.values(int(feature))
-            flags[nodes] = [_threshold_on_lattice(t, values) for t in tree.threshold[nodes]]
+            on_lattice = THRESHOLD_TESTS[self.test][1]
+            flags[nodes] = [on_lattice(t, values) for t in tree.threshold[nodes]]
         return flags
 
     def split_share(self, tree):

@@ -17,7 +17,15 @@ from ..tree import DecisionTreeClassifier
 from ..tree._pvalues import table_criteria
 from ._progress import report
 
-__all__ = ["BIAS_CRITERIA", "bias_experiment", "noise_root_study", "null_gini_gains"]
+__all__ = [
+    "BIAS_CRITERIA",
+    "bias_cell",
+    "bias_experiment",
+    "bias_from_wins",
+    "check_bias_grid",
+    "noise_root_study",
+    "null_gini_gains",
+]
 
 # The criteria of the bias experiment, each with the direction that selects a
 # variable: larger gains, or smaller p-values (larger -log p).
@@ -63,6 +71,43 @@ def _cell_wins(rng, criteria, n1, n2, size, prior, trials, chunk):
     return wins
 
 
+def check_bias_grid(n1, n2, N, p1, trials, criteria):
+    """The grid axes and criteria of a bias experiment, checked (clear errors on bad input)."""
+    Ns = np.atleast_1d(np.asarray(N, dtype=int))
+    p1s = np.atleast_1d(np.asarray(p1, dtype=float))
+    criteria = list(criteria or BIAS_CRITERIA)
+    unknown = [c for c in criteria if c not in BIAS_CRITERIA]
+    if unknown:
+        raise ValueError(f"Unknown criteria {unknown}; choose among {list(BIAS_CRITERIA)}.")
+    if n1 < 1 or n2 < 1 or trials < 1 or np.any(Ns < 1) or np.any((p1s < 0) | (p1s > 1)):
+        raise ValueError("n1, n2, trials and N must be positive, and p1 must lie in [0, 1].")
+    return Ns, p1s, criteria
+
+
+def bias_cell(n1, n2, size, prior, trials, seed, cell, criteria=None, chunk=2_000):
+    """One cell of the bias grid: how often each criterion prefers the first predictor.
+
+    The cell draws from its own generator, ``default_rng([seed, *cell])``
+    (``cell`` = its (row, column) in the grid), so cells are independent
+    tasks: any order, any machine, the same numbers.
+
+    Returns
+    -------
+    dict {criterion: wins}
+        Ties count one half.
+    """
+    rng = np.random.default_rng([int(seed), *(int(c) for c in cell)])
+    criteria = list(criteria or BIAS_CRITERIA)
+    return _cell_wins(rng, criteria, n1, n2, int(size), float(prior), int(trials), chunk)
+
+
+def bias_from_wins(wins, trials):
+    """``log10(P / (1 - P))`` (eq. 7), ``P = wins / trials`` kept within [1/(2 trials), 1 - 1/(2 trials)]."""
+    low, high = 0.5 / trials, 1.0 - 0.5 / trials
+    share = min(max(wins / trials, low), high)
+    return float(np.log10(share / (1.0 - share)))
+
+
 def bias_experiment(
     n1=10,
     n2=2,
@@ -84,7 +129,9 @@ def bias_experiment(
     ``P`` is the share of trials in which a criterion prefers the first
     predictor (ties count one half: a fair coin); the bias is
     ``log10(P / (1 - P))`` (eq. 7), with ``P`` kept within
-    ``[1 / (2 trials), 1 - 1 / (2 trials)]`` so that it stays finite.
+    ``[1 / (2 trials), 1 - 1 / (2 trials)]`` so that it stays finite. Each
+    cell is an independent task (:func:`bias_cell`, seeded from ``seed`` and
+    its place in the grid).
 
     Parameters
     ----------
@@ -109,24 +156,14 @@ def bias_experiment(
         ``N`` and ``p1`` (the grid axes), ``bias`` ({criterion: array of
         shape (len(p1), len(N))}) and ``cancelled``.
     """
-    Ns = np.atleast_1d(np.asarray(N, dtype=int))
-    p1s = np.atleast_1d(np.asarray(p1, dtype=float))
-    criteria = list(criteria or BIAS_CRITERIA)
-    unknown = [c for c in criteria if c not in BIAS_CRITERIA]
-    if unknown:
-        raise ValueError(f"Unknown criteria {unknown}; choose among {list(BIAS_CRITERIA)}.")
-    if n1 < 1 or n2 < 1 or trials < 1 or np.any(Ns < 1) or np.any((p1s < 0) | (p1s > 1)):
-        raise ValueError("n1, n2, trials and N must be positive, and p1 must lie in [0, 1].")
-    rng = np.random.default_rng(seed)
+    Ns, p1s, criteria = check_bias_grid(n1, n2, N, p1, trials, criteria)
     bias = {c: np.full((p1s.size, Ns.size), np.nan) for c in criteria}
     total, done, cancelled = p1s.size * Ns.size, 0, False
-    low, high = 0.5 / trials, 1.0 - 0.5 / trials
     for a, prior in enumerate(p1s):
         for b, size in enumerate(Ns):
-            wins = _cell_wins(rng, criteria, n1, n2, int(size), prior, trials, chunk)
+            wins = bias_cell(n1, n2, size, prior, trials, seed, (a, b), criteria, chunk)
             for c in criteria:
-                share = min(max(wins[c] / trials, low), high)
-                bias[c][a, b] = np.log10(share / (1.0 - share))
+                bias[c][a, b] = bias_from_wins(wins[c], trials)
             done += 1
             if report(progress, should_stop, done, total):
                 cancelled = True

@@ -100,7 +100,12 @@ def _best(configurations, errors):
 def cross_validated_search(
     task, configurations, X, y, k=5, seed=0, progress=None, should_stop=None, base_params=None
 ):
-    """K-fold cross-validation of every configuration, on the same folds."""
+    """K-fold cross-validation of every configuration, on the same folds.
+
+    Each configuration is an independent task (:func:`cross_validation_error`
+    with the same ``seed``, hence the same folds) and the combine step is the
+    lowest error (the first on ties), so any executor gives the same result.
+    """
     errors = np.full(len(configurations), np.nan)
     cancelled = False
     for i, params in enumerate(configurations):

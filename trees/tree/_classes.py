@@ -105,8 +105,8 @@ class BaseDecisionTree(BaseEstimator):
 
     def _grow(self, X, row_stats, value_offset, sample_weight):
         """Grow ``tree_`` from prepared statistics; shared by both estimators."""
-        n_samples, n_features = X.shape
-        rules = self._stopping_rules(n_samples)
+        n_features = X.shape[1]
+        rules = self._stopping_rules(self._n_rows_given)
         self.max_features_ = resolve_max_features(self.max_features, n_features)
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
         growth = TreeGrowth(
@@ -145,6 +145,9 @@ class BaseDecisionTree(BaseEstimator):
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=not self._is_classifier())
         X = _round_for_fit(X, self.threshold_dtype)
         sample_weight = check_sample_weight(sample_weight, X.shape[0])
+        # Fractions of rows (min_samples_leaf=0.05...) are resolved against every row given, as
+        # scikit-learn does: a forest's bootstrap weights must not shrink its trees' leaves.
+        self._n_rows_given = X.shape[0]
         # A row of weight 0 is treated as absent: it would otherwise still
         # place thresholds and count towards min_samples_leaf.
         present = sample_weight > 0

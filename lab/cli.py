@@ -1,0 +1,262 @@
+"""The command line: ``python -m lab ...`` or ``tree-bias-lab ...``.
+
+Every command writes into the same results store as the app (the folder in
+``$TREE_BIAS_LAB_DATA`` or ``--data-dir``), so a run computed on a server
+appears in the app's saved-run lists. A stopped or killed run resumes when
+the same command is given again.
+
+Examples::
+
+    tree-bias-lab conditioning --datasets all --model forest --repeats 400 --folds 5
+    tree-bias-lab conditioning --datasets o-ring,bupa --repeats 10 --scheduler local:4
+    tree-bias-lab split-bias --trials 100000 --N 50,100,500 --p1 0.1,0.5
+    tree-bias-lab paper-settings --search lymphography,stock-portfolio
+    tree-bias-lab runs list
+    tree-bias-lab runs show 3f2a9c0d1e2b4a5c
+"""
+
+import argparse
+import json
+import os
+import sys
+
+import pandas as pd
+
+from datasets import DataError
+
+from .executors import SchedulerError, make_executor
+from .jobs import PaperTablesJob
+from .paper import comparison_frame
+from .runner import run_job
+from .saved import delete_run, reopen, saved_runs
+from .search import SettingsSearchJob
+from .split_bias import SplitBiasJob
+from .store import DATA_ENV, STORE_NAME, ResultsStore, StoreError, data_folder
+from .tables import resolve_names
+
+__all__ = ["main"]
+
+
+class ProgressBar:
+    """A one-line progress bar on stderr (redrawn in place on a terminal)."""
+
+    def __init__(self, label, stream=None, width=30):
+        self.label, self.stream, self.width = label, stream or sys.stderr, width
+        self.tty = getattr(self.stream, "isatty", lambda: False)()
+        self._last = -1
+
+    def __call__(self, done, total, summary=None):
+        share = done / total if total else 1.0
+        step = int(share * 100)
+        if not self.tty and step == self._last and done != total:
+            return  # a log file gets a line per percent, not per task
+        self._last = step
+        filled = int(share * self.width)
+        bar = "#" * filled + "." * (self.width - filled)
+        end = "\r" if self.tty and done < total else "\n"
+        self.stream.write(f"{self.label} [{bar}] {done}/{total} tasks{end}")
+        self.stream.flush()
+
+
+def _positive(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _floats(text):
+    try:
+        return tuple(float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: give numbers separated by commas") from None
+
+
+def _ints(text):
+    try:
+        return tuple(int(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give whole numbers separated by commas"
+        ) from None
+
+
+def _add_execution(parser):
+    parser.add_argument("--scheduler", default=None,
+                        help="processes (default), threads, local:N (a Dask cluster here) "
+                             "or tcp://host:8786 (a Dask scheduler)")  # fmt: skip
+    parser.add_argument("--jobs", type=_positive, default=os.cpu_count() or 1,
+                        help="local worker processes (default: the CPU count)")  # fmt: skip
+
+
+def _parser():
+    parser = argparse.ArgumentParser(
+        prog="tree-bias-lab", description="Long runs of Tree Bias Lab, saved to its results store."
+    )
+    parser.add_argument(
+        "--data-dir", help=f"the lab's data folder (default: ${DATA_ENV} or ~/.tree-bias-lab)"
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    cond = commands.add_parser(
+        "conditioning", help="source 000's Tables 2-3 on some of its 40 datasets"
+    )
+    cond.add_argument("--datasets", default="all", help="'all' or names separated by commas")
+    cond.add_argument("--model", choices=("tree", "forest", "both"), default="both")
+    cond.add_argument("--repeats", type=_positive, default=400)
+    cond.add_argument("--folds", type=_positive, default=5)
+    cond.add_argument("--engine", choices=("trees", "sklearn"), default="trees")
+    cond.add_argument("--seed", type=int, default=0, help="seed of the folds")
+    cond.add_argument("--significance", choices=("paper", "two-sided"), default="paper")
+    cond.add_argument(
+        "--rho-k-against", choices=("training rows", "all rows"), default="training rows"
+    )
+    cond.add_argument(
+        "--tie-break", choices=("first", "random"), help="engine trees: ties between features"
+    )
+    cond.add_argument(
+        "--threshold-dtype",
+        choices=("float64", "float32"),
+        help="engine trees: float32 thresholds compare as scikit-learn's",
+    )
+    _add_execution(cond)
+
+    bias = commands.add_parser("split-bias", help="source 001's bias of split criteria over a grid")
+    bias.add_argument("--trials", type=_positive, default=100_000)
+    bias.add_argument("--n1", type=_positive, default=10)
+    bias.add_argument("--n2", type=_positive, default=2)
+    bias.add_argument("--N", type=_ints, default=(50, 100, 200, 500), help="dataset sizes")
+    bias.add_argument("--p1", type=_floats, default=(0.1, 0.3, 0.5), help="class priors")
+    bias.add_argument("--seed", type=int, default=0)
+    _add_execution(bias)
+
+    settings = commands.add_parser(
+        "paper-settings", help="source 000's settings; --search reruns its selection"
+    )
+    settings.add_argument("--search", help="datasets to search, separated by commas")
+    settings.add_argument("--repeats", type=_positive, default=20)
+    settings.add_argument("--model", choices=("tree", "forest", "both"), default="both")
+    _add_execution(settings)
+
+    runs = commands.add_parser("runs", help="list, show or delete saved runs")
+    actions = runs.add_subparsers(dest="action", required=True)
+    listing = actions.add_parser("list")
+    listing.add_argument("--kind", help="conditioning, tables, split-bias or paper-settings")
+    actions.add_parser("show").add_argument("run_id")
+    delete = actions.add_parser("delete")
+    delete.add_argument("run_id")
+    return parser  # fmt: skip
+
+
+def _store(args):
+    folder = args.data_dir or data_folder()
+    return ResultsStore(os.path.join(folder, STORE_NAME))
+
+
+def _run(job, store, args, out):
+    executor = make_executor(args.scheduler, n_jobs=args.jobs)
+    print(f"Run {job.run_id()}: {job.label()} on {executor.describe()}", file=sys.stderr)
+    try:
+        outcome = run_job(job, store, executor, ProgressBar(job.kind))
+    finally:
+        executor.close()
+    print(f"Run {outcome.run_id}: {outcome.status}, {outcome.n_done}/{outcome.n_tasks} tasks, "
+          f"saved in {store.path}", file=sys.stderr)  # fmt: skip
+    return outcome
+
+
+def _project_options(args):
+    """The project-only tree options given on the command line (engine trees only)."""
+    options = {"tie_break": args.tie_break, "threshold_dtype": args.threshold_dtype}
+    options = {k: v for k, v in options.items() if v is not None}
+    if options and args.engine != "trees":
+        raise ValueError("--tie-break and --threshold-dtype apply to --engine trees only.")
+    return tuple(sorted(options.items()))
+
+
+def _conditioning(args, store, out):
+    models = ("tree", "forest") if args.model == "both" else (args.model,)
+    job = PaperTablesJob(
+        names=resolve_names(args.datasets), models=models, n_repeats=args.repeats,
+        n_splits=args.folds, random_state=args.seed, engine=args.engine,
+        rho_k_against=args.rho_k_against, significance=args.significance,
+        extra_params=_project_options(args),
+    )  # fmt: skip
+    outcome = _run(job, store, args, out)
+    _print_frame(comparison_frame(outcome.summary), out)
+
+
+def _split_bias(args, store, out):
+    job = SplitBiasJob(n1=args.n1, n2=args.n2, N=args.N, p1=args.p1, trials=args.trials,
+                       seed=args.seed)  # fmt: skip
+    outcome = _run(job, store, args, out)
+    out.write(json.dumps(outcome.summary, indent=1) + "\n")
+
+
+def _paper_settings(args, store, out):
+    if not args.search:
+        from datasets.source000 import settings_table
+
+        _print_frame(
+            settings_table()[["dataset", "model", "min_samples_leaf", "max_depth", "origin"]], out
+        )
+        return
+    models = ("tree", "forest") if args.model == "both" else (args.model,)
+    job = SettingsSearchJob(names=resolve_names(args.search), models=models, n_repeats=args.repeats)
+    outcome = _run(job, store, args, out)
+    for part, found in outcome.summary.items():
+        out.write(f"{part}: {found['best']} (mean score {found['score']:.4f})\n")
+
+
+def _runs(args, store, out):
+    if args.action == "list":
+        _print_frame(saved_runs(store, kind=args.kind), out)
+    elif args.action == "show":
+        run, result = reopen(store, args.run_id)
+        details = {k: run[k] for k in ("id", "kind", "label", "status", "n_done", "n_tasks",
+                                       "dataset", "version", "message")}  # fmt: skip
+        out.write(json.dumps({**details, "settings": run["settings"], "seeds": run["seeds"]},
+                             indent=1) + "\n")  # fmt: skip
+        if isinstance(result, pd.DataFrame):
+            _print_frame(result, out)
+        elif run["kind"] == "conditioning" and result is not None:
+            out.write(json.dumps(result.summary(), indent=1, default=str) + "\n")
+        elif result is not None:
+            out.write(json.dumps(result, indent=1) + "\n")
+    elif not delete_run(store, args.run_id):
+        raise KeyError(f"No saved run {args.run_id!r} to delete ('runs list' shows the ids).")
+    else:
+        out.write(f"Deleted run {args.run_id}.\n")
+
+
+def _print_frame(frame, out):
+    with pd.option_context("display.width", 200, "display.max_columns", None,
+                           "display.max_rows", None):  # fmt: skip
+        out.write(frame.to_string(index=False) + "\n")
+
+
+_COMMANDS = {"conditioning": _conditioning, "split-bias": _split_bias,
+             "paper-settings": _paper_settings, "runs": _runs}  # fmt: skip
+
+
+def main(argv=None, out=None):
+    """Run the command line; returns the exit status (0 ok, 1 store error, 2 bad arguments)."""
+    out = out or sys.stdout
+    args = _parser().parse_args(argv)
+    try:
+        store = _store(args)
+        _COMMANDS[args.command](args, store, out)
+    except (DataError, SchedulerError, ValueError, KeyError) as error:
+        message = error.args[0] if isinstance(error, KeyError) and error.args else error
+        print(f"tree-bias-lab: error: {message}", file=sys.stderr)
+        return 2
+    except StoreError as error:
+        print(f"tree-bias-lab: error: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("tree-bias-lab: interrupted; run the same command again to resume.", file=sys.stderr)
+        return 130
+    return 0

@@ -1,0 +1,289 @@
+"""The lab's long experiments as jobs: independent seeded tasks, parts, a summary.
+
+A job is a small picklable description. Its heavy state (the dataset, the
+folds) is rebuilt once per worker process from that description and cached
+(:func:`_cached`), so executors ship only the description and a task key.
+
+Every job has: ``kind``, ``label()``, ``dataset()``, ``fingerprint()``,
+``settings()``, ``seeds()``, ``version()``, ``run_id()``, ``task_keys()``,
+``part(key)``, ``run_task(key)``, ``combine_part(part, results)`` and
+``summarize(parts)``; :func:`lab.runner.run_job` runs any of them.
+"""
+
+import hashlib
+import json
+import threading
+from dataclasses import dataclass, field
+from importlib import metadata
+
+import numpy as np
+
+from datasets import DataError, fingerprint, load
+from datasets.source000 import paper_settings
+from trees.studies import (
+    ALL_DATA,
+    PAPER_RANDOM_STATE,
+    ConditioningResult,
+    combine_conditioning,
+    conditioning_plan,
+    run_conditioning_task,
+)
+
+from .paper import ALL_PAPER_DATASETS, comparison_row
+
+__all__ = ["ConditioningJob", "PaperTablesJob", "conditioning_result", "package_version"]
+
+_CACHE, _CACHE_LOCK = {}, threading.RLock()  # re-entrant: a plan loads its dataset
+
+
+def package_version():
+    """The installed version of the lab (pyproject's when not installed)."""
+    try:
+        return metadata.version("tree-bias-lab")
+    except metadata.PackageNotFoundError:
+        return "0.1.0+source"
+
+
+def _cached(key, build):
+    """``build()`` once per process and key (the datasets and plans of the tasks)."""
+    with _CACHE_LOCK:
+        if key not in _CACHE:
+            _CACHE[key] = build()
+        return _CACHE[key]
+
+
+def _digest(*parts):
+    text = json.dumps(parts, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _paper_dataset(name):
+    """Arrays and fingerprint of one of the 40 datasets, as the paper used it (no preprocessing)."""
+
+    def build():
+        dataset = load(name)
+        X = dataset.X.to_numpy(dtype=float)
+        if np.isnan(X).any():
+            raise DataError(f"{name} has missing values; the paper's datasets have none.")
+        return X, dataset.y.to_numpy(), dataset.task, fingerprint(dataset)
+
+    return _cached(("dataset", name), build)
+
+
+@dataclass(frozen=True)
+class ConditioningJob:
+    """Source 000's experiment on one dataset and model (kind "conditioning").
+
+    Build it with :meth:`for_dataset` (a catalogue name: the paper's settings
+    by default) or :meth:`for_arrays` (data the app holds, e.g. an upload).
+    """
+
+    name: str
+    task: str
+    model: str
+    params: tuple
+    n_repeats: int = 10
+    n_splits: int = 5
+    random_state: int = 0
+    engine: str = "trees"
+    estimator_seed: object = PAPER_RANDOM_STATE
+    rho_k_against: str = "training rows"
+    significance: str = "paper"
+    data_fingerprint: str = ""
+    arrays: tuple = field(default=None, compare=False, repr=False)
+    kind = "conditioning"
+
+    @classmethod
+    def for_dataset(cls, name, model="tree", params=None, **options):
+        """A job on a catalogue dataset; ``params`` default to the paper's settings."""
+        _, _, task, digest = _paper_dataset(name)
+        if params is None:
+            params = paper_settings(name, model)
+        return cls(name, task, model, tuple(sorted(params.items())), data_fingerprint=digest,
+                   **options)  # fmt: skip
+
+    @classmethod
+    def for_arrays(cls, X, y, task, name, data_fingerprint, model="tree", params=None, **options):
+        """A job on arrays held in memory (run with a threads executor: they are not reloaded)."""
+        return cls(name, task, model, tuple(sorted((params or {}).items())),
+                   data_fingerprint=data_fingerprint, arrays=(np.asarray(X), np.asarray(y)),
+                   **options)  # fmt: skip
+
+    def plan(self):
+        def build():
+            if self.arrays is not None:
+                X, y = self.arrays
+            else:
+                X, y, _, _ = _paper_dataset(self.name)
+            return conditioning_plan(
+                X, y, self.task, self.model, dict(self.params), self.n_repeats, self.n_splits,
+                self.random_state, self.engine, self.estimator_seed, self.rho_k_against,
+                self.significance,
+            )  # fmt: skip
+
+        return _cached(("plan", self.run_id()), build)
+
+    def label(self):
+        return (f"{self.name}: {self.model}, {self.n_repeats} x {self.n_splits} folds, "
+                f"{self.engine}")  # fmt: skip
+
+    def dataset(self):
+        return self.name
+
+    def fingerprint(self):
+        return self.data_fingerprint
+
+    def settings(self):
+        return {
+            "dataset": self.name, "task": self.task, "model": self.model,
+            "params": dict(self.params), "n_repeats": self.n_repeats, "n_splits": self.n_splits,
+            "engine": self.engine, "rho_k_against": self.rho_k_against,
+            "significance": self.significance,
+        }  # fmt: skip
+
+    def seeds(self):
+        return {"folds": self.random_state, "estimators": self.estimator_seed}
+
+    def version(self):
+        return package_version()
+
+    def run_id(self):
+        return _digest(self.kind, self.settings(), self.seeds(), self.data_fingerprint)
+
+    def task_keys(self):
+        return [*[f"fold-{i:05d}" for i in range(self.n_repeats * self.n_splits)], ALL_DATA]
+
+    def part(self, key):
+        return self.name
+
+    def run_task(self, key):
+        return run_conditioning_task(self.plan(), key)
+
+    def combine_part(self, part, results):
+        result = combine_conditioning(self.plan(), results)
+        return {
+            "summary": result.summary(),
+            "scores": {v: s.tolist() for v, s in result.scores.items()},
+            "rho": result.rho_all,
+            "rho_k": result.rho_folds,
+            "n_folds_total": result.n_folds_total,
+        }
+
+    def summarize(self, parts):
+        return parts.get(self.name)
+
+
+def conditioning_result(run):
+    """The :class:`ConditioningResult` of a saved conditioning run, without refitting.
+
+    ``run`` is ``store.run(run_id)``; a run still going or stopped gives the
+    folds of the last combine (None when none was combined yet).
+    """
+    settings, saved = run["settings"], run["summary"]
+    if not saved:
+        return None
+    return ConditioningResult(
+        model=settings["model"],
+        task=settings["task"],
+        metric="AUC" if settings["task"] == "classification" else "R2",
+        scores={v: np.asarray(s, dtype=float) for v, s in saved["scores"].items()},
+        rho_all=saved["rho"],
+        rho_folds=saved["rho_k"],
+        n_folds_total=saved["n_folds_total"],
+        cancelled=run["status"] != "done",
+        engine=settings["engine"],
+        rho_k_against=settings["rho_k_against"],
+        significance=settings["significance"],
+    )
+
+
+@dataclass(frozen=True)
+class PaperTablesJob:
+    """Source 000's Tables 2 and 3 on a subset of its 40 datasets (kind "tables").
+
+    One part per dataset and model; each part's row stands beside the
+    paper's (:func:`lab.paper.comparison_row`).
+    """
+
+    names: tuple = ALL_PAPER_DATASETS
+    models: tuple = ("tree", "forest")
+    n_repeats: int = 400
+    n_splits: int = 5
+    random_state: int = 0
+    engine: str = "trees"
+    estimator_seed: object = PAPER_RANDOM_STATE
+    rho_k_against: str = "training rows"
+    significance: str = "paper"
+    extra_params: tuple = ()
+    kind = "tables"
+
+    def __post_init__(self):
+        unknown = [n for n in self.names if n not in ALL_PAPER_DATASETS]
+        if unknown:
+            raise DataError(
+                f"Not among the 40 datasets of source 000: {', '.join(unknown)}. "
+                "Use their names as in the paper (e.g. o-ring, page-blocks-1-3-vs-4), or 'all'."
+            )
+        bad = [m for m in self.models if m not in ("tree", "forest")]
+        if bad or not self.models:
+            raise ValueError(f"models must be 'tree' and/or 'forest', got {list(self.models)}.")
+
+    def job(self, name, model):
+        params = {**paper_settings(name, model), **dict(self.extra_params)}
+        return ConditioningJob.for_dataset(
+            name, model, params, n_repeats=self.n_repeats, n_splits=self.n_splits,
+            random_state=self.random_state, engine=self.engine,
+            estimator_seed=self.estimator_seed, rho_k_against=self.rho_k_against,
+            significance=self.significance,
+        )  # fmt: skip
+
+    def label(self):
+        names = "all 40 datasets" if len(self.names) == 40 else f"{len(self.names)} datasets"
+        models = " and ".join(self.models)
+        return f"Tables 2-3: {names}, {models}, {self.n_repeats} x {self.n_splits} folds, {self.engine}"
+
+    def dataset(self):
+        return ",".join(self.names)
+
+    def fingerprint(self):
+        return _digest([_paper_dataset(n)[3] for n in self.names])
+
+    def settings(self):
+        return {
+            "datasets": list(self.names), "models": list(self.models),
+            "n_repeats": self.n_repeats, "n_splits": self.n_splits, "engine": self.engine,
+            "rho_k_against": self.rho_k_against, "significance": self.significance,
+            "extra_params": dict(self.extra_params),
+        }  # fmt: skip
+
+    def seeds(self):
+        return {"folds": self.random_state, "estimators": self.estimator_seed}
+
+    def version(self):
+        return package_version()
+
+    def run_id(self):
+        return _digest(self.kind, self.settings(), self.seeds(), self.fingerprint())
+
+    def task_keys(self):
+        fold_keys = self.job(self.names[0], self.models[0]).task_keys() if self.names else []
+        return [f"{n}/{m}/{k}" for n in self.names for m in self.models for k in fold_keys]
+
+    def part(self, key):
+        name, model, _ = key.split("/")
+        return f"{name}/{model}"
+
+    def run_task(self, key):
+        name, model, fold = key.split("/")
+        return self.job(name, model).run_task(fold)
+
+    def combine_part(self, part, results):
+        name, model = part.split("/")
+        job = self.job(name, model)
+        own = {key.split("/")[2]: value for key, value in results.items()}
+        result = combine_conditioning(job.plan(), own)
+        return comparison_row(name, job.task, model, result.summary(), result.n_folds_done)
+
+    def summarize(self, parts):
+        order = [f"{n}/{m}" for n in self.names for m in self.models]
+        return {"rows": [parts[p] for p in order if p in parts]}

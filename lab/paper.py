@@ -1,0 +1,114 @@
+"""Our rows of source 000's Tables 2 and 3 beside the paper's, cell by cell.
+
+Cells are printed as the paper prints them (the study's own formats): rho
+and rho_k with two decimals without the leading zero, "0" for an exact zero
+(".00" is a share below 0.005); d with one significant digit ("0" when
+|d| <= 1e-9); the improvement with two; the marks in the project's notation
+(``trees.studies.MARKS``). Agreement flags, one per cell:
+
+* rho, rho_k, p≠, p≤, p<: the printed cells are equal;
+* d: the same sign (both "0" counts), since its digits depend on the folds;
+* improvement: both cells empty, or both filled with the same sign.
+"""
+
+import math
+
+import pandas as pd
+
+from datasets.bundled import PAPER_CLASSIFICATION, PAPER_REGRESSION
+from datasets.source000 import table2, table3
+from trees.studies import MARK_LEGEND
+
+__all__ = [
+    "ALL_PAPER_DATASETS",
+    "COMPARED_CELLS",
+    "LEGEND",
+    "comparison_frame",
+    "comparison_row",
+    "format_d",
+    "format_improvement",
+    "format_share",
+    "paper_row",
+]
+
+ALL_PAPER_DATASETS = tuple(PAPER_CLASSIFICATION) + tuple(PAPER_REGRESSION)
+# Cell -> the summary key it comes from (see ConditioningResult.summary).
+COMPARED_CELLS = ("rho", "rho_k", "d", "p≠", "p≤", "p<", "improvement")
+LEGEND = (
+    MARK_LEGEND + " Each cell of ours stands beside the paper's ('paper ...'); 'agrees ...' "
+    "is True when they match: the printed value for rho, rho_k and the marks, the sign for d "
+    "and the improvement."
+)
+
+
+def format_share(value):
+    """rho or rho_k as Table 2 prints it: ".12", ".00" (below 0.005), "0" (exactly 0)."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    return f"{value:.2f}"[1:] if value > 0 else "0"
+
+
+def format_d(value):
+    """d as Table 2 prints it: one significant digit ("-3e-04"), "0" when |d| <= 1e-9."""
+    return f"{value:.0e}" if abs(value) > 1e-9 else "0"
+
+
+def format_improvement(value):
+    """Table 3's improvement: two significant digits, empty when not significant (NaN)."""
+    return "" if value is None or math.isnan(value) else f"{value:.1e}"
+
+
+def _sign(text):
+    if text in ("", "0"):
+        return 0 if text == "0" else None
+    return -1 if text.startswith("-") else 1
+
+
+def paper_row(name, model):
+    """The paper's printed cells for a dataset and model (dict)."""
+    two = table2()
+    three = table3()
+    row2 = two[(two["dataset"] == name) & (two["model"] == model)].iloc[0]
+    row3 = three[(three["dataset"] == name) & (three["model"] == model)].iloc[0]
+    return {
+        "rho": row2["rho"], "rho_k": row2["rho_k"], "d": row2["d"], "p≠": row2["p_neq"],
+        "p≤": row3["p_le"], "p<": row3["p_lt"], "improvement": row3["improvement"],
+    }  # fmt: skip
+
+
+def _agrees(cell, ours, theirs):
+    if cell == "d":
+        return _sign(ours) == _sign(theirs)
+    if cell == "improvement":
+        return (ours == "") == (theirs == "") and _sign(ours) == _sign(theirs)
+    return ours == theirs
+
+
+def comparison_row(name, task, model, summary, n_folds):
+    """One row of the comparison: our printed cells, the paper's, and whether they agree."""
+    ours = {
+        "rho": format_share(summary["rho"]),
+        "rho_k": format_share(summary["rho_k"]),
+        "d": format_d(summary["d (<= minus <)"]),
+        "p≠": summary["p≠"],
+        "p≤": summary["p≤"],
+        "p<": summary["p<"],
+        "improvement": format_improvement(summary["improvement over worst"]),
+    }
+    theirs = paper_row(name, model)
+    row = {"dataset": name, "task": task, "model": model, "folds": int(n_folds)}
+    for cell in COMPARED_CELLS:
+        row[cell] = ours[cell]
+        row[f"paper {cell}"] = theirs[cell]
+        row[f"agrees {cell}"] = _agrees(cell, ours[cell], theirs[cell])
+    row["significance rule"] = summary["significance rule"]
+    return row
+
+
+def comparison_frame(summary):
+    """The comparison as a DataFrame, from a "tables" run's summary (``{"rows": [...]}``)."""
+    rows = (summary or {}).get("rows", [])
+    columns = ["dataset", "task", "model", "folds"]
+    for cell in COMPARED_CELLS:
+        columns += [cell, f"paper {cell}", f"agrees {cell}"]
+    return pd.DataFrame(rows, columns=[*columns, "significance rule"])

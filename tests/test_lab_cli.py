@@ -1,0 +1,97 @@
+"""The command line: bad arguments, a small run, and runs list / show / delete."""
+
+import io
+
+import pytest
+
+from lab.cli import main
+from lab.store import ResultsStore
+
+
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("TREE_BIAS_LAB_DATA", str(tmp_path))
+    return tmp_path
+
+
+def _main(*argv):
+    out = io.StringIO()
+    status = main(list(argv), out=out)
+    return status, out.getvalue()
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["conditioning", "--repeats", "0"], "must be at least 1"),
+        (["conditioning", "--model", "bush"], "invalid choice"),
+        (["conditioning", "--repeats", "many"], "not a whole number"),
+        (["split-bias", "--p1", "0.1,half"], "numbers separated by commas"),
+        (["frobnicate"], "invalid choice"),
+        ([], "required"),
+    ],
+)
+def test_bad_arguments_exit_2_with_a_message(data_dir, capsys, argv, message):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2 and message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["conditioning", "--datasets", "o-ring,iris"], "Not among the 40 datasets"),
+        (["conditioning", "--datasets", "o-ring", "--scheduler", "yarn"], "Unknown scheduler"),
+        (["conditioning", "--datasets", "o-ring", "--scheduler", "local:x"], "local:N"),
+        (["split-bias", "--p1", "1.5"], "p1 must lie in [0, 1]"),
+        (["runs", "show", "nope"], "No saved run 'nope'"),
+        (["runs", "delete", "nope"], "No saved run 'nope'"),
+    ],
+)
+def test_bad_values_exit_2_with_a_message(data_dir, capsys, argv, message):
+    assert _main(*argv)[0] == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_foreign_store_exits_1_and_is_kept(data_dir, capsys):
+    (data_dir / "results.sqlite").write_text("my notes")
+    assert _main("runs", "list")[0] == 1
+    assert "not an SQLite database" in capsys.readouterr().err
+    assert (data_dir / "results.sqlite").read_text() == "my notes"
+
+
+def test_a_small_run_then_list_show_and_delete(data_dir, capsys):
+    status, out = _main("conditioning", "--datasets", "o-ring", "--model", "tree",
+                        "--repeats", "1", "--folds", "3", "--jobs", "1")  # fmt: skip
+    assert status == 0 and "o-ring" in out and "paper rho" in out
+    err = capsys.readouterr().err
+    assert "4/4 tasks" in err and "done" in err
+    [run] = ResultsStore(data_dir / "results.sqlite").runs()
+    status, out = _main("runs", "list")
+    assert status == 0 and run["id"] in out and "done" in out
+    status, out = _main("runs", "show", run["id"])
+    assert status == 0 and '"kind": "tables"' in out and "paper rho" in out
+    status, out = _main("conditioning", "--datasets", "o-ring", "--model", "tree",
+                        "--repeats", "1", "--folds", "3", "--jobs", "1")  # fmt: skip
+    assert status == 0 and "4/4" in capsys.readouterr().err  # the saved run, found again
+    status, out = _main("runs", "delete", run["id"])
+    assert status == 0 and "Deleted" in out
+    assert ResultsStore(data_dir / "results.sqlite").runs() == []
+
+
+def test_split_bias_and_paper_settings(data_dir):
+    status, out = _main("split-bias", "--trials", "50", "--N", "20", "--p1", "0.5", "--jobs", "1")
+    assert status == 0 and '"gini gain"' in out
+    status, out = _main("paper-settings")
+    assert status == 0 and "page-blocks-1-3-vs-4" in out and "0.041" in out
+
+
+def test_project_tree_options_apply_to_the_trees_engine_only(data_dir, capsys):
+    argv = ["conditioning", "--datasets", "o-ring", "--model", "tree", "--repeats", "1",
+            "--folds", "3", "--jobs", "1", "--tie-break", "random", "--threshold-dtype", "float32"]  # fmt: skip
+    status, out = _main(*argv)
+    assert status == 0 and "o-ring" in out
+    [run] = ResultsStore(data_dir / "results.sqlite").runs()
+    assert run["settings"]["extra_params"] == {"threshold_dtype": "float32", "tie_break": "random"}
+    assert _main(*argv, "--engine", "sklearn")[0] == 2
+    assert "apply to --engine trees only" in capsys.readouterr().err

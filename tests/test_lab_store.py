@@ -1,0 +1,136 @@
+"""The results store: round trip, resume state, refusing corrupt and foreign files, concurrent
+writers, a full disk."""
+
+import sqlite3
+import threading
+
+import numpy as np
+import pytest
+
+from lab.store import MemoryStore, ResultsStore, StoreError, data_folder, default_store
+
+
+def _open(store, run_id="r1", n_tasks=3):
+    return store.open_run(run_id, "conditioning", "a label", "o-ring", "fp", {"model": "tree"},
+                          {"folds": 0}, "0.1", n_tasks)  # fmt: skip
+
+
+@pytest.fixture(params=["sqlite", "memory"])
+def store(request, tmp_path):
+    return ResultsStore(tmp_path / "runs.sqlite") if request.param == "sqlite" else MemoryStore()
+
+
+def test_round_trip_of_a_run_and_its_tasks(store):
+    run = _open(store)
+    assert (
+        run["status"] == "running" and run["n_done"] == 0 and run["settings"] == {"model": "tree"}
+    )
+    store.save_task("r1", "fold-00000", {"scores": {"<=": 0.5}, "rho": [1, 4], "x": np.float64(2)})
+    store.save_task("r1", "fold-00001", {"nan": float("nan"), "array": np.arange(3)})
+    assert store.done_keys("r1") == {"fold-00000", "fold-00001"}
+    results = store.task_results("r1")
+    assert results["fold-00000"] == {"scores": {"<=": 0.5}, "rho": [1, 4], "x": 2.0}
+    assert np.isnan(results["fold-00001"]["nan"]) and results["fold-00001"]["array"] == [0, 1, 2]
+    assert set(store.task_results("r1", prefix="fold-00001")) == {"fold-00001"}
+    store.set_status("r1", "done", summary={"rows": [1, 2]})
+    run = store.run("r1")
+    assert run["status"] == "done" and run["summary"] == {"rows": [1, 2]} and run["n_done"] == 2
+    assert [r["id"] for r in store.runs(kind="conditioning", fingerprint="fp")] == ["r1"]
+    assert store.runs(kind="tables") == [] and store.runs(fingerprint="other") == []
+    assert store.delete_run("r1") and store.run("r1") is None and not store.delete_run("r1")
+    with pytest.raises(ValueError, match="status"):
+        _open(store, "r2")
+        store.set_status("r2", "paused")
+
+
+def test_opening_a_run_again_keeps_what_was_saved(tmp_path):
+    path = tmp_path / "runs.sqlite"
+    first = ResultsStore(path)
+    _open(first)
+    first.save_task("r1", "fold-00000", {"v": 1})
+    again = ResultsStore(path)  # another process, later
+    run = _open(again)
+    assert run["n_done"] == 1 and again.task_results("r1") == {"fold-00000": {"v": 1}}
+
+
+@pytest.mark.parametrize(
+    "content, reason",
+    [(b"this is a spreadsheet, not a database" * 10, "not an SQLite database"),
+     (b"SQLite format 3\x00" + b"\x07" * 2000, "cannot be read")],
+)  # fmt: skip
+def test_a_corrupt_file_is_refused_and_left_untouched(tmp_path, content, reason):
+    path = tmp_path / "runs.sqlite"
+    path.write_bytes(content)
+    with pytest.raises(StoreError, match=reason) as error:
+        ResultsStore(path)
+    assert "TREE_BIAS_LAB_DATA" in str(error.value)
+    assert path.read_bytes() == content
+
+
+def test_another_programs_database_is_refused_and_left_untouched(tmp_path):
+    path = tmp_path / "runs.sqlite"
+    connection = sqlite3.connect(path)
+    connection.execute("CREATE TABLE invoices (id INTEGER, total REAL)")
+    connection.execute("INSERT INTO invoices VALUES (1, 9.5)")
+    connection.commit()
+    connection.close()
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="another program's"):
+        ResultsStore(path)
+    assert path.read_bytes() == before
+
+
+def test_a_folder_is_refused(tmp_path):
+    with pytest.raises(StoreError, match="folder"):
+        ResultsStore(tmp_path)
+
+
+def test_two_writers_at_once_do_not_corrupt_each_other(tmp_path):
+    path = tmp_path / "runs.sqlite"
+    stores = [ResultsStore(path), ResultsStore(path)]
+    for index, store in enumerate(stores):
+        _open(store, f"run{index}", n_tasks=60)
+
+    def write(store, run_id):
+        for i in range(60):
+            store.save_task(run_id, f"fold-{i:05d}", {"i": i, "run": run_id})
+
+    threads = [threading.Thread(target=write, args=(s, f"run{i}")) for i, s in enumerate(stores)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    reader = ResultsStore(path)
+    for index in range(2):
+        results = reader.task_results(f"run{index}")
+        assert len(results) == 60
+        assert all(v == {"i": int(k[5:]), "run": f"run{index}"} for k, v in results.items())
+
+
+def test_a_full_disk_loses_only_the_task_in_flight(tmp_path, monkeypatch):
+    path = tmp_path / "runs.sqlite"
+    store = ResultsStore(path)
+    _open(store)
+    store.save_task("r1", "fold-00000", {"small": 1})
+    original = ResultsStore._connect
+
+    def tiny_disk(self):
+        connection = original(self)
+        pages = connection.execute("PRAGMA page_count").fetchone()[0]
+        connection.execute(f"PRAGMA max_page_count = {pages}")  # no room to grow
+        return connection
+
+    monkeypatch.setattr(ResultsStore, "_connect", tiny_disk)
+    with pytest.raises(StoreError, match="full"):
+        store.save_task("r1", "fold-00001", {"big": "x" * 200_000})
+    monkeypatch.setattr(ResultsStore, "_connect", original)
+    assert ResultsStore(path).task_results("r1") == {"fold-00000": {"small": 1}}
+
+
+def test_the_data_folder_follows_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("TREE_BIAS_LAB_DATA", str(tmp_path / "lab data"))
+    assert data_folder() == tmp_path / "lab data"
+    store = default_store()
+    assert store.path == tmp_path / "lab data" / "results.sqlite" and store.path.exists()
+    monkeypatch.delenv("TREE_BIAS_LAB_DATA")
+    assert data_folder().name == ".tree-bias-lab"
