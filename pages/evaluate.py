@@ -9,7 +9,7 @@ from sklearn.metrics import confusion_matrix, roc_auc_score, roc_curve
 from datasets import TABLE_4_1
 from datasets.source004 import DEPTH_OFFSET, TABLE_4_1_TEST_SHARE
 from trees import CRITERIA_CLF, RandomForestClassifier, configuration_grid, split_error
-from ui import errors, figures, glossary, presenter, report, share, shell, snippets, state
+from ui import errors, figures, glossary, presenter, report, runs, share, shell, snippets, state
 from ui.cached import as_key, fit_model, sample
 from ui.evaluate_cache import (
     MAX_ROWS,
@@ -18,6 +18,8 @@ from ui.evaluate_cache import (
     exhaustive_row,
     permutation_importances,
     run_search,
+    saved_search,
+    search_job,
     test_split,
 )
 from ui.experiments import run_with_progress
@@ -36,6 +38,7 @@ shell.page_frame()
 
 st.title("Evaluate and tune a tree")
 headline, picture = st.container(), st.container()
+RUNS_KEY = "eval_runs"  # the saved-run panel's widgets
 
 
 def digest(*parts):
@@ -96,8 +99,13 @@ if len(y) < 10 or (is_classifier and np.unique(y, return_counts=True)[1].min() <
     errors.end_page()
 split = test_split(data_key, task, test_share, seed, X, y)
 base = {"categorical_features": categorical, "categorical_split": nominal} if categorical else {}
-search_key = state.EVAL_SEARCH_PREFIX + digest(data_key, split.name)
-record = st.session_state.get(search_key)
+# The search runs on this split's training rows: its runs are saved and listed per dataset and split.
+search_rows = digest(data_key, split.name)
+search_key = state.EVAL_SEARCH_PREFIX + search_rows  # the search run in the page when no store
+store = runs.results_store()
+opened_id = st.session_state.get(state.RUNS_OPENED_PREFIX + RUNS_KEY)
+saved = saved_search(store, search_rows, opened_id) if store is not None else None
+record = saved[1] if saved else st.session_state.get(search_key)
 searched = record is not None and np.isfinite(record.result.errors).any()
 
 with settings_box:
@@ -428,7 +436,18 @@ with search_tab:
         )
     else:
         st.caption(f"{len(grid)} configurations on {len(split.y_train):,} training rows.")
-        if st.button("Search", type="primary", key="eval_run"):
+        if store is not None:
+            job = search_job(
+                method, f"{data.name}, test share {test_share}, seed {int(seed)}", task, search_rows,
+                split.X_train, split.y_train, grid, folds, inner, seed, base,
+            )  # fmt: skip
+            if st.button("Search", type="primary", key="eval_run", help="Runs in the background: it goes "
+                         "on if you close the tab, and is saved with its results."):  # fmt: skip
+                runs.start(job)
+                st.session_state.pop(state.RUNS_OPENED_PREFIX + RUNS_KEY, None)  # show the new run
+                st.session_state[state.EVAL_SHOW_BEST] = True
+            runs.show_background("grid-search", search_rows, rerun_when_done=True)
+        elif st.button("Search", type="primary", key="eval_run"):
             description = dict(
                 method=method, folds=int(folds), inner=int(inner), grid_text=str(grid)
             )
@@ -458,13 +477,22 @@ with search_tab:
             run_with_progress(search_key, "Fitting configurations", run)
             st.session_state[state.EVAL_SHOW_BEST] = True
             st.rerun()  # the tree shown follows the new best settings
+    if store is not None:
+        with st.expander("Saved searches on this dataset and split", expanded=False):
+            runs.saved_runs_panel("grid-search", search_rows, key=RUNS_KEY)
+        if st.session_state.get(state.RUNS_OPENED_PREFIX + RUNS_KEY) != opened_id:
+            st.session_state[state.EVAL_SHOW_BEST] = True
+            st.rerun()  # a saved search was reopened: the tree shown above follows it
     if record is None:
         st.info(
             "Press Search to score the grid; the best settings then become the tree shown above."
         )
     else:
         result = record.result
-        st.markdown(f"**Last search:** {record.describe()}.")
+        st.markdown(
+            f"**The search shown:** {record.describe()}"
+            + (" (saved; more in the list above)." if saved else ".")
+        )
         left, right = st.columns([3, 2])
         with left:
             figures.table(

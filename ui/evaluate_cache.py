@@ -14,6 +14,7 @@ import numpy as np
 import streamlit as st
 from sklearn.inspection import permutation_importance
 
+from lab import GridSearchJob, HoldoutSearchJob, NestedSearchJob, reopen, saved_runs
 from trees import (
     SearchResult,
     cross_validated_search,
@@ -31,6 +32,8 @@ __all__ = [
     "exhaustive_row",
     "permutation_importances",
     "run_search",
+    "saved_search",
+    "search_job",
     "test_split",
 ]
 
@@ -139,3 +142,75 @@ def run_search(progress, task, grid, method, folds, inner, seed, base, X, y):
         errors[i] = one.errors[0]
         progress(i + 1, len(grid), _partial(grid, errors, cancelled=i + 1 < len(grid)))
     return _partial(grid, errors, cancelled=False)
+
+
+# ------------------------------------------------------------ searches in the results store
+_METHOD_OF_SETTINGS = {"holdout": "holdout validation", "nested": "nested cross-validation"}
+
+
+def search_job(method, name, task, fingerprint, X, y, grid, folds, inner, seed, base):
+    """The grid search as a job of the results store (kind "grid-search"; see ``lab``).
+
+    ``fingerprint`` names the rows searched (the dataset and the page's test
+    split): the saved runs are listed per dataset and split, since a search
+    on other training rows would have seen this split's test rows. ``base``
+    (the nominal features' settings) joins every configuration.
+    """
+    configurations = tuple(
+        tuple(
+            sorted(
+                {
+                    **c,
+                    **{k: tuple(v) if isinstance(v, list) else v for k, v in base.items()},
+                }.items()
+            )
+        )
+        for c in grid
+    )
+    common = {"name": name, "task": task, "data_fingerprint": fingerprint, "arrays": (X, y),
+              "configurations": configurations, "seed": int(seed)}  # fmt: skip
+    if method == "k-fold cross-validation":
+        return GridSearchJob(**common, k=int(folds))
+    if method == "holdout validation":
+        return HoldoutSearchJob(**common, validation_share=int(inner) / 100)
+    return NestedSearchJob(**common, outer_k=int(folds), inner_k=int(inner))
+
+
+def _record_of_run(store, run, summary):
+    """A :class:`SearchRecord` of a saved run, finished or stopped part-way."""
+    settings = run["settings"]
+    configurations = [dict(c) for c in settings["configurations"]]
+    method = _METHOD_OF_SETTINGS.get(settings.get("method"), "k-fold cross-validation")
+    folds = int(settings.get("k") or settings.get("outer_k") or 0)
+    inner = int(settings.get("inner_k") or round(100 * settings.get("validation_share", 0)))
+    errors = np.full(len(configurations), np.nan)
+    if summary and summary.get("errors") is not None:
+        errors[:] = summary["errors"]
+    elif method != "nested cross-validation":  # a stopped search: the configurations scored so far
+        for key, result in store.task_results(run["id"]).items():
+            errors[int(key.split("-")[1])] = result["error"]
+    if not np.isfinite(errors).any():
+        return None
+    result = _partial(configurations, errors, cancelled=run["status"] != "done")
+    if summary and summary.get("outer_errors") is not None:
+        result.outer_errors = np.asarray(summary["outer_errors"])
+        result.outer_best = [dict(b) for b in summary["outer_best"]]
+    return SearchRecord(method, folds, inner, str(configurations), result)
+
+
+def saved_search(store, fingerprint, opened_id=None):
+    """``(run id, SearchRecord)`` of the run reopened in this session, else of the newest that is
+    not running, on these rows; None when there is none."""
+    frame = saved_runs(store, kind="grid-search", fingerprint=fingerprint)
+    if frame.empty:
+        return None
+    candidates = frame[frame["status"] != "running"]
+    if opened_id is not None and opened_id in set(frame["id"]):
+        run_id = opened_id
+    elif not candidates.empty:
+        run_id = candidates["id"].iloc[0]  # newest first
+    else:
+        return None
+    run, summary = reopen(store, run_id)
+    record = _record_of_run(store, run, summary)
+    return None if record is None else (run_id, record)

@@ -250,9 +250,13 @@ def checkbox(container, label, value=False, *, key, **kw):
 
 
 def forget(key):
-    """Forget a shared widget's value (call it before the widget is drawn): it opens on its default."""
+    """Forget a shared widget's value (call it before the widget is drawn): it opens on its default.
+
+    The value the address bar still carries is ignored too (the bar follows the widget after the run).
+    """
     st.session_state.pop(key, None)
     _remembered().pop(key, None)
+    st.session_state.setdefault(state.URL_CONSUMED, set()).add(key)
 
 
 # ----------------------------------------------------------------- the URL
