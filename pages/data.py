@@ -13,7 +13,7 @@ from datasets import (
     infer_task,
 )
 from ui import data_controls, figures, glossary, presenter, report, share, shell, snippets, state
-from ui.dataset_facts import feature_table, headline, lattice_flags
+from ui.dataset_facts import page_facts
 from viz.data_figures import scatter_figure, target_figure
 
 shell.page_frame()
@@ -44,7 +44,10 @@ if message:
 data, raw = state.current(), state.current_raw()
 record = st.session_state.get(state.RECORD)
 settings = state.preprocessing_settings()
-sentence = headline(raw, data, record, settings)
+raw_shape = (raw.name, tuple(map(str, raw.X.columns)), raw.n_rows)
+sentence, features, ids = page_facts(
+    state.dataset_key(), raw_shape, tuple(sorted(settings.items())), raw, data, record
+)
 st.header(data.name, divider="gray")
 st.markdown(sentence)
 presenter.guide("data")
@@ -61,33 +64,32 @@ if is_report_data and not uses_report_rules:
             data_controls.use_report_preprocessing(), "Source 004's preprocessing is in force."
         )
 
-picture_left, picture_right = st.columns([2, 3])
-figures.chart(target_figure(data), key="data_target_figure", container=picture_left)
-features = feature_table(raw, record)
-with picture_right:
-    figures.table(
-        features,
-        title="Features",
-        hide_index=True,
-        height=min(36 + 35 * len(features), 320),
-        column_config={
-            "feature": st.column_config.TextColumn("feature", width="medium"),
-            "kind": st.column_config.TextColumn("kind", width="small"),
-            "distinct values": st.column_config.NumberColumn("distinct", width="small"),
-            "missing share": st.column_config.ProgressColumn(
-                "missing", min_value=0.0, max_value=1.0, format="percent", width="small"
-            ),
-            "lattice": st.column_config.CheckboxColumn(
-                "lattice", help=glossary.explain("lattice feature"), width="small"
-            ),
-            "preprocessing": st.column_config.TextColumn(
-                "preprocessing", help="What preprocessing did; the record has the details."
-            ),
-        },
-    )
+figures.table(
+    features,
+    title="Features",
+    hide_index=True,
+    height=min(38 + 35 * len(features), 390),
+    column_config={
+        "feature": st.column_config.TextColumn("feature", width="medium"),
+        "values": st.column_config.TextColumn("values", width="small"),
+        "missing share": st.column_config.ProgressColumn(
+            "missing", min_value=0.0, max_value=1.0, format="percent", width="small"
+        ),
+        "lattice": st.column_config.CheckboxColumn(
+            "lattice", help=glossary.explain("lattice feature"), width="small"
+        ),
+        "preprocessing": st.column_config.TextColumn(
+            "preprocessing", help="What preprocessing did; the Preprocessing tab has the record."
+        ),
+    },
+)
+chart_column, about_column = st.columns([1, 2])
+figures.chart(target_figure(data), key="data_target_figure", container=chart_column)
 about = " · ".join(text for text in (data.source, data.description) if text)
 if about:
-    st.caption(about)
+    about_column.caption(about)
+for note in data.notes:
+    about_column.info(note)
 report.add_note(sentence.replace("**", "").replace("*", ""))
 report.add_settings({"dataset": data.name, **snippets.preprocessing_words(settings)})
 report.add_snippet(snippets.data_snippet(st.session_state.get(state.DATA_ORIGIN), settings))
@@ -179,11 +181,11 @@ with choose_tab, presenter.settings("Choose another dataset"):
                     index=0 if inferred == "classification" else 1,
                     help=f"Inferred from the target: {inferred}.",
                 )
-                ids = id_like_columns(table.drop(columns=[target]))
-                if ids:
+                upload_ids = id_like_columns(table.drop(columns=[target]))
+                if upload_ids:
                     st.caption(
                         "ID-like: "
-                        + "; ".join(f"{c} ({why})" for c, why in ids.items())
+                        + "; ".join(f"{c} ({why})" for c, why in upload_ids.items())
                         + (
                             ". Excluded by default (see Preprocessing)."
                             if settings["drop_id_columns"]
@@ -256,7 +258,6 @@ with prep_tab:
             help="Source 000: one-hot columns for at most 5 categories, integer codes above "
             "(unused while categories are kept).",
         )
-        ids = id_like_columns(raw.X)
         if ids:
             verb = "are excluded" if settings["drop_id_columns"] else "are used as features"
             st.caption(f"ID-like columns in {data.name}: {', '.join(map(str, ids))} ({verb}).")
@@ -275,8 +276,6 @@ with prep_tab:
             hide_index=True,
             column_config={"detail": st.column_config.TextColumn("detail", width="large")},
         )
-    for note in data.notes:
-        st.info(note)
 
 with rows_tab:
     target_name = f"{raw.y.name or 'target'} (target)"
@@ -294,7 +293,7 @@ with pair_tab:
         a1, a2, a3 = st.columns([2, 2, 1], vertical_alignment="bottom")
         fx = share.selectbox(a1, "Horizontal axis", columns, 0, key="data_scatter_x")
         fy = share.selectbox(a2, "Vertical axis", columns, 1, key="data_scatter_y")
-        lattice = lattice_flags(raw)
+        lattice = dict(zip(features["feature"], features["lattice"], strict=True))
         jitter = share.checkbox(
             a3,
             "Jitter",

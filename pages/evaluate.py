@@ -114,16 +114,23 @@ with settings_box:
         share.forget(state.EVAL_SHOWN)  # a search just ended: open on its best tree
     if st.session_state.get(state.EVAL_SHOWN) not in (None, *choices):
         st.session_state.pop(state.EVAL_SHOWN)  # another dataset: no search to show yet
-    shown = share.radio(
-        st,
-        "Tree shown",
-        choices,
-        len(choices) - 1,
-        key=state.EVAL_SHOWN,
-        horizontal=True,
-        help="A tree grown to purity is source 004's reference (Table 4.1); the search tab finds "
-        "stopping rules that may generalise better.",
-    )
+    if len(choices) > 1:
+        shown = share.radio(
+            st,
+            "Tree shown",
+            choices,
+            len(choices) - 1,
+            key=state.EVAL_SHOWN,
+            horizontal=True,
+            help="A tree grown to purity is source 004's reference (Table 4.1); the search tab finds "
+            "stopping rules that may generalise better.",
+        )
+    else:
+        shown = choices[0]
+        st.caption(
+            "The tree shown is grown to purity, source 004's reference; a search (tab below) offers "
+            "its best settings instead."
+        )
 params = (
     dict(record.result.best) if shown == "best settings of the search" else {"criterion": criterion}
 )

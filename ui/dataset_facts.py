@@ -5,19 +5,27 @@
 
 import numpy as np
 import pandas as pd
+import streamlit as st
 
-from datasets import feature_kind
+from datasets import feature_kind, id_like_columns
 from trees import lattice_features
 
-__all__ = ["feature_summary", "feature_table", "headline", "lattice_flags", "record_counts"]
+__all__ = [
+    "feature_summary",
+    "feature_table",
+    "headline",
+    "lattice_flags",
+    "page_facts",
+    "record_counts",
+]
 
 # What each preprocessing action is called in the Data page's features table (short words).
 ACTION_WORDS = {
     "excluded (ID-like)": "excluded: ID-like",
-    "dropped": "dropped: too many gaps",
+    "dropped": "dropped",
     "imputed": "gaps filled",
-    "kept as categories": "kept as categories",
-    "one-hot encoded": "one-hot encoded",
+    "kept as categories": "categories",
+    "one-hot encoded": "one-hot",
     "integer encoded": "integer codes",
 }
 
@@ -40,8 +48,8 @@ def feature_summary(dataset):
 
 
 def feature_table(raw, record):
-    """One row per feature as loaded: kind, distinct values, missing share, lattice flag, and what
-    preprocessing did to it (short words; the record has the details).
+    """One row per feature as loaded: its values (how many numbers or categories), missing share,
+    lattice flag, and what preprocessing did to it (short words; the record has the details).
 
     Parameters
     ----------
@@ -50,7 +58,18 @@ def feature_table(raw, record):
     record : pandas.DataFrame or None
         ``preprocess``'s record (``column, action, detail``).
     """
-    table = feature_summary(raw)
+    summary = feature_summary(raw)
+    table = pd.DataFrame(
+        {
+            "feature": summary["feature"],
+            "values": [
+                f"{n:,} {'numbers' if kind == 'numeric' else 'categories'}"
+                for n, kind in zip(summary["distinct values"], summary["kind"], strict=True)
+            ],
+            "missing share": summary["missing share"],
+            "lattice": summary["lattice"],
+        }
+    )
     actions = {}
     if record is not None and not record.empty:
         for column, action in zip(record["column"], record["action"], strict=True):
@@ -144,4 +163,19 @@ def headline(raw, data, record, settings=None):
         f"**{verb} *{target}*, {_target_words(data)}, from {raw.n_features} features on "
         f"{raw.n_rows:,} rows.** {lattice[0].upper() + lattice[1:]}; {prepared}, "
         f"which leaves {data.n_features} columns for the trees."
+    )
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def page_facts(data_key, raw_shape, settings, _raw, _data, _record):
+    """The Data page's sentence, features table and ID-like columns, cached per dataset and settings.
+
+    ``data_key`` (the preprocessed data's fingerprint), ``raw_shape`` (the raw
+    table's name, columns and rows) and ``settings`` (a tuple of pairs) key the
+    cache; the tables are ``_``-prefixed (not hashed).
+    """
+    return (
+        headline(_raw, _data, _record, dict(settings)),
+        feature_table(_raw, _record),
+        id_like_columns(_raw.X),
     )

@@ -140,6 +140,7 @@ EVAL_CRITERIA = (
 CRF_AUC = "crf_auc"
 CRF_AUC_PREFIX = "crf_auc_"  # + rows and folds: Table 1's scores so far
 CRF_ROW = "crf_row"  # the row shown in "One row" (a shared widget)
+CRF_OOF_ASKED = "crf_oof_asked"  # the out-of-fold runs asked for (large data waits for a button)
 INST_STUDY = "inst_study"
 INST_CRF = "inst_crf"
 INST_DEFAULT_ROW = "inst_default_row"

@@ -29,7 +29,7 @@ def probability_colorbar(class_names, **options):
     return {
         "title": {"text": f"P({class_names[1]})", "side": "right"},
         "tickvals": [0, 0.5, 1],
-        "ticktext": [f"0 ({class_names[0]})", "0.5", f"1 ({class_names[1]})"],
+        "ticktext": [f"0: class {class_names[0]}", "0.5", f"1: class {class_names[1]}"],
         **options,
     }
 
@@ -79,10 +79,11 @@ def soft_surfaces_figure(xs, ys, surfaces, X, y01, fx, fy, feature_names, class_
                     name=f"class {class_names[k]}",
                     legendgroup=str(k),
                     showlegend=col == 1,
-                    marker={
-                        "size": 5,
+                    marker={  # the class's colour, outlined so it shows on its own colour too
+                        "size": 6,
                         "color": class_color(k),
-                        "line": {"width": 0.6, "color": "white"},
+                        "symbol": "circle" if k == 0 else "diamond",
+                        "line": {"width": 0.8, "color": "#222222"},
                     },
                     hoverinfo="skip",
                 ),

@@ -145,45 +145,63 @@ def table_41_frame(ours, report=None, depth_offset=1, order=None):
     return pd.DataFrame(rows, columns=columns)
 
 
+def _row_scale(n_classes):
+    """One colour scale for a matrix whose row k holds ``k + share``: white to class k's colour per row."""
+    scale = []
+    for k in range(n_classes):
+        low, high = k / n_classes, (k + 1) / n_classes
+        scale += [
+            [low, "#ffffff"],
+            [high - 1e-9 if k < n_classes - 1 else high, blend_with_white(class_color(k), 0.85)],
+        ]
+    return scale
+
+
 def confusion_figure(counts, class_names):
     """A confusion matrix: one row per true class, shaded in that class's colour by the row's share.
 
     Cells show the share of the true class's test rows and their count, so
-    each row reads as "of the rows of class k, this share was predicted as ...".
+    each row reads as "of the rows of class k, this share was predicted as
+    ...". One heatmap draws all rows: row k holds ``k + 0.999 * share`` on a
+    scale that runs from white to class k's colour within ``[k, k + 1)``.
     """
     counts = np.asarray(counts, dtype=float)
     names = [str(c) for c in class_names]
     totals = counts.sum(axis=1, keepdims=True)
     shares = np.divide(counts, totals, out=np.zeros_like(counts), where=totals > 0)
-    fig = go.Figure()
-    for k, name in enumerate(names):
-        fig.add_trace(
-            go.Heatmap(
-                z=[shares[k]],
-                x=names,
-                y=[name],
-                zmin=0,
-                zmax=1,
-                colorscale=[[0, "#ffffff"], [1, blend_with_white(class_color(k), 0.85)]],
-                showscale=False,
-                text=[
-                    [f"{s:.0%}<br>({int(c):,})" for s, c in zip(shares[k], counts[k], strict=True)]
-                ],
-                texttemplate="%{text}",
-                textfont={"size": 15},
-                hovertemplate=f"true {name}, predicted %{{x}}: %{{z:.1%}}<extra></extra>",
-                xgap=2,
-                ygap=2,
-            )
+    coded = np.arange(len(names))[:, None] + 0.999 * shares
+    text = [
+        [f"{s:.0%}<br>({int(c):,})" for s, c in zip(row_s, row_c, strict=True)]
+        for row_s, row_c in zip(shares, counts, strict=True)
+    ]
+    fig = go.Figure(
+        go.Heatmap(
+            # Plain lists, not numpy arrays: plotly sends those as typed 2-D arrays, which the
+            # browser's plotly.js drew with its rows shifted under their labels.
+            z=coded.tolist(),
+            x=names,
+            y=names,
+            zmin=0,
+            zmax=len(names),
+            colorscale=_row_scale(len(names)),
+            showscale=False,
+            text=text,
+            customdata=shares.tolist(),
+            texttemplate="%{text}",
+            textfont={"size": 15},
+            hovertemplate="true %{y}, predicted %{x}: %{customdata:.1%}<extra></extra>",
+            xgap=2,
+            ygap=2,
         )
+    )
     fig.update_layout(
         title="Confusion matrix on the test split",
         xaxis_title="predicted class",
         yaxis_title="true class",
-        height=max(260, 90 + 70 * len(names)),
+        height=max(280, 110 + 60 * len(names)),
         **LAYOUT,
     )
-    fig.update_xaxes(type="category", side="bottom")
+    fig.update_xaxes(type="category")
     fig.update_yaxes(type="category", autorange="reversed")
     return fig
 
