@@ -162,7 +162,9 @@ def test_a_reload_with_a_kept_upload_says_it_is_back_and_one_dropped_says_so():
 def test_bad_uploads_keep_the_dataset_and_say_why():
     at = open_page("pages/data.py")
     _upload(at, "ragged.csv", b"a,b,y\n1,2,3,4,5\n1,2,0\n")
-    assert any("Row 2 has 5 fields, the header has 3" in e.value for e in at.error), [e.value for e in at.error]
+    assert any("Row 2 has 5 fields, the header has 3" in e.value for e in at.error), [
+        e.value for e in at.error
+    ]
     assert any("unchanged" in c.value for c in at.caption)
     assert "Lattice features" in sidebar_text(at)
 
