@@ -165,9 +165,16 @@ def _remembered():
 
 
 def _initial(key, default, parse, valid):
-    """The widget's first value: the URL's (once), else the value it had last time, else ``default``."""
+    """The widget's first value: the URL's (once), else the value it had last time, else ``default``.
+
+    A widget whose value no longer fits (another dataset: the option is gone, the range
+    shrank) starts again from its default instead of reaching Streamlit's own checks.
+    """
     _shared().add(key)
-    if key in st.session_state:  # the widget exists: Streamlit keeps its value
+    if key in st.session_state:
+        if valid(st.session_state[key]):
+            return default  # the widget exists: Streamlit keeps its value
+        forget(key)
         return default
     consumed = st.session_state.setdefault(state.URL_CONSUMED, set())
     if key in st.query_params and key not in consumed:
