@@ -65,7 +65,8 @@ settings_box = st.expander(
     "Settings: the data and the cultivated tree", expanded=not presenter.active()
 )
 with settings_box:
-    s1, s2, s3, s4, s5 = st.columns([2, 2, 1, 1, 1])
+    s1, s2 = st.columns(2)
+    s3, s4, s5 = st.columns(3)
     use_example = share.toggle(
         s1,
         "Simulated data of Supplement B",
@@ -233,7 +234,7 @@ tree_tab, row_tab, abstain_tab, auc_tab = st.tabs(
         "The cultivated tree",
         "One row",
         "Abstaining (Figure 4)",
-        "AUC against CART and a forest (Table 1)",
+        "AUC (Table 1)",
     ]
 )
 
@@ -246,14 +247,15 @@ with tree_tab:
         class_names=class_names,
     )
     st.caption(
-        f"Bars: the weights φ of a robust split module's thresholds ({glossary.explain('φ (phi)')}); the range "
-        f"under them is the neighbourhood. An option module lists one decision per feature. ψ is the share "
-        f"sent left. Boxes take the colour of the class they lean to."
+        "Bars: φ, the weight of each threshold in a robust split module's neighbourhood (source 002, eq. 2); "
+        "the range under them is the neighbourhood. An option module lists one decision per feature. ψ is the "
+        "share of a row sent left. Boxes take the colour of the class they lean to; deeper levels open with "
+        "“+ N more below”."
     )
 
 with row_tab:
     row = share.number_input(
-        st,
+        st.columns([1, 2])[0],
         "Row",
         0,
         len(y) - 1,
@@ -299,7 +301,7 @@ with abstain_tab:
         )
     else:
         folds = share.number_input(
-            st,
+            st.columns([1, 2])[0],
             "Cross-validation folds",
             2,
             max(3, min(10, smallest)),

@@ -241,7 +241,7 @@ with prep_tab:
             "with 'u'; the most frequent value merges the unknown rows into it.",
         )
         p1.checkbox(
-            "Keep categorical columns as categories (membership splits)",
+            "Keep categories (membership splits)",
             key=state.PREP_KEEP,
             on_change=apply,
             help="Each categorical column becomes one column of codes that trees split by "

@@ -57,7 +57,8 @@ error_name = "error (1 − accuracy)" if is_classifier else "error (1 − R²)"
 
 settings_box = st.expander("The test split and the tree", expanded=not presenter.active())
 with settings_box:
-    c1, c2, c3, c4 = st.columns(4)
+    c1, c2 = st.columns(2)
+    c3, c4 = st.columns(2)
     test_share = share.slider(
         c1, "Share of rows held out for testing", 0.1, 0.5, 0.2, 0.05, key="eval_test"
     )
@@ -85,8 +86,8 @@ with settings_box:
     else:
         nominal = "membership"
         c4.caption(
-            "No feature is kept as categories; the Data page's preprocessing can keep them for "
-            "membership conditions."
+            "Conditions on nominal features: none is kept as categories (the Data page's "
+            "preprocessing can keep them, for membership conditions)."
         )
     if subsampled:
         st.caption(f"A random {MAX_ROWS:,} of the {len(y_all):,} rows are used on this page.")
@@ -204,11 +205,11 @@ report.add_snippet(
 
 split_tab, importance_tab, forest_tab, search_tab, table_tab = st.tabs(
     [
-        "On the test split",
-        "Feature importances",
-        "Random forest",
-        "Search the stopping rules",
-        "Table 4.1 (source 004)",
+        "Test split",
+        "Importances",
+        "Forest",
+        "Search",
+        "Table 4.1",
     ]
 )
 
@@ -223,7 +224,9 @@ with forest_tab:
         "training rows and a random subset of features at each node, and lets them vote (source 004, §5). "
         "Its out-of-bag error scores each training row with the trees that did not see it."
     )
-    n_trees = share.number_input(st, "Trees in the forest", 5, 300, 30, 5, key="eval_forest_trees")
+    n_trees = share.number_input(
+        st.columns([1, 2])[0], "Trees in the forest", 5, 300, 30, 5, key="eval_forest_trees"
+    )
     forest_params.update(n_estimators=int(n_trees), oob_score=True, n_jobs=2)
     signature = digest(data_key, split.name, as_key(forest_params))
     asked = st.session_state.setdefault(state.EVAL_FORESTS, set())
@@ -500,28 +503,32 @@ with search_tab:
             f"**The search shown:** {record.describe()}"
             + (" (saved; more in the list above)." if saved else ".")
         )
+        figures.table(
+            search_table(result),
+            title="Configurations, best first",
+            hide_index=True,
+            height=min(38 + 35 * len(result.configurations), 320),
+            column_config={
+                "rank": st.column_config.NumberColumn("rank", width="small"),
+                "error": st.column_config.NumberColumn(
+                    "error", format="%.4f", width="small", help=error_name
+                ),
+            },
+        )
         left, right = st.columns([3, 2])
-        with left:
-            figures.table(
-                search_table(result),
-                title="Configurations, best first",
-                hide_index=True,
-                height=min(38 + 35 * len(result.configurations), 320),
-                column_config={
-                    "rank": st.column_config.NumberColumn("rank", width="small"),
-                    "error": st.column_config.NumberColumn(
-                        error_name, format="%.4f", width="small"
-                    ),
-                },
-            )
-        with right:
-            figures.table(settings_table(result.best), title="Best settings", hide_index=True)
-            label = {
-                "k-fold cross-validation": "Cross-validation error of the best settings",
-                "holdout validation": "Validation error of the best settings",
-                "nested cross-validation": "Nested cross-validation estimate of the error",
-            }[record.method]
-            st.metric(label, f"{result.estimate:.4f}", help=glossary.explain(record.method))
+        figures.table(
+            settings_table(result.best),
+            title="Best settings",
+            hide_index=True,
+            container=left,
+            column_config={"setting": st.column_config.TextColumn("best setting", width="medium")},
+        )
+        label = {
+            "k-fold cross-validation": "Best cross-validation error",
+            "holdout validation": "Best validation error",
+            "nested cross-validation": "Nested estimate of the error",
+        }[record.method]
+        right.metric(label, f"{result.estimate:.4f}", help=glossary.explain(record.method))
         if result.outer_best:
             st.markdown("**Chosen in each outer fold** (the estimate above scores these choices):")
             figures.table(
@@ -614,6 +621,11 @@ with table_tab:
                     "test error": st.column_config.NumberColumn(format="%.3f"),
                 },
             )
+            if is_report_data and len(y41) < len(y_all):
+                st.caption(
+                    f"Ours on {len(y41):,} rows, the report's on all {len(y_all):,}: switch to all rows to "
+                    "compare like with like."
+                )
             if len(grown) < 4:
                 st.caption(f"{len(grown)} of the 4 trees were grown before the run stopped.")
             st.caption(

@@ -173,7 +173,7 @@ GUIDES = {
         ),
         Step(
             "Which mistakes?",
-            "The tab On the test split: the confusion matrix, one row per true class.",
+            "The tab Test split: the confusion matrix, one row per true class.",
             "Calling a poisonous mushroom edible, or an edible one poisonous: which cell matters more here?",
             "The top-right and bottom-left cells are the two errors; with mushrooms one of them is far costlier, "
             "which a single error rate hides.",
@@ -187,7 +187,7 @@ GUIDES = {
         ),
         Step(
             "Choosing the stopping rules",
-            "The tab Search the stopping rules, then the best settings table.",
+            "The tab Search, then the best settings table.",
             "Why not pick the depth with the lowest test error?",
             "Then the test error would no longer be an honest estimate. The search scores settings on the "
             "training rows only (k-fold or holdout), and nested cross-validation estimates the error of the "
@@ -195,7 +195,7 @@ GUIDES = {
         ),
         Step(
             "Many trees",
-            "The tab Random forest.",
+            "The tab Forest.",
             "Can trees grown on bootstrap samples, voting together, beat the best single tree?",
             "On the mushrooms the forest is almost perfect (§5); its out-of-bag error estimates the test error "
             "without using the test rows.",
@@ -239,7 +239,7 @@ GUIDES = {
         ),
         Step(
             "As good as a forest?",
-            "The tab AUC against CART and a forest (Table 1), after pressing its button.",
+            "The tab AUC (Table 1), after pressing its button.",
             "Which should win: one cultivated tree or 200 random trees?",
             "In the paper CRF-full is within 0.01 AUC of the random forest on 16 of 22 datasets and beats CART "
             "on all of them, while staying one tree you can read.",
