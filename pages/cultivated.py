@@ -6,7 +6,7 @@ import streamlit as st
 from datasets import generate
 from datasets.source002 import CATALOG_NAMES, TABLE_1
 from trees import VARIANTS, abstention_curve
-from ui import figures, glossary, presenter, report, share, shell, snippets, state
+from ui import errors, figures, glossary, presenter, report, share, shell, snippets, state
 from ui.cached import sample
 from ui.cultivated_cache import (
     FOREST_TREES,
@@ -124,10 +124,12 @@ else:
 classes, y01 = np.unique(y, return_inverse=True)
 class_names = [str(c) for c in classes]
 
-model = fit_crf(rows_key, variant, int(depth), float(eta0), float(k_scale), X, y)
+with errors.attempt("Growing the cultivated forest"):
+    model = fit_crf(rows_key, variant, int(depth), float(eta0), float(k_scale), X, y)
 structure = model.structure()
 kinds = {kind: sum(m["kind"] == kind for m in structure) for kind in ("robust", "option", "split")}
-cart, forest = references(rows_key, int(depth), model.min_node_weight, X, y)
+with errors.attempt("Fitting CART and the random forest"):
+    cart, forest = references(rows_key, int(depth), model.min_node_weight, X, y)
 all_proba, all_spread = model.predict_with_reliability(X)
 least_reliable = int(np.argmax(all_spread))
 if st.session_state.get(state.CRF_ROW, 0) > len(y) - 1:

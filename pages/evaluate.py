@@ -594,7 +594,8 @@ with table_tab:
                     progress(i + 1, len(order), list(rows))
                 return rows
 
-            run_with_progress(table_key, "Growing trees to purity", grow)
+            with errors.attempt("Growing the trees to purity", stop=False):
+                run_with_progress(table_key, "Growing trees to purity", grow)
         grown = st.session_state.get(table_key)
         if not grown:
             st.info(
