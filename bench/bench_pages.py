@@ -124,6 +124,8 @@ def _interact(page, kind, index):
 def _open_expanders(page):
     """Open the page's collapsed expanders (settings often live there); opening one does not rerun."""
     for summary in page.locator('[data-testid="stMain"] [data-testid="stExpander"] summary').all():
+        if not summary.is_visible():  # inside a tab not shown: a user cannot open it either
+            continue
         if summary.get_attribute("aria-expanded") == "false" or not summary.evaluate(
             "s => s.parentElement.open"
         ):

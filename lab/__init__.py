@@ -16,6 +16,8 @@ ConditioningJob, PaperTablesJob, SplitBiasJob, SettingsSearchJob, conditioning_r
     Source 000's experiment, its Tables 2-3, source 001's bias grid, the paper's selection.
 GridSearchJob, PerturbationJob
     A grid search and a perturbation study on data the app holds.
+HoldoutSearchJob, NestedSearchJob
+    Source 004's holdout validation and nested cross-validation as grid-search runs.
 paper_tables, comparison_frame, LEGEND
     Tables 2 and 3 beside the paper's, as a DataFrame.
 saved_runs, reopen, compare_runs, delete_run
@@ -35,13 +37,16 @@ from .split_bias import SplitBiasJob
 from .store import MemoryStore, ResultsStore, StoreError, data_folder, default_store
 from .study_jobs import GridSearchJob, PerturbationJob
 from .tables import paper_tables
+from .tuning_jobs import HoldoutSearchJob, NestedSearchJob
 
 __all__ = [
     "LEGEND",
     "BackgroundRuns",
     "ConditioningJob",
     "GridSearchJob",
+    "HoldoutSearchJob",
     "MemoryStore",
+    "NestedSearchJob",
     "PaperTablesJob",
     "PerturbationJob",
     "ResultsStore",

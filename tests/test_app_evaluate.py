@@ -1,37 +1,118 @@
-"""AppTest tests of the Evaluate page."""
+"""AppTest tests of the Evaluate page (issues 15, 17, 18, 20, 21)."""
+
+import json
 
 import pytest
 
-from tests.apptest_helpers import by_key, open_page, plotly_figures
+from lab import background_runs
+from tests.apptest_helpers import by_key, open_page, plotly_figures, tree_views
+from ui import state
+from viz.colors import blend_with_white, class_color
 
 
 def _metrics(at):
     return {m.label: m.value for m in at.metric}
 
 
-def test_exhaustive_trees_table():
+def _clean(at):
+    assert not at.exception, [e.value for e in at.exception][:1]
+    assert not [e.value for e in at.error if "unexpected" in e.value], [e.value for e in at.error]
+
+
+def _titles(at):
+    return [f["layout"].get("title", {}).get("text") for f in plotly_figures(at)]
+
+
+def _search(at, method=None):
+    """Press Search and wait for the background run; the page then shows its best tree."""
+    if method:
+        by_key(at.radio, "eval_method").set_value(method).run()
+    by_key(at.button, "eval_run").click().run()
+    for run in background_runs().active("grid-search"):
+        assert run.wait(timeout=300)
+    at.run()
+    _clean(at)
+    return at
+
+
+def test_the_tree_comes_first_with_its_test_and_training_error():
     at = open_page("pages/evaluate.py", timeout=120)
-    table = at.dataframe[0].value
-    assert list(table["criterion"]) == ["gini", "entropy", "misclassification", "chi2"]
-    assert any("Press Search" in i.value for i in at.info)
+    _clean(at)
+    sentence = at.markdown[0].value
+    assert sentence.startswith(
+        "**The tree grown to purity with the Gini impurity errs on 7.5% of the 40 test rows"
+    )
+    assert "against 0.6% of the 160 rows it was grown on" in sentence
+    views = tree_views(at)
+    assert len(views) == 1 and "b ≤ 9.5" in views[0]["svg"]
+    metrics = _metrics(at)
+    assert metrics["Test error"] == "0.0750" and metrics["Training error"] == "0.0062"
+    assert {"Confusion matrix on the test split", "ROC curve on the test split"} <= set(_titles(at))
+
+
+def test_the_decision_metric_and_split_change_the_tree():
+    at = open_page("pages/evaluate.py", timeout=120)
+    by_key(at.selectbox, "eval_criterion").set_value("entropy").run()
+    assert "entropy (information gain)" in at.markdown[0].value
+    by_key(at.slider, "eval_test").set_value(0.3).run()
+    _clean(at)
+    assert "of the 60 test rows" in at.markdown[0].value
+
+
+def test_the_confusion_matrix_is_in_the_class_colours():
+    """Issue 21, item 15: one colour per class (the old matrix was green for every class)."""
+    at = open_page("pages/evaluate.py", timeout=120)
+    matrix = next(
+        f for f in plotly_figures(at) if f["layout"]["title"]["text"].startswith("Confusion")
+    )
+    colours = json.dumps(matrix["data"][0]["colorscale"])
+    assert blend_with_white(class_color(0), 0.85) in colours  # row "true 0"
+    assert blend_with_white(class_color(1), 0.85) in colours  # row "true 1"
+
+
+def test_feature_importances_impurity_based_and_permutation():
+    """Issue 21: the views peers have, both importances on the evaluate page."""
+    at = open_page("pages/evaluate.py", timeout=120)
+    figure = next(
+        f
+        for f in plotly_figures(at)
+        if f["layout"]["title"]["text"] == "Which features the tree relies on"
+    )
+    titles = [a["text"] for a in figure["layout"]["annotations"]]
+    assert titles == ["Impurity-based (training rows)", "Permutation (test rows)"]
+    assert len(figure["data"]) == 2 and set(figure["data"][0]["y"]) == {"a", "b"}
 
 
 @pytest.mark.parametrize(
     "method", ["k-fold cross-validation", "holdout validation", "nested cross-validation"]
 )
-def test_each_search_method(method):
-    at = open_page("pages/evaluate.py", timeout=120)
-    by_key(at.radio, "eval_method").set_value(method).run()
-    by_key(at.button, "eval_run").click().run()
-    assert not at.exception
-    metrics = _metrics(at)
-    assert "Test error" in metrics and "Its out-of-bag error" in metrics
-    titles = [f["layout"].get("title", {}).get("text") for f in plotly_figures(at)]
+def test_each_search_method_is_saved_and_its_best_tree_shown(method):
+    """Issues 18 and 21 (item 13): a saved run; the error in view; best settings in words."""
+    at = _search(open_page("pages/evaluate.py", timeout=120), method)
+    assert at.markdown[0].value.startswith("**The tree with the best settings of the search")
+    table = next(d.value for d in at.dataframe if "rank" in d.value.columns)
+    assert list(table.columns[:2]) == ["rank", "error"] and len(table) == 8
+    assert table["error"].is_monotonic_increasing
+    best = next(d.value for d in at.dataframe if list(d.value.columns) == ["setting", "value"])
+    words = dict(zip(best["setting"], best["value"], strict=True))
     assert (
-        "Confusion matrix (normalised by true class)" in titles
-        and "ROC curve on the test split" in titles
+        words["maximum number of leaves"] == "no limit"
+        and words["decision metric"] == "Gini impurity"
     )
-    assert len(at.dataframe[-1].value) == 8  # 4 depths x 2 row limits
+    assert not at.get("json")  # the old page showed raw JSON with NULL
+    if method == "nested cross-validation":
+        outer = next(d.value for d in at.dataframe if "outer fold" in d.value.columns)
+        assert len(outer) == 5
+
+
+def test_a_saved_search_is_reopened_in_a_new_session():
+    """Issue 18: grid searches are long runs: saved in the results store and reopened."""
+    at = _search(open_page("pages/evaluate.py", timeout=120))
+    again = open_page("pages/evaluate.py", timeout=120)
+    _clean(again)
+    assert again.markdown[0].value.startswith("**The tree with the best settings of the search")
+    assert any("(saved; more in the list above)" in m.value for m in again.markdown)
+    assert at.markdown[0].value == again.markdown[0].value
 
 
 def test_bad_grid_values_show_an_error():
@@ -40,21 +121,87 @@ def test_bad_grid_values_show_an_error():
     assert any("cannot be read" in e.value for e in at.error)
     by_key(at.text_input, "eval_depth").input("0").run()
     assert any("start at 1" in e.value for e in at.error)
+    by_key(at.text_input, "eval_depth").input("3").run()
+    by_key(at.multiselect, "eval_criteria").set_value([]).run()
+    assert any("choose at least one decision metric" in e.value for e in at.error)
 
 
-def test_regression_and_multiclass():
+def test_regression_multiclass_and_tiny_data():
+    """Issue 20: every case says what it can do, with no traceback."""
     at = open_page("pages/evaluate.py", timeout=120)
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("o-ring").run()
-    by_key(at.number_input, "eval_folds").set_value(3).run()
-    by_key(at.button, "eval_run").click().run()
-    assert not at.exception and "Test error" in _metrics(at)
+    _clean(at)
+    assert "1 − R²" in at.markdown[0].value and not any(
+        "cannot be read" in e.value for e in at.error
+    )
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("iris").run()
-    by_key(at.button, "eval_run").click().run()
-    assert not at.exception
-    assert any("two classes" in i.value for i in at.info)
-
-
-def test_too_small_data_is_refused():
-    at = open_page("pages/evaluate.py", timeout=120)
+    _clean(at)
+    assert any("The ROC curve needs two classes" in i.value for i in at.info)
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("Loan table").run()
-    assert any("too small" in w.value for w in at.warning)
+    _clean(at)
+    assert any("too small to hold out test rows" in w.value for w in at.warning)
+
+
+def test_the_forest_with_the_same_settings_and_its_out_of_bag_error():
+    at = open_page("pages/evaluate.py", timeout=120)
+    metrics = _metrics(at)
+    assert float(metrics["Forest: out-of-bag error"]) < 0.5
+    assert any("Same stopping rules as the tree shown" in c.value for c in at.caption)
+
+
+def test_table_4_1_on_the_mushroom_data_beside_the_report():
+    """Issue 15: Table 4.1's layout, the report's values beside ours, what differs by design."""
+    at = open_page("pages/data.py", timeout=300)
+    by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("secondary-mushroom").run()
+    by_key(at.button, "data_report_prep_top").click().run()
+    at.switch_page("pages/evaluate.py").run()
+    _clean(at)
+    assert "membership (x ∈ S)" in by_key(at.selectbox, "eval_nominal").options
+    by_key(at.radio, "eval_t41_rows").set_value("a random 10,000 rows").run()
+    by_key(at.button, "eval_t41_run").click().run()
+    _clean(at)
+    table = next(d.value for d in at.dataframe if "decision metric" in d.value.columns)
+    assert list(table["tree"]) == ["ours", "report"] * 4
+    report_rows = table[table["tree"] == "report"]
+    assert list(report_rows["depth"]) == [15, 28, 28, 27] and list(report_rows["nodes"]) == [
+        2027,
+        773,
+        837,
+        1119,
+    ]
+    assert list(report_rows["test error"]) == [0.036, 0.004, 0.005, 0.007]
+    ours = table[table["tree"] == "ours"].set_index("decision metric")
+    assert ours.loc["entropy (information gain)", "test error"] <= 0.02
+    assert (ours["leaves"] == (ours["nodes"] + 1) // 2).all()
+    assert any("What differs by design" in e.label for e in at.expander)
+
+
+def test_the_summary_snippet_reproduces_the_tree(capsys):
+    at = open_page("pages/evaluate.py", timeout=120)
+    by_key(at.selectbox, "eval_criterion").set_value("entropy").run()
+    exec(compile(at.session_state[state.REPORT].snippet, "<evaluate snippet>", "exec"), {})
+    printed = capsys.readouterr().out
+    metrics = _metrics(at)
+    assert f"test error (1 - accuracy) {float(metrics['Test error']):.4f}"[:-2] in printed
+    assert "training error (1 - accuracy)" in printed
+
+
+def test_a_link_restores_the_split_and_the_metric():
+    from streamlit.testing.v1 import AppTest
+
+    from tests.apptest_helpers import APP
+
+    at = AppTest.from_file(str(APP), default_timeout=120)
+    at.query_params.update({"eval_test": "0.3", "eval_criterion": "entropy", "eval_seed": "3"})
+    at.switch_page("pages/evaluate.py").run()  # the link opens the page itself
+    _clean(at)
+    assert by_key(at.selectbox, "eval_criterion").value == "entropy"
+    assert by_key(at.number_input, "eval_seed").value == 3
+    assert "of the 60 test rows" in at.markdown[0].value
+
+
+def test_presenter_mode_shows_the_guided_sequence():
+    at = open_page("pages/evaluate.py", timeout=120)
+    at.sidebar.toggle[0].set_value(True).run()
+    _clean(at)
+    assert any("Step 1 of 5: Grown to purity" in m.value for m in at.markdown)

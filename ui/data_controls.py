@@ -6,7 +6,7 @@ dataset is left as it was, so nothing the user loaded is lost.
 
 import streamlit as st
 
-from datasets import DataError, UploadRecord, read_table, table_to_dataset
+from datasets import REPORT_PREPROCESSING, DataError, UploadRecord, read_table, table_to_dataset
 from datasets import upload as upload_limits
 
 from . import state
@@ -107,3 +107,60 @@ def apply_settings(
     except DataError as err:
         return f"These settings leave nothing to work with: {err} The previous settings are kept."
     return None
+
+
+def use_report_preprocessing():
+    """Source 004's preprocessing (section 2.2) on the current dataset; an error message or None."""
+    return apply_settings(
+        REPORT_PREPROCESSING["max_missing_share"],
+        REPORT_PREPROCESSING["max_onehot"],
+        REPORT_PREPROCESSING["keep_categories"],
+        numeric_fill=REPORT_PREPROCESSING["numeric_fill"],
+        categorical_fill=REPORT_PREPROCESSING["categorical_fill"],
+        drop_id_columns=REPORT_PREPROCESSING["drop_id_columns"],
+    )
+
+
+def sync_preprocessing_widgets():
+    """Set the Data page's preprocessing widgets to the settings in force, before they are drawn.
+
+    The settings can change elsewhere (a link, source 004's preset, a refused
+    change), so the widgets follow them rather than the other way round.
+    """
+    settings = state.preprocessing_settings()
+    for key, name in state.PREP_WIDGETS.items():
+        st.session_state[key] = settings[name]
+
+
+def apply_preprocessing_widgets():
+    """The preprocessing widgets' callback: preprocess again with their values.
+
+    A refusal (nothing left to work with) keeps the previous settings and
+    leaves its message in ``state.DATA_PREP_MESSAGE`` for the page to show.
+    """
+    values = {name: st.session_state[key] for key, name in state.PREP_WIDGETS.items()}
+    message = apply_settings(
+        values["max_missing_share"],
+        values["max_onehot"],
+        values["keep_categories"],
+        numeric_fill=values["numeric_fill"],
+        categorical_fill=values["categorical_fill"],
+        drop_id_columns=values["drop_id_columns"],
+    )
+    if message:
+        st.session_state[state.DATA_PREP_MESSAGE] = message
+
+
+def upload_notice():
+    """The kept upload's notice ``(kind, message)`` for this script run, or None.
+
+    The first caller in a run takes it from ``state.take_upload_notice``; later
+    callers in the same run (the sidebar, then the Data page) get it too, and
+    the next run does not.
+    """
+    run = st.session_state.get(state.RUNS_FINISHED, 0)
+    taken = state.take_upload_notice()
+    if taken is not None:
+        st.session_state[state.UPLOAD_NOTICE_RUN] = (run, taken)
+    stored = st.session_state.get(state.UPLOAD_NOTICE_RUN)
+    return stored[1] if stored is not None and stored[0] == run else None

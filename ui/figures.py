@@ -51,9 +51,10 @@ def tree(model_tree, *, key, title, report_depth=6, **options):
 
 def modules(structure, feature_names, *, key, title, report_depth=4, **options):
     """Draw a cultivated tree's modules in the tree view, and report them."""
-    report.add_tree(
-        title, drawing_to_svg(modules_drawing(structure, feature_names, max_depth=report_depth))[0]
+    drawing = modules_drawing(
+        structure, feature_names, max_depth=report_depth, class_names=options.get("class_names")
     )
+    report.add_tree(title, drawing_to_svg(drawing)[0])
     return show_modules(structure, feature_names, key=key, **options)
 
 

@@ -68,6 +68,37 @@ TERMS = {
     "default) or the first of a random order (scikit-learn's). On data with ties it changes the tree.",
     "out-of-bag (OOB)": "Rows a tree of a forest did not see in its bootstrap sample; scoring them estimates "
     "the test error without a test split.",
+    "ID-like column": "A column with a different value on every row (a running number, a customer code): it "
+    "names rows instead of describing them, so a tree could only memorise it. Excluded by default.",
+    "missing-value threshold": "Columns with at least this share of missing values are dropped; the gaps "
+    "of the others are filled. Source 004 drops a feature when 40% or more of its values are missing.",
+    "fill rule": "How the gaps of a column are filled: numbers with the median (a typical value) or the "
+    "most frequent value; categories with the most frequent value or a new category u (unknown), "
+    "source 004's rule.",
+    "membership condition": "A split of a categorical feature into a set of categories and the rest: "
+    "x ∈ {a, c} goes left (source 004, §3.2).",
+    "equality condition": "A split of a categorical feature on one category against all the others: "
+    "x = a goes left (source 004, §3.2).",
+    "decision metric": "The score that ranks candidate splits: misclassification, entropy (information "
+    "gain), Gini impurity or chi-square (source 004, §4.1).",
+    "exhaustive tree": "A tree grown with no stopping rule but purity: it splits until every leaf holds "
+    "one class or no split helps (source 004, §4.2, Table 4.1).",
+    "k-fold cross-validation": "The training rows are cut into k folds; each fold is scored by a tree "
+    "fitted on the other k − 1, and the k errors are averaged (source 004, §4.3.2).",
+    "holdout validation": "One part of the training rows is kept aside to score every setting fitted on "
+    "the rest: fast, but it depends on which rows were kept aside (source 004, §4.3.3).",
+    "nested cross-validation": "Cross-validation around a search: each outer fold runs its own inner "
+    "search on the other folds, so the estimate of the error is not flattered by the search (§4.3.3).",
+    "impurity-based importance": "How much a feature's splits lower the impurity, summed over the tree "
+    "and normalised to 1. Computed on the training rows, it favours features with many values.",
+    "robust split module": "A node that spreads its decision over the thresholds near the best one, each "
+    "weighted by φ: a row near the boundary goes partly left and partly right (source 002).",
+    "option module": "A node that keeps every feature whose split is almost as good as the best (within "
+    "η_l), averaging their decisions (source 002).",
+    "η₀ (eta0)": "The option tolerance at the root: a feature joins an option module when its impurity is "
+    "within η_l = η₀ / s_l³ of the best (source 002).",
+    "abstain": "Refuse to predict a row whose spread is above a threshold, and leave it to another "
+    "decision (an expert, a new measurement): the predictions kept are more accurate (source 002, Fig. 4).",
 }
 
 

@@ -233,4 +233,121 @@ GUIDES = {
             "(variance). On data with an oblique boundary the linear model may beat every tree.",
         ),
     ],
+    "data": [
+        Step(
+            "What are we predicting?",
+            "The sentence under the dataset's name and the class balance beside the features.",
+            "On the Secondary Mushroom data 55% of the mushrooms are poisonous. How accurate is a model that "
+            "always says 'poisonous'?",
+            "55%: every model must beat the largest class's share before it has learned anything. The shares "
+            "are on the bars.",
+        ),
+        Step(
+            "Gaps everywhere",
+            "The features table: its 'missing' column (switch to secondary-mushroom in the sidebar).",
+            "Every mushroom row has at least one missing value (source 004, §2.2). Should we drop the "
+            "incomplete rows?",
+            "Nothing would be left. The report drops the features with 40% or more missing values instead, and "
+            "fills the gaps of the others: deletion and imputation mixed.",
+        ),
+        Step(
+            "How to fill a gap",
+            "The tab Preprocessing: the two fill rules, then the record at the bottom.",
+            "A missing cap surface: fill it with the most frequent surface, or with a new category "
+            "'u' (unknown)?",
+            "The most frequent value pretends to know and merges the unknown rows into it; a new category keeps "
+            "them apart, and a tree can even split on 'unknown'. That is source 004's rule; numbers get the "
+            "median, a typical value that outliers do not move.",
+        ),
+        Step(
+            "Lattice features",
+            "The lattice column of the features table.",
+            "cap-diameter has thousands of distinct values. Why is it flagged as a lattice feature?",
+            "It is recorded to two decimals: its values are evenly spaced, so a midpoint threshold can fall on "
+            "a value new data takes, where `<=` and `<` disagree (source 000, §4.1).",
+        ),
+    ],
+    "evaluate": [
+        Step(
+            "Grown to purity",
+            "The sentence at the top and the tree under it.",
+            "This tree makes no mistake on the rows it was grown on. How will it do on mushrooms it has "
+            "never seen?",
+            "Read the test error: a few in a thousand on the mushrooms. A training error of 0 says nothing for a "
+            "tree grown to purity; only held-out rows say how it generalises (source 004, §4.3.1).",
+        ),
+        Step(
+            "Which mistakes?",
+            "The tab Test split: the confusion matrix, one row per true class.",
+            "Calling a poisonous mushroom edible, or an edible one poisonous: which cell matters more here?",
+            "The top-right and bottom-left cells are the two errors; with mushrooms one of them is far costlier, "
+            "which a single error rate hides.",
+        ),
+        Step(
+            "Four metrics, four trees",
+            "The tab Table 4.1: the report's trees beside ours (press the button on the mushroom data).",
+            "Entropy, Gini, chi-square, misclassification: do they grow the same tree?",
+            "Different sizes, similar test errors, except misclassification: its gain is often exactly 0, so "
+            "how zero-gain splits are treated decides the tree (§4.1-4.2).",
+        ),
+        Step(
+            "Choosing the stopping rules",
+            "The tab Search, then the best settings table.",
+            "Why not pick the depth with the lowest test error?",
+            "Then the test error would no longer be an honest estimate. The search scores settings on the "
+            "training rows only (k-fold or holdout), and nested cross-validation estimates the error of the "
+            "whole procedure (§4.3.2-4.3.3).",
+        ),
+        Step(
+            "Many trees",
+            "The tab Forest.",
+            "Can trees grown on bootstrap samples, voting together, beat the best single tree?",
+            "On the mushrooms the forest is almost perfect (§5); its out-of-bag error estimates the test error "
+            "without using the test rows.",
+        ),
+    ],
+    "cultivated": [
+        Step(
+            "Hard and soft boundaries",
+            "The three panels at the top: the cultivated forest, CART of the same depth, a random forest.",
+            "Where does a small move of one feature flip CART's prediction? And the others'?",
+            "CART jumps at its thresholds; the cultivated forest and the random forest change gradually near the "
+            "boundary (source 002, Figure 3), yet the cultivated forest is a single tree.",
+        ),
+        Step(
+            "A node that hesitates",
+            "The tab The cultivated tree: a robust split module's bars.",
+            "If the best threshold is 0.30 but 0.25 is almost as good, why commit to one?",
+            "A robust split module keeps every threshold within k rows of the best, weighted by φ; a row near "
+            "the boundary goes left with the share ψ and right with 1 − ψ (eq. 2).",
+        ),
+        Step(
+            "Several features at once",
+            "An option module in the tree (CRF-full or CRF-option).",
+            "Two features split almost equally well at a node. Which one should the tree ask about?",
+            "Both: an option module averages their decisions. Its tolerance η_l = η₀ / s_l³ shrinks with depth, "
+            "so options are many near the root and rare below (section 3).",
+        ),
+        Step(
+            "How sure is one prediction?",
+            "The tab One row: the leaves the row reaches and its spread.",
+            "This row ends up in several leaves that disagree. Should we trust its prediction?",
+            "Its spread, the variance of the leaf values weighted by the fractions, says how reliable the "
+            "prediction is: near 0 the modules agree, large when they conflict (section 3, Predictions).",
+        ),
+        Step(
+            "Knowing when not to answer",
+            "The tab Abstaining (Figure 4).",
+            "What happens to accuracy if the model may refuse the least reliable 40% of the rows?",
+            "The predictions kept are more accurate: about 8 points on Diabetes and Parkinsons in the paper. The "
+            "refused rows go to an expert or a new measurement.",
+        ),
+        Step(
+            "As good as a forest?",
+            "The tab AUC (Table 1), after pressing its button.",
+            "Which should win: one cultivated tree or 200 random trees?",
+            "In the paper CRF-full is within 0.01 AUC of the random forest on 16 of 22 datasets and beats CART "
+            "on all of them, while staying one tree you can read.",
+        ),
+    ],
 }

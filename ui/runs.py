@@ -67,14 +67,20 @@ def _draw_active(kind, fingerprint):
     return active
 
 
-def show_background(kind, fingerprint=None):
-    """Progress bars (refreshed every 2 s) and Stop buttons of the runs going in the background."""
+def show_background(kind, fingerprint=None, rerun_when_done=False):
+    """Progress bars (refreshed every 2 s) and Stop buttons of the runs going in the background.
+
+    With ``rerun_when_done``, the whole page runs again when the last of them
+    ends, so what the page draws from the run (a best tree, say) follows it.
+    """
     if not background_runs().active(kind, fingerprint):
         return
 
     @st.fragment(run_every=_REFRESH_SECONDS)
     def progress_panel():
         if not _draw_active(kind, fingerprint):
+            if rerun_when_done:
+                st.rerun()  # from a fragment this reruns the whole page
             st.caption("The background run has ended: it is in the saved runs below.")
 
     progress_panel()

@@ -27,12 +27,13 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from datasets import GENERATORS, GROUPS, DataError
+from datasets import CATEGORICAL_FILLS, GENERATORS, GROUPS, NUMERIC_FILLS, DataError
 
 from . import state
 
 __all__ = [
     "checkbox",
+    "forget",
     "link_box",
     "number_input",
     "peek",
@@ -47,11 +48,35 @@ __all__ = [
 
 DATA_PARAM = "data"
 GENERATOR_PREFIX = "g."
-# Preprocessing settings that differ from the defaults travel too.
+
+
+def _one_of(options):
+    """A parser that accepts only the names in ``options`` (a fill rule's name, say)."""
+
+    def parse(text):
+        if text not in options:
+            raise ValueError(f"{text!r} is not one of {sorted(options)}")
+        return text
+
+    return parse
+
+
+def _flag(text):
+    if text not in ("0", "1"):
+        raise ValueError(f"{text!r} is not 0 or 1")
+    return text == "1"
+
+
+# Preprocessing settings that differ from the defaults travel too: the URL parameter, the
+# setting's name (see datasets.PREPROCESS_DEFAULTS) and a parser that raises ValueError on
+# a value the setting cannot take.
 PREPROCESSING_PARAMS = {
     "prep.missing": ("max_missing_share", float),
     "prep.onehot": ("max_onehot", int),
-    "prep.keep": ("keep_categories", lambda text: text == "1"),
+    "prep.keep": ("keep_categories", _flag),
+    "prep.numfill": ("numeric_fill", _one_of(NUMERIC_FILLS)),
+    "prep.catfill": ("categorical_fill", _one_of(CATEGORICAL_FILLS)),
+    "prep.ids": ("drop_id_columns", _flag),
 }
 
 
@@ -81,11 +106,10 @@ def _preprocessing_from_url():
                 settings[name] = parse(st.query_params[param])
             except ValueError:
                 continue
-    if (
-        not 0.0 <= settings.get("max_missing_share", 0.0) <= 1.0
-        or settings.get("max_onehot", 1) < 1
-    ):
-        return {}
+    if not 0.0 <= settings.get("max_missing_share", 0.0) <= 1.0:
+        settings.pop("max_missing_share")
+    if settings.get("max_onehot", 1) < 1:
+        settings.pop("max_onehot")
     return settings
 
 
@@ -143,9 +167,16 @@ def _remembered():
 
 
 def _initial(key, default, parse, valid):
-    """The widget's first value: the URL's (once), else the value it had last time, else ``default``."""
+    """The widget's first value: the URL's (once), else the value it had last time, else ``default``.
+
+    A widget whose value no longer fits (another dataset: the option is gone, the range
+    shrank) starts again from its default instead of reaching Streamlit's own checks.
+    """
     _shared().add(key)
-    if key in st.session_state:  # the widget exists: Streamlit keeps its value
+    if key in st.session_state:
+        if valid(st.session_state[key]):
+            return default  # the widget exists: Streamlit keeps its value
+        forget(key)
         return default
     consumed = st.session_state.setdefault(state.URL_CONSUMED, set())
     if key in st.query_params and key not in consumed:
@@ -283,6 +314,16 @@ def value(key, default, parse=str, valid=lambda v: True):
     first = _initial(key, default, parse, valid)
     st.session_state.setdefault(key, first)
     return st.session_state[key]
+
+
+def forget(key):
+    """Forget a shared widget's value (call it before the widget is drawn): it opens on its default.
+
+    The value the address bar still carries is ignored too (the bar follows the widget after the run).
+    """
+    st.session_state.pop(key, None)
+    _remembered().pop(key, None)
+    st.session_state.setdefault(state.URL_CONSUMED, set()).add(key)
 
 
 # ----------------------------------------------------------------- the URL

@@ -4,7 +4,7 @@ import streamlit as st
 
 from datasets import GROUPS, DataError
 
-from . import glossary, presenter, state
+from . import data_controls, glossary, presenter, state
 from .navigation import PAGES
 
 __all__ = ["render"]
@@ -53,6 +53,10 @@ def _dataset():
     error = st.session_state.pop(state.SIDEBAR_ERROR, None)
     if error:
         st.error(error)
+    notice = data_controls.upload_notice()  # a reload kept (or lost) an upload: say so on any page
+    if notice is not None:
+        kind, message = notice
+        (st.success if kind == "restored" else st.warning)(message)
     for note in data.notes:
         st.info(note)
 

@@ -96,6 +96,25 @@ REPORT_BUTTON = "report_download"
 DATA_FLASH = "data_flash"
 DATA_GROUP = "data_group"
 DATA_NAME_PREFIX = "data_name_"  # + group: the dataset selectbox of each group
+DATA_PREP_MESSAGE = "data_prep_message"  # why the last preprocessing change was refused
+# (run number, notice): the kept upload's notice, shown by the sidebar and the Data page in one run
+UPLOAD_NOTICE_RUN = "dataset_upload_notice_run"
+# The Data page's preprocessing widgets (their values follow SETTINGS; see ui.data_controls).
+PREP_MISSING = "prep_missing"
+PREP_ONEHOT = "prep_onehot"
+PREP_KEEP = "prep_keep"
+PREP_NUMERIC_FILL = "prep_numeric_fill"
+PREP_CATEGORICAL_FILL = "prep_categorical_fill"
+PREP_DROP_IDS = "prep_drop_ids"
+# Widget key -> the preprocessing setting it shows.
+PREP_WIDGETS = {
+    PREP_MISSING: "max_missing_share",
+    PREP_ONEHOT: "max_onehot",
+    PREP_KEEP: "keep_categories",
+    PREP_NUMERIC_FILL: "numeric_fill",
+    PREP_CATEGORICAL_FILL: "categorical_fill",
+    PREP_DROP_IDS: "drop_id_columns",
+}
 
 # ------------------------------------------------------------ Grow page
 GROW_GROWER = "grow_grower"
@@ -110,7 +129,18 @@ GROW_LOADED = "grow_loaded"
 COND_EXPERIMENT = "cond_experiment"
 COND_EXPERIMENT_ALL = "cond_experiment_all"
 EVAL_SEARCH = "eval_search"
+EVAL_SEARCH_PREFIX = "eval_search_"  # + dataset and split digest: the page's last grid search
+EVAL_TABLE41_PREFIX = "eval_table41_"  # + dataset and rows digest: Table 4.1's trees grown so far
+EVAL_SHOWN = "eval_shown"  # the radio: the tree grown to purity or the search's best
+EVAL_SHOW_BEST = "eval_show_best"  # a search just ended: the next run shows its best tree
+EVAL_FORESTS = "eval_forests"  # signatures of the forests asked for in this session
+EVAL_CRITERIA = (
+    "eval_criteria"  # the search's decision metrics (re-validated when the task changes)
+)
 CRF_AUC = "crf_auc"
+CRF_AUC_PREFIX = "crf_auc_"  # + rows and folds: Table 1's scores so far
+CRF_ROW = "crf_row"  # the row shown in "One row" (a shared widget)
+CRF_OOF_ASKED = "crf_oof_asked"  # the out-of-fold runs asked for (large data waits for a button)
 INST_BOARD = "inst_board"  # the stability scoreboard's run (or, after Stop, what builds it)
 INST_BOARD_SETTINGS = "inst_board_settings"  # the settings that run was made with
 NOISE_STUDY = "noise_study"

@@ -274,6 +274,7 @@ def show_modules(
     on_select=None,
     max_height=640,
     selected=None,
+    class_names=None,
 ):
     """Draw a cultivated tree's modules in the view (see :func:`viz.tree_svg.modules_drawing`).
 
@@ -282,7 +283,9 @@ def show_modules(
     if max_depth == "fit":
         deepest = max(m["depth"] for m in structure)
         max_depth = _fitting_depth(
-            lambda limit: modules_drawing(structure, feature_names, max_depth=limit),
+            lambda limit: modules_drawing(
+                structure, feature_names, max_depth=limit, class_names=class_names
+            ),
             deepest,
             fit_width,
         )
@@ -292,5 +295,6 @@ def show_modules(
         selected=selected,
         max_depth=max_depth,
         expanded=expanded_nodes(key),
+        class_names=class_names,
     )
     return tree_view(drawing, key=key, max_height=max_height, on_select=on_select)

@@ -1,114 +1,149 @@
-"""Drawing a cultivated tree, and the figures of the cultivated-forest page."""
+"""Figures of the cultivated-forest page (source 002), in the app's class colours.
+
+Probabilities of class 1 are drawn on one diverging scale from class 0's
+colour through white at P = 0.5 (the decision value) to class 1's colour,
+with a titled colour bar, so a colour means the same class everywhere.
+The cultivated tree itself is drawn by the tree view
+(``viz.tree_svg.modules_drawing``).
+"""
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
+from plotly.subplots import make_subplots
 
-from .colors import blend_with_white, value_color
-from .layout import LAYOUT
+from .colors import class_color, class_probability_scale
+from .layout import LAYOUT, TITLED_SUBPLOTS
 
-__all__ = ["abstention_figure", "cultivated_to_dot", "leaf_fraction_figure", "sparkline"]
-
-_BARS = "▁▂▃▄▅▆▇█"
-
-
-def sparkline(phi, width=10):
-    """The weights ``phi`` of a neighbourhood as a bar chart of block characters."""
-    phi = np.asarray(phi, dtype=float)
-    bins = np.array_split(phi, min(width, phi.size))
-    heights = np.array([b.sum() for b in bins])
-    levels = np.round(heights / heights.max() * (len(_BARS) - 1)).astype(int)
-    return "".join(_BARS[level] for level in levels)
+__all__ = [
+    "abstention_figure",
+    "auc_table",
+    "leaf_fraction_figure",
+    "probability_colorbar",
+    "soft_surfaces_figure",
+]
 
 
-def _decision_line(decision, names, precision=3):
-    thresholds = decision["thresholds"]
-    center = thresholds[int(np.argmax(decision["phi"]))] if len(thresholds) > 1 else thresholds[0]
-    name = names[decision["feature"]]
-    sign = "≤" if decision["direction"] == "<=" else ">"
-    if len(thresholds) == 1:
-        return f"{name} {sign} {center:.{precision}g}"
-    return (
-        f"{name} {sign} ~{center:.{precision}g}  {sparkline(decision['phi'])}  "
-        f"[{thresholds[0]:.{precision}g} … {thresholds[-1]:.{precision}g}]"
-    )
+def probability_colorbar(class_names, **options):
+    """A colour bar for P(class 1): its title names the class, its ends name both classes."""
+    return {
+        "title": {"text": f"P({class_names[1]})", "side": "right"},
+        "tickvals": [0, 0.5, 1],
+        "ticktext": [f"0: class {class_names[0]}", "0.5", f"1: class {class_names[1]}"],
+        **options,
+    }
 
 
-def cultivated_to_dot(structure, feature_names, selected=None, max_modules=200):
-    """DOT of a cultivated tree (``CultivatedForestClassifier.structure()``).
+def soft_surfaces_figure(xs, ys, surfaces, X, y01, fx, fy, feature_names, class_names, row=None):
+    """Panels of P(class 1) over two features, one per model, with the training rows (Figure 3).
 
-    Leaves show their P(y = 1) and weight; a robust split module shows its
-    neighbourhood as a sparkline of phi and its range; an option module lists
-    one decision per feature. The left edge carries the soft decision, the
-    right its complement.
+    Parameters
+    ----------
+    xs, ys : ndarray
+        The grid's axes.
+    surfaces : dict {title: ndarray of shape (len(ys), len(xs))}
+    X, y01 : training rows and their classes coded 0/1
+    fx, fy : int
+        The features on the axes.
+    class_names : pair of str
+    row : int, optional
+        A training row drawn as a black star on every panel.
     """
-    lines = [
-        "digraph Cultivated {",
-        '  graph [ranksep="0.3", nodesep="0.2"];',
-        '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=10, color="#555555"];',
-        '  edge [fontname="Helvetica", fontsize=9, color="#777777"];',
-    ]
-    # The first modules from the root, level by level (ids are depth-first).
-    shown, level = [], [0]
-    while level and len(shown) < max_modules:
-        shown += level[: max_modules - len(shown)]
-        level = [
-            c
-            for i in level
-            if structure[i]["kind"] != "leaf"
-            for c in (structure[i]["left"], structure[i]["right"])
-        ]
-    shown = set(shown)
-    for i in sorted(shown):
-        module = structure[i]
-        title = {
-            "leaf": "leaf",
-            "split": "split",
-            "robust": "robust split",
-            "option": "option module",
-        }[module["kind"]]
-        label = [
-            f"#{i} {title}",
-            f"weight {module['weight']:.1f} · P(y=1) {module['positive_share']:.2f}",
-        ]
-        label += [_decision_line(d, feature_names) for d in module["decisions"]]
-        fill = blend_with_white(value_color(module["positive_share"], 0.0, 1.0), 0.55)
-        text = "\\n".join(line.replace('"', '\\"') for line in label)
-        extra = ', color="#d62728", penwidth=3' if i == selected else ""
-        shape = ', shape=box, style="filled"' if module["kind"] == "leaf" else ""
-        lines.append(f'  {i} [label="{text}", fillcolor="{fill}"{shape}{extra}];')
-    for i in sorted(shown):
-        module = structure[i]
-        if module["kind"] != "leaf":
-            for child, label in ((module["left"], "ψ"), (module["right"], "1 − ψ")):
-                if child in shown:
-                    lines.append(f'  {i} -> {child} [label="{label}"];')
-    lines.append("}")
-    return "\n".join(lines)
+    titles = list(surfaces)
+    fig = make_subplots(
+        rows=1, cols=len(titles), subplot_titles=titles, shared_yaxes=True, horizontal_spacing=0.03
+    )
+    for col, title in enumerate(titles, start=1):
+        fig.add_trace(
+            go.Heatmap(
+                x=xs,
+                y=ys,
+                z=surfaces[title],
+                zmin=0,
+                zmax=1,
+                colorscale=class_probability_scale(),
+                showscale=col == 1,
+                colorbar=probability_colorbar(class_names, len=0.9, thickness=14),
+                hovertemplate="%{x:.3g}, %{y:.3g}<br>P = %{z:.2f}<extra>" + title + "</extra>",
+            ),
+            row=1,
+            col=col,
+        )
+        for k in (0, 1):
+            mine = y01 == k
+            fig.add_trace(
+                go.Scatter(
+                    x=X[mine, fx],
+                    y=X[mine, fy],
+                    mode="markers",
+                    name=f"class {class_names[k]}",
+                    legendgroup=str(k),
+                    showlegend=col == 1,
+                    marker={  # the class's colour, outlined so it shows on its own colour too
+                        "size": 6,
+                        "color": class_color(k),
+                        "symbol": "circle" if k == 0 else "diamond",
+                        "line": {"width": 0.8, "color": "#222222"},
+                    },
+                    hoverinfo="skip",
+                ),
+                row=1,
+                col=col,
+            )
+        if row is not None:
+            fig.add_trace(
+                go.Scatter(
+                    x=[X[row, fx]],
+                    y=[X[row, fy]],
+                    mode="markers",
+                    name=f"row {row}",
+                    showlegend=col == 1,
+                    marker={
+                        "symbol": "star",
+                        "size": 15,
+                        "color": "black",
+                        "line": {"width": 1, "color": "white"},
+                    },
+                ),
+                row=1,
+                col=col,
+            )
+    fig.update_xaxes(title_text=feature_names[fx], range=[xs[0], xs[-1]])
+    fig.update_yaxes(title_text=feature_names[fy], range=[ys[0], ys[-1]], col=1)
+    fig.update_layout(
+        height=380, legend={"orientation": "h", "y": -0.22, "x": 0}, **TITLED_SUBPLOTS
+    )
+    return fig
 
 
-def leaf_fraction_figure(fractions, leaf_ids, leaf_values, minimum=1e-3):
-    """Fractions with which one row reaches each leaf, coloured by the leaf's P(y = 1)."""
+def leaf_fraction_figure(fractions, leaf_ids, leaf_values, class_names, minimum=1e-3):
+    """The fractions with which one row reaches each leaf, each bar coloured by the leaf's P(class 1)."""
     keep = fractions > minimum
     order = np.argsort(-fractions[keep])
     ids = np.asarray(leaf_ids)[keep][order]
     values = np.asarray(leaf_values)[keep][order]
     fig = go.Figure(
         go.Bar(
-            x=[f"#{i}" for i in ids],
+            x=[f"leaf {i}" for i in ids],
             y=fractions[keep][order],
             marker={
                 "color": values,
-                "colorscale": "RdBu_r",
+                "colorscale": class_probability_scale(),
                 "cmin": 0,
                 "cmax": 1,
-                "colorbar": {"title": "P(y=1)"},
+                "colorbar": probability_colorbar(class_names, thickness=14),
+                "line": {"width": 1, "color": "#777"},
             },
             customdata=values,
-            hovertemplate="leaf %{x}<br>fraction %{y:.3f}<br>P(y=1) %{customdata:.2f}<extra></extra>",
+            hovertemplate="%{x}<br>fraction %{y:.3f}<br>P = %{customdata:.2f}<extra></extra>",
         )
     )
     fig.update_layout(
-        title="Where the row ends up", xaxis_title="leaf", yaxis_title="fraction", **LAYOUT
+        title="Where the row ends up",
+        xaxis_title="leaf reached",
+        yaxis_title="fraction of the row",
+        height=320,
+        **LAYOUT,
     )
     fig.update_xaxes(type="category")
     return fig
@@ -123,7 +158,7 @@ def abstention_figure(thresholds, accuracy, kept):
             y=accuracy,
             mode="lines",
             name="accuracy of the predictions kept",
-            line={"color": "#2E7D32", "width": 2},
+            line={"color": "#2E7D32", "width": 2.5},
         )
     )
     fig.add_trace(
@@ -137,9 +172,34 @@ def abstention_figure(thresholds, accuracy, kept):
     )
     fig.update_layout(
         title="Abstaining when the spread is high",
-        xaxis_title="spread threshold",
+        xaxis_title="largest spread still predicted",
+        yaxis_title="share",
         yaxis_range=[0, 1.02],
-        legend={"orientation": "h", "y": -0.25},
+        height=340,
+        legend={"orientation": "h", "y": -0.3},
         **LAYOUT,
     )
     return fig
+
+
+def auc_table(scores, paper=None):
+    """Mean AUC and SD per model over the folds, beside the paper's Table 1 value when given.
+
+    Parameters
+    ----------
+    scores : dict {model: ndarray of fold AUCs}
+    paper : dict {model: mean AUC}, optional
+    """
+    rows = []
+    for name, values in scores.items():
+        values = np.asarray(values, dtype=float)
+        row = {
+            "model": name,
+            "mean AUC": float(np.nanmean(values)) if values.size else np.nan,
+            "SD": float(np.nanstd(values)) if values.size else np.nan,
+            "folds": int(values.size),
+        }
+        if paper is not None:
+            row["paper's AUC"] = paper.get(name, np.nan)
+        rows.append(row)
+    return pd.DataFrame(rows)

@@ -5,6 +5,7 @@ import pandas as pd
 import plotly.express as px
 import plotly.graph_objects as go
 
+from .colors import class_color_map
 from .layout import LAYOUT
 
 __all__ = [
@@ -19,20 +20,28 @@ MAX_SCATTER_POINTS = 5_000
 
 
 def class_balance_figure(y):
-    """Bar chart of the number of rows per class, with shares on hover."""
-    counts = y.astype(str).value_counts().sort_index()
+    """Bar chart of the number of rows per class, each bar in its class's colour, shares on hover."""
+    colors = class_color_map(y.to_numpy())
+    labels = list(colors)
+    counts = y.astype(str).value_counts().reindex(labels, fill_value=0)
     share = counts / counts.sum()
     fig = go.Figure(
         go.Bar(
-            x=counts.index.tolist(),
+            x=labels,
             y=counts.to_numpy(),
             customdata=share.to_numpy(),
+            text=[f"{s:.0%}" for s in share],
+            textposition="auto",
             hovertemplate="class %{x}<br>%{y} rows (%{customdata:.1%})<extra></extra>",
-            marker_color="#2E7D32",
+            marker_color=[colors[label] for label in labels],
         )
     )
     fig.update_layout(
-        title="Class balance", xaxis_title=str(y.name or "class"), yaxis_title="rows", **LAYOUT
+        title="Class balance",
+        xaxis_title=str(y.name or "class"),
+        yaxis_title="rows",
+        height=300,
+        **LAYOUT,
     )
     fig.update_xaxes(type="category")
     return fig
@@ -45,6 +54,7 @@ def target_histogram(y, bins=40):
         title="Target distribution",
         xaxis_title=str(y.name or "target"),
         yaxis_title="rows",
+        height=300,
         **LAYOUT,
     )
     return fig
@@ -93,6 +103,7 @@ def scatter_figure(
         frame["x"] = _jittered(frame["x"].to_numpy(dtype=float), rng)
         frame["y"] = _jittered(frame["y"].to_numpy(dtype=float), rng)
     if dataset.task == "classification":
+        colors = class_color_map(dataset.y.to_numpy())  # every class's colour, as everywhere
         frame["target"] = frame["target"].astype(str)
         fig = px.scatter(
             frame,
@@ -100,8 +111,8 @@ def scatter_figure(
             y="y",
             color="target",
             opacity=0.75,
-            category_orders={"target": sorted(frame["target"].unique())},
-            color_discrete_sequence=px.colors.qualitative.D3,
+            category_orders={"target": [c for c in colors if c in set(frame["target"])]},
+            color_discrete_map=colors,
         )
     else:
         fig = px.scatter(

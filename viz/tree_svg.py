@@ -280,11 +280,12 @@ def _tree_children(tree, node, op, visible):
     return children, stubs
 
 
-def _module_lines(module, names, precision):
+def _module_lines(module, names, precision, class_names=None):
     title = {"leaf": "leaf", "split": "split", "robust": "robust split", "option": "option module"}
+    positive = f"P({class_names[1]})" if class_names else "P(y=1)"
     lines = [
-        f"P(y=1) {module['positive_share']:.2f}",
-        f"weight {module['weight']:.1f} · {title[module['kind']]}",
+        f"{positive} {module['positive_share']:.2f}",
+        f"{module['weight']:.1f} rows · {title[module['kind']]}",
     ]
     for decision in module["decisions"]:
         thresholds = decision["thresholds"]
@@ -300,14 +301,22 @@ def _module_lines(module, names, precision):
 
 
 def modules_drawing(
-    structure, feature_names, selected=None, max_depth=None, collapsed=(), expanded=(), precision=3
+    structure,
+    feature_names,
+    selected=None,
+    max_depth=None,
+    collapsed=(),
+    expanded=(),
+    precision=3,
+    class_names=None,
 ):
     """A :class:`Drawing` of a cultivated tree (``CultivatedForestClassifier.structure()``).
 
     A robust split module draws its neighbourhood's weights phi as columns
     and writes the range of its thresholds; an option module lists one
     decision per feature. The left edge carries the soft decision ψ, the
-    right its complement 1 − ψ.
+    right its complement 1 − ψ. Each box shows P(class 1) (named after
+    ``class_names[1]`` when given) and the weight of training rows in it.
     """
     collapsed, expanded = {int(c) for c in collapsed}, {int(e) for e in expanded}
     nodes, level = {}, [(0, 0)]
@@ -322,11 +331,11 @@ def modules_drawing(
                 children = [(module["left"], "ψ"), (module["right"], "1 − ψ")]
                 nxt += [(module["left"], depth + 1), (module["right"], depth + 1)]
             phi = [p for d in module["decisions"] if len(d["thresholds"]) > 1 for p in d["phi"]]
-            lines = _module_lines(module, feature_names, precision)
+            lines = _module_lines(module, feature_names, precision, class_names)
             nodes[i] = DrawNode(
                 node=i,
                 lines=lines,
-                fill=blend_with_white(value_color(module["positive_share"], 0.0, 1.0), 0.45),
+                fill=_module_fill(module["positive_share"]),
                 children=children,
                 bars=[(float(p), "#6a51a3") for p in phi],
                 bar_kind="columns",
@@ -336,6 +345,16 @@ def modules_drawing(
             )
         level = nxt
     return Drawing(nodes)
+
+
+def _module_fill(positive_share):
+    """The colour of the class a module leans to (class 1 when P(y=1) >= 0.5), paler when less sure.
+
+    The same rule as a tree's boxes (:func:`_node_fill`), so a class has one colour everywhere.
+    """
+    leaning = 1 if positive_share >= 0.5 else 0
+    certainty = abs(positive_share - 0.5) * 2
+    return blend_with_white(class_color(leaning), 0.12 + 0.5 * certainty)
 
 
 def _module_subtree_size(structure, i):
