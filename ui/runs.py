@@ -68,7 +68,10 @@ def _draw_active(kind, fingerprint):
 
 
 def show_background(kind, fingerprint=None):
-    """Progress bars (refreshed every 2 s) and Stop buttons of the runs going in the background."""
+    """Progress bars (refreshed every 2 s) and Stop buttons of the runs going in the background.
+
+    When the last of them ends, the whole page runs again, so a result it shows appears.
+    """
     if not background_runs().active(kind, fingerprint):
         return
 
@@ -76,6 +79,7 @@ def show_background(kind, fingerprint=None):
     def progress_panel():
         if not _draw_active(kind, fingerprint):
             st.caption("The background run has ended: it is in the saved runs below.")
+            st.rerun()  # the whole page, so what it shows of the run is brought up to date
 
     progress_panel()
 

@@ -33,6 +33,7 @@ from . import state
 
 __all__ = [
     "checkbox",
+    "forget",
     "link_box",
     "number_input",
     "radio",
@@ -40,6 +41,7 @@ __all__ = [
     "selectbox",
     "slider",
     "sync_url",
+    "tabs",
     "toggle",
 ]
 
@@ -223,6 +225,34 @@ def checkbox(container, label, value=False, *, key, **kw):
     return container.checkbox(
         label, _initial(key, value, _boolean, lambda v: v in (True, False)), key=key, **kw
     )
+
+
+def tabs(container, labels, *, key):
+    """``container.tabs`` whose open tab travels in the URL; only the open tab's code runs.
+
+    The tabs rerun the page when another is opened (``on_change="rerun"``),
+    and each returned tab's ``.open`` says whether it is the one shown, so a
+    page computes only what the open tab draws.
+    """
+    labels = list(labels)
+    first = _initial(key, labels[0], lambda text: text if text in labels else None,
+                     lambda v: v in labels)  # fmt: skip
+    return container.tabs(labels, default=first, key=key, on_change="rerun")
+
+
+def forget(*keys):
+    """Drop the values of shared widgets (kept and remembered): they start from their defaults.
+
+    For settings that depend on the dataset, when it changes (the URL's value
+    is not read again).
+    """
+    remembered = _remembered()
+    # The address bar holds the values this page wrote there: they must not come back as a link's.
+    consumed = st.session_state.setdefault(state.URL_CONSUMED, set())
+    for key in keys:
+        st.session_state.pop(key, None)
+        remembered.pop(key, None)
+        consumed.add(key)
 
 
 # ----------------------------------------------------------------- the URL

@@ -58,6 +58,7 @@ export default function (component) {
   viewport.innerHTML = data.svg;
   const svg = viewport.querySelector('svg');
   const W = data.width, H = data.height, minScale = data.min_scale, maxHeight = data.max_height;
+  const maxScale = data.max_scale || 1.6;
   let scale = 1;
   function apply(keepX, keepY) {
     svg.setAttribute('width', (W * scale).toFixed(1));
@@ -70,7 +71,7 @@ export default function (component) {
   }
   function fit() {
     const available = Math.max(viewport.clientWidth - 4, 100);
-    scale = Math.max(minScale, Math.min(1.6, available / W));
+    scale = Math.max(minScale, Math.min(maxScale, available / W));
     apply();
     viewport.scrollLeft = Math.max(0, (W * scale - viewport.clientWidth) / 2);
   }
@@ -141,7 +142,7 @@ def _remember_expand(key, result_key):
         st.session_state[_expanded_key(key)] = sorted(expanded_nodes(key) | {int(node)})
 
 
-def tree_view(drawing, *, key, max_height=640, on_select=None):
+def tree_view(drawing, *, key, max_height=640, on_select=None, max_scale=1.6):
     """Draw ``drawing`` (a ``viz.tree_svg.Drawing``) in the interactive view.
 
     Parameters
@@ -153,6 +154,9 @@ def tree_view(drawing, *, key, max_height=640, on_select=None):
         The view scrolls vertically beyond this many pixels.
     on_select : callable(node), optional
         Called (as a widget callback, before the rerun) with the node clicked.
+    max_scale : float
+        The largest zoom the picture opens at when it is narrower than the
+        column (1 keeps a narrow path at its natural size, so it stays short).
 
     Returns
     -------
@@ -175,6 +179,7 @@ def tree_view(drawing, *, key, max_height=640, on_select=None):
             "height": height,
             "min_scale": MIN_SCALE,
             "max_height": max_height,
+            "max_scale": max_scale,
         },
         on_node_change=node_clicked,
         on_expand_change=lambda: _remember_expand(key, component_key),
@@ -195,7 +200,15 @@ def _fitting_depth(draw, deepest, fit_width):
 
 
 def show_tree(
-    tree, *, key, max_depth="fit", fit_width=760, on_select=None, max_height=640, **drawing_options
+    tree,
+    *,
+    key,
+    max_depth="fit",
+    fit_width=760,
+    on_select=None,
+    max_height=640,
+    max_scale=1.6,
+    **drawing_options,
 ):
     """Draw a :class:`trees.Tree` in the view; deeper levels wait behind "+ N more below".
 
@@ -208,6 +221,8 @@ def show_tree(
     fit_width : float
         The width to fit (about a full page column at 1024 pixels with the
         sidebar; pass less for side-by-side views).
+    max_scale : float
+        See :func:`tree_view`.
     drawing_options
         Passed to :func:`viz.tree_svg.tree_drawing` (names, ``op``,
         ``selected``, ``marked``, ``path``, ``badges``...).
@@ -226,7 +241,9 @@ def show_tree(
     drawing = tree_drawing(
         tree, max_depth=max_depth, expanded=expanded_nodes(key), **drawing_options
     )
-    return tree_view(drawing, key=key, max_height=max_height, on_select=on_select)
+    return tree_view(
+        drawing, key=key, max_height=max_height, on_select=on_select, max_scale=max_scale
+    )
 
 
 def show_modules(
