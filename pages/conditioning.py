@@ -136,24 +136,15 @@ with picture:
         )
     else:
         value_name = f"predicted {data.y.name}"
-        key_figure, n_grid, held = cc.surfaces(tree_signature, fx, fy, class_index, value_name,
+        key_figure, n_grid, held, slice_row = cc.surfaces(tree_signature, fx, fy, class_index, value_name,
                                          tuple(names), tuple(class_names or ()) or None, view)  # fmt: skip
         figures.chart(key_figure, key="cond_key_picture",
                       title="One tree under x ≤ t, x < t and their average")  # fmt: skip
-        others = ", ".join(f"{names[j]} {v:g}" for j, v in list(held.items())[:6])
-        others = (
-            f"; the other features held at {others}{', …' if len(held) > 6 else ''}" if held else ""
-        )
-        small = "" if new_rows != "rows" else (
-            f"With {len(y)} rows nothing is held out: the tree is fitted on every row, as in the "
-            "paper's example. "
-        )  # fmt: skip
         st.caption(
-            f"{small}Black crosses: {new_rows} whose prediction changes; dots: training rows"
-            + (" in their class colours" if is_classifier else "")
-            + f"{others}. The tests differ only on the lines where a feature equals a threshold "
-            f"({n_grid} grid points here; drawn wider than they are), in purple. Tree: {settings.origin('tree')}; "
-            f"fitted by {cs.ENGINES[engine]}."
+            words.picture_caption(
+                view, names, (fx, fy), held, slice_row, n_grid, len(y), is_classifier
+            )
+            + f" Tree: {settings.origin('tree')}; fitted by {cs.ENGINES[engine]}."
         )
 
 report.add_settings(settings.in_force())
@@ -316,7 +307,7 @@ def show_forest_tab():
     with errors.attempt("Fitting the forest"):
         forest = cc.model_view(*signature, X, y)
     if len(names) >= 2:
-        figure, _, _ = cc.surfaces(signature, fx, fy, class_index, f"predicted {data.y.name}",
+        figure, _, _, _ = cc.surfaces(signature, fx, fy, class_index, f"predicted {data.y.name}",
                                 tuple(names), tuple(class_names or ()) or None, forest)  # fmt: skip
         figures.chart(figure, key="cond_forest_surfaces", title="A random forest four ways")
     differing = forest.report.trees_differing

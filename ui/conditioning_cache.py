@@ -23,6 +23,8 @@ __all__ = [
     "HELD_OUT",
     "ModelView",
     "axis_order",
+    "parting_features",
+    "slice_row",
     "model_view",
     "surfaces",
 ]
@@ -106,10 +108,40 @@ def model_view(data_key, task, engine, model, params, _X, _y):
     )
 
 
-def axis_order(view):
-    """Features ranked for the picture's axes: most splits on a lattice value, then most splits.
+def parting_features(view):
+    """How often each feature is the one a changing held-out row sits on (ndarray of counts).
 
-    Lattice features come before the others at equal counts.
+    A row whose prediction changes equals the threshold of a split on its
+    path; that split's feature is where the tests part for it.
+    """
+    n = len(view.lattice_flags)
+    causes = view.report.causes
+    if not len(causes):
+        return np.zeros(n, dtype=int)
+    changing = view.report.prediction_differs[causes[:, 0]]
+    features = [view.fitted.trees[t].feature[node] for _, t, node in causes[changing]]
+    return np.bincount(np.asarray(features, dtype=int), minlength=n)
+
+
+def slice_row(view, axes):
+    """The first held-out row that changes at a split on one of ``axes``, or None.
+
+    Holding the other features at its values draws the map through it: its
+    path reaches the split where the tests part, and the split's line crosses it.
+    """
+    causes = view.report.causes
+    for row, tree, node in causes:
+        if view.report.prediction_differs[row] and view.fitted.trees[tree].feature[node] in axes:
+            return int(row)
+    return None
+
+
+def axis_order(view):
+    """Features ranked for the picture's axes.
+
+    First the features where held-out rows change (their rows then sit on a
+    line of the map), then those with most splits on a lattice value, then
+    most splits; lattice features first at equal counts.
     """
     lattice_flags = view.lattice_flags
     tree_features = np.concatenate([t.feature for t in view.fitted.trees])
@@ -117,10 +149,12 @@ def axis_order(view):
         [t.feature[m] for t, m in zip(view.fitted.trees, view.marked, strict=True)]
     )
     n = len(lattice_flags)
+    parting = parting_features(view)
     split_counts = np.bincount(tree_features[tree_features >= 0], minlength=n)
     lattice_counts = np.bincount(on_lattice[on_lattice >= 0], minlength=n)
     return sorted(
-        range(n), key=lambda j: (-lattice_counts[j], -split_counts[j], not lattice_flags[j], j)
+        range(n),
+        key=lambda j: (-parting[j], -lattice_counts[j], -split_counts[j], not lattice_flags[j], j),
     )
 
 
@@ -161,18 +195,30 @@ def surfaces(signature, fx, fy, class_index, value_name, names, class_names, _vi
 
     A tree: ``<=``, ``<``, average and where ``<=`` and ``<`` differ, two by
     two. A forest adds half, and where the average and the half differ.
-    The other features are held at observed values off the thresholds
-    (:func:`viz.conditioning.held_values`).
+    The other features are held at the values of a held-out row that changes
+    on a split of one of the axes' features (:func:`slice_row`), so its cross
+    sits on a purple line; without one, at observed values off the
+    thresholds (:func:`viz.conditioning.held_values`).
 
     Returns
     -------
-    figure, n_differ (grid points where ``<=`` and ``<`` differ), held ({feature: value})
+    figure, n_differ (grid points where ``<=`` and ``<`` differ), held ({feature: value}),
+    row (the held-out row whose values are held, or None)
     """
     view = _view
     forest = len(view.fitted.trees) > 1
     variants = ["<=", "<", "average", "half"] if forest else ["<=", "<", "average"]
     changed = view.X_test[view.report.prediction_differs]
-    held = held_values(view.X_train, view.thresholds, (fx, fy))
+    # A forest's other trees split on the held features too: a row's values sit on their
+    # thresholds, which would paint the whole slice as differing. Forests keep off-threshold values.
+    row = None if forest else slice_row(view, (fx, fy))
+    held = (
+        held_values(view.X_train, view.thresholds, (fx, fy))
+        if row is None
+        else {
+            j: float(view.X_test[row, j]) for j in range(view.X_test.shape[1]) if j not in (fx, fy)
+        }
+    )
     figure, n_differ = surfaces_figure(
         _predictors(view.fitted, variants),
         view.X_train,
@@ -192,7 +238,7 @@ def surfaces(signature, fx, fy, class_index, value_name, names, class_names, _vi
         n=90 if forest else 120,
         height_per_row=280,
     )
-    return figure, n_differ, held
+    return figure, n_differ, held, row
 
 
 def view_signature(data_key, task, engine, model, params):

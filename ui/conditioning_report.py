@@ -7,12 +7,14 @@ key picture (the same held-out split, engine, settings and seed, and source
 a test executes it and compares its output with the page's.
 """
 
+import numpy as np
+
 from datasets import PREPROCESS_DEFAULTS
 
 from .cached import SMALL
-from .conditioning_cache import HELD_OUT, SEED
+from .conditioning_cache import HELD_OUT, SEED, parting_features
 
-__all__ = ["dataset_lines", "headline", "new_rows", "snippet"]
+__all__ = ["dataset_lines", "headline", "new_rows", "picture_caption", "snippet"]
 
 
 def _verb(count, one, many):
@@ -54,6 +56,48 @@ def headline(view, name, is_classifier, n_rows):
         f"**None of this tree's {view.internal} {_verb(view.internal, 'split', 'splits')} lies on "
         f"an observed value of {name}, so `x ≤ t` and `x < t` agree on every row of it**: try a "
         "deeper tree, or data with lattice features (counts, ages, rounded prices)."
+    )
+
+
+def _listed(items, limit=6):
+    items = list(items)
+    return ", ".join(items[:limit]) + (", …" if len(items) > limit else "")
+
+
+def picture_caption(view, names, axes, held, slice_row, n_grid, n_rows, is_classifier):
+    """What the key picture shows, and what it cannot (a change on a feature held fixed)."""
+    rows = new_rows(n_rows)
+    text = (
+        ""
+        if rows != "rows"
+        else f"With {n_rows} rows nothing is held out: the tree is fitted on every row, as in the "
+        "paper's example. "
+    )
+    text += f"Black crosses: {rows} whose prediction changes; dots: training rows" + (
+        " in their class colours" if is_classifier else ""
+    )
+    if held:
+        values = _listed(f"{names[j]} {v:g}" for j, v in held.items())
+        text += (
+            f"; the other features held at {values}"
+            if slice_row is None
+            else f"; the other features held at the values of {rows[:-1]} {slice_row} ({values})"
+        )
+    if n_grid:
+        return text + (
+            ". The tests differ only on the lines where a feature equals a threshold (purple, "
+            f"{n_grid} grid points; drawn wider than they are)."
+        )
+    parting = parting_features(view)
+    elsewhere = [names[j] for j in np.flatnonzero(parting) if j not in axes]
+    if elsewhere:
+        return text + (
+            ". On this map the tests agree everywhere: the rows that change sit on a threshold of "
+            f"{_listed(elsewhere)}, held fixed here (pick it as an axis in the settings)."
+        )
+    return text + (
+        ". On this map the tests agree everywhere: where the other features are held, no split on "
+        "these two has its threshold on an observed value."
     )
 
 
