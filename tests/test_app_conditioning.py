@@ -1,85 +1,354 @@
-"""AppTest tests of the conditioning-bias page."""
+"""AppTest tests of the conditioning-bias page (source 000), one per issue item it answers.
 
-from tests.apptest_helpers import by_key, open_page, plotly_figures
+The experiment and the Tables 2 and 3 view run in the background (``ui.runs``);
+the tests point the results store at a temporary folder, start a small run,
+wait for its worker thread and look at what the page shows of it.
+"""
 
+import numpy as np
+import pytest
 
-def _metrics(at):
-    return {m.label: m.value for m in at.metric}
+from lab import background_runs
+from tests.apptest_helpers import by_key, open_page, plotly_array, plotly_figures, tree_views
+from trees.studies import MARK_LEGEND
+from ui import state
 
-
-def test_page_shows_the_bias_on_the_default_lattice_data():
-    at = open_page("pages/conditioning.py", timeout=120)
-    metrics = _metrics(at)
-    assert float(metrics["ρ: splits on an observed lattice value"].split()[0]) > 0
-    assert int(metrics["… whose prediction changes"]) > 0
-    titles = [a["text"] for f in plotly_figures(at) for a in f["layout"].get("annotations", [])]
-    assert {"<=", "<", "average", "half"} <= set(titles)
-    dots = at.get("graphviz_chart")
-    assert len(dots) == 3 and "peripheries=2" in dots[0].proto.spec and "−a" in dots[1].proto.spec
-    assert "dependents" in dots[2].proto.spec  # the worked example opens on the paper's loan tree
-    assert any("as the identity says" in s.value for s in at.success)
-
-
-def test_the_loan_example_and_its_applicant():
-    at = open_page("pages/conditioning.py", timeout=120)
-    by_key(at.button, "cond_loan").click().run()
-    assert not at.exception
-    assert "Loan table" in " ".join(m.value for m in at.sidebar.markdown)
-    table = at.dataframe[0].value
-    assert table.loc[0, "value"] != table.loc[1, "value"]  # <= and < disagree for the applicant
-    assert table.loc[1, "value"] == table.loc[2, "value"]  # mirroring identity
-    assert any("3 dependents" in m.value for m in at.markdown)
+PAGE = "pages/conditioning.py"
+TREE_TAB, EXAMPLE_TAB, FOREST_TAB, EXPERIMENT_TAB, TABLES_TAB = (
+    "Tree and mirror",
+    "Worked example",
+    "Forest, four ways",
+    "Does it matter?",
+    "Tables 2 and 3",
+)
 
 
-def test_changing_the_tree_settings():
-    at = open_page("pages/conditioning.py", timeout=120)
-    by_key(at.number_input, "cond_max_depth").set_value(1).run()
-    assert not at.exception
-    assert _metrics(at)["ρ: splits on an observed lattice value"].endswith("of 1)")  # a stump
+@pytest.fixture(autouse=True)
+def store(tmp_path, monkeypatch):
+    """A results store of the test's own (never the user's)."""
+    monkeypatch.setenv("TREE_BIAS_LAB_DATA", str(tmp_path))
+    from ui import runs
+
+    runs._store.clear()
+    yield tmp_path
+    runs._store.clear()
 
 
-def test_running_the_experiment_shows_the_table():
-    at = open_page("pages/conditioning.py", timeout=120)
-    by_key(at.number_input, "cond_exp_repeats").set_value(2).run()
+def _open(dataset=None, tab=None):
+    at = open_page(PAGE, timeout=180)
+    if dataset:
+        _switch(at, dataset)
+    if tab:
+        _tab(at, tab)
+    return at
+
+
+def _switch(at, dataset):
+    by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select(dataset).run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def _tab(at, label):
+    at.session_state[state.COND_TAB] = label
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def _text(at):
+    return " ".join(m.value for m in [*at.markdown, *at.caption, *at.info, *at.warning])
+
+
+def _headline(at):
+    return at.markdown[0].value
+
+
+def _key_figure(at):
+    return plotly_figures(at)[0]
+
+
+def _heatmaps(figure):
+    return [t for t in figure["data"] if t["type"] == "heatmap"]
+
+
+def _wait_for_background(kind):
+    for run in background_runs().active(kind):
+        assert run.wait(240), "the background run did not finish"
+        assert run.status == "done", run.error
+
+
+def _run_experiment(at):
+    by_key(at.number_input, state.COND_EXP_REPEATS).set_value(2).run()
     by_key(at.button, "cond_exp_run").click().run()
-    assert not at.exception
-    summary = at.dataframe[-1].value.set_index("statistic")["value"]
-    assert summary["folds"] == "10"
-    assert any(
-        f["layout"].get("title", {}).get("text") == "AUC on each fold" for f in plotly_figures(at)
+    assert not at.exception, [e.value for e in at.exception]
+    _wait_for_background("conditioning")
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+# ------------------------------------------------------------ the key picture
+def test_the_page_opens_on_one_picture_and_one_sentence():
+    at = _open()
+    assert "held-out rows of Lattice features" in _headline(at)
+    assert "another prediction under `x < t`" in _headline(at)
+    figures = plotly_figures(at)
+    assert len(figures) == 1  # the key picture; everything else waits in its tab
+    titles = [a["text"] for a in figures[0]["layout"]["annotations"]]
+    assert titles == [
+        "x ≤ t (scikit-learn)",
+        "x < t (R's tree)",
+        "average of both tests",
+        "where ≤ and < differ",
+    ]
+    crosses = [
+        t for t in figures[0]["data"] if t.get("name") == "new rows whose prediction changes"
+    ]
+    assert crosses and len(plotly_array(crosses[0]["x"])) == int(
+        _headline(at).split("**")[1].split()[0]
     )
-    assert any("Over 10 folds" in m.value for m in at.markdown)
+    [tree] = tree_views(at)  # the first tab: the tree, its lattice splits marked
+    assert "#9467bd" in tree["svg"]
 
 
-def test_forest_experiment_on_regression_data():
-    at = open_page("pages/conditioning.py", timeout=120)
-    by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("o-ring").run()
+def test_changing_the_main_controls_changes_what_is_shown():
+    at = _open()
+    by_key(at.number_input, "cond_max_depth").set_value(1).run()
+    assert "None of this tree's 1 split lies" in _headline(
+        at
+    )  # a stump, its threshold off the lattice
+    by_key(at.number_input, "cond_max_depth").set_value(0).run()
+    by_key(at.radio, "cond_engine").set_value("sklearn").run()
     assert not at.exception
-    by_key(at.radio, "cond_exp_model").set_value("forest").run()
-    by_key(at.number_input, "cond_exp_repeats").set_value(1).run()
-    by_key(at.number_input, "cond_exp_trees").set_value(5).run()
-    by_key(at.button, "cond_exp_run").click().run()
-    assert not at.exception
-    summary = at.dataframe[-1].value.set_index("statistic")["value"]
-    assert "mean half" in summary.index
+    assert "fitted by scikit-learn's trees" in _text(at)
+    assert by_key(at.radio, "cond_tie_break").disabled  # scikit-learn has its own
+    by_key(at.selectbox, state.COND_FX).set_value("b").run()
+    by_key(at.selectbox, state.COND_FY).set_value("a").run()
+    layout = _key_figure(at)["layout"]
+    assert layout["xaxis3"]["title"]["text"] == "b" and layout["yaxis"]["title"]["text"] == "a"
+    by_key(at.radio, "cond_tree_view").set_value("mirror").run()
+    assert "−a" in tree_views(at)[0]["svg"]  # the mirror reads −x
 
 
-def test_all_datasets_run(monkeypatch):
-    monkeypatch.setattr("datasets.bundled.PAPER_CLASSIFICATION", {"haberman": "load_haberman"})
-    monkeypatch.setattr("datasets.bundled.PAPER_REGRESSION", {"o-ring": "load_o_ring"})
-    at = open_page("pages/conditioning.py", timeout=180)
-    by_key(at.number_input, "cond_exp_repeats").set_value(1).run()
-    by_key(at.button, "cond_exp_all").click().run()
-    assert not at.exception
-    table = at.dataframe[-1].value
-    assert list(table["dataset"]) == ["haberman", "o-ring"]
-    assert len(at.get("download_button")) == 1
+def test_the_tree_tab_marks_the_lattice_splits_and_counts_rho():
+    at = _open()
+    text = _text(at)
+    assert "splits** on an observed lattice value (ρ = " in text
+    assert "Purple double border" in text
 
 
-def test_worked_example_on_a_held_out_row():
-    at = open_page("pages/conditioning.py", timeout=120)
+# ----------------------------------------------- issue 21, item 2: settings follow the dataset
+def test_the_paper_setting_follows_a_switch_to_one_of_its_datasets():
+    at = _open()
+    toggle = by_key(at.toggle, state.COND_PAPER)
+    assert toggle.value is False and toggle.disabled  # Lattice features is not one of the 40
+    assert "is not one of the paper's 40 datasets" in _text(at)
+    _switch(at, "bupa")
+    toggle = by_key(at.toggle, state.COND_PAPER)
+    assert toggle.value is True and not toggle.disabled
+    assert "the paper's setting for bupa: at least 4.1% of the rows in every leaf" in _text(at)
+    assert by_key(at.number_input, "cond_max_depth").disabled  # the paper's rule is in force
+    _tab(at, EXPERIMENT_TAB)
+    assert "the paper's setting for bupa" in _text(at)  # the experiment says what it runs
+    _switch(at, "Lattice features")
+    assert by_key(at.toggle, state.COND_PAPER).value is False
+    assert "is not one of the paper's 40 datasets" in _text(at)
+
+
+def test_switching_the_paper_setting_off_says_so():
+    at = _open("bupa")
+    by_key(at.toggle, state.COND_PAPER).set_value(False).run()
+    assert "the paper's for bupa are switched off" in _text(at)
+
+
+# ------------------------------------ issue 21, item 4: colour scales centred and titled
+def test_probability_maps_are_centred_on_one_half_and_every_colour_bar_is_titled():
+    at = _open("bupa")
+    heatmaps = _heatmaps(_key_figure(at))
+    probabilities = [h for h in heatmaps if h["colorbar"]["title"]["text"].startswith("P(")]
+    assert len(probabilities) == 3
+    assert all((h["zmin"], h["zmid"], h["zmax"]) == (0.0, 0.5, 1.0) for h in probabilities)
+    scale = probabilities[0]["colorscale"]
+    assert scale[1] == [0.5, "#ffffff"]  # white is undecided, P = 0.5
+    assert all(h["colorbar"]["title"]["text"] for h in heatmaps if h.get("showscale") is not False)
+    assert "0.5 · undecided" in probabilities[0]["colorbar"]["ticktext"]
+
+
+def test_the_forest_difference_panel_is_not_a_solid_block():
+    at = _open("bupa", FOREST_TAB)
+    figure = plotly_figures(at)[-1]
+    differences = [h for h in _heatmaps(figure) if h["colorscale"][0][1] == "#efe5f7"]
+    assert len(differences) == 2  # <= against <, average against half
+    for heatmap in differences:
+        z = plotly_array(heatmap["z"]).astype(float)
+        assert 0 < np.isfinite(z).mean() < 0.5  # lines, not the whole map
+        assert np.nanmax(z) > np.nanmin(z) > 0  # graded: one tree changing its vote is pale
+    assert "Pale purple: one tree changes its vote" in _text(at)
+
+
+# ------------------------------------------- issue 20: fewer rows in a class than folds
+def test_the_loan_table_limits_the_folds_with_a_clear_message():
+    at = _open("Loan table", EXPERIMENT_TAB)
+    assert "At most 3 folds: the smallest class, 0, has 3 rows" in _text(at)
+    folds = by_key(at.number_input, state.COND_EXP_FOLDS)
+    assert folds.max == 3 and folds.value == 3
+    _run_experiment(at)
+    assert "n_splits" not in _text(at)
+    assert "Over 6 folds" in _text(at)
+
+
+def test_a_single_class_cannot_be_cross_validated_and_says_why():
+    from ui.conditioning_runs import fold_limit
+
+    assert fold_limit("classification", np.zeros(10)) == (
+        0,
+        "the target has a single class, so AUC is not defined",
+    )
+    assert fold_limit("classification", np.array([0] * 8 + [1] * 2))[0] == 2
+    assert fold_limit("regression", np.arange(3.0)) == (3, "with 3 rows, at most 3 folds")
+
+
+# ------------------------------------- issue 21, item 3: one notation, with a legend
+def test_the_experiment_shows_marks_in_one_notation_with_a_legend():
+    at = _open(tab=EXPERIMENT_TAB)
+    assert MARK_LEGEND in _text(at)  # the legend is there before any run
+    _run_experiment(at)
+    table = at.dataframe[0].value
+    assert list(table.columns) == ["", "ρ", "ρ_k", "d", "p≠", "p≤", "p<", "gain"]
+    marks = set(table[["p≠", "p≤", "p<"]].to_numpy().ravel())
+    assert marks <= {"*", "+", "-", "="} and "–" not in marks and "" not in marks
+    assert table.iloc[0]["gain"] != ""  # a gain that is not significant reads "="
+    assert MARK_LEGEND in _text(at)
+
+
+def test_a_non_significant_difference_is_not_read_as_significant():
+    """The old page tested ``if summary["p≠"]``; "=" is a non-empty string, so always true."""
+    from ui.conditioning_runs import reading
+
+    summary = {
+        "folds": 50, "mean <=": 0.8, "mean <": 0.8, "mean average": 0.8, "d (<= minus <)": 0.0,
+        "p≠": "=", "p≤": "=", "p<": "=", "improvement over worst": float("nan"),
+        "improvement significant": False,
+    }  # fmt: skip
+    text = reading(summary, "average", "AUC")
+    assert "no significant difference" in text and "significantly different" not in text
+    text = reading({**summary, "p≠": "*"}, "average", "AUC")
+    assert "significantly different" in text
+
+
+# ------------------------------------------ issue 14: the engine switch, the paper's statistics
+def test_the_engine_switch_reaches_the_experiment(store):
+    from lab import ResultsStore
+
+    at = _open(tab=EXPERIMENT_TAB)
+    by_key(at.radio, "cond_engine").set_value("sklearn").run()
+    by_key(at.radio, "cond_significance").set_value("two-sided").run()
+    _run_experiment(at)
+    [run] = ResultsStore(store / "results.sqlite").runs(kind="conditioning")
+    assert run["settings"]["engine"] == "sklearn"
+    assert run["settings"]["significance"] == "two-sided"
+    text = _text(at)
+    assert "fitted by: scikit-learn's trees (the paper's pipeline)" in text
+    assert "Marks under the two-sided p-value is below 0.05" in text
+
+
+def test_the_paper_s_rules_are_the_defaults_and_both_are_named():
+    at = _open()
+    significance = by_key(at.radio, "cond_significance")
+    assert significance.value == "paper" and len(significance.options) == 2
+    rho_k = by_key(at.radio, "cond_rho_k")
+    assert rho_k.value == "training rows"
+    assert rho_k.options == [
+        "each fold's training rows (the paper's count)",
+        "every observed value of the dataset",
+    ]
+
+
+def test_the_paper_s_100_trees_are_one_click_away():
+    at = _open(tab=FOREST_TAB)
+    assert by_key(at.number_input, state.COND_TREES).value == 50
+    by_key(at.button, "cond_paper_trees").click().run()
+    assert by_key(at.number_input, state.COND_TREES).value == 100
+    assert "(the paper used 100" not in _text(at)
+
+
+# --------------------------------------- issue 18: saved runs listed, reopened, compared
+def test_a_background_run_is_listed_and_reopened_in_another_session():
+    at = _open(tab=EXPERIMENT_TAB)
+    _run_experiment(at)
+    assert "Over 10 folds" in _text(at)
+    again = _open(tab=EXPERIMENT_TAB)  # another session, as after closing the tab
+    assert "Run the experiment, or reopen a saved run below." in _text(again)
+    saved = again.dataframe[0].value
+    assert len(saved) == 1 and saved.iloc[0]["status"] == "done"
+    by_key(again.button, f"{state.COND_RUNS}_reopen").click().run()
+    assert not again.exception
+    assert "Over 10 folds" in _text(again)
+    assert any(
+        f["layout"].get("title", {}).get("text") == "AUC on each fold"
+        for f in plotly_figures(again)
+    )
+
+
+def test_the_tables_view_runs_in_the_background_beside_the_paper():
+    at = _open(tab=TABLES_TAB)
+    assert MARK_LEGEND in _text(at)
+    by_key(at.multiselect, state.COND_TABLES_NAMES).set_value(["o-ring", "haberman"]).run()
+    by_key(at.multiselect, "cond_tables_models").set_value(["tree"]).run()
+    by_key(at.number_input, state.COND_TABLES_REPEATS).set_value(1).run()
+    by_key(at.button, "cond_tables_run").click().run()
+    _wait_for_background("tables")
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    table = at.dataframe[0].value
+    assert list(table["dataset"]) == ["haberman", "o-ring"]  # the paper's order
+    assert {"ρ", "ρ paper", "p≠", "p≠ paper", "gain", "gain paper"} <= set(table.columns)
+    assert "Agreement with the paper over 2 rows" in _text(at)
+    assert len(at.get("download_button")) >= 1
+
+
+def test_the_tables_buttons_pick_the_paper_s_groups():
+    at = _open(tab=TABLES_TAB)
+    by_key(at.button, "cond_tables_reg").click().run()
+    assert len(by_key(at.multiselect, state.COND_TABLES_NAMES).value) == 20
+    assert "o-ring" in by_key(at.multiselect, state.COND_TABLES_NAMES).value
+
+
+# ------------------------------------------------------------ the worked example
+def test_the_loan_applicant_parts_at_dependents_and_the_mirror_agrees():
+    at = _open(tab=EXAMPLE_TAB)
+    table = at.dataframe[0].value
+    assert table.loc[0, "value"] != table.loc[1, "value"]  # <= and < disagree
+    assert table.loc[1, "value"] == table.loc[2, "value"]  # T(x, <) = M[T](-x, <=)
+    assert "The paths part at **dependents ≤ 3**" in _text(at)
+    assert any("as the identity says" in s.value for s in at.success)
+    assert len(tree_views(at)) == 2
+
+
+def test_a_held_out_row_of_the_data_opens_on_one_that_changes():
+    at = _open(tab=EXAMPLE_TAB)
     by_key(at.radio, "cond_example").set_value("data").run()
     assert not at.exception
     table = at.dataframe[0].value
-    assert table.loc[1, "value"] == table.loc[2, "value"]  # T(x, <) = M[T](-x, <=)
-    assert any("as the identity says" in s.value for s in at.success)
+    assert table.loc[0, "value"] != table.loc[1, "value"]
+    assert table.loc[1, "value"] == table.loc[2, "value"]
+
+
+# ------------------------------------------------------- issue 17: presenter mode, summary
+def test_presenter_mode_shows_the_guided_sequence():
+    at = _open()
+    by_key(at.sidebar.toggle, state.PRESENTER).set_value(True).run()
+    assert not at.exception
+    assert any("Step 1 of" in m.value for m in at.markdown)
+
+
+@pytest.mark.parametrize("dataset", ["Lattice features", "bupa", "Loan table"])
+def test_the_summary_snippet_reproduces_the_headline(dataset, capsys):
+    at = _open(None if dataset == "Lattice features" else dataset)
+    code = at.session_state[state.REPORT].snippet
+    exec(compile(code, "<snippet>", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    changed = printed[0].split()[0]
+    on, internal = printed[1].split()[0], printed[1].split()[2]
+    headline = _headline(at)
+    assert f"{on} of its {internal} splits" in headline or f"tree's {internal} split" in headline
+    if changed != "0":
+        assert headline.startswith(f"**{changed} of the ")

@@ -12,15 +12,33 @@ TERMS = {
     "lattice feature": "A feature whose values are evenly spaced (counts, ages, rounded prices): some observed "
     "value lies exactly midway between two others, so a midpoint threshold can fall on a value new data "
     "takes (source 000, §4.1).",
-    "ρ (rho)": "The share of a tree's splits whose threshold equals an observed value of a lattice feature: "
-    "the splits where `<=` and `<` can route a new row differently (source 000, Table 2).",
-    "ρ_k (rho_k)": "ρ counted over the trees fitted in the cross-validation folds, against each fold's "
-    "training rows (source 000, Table 2).",
-    "p≠": "Whether the scores under `<=` and `<` differ significantly over the repeated folds (Wilcoxon "
-    "signed-rank test; source 000, Table 2).",
-    "p≤ and p<": "Whether the bias-free variant (the average for trees, half-and-half for forests) scores "
-    "significantly better (+) or worse (−) than the `<=` or the `<` test (source 000, Table 3).",
-    "d": "The mean score under `<=` minus the mean score under `<` (source 000, Table 2).",
+    "ρ (rho)": "The share of a model's splits whose threshold is an observed value of a lattice feature, "
+    "with observed values on both sides at the same distance: the splits where `x ≤ t` and `x < t` can send a "
+    "new row different ways. Table 2 counts it on the model fitted to all the data (source 000, §4.5).",
+    "ρ_k (rho_k)": "ρ counted over the models fitted in the cross-validation folds (80% of the rows each), "
+    "against each fold's training rows, as the paper counts it (Table 2); the page can also count it against "
+    "every observed value of the dataset, the values a held-out row can take.",
+    "p≠": "Whether the scores under `x ≤ t` and `x < t` differ significantly over the same folds (Wilcoxon "
+    "signed-rank test): * they differ, = no significant difference (source 000, Table 2).",
+    "p≤ and p<": "Whether the bias-free variant (the average for a tree, half-and-half for a forest) scores "
+    "significantly higher (+) or lower (-) than with `x ≤ t` or with `x < t`; = no significant difference "
+    "(source 000, Table 3).",
+    "marks (* + - =)": "One notation on every page and table: * the two tests score differently (p≠); + the "
+    "bias-free variant scores higher than that test, - lower (p≤, p<); = no significant difference (the paper "
+    "leaves such cells empty).",
+    "d": "The mean score under `x ≤ t` minus the mean score under `x < t`, over the same folds (source 000, "
+    "Table 2): positive when scikit-learn's test does better.",
+    "gain (Table 3)": "The bias-free variant's mean score minus that of the worse of the two tests, shown only "
+    "when the variant beats it significantly (source 000, Table 3).",
+    "significance rule": "When a Wilcoxon result counts as significant. The paper's rule: the smaller of the two "
+    "one-sided p-values is below 0.05 (a two-sided test at 0.10). The stricter rule: the two-sided p-value is "
+    "below 0.05.",
+    "tie-break": "Which feature a node splits on when two give exactly the same score: the one listed first, or "
+    "the first of a random order drawn per node (scikit-learn). It changes which thresholds a tree has, and so "
+    "which rows sit on one.",
+    "threshold precision": "Whether values and thresholds are compared in float64 or, as scikit-learn does, "
+    "rounded to float32 first. A midpoint between two decimals (2.35 between 2.3 and 2.4) equals an observed "
+    "2.35 in float64 but not in float32, so the precision decides which rows sit on a threshold.",
     "score": "How good a candidate split is under the criterion: the impurity decrease (gain) for Gini, "
     "entropy and misclassification, Pearson's chi-square statistic for chi2, the variance decrease for "
     "regression. Higher is better.",
@@ -64,8 +82,6 @@ TERMS = {
     "(Marx, Calmon and Ustun, 2020).",
     "representative tree": "The refit whose distances to all the others sum least (the medoid): the "
     "most typical tree of the set.",
-    "tie-break": "Which of two equally good features a node splits on: the lowest index (this package's "
-    "default) or the first of a random order (scikit-learn's). On data with ties it changes the tree.",
     "out-of-bag (OOB)": "Rows a tree of a forest did not see in its bootstrap sample; scoring them estimates "
     "the test error without a test split.",
     "ID-like column": "A column with a different value on every row (a running number, a customer code): it "

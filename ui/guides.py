@@ -39,32 +39,43 @@ GUIDES = {
     ],
     "conditioning": [
         Step(
-            "Two tests, two surfaces",
-            "The surfaces under `<=`, `<` and their average, and the panel where `<=` and `<` differ.",
-            "The trees are identical: same splits, same thresholds. How can their predictions differ at all?",
-            "Only at rows whose value equals a threshold. On lattice features (counts, ages, rounded prices) "
-            "a midpoint threshold can coincide with a value new data takes (source 000, §2.3).",
+            "One tree, two tests",
+            "The picture at the top: the same tree under `x ≤ t` (scikit-learn) and `x < t` (R's `tree`), "
+            "their average, and the purple lines where the two differ. Point at the black crosses.",
+            "The two panels come from one tree: same splits, same thresholds. How can a new row get another "
+            "prediction at all?",
+            "Only when one of its values equals a threshold. Thresholds are midpoints between observed "
+            "values; on lattice features (counts, ages, rounded prices) a midpoint can be a value new data "
+            "takes, and there the test decides the side (source 000, §2.3). The average panel is white there: "
+            "undecided, as it should be.",
         ),
         Step(
             "Count the fragile splits",
-            "ρ, the share of splits whose threshold lies on an observed lattice value, and the tree with those "
-            "nodes marked.",
-            "If ρ is 0.2, how many of the tree's decisions depend on which test the library happens to use?",
-            "One in five. scikit-learn uses `<=`, R's `tree` uses `<`: the same data can give different "
-            "predictions in two libraries (Table 2).",
+            'The tab "Tree and mirror": the splits with a purple double border, and ρ under the tree.',
+            "If ρ is 0.2, how many of the tree's questions depend on a choice the library made for you?",
+            "One in five. Switch the view to the mirror 𝓜[T]: children swapped, thresholds negated. "
+            "T(x, <) = 𝓜[T](−x, ≤) exactly, so a library that only tests `≤` can still predict with `<` (§3.1).",
         ),
         Step(
-            "Mirroring",
-            "The tree and its mirror 𝓜[T], and the worked example's table.",
-            "How could we get the `<` predictions from a library that only offers `<=`?",
-            "Negate the features and mirror the tree: T(x, <) = 𝓜[T](−x, ≤) exactly (§3.1).",
+            "The paper's loan applicant",
+            'The tab "Worked example": the six records of Appendix A and the applicant with 3 dependents.',
+            "The tree was grown on applicants with 2 and 4 dependents. Where should one with 3 go?",
+            "Nobody knows: under `≤` she pays back, under `<` she defaults. The paths part at "
+            "dependents ≤ 3, and the average gives 50 : 50, the honest answer (Figures 1 and 3).",
         ),
         Step(
-            "Integrate the bias out",
-            "The forest panels: `<=`, `<`, average, and half of the trees each way.",
-            "Averaging costs a second prediction for a tree. What does it cost a forest?",
-            "Nothing: let half of the trees use `<` and half `<=` (§3.3). In the paper's experiment the average "
-            "is never significantly worse than the better test, and often better than the worse (Table 3).",
+            "A free remedy for forests",
+            'The tab "Forest, four ways": `≤`, `<`, both tests in every tree, and half of the trees each way.',
+            "Averaging both tests doubles a tree's work. What does it cost a forest of 100 trees?",
+            "Nothing: let 50 trees use `<` and 50 use `≤` (*half*, §3.3). The last panel shows half and "
+            "average differ only faintly.",
+        ),
+        Step(
+            "Does it matter?",
+            'The tab "Does it matter?": run the experiment, then "Tables 2 and 3" for the paper\'s datasets.',
+            "Over hundreds of folds, will the two tests score differently, and which one wins?",
+            "Often significantly (p≠ = *), and the winner changes with the data. The bias-free variant is never "
+            "significantly worse than both tests and usually beats the worse one (+ in p≤ or p<, Table 3).",
         ),
     ],
     "grow": [

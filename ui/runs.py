@@ -67,7 +67,7 @@ def _draw_active(kind, fingerprint):
     return active
 
 
-def show_background(kind, fingerprint=None, rerun_when_done=False):
+def show_background(kind, fingerprint=None, rerun_when_done=True):
     """Progress bars (refreshed every 2 s) and Stop buttons of the runs going in the background.
 
     With ``rerun_when_done``, the whole page runs again when the last of them

@@ -42,6 +42,7 @@ __all__ = [
     "selectbox",
     "slider",
     "sync_url",
+    "tabs",
     "toggle",
     "value",
 ]
@@ -316,14 +317,32 @@ def value(key, default, parse=str, valid=lambda v: True):
     return st.session_state[key]
 
 
-def forget(key):
-    """Forget a shared widget's value (call it before the widget is drawn): it opens on its default.
+def tabs(container, labels, *, key):
+    """``container.tabs`` whose open tab travels in the URL; only the open tab's code runs.
 
-    The value the address bar still carries is ignored too (the bar follows the widget after the run).
+    The tabs rerun the page when another is opened (``on_change="rerun"``),
+    and each returned tab's ``.open`` says whether it is the one shown, so a
+    page computes only what the open tab draws.
     """
-    st.session_state.pop(key, None)
-    _remembered().pop(key, None)
-    st.session_state.setdefault(state.URL_CONSUMED, set()).add(key)
+    labels = list(labels)
+    first = _initial(key, labels[0], lambda text: text if text in labels else None,
+                     lambda v: v in labels)  # fmt: skip
+    return container.tabs(labels, default=first, key=key, on_change="rerun")
+
+
+def forget(*keys):
+    """Drop the values of shared widgets (kept and remembered): they start from their defaults.
+
+    For settings that depend on the dataset, when it changes (the URL's value
+    is not read again).
+    """
+    remembered = _remembered()
+    # The address bar holds the values this page wrote there: they must not come back as a link's.
+    consumed = st.session_state.setdefault(state.URL_CONSUMED, set())
+    for key in keys:
+        st.session_state.pop(key, None)
+        remembered.pop(key, None)
+        consumed.add(key)
 
 
 # ----------------------------------------------------------------- the URL

@@ -125,9 +125,25 @@ GROW_NODE = "grow_node"  # the node selected in the tree view, shared in the URL
 GROW_MESSAGE = "grow_message"
 GROW_LOADED = "grow_loaded"
 
+# ------------------------------------------------------ Conditioning page
+# The dataset key the page's dataset-dependent settings were last set for: when the dataset
+# changes, "use the paper's setting" follows it and the axes, class and row start afresh.
+COND_DATA_SEEN = "cond_data_seen"
+COND_PAPER = "cond_paper"  # toggle: the paper's per-dataset setting (source 000, Table 1)
+COND_TREES = "cond_trees"  # trees per forest (the paper's 100 is one click away)
+COND_FX = "cond_fx"  # the picture's horizontal feature
+COND_FY = "cond_fy"  # ... and vertical feature
+COND_CLASS = "cond_class"  # the class whose probability is drawn (more than two classes)
+COND_ROW = "cond_row"  # the held-out row of the worked example
+COND_TAB = "cond_tab"  # the open tab
+COND_EXP_REPEATS = "cond_exp_repeats"
+COND_EXP_FOLDS = "cond_exp_folds"
+COND_TABLES_NAMES = "cond_tables_names"  # the datasets of the Tables 2 and 3 view
+COND_TABLES_REPEATS = "cond_tables_repeats"
+COND_RUNS = "cond_runs"  # key of the saved-runs panel of the experiment (ui.runs)
+COND_TABLES_RUNS = "cond_tables_runs"  # ... and of the Tables 2 and 3 view
+
 # ------------------------------------------- results of long runs, per page
-COND_EXPERIMENT = "cond_experiment"
-COND_EXPERIMENT_ALL = "cond_experiment_all"
 EVAL_SEARCH = "eval_search"
 EVAL_SEARCH_PREFIX = "eval_search_"  # + dataset and split digest: the page's last grid search
 EVAL_TABLE41_PREFIX = "eval_table41_"  # + dataset and rows digest: Table 4.1's trees grown so far

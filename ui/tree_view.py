@@ -59,6 +59,7 @@ export default function (component) {
   viewport.innerHTML = data.svg;
   const svg = viewport.querySelector('svg');
   const W = data.width, H = data.height, minScale = data.min_scale, maxHeight = data.max_height;
+  const maxScale = data.max_scale || 1.6;
   let scale = 1;
   function apply(keepX, keepY) {
     svg.setAttribute('width', (W * scale).toFixed(1));
@@ -75,7 +76,7 @@ export default function (component) {
     fittedWidth = viewport.clientWidth;
     const available = Math.max(viewport.clientWidth - 4, 100);
     // As wide as the column allows, but no taller than the view: the whole picture on screen.
-    scale = Math.max(minScale, Math.min(1.6, available / W, (maxHeight - 20) / H));
+    scale = Math.max(minScale, Math.min(maxScale, available / W, (maxHeight - 20) / H));
     apply();
     viewport.scrollLeft = Math.max(0, (W * scale - viewport.clientWidth) / 2);
   }
@@ -154,7 +155,7 @@ def _remember_expand(key, result_key):
         st.session_state[_expanded_key(key)] = sorted(expanded_nodes(key) | {int(node)})
 
 
-def tree_view(drawing, *, key, max_height=640, on_select=None):
+def tree_view(drawing, *, key, max_height=640, on_select=None, max_scale=1.6):
     """Draw ``drawing`` (a ``viz.tree_svg.Drawing``) in the interactive view.
 
     Parameters
@@ -166,6 +167,9 @@ def tree_view(drawing, *, key, max_height=640, on_select=None):
         The view scrolls vertically beyond this many pixels.
     on_select : callable(node), optional
         Called (as a widget callback, before the rerun) with the node clicked.
+    max_scale : float
+        The largest zoom the picture opens at when it is narrower than the
+        column (1 keeps a narrow path at its natural size, so it stays short).
 
     Returns
     -------
@@ -188,6 +192,7 @@ def tree_view(drawing, *, key, max_height=640, on_select=None):
             "height": height,
             "min_scale": MIN_SCALE,
             "max_height": max_height,
+            "max_scale": max_scale,
         },
         on_node_change=node_clicked,
         on_expand_change=lambda: _remember_expand(key, component_key),
@@ -228,7 +233,15 @@ def _ways_to_highlights(tree, options):
 
 
 def show_tree(
-    tree, *, key, max_depth="fit", fit_width=760, on_select=None, max_height=640, **drawing_options
+    tree,
+    *,
+    key,
+    max_depth="fit",
+    fit_width=760,
+    on_select=None,
+    max_height=640,
+    max_scale=1.6,
+    **drawing_options,
 ):
     """Draw a :class:`trees.Tree` in the view; deeper levels wait behind "+ N more below".
 
@@ -243,6 +256,8 @@ def show_tree(
     fit_width : float
         The width to fit (about a full page column at 1024 pixels with the
         sidebar; pass less for side-by-side views).
+    max_scale : float
+        See :func:`tree_view`.
     drawing_options
         Passed to :func:`viz.tree_svg.tree_drawing` (names, ``op``,
         ``selected``, ``marked``, ``path``, ``badges``...).
@@ -261,7 +276,9 @@ def show_tree(
         )
         expanded |= _ways_to_highlights(tree, drawing_options)
     drawing = tree_drawing(tree, max_depth=max_depth, expanded=expanded, **drawing_options)
-    return tree_view(drawing, key=key, max_height=max_height, on_select=on_select)
+    return tree_view(
+        drawing, key=key, max_height=max_height, on_select=on_select, max_scale=max_scale
+    )
 
 
 def show_modules(

@@ -1,13 +1,48 @@
-"""Figures of the conditioning-bias page: surfaces under each test, and score distributions."""
+"""Figures of the conditioning-bias page (source 000): surfaces under each test, and fold scores.
+
+Colour conventions (one across the app, see ``viz.colors``):
+
+* a class probability is drawn on a diverging scale centred on the decision
+  value P = 0.5, from the colour of the first class (P = 0) through white to
+  the colour of the second (P = 1): the colour says which class the model
+  predicts, and how surely; with more than two classes, P(class k) runs from
+  white to that class's colour;
+* a regression prediction on a sequential scale titled with the target;
+* where two tests differ, the size of the difference on a purple scale that
+  starts at white, so a grid point where only one tree of a forest changes
+  its vote is pale, and points where nothing changes are not drawn at all.
+
+Every colour bar has a title.
+"""
 
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .layout import TITLED_SUBPLOTS
-from .partition import grid_rows
+from .colors import class_color
+from .layout import LAYOUT
+from .partition import grid_axis, grid_rows
 
-__all__ = ["score_distribution_figure", "surface_grid", "surfaces_figure"]
+__all__ = [
+    "PANEL_TITLES",
+    "lattice_axis",
+    "held_values",
+    "probability_scale",
+    "score_distribution_figure",
+    "surface_grid",
+    "surfaces_figure",
+    "thresholds_by_feature",
+]
+
+PANEL_TITLES = {
+    "<=": "x ≤ t (scikit-learn)",
+    "<": "x < t (R's tree)",
+    "average": "average of both tests",
+    "half": "half: < in half the trees",
+}
+DIFFERENCE_SCALE = [[0.0, "#efe5f7"], [1.0, "#4a1d6e"]]
+_CHANGED_MARKER = {"symbol": "x-thin", "size": 11, "color": "#111111", "line": {"width": 2.5}}
+_MAX_LABEL = 14  # class names longer than this are cut on colour-bar ticks
 
 
 def surface_grid(X, fx, fy, fixed=None, n=120):
@@ -24,10 +59,193 @@ def surface_grid(X, fx, fy, fixed=None, n=120):
     return grid_rows(X, fx, fy, fixed, n, include_observed=True)
 
 
+def thresholds_by_feature(trees):
+    """``{feature: thresholds}`` of the numeric splits of a list of :class:`trees.Tree`."""
+    found = {}
+    for tree in trees:
+        internal = (tree.feature >= 0) & ~tree.is_membership  # a membership test has no threshold
+        for feature in np.unique(tree.feature[internal]):
+            values = tree.threshold[internal & (tree.feature == feature)]
+            found.setdefault(int(feature), []).append(values)
+    return {f: np.unique(np.concatenate(v)) for f, v in found.items()}
+
+
+def lattice_axis(values, thresholds, n=120, pad=0.05, widen=0.012):
+    """A uniform grid over ``values`` plus the observed values that lie on a threshold.
+
+    ``<=`` and ``<`` can only differ where a feature equals a threshold, so
+    adding every observed value (hundreds on a continuous feature) adds
+    nothing a grid needs: only the observed values within 1e-6 (relative) of
+    one of ``thresholds`` are added. The tolerance keeps a value on a
+    float32 threshold (scikit-learn's) even though the two differ in the
+    ninth digit; an extra grid line where the tests agree costs nothing.
+
+    A line has no width, so a heatmap cell at an added value would be a
+    pixel wide. Uniform points closer than ``widen`` times the axis's span
+    to an added value (and than a quarter of the gap between added values)
+    are dropped, so each line is drawn a few pixels wide; the figure's
+    caption says the lines are drawn wider than they are.
+    """
+    axis = grid_axis(values, n, include_observed=False, pad=pad)
+    observed = np.unique(np.asarray(values, dtype=float))
+    thresholds = np.sort(np.asarray(thresholds, dtype=float))
+    if observed.size == 0 or thresholds.size == 0:
+        return axis
+    i = np.clip(np.searchsorted(thresholds, observed), 1, thresholds.size) - 1
+    nearest = np.minimum(
+        np.abs(observed - thresholds[i]),
+        np.abs(observed - thresholds[np.minimum(i + 1, thresholds.size - 1)]),
+    )
+    lines = observed[nearest <= 1e-6 * np.maximum(1.0, np.abs(observed))]
+    if lines.size == 0:
+        return axis
+    span = float(axis[-1] - axis[0]) or 1.0
+    gap = widen * span
+    if lines.size > 1:
+        gap = min(gap, 0.25 * float(np.diff(lines).min()))
+    j = np.clip(np.searchsorted(lines, axis), 1, lines.size) - 1
+    distance = np.minimum(
+        np.abs(axis - lines[j]), np.abs(axis - lines[np.minimum(j + 1, lines.size - 1)])
+    )
+    return np.union1d(axis[distance >= gap], lines)
+
+
+def held_values(X, thresholds, axes):
+    """Values for the features not on the axes: observed, near the median, never on a threshold.
+
+    A median can be a midpoint, and so a threshold itself (0.5 for a 0/1
+    feature): the tests would then differ on the whole map, for a row no
+    data holds. Each other feature is held at the observed value nearest its
+    median that lies on none of the model's thresholds (the median when
+    every value does).
+
+    Returns
+    -------
+    dict {feature: value}
+    """
+    X = np.asarray(X, dtype=float)
+    held = {}
+    for j in range(X.shape[1]):
+        if j in axes:
+            continue
+        column = X[:, j][np.isfinite(X[:, j])]
+        median = float(np.median(column)) if column.size else 0.0
+        values = np.unique(column)
+        values = values[np.argsort(np.abs(values - median), kind="stable")]
+        cuts = np.asarray(thresholds.get(j, ()), dtype=float)
+        free = [v for v in values if not np.any(np.abs(cuts - v) <= 1e-6 * max(1.0, abs(v)))]
+        held[j] = float(free[0]) if free else median
+    return held
+
+
+def _short(name):
+    name = str(name)
+    return name if len(name) <= _MAX_LABEL else name[: _MAX_LABEL - 1] + "…"
+
+
+def _class_label(name):
+    """A class as a colour bar names it: "class 1" for a numeric label, else the label (cut)."""
+    name = str(name)
+    try:
+        float(name)
+    except ValueError:
+        return _short(name)
+    return f"class {name}"
+
+
+def probability_scale(class_names, class_index):
+    """Heatmap colour options for P(class ``class_index``), centred on the decision value.
+
+    Two classes: diverging from the first class's colour (P = 0) through
+    white (P = 0.5, undecided) to the second's (P = 1), the ends named by
+    their class. More classes: white (P = 0) to the shown class's colour.
+    """
+    shown = _class_label(class_names[class_index])
+    if len(class_names) == 2:
+        other = _class_label(class_names[1 - class_index])
+        low, high = class_color(1 - class_index), class_color(class_index)
+        colorscale = [[0.0, low], [0.5, "#ffffff"], [1.0, high]]
+        ticks = [f"0 · {other}", "0.5 · undecided", f"1 · {shown}"]
+    else:
+        colorscale = [[0.0, "#ffffff"], [1.0, class_color(class_index)]]
+        ticks = ["0", "0.5", "1"]
+    return {
+        "colorscale": colorscale,
+        "zmin": 0.0,
+        "zmax": 1.0,
+        "zmid": 0.5,
+        "colorbar": {
+            "title": {"text": f"P({shown})"},
+            "tickvals": [0.0, 0.5, 1.0],
+            "ticktext": ticks,
+            "thickness": 14,
+        },
+    }
+
+
+def _value_scale(surfaces, class_names, class_index, value_name):
+    if class_index is not None:
+        return probability_scale(class_names, class_index)
+    low = min(float(np.nanmin(s)) for s in surfaces.values())
+    high = max(float(np.nanmax(s)) for s in surfaces.values())
+    return {
+        "colorscale": "Viridis",
+        "zmin": low,
+        "zmax": high if high > low else low + 1.0,
+        "colorbar": {"title": {"text": _short(value_name)}},
+    }
+
+
 def _scalar(prediction, class_index):
     """The plotted quantity: a class probability, or the regression value."""
     prediction = np.asarray(prediction)
     return prediction[:, class_index] if prediction.ndim == 2 else prediction
+
+
+def _class_names_of(y, class_names):
+    if class_names is not None:
+        return [str(c) for c in class_names]
+    return [str(c) for c in np.unique(np.asarray(y))]
+
+
+def _grid(X, fx, fy, fixed, n, thresholds):
+    """Grid axes and rows: uniform plus lattice lines (``thresholds``) or every observed value."""
+    if thresholds is None:
+        return surface_grid(X, fx, fy, fixed, n)
+    xs = lattice_axis(X[:, fx], thresholds.get(fx, ()), n)
+    ys = lattice_axis(X[:, fy], thresholds.get(fy, ()), n)
+    point = np.median(X, axis=0)
+    for feature, value in (fixed or {}).items():
+        point[int(feature)] = float(value)
+    grid_x, grid_y = np.meshgrid(xs, ys)
+    rows = np.tile(point, (grid_x.size, 1))
+    rows[:, fx], rows[:, fy] = grid_x.ravel(), grid_y.ravel()
+    return xs, ys, rows
+
+
+def _surfaces(predictions, X, fx, fy, fixed, n, thresholds, class_index):
+    """Grid axes and each prediction's plotted quantity on the grid, ``{name: (ny, nx)}``."""
+    xs, ys, rows = _grid(X, fx, fy, fixed, n, thresholds)
+    surfaces = {
+        name: _scalar(predict(rows), class_index).reshape(len(ys), len(xs))
+        for name, predict in predictions.items()
+    }
+    return xs, ys, surfaces
+
+
+def _layout_panels(titles, columns):
+    columns = max(1, min(columns, len(titles)))
+    rows = -(-len(titles) // columns)
+    fig = make_subplots(
+        rows=rows,
+        cols=columns,
+        subplot_titles=titles,
+        shared_xaxes=True,
+        shared_yaxes=True,
+        horizontal_spacing=0.05,
+        vertical_spacing=0.12 if rows > 1 else 0.0,
+    )
+    return fig, [(i // columns + 1, i % columns + 1) for i in range(len(titles))], rows
 
 
 def surfaces_figure(
@@ -43,133 +261,198 @@ def surfaces_figure(
     fixed=None,
     n=120,
     difference_of=("<=", "<"),
+    *,
+    class_names=None,
+    thresholds=None,
+    differences=None,
+    columns=None,
+    titles=None,
+    height_per_row=300,
 ):
-    """Side-by-side surfaces of one model under several tests, and where two of them differ.
+    """Surfaces of a model under several tests, and where pairs of them differ.
 
     Parameters
     ----------
-    predictions : dict {title: callable(rows) -> prediction}
+    predictions : dict {name: callable(rows) -> prediction}
         One panel per entry, in order (e.g. "<=", "<", "average").
     X, y : training data, drawn on every panel (and setting the axes' ranges)
     fx, fy : int
         Features on the axes; the others are held at ``fixed`` or their medians.
     changed_points : ndarray of shape (m, n_features), optional
-        Rows whose prediction changes between the tests (e.g. held-out rows): marked with a cross.
+        Rows whose prediction changes between the tests (e.g. held-out rows): a black cross.
     class_index : int, optional
-        For classification, the class whose probability is shown.
-    difference_of : pair of titles, or None
+        Classification: the class whose probability is shown (scale centred on 0.5).
+    value_name : str
+        Regression: the colour bar's title.
+    difference_of : pair of names, or None
         The two panels compared in an extra last panel (none when None).
+    class_names : list of str, optional
+        The classes (default: the distinct values of ``y``).
+    thresholds : dict {feature: thresholds}, optional
+        The model's thresholds (:func:`thresholds_by_feature`): the grid is
+        uniform plus the observed values on them (:func:`lattice_axis`).
+        Without it, every observed value is added.
+    differences : list of pairs, optional
+        Several difference panels (overrides ``difference_of``).
+    columns : int, optional
+        Panels per row (default: all in one row).
+    titles : dict {name: title}, optional
+        Panel titles (default: :data:`PANEL_TITLES`, else the name).
+
+    Returns
+    -------
+    figure : plotly Figure
+    n_differ : int
+        Grid points where the first pair of panels differs.
     """
     X = np.asarray(X, dtype=float)
-    xs, ys, rows = surface_grid(X, fx, fy, fixed, n)
-    surfaces = {
-        title: _scalar(predict(rows), class_index).reshape(len(ys), len(xs))
-        for title, predict in predictions.items()
-    }
-    titles = [*surfaces] + (
-        [f"where {difference_of[0]} and {difference_of[1]} differ"] if difference_of else []
+    pairs = list(differences) if differences is not None else [p for p in [difference_of] if p]
+    xs, ys, surfaces = _surfaces(predictions, X, fx, fy, fixed, n, thresholds, class_index)
+    names = _class_names_of(y, class_names) if class_index is not None else None
+    labels = {**PANEL_TITLES, **(titles or {})}
+    panel_titles = [labels.get(k, k) for k in surfaces] + [_difference_title(p) for p in pairs]
+    fig, cells, n_rows = _layout_panels(panel_titles, columns or len(panel_titles))
+    value_bar, difference_bar = _colorbar_places(n_rows, bool(pairs))
+    scale = _value_scale(surfaces, names, class_index, value_name)
+    _surface_panels(fig, xs, ys, surfaces, cells, scale, value_bar)
+    counts = []
+    for offset, (a, b) in enumerate(pairs):
+        cell = cells[len(surfaces) + offset]
+        counts.append(_difference_panel(fig, xs, ys, surfaces[a], surfaces[b], cell, offset == 0,
+                                        difference_bar))  # fmt: skip
+    for index, cell in enumerate(cells):
+        if index < len(surfaces):  # difference panels show only the rows that change
+            _training_points(fig, X, y, fx, fy, cell, index == 0, names)
+        _changed_points(fig, changed_points, fx, fy, cell, index == 0)
+    _finish_layout(fig, feature_names[fx], feature_names[fy], n_rows, height_per_row)
+    return fig, (counts[0] if counts else 0)
+
+
+def _finish_layout(fig, x_title, y_title, n_rows, height_per_row):
+    """Size, legend under the panels, axis titles on the outer panels."""
+    fig.update_layout(
+        **LAYOUT,
+        height=int(height_per_row * n_rows + 90),
+        legend={"orientation": "h", "y": -0.06 - 0.14 / n_rows, "x": 0.0},
     )
-    fig = make_subplots(
-        rows=1, cols=len(titles), subplot_titles=titles, shared_yaxes=True, horizontal_spacing=0.02
-    )
-    low = min(float(s.min()) for s in surfaces.values())
-    high = max(float(s.max()) for s in surfaces.values())
-    for col, surface in enumerate(surfaces.values(), start=1):
+    fig.update_xaxes(title_text=x_title, row=n_rows)
+    fig.update_yaxes(title_text=y_title, col=1)
+
+
+def _difference_title(pair):
+    symbol = {"<=": "≤", "<": "<"}
+    return f"where {symbol.get(pair[0], pair[0])} and {symbol.get(pair[1], pair[1])} differ"
+
+
+def _surface_panels(fig, xs, ys, surfaces, cells, scale, bar):
+    """One heatmap per surface, on one colour scale (its bar drawn once, at ``bar``)."""
+    hover = scale["colorbar"]["title"]["text"]
+    for index, surface in enumerate(surfaces.values()):
         fig.add_trace(
             go.Heatmap(
-                x=xs,
-                y=ys,
-                z=surface,
-                zmin=low,
-                zmax=high,
-                colorscale="RdBu_r",
-                showscale=col == 1,
-                colorbar={"title": value_name, "x": 1.01, "len": 0.9},
-                hovertemplate="%{x:.4g}, %{y:.4g}<br>" + value_name + " %{z:.3f}<extra></extra>",
+                x=xs, y=ys, z=surface, showscale=index == 0,
+                **{**scale, "colorbar": {**scale["colorbar"], **bar}},
+                hovertemplate="%{x:.4g}, %{y:.4g}<br>" + hover + " %{z:.3f}<extra></extra>",
             ),
-            row=1,
-            col=col,
-        )
-    last = len(titles)
-    difference = np.zeros((len(ys), len(xs)), dtype=bool)
-    if difference_of:
-        difference = np.abs(surfaces[difference_of[0]] - surfaces[difference_of[1]]) > 1e-12
-        _difference_panel(fig, xs, ys, difference, last)
-    for col in range(1, last + 1):
-        _points(fig, X, y, fx, fy, col, changed_points, show_legend=col == 1)
-    fig.update_layout(height=380, legend={"orientation": "h", "y": -0.25}, **TITLED_SUBPLOTS)
-    fig.update_xaxes(title_text=feature_names[fx])
-    fig.update_yaxes(title_text=feature_names[fy], col=1)
-    return fig, int(difference.sum())
+            *cells[index],
+        )  # fmt: skip
 
 
-def _difference_panel(fig, xs, ys, difference, col):
-    """Mark the grid points where two surfaces differ, in panel ``col``."""
-    gy, gx = np.nonzero(difference)
-    fig.add_trace(
-        go.Scatter(
-            x=xs[gx],
-            y=ys[gy],
-            mode="markers",
-            name="grid points that differ",
-            marker={"color": "#9467bd", "size": 4, "symbol": "square"},
-        ),
-        row=1,
-        col=col,
+def _colorbar_places(n_rows, with_difference):
+    """Where the value and difference colour bars sit (right of the figure, stacked)."""
+    if not with_difference:
+        return {"x": 1.01, "y": 0.5, "len": 0.9}, None
+    return (
+        {"x": 1.01, "y": 1.0, "yanchor": "top", "len": 0.5},
+        {"x": 1.01, "y": 0.0, "yanchor": "bottom", "len": 0.42},
     )
 
 
-def _points(fig, X, y, fx, fy, col, changed_points, show_legend):
+def _difference_panel(fig, xs, ys, first, second, cell, show_scale, bar):
+    """The size of the difference between two surfaces; grid points where they agree are blank."""
+    difference = np.abs(first - second)
+    differs = difference > 1e-12
+    shown = np.where(differs, difference, np.nan)
+    top = float(np.nanmax(shown)) if differs.any() else 1.0
+    fig.add_trace(
+        go.Heatmap(
+            x=xs, y=ys, z=shown, zmin=0.0, zmax=top, colorscale=DIFFERENCE_SCALE,
+            showscale=show_scale,
+            colorbar={"title": {"text": "difference"}, "thickness": 14, **(bar or {})},
+            hovertemplate="%{x:.4g}, %{y:.4g}<br>differs by %{z:.3g}<extra></extra>",
+        ),
+        *cell,
+    )  # fmt: skip
+    return int(differs.sum())
+
+
+def _training_points(fig, X, y, fx, fy, cell, show_legend, class_names):
+    """Training rows in their class colours (grey for regression)."""
     y = np.asarray(y)
-    numeric = np.issubdtype(y.dtype, np.number)
-    fig.add_trace(
-        go.Scatter(
-            x=X[:, fx],
-            y=X[:, fy],
-            mode="markers",
-            name="training rows",
-            showlegend=show_legend,
-            marker={
-                "size": 5,
-                "color": y.astype(float) if numeric else None,
-                "colorscale": "Greys",
-                "line": {"width": 0.5, "color": "white"},
-            },
-            hoverinfo="skip",
-        ),
-        row=1,
-        col=col,
-    )
-    if changed_points is not None and len(changed_points):
+    if class_names is None:
         fig.add_trace(
             go.Scatter(
-                x=changed_points[:, fx],
-                y=changed_points[:, fy],
-                mode="markers",
-                name="rows whose prediction changes",
-                showlegend=show_legend,
-                marker={"symbol": "x", "size": 10, "color": "#ff7f0e", "line": {"width": 2}},
+                x=X[:, fx], y=X[:, fy], mode="markers", name="training rows",
+                legendgroup="rows", showlegend=show_legend, hoverinfo="skip",
+                marker={"size": 5, "color": "#555555", "line": {"width": 0.5, "color": "white"}},
             ),
-            row=1,
-            col=col,
-        )
+            *cell,
+        )  # fmt: skip
+        return
+    for k, value in enumerate(np.unique(y)):
+        mask = y == value
+        fig.add_trace(
+            go.Scatter(
+                x=X[mask, fx], y=X[mask, fy], mode="markers",
+                name=f"training rows, class {_short(value)}", legendgroup=f"class {k}",
+                showlegend=show_legend, hoverinfo="skip",
+                marker={"size": 6, "color": class_color(k), "line": {"width": 1, "color": "white"}},
+            ),
+            *cell,
+        )  # fmt: skip
+
+
+def _changed_points(fig, points, fx, fy, cell, show_legend):
+    """A black cross on each row whose prediction changes between the tests."""
+    if points is None or not len(points):
+        return
+    fig.add_trace(
+        go.Scatter(
+            x=points[:, fx], y=points[:, fy], mode="markers",
+            name="new rows whose prediction changes", legendgroup="changed",
+            showlegend=show_legend, marker=_CHANGED_MARKER,
+        ),
+        *cell,
+    )  # fmt: skip
+
+
+VARIANT_COLORS = {"<=": "#1f77b4", "<": "#d62728", "average": "#2ca02c", "half": "#9467bd"}
+VARIANT_LABELS = {"<=": "x ≤ t", "<": "x < t", "average": "average", "half": "half"}
 
 
 def score_distribution_figure(scores, metric):
-    """Box plots of the per-fold scores of each variant (same folds)."""
+    """Box plots of the per-fold scores of each variant (same folds), with their means."""
     fig = go.Figure()
-    colors = {"<=": "#1f77b4", "<": "#d62728", "average": "#2ca02c", "half": "#9467bd"}
-    for variant, values in scores.items():
+    order = [v for v in VARIANT_LABELS if v in scores] + [
+        v for v in scores if v not in VARIANT_LABELS
+    ]
+    for variant in order:
+        values = scores[variant]
         fig.add_trace(
             go.Box(
                 y=values,
-                name=variant,
+                name=VARIANT_LABELS.get(variant, variant),
                 boxmean=True,
-                marker_color=colors.get(variant),
+                marker_color=VARIANT_COLORS.get(variant),
                 boxpoints="outliers",
             )
         )
     fig.update_layout(
-        title=f"{metric} on each fold", yaxis_title=metric, showlegend=False, **TITLED_SUBPLOTS
+        **LAYOUT,
+        title=f"{metric} on each fold",
+        yaxis_title=f"{metric} of the fold",
+        xaxis_title="threshold test",
+        showlegend=False,
+        height=380,
     )
     return fig

@@ -139,7 +139,8 @@ def _tree_lines(tree, node, feature_names, class_names, op, precision):
         outcome = f"{class_names[top]} ({value[top]:.0%})"
     else:
         outcome = f"mean {value[0]:.{precision}g}"
-    rows = f"#{node} · {tree.n_samples[node]:,} rows"
+    count = int(tree.n_samples[node])
+    rows = f"#{node} · {count:,} row{'' if count == 1 else 's'}"
     if tree.feature[node] < 0:
         return [outcome, rows]
     if tree.categories[node] is not None:
