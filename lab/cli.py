@@ -1,4 +1,4 @@
-"""The command line: ``python -m lab ...`` or ``tree-bias-lab ...``.
+"""The command line: ``python -m lab ...`` (run from the checkout).
 
 Every command writes into the same results store as the app (the folder in
 ``$TREE_BIAS_LAB_DATA`` or ``--data-dir``), so a run computed on a server
@@ -7,12 +7,12 @@ the same command is given again.
 
 Examples::
 
-    tree-bias-lab conditioning --datasets all --model forest --repeats 400 --folds 5
-    tree-bias-lab conditioning --datasets o-ring,bupa --repeats 10 --scheduler local:4
-    tree-bias-lab split-bias --trials 100000 --N 50,100,500 --p1 0.1,0.5
-    tree-bias-lab paper-settings --search lymphography,stock-portfolio
-    tree-bias-lab runs list
-    tree-bias-lab runs show 3f2a9c0d1e2b4a5c
+    python -m lab conditioning --datasets all --model forest --repeats 400 --folds 5
+    python -m lab conditioning --datasets o-ring,bupa --repeats 10 --scheduler local:4
+    python -m lab split-bias --trials 100000 --N 50,100,500 --p1 0.1,0.5
+    python -m lab paper-settings --search lymphography,stock-portfolio
+    python -m lab runs list
+    python -m lab runs show 3f2a9c0d1e2b4a5c
 """
 
 import argparse
@@ -94,7 +94,7 @@ def _add_execution(parser):
 
 def _parser():
     parser = argparse.ArgumentParser(
-        prog="tree-bias-lab", description="Long runs of Tree Bias Lab, saved to its results store."
+        prog="python -m lab", description="Long runs of Tree Bias Lab, saved to its results store."
     )
     parser.add_argument(
         "--data-dir", help=f"the lab's data folder (default: ${DATA_ENV} or ~/.tree-bias-lab)"

@@ -11,7 +11,7 @@ class PageSpec:
 
     The URL path must be the script's file name without ``.py``: on a fresh
     server Streamlit first resolves a URL against the files of ``pages/``
-    (see ``ui.bootstrap``), and reports an unknown page otherwise.
+    (see ``ui.shell``), and reports an unknown page otherwise.
     """
 
     path: str

@@ -1,0 +1,22 @@
+"""Ensembles of the project's trees: random forests and cultivated random forests.
+
+Public API
+----------
+RandomForestClassifier, RandomForestRegressor
+    Bagged trees whose conditioning may also be "half" (source 000, section 3.3).
+tree_operators
+    The threshold test each tree of a forest uses.
+CultivatedForestClassifier, VARIANTS
+    Robust-split and option modules with fractional observations (source 002).
+"""
+
+from ._cultivated import VARIANTS, CultivatedForestClassifier
+from ._forest import RandomForestClassifier, RandomForestRegressor, tree_operators
+
+__all__ = [
+    "VARIANTS",
+    "CultivatedForestClassifier",
+    "RandomForestClassifier",
+    "RandomForestRegressor",
+    "tree_operators",
+]

@@ -1,0 +1,437 @@
+"""Random forests of the project's trees, with the conditioning of source 000.
+
+Bagging and random feature subsets as in scikit-learn (and source 004,
+section 5). The forest's ``conditioning`` decides how its trees test their
+thresholds when predicting:
+
+* ``"<="`` or ``"<"``: every tree uses that test;
+* ``"average"``: every tree predicts with both tests and the two are
+  averaged (twice the prediction cost);
+* ``"half"``: the first ``n_estimators // 2`` trees test with ``<``, the
+  others with ``<=`` (source 000, section 3.3: no extra cost).
+
+Predictions average the trees' probabilities (classification) or values.
+
+Speed: the forest sorts its training rows once and each tree keeps its
+bootstrap rows from those sorted orders; trees grow in parallel threads
+(``n_jobs``; the compiled growth releases the GIL). For prediction the trees
+are packed end to end once (``_kernels_traversal``) and every row walks every
+tree in one compiled call, rows split over ``n_jobs`` threads; "average"
+walks both tests in one pass.
+"""
+
+import numbers
+
+import numpy as np
+from joblib import Parallel, delayed
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.metrics import accuracy_score, r2_score
+from sklearn.utils import check_random_state
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ..tree import FOREST_CONDITIONINGS, DecisionTreeClassifier, DecisionTreeRegressor
+from ..tree._classes import _round_for_fit, check_predict_rows
+from ..tree._kernels_arrays import kernel_array
+from ..tree._kernels_traversal import forest_predict
+from ..tree._parallel import in_row_blocks
+from ..tree._settings import check_sample_weight
+from ..tree._splitter import sort_features
+from ..tree._tree import pack_trees
+
+__all__ = ["RandomForestClassifier", "RandomForestRegressor", "bootstrap_indices", "tree_operators"]
+
+_MAX_INT = np.iinfo(np.int32).max
+
+
+def bootstrap_indices(seed, n_samples):
+    """Rows drawn with replacement for one tree (scikit-learn's scheme, so the
+    same ``random_state`` draws the same bootstrap samples as its forests)."""
+    return check_random_state(seed).randint(0, n_samples, n_samples, dtype=np.int32)
+
+
+def _tree_draws(seed, n_samples, bootstrap):
+    """A tree's bootstrap rows and its generator's seed, from one ``RandomState(seed)``.
+
+    Both are the first draws of a fresh ``RandomState(seed)``: the bootstrap
+    as :func:`bootstrap_indices` (scikit-learn's), the seed as the tree's own
+    fit draws it from ``random_state=seed``. Restoring the state in between
+    spares creating the state twice, which costs more than growing a small
+    tree's nodes.
+
+    Returns
+    -------
+    rows : ndarray of int32, or None without bootstrap
+    generator_seed : int
+    """
+    state = np.random.RandomState(seed)
+    fresh = state.get_state()
+    generator_seed = int(state.randint(_MAX_INT))
+    if not bootstrap:
+        return None, generator_seed
+    state.set_state(fresh)
+    return state.randint(0, n_samples, n_samples, dtype=np.int32), generator_seed
+
+
+# Kernel codes of the tests (``_kernels_traversal.forest_predict``).
+_OP_CODES = {"<=": 0, "<": 1, "average": 2}
+
+
+def tree_operators(n_estimators, conditioning):
+    """The test each tree uses: a list of ``"<="``, ``"<"`` or ``"average"``."""
+    if conditioning == "half":
+        n_strict = n_estimators // 2
+        return ["<"] * n_strict + ["<="] * (n_estimators - n_strict)
+    return [conditioning] * n_estimators
+
+
+class BaseForest(BaseEstimator):
+    """Shared fitting and prediction of the two forests."""
+
+    _tree_class = None
+
+    def __init__(
+        self,
+        n_estimators=100,
+        *,
+        criterion,
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        max_leaf_nodes=None,
+        min_impurity_decrease=0.0,
+        max_features,
+        bootstrap=True,
+        oob_score=False,
+        n_jobs=None,
+        random_state=None,
+        conditioning="<=",
+        tie_break="first",
+        threshold_dtype="float64",
+        categorical_features=None,
+        categorical_split="membership",
+    ):
+        self.n_estimators = n_estimators
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.max_leaf_nodes = max_leaf_nodes
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_features = max_features
+        self.bootstrap = bootstrap
+        self.oob_score = oob_score
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+        self.conditioning = conditioning
+        self.tie_break = tie_break
+        self.threshold_dtype = threshold_dtype
+        self.categorical_features = categorical_features
+        self.categorical_split = categorical_split
+
+    def _check_settings(self):
+        if not isinstance(self.n_estimators, numbers.Integral) or self.n_estimators < 1:
+            raise ValueError(f"n_estimators must be an int >= 1, got {self.n_estimators!r}.")
+        if self.conditioning not in FOREST_CONDITIONINGS:
+            raise ValueError(
+                f"conditioning must be one of {FOREST_CONDITIONINGS}, got {self.conditioning!r}."
+            )
+        if self.oob_score and not self.bootstrap:
+            raise ValueError("oob_score needs bootstrap=True: without it no row is out of bag.")
+
+    def _make_tree(self, seed):
+        return self._tree_class(
+            criterion=self.criterion,
+            max_depth=self.max_depth,
+            min_samples_split=self.min_samples_split,
+            min_samples_leaf=self.min_samples_leaf,
+            max_leaf_nodes=self.max_leaf_nodes,
+            min_impurity_decrease=self.min_impurity_decrease,
+            max_features=self.max_features,
+            random_state=seed,
+            tie_break=self.tie_break,
+            threshold_dtype=self.threshold_dtype,
+            categorical_features=self.categorical_features,
+            categorical_split=self.categorical_split,
+        )
+
+    def _fit_forest(self, X, y, sample_weight):
+        """Grow every tree; ``y`` is already encoded (class indices or values)."""
+        n_samples = X.shape[0]
+        seeds = check_random_state(self.random_state).randint(_MAX_INT, size=self.n_estimators)
+        X = kernel_array(_round_for_fit(X, self.threshold_dtype))
+        sorted_orders = sort_features(X)  # once for all trees
+        names = getattr(self, "feature_names_in_", None)
+
+        def fit_one(seed):
+            weight = sample_weight.copy()
+            rows, generator_seed = _tree_draws(seed, n_samples, self.bootstrap)
+            if rows is not None:
+                weight *= np.bincount(rows, minlength=n_samples)
+            tree = self._make_tree(seed)
+            return tree._fit_in_forest(X, y, weight, sorted_orders, names, generator_seed)
+
+        # Threads share X and the sorted orders; the compiled growth releases the GIL.
+        self.estimators_ = Parallel(n_jobs=self.n_jobs, prefer="threads")(
+            delayed(fit_one)(seed) for seed in seeds
+        )
+        self._seeds = seeds
+        self._pack = self._packed()
+        if self.oob_score:
+            self._compute_oob(X, y)
+        return self
+
+    def _packed(self):
+        """The trees end to end for the compiled walk (``trees.tree._tree.pack_trees``),
+        built at the end of each fit, with leaf values aligned on the forest's outputs."""
+        trees = [est.tree_ for est in self.estimators_]
+        return pack_trees(trees, [self._leaf_values(est) for est in self.estimators_])
+
+    def _forest_mean(self, X, operators):
+        """Mean over the trees of their predictions, each under its test (one compiled walk)."""
+        tree, values, roots = self._pack
+        ops = np.array([_OP_CODES[op] for op in operators], dtype=np.intp)
+        X = kernel_array(X)
+        if self.threshold_dtype != "float64":
+            X = kernel_array(self.estimators_[0].tree_._check_X(X))
+        out = np.zeros((X.shape[0], values.shape[1]))
+        in_row_blocks(
+            forest_predict,
+            ((tree, values, roots, ops), X),
+            out,
+            X.shape[0],
+            self.n_jobs,
+            work_per_row=len(roots),
+        )
+        return out / len(self.estimators_)
+
+    def _compute_oob(self, X, y):
+        n_samples = X.shape[0]
+        total, counts = None, np.zeros(n_samples)
+        operators = tree_operators(len(self.estimators_), self.conditioning)
+        for seed, tree, op in zip(self._seeds, self.estimators_, operators, strict=True):
+            out = np.bincount(bootstrap_indices(seed, n_samples), minlength=n_samples) == 0
+            prediction = self._tree_output(tree, X[out], op)
+            if total is None:
+                total = np.zeros((n_samples,) + prediction.shape[1:])
+            total[out] += prediction
+            counts[out] += 1
+        seen = counts > 0
+        shape = (-1,) + (1,) * (total.ndim - 1)
+        oob = np.divide(
+            total,
+            counts.reshape(shape),
+            out=np.full(total.shape, np.nan),
+            where=seen.reshape(shape),
+        )
+        self._set_oob(oob, y, seen)
+
+    def _validate_X_predict(self, X):
+        check_is_fitted(self, "estimators_")
+        return check_predict_rows(self, X)
+
+    def _validate_fit(self, X, y, sample_weight):
+        self._check_settings()
+        X, y = validate_data(
+            self, X, y, dtype=np.float64, y_numeric=isinstance(self, RegressorMixin)
+        )
+        sample_weight = check_sample_weight(sample_weight, X.shape[0])
+        return X, y, sample_weight
+
+    @property
+    def feature_importances_(self):
+        """Mean of the trees' normalised impurity decreases."""
+        check_is_fitted(self, "estimators_")
+        return np.mean([tree.feature_importances_ for tree in self.estimators_], axis=0)
+
+
+class RandomForestClassifier(ClassifierMixin, BaseForest):
+    """Random forest of :class:`DecisionTreeClassifier` with a choice of threshold test.
+
+    Parameters
+    ----------
+    n_estimators : int, default=100
+    criterion : {"gini", "entropy", "misclassification", "chi2", "report_chi2"}, default="gini"
+    max_depth, min_samples_split, min_samples_leaf, max_leaf_nodes, min_impurity_decrease
+        The trees' stopping rules.
+    max_features : int, float, "sqrt", "log2" or None, default="sqrt"
+        Features drawn at each node.
+    bootstrap : bool, default=True
+    oob_score : bool, default=False
+        Accuracy on the out-of-bag rows, in ``oob_score_``.
+    n_jobs : int, default=None
+        Trees grown in parallel threads (joblib).
+    random_state : int, RandomState or None
+    conditioning : {"<=", "<", "average", "half"}, default="<="
+    tie_break : {"first", "random"}, default="first"
+        Passed to the trees: ties between equally good features go to the
+        lowest index, or to the first of a random order per node.
+    threshold_dtype : {"float64", "float32"}, default="float64"
+        Passed to the trees: ``"float32"`` compares as scikit-learn does.
+    categorical_features : array-like of int, str or bool, default=None
+        Passed to the trees: features holding integer category codes, split
+        by membership (or equality) natively in every tree (source 004).
+    categorical_split : {"membership", "equality"}, default="membership"
+
+    Attributes
+    ----------
+    estimators_ : list of DecisionTreeClassifier
+    classes_ : ndarray
+    oob_score_, oob_decision_function_ : present with ``oob_score=True``
+    """
+
+    _tree_class = DecisionTreeClassifier
+
+    def __init__(
+        self,
+        n_estimators=100,
+        *,
+        criterion="gini",
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        max_leaf_nodes=None,
+        min_impurity_decrease=0.0,
+        max_features="sqrt",
+        bootstrap=True,
+        oob_score=False,
+        n_jobs=None,
+        random_state=None,
+        conditioning="<=",
+        tie_break="first",
+        threshold_dtype="float64",
+        categorical_features=None,
+        categorical_split="membership",
+    ):
+        super().__init__(
+            n_estimators,
+            criterion=criterion,
+            max_depth=max_depth,
+            min_samples_split=min_samples_split,
+            min_samples_leaf=min_samples_leaf,
+            max_leaf_nodes=max_leaf_nodes,
+            min_impurity_decrease=min_impurity_decrease,
+            max_features=max_features,
+            bootstrap=bootstrap,
+            oob_score=oob_score,
+            n_jobs=n_jobs,
+            random_state=random_state,
+            conditioning=conditioning,
+            tie_break=tie_break,
+            threshold_dtype=threshold_dtype,
+            categorical_features=categorical_features,
+            categorical_split=categorical_split,
+        )
+
+    def fit(self, X, y, sample_weight=None):
+        """Grow the forest on ``(X, y)``."""
+        X, y, sample_weight = self._validate_fit(X, y, sample_weight)
+        check_classification_targets(y)
+        self.classes_, y_encoded = np.unique(y, return_inverse=True)
+        self.n_classes_ = len(self.classes_)
+        return self._fit_forest(X, y_encoded, sample_weight)
+
+    def _set_oob(self, oob, y, seen):
+        self.oob_decision_function_ = oob
+        self.oob_score_ = accuracy_score(y[seen], np.argmax(oob[seen], axis=1))
+
+    def _tree_output(self, tree, X, op):
+        """One tree's class probabilities, aligned on the forest's classes.
+
+        A bootstrap sample may miss a class; the tree then knows fewer classes.
+        """
+        out = np.zeros((X.shape[0], self.n_classes_))
+        out[:, tree.classes_] = tree.tree_.predict(X, op)
+        return out
+
+    def _leaf_values(self, estimator):
+        """A tree's node values on the forest's classes (a bootstrap sample may miss one)."""
+        values = np.zeros((estimator.tree_.node_count, self.n_classes_))
+        values[:, estimator.classes_] = estimator.tree_.value
+        return values
+
+    def predict_proba(self, X, conditioning=None):
+        """Mean of the trees' class probabilities under ``conditioning`` (default: the forest's)."""
+        X = self._validate_X_predict(X)
+        operators = tree_operators(len(self.estimators_), conditioning or self.conditioning)
+        return self._forest_mean(X, operators)
+
+    def predict(self, X):
+        """Most probable class."""
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
+
+
+class RandomForestRegressor(RegressorMixin, BaseForest):
+    """Random forest of :class:`DecisionTreeRegressor` with a choice of threshold test.
+
+    Parameters are those of :class:`RandomForestClassifier`, with
+    ``criterion="squared_error"`` and ``max_features=1.0`` by default (all
+    features, as scikit-learn); ``oob_score_`` is the out-of-bag R^2.
+    """
+
+    _tree_class = DecisionTreeRegressor
+
+    def __init__(
+        self,
+        n_estimators=100,
+        *,
+        criterion="squared_error",
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        max_leaf_nodes=None,
+        min_impurity_decrease=0.0,
+        max_features=1.0,
+        bootstrap=True,
+        oob_score=False,
+        n_jobs=None,
+        random_state=None,
+        conditioning="<=",
+        tie_break="first",
+        threshold_dtype="float64",
+        categorical_features=None,
+        categorical_split="membership",
+    ):
+        super().__init__(
+            n_estimators,
+            criterion=criterion,
+            max_depth=max_depth,
+            min_samples_split=min_samples_split,
+            min_samples_leaf=min_samples_leaf,
+            max_leaf_nodes=max_leaf_nodes,
+            min_impurity_decrease=min_impurity_decrease,
+            max_features=max_features,
+            bootstrap=bootstrap,
+            oob_score=oob_score,
+            n_jobs=n_jobs,
+            random_state=random_state,
+            conditioning=conditioning,
+            tie_break=tie_break,
+            threshold_dtype=threshold_dtype,
+            categorical_features=categorical_features,
+            categorical_split=categorical_split,
+        )
+
+    def fit(self, X, y, sample_weight=None):
+        """Grow the forest on ``(X, y)``."""
+        X, y, sample_weight = self._validate_fit(X, y, sample_weight)
+        return self._fit_forest(X, np.asarray(y, dtype=np.float64), sample_weight)
+
+    @staticmethod
+    def _tree_output(tree, X, op):
+        return tree.tree_.predict(X, op)
+
+    def _set_oob(self, oob, y, seen):
+        self.oob_prediction_ = oob
+        self.oob_score_ = r2_score(y[seen], oob[seen])
+
+    @staticmethod
+    def _leaf_values(estimator):
+        return estimator.tree_.value
+
+    def predict(self, X, conditioning=None):
+        """Mean of the trees' values under ``conditioning`` (default: the forest's)."""
+        X = self._validate_X_predict(X)
+        operators = tree_operators(len(self.estimators_), conditioning or self.conditioning)
+        return self._forest_mean(X, operators)[:, 0]

@@ -1,0 +1,169 @@
+"""What depends on the task, in one place: estimators, folds, scores, held-out rows, subsamples.
+
+Every study of the package (and the app) asks the same small questions of a
+task, ``"classification"`` or ``"regression"``: which estimator, which folds
+(stratified for classification), which score (AUC or R^2) or error
+(1 - accuracy, 1 - R^2, MSE), which rows to hold out, and how to subsample
+large data. Each answer is written once, here.
+"""
+
+import numpy as np
+from sklearn.metrics import (
+    accuracy_score,
+    auc,
+    mean_squared_error,
+    r2_score,
+    roc_auc_score,
+    roc_curve,
+)
+from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold, train_test_split
+
+from ..ensemble import RandomForestClassifier, RandomForestRegressor
+from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
+
+__all__ = [
+    "ERRORS",
+    "TASKS",
+    "error",
+    "folds",
+    "make_model",
+    "make_tree",
+    "score",
+    "subsample",
+    "train_test_rows",
+]
+
+TASKS = ("classification", "regression")
+_TREES = {"classification": DecisionTreeClassifier, "regression": DecisionTreeRegressor}
+_FORESTS = {"classification": RandomForestClassifier, "regression": RandomForestRegressor}
+_FOLDS = {"classification": RepeatedStratifiedKFold, "regression": RepeatedKFold}
+# The error names of each task; the first is the default.
+ERRORS = {
+    "classification": ("1 - accuracy",),
+    "regression": ("1 - R2", "MSE"),
+}
+_ERROR_FUNCTIONS = {
+    "1 - accuracy": lambda y_true, y_pred: 1.0 - accuracy_score(y_true, y_pred),
+    "1 - R2": lambda y_true, y_pred: 1.0 - r2_score(y_true, y_pred),
+    "MSE": mean_squared_error,
+}
+
+
+def _check_task(task):
+    if task not in TASKS:
+        raise ValueError(f"task must be one of {TASKS}, got {task!r}.")
+    return task
+
+
+def make_tree(task, params=None):
+    """An unfitted project tree for ``task`` with ``params``."""
+    return _TREES[_check_task(task)](**(params or {}))
+
+
+def make_model(kind, task, params=None, seed=None):
+    """An unfitted ``"tree"`` or ``"forest"`` for ``task``.
+
+    Both get ``random_state=seed`` (a tree uses it only with
+    ``tie_break="random"``); a forest has the forests' default of 100 trees
+    (source 000's), unless ``params`` says otherwise.
+    """
+    params = dict(params or {})
+    if kind == "tree":
+        if seed is not None:
+            params.setdefault("random_state", seed)
+        return make_tree(task, params)
+    if kind == "forest":
+        return _FORESTS[_check_task(task)](random_state=seed, **params)
+    raise ValueError(f"model must be 'tree' or 'forest', got {kind!r}.")
+
+
+def folds(task, X, y, n_splits=5, n_repeats=1, random_state=0):
+    """Repeated k-fold splits, stratified by class for classification.
+
+    With ``n_repeats=1`` these are the folds of a shuffled (Stratified)KFold
+    seeded with ``random_state``.
+
+    Returns
+    -------
+    list of (train, test) index arrays
+    """
+    splitter = _FOLDS[_check_task(task)](
+        n_splits=n_splits, n_repeats=n_repeats, random_state=random_state
+    )
+    return list(splitter.split(X, y))
+
+
+def score(task, y_true, prediction, classes=None):
+    """AUC (classification, from class probabilities) or R^2 (regression).
+
+    Parameters
+    ----------
+    prediction : ndarray
+        Class probabilities of shape (n, n_classes), or values.
+    classes : ndarray, optional
+        The classes of the probability columns (classification).
+
+    Returns
+    -------
+    float
+        NaN when ``y_true`` holds a single class (AUC is undefined).
+    """
+    if _check_task(task) == "regression":
+        return float(r2_score(y_true, prediction))
+    if len(np.unique(y_true)) < 2:
+        return np.nan
+    classes = np.arange(prediction.shape[1]) if classes is None else np.asarray(classes)
+    if prediction.shape[1] == 2:
+        # roc_auc_score's own computation for two classes (the area under
+        # roc_curve), without its multi-class dispatch: the same number in
+        # half the time, which counts when a study scores thousands of folds.
+        fpr, tpr, _ = roc_curve(y_true == classes[1], prediction[:, 1])
+        return float(auc(fpr, tpr))
+    return float(roc_auc_score(y_true, prediction, multi_class="ovr", labels=classes))
+
+
+def error(task, y_true, y_pred, kind=None):
+    """An error of predictions: ``1 - accuracy``, ``1 - R2`` or ``MSE`` (default: the task's first)."""
+    kind = kind or ERRORS[_check_task(task)][0]
+    if kind not in _ERROR_FUNCTIONS:
+        raise ValueError(f"Unknown error {kind!r}; use one of {ERRORS[task]}.")
+    return _ERROR_FUNCTIONS[kind](y_true, y_pred)
+
+
+def _can_stratify(task, y, n_groups=2):
+    return task == "classification" and np.unique(y, return_counts=True)[1].min() >= n_groups
+
+
+def train_test_rows(task, y, test_share, seed=0):
+    """Indices of training and held-out rows.
+
+    Stratified by class for classification when every class has at least two
+    rows; a plain random split otherwise.
+
+    Returns
+    -------
+    train, test : ndarray of int
+    """
+    rows = np.arange(len(y))
+    stratify = y if _can_stratify(task, y) else None
+    try:
+        train, test = train_test_split(
+            rows, test_size=test_share, random_state=seed, stratify=stratify
+        )
+    except ValueError:  # too few rows of a class for the requested stratified split
+        train, test = train_test_split(rows, test_size=test_share, random_state=seed)
+    return train, test
+
+
+def subsample(X, y, max_rows, seed=0):
+    """At most ``max_rows`` random rows (in their original order), and whether rows were dropped.
+
+    Returns
+    -------
+    X, y : ndarray
+    subsampled : bool
+    """
+    if len(y) <= max_rows:
+        return X, y, False
+    keep = np.sort(np.random.default_rng(seed).choice(len(y), max_rows, replace=False))
+    return X[keep], y[keep], True

@@ -1,0 +1,112 @@
+"""Who fits the models of an experiment: this package's trees, or scikit-learn's.
+
+Either way the fitted model is seen through the project's :class:`Tree`
+arrays (scikit-learn's trees converted with :func:`from_sklearn`), so the
+threshold tests ``"<="``, ``"<"``, ``"average"`` and the forests' ``"half"``
+are applied by the same code, and rho is counted the same way.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn import ensemble as sk_ensemble
+from sklearn import tree as sk_tree
+
+from ..ensemble import tree_operators
+from ..tree import from_sklearn
+from ._by_task import make_model
+
+__all__ = ["ENGINES", "FittedModel", "fit_model"]
+
+_SKLEARN_CLASSES = {
+    ("tree", "classification"): sk_tree.DecisionTreeClassifier,
+    ("tree", "regression"): sk_tree.DecisionTreeRegressor,
+    ("forest", "classification"): sk_ensemble.RandomForestClassifier,
+    ("forest", "regression"): sk_ensemble.RandomForestRegressor,
+}
+
+
+@dataclass
+class FittedModel:
+    """A fitted tree or forest, with its trees as project Trees.
+
+    Attributes
+    ----------
+    trees : list of Tree
+    classes : ndarray or None
+        The classes of the probability columns (classification).
+    estimator : object
+        The fitted estimator itself (project or scikit-learn).
+    """
+
+    trees: list
+    classes: np.ndarray
+    estimator: object
+
+    def predict(self, X, variant):
+        """Class probabilities (classification) or values under ``variant``.
+
+        ``variant`` is a test (``"<="``, ``"<"``, ``"average"``) or, for a
+        forest, ``"half"``: each tree predicts under its test
+        (``tree_operators``: the first half of the trees through ``<``, the
+        rest through ``<=``) and the forest averages. The project's models
+        predict through their own methods, which do exactly that.
+        """
+        if hasattr(self.estimator, "estimators_") and hasattr(self.estimator, "conditioning"):
+            if self.classes is not None:
+                return self.estimator.predict_proba(X, conditioning=variant)
+            return self.estimator.predict(X, conditioning=variant)
+        operators = tree_operators(len(self.trees), variant)
+        return np.mean(
+            [t.predict(X, op) for t, op in zip(self.trees, operators, strict=True)], axis=0
+        )
+
+
+def _fit_trees(model, task, params, seed, X, y):
+    """This package's DecisionTree* or RandomForest* (``make_model``)."""
+    fitted = make_model(model, task, params, seed).fit(X, y)
+    members = getattr(fitted, "estimators_", [fitted])
+    return FittedModel(
+        trees=[m.tree_ for m in members],
+        classes=getattr(fitted, "classes_", None),
+        estimator=fitted,
+    )
+
+
+def _fit_sklearn(model, task, params, seed, X, y):
+    """scikit-learn's tree or forest with ``random_state=seed``, converted with ``from_sklearn``.
+
+    A forest keeps scikit-learn's defaults (100 trees, its ``max_features``)
+    unless ``params`` says otherwise, as source 000's forests did.
+    """
+    cls = _SKLEARN_CLASSES[(model, task)]
+    try:
+        estimator = cls(random_state=seed, **(params or {}))
+    except TypeError as error:
+        raise ValueError(
+            f"scikit-learn's {cls.__name__} does not accept these settings ({error}); "
+            "use scikit-learn's parameter names with engine='sklearn'."
+        ) from error
+    estimator.fit(X, y)
+    members = getattr(estimator, "estimators_", [estimator])
+    return FittedModel(
+        trees=[from_sklearn(m) for m in members],
+        classes=getattr(estimator, "classes_", None),
+        estimator=estimator,
+    )
+
+
+# Engine name -> function (model, task, params, seed, X, y) -> FittedModel.
+ENGINES = {"trees": _fit_trees, "sklearn": _fit_sklearn}
+
+
+def fit_model(engine, model, task, params, seed, X, y):
+    """Fit ``model`` ("tree" or "forest") for ``task`` with ``engine`` ("trees" or "sklearn")."""
+    if engine not in ENGINES:
+        raise ValueError(f"Unknown engine {engine!r}; use one of {sorted(ENGINES)}.")
+    if (model, task) not in _SKLEARN_CLASSES:
+        raise ValueError(
+            f"model must be 'tree' or 'forest' and task 'classification' or 'regression', "
+            f"got {model!r} and {task!r}."
+        )
+    return ENGINES[engine](model, task, params, seed, X, y)

@@ -1,0 +1,256 @@
+"""Lattice features and thresholds that fall on observed values (source 000, section 4).
+
+A feature is a *lattice feature* when some observed value ``v`` has both
+``v - r`` and ``v + r`` observed for some ``r > 0``: then a midpoint threshold
+between two observed values can coincide with a third observed value, and
+``<=`` and ``<`` route that value differently.
+"""
+
+import numpy as np
+
+__all__ = [
+    "THRESHOLD_TESTS",
+    "LatticeIndex",
+    "lattice_features",
+    "lattice_nodes",
+    "lattice_split_share",
+]
+
+# Pairs (a, b) of distinct values whose midpoint is looked up, per column.
+# Exhaustive below this budget; above it only pairs at most ``budget / m``
+# apart in rank are tried (see ``_has_midpoint_triple``).
+_PAIR_BUDGET = 5_000_000
+
+
+def _has_midpoint_triple(values, decimals):
+    """Whether some sorted unique value is the midpoint of two others.
+
+    For ``m`` values, pairs ``(values[i], values[i + k])`` are tried for
+    ``k = 2, 3, ...`` (``k = 1`` has no value in between) until one has its
+    midpoint among the values, up to ``k = m - 1`` when ``m**2`` stays within
+    ``_PAIR_BUDGET`` and up to ``k = _PAIR_BUDGET / m`` otherwise. The cap
+    keeps 100,000-value continuous columns fast; a lattice (evenly spaced
+    values) is always found at ``k = 2``. Midpoints are rounded to
+    ``decimals`` like the values and compared exactly.
+    """
+    m = values.shape[0]
+    max_gap = m - 1 if m * m <= _PAIR_BUDGET else max(2, _PAIR_BUDGET // m)
+    for gap in range(2, max_gap + 1):
+        mid = np.round(values[:-gap] / 2.0 + values[gap:] / 2.0, decimals)
+        j = np.minimum(np.searchsorted(values, mid), m - 1)
+        if np.any(values[j] == mid):
+            return True
+    return False
+
+
+def lattice_features(X, decimals=12):
+    """Which columns are lattice features (source 000, section 4.1).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Numeric data; NaN values are ignored.
+    decimals : int, default=12
+        Values and midpoints are rounded to this many decimals and then
+        compared exactly: a tolerance of 1e-12 that absorbs the rounding of
+        decimal data (0.1 + 0.3 = 2 * 0.2 only approximately in binary).
+
+    Returns
+    -------
+    ndarray of shape (n_features,), bool
+
+    Notes
+    -----
+    With tens of thousands of distinct continuous values, a midpoint that
+    agrees with a third value to 12 decimals by pure chance becomes likely
+    (about one column in four at 50,000 uniform values): the heuristic, like
+    the paper's, then flags the column.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D, got shape {X.shape}.")
+    flags = np.zeros(X.shape[1], dtype=bool)
+    for j in range(X.shape[1]):
+        column = X[:, j]
+        values = np.unique(np.round(column[np.isfinite(column)], decimals))
+        flags[j] = values.shape[0] >= 3 and _has_midpoint_triple(values, decimals)
+    return flags
+
+
+def _threshold_on_lattice(threshold, values):
+    """Whether ``threshold`` is an observed value and the midpoint of two others.
+
+    ``values`` are the column's sorted unique values rounded to 8 decimals;
+    the distances to the threshold are rounded to 8 decimals as well.
+    """
+    t = np.round(threshold, 8)
+    i = np.searchsorted(values, t)
+    if i >= values.shape[0] or values[i] != t:
+        return False
+    below = np.round(t - values[:i], 8)
+    above = np.round(values[i + 1 :] - t, 8)
+    return bool(np.intersect1d(below, above).size)
+
+
+def _threshold_on_lattice_paper(threshold, values):
+    """Source 000's test of a split, as the study's code counts it for rho.
+
+    The distances from the threshold to the column's distinct values,
+    rounded to 8 decimals, include 0 (the threshold is an observed value, to
+    within 5e-9) and repeat some distance (two values lie symmetrically
+    around it). ``values`` are the column's distinct values, not rounded.
+    Unlike :func:`_threshold_on_lattice`, a scikit-learn threshold computed
+    in float32 (1e-8 off a decimal value) does not count, as in the paper.
+    """
+    distances = np.round(np.abs(values - threshold), 8)
+    return bool(np.any(distances == 0.0) and np.unique(distances).size < distances.size)
+
+
+# Most cells of the (thresholds x values) distance table built at once.
+_TABLE_CELLS = 1_000_000
+
+
+def _thresholds_on_lattice_paper(thresholds, values):
+    """:func:`_threshold_on_lattice_paper` for many thresholds at once (the same test).
+
+    One table of rounded distances, thresholds by values (in chunks of at
+    most ``_TABLE_CELLS`` cells); a row qualifies when it holds a 0 and, once
+    sorted, two equal neighbours (a repeated distance).
+    """
+    out = np.zeros(thresholds.shape[0], dtype=bool)
+    step = max(1, _TABLE_CELLS // max(values.shape[0], 1))
+    for start in range(0, thresholds.shape[0], step):
+        chunk = thresholds[start : start + step]
+        distances = np.round(np.abs(values[None, :] - chunk[:, None]), 8)
+        has_zero = np.any(distances == 0.0, axis=1)
+        distances.sort(axis=1)
+        repeated = np.any(distances[:, 1:] == distances[:, :-1], axis=1)
+        out[start : start + step] = has_zero & repeated
+    return out
+
+
+def _each_threshold(test):
+    """A test of many thresholds from the test of one."""
+    return lambda thresholds, values: np.array([test(t, values) for t in thresholds], dtype=bool)
+
+
+# Name -> (how a column's values are prepared, the test of one threshold, the test of many).
+THRESHOLD_TESTS = {
+    "rounded": (
+        lambda column: np.unique(np.round(column, 8)),
+        _threshold_on_lattice,
+        _each_threshold(_threshold_on_lattice),
+    ),
+    "paper": (np.unique, _threshold_on_lattice_paper, _thresholds_on_lattice_paper),
+}
+
+
+class LatticeIndex:
+    """The lattice facts of a dataset, computed once for many trees.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    test : {"rounded", "paper"}, default="rounded"
+        How a threshold is matched to the observed values (see
+        :data:`THRESHOLD_TESTS`): ``"rounded"`` compares values and
+        threshold rounded to 8 decimals (the app's lattice views);
+        ``"paper"`` is source 000's count behind rho and rho_k.
+    """
+
+    def __init__(self, X, test="rounded"):
+        if test not in THRESHOLD_TESTS:
+            raise ValueError(
+                f"Unknown threshold test {test!r}; use one of {sorted(THRESHOLD_TESTS)}."
+            )
+        self.X = np.asarray(X, dtype=np.float64)
+        self.test = test
+        self.flags = lattice_features(self.X)
+        self._values = {}
+
+    def values(self, feature):
+        """Sorted distinct values of a feature, prepared for the threshold test (cached)."""
+        if feature not in self._values:
+            column = self.X[:, feature]
+            self._values[feature] = THRESHOLD_TESTS[self.test][0](column[np.isfinite(column)])
+        return self._values[feature]
+
+    def nodes(self, tree):
+        """Which nodes of ``tree`` have their threshold on an observed lattice value (see :func:`lattice_nodes`)."""
+        flags = np.zeros(tree.node_count, dtype=bool)
+        internal = np.flatnonzero(tree.feature >= 0)
+        for feature in np.unique(tree.feature[internal]):
+            if not self.flags[feature]:
+                continue
+            nodes = internal[tree.feature[internal] == feature]
+            values = self.values(int(feature))
+            flags[nodes] = THRESHOLD_TESTS[self.test][2](tree.threshold[nodes], values)
+        return flags
+
+    def count(self, trees):
+        """``(n_on_lattice, n_internal)`` pooled over ``trees`` (a forest's, or one tree's).
+
+        The same count as summing :meth:`split_share` over the trees, with
+        one vectorised test per feature for all the trees' thresholds.
+        """
+        if not trees:
+            return 0, 0
+        internal = [tree.feature >= 0 for tree in trees]
+        features = np.concatenate([t.feature[i] for t, i in zip(trees, internal, strict=True)])
+        thresholds = np.concatenate([t.threshold[i] for t, i in zip(trees, internal, strict=True)])
+        on = 0
+        for feature in np.unique(features):
+            if self.flags[feature]:
+                chosen = thresholds[features == feature]
+                values = self.values(int(feature))
+                on += int(np.count_nonzero(THRESHOLD_TESTS[self.test][2](chosen, values)))
+        return on, int(features.shape[0])
+
+    def split_share(self, tree):
+        """``(share, n_on_lattice, n_internal)`` of ``tree`` (see :func:`lattice_split_share`)."""
+        n_internal = int(np.count_nonzero(tree.feature >= 0))
+        if n_internal == 0:
+            return 0.0, 0, 0
+        count = int(np.count_nonzero(self.nodes(tree)))
+        return count / n_internal, count, n_internal
+
+
+def lattice_nodes(tree, X):
+    """Which nodes have their threshold on an observed lattice value of ``X``.
+
+    A node counts when its feature is a lattice feature of ``X`` and its
+    threshold equals an observed value of that feature which is the midpoint
+    of two other observed values (distances rounded to 8 decimals). For many
+    trees on the same data, :class:`LatticeIndex` computes the lattice once.
+
+    Returns
+    -------
+    ndarray of shape (node_count,), bool
+    """
+    if not np.any(tree.feature >= 0):
+        return np.zeros(tree.node_count, dtype=bool)
+    return LatticeIndex(X).nodes(tree)
+
+
+def lattice_split_share(tree, X):
+    """Share of internal nodes whose threshold lies on a lattice value (rho, Table 2).
+
+    A node counts when its feature is a lattice feature of ``X`` and its
+    threshold equals an observed value of that feature which is the midpoint
+    of two other observed values.
+
+    Parameters
+    ----------
+    tree : Tree
+    X : array-like of shape (n_samples, n_features)
+
+    Returns
+    -------
+    share : float
+        ``n_on_lattice / n_internal`` (0.0 for a tree with no split).
+    n_on_lattice : int
+    n_internal : int
+    """
+    if not np.any(tree.feature >= 0):
+        return 0.0, 0, 0
+    return LatticeIndex(X).split_share(tree)

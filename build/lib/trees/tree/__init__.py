@@ -1,0 +1,112 @@
+"""The CART core: the array tree, its threshold tests, criteria, split search, builder and estimators.
+
+Public API
+----------
+Tree, mirror
+    The array-based tree structure and mirroring (source 000, section 3.1).
+OPERATORS, ROUTING_OPERATORS, FOREST_CONDITIONINGS, INPUT_DTYPES, check_operator
+    The threshold tests and the precisions they compare in, named once.
+DecisionTreeClassifier, DecisionTreeRegressor
+    scikit-learn compatible estimators with ``conditioning=``.
+TreeGrower, Candidate
+    Grow a tree one split at a time.
+search_splits, SegmentBatch, SplitTable, position_to_threshold, TIE_BREAKS
+    The single split search and its tie-breaks between features.
+TreeGrowth, grow, StoppingRules, GROWTH_ORDERS, SELECTIONS, CATEGORICAL_SPLITS
+    The builder, its stopping rules and its options by name.
+CRITERIA_CLF, CRITERIA_REG, REPORT_CRITERIA, CLASSIFIER_CRITERIA
+    The split criteria by name (REPORT_CRITERIA: source 004's own metrics;
+    CLASSIFIER_CRITERIA: every classification criterion).
+split_criteria, table_criteria, gini_null_moments, gamma_log_pvalue, log_gamma_sf, permutation_pvalue
+    Source 001's split statistics and p-values.
+best_categorical_split
+    Membership and equality splits of a categorical feature.
+from_sklearn
+    Convert a fitted scikit-learn tree.
+warm_up
+    Compile the kernels (or load them from numba's on-disk cache) ahead of use.
+validate_tree_document, parse_tree_json, MAX_TREE_NODES
+    Strict checks of a saved tree (JSON), with a node-count limit.
+tree_data_problems, check_tree_for_data
+    Whether a loaded tree fits the current data (features, task, classes, categories).
+"""
+
+# First: clears stale compiled kernels before any runs (see _kernels_cache).
+from . import _kernels_cache  # noqa: F401, I001
+from ._builder import GROWTH_ORDERS, SELECTIONS, TreeGrowth, grow
+from ._categorical import CATEGORICAL_SPLITS, best_categorical_split
+from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
+from ._criterion import CLASSIFIER_CRITERIA, CRITERIA_CLF, CRITERIA_REG, REPORT_CRITERIA
+from ._grower import Candidate, TreeGrower
+from ._interop import from_sklearn
+from ._operators import (
+    FOREST_CONDITIONINGS,
+    INPUT_DTYPES,
+    OPERATORS,
+    ROUTING_OPERATORS,
+    check_operator,
+)
+from ._pvalues import (
+    gamma_log_pvalue,
+    gini_null_moments,
+    log_gamma_sf,
+    permutation_pvalue,
+    split_criteria,
+    table_criteria,
+)
+from ._settings import StoppingRules
+from ._splitter import (
+    TIE_BREAKS,
+    SegmentBatch,
+    SplitTable,
+    position_to_threshold,
+    search_splits,
+)
+from ._tree import Tree, mirror
+from ._warmup import warm_up
+from ._tree_json import MAX_NODES as MAX_TREE_NODES
+from ._tree_json import parse_tree_json, validate_tree_document
+from ._tree_match import check_tree_for_data, tree_data_problems
+
+__all__ = [
+    "CATEGORICAL_SPLITS",
+    "CLASSIFIER_CRITERIA",
+    "CRITERIA_CLF",
+    "CRITERIA_REG",
+    "FOREST_CONDITIONINGS",
+    "GROWTH_ORDERS",
+    "INPUT_DTYPES",
+    "MAX_TREE_NODES",
+    "OPERATORS",
+    "REPORT_CRITERIA",
+    "ROUTING_OPERATORS",
+    "SELECTIONS",
+    "TIE_BREAKS",
+    "Candidate",
+    "DecisionTreeClassifier",
+    "DecisionTreeRegressor",
+    "SegmentBatch",
+    "SplitTable",
+    "StoppingRules",
+    "Tree",
+    "TreeGrower",
+    "TreeGrowth",
+    "best_categorical_split",
+    "check_operator",
+    "check_tree_for_data",
+    "from_sklearn",
+    "gamma_log_pvalue",
+    "gini_null_moments",
+    "grow",
+    "log_gamma_sf",
+    "mirror",
+    "parse_tree_json",
+    "permutation_pvalue",
+    "position_to_threshold",
+    "search_splits",
+    "split_criteria",
+    "table_criteria",
+    "warm_up",
+    "tree_data_problems",
+    "validate_tree_document",
+]

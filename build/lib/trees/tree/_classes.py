@@ -1,0 +1,505 @@
+"""Decision-tree estimators with the scikit-learn API and a choice of threshold test."""
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.utils import check_random_state
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ._builder import GROWTH_ORDERS, TreeGrowth, grow
+from ._criterion import CLASSIFIER_CRITERIA, CRITERIA_REG
+from ._kernels_arrays import all_finite, kernel_array
+from ._kernels_search import keep_rows
+from ._operators import (
+    INPUT_DTYPES,
+    ROUTING_OPERATORS,
+    cast_input,
+    check_input_dtype,
+    check_operator,
+)
+from ._settings import (
+    categorical_mask,
+    check_sample_weight,
+    resolve_max_features,
+    stopping_rules,
+    target_statistics,
+)
+from ._splitter import check_tie_break
+
+__all__ = ["BaseDecisionTree", "DecisionTreeClassifier", "DecisionTreeRegressor"]
+
+
+class BaseDecisionTree(BaseEstimator):
+    """Shared fitting logic of the classifier and the regressor.
+
+    Growth is exact greedy CART (source 000, section 2.1) with the project's
+    single split search (``trees._splitter``): thresholds are midpoints of
+    consecutive distinct values; ties between equally good splits go to the
+    lowest feature index (``tie_break="first"``) or to the first feature of
+    a random order drawn per node (``"random"``, as scikit-learn), then to
+    the lowest threshold. ``conditioning`` only changes prediction: the tree
+    grown is the same for every test (source 000, section 2.2).
+
+    ``threshold_dtype="float32"`` rounds X to float32 before fitting and
+    before every prediction, as scikit-learn does: thresholds are then
+    float64 midpoints of float32 values, exactly scikit-learn's.
+    """
+
+    _criteria = {}
+
+    def __init__(
+        self,
+        *,
+        criterion,
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        max_leaf_nodes=None,
+        max_nodes=None,
+        min_impurity_decrease=0.0,
+        max_features=None,
+        growth="best_first",
+        random_state=None,
+        conditioning="<=",
+        categorical_features=None,
+        categorical_split="membership",
+        tie_break="first",
+        threshold_dtype="float64",
+    ):
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.max_leaf_nodes = max_leaf_nodes
+        self.max_nodes = max_nodes
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_features = max_features
+        self.growth = growth
+        self.random_state = random_state
+        self.conditioning = conditioning
+        self.categorical_features = categorical_features
+        self.categorical_split = categorical_split
+        self.tie_break = tie_break
+        self.threshold_dtype = threshold_dtype
+
+    # ------------------------------------------------------------ fitting
+    def _stopping_rules(self, n_samples):
+        return stopping_rules(
+            n_samples,
+            self.max_depth,
+            self.min_samples_split,
+            self.min_samples_leaf,
+            self.max_leaf_nodes,
+            self.max_nodes,
+            self.min_impurity_decrease,
+        )
+
+    def _check_settings(self):
+        if self.criterion not in self._criteria:
+            raise ValueError(
+                f"criterion must be one of {sorted(self._criteria)}, got {self.criterion!r}."
+            )
+        if self.growth not in GROWTH_ORDERS:
+            raise ValueError(f"growth must be one of {tuple(GROWTH_ORDERS)}, got {self.growth!r}.")
+        check_operator(self.conditioning)
+        check_tie_break(self.tie_break)
+        check_input_dtype(self.threshold_dtype)
+
+    def _grow(self, X, row_stats, value_offset, targets=None, presorted=None, generator_seed=None):
+        """Grow ``tree_`` from prepared statistics; shared by both estimators.
+
+        ``presorted``: the sorted orders of the rows to grow on (a forest's),
+        when they are not all the rows of ``X``. ``generator_seed``: the seed
+        of the tree's generator when the caller drew it already (what
+        ``random_state`` gives, ``RandomState(random_state).randint(2**31 - 1)``).
+        """
+        n_features = X.shape[1]
+        rules = self._stopping_rules(self._n_rows_given)
+        self.max_features_ = resolve_max_features(self.max_features, n_features)
+        seed = generator_seed
+        if seed is None:
+            seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
+        growth = TreeGrowth(
+            X,
+            row_stats,
+            self._criteria[self.criterion](),
+            rules,
+            value_offset=value_offset,
+            max_features=self.max_features_,
+            rng=np.random.default_rng(seed),
+            # Only the classifier has these parameters (source 001 is about classification).
+            selection=getattr(self, "selection", "gain"),
+            n_permutations=getattr(self, "n_permutations", 99),
+            categorical=self._categorical_mask(X),
+            categorical_split=self.categorical_split,
+            tie_break=self.tie_break,
+            presorted=presorted,
+            targets=targets,
+        )
+        grow(growth, self.growth)
+        names = getattr(self, "feature_names_in_", None)
+        classes = getattr(self, "classes_", None)
+        self.tree_ = growth.to_tree(
+            feature_names=None if names is None else list(names),
+            class_names=None if classes is None else [str(c) for c in classes],
+            input_dtype=self.threshold_dtype,
+        )
+        self._improvement = growth.nodes.improvement.copy()
+        return self
+
+    def _categorical_mask(self, X):
+        return categorical_mask(
+            self.categorical_features, X, getattr(self, "feature_names_in_", None)
+        )
+
+    def _validate_fit_data(self, X, y, sample_weight):
+        self._check_settings()
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=not self._is_classifier())
+        X = _round_for_fit(X, self.threshold_dtype)
+        sample_weight = check_sample_weight(sample_weight, X.shape[0])
+        # Fractions of rows (min_samples_leaf=0.05...) are resolved against every row given, as
+        # scikit-learn does: a forest's bootstrap weights must not shrink its trees' leaves.
+        self._n_rows_given = X.shape[0]
+        # A row of weight 0 is treated as absent: it would otherwise still
+        # place thresholds and count towards min_samples_leaf.
+        present = sample_weight > 0
+        return X[present], np.asarray(y)[present], sample_weight[present]
+
+    def _is_classifier(self):
+        return isinstance(self, ClassifierMixin)
+
+    def _fit_in_forest(
+        self, X, y, sample_weight, sorted_orders, feature_names=None, generator_seed=None
+    ):
+        """Grow on the rows of positive weight, without validation (a forest's tree).
+
+        The forest validated ``X`` (already in the tree's precision) and
+        ``y`` (class indices for a classifier) once and sorted ``X`` once
+        (``sorted_orders``); each tree keeps the rows of its bootstrap sample
+        from those orders (``_kernels_search.keep_rows``) instead of sorting
+        afresh. The tree is the one :meth:`fit` grows on the same rows and
+        weights: rows keep their order, so the same statistics are summed in
+        the same order.
+        """
+        self._check_settings()
+        present = sample_weight > 0
+        rows, xs = sorted_orders
+        kept = keep_rows(rows, xs, present)
+        # Fractions of rows count every row given, the bootstrap's absent rows too (as fit).
+        self._n_rows_given = X.shape[0]
+        self.n_features_in_ = X.shape[1]
+        if feature_names is not None:
+            self.feature_names_in_ = feature_names
+        self.n_outputs_ = 1
+        criterion = self._criteria[self.criterion]()
+        if self._is_classifier():
+            self.classes_ = np.unique(y[present])
+            self.n_classes_ = self.classes_.shape[0]
+            encoded = np.minimum(np.searchsorted(self.classes_, y), self.n_classes_ - 1)
+            row_stats = criterion.row_statistics(encoded, sample_weight, self.n_classes_)
+            return self._grow(X, row_stats, 0.0, presorted=kept, generator_seed=generator_seed)
+        offset = float(np.average(y[present], weights=sample_weight[present]))
+        row_stats = criterion.row_statistics(y - offset, sample_weight)
+        return self._grow(
+            X, row_stats, offset, targets=y, presorted=kept, generator_seed=generator_seed
+        )
+
+    # --------------------------------------------------------- prediction
+    def _validate_X_predict(self, X):
+        check_is_fitted(self, "tree_")
+        return check_predict_rows(self, X)
+
+    def apply(self, X, op=None):
+        """Leaf reached by each row (``op`` defaults to ``conditioning``)."""
+        X = self._validate_X_predict(X)
+        return self.tree_.apply(X, self._routing_op(op))
+
+    def decision_path(self, X, op=None):
+        """Nodes visited by each row, as a CSR indicator matrix."""
+        X = self._validate_X_predict(X)
+        return self.tree_.decision_path(X, self._routing_op(op))
+
+    def _routing_op(self, op):
+        op = self.conditioning if op is None else op
+        if op == "average":
+            raise ValueError(
+                "With conditioning='average' a row may reach two leaves; pass op='<=' or op='<'."
+            )
+        return check_operator(op, ROUTING_OPERATORS)
+
+    def get_depth(self):
+        """Depth of the fitted tree."""
+        check_is_fitted(self, "tree_")
+        return self.tree_.max_depth
+
+    def get_n_leaves(self):
+        """Number of leaves of the fitted tree."""
+        check_is_fitted(self, "tree_")
+        return self.tree_.n_leaves
+
+    @property
+    def feature_importances_(self):
+        """Normalised total weighted impurity decrease brought by each feature."""
+        check_is_fitted(self, "tree_")
+        internal = self.tree_.feature >= 0
+        totals = np.bincount(
+            self.tree_.feature[internal],
+            weights=np.maximum(self._improvement[internal], 0.0),
+            minlength=self.n_features_in_,
+        )
+        total = totals.sum()
+        return totals / total if total > 0 else totals
+
+
+def check_predict_rows(estimator, X):
+    """``X`` validated for prediction (features as at fit), float64, C-ordered, finite.
+
+    scikit-learn's validation without its finiteness test, which a compiled
+    test replaces (on small inputs scikit-learn's took as long as the
+    prediction itself).
+
+    Raises
+    ------
+    ValueError
+        When ``X`` has NaN or infinite values, or not the features of the fit.
+    """
+    X = validate_data(estimator, X, dtype=np.float64, reset=False, ensure_all_finite=False)
+    X = kernel_array(X)
+    if not all_finite(X):
+        raise ValueError(
+            "Input X contains NaN or infinity: impute missing values first (the Data page does)."
+        )
+    return X
+
+
+def _round_for_fit(X, threshold_dtype):
+    """Training rows in the precision the tree compares in (float32: scikit-learn's).
+
+    Raises
+    ------
+    ValueError
+        When a value lies beyond the precision's range (it would become infinite).
+    """
+    rounded = cast_input(X, threshold_dtype)
+    if rounded is not X and np.isinf(rounded).any():
+        raise ValueError(
+            f"X has values beyond {threshold_dtype}'s range (about "
+            f"{np.finfo(INPUT_DTYPES[threshold_dtype]).max:.3g}): rescale them or use "
+            "threshold_dtype='float64'."
+        )
+    return rounded
+
+
+class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
+    """CART classification tree whose threshold test is a parameter.
+
+    Parameters
+    ----------
+    criterion : {"gini", "entropy", "misclassification", "chi2", "report_chi2"}, default="gini"
+        Split score (``trees._criterion``); any number of classes.
+        ``"chi2"`` is Pearson's statistic, ``"report_chi2"`` source 004's own
+        chi-square metric. Misclassification refuses splits of zero gain
+        (see ``Misclassification``): its exhaustive trees stop where no split
+        changes a majority.
+    max_depth : int, default=None
+        Deepest a node may be (root depth 0); None for no limit.
+    min_samples_split : int or float, default=2
+        Fewest rows a node needs to be split (a float is a share of the rows).
+    min_samples_leaf : int or float, default=1
+        Fewest rows each child must keep (a float is a share of the rows).
+    max_leaf_nodes : int, default=None
+        Most leaves; the growth order decides which leaves are split first.
+    max_nodes : int, default=None
+        Most nodes, internal and leaves (source 004, section 3.4.1).
+    min_impurity_decrease : float, default=0.0
+        Least weighted impurity decrease ``w_t / w * G`` a split must bring.
+    max_features : int, float, "sqrt", "log2" or None, default=None
+        Size of the random feature subset drawn at each node.
+    growth : {"best_first", "level_order"}, default="best_first"
+        Order of expansion; matters only with ``max_leaf_nodes``/``max_nodes``.
+    random_state : int, RandomState or None, default=None
+        Seeds the feature subsets and the random tie-break (the only randomness).
+    conditioning : {"<=", "<", "average"}, default="<="
+        Threshold test used by ``predict``/``predict_proba`` (source 000).
+    categorical_features : array-like of int, str or bool, default=None
+        Features holding integer category codes, split by membership
+        (``x in S``) or equality (``x == v``) instead of thresholds
+        (source 004, section 3.2; see ``trees._categorical``).
+    categorical_split : {"membership", "equality"}, default="membership"
+    tie_break : {"first", "random"}, default="first"
+        Which of several equally good features a node splits on: the lowest
+        feature index, or the first in a random order drawn per node from
+        ``random_state`` (scikit-learn's splitter visits features in a random
+        order, so its trees differ by seed on tie-rich data). Within a
+        feature the lowest threshold wins either way.
+    threshold_dtype : {"float64", "float32"}, default="float64"
+        Precision of the comparisons. ``"float32"`` rounds X to float32
+        before fitting (thresholds are float64 midpoints of float32 values,
+        with scikit-learn's rule where the midpoint rounds onto the upper
+        value) and before every prediction, so the tree compares as
+        scikit-learn's. The choice is itself a source of the conditioning
+        bias: a midpoint that lands on a decimal observed value in float64
+        (2.35 between 2.3 and 2.4) generally does not in float32, and the
+        reverse; the tree records it as ``tree_.input_dtype``.
+    selection : {"gain", "p_value"}, default="gain"
+        Split variable by the largest score, or by the smallest permutation
+        p-value of each feature's best threshold (source 001's correction of
+        the bias towards features with many values).
+    n_permutations : int, default=99
+        Label permutations per feature and node with ``selection="p_value"``.
+
+    Attributes
+    ----------
+    tree_ : Tree
+    classes_ : ndarray of shape (n_classes,)
+    n_classes_ : int
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str, present when fitted on a DataFrame
+    max_features_ : int or None
+    """
+
+    _criteria = CLASSIFIER_CRITERIA
+
+    def __init__(
+        self,
+        *,
+        criterion="gini",
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        max_leaf_nodes=None,
+        max_nodes=None,
+        min_impurity_decrease=0.0,
+        max_features=None,
+        growth="best_first",
+        random_state=None,
+        conditioning="<=",
+        categorical_features=None,
+        categorical_split="membership",
+        tie_break="first",
+        threshold_dtype="float64",
+        selection="gain",
+        n_permutations=99,
+    ):
+        super().__init__(
+            criterion=criterion,
+            max_depth=max_depth,
+            min_samples_split=min_samples_split,
+            min_samples_leaf=min_samples_leaf,
+            max_leaf_nodes=max_leaf_nodes,
+            max_nodes=max_nodes,
+            min_impurity_decrease=min_impurity_decrease,
+            max_features=max_features,
+            growth=growth,
+            random_state=random_state,
+            conditioning=conditioning,
+            categorical_features=categorical_features,
+            categorical_split=categorical_split,
+            tie_break=tie_break,
+            threshold_dtype=threshold_dtype,
+        )
+        self.selection = selection
+        self.n_permutations = n_permutations
+
+    def fit(self, X, y, sample_weight=None):
+        """Grow the tree on ``(X, y)``.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        self
+        """
+        X, y, sample_weight = self._validate_fit_data(X, y, sample_weight)
+        check_classification_targets(y)
+        row_stats, offset, self.classes_ = target_statistics(
+            self._criteria[self.criterion](), y, sample_weight
+        )
+        self.n_classes_ = self.classes_.shape[0]
+        self.n_outputs_ = 1
+        return self._grow(X, row_stats, offset)
+
+    def predict_proba(self, X):
+        """Class probabilities under the ``conditioning`` test.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        X = self._validate_X_predict(X)
+        return self.tree_.predict(X, self.conditioning)
+
+    def predict_log_proba(self, X):
+        """Logarithm of :meth:`predict_proba` (``-inf`` for probability 0)."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
+    def predict(self, X):
+        """Most probable class (the first class on ties)."""
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
+
+
+class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
+    """CART regression tree (squared error) whose threshold test is a parameter.
+
+    Parameters are those of :class:`DecisionTreeClassifier` with
+    ``criterion="squared_error"`` the only criterion. Leaves predict the
+    weighted mean of y; ``conditioning="average"`` predicts the mean of the
+    ``"<="`` and ``"<"`` predictions.
+    """
+
+    _criteria = CRITERIA_REG
+
+    def __init__(
+        self,
+        *,
+        criterion="squared_error",
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        max_leaf_nodes=None,
+        max_nodes=None,
+        min_impurity_decrease=0.0,
+        max_features=None,
+        growth="best_first",
+        random_state=None,
+        conditioning="<=",
+        categorical_features=None,
+        categorical_split="membership",
+        tie_break="first",
+        threshold_dtype="float64",
+    ):
+        super().__init__(
+            criterion=criterion,
+            max_depth=max_depth,
+            min_samples_split=min_samples_split,
+            min_samples_leaf=min_samples_leaf,
+            max_leaf_nodes=max_leaf_nodes,
+            max_nodes=max_nodes,
+            min_impurity_decrease=min_impurity_decrease,
+            max_features=max_features,
+            growth=growth,
+            random_state=random_state,
+            conditioning=conditioning,
+            categorical_features=categorical_features,
+            categorical_split=categorical_split,
+            tie_break=tie_break,
+            threshold_dtype=threshold_dtype,
+        )
+
+    def fit(self, X, y, sample_weight=None):
+        """Grow the tree on ``(X, y)``; see :meth:`DecisionTreeClassifier.fit`."""
+        X, y, sample_weight = self._validate_fit_data(X, y, sample_weight)
+        self.n_outputs_ = 1
+        row_stats, offset, _ = target_statistics(self._criteria[self.criterion](), y, sample_weight)
+        return self._grow(X, row_stats, offset, targets=y)
+
+    def predict(self, X):
+        """Predicted values under the ``conditioning`` test, shape (n_samples,)."""
+        X = self._validate_X_predict(X)
+        return self.tree_.predict(X, self.conditioning)

@@ -1,0 +1,721 @@
+"""A tree being grown: its nodes, the sorted orders of its rows, and how to search and split them.
+
+:class:`TreeGrowth` is the state shared by the batch fit (``_builder.grow``),
+the step-by-step grower and the forests. Its nodes live in the node store of
+the compiled growth loop (``_kernels_growth``: one row per node id of four
+arrays), so the loop can grow a whole tree in one call and the grower can
+continue, split by hand or undo on the same arrays. Node values and
+impurities are computed from each node's statistics with the numpy criteria
+(``_criterion``), the same formulas for every path.
+
+Searching a node has two forms, both on the same sorted orders:
+
+* :meth:`TreeGrowth.best_splits`: the compiled search of each node's best
+  split (selection by gain), what growth uses;
+* :meth:`TreeGrowth.evaluate`: every candidate of every feature as a
+  :class:`~trees.tree._splitter.SplitTable`, for score curves, for the
+  inspection of a node, and for selection by p-value (source 001).
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._categorical import CATEGORICAL_SPLITS, best_categorical_split
+from ._kernels_arrays import kernel_array
+from ._kernels_criteria import KERNEL_IDS
+from ._kernels_growth import (
+    CHOICE_FEATURE,
+    CHOICE_IMPROVEMENT,
+    CHOICE_LOCAL,
+    CHOICE_N_LEFT,
+    CHOICE_SCORE,
+    DEPTH,
+    FEATURE,
+    INT_COLUMNS,
+    LEFT,
+    N_SAMPLES,
+    RIGHT,
+    START,
+    THRESHOLD,
+    evaluate_nodes,
+    split_node,
+)
+from ._pvalues import permutation_pvalue, split_criteria
+from ._splitter import (
+    TIE_BREAKS,
+    SegmentBatch,
+    check_tie_break,
+    gather_segments,
+    search_splits,
+    sort_features,
+)
+from ._tree import Tree
+
+__all__ = ["SELECTIONS", "Choice", "TreeGrowth"]
+
+
+@dataclass
+class Choice:
+    """The split a node takes.
+
+    Attributes
+    ----------
+    feature : int
+    score : float
+        The criterion's score.
+    position : int, optional
+        Threshold splits found in a table: the batch position of the candidate.
+    local : int, optional
+        Threshold splits: the position inside the node's segment (the left
+        child gets ``local + 1`` rows).
+    codes : tuple of int, optional
+        Membership splits: the category codes sent left.
+    n_left : int, optional
+        Membership splits: rows sent left.
+    log_pvalue : float, optional
+        Set when the node chooses by p-value.
+    """
+
+    feature: int
+    score: float
+    position: int = None
+    local: int = None
+    codes: tuple = None
+    n_left: int = None
+    log_pvalue: float = None
+
+    def __lt__(self, other):  # heap entries compare choices only on exact ties of the other keys
+        return self.feature < other.feature
+
+
+class _NodeView:
+    """Read access to the node store by attribute: ``nodes.feature``, ``nodes.value``..."""
+
+    _INTS = {
+        "feature": FEATURE,
+        "left": LEFT,
+        "right": RIGHT,
+        "n_samples": N_SAMPLES,
+        "depth": DEPTH,
+        "start": START,
+    }
+
+    def __init__(self, growth):
+        self._growth = growth
+
+    @property
+    def size(self):
+        return self._growth.size
+
+    def __getattr__(self, name):
+        growth = self._growth
+        if name in self._INTS:
+            return growth.store[0][: growth.size, self._INTS[name]]
+        if name == "threshold":
+            return growth.store[1][: growth.size, THRESHOLD]
+        raise AttributeError(name)
+
+    @property
+    def stats(self):
+        """Statistics of every node, shape (n_stats, size)."""
+        return self._growth.store[2][: self._growth.size].T
+
+    @property
+    def weighted_n_samples(self):
+        return self._growth.criterion.weight(self.stats)
+
+    @property
+    def impurity(self):
+        return self._growth.criterion.impurity(self.stats)
+
+    @property
+    def value(self):
+        growth = self._growth
+        value = growth.criterion.value(self.stats)
+        return value if growth.criterion.is_classification else value + growth.value_offset
+
+    @property
+    def improvement(self):
+        """Weighted impurity decrease ``w_t / w * G`` of each split (0 at leaves)."""
+        growth, out = self._growth, np.zeros(self.size)
+        internal = np.flatnonzero(self.feature >= 0)
+        stats = self.stats
+        left, right = stats[:, self.left[internal]], stats[:, self.right[internal]]
+        weight = growth.criterion.weight(stats[:, internal])
+        out[internal] = (
+            weight / growth.total_weight * growth.criterion.gain(left, right, left + right)
+        )
+        return out
+
+
+def _category_codes(X, categorical):
+    """Number of category codes (largest code + 1) over the categorical features."""
+    return int(X[:, categorical].max()) + 1 if categorical.any() else 0
+
+
+class TreeGrowth:
+    """A tree being grown, with the sorted orders of its training rows.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features), float64
+    row_stats : ndarray of shape (n_stats, n_samples)
+        Per-row criterion statistics (``criterion.row_statistics``).
+    criterion : criterion object
+    rules : StoppingRules
+    value_offset : float, default=0.0
+        Added to regression leaf means (the builder centres y).
+    max_features : int or None
+        Size of the random feature subset drawn at every node.
+    rng : numpy.random.Generator, optional
+        Source of the feature subsets, of the random tie-break and of the
+        permutations.
+    selection : {"gain", "p_value"}, default="gain"
+        How a node picks its split variable: the largest score, or the
+        smallest permutation p-value of each feature's best threshold
+        (source 001; classification only, see :meth:`choose`).
+    n_permutations : int, default=99
+        Label permutations per feature and node for ``selection="p_value"``.
+    categorical : ndarray of shape (n_features,), bool, optional
+        Features holding integer category codes, split by membership or
+        equality (``trees._categorical``) instead of thresholds.
+    categorical_split : {"membership", "equality"}, default="membership"
+    tie_break : {"first", "random"}, default="first"
+        Which of several equally good features a node takes: the lowest
+        index, or the first in a random order drawn per node from ``rng``
+        (scikit-learn's behaviour); see ``trees/tree/_splitter.py``.
+    presorted : tuple (rows, xs), optional
+        The sorted orders of the rows (``_splitter.sort_features``), when the
+        caller has them (a forest sorts once for all its trees); row ids in
+        ``rows`` index ``X`` and ``row_stats``.
+    targets : ndarray of shape (n_samples,), optional
+        Regression: the target of each row, read to leave a node whose
+        target is constant a leaf (its computed variance may be a rounding
+        error above zero). Defaults to ``w*y / w`` from ``row_stats``.
+    """
+
+    def __init__(
+        self,
+        X,
+        row_stats,
+        criterion,
+        rules,
+        value_offset=0.0,
+        max_features=None,
+        rng=None,
+        selection="gain",
+        n_permutations=99,
+        categorical=None,
+        categorical_split="membership",
+        tie_break="first",
+        presorted=None,
+        targets=None,
+    ):
+        self.X = kernel_array(X, dtype=np.float64)
+        self.row_stats = row_stats
+        self.criterion = criterion
+        self.rules = rules
+        self.value_offset = value_offset
+        self.n_features = X.shape[1]
+        self.max_features = max_features
+        self.rng = rng if rng is not None else np.random.default_rng(0)
+        if selection not in SELECTIONS:
+            raise ValueError(f"selection must be one of {tuple(SELECTIONS)}, got {selection!r}.")
+        if selection == "p_value" and not criterion.is_classification:
+            raise ValueError(
+                "Selection by p-value is defined for classification (source 001), not regression."
+            )
+        self.selection = selection
+        self.n_permutations = int(n_permutations)
+        self.categorical = (
+            np.zeros(X.shape[1], dtype=bool)
+            if categorical is None
+            else np.asarray(categorical, bool)
+        )
+        if categorical_split not in CATEGORICAL_SPLITS:
+            raise ValueError(
+                f"categorical_split must be one of {tuple(CATEGORICAL_SPLITS)}, got {categorical_split!r}."
+            )
+        self.categorical_split = categorical_split
+        self.tie_break = check_tie_break(tie_break)
+        self._rank = None  # visiting ranks of the features in the last evaluated table
+        self.rows, self.xs = sort_features(self.X) if presorted is None else presorted
+        self._stats_by_row = kernel_array(row_stats.T)
+        self.targets = self._row_targets(targets)
+        # The root's statistics summed over the rows in index order, as ever.
+        present = slice(None) if presorted is None else np.sort(self.rows[0])
+        self._start_store(row_stats[:, present].sum(axis=1))
+        self.nodes = _NodeView(self)
+        self.total_weight = float(criterion.weight(self.store[2][0]))
+
+    def _row_targets(self, targets):
+        """Each row's target, for the constant-target rule of regression (empty otherwise)."""
+        if self.criterion.is_classification:
+            return np.zeros(0)
+        if targets is not None:
+            return kernel_array(targets, dtype=np.float64)
+        weight = self.row_stats[0]
+        return np.divide(self.row_stats[1], weight, out=np.zeros_like(weight), where=weight > 0)
+
+    def _start_store(self, root_stats):
+        n_codes = max(_category_codes(self.X, self.categorical), 1)
+        ints = np.zeros((64, INT_COLUMNS), dtype=np.int64)
+        ints[0, [FEATURE, LEFT, RIGHT]] = -1
+        ints[0, N_SAMPLES] = self.rows.shape[1]
+        floats = np.zeros((64, 3))
+        floats[0, THRESHOLD] = np.nan
+        node_stats = np.zeros((64, root_stats.shape[0]))
+        node_stats[0] = root_stats
+        self.store = (ints, floats, node_stats, np.zeros((64, n_codes), dtype=np.uint8))
+        self.size = 1
+
+    # ------------------------------------------------------- compiled inputs
+    def kernel_data(self):
+        """The arrays the compiled kernels read (``_kernels_search`` layout)."""
+        return (self.xs, self.rows, self._stats_by_row, self.X, self.categorical, self.targets)
+
+    def kernel_settings(self):
+        """``(crit, min_leaf, min_weight, equality, by_score)`` for the kernels."""
+        return (
+            KERNEL_IDS[self.criterion.name],
+            int(self.rules.min_samples_leaf),
+            float(self.rules.min_weight_leaf),
+            self.categorical_split == "equality",
+            bool(self.categorical.any()),
+        )
+
+    def kernel_rules(self):
+        """``limits`` and ``weights`` arrays of ``_kernels_growth.grow_compiled``."""
+        rules = self.rules
+        limits = np.array(
+            [
+                -1 if rules.max_depth is None else rules.max_depth,
+                rules.min_samples_split,
+                rules.min_samples_leaf,
+                -1 if rules.max_splits is None else rules.max_splits,
+                int(getattr(self.criterion, "refuses_zero_gain", False)),
+                self.store[3].shape[1],
+            ],
+            dtype=np.int64,
+        )
+        weights = np.array([rules.min_weight_leaf, rules.min_impurity_decrease, self.total_weight])
+        return limits, weights
+
+    def kernel_randomness(self):
+        """``(rng, draw, tie_random, n_allowed)``: when and how nodes draw feature keys."""
+        subset = self.max_features is not None and self.max_features < self.n_features
+        draw = subset or self.tie_break == "random"
+        n_allowed = self.max_features if subset else self.n_features
+        return self.rng, draw, self.tie_break == "random", int(n_allowed)
+
+    # ------------------------------------------------------------ queries
+    def node_rows(self, node):
+        """Training rows of a node (in order of feature 0)."""
+        start, count = self.nodes.start[node], self.nodes.n_samples[node]
+        return self.rows[0, start : start + count]
+
+    def splittable(self, nodes):
+        """The nodes, among ``nodes`` (leaves), that the node rules allow to split."""
+        nodes = np.asarray(nodes, dtype=np.intp)
+        n = self.nodes
+        stats = self.store[2][nodes].T
+        ok = self.rules.may_split(
+            n.n_samples[nodes],
+            self.criterion.weight(stats),
+            n.depth[nodes],
+            self.criterion.impurity(stats),
+        )
+        if not self.criterion.is_classification:
+            ok &= ~np.array([self._constant_target(node) for node in nodes], dtype=bool)
+        return nodes[ok]
+
+    def _constant_target(self, node):
+        """Whether every weighted row of a node has the same target (regression: a leaf).
+
+        The same rule as the compiled ``_kernels_growth._constant_target``.
+        """
+        rows = self.node_rows(node)
+        targets = self.targets[rows[self.row_stats[0, rows] > 0]]
+        return bool(np.all(targets == targets[0])) if targets.size else True
+
+    @property
+    def categories(self):
+        """Membership nodes and the category codes each sends left."""
+        ints, floats, sets = self.store[0], self.store[1], self.store[3]
+        internal = ints[: self.size, FEATURE] >= 0
+        membership = np.flatnonzero(internal & np.isnan(floats[: self.size, THRESHOLD]))
+        return {int(i): tuple(np.flatnonzero(sets[i]).tolist()) for i in membership}
+
+    # ------------------------------------------------------------ searching
+    def best_splits(self, nodes):
+        """The compiled search of the best split of each node (selection by gain).
+
+        Draws the nodes' feature keys from ``rng`` in node order, as the
+        compiled growth does.
+
+        Returns
+        -------
+        choices : list of Choice or None
+        improvement : ndarray
+            Weighted impurity decrease of each choice (``-inf``: none).
+        ok : ndarray of bool
+            Whether the stopping rules accept it.
+        """
+        nodes = np.asarray(nodes, dtype=np.int64)
+        limits, weights = self.kernel_rules()
+        search = (
+            self.kernel_settings(),
+            limits,
+            weights,
+            *self.kernel_randomness(),
+            np.empty(self.n_features, dtype=np.int64),
+        )
+        ok = evaluate_nodes(self.kernel_data(), self.store, nodes, search)
+        ints, floats, sets = self.store[0], self.store[1], self.store[3]
+        choices, improvement = [], np.full(nodes.shape[0], -np.inf)
+        for i, node in enumerate(nodes):
+            feature = int(ints[node, CHOICE_FEATURE])
+            if feature < 0 or floats[node, CHOICE_SCORE] == -np.inf:
+                choices.append(None)
+                ok[i] = False
+                continue
+            local = int(ints[node, CHOICE_LOCAL])
+            score = float(floats[node, CHOICE_SCORE])
+            if local >= 0:
+                choices.append(Choice(feature, score, local=local))
+            else:
+                codes = tuple(np.flatnonzero(sets[node]).tolist())
+                n_left = int(ints[node, CHOICE_N_LEFT])
+                choices.append(Choice(feature, score, codes=codes, n_left=n_left))
+            improvement[i] = floats[node, CHOICE_IMPROVEMENT]
+        return choices, improvement, ok
+
+    def evaluate(self, nodes):
+        """Score every candidate split of the given leaves (one table).
+
+        Returns
+        -------
+        SplitTable
+            Node ``i`` of the table is ``nodes[i]``.
+        """
+        nodes = np.asarray(nodes, dtype=np.intp)
+        batch, _ = gather_segments(
+            self.rows, self.xs, self.nodes.start[nodes], self.nodes.n_samples[nodes]
+        )
+        allowed, self._rank = self._draw_features(batch)
+        if allowed is None:
+            allowed = np.ones((nodes.shape[0], self.n_features), dtype=bool)
+        self._allowed = allowed  # the categorical search of choose() honours the same subsets
+        return search_splits(
+            batch,
+            self.row_stats,
+            self.criterion,
+            min_samples_leaf=self.rules.min_samples_leaf,
+            min_weight_leaf=self.rules.min_weight_leaf,
+            feature_allowed=allowed & ~self.categorical[None, :],
+        )
+
+    def evaluate_rows(self, rows):
+        """The split table of any set of rows (e.g. an internal node's), all features allowed.
+
+        Nothing is drawn from ``rng`` (inspecting a node does not change the
+        growth): ties between features go to the lowest index.
+        """
+        batch = SegmentBatch.from_rows(self.X, [np.asarray(rows, dtype=np.intp)])
+        self._allowed = np.ones((1, self.n_features), dtype=bool)
+        self._rank = None
+        return search_splits(
+            batch,
+            self.row_stats,
+            self.criterion,
+            min_samples_leaf=self.rules.min_samples_leaf,
+            feature_allowed=~self.categorical[None, :],
+        )
+
+    def _draw_features(self, batch):
+        """Random feature subsets and visiting orders per node, non-constant features first.
+
+        One random key per node and feature orders the features, constant
+        ones last. Like scikit-learn, a subset is the first ``max_features``
+        of that order, drawn among the features that are not constant in the
+        node, so it holds ``max_features`` usable features when the node has
+        that many; with ``tie_break="random"`` the same order breaks ties.
+        The compiled search (``_kernels_search.visiting_order``) draws the
+        same keys.
+
+        Returns
+        -------
+        allowed : ndarray of shape (n_nodes, n_features), bool, or None
+            None: every feature.
+        rank : ndarray of shape (n_nodes, n_features), int, or None
+            Visiting rank of each feature; None: index order.
+        """
+        subset = self.max_features is not None and self.max_features < self.n_features
+        if not subset and self.tie_break == "first":
+            return None, None
+        last = batch.seg_start + batch.seg_count - 1
+        constant = batch.xs[:, batch.seg_start] == batch.xs[:, last]  # (F, n_nodes)
+        keys = self.rng.random((batch.n_nodes, self.n_features)) + constant.T
+        ranks = np.argsort(np.argsort(keys, axis=1), axis=1)
+        allowed = ranks < self.max_features if subset else None
+        return allowed, TIE_BREAKS[self.tie_break](ranks)
+
+    def choose(self, table):
+        """The split each node of ``table`` takes (a :class:`Choice`, or None when none exists).
+
+        With ``selection="gain"`` the best-scoring candidate over threshold
+        and categorical splits (ties: the feature visited first, then the
+        lower threshold). With ``selection="p_value"`` the feature with the
+        smallest p-value (source 001): the permutation p-value of its best
+        threshold for an ordered feature (:func:`trees.split_bias.permutation_pvalue`,
+        unweighted rows, ``n_permutations`` label permutations), the
+        Gamma-corrected Gini p-value of its k-ary table for a categorical
+        one; ties go to the larger score, then the feature visited first.
+        The split is then that feature's best one.
+        """
+        batch = table.batch
+        if self.selection == "gain" and not self.categorical.any():
+            # The common case, vectorised: one Choice per node straight from the table.
+            feature, position, score = table.best(self._rank)
+            local = position - batch.seg_start
+            return [
+                Choice(int(f), float(v), position=int(p), local=int(q)) if np.isfinite(v) else None
+                for f, p, q, v in zip(feature, position, local, score, strict=True)
+            ]
+        scores = table.best_per_feature()
+        choices = []
+        for i in range(batch.n_nodes):
+            options = [
+                Choice(int(f), float(scores[f, i]), position=int(table.best_position[f, i]))
+                for f in np.flatnonzero(np.isfinite(scores[:, i]))
+            ]
+            options += self._categorical_options(batch, i)
+            if not options:
+                choices.append(None)
+            elif len(options) == 1:
+                choices.append(options[0])
+            else:
+                choices.append(SELECTIONS[self.selection](self, batch, i, options))
+        return choices
+
+    def _categorical_options(self, batch, i):
+        start = batch.seg_start[i]
+        rows = batch.rows[0, start : start + batch.seg_count[i]]
+        options = []
+        for f in np.flatnonzero(self.categorical & self._allowed[i]):
+            found = best_categorical_split(
+                self.X[rows, f],
+                self.row_stats[:, rows],
+                self.criterion,
+                self.categorical_split,
+                self.rules.min_samples_leaf,
+            )
+            if found is not None:
+                options.append(
+                    Choice(
+                        int(f),
+                        found["score"],
+                        codes=tuple(found["codes"].tolist()),
+                        n_left=found["n_left"],
+                    )
+                )
+        return options
+
+    def choice_improvement(self, table, choice, node_in_batch):
+        """Weighted impurity decrease ``w_t / w * G`` of a :class:`Choice` found in a table."""
+        if choice.codes is None:
+            return float(
+                self.improvement(
+                    table,
+                    np.array([choice.feature]),
+                    np.array([choice.position]),
+                    np.array([node_in_batch]),
+                )[0]
+            )
+        batch = table.batch
+        start = batch.seg_start[node_in_batch]
+        rows = batch.rows[0, start : start + batch.seg_count[node_in_batch]]
+        left_rows = rows[np.isin(self.X[rows, choice.feature], choice.codes)]
+        left = self.row_stats[:, left_rows].sum(axis=1)
+        parent = table.parent[:, node_in_batch]
+        return float(
+            self.criterion.weight(parent)
+            / self.total_weight
+            * self.criterion.gain(left, parent - left, parent)
+        )
+
+    def improvement(self, table, feature, position, node_in_batch):
+        """Weighted impurity decrease ``w_t / w * G`` of candidates of a table."""
+        left, right = table.children(feature, position, node_in_batch)
+        parent = table.parent[:, node_in_batch]
+        weight = self.criterion.weight(parent)
+        return weight / self.total_weight * self.criterion.gain(left, right, parent)
+
+    # ------------------------------------------------------------- splitting
+    def _split_by_choice(self, node, feature, local=-1, codes=None):
+        """Record a choice for ``node`` and split it (compiled); return its children."""
+        ints = self.store[0]
+        ints[node, CHOICE_FEATURE], ints[node, CHOICE_LOCAL] = feature, local
+        if codes is not None:
+            self.store[3][node] = 0
+            self.store[3][node, list(codes)] = 1
+        self.store = split_node(self.kernel_data(), self.store, node, self.size)
+        self.size += 2
+        return np.array([self.size - 2, self.size - 1])
+
+    def split(self, nodes, feature, local_position, threshold=None):
+        """Split leaves at chosen candidates.
+
+        Parameters
+        ----------
+        nodes : array-like of int
+            Leaf ids to split.
+        feature : array-like of int
+            Feature of each split.
+        local_position : array-like of int
+            Candidate of each split, counted from the start of the node's
+            segment: the left child receives the ``local_position + 1`` rows
+            with the lowest values of ``feature``.
+        threshold : array-like of float, optional
+            Thresholds to store instead of the midpoints (a hand-typed
+            threshold); each must separate the same rows as its position.
+
+        Returns
+        -------
+        ndarray of shape (len(nodes), 2)
+            Ids of the new left and right children.
+        """
+        nodes = np.atleast_1d(np.asarray(nodes, dtype=np.intp))
+        children = np.zeros((nodes.shape[0], 2), dtype=np.intp)
+        for i, node in enumerate(nodes):
+            children[i] = self._split_by_choice(int(node), int(feature[i]), int(local_position[i]))
+            if threshold is not None:
+                self.store[1][node, THRESHOLD] = threshold[i]
+        return children
+
+    def split_membership(self, node, feature, codes):
+        """Split a leaf by membership: rows whose code of ``feature`` is in ``codes`` go left.
+
+        Returns
+        -------
+        ndarray of shape (2,)
+            The new children.
+        """
+        node = int(node)
+        rows = self.node_rows(node)
+        n_left = int(np.isin(self.X[rows, feature], np.asarray(codes, dtype=float)).sum())
+        if n_left in (0, rows.shape[0]):
+            raise ValueError(
+                f"The category set {sorted(codes)} leaves one side of node {node} empty."
+            )
+        codes = [int(c) for c in codes if 0 <= int(c) < self.store[3].shape[1]]
+        return self._split_by_choice(node, int(feature), codes=codes)
+
+    def apply(self, nodes, choices):
+        """Split leaves by their :class:`Choice`."""
+        children = np.zeros((len(choices), 2), dtype=np.intp)
+        for i, (node, choice) in enumerate(zip(nodes, choices, strict=True)):
+            if choice.codes is None:
+                children[i] = self._split_by_choice(int(node), choice.feature, choice.local)
+            else:
+                children[i] = self.split_membership(node, choice.feature, choice.codes)
+        return children
+
+    # ------------------------------------------------------------------ undo
+    def snapshot(self, node):
+        """What :meth:`restore` needs to undo the split of leaf ``node``."""
+        start, count = self.nodes.start[node], self.nodes.n_samples[node]
+        return {
+            "node": int(node),
+            "size": self.size,
+            "rows": self.rows[:, start : start + count].copy(),
+            "xs": self.xs[:, start : start + count].copy(),
+        }
+
+    def restore(self, snapshot):
+        """Undo a split: the node becomes a leaf again, its children are forgotten.
+
+        Splits must be undone in reverse order (the children must be the
+        last nodes added).
+        """
+        node = snapshot["node"]
+        start = self.nodes.start[node]
+        count = snapshot["rows"].shape[1]
+        self.rows[:, start : start + count] = snapshot["rows"]
+        self.xs[:, start : start + count] = snapshot["xs"]
+        self.size = snapshot["size"]
+        ints = self.store[0]
+        ints[node, [FEATURE, LEFT, RIGHT]] = -1
+        self.store[1][node, THRESHOLD] = np.nan
+        self.store[3][node] = 0
+
+    # -------------------------------------------------------------- output
+    def to_tree(
+        self, feature_names=None, class_names=None, category_names=None, input_dtype="float64"
+    ):
+        """The current tree as an immutable :class:`Tree` (``input_dtype``: the precision of X)."""
+        n = self.nodes
+        categories = self.categories
+        return Tree(
+            feature=n.feature.copy(),
+            threshold=n.threshold.copy(),
+            left=n.left.copy(),
+            right=n.right.copy(),
+            value=n.value,
+            n_samples=n.n_samples.copy(),
+            weighted_n_samples=n.weighted_n_samples,
+            impurity=n.impurity,
+            depth=n.depth.copy(),
+            is_classifier=self.criterion.is_classification,
+            n_features=self.n_features,
+            feature_names=feature_names,
+            class_names=class_names,
+            categories=[categories.get(i) for i in range(n.size)] if categories else None,
+            category_names=category_names,
+            input_dtype=input_dtype,
+        )
+
+
+def _visit_rank(growth, i):
+    """Rank of each feature in node ``i``'s visiting order (the tie-break)."""
+    return np.arange(growth.n_features) if growth._rank is None else growth._rank[i]
+
+
+def _pick_by_score(growth, batch, i, options):
+    """The option with the largest score; ties go to the feature visited first."""
+    rank = _visit_rank(growth, i)
+    return max(options, key=lambda c: (c.score, -rank[c.feature]))
+
+
+def _pick_by_p_value(growth, batch, i, options):
+    """The option with the smallest p-value (source 001); ties: larger score, feature visited first."""
+    start, stop = batch.seg_start[i], batch.seg_start[i] + batch.seg_count[i]
+    labels = np.argmax(growth.row_stats, axis=0)
+    n_classes = growth.row_stats.shape[0]
+    seed = int(growth.rng.integers(2**31 - 1))
+    for option in options:
+        if option.codes is None:
+            f = option.feature
+            p, _ = permutation_pvalue(
+                batch.xs[f, start:stop],
+                labels[batch.rows[f, start:stop]],
+                n_classes,
+                growth.n_permutations,
+                seed,
+            )
+            option.log_pvalue = float(np.log(p))
+        else:
+            rows = batch.rows[0, start:stop]
+            codes = growth.X[rows, option.feature].astype(np.intp)
+            table = np.zeros((codes.max() + 1, n_classes))
+            np.add.at(table, (codes, labels[rows]), 1.0)
+            option.log_pvalue = split_criteria(table[table.sum(axis=1) > 0])[
+                "gamma_gini_log_pvalue"
+            ]
+    rank = _visit_rank(growth, i)
+    return min(options, key=lambda c: (c.log_pvalue, -c.score, rank[c.feature]))
+
+
+# How a node picks its split variable among each feature's best split.
+SELECTIONS = {"gain": _pick_by_score, "p_value": _pick_by_p_value}

@@ -1,0 +1,77 @@
+"""Conversion of fitted scikit-learn trees into the project's :class:`Tree`."""
+
+import numpy as np
+
+from ._tree import Tree
+
+__all__ = ["from_sklearn"]
+
+_SKLEARN_LEAF = -1
+
+
+def _node_depths(left, right):
+    """Depth of every node, from the children arrays (root 0)."""
+    depth = np.zeros(left.shape[0], dtype=np.intp)
+    level = np.array([0])
+    current = 0
+    while level.size:
+        depth[level] = current
+        internal = level[left[level] != _SKLEARN_LEAF]
+        level = np.concatenate([left[internal], right[internal]])
+        current += 1
+    return depth
+
+
+def from_sklearn(estimator):
+    """A :class:`Tree` from a fitted scikit-learn decision tree.
+
+    Every analysis of the project (the three threshold tests, mirroring,
+    lattice statistics, drawing) then applies to scikit-learn models.
+
+    Parameters
+    ----------
+    estimator : sklearn.tree.DecisionTreeClassifier or DecisionTreeRegressor
+        Fitted, single output.
+
+    Returns
+    -------
+    Tree
+        Class probabilities (normalised leaf counts) for a classifier, means
+        for a regressor. Feature and class names are kept when known. Its
+        ``input_dtype`` is ``"float32"``: scikit-learn rounds X to float32
+        before comparing, so the tree predicts exactly as scikit-learn's
+        ``predict_proba`` / ``predict`` on float64 inputs.
+    """
+    sk_tree = getattr(estimator, "tree_", None)
+    if sk_tree is None or not hasattr(sk_tree, "children_left"):
+        raise ValueError(
+            "from_sklearn needs a fitted scikit-learn DecisionTreeClassifier/Regressor."
+        )
+    if sk_tree.n_outputs != 1:
+        raise ValueError("Only single-output scikit-learn trees can be converted.")
+    left = sk_tree.children_left.astype(np.intp)
+    right = sk_tree.children_right.astype(np.intp)
+    leaf = left == _SKLEARN_LEAF
+    is_classifier = hasattr(estimator, "classes_")
+    value = sk_tree.value[:, 0, :].astype(np.float64)
+    if is_classifier:
+        totals = value.sum(axis=1, keepdims=True)
+        value = np.divide(value, totals, out=np.zeros_like(value), where=totals > 0)
+    names = getattr(estimator, "feature_names_in_", None)
+    classes = getattr(estimator, "classes_", None)
+    return Tree(
+        feature=np.where(leaf, -1, sk_tree.feature),
+        threshold=np.where(leaf, np.nan, sk_tree.threshold),
+        left=np.where(leaf, -1, left),
+        right=np.where(leaf, -1, right),
+        value=value,
+        n_samples=sk_tree.n_node_samples,
+        weighted_n_samples=sk_tree.weighted_n_node_samples,
+        impurity=sk_tree.impurity,
+        depth=_node_depths(left, right),
+        is_classifier=is_classifier,
+        n_features=sk_tree.n_features,
+        feature_names=None if names is None else list(names),
+        class_names=None if classes is None else [str(c) for c in classes],
+        input_dtype="float32",
+    )

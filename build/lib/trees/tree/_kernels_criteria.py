@@ -1,0 +1,244 @@
+"""Compiled criteria: impurity, proxy, score and gain of one candidate split.
+
+These are the formulas of ``trees/tree/_criterion.py`` written for one split
+at a time, so that the compiled split search (``_kernels_search``) can score
+a candidate as it walks a node's segment. Every formula is computed in the
+same order of operations as the numpy criterion (sums over classes from the
+first class to the last, the right child as ``parent - left``, the same
+divisions), so both give the same choices.
+
+Statistics are 1-D arrays of length ``n_stats``:
+
+* classification: the weighted class counts;
+* regression: ``(sum w, sum w*y, sum w*y**2)`` of the centred ``y``.
+
+A candidate is given by its left child's statistics and its parent's (the
+right child is their difference, computed on the fly). A criterion is named
+by an integer (``KERNEL_IDS``, from the criterion's ``name``); the functions
+dispatch on it and are inlined into the search loops (``inline="always"``),
+so a candidate's proxy is computed in registers, without a call.
+"""
+
+import numpy as np
+from numba import njit
+
+__all__ = [
+    "CHI2",
+    "ENTROPY",
+    "GINI",
+    "KERNEL_IDS",
+    "MISCLASSIFICATION",
+    "REPORT_CHI2",
+    "SQUARED_ERROR",
+    "gain",
+    "impurity",
+    "proxy",
+    "right_weight",
+    "score_from_proxy",
+    "weight",
+]
+
+GINI, ENTROPY, MISCLASSIFICATION, CHI2, SQUARED_ERROR, REPORT_CHI2 = range(6)
+KERNEL_IDS = {
+    "gini": GINI,
+    "entropy": ENTROPY,
+    "misclassification": MISCLASSIFICATION,
+    "chi2": CHI2,
+    "squared_error": SQUARED_ERROR,
+    "report_chi2": REPORT_CHI2,
+}
+
+_INLINE = {"cache": True, "nogil": True, "error_model": "numpy"}
+
+
+@njit(**_INLINE)
+def _safe_divide(num, den):
+    """``num / den`` with 0 where ``den`` is 0 (as ``_criterion._safe_divide``)."""
+    return num / den if den > 0 else 0.0
+
+
+@njit(**_INLINE)
+def _xlog2x(p):
+    """``p * log2(p)`` with 0 for p = 0."""
+    return p * np.log2(p) if p > 0 else 0.0
+
+
+@njit(**_INLINE)
+def weight(stats, crit):
+    """Total weight of the rows summarised by ``stats``."""
+    if crit == SQUARED_ERROR:
+        return stats[0]
+    total = 0.0
+    for k in range(stats.shape[0]):
+        total += stats[k]
+    return total
+
+
+@njit(**_INLINE)
+def right_weight(left, parent, crit):
+    """Total weight of the right child ``parent - left``."""
+    if crit == SQUARED_ERROR:
+        return parent[0] - left[0]
+    total = 0.0
+    for k in range(left.shape[0]):
+        total += parent[k] - left[k]
+    return total
+
+
+@njit(**_INLINE)
+def _entropy(stats):
+    """Entropy in bits, ``-sum_k p_k log2 p_k`` (0 log 0 = 0)."""
+    w = weight(stats, ENTROPY)
+    total = 0.0
+    for k in range(stats.shape[0]):
+        total += _xlog2x(_safe_divide(stats[k], w))
+    return -total
+
+
+@njit(**_INLINE)
+def impurity(stats, crit):
+    """Impurity of a node: Gini (also the chi-squares'), entropy, misclassification or variance."""
+    if crit == ENTROPY:
+        return _entropy(stats)
+    if crit == SQUARED_ERROR:
+        mean = _safe_divide(stats[1], stats[0])
+        return max(_safe_divide(stats[2], stats[0]) - mean * mean, 0.0)
+    w, largest, squares = 0.0, stats[0], 0.0
+    for k in range(stats.shape[0]):
+        w += stats[k]
+        largest = max(largest, stats[k])
+        squares += stats[k] * stats[k]
+    if crit == MISCLASSIFICATION:
+        return 1.0 - _safe_divide(largest, w)
+    return 1.0 - _safe_divide(squares, w * w)
+
+
+@njit(**_INLINE)
+def _gini_proxy(left, parent):
+    """``sum_k L_k^2 / w_L + sum_k R_k^2 / w_R``."""
+    w_left, s_left, w_right, s_right = 0.0, 0.0, 0.0, 0.0
+    for k in range(left.shape[0]):
+        right = parent[k] - left[k]
+        w_left += left[k]
+        s_left += left[k] * left[k]
+        w_right += right
+        s_right += right * right
+    return _safe_divide(s_left, w_left) + _safe_divide(s_right, w_right)
+
+
+@njit(**_INLINE)
+def _entropy_proxy(left, parent):
+    """``-(w_L H(S_L) + w_R H(S_R))``."""
+    w_left, w_right = 0.0, 0.0
+    for k in range(left.shape[0]):
+        w_left += left[k]
+        w_right += parent[k] - left[k]
+    h_left, h_right = 0.0, 0.0
+    for k in range(left.shape[0]):
+        h_left += _xlog2x(_safe_divide(left[k], w_left))
+        h_right += _xlog2x(_safe_divide(parent[k] - left[k], w_right))
+    return -(w_left * -h_left + w_right * -h_right)
+
+
+@njit(**_INLINE)
+def _misclassification_proxy(left, parent):
+    """``max_k L_k + max_k R_k``."""
+    a, b = left[0], parent[0] - left[0]
+    for k in range(1, left.shape[0]):
+        a = max(a, left[k])
+        b = max(b, parent[k] - left[k])
+    return a + b
+
+
+@njit(**_INLINE)
+def _chi2_part(child_k, w_child, share):
+    """One cell of Pearson's statistic: ``(O - E)^2 / E`` with ``E = w_child * share``."""
+    expected = w_child * share
+    deviation = child_k - expected
+    return _safe_divide(deviation * deviation, expected)
+
+
+@njit(**_INLINE)
+def _chi2_proxy(left, parent):
+    """Pearson's statistic of the children's class table (``_criterion.ChiSquare``)."""
+    w = weight(parent, CHI2)
+    w_left, w_right = 0.0, 0.0
+    for k in range(left.shape[0]):
+        w_left += left[k]
+        w_right += parent[k] - left[k]
+    part_left, part_right = 0.0, 0.0
+    for k in range(left.shape[0]):
+        share = _safe_divide(parent[k], w)
+        part_left += _chi2_part(left[k], w_left, share)
+        part_right += _chi2_part(parent[k] - left[k], w_right, share)
+    return 0.0 + part_left + part_right
+
+
+@njit(**_INLINE)
+def _report_chi2_part(child_k, w_child, share):
+    """One term of source 004's chi-square: ``sqrt((p_child - p_parent)^2 / p_parent)``."""
+    deviation = _safe_divide(child_k, w_child) - share
+    return np.sqrt(deviation * deviation / share)
+
+
+@njit(**_INLINE)
+def _report_chi2_proxy(left, parent):
+    """Source 004's chi-square (``_criterion.ReportChiSquare``); absent classes are skipped."""
+    w = weight(parent, REPORT_CHI2)
+    w_left, w_right = 0.0, 0.0
+    for k in range(left.shape[0]):
+        w_left += left[k]
+        w_right += parent[k] - left[k]
+    part_left, part_right = 0.0, 0.0
+    for k in range(left.shape[0]):
+        share = _safe_divide(parent[k], w)
+        if share > 0:
+            part_left += _report_chi2_part(left[k], w_left, share)
+            part_right += _report_chi2_part(parent[k] - left[k], w_right, share)
+    return 0.0 + part_left + part_right
+
+
+@njit(**_INLINE)
+def proxy(left, parent, crit):
+    """A quantity ordering one node's candidates as the score does (``Criterion.proxy``)."""
+    if crit == GINI:
+        return _gini_proxy(left, parent)
+    if crit == SQUARED_ERROR:
+        right_w, right_s = parent[0] - left[0], parent[1] - left[1]
+        return _safe_divide(left[1] * left[1], left[0]) + _safe_divide(right_s * right_s, right_w)
+    if crit == ENTROPY:
+        return _entropy_proxy(left, parent)
+    if crit == MISCLASSIFICATION:
+        return _misclassification_proxy(left, parent)
+    if crit == CHI2:
+        return _chi2_proxy(left, parent)
+    return _report_chi2_proxy(left, parent)
+
+
+@njit(**_INLINE)
+def score_from_proxy(value, parent, crit):
+    """The score (gain, or the chi-square statistic) of a candidate from its proxy."""
+    if crit in (CHI2, REPORT_CHI2):
+        return value
+    w = weight(parent, crit)
+    if crit == GINI:
+        squares = 0.0
+        for k in range(parent.shape[0]):
+            squares += parent[k] * parent[k]
+        return _safe_divide(value - _safe_divide(squares, w), w)
+    if crit == MISCLASSIFICATION:
+        largest = parent[0]
+        for k in range(1, parent.shape[0]):
+            largest = max(largest, parent[k])
+        return _safe_divide(value - largest, w)
+    if crit == SQUARED_ERROR:
+        return _safe_divide(value - _safe_divide(parent[1] * parent[1], w), w)
+    return _safe_divide(value + w * _entropy(parent), w)
+
+
+@njit(**_INLINE)
+def gain(left, parent, crit):
+    """Impurity decrease ``G`` of a split (Gini's for the chi-square criteria)."""
+    if crit in (CHI2, REPORT_CHI2):
+        return score_from_proxy(_gini_proxy(left, parent), parent, GINI)
+    return score_from_proxy(proxy(left, parent, crit), parent, crit)

@@ -1,0 +1,439 @@
+"""The compiled growth loop: a whole tree grown without returning to Python.
+
+It applies the rules of ``_builder`` (``StoppingRules``, the growth orders,
+the feature subsets and tie-breaks, membership splits) with the kernels of
+``_kernels_search``, node after node:
+
+* without a limit on leaves or nodes, or with ``"level_order"``, nodes are
+  split in the order they were created (level by level, left to right), so
+  the tree and its node ids are those of the batch-by-level numpy builder;
+* ``"best_first"`` with a limit keeps the open leaves in a heap ordered by
+  weighted impurity decrease (ties: the lower node id), scikit-learn's order.
+
+Nodes live in four growable arrays, one row per node id:
+
+* ``ints`` (capacity, 9): feature (-1 at a leaf), left, right, n_samples,
+  depth, start (of the node's segment), and the node's pending choice:
+  feature, last left offset (-1 for a membership split), rows sent left;
+* ``floats`` (capacity, 3): threshold, the pending choice's weighted
+  impurity decrease, and its score;
+* ``node_stats`` (capacity, n_stats): the statistics of each node;
+* ``sets`` (capacity, n_codes), uint8: codes a membership node sends left.
+
+Python (``_builder``) turns these into node values and impurities with the
+numpy criteria, so stored numbers are those of the numpy builder.
+"""
+
+import numpy as np
+from numba import njit
+
+from ._kernels_arrays import unmanaged
+from ._kernels_criteria import SQUARED_ERROR, impurity, weight
+from ._kernels_search import choose_split, split_by_membership, split_by_threshold, visiting_order
+
+__all__ = ["INT_COLUMNS", "evaluate_nodes", "grow_compiled", "split_node"]
+
+_JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
+_INLINE = {"cache": True, "nogil": True, "error_model": "numpy", "inline": "always"}
+# Columns of ``ints``.
+FEATURE, LEFT, RIGHT, N_SAMPLES, DEPTH, START, CHOICE_FEATURE, CHOICE_LOCAL, CHOICE_N_LEFT = range(
+    9
+)
+INT_COLUMNS = 9
+THRESHOLD, CHOICE_IMPROVEMENT, CHOICE_SCORE = range(3)
+# Impurities and gains within this of zero count as zero (``_settings.EPSILON``).
+EPSILON = np.finfo(np.float64).eps
+
+
+@njit(**_JIT)
+def _grown(array, capacity):
+    """``array`` with room for ``capacity`` rows (new rows zero)."""
+    out = np.zeros((capacity,) + array.shape[1:], dtype=array.dtype)
+    out[: array.shape[0]] = array
+    return out
+
+
+@njit(**_JIT)
+def _make_room(store, size):
+    """The node store with room for ``size`` nodes (doubling)."""
+    ints, floats, node_stats, sets = store
+    if size <= ints.shape[0]:
+        return store
+    capacity = max(2 * ints.shape[0], size)
+    return (
+        _grown(ints, capacity),
+        _grown(floats, capacity),
+        _grown(node_stats, capacity),
+        _grown(sets, capacity),
+    )
+
+
+@njit(**_INLINE)
+def _store_views(store):
+    """Unmanaged views of the node store (``_kernels_arrays``)."""
+    return unmanaged(store[0]), unmanaged(store[1]), unmanaged(store[2]), unmanaged(store[3])
+
+
+@njit(**_INLINE)
+def _data_views(data):
+    """Unmanaged views of the training arrays (``_kernels_arrays``)."""
+    return (
+        unmanaged(data[0]),
+        unmanaged(data[1]),
+        unmanaged(data[2]),
+        unmanaged(data[3]),
+        unmanaged(data[4]),
+        unmanaged(data[5]),
+    )
+
+
+@njit(**_INLINE)
+def _constant_target(data, start, count):
+    """Whether every weighted row of a segment has the same target (``targets``, data[5])."""
+    rows, stats, targets = data[1], data[2], data[5]
+    first = np.nan
+    for i in range(count):
+        row = rows[0, start + i]
+        if stats[row, 0] > 0:
+            if first != first:
+                first = targets[row]
+            elif targets[row] != first:
+                return False
+    return True
+
+
+@njit(**_INLINE)
+def _may_split(data, store, node, limits, weights, crit):
+    """``StoppingRules.may_split`` for one node, and (regression) a target that varies."""
+    ints, node_stats = store[0], store[2]
+    n = ints[node, N_SAMPLES]
+    max_depth, min_split, min_leaf = limits[0], limits[1], limits[2]
+    if n < min_split or n < 2 * min_leaf:
+        return False
+    if weight(node_stats[node], crit) < 2 * weights[0]:
+        return False
+    if impurity(node_stats[node], crit) <= EPSILON:
+        return False
+    if max_depth >= 0 and ints[node, DEPTH] >= max_depth:
+        return False
+    return crit != SQUARED_ERROR or not _constant_target(data, ints[node, START], n)
+
+
+@njit(**_JIT)
+def _evaluate(data, store, node, search, buffers):
+    """Choose the split of ``node`` and record it as the node's pending choice.
+
+    ``search`` is ``(settings, limits, weights, rng, draw, tie_random,
+    n_allowed, visit)``. A choice is accepted when its weighted impurity
+    decrease reaches ``min_impurity_decrease`` (within rounding) and, for a
+    criterion that refuses zero-gain splits, is positive.
+
+    Returns
+    -------
+    bool
+        Whether the node has an accepted split.
+    """
+    ints, floats, node_stats, sets = store
+    settings, limits, weights, rng, draw, tie_random, n_allowed, visit = search
+    start, count = ints[node, START], ints[node, N_SAMPLES]
+    n_visit = visiting_order(data[0], start, count, rng, draw, tie_random, n_allowed, visit)
+    f, local, score, g, n_left = choose_split(
+        data, (start, count, node_stats[node]), settings, visit, n_visit, buffers
+    )
+    ints[node, CHOICE_FEATURE] = f
+    if f < 0:
+        return False
+    improvement = weight(node_stats[node], settings[0]) / weights[2] * g
+    ints[node, CHOICE_LOCAL], ints[node, CHOICE_N_LEFT] = local, n_left
+    floats[node, CHOICE_IMPROVEMENT], floats[node, CHOICE_SCORE] = improvement, score
+    if local < 0:
+        sets[node] = buffers[5]
+    if limits[4] and not improvement > EPSILON:
+        return False
+    return improvement + EPSILON >= weights[1]
+
+
+@njit(**_INLINE)
+def _new_leaf(store, child, parent, first, n_rows, stats):
+    ints, floats, node_stats, sets = store
+    ints[child, :] = 0
+    ints[child, FEATURE] = -1
+    ints[child, LEFT] = -1
+    ints[child, RIGHT] = -1
+    ints[child, N_SAMPLES] = n_rows
+    ints[child, START] = first
+    ints[child, DEPTH] = ints[parent, DEPTH] + 1
+    floats[child, :] = 0.0
+    floats[child, THRESHOLD] = np.nan
+    node_stats[child] = stats
+    sets[child] = 0
+
+
+@njit(**_JIT)
+def _split(data, store, node, size, work, child_stats):
+    """Split ``node`` by its pending choice; its children get ids ``size`` and ``size + 1``."""
+    ints, floats, node_stats, sets = store
+    start, count = ints[node, START], ints[node, N_SAMPLES]
+    f, local = ints[node, CHOICE_FEATURE], ints[node, CHOICE_LOCAL]
+    left_stats, right_stats = child_stats
+    if local >= 0:
+        n_left = local + 1
+        threshold = split_by_threshold(data, start, count, f, n_left, work, left_stats, right_stats)
+    else:
+        n_left = split_by_membership(
+            data, start, count, f, sets[node], work, left_stats, right_stats
+        )
+        threshold = np.nan
+    ints[node, FEATURE], ints[node, LEFT], ints[node, RIGHT] = f, size, size + 1
+    floats[node, THRESHOLD] = threshold
+    _new_leaf(store, size, node, start, n_left, left_stats)
+    _new_leaf(store, size + 1, node, start + n_left, count - n_left, right_stats)
+
+
+@njit(**_INLINE)
+def _before(heap, i, j):
+    """Whether heap entry ``i`` comes before ``j``: smaller key, then smaller node id."""
+    return heap[i, 0] < heap[j, 0] or (heap[i, 0] == heap[j, 0] and heap[i, 1] < heap[j, 1])
+
+
+@njit(**_INLINE)
+def _swap(heap, i, j):
+    for c in range(2):
+        heap[i, c], heap[j, c] = heap[j, c], heap[i, c]
+
+
+@njit(**_JIT)
+def _heap_push(heap, n_heap, key, node):
+    """Push ``(key, node)`` on a binary min-heap stored in ``heap`` (shape (capacity, 2))."""
+    i = n_heap
+    heap[i, 0], heap[i, 1] = key, node
+    while i > 0 and _before(heap, i, (i - 1) // 2):
+        _swap(heap, i, (i - 1) // 2)
+        i = (i - 1) // 2
+    return n_heap + 1
+
+
+@njit(**_JIT)
+def _heap_pop(heap, n_heap):
+    """Pop the first ``(key, node)``; return the node and the new size."""
+    node = int(heap[0, 1])
+    n_heap -= 1
+    heap[0, 0], heap[0, 1] = heap[n_heap, 0], heap[n_heap, 1]
+    i = 0
+    while True:
+        first = i
+        for child in (2 * i + 1, 2 * i + 2):
+            if child < n_heap and _before(heap, child, first):
+                first = child
+        if first == i:
+            return node, n_heap
+        _swap(heap, i, first)
+        i = first
+
+
+@njit(**_JIT)
+def _grow_in_order(data, store, search, scratch, keep_alive):
+    """Split nodes in the order they were created, until none is left or the budget ends.
+
+    ``store`` holds the arrays (returned, grown when full); the loop works on
+    their unmanaged views. ``keep_alive`` holds the arrays the other views
+    were taken from: as an argument, numba keeps them alive during the call
+    (a variable not used any more would be freed under its views).
+    """
+    buffers, work, child_stats = scratch
+    limits, weights, crit = search[1], search[2], search[0][0]
+    budget, size, node = limits[3], 1, 0
+    view = _store_views(store)
+    while node < size and budget != 0:
+        if _may_split(data, view, node, limits, weights, crit) and _evaluate(
+            data, view, node, search, buffers
+        ):
+            if size + 2 > store[0].shape[0]:
+                store = _make_room(store, size + 2)
+                view = _store_views(store)
+            _split(data, view, node, size, work, child_stats)
+            size += 2
+            budget -= 1
+        node += 1
+    return store, size
+
+
+@njit(**_JIT)
+def _grow_best_first(data, store, search, scratch, keep_alive):
+    """Split the open leaf with the largest weighted impurity decrease first (see
+    :func:`_grow_in_order` for ``store`` and ``keep_alive``)."""
+    buffers, work, child_stats = scratch
+    limits, weights, crit = search[1], search[2], search[0][0]
+    budget, size, n_heap = limits[3], 1, 0
+    heap = np.empty((2 * budget + 2, 2))
+    view = _store_views(store)
+    if _may_split(data, view, 0, limits, weights, crit) and _evaluate(
+        data, view, 0, search, buffers
+    ):
+        n_heap = _heap_push(heap, n_heap, -view[1][0, CHOICE_IMPROVEMENT], 0)
+    while n_heap > 0 and budget > 0:
+        node, n_heap = _heap_pop(heap, n_heap)
+        if size + 2 > store[0].shape[0]:
+            store = _make_room(store, size + 2)
+            view = _store_views(store)
+        _split(data, view, node, size, work, child_stats)
+        budget -= 1
+        for child in (size, size + 1):
+            if _may_split(data, view, child, limits, weights, crit) and _evaluate(
+                data, view, child, search, buffers
+            ):
+                n_heap = _heap_push(heap, n_heap, -view[1][child, CHOICE_IMPROVEMENT], child)
+        size += 2
+    return store, size
+
+
+@njit(**_JIT)
+def _scratch(n_stats, n_codes, n_features, n_rows):
+    """Scratch arrays of a growth: search buffers, partition work, children statistics."""
+    buffers = (
+        np.zeros((n_codes, n_stats)),
+        np.zeros(n_codes, dtype=np.int64),
+        np.zeros(n_stats),
+        np.zeros(n_stats),
+        np.zeros(n_stats),
+        np.zeros(n_codes, dtype=np.uint8),
+        np.zeros(n_features),
+        np.zeros(n_features, dtype=np.int64),
+    )
+    work = (
+        np.zeros(n_rows, dtype=np.bool_),
+        np.empty(n_rows, dtype=np.int32),
+        np.empty(n_rows),
+    )
+    return buffers, work, (np.zeros(n_stats), np.zeros(n_stats))
+
+
+@njit(**_INLINE)
+def _scratch_views(scratch):
+    """Unmanaged views of the scratch arrays (``_kernels_arrays``)."""
+    buffers, work, child_stats = scratch
+    return (
+        (
+            unmanaged(buffers[0]),
+            unmanaged(buffers[1]),
+            unmanaged(buffers[2]),
+            unmanaged(buffers[3]),
+            unmanaged(buffers[4]),
+            unmanaged(buffers[5]),
+            unmanaged(buffers[6]),
+            unmanaged(buffers[7]),
+        ),
+        (unmanaged(work[0]), unmanaged(work[1]), unmanaged(work[2])),
+        (unmanaged(child_stats[0]), unmanaged(child_stats[1])),
+    )
+
+
+@njit(**_JIT)
+def grow_compiled(xs, rows, stats, X, categorical, targets, root_stats, settings, rules, rng):
+    """Grow a whole tree.
+
+    Arguments are flat (arrays, scalars, short tuples of scalars) rather
+    than tuples of arrays: numba types a tuple argument in Python at every
+    call, which cost more than growing a small tree.
+
+    Parameters
+    ----------
+    xs, rows, stats, X, categorical, targets : ndarray
+        The training arrays (module docstring of ``_kernels_search``;
+        ``targets`` holds each row's target, read to find regression nodes
+        whose target is constant); ``xs`` and ``rows`` are partitioned in place.
+    root_stats : ndarray of shape (n_stats,)
+    settings : tuple
+        ``(crit, min_leaf, min_weight, equality, by_score, draw, tie_random,
+        n_allowed, best_first)``: the criterion and split settings, whether
+        each node draws feature keys from ``rng``, whether ties follow them,
+        the size of the feature subsets, and the order of growth when
+        ``max_splits`` is set.
+    rules : ndarray of float64
+        ``(max_depth or -1, min_samples_split, min_samples_leaf, max_splits
+        or -1, refuse_zero_gain, n_codes, min_weight_leaf,
+        min_impurity_decrease, total_weight)``.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    ints, floats, node_stats, sets : ndarray
+        The node store (module docstring), ``size`` rows used.
+    size : int
+    """
+    crit, min_leaf, min_weight, equality, by_score, draw, tie_random, n_allowed, best_first = (
+        settings
+    )
+    limits = np.empty(6, dtype=np.int64)
+    for i in range(6):
+        limits[i] = np.int64(rules[i])
+    weights = rules[6:9].copy()
+    n_features, n_rows, n_stats = xs.shape[0], stats.shape[0], stats.shape[1]
+    n_codes = max(int(limits[5]), 1)
+    store = (
+        np.zeros((64, INT_COLUMNS), dtype=np.int64),
+        np.zeros((64, 3)),
+        np.zeros((64, n_stats)),
+        np.zeros((64, n_codes), dtype=np.uint8),
+    )
+    ints, floats, node_stats = store[0], store[1], store[2]
+    ints[0, FEATURE] = ints[0, LEFT] = ints[0, RIGHT] = -1
+    ints[0, N_SAMPLES] = xs.shape[1]
+    floats[0, THRESHOLD] = np.nan
+    node_stats[0] = root_stats
+    scratch = _scratch(n_stats, n_codes, n_features, n_rows)
+    visit = np.empty(n_features, np.int64)
+    split_settings = (crit, min_leaf, min_weight, equality, by_score)
+    search = (
+        split_settings,
+        unmanaged(limits),
+        unmanaged(weights),
+        rng,
+        draw,
+        tie_random,
+        n_allowed,
+    )
+    search = search + (unmanaged(visit),)
+    data = (xs, rows, stats, X, categorical, targets)
+    views = (_data_views(data), _scratch_views(scratch))
+    keep_alive = (scratch, visit, limits, weights)
+    if best_first and limits[3] >= 0:
+        store, size = _grow_best_first(views[0], store, search, views[1], keep_alive)
+    else:
+        store, size = _grow_in_order(views[0], store, search, views[1], keep_alive)
+    return store[0], store[1], store[2], store[3], size
+
+
+@njit(**_JIT)
+def evaluate_nodes(data, store, nodes, search):
+    """Choose the split of each of ``nodes`` (the step-by-step grower's search).
+
+    ``search`` is that of :func:`_evaluate`; choices are recorded in the store.
+
+    Returns
+    -------
+    ndarray of bool
+        Whether each node has an accepted split.
+    """
+    n_stats, n_codes = data[2].shape[1], store[3].shape[1]
+    buffers = _scratch(n_stats, n_codes, data[0].shape[0], 1)[0]
+    ok = np.zeros(nodes.shape[0], dtype=np.bool_)
+    for i in range(nodes.shape[0]):
+        ok[i] = _evaluate(data, store, nodes[i], search, buffers)
+    return ok
+
+
+@njit(**_JIT)
+def split_node(data, store, node, size):
+    """Split ``node`` by its recorded choice (children ``size``, ``size + 1``).
+
+    Returns
+    -------
+    tuple
+        The store, grown when it had no room for two more nodes.
+    """
+    store = _make_room(store, size + 2)
+    n_stats, n_codes = data[2].shape[1], store[3].shape[1]
+    _, work, child_stats = _scratch(n_stats, n_codes, data[0].shape[0], data[2].shape[0])
+    _split(data, store, node, size, work, child_stats)
+    return store

@@ -1,0 +1,444 @@
+"""Compiled split search: the candidates of one node, its best split, and the partition.
+
+Data layout (the same as ``_splitter``): every feature is sorted once.
+``rows[f]`` (int32) lists row ids in increasing order of feature ``f`` and
+``xs[f]`` the matching values; a node owns the segment ``[start, start +
+count)`` of every ``rows[f]``. ``stats`` holds the per-row criterion
+statistics as ``(n_rows, n_stats)`` (one contiguous row of statistics per
+training row, what a walk along a segment reads). ``X`` is the training
+matrix itself, read only for the category codes of categorical features.
+
+Walking a segment of feature ``f`` from its start, the statistics of the
+rows passed are the left child's of the candidate "cut after this row"; a
+candidate exists where the next value is larger (a threshold can fall
+between them) and both children keep ``min_leaf`` rows and ``min_weight``
+weight. Within a feature the first (lowest) best candidate wins; between
+features the first best in the visiting order (``visiting_order``) wins.
+After a split, :func:`partition` moves the rows of each child together in
+every feature, stably, so each child's segment stays sorted.
+
+Every function releases the GIL (``nogil``) so forests grow trees in
+parallel threads, and is cached on disk (``cache``).
+"""
+
+import numpy as np
+from numba import njit
+
+from ._kernels_criteria import SQUARED_ERROR, gain, proxy, right_weight, score_from_proxy, weight
+
+__all__ = [
+    "categorical_best",
+    "choose_split",
+    "fill_candidates",
+    "keep_rows",
+    "partition",
+    "scan_thresholds",
+    "split_by_membership",
+    "split_by_threshold",
+    "threshold_between",
+    "visiting_order",
+]
+
+_JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
+# Small functions called once per feature or row are inlined into their callers: a call
+# passing arrays costs reference counting, which dominates on small nodes.
+_INLINE = {"cache": True, "nogil": True, "error_model": "numpy", "inline": "always"}
+
+
+@njit(**_JIT)
+def threshold_between(lower, upper):
+    """``_splitter.position_to_threshold`` for one pair: the midpoint, or ``lower``
+    where the midpoint rounds onto ``upper`` or overflows (scikit-learn's rule)."""
+    mid = lower / 2.0 + upper / 2.0
+    if mid == upper or not np.isfinite(mid):
+        return lower
+    return mid
+
+
+@njit(**_JIT)
+def scan_thresholds(xs, rows, stats, node, settings, visit, categorical, left, out):
+    """Best candidate of each ordered feature of ``visit`` in one node.
+
+    ``node`` is ``(start, count, n_visit, parent statistics)``, ``settings``
+    ``(crit, min_leaf, min_weight)``; ``out`` is ``(keys, locals)``: for the
+    ``j``-th feature visited, its best proxy (``-inf`` when it has no
+    candidate, or is categorical) and the offset of the last left row of that
+    candidate. One call walks every feature, indexing ``xs[f, p]`` rather than
+    slicing: a slice is a new array, whose reference counting would cost
+    more than a small node's walk.
+    """
+    start, count, n_visit, parent = node
+    crit, min_leaf, min_weight = settings
+    keys, locals_ = out
+    n_stats = stats.shape[1]
+    for j in range(n_visit):
+        f = visit[j]
+        keys[j], locals_[j] = -np.inf, -1
+        if categorical[f]:
+            continue
+        left[:] = 0.0
+        for i in range(count - 1):
+            row = rows[f, start + i]
+            for k in range(n_stats):
+                left[k] += stats[row, k]
+            n_left = i + 1
+            if count - n_left < min_leaf:
+                break
+            if n_left < min_leaf or not xs[f, start + i] < xs[f, start + i + 1]:
+                continue
+            if min_weight > 0 and (
+                weight(left, crit) < min_weight or right_weight(left, parent, crit) < min_weight
+            ):
+                continue
+            value = proxy(left, parent, crit)
+            if value > keys[j]:
+                keys[j], locals_[j] = value, i
+
+
+@njit(**_JIT)
+def fill_candidates(xs, rows, seg_start, seg_count, stats, crit, min_leaf, min_weight, out):
+    """Every candidate of every feature of every node of a batch (``_splitter.SplitTable``).
+
+    ``out`` is ``(proxy, left, parent)``: ``proxy`` (n_features,
+    n_positions) is filled with each candidate's proxy (``-inf`` where there
+    is none), ``left`` (n_stats, n_features, n_positions) with the left
+    child's statistics at every position, ``parent`` (n_stats, n_nodes) with
+    each node's statistics.
+    """
+    proxy_out, left_out, parent_out = out
+    n_features, n_stats = xs.shape[0], stats.shape[1]
+    left, parent = np.zeros(n_stats), np.zeros(n_stats)
+    for node in range(seg_start.shape[0]):
+        start, count = seg_start[node], seg_count[node]
+        parent[:] = 0.0
+        for i in range(count):
+            for k in range(n_stats):
+                parent[k] += stats[rows[0, start + i], k]
+        for k in range(n_stats):
+            parent_out[k, node] = parent[k]
+        for f in range(n_features):
+            left[:] = 0.0
+            for i in range(count):
+                p = start + i
+                for k in range(n_stats):
+                    left[k] += stats[rows[f, p], k]
+                    left_out[k, f, p] = left[k]
+                n_left = i + 1
+                valid = i < count - 1 and xs[f, p] < xs[f, p + 1]
+                valid = valid and n_left >= min_leaf and count - n_left >= min_leaf
+                if valid and min_weight > 0:
+                    valid = (
+                        weight(left, crit) >= min_weight
+                        and right_weight(left, parent, crit) >= min_weight
+                    )
+                proxy_out[f, p] = proxy(left, parent, crit) if valid else -np.inf
+
+
+@njit(**_INLINE)
+def _category_sums(X, feature, rows, start, count, stats, cat_stats, cat_counts):
+    """Per-category statistics and row counts of one node; the codes present, ascending."""
+    cat_stats[:] = 0.0
+    cat_counts[:] = 0
+    for i in range(count):
+        row = rows[0, start + i]
+        code = int(X[row, feature])
+        cat_counts[code] += 1
+        for k in range(stats.shape[1]):
+            cat_stats[code, k] += stats[row, k]
+    return np.flatnonzero(cat_counts)
+
+
+@njit(**_JIT)
+def _membership_order(present, cat_stats, parent, crit):
+    """Order of the categories along which the best subset is a prefix (``_categorical._order``)."""
+    n_stats = cat_stats.shape[1]
+    by = 1
+    if crit != SQUARED_ERROR and n_stats != 2:
+        by = int(np.argmax(parent))  # the node's most frequent class
+    keys = np.empty(present.shape[0])
+    for j in range(present.shape[0]):
+        code = present[j]
+        keys[j] = cat_stats[code, by] / max(weight(cat_stats[code], crit), 1e-300)
+    return np.argsort(keys, kind="mergesort")
+
+
+@njit(**_JIT)
+def categorical_best(X, feature, rows, start, count, stats, crit, equality, min_leaf, buffers):
+    """Best membership (or equality) split of one categorical feature in one node.
+
+    ``buffers`` starts with ``(cat_stats, cat_counts, left, spare, parent,
+    chosen)``; ``chosen`` (one entry per code) receives 1 for the codes sent left.
+    Candidates and scores are those of ``_categorical.best_categorical_split``.
+
+    Returns
+    -------
+    score : float
+        ``-inf`` when no split exists.
+    n_left : int
+    """
+    cat_stats, cat_counts, left, parent, chosen = (
+        buffers[0],
+        buffers[1],
+        buffers[2],
+        buffers[4],
+        buffers[5],
+    )
+    present = _category_sums(X, feature, rows, start, count, stats, cat_stats, cat_counts)
+    m = present.shape[0]
+    if m < 2:
+        return -np.inf, 0
+    parent[:] = 0.0
+    for j in range(m):
+        parent += cat_stats[present[j]]
+    order = np.arange(m) if equality else _membership_order(present, cat_stats, parent, crit)
+    best, best_cut, best_n_left, n_left = -np.inf, -1, 0, 0
+    left[:] = 0.0
+    for j in range(m if equality else m - 1):
+        code = present[order[j]]
+        if equality:
+            left[:] = cat_stats[code]
+            n_left = cat_counts[code]
+        else:
+            left += cat_stats[code]
+            n_left += cat_counts[code]
+        if n_left < min_leaf or count - n_left < min_leaf:
+            continue
+        score = score_from_proxy(proxy(left, parent, crit), parent, crit)
+        if score > best:
+            best, best_cut, best_n_left = score, j, n_left
+    chosen[:] = 0
+    if best_cut >= 0:
+        for j in range(best_cut if equality else 0, best_cut + 1):
+            chosen[present[order[j]]] = 1
+    return best, best_n_left
+
+
+@njit(**_JIT)
+def visiting_order(xs, start, count, rng, draw, tie_random, n_allowed, order):
+    """The features a node looks at, in the order it visits them.
+
+    Without ``draw`` every feature, in index order. Otherwise one random key
+    per feature from ``rng`` (constant features get +1, so they come last);
+    the ``n_allowed`` smallest keys are the node's feature subset (all
+    features when ``n_allowed`` is the number of features), visited in key
+    order with ``tie_random`` (scikit-learn's random order) or in index order.
+
+    Returns
+    -------
+    int
+        How many features of ``order`` to visit.
+    """
+    n_features = xs.shape[0]
+    if not draw:
+        for f in range(n_features):
+            order[f] = f
+        return n_features
+    keys = rng.random(n_features)
+    for f in range(n_features):
+        if xs[f, start] == xs[f, start + count - 1]:
+            keys[f] += 1.0
+    by_key = np.argsort(keys)[:n_allowed]
+    order[:n_allowed] = by_key if tie_random else np.sort(by_key)
+    return n_allowed
+
+
+@njit(**_INLINE)
+def _left_statistics(rows, f, start, n_left, stats, left):
+    left[:] = 0.0
+    for i in range(n_left):
+        for k in range(stats.shape[1]):
+            left[k] += stats[rows[f, start + i], k]
+
+
+@njit(**_INLINE)
+def _membership_left(X, feature, rows, start, count, stats, chosen, left):
+    left[:] = 0.0
+    for i in range(count):
+        row = rows[0, start + i]
+        if chosen[int(X[row, feature])]:
+            for k in range(stats.shape[1]):
+                left[k] += stats[row, k]
+
+
+@njit(**_JIT)
+def choose_split(data, node, settings, visit, n_visit, buffers):
+    """The best split of one node among the features ``visit[:n_visit]``.
+
+    ``data`` is ``(xs, rows, stats, X, categorical, targets)``, ``node`` is
+    ``(start, count, parent statistics)``, ``settings`` is ``(crit,
+    min_leaf, min_weight, equality, by_score)``; ``buffers`` are those of
+    :func:`categorical_best` followed by each visited feature's key and
+    offset. Features are compared by proxy, or by score when ``by_score``
+    (trees with categorical features compare threshold and membership splits
+    by their scores); the first best in the visiting order wins.
+
+    Returns
+    -------
+    feature : int
+        -1 when no feature can split the node; the winner's category set is
+        then in ``buffers[5]``.
+    local : int
+        Threshold splits: the last left row's offset; -1 for a membership split.
+    score, gain : float
+        The criterion's score and impurity decrease ``G`` of the split.
+    n_left : int
+    """
+    xs, rows, stats, X, categorical = data[0], data[1], data[2], data[3], data[4]
+    start, count, parent = node
+    crit, min_leaf, min_weight, equality, by_score = settings
+    left, keys, locals_ = buffers[2], buffers[6], buffers[7]
+    scan_thresholds(
+        xs,
+        rows,
+        stats,
+        (start, count, n_visit, parent),
+        (crit, min_leaf, min_weight),
+        visit,
+        categorical,
+        left,
+        (keys, locals_),
+    )
+    best_key, best_j = -np.inf, -1
+    for j in range(n_visit):
+        f, key = visit[j], keys[j]
+        if categorical[f]:
+            key = categorical_best(
+                X, f, rows, start, count, stats, crit, equality, min_leaf, buffers
+            )[0]
+        elif by_score and locals_[j] >= 0:
+            key = score_from_proxy(key, parent, crit)
+        if key > best_key:
+            best_key, best_j = key, j
+    if best_j < 0:
+        return -1, -1, -np.inf, 0.0, 0
+    best_f, best_local = visit[best_j], locals_[best_j]
+    if categorical[best_f]:  # the winner's set (the search of later features overwrote it)
+        n_left = categorical_best(
+            X, best_f, rows, start, count, stats, crit, equality, min_leaf, buffers
+        )[1]
+        _membership_left(X, best_f, rows, start, count, stats, buffers[5], left)
+        return best_f, -1, best_key, gain(left, parent, crit), n_left
+    _left_statistics(rows, best_f, start, best_local + 1, stats, left)
+    score = best_key if by_score else score_from_proxy(best_key, parent, crit)
+    return best_f, best_local, score, gain(left, parent, crit), best_local + 1
+
+
+@njit(**_INLINE)
+def partition(xs, rows, start, count, goes_left, skip_feature, spare_rows, spare_xs):
+    """Stable partition of a node's segment in every feature: left rows first.
+
+    ``goes_left`` (one flag per training row) says where each row goes; the
+    feature ``skip_feature`` (the one split on, already in order) is left
+    as it is. ``spare_rows`` and ``spare_xs`` hold the right rows meanwhile.
+    """
+    for f in range(xs.shape[0]):
+        if f == skip_feature:
+            continue
+        n_left, n_right = 0, 0
+        for i in range(start, start + count):
+            row = rows[f, i]
+            if goes_left[row]:  # compacting in place is safe: start + n_left <= i
+                rows[f, start + n_left] = row
+                xs[f, start + n_left] = xs[f, i]
+                n_left += 1
+            else:
+                spare_rows[n_right] = row
+                spare_xs[n_right] = xs[f, i]
+                n_right += 1
+        for j in range(n_right):
+            rows[f, start + n_left + j] = spare_rows[j]
+            xs[f, start + n_left + j] = spare_xs[j]
+
+
+@njit(**_JIT)
+def split_by_threshold(data, start, count, feature, n_left, work, left_stats, right_stats):
+    """Split a segment after its ``n_left`` lowest values of ``feature``.
+
+    ``work`` is ``(goes_left, spare_rows, spare_xs)``. Sums the children's
+    statistics (in the feature's order) into ``left_stats``/``right_stats``
+    and partitions the other features.
+
+    Returns
+    -------
+    float
+        The threshold, :func:`threshold_between` the two values around the cut.
+    """
+    xs, rows, stats = data[0], data[1], data[2]
+    goes_left, spare_rows, spare_xs = work
+    left_stats[:] = 0.0
+    right_stats[:] = 0.0
+    for i in range(count):  # (no array variable chosen per row: it would cost reference counting)
+        row = rows[feature, start + i]
+        if i < n_left:
+            for k in range(stats.shape[1]):
+                left_stats[k] += stats[row, k]
+        else:
+            for k in range(stats.shape[1]):
+                right_stats[k] += stats[row, k]
+        goes_left[row] = i < n_left
+    p = start + n_left - 1
+    threshold = threshold_between(xs[feature, p], xs[feature, p + 1])
+    partition(xs, rows, start, count, goes_left, feature, spare_rows, spare_xs)
+    for i in range(n_left):
+        goes_left[rows[feature, start + i]] = False
+    return threshold
+
+
+@njit(**_JIT)
+def split_by_membership(data, start, count, feature, chosen, work, left_stats, right_stats):
+    """Split a segment by membership: rows whose code of ``feature`` is chosen go left.
+
+    Statistics are summed in the order of feature 0 (as the numpy builder).
+
+    Returns
+    -------
+    int
+        Rows sent left.
+    """
+    xs, rows, stats, X = data[0], data[1], data[2], data[3]
+    goes_left, spare_rows, spare_xs = work
+    left_stats[:] = 0.0
+    right_stats[:] = 0.0
+    n_left = 0
+    for i in range(count):
+        row = rows[0, start + i]
+        is_left = chosen[int(X[row, feature])] != 0
+        for k in range(stats.shape[1]):
+            if is_left:
+                left_stats[k] += stats[row, k]
+            else:
+                right_stats[k] += stats[row, k]
+        goes_left[row] = is_left
+        n_left += is_left
+    partition(xs, rows, start, count, goes_left, -1, spare_rows, spare_xs)
+    for i in range(n_left):
+        goes_left[rows[0, start + i]] = False
+    return n_left
+
+
+@njit(**_JIT)
+def keep_rows(rows, xs, present):
+    """The sorted orders of the rows flagged ``present`` (indexed by row id), from those of more rows.
+
+    Each feature's order is filtered, keeping the order (a forest's tree
+    takes its bootstrap rows from the forest's sorted orders this way).
+
+    Returns
+    -------
+    rows, xs : ndarray of shape (n_features, n_present)
+    """
+    n_features, n_rows = rows.shape
+    n_present = 0
+    for i in range(n_rows):
+        n_present += present[rows[0, i]]
+    kept_rows = np.empty((n_features, n_present), dtype=rows.dtype)
+    kept_xs = np.empty((n_features, n_present))
+    for f in range(n_features):
+        j = 0
+        for i in range(n_rows):
+            row = rows[f, i]
+            if present[row]:
+                kept_rows[f, j] = row
+                kept_xs[f, j] = xs[f, i]
+                j += 1
+    return kept_rows, kept_xs

@@ -1,0 +1,283 @@
+"""Compiled traversal: the leaves rows reach, under ``<=``, ``<`` or both at once.
+
+One walk serves ``Tree.apply``, ``Tree.predict`` and ``Tree.decision_path``
+and the forests' predictions. A tree is given by its routing arrays
+(``Tree.routing_arrays``), one cache line per node:
+
+* ``nodes`` (n_nodes, 4) int64: the feature tested (-1 at a leaf;
+  ``-2 - feature`` at a membership node), the left child, the right child,
+  and the threshold's bits;
+* ``nodes_f``: the same memory seen as float64, so ``nodes_f[node, 3]`` is
+  the threshold;
+* for membership nodes, ``left_codes`` (one row per node, 1 for each code
+  sent left; the last column stands for every code the node does not know)
+  and ``category_sign`` (+1, or -1 for a mirrored node, which reads ``-x``).
+
+Routing rules (``_tree``): a row goes left when ``x <= t`` (``op`` 0) or
+``x < t`` (``op`` 1); NaN fails both tests and goes right; a membership node
+sends a row left when its code is one of the node's, whatever ``op``.
+
+``op`` 2 walks both tests in one pass: the two paths are one until a row's
+value equals a threshold (there ``<=`` goes left and ``<`` right), then each
+goes on alone; elsewhere both coincide (source 000, section 3.3: the
+average of the two predictions).
+
+A forest is a *pack*: its trees' arrays end to end, children ids shifted by
+each tree's offset (``roots``), leaf values aligned on the forest's outputs.
+"""
+
+import numpy as np
+from numba import njit
+
+from ._kernels_arrays import unmanaged
+
+__all__ = ["decision_paths", "forest_predict", "predict_values", "route"]
+
+_JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
+_INLINE = {"cache": True, "nogil": True, "error_model": "numpy", "inline": "always"}
+
+
+@njit(**_JIT)
+def _membership_left(left_codes, sign, node, value):
+    """Whether a membership node sends the value left (unknown or invalid codes go right).
+
+    Not inlined: membership nodes are rare, and the walk's loop stays small.
+    """
+    code = sign[node] * value
+    invalid = left_codes.shape[1] - 1
+    if not (np.isfinite(code) and code == np.floor(code) and 0 <= code < invalid):
+        return False
+    return left_codes[node, int(code)] != 0
+
+
+@njit(**_JIT)
+def _child(tree, node, value, strict):
+    """The child a row with ``value`` at the internal ``node`` goes to (any kind of test)."""
+    nodes, nodes_f = tree[0], tree[1]
+    if nodes[node, 0] < -1:
+        go_left = _membership_left(tree[2], tree[3], node, value)
+    elif strict:
+        go_left = value < nodes_f[node, 3]
+    else:
+        go_left = value <= nodes_f[node, 3]
+    return nodes[node, 1] if go_left else nodes[node, 2]
+
+
+# Rows walked side by side: a walk is a chain of dependent loads (node, then
+# the row's value, then the child), so one row at a time waits on memory;
+# interleaving several rows lets their loads overlap (measured: 4.7 times
+# faster than one row at a time on a 1,300-node tree).
+LANES = 8
+
+
+@njit(**_INLINE)
+def _side(value, threshold, strict):
+    """Column of the child a value goes to: 1 (left) or 2 (right), computed without a jump.
+
+    ``x < t`` is ``x <= t and not x == t``; with bitwise operators on the
+    booleans and the column as arithmetic, the compiled walk has no branch
+    here (a branch mispredicts half the time on real data: measured 4 times
+    slower).
+    """
+    left = (value <= threshold) & ~(strict & (value == threshold))
+    return 2 - np.int64(left)
+
+
+@njit(**_INLINE)
+def _code_goes_left(code, node, left_codes, sign):
+    """Membership test of a category ``code`` read at ``node`` (``_membership_left``)."""
+    code = sign[node] * code
+    if not (np.isfinite(code) and code == np.floor(code) and 0 <= code < left_codes.shape[1] - 1):
+        return False
+    return left_codes[node, int(code)] != 0
+
+
+@njit(**_INLINE)
+def _first_lanes(rows, root, lane_row, lane_node):
+    """Give the first rows to the lanes; return the next row and the number of busy lanes."""
+    following, active = rows[0], 0
+    for lane in range(LANES):
+        if following < rows[1]:
+            lane_row[lane], lane_node[lane] = following, root
+            following, active = following + 1, active + 1
+    return following, active
+
+
+@njit(**_JIT)
+def _walk_rows_one(tree, X, rows, root, op, leaves, offset):
+    """Leaves of rows ``rows[0]:rows[1]`` under one test, ``LANES`` rows at a time.
+
+    Measured choices: one-dimensional lane arrays (a (lanes, 2) array was 5
+    times slower) and a child chosen without a jump (:func:`_side`).
+    """
+    nodes, nodes_f, left_codes, sign = tree[0], tree[1], tree[2], tree[3]
+    n_codes = left_codes.shape[1] - 1  # the last column: codes the tree does not know
+    lane_row, lane_node = np.full(LANES, -1, dtype=np.int64), np.zeros(LANES, dtype=np.int64)
+    following, active = rows[0], 0
+    for lane in range(LANES):
+        if following < rows[1]:
+            lane_row[lane], lane_node[lane] = following, root
+            following, active = following + 1, active + 1
+    while active > 0:
+        for lane in range(LANES):
+            i, node = lane_row[lane], lane_node[lane]
+            if i < 0:
+                continue
+            code = nodes[node, 0]
+            if code >= 0:
+                lane_node[lane] = nodes[node, _side(X[i, code], nodes_f[node, 3], op == 1)]
+                continue
+            if code < -1:
+                value = sign[node] * X[i, -2 - code]
+                left = False
+                if np.isfinite(value) and value == np.floor(value) and 0 <= value < n_codes:
+                    left = left_codes[node, int(value)] != 0
+                lane_node[lane] = nodes[node, 1] if left else nodes[node, 2]
+                continue
+            leaves[0, i - offset] = node
+            leaves[1, i - offset] = node
+            if following < rows[1]:  # the lane takes the next row
+                lane_row[lane], lane_node[lane] = following, root
+                following += 1
+            else:
+                lane_row[lane] = -1
+                active -= 1
+
+
+@njit(**_JIT)
+def _walk_rows_both(tree, X, rows, root, leaves, offset):
+    """Leaves of rows ``rows[0]:rows[1]`` under ``<=`` and ``<`` at once, ``LANES`` rows at a time.
+
+    A lane follows its row with two pointers, ``lane_le`` and ``lane_lt``:
+    one node until the row's value equals a threshold (there ``<=`` goes
+    left, ``<`` right), then each path on its own test.
+    """
+    nodes, nodes_f, left_codes, sign = tree[0], tree[1], tree[2], tree[3]
+    lane_row, lane_le = np.full(LANES, -1, dtype=np.int64), np.zeros(LANES, dtype=np.int64)
+    lane_lt = np.zeros(LANES, dtype=np.int64)
+    following, active = _first_lanes(rows, root, lane_row, lane_le)
+    lane_lt[:] = lane_le
+    while active > 0:
+        for lane in range(LANES):
+            i, a, b = lane_row[lane], lane_le[lane], lane_lt[lane]
+            if i < 0:
+                continue
+            code_a, code_b = nodes[a, 0], nodes[b, 0]
+            if a == b and code_a >= 0:  # one path so far: one read serves both tests
+                value, threshold = X[i, code_a], nodes_f[a, 3]
+                lane_le[lane] = nodes[a, _side(value, threshold, False)]
+                lane_lt[lane] = nodes[a, _side(value, threshold, True)]
+                continue
+            if code_a >= 0:
+                lane_le[lane] = nodes[a, _side(X[i, code_a], nodes_f[a, 3], False)]
+            elif code_a < -1:
+                left = _code_goes_left(X[i, -2 - code_a], a, left_codes, sign)
+                lane_le[lane] = nodes[a, 1] if left else nodes[a, 2]
+            if code_b >= 0:
+                lane_lt[lane] = nodes[b, _side(X[i, code_b], nodes_f[b, 3], True)]
+            elif code_b < -1:
+                left = _code_goes_left(X[i, -2 - code_b], b, left_codes, sign)
+                lane_lt[lane] = nodes[b, 1] if left else nodes[b, 2]
+            if code_a != -1 or code_b != -1:
+                continue
+            leaves[0, i - offset], leaves[1, i - offset] = a, b
+            if following < rows[1]:  # the lane takes the next row
+                lane_row[lane], lane_le[lane], lane_lt[lane] = following, root, root
+                following += 1
+            else:
+                lane_row[lane] = -1
+                active -= 1
+
+
+@njit(**_JIT)
+def _walk_rows(tree, X, rows, root, op, leaves, offset):
+    """Leaves of rows ``rows[0]:rows[1]`` from ``root`` under ``op`` (2: both tests).
+
+    ``leaves[0, i - offset]`` receives row ``i``'s leaf (under ``<=`` for
+    ``op`` 2), ``leaves[1, i - offset]`` its leaf under ``<`` (the same leaf
+    for ``op`` 0 and 1).
+    """
+    if op == 2:
+        _walk_rows_both(tree, X, rows, root, leaves, offset)
+    else:
+        _walk_rows_one(tree, X, rows, root, op, leaves, offset)
+
+
+@njit(**_INLINE)
+def _tree_views(tree):
+    return unmanaged(tree[0]), unmanaged(tree[1]), unmanaged(tree[2]), unmanaged(tree[3])
+
+
+@njit(**_JIT)
+def route(tree, X, op, rows, out):
+    """Leaves reached by ``X[start:stop]`` (``rows``), written to ``out`` (shape (2, n_rows)).
+
+    ``op`` 0 or 1 fills ``out[0]`` (and ``out[1]`` alike); ``op`` 2 fills
+    ``out[0]`` (``<=``) and ``out[1]`` (``<``).
+    """
+    _walk_rows(_tree_views(tree), unmanaged(X), rows, 0, op, out, 0)
+
+
+@njit(**_JIT)
+def predict_values(tree, values, X, op, rows, out):
+    """Leaf values reached by ``X[start:stop]`` (``rows``), written to ``out[start:stop]``.
+
+    ``op`` 2 writes ``0.5 * (value under <= + value under <)``, the
+    arithmetic of ``Tree.predict(X, "average")``.
+    """
+    leaves = np.empty((2, rows[1] - rows[0]), dtype=np.int64)
+    _walk_rows(_tree_views(tree), unmanaged(X), rows, 0, op, leaves, rows[0])
+    for i in range(rows[0], rows[1]):
+        a, b = leaves[0, i - rows[0]], leaves[1, i - rows[0]]
+        for c in range(values.shape[1]):
+            out[i, c] = 0.5 * (values[a, c] + values[b, c]) if op == 2 else values[a, c]
+
+
+@njit(**_JIT)
+def decision_paths(tree, X, strict):
+    """Nodes each row visits, as CSR ``indptr`` and ``indices`` (root first)."""
+    view, Xv = _tree_views(tree), unmanaged(X)
+    nodes = view[0]
+    indptr = np.zeros(X.shape[0] + 1, dtype=np.int64)
+    for i in range(X.shape[0]):
+        indptr[i + 1] = indptr[i] + 1
+        node = 0
+        while nodes[node, 0] != -1:
+            code = nodes[node, 0]
+            node = _child(view, node, Xv[i, code if code >= 0 else -2 - code], strict)
+            indptr[i + 1] += 1
+    indices = np.empty(indptr[-1], dtype=np.int64)
+    for i in range(X.shape[0]):
+        node, at = 0, indptr[i]
+        indices[at] = 0
+        while nodes[node, 0] != -1:
+            code = nodes[node, 0]
+            node = _child(view, node, Xv[i, code if code >= 0 else -2 - code], strict)
+            at += 1
+            indices[at] = node
+    return indptr, indices
+
+
+@njit(**_JIT)
+def forest_predict(pack, X, rows, out):
+    """Sum over the trees of a pack of their leaf values, each under its test.
+
+    ``pack`` is ``(tree, value, roots, ops)``: the trees' routing arrays end
+    to end, the leaf values ``(n_nodes, n_outputs)``, each tree's root and
+    its test (0 ``<=``, 1 ``<``, 2 the average of both). Rows
+    ``rows[0]:rows[1]`` of ``out`` receive the sums, tree after tree.
+    """
+    tree, value, roots, ops = pack
+    view, Xv, values = _tree_views(tree), unmanaged(X), unmanaged(value)
+    leaves = np.empty((2, rows[1] - rows[0]), dtype=np.int64)
+    # Tree after tree over the block's rows: a tree's nodes stay in cache while
+    # every row walks it (each row still sums the trees in order).
+    for t in range(roots.shape[0]):
+        _walk_rows(view, Xv, rows, roots[t], ops[t], leaves, rows[0])
+        for i in range(rows[0], rows[1]):
+            a, b = leaves[0, i - rows[0]], leaves[1, i - rows[0]]
+            for c in range(value.shape[1]):
+                if ops[t] == 2:
+                    out[i, c] += 0.5 * (values[a, c] + values[b, c])
+                else:
+                    out[i, c] += values[a, c]

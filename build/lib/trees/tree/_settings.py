@@ -1,0 +1,261 @@
+"""Resolving and checking the parameters shared by the estimators and the grower.
+
+One place turns user settings into what the builder needs: stopping rules
+(counts, fractions, limits), the random feature subset size, the mask of
+categorical features, and the per-row criterion statistics of a target.
+"""
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = [
+    "EPSILON",
+    "StoppingRules",
+    "categorical_mask",
+    "check_optional_int",
+    "check_sample_weight",
+    "resolve_count",
+    "resolve_max_features",
+    "stopping_rules",
+    "target_statistics",
+]
+
+# Impurities and gains within this of zero count as zero (rounding of the sums).
+EPSILON = np.finfo(np.float64).eps
+
+
+@dataclass
+class StoppingRules:
+    """Stopping rules (source 004, section 3.4.1), resolved to absolute numbers.
+
+    Attributes
+    ----------
+    max_depth : int or None
+    min_samples_split : int
+        Fewest rows a node needs to be split.
+    min_samples_leaf : int
+        Fewest rows each child must keep.
+    max_leaf_nodes : int or None
+    max_nodes : int or None
+        Most nodes (internal and leaves) the tree may have.
+    min_impurity_decrease : float
+        Least weighted impurity decrease ``w_t / w * G`` a split must bring
+        (scikit-learn's definition).
+    min_weight_leaf : float
+        Least total sample weight each child must keep.
+    """
+
+    max_depth: int | None = None
+    min_samples_split: int = 2
+    min_samples_leaf: int = 1
+    max_leaf_nodes: int | None = None
+    max_nodes: int | None = None
+    min_impurity_decrease: float = 0.0
+    min_weight_leaf: float = 0.0
+
+    @property
+    def max_splits(self):
+        """Most splits the leaf and node limits allow (None: unlimited)."""
+        limits = []
+        if self.max_leaf_nodes is not None:
+            limits.append(self.max_leaf_nodes - 1)
+        if self.max_nodes is not None:
+            limits.append((self.max_nodes - 1) // 2)
+        return min(limits) if limits else None
+
+    def accepts(self, improvement, refuse_zero_gain=False):
+        """Which splits, by their weighted impurity decrease, the rules accept (vectorised).
+
+        ``improvement + EPSILON >= min_impurity_decrease`` (scikit-learn's
+        rule); with ``refuse_zero_gain`` (criteria for which a zero decrease
+        is common and says nothing, see ``_criterion``) the decrease must
+        also be positive. The compiled loop applies the same rule
+        (``_kernels_growth._evaluate``).
+        """
+        improvement = np.asarray(improvement, dtype=np.float64)
+        ok = improvement + EPSILON >= self.min_impurity_decrease
+        if refuse_zero_gain:
+            ok &= improvement > EPSILON
+        return ok
+
+    def may_split(self, n_samples, weight, depth, impurity):
+        """Which nodes the node rules allow to split (vectorised).
+
+        Besides these rules, a regression node whose rows all have the same
+        target is a leaf (``TreeGrowth.splittable``): its computed variance
+        can be a rounding error above ``EPSILON``, and no split improves it.
+        """
+        ok = (n_samples >= self.min_samples_split) & (n_samples >= 2 * self.min_samples_leaf)
+        ok &= weight >= 2 * self.min_weight_leaf
+        ok &= impurity > EPSILON
+        if self.max_depth is not None:
+            ok &= depth < self.max_depth
+        return ok
+
+
+def resolve_count(value, n_samples, name, minimum):
+    """An int, or a fraction of ``n_samples`` rounded up (scikit-learn's rule)."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        if value < minimum:
+            raise ValueError(
+                f"{name} must be an int >= {minimum} or a float in (0, 1], got {value}."
+            )
+        return int(value)
+    if isinstance(value, numbers.Real) and 0.0 < value <= 1.0:
+        return max(minimum, int(np.ceil(value * n_samples)))
+    raise ValueError(f"{name} must be an int >= {minimum} or a float in (0, 1], got {value!r}.")
+
+
+def resolve_max_features(value, n_features):
+    """Size of the random feature subset, or None for all features."""
+    if value is None:
+        return None
+    if value == "sqrt":
+        return max(1, int(np.sqrt(n_features)))
+    if value == "log2":
+        return max(1, int(np.log2(n_features)))
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= 1:
+        return min(int(value), n_features)
+    if isinstance(value, numbers.Real) and 0.0 < value <= 1.0:
+        return max(1, int(value * n_features))
+    raise ValueError(
+        f"max_features must be None, 'sqrt', 'log2', an int >= 1 or a float in (0, 1], "
+        f"got {value!r}."
+    )
+
+
+def check_optional_int(value, name, minimum):
+    if value is None:
+        return None
+    if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < minimum:
+        raise ValueError(f"{name} must be None or an int >= {minimum}, got {value!r}.")
+    return int(value)
+
+
+def check_sample_weight(sample_weight, n_samples):
+    """Sample weights as a float64 array of ``n_samples`` entries.
+
+    Parameters
+    ----------
+    sample_weight : None, number or array-like of shape (n_samples,)
+        None gives every row weight 1; a number gives every row that weight.
+    n_samples : int
+
+    Returns
+    -------
+    ndarray of shape (n_samples,), float64
+        A new array (the caller's is never changed).
+
+    Raises
+    ------
+    ValueError
+        When the weights are not numbers, have another shape, are NaN,
+        infinite or negative, or are all zero.
+    """
+    if sample_weight is None:
+        return np.ones(n_samples)
+    try:
+        weight = np.array(sample_weight, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"sample_weight must hold numbers: {err}.") from err
+    if weight.ndim == 0:
+        weight = np.full(n_samples, float(weight))
+    if weight.shape != (n_samples,):
+        raise ValueError(
+            f"sample_weight must be a 1-D array with one entry per row ({n_samples}), "
+            f"got shape {weight.shape}."
+        )
+    if not np.isfinite(weight).all():
+        raise ValueError("sample_weight has NaN or infinite entries; give finite weights.")
+    if np.any(weight < 0):
+        raise ValueError("sample_weight must be non-negative.")
+    if n_samples and not weight.sum() > 0:
+        raise ValueError("sample_weight is all zero: at least one weight must be non-zero.")
+    return weight
+
+
+def stopping_rules(
+    n_samples,
+    max_depth=None,
+    min_samples_split=2,
+    min_samples_leaf=1,
+    max_leaf_nodes=None,
+    max_nodes=None,
+    min_impurity_decrease=0.0,
+):
+    """Checked :class:`StoppingRules`; counts may be fractions of ``n_samples`` (scikit-learn's rule)."""
+    if not isinstance(min_impurity_decrease, numbers.Real) or min_impurity_decrease < 0:
+        raise ValueError(
+            f"min_impurity_decrease must be a float >= 0, got {min_impurity_decrease!r}."
+        )
+    return StoppingRules(
+        max_depth=check_optional_int(max_depth, "max_depth", 0),
+        min_samples_split=resolve_count(min_samples_split, n_samples, "min_samples_split", 2),
+        min_samples_leaf=resolve_count(min_samples_leaf, n_samples, "min_samples_leaf", 1),
+        max_leaf_nodes=check_optional_int(max_leaf_nodes, "max_leaf_nodes", 2),
+        max_nodes=check_optional_int(max_nodes, "max_nodes", 1),
+        min_impurity_decrease=float(min_impurity_decrease),
+    )
+
+
+def categorical_mask(spec, X, feature_names=None):
+    """Boolean mask of the categorical features, checked to hold integer codes >= 0.
+
+    Parameters
+    ----------
+    spec : None, array-like of int or str, or boolean mask
+        Indices, feature names, or one boolean per feature.
+    X : ndarray of shape (n_samples, n_features)
+    feature_names : sequence of str, optional
+        Needed when ``spec`` holds names.
+    """
+    mask = np.zeros(X.shape[1], dtype=bool)
+    if spec is None:
+        return mask
+    spec = np.asarray(spec)
+    if spec.dtype == bool:
+        if spec.shape != (X.shape[1],):
+            raise ValueError("A boolean categorical_features needs one entry per feature.")
+        mask = spec.copy()
+    else:
+        names = [] if feature_names is None else list(feature_names)
+        for item in spec.ravel().tolist():
+            if isinstance(item, str):
+                if item not in names:
+                    raise ValueError(
+                        f"categorical_features names {item!r}, which is not a feature."
+                    )
+                mask[names.index(item)] = True
+            elif 0 <= int(item) < X.shape[1]:
+                mask[int(item)] = True
+            else:
+                raise ValueError(f"categorical_features index {item} is out of range.")
+    codes = X[:, mask]
+    if codes.size and (np.any(codes < 0) or np.any(codes != np.floor(codes))):
+        raise ValueError(
+            "Categorical features must hold integer category codes 0, 1, 2, ...; encode them first "
+            "(the Data page keeps categories as codes when asked)."
+        )
+    return mask
+
+
+def target_statistics(criterion, y, sample_weight):
+    """Per-row statistics of a target for ``criterion``.
+
+    Returns
+    -------
+    row_stats : ndarray of shape (n_stats, n_samples)
+    offset : float
+        Regression: the weighted mean subtracted from y (the builder adds it
+        back to leaf values); 0 for classification.
+    classes : ndarray or None
+        Classification: the sorted class labels.
+    """
+    if criterion.is_classification:
+        classes, encoded = np.unique(np.asarray(y), return_inverse=True)
+        return criterion.row_statistics(encoded, sample_weight, len(classes)), 0.0, classes
+    y = np.asarray(y, dtype=np.float64)
+    offset = float(np.average(y, weights=sample_weight))
+    return criterion.row_statistics(y - offset, sample_weight), offset, None

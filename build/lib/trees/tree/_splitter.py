@@ -1,0 +1,385 @@
+"""The one split search of the package: candidates, split tables, thresholds, sorted orders.
+
+Every user of split search (the batch fit, the step-by-step grower, the
+forests, the cultivated forest, the score curves of the pages) walks the
+same compiled kernels (``_kernels_search``); this module holds the data
+layout, the threshold rule, and :func:`search_splits`, which lays every
+candidate of a batch of nodes out as a :class:`SplitTable`.
+
+Data layout (docs/ARCHITECTURE.md, "The tree package"): every feature is
+sorted once. ``rows[f]`` lists row ids in increasing order of feature ``f``,
+and each node owns one contiguous *segment* ``[start, start + count)`` of
+every ``rows[f]``; ``xs[f]`` holds the matching sorted values. Walking a
+segment, the statistics of the rows passed (see ``_criterion``) are those of
+the left child of each candidate. Splitting a node is a *stable* partition
+of its segment in every feature, which keeps each child's segment sorted.
+
+A *candidate* at position ``p`` of a segment sends the rows at positions
+``start..p`` left and the rest right; it exists when ``xs[f, p] <
+xs[f, p + 1]`` (a threshold can fall between them) and both children keep
+``min_samples_leaf`` rows and ``min_weight_leaf`` weight.
+
+Tie-breaking: within a feature the lowest threshold wins. Between features
+the winner is the first one *visited* among the equally good: features are
+visited in index order (``tie_break="first"``, the lowest index wins) or in
+a random order drawn per node (``tie_break="random"``, as scikit-learn's
+splitter, which visits features in a random order and keeps the first best
+it meets). :data:`TIE_BREAKS` maps the names to the visiting ranks.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._kernels_arrays import kernel_array
+from ._kernels_criteria import KERNEL_IDS
+from ._kernels_search import fill_candidates, partition
+
+__all__ = [
+    "TIE_BREAKS",
+    "check_tie_break",
+    "SegmentBatch",
+    "SplitTable",
+    "gather_segments",
+    "partition_segments",
+    "position_to_threshold",
+    "search_splits",
+    "sort_features",
+]
+
+
+def position_to_threshold(lower, upper):
+    """Threshold between two consecutive distinct sorted values.
+
+    The midpoint ``lower / 2 + upper / 2`` in float64; where it rounds onto
+    ``upper`` (or overflows) ``lower`` is used instead, scikit-learn's rule,
+    so that ``lower <= threshold < upper`` always holds.
+
+    Parameters
+    ----------
+    lower, upper : float or ndarray
+
+    Returns
+    -------
+    float or ndarray
+    """
+    lower = np.asarray(lower, dtype=np.float64)
+    upper = np.asarray(upper, dtype=np.float64)
+    mid = lower / 2.0 + upper / 2.0
+    out = np.where((mid == upper) | ~np.isfinite(mid), lower, mid)
+    return out[()] if out.ndim == 0 else out
+
+
+def _index_order(random_ranks):
+    """Features visited in index order: no ranks needed."""
+    return None
+
+
+def _random_order(random_ranks):
+    """Features visited in the node's random order: its ranks."""
+    return random_ranks
+
+
+# Feature visiting order by tie-break name: a function of each node's random
+# ranks (shape (n_nodes, n_features)) returning the ranks to break ties by
+# (None: feature index order).
+TIE_BREAKS = {"first": _index_order, "random": _random_order}
+
+
+def check_tie_break(value):
+    """Return ``value`` when it is a key of :data:`TIE_BREAKS`."""
+    if value not in TIE_BREAKS:
+        raise ValueError(f"tie_break must be one of {tuple(TIE_BREAKS)}, got {value!r}.")
+    return value
+
+
+def sort_features(X):
+    """Sorted orders of every feature.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features), float64
+
+    Returns
+    -------
+    rows : ndarray of shape (n_features, n_samples), int32
+        ``rows[f]`` sorts feature ``f`` (stable, so ties keep row order).
+    xs : ndarray of shape (n_features, n_samples)
+        The sorted values, ``xs[f] = X[rows[f], f]``.
+    """
+    rows = kernel_array(np.argsort(X, axis=0, kind="stable").T.astype(np.int32))
+    xs = np.take_along_axis(X, rows.T, axis=0).T.copy()
+    return rows, xs
+
+
+@dataclass
+class SegmentBatch:
+    """The rows of a batch of nodes, each node one contiguous segment.
+
+    Attributes
+    ----------
+    rows : ndarray of shape (n_features, n_positions)
+        Row ids, sorted by feature within each segment.
+    xs : ndarray of shape (n_features, n_positions)
+        Matching feature values.
+    seg_start, seg_count : ndarray of shape (n_nodes,)
+        Start and length of each node's segment inside the batch (segments
+        are laid end to end in node order, so ``seg_start`` is increasing).
+    """
+
+    rows: np.ndarray
+    xs: np.ndarray
+    seg_start: np.ndarray
+    seg_count: np.ndarray
+
+    @property
+    def n_nodes(self):
+        return self.seg_start.shape[0]
+
+    @property
+    def node_of_position(self):
+        """Index (within the batch) of the node owning each position."""
+        return np.repeat(np.arange(self.n_nodes), self.seg_count)
+
+    @classmethod
+    def from_rows(cls, X, rows_per_node):
+        """Build a batch by sorting the given rows of each node afresh.
+
+        Convenient for one-off searches (a single node of the grower, a
+        cultivated-forest node); the batch fit keeps its sorted orders instead.
+        """
+        counts = np.array([len(r) for r in rows_per_node], dtype=np.intp)
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.intp)
+        parts_rows, parts_xs = [], []
+        for node_rows in rows_per_node:
+            node_rows = np.asarray(node_rows, dtype=np.intp)
+            local_rows, local_xs = sort_features(X[node_rows])
+            parts_rows.append(node_rows[local_rows])
+            parts_xs.append(local_xs)
+        return cls(
+            rows=np.concatenate(parts_rows, axis=1),
+            xs=np.concatenate(parts_xs, axis=1),
+            seg_start=starts,
+            seg_count=counts,
+        )
+
+
+def gather_segments(rows, xs, starts, counts):
+    """Gather the segments ``[start, start + count)`` of full sorted arrays.
+
+    Returns
+    -------
+    batch : SegmentBatch
+    index : ndarray of shape (n_positions,)
+        Where each batch position came from, for writing results back.
+    """
+    starts = np.asarray(starts, dtype=np.intp)
+    counts = np.asarray(counts, dtype=np.intp)
+    batch_start = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.intp)
+    index = np.arange(counts.sum()) + np.repeat(starts - batch_start, counts)
+    batch = SegmentBatch(
+        np.take(rows, index, axis=1), np.take(xs, index, axis=1), batch_start, counts
+    )
+    return batch, index
+
+
+@dataclass
+class SplitTable:
+    """Every candidate split of every feature of every node of a batch.
+
+    Attributes
+    ----------
+    batch : SegmentBatch
+    criterion : criterion object
+    proxy : ndarray of shape (n_features, n_positions)
+        The criterion's proxy of the candidate at each position (it orders a
+        node's candidates as the score does); ``-inf`` where there is none.
+    left : ndarray of shape (n_stats, n_features, n_positions)
+        Statistics of the left child of each candidate.
+    parent : ndarray of shape (n_stats, n_nodes)
+        Statistics of each node.
+    best_proxy : ndarray of shape (n_features, n_nodes)
+        Best proxy of each feature in each node (``-inf``: no candidate, or
+        the feature is not in the node's random subset).
+    best_position : ndarray of shape (n_features, n_nodes)
+        Batch position of that best candidate (lowest on ties).
+    """
+
+    batch: SegmentBatch
+    criterion: object
+    proxy: np.ndarray
+    left: np.ndarray
+    parent: np.ndarray
+    best_proxy: np.ndarray
+    best_position: np.ndarray
+
+    def score(self, feature, position):
+        """Scores of candidates given by (feature, batch position) arrays."""
+        node = self.batch.node_of_position[position]
+        return self.criterion.score_from_proxy(self.proxy[feature, position], self.parent[:, node])
+
+    def best_per_feature(self):
+        """Best score of each feature in each node, shape (n_features, n_nodes)."""
+        scores = np.full(self.best_proxy.shape, -np.inf)
+        ok = np.isfinite(self.best_proxy)
+        features, nodes = np.nonzero(ok)
+        scores[ok] = self.score(features, self.best_position[features, nodes])
+        return scores
+
+    def best(self, rank=None):
+        """The best split of each node.
+
+        Parameters
+        ----------
+        rank : ndarray of shape (n_nodes, n_features), optional
+            Rank of each feature in each node's visiting order; among equally
+            good features the lowest rank wins. None: the lowest index wins.
+
+        Returns
+        -------
+        feature, position : ndarray of shape (n_nodes,), int
+            Feature and batch position of the winner.
+        score : ndarray of shape (n_nodes,)
+            Its score; ``-inf`` where the node has no candidate at all.
+        """
+        if rank is None:
+            feature = np.argmax(self.best_proxy, axis=0)
+        else:
+            is_best = self.best_proxy == self.best_proxy.max(axis=0)
+            feature = np.argmin(np.where(is_best, rank.T, rank.shape[1]), axis=0)
+        nodes = np.arange(self.batch.n_nodes)
+        position = self.best_position[feature, nodes]
+        score = np.full(nodes.shape, -np.inf)
+        ok = np.isfinite(self.best_proxy[feature, nodes])
+        score[ok] = self.score(feature[ok], position[ok])
+        return feature, position, score
+
+    def threshold(self, feature, position):
+        """Threshold of the candidate at (feature, batch position)."""
+        xs = self.batch.xs
+        return position_to_threshold(xs[feature, position], xs[feature, position + 1])
+
+    def children(self, feature, position, node):
+        """Left and right statistics of candidates, shape (n_stats, ...)."""
+        left = self.left[:, feature, position]
+        return left, self.parent[:, node] - left
+
+    def local_position(self, position, node):
+        """Offset of a batch position inside its node's segment."""
+        return position - self.batch.seg_start[node]
+
+    def curve(self, feature, node=0):
+        """Every candidate of one feature in one node, in threshold order.
+
+        Returns
+        -------
+        dict of ndarray
+            ``threshold``, ``score``, ``n_left`` and ``position`` (batch
+            positions) of the candidates of ``feature`` in ``node``.
+        """
+        start = self.batch.seg_start[node]
+        stop = start + self.batch.seg_count[node]
+        positions = np.arange(start, stop)
+        positions = positions[np.isfinite(self.proxy[feature, start:stop])]
+        features = np.full(positions.shape, feature)
+        return {
+            "threshold": self.threshold(feature, positions),
+            "score": self.score(features, positions),
+            "n_left": positions - start + 1,
+            "position": positions,
+        }
+
+
+def _kernel_rows(rows):
+    """Row ids as the kernels read them: C-ordered int32."""
+    return kernel_array(rows, dtype=np.int32)
+
+
+def search_splits(
+    batch,
+    row_stats,
+    criterion,
+    min_samples_leaf=1,
+    min_weight_leaf=0.0,
+    feature_allowed=None,
+):
+    """Score every candidate split of every feature of every node in ``batch``.
+
+    The candidates are walked by the compiled kernel
+    ``_kernels_search.fill_candidates``, the same walk as the growth's.
+
+    Parameters
+    ----------
+    batch : SegmentBatch
+    row_stats : ndarray of shape (n_stats, n_samples)
+        Statistics of each training row (``criterion.row_statistics``).
+    criterion : criterion object from ``trees._criterion``
+    min_samples_leaf : int, default=1
+        Fewest rows (unweighted) a child may have.
+    min_weight_leaf : float, default=0.0
+        Least total weight a child may have.
+    feature_allowed : ndarray of shape (n_nodes, n_features), bool, optional
+        Features each node may split on (random feature subsets); all if None.
+
+    Returns
+    -------
+    SplitTable
+    """
+    n_features, n_positions = batch.rows.shape
+    counts = np.asarray(batch.seg_count, dtype=np.int64)
+    starts = np.asarray(batch.seg_start, dtype=np.int64)
+    proxy = np.empty((n_features, n_positions))
+    left = np.empty((row_stats.shape[0], n_features, n_positions))
+    parent = np.empty((row_stats.shape[0], starts.shape[0]))
+    fill_candidates(
+        kernel_array(batch.xs, dtype=np.float64),
+        _kernel_rows(batch.rows),
+        starts,
+        counts,
+        kernel_array(row_stats.T, dtype=np.float64),
+        KERNEL_IDS[criterion.name],
+        int(min_samples_leaf),
+        float(min_weight_leaf),
+        (proxy, left, parent),
+    )
+    if n_positions == 0:
+        empty = np.full((n_features, 0), -np.inf)
+        return SplitTable(batch, criterion, proxy, left, parent, empty, empty.astype(np.intp))
+    best_proxy = np.maximum.reduceat(proxy, starts, axis=1)
+    if feature_allowed is not None:
+        best_proxy[~feature_allowed.T] = -np.inf
+    is_best = proxy == np.repeat(best_proxy, counts, axis=1)
+    is_best &= np.isfinite(proxy)
+    first = np.where(is_best, np.arange(n_positions)[None], n_positions)
+    best_position = np.minimum.reduceat(first, starts, axis=1)
+    best_position = np.minimum(best_position, n_positions - 1)
+    return SplitTable(batch, criterion, proxy, left, parent, best_proxy, best_position)
+
+
+def partition_segments(batch, n_left, goes_left):
+    """Stable-partition every segment of a batch, left rows first.
+
+    Parameters
+    ----------
+    batch : SegmentBatch
+        The segments of the nodes that split (all of them split).
+    n_left : ndarray of shape (n_nodes,), int
+        Rows each node sends left.
+    goes_left : ndarray of shape (n_samples,), bool
+        For every row of a splitting node, whether it goes left.
+
+    Returns
+    -------
+    rows, xs : ndarray of shape (n_features, n_positions)
+        The batch arrays with every segment partitioned
+        (``_kernels_search.partition``); in every feature row, each side
+        keeps its sorted order, so each child's segment is sorted.
+    """
+    rows = _kernel_rows(batch.rows).copy()
+    xs = np.array(batch.xs, dtype=np.float64, order="C")
+    flags = kernel_array(goes_left, dtype=np.bool_)
+    spare_rows = np.empty(rows.shape[1], dtype=np.int32)
+    spare_xs = np.empty(rows.shape[1])
+    for start, count in zip(batch.seg_start, batch.seg_count, strict=True):
+        partition(xs, rows, int(start), int(count), flags, -1, spare_rows, spare_xs)
+    return rows.astype(batch.rows.dtype, copy=False), xs

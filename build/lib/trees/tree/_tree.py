@@ -1,0 +1,510 @@
+"""The array-based tree structure, its three threshold tests, and mirroring.
+
+A :class:`Tree` is a set of parallel arrays indexed by node id, as
+scikit-learn's ``tree_``. Node 0 is the root. At a leaf ``feature`` is -1,
+``left`` and ``right`` are -1 and ``threshold`` is NaN.
+
+The threshold test is a parameter of every routing method (source 000,
+sections 2.2 and 3):
+
+* ``"<="`` sends a row left when ``x[feature] <= threshold`` (scikit-learn);
+* ``"<"`` sends it left when ``x[feature] < threshold`` (R's ``tree``);
+* ``"average"`` (prediction only) is the mean of the two predictions,
+  probabilities or values, never votes (source 000, section 3.3).
+
+A node may instead test membership of a categorical feature (source 004,
+section 3.2): the feature holds integer category codes and the row goes
+left when its code is in the node's set (an equality test is a set of one
+code). Such a node has no threshold (NaN) and no operator: ``"<="`` and
+``"<"`` route it alike. A code the set does not hold, unseen codes and
+non-integer values go right.
+
+A tree records the precision it compares in, ``input_dtype`` (see
+``trees/tree/_operators.py``): with ``"float32"`` every routing method first
+rounds X to float32, as scikit-learn does, so a converted scikit-learn tree
+predicts exactly as scikit-learn.
+"""
+
+import json
+
+import numpy as np
+from scipy import sparse
+
+from ._kernels_arrays import kernel_array
+from ._kernels_traversal import decision_paths, predict_values, route
+from ._operators import OPERATORS, ROUTING_OPERATORS, cast_input, check_input_dtype, check_operator
+from ._parallel import in_row_blocks
+from ._tree_json import parse_tree_json, validate_tree_document
+
+__all__ = ["OPERATORS", "Tree", "mirror", "pack_trees"]
+
+# Kernel codes of the tests (``_kernels_traversal``): "average" walks both at once.
+_OP_CODES = {"<=": 0, "<": 1, "average": 2}
+
+_ARRAY_FIELDS = (
+    "feature",
+    "threshold",
+    "left",
+    "right",
+    "value",
+    "n_samples",
+    "weighted_n_samples",
+    "impurity",
+    "depth",
+)
+
+
+class Tree:
+    """A fitted binary decision tree stored as parallel arrays.
+
+    Parameters
+    ----------
+    feature : ndarray of shape (node_count,), int
+        Feature tested at each node; -1 at a leaf.
+    threshold : ndarray of shape (node_count,), float64
+        Threshold tested at each node; NaN at a leaf.
+    left, right : ndarray of shape (node_count,), int
+        Children of each node; -1 at a leaf.
+    value : ndarray of shape (node_count, n_values)
+        Class probabilities (classification, ``n_values = n_classes``) or the
+        mean of y (regression, ``n_values = 1``) of the training rows of each node.
+    n_samples : ndarray of shape (node_count,), int
+        Training rows reaching each node.
+    weighted_n_samples : ndarray of shape (node_count,), float64
+        Their total sample weight.
+    impurity : ndarray of shape (node_count,), float64
+        Impurity of each node under the fitting criterion.
+    depth : ndarray of shape (node_count,), int
+        Depth of each node; the root has depth 0.
+    is_classifier : bool
+        Whether ``value`` holds class probabilities.
+    n_features : int
+        Number of features the tree was grown on.
+    feature_names, class_names : list of str, optional
+        Labels kept for display and export.
+    categories : list of tuple of int or None, optional
+        Per node, the category codes a membership node sends left.
+    category_sign : ndarray of shape (node_count,), optional
+        +1, or -1 where a mirrored membership node reads ``-x``.
+    category_names : dict {feature: list of str}, optional
+    input_dtype : {"float64", "float32"}, default="float64"
+        Precision X is rounded to before every comparison (``"float32"``:
+        scikit-learn's).
+    """
+
+    def __init__(
+        self,
+        feature,
+        threshold,
+        left,
+        right,
+        value,
+        n_samples,
+        weighted_n_samples,
+        impurity,
+        depth,
+        is_classifier,
+        n_features,
+        feature_names=None,
+        class_names=None,
+        categories=None,
+        category_sign=None,
+        category_names=None,
+        input_dtype="float64",
+    ):
+        self.feature = np.asarray(feature, dtype=np.intp)
+        self.threshold = np.asarray(threshold, dtype=np.float64)
+        self.left = np.asarray(left, dtype=np.intp)
+        self.right = np.asarray(right, dtype=np.intp)
+        self.value = kernel_array(value, dtype=np.float64).reshape(self.feature.shape[0], -1)
+        self.n_samples = np.asarray(n_samples, dtype=np.intp)
+        self.weighted_n_samples = np.asarray(weighted_n_samples, dtype=np.float64)
+        self.impurity = np.asarray(impurity, dtype=np.float64)
+        self.depth = np.asarray(depth, dtype=np.intp)
+        self.is_classifier = bool(is_classifier)
+        self.n_features = int(n_features)
+        self.feature_names = None if feature_names is None else [str(f) for f in feature_names]
+        self.class_names = None if class_names is None else [str(c) for c in class_names]
+        n = self.feature.shape[0]
+        self.categories = (
+            [None] * n
+            if categories is None
+            else [None if c is None else tuple(sorted(int(v) for v in c)) for c in categories]
+        )
+        self.category_sign = (
+            np.ones(n, dtype=np.int8)
+            if category_sign is None
+            else np.asarray(category_sign, dtype=np.int8)
+        )
+        self.category_names = (
+            None
+            if category_names is None
+            else {int(f): [str(v) for v in names] for f, names in category_names.items()}
+        )
+        self.input_dtype = check_input_dtype(input_dtype, "input_dtype")
+        self._check_consistency()
+
+    # ------------------------------------------------------------------ shape
+    def _check_consistency(self):
+        sizes = {name: getattr(self, name).shape[0] for name in _ARRAY_FIELDS}
+        if len(set(sizes.values())) != 1:
+            raise ValueError(f"Tree arrays differ in length: {sizes}.")
+        leaf = self.feature < 0
+        if np.any((self.left[leaf] != -1) | (self.right[leaf] != -1)):
+            raise ValueError("A leaf (feature -1) must have left = right = -1.")
+        internal = ~leaf
+        n = self.node_count
+        children = np.concatenate([self.left[internal], self.right[internal]])
+        if np.any((children <= 0) | (children >= n)):
+            raise ValueError("Children of internal nodes must be node ids in 1..node_count-1.")
+        if np.any(self.feature[internal] >= self.n_features):
+            raise ValueError("A node tests a feature index beyond n_features.")
+        if len(self.categories) != n or self.category_sign.shape[0] != n:
+            raise ValueError("categories and category_sign need one entry per node.")
+        if self._any_sets() and any(
+            c is not None and leaf[i] for i, c in enumerate(self.categories)
+        ):
+            raise ValueError("A leaf cannot hold a category set.")
+
+    def _any_sets(self):
+        """Whether any node tests membership (spares the per-node loops when none does)."""
+        return any(c is not None for c in self.categories)
+
+    @property
+    def is_membership(self):
+        """Boolean mask of the nodes that test a categorical feature's membership."""
+        if not self._any_sets():
+            return np.zeros(self.node_count, dtype=bool)
+        return np.array([c is not None for c in self.categories], dtype=bool)
+
+    def _left_codes(self):
+        """(node_count, n_codes + 1) lookup of the codes each node sends left, as uint8.
+
+        The last column stands for every code the tree does not know (never left).
+        """
+        codes = [v for c in self.categories if c is not None for v in c]
+        width = (max(codes) + 1 if codes else 0) + 1
+        mask = np.zeros((self.node_count, width), dtype=np.uint8)
+        for node, c in enumerate(self.categories):
+            if c is not None:
+                mask[node, list(c)] = 1
+        return mask
+
+    @property
+    def node_count(self):
+        """Number of nodes, internal and leaves."""
+        return int(self.feature.shape[0])
+
+    @property
+    def n_leaves(self):
+        """Number of leaves."""
+        return int(np.count_nonzero(self.feature < 0))
+
+    @property
+    def max_depth(self):
+        """Depth of the deepest node (0 for a single leaf)."""
+        return int(self.depth.max()) if self.node_count else 0
+
+    @property
+    def is_leaf(self):
+        """Boolean mask of the leaves."""
+        return self.feature < 0
+
+    # ---------------------------------------------------------------- routing
+    def _check_X(self, X):
+        X = np.asarray(X, dtype=np.float64)
+        if X.ndim != 2 or X.shape[1] != self.n_features:
+            raise ValueError(
+                f"X must be a 2-D array with {self.n_features} columns, got shape {X.shape}."
+            )
+        return kernel_array(cast_input(X, self.input_dtype))
+
+    def routing_arrays(self):
+        """The arrays the compiled walk reads (``_kernels_traversal``), built once per tree.
+
+        Trees are not changed after construction (``copy`` makes new ones),
+        so the arrays are cached.
+        """
+        if getattr(self, "_routing", None) is None:
+            membership = self.is_membership
+            nodes = np.empty((self.node_count, 4), dtype=np.int64)
+            nodes[:, 0] = np.where(membership, -2 - self.feature, self.feature)
+            nodes[:, 1], nodes[:, 2] = self.left, self.right
+            nodes_f = nodes.view(np.float64)  # the same memory: column 3 holds the thresholds
+            nodes_f[:, 3] = self.threshold
+            sign = kernel_array(self.category_sign, dtype=np.int8)
+            self._routing = (nodes, nodes_f, self._left_codes(), sign)
+        return self._routing
+
+    def _walk(self, X, op):
+        """Leaves reached under ``op`` (``"<="``, ``"<"``), or both (``"average"``).
+
+        Returns
+        -------
+        ndarray of shape (2, n_samples), int
+            Row 0: the leaves under ``op`` (under ``"<="`` for ``"average"``);
+            row 1: under ``"<"`` for ``"average"``.
+        """
+        leaves = np.empty((2, X.shape[0]), dtype=np.intp)
+        in_row_blocks(route, (self.routing_arrays(), X, _OP_CODES[op]), leaves, X.shape[0])
+        return leaves
+
+    def apply(self, X, op="<="):
+        """Leaf id reached by each row.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        op : {"<=", "<"}, default="<="
+            The threshold test. ``"average"`` has no single leaf and is refused.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,), int
+        """
+        check_operator(op, ROUTING_OPERATORS)
+        return self._walk(self._check_X(X), op)[0]
+
+    def decision_path(self, X, op="<="):
+        """Nodes each row passes through, as a CSR indicator matrix.
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix of shape (n_samples, node_count)
+            Entry ``(i, j)`` is 1 when row ``i`` visits node ``j``.
+        """
+        check_operator(op, ROUTING_OPERATORS)
+        X = self._check_X(X)
+        indptr, indices = decision_paths(self.routing_arrays(), X, op == "<")
+        data = np.ones(indices.shape[0], dtype=np.int8)
+        path = sparse.csr_matrix((data, indices, indptr), shape=(X.shape[0], self.node_count))
+        path.sort_indices()
+        return path
+
+    def predict(self, X, op="<="):
+        """Class probabilities (classification) or values (regression).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        op : {"<=", "<", "average"}, default="<="
+            ``"average"`` returns the mean of the ``"<="`` and ``"<"``
+            predictions (source 000, section 3.3).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes) or (n_samples,)
+        """
+        check_operator(op)
+        X = self._check_X(X)
+        out = np.empty((X.shape[0], self.value.shape[1]))
+        args = (self.routing_arrays(), self.value, X, _OP_CODES[op])
+        in_row_blocks(predict_values, args, out, X.shape[0])
+        return out if self.is_classifier else out[:, 0]
+
+    # ----------------------------------------------------------- persistence
+    def to_dict(self):
+        """A JSON-safe dict of the tree (NaN thresholds become ``None``)."""
+        data = {name: getattr(self, name).tolist() for name in _ARRAY_FIELDS}
+        data["threshold"] = [None if np.isnan(t) else t for t in self.threshold.tolist()]
+        data.update(
+            is_classifier=self.is_classifier,
+            n_features=self.n_features,
+            feature_names=self.feature_names,
+            class_names=self.class_names,
+            categories=[None if c is None else list(c) for c in self.categories],
+            category_sign=self.category_sign.tolist(),
+            category_names=None
+            if self.category_names is None
+            else {str(f): names for f, names in self.category_names.items()},
+            input_dtype=self.input_dtype,
+            format="tree-bias-lab/tree",
+            version=1,
+        )
+        return data
+
+    @classmethod
+    def from_dict(cls, data):
+        """Rebuild a tree written by :meth:`to_dict`.
+
+        Raises
+        ------
+        ValueError
+            When a field is missing or the arrays do not form a valid tree
+            (every rule: :mod:`trees.tree._tree_json`).
+        """
+        data = validate_tree_document(data)
+        if not isinstance(data, dict):
+            raise ValueError("A tree must be a JSON object (a dict).")
+        required = (*_ARRAY_FIELDS, "is_classifier", "n_features")
+        missing = [name for name in required if name not in data]
+        if missing:
+            raise ValueError(f"The tree is missing the fields {missing}.")
+        threshold = [np.nan if t is None else t for t in data["threshold"]]
+        fields = {name: data[name] for name in _ARRAY_FIELDS if name != "threshold"}
+        return cls(
+            threshold=threshold,
+            is_classifier=data["is_classifier"],
+            n_features=data["n_features"],
+            feature_names=data.get("feature_names"),
+            class_names=data.get("class_names"),
+            categories=data.get("categories"),
+            category_sign=data.get("category_sign"),
+            category_names=data.get("category_names"),
+            # Files written before the field existed compared in float64.
+            input_dtype=data.get("input_dtype", "float64"),
+            **fields,
+        )
+
+    def to_json(self):
+        """The tree as a JSON string (see :meth:`to_dict`)."""
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_json(cls, text):
+        """Rebuild a tree from :meth:`to_json` output (str or UTF-8 bytes).
+
+        Raises ``ValueError`` naming what is wrong: not JSON, too large, nested
+        too deeply for the parser (:func:`parse_tree_json`), or a field that
+        breaks a rule of :meth:`from_dict`.
+        """
+        return cls.from_dict(parse_tree_json(text))
+
+    def copy(self, **changes):
+        """A copy with some arrays or attributes replaced."""
+        fields = {name: getattr(self, name).copy() for name in _ARRAY_FIELDS}
+        fields.update(
+            is_classifier=self.is_classifier,
+            n_features=self.n_features,
+            feature_names=self.feature_names,
+            class_names=self.class_names,
+            categories=list(self.categories),
+            category_sign=self.category_sign.copy(),
+            category_names=self.category_names,
+            input_dtype=self.input_dtype,
+        )
+        fields.update(changes)
+        return Tree(**fields)
+
+    def pruned(self, nodes):
+        """A copy in which ``nodes`` become leaves and unreachable nodes are removed.
+
+        Kept nodes are renumbered in breadth-first order (the root stays 0).
+
+        Returns
+        -------
+        tree : Tree
+        kept : ndarray of int
+            Old id of each node of the new tree.
+        """
+        cut = np.zeros(self.node_count, dtype=bool)
+        cut[np.asarray(nodes, dtype=np.intp)] = True
+        kept, level = [], np.array([0])
+        while level.size:
+            kept.append(level)
+            split = level[(self.feature[level] >= 0) & ~cut[level]]
+            level = np.column_stack([self.left[split], self.right[split]]).ravel()
+        kept = np.concatenate(kept)
+        new_id = np.full(self.node_count, -1)
+        new_id[kept] = np.arange(kept.size)
+        leaf = (self.feature[kept] < 0) | cut[kept]
+        fields = {name: getattr(self, name)[kept].copy() for name in _ARRAY_FIELDS}
+        fields["feature"][leaf] = -1
+        fields["threshold"][leaf] = np.nan
+        fields["left"] = np.where(leaf, -1, new_id[self.left[kept]])
+        fields["right"] = np.where(leaf, -1, new_id[self.right[kept]])
+        fields["categories"] = [None if leaf[i] else self.categories[k] for i, k in enumerate(kept)]
+        fields["category_sign"] = self.category_sign[kept]
+        return self.copy(**fields), kept
+
+    def __eq__(self, other):
+        if not isinstance(other, Tree):
+            return NotImplemented
+        same_arrays = all(
+            np.array_equal(getattr(self, n), getattr(other, n), equal_nan=True)
+            for n in _ARRAY_FIELDS
+        )
+        return (
+            same_arrays
+            and self.is_classifier == other.is_classifier
+            and self.n_features == other.n_features
+            and self.categories == other.categories
+            and np.array_equal(self.category_sign, other.category_sign)
+            and self.input_dtype == other.input_dtype
+        )
+
+    __hash__ = None
+
+    def __repr__(self):
+        kind = "classification" if self.is_classifier else "regression"
+        return (
+            f"Tree({kind}, node_count={self.node_count}, n_leaves={self.n_leaves}, "
+            f"max_depth={self.max_depth})"
+        )
+
+
+def mirror(tree):
+    r"""The mirrored tree: children swapped and thresholds negated at every node.
+
+    Source 000, section 3.1: with :math:`\mathcal{M}` the mirroring,
+
+    .. math:: T(\mathbf{x}, <) = \mathcal{M}[T](-\mathbf{x}, \le)
+
+    holds exactly, because :math:`x < t \iff -x > -t`, and negating a float
+    is exact.
+
+    A membership test (categorical feature) has no operator to flip: the
+    mirrored node keeps its children and its set, and only records that it
+    now reads ``-x`` (``-x in -S`` is ``x in S``), so the identity holds for
+    trees with categorical splits too.
+
+    Parameters
+    ----------
+    tree : Tree
+
+    Returns
+    -------
+    Tree
+        A new tree; ``tree`` is unchanged.
+    """
+    membership = tree.is_membership
+    return tree.copy(
+        threshold=-tree.threshold,
+        left=np.where(membership, tree.left, tree.right),
+        right=np.where(membership, tree.right, tree.left),
+        category_sign=np.where(membership, -tree.category_sign, tree.category_sign),
+    )
+
+
+def pack_trees(trees, values):
+    """Trees end to end, for the compiled walk of a forest (``_kernels_traversal.forest_predict``).
+
+    Parameters
+    ----------
+    trees : list of Tree
+    values : list of ndarray
+        Each tree's node values on the forest's outputs (shape (node_count, n_outputs)).
+
+    Returns
+    -------
+    tree : tuple
+        The routing arrays of all the trees (``Tree.routing_arrays``), children
+        ids shifted by each tree's offset, membership code tables padded to a
+        common width.
+    values : ndarray of shape (n_nodes, n_outputs)
+    roots : ndarray of int
+        Each tree's root in the pack.
+    """
+    routing = [tree.routing_arrays() for tree in trees]
+    sizes = np.array([tree.node_count for tree in trees])
+    roots = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.intp)
+    nodes = np.concatenate([r[0] for r in routing])
+    shift = np.repeat(roots, sizes)
+    for column in (1, 2):  # children ids, shifted by their tree's offset
+        nodes[:, column] = np.where(nodes[:, column] >= 0, nodes[:, column] + shift, -1)
+    width = max(r[2].shape[1] for r in routing)
+    codes = np.zeros((sizes.sum(), width), dtype=np.uint8)
+    for r, start in zip(routing, roots, strict=True):
+        codes[start : start + r[2].shape[0], : r[2].shape[1]] = r[2]
+    packed = (nodes, nodes.view(np.float64), codes, np.concatenate([r[3] for r in routing]))
+    return packed, kernel_array(np.concatenate(values)), roots
