@@ -1,6 +1,6 @@
 """Presenter mode: large type and figures for a projector, settings tucked away, a guided sequence.
 
-A teacher turns it on in the sidebar (or with ``present=1`` in the URL).
+A teacher turns it on in the sidebar (a link to the view keeps it on).
 Pages then
 
 * open their settings in a collapsed expander (:func:`settings`), so the
@@ -15,7 +15,7 @@ from contextlib import contextmanager
 
 import streamlit as st
 
-from . import state
+from . import share, state
 from .guides import GUIDES
 
 __all__ = ["active", "guide", "scale_figure", "settings", "style", "toggle"]
@@ -39,10 +39,9 @@ def active():
 
 
 def toggle(container):
-    """The presenter-mode switch (shared in the URL as ``present``)."""
-    if state.PRESENTER not in st.session_state and st.query_params.get("present") == "1":
-        st.session_state[state.PRESENTER] = True
-    container.toggle(
+    """The presenter-mode switch (shared in the URL, so a link opens the class's view)."""
+    share.toggle(
+        container,
         "Presenter mode",
         key=state.PRESENTER,
         help="Large type and figures for a projector, settings folded away, and a guided sequence "

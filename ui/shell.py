@@ -90,8 +90,8 @@ def run_app():
     page = _navigation()
     share.restore_dataset()
     state.ensure_dataset()
-    presenter.style()
     sidebar.render()
+    presenter.style()  # after the sidebar's toggle, which takes a link's value on the first run
     report.start(page.title, state.current().name)
     _INSIDE_FRAME.active = True
     try:

@@ -31,7 +31,7 @@ def test_a_link_with_settings_restores_them(app_url, browser):
     assert "bupa" in page.locator('[data-testid="stSidebar"]').inner_text()
     params = dict(parse_qsl(urlsplit(_link(page)).query))
     assert params.get("data") == "bupa"
-    shared = {k: v for k, v in params.items() if v in ("0", "1") and k != "present"}
+    shared = {k: v for k, v in params.items() if v in ("0", "1") and k != "presenter_mode"}
     assert shared, f"the Data page shares no on/off setting in its link: {params}"
     name, value = sorted(shared.items())[0]
     params[name] = "0" if value == "1" else "1"
@@ -54,7 +54,7 @@ def test_presenter_mode_renders_the_guide_and_fits_at_1024(app_url, browser):
     assert "Step 1 of" in body and "Ask the class." in body
     assert page.locator('[data-testid="stException"]').count() == 0
     assert page.evaluate(_OVERFLOW_JS) == []
-    assert "present=1" in _link(page)
+    assert "presenter_mode=1" in _link(page)
     assert not errors
     page.close()
 
