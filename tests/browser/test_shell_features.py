@@ -76,3 +76,21 @@ def test_the_html_summary_downloads_and_opens(app_url, browser, tmp_path):
     assert not errors and not summary_errors
     summary.close()
     page.close()
+
+
+def test_two_sessions_share_no_state(app_url, browser):
+    """One visitor's dataset and tree never reach another's session."""
+    first, run, errors = _open(browser, f"{app_url}/grow?data=bupa")
+    first.get_by_role("button", name="Step", exact=True).click()
+    wait_for_run(first, run)
+    second, _, errors_second = _open(browser, f"{app_url}/grow")
+    sidebar = second.locator('[data-testid="stSidebar"]').inner_text()
+    assert "bupa" not in sidebar and "Lattice features" in sidebar
+    assert "bupa" in first.locator('[data-testid="stSidebar"]').inner_text()
+    first_params = dict(parse_qsl(urlsplit(_link(first)).query))
+    second_params = dict(parse_qsl(urlsplit(_link(second)).query))
+    assert first_params.get("grow_tree"), "the first session's link carries its split"
+    assert not second_params.get("grow_tree"), "the second session got the first one's tree"
+    assert not errors and not errors_second
+    first.close()
+    second.close()

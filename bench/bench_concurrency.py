@@ -1,0 +1,111 @@
+"""Is the server still responsive while five sessions run the heaviest pages at once?
+
+Serves the app, measures a sixth session's first render of the home page on
+the idle server, then starts five browser sessions (each in a process of its
+own) that keep the heaviest pages busy: each opens its page and interacts with
+its controls in a loop (every interaction is a full script run of that page).
+While they run, the sixth session opens the home page again, several times;
+the script prints its times under load and their ratio to the idle time, and
+as every benchmark of the project the ratio to one scikit-learn fit measured in
+the same run (``bench.bench_pages._yardstick``). The issue's bar: a sixth
+session's page opens within a few seconds.
+
+Run: ``python -m bench.bench_concurrency`` (needs Chromium; ``--seconds 60`` for
+how long the five sessions keep the server busy).
+"""
+
+import argparse
+import multiprocessing
+import shutil
+import statistics
+import sys
+import time
+
+from bench.bench_pages import _CONTROLS, _interact, _serve, _wait_for_run, _yardstick
+from bench.common import print_rows
+
+# The heaviest pages: background experiments, refits, forests, searches.
+BUSY_PAGES = ("conditioning", "instability", "cultivated", "evaluate", "split_bias")
+_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+def _chromium():
+    return (
+        shutil.which("chromium")
+        or shutil.which("chromium-browser")
+        or shutil.which("google-chrome")
+    )
+
+
+def _keep_busy(url, path, until, runs):
+    """One session: open ``path`` and interact with its controls until ``until`` (a time.time())."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=_chromium(), args=_FLAGS)
+        page = browser.new_page(viewport={"width": 1440, "height": 900})
+        page.goto(f"{url}/{path}")
+        run = _wait_for_run(page, 0)
+        kinds = list(_CONTROLS)
+        turn = 0
+        while time.time() < until:
+            if _interact(page, kinds[turn % len(kinds)], 0):
+                run = _wait_for_run(page, run)
+                runs.value += 1
+            turn += 1
+        browser.close()
+
+
+def _first_render(browser, url):
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    start = time.perf_counter()
+    page.goto(url)
+    _wait_for_run(page, 0)
+    seconds = time.perf_counter() - start
+    page.close()
+    return seconds
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=60, help="how long the load lasts")
+    parser.add_argument("--samples", type=int, default=5, help="sixth-session opens under load")
+    args = parser.parse_args(argv)
+    if _chromium() is None:
+        sys.exit("No Chromium on this machine: apt-get install chromium.")
+    from playwright.sync_api import sync_playwright
+
+    with _serve() as url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=_chromium(), args=_FLAGS)
+        _first_render(browser, url)  # warm the server: imports, caches, compilation
+        yardstick = _yardstick()
+        idle = statistics.median(_first_render(browser, url) for _ in range(3))
+        until = time.time() + args.seconds
+        runs = multiprocessing.Value("i", 0)
+        sessions = [
+            multiprocessing.Process(target=_keep_busy, args=(url, path, until, runs))
+            for path in BUSY_PAGES
+        ]
+        for session in sessions:
+            session.start()
+        time.sleep(min(10.0, args.seconds / 4))  # let the five sessions get going
+        loaded = []
+        while len(loaded) < args.samples and time.time() < until:
+            loaded.append(_first_render(browser, url))
+        for session in sessions:
+            session.join()
+        browser.close()
+    rows = [["idle server", "1", f"{idle:.2f}", "1.0", f"{idle / yardstick:.0f}"]]
+    rows += [
+        ["under load", str(i + 1), f"{s:.2f}", f"{s / idle:.1f}", f"{s / yardstick:.0f}"]
+        for i, s in enumerate(loaded)
+    ]
+    print(
+        f"Five sessions kept {', '.join(BUSY_PAGES)} busy for {args.seconds:.0f} s "
+        f"({runs.value} script runs); a sixth session opened the home page:"
+    )
+    print_rows(["server", "open", "seconds", "x idle", "x sklearn fit"], rows)
+
+
+if __name__ == "__main__":
+    main()
