@@ -47,13 +47,35 @@ class _ArrayJob:
 
 
 @dataclass(frozen=True)
-class GridSearchJob(_ArrayJob):
-    """k-fold cross-validation of every configuration (kind "grid-search"); the best wins."""
+class _ConfigurationSearch(_ArrayJob):
+    """A search over ``configurations`` (kind "grid-search"): one task per configuration, each
+    scored by its ``error``; the lowest wins, the first on ties (as the study functions)."""
 
     configurations: tuple = ()
+    kind = "grid-search"
+
+    def task_keys(self):
+        return [f"config-{i:04d}" for i in range(len(self.configurations))]
+
+    def part(self, key):
+        return "search"
+
+    def combine_part(self, part, results):
+        errors = [results[k]["error"] for k in sorted(results)]
+        best = int(np.nanargmin(errors))
+        return {"errors": errors, "best": dict(self.configurations[best]),
+                "best_error": errors[best]}  # fmt: skip
+
+    def summarize(self, parts):
+        return parts.get("search")
+
+
+@dataclass(frozen=True)
+class GridSearchJob(_ConfigurationSearch):
+    """k-fold cross-validation of every configuration (kind "grid-search"); the best wins."""
+
     k: int = 5
     seed: int = 0
-    kind = "grid-search"
 
     def label(self):
         return f"{self.name}: {len(self.configurations)} configurations, {self.k}-fold"
@@ -65,26 +87,11 @@ class GridSearchJob(_ArrayJob):
     def seeds(self):
         return {"folds": self.seed}
 
-    def task_keys(self):
-        return [f"config-{i:04d}" for i in range(len(self.configurations))]
-
-    def part(self, key):
-        return "search"
-
     def run_task(self, key):
         X, y = self.arrays
         params = dict(self.configurations[int(key.split("-")[1])])
         mean, per_fold = cross_validation_error(self.task, params, X, y, self.k, self.seed)
         return {"error": mean, "fold_errors": per_fold}
-
-    def combine_part(self, part, results):
-        errors = [results[k]["error"] for k in sorted(results)]
-        best = int(np.nanargmin(errors))  # the first on ties, as cross_validated_search
-        return {"errors": errors, "best": dict(self.configurations[best]),
-                "best_error": errors[best]}  # fmt: skip
-
-    def summarize(self, parts):
-        return parts.get("search")
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ import numpy as np
 from trees.studies import cross_validation_error, error, folds, make_tree, train_test_rows
 
 from .jobs import _cached
-from .study_jobs import _ArrayJob
+from .study_jobs import _ArrayJob, _ConfigurationSearch
 
 __all__ = ["HoldoutSearchJob", "NestedSearchJob"]
 
@@ -36,13 +36,11 @@ def _configuration(job, index):
 
 
 @dataclass(frozen=True)
-class HoldoutSearchJob(_ArrayJob):
+class HoldoutSearchJob(_ConfigurationSearch):
     """Holdout validation of every configuration (kind "grid-search"); the best wins."""
 
-    configurations: tuple = ()
     validation_share: float = 0.2
     seed: int = 0
-    kind = "grid-search"
 
     def label(self):
         return (
@@ -57,12 +55,6 @@ class HoldoutSearchJob(_ArrayJob):
     def seeds(self):
         return {"split": self.seed}
 
-    def task_keys(self):
-        return [f"config-{i:04d}" for i in range(len(self.configurations))]
-
-    def part(self, key):
-        return "search"
-
     def run_task(self, key):
         X, y = self.arrays
         train, validation = train_test_rows(self.task, y, self.validation_share, self.seed)
@@ -70,15 +62,6 @@ class HoldoutSearchJob(_ArrayJob):
             X[train], y[train]
         )
         return {"error": float(error(self.task, y[validation], model.predict(X[validation])))}
-
-    def combine_part(self, part, results):
-        errors = [results[k]["error"] for k in sorted(results)]
-        best = int(np.nanargmin(errors))  # the first on ties, as holdout_tuning
-        return {"errors": errors, "best": dict(self.configurations[best]),
-                "best_error": errors[best]}  # fmt: skip
-
-    def summarize(self, parts):
-        return parts.get("search")
 
 
 @dataclass(frozen=True)
