@@ -10,6 +10,7 @@ node (``colour ∈ {red, blue}``) has no operator and its edges read yes / no.
 import numpy as np
 
 from .colors import blend_with_white, class_color, value_color
+from .tree_svg import membership_text
 
 __all__ = ["EDGE_LABELS", "tree_to_dot"]
 
@@ -41,19 +42,6 @@ def _node_label(tree, node, feature_names, class_names, op, precision):
     else:
         lines.append(f"mean = {_format(value[0], precision)}")
     return "\\n".join(_escape(line) for line in lines)
-
-
-def membership_text(tree, node, feature_names, limit=6):
-    """``colour ∈ {red, blue}`` or ``colour = red`` for a membership node."""
-    feature = int(tree.feature[node])
-    names = (tree.category_names or {}).get(feature)
-    codes = list(tree.categories[node])
-    labels = [names[c] if names and c < len(names) else str(c) for c in codes]
-    shown = ", ".join(labels[:limit]) + (", …" if len(labels) > limit else "")
-    sign = "−" if tree.category_sign[node] < 0 else ""
-    if len(labels) == 1:
-        return f"{sign}{feature_names[feature]} = {shown}"
-    return f"{sign}{feature_names[feature]} ∈ {{{shown}}}"
 
 
 def _fill(tree, node, value_range):
