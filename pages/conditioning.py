@@ -372,8 +372,7 @@ def show_experiment_tab():
     )
     if st.button("Run in the background", type="primary", key="cond_exp_run", disabled=limit == 0):
         job = cr.experiment_job(X, y, data, data_key, settings, model, repeats, folds)
-        if runs.start(job) is not None:
-            st.session_state[state.RUNS_OPENED_PREFIX + state.COND_RUNS] = job.run_id()
+        runs.start(job, panel_key=state.COND_RUNS)
     runs.show_background("conditioning", data_key)
     results = st.container()
     with st.expander("Saved runs on this dataset: reopen, compare two, delete"):
@@ -460,8 +459,7 @@ def show_tables_tab():
         disabled=not (chosen and models),
     ):
         job = cr.tables_job(chosen, models, repeats, settings)
-        if runs.start(job) is not None:
-            st.session_state[state.RUNS_OPENED_PREFIX + state.COND_TABLES_RUNS] = job.run_id()
+        runs.start(job, panel_key=state.COND_TABLES_RUNS)
     runs.show_background("tables")
     results = st.container()
     with st.expander("Saved runs of Tables 2 and 3: reopen, compare two, delete"):

@@ -104,7 +104,7 @@ base = {"categorical_features": categorical, "categorical_split": nominal} if ca
 search_rows = digest(data_key, split.name)
 search_key = state.EVAL_SEARCH_PREFIX + search_rows  # the search run in the page when no store
 store = runs.results_store()
-opened_id = st.session_state.get(state.RUNS_OPENED_PREFIX + RUNS_KEY)
+opened_id = runs.opened_run_id(RUNS_KEY)
 saved = saved_search(store, search_rows, opened_id) if store is not None else None
 record = saved[1] if saved else st.session_state.get(search_key)
 searched = record is not None and np.isfinite(record.result.errors).any()
@@ -453,8 +453,7 @@ with search_tab:
             )  # fmt: skip
             if st.button("Search", type="primary", key="eval_run", help="Runs in the background: it goes "
                          "on if you close the tab, and is saved with its results."):  # fmt: skip
-                runs.start(job)
-                st.session_state.pop(state.RUNS_OPENED_PREFIX + RUNS_KEY, None)  # show the new run
+                runs.start(job, panel_key=RUNS_KEY)  # the page shows the new run
                 st.session_state[state.EVAL_SHOW_BEST] = True
             runs.show_background("grid-search", search_rows, rerun_when_done=True)
         elif st.button("Search", type="primary", key="eval_run"):
@@ -490,7 +489,7 @@ with search_tab:
     if store is not None:
         with st.expander("Saved searches on this dataset and split", expanded=False):
             runs.saved_runs_panel("grid-search", search_rows, key=RUNS_KEY)
-        if st.session_state.get(state.RUNS_OPENED_PREFIX + RUNS_KEY) != opened_id:
+        if runs.opened_run_id(RUNS_KEY) != opened_id:
             st.session_state[state.EVAL_SHOW_BEST] = True
             st.rerun()  # a saved search was reopened: the tree shown above follows it
     if record is None:

@@ -29,7 +29,7 @@ from lab import (
 
 from . import state
 
-__all__ = ["results_store", "saved_runs_panel", "show_background", "start"]
+__all__ = ["opened_run_id", "results_store", "saved_runs_panel", "show_background", "start"]
 
 _REFRESH_SECONDS = 2.0
 
@@ -48,12 +48,24 @@ def results_store():
         return None
 
 
-def start(job):
-    """Start ``job`` in a background worker (or find it running); returns its BackgroundRun."""
+def start(job, panel_key=None):
+    """Start ``job`` in a background worker (or find it running); returns its BackgroundRun.
+
+    With ``panel_key`` (the key of a :func:`saved_runs_panel`), that panel
+    opens the new run, so the page shows it as its results arrive.
+    """
     store = results_store()
     if store is None:
         return None
-    return background_runs().start(job, store)
+    run = background_runs().start(job, store)
+    if panel_key is not None:
+        st.session_state[state.RUNS_OPENED_PREFIX + panel_key] = job.run_id()
+    return run
+
+
+def opened_run_id(panel_key):
+    """The id of the run the :func:`saved_runs_panel` of ``panel_key`` has open (None: newest)."""
+    return st.session_state.get(state.RUNS_OPENED_PREFIX + panel_key)
 
 
 def _draw_active(kind, fingerprint):
