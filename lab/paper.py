@@ -26,6 +26,7 @@ __all__ = [
     "comparison_frame",
     "comparison_row",
     "format_d",
+    "printed_cells",
     "format_improvement",
     "format_share",
     "paper_row",
@@ -84,9 +85,9 @@ def _agrees(cell, ours, theirs):
     return ours == theirs
 
 
-def comparison_row(name, task, model, summary, n_folds):
-    """One row of the comparison: our printed cells, the paper's, and whether they agree."""
-    ours = {
+def printed_cells(summary):
+    """A conditioning summary's cells as Tables 2 and 3 print them (improvement "" when none)."""
+    return {
         "rho": format_share(summary["rho"]),
         "rho_k": format_share(summary["rho_k"]),
         "d": format_d(summary["d (<= minus <)"]),
@@ -95,6 +96,11 @@ def comparison_row(name, task, model, summary, n_folds):
         "p<": summary["p<"],
         "improvement": format_improvement(summary["improvement over worst"]),
     }
+
+
+def comparison_row(name, task, model, summary, n_folds):
+    """One row of the comparison: our printed cells, the paper's, and whether they agree."""
+    ours = printed_cells(summary)
     theirs = paper_row(name, model)
     row = {"dataset": name, "task": task, "model": model, "folds": int(n_folds)}
     for cell in COMPARED_CELLS:

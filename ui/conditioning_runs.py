@@ -23,10 +23,8 @@ from lab import ConditioningJob, PaperTablesJob
 from lab.paper import (
     ALL_PAPER_DATASETS,
     COMPARED_CELLS,
-    format_d,
-    format_improvement,
-    format_share,
     paper_row,
+    printed_cells,
 )
 from trees.studies import MARK_LEGEND, MARKS
 
@@ -129,15 +127,8 @@ def matches_paper(run):
 
 
 def _cells(summary):
-    return {
-        "rho": format_share(summary["rho"]),
-        "rho_k": format_share(summary["rho_k"]),
-        "d": format_d(summary["d (<= minus <)"]),
-        "p≠": summary["p≠"],
-        "p≤": summary["p≤"],
-        "p<": summary["p<"],
-        "improvement": format_improvement(summary["improvement over worst"]) or MARKS["same"],
-    }
+    cells = printed_cells(summary)
+    return {**cells, "improvement": cells["improvement"] or MARKS["same"]}
 
 
 def result_frame(summary, dataset=None, model=None):

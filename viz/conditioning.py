@@ -21,7 +21,7 @@ from plotly.subplots import make_subplots
 
 from .colors import class_color
 from .layout import LAYOUT
-from .partition import grid_axis, grid_rows
+from .partition import grid_axis, grid_rows, rows_on_axes
 
 __all__ = [
     "PANEL_TITLES",
@@ -214,13 +214,7 @@ def _grid(X, fx, fy, fixed, n, thresholds):
         return surface_grid(X, fx, fy, fixed, n)
     xs = lattice_axis(X[:, fx], thresholds.get(fx, ()), n)
     ys = lattice_axis(X[:, fy], thresholds.get(fy, ()), n)
-    point = np.median(X, axis=0)
-    for feature, value in (fixed or {}).items():
-        point[int(feature)] = float(value)
-    grid_x, grid_y = np.meshgrid(xs, ys)
-    rows = np.tile(point, (grid_x.size, 1))
-    rows[:, fx], rows[:, fy] = grid_x.ravel(), grid_y.ravel()
-    return xs, ys, rows
+    return xs, ys, rows_on_axes(X, fx, fy, xs, ys, fixed)
 
 
 def _surfaces(predictions, X, fx, fy, fixed, n, thresholds, class_index):

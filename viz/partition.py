@@ -40,13 +40,22 @@ def grid_rows(X, fx, fy, fixed=None, n=150, include_observed=False):
     X = np.asarray(X, dtype=float)
     xs = grid_axis(X[:, fx], n, include_observed)
     ys = grid_axis(X[:, fy], n, include_observed)
-    point = np.median(X, axis=0)
+    return xs, ys, rows_on_axes(X, fx, fy, xs, ys, fixed)
+
+
+def rows_on_axes(X, fx, fy, xs, ys, fixed=None):
+    """Rows at every point of the grid ``xs`` x ``ys`` over features ``fx`` and ``fy``.
+
+    The other features are at ``fixed`` ({feature: value}) or their medians in
+    ``X``. Row ``i * len(xs) + j`` is the point ``(xs[j], ys[i])``.
+    """
+    point = np.median(np.asarray(X, dtype=float), axis=0)
     for feature, value in (fixed or {}).items():
         point[int(feature)] = float(value)
     grid_x, grid_y = np.meshgrid(xs, ys)
     rows = np.tile(point, (grid_x.size, 1))
     rows[:, fx], rows[:, fy] = grid_x.ravel(), grid_y.ravel()
-    return xs, ys, rows
+    return rows
 
 
 def prediction_grid(tree, X, fx, fy, fixed=None, n=150, include_observed=False, op="<="):
