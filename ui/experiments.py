@@ -3,7 +3,10 @@
 Streamlit stops a script run when the user presses a button during it; the
 next run then starts from the top. So each fold's partial result is written
 to ``st.session_state`` before the progress bar is updated: after a Stop,
-the page shows the folds that finished.
+the page shows the folds that finished. Streamlit's header offers no Stop of
+its own in this app (``toolbarMode = "minimal"`` in ``.streamlit/config.toml``):
+that Stop ended the run with nothing drawn after it, a progress bar frozen and
+no partial result, so the app's Stop is the one way to stop a run.
 """
 
 import streamlit as st

@@ -87,3 +87,21 @@ def test_the_instability_tabs_open_without_errors(app_url, browser):
         _no_exception(page)
     assert page.locator(".tv-root svg").count() >= 3  # the key tree, before and after the removal
     assert not errors
+
+
+def test_a_long_run_has_one_stop_and_it_keeps_the_finished_refits(app_url, browser):
+    """Streamlit's header offers no Stop of its own in this app (``toolbarMode = "minimal"``),
+    which froze a progress bar with no partial table; the app's Stop ends a long run with the
+    refits that finished on screen and no progress bar left."""
+    page, run, errors = _open(browser, f"{app_url}/instability?inst_board_refits=50&data=pima")
+    page.get_by_role("button", name="Run the scoreboard").click()
+    progress = page.locator('[data-testid="stProgress"]')
+    progress.first.wait_for(timeout=600_000)
+    header_buttons = page.locator('[data-testid="stHeader"] button')
+    assert header_buttons.filter(has_text="Stop").count() == 0
+    page.get_by_role("button", name="Stop", exact=True).click()
+    page.get_by_text("Stopped after").first.wait_for(timeout=600_000)
+    wait_for_run(page, run)
+    assert progress.count() == 0
+    _no_exception(page)
+    assert not errors
