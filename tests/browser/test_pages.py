@@ -8,7 +8,7 @@ the whole page at each size lands in ``test-artifacts/screenshots/`` for people 
 
 import pytest
 
-from tests.browser.conftest import wait_for_run
+from tests.browser.conftest import finished_runs, wait_for_run
 from ui.navigation import PAGES
 
 pytestmark = pytest.mark.browser
@@ -23,7 +23,7 @@ _OVERFLOW_JS = """() => {
     const limit = window.innerWidth + 1;
     const wide = [];
     for (const el of document.querySelectorAll('[data-testid="stMain"] *')) {
-        if (el.closest('.tv-viewport, [data-testid="stDataFrame"], [data-testid="stTable"], pre, .stPlotlyChart .modebar')) continue;
+        if (el.closest('.katex-mathml, .tv-viewport, [data-testid="stDataFrame"], [data-testid="stTable"], pre, .stPlotlyChart .modebar')) continue;
         const box = el.getBoundingClientRect();
         if (box.width > 0 && box.right > limit) wide.push((el.dataset.testid || el.tagName) + ' ' + Math.round(box.right));
     }
@@ -69,7 +69,8 @@ def test_page_opens_cleanly_and_fits_the_screen(spec, size, app_url, browser, sc
     assert spec.title in page.locator('[data-testid="stSidebar"]').inner_text()
     assert page.evaluate(_OVERFLOW_JS) == [], "elements reach beyond the viewport's width"
     if spec.url_path in TREE_PAGES:
-        assert page.locator(".tv-root svg").count() >= 1, "the page shows no tree in the tree view"
+        # The tree view is a component that draws after the run: wait for it, however slowly.
+        page.locator(".tv-root svg").first.wait_for(timeout=600_000)
     # A tall window shows the whole page (Streamlit scrolls inside its main section).
     page.set_viewport_size({"width": SIZES[size][0], "height": 4000})
     page.wait_for_timeout(300)
@@ -87,4 +88,45 @@ def test_a_page_opened_first_on_a_fresh_server_has_the_app_frame(fresh_app_url, 
     # No built-in menu of raw file names, and no "Page not found" dialog.
     assert page.locator('[data-testid="stSidebarNav"]').count() == 0
     assert "Page not found" not in page.locator("body").inner_text()
+    page.close()
+
+
+# The tree view draws in its component's shadow DOM, which Playwright's locators pierce.
+_SMALLEST_TEXT_JS = """texts => {
+    const heights = texts.map(t => t.getBoundingClientRect().height).filter(h => h > 0);
+    return heights.length ? Math.min(...heights) : null;
+}"""
+
+
+@pytest.mark.parametrize("path", sorted(TREE_PAGES))
+def test_tree_labels_are_readable_at_1024(path, app_url, browser):
+    """Every label of a tree view opens at least 12 px high at 1024 px wide (issue 17)."""
+    spec = next(p for p in PAGES if p.url_path == path)
+    page, _ = _open(browser, f"{app_url}/{'' if spec.default else spec.url_path}", "1024")
+    labels = page.locator(".tv-root svg text")
+    labels.first.wait_for(timeout=600_000)  # the component draws after the run
+    smallest = labels.evaluate_all(_SMALLEST_TEXT_JS)
+    assert smallest is not None, "no tree labels on the page"
+    assert smallest >= 12, f"a tree label is {smallest:.1f} px high"
+    page.close()
+
+
+@pytest.mark.parametrize("spec", PAGES, ids=[p.url_path for p in PAGES])
+def test_every_tab_fits_the_screen_at_1024(spec, app_url, browser):
+    """The tabs a page opens on are checked above; here every other tab of its first tab row."""
+    page, problems = _open(browser, f"{app_url}/{'' if spec.default else spec.url_path}", "1024")
+    run = finished_runs(page)
+    tabs = page.locator('[data-testid="stMain"] [role="tablist"]').first.locator('[role="tab"]')
+    for index in range(tabs.count()):
+        tab = tabs.nth(index)
+        if tab.get_attribute("aria-selected") == "true":
+            continue
+        tab.click()
+        # Lazy tabs rerun the page; the others only switch what is shown.
+        page.wait_for_timeout(300)
+        run = wait_for_run(page, run - 1 if finished_runs(page) == run else run)
+        label = tab.inner_text()
+        assert page.locator('[data-testid="stException"]').count() == 0, label
+        assert page.evaluate(_OVERFLOW_JS) == [], f"tab {label!r} reaches beyond 1024 px"
+    assert not problems, problems
     page.close()
