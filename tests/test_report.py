@@ -1,0 +1,47 @@
+"""The HTML summary a page hands out: every kind of item, escaped, plotly.js once."""
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from ui.report import Report, to_html
+
+
+def _report():
+    report = Report(page="Staircase <and> depth", dataset="bupa")
+    report.items += [
+        ("figure", "First figure", go.Figure(go.Scatter(x=[0, 1], y=[1, 0]))),
+        ("table", "Scores", pd.DataFrame({"depth": [1, 2], "error": [0.25, 0.125]})),
+        ("tree", "The tree", '<svg width="10" height="10"><text>x ≤ 1</text></svg>'),
+        ("note", "", "Deeper is not better: <b> stays text."),
+        ("figure", "Second figure", go.Figure(go.Bar(x=["a"], y=[1]))),
+    ]
+    report.settings = {"maximum depth": 3, "rows": "400 <all>"}
+    report.snippet = "print(1 < 2)"
+    return report
+
+
+def test_every_item_kind_is_in_the_document_in_order():
+    html = to_html(_report())
+    order = ["<h2>Settings</h2>", "First figure", "<h2>Scores</h2>", "The tree", "Deeper is",
+             "Second figure", "Reproduce it in Python"]  # fmt: skip
+    positions = [html.index(text) for text in order]
+    assert positions == sorted(positions)
+    assert "<td>0.125</td>" in html and "<th>depth</th>" in html
+    assert "<text>x ≤ 1</text>" in html  # the SVG drawn as it is
+
+
+def test_text_is_escaped_and_plotly_js_is_included_once():
+    html = to_html(_report())
+    assert "<title>Staircase &lt;and&gt; depth · Tree Bias Lab</title>" in html
+    assert "&lt;b&gt; stays text" in html
+    assert "<td>400 &lt;all&gt;</td>" in html
+    assert "<pre>print(1 &lt; 2)</pre>" in html
+    assert html.count("plotly.js v") == 1  # the library's banner: inlined with the first figure
+
+
+def test_an_empty_report_says_what_and_where():
+    report = Report(page="Data", dataset="wine")
+    assert report.is_empty()
+    html = to_html(report)
+    assert html.startswith("<!DOCTYPE html>") and "dataset: wine" in html
+    assert "<section>" not in html
