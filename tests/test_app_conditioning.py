@@ -303,6 +303,11 @@ def test_the_tables_view_runs_in_the_background_beside_the_paper():
     assert {"ρ", "ρ paper", "p≠", "p≠ paper", "gain", "gain paper"} <= set(table.columns)
     assert "Agreement with the paper over 2 rows" in _text(at)
     assert len(at.get("download_button")) >= 1
+    # One notation: every significance cell, ours and the paper's, is one of the four marks.
+    marks = {"*", "+", "-", "="}
+    for column in ("p≠", "p≠ paper", "p≤", "p<"):
+        if column in table:
+            assert set(table[column]) <= marks, (column, set(table[column]))
 
 
 def test_the_tables_buttons_pick_the_paper_s_groups():
