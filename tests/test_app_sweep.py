@@ -101,3 +101,13 @@ def test_every_setting_gives_a_page_without_error(spec, dataset, keep):
         widgets[0].set_value(value)
         at.run()
         _assert_clean(at, f"{spec.url_path} on {dataset} with {key} = {value!r}")
+
+
+@pytest.mark.parametrize("keep", [False, True], ids=["one-hot", "categories"])
+@pytest.mark.parametrize("spec", PAGES, ids=[p.url_path for p in PAGES])
+def test_every_page_opens_on_the_mushroom_data(spec, keep):
+    """Source 004's 61,069 rows, one-hot or kept as categories, open every page cleanly."""
+    at = open_page("pages/data.py", timeout=600)
+    _use_dataset(at, "secondary-mushroom", keep)
+    at.switch_page(spec.path).run()
+    _assert_clean(at, f"{spec.url_path} on the mushroom data")
