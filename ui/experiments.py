@@ -17,8 +17,11 @@ def run_with_progress(key, label, run, stop_label="Stop"):
 
     ``run`` receives a callback ``progress(done, total, partial)`` and returns
     the final result. The latest partial result, and then the final one, are
-    stored in ``st.session_state[key]``.
+    stored in ``st.session_state[key]``; a new run first clears the last one,
+    so a Stop before the first step shows nothing old as new
+    (:func:`stopped_before_any_step`).
     """
+    st.session_state[key] = None
     stop = st.empty()
     stop.button(
         stop_label, key=f"{key}_stop", help="Stops after the current step; finished steps are kept."
@@ -34,6 +37,11 @@ def run_with_progress(key, label, run, stop_label="Stop"):
     bar.empty()
     stop.empty()
     return result
+
+
+def stopped_before_any_step(key):
+    """Whether this run follows a Stop of the run of ``key`` that came before its first step."""
+    return bool(st.session_state.get(f"{key}_stop")) and st.session_state.get(key) is None
 
 
 def session_cached(name, signature, compute):

@@ -20,7 +20,7 @@ from viz.stability import (
 
 from . import figures, glossary, report, share, state
 from .cached import removal
-from .experiments import run_with_progress
+from .experiments import run_with_progress, stopped_before_any_step
 from .inputs import count_input
 from .instability_panels import diff_views
 from .snippets import dataset_code
@@ -277,6 +277,8 @@ def scoreboard_panel(X, y, task, settings):
     if b.button("Run the scoreboard", type="primary", key="inst_board_run", width="stretch"):
         _run_board(X, y, task, settings, int(n_refits))
     board = _stored_board()
+    if stopped_before_any_step(state.INST_BOARD):
+        st.warning("Stopped before the first refit finished: nothing to show yet.")
     if board is None:
         st.caption(
             f"About a second per refit on the bundled data; p-value selection uses "

@@ -100,7 +100,8 @@ def test_a_long_run_has_one_stop_and_it_keeps_the_finished_refits(app_url, brows
     header_buttons = page.locator('[data-testid="stHeader"] button')
     assert header_buttons.filter(has_text="Stop").count() == 0
     page.get_by_role("button", name="Stop", exact=True).click()
-    page.get_by_text("Stopped after").first.wait_for(timeout=600_000)
+    # Stopped after the refits that finished, or before the first one on a slow machine.
+    page.get_by_text("Stopped", exact=False).first.wait_for(timeout=600_000)
     wait_for_run(page, run)
     assert progress.count() == 0
     _no_exception(page)
