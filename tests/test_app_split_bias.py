@@ -94,5 +94,8 @@ def test_noise_study_on_a_weak_dataset_and_on_regression():
 def test_no_noise_root_is_said_in_words_not_an_empty_chart():
     at = open_page("pages/split_bias.py", timeout=120)  # the lattice data: real features always win
     assert any("**never** split on a noise column" in m.value for m in at.markdown)
-    bars = next(f for f in plotly_figures(at) if f["data"][0]["type"] == "bar")
+    # The noise-root chart: bars labelled with counts (the null distribution's bars have none).
+    bars = next(
+        f for f in plotly_figures(at) if f["data"][0]["type"] == "bar" and "text" in f["data"][0]
+    )
     assert bars["data"][0]["text"] == ["0 of 20 resamples", "0 of 20 resamples"]

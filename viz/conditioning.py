@@ -344,7 +344,8 @@ def _surface_panels(fig, xs, ys, surfaces, cells, scale, bar):
     for index, surface in enumerate(surfaces.values()):
         fig.add_trace(
             go.Heatmap(
-                x=xs, y=ys, z=surface, showscale=index == 0,
+                # float32 halves what travels to the browser; the values are drawn as colours.
+                x=xs, y=ys, z=np.asarray(surface, dtype=np.float32), showscale=index == 0,
                 **{**scale, "colorbar": {**scale["colorbar"], **bar}},
                 hovertemplate="%{x:.4g}, %{y:.4g}<br>" + hover + " %{z:.3f}<extra></extra>",
             ),
@@ -370,7 +371,7 @@ def _difference_panel(fig, xs, ys, first, second, cell, show_scale, bar):
     top = float(np.nanmax(shown)) if differs.any() else 1.0
     fig.add_trace(
         go.Heatmap(
-            x=xs, y=ys, z=shown, zmin=0.0, zmax=top, colorscale=DIFFERENCE_SCALE,
+            x=xs, y=ys, z=shown.astype(np.float32), zmin=0.0, zmax=top, colorscale=DIFFERENCE_SCALE,
             showscale=show_scale,
             colorbar={"title": {"text": "difference"}, "thickness": 14, **(bar or {})},
             hovertemplate="%{x:.4g}, %{y:.4g}<br>differs by %{z:.3g}<extra></extra>",

@@ -66,11 +66,14 @@ def null_distribution_figure(gains, mean, variance):
     alpha, theta = mean**2 / variance, variance / mean
     grid = np.linspace(0, np.quantile(gains, 0.999), 300)
     fig = make_subplots(rows=1, cols=2, subplot_titles=["density", "cumulative distribution"])
+    # Binned here rather than by plotly in the browser: the figure then carries 80 bars and
+    # 300 CDF points instead of every one of the tens of thousands of simulated gains.
+    density, edges = np.histogram(gains, bins=80, density=True)
     fig.add_trace(
-        go.Histogram(
-            x=gains,
-            histnorm="probability density",
-            nbinsx=80,
+        go.Bar(
+            x=(edges[:-1] + edges[1:]) / 2,
+            y=density,
+            width=np.diff(edges),
             name="Monte Carlo",
             marker_color="#9ecae1",
         ),
@@ -90,8 +93,8 @@ def null_distribution_figure(gains, mean, variance):
     ordered = np.sort(gains)
     fig.add_trace(
         go.Scatter(
-            x=ordered,
-            y=np.arange(1, ordered.size + 1) / ordered.size,
+            x=grid,
+            y=np.searchsorted(ordered, grid, side="right") / ordered.size,
             name="Monte Carlo CDF",
             line={"color": "#1f77b4"},
         ),
