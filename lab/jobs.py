@@ -70,8 +70,19 @@ def _paper_dataset(name):
     return _cached(("dataset", name), build)
 
 
+class _SavedJob:
+    """What every job of the store shares: the package version it ran with, and a run id made
+    of its kind, settings, seeds and data fingerprint (the same job resumes the same run)."""
+
+    def version(self):
+        return package_version()
+
+    def run_id(self):
+        return _digest(self.kind, self.settings(), self.seeds(), self.fingerprint())
+
+
 @dataclass(frozen=True)
-class ConditioningJob:
+class ConditioningJob(_SavedJob):
     """Source 000's experiment on one dataset and model (kind "conditioning").
 
     Build it with :meth:`for_dataset` (a catalogue name: the paper's settings
@@ -144,12 +155,6 @@ class ConditioningJob:
     def seeds(self):
         return {"folds": self.random_state, "estimators": self.estimator_seed}
 
-    def version(self):
-        return package_version()
-
-    def run_id(self):
-        return _digest(self.kind, self.settings(), self.seeds(), self.data_fingerprint)
-
     def task_keys(self):
         return [*[f"fold-{i:05d}" for i in range(self.n_repeats * self.n_splits)], ALL_DATA]
 
@@ -198,7 +203,7 @@ def conditioning_result(run):
 
 
 @dataclass(frozen=True)
-class PaperTablesJob:
+class PaperTablesJob(_SavedJob):
     """Source 000's Tables 2 and 3 on a subset of its 40 datasets (kind "tables").
 
     One part per dataset and model; each part's row stands beside the
@@ -258,12 +263,6 @@ class PaperTablesJob:
 
     def seeds(self):
         return {"folds": self.random_state, "estimators": self.estimator_seed}
-
-    def version(self):
-        return package_version()
-
-    def run_id(self):
-        return _digest(self.kind, self.settings(), self.seeds(), self.fingerprint())
 
     def task_keys(self):
         fold_keys = self.job(self.names[0], self.models[0]).task_keys() if self.names else []

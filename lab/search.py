@@ -18,7 +18,7 @@ import numpy as np
 from datasets.source000 import LEAF_FRACTION_GRID, MAX_DEPTH_GRID
 from trees.studies import PAPER_RANDOM_STATE, fit_model, folds, score
 
-from .jobs import _cached, _digest, _paper_dataset, package_version
+from .jobs import _cached, _digest, _paper_dataset, _SavedJob
 
 __all__ = ["SEARCH_GRID", "SettingsSearchJob", "selection_score"]
 
@@ -37,7 +37,7 @@ def selection_score(X, y, task, model, params, splits, engine="sklearn", seed=PA
 
 
 @dataclass(frozen=True)
-class SettingsSearchJob:
+class SettingsSearchJob(_SavedJob):
     """The paper's selection for some datasets (kind "paper-settings"): one task per configuration."""
 
     names: tuple
@@ -70,12 +70,6 @@ class SettingsSearchJob:
 
     def seeds(self):
         return {"folds": PAPER_RANDOM_STATE, "estimators": PAPER_RANDOM_STATE}
-
-    def version(self):
-        return package_version()
-
-    def run_id(self):
-        return _digest(self.kind, self.settings(), self.seeds(), self.fingerprint())
 
     def task_keys(self):
         return [f"{n}/{m}/{i:02d}" for n in self.names for m in self.models

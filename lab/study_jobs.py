@@ -19,13 +19,13 @@ from trees.studies import (
 )
 from trees.tree import Tree
 
-from .jobs import _digest, package_version
+from .jobs import _SavedJob
 
 __all__ = ["GridSearchJob", "PerturbationJob"]
 
 
 @dataclass(frozen=True)
-class _ArrayJob:
+class _ArrayJob(_SavedJob):
     """What the array-based jobs share: the data, its name and fingerprint."""
 
     name: str
@@ -38,12 +38,6 @@ class _ArrayJob:
 
     def fingerprint(self):
         return self.data_fingerprint
-
-    def version(self):
-        return package_version()
-
-    def run_id(self):
-        return _digest(self.kind, self.settings(), self.seeds(), self.data_fingerprint)
 
 
 @dataclass(frozen=True)

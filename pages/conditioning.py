@@ -373,12 +373,9 @@ def show_experiment_tab():
     if st.button("Run in the background", type="primary", key="cond_exp_run", disabled=limit == 0):
         job = cr.experiment_job(X, y, data, data_key, settings, model, repeats, folds)
         runs.start(job, panel_key=state.COND_RUNS)
-    runs.show_background("conditioning", data_key)
-    results = st.container()
-    with st.expander("Saved runs on this dataset: reopen, compare two, delete"):
-        opened = runs.saved_runs_panel("conditioning", data_key, key=state.COND_RUNS)
-    with results:
-        show_experiment_result(opened)
+    runs.runs_section("conditioning", data_key, state.COND_RUNS,
+                      "Saved runs on this dataset: reopen, compare two, delete",
+                      show_experiment_result)  # fmt: skip
     st.caption(cr.DEFINITIONS)
 
 
@@ -460,12 +457,9 @@ def show_tables_tab():
     ):
         job = cr.tables_job(chosen, models, repeats, settings)
         runs.start(job, panel_key=state.COND_TABLES_RUNS)
-    runs.show_background("tables")
-    results = st.container()
-    with st.expander("Saved runs of Tables 2 and 3: reopen, compare two, delete"):
-        opened = runs.saved_runs_panel("tables", None, key=state.COND_TABLES_RUNS)
-    with results:
-        show_tables_result(opened)
+    runs.runs_section("tables", None, state.COND_TABLES_RUNS,
+                      "Saved runs of Tables 2 and 3: reopen, compare two, delete",
+                      show_tables_result)  # fmt: skip
     st.caption(cr.DEFINITIONS)
 
 

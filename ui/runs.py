@@ -29,7 +29,14 @@ from lab import (
 
 from . import state
 
-__all__ = ["opened_run_id", "results_store", "saved_runs_panel", "show_background", "start"]
+__all__ = [
+    "opened_run_id",
+    "results_store",
+    "runs_section",
+    "saved_runs_panel",
+    "show_background",
+    "start",
+]
 
 _REFRESH_SECONDS = 2.0
 
@@ -150,3 +157,17 @@ def saved_runs_panel(kind, fingerprint=None, key="runs"):
     if opened is None or opened not in ids:
         return None
     return reopen(store, opened)
+
+
+def runs_section(kind, fingerprint, panel_key, saved_label, show_result):
+    """A page's background runs of ``kind``: progress, then the opened run's result, with the
+    saved runs (reopen, compare, delete) in an expander under it.
+
+    ``show_result(opened)`` draws what :func:`saved_runs_panel` opened (None: nothing yet).
+    """
+    show_background(kind, fingerprint)
+    results = st.container()  # above the expander, though the panel decides what it shows
+    with st.expander(saved_label):
+        opened = saved_runs_panel(kind, fingerprint, key=panel_key)
+    with results:
+        show_result(opened)
