@@ -191,10 +191,7 @@ class ResultsStore:
         try:
             connection = self._connect()
             try:
-                app_id = connection.execute("PRAGMA application_id").fetchone()[0]
-                tables = connection.execute(
-                    "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
-                ).fetchone()[0]
+                app_id, tables = self._marks(connection)
                 if app_id == 0 and tables == 0:
                     self._create(connection)
                 elif app_id != APPLICATION_ID:
@@ -206,12 +203,59 @@ class ResultsStore:
         except sqlite3.DatabaseError as error:
             self._refuse(f"cannot be read as a results store ({error}; the file may be corrupt)")
 
+    @staticmethod
+    def _marks(connection):
+        """The application id and the number of tables, read in one snapshot.
+
+        Read apart, a store created by another process between the two reads
+        would show its tables without its id.
+        """
+        connection.execute("BEGIN")
+        try:
+            app_id = connection.execute("PRAGMA application_id").fetchone()[0]
+            tables = connection.execute(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+            ).fetchone()[0]
+        finally:
+            connection.rollback()
+        return app_id, tables
+
     def _create(self, connection):
-        connection.execute("PRAGMA journal_mode = WAL")
-        connection.executescript(_SCHEMA)
-        connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-        connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        connection.commit()
+        """Write the schema and the file's marks in one transaction.
+
+        Another process may open the same new file at the same moment (the app
+        reading a run the command line is starting). One transaction means it
+        sees either an empty file or a finished store, never tables without
+        the application id (which would read as another program's database);
+        every statement is idempotent, so two creators in turn agree.
+        """
+        connection.executescript(
+            "BEGIN IMMEDIATE;"
+            + _SCHEMA
+            + f"PRAGMA application_id = {APPLICATION_ID};"
+            + f"PRAGMA user_version = {SCHEMA_VERSION};"
+            + "COMMIT;"
+        )
+        self._use_write_ahead_log(connection)
+
+    @staticmethod
+    def _use_write_ahead_log(connection):
+        """Switch the file to WAL, so the app can read while a run writes.
+
+        SQLite refuses the switch at once ("database is locked", without
+        waiting on the busy timeout) while another connection is reading, as
+        when several processes open a new store together: retry until the
+        timeout. The mode is kept in the file, so it is set once.
+        """
+        deadline = time.monotonic() + _BUSY_TIMEOUT_S
+        while True:
+            try:
+                connection.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
 
     def _check_integrity(self, connection):
         version = connection.execute("PRAGMA user_version").fetchone()[0]

@@ -1,6 +1,7 @@
 """The results store: round trip, resume state, refusing corrupt and foreign files, concurrent
 writers, a full disk."""
 
+import multiprocessing
 import sqlite3
 import threading
 
@@ -134,3 +135,26 @@ def test_the_data_folder_follows_the_environment(tmp_path, monkeypatch):
     assert store.path == tmp_path / "lab data" / "results.sqlite" and store.path.exists()
     monkeypatch.delenv("TREE_BIAS_LAB_DATA")
     assert data_folder().name == ".tree-bias-lab"
+
+
+def _open_store(path, barrier):
+    barrier.wait()
+    try:
+        ResultsStore(path)
+    except StoreError as error:
+        return str(error)
+    return ""
+
+
+def test_processes_opening_a_new_store_at_once_all_succeed(tmp_path):
+    # The app opens the store while a command-line run is still creating it:
+    # neither may see half a store and call it another program's database.
+    context = multiprocessing.get_context("spawn")
+    n_processes = 4
+    with context.Manager() as manager, context.Pool(n_processes) as pool:
+        for attempt in range(8):
+            path = tmp_path / f"results-{attempt}.sqlite"
+            barrier = manager.Barrier(n_processes)
+            errors = pool.starmap(_open_store, [(path, barrier)] * n_processes)
+            assert errors == [""] * n_processes
+            assert ResultsStore(path).runs() == []
