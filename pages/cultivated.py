@@ -231,16 +231,13 @@ report.add_snippet(
     )
 )
 
-tree_tab, row_tab, abstain_tab, auc_tab = st.tabs(
-    [
-        "The cultivated tree",
-        "One row",
-        "Abstaining (Figure 4)",
-        "AUC (Table 1)",
-    ]
-)
+TABS = ["The cultivated tree", "One row", "Abstaining (Figure 4)", "AUC (Table 1)"]
+tree_tab, row_tab, abstain_tab, auc_tab = share.tabs(st, TABS, key=state.CRF_TAB)
+smallest = int(np.bincount(y01).min())
 
-with tree_tab:
+
+# -------------------------------------------------------------------- tabs
+def show_tree_tab():
     figures.modules(
         structure,
         names,
@@ -255,7 +252,8 @@ with tree_tab:
         "“+ N more below”."
     )
 
-with row_tab:
+
+def show_row_tab():
     row = share.number_input(
         st.columns([1, 2])[0],
         "Row",
@@ -290,8 +288,8 @@ with row_tab:
         )
     )
 
-smallest = int(np.bincount(y01).min())
-with abstain_tab:
+
+def show_abstention_tab():
     st.markdown(
         "Each row is predicted by a cultivated forest fitted without it (cross-validation). Abstaining from the "
         "rows whose spread is above a threshold leaves fewer predictions, but more accurate ones (source 002, "
@@ -326,7 +324,8 @@ with abstain_tab:
                 rows_key, (variant, int(depth), float(eta0), float(k_scale)), folds, X, y
             )
 
-with auc_tab:
+
+def show_auc_tab():
     st.markdown(
         "Source 002's Table 1: the mean AUC over the same cross-validation folds of a random forest, the four "
         "variants with the paper's settings, and CART as the paper ran them (R's rpart: at least 20 rows to split, "
@@ -378,3 +377,14 @@ with auc_tab:
                     f"The paper's column is Table 1's row {CATALOG_NAMES[data.name]!r} (10 folds, its own seeds): "
                     "expect differences of a few hundredths from the folds alone."
                 )
+
+
+for tab, show in (
+    (tree_tab, show_tree_tab),
+    (row_tab, show_row_tab),
+    (abstain_tab, show_abstention_tab),
+    (auc_tab, show_auc_tab),
+):
+    if tab.open:  # only the open tab's code runs (and only its figures reach the browser)
+        with tab:
+            show()

@@ -203,53 +203,67 @@ report.add_snippet(
     )
 )
 
-split_tab, importance_tab, forest_tab, search_tab, table_tab = st.tabs(
-    [
-        "Test split",
-        "Importances",
-        "Forest",
-        "Search",
-        "Table 4.1",
-    ]
+TABS = ["Test split", "Importances", "Forest", "Search", "Table 4.1"]
+split_tab, importance_tab, forest_tab, search_tab, table_tab = share.tabs(
+    st, TABS, key=state.EVAL_TAB
 )
+FOREST_TREES_KEY = "eval_forest_trees"
 
-# ------------------------------------------------------------------ the forest (asked for below)
+# ------------------------------------------------------------------ the forest
 forest_supports_categories = "categorical_features" in RandomForestClassifier().get_params()
-forest_params = {k: v for k, v in params.items() if k != "max_nodes"}
-if forest_supports_categories:
-    forest_params.update(base)
-with forest_tab:
+
+
+def forest_settings(n_trees):
+    """The forest's parameters (the tree's stopping rules), its signature, and whether it is cheap."""
+    forest_params = {k: v for k, v in params.items() if k != "max_nodes"}
+    if forest_supports_categories:
+        forest_params.update(base)
+    forest_params.update(n_estimators=int(n_trees), oob_score=True, n_jobs=2)
+    signature = digest(data_key, split.name, as_key(forest_params))
+    cheap = len(split.y_train) * int(n_trees) <= 300_000
+    return forest_params, signature, cheap
+
+
+def fitted_forest(n_trees):
+    """The forest of ``n_trees`` trees when it is cheap or was asked for, else None.
+
+    Both the forest tab and the test split's ROC curve use it (a cached fit).
+    """
+    forest_params, signature, cheap = forest_settings(n_trees)
+    if not cheap and signature not in st.session_state.setdefault(state.EVAL_FORESTS, set()):
+        return None
+    with errors.attempt("Fitting the forest", stop=False):
+        return fit_model(
+            data_key,
+            split.name,
+            "forest",
+            task,
+            as_key(forest_params),
+            int(seed),
+            split.X_train,
+            split.y_train,
+        )
+    return None
+
+
+def show_forest_tab():
     st.markdown(
         "A random forest grows many trees with the same settings, each on a bootstrap sample of the "
         "training rows and a random subset of features at each node, and lets them vote (source 004, §5). "
         "Its out-of-bag error scores each training row with the trees that did not see it."
     )
     n_trees = share.number_input(
-        st.columns([1, 2])[0], "Trees in the forest", 5, 300, 30, 5, key="eval_forest_trees"
+        st.columns([1, 2])[0], "Trees in the forest", 5, 300, 30, 5, key=FOREST_TREES_KEY
     )
-    forest_params.update(n_estimators=int(n_trees), oob_score=True, n_jobs=2)
-    signature = digest(data_key, split.name, as_key(forest_params))
+    _, signature, cheap = forest_settings(n_trees)
     asked = st.session_state.setdefault(state.EVAL_FORESTS, set())
-    cheap = len(split.y_train) * int(n_trees) <= 300_000
     if not cheap and signature not in asked:
         st.info(
             f"{int(n_trees)} trees on {len(split.y_train):,} rows take a while: fit the forest when you want it."
         )
         if st.button("Fit the forest", type="primary", key="eval_forest_fit"):
             asked.add(signature)
-    forest = None
-    if cheap or signature in asked:
-        with errors.attempt("Fitting the forest", stop=False):
-            forest = fit_model(
-                data_key,
-                split.name,
-                "forest",
-                task,
-                as_key(forest_params),
-                int(seed),
-                split.X_train,
-                split.y_train,
-            )
+    forest = fitted_forest(n_trees)
     if forest is not None:
         forest_error = split_error(task, split.y_test, forest.predict(split.X_test))
         oob_error = 1.0 - forest.oob_score_
@@ -277,8 +291,10 @@ with forest_tab:
             f"out-of-bag error {oob_error:.4f}."
         )
 
+
 # ------------------------------------------------------------------ the test split
-with split_tab:
+def show_split_tab():
+    forest = fitted_forest(share.peek(FOREST_TREES_KEY, 30))
     m1, m2, m3 = st.columns(3)
     m1.metric("Test error", f"{test_error:.4f}", help=error_name)
     m2.metric("Training error", f"{train_error:.4f}", help="On the rows the tree was grown on.")
@@ -310,7 +326,8 @@ with split_tab:
             "For regression the error is 1 − R² on the test rows: 0 is perfect, 1 is no better than the mean."
         )
 
-with importance_tab:
+
+def show_importance_tab():
     impurity = model.feature_importances_
     mean, std = permutation_importances(
         data_key, split.name, as_key({**params, **base}), model, split.X_test, split.y_test
@@ -355,7 +372,8 @@ LOWEST = {
     "min_impurity_decrease": 0,
 }
 
-with search_tab:
+
+def show_search_tab():
     st.markdown(
         "Which stopping rules make the best tree? Each combination of the values below is scored on the "
         "training rows only, so the test split stays untouched (source 004, §4.3). Write values separated "
@@ -536,8 +554,9 @@ with search_tab:
                 hide_index=True,
             )
 
+
 # ------------------------------------------------------------------ Table 4.1
-with table_tab:
+def show_table_tab():
     st.markdown(
         "Source 004 grows one tree per decision metric with no stopping rule but purity, on an 80/20 split of "
         "the preprocessed mushroom data, as reference models whose depth and size bound the ranges worth "
@@ -651,3 +670,15 @@ with table_tab:
                         "- **Preprocessing.** Table 4.1 is for the report's preprocessing (Data page: drop "
                         "columns with 40% or more gaps, fill the others with a new category, keep categories)."
                     )
+
+
+for tab, show in (
+    (split_tab, show_split_tab),
+    (importance_tab, show_importance_tab),
+    (forest_tab, show_forest_tab),
+    (search_tab, show_search_tab),
+    (table_tab, show_table_tab),
+):
+    if tab.open:  # only the open tab's code runs (and only its figures reach the browser)
+        with tab:
+            show()

@@ -74,16 +74,16 @@ report.add_snippet(
     '    print(f"{name}: bias {bias[0, 0]:+.2f}, odds {10 ** bias[0, 0]:.2f} : 1")\n'
 )
 
-criteria_tab, null_tab, data_tab, paper_tab = st.tabs(
-    [
-        "All six criteria",
-        "The Gini gain's null distribution",
-        "On your data",
-        "The paper's full experiment",
-    ]
-)
+TABS = [
+    "All six criteria",
+    "The Gini gain's null distribution",
+    "On your data",
+    "The paper's full experiment",
+]
+criteria_tab, null_tab, data_tab, paper_tab = share.tabs(st, TABS, key=state.BIAS_TAB)
 
-with criteria_tab:
+
+def show_criteria_tab():
     st.markdown(
         "The bias of a criterion is the log-odds that it picks X₁ over X₂ when neither is informative "
         "(source 001, eq. 7). Gains favour features with many values; p-values are nearly fair, except near "
@@ -93,7 +93,8 @@ with criteria_tab:
     st.latex(r"P_s = P\big[s(\mathcal{D}, X_1) > s(\mathcal{D}, X_2)\big]")
     figures.chart(bias_heatmaps(result), key="bias_all_heatmaps", title="Bias of each criterion")
 
-with null_tab:
+
+def show_null_tab():
     st.markdown(
         "Under the Null Hypothesis the mean and variance of the Gini gain are known exactly (eqs. 19, 20), "
         "and a Gamma distribution with the same two moments approximates it; its tail is the p-value."
@@ -136,7 +137,8 @@ with null_tab:
             + "."
         )
 
-with data_tab:
+
+def show_data_tab():
     data = state.current()
     if data.task != "classification":
         st.info(
@@ -178,7 +180,8 @@ with data_tab:
             )
         right.markdown(verdict)
 
-with paper_tab:
+
+def show_paper_tab():
     st.markdown(
         "Source 001 simulated 100,000 datasets per cell on a finer grid: N from 10 to 1,000 in steps of 40 and "
         "12 priors from 10⁻⁴ to 0.5. That takes hours: it runs in the background (it goes on when this tab "
@@ -197,3 +200,14 @@ with paper_tab:
             key="bias_paper_heatmaps",
             title=f"Saved run: {run['label']}",
         )
+
+
+for tab, show in (
+    (criteria_tab, show_criteria_tab),
+    (null_tab, show_null_tab),
+    (data_tab, show_data_tab),
+    (paper_tab, show_paper_tab),
+):
+    if tab.open:  # only the open tab's code runs (and only its figures reach the browser)
+        with tab:
+            show()

@@ -19,6 +19,14 @@ def open_page(path="pages/home.py", timeout=60):
     return at
 
 
+def open_tab(at, key, label):
+    """Open the tab ``label`` of a page's lazy tabs (``ui.share.tabs`` with ``key``) and run."""
+    at.session_state[key] = label
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
 def plotly_figures(at):
     """The plotly figures on the page, as dicts."""
     return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]

@@ -9,7 +9,14 @@ import numpy as np
 import pytest
 
 from lab import background_runs
-from tests.apptest_helpers import by_key, open_page, plotly_array, plotly_figures, tree_views
+from tests.apptest_helpers import (
+    by_key,
+    open_page,
+    open_tab,
+    plotly_array,
+    plotly_figures,
+    tree_views,
+)
 from trees.studies import MARK_LEGEND
 from ui import state
 
@@ -49,9 +56,7 @@ def _switch(at, dataset):
 
 
 def _tab(at, label):
-    at.session_state[state.COND_TAB] = label
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
+    open_tab(at, state.COND_TAB, label)
 
 
 def _text(at):

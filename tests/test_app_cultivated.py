@@ -2,7 +2,14 @@
 
 import numpy as np
 
-from tests.apptest_helpers import by_key, open_page, plotly_array, plotly_figures, tree_views
+from tests.apptest_helpers import (
+    by_key,
+    open_page,
+    open_tab,
+    plotly_array,
+    plotly_figures,
+    tree_views,
+)
 from ui import state
 from viz.colors import class_color
 
@@ -10,6 +17,11 @@ from viz.colors import class_color
 def _clean(at):
     assert not at.exception, [e.value for e in at.exception][:1]
     assert not [e.value for e in at.error if "unexpected" in e.value], [e.value for e in at.error]
+
+
+def _open(tab, timeout=180):
+    """The page, on one of its tabs (only the open tab's code runs)."""
+    return open_tab(open_page("pages/cultivated.py", timeout=timeout), state.CRF_TAB, tab)
 
 
 def _surfaces(at):
@@ -66,16 +78,22 @@ def test_like_with_like_cart_has_the_cultivated_trees_depth():
 
 
 def test_a_row_its_leaves_and_its_spread():
-    at = open_page("pages/cultivated.py", timeout=180)
+    at = _open("One row")
     metrics = {m.label: m.value for m in at.metric}
     assert float(metrics["Spread"]) > 0  # the least reliable row first
     by_key(at.number_input, "crf_row").set_value(5).run()
     _clean(at)
     assert at.query_params["crf_row"] == "5"
     titles = [f["layout"].get("title", {}).get("text") for f in plotly_figures(at)]
-    assert "Where the row ends up" in titles and "Abstaining when the spread is high" in titles
+    assert "Where the row ends up" in titles
+    assert "Abstaining when the spread is high" not in titles  # another tab's: not computed
     stars = [t for t in _surfaces(at)["data"] if t.get("name") == "row 5"]
     assert len(stars) == 3  # on every panel
+    open_tab(at, state.CRF_TAB, "Abstaining (Figure 4)")
+    titles = [f["layout"].get("title", {}).get("text") for f in plotly_figures(at)]
+    assert "Abstaining when the spread is high" in titles and "Where the row ends up" not in titles
+    stars = [t for t in _surfaces(at)["data"] if t.get("name") == "row 5"]
+    assert len(stars) == 3  # the row chosen is kept while its tab is closed
 
 
 def test_variants_and_settings():
@@ -87,7 +105,7 @@ def test_variants_and_settings():
 
 
 def test_table_1_as_a_run_on_request_beside_the_paper():
-    at = open_page("pages/cultivated.py", timeout=300)
+    at = _open("AUC (Table 1)", timeout=300)
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("haberman").run()
     by_key(at.toggle, "crf_example").set_value(False).run()
     by_key(at.number_input, "crf_auc_folds").set_value(3).run()
@@ -108,12 +126,13 @@ def test_table_1_as_a_run_on_request_beside_the_paper():
 
 def test_small_data_gives_ranges_from_the_data():
     """Issue 20: the old page refused a number input whose min and max were both 3 on small data."""
-    at = open_page("pages/cultivated.py", timeout=180)
+    at = _open("One row")
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("Loan table").run()
     by_key(at.toggle, "crf_example").set_value(False).run()
     _clean(at)
     row = by_key(at.number_input, "crf_row")
     assert row.min == 0 and row.max == at.session_state[state.DATA].n_rows - 1 > 0
+    open_tab(at, state.CRF_TAB, "Abstaining (Figure 4)")
     assert any("cross-validation needs at least 2 rows" in i.value for i in at.info) or by_key(
         at.number_input, "crf_folds"
     )
@@ -128,7 +147,7 @@ def test_non_binary_data_falls_back_to_the_example():
 
 
 def test_the_mushroom_data_opens_and_large_data_waits_for_the_out_of_fold_run():
-    at = open_page("pages/cultivated.py", timeout=300)
+    at = _open("Abstaining (Figure 4)", timeout=300)
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("secondary-mushroom").run()
     by_key(at.toggle, "crf_example").set_value(False).run()
     _clean(at)
@@ -138,7 +157,7 @@ def test_the_mushroom_data_opens_and_large_data_waits_for_the_out_of_fold_run():
 
 
 def test_the_summary_snippet_reproduces_the_page(capsys):
-    at = open_page("pages/cultivated.py", timeout=180)
+    at = _open("One row")
     exec(compile(at.session_state[state.REPORT].snippet, "<cultivated snippet>", "exec"), {})
     printed = capsys.readouterr().out
     assert "37 modules: 3 robust split, 15 option; 19 leaves" in printed

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from lab import background_runs
-from tests.apptest_helpers import by_key, open_page, plotly_figures, tree_views
+from tests.apptest_helpers import by_key, open_page, open_tab, plotly_figures, tree_views
 from ui import state
 from viz.colors import blend_with_white, class_color
 
@@ -17,6 +17,11 @@ def _metrics(at):
 def _clean(at):
     assert not at.exception, [e.value for e in at.exception][:1]
     assert not [e.value for e in at.error if "unexpected" in e.value], [e.value for e in at.error]
+
+
+def _open(tab, timeout=120):
+    """The page on one of its tabs (only the open tab's code runs)."""
+    return open_tab(open_page("pages/evaluate.py", timeout=timeout), state.EVAL_TAB, tab)
 
 
 def _titles(at):
@@ -72,7 +77,7 @@ def test_the_confusion_matrix_is_in_the_class_colours():
 
 def test_feature_importances_impurity_based_and_permutation():
     """Issue 21: the views peers have, both importances on the evaluate page."""
-    at = open_page("pages/evaluate.py", timeout=120)
+    at = _open("Importances")
     figure = next(
         f
         for f in plotly_figures(at)
@@ -88,7 +93,7 @@ def test_feature_importances_impurity_based_and_permutation():
 )
 def test_each_search_method_is_saved_and_its_best_tree_shown(method):
     """Issues 18 and 21 (item 13): a saved run; the error in view; best settings in words."""
-    at = _search(open_page("pages/evaluate.py", timeout=120), method)
+    at = _search(_open("Search"), method)
     assert at.markdown[0].value.startswith("**The tree with the best settings of the search")
     table = next(d.value for d in at.dataframe if "rank" in d.value.columns)
     assert list(table.columns[:2]) == ["rank", "error"] and len(table) == 8
@@ -107,8 +112,8 @@ def test_each_search_method_is_saved_and_its_best_tree_shown(method):
 
 def test_a_saved_search_is_reopened_in_a_new_session():
     """Issue 18: grid searches are long runs: saved in the results store and reopened."""
-    at = _search(open_page("pages/evaluate.py", timeout=120))
-    again = open_page("pages/evaluate.py", timeout=120)
+    at = _search(_open("Search"))
+    again = _open("Search")
     _clean(again)
     assert again.markdown[0].value.startswith("**The tree with the best settings of the search")
     assert any("(saved; more in the list above)" in m.value for m in again.markdown)
@@ -116,7 +121,7 @@ def test_a_saved_search_is_reopened_in_a_new_session():
 
 
 def test_bad_grid_values_show_an_error():
-    at = open_page("pages/evaluate.py", timeout=120)
+    at = _open("Search")
     by_key(at.text_input, "eval_depth").input("2, deep").run()
     assert any("cannot be read" in e.value for e in at.error)
     by_key(at.text_input, "eval_depth").input("0").run()
@@ -143,7 +148,7 @@ def test_regression_multiclass_and_tiny_data():
 
 
 def test_the_forest_with_the_same_settings_and_its_out_of_bag_error():
-    at = open_page("pages/evaluate.py", timeout=120)
+    at = _open("Forest")
     metrics = _metrics(at)
     assert float(metrics["Forest: out-of-bag error"]) < 0.5
     assert any("Same stopping rules as the tree shown" in c.value for c in at.caption)
@@ -155,6 +160,7 @@ def test_table_4_1_on_the_mushroom_data_beside_the_report():
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("secondary-mushroom").run()
     by_key(at.button, "data_report_prep_top").click().run()
     at.switch_page("pages/evaluate.py").run()
+    open_tab(at, state.EVAL_TAB, "Table 4.1")
     _clean(at)
     assert "membership (x ∈ S)" in by_key(at.selectbox, "eval_nominal").options
     by_key(at.radio, "eval_t41_rows").set_value("a random 10,000 rows").run()

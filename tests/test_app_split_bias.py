@@ -1,6 +1,13 @@
 """AppTest tests of the split-selection-bias page."""
 
-from tests.apptest_helpers import by_key, open_page, plotly_array, plotly_figures
+from tests.apptest_helpers import by_key, open_page, open_tab, plotly_array, plotly_figures
+from ui import state
+
+
+def _open(tab=None):
+    """The page, on one of its tabs when given (only the open tab's code runs)."""
+    at = open_page("pages/split_bias.py", timeout=120)
+    return open_tab(at, state.BIAS_TAB, tab) if tab else at
 
 
 def _heatmaps(at):
@@ -51,7 +58,8 @@ def test_the_paper_setting_runs_in_the_background_and_can_be_stopped():
     from lab import background_runs
 
     at = open_page("pages/split_bias.py", timeout=120)
-    assert len(plotly_figures(at)) == 4  # key picture, six criteria, null distribution, noise roots
+    assert len(plotly_figures(at)) == 2  # the key picture and the open tab's six criteria
+    open_tab(at, state.BIAS_TAB, "The paper's full experiment")
     assert not background_runs().active("split-bias")
     by_key(at.button, "bias_run_paper").click().run()
     assert not at.exception
@@ -65,7 +73,7 @@ def test_the_paper_setting_runs_in_the_background_and_can_be_stopped():
 
 
 def test_null_distribution_matches_the_formulas():
-    at = open_page("pages/split_bias.py", timeout=120)
+    at = _open("The Gini gain's null distribution")
     by_key(at.number_input, "null_n").set_value(4).run()
     metrics = {m.label: float(m.value) for m in at.metric}
     assert (
@@ -76,7 +84,7 @@ def test_null_distribution_matches_the_formulas():
 
 
 def test_noise_study_on_a_weak_dataset_and_on_regression():
-    at = open_page("pages/split_bias.py", timeout=120)
+    at = _open("On your data")
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("haberman").run()
     by_key(at.number_input, "noise_resamples").set_value(10).run()
     assert not at.exception
@@ -92,7 +100,7 @@ def test_noise_study_on_a_weak_dataset_and_on_regression():
 
 
 def test_no_noise_root_is_said_in_words_not_an_empty_chart():
-    at = open_page("pages/split_bias.py", timeout=120)  # the lattice data: real features always win
+    at = _open("On your data")  # the lattice data: real features always win
     assert any("**never** split on a noise column" in m.value for m in at.markdown)
     # The noise-root chart: bars labelled with counts (the null distribution's bars have none).
     bars = next(

@@ -11,10 +11,12 @@ the sweep stays within CI's time.
 """
 
 import random
+from pathlib import Path
 
 import pytest
 
-from tests.apptest_helpers import by_key, open_page
+from tests.apptest_helpers import by_key, open_page, open_tab
+from ui import state
 from ui.errors import UNEXPECTED
 from ui.navigation import PAGES
 
@@ -23,6 +25,11 @@ pytestmark = pytest.mark.slow
 # (dataset, keep categories as codes): tiny, categorical, regression.
 DATASETS = [("Loan table", False), ("Categorical with missing values", True), ("o-ring", False)]
 SETTINGS_PER_RUN = 6
+SETTINGS_PER_OTHER_TAB = 2
+ROOT = Path(__file__).resolve().parent.parent
+# The keys of the pages' lazy tab rows (ui.share.tabs): only the open tab's code runs, so the
+# sweep opens every tab in turn.
+TAB_KEYS = (state.COND_TAB, state.CRF_TAB, state.EVAL_TAB, state.BIAS_TAB)
 WIDGET_KINDS = ("number_input", "slider", "selectbox", "radio", "toggle", "checkbox", "multiselect")
 
 
@@ -69,15 +76,15 @@ def _candidate_values(widget, kind):
     return []
 
 
-def _settings(at, rng):
-    """A seeded sample of (kind, key, value) over the page's own widgets (not the sidebar's)."""
+def _settings(at, rng, n=SETTINGS_PER_RUN):
+    """A seeded sample of ``n`` (kind, key, value) over the page's own widgets (not the sidebar's)."""
     options = []
     for kind in WIDGET_KINDS:
         for widget in getattr(at.main, kind):
             if widget.key and not widget.disabled:
                 options += [(kind, widget.key, v) for v in _candidate_values(widget, kind)]
     rng.shuffle(options)
-    return options[:SETTINGS_PER_RUN]
+    return options[:n]
 
 
 def _assert_clean(at, context):
@@ -86,21 +93,43 @@ def _assert_clean(at, context):
     assert not unexpected, f"{context}: {unexpected[:1]}"
 
 
+def _apply_settings(at, settings, context):
+    for kind, key, value in settings:
+        widgets = [w for w in getattr(at.main, kind) if w.key == key]
+        if not widgets or widgets[0].disabled:
+            continue  # an earlier setting removed or disabled it
+        widgets[0].set_value(value)
+        at.run()
+        _assert_clean(at, f"{context} with {key} = {value!r}")
+
+
+def _lazy_tab_key(at, spec):
+    """The key of the page's lazy tab row, or None when its tabs are plain ``st.tabs``."""
+    if "share.tabs(" not in (ROOT / spec.path).read_text() or not at.tabs:
+        return None  # plain tabs, or a page that stopped before its tabs (too little data)
+    keys = [key for key in TAB_KEYS if key in at.session_state]
+    assert len(keys) == 1, f"{spec.url_path}: add its tab key to TAB_KEYS"
+    return keys[0]
+
+
 @pytest.mark.parametrize("dataset, keep", DATASETS, ids=[d for d, _ in DATASETS])
 @pytest.mark.parametrize("spec", [p for p in PAGES if not p.default], ids=lambda p: p.url_path)
 def test_every_setting_gives_a_page_without_error(spec, dataset, keep):
     at = open_page("pages/data.py", timeout=240)
     _use_dataset(at, dataset, keep)
     at.switch_page(spec.path).run()
-    _assert_clean(at, f"{spec.url_path} on {dataset}")
+    context = f"{spec.url_path} on {dataset}"
+    _assert_clean(at, context)
     rng = random.Random(f"{spec.url_path}/{dataset}")
-    for kind, key, value in _settings(at, rng):
-        widgets = [w for w in getattr(at.main, kind) if w.key == key]
-        if not widgets or widgets[0].disabled:
-            continue  # an earlier setting removed or disabled it
-        widgets[0].set_value(value)
-        at.run()
-        _assert_clean(at, f"{spec.url_path} on {dataset} with {key} = {value!r}")
+    tab_key = _lazy_tab_key(at, spec)
+    other_tabs = (
+        [t.label for t in at.tabs if t.label != at.session_state[tab_key]] if tab_key else []
+    )
+    _apply_settings(at, _settings(at, rng), context)
+    for label in other_tabs:
+        open_tab(at, tab_key, label)
+        _assert_clean(at, f"{context}, tab {label!r}")
+        _apply_settings(at, _settings(at, rng, SETTINGS_PER_OTHER_TAB), f"{context}, tab {label!r}")
 
 
 @pytest.mark.parametrize("keep", [False, True], ids=["one-hot", "categories"])

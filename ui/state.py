@@ -144,6 +144,7 @@ COND_RUNS = "cond_runs"  # key of the saved-runs panel of the experiment (ui.run
 COND_TABLES_RUNS = "cond_tables_runs"  # ... and of the Tables 2 and 3 view
 
 # ------------------------------------------- results of long runs, per page
+EVAL_TAB = "eval_tab"  # the open tab
 EVAL_SEARCH = "eval_search"
 EVAL_SEARCH_PREFIX = "eval_search_"  # + dataset and split digest: the page's last grid search
 EVAL_TABLE41_PREFIX = "eval_table41_"  # + dataset and rows digest: Table 4.1's trees grown so far
@@ -155,8 +156,10 @@ EVAL_CRITERIA = (
 )
 CRF_AUC = "crf_auc"
 CRF_AUC_PREFIX = "crf_auc_"  # + rows and folds: Table 1's scores so far
+CRF_TAB = "crf_tab"  # the open tab
 CRF_ROW = "crf_row"  # the row shown in "One row" (a shared widget)
 CRF_OOF_ASKED = "crf_oof_asked"  # the out-of-fold runs asked for (large data waits for a button)
+BIAS_TAB = "bias_tab"  # the open tab of the split-selection page
 INST_BOARD = "inst_board"  # the stability scoreboard's run (or, after Stop, what builds it)
 INST_BOARD_SETTINGS = "inst_board_settings"  # the settings that run was made with
 NOISE_STUDY = "noise_study"
