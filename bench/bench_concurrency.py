@@ -49,8 +49,12 @@ def _chromium():
     )
 
 
-def _keep_busy(url, path, until, runs):
-    """One session: open ``path`` and interact with its controls until ``until`` (a time.time())."""
+def _keep_busy(url, path, until, runs, ready):
+    """One session: open ``path`` and interact with its controls until ``until`` (a time.time()).
+
+    ``ready`` counts the sessions whose page has opened (the load's steady state begins when
+    all have).
+    """
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -58,6 +62,8 @@ def _keep_busy(url, path, until, runs):
         page = browser.new_page(viewport={"width": 1440, "height": 900})
         page.goto(f"{url}/{path}")
         run = _wait_for_run(page, 0)
+        with ready.get_lock():
+            ready.value += 1
         kinds = list(_CONTROLS)
         turn = 0
         while time.time() < until:
@@ -107,14 +113,16 @@ def main(argv=None):
         yardstick = _yardstick()
         idle = statistics.median(_first_render(browser, url) for _ in range(3))
         until = time.time() + args.seconds
-        runs = multiprocessing.Value("i", 0)
+        runs, ready = multiprocessing.Value("i", 0), multiprocessing.Value("i", 0)
         sessions = [
-            multiprocessing.Process(target=_keep_busy, args=(url, path, until, runs))
+            multiprocessing.Process(target=_keep_busy, args=(url, path, until, runs, ready))
             for path in BUSY_PAGES
         ]
         for session in sessions:
             session.start()
-        time.sleep(min(10.0, args.seconds / 4))  # let the five sessions get going
+        # Measure in the steady state: every session has opened its page and is interacting.
+        while ready.value < len(BUSY_PAGES) and time.time() < until:
+            time.sleep(0.2)
         loaded = []
         while len(loaded) < args.samples and time.time() < until:
             loaded.append(_first_render(browser, url))
