@@ -7,11 +7,21 @@ range), and rho of the project's model with ``tie_break="random"``,
 dataset and model, and the count of values inside the range; the paper's
 value (Table 2) is shown beside them.
 
-Run: ``python -m bench.bench_rho_range [--models tree,forest] [--seeds 30] [--datasets a,b]``
+One draw from the same distribution as 30 others falls outside their range
+with probability 2/31 (6.5%), so a forest outside the range may be chance.
+``--project-seeds 30`` also fits the project's model with seeds 0..29 and
+prints its range and the Mann-Whitney p-value of the two sets: a small p
+says the two engines differ; a large one, that seed 5 fell in a tail.
+
+Run: ``python -m bench.bench_rho_range [--models tree,forest] [--seeds 30] [--datasets a,b]
+[--project-seeds 30]``
 """
 
 import argparse
 import time
+
+import numpy as np
+from scipy.stats import mannwhitneyu
 
 from datasets import load, paper_settings
 from datasets.source000 import settings_table, table2
@@ -30,11 +40,21 @@ def rho(name, model, engine, seed, extra=None):
     return on / total if total else 0.0
 
 
+def _project_spread(name, model, sklearn_values, n_seeds):
+    """The project's range over seeds and the Mann-Whitney p-value against scikit-learn's."""
+    ours = [rho(name, model, "trees", s, PROJECT_OPTIONS) for s in range(n_seeds)]
+    both = np.r_[sklearn_values, ours]
+    p = mannwhitneyu(sklearn_values, ours).pvalue if np.ptp(both) > 0 else 1.0
+    return f"   {min(ours):11.4f} {max(ours):6.4f} {p:6.3f}"
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", default="tree,forest")
     parser.add_argument("--seeds", type=int, default=30)
     parser.add_argument("--datasets", default=None)
+    parser.add_argument("--project-seeds", type=int, default=1,
+                        help="above 1: also the project's range over seeds 0..N-1")  # fmt: skip
     args = parser.parse_args(argv)
     names = (
         args.datasets.split(",")
@@ -44,17 +64,19 @@ def main(argv=None):
     paper = table2().set_index(["dataset", "model"])["rho"]
     inside = total = 0
     start = time.perf_counter()
-    print(
-        f"{'dataset':24} {'model':6} {'paper':>5} {'sklearn min':>11} {'max':>6} {'project':>8}  inside"
-    )
+    header = f"{'dataset':24} {'model':6} {'paper':>5} {'sklearn min':>11} {'max':>6} {'project':>8}  inside"
+    print(header + ("   project min    max  MWU p" if args.project_seeds > 1 else ""))
     for name in names:
         for model in args.models.split(","):
             values = [rho(name, model, "sklearn", s) for s in range(args.seeds)]
             ours = rho(name, model, "trees", 5, PROJECT_OPTIONS)
             ok = min(values) - 1e-12 <= ours <= max(values) + 1e-12
             inside, total = inside + ok, total + 1
-            print(f"{name:24} {model:6} {paper[(name, model)]:>5} {min(values):11.4f} "
-                  f"{max(values):6.4f} {ours:8.4f}  {'yes' if ok else 'NO'}", flush=True)  # fmt: skip
+            line = (f"{name:24} {model:6} {paper[(name, model)]:>5} {min(values):11.4f} "
+                    f"{max(values):6.4f} {ours:8.4f}  {'yes' if ok else 'NO ':6}")  # fmt: skip
+            if args.project_seeds > 1:
+                line += _project_spread(name, model, values, args.project_seeds)
+            print(line, flush=True)
     print(f"{inside} of {total} inside scikit-learn's range over {args.seeds} seeds "
           f"({time.perf_counter() - start:.0f} s)")  # fmt: skip
 
