@@ -373,12 +373,8 @@ LOWEST = {
 }
 
 
-def show_search_tab():
-    st.markdown(
-        "Which stopping rules make the best tree? Each combination of the values below is scored on the "
-        "training rows only, so the test split stays untouched (source 004, §4.3). Write values separated "
-        "by commas, and `none` for no limit."
-    )
+def search_grid():
+    """The grid's widgets; returns the configurations and what is wrong with them (or None)."""
     g1, g2, g3 = st.columns(3)
     kept = st.session_state.get(state.EVAL_CRITERIA)
     if kept is not None and not set(kept) <= set(criteria):  # another task: its own metrics
@@ -414,6 +410,11 @@ def show_search_tab():
             raise ValueError("choose at least one decision metric")
     except ValueError as err:
         problem = f"The grid cannot be read: {err}. Write comma-separated numbers, and 'none' for no limit."
+    return grid, problem
+
+
+def search_method():
+    """The method's widgets; returns the method, its folds, the inner setting and the smallest class."""
     m1, m2, m3 = st.columns(3)
     method = share.radio(m1, "Method", list(METHODS), key="eval_method")
     smallest = (
@@ -456,6 +457,11 @@ def show_search_tab():
     else:
         inner = 0
         m3.caption("Every configuration is cross-validated on the same folds of the training rows.")
+    return method, folds, inner, smallest
+
+
+def start_search(grid, problem, method, folds, inner, smallest):
+    """Say what is wrong, or offer the Search button (a background run when there is a store)."""
     if problem:
         st.error(problem)
     elif is_classifier and smallest < int(folds) and method != "holdout validation":
@@ -504,12 +510,10 @@ def show_search_tab():
             run_with_progress(search_key, "Fitting configurations", run)
             st.session_state[state.EVAL_SHOW_BEST] = True
             st.rerun()  # the tree shown follows the new best settings
-    if store is not None:
-        with st.expander("Saved searches on this dataset and split", expanded=False):
-            runs.saved_runs_panel("grid-search", search_rows, key=RUNS_KEY)
-        if runs.opened_run_id(RUNS_KEY) != opened_id:
-            st.session_state[state.EVAL_SHOW_BEST] = True
-            st.rerun()  # a saved search was reopened: the tree shown above follows it
+
+
+def show_search_result():
+    """The search shown: its configurations, best settings and estimate."""
     if record is None:
         st.info(
             "Press Search to score the grid; the best settings then become the tree shown above."
@@ -553,6 +557,23 @@ def show_search_tab():
                 title="Chosen in each outer fold",
                 hide_index=True,
             )
+
+
+def show_search_tab():
+    st.markdown(
+        "Which stopping rules make the best tree? Each combination of the values below is scored on the "
+        "training rows only, so the test split stays untouched (source 004, §4.3). Write values separated "
+        "by commas, and `none` for no limit."
+    )
+    grid, problem = search_grid()
+    start_search(grid, problem, *search_method())
+    if store is not None:
+        with st.expander("Saved searches on this dataset and split", expanded=False):
+            runs.saved_runs_panel("grid-search", search_rows, key=RUNS_KEY)
+        if runs.opened_run_id(RUNS_KEY) != opened_id:
+            st.session_state[state.EVAL_SHOW_BEST] = True
+            st.rerun()  # a saved search was reopened: the tree shown above follows it
+    show_search_result()
 
 
 # ------------------------------------------------------------------ Table 4.1
@@ -625,51 +646,61 @@ def show_table_tab():
                 )
             )
         else:
-            frame = table_41_frame(
-                grown,
-                TABLE_4_1 if is_report_data else None,
-                DEPTH_OFFSET,
-                order=[r["criterion"] for r in TABLE_4_1],
-            )
-            figures.table(
-                frame,
-                title="Table 4.1: trees grown to purity",
-                hide_index=True,
-                column_config={
-                    "train error": st.column_config.NumberColumn(format="%.3f"),
-                    "test error": st.column_config.NumberColumn(format="%.3f"),
-                },
-            )
-            if is_report_data and len(y41) < len(y_all):
-                st.caption(
-                    f"Ours on {len(y41):,} rows, the report's on all {len(y_all):,}: switch to all rows to "
-                    "compare like with like."
-                )
-            if len(grown) < 4:
-                st.caption(f"{len(grown)} of the 4 trees were grown before the run stopped.")
-            st.caption(
-                "Depth counts levels with the root as level 1, as the report does. A training error above 0 "
-                "means rows with equal features and different classes, which no split can separate."
-            )
-            if is_report_data:
-                with st.expander("What differs by design", expanded=True):
-                    st.markdown(
-                        "- **The split.** The report does not give its 80/20 split's seed; ours is stratified by "
-                        "class and seeded above. Test errors of a few thousandths move with the split.\n"
-                        "- **Chi-square.** The report's chi-square is its own formula, "
-                        "Σ_j Σ_i |p_i(S_j) − p_i(S)| / √p_i(S), which does not weigh the children by size; "
-                        "ours is Pearson's statistic, which for two classes picks the same splits as the Gini "
-                        "impurity, so its tree matches the Gini tree here.\n"
-                        "- **Misclassification.** The report's code scores absolute minority counts and refuses a "
-                        "split that changes no majority (its tree stops with training error 0.017); a "
-                        "misclassification gain is often exactly zero, and how zero-gain splits are treated "
-                        "decides whether the tree stops early or grows long chains.\n"
-                        "- **Conditions on nominal features.** The report's code tries one category at a time "
-                        "(x = v); membership here searches the best set of categories (x ∈ S), equality "
-                        "matches the report.\n"
-                        "- **Preprocessing.** Table 4.1 is for the report's preprocessing (Data page: drop "
-                        "columns with 40% or more gaps, fill the others with a new category, keep categories)."
-                    )
+            show_table_41(grown, is_report_data, len(y41))
+
+
+def show_table_41(grown, is_report_data, n_rows):
+    """Table 4.1's trees grown so far, beside the report's on its own data."""
+    frame = table_41_frame(
+        grown,
+        TABLE_4_1 if is_report_data else None,
+        DEPTH_OFFSET,
+        order=[r["criterion"] for r in TABLE_4_1],
+    )
+    figures.table(
+        frame,
+        title="Table 4.1: trees grown to purity",
+        hide_index=True,
+        column_config={
+            "train error": st.column_config.NumberColumn(format="%.3f"),
+            "test error": st.column_config.NumberColumn(format="%.3f"),
+        },
+    )
+    if is_report_data and n_rows < len(y_all):
+        st.caption(
+            f"Ours on {n_rows:,} rows, the report's on all {len(y_all):,}: switch to all rows to "
+            "compare like with like."
+        )
+    if len(grown) < 4:
+        st.caption(f"{len(grown)} of the 4 trees were grown before the run stopped.")
+    st.caption(
+        "Depth counts levels with the root as level 1, as the report does. A training error above 0 "
+        "means rows with equal features and different classes, which no split can separate."
+    )
+    if is_report_data:
+        explain_table_41_differences()
+
+
+def explain_table_41_differences():
+    """What differs from the report by design (split, chi-square, misclassification, conditions, preprocessing)."""
+    with st.expander("What differs by design", expanded=True):
+        st.markdown(
+            "- **The split.** The report does not give its 80/20 split's seed; ours is stratified by "
+            "class and seeded above. Test errors of a few thousandths move with the split.\n"
+            "- **Chi-square.** The report's chi-square is its own formula, "
+            "Σ_j Σ_i |p_i(S_j) − p_i(S)| / √p_i(S), which does not weigh the children by size; "
+            "ours is Pearson's statistic, which for two classes picks the same splits as the Gini "
+            "impurity, so its tree matches the Gini tree here.\n"
+            "- **Misclassification.** The report's code scores absolute minority counts and refuses a "
+            "split that changes no majority (its tree stops with training error 0.017); a "
+            "misclassification gain is often exactly zero, and how zero-gain splits are treated "
+            "decides whether the tree stops early or grows long chains.\n"
+            "- **Conditions on nominal features.** The report's code tries one category at a time "
+            "(x = v); membership here searches the best set of categories (x ∈ S), equality "
+            "matches the report.\n"
+            "- **Preprocessing.** Table 4.1 is for the report's preprocessing (Data page: drop "
+            "columns with 40% or more gaps, fill the others with a new category, keep categories)."
+        )
 
 
 for tab, show in (

@@ -1,14 +1,20 @@
 """The results store: round trip, resume state, refusing corrupt and foreign files, concurrent
 writers, a full disk."""
 
-import multiprocessing
+import os
 import sqlite3
+import subprocess
+import sys
 import threading
+import time
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from lab.store import MemoryStore, ResultsStore, StoreError, data_folder, default_store
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _open(store, run_id="r1", n_tasks=3):
@@ -137,24 +143,46 @@ def test_the_data_folder_follows_the_environment(tmp_path, monkeypatch):
     assert data_folder().name == ".tree-bias-lab"
 
 
-def _open_store(path, barrier):
-    barrier.wait()
+# One process of the test below: opens a new store per attempt, all processes at the same moment
+# (each waits for the test's "go" file), and prints "ok" or the store's refusal.
+_OPENER = """
+import sys, time
+from pathlib import Path
+from lab.store import ResultsStore, StoreError
+folder, n_attempts, me = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+for attempt in range(n_attempts):
+    (folder / f"ready-{attempt}-{me}").touch()
+    while not (folder / f"go-{attempt}").exists():
+        time.sleep(0.001)
     try:
-        ResultsStore(path)
+        ResultsStore(folder / f"results-{attempt}.sqlite")
+        print("ok", flush=True)
     except StoreError as error:
-        return str(error)
-    return ""
+        print(str(error).replace(chr(10), " "), flush=True)
+"""
 
 
 def test_processes_opening_a_new_store_at_once_all_succeed(tmp_path):
     # The app opens the store while a command-line run is still creating it:
     # neither may see half a store and call it another program's database.
-    context = multiprocessing.get_context("spawn")
-    n_processes = 4
-    with context.Manager() as manager, context.Pool(n_processes) as pool:
-        for attempt in range(8):
-            path = tmp_path / f"results-{attempt}.sqlite"
-            barrier = manager.Barrier(n_processes)
-            errors = pool.starmap(_open_store, [(path, barrier)] * n_processes)
-            assert errors == [""] * n_processes
-            assert ResultsStore(path).runs() == []
+    n_processes, n_attempts = 4, 8
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", _OPENER, str(tmp_path), str(n_attempts), str(i)],
+            env=env,
+            stdout=subprocess.PIPE,
+            text=True,
+        )  # fmt: skip
+        for i in range(n_processes)
+    ]
+    for attempt in range(n_attempts):
+        ready = [tmp_path / f"ready-{attempt}-{i}" for i in range(n_processes)]
+        while not all(r.exists() for r in ready):
+            assert all(p.poll() is None for p in processes), "an opener stopped early"
+            time.sleep(0.01)  # waits on the processes' own markers, however slow the machine
+        (tmp_path / f"go-{attempt}").touch()
+    outputs = [p.communicate()[0].splitlines() for p in processes]
+    assert outputs == [["ok"] * n_attempts] * n_processes
+    for attempt in range(n_attempts):
+        assert ResultsStore(tmp_path / f"results-{attempt}.sqlite").runs() == []
