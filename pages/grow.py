@@ -4,7 +4,7 @@ from dataclasses import astuple
 
 import streamlit as st
 
-from ui import errors, grow_cache, presenter, report, shell, state
+from ui import errors, grow_cache, presenter, report, share, shell, state
 from ui import grower_state as gs
 from ui.grow_io import load_panel, reproduce_snippet
 from ui.grow_node import node_panel
@@ -32,10 +32,10 @@ data = state.current()
 header = st.container()
 with st.expander("Settings: criterion, growth order, stopping rules, held-out rows"):
     settings, notes = settings_panel(data)
-tabs = st.tabs(
+tabs = share.tabs(  # only the open tab runs: an interaction redraws what is on screen
+    st,
     ["Selected node", "Scores and importances", "Regions", "A row's path", "Save or load"],
-    key="grow_tab",
-    on_change="rerun",  # only the open tab runs: an interaction redraws what is on screen
+    key=state.GROW_TAB,
 )
 with errors.attempt("Growing a tree on this dataset"):
     grower, split = gs.get_grower(data, settings)

@@ -54,7 +54,8 @@ held_out = len(y) >= SMALL
 picture = st.container()
 with st.expander("Settings: the tree's depth, how the data changes, how many refits"):
     settings = settings_panel(len(y_train))
-tabs = st.tabs(
+tabs = share.tabs(  # only the open tab runs (and computes what it needs)
+    st,
     [
         "Fragile splits",
         "Near-tie trees",
@@ -63,8 +64,7 @@ tabs = st.tabs(
         "Tie-break",
         "One row removed",
     ],
-    key="inst_tab",
-    on_change="rerun",  # only the open tab runs (and computes what it needs)
+    key=state.INST_TAB,
 )
 
 params = settings.params

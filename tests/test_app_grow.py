@@ -46,7 +46,7 @@ def _split_button(at):
 
 def _tab(at, label):
     """Open a tab of the page (only the open tab runs) and rerun."""
-    at.session_state["grow_tab"] = label
+    at.session_state[state.GROW_TAB] = label
     return at.run()
 
 

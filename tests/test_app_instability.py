@@ -17,7 +17,7 @@ def _metric(at, label):
 
 def _tab(at, label):
     """Open a tab of the page (only the open tab runs) and rerun."""
-    at.session_state["inst_tab"] = label
+    at.session_state[state.INST_TAB] = label
     return at.run()
 
 

@@ -29,7 +29,14 @@ SETTINGS_PER_OTHER_TAB = 2
 ROOT = Path(__file__).resolve().parent.parent
 # The keys of the pages' lazy tab rows (ui.share.tabs): only the open tab's code runs, so the
 # sweep opens every tab in turn.
-TAB_KEYS = (state.COND_TAB, state.CRF_TAB, state.EVAL_TAB, state.BIAS_TAB)
+TAB_KEYS = (
+    state.COND_TAB,
+    state.CRF_TAB,
+    state.EVAL_TAB,
+    state.BIAS_TAB,
+    state.GROW_TAB,
+    state.INST_TAB,
+)
 WIDGET_KINDS = ("number_input", "slider", "selectbox", "radio", "toggle", "checkbox", "multiselect")
 
 

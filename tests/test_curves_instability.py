@@ -5,6 +5,7 @@ import pytest
 
 from datasets import generate
 from trees import (
+    DecisionTreeClassifier,
     Tree,
     compare_trees,
     complexity_curve,
@@ -131,6 +132,17 @@ def test_prediction_spread_is_zero_for_identical_trees():
     rows = np.column_stack([np.linspace(0, 10, 7), np.zeros(7)])
     np.testing.assert_array_equal(prediction_spread([tree, tree], rows), 0.0)
     assert prediction_spread([tree, _stump(7.0)], rows).max() > 0
+
+
+def test_prediction_spread_of_refits_that_saw_different_classes():
+    """A refit on a few rows may miss a class: its probability of that class counts as 0."""
+    X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    both = DecisionTreeClassifier(max_depth=1).fit(X, [0, 0, 1, 1]).tree_
+    only_zero = DecisionTreeClassifier().fit(X[:2], [0, 0]).tree_
+    rows = np.array([[0.0], [3.0]])
+    spread = prediction_spread([both, only_zero], rows)  # P(class 1): (0, 0) and (1, 0)
+    np.testing.assert_allclose(spread, [0.0, 0.25])
+    np.testing.assert_allclose(prediction_spread([both, only_zero], rows, class_index=0), [0, 0.25])
 
 
 def test_removing_one_point_marks_changed_nodes():

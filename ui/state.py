@@ -122,6 +122,7 @@ GROW_SIGNATURE = "grow_signature"  # (dataset key, GrowSettings) the grower was 
 GROW_SPLIT = "grow_split"
 GROW_TREE = "grow_tree"  # the grown tree's splits as text (ui.grow_history), shared in the URL
 GROW_NODE = "grow_node"  # the node selected in the tree view, shared in the URL
+GROW_TAB = "grow_tab"  # the open tab
 GROW_MESSAGE = "grow_message"
 GROW_LOADED = "grow_loaded"
 
@@ -159,6 +160,7 @@ CRF_AUC_PREFIX = "crf_auc_"  # + rows and folds: Table 1's scores so far
 CRF_TAB = "crf_tab"  # the open tab
 CRF_ROW = "crf_row"  # the row shown in "One row" (a shared widget)
 CRF_OOF_ASKED = "crf_oof_asked"  # the out-of-fold runs asked for (large data waits for a button)
+INST_TAB = "inst_tab"  # the open tab of the instability page
 BIAS_TAB = "bias_tab"  # the open tab of the split-selection page
 INST_BOARD = "inst_board"  # the stability scoreboard's run (or, after Stop, what builds it)
 INST_BOARD_SETTINGS = "inst_board_settings"  # the settings that run was made with

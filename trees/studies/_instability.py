@@ -281,11 +281,35 @@ def perturbation_study(
 
 
 def prediction_spread(trees, rows, class_index=None):
-    """Variance over trees of each row's prediction (a class probability, or the value)."""
-    predictions = np.stack([t.predict(rows) for t in trees])
-    if predictions.ndim == 3:
-        predictions = predictions[..., class_index if class_index is not None else -1]
-    return predictions.var(axis=0)
+    """Variance over trees of each row's prediction (a class probability, or the value).
+
+    ``class_index`` picks a class among the classes of all the trees (default: the last).
+    A refit on a few rows may not have seen every class; its probability of a class it never
+    saw is 0 (see :func:`_probabilities_by_class`).
+    """
+    if not trees[0].is_classifier:
+        return np.stack([t.predict(rows) for t in trees]).var(axis=0)
+    probabilities = _probabilities_by_class(trees, rows)
+    return probabilities[..., class_index if class_index is not None else -1].var(axis=0)
+
+
+def _probabilities_by_class(trees, rows):
+    """Every tree's class probabilities in the columns of the union of their classes.
+
+    Returns an array of shape (n_trees, n_rows, n_classes). The classes are ordered as the
+    estimators order them (numerically when every name is a number, else by name), so a
+    column is the same class in every tree.
+    """
+    names = [t.class_names or [str(k) for k in range(t.value.shape[-1])] for t in trees]
+    union = {name for tree_names in names for name in tree_names}
+    try:
+        classes = sorted(union, key=float)
+    except ValueError:
+        classes = sorted(union)
+    out = np.zeros((len(trees), len(rows), len(classes)))
+    for i, (tree, tree_names) in enumerate(zip(trees, names, strict=True)):
+        out[i][:, [classes.index(name) for name in tree_names]] = tree.predict(rows)
+    return out
 
 
 def refit_without_row(X, y, task, row, params=None):
