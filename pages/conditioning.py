@@ -490,13 +490,10 @@ def show_tables_result(opened):
                        mime="text/csv", key="cond_tables_csv")  # fmt: skip
 
 
-for tab, show in (
+share.show_open_tab(
     (tree_tab, show_tree_tab),
     (example_tab, show_example_tab),
     (forest_tab, show_forest_tab),
     (experiment_tab, show_experiment_tab),
     (tables_tab, show_tables_tab),
-):
-    if tab.open:
-        with tab:
-            show()
+)

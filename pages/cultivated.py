@@ -379,12 +379,9 @@ def show_auc_tab():
                 )
 
 
-for tab, show in (
+share.show_open_tab(
     (tree_tab, show_tree_tab),
     (row_tab, show_row_tab),
     (abstain_tab, show_abstention_tab),
     (auc_tab, show_auc_tab),
-):
-    if tab.open:  # only the open tab's code runs (and only its figures reach the browser)
-        with tab:
-            show()
+)

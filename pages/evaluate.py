@@ -703,13 +703,10 @@ def explain_table_41_differences():
         )
 
 
-for tab, show in (
+share.show_open_tab(
     (split_tab, show_split_tab),
     (importance_tab, show_importance_tab),
     (forest_tab, show_forest_tab),
     (search_tab, show_search_tab),
     (table_tab, show_table_tab),
-):
-    if tab.open:  # only the open tab's code runs (and only its figures reach the browser)
-        with tab:
-            show()
+)

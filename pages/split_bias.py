@@ -202,12 +202,9 @@ def show_paper_tab():
         )
 
 
-for tab, show in (
+share.show_open_tab(
     (criteria_tab, show_criteria_tab),
     (null_tab, show_null_tab),
     (data_tab, show_data_tab),
     (paper_tab, show_paper_tab),
-):
-    if tab.open:  # only the open tab's code runs (and only its figures reach the browser)
-        with tab:
-            show()
+)

@@ -330,6 +330,17 @@ def tabs(container, labels, *, key):
     return container.tabs(labels, default=first, key=key, on_change="rerun")
 
 
+def show_open_tab(*views):
+    """Run the view of the open tab only: ``views`` are (tab, function) pairs from :func:`tabs`.
+
+    The closed tabs' functions do not run, so a click computes and sends only what is on screen.
+    """
+    for tab, show in views:
+        if tab.open:
+            with tab:
+                show()
+
+
 def forget(*keys):
     """Drop the values of shared widgets (kept and remembered): they start from their defaults.
 
