@@ -207,7 +207,6 @@ TABS = ["Test split", "Importances", "Forest", "Search", "Table 4.1"]
 split_tab, importance_tab, forest_tab, search_tab, table_tab = share.tabs(
     st, TABS, key=state.EVAL_TAB
 )
-FOREST_TREES_KEY = "eval_forest_trees"
 
 # ------------------------------------------------------------------ the forest
 forest_supports_categories = "categorical_features" in RandomForestClassifier().get_params()
@@ -253,7 +252,7 @@ def show_forest_tab():
         "Its out-of-bag error scores each training row with the trees that did not see it."
     )
     n_trees = share.number_input(
-        st.columns([1, 2])[0], "Trees in the forest", 5, 300, 30, 5, key=FOREST_TREES_KEY
+        st.columns([1, 2])[0], "Trees in the forest", 5, 300, 30, 5, key=state.EVAL_FOREST_TREES
     )
     _, signature, cheap = forest_settings(n_trees)
     asked = st.session_state.setdefault(state.EVAL_FORESTS, set())
@@ -294,7 +293,7 @@ def show_forest_tab():
 
 # ------------------------------------------------------------------ the test split
 def show_split_tab():
-    forest = fitted_forest(share.peek(FOREST_TREES_KEY, 30))
+    forest = fitted_forest(share.peek(state.EVAL_FOREST_TREES, 30))
     m1, m2, m3 = st.columns(3)
     m1.metric("Test error", f"{test_error:.4f}", help=error_name)
     m2.metric("Training error", f"{train_error:.4f}", help="On the rows the tree was grown on.")

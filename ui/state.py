@@ -151,6 +151,9 @@ EVAL_SEARCH_PREFIX = "eval_search_"  # + dataset and split digest: the page's la
 EVAL_TABLE41_PREFIX = "eval_table41_"  # + dataset and rows digest: Table 4.1's trees grown so far
 EVAL_SHOWN = "eval_shown"  # the radio: the tree grown to purity or the search's best
 EVAL_SHOW_BEST = "eval_show_best"  # a search just ended: the next run shows its best tree
+EVAL_FOREST_TREES = (
+    "eval_forest_trees"  # the forest tab's number of trees (read by the test split too)
+)
 EVAL_FORESTS = "eval_forests"  # signatures of the forests asked for in this session
 EVAL_CRITERIA = (
     "eval_criteria"  # the search's decision metrics (re-validated when the task changes)
