@@ -122,6 +122,12 @@ def _parser():
         choices=("float64", "float32"),
         help="engine trees: float32 thresholds compare as scikit-learn's",
     )
+    cond.add_argument(
+        "--variance-sums",
+        choices=("centred", "raw"),
+        help="engine trees, regression: raw sums as scikit-learn's (rounding can split a node "
+        "whose target is constant)",
+    )
     _add_execution(cond)
 
     bias = commands.add_parser("split-bias", help="source 001's bias of split criteria over a grid")
@@ -170,10 +176,16 @@ def _run(job, store, args, out):
 
 def _project_options(args):
     """The project-only tree options given on the command line (engine trees only)."""
-    options = {"tie_break": args.tie_break, "threshold_dtype": args.threshold_dtype}
+    options = {
+        "tie_break": args.tie_break,
+        "threshold_dtype": args.threshold_dtype,
+        "variance_sums": args.variance_sums,
+    }
     options = {k: v for k, v in options.items() if v is not None}
     if options and args.engine != "trees":
-        raise ValueError("--tie-break and --threshold-dtype apply to --engine trees only.")
+        raise ValueError(
+            "--tie-break, --threshold-dtype and --variance-sums apply to --engine trees only."
+        )
     return tuple(sorted(options.items()))
 
 

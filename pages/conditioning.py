@@ -67,6 +67,11 @@ with settings_box:
     f1, f2, f3 = st.columns(3)
     engine = share.radio(f1, "Fitted by", list(cs.ENGINES), key="cond_engine",
                          format_func=cs.ENGINES.get)  # fmt: skip
+    variance_sums = share.radio(
+        f1, "Regression targets summed", list(cs.VARIANCE_SUMS), key="cond_variance_sums",
+        format_func=cs.VARIANCE_SUMS.get, disabled=engine == "sklearn" or is_classifier,
+        help=glossary.explain("regression sums"),
+    )  # fmt: skip
     tie_break = share.radio(
         f2, "Ties between equally good features go to", list(cs.TIE_BREAKS),
         key="cond_tie_break", format_func=cs.TIE_BREAKS.get, disabled=engine == "sklearn",
@@ -80,8 +85,9 @@ with settings_box:
     st.caption(
         "The tie-break decides which feature a node splits on when two are equally good, and so "
         "which thresholds exist; the precision decides whether a decimal value equals a midpoint "
-        "(in float32, 2.35 is not (2.3 + 2.4) / 2). scikit-learn draws a random feature order per "
-        "node and compares in float32: its own choices, fixed when it is the engine."
+        "(in float32, 2.35 is not (2.3 + 2.4) / 2); raw sums let rounding split a regression node "
+        "whose target is constant. scikit-learn draws a random feature order per node, compares in "
+        "float32 and sums raw: its own choices, fixed when it is the engine."
     )
     st.markdown("**The statistics** of the experiment and of Tables 2 and 3")
     s1, s2 = st.columns(2)
@@ -94,7 +100,7 @@ with settings_box:
 
 settings = cs.Settings(
     data.name, bool(use_paper), int(max_depth) or None, int(min_leaf), int(n_trees), engine,
-    tie_break, precision, significance, rho_k_against,
+    tie_break, precision, variance_sums, significance, rho_k_against,
 )  # fmt: skip
 tree_params = settings.model_params("tree")
 tree_signature = cc.view_signature(data_key, data.task, engine, "tree", tree_params)

@@ -255,6 +255,24 @@ def test_the_engine_switch_reaches_the_experiment(store):
     assert "Marks under the two-sided p-value is below 0.05" in text
 
 
+def test_the_regression_sums_are_a_regression_option_that_reaches_the_experiment(store):
+    from lab import ResultsStore
+
+    at = _open(tab=EXPERIMENT_TAB)
+    assert by_key(at.radio, "cond_variance_sums").disabled  # Lattice features: classification
+    _switch(at, "o-ring")
+    sums = by_key(at.radio, "cond_variance_sums")
+    assert not sums.disabled and sums.value == "centred"
+    sums.set_value("raw").run()
+    assert "regression targets raw, as scikit-learn" in _text(at)
+    _run_experiment(at)
+    [run] = ResultsStore(store / "results.sqlite").runs(kind="conditioning")
+    assert run["settings"]["params"]["variance_sums"] == "raw"
+    assert "regression targets summed: raw, as scikit-learn" in _text(at)
+    by_key(at.radio, "cond_engine").set_value("sklearn").run()
+    assert by_key(at.radio, "cond_variance_sums").disabled  # scikit-learn sums raw itself
+
+
 def test_the_paper_s_rules_are_the_defaults_and_both_are_named():
     at = _open()
     significance = by_key(at.radio, "cond_significance")

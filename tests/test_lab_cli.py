@@ -88,10 +88,13 @@ def test_split_bias_and_paper_settings(data_dir):
 
 def test_project_tree_options_apply_to_the_trees_engine_only(data_dir, capsys):
     argv = ["conditioning", "--datasets", "o-ring", "--model", "tree", "--repeats", "1",
-            "--folds", "3", "--jobs", "1", "--tie-break", "random", "--threshold-dtype", "float32"]  # fmt: skip
+            "--folds", "3", "--jobs", "1", "--tie-break", "random", "--threshold-dtype", "float32",
+            "--variance-sums", "raw"]  # fmt: skip
     status, out = _main(*argv)
     assert status == 0 and "o-ring" in out
     [run] = ResultsStore(data_dir / "results.sqlite").runs()
-    assert run["settings"]["extra_params"] == {"threshold_dtype": "float32", "tie_break": "random"}
+    assert run["settings"]["extra_params"] == {
+        "threshold_dtype": "float32", "tie_break": "random", "variance_sums": "raw"
+    }  # fmt: skip
     assert _main(*argv, "--engine", "sklearn")[0] == 2
     assert "apply to --engine trees only" in capsys.readouterr().err

@@ -28,7 +28,14 @@ from lab.paper import (
 )
 from trees.studies import MARK_LEGEND, MARKS
 
-from .conditioning_settings import ENGINES, PRECISIONS, RHO_K, SIGNIFICANCE, TIE_BREAKS
+from .conditioning_settings import (
+    ENGINES,
+    PRECISIONS,
+    RHO_K,
+    SIGNIFICANCE,
+    TIE_BREAKS,
+    VARIANCE_SUMS,
+)
 
 __all__ = [
     "CELL_LABELS",
@@ -121,7 +128,9 @@ def matches_paper(run):
     except DataError:
         return False
     params = {
-        k: v for k, v in settings["params"].items() if k not in ("tie_break", "threshold_dtype")
+        k: v
+        for k, v in settings["params"].items()
+        if k not in ("tie_break", "threshold_dtype", "variance_sums")
     }
     return params == paper and (settings["n_repeats"], settings["n_splits"]) == (400, 5)
 
@@ -182,8 +191,11 @@ def settings_used(run):
     if settings["engine"] == "trees":
         used["ties between features"] = TIE_BREAKS[params.get("tie_break", "first")]
         used["thresholds compared in"] = PRECISIONS[params.get("threshold_dtype", "float64")]
+        used["regression targets summed"] = VARIANCE_SUMS[params.get("variance_sums", "centred")]
     else:
-        used["ties and precision"] = "scikit-learn's: random feature order per node, float32"
+        used["ties and precision"] = (
+            "scikit-learn's: random feature order per node, float32, raw regression sums"
+        )
     used["ρ_k counted against"] = RHO_K[settings["rho_k_against"]]
     used["saved with significance rule"] = SIGNIFICANCE[settings["significance"]]
     used["folds"] = f"{settings['n_repeats']} x {settings['n_splits']}"

@@ -13,7 +13,10 @@ fit, and each is itself a source of the bias the page shows:
   so which thresholds a tree has at all (scikit-learn draws a random feature
   order per node);
 * the precision decides whether a decimal value equals a midpoint threshold
-  (in float32, as scikit-learn compares, 2.35 is not (2.3 + 2.4) / 2).
+  (in float32, as scikit-learn compares, 2.35 is not (2.3 + 2.4) / 2);
+* the sums of a regression tree: centred on the mean, a node whose target is
+  constant is a leaf; raw, as scikit-learn sums, rounding can leave such a
+  node's variance above zero and it is split at a threshold rounding picks.
 """
 
 from dataclasses import dataclass
@@ -34,6 +37,7 @@ __all__ = [
     "RHO_K",
     "SIGNIFICANCE",
     "TIE_BREAKS",
+    "VARIANCE_SUMS",
     "Settings",
     "follow_dataset",
     "in_paper",
@@ -52,6 +56,10 @@ TIE_BREAKS = {
 PRECISIONS = {
     "float64": "float64: decimals compared exactly",
     "float32": "float32: values rounded first (as scikit-learn)",
+}
+VARIANCE_SUMS = {
+    "centred": "centred on the mean: a constant target ends a branch",
+    "raw": "raw, as scikit-learn: rounding can split a constant target",
 }
 SIGNIFICANCE = {
     "paper": "the paper's rule: the smaller one-sided p-value is below 0.05",
@@ -133,6 +141,7 @@ class Settings:
     engine: str = "trees"
     tie_break: str = "first"
     threshold_dtype: str = "float64"
+    variance_sums: str = "centred"
     significance: str = "paper"
     rho_k_against: str = "training rows"
 
@@ -145,10 +154,15 @@ class Settings:
         return self.use_paper and self.paper_available
 
     def engine_options(self):
-        """The fit's tie-break and precision (this package only: scikit-learn has its own)."""
+        """The fit's tie-break, precision and regression sums (this package only: scikit-learn
+        has its own; a classification study leaves the sums out, ``trees.studies.make_model``)."""
         if self.engine != "trees":
             return {}
-        return {"tie_break": self.tie_break, "threshold_dtype": self.threshold_dtype}
+        return {
+            "tie_break": self.tie_break,
+            "threshold_dtype": self.threshold_dtype,
+            "variance_sums": self.variance_sums,
+        }
 
     def stopping(self, model):
         """The stopping rule of ``model`` ("tree" or "forest"): the paper's or the user's."""
@@ -181,11 +195,13 @@ class Settings:
         if self.engine == "sklearn":
             return (
                 f"{ENGINES['sklearn']}, random_state={PAPER_RANDOM_STATE}: ties between features go "
-                "to a random feature order per node, values compared in float32"
+                "to a random feature order per node, values compared in float32, regression "
+                "targets summed raw"
             )
         return (
             f"{ENGINES['trees']}, random_state={PAPER_RANDOM_STATE}: ties go to "
-            f"{TIE_BREAKS[self.tie_break]}; {PRECISIONS[self.threshold_dtype]}"
+            f"{TIE_BREAKS[self.tie_break]}; {PRECISIONS[self.threshold_dtype]}; regression "
+            f"targets {VARIANCE_SUMS[self.variance_sums]}"
         )
 
     def in_force(self):

@@ -140,7 +140,10 @@ class BaseForest(BaseEstimator):
             raise ValueError("oob_score needs bootstrap=True: without it no row is out of bag.")
 
     def _make_tree(self, seed):
+        # Only the regressor has ``variance_sums`` (a classifier sums class counts).
+        extra = {"variance_sums": self.variance_sums} if hasattr(self, "variance_sums") else {}
         return self._tree_class(
+            **extra,
             criterion=self.criterion,
             max_depth=self.max_depth,
             min_samples_split=self.min_samples_split,
@@ -367,7 +370,9 @@ class RandomForestRegressor(RegressorMixin, BaseForest):
 
     Parameters are those of :class:`RandomForestClassifier`, with
     ``criterion="squared_error"`` and ``max_features=1.0`` by default (all
-    features, as scikit-learn); ``oob_score_`` is the out-of-bag R^2.
+    features, as scikit-learn); ``oob_score_`` is the out-of-bag R^2; and
+    ``variance_sums`` (``"centred"`` or ``"raw"``), passed to the trees
+    (:class:`DecisionTreeRegressor`: ``"raw"`` sums as scikit-learn does).
     """
 
     _tree_class = DecisionTreeRegressor
@@ -392,6 +397,7 @@ class RandomForestRegressor(RegressorMixin, BaseForest):
         threshold_dtype="float64",
         categorical_features=None,
         categorical_split="membership",
+        variance_sums="centred",
     ):
         super().__init__(
             n_estimators,
@@ -412,6 +418,7 @@ class RandomForestRegressor(RegressorMixin, BaseForest):
             categorical_features=categorical_features,
             categorical_split=categorical_split,
         )
+        self.variance_sums = variance_sums
 
     def fit(self, X, y, sample_weight=None):
         """Grow the forest on ``(X, y)``."""

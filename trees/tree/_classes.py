@@ -20,6 +20,8 @@ from ._operators import (
 from ._settings import (
     categorical_mask,
     check_sample_weight,
+    check_variance_sums,
+    regression_offset,
     resolve_max_features,
     stopping_rules,
     target_statistics,
@@ -104,6 +106,12 @@ class BaseDecisionTree(BaseEstimator):
         check_operator(self.conditioning)
         check_tie_break(self.tie_break)
         check_input_dtype(self.threshold_dtype)
+        check_variance_sums(self._variance_sums)
+
+    @property
+    def _variance_sums(self):
+        # Only the regressor has ``variance_sums`` (a classifier sums class counts).
+        return getattr(self, "variance_sums", "centred")
 
     def _grow(self, X, row_stats, value_offset, targets=None, presorted=None, generator_seed=None):
         """Grow ``tree_`` from prepared statistics; shared by both estimators.
@@ -135,6 +143,7 @@ class BaseDecisionTree(BaseEstimator):
             tie_break=self.tie_break,
             presorted=presorted,
             targets=targets,
+            variance_sums=self._variance_sums,
         )
         grow(growth, self.growth)
         names = getattr(self, "feature_names_in_", None)
@@ -198,7 +207,7 @@ class BaseDecisionTree(BaseEstimator):
             encoded = np.minimum(np.searchsorted(self.classes_, y), self.n_classes_ - 1)
             row_stats = criterion.row_statistics(encoded, sample_weight, self.n_classes_)
             return self._grow(X, row_stats, 0.0, presorted=kept, generator_seed=generator_seed)
-        offset = float(np.average(y[present], weights=sample_weight[present]))
+        offset = regression_offset(y, sample_weight, self._variance_sums)
         row_stats = criterion.row_statistics(y - offset, sample_weight)
         return self._grow(
             X, row_stats, offset, targets=y, presorted=kept, generator_seed=generator_seed
@@ -466,9 +475,22 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
     """CART regression tree (squared error) whose threshold test is a parameter.
 
     Parameters are those of :class:`DecisionTreeClassifier` with
-    ``criterion="squared_error"`` the only criterion. Leaves predict the
-    weighted mean of y; ``conditioning="average"`` predicts the mean of the
-    ``"<="`` and ``"<"`` predictions.
+    ``criterion="squared_error"`` the only criterion, and:
+
+    variance_sums : {"centred", "raw"}, default="centred"
+        How the tree sums its targets. ``"centred"``: sums of ``y -
+        mean(y)``, and a node whose target is constant is a leaf.
+        ``"raw"``: scikit-learn's arithmetic, sums of ``y`` as given and a
+        node a leaf when its variance, computed in scikit-learn's order of
+        operations, is at most machine epsilon; rounding can leave a node
+        whose target is constant above it, and the node is then split at a
+        threshold chosen by rounding, as scikit-learn's trees do (with
+        ``tie_break="random"`` and ``threshold_dtype="float32"``, the
+        settings under which this package's trees behave as scikit-learn's;
+        see ``_settings.VARIANCE_SUMS``).
+
+    Leaves predict the weighted mean of y; ``conditioning="average"``
+    predicts the mean of the ``"<="`` and ``"<"`` predictions.
     """
 
     _criteria = CRITERIA_REG
@@ -491,6 +513,7 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         categorical_split="membership",
         tie_break="first",
         threshold_dtype="float64",
+        variance_sums="centred",
     ):
         super().__init__(
             criterion=criterion,
@@ -509,12 +532,14 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
             tie_break=tie_break,
             threshold_dtype=threshold_dtype,
         )
+        self.variance_sums = variance_sums
 
     def fit(self, X, y, sample_weight=None):
         """Grow the tree on ``(X, y)``; see :meth:`DecisionTreeClassifier.fit`."""
         X, y, sample_weight = self._validate_fit_data(X, y, sample_weight)
         self.n_outputs_ = 1
-        row_stats, offset, _ = target_statistics(self._criteria[self.criterion](), y, sample_weight)
+        criterion = self._criteria[self.criterion]()
+        row_stats, offset, _ = target_statistics(criterion, y, sample_weight, self.variance_sums)
         return self._grow(X, row_stats, offset, targets=y)
 
     def predict(self, X):

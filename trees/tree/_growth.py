@@ -32,16 +32,19 @@ from ._kernels_growth import (
     CHOICE_SCORE,
     DEPTH,
     FEATURE,
+    FLOAT_COLUMNS,
     INT_COLUMNS,
     LEFT,
     N_SAMPLES,
     RIGHT,
+    SKLEARN_VARIANCE,
     START,
     THRESHOLD,
     evaluate_nodes,
     split_node,
 )
 from ._pvalues import permutation_pvalue, split_criteria
+from ._settings import check_variance_sums
 from ._splitter import (
     TIE_BREAKS,
     SegmentBatch,
@@ -193,6 +196,11 @@ class TreeGrowth:
         Regression: the target of each row, read to leave a node whose
         target is constant a leaf (its computed variance may be a rounding
         error above zero). Defaults to ``w*y / w`` from ``row_stats``.
+    variance_sums : {"centred", "raw"}, default="centred"
+        Regression: whether ``row_stats`` hold centred targets (a node whose
+        target is constant is a leaf) or raw ones, with scikit-learn's rule:
+        a node is a leaf when its variance, computed in scikit-learn's order
+        of operations, is at most ``EPSILON`` (``_settings.VARIANCE_SUMS``).
     """
 
     def __init__(
@@ -211,6 +219,7 @@ class TreeGrowth:
         tie_break="first",
         presorted=None,
         targets=None,
+        variance_sums="centred",
     ):
         self.X = kernel_array(X, dtype=np.float64)
         self.row_stats = row_stats
@@ -239,6 +248,7 @@ class TreeGrowth:
             )
         self.categorical_split = categorical_split
         self.tie_break = check_tie_break(tie_break)
+        self.variance_sums = check_variance_sums(variance_sums)
         self._rank = None  # visiting ranks of the features in the last evaluated table
         self.rows, self.xs = sort_features(self.X) if presorted is None else presorted
         self._stats_by_row = kernel_array(row_stats.T)
@@ -263,8 +273,12 @@ class TreeGrowth:
         ints = np.zeros((64, INT_COLUMNS), dtype=np.int64)
         ints[0, [FEATURE, LEFT, RIGHT]] = -1
         ints[0, N_SAMPLES] = self.rows.shape[1]
-        floats = np.zeros((64, 3))
+        floats = np.zeros((64, FLOAT_COLUMNS))
         floats[0, THRESHOLD] = np.nan
+        if not self.criterion.is_classification:
+            floats[0, SKLEARN_VARIANCE] = (
+                root_stats[2] / root_stats[0] - (root_stats[1] / root_stats[0]) ** 2
+            )  # as _kernels_growth.sklearn_variance
         node_stats = np.zeros((64, root_stats.shape[0]))
         node_stats[0] = root_stats
         self.store = (ints, floats, node_stats, np.zeros((64, n_codes), dtype=np.uint8))
@@ -296,6 +310,7 @@ class TreeGrowth:
                 -1 if rules.max_splits is None else rules.max_splits,
                 int(getattr(self.criterion, "refuses_zero_gain", False)),
                 self.store[3].shape[1],
+                int(self._sklearn_pure_rule),
             ],
             dtype=np.int64,
         )
@@ -315,18 +330,27 @@ class TreeGrowth:
         start, count = self.nodes.start[node], self.nodes.n_samples[node]
         return self.rows[0, start : start + count]
 
+    @property
+    def _sklearn_pure_rule(self):
+        """Whether a regression node's purity is judged as scikit-learn does (raw sums)."""
+        return not self.criterion.is_classification and self.variance_sums == "raw"
+
     def splittable(self, nodes):
-        """The nodes, among ``nodes`` (leaves), that the node rules allow to split."""
+        """The nodes, among ``nodes`` (leaves), that the node rules allow to split.
+
+        The same rules as the compiled ``_kernels_growth._may_split``.
+        """
         nodes = np.asarray(nodes, dtype=np.intp)
         n = self.nodes
         stats = self.store[2][nodes].T
+        if self._sklearn_pure_rule:
+            impurity = self.store[1][nodes, SKLEARN_VARIANCE]
+        else:
+            impurity = self.criterion.impurity(stats)
         ok = self.rules.may_split(
-            n.n_samples[nodes],
-            self.criterion.weight(stats),
-            n.depth[nodes],
-            self.criterion.impurity(stats),
+            n.n_samples[nodes], self.criterion.weight(stats), n.depth[nodes], impurity
         )
-        if not self.criterion.is_classification:
+        if not self.criterion.is_classification and not self._sklearn_pure_rule:
             ok &= ~np.array([self._constant_target(node) for node in nodes], dtype=bool)
         return nodes[ok]
 

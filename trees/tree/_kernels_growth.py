@@ -15,8 +15,9 @@ Nodes live in four growable arrays, one row per node id:
 * ``ints`` (capacity, 9): feature (-1 at a leaf), left, right, n_samples,
   depth, start (of the node's segment), and the node's pending choice:
   feature, last left offset (-1 for a membership split), rows sent left;
-* ``floats`` (capacity, 3): threshold, the pending choice's weighted
-  impurity decrease, and its score;
+* ``floats`` (capacity, 4): threshold, the pending choice's weighted
+  impurity decrease, its score, and (regression) the node's variance as
+  scikit-learn's arithmetic gives it (:func:`_children_sklearn_variance`);
 * ``node_stats`` (capacity, n_stats): the statistics of each node;
 * ``sets`` (capacity, n_codes), uint8: codes a membership node sends left.
 
@@ -31,7 +32,7 @@ from ._kernels_arrays import unmanaged
 from ._kernels_criteria import SQUARED_ERROR, impurity, weight
 from ._kernels_search import choose_split, split_by_membership, split_by_threshold, visiting_order
 
-__all__ = ["INT_COLUMNS", "evaluate_nodes", "grow_compiled", "split_node"]
+__all__ = ["FLOAT_COLUMNS", "INT_COLUMNS", "evaluate_nodes", "grow_compiled", "split_node"]
 
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
 _INLINE = {"cache": True, "nogil": True, "error_model": "numpy", "inline": "always"}
@@ -40,7 +41,8 @@ FEATURE, LEFT, RIGHT, N_SAMPLES, DEPTH, START, CHOICE_FEATURE, CHOICE_LOCAL, CHO
     9
 )
 INT_COLUMNS = 9
-THRESHOLD, CHOICE_IMPROVEMENT, CHOICE_SCORE = range(3)
+THRESHOLD, CHOICE_IMPROVEMENT, CHOICE_SCORE, SKLEARN_VARIANCE = range(4)
+FLOAT_COLUMNS = 4
 # Impurities and gains within this of zero count as zero (``_settings.EPSILON``).
 EPSILON = np.finfo(np.float64).eps
 
@@ -104,7 +106,12 @@ def _constant_target(data, start, count):
 
 @njit(**_INLINE)
 def _may_split(data, store, node, limits, weights, crit):
-    """``StoppingRules.may_split`` for one node, and (regression) a target that varies."""
+    """``StoppingRules.may_split`` for one node, and the pure-node rule of regression.
+
+    Regression with centred sums (``limits[6]`` = 0): a node whose target
+    varies. With raw sums (1): a node whose variance, computed as
+    scikit-learn computes it (``SKLEARN_VARIANCE``), exceeds ``EPSILON``.
+    """
     ints, node_stats = store[0], store[2]
     n = ints[node, N_SAMPLES]
     max_depth, min_split, min_leaf = limits[0], limits[1], limits[2]
@@ -112,11 +119,51 @@ def _may_split(data, store, node, limits, weights, crit):
         return False
     if weight(node_stats[node], crit) < 2 * weights[0]:
         return False
-    if impurity(node_stats[node], crit) <= EPSILON:
-        return False
     if max_depth >= 0 and ints[node, DEPTH] >= max_depth:
         return False
+    if crit == SQUARED_ERROR and limits[6]:
+        return store[1][node, SKLEARN_VARIANCE] > EPSILON
+    if impurity(node_stats[node], crit) <= EPSILON:
+        return False
     return crit != SQUARED_ERROR or not _constant_target(data, ints[node, START], n)
+
+
+@njit(**_INLINE)
+def sklearn_variance(w, s, q):
+    """``q / w - (s / w)^2``: the variance of a node from its sums ``w``, ``s = sum w y``, ``q =
+    sum w y^2``, in scikit-learn's order of operations (``MSE.node_impurity``), not clipped at 0."""
+    return q / w - (s / w) * (s / w)
+
+
+@njit(**_INLINE)
+def _children_sklearn_variance(data, store, node, size, order):
+    """The children's variance as scikit-learn's ``MSE.children_impurity`` computes it.
+
+    ``order`` is the feature whose sorted order the node's segment follows
+    (the split feature, or 0 after a membership split). scikit-learn sums
+    the left child afresh or, when the left child has more rows, subtracts
+    the right child's rows one by one from the parent's sum, last row first
+    (its ``Criterion.update`` walks from the nearer end); the right child's
+    sums are the parent's minus the left's. For raw sums (``y`` not
+    centred), rounding then leaves the variance of a node whose target is
+    constant a few units of 1e-16 above zero about as often as in
+    scikit-learn, which splits such nodes (source 000's excitation-current:
+    about 40 of 350 splits). ``node_stats`` of the children are fresh sums
+    in the order of the segment, as scikit-learn's ``init`` sums a node's rows.
+    """
+    rows, stats = data[1], data[2]
+    ints, floats, node_stats = store[0], store[1], store[2]
+    parent, left = node_stats[node], node_stats[size]
+    start, n_left, n_right = ints[size, START], ints[size, N_SAMPLES], ints[size + 1, N_SAMPLES]
+    left_sum = left[1]
+    if n_left > n_right:
+        left_sum = parent[1]
+        for i in range(start + n_left + n_right - 1, start + n_left - 1, -1):
+            left_sum -= stats[rows[order, i], 1]
+    floats[size, SKLEARN_VARIANCE] = sklearn_variance(left[0], left_sum, left[2])
+    floats[size + 1, SKLEARN_VARIANCE] = sklearn_variance(
+        parent[0] - left[0], parent[1] - left_sum, parent[2] - left[2]
+    )
 
 
 @njit(**_JIT)
@@ -188,6 +235,8 @@ def _split(data, store, node, size, work, child_stats):
     floats[node, THRESHOLD] = threshold
     _new_leaf(store, size, node, start, n_left, left_stats)
     _new_leaf(store, size + 1, node, start + n_left, count - n_left, right_stats)
+    if data[5].shape[0] > 0:  # regression (only regression has ``targets``)
+        _children_sklearn_variance(data, store, node, size, f if local >= 0 else 0)
 
 
 @njit(**_INLINE)
@@ -351,8 +400,10 @@ def grow_compiled(xs, rows, stats, X, categorical, targets, root_stats, settings
         ``max_splits`` is set.
     rules : ndarray of float64
         ``(max_depth or -1, min_samples_split, min_samples_leaf, max_splits
-        or -1, refuse_zero_gain, n_codes, min_weight_leaf,
-        min_impurity_decrease, total_weight)``.
+        or -1, refuse_zero_gain, n_codes, raw_sums, min_weight_leaf,
+        min_impurity_decrease, total_weight)``; ``raw_sums`` (regression)
+        1 when the statistics are sums of the raw targets and the
+        pure-node rule is scikit-learn's (:func:`_may_split`).
     rng : numpy.random.Generator
 
     Returns
@@ -364,15 +415,15 @@ def grow_compiled(xs, rows, stats, X, categorical, targets, root_stats, settings
     crit, min_leaf, min_weight, equality, by_score, draw, tie_random, n_allowed, best_first = (
         settings
     )
-    limits = np.empty(6, dtype=np.int64)
-    for i in range(6):
+    limits = np.empty(7, dtype=np.int64)
+    for i in range(7):
         limits[i] = np.int64(rules[i])
-    weights = rules[6:9].copy()
+    weights = rules[7:10].copy()
     n_features, n_rows, n_stats = xs.shape[0], stats.shape[0], stats.shape[1]
     n_codes = max(int(limits[5]), 1)
     store = (
         np.zeros((64, INT_COLUMNS), dtype=np.int64),
-        np.zeros((64, 3)),
+        np.zeros((64, FLOAT_COLUMNS)),
         np.zeros((64, n_stats)),
         np.zeros((64, n_codes), dtype=np.uint8),
     )
@@ -381,6 +432,8 @@ def grow_compiled(xs, rows, stats, X, categorical, targets, root_stats, settings
     ints[0, N_SAMPLES] = xs.shape[1]
     floats[0, THRESHOLD] = np.nan
     node_stats[0] = root_stats
+    if n_stats == 3 and crit == SQUARED_ERROR:
+        floats[0, SKLEARN_VARIANCE] = sklearn_variance(root_stats[0], root_stats[1], root_stats[2])
     scratch = _scratch(n_stats, n_codes, n_features, n_rows)
     visit = np.empty(n_features, np.int64)
     split_settings = (crit, min_leaf, min_weight, equality, by_score)

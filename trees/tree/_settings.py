@@ -12,10 +12,13 @@ import numpy as np
 
 __all__ = [
     "EPSILON",
+    "VARIANCE_SUMS",
     "StoppingRules",
     "categorical_mask",
     "check_optional_int",
     "check_sample_weight",
+    "check_variance_sums",
+    "regression_offset",
     "resolve_count",
     "resolve_max_features",
     "stopping_rules",
@@ -24,6 +27,14 @@ __all__ = [
 
 # Impurities and gains within this of zero count as zero (rounding of the sums).
 EPSILON = np.finfo(np.float64).eps
+
+# How a regression tree sums its targets, by name: whether y is centred on its mean first.
+# "centred" (this package's): sums of y - mean(y), and a node whose target is constant is a
+# leaf. "raw" (scikit-learn's): sums of y as given, and a node is a leaf when its variance,
+# computed in scikit-learn's order of operations, is at most EPSILON; rounding can leave a
+# node whose target is constant just above it, and scikit-learn then splits that node at a
+# threshold chosen by rounding (source 000's rho counts those thresholds too).
+VARIANCE_SUMS = {"centred": True, "raw": False}
 
 
 @dataclass
@@ -93,6 +104,26 @@ class StoppingRules:
         if self.max_depth is not None:
             ok &= depth < self.max_depth
         return ok
+
+
+def check_variance_sums(value):
+    """Return ``value`` when it is a key of :data:`VARIANCE_SUMS`."""
+    if value not in VARIANCE_SUMS:
+        raise ValueError(f"variance_sums must be one of {tuple(VARIANCE_SUMS)}, got {value!r}.")
+    return value
+
+
+def regression_offset(y, sample_weight, variance_sums="centred"):
+    """What a regression tree subtracts from ``y`` before summing: its weighted mean, or 0 (raw).
+
+    Rows of weight 0 do not count.
+    """
+    if not VARIANCE_SUMS[check_variance_sums(variance_sums)]:
+        return 0.0
+    present = sample_weight > 0
+    return float(
+        np.average(np.asarray(y, dtype=np.float64)[present], weights=sample_weight[present])
+    )
 
 
 def resolve_count(value, n_samples, name, minimum):
@@ -241,14 +272,16 @@ def categorical_mask(spec, X, feature_names=None):
     return mask
 
 
-def target_statistics(criterion, y, sample_weight):
+def target_statistics(criterion, y, sample_weight, variance_sums="centred"):
     """Per-row statistics of a target for ``criterion``.
+
+    Regression sums ``y`` minus :func:`regression_offset` (``variance_sums``).
 
     Returns
     -------
     row_stats : ndarray of shape (n_stats, n_samples)
     offset : float
-        Regression: the weighted mean subtracted from y (the builder adds it
+        Regression: what was subtracted from y, the weighted mean or 0 (the builder adds it
         back to leaf values); 0 for classification.
     classes : ndarray or None
         Classification: the sorted class labels.
@@ -257,5 +290,5 @@ def target_statistics(criterion, y, sample_weight):
         classes, encoded = np.unique(np.asarray(y), return_inverse=True)
         return criterion.row_statistics(encoded, sample_weight, len(classes)), 0.0, classes
     y = np.asarray(y, dtype=np.float64)
-    offset = float(np.average(y, weights=sample_weight))
+    offset = regression_offset(y, sample_weight, variance_sums)
     return criterion.row_statistics(y - offset, sample_weight), offset, None
