@@ -584,7 +584,9 @@ class TreeGrowth:
         if codes is not None:
             self.store[3][node] = 0
             self.store[3][node, list(codes)] = 1
-        self.store = split_node(self.kernel_data(), self.store, node, self.size)
+        self.store = split_node(
+            self.kernel_data(), self.store, node, self.size, int(self._sklearn_pure_rule)
+        )
         self.size += 2
         return np.array([self.size - 2, self.size - 1])
 

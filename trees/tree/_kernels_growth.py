@@ -217,8 +217,12 @@ def _new_leaf(store, child, parent, first, n_rows, stats):
 
 
 @njit(**_JIT)
-def _split(data, store, node, size, work, child_stats):
-    """Split ``node`` by its pending choice; its children get ids ``size`` and ``size + 1``."""
+def _split(data, store, node, size, work, child_stats, raw_sums):
+    """Split ``node`` by its pending choice; its children get ids ``size`` and ``size + 1``.
+
+    ``raw_sums``: regression with scikit-learn's sums, whose pure-node rule
+    reads the children's ``SKLEARN_VARIANCE`` (not computed otherwise).
+    """
     ints, floats, node_stats, sets = store
     start, count = ints[node, START], ints[node, N_SAMPLES]
     f, local = ints[node, CHOICE_FEATURE], ints[node, CHOICE_LOCAL]
@@ -235,7 +239,7 @@ def _split(data, store, node, size, work, child_stats):
     floats[node, THRESHOLD] = threshold
     _new_leaf(store, size, node, start, n_left, left_stats)
     _new_leaf(store, size + 1, node, start + n_left, count - n_left, right_stats)
-    if data[5].shape[0] > 0:  # regression (only regression has ``targets``)
+    if raw_sums:
         _children_sklearn_variance(data, store, node, size, f if local >= 0 else 0)
 
 
@@ -300,7 +304,7 @@ def _grow_in_order(data, store, search, scratch, keep_alive):
             if size + 2 > store[0].shape[0]:
                 store = _make_room(store, size + 2)
                 view = _store_views(store)
-            _split(data, view, node, size, work, child_stats)
+            _split(data, view, node, size, work, child_stats, limits[6])
             size += 2
             budget -= 1
         node += 1
@@ -325,7 +329,7 @@ def _grow_best_first(data, store, search, scratch, keep_alive):
         if size + 2 > store[0].shape[0]:
             store = _make_room(store, size + 2)
             view = _store_views(store)
-        _split(data, view, node, size, work, child_stats)
+        _split(data, view, node, size, work, child_stats, limits[6])
         budget -= 1
         for child in (size, size + 1):
             if _may_split(data, view, child, limits, weights, crit) and _evaluate(
@@ -477,8 +481,9 @@ def evaluate_nodes(data, store, nodes, search):
 
 
 @njit(**_JIT)
-def split_node(data, store, node, size):
-    """Split ``node`` by its recorded choice (children ``size``, ``size + 1``).
+def split_node(data, store, node, size, raw_sums):
+    """Split ``node`` by its recorded choice (children ``size``, ``size + 1``); ``raw_sums``
+    as in :func:`_split`.
 
     Returns
     -------
@@ -488,5 +493,5 @@ def split_node(data, store, node, size):
     store = _make_room(store, size + 2)
     n_stats, n_codes = data[2].shape[1], store[3].shape[1]
     _, work, child_stats = _scratch(n_stats, n_codes, data[0].shape[0], data[2].shape[0])
-    _split(data, store, node, size, work, child_stats)
+    _split(data, store, node, size, work, child_stats, raw_sums)
     return store
