@@ -41,6 +41,7 @@ from ._kernels_growth import (
     START,
     THRESHOLD,
     evaluate_nodes,
+    sklearn_variance,
     split_node,
 )
 from ._pvalues import permutation_pvalue, split_criteria
@@ -276,9 +277,7 @@ class TreeGrowth:
         floats = np.zeros((64, FLOAT_COLUMNS))
         floats[0, THRESHOLD] = np.nan
         if not self.criterion.is_classification:
-            floats[0, SKLEARN_VARIANCE] = (
-                root_stats[2] / root_stats[0] - (root_stats[1] / root_stats[0]) ** 2
-            )  # as _kernels_growth.sklearn_variance
+            floats[0, SKLEARN_VARIANCE] = sklearn_variance(*root_stats[:3])
         node_stats = np.zeros((64, root_stats.shape[0]))
         node_stats[0] = root_stats
         self.store = (ints, floats, node_stats, np.zeros((64, n_codes), dtype=np.uint8))

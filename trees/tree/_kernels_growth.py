@@ -32,7 +32,14 @@ from ._kernels_arrays import unmanaged
 from ._kernels_criteria import SQUARED_ERROR, impurity, weight
 from ._kernels_search import choose_split, split_by_membership, split_by_threshold, visiting_order
 
-__all__ = ["FLOAT_COLUMNS", "INT_COLUMNS", "evaluate_nodes", "grow_compiled", "split_node"]
+__all__ = [
+    "FLOAT_COLUMNS",
+    "INT_COLUMNS",
+    "evaluate_nodes",
+    "grow_compiled",
+    "sklearn_variance",
+    "split_node",
+]
 
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
 _INLINE = {"cache": True, "nogil": True, "error_model": "numpy", "inline": "always"}
