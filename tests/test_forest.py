@@ -61,16 +61,15 @@ def test_trees_equal_sklearn_trees_on_the_same_bootstrap_samples():
 
 
 def test_bootstrap_samples_are_scikit_learns():
-    import inspect
+    """Each tree's rows are those scikit-learn's forest draws for the same tree seed (its public
+    ``estimators_samples_``, and the seed it gave each tree as ``random_state``)."""
+    from sklearn.ensemble import RandomForestClassifier as SkForest
 
-    from sklearn.ensemble._forest import _generate_sample_indices
-
-    # scikit-learn added a sample-weight argument in 1.7; the draw itself did not change.
-    extra = (None,) if len(inspect.signature(_generate_sample_indices).parameters) == 4 else ()
-    for seed in (0, 1, 12345):
-        np.testing.assert_array_equal(
-            bootstrap_indices(seed, 50), _generate_sample_indices(seed, 50, 50, *extra)
-        )
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(50, 3)), np.arange(50) % 2
+    theirs = SkForest(n_estimators=4, random_state=12345).fit(X, y)
+    for tree, rows in zip(theirs.estimators_, theirs.estimators_samples_, strict=True):
+        np.testing.assert_array_equal(bootstrap_indices(tree.random_state, 50), rows)
 
 
 def test_half_uses_strict_tests_in_the_first_half(lattice_classification):
