@@ -15,6 +15,7 @@ from trees import (
     permutation_pvalue,
     split_criteria,
 )
+from trees.tree._kernels_tables import count_tables
 from trees.tree._pvalues import table_criteria as _criteria
 
 
@@ -135,6 +136,28 @@ def test_bias_experiment_grid_is_reproducible_and_cancellable():
     stopped = bias_experiment(
         **kwargs, progress=lambda d, t: seen.append(d), should_stop=lambda: len(seen) >= 2
     )
+    assert stopped["cancelled"] and np.isnan(stopped["bias"]["gini gain"]).sum() == 2
+
+
+def test_count_tables_counts_each_value_and_class_per_dataset():
+    rng = np.random.default_rng(4)
+    values, labels = rng.integers(0, 5, (30, 40)), rng.integers(0, 3, (30, 40))
+    expected = np.zeros((30, 5, 3), dtype=np.int64)
+    np.add.at(expected, (np.arange(30)[:, None], values, labels), 1)
+    np.testing.assert_array_equal(count_tables(values, labels, 5, 3), expected)
+    assert count_tables(values[:, :0], labels[:, :0], 5, 3).sum() == 0
+
+
+def test_bias_experiment_in_threads_gives_the_same_numbers_and_stops():
+    kwargs = dict(N=[30, 100, 300], p1=[0.5, 0.1], trials=400, seed=7)
+    serial, threaded = bias_experiment(**kwargs), bias_experiment(**kwargs, n_jobs=2)
+    for criterion in serial["bias"]:
+        np.testing.assert_array_equal(serial["bias"][criterion], threaded["bias"][criterion])
+    seen = []
+    stopped = bias_experiment(
+        **kwargs, n_jobs=2, progress=lambda d, t: seen.append(d), should_stop=lambda: len(seen) >= 4
+    )
+    assert seen == [1, 2, 3, 4]  # in the grid's order, whichever thread finished first
     assert stopped["cancelled"] and np.isnan(stopped["bias"]["gini gain"]).sum() == 2
 
 

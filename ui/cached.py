@@ -8,6 +8,8 @@ models are cached with ``st.cache_resource`` (shared, never mutated);
 tables and arrays with ``st.cache_data``.
 """
 
+import os
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -27,6 +29,10 @@ from trees import (
     refit_without_row,
 )
 from trees.studies import make_model, make_tree, subsample, train_test_rows
+
+# Threads for a page's Monte Carlo grid: its cells are independent and release the GIL, and a
+# user waits on them; more than four threads would only crowd the other sessions of the server.
+_GRID_THREADS = min(4, os.cpu_count() or 1)
 
 __all__ = [
     "SMALL",
@@ -135,7 +141,9 @@ def as_key(params):
 @st.cache_data(show_spinner="Simulating datasets under the Null Hypothesis...", max_entries=16)
 def bias_grid(n1, n2, trials, N_grid, p1_grid):
     """:func:`trees.bias_experiment` on a grid (cached across sessions: it depends on its settings only)."""
-    return bias_experiment(n1=n1, n2=n2, N=list(N_grid), p1=list(p1_grid), trials=trials, seed=0)
+    return bias_experiment(
+        n1=n1, n2=n2, N=list(N_grid), p1=list(p1_grid), trials=trials, seed=0, n_jobs=_GRID_THREADS
+    )
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

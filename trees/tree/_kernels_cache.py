@@ -28,6 +28,7 @@ KERNEL_MODULES = (
     "_kernels_growth",
     "_kernels_traversal",
     "_kernels_cultivated",
+    "_kernels_tables",
 )
 _HERE = Path(__file__).resolve().parent
 _STAMP = "kernels.digest"
