@@ -8,6 +8,7 @@ the page's HTML summary (``ui.report``).
 
 import streamlit as st
 
+from viz.margins import reserve_margins
 from viz.tree_svg import drawing_to_svg, modules_drawing, tree_drawing
 
 from . import presenter, report
@@ -19,8 +20,13 @@ _CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d
 
 
 def chart(figure, *, key, title=None, container=None, **options):
-    """Draw a plotly figure (scaled in presenter mode) and add it to the page's summary."""
-    figure = presenter.scale_figure(figure)
+    """Draw a plotly figure (scaled in presenter mode) and add it to the page's summary.
+
+    Its margins are raised to hold its labels (``viz.margins``), so the browser
+    lays it out once. That changes a cached figure in place; the margins depend
+    on the figure alone, so every session sets the same ones.
+    """
+    figure = reserve_margins(presenter.scale_figure(figure))
     report.add_figure(title or _title_of(figure), figure)
     target = container if container is not None else st
     return target.plotly_chart(figure, key=key, config=_CONFIG, **options)

@@ -17,10 +17,9 @@ Every colour bar has a title.
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from .colors import class_color
-from .layout import LAYOUT
+from .layout import LAYOUT, panel_grid
 from .partition import grid_axis, grid_rows, rows_on_axes
 
 __all__ = [
@@ -228,18 +227,12 @@ def _surfaces(predictions, X, fx, fy, fixed, n, thresholds, class_index):
 
 
 def _layout_panels(titles, columns):
+    """The panels' grid (shared axes), each panel's axis references, and the numbers of rows and columns."""
     columns = max(1, min(columns, len(titles)))
     rows = -(-len(titles) // columns)
-    fig = make_subplots(
-        rows=rows,
-        cols=columns,
-        subplot_titles=titles,
-        shared_xaxes=True,
-        shared_yaxes=True,
-        horizontal_spacing=0.05,
-        vertical_spacing=0.12 if rows > 1 else 0.0,
-    )
-    return fig, [(i // columns + 1, i % columns + 1) for i in range(len(titles))], rows
+    grid, cells = panel_grid(rows, columns, titles, horizontal_spacing=0.05,
+                             vertical_spacing=0.12 if rows > 1 else 0.0, share_x=True, share_y=True)  # fmt: skip
+    return grid, cells, rows, columns
 
 
 def surfaces_figure(
@@ -305,32 +298,39 @@ def surfaces_figure(
     names = _class_names_of(y, class_names) if class_index is not None else None
     labels = {**PANEL_TITLES, **(titles or {})}
     panel_titles = [labels.get(k, k) for k in surfaces] + [_difference_title(p) for p in pairs]
-    fig, cells, n_rows = _layout_panels(panel_titles, columns or len(panel_titles))
+    grid, cells, n_rows, n_columns = _layout_panels(panel_titles, columns or len(panel_titles))
+    cells = cells[: len(panel_titles)]
     value_bar, difference_bar = _colorbar_places(n_rows, bool(pairs))
     scale = _value_scale(surfaces, names, class_index, value_name)
-    _surface_panels(fig, xs, ys, surfaces, cells, scale, value_bar)
-    counts = []
-    for offset, (a, b) in enumerate(pairs):
-        cell = cells[len(surfaces) + offset]
-        counts.append(_difference_panel(fig, xs, ys, surfaces[a], surfaces[b], cell, offset == 0,
-                                        difference_bar))  # fmt: skip
+    traces = _surface_panels(xs, ys, surfaces, cells, scale, value_bar)
+    differences = [
+        _difference_panel(xs, ys, surfaces[a], surfaces[b], cell, k == 0, difference_bar)
+        for k, ((a, b), cell) in enumerate(zip(pairs, cells[len(surfaces) :], strict=False))
+    ]
+    traces += [trace for trace, _ in differences]
     for index, cell in enumerate(cells):
         if index < len(surfaces):  # difference panels show only the rows that change
-            _training_points(fig, X, y, fx, fy, cell, index == 0, names)
-        _changed_points(fig, changed_points, fx, fy, cell, index == 0)
-    _finish_layout(fig, feature_names[fx], feature_names[fy], n_rows, height_per_row)
-    return fig, (counts[0] if counts else 0)
+            traces += _training_points(X, y, fx, fy, cell, index == 0, names)
+        traces += _changed_points(changed_points, fx, fy, cell, index == 0)
+    layout = _finish_layout(grid, n_columns, feature_names[fx], feature_names[fy], n_rows,
+                            height_per_row)  # fmt: skip
+    return go.Figure(data=traces, layout=layout), (differences[0][1] if differences else 0)
 
 
-def _finish_layout(fig, x_title, y_title, n_rows, height_per_row):
-    """Size, legend under the panels, axis titles on the outer panels."""
-    fig.update_layout(
+def _finish_layout(grid, n_columns, x_title, y_title, n_rows, height_per_row):
+    """The figure's layout: the grid, its size, the legend under the panels, axis titles on the outer panels."""
+    for k in range(n_rows * n_columns):
+        suffix = "" if k == 0 else str(k + 1)
+        if k // n_columns == n_rows - 1:
+            grid[f"xaxis{suffix}"]["title"] = {"text": x_title}
+        if k % n_columns == 0:
+            grid[f"yaxis{suffix}"]["title"] = {"text": y_title}
+    return {
+        **grid,
         **LAYOUT,
-        height=int(height_per_row * n_rows + 90),
-        legend={"orientation": "h", "y": -0.06 - 0.14 / n_rows, "x": 0.0},
-    )
-    fig.update_xaxes(title_text=x_title, row=n_rows)
-    fig.update_yaxes(title_text=y_title, col=1)
+        "height": int(height_per_row * n_rows + 90),
+        "legend": {"orientation": "h", "y": -0.06 - 0.14 / n_rows, "x": 0.0},
+    }
 
 
 def _difference_title(pair):
@@ -338,19 +338,19 @@ def _difference_title(pair):
     return f"where {symbol.get(pair[0], pair[0])} and {symbol.get(pair[1], pair[1])} differ"
 
 
-def _surface_panels(fig, xs, ys, surfaces, cells, scale, bar):
+def _surface_panels(xs, ys, surfaces, cells, scale, bar):
     """One heatmap per surface, on one colour scale (its bar drawn once, at ``bar``)."""
     hover = scale["colorbar"]["title"]["text"]
-    for index, surface in enumerate(surfaces.values()):
-        fig.add_trace(
-            go.Heatmap(
-                # float32 halves what travels to the browser; the values are drawn as colours.
-                x=xs, y=ys, z=np.asarray(surface, dtype=np.float32), showscale=index == 0,
-                **{**scale, "colorbar": {**scale["colorbar"], **bar}},
-                hovertemplate="%{x:.4g}, %{y:.4g}<br>" + hover + " %{z:.3f}<extra></extra>",
-            ),
-            *cells[index],
-        )  # fmt: skip
+    return [
+        go.Heatmap(
+            # float32 halves what travels to the browser; the values are drawn as colours.
+            x=xs, y=ys, z=np.asarray(surface, dtype=np.float32), showscale=index == 0,
+            **{**scale, "colorbar": {**scale["colorbar"], **bar}},
+            hovertemplate="%{x:.4g}, %{y:.4g}<br>" + hover + " %{z:.3f}<extra></extra>",
+            xaxis=cells[index][0], yaxis=cells[index][1],
+        )
+        for index, surface in enumerate(surfaces.values())
+    ]  # fmt: skip
 
 
 def _colorbar_places(n_rows, with_difference):
@@ -363,62 +363,57 @@ def _colorbar_places(n_rows, with_difference):
     )
 
 
-def _difference_panel(fig, xs, ys, first, second, cell, show_scale, bar):
-    """The size of the difference between two surfaces; grid points where they agree are blank."""
+def _difference_panel(xs, ys, first, second, cell, show_scale, bar):
+    """The size of the difference between two surfaces (grid points where they agree blank), and their count."""
     difference = np.abs(first - second)
     differs = difference > 1e-12
     shown = np.where(differs, difference, np.nan)
     top = float(np.nanmax(shown)) if differs.any() else 1.0
-    fig.add_trace(
-        go.Heatmap(
-            x=xs, y=ys, z=shown.astype(np.float32), zmin=0.0, zmax=top, colorscale=DIFFERENCE_SCALE,
-            showscale=show_scale,
-            colorbar={"title": {"text": "difference"}, "thickness": 14, **(bar or {})},
-            hovertemplate="%{x:.4g}, %{y:.4g}<br>differs by %{z:.3g}<extra></extra>",
-        ),
-        *cell,
+    trace = go.Heatmap(
+        x=xs, y=ys, z=shown.astype(np.float32), zmin=0.0, zmax=top, colorscale=DIFFERENCE_SCALE,
+        showscale=show_scale,
+        colorbar={"title": {"text": "difference"}, "thickness": 14, **(bar or {})},
+        hovertemplate="%{x:.4g}, %{y:.4g}<br>differs by %{z:.3g}<extra></extra>",
+        xaxis=cell[0], yaxis=cell[1],
     )  # fmt: skip
-    return int(differs.sum())
+    return trace, int(differs.sum())
 
 
-def _training_points(fig, X, y, fx, fy, cell, show_legend, class_names):
+def _training_points(X, y, fx, fy, cell, show_legend, class_names):
     """Training rows in their class colours (grey for regression)."""
     y = np.asarray(y)
     if class_names is None:
-        fig.add_trace(
+        return [
             go.Scatter(
                 x=X[:, fx], y=X[:, fy], mode="markers", name="training rows",
                 legendgroup="rows", showlegend=show_legend, hoverinfo="skip",
                 marker={"size": 5, "color": "#555555", "line": {"width": 0.5, "color": "white"}},
-            ),
-            *cell,
-        )  # fmt: skip
-        return
-    for k, value in enumerate(np.unique(y)):
-        mask = y == value
-        fig.add_trace(
-            go.Scatter(
-                x=X[mask, fx], y=X[mask, fy], mode="markers",
-                name=f"training rows, class {_short(value)}", legendgroup=f"class {k}",
-                showlegend=show_legend, hoverinfo="skip",
-                marker={"size": 6, "color": class_color(k), "line": {"width": 1, "color": "white"}},
-            ),
-            *cell,
-        )  # fmt: skip
+                xaxis=cell[0], yaxis=cell[1],
+            )
+        ]  # fmt: skip
+    return [
+        go.Scatter(
+            x=X[y == value, fx], y=X[y == value, fy], mode="markers",
+            name=f"training rows, class {_short(value)}", legendgroup=f"class {k}",
+            showlegend=show_legend, hoverinfo="skip",
+            marker={"size": 6, "color": class_color(k), "line": {"width": 1, "color": "white"}},
+            xaxis=cell[0], yaxis=cell[1],
+        )
+        for k, value in enumerate(np.unique(y))
+    ]  # fmt: skip
 
 
-def _changed_points(fig, points, fx, fy, cell, show_legend):
-    """A black cross on each row whose prediction changes between the tests."""
+def _changed_points(points, fx, fy, cell, show_legend):
+    """A black cross on each row whose prediction changes between the tests (none: an empty list)."""
     if points is None or not len(points):
-        return
-    fig.add_trace(
+        return []
+    return [
         go.Scatter(
             x=points[:, fx], y=points[:, fy], mode="markers",
             name="new rows whose prediction changes", legendgroup="changed",
-            showlegend=show_legend, marker=_CHANGED_MARKER,
-        ),
-        *cell,
-    )  # fmt: skip
+            showlegend=show_legend, marker=_CHANGED_MARKER, xaxis=cell[0], yaxis=cell[1],
+        )
+    ]  # fmt: skip
 
 
 VARIANT_COLORS = {"<=": "#1f77b4", "<": "#d62728", "average": "#2ca02c", "half": "#9467bd"}

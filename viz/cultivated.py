@@ -10,10 +10,9 @@ The cultivated tree itself is drawn by the tree view
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from .colors import class_color, class_probability_scale
-from .layout import LAYOUT, TITLED_SUBPLOTS
+from .layout import LAYOUT, TITLED_SUBPLOTS, panel_grid
 
 __all__ = [
     "abstention_figure",
@@ -50,70 +49,50 @@ def soft_surfaces_figure(xs, ys, surfaces, X, y01, fx, fy, feature_names, class_
         A training row drawn as a black star on every panel.
     """
     titles = list(surfaces)
-    fig = make_subplots(
-        rows=1, cols=len(titles), subplot_titles=titles, shared_yaxes=True, horizontal_spacing=0.03
-    )
-    for col, title in enumerate(titles, start=1):
-        fig.add_trace(
+    grid, cells = panel_grid(1, len(titles), titles, horizontal_spacing=0.03, share_y=True)
+    traces = []
+    for index, (title, (x_ref, y_ref)) in enumerate(zip(titles, cells, strict=True)):
+        on_panel = {"xaxis": x_ref, "yaxis": y_ref, "showlegend": index == 0}
+        traces.append(
             go.Heatmap(
-                x=xs,
-                y=ys,
-                z=surfaces[title],
-                zmin=0,
-                zmax=1,
-                colorscale=class_probability_scale(),
-                showscale=col == 1,
+                x=xs, y=ys, z=surfaces[title], zmin=0, zmax=1,
+                colorscale=class_probability_scale(), showscale=index == 0,
                 colorbar=probability_colorbar(class_names, len=0.9, thickness=14),
                 hovertemplate="%{x:.3g}, %{y:.3g}<br>P = %{z:.2f}<extra>" + title + "</extra>",
-            ),
-            row=1,
-            col=col,
-        )
+                xaxis=x_ref, yaxis=y_ref,
+            )
+        )  # fmt: skip
         for k in (0, 1):
             mine = y01 == k
-            fig.add_trace(
+            traces.append(
                 go.Scatter(
-                    x=X[mine, fx],
-                    y=X[mine, fy],
-                    mode="markers",
-                    name=f"class {class_names[k]}",
-                    legendgroup=str(k),
-                    showlegend=col == 1,
+                    x=X[mine, fx], y=X[mine, fy], mode="markers", name=f"class {class_names[k]}",
+                    legendgroup=str(k), hoverinfo="skip",
                     marker={  # the class's colour, outlined so it shows on its own colour too
-                        "size": 6,
-                        "color": class_color(k),
+                        "size": 6, "color": class_color(k),
                         "symbol": "circle" if k == 0 else "diamond",
                         "line": {"width": 0.8, "color": "#222222"},
                     },
-                    hoverinfo="skip",
-                ),
-                row=1,
-                col=col,
-            )
+                    **on_panel,
+                )
+            )  # fmt: skip
         if row is not None:
-            fig.add_trace(
+            traces.append(
                 go.Scatter(
-                    x=[X[row, fx]],
-                    y=[X[row, fy]],
-                    mode="markers",
-                    name=f"row {row}",
-                    showlegend=col == 1,
-                    marker={
-                        "symbol": "star",
-                        "size": 15,
-                        "color": "black",
-                        "line": {"width": 1, "color": "white"},
-                    },
-                ),
-                row=1,
-                col=col,
-            )
-    fig.update_xaxes(title_text=feature_names[fx], range=[xs[0], xs[-1]])
-    fig.update_yaxes(title_text=feature_names[fy], range=[ys[0], ys[-1]], col=1)
-    fig.update_layout(
-        height=380, legend={"orientation": "h", "y": -0.22, "x": 0}, **TITLED_SUBPLOTS
-    )
-    return fig
+                    x=[X[row, fx]], y=[X[row, fy]], mode="markers", name=f"row {row}",
+                    marker={"symbol": "star", "size": 15, "color": "black",
+                            "line": {"width": 1, "color": "white"}},
+                    **on_panel,
+                )
+            )  # fmt: skip
+    for k, (x_ref, y_ref) in enumerate(cells):
+        grid[f"xaxis{x_ref[1:]}"].update(title={"text": feature_names[fx]}, range=[xs[0], xs[-1]])
+        grid[f"yaxis{y_ref[1:]}"]["range"] = [ys[0], ys[-1]]
+        if k == 0:
+            grid["yaxis"]["title"] = {"text": feature_names[fy]}
+    layout = {**grid, **TITLED_SUBPLOTS, "height": 380,
+              "legend": {"orientation": "h", "y": -0.22, "x": 0}}  # fmt: skip
+    return go.Figure(data=traces, layout=layout)
 
 
 def leaf_fraction_figure(fractions, leaf_ids, leaf_values, class_names, minimum=1e-3):

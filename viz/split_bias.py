@@ -5,7 +5,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 from scipy import stats
 
-from .layout import TITLED_SUBPLOTS
+from .layout import TITLED_SUBPLOTS, panel_grid
 
 __all__ = ["bias_heatmaps", "noise_root_figure", "null_distribution_figure", "saved_bias_grid"]
 
@@ -28,37 +28,33 @@ def bias_heatmaps(result, criteria=None, columns=2, height_per_row=300):
     names = list(criteria or result["bias"])
     columns = min(columns, len(names))
     rows = int(np.ceil(len(names) / columns))
-    fig = make_subplots(
-        rows=rows,
-        cols=columns,
-        subplot_titles=names,
-        shared_yaxes=True,
-        horizontal_spacing=0.04,
-        vertical_spacing=0.22 if rows > 1 else 0.1,
-    )
+    grid, cells = panel_grid(rows, columns, names, horizontal_spacing=0.04,
+                             vertical_spacing=0.22 if rows > 1 else 0.1, share_y=True)  # fmt: skip
     limit = max(0.1, float(np.nanmax([np.nanmax(np.abs(result["bias"][n])) for n in names])))
+    n_labels = [str(n) for n in result["N"]]
     p1_labels = [f"{p:.2g}" for p in result["p1"]]
-    for i, name in enumerate(names):
-        fig.add_trace(
-            go.Heatmap(
-                x=[str(n) for n in result["N"]],
-                y=p1_labels,
-                z=result["bias"][name],
-                zmin=-limit,
-                zmax=limit,
-                zmid=0.0,
-                colorscale="RdBu_r",
-                showscale=i == 0,
-                colorbar={"title": {"text": BIAS_SCALE_TITLE}, "len": 0.9},
-                hovertemplate="N %{x}, p₁ %{y}<br>bias %{z:.2f}<extra>" + name + "</extra>",
-            ),
-            row=i // columns + 1,
-            col=i % columns + 1,
+    traces = [
+        go.Heatmap(
+            x=n_labels, y=p1_labels, z=result["bias"][name], zmin=-limit, zmax=limit, zmid=0.0,
+            colorscale="RdBu_r", showscale=i == 0, xaxis=x, yaxis=y,
+            colorbar={"title": {"text": BIAS_SCALE_TITLE}, "len": 0.9},
+            hovertemplate="N %{x}, p₁ %{y}<br>bias %{z:.2f}<extra>" + name + "</extra>",
         )
-    fig.update_xaxes(title_text="rows N", type="category", tickangle=0)
-    fig.update_yaxes(title_text="prior of class 1, p₁", col=1, type="category")
-    fig.update_layout(height=height_per_row * rows + 40, **TITLED_SUBPLOTS)
-    return fig
+        for i, (name, (x, y)) in enumerate(zip(names, cells, strict=False))
+    ]  # fmt: skip
+    for k, (x, y) in enumerate(cells):
+        grid[_axis_key(x)].update(title={"text": "rows N"}, type="category", tickangle=0)
+        grid[_axis_key(y)]["type"] = "category"
+        if k % columns == 0:
+            grid[_axis_key(y)]["title"] = {"text": "prior of class 1, p₁"}
+    return go.Figure(
+        data=traces, layout={**grid, **TITLED_SUBPLOTS, "height": height_per_row * rows + 40}
+    )
+
+
+def _axis_key(reference):
+    """The layout key of a trace's axis reference: "x2" -> "xaxis2"."""
+    return f"{reference[0]}axis{reference[1:]}"
 
 
 def null_distribution_figure(gains, mean, variance):
