@@ -59,7 +59,9 @@ def test_margins_hold_the_tick_labels_titles_and_colour_bar():
 
 def test_margins_grow_with_longer_labels_and_are_never_lowered():
     short = reserve_margins(_heatmap_figure(y_labels=("a", "b"))).layout.margin.l
-    long = reserve_margins(_heatmap_figure(y_labels=("a much longer category", "b"))).layout.margin.l
+    long = reserve_margins(
+        _heatmap_figure(y_labels=("a much longer category", "b"))
+    ).layout.margin.l
     assert long > short + 80
     wide = _heatmap_figure()
     wide.update_layout(margin={"l": 300, "r": 300, "b": 300})
@@ -73,7 +75,11 @@ def test_a_legend_below_the_plot_gets_the_room_plotly_gives_it():
     )
     one_row = go.Figure(figure.data[:1], layout=figure.layout)
     # The legend's top sits 20% of the plot's height under it, and six entries wrap onto rows.
-    assert reserve_margins(figure).layout.margin.b > reserve_margins(one_row).layout.margin.b > 0.2 * 400
+    assert (
+        reserve_margins(figure).layout.margin.b
+        > reserve_margins(one_row).layout.margin.b
+        > 0.2 * 400
+    )
 
 
 def test_a_figure_with_nothing_outside_its_plot_keeps_its_margins():
