@@ -56,7 +56,7 @@ def _tick_labels(values):
     if values.size == 0:
         return []
     if values.dtype.kind in "OUS":
-        return [str(v) for v in values]
+        return [str(v) for v in np.unique(values.astype(str))]
     finite = values[np.isfinite(values.astype(float))].astype(float)
     if finite.size == 0:
         return []
