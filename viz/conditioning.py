@@ -19,7 +19,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from .colors import class_color
-from .layout import LAYOUT, panel_grid
+from .layout import LAYOUT, axis_key, panel_grid
 from .partition import grid_axis, grid_rows, rows_on_axes
 
 __all__ = [
@@ -298,8 +298,8 @@ def surfaces_figure(
     names = _class_names_of(y, class_names) if class_index is not None else None
     labels = {**PANEL_TITLES, **(titles or {})}
     panel_titles = [labels.get(k, k) for k in surfaces] + [_difference_title(p) for p in pairs]
-    grid, cells, n_rows, n_columns = _layout_panels(panel_titles, columns or len(panel_titles))
-    cells = cells[: len(panel_titles)]
+    grid, grid_cells, n_rows, n_columns = _layout_panels(panel_titles, columns or len(panel_titles))
+    cells = grid_cells[: len(panel_titles)]
     value_bar, difference_bar = _colorbar_places(n_rows, bool(pairs))
     scale = _value_scale(surfaces, names, class_index, value_name)
     traces = _surface_panels(xs, ys, surfaces, cells, scale, value_bar)
@@ -312,19 +312,18 @@ def surfaces_figure(
         if index < len(surfaces):  # difference panels show only the rows that change
             traces += _training_points(X, y, fx, fy, cell, index == 0, names)
         traces += _changed_points(changed_points, fx, fy, cell, index == 0)
-    layout = _finish_layout(grid, n_columns, feature_names[fx], feature_names[fy], n_rows,
-                            height_per_row)  # fmt: skip
+    layout = _finish_layout(grid, grid_cells, n_columns, feature_names[fx], feature_names[fy],
+                            n_rows, height_per_row)  # fmt: skip
     return go.Figure(data=traces, layout=layout), (differences[0][1] if differences else 0)
 
 
-def _finish_layout(grid, n_columns, x_title, y_title, n_rows, height_per_row):
+def _finish_layout(grid, cells, n_columns, x_title, y_title, n_rows, height_per_row):
     """The figure's layout: the grid, its size, the legend under the panels, axis titles on the outer panels."""
-    for k in range(n_rows * n_columns):
-        suffix = "" if k == 0 else str(k + 1)
+    for k, (x_ref, y_ref) in enumerate(cells):
         if k // n_columns == n_rows - 1:
-            grid[f"xaxis{suffix}"]["title"] = {"text": x_title}
+            grid[axis_key(x_ref)]["title"] = {"text": x_title}
         if k % n_columns == 0:
-            grid[f"yaxis{suffix}"]["title"] = {"text": y_title}
+            grid[axis_key(y_ref)]["title"] = {"text": y_title}
     return {
         **grid,
         **LAYOUT,

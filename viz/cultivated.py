@@ -12,7 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from .colors import class_color, class_probability_scale
-from .layout import LAYOUT, TITLED_SUBPLOTS, panel_grid
+from .layout import LAYOUT, TITLED_SUBPLOTS, axis_key, panel_grid
 
 __all__ = [
     "abstention_figure",
@@ -86,8 +86,8 @@ def soft_surfaces_figure(xs, ys, surfaces, X, y01, fx, fy, feature_names, class_
                 )
             )  # fmt: skip
     for k, (x_ref, y_ref) in enumerate(cells):
-        grid[f"xaxis{x_ref[1:]}"].update(title={"text": feature_names[fx]}, range=[xs[0], xs[-1]])
-        grid[f"yaxis{y_ref[1:]}"]["range"] = [ys[0], ys[-1]]
+        grid[axis_key(x_ref)].update(title={"text": feature_names[fx]}, range=[xs[0], xs[-1]])
+        grid[axis_key(y_ref)]["range"] = [ys[0], ys[-1]]
         if k == 0:
             grid["yaxis"]["title"] = {"text": feature_names[fy]}
     layout = {**grid, **TITLED_SUBPLOTS, "height": 380,

@@ -1,6 +1,6 @@
 """The layout every figure shares (white template, tight margins, room for a title), and panel grids."""
 
-__all__ = ["LAYOUT", "TITLED_SUBPLOTS", "panel_grid"]
+__all__ = ["LAYOUT", "TITLED_SUBPLOTS", "axis_key", "panel_grid"]
 
 import plotly.io as pio
 
@@ -73,3 +73,8 @@ def panel_grid(rows, columns, titles=(), horizontal_spacing=0.05, vertical_spaci
                 )  # fmt: skip
     layout["annotations"] = annotations
     return layout, cells
+
+
+def axis_key(reference):
+    """The layout key of a trace's axis reference (``panel_grid``'s cells): "x2" -> "xaxis2"."""
+    return f"{reference[0]}axis{reference[1:]}"

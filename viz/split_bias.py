@@ -5,7 +5,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 from scipy import stats
 
-from .layout import TITLED_SUBPLOTS, panel_grid
+from .layout import TITLED_SUBPLOTS, axis_key, panel_grid
 
 __all__ = ["bias_heatmaps", "noise_root_figure", "null_distribution_figure", "saved_bias_grid"]
 
@@ -43,18 +43,13 @@ def bias_heatmaps(result, criteria=None, columns=2, height_per_row=300):
         for i, (name, (x, y)) in enumerate(zip(names, cells, strict=False))
     ]  # fmt: skip
     for k, (x, y) in enumerate(cells):
-        grid[_axis_key(x)].update(title={"text": "rows N"}, type="category", tickangle=0)
-        grid[_axis_key(y)]["type"] = "category"
+        grid[axis_key(x)].update(title={"text": "rows N"}, type="category", tickangle=0)
+        grid[axis_key(y)]["type"] = "category"
         if k % columns == 0:
-            grid[_axis_key(y)]["title"] = {"text": "prior of class 1, p₁"}
+            grid[axis_key(y)]["title"] = {"text": "prior of class 1, p₁"}
     return go.Figure(
         data=traces, layout={**grid, **TITLED_SUBPLOTS, "height": height_per_row * rows + 40}
     )
-
-
-def _axis_key(reference):
-    """The layout key of a trace's axis reference: "x2" -> "xaxis2"."""
-    return f"{reference[0]}axis{reference[1:]}"
 
 
 def null_distribution_figure(gains, mean, variance):
