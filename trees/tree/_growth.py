@@ -41,7 +41,7 @@ from ._kernels_growth import (
     START,
     THRESHOLD,
     evaluate_nodes,
-    sklearn_variance,
+    root_sklearn_variance,
     split_node,
 )
 from ._pvalues import permutation_pvalue, split_criteria
@@ -256,6 +256,7 @@ class TreeGrowth:
         self.targets = self._row_targets(targets)
         # The root's statistics summed over the rows in index order, as ever.
         present = slice(None) if presorted is None else np.sort(self.rows[0])
+        self.orders = self._sklearn_orders()
         self._start_store(row_stats[:, present].sum(axis=1))
         self.nodes = _NodeView(self)
         self.total_weight = float(criterion.weight(self.store[2][0]))
@@ -269,6 +270,14 @@ class TreeGrowth:
         weight = self.row_stats[0]
         return np.divide(self.row_stats[1], weight, out=np.zeros_like(weight), where=weight > 0)
 
+    def _sklearn_orders(self):
+        """The rows in scikit-learn's order (raw sums: ``_kernels_sklearn_order``), at first in
+        index order as scikit-learn's splitter takes them; an empty pair otherwise."""
+        if not self._sklearn_pure_rule:
+            return np.empty((2, 0), dtype=self.rows.dtype)
+        first = np.sort(self.rows[0])
+        return np.vstack([first, first])
+
     def _start_store(self, root_stats):
         n_codes = max(_category_codes(self.X, self.categorical), 1)
         ints = np.zeros((64, INT_COLUMNS), dtype=np.int64)
@@ -276,8 +285,10 @@ class TreeGrowth:
         ints[0, N_SAMPLES] = self.rows.shape[1]
         floats = np.zeros((64, FLOAT_COLUMNS))
         floats[0, THRESHOLD] = np.nan
-        if not self.criterion.is_classification:
-            floats[0, SKLEARN_VARIANCE] = sklearn_variance(*root_stats[:3])
+        if self._sklearn_pure_rule:
+            floats[0, SKLEARN_VARIANCE] = root_sklearn_variance(
+                self.orders, self.targets, self._stats_by_row
+            )
         node_stats = np.zeros((64, root_stats.shape[0]))
         node_stats[0] = root_stats
         self.store = (ints, floats, node_stats, np.zeros((64, n_codes), dtype=np.uint8))
@@ -286,7 +297,15 @@ class TreeGrowth:
     # ------------------------------------------------------- compiled inputs
     def kernel_data(self):
         """The arrays the compiled kernels read (``_kernels_search`` layout)."""
-        return (self.xs, self.rows, self._stats_by_row, self.X, self.categorical, self.targets)
+        return (
+            self.xs,
+            self.rows,
+            self._stats_by_row,
+            self.X,
+            self.categorical,
+            self.targets,
+            self.orders,
+        )
 
     def kernel_settings(self):
         """``(crit, min_leaf, min_weight, equality, by_score)`` for the kernels."""
@@ -656,6 +675,7 @@ class TreeGrowth:
             "size": self.size,
             "rows": self.rows[:, start : start + count].copy(),
             "xs": self.xs[:, start : start + count].copy(),
+            "orders": self.orders[:, start : start + count].copy(),
         }
 
     def restore(self, snapshot):
@@ -669,6 +689,8 @@ class TreeGrowth:
         count = snapshot["rows"].shape[1]
         self.rows[:, start : start + count] = snapshot["rows"]
         self.xs[:, start : start + count] = snapshot["xs"]
+        if self.orders.shape[1]:
+            self.orders[:, start : start + count] = snapshot["orders"]
         self.size = snapshot["size"]
         ints = self.store[0]
         ints[node, [FEATURE, LEFT, RIGHT]] = -1

@@ -16,8 +16,9 @@ Nodes live in four growable arrays, one row per node id:
   depth, start (of the node's segment), and the node's pending choice:
   feature, last left offset (-1 for a membership split), rows sent left;
 * ``floats`` (capacity, 4): threshold, the pending choice's weighted
-  impurity decrease, its score, and (regression) the node's variance as
-  scikit-learn's arithmetic gives it (:func:`_children_sklearn_variance`);
+  impurity decrease, its score, and (regression with raw sums) the node's
+  variance as scikit-learn's arithmetic gives it
+  (:func:`_children_sklearn_variance`);
 * ``node_stats`` (capacity, n_stats): the statistics of each node;
 * ``sets`` (capacity, n_codes), uint8: codes a membership node sends left.
 
@@ -31,12 +32,19 @@ from numba import njit
 from ._kernels_arrays import unmanaged
 from ._kernels_criteria import SQUARED_ERROR, impurity, weight
 from ._kernels_search import choose_split, split_by_membership, split_by_threshold, visiting_order
+from ._kernels_sklearn_order import (
+    children_variances,
+    ordered_sums,
+    partition_rows,
+    sorted_for_search,
+)
 
 __all__ = [
     "FLOAT_COLUMNS",
     "INT_COLUMNS",
     "evaluate_nodes",
     "grow_compiled",
+    "root_sklearn_variance",
     "sklearn_variance",
     "split_node",
 ]
@@ -93,6 +101,7 @@ def _data_views(data):
         unmanaged(data[3]),
         unmanaged(data[4]),
         unmanaged(data[5]),
+        unmanaged(data[6]),
     )
 
 
@@ -142,35 +151,42 @@ def sklearn_variance(w, s, q):
     return q / w - (s / w) * (s / w)
 
 
-@njit(**_INLINE)
-def _children_sklearn_variance(data, store, node, size, order):
-    """The children's variance as scikit-learn's ``MSE.children_impurity`` computes it.
+@njit(**_JIT)
+def root_sklearn_variance(orders, targets, stats):
+    """The root's variance as scikit-learn computes it: its rows added in index order
+    (``orders[0]``, :mod:`._kernels_sklearn_order`)."""
+    w, s, q = ordered_sums(orders[0], 0, orders.shape[1], targets, stats[:, 0])
+    return sklearn_variance(w, s, q)
 
-    ``order`` is the feature whose sorted order the node's segment follows
-    (the split feature, or 0 after a membership split). scikit-learn sums
-    the left child afresh or, when the left child has more rows, subtracts
-    the right child's rows one by one from the parent's sum, last row first
-    (its ``Criterion.update`` walks from the nearer end); the right child's
-    sums are the parent's minus the left's. For raw sums (``y`` not
-    centred), rounding then leaves the variance of a node whose target is
-    constant a few units of 1e-16 above zero about as often as in
-    scikit-learn, which splits such nodes (source 000's excitation-current:
-    about 40 of 350 splits). ``node_stats`` of the children are fresh sums
-    in the order of the segment, as scikit-learn's ``init`` sums a node's rows.
+
+@njit(**_JIT)
+def _children_sklearn_variance(data, store, node, size, goes_left):
+    """The children's variances as scikit-learn's ``MSE.children_impurity`` computes them.
+
+    The node's rows are in scikit-learn's order after its split search
+    (``orders[1]``, written by :func:`_evaluate`); they are partitioned as
+    scikit-learn partitions them, the children's variances are computed from
+    that order, and it becomes the children's first order (``orders[0]``):
+    see :mod:`._kernels_sklearn_order`. With raw sums (``y`` not centred)
+    rounding leaves the variance of a node whose target is constant a few
+    units of 1e-16 above zero where scikit-learn's does, and such a node is
+    split, as scikit-learn splits it (source 000's excitation-current: about
+    40 of 350 splits; stock-portfolio: 2 of 19). ``goes_left`` (one flag per
+    row, all False) is scratch, left all False.
     """
-    rows, stats = data[1], data[2]
-    ints, floats, node_stats = store[0], store[1], store[2]
-    parent, left = node_stats[node], node_stats[size]
-    start, n_left, n_right = ints[size, START], ints[size, N_SAMPLES], ints[size + 1, N_SAMPLES]
-    left_sum = left[1]
-    if n_left > n_right:
-        left_sum = parent[1]
-        for i in range(start + n_left + n_right - 1, start + n_left - 1, -1):
-            left_sum -= stats[rows[order, i], 1]
-    floats[size, SKLEARN_VARIANCE] = sklearn_variance(left[0], left_sum, left[2])
-    floats[size + 1, SKLEARN_VARIANCE] = sklearn_variance(
-        parent[0] - left[0], parent[1] - left_sum, parent[2] - left[2]
-    )
+    rows, stats, targets, orders = data[1], data[2], data[5], data[6]
+    ints, floats = store[0], store[1]
+    start, count, n_left = ints[node, START], ints[node, N_SAMPLES], ints[size, N_SAMPLES]
+    weights = stats[:, 0]
+    node_sums = ordered_sums(orders[0], start, count, targets, weights)
+    for i in range(start, start + n_left):  # the left child's rows (any feature's order)
+        goes_left[rows[0, i]] = True
+    partition_rows(orders[1], start, count, goes_left)
+    for i in range(start, start + n_left):
+        goes_left[rows[0, i]] = False
+    left, right = children_variances(orders[1], start, count, n_left, targets, weights, node_sums)
+    floats[size, SKLEARN_VARIANCE], floats[size + 1, SKLEARN_VARIANCE] = left, right
+    orders[0, start : start + count] = orders[1, start : start + count]
 
 
 @njit(**_JIT)
@@ -197,6 +213,8 @@ def _evaluate(data, store, node, search, buffers):
     ints[node, CHOICE_FEATURE] = f
     if f < 0:
         return False
+    if limits[6]:  # raw sums: the rows in the order scikit-learn's search leaves them
+        sorted_for_search(data[6], data[3], start, count, visit, n_visit, buffers[8])
     improvement = weight(node_stats[node], settings[0]) / weights[2] * g
     ints[node, CHOICE_LOCAL], ints[node, CHOICE_N_LEFT] = local, n_left
     floats[node, CHOICE_IMPROVEMENT], floats[node, CHOICE_SCORE] = improvement, score
@@ -247,7 +265,7 @@ def _split(data, store, node, size, work, child_stats, raw_sums):
     _new_leaf(store, size, node, start, n_left, left_stats)
     _new_leaf(store, size + 1, node, start + n_left, count - n_left, right_stats)
     if raw_sums:
-        _children_sklearn_variance(data, store, node, size, f if local >= 0 else 0)
+        _children_sklearn_variance(data, store, node, size, work[0])
 
 
 @njit(**_INLINE)
@@ -348,8 +366,12 @@ def _grow_best_first(data, store, search, scratch, keep_alive):
 
 
 @njit(**_JIT)
-def _scratch(n_stats, n_codes, n_features, n_rows):
-    """Scratch arrays of a growth: search buffers, partition work, children statistics."""
+def _scratch(n_stats, n_codes, n_features, n_rows, n_ordered):
+    """Scratch arrays of a growth: search buffers, partition work, children statistics.
+
+    ``n_ordered``: rows kept in scikit-learn's order (raw sums; 0 otherwise),
+    whose float32 values the last search buffer holds while they are sorted.
+    """
     buffers = (
         np.zeros((n_codes, n_stats)),
         np.zeros(n_codes, dtype=np.int64),
@@ -359,6 +381,7 @@ def _scratch(n_stats, n_codes, n_features, n_rows):
         np.zeros(n_codes, dtype=np.uint8),
         np.zeros(n_features),
         np.zeros(n_features, dtype=np.int64),
+        np.empty(n_ordered, dtype=np.float32),
     )
     work = (
         np.zeros(n_rows, dtype=np.bool_),
@@ -382,6 +405,7 @@ def _scratch_views(scratch):
             unmanaged(buffers[5]),
             unmanaged(buffers[6]),
             unmanaged(buffers[7]),
+            unmanaged(buffers[8]),
         ),
         (unmanaged(work[0]), unmanaged(work[1]), unmanaged(work[2])),
         (unmanaged(child_stats[0]), unmanaged(child_stats[1])),
@@ -389,7 +413,26 @@ def _scratch_views(scratch):
 
 
 @njit(**_JIT)
-def grow_compiled(xs, rows, stats, X, categorical, targets, root_stats, settings, rules, rng):
+def _root_store(root_stats, n_rows, n_codes):
+    """A node store of 64 rows holding one node, the root: a leaf of ``n_rows`` rows."""
+    store = (
+        np.zeros((64, INT_COLUMNS), dtype=np.int64),
+        np.zeros((64, FLOAT_COLUMNS)),
+        np.zeros((64, root_stats.shape[0])),
+        np.zeros((64, n_codes), dtype=np.uint8),
+    )
+    ints, floats, node_stats = store[0], store[1], store[2]
+    ints[0, FEATURE] = ints[0, LEFT] = ints[0, RIGHT] = -1
+    ints[0, N_SAMPLES] = n_rows
+    floats[0, THRESHOLD] = np.nan
+    node_stats[0] = root_stats
+    return store
+
+
+@njit(**_JIT)
+def grow_compiled(
+    xs, rows, stats, X, categorical, targets, orders, root_stats, settings, rules, rng
+):
     """Grow a whole tree.
 
     Arguments are flat (arrays, scalars, short tuples of scalars) rather
@@ -398,10 +441,13 @@ def grow_compiled(xs, rows, stats, X, categorical, targets, root_stats, settings
 
     Parameters
     ----------
-    xs, rows, stats, X, categorical, targets : ndarray
+    xs, rows, stats, X, categorical, targets, orders : ndarray
         The training arrays (module docstring of ``_kernels_search``;
         ``targets`` holds each row's target, read to find regression nodes
-        whose target is constant); ``xs`` and ``rows`` are partitioned in place.
+        whose target is constant); ``xs`` and ``rows`` are partitioned in
+        place. ``orders`` (2, n_rows) holds the rows in scikit-learn's order
+        when ``raw_sums`` (:mod:`._kernels_sklearn_order`; shape (2, 0)
+        otherwise), rewritten in place.
     root_stats : ndarray of shape (n_stats,)
     settings : tuple
         ``(crit, min_leaf, min_weight, equality, by_score, draw, tie_random,
@@ -432,20 +478,10 @@ def grow_compiled(xs, rows, stats, X, categorical, targets, root_stats, settings
     weights = rules[7:10].copy()
     n_features, n_rows, n_stats = xs.shape[0], stats.shape[0], stats.shape[1]
     n_codes = max(int(limits[5]), 1)
-    store = (
-        np.zeros((64, INT_COLUMNS), dtype=np.int64),
-        np.zeros((64, FLOAT_COLUMNS)),
-        np.zeros((64, n_stats)),
-        np.zeros((64, n_codes), dtype=np.uint8),
-    )
-    ints, floats, node_stats = store[0], store[1], store[2]
-    ints[0, FEATURE] = ints[0, LEFT] = ints[0, RIGHT] = -1
-    ints[0, N_SAMPLES] = xs.shape[1]
-    floats[0, THRESHOLD] = np.nan
-    node_stats[0] = root_stats
-    if n_stats == 3 and crit == SQUARED_ERROR:
-        floats[0, SKLEARN_VARIANCE] = sklearn_variance(root_stats[0], root_stats[1], root_stats[2])
-    scratch = _scratch(n_stats, n_codes, n_features, n_rows)
+    store = _root_store(root_stats, xs.shape[1], n_codes)
+    if limits[6]:
+        store[1][0, SKLEARN_VARIANCE] = root_sklearn_variance(orders, targets, stats)
+    scratch = _scratch(n_stats, n_codes, n_features, n_rows, orders.shape[1])
     visit = np.empty(n_features, np.int64)
     split_settings = (crit, min_leaf, min_weight, equality, by_score)
     search = (
@@ -458,7 +494,7 @@ def grow_compiled(xs, rows, stats, X, categorical, targets, root_stats, settings
         n_allowed,
     )
     search = search + (unmanaged(visit),)
-    data = (xs, rows, stats, X, categorical, targets)
+    data = (xs, rows, stats, X, categorical, targets, orders)
     views = (_data_views(data), _scratch_views(scratch))
     keep_alive = (scratch, visit, limits, weights)
     if best_first and limits[3] >= 0:
@@ -480,7 +516,7 @@ def evaluate_nodes(data, store, nodes, search):
         Whether each node has an accepted split.
     """
     n_stats, n_codes = data[2].shape[1], store[3].shape[1]
-    buffers = _scratch(n_stats, n_codes, data[0].shape[0], 1)[0]
+    buffers = _scratch(n_stats, n_codes, data[0].shape[0], 1, data[6].shape[1])[0]
     ok = np.zeros(nodes.shape[0], dtype=np.bool_)
     for i in range(nodes.shape[0]):
         ok[i] = _evaluate(data, store, nodes[i], search, buffers)
@@ -499,6 +535,6 @@ def split_node(data, store, node, size, raw_sums):
     """
     store = _make_room(store, size + 2)
     n_stats, n_codes = data[2].shape[1], store[3].shape[1]
-    _, work, child_stats = _scratch(n_stats, n_codes, data[0].shape[0], data[2].shape[0])
+    _, work, child_stats = _scratch(n_stats, n_codes, data[0].shape[0], data[2].shape[0], 0)
     _split(data, store, node, size, work, child_stats, raw_sums)
     return store

@@ -35,6 +35,8 @@ def _warm_trees(X, y):
         categorical_features=[0], max_features=2, tie_break="random", random_state=0
     ).fit(X, y)
     DecisionTreeRegressor(max_leaf_nodes=4).fit(X, X[:, 1])
+    # scikit-learn's sums (the root's variance is computed from Python, in its own kernel)
+    DecisionTreeRegressor(max_depth=2, variance_sums="raw").fit(X, X[:, 1])
     for op in ("<=", "<", "average"):
         tree.tree_.predict(X, op)
     tree.tree_.apply(X, "<")
