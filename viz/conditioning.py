@@ -69,44 +69,64 @@ def thresholds_by_feature(trees):
     return {f: np.unique(np.concatenate(v)) for f, v in found.items()}
 
 
-def lattice_axis(values, thresholds, n=120, pad=0.05, widen=0.012):
-    """A uniform grid over ``values`` plus the observed values that lie on a threshold.
+def lattice_axis(values, thresholds, n=120, pad=0.05, widen=0.02):
+    """Where a surface is drawn and where it is evaluated: a uniform grid, with the observed
+    values that lie on a threshold evaluated in place of the grid points nearest them.
 
     ``<=`` and ``<`` can only differ where a feature equals a threshold, so
-    adding every observed value (hundreds on a continuous feature) adds
-    nothing a grid needs: only the observed values within 1e-6 (relative) of
-    one of ``thresholds`` are added. The tolerance keeps a value on a
-    float32 threshold (scikit-learn's) even though the two differ in the
-    ninth digit; an extra grid line where the tests agree costs nothing.
+    the surface must be evaluated exactly there. Adding every observed value
+    (hundreds on a continuous feature) adds nothing a grid needs: only the
+    observed values within 1e-6 (relative) of one of ``thresholds`` count
+    (the "lines"). The tolerance keeps a value on a float32 threshold
+    (scikit-learn's) even though the two differ in the ninth digit.
 
-    A line has no width, so a heatmap cell at an added value would be a
-    pixel wide. Uniform points closer than ``widen`` times the axis's span
-    to an added value (and than a quarter of the gap between added values)
-    are dropped, so each line is drawn a few pixels wide; the figure's
-    caption says the lines are drawn wider than they are.
+    The drawn grid stays uniform: plotly.js draws a heatmap whose axes are
+    uniform as one image the browser scales, and any other brick by brick
+    (measured in Chromium on the conditioning page's four panels: 50 ms
+    against 110-140 ms per redraw). So each line takes the place of the
+    ``ceil(widen * n)`` grid points around it (three at the defaults: a line
+    has no width, and a one-cell line would be a pixel or two wide), which
+    are evaluated at the line's value; the line is drawn within a cell of
+    where it is (the figure's caption says lines are drawn wider than they
+    are). A line whose points are taken by a nearer line moves to the next
+    free point; one with no free point left is not drawn.
+
+    Returns
+    -------
+    drawn : ndarray
+        The uniform grid, where each column (or row) of the heatmap is drawn.
+    evaluated : ndarray
+        Where each is evaluated: ``drawn`` with the lines in place of their points.
     """
-    axis = grid_axis(values, n, include_observed=False, pad=pad)
+    drawn = grid_axis(values, n, include_observed=False, pad=pad)
+    evaluated = drawn.copy()
+    lines = _threshold_values(values, thresholds)
+    if lines.size == 0 or drawn.size < 2:
+        return drawn, evaluated
+    step = float(drawn[1] - drawn[0])
+    owner = np.full(drawn.size, -1)
+    width = max(1, int(np.ceil(widen * n)))
+    for k, value in enumerate(lines):
+        centre = (value - drawn[0]) / step
+        first = int(np.clip(np.floor(centre - (width - 1) / 2 + 0.5), 0, drawn.size - 1))
+        free = [i for i in range(first, drawn.size) if owner[i] < 0][:width]
+        owner[free] = k
+        evaluated[free] = value
+    return drawn, evaluated
+
+
+def _threshold_values(values, thresholds):
+    """The distinct observed ``values`` within 1e-6 (relative) of one of ``thresholds``."""
     observed = np.unique(np.asarray(values, dtype=float))
     thresholds = np.sort(np.asarray(thresholds, dtype=float))
     if observed.size == 0 or thresholds.size == 0:
-        return axis
+        return observed[:0]
     i = np.clip(np.searchsorted(thresholds, observed), 1, thresholds.size) - 1
     nearest = np.minimum(
         np.abs(observed - thresholds[i]),
         np.abs(observed - thresholds[np.minimum(i + 1, thresholds.size - 1)]),
     )
-    lines = observed[nearest <= 1e-6 * np.maximum(1.0, np.abs(observed))]
-    if lines.size == 0:
-        return axis
-    span = float(axis[-1] - axis[0]) or 1.0
-    gap = widen * span
-    if lines.size > 1:
-        gap = min(gap, 0.25 * float(np.diff(lines).min()))
-    j = np.clip(np.searchsorted(lines, axis), 1, lines.size) - 1
-    distance = np.minimum(
-        np.abs(axis - lines[j]), np.abs(axis - lines[np.minimum(j + 1, lines.size - 1)])
-    )
-    return np.union1d(axis[distance >= gap], lines)
+    return observed[nearest <= 1e-6 * np.maximum(1.0, np.abs(observed))]
 
 
 def held_values(X, thresholds, axes):
@@ -208,12 +228,13 @@ def _class_names_of(y, class_names):
 
 
 def _grid(X, fx, fy, fixed, n, thresholds):
-    """Grid axes and rows: uniform plus lattice lines (``thresholds``) or every observed value."""
+    """Grid axes as drawn, and the rows evaluated: uniform with lattice lines in place of their
+    nearest points (``thresholds``, :func:`lattice_axis`) or every observed value."""
     if thresholds is None:
         return surface_grid(X, fx, fy, fixed, n)
-    xs = lattice_axis(X[:, fx], thresholds.get(fx, ()), n)
-    ys = lattice_axis(X[:, fy], thresholds.get(fy, ()), n)
-    return xs, ys, rows_on_axes(X, fx, fy, xs, ys, fixed)
+    xs, x_values = lattice_axis(X[:, fx], thresholds.get(fx, ()), n)
+    ys, y_values = lattice_axis(X[:, fy], thresholds.get(fy, ()), n)
+    return xs, ys, rows_on_axes(X, fx, fy, x_values, y_values, fixed)
 
 
 def _surfaces(predictions, X, fx, fy, fixed, n, thresholds, class_index):

@@ -1,0 +1,83 @@
+"""The conditioning surfaces' grid (``viz.conditioning.lattice_axis``, ``surfaces_figure``).
+
+The tests ``<=`` and ``<`` differ only where a feature equals a threshold;
+the surfaces are evaluated exactly there but drawn on a uniform grid, which
+plotly.js draws as one scaled image (any other grid brick by brick).
+"""
+
+import base64
+
+import numpy as np
+
+from viz.conditioning import lattice_axis, surfaces_figure
+
+
+def _uniform(axis):
+    """plotly.js's test for drawing a heatmap as one image: every step within 1% of the mean."""
+    axis = np.asarray(axis, dtype=float)
+    step = (axis[-1] - axis[0]) / (axis.size - 1)
+    return bool(np.all(np.abs(np.diff(axis) - step) <= abs(step) / 100))
+
+
+def _values(array):
+    if isinstance(array, dict):  # plotly's typed-array encoding
+        return np.frombuffer(base64.b64decode(array["bdata"]), dtype=array["dtype"])
+    return np.asarray(array, dtype=float)
+
+
+def test_lines_are_evaluated_exactly_in_place_of_the_grid_points_around_them():
+    values = np.arange(0.0, 10.5, 0.5)  # observed values on a lattice
+    thresholds = [3.0, 7.5, 4.25]  # 3 and 7.5 observed; 4.25 a midpoint, on no observed value
+    drawn, evaluated = lattice_axis(values, thresholds, n=120, widen=0.02)
+    assert drawn.size == evaluated.size == 120 and _uniform(drawn)
+    step = drawn[1] - drawn[0]
+    for line in (3.0, 7.5):
+        at = np.flatnonzero(evaluated == line)
+        assert at.size == 3  # ceil(0.02 * 120) points: a few pixels wide
+        assert np.all(np.abs(drawn[at] - line) <= 1.5 * step)
+    assert not np.any(evaluated == 4.25)
+    moved = evaluated != drawn
+    assert set(evaluated[moved]) <= {3.0, 7.5}
+
+
+def test_lines_closer_than_a_cell_each_keep_a_point():
+    values = np.array([0.0, 5.0, 5.001, 5.002, 10.0])
+    drawn, evaluated = lattice_axis(values, [5.0, 5.001, 5.002], n=50, widen=0.0)
+    for line in (5.0, 5.001, 5.002):
+        assert np.count_nonzero(evaluated == line) == 1
+    assert _uniform(drawn)
+
+
+def test_an_axis_without_lines_is_the_uniform_grid():
+    drawn, evaluated = lattice_axis(np.arange(10.0), [2.5, 6.5], n=30)
+    np.testing.assert_array_equal(drawn, evaluated)
+
+
+def _rule(op):
+    """P(class 1) of the one-split rule "x0 <= 3" (or "x0 < 3")."""
+
+    def predict(rows):
+        left = rows[:, 0] <= 3 if op == "<=" else rows[:, 0] < 3
+        return np.column_stack([~left, left]).astype(float)
+
+    return predict
+
+
+def test_the_surfaces_are_drawn_on_uniform_axes_and_differ_exactly_on_the_line():
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 8, (200, 2)).astype(float)  # 3 is an observed value of x0
+    y = (X[:, 0] <= 3).astype(int)
+    figure, n_differ = surfaces_figure(
+        {op: _rule(op) for op in ("<=", "<")}, X, y, 0, 1, ["a", "b"], class_index=1,
+        thresholds={0: np.array([3.0])}, n=120,
+    )  # fmt: skip
+    heatmaps = [t for t in figure.to_plotly_json()["data"] if t["type"] == "heatmap"]
+    assert len(heatmaps) == 3  # <=, < and where they differ
+    for trace in heatmaps:
+        assert _uniform(_values(trace["x"])) and _uniform(_values(trace["y"]))
+    # The three columns evaluated at x0 = 3, on every row of the grid, and nowhere else.
+    assert n_differ == 3 * 120
+    difference = _values(heatmaps[2]["z"]).reshape(120, 120)
+    columns = np.flatnonzero(np.isfinite(difference).any(axis=0))
+    x = _values(heatmaps[2]["x"])
+    assert columns.size == 3 and np.all(np.abs(x[columns] - 3.0) <= 1.5 * (x[1] - x[0]))
