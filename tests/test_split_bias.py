@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from scipy.stats import chi2_contingency
+from scipy.stats import chi2_contingency, ks_2samp
 
 from trees import (
     BIAS_CRITERIA,
@@ -15,7 +15,7 @@ from trees import (
     permutation_pvalue,
     split_criteria,
 )
-from trees.tree._kernels_tables import count_tables
+from trees.studies._split_bias import _null_tables
 from trees.tree._pvalues import table_criteria as _criteria
 
 
@@ -139,15 +139,6 @@ def test_bias_experiment_grid_is_reproducible_and_cancellable():
     assert stopped["cancelled"] and np.isnan(stopped["bias"]["gini gain"]).sum() == 2
 
 
-def test_count_tables_counts_each_value_and_class_per_dataset():
-    rng = np.random.default_rng(4)
-    values, labels = rng.integers(0, 5, (30, 40)), rng.integers(0, 3, (30, 40))
-    expected = np.zeros((30, 5, 3), dtype=np.int64)
-    np.add.at(expected, (np.arange(30)[:, None], values, labels), 1)
-    np.testing.assert_array_equal(count_tables(values, labels, 5, 3), expected)
-    assert count_tables(values[:, :0], labels[:, :0], 5, 3).sum() == 0
-
-
 def test_bias_experiment_in_threads_gives_the_same_numbers_and_stops():
     kwargs = dict(N=[30, 100, 300], p1=[0.5, 0.1], trials=400, seed=7)
     serial, threaded = bias_experiment(**kwargs), bias_experiment(**kwargs, n_jobs=2)
@@ -203,3 +194,26 @@ def test_grower_supports_selection_by_p_value():
     assert grower.step() == 0 and grower.tree.feature[0] == 0
     with pytest.raises(ValueError, match="regression"):
         TreeGrower(X, rng.random(200), criterion="squared_error", selection="p_value")
+
+
+def test_null_tables_keep_each_datasets_class_counts():
+    rng = np.random.default_rng(5)
+    class_counts = np.array([[3, 7], [0, 10], [10, 0], [50, 50]])
+    tables = _null_tables(rng, 4, class_counts)
+    assert tables.shape == (4, 4, 2)
+    np.testing.assert_array_equal(tables.sum(axis=1), class_counts)
+
+
+def test_null_tables_follow_the_law_of_rows_drawn_one_by_one():
+    """Tables drawn as multinomials of the class counts have the law of counted random rows."""
+    rng = np.random.default_rng(6)
+    trials, size, n_values, prior = 20_000, 60, 5, 0.3
+    labels = (rng.random((trials, size)) >= prior).astype(int)
+    values = rng.integers(0, n_values, (trials, size))
+    counted = np.zeros((trials, n_values, 2))
+    np.add.at(counted, (np.arange(trials)[:, None], values, labels), 1)
+    class_1 = rng.binomial(size, 1.0 - prior, trials)
+    drawn = _null_tables(rng, n_values, np.column_stack([size - class_1, class_1]))
+    for statistic in ("gini_gain", "chi2"):
+        a, b = _criteria(counted)[statistic], _criteria(drawn)[statistic]
+        assert ks_2samp(a, b).pvalue > 0.001

@@ -16,7 +16,6 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from ..tree import DecisionTreeClassifier
-from ..tree._kernels_tables import count_tables
 from ..tree._pvalues import table_criteria
 from ._progress import report
 
@@ -50,14 +49,35 @@ def _selection_value(criteria, key):
     return -value if key in _SMALLER_IS_BETTER else value
 
 
+def _null_tables(rng, n_values, class_counts):
+    """Contingency tables of a predictor uniform on ``n_values`` values, independent of a class
+    whose counts per dataset are ``class_counts`` (shape (count, 2)): shape (count, n_values, 2).
+
+    Under the Null Hypothesis the rows of each class fall on the predictor's
+    values as a multinomial draw of that class's count with equal
+    probabilities, independently of the other class: drawing the table so
+    costs ``n_values`` binomials per class and dataset, where drawing the
+    ``N`` rows and counting them cost ``N`` draws (a grid cell of N = 1,000
+    rows: 7 ms against 70 ms).
+    """
+    equal = np.full(n_values, 1.0 / n_values)
+    return np.stack([rng.multinomial(class_counts[:, k], equal) for k in range(2)], axis=-1)
+
+
 def _cell_wins(rng, criteria, n1, n2, size, prior, trials, chunk):
-    """How often each criterion prefers the first predictor in one grid cell (ties count one half)."""
+    """How often each criterion prefers the first predictor in one grid cell (ties count one half).
+
+    Each dataset's class counts are a binomial draw (class 1 with probability
+    ``1 - prior``); both predictors' tables share them, as both predictors
+    see the same labels.
+    """
     wins = {c: 0.0 for c in criteria}
     for start in range(0, trials, chunk):
         count = min(chunk, trials - start)
-        labels = (rng.random((count, size)) >= prior).astype(np.int64)
-        first = table_criteria(count_tables(rng.integers(0, n1, (count, size)), labels, n1, 2))
-        second = table_criteria(count_tables(rng.integers(0, n2, (count, size)), labels, n2, 2))
+        class_1 = rng.binomial(size, 1.0 - prior, count)
+        class_counts = np.column_stack([size - class_1, class_1])
+        first = table_criteria(_null_tables(rng, n1, class_counts))
+        second = table_criteria(_null_tables(rng, n2, class_counts))
         for c in criteria:
             key = BIAS_CRITERIA[c]
             v1, v2 = _selection_value(first, key), _selection_value(second, key)
@@ -140,15 +160,14 @@ def bias_experiment(
     criteria : list of str, optional
         Keys of ``BIAS_CRITERIA`` (all by default).
     chunk : int
-        Trials simulated at once (memory: ``chunk * N`` values).
+        Trials simulated at once (memory: ``chunk * (n1 + n2)`` counts).
     progress : callable(done, total), optional
         ``done`` counts grid cells.
     should_stop : callable() -> bool, optional
         Polled after each cell; the cells not done are NaN.
     n_jobs : int, default=1
-        Cells computed at once, in threads (numpy's generators, counting and
-        scipy's special functions release the GIL: two threads on two cores
-        take 0.55-0.6 of one thread's time). The numbers do not depend on it.
+        Cells computed at once, in threads (numpy's generators and scipy's
+        special functions release the GIL). The numbers do not depend on it.
 
     Returns
     -------

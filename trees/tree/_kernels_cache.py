@@ -28,7 +28,6 @@ KERNEL_MODULES = (
     "_kernels_growth",
     "_kernels_traversal",
     "_kernels_cultivated",
-    "_kernels_tables",
     "_kernels_sklearn_order",
 )
 _HERE = Path(__file__).resolve().parent

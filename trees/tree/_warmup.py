@@ -14,7 +14,6 @@ from ._grower import TreeGrower
 from ._kernels_criteria import GINI
 from ._kernels_cultivated import node_neighbourhoods
 from ._kernels_search import keep_rows
-from ._kernels_tables import count_tables
 from ._kernels_traversal import forest_predict
 from ._splitter import SegmentBatch, partition_segments, search_splits, sort_features
 from ._tree import pack_trees
@@ -95,5 +94,3 @@ def warm_up():
     tree = _warm_trees(X, y)
     _warm_grower(X, y)
     _warm_forest_and_cultivated(X, y, tree)
-    # The split-bias Monte Carlo's tables (its draws are int64, as numpy's integers() gives them)
-    count_tables(X[:, :1].astype(np.int64).T.copy(), y[None, :].astype(np.int64), 3, 2)
