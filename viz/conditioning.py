@@ -88,8 +88,9 @@ def lattice_axis(values, thresholds, n=120, pad=0.05, widen=0.02):
     has no width, and a one-cell line would be a pixel or two wide), which
     are evaluated at the line's value; the line is drawn within a cell of
     where it is (the figure's caption says lines are drawn wider than they
-    are). A line whose points are taken by a nearer line moves to the next
-    free point; one with no free point left is not drawn.
+    are). Lines closer than a few cells crowd: a line whose points a lower
+    line already took moves to the next free points on its right (so it is
+    drawn a little off), and one with none left is not drawn.
 
     Returns
     -------
