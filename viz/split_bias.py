@@ -28,8 +28,11 @@ def bias_heatmaps(result, criteria=None, columns=2, height_per_row=300):
     names = list(criteria or result["bias"])
     columns = min(columns, len(names))
     rows = int(np.ceil(len(names) / columns))
+    # Rows share their x axes: the N labels and title once, under the bottom row (fewer texts
+    # for plotly.js to lay out on every redraw, and the rows closer together).
     grid, cells = panel_grid(rows, columns, names, horizontal_spacing=0.04,
-                             vertical_spacing=0.22 if rows > 1 else 0.1, share_y=True)  # fmt: skip
+                             vertical_spacing=0.12 if rows > 1 else 0.1, share_x=True,
+                             share_y=True)  # fmt: skip
     limit = max(0.1, float(np.nanmax([np.nanmax(np.abs(result["bias"][n])) for n in names])))
     n_labels = [str(n) for n in result["N"]]
     p1_labels = [f"{p:.2g}" for p in result["p1"]]
@@ -43,7 +46,9 @@ def bias_heatmaps(result, criteria=None, columns=2, height_per_row=300):
         for i, (name, (x, y)) in enumerate(zip(names, cells, strict=False))
     ]  # fmt: skip
     for k, (x, y) in enumerate(cells):
-        grid[axis_key(x)].update(title={"text": "rows N"}, type="category", tickangle=0)
+        grid[axis_key(x)].update(type="category", tickangle=0)
+        if k // columns == rows - 1:
+            grid[axis_key(x)]["title"] = {"text": "rows N"}
         grid[axis_key(y)]["type"] = "category"
         if k % columns == 0:
             grid[axis_key(y)]["title"] = {"text": "prior of class 1, p₁"}
