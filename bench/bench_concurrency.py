@@ -1,22 +1,29 @@
 """Is the server still responsive while five sessions run the heaviest pages at once?
 
 Serves the app, measures a sixth session's first render of the home page on
-the idle server, then starts five browser sessions (each in a process of its
-own) that keep the heaviest pages busy: each opens its page and interacts with
-its controls in a loop (every interaction is a full script run of that page).
-While they run, the sixth session opens the home page again, several times;
-the script prints its times under load and their ratio to the idle time, and
-as every benchmark of the project the ratio to one scikit-learn fit measured in
-the same run (``bench.bench_pages._yardstick``). The issue's bar: a sixth
-session's page opens within a few seconds.
+the idle server, then starts five sessions that keep the heaviest pages
+busy: each opens its page and steps its controls in a loop (every step is a
+full script run of that page). While they run, the sixth session (a headless
+browser) opens the home page again, several times; the script prints its
+times under load and their ratio to the idle time, and as every benchmark of
+the project the ratio to one scikit-learn fit measured in the same run
+(``bench.bench_pages._yardstick``). The issue's bar: a sixth session's page
+opens within a few seconds.
 
-On one machine the five headless browsers share the cores with the server:
-on the 2-core development machine their renderers took about two thirds of
-the CPU and the server a third, so the times under load measure the machine
-as much as the server.
+Two kinds of busy sessions (``--clients``):
 
-Run: ``python -m bench.bench_concurrency`` (needs Chromium; ``--seconds 60`` for
-how long the five sessions keep the server busy).
+* ``protocol`` (default): each speaks the app's websocket protocol directly
+  (``bench.protocol_session``), asking for the next run as soon as the last
+  one ends, as a user clicking without pause; the five draw nothing, so the
+  machine's cores are shared by the server and the sixth browser only, as
+  when the five users sit at their own computers.
+* ``browser``: each is a headless browser in a process of its own, which
+  opens its page and interacts with its controls. On the 2-core development
+  machine the five renderers took about two thirds of the CPU and the server
+  a third, so the times measure the machine as much as the server.
+
+Run: ``python -m bench.bench_concurrency [--clients protocol|browser] [--seconds 60]
+[--samples 5]`` (needs Chromium).
 """
 
 import argparse
@@ -34,6 +41,7 @@ from bench.bench_pages import (
     _yardstick,
 )
 from bench.common import print_rows
+from bench.protocol_session import keep_busy as keep_busy_by_protocol
 
 # The heaviest pages: background experiments, refits, forests, searches.
 BUSY_PAGES = ("conditioning", "instability", "cultivated", "evaluate", "split_bias")
@@ -113,8 +121,22 @@ def _first_render(browser, url):
     return end - start, asked - start, answered - asked, end - answered
 
 
+def _load(clients, url, until, runs, ready):
+    """The busy sessions, started: one process per browser, or one for the protocol sessions."""
+    if clients == "browser":
+        targets = [(_keep_busy, (url, path, until, runs, ready)) for path in BUSY_PAGES]
+    else:
+        targets = [(keep_busy_by_protocol, (url, BUSY_PAGES, until, runs, ready))]
+    processes = [multiprocessing.Process(target=t, args=a) for t, a in targets]
+    for process in processes:
+        process.start()
+    return processes
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", choices=("protocol", "browser"), default="protocol",
+                        help="how the five busy sessions are driven (module docstring)")  # fmt: skip
     parser.add_argument("--seconds", type=float, default=60, help="how long the load lasts")
     parser.add_argument("--samples", type=int, default=5, help="sixth-session opens under load")
     args = parser.parse_args(argv)
@@ -131,12 +153,7 @@ def main(argv=None):
         ]
         until = time.time() + args.seconds
         runs, ready = multiprocessing.Value("i", 0), multiprocessing.Value("i", 0)
-        sessions = [
-            multiprocessing.Process(target=_keep_busy, args=(url, path, until, runs, ready))
-            for path in BUSY_PAGES
-        ]
-        for session in sessions:
-            session.start()
+        sessions = _load(args.clients, url, until, runs, ready)
         # Measure in the steady state: every session has opened its page and is interacting.
         while ready.value < len(BUSY_PAGES) and time.time() < until:
             time.sleep(0.2)
@@ -149,7 +166,7 @@ def main(argv=None):
     rows = [_row("idle server", 1, idle, idle[0], yardstick)]
     rows += [_row("under load", i + 1, parts, idle[0], yardstick) for i, parts in enumerate(loaded)]
     print(
-        f"Five sessions kept {', '.join(BUSY_PAGES)} busy for {args.seconds:.0f} s "
+        f"Five {args.clients} sessions kept {', '.join(BUSY_PAGES)} busy for {args.seconds:.0f} s "
         f"({runs.value} script runs); a sixth session opened the home page "
         "(seconds in all, then in the browser before the server, in the server, in the browser after):"
     )
