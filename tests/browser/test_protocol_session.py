@@ -2,12 +2,20 @@
 pages as a browser's session does: they would otherwise measure a server doing nothing."""
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from bench.protocol_session import ProtocolSession
 
 pytestmark = pytest.mark.browser
+
+
+def _run(scenario):
+    """Run a coroutine in a thread of its own: the browser tests' Playwright keeps an event
+    loop running in this one, where ``asyncio.run`` refuses to start another."""
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, scenario()).result()
 
 
 def test_a_protocol_session_runs_a_page_and_steps_its_number_inputs(app_url):
@@ -22,7 +30,7 @@ def test_a_protocol_session_runs_a_page_and_steps_its_number_inputs(app_url):
         await session.close()
         return labels, before, after, session.errors
 
-    labels, before, after, errors = asyncio.run(scenario())
+    labels, before, after, errors = _run(scenario)
     assert any(label.startswith("Maximum depth") for label in labels)
     assert after == before + 2 and errors == []  # two full runs, no exception shown
 
@@ -35,4 +43,4 @@ def test_a_page_without_number_inputs_is_not_stepped(app_url):
         await session.close()
         return stepped
 
-    assert asyncio.run(scenario()) is False
+    assert _run(scenario) is False
