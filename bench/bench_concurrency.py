@@ -77,7 +77,8 @@ def _keep_busy(url, path, until, runs, ready):
             # A control at the end of its range changes nothing and starts no run: bounded wait.
             if _interact(page, kinds[turn % len(kinds)], 0) and _ran(page, run, until):
                 run = page.evaluate(_FINISHED_JS)
-                runs.value += 1
+                with runs.get_lock():
+                    runs.value += 1
             turn += 1
         browser.close()
 
@@ -121,16 +122,33 @@ def _first_render(browser, url):
     return end - start, asked - start, answered - asked, end - answered
 
 
-def _load(clients, url, until, runs, ready):
-    """The busy sessions, started: one process per browser, or one for the protocol sessions."""
+def _load(clients, url, until, counters):
+    """The busy sessions, started: one process per browser, or one for the protocol sessions.
+
+    ``counters`` are ``(runs, ready, errors)`` (``multiprocessing.Value``); the
+    browser sessions count no errors.
+    """
+    runs, ready, _ = counters
     if clients == "browser":
         targets = [(_keep_busy, (url, path, until, runs, ready)) for path in BUSY_PAGES]
     else:
-        targets = [(keep_busy_by_protocol, (url, BUSY_PAGES, until, runs, ready))]
+        targets = [(keep_busy_by_protocol, (url, BUSY_PAGES, until, counters))]
     processes = [multiprocessing.Process(target=t, args=a) for t, a in targets]
     for process in processes:
         process.start()
     return processes
+
+
+def _stop(processes, until):
+    """Wait for the busy sessions (a minute past ``until`` at most); the number that failed."""
+    failed = 0
+    for process in processes:
+        process.join(timeout=max(0.0, until - time.time()) + 60)
+        if process.is_alive():
+            process.terminate()
+            process.join()
+        failed += process.exitcode != 0
+    return failed
 
 
 def main(argv=None):
@@ -152,16 +170,16 @@ def main(argv=None):
             1
         ]
         until = time.time() + args.seconds
-        runs, ready = multiprocessing.Value("i", 0), multiprocessing.Value("i", 0)
-        sessions = _load(args.clients, url, until, runs, ready)
+        counters = tuple(multiprocessing.Value("i", 0) for _ in range(3))
+        runs, ready, errors = counters
+        sessions = _load(args.clients, url, until, counters)
         # Measure in the steady state: every session has opened its page and is interacting.
         while ready.value < len(BUSY_PAGES) and time.time() < until:
             time.sleep(0.2)
         loaded = []
         while len(loaded) < args.samples and time.time() < until:
             loaded.append(_first_render(browser, url))
-        for session in sessions:
-            session.join()
+        failed = _stop(sessions, until)
         browser.close()
     rows = [_row("idle server", 1, idle, idle[0], yardstick)]
     rows += [_row("under load", i + 1, parts, idle[0], yardstick) for i, parts in enumerate(loaded)]
@@ -170,6 +188,8 @@ def main(argv=None):
         f"({runs.value} script runs); a sixth session opened the home page "
         "(seconds in all, then in the browser before the server, in the server, in the browser after):"
     )
+    if failed or errors.value:
+        print(f"Warning: {failed} load process(es) failed, {errors.value} run(s) showed an error.")
     header = [
         "server",
         "open",

@@ -23,6 +23,9 @@ from streamlit.proto.NumberInput_pb2 import NumberInput
 
 __all__ = ["ProtocolSession", "keep_busy"]
 
+# A run that has not ended in this long is stuck: the benchmark stops the session.
+RUN_TIMEOUT_S = 120
+
 
 class ProtocolSession:
     """One session of the app at ``url`` (``http://host:port``) on page ``path``."""
@@ -30,7 +33,8 @@ class ProtocolSession:
     def __init__(self, url, path):
         self.socket_url = url.replace("http://", "ws://", 1) + "/_stcore/stream"
         self.path = path
-        self.values = {}  # widget id -> the value this session set
+        self.values = {}  # widget id -> (the value this session set, whether an int)
+        self.directions = {}  # widget id -> +1 or -1: where its next step goes
         self.number_inputs = {}  # widget id -> NumberInput, from the last run
         self.errors = []  # messages of the exception elements the runs showed
         self.socket = None
@@ -46,34 +50,30 @@ class ProtocolSession:
         if self.socket is not None:
             await self.socket.close()
 
-    async def run(self):
+    async def run(self, timeout=RUN_TIMEOUT_S):
         """Ask for a script run with this session's widget values; wait for its end.
 
-        Returns
-        -------
-        float
-            Seconds from the request to the run's end message.
+        Raises ``TimeoutError`` when the run has not ended within ``timeout`` seconds.
         """
         message = BackMsg()
         state = message.rerun_script
         state.page_name = self.path
-        for widget, value in self.values.items():
+        for widget, (value, is_int) in self.values.items():
             entry = state.widget_states.widgets.add(id=widget)
-            if self.number_inputs[widget].data_type == NumberInput.INT:
+            if is_int:
                 entry.int_value = int(value)
             else:
                 entry.double_value = float(value)
-        start = time.perf_counter()
         await self.socket.send(message.SerializeToString())
         self.number_inputs = {}
         while True:
             reply = ForwardMsg()
-            reply.ParseFromString(await self.socket.recv())
+            reply.ParseFromString(await asyncio.wait_for(self.socket.recv(), timeout))
             kind = reply.WhichOneof("type")
             if kind == "delta":
                 self._note_widget(reply.delta)
             elif kind == "script_finished":
-                return time.perf_counter() - start
+                return
 
     def _note_widget(self, delta):
         if delta.WhichOneof("type") != "new_element":
@@ -86,21 +86,34 @@ class ProtocolSession:
             self.number_inputs[widget.id] = widget
 
     async def step(self, turn):
-        """Step one of the page's number inputs (the ``turn``-th, cyclically) by its step,
-        bouncing back at its bounds, and run the page. False when the page has none."""
+        """Step one of the page's number inputs (the ``turn``-th, cyclically) by its step and
+        run the page; an input turns back at its bounds and walks to the other one. False
+        when the page has no number input."""
         if not self.number_inputs:
             return False
         widgets = sorted(self.number_inputs)
         widget = self.number_inputs[widgets[turn % len(widgets)]]
-        value = self.values.get(widget.id, widget.default)
+        value = self.values.get(widget.id, (widget.default, None))[0]
         step = widget.step or 1
-        upper = widget.max if widget.has_max else value + step
-        self.values[widget.id] = value + step if value + step <= upper else value - step
+        direction = self.directions.get(widget.id, 1)
+        if not _within(widget, value + direction * step):
+            direction = -direction
+        self.directions[widget.id] = direction
+        is_int = widget.data_type == NumberInput.INT
+        self.values[widget.id] = (value + direction * step, is_int)
         await self.run()
         return True
 
 
-async def _busy(url, path, until, runs, ready):
+def _within(widget, value):
+    """Whether ``value`` lies within a number input's bounds (those it has)."""
+    return (not widget.has_min or value >= widget.min) and (
+        not widget.has_max or value <= widget.max
+    )
+
+
+async def _busy(url, path, until, counters):
+    runs, ready, errors = counters
     session = ProtocolSession(url, path)
     await session.open()
     with ready.get_lock():
@@ -111,17 +124,20 @@ async def _busy(url, path, until, runs, ready):
             runs.value += 1
         turn += 1
     await session.close()
+    with errors.get_lock():
+        errors.value += len(session.errors)
 
 
-def keep_busy(url, paths, until, runs, ready):
+def keep_busy(url, paths, until, counters):
     """Keep one protocol session per page of ``paths`` stepping until ``until`` (a time.time()).
 
     All sessions run in this process's event loop (each waits on the server,
-    not on the others). ``runs`` and ``ready`` (``multiprocessing.Value``)
-    count the script runs done and the sessions whose page has opened.
+    not on the others). ``counters`` are three ``multiprocessing.Value``: the
+    script runs done, the sessions whose page has opened, and the exception
+    elements the runs showed (a run that fails is no load).
     """
 
     async def everyone():
-        await asyncio.gather(*(_busy(url, path, until, runs, ready) for path in paths))
+        await asyncio.gather(*(_busy(url, path, until, counters) for path in paths))
 
     asyncio.run(everyone())

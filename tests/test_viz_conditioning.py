@@ -81,3 +81,19 @@ def test_the_surfaces_are_drawn_on_uniform_axes_and_differ_exactly_on_the_line()
     columns = np.flatnonzero(np.isfinite(difference).any(axis=0))
     x = _values(heatmaps[2]["x"])
     assert columns.size == 3 and np.all(np.abs(x[columns] - 3.0) <= 1.5 * (x[1] - x[0]))
+
+
+def test_crowded_lines_stay_near_their_values_and_are_never_pushed_along_the_axis():
+    values = np.r_[np.linspace(0.0, 100.0, 201), 50.0 + 0.05 * np.arange(10)]
+    lines = 50.0 + 0.05 * np.arange(10)  # ten lines within half a cell (n = 120)
+    drawn, evaluated = lattice_axis(values, lines, n=120, widen=0.02)
+    step = drawn[1] - drawn[0]
+    moved = np.flatnonzero(evaluated != drawn)
+    assert moved.size <= 2 * 3 + 2  # the cells within three of the lines, no more
+    assert np.all(np.abs(drawn[moved] - evaluated[moved]) <= 4 * step)
+
+
+def test_a_line_at_the_end_of_the_axis_keeps_its_width():
+    drawn, evaluated = lattice_axis(np.arange(11.0), [10.0], n=30, pad=0.0, widen=0.1)
+    assert np.count_nonzero(evaluated == 10.0) == 3  # looks left where the axis ends
+    assert _uniform(drawn)

@@ -86,7 +86,7 @@ def picture_caption(view, names, axes, held, slice_row, n_grid, n_rows, is_class
     if n_grid:
         return text + (
             ". The tests differ only on the lines where a feature equals a threshold (purple, "
-            f"{n_grid} grid points; drawn a few grid cells wide, within a cell of where they are)."
+            f"{n_grid} grid points; drawn a few grid cells wide, at most a few cells from where they are)."
         )
     parting = parting_features(view)
     elsewhere = [names[j] for j in np.flatnonzero(parting) if j not in axes]

@@ -86,11 +86,12 @@ def lattice_axis(values, thresholds, n=120, pad=0.05, widen=0.02):
     against 110-140 ms per redraw). So each line takes the place of the
     ``ceil(widen * n)`` grid points around it (three at the defaults: a line
     has no width, and a one-cell line would be a pixel or two wide), which
-    are evaluated at the line's value; the line is drawn within a cell of
-    where it is (the figure's caption says lines are drawn wider than they
-    are). Lines closer than a few cells crowd: a line whose points a lower
-    line already took moves to the next free points on its right (so it is
-    drawn a little off), and one with none left is not drawn.
+    are evaluated at the line's value; the line is drawn within a cell and a
+    half of where it is (the figure's caption says lines are drawn wider
+    than they are). Lines closer than a few cells crowd: each takes the free
+    points nearest it within ``width`` cells on either side (so a crowded
+    line is drawn narrower, and at most a few cells off), and a line with no
+    free point there is not drawn, rather than pushed along the axis.
 
     Returns
     -------
@@ -109,10 +110,11 @@ def lattice_axis(values, thresholds, n=120, pad=0.05, widen=0.02):
     width = max(1, int(np.ceil(widen * n)))
     for k, value in enumerate(lines):
         centre = (value - drawn[0]) / step
-        first = int(np.clip(np.floor(centre - (width - 1) / 2 + 0.5), 0, drawn.size - 1))
-        free = [i for i in range(first, drawn.size) if owner[i] < 0][:width]
-        owner[free] = k
-        evaluated[free] = value
+        near = np.arange(max(0, int(centre) - width), min(drawn.size, int(centre) + width + 2))
+        free = near[owner[near] < 0]
+        chosen = free[np.argsort(np.abs(free - centre), kind="stable")[:width]]
+        owner[chosen] = k
+        evaluated[chosen] = value
     return drawn, evaluated
 
 

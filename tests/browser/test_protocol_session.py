@@ -26,7 +26,7 @@ def test_a_protocol_session_runs_a_page_and_steps_its_number_inputs(app_url):
         depth = next(k for k, w in session.number_inputs.items() if w.label.startswith("Maximum"))
         before = session.number_inputs[depth].default
         assert await session.step(0) and await session.step(0)
-        after = session.values[depth]
+        after = session.values[depth][0]
         await session.close()
         return labels, before, after, session.errors
 

@@ -160,7 +160,7 @@ def bias_experiment(
     criteria : list of str, optional
         Keys of ``BIAS_CRITERIA`` (all by default).
     chunk : int
-        Trials simulated at once (memory: ``chunk * (n1 + n2)`` counts).
+        Trials simulated at once (memory: ``2 * chunk * (n1 + n2)`` counts).
     progress : callable(done, total), optional
         ``done`` counts grid cells.
     should_stop : callable() -> bool, optional

@@ -255,8 +255,9 @@ class TreeGrowth:
         self._stats_by_row = kernel_array(row_stats.T)
         self.targets = self._row_targets(targets)
         # The root's statistics summed over the rows in index order, as ever.
-        present = slice(None) if presorted is None else np.sort(self.rows[0])
-        self.orders = self._sklearn_orders()
+        in_index_order = np.sort(self.rows[0])
+        present = slice(None) if presorted is None else in_index_order
+        self.orders = self._sklearn_orders(in_index_order)
         self._start_store(row_stats[:, present].sum(axis=1))
         self.nodes = _NodeView(self)
         self.total_weight = float(criterion.weight(self.store[2][0]))
@@ -270,13 +271,12 @@ class TreeGrowth:
         weight = self.row_stats[0]
         return np.divide(self.row_stats[1], weight, out=np.zeros_like(weight), where=weight > 0)
 
-    def _sklearn_orders(self):
+    def _sklearn_orders(self, in_index_order):
         """The rows in scikit-learn's order (raw sums: ``_kernels_sklearn_order``), at first in
         index order as scikit-learn's splitter takes them; an empty pair otherwise."""
         if not self._sklearn_pure_rule:
             return np.empty((2, 0), dtype=self.rows.dtype)
-        first = np.sort(self.rows[0])
-        return np.vstack([first, first])
+        return np.vstack([in_index_order, in_index_order])
 
     def _start_store(self, root_stats):
         n_codes = max(_category_codes(self.X, self.categorical), 1)
@@ -689,8 +689,7 @@ class TreeGrowth:
         count = snapshot["rows"].shape[1]
         self.rows[:, start : start + count] = snapshot["rows"]
         self.xs[:, start : start + count] = snapshot["xs"]
-        if self.orders.shape[1]:
-            self.orders[:, start : start + count] = snapshot["orders"]
+        self.orders[:, start : start + count] = snapshot["orders"]  # (2, 0) without raw sums
         self.size = snapshot["size"]
         ints = self.store[0]
         ints[node, [FEATURE, LEFT, RIGHT]] = -1

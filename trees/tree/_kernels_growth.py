@@ -45,7 +45,6 @@ __all__ = [
     "evaluate_nodes",
     "grow_compiled",
     "root_sklearn_variance",
-    "sklearn_variance",
     "split_node",
 ]
 

@@ -30,11 +30,13 @@ so this module reproduces that order (scikit-learn 1.9, ``_splitter.pyx``,
 
 What is not reproduced: the features are sorted in this package's visiting
 order (``_kernels_search.visiting_order``), not in the order scikit-learn's
-own generator draws, and a node is sorted once per evaluation of the feature
-subset this package draws. So a tree equals scikit-learn's when both visit
-the features in the same order (one feature, for instance); otherwise the
-rounding of its constant-target nodes follows the same law as
-scikit-learn's, not the same draws.
+own generator draws; and a split is accepted by this package's impurity
+decrease, where scikit-learn tests its own rounded one, so a split of exactly
+zero gain (two groups with equal means) is always made here and made or not
+by rounding there. The rounding of constant-target nodes then follows
+scikit-learn's law, not its draws; with one feature the trees are often
+scikit-learn's node for node (every one-feature tree of source 000's
+stock-portfolio, excitation-current, slump-test and autoMPG6), not always.
 
 ``orders`` is an array of shape (2, n_rows): ``orders[0]`` holds each node's
 rows in the order they had when the node was made (step 1), ``orders[1]`` the
