@@ -57,7 +57,28 @@ def test_apply_refuses_average_with_a_clear_message(lattice_data):
     est = DecisionTreeClassifier(conditioning="average", max_depth=3).fit(X, y)
     with pytest.raises(ValueError, match="two leaves"):
         est.apply(X)
-    assert est.apply(X, op="<").shape == (300,)
+    assert est.apply(X, conditioning="<").shape == (300,)
+
+
+def test_prediction_takes_the_test_per_call_as_forests_do(lattice_data):
+    X, y = lattice_data
+    X_new = X[:50] + 0.5
+    classifier = DecisionTreeClassifier(max_depth=6).fit(X, y)
+    tree = classifier.tree_
+    for op in ("<=", "<", "average"):
+        np.testing.assert_array_equal(
+            classifier.predict_proba(X_new, conditioning=op), tree.predict(X_new, op)
+        )
+    np.testing.assert_array_equal(classifier.predict_proba(X_new), tree.predict(X_new, "<="))
+    np.testing.assert_array_equal(classifier.apply(X_new, "<"), tree.apply(X_new, "<"))
+    regressor = DecisionTreeRegressor(max_depth=6, conditioning="<").fit(X, X[:, 0] + y)
+    np.testing.assert_array_equal(regressor.predict(X_new), regressor.tree_.predict(X_new, "<"))
+    np.testing.assert_array_equal(
+        regressor.predict(X_new, conditioning="average"),
+        regressor.tree_.predict(X_new, "average"),
+    )
+    with pytest.raises(ValueError, match="op must be one of"):
+        classifier.predict(X_new, conditioning="half")
 
 
 @pytest.mark.parametrize("max_leaf_nodes", [2, 5, 17])

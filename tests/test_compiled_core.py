@@ -21,6 +21,7 @@ from trees import (
 )
 from trees.tree import _kernels_cache
 from trees.tree._kernels_traversal import predict_values, route
+from trees.tree._operators import OPERATOR_CODES
 from trees.tree._parallel import MIN_ROWS_PER_THREAD
 
 
@@ -40,7 +41,7 @@ def test_threaded_row_blocks_equal_one_block(lattice_rows, op):
     tree = DecisionTreeClassifier().fit(X, y).tree_
     threaded = tree.predict(X_many, op)
     one_block = np.empty_like(threaded)
-    code = {"<=": 0, "<": 1, "average": 2}[op]
+    code = OPERATOR_CODES[op]
     predict_values(tree.routing_arrays(), tree.value, X_many, code, (0, X_many.shape[0]), one_block)
     np.testing.assert_array_equal(threaded, one_block)
     assert np.any(tree.predict(X_many, "<=") != tree.predict(X_many, "<"))  # the lattice bites
@@ -50,7 +51,7 @@ def test_average_walks_both_tests_in_one_pass(lattice_rows):
     X, y, X_many = lattice_rows
     tree = DecisionTreeRegressor().fit(X, X[:, 0] * y + X[:, 1]).tree_
     leaves = np.empty((2, X_many.shape[0]), dtype=np.intp)
-    route(tree.routing_arrays(), X_many, 2, (0, X_many.shape[0]), leaves)
+    route(tree.routing_arrays(), X_many, OPERATOR_CODES["average"], (0, X_many.shape[0]), leaves)
     np.testing.assert_array_equal(leaves[0], tree.apply(X_many, "<="))
     np.testing.assert_array_equal(leaves[1], tree.apply(X_many, "<"))
 

@@ -34,6 +34,7 @@ from ..tree import FOREST_CONDITIONINGS, DecisionTreeClassifier, DecisionTreeReg
 from ..tree._classes import _round_for_fit, check_predict_rows
 from ..tree._kernels_arrays import kernel_array
 from ..tree._kernels_traversal import forest_predict
+from ..tree._operators import OPERATOR_CODES
 from ..tree._parallel import in_row_blocks
 from ..tree._settings import check_sample_weight
 from ..tree._splitter import sort_features
@@ -73,15 +74,11 @@ def _tree_draws(seed, n_samples, bootstrap):
     return state.randint(0, n_samples, n_samples, dtype=np.int32), generator_seed
 
 
-# Kernel codes of the tests (``_kernels_traversal.forest_predict``).
-_OP_CODES = {"<=": 0, "<": 1, "average": 2}
-
-
 def tree_operators(n_estimators, conditioning):
     """The test each tree uses: a list of ``"<="``, ``"<"`` or ``"average"``."""
     if conditioning == "half":
-        n_strict = n_estimators // 2
-        return ["<"] * n_strict + ["<="] * (n_estimators - n_strict)
+        n_less = n_estimators // 2
+        return ["<"] * n_less + ["<="] * (n_estimators - n_less)
     return [conditioning] * n_estimators
 
 
@@ -193,7 +190,7 @@ class BaseForest(BaseEstimator):
     def _forest_mean(self, X, operators):
         """Mean over the trees of their predictions, each under its test (one compiled walk)."""
         tree, values, roots = self._pack
-        ops = np.array([_OP_CODES[op] for op in operators], dtype=np.intp)
+        ops = np.array([OPERATOR_CODES[op] for op in operators], dtype=np.intp)
         X = kernel_array(X)
         if self.threshold_dtype != "float64":
             X = kernel_array(self.estimators_[0].tree_._check_X(X))

@@ -56,8 +56,6 @@ RHO_K_REFERENCES = {
     "training rows": "the fold's training rows (the paper's definition)",
     "all rows": "every observed value of the dataset (the values a held-out row can take)",
 }
-TREE_VARIANTS = OPERATORS
-FOREST_VARIANTS = FOREST_CONDITIONINGS
 
 
 @dataclass
@@ -77,8 +75,9 @@ class ConditioningPlan:
     settings: dict = field(default_factory=dict)
 
     @property
-    def variants(self):
-        return TREE_VARIANTS if self.model == "tree" else FOREST_VARIANTS
+    def conditionings(self):
+        """The threshold tests the experiment scores: a tree's, or a forest's (with "half")."""
+        return OPERATORS if self.model == "tree" else FOREST_CONDITIONINGS
 
     def fold_keys(self):
         return [f"fold-{i:05d}" for i in range(len(self.folds))]
@@ -152,7 +151,7 @@ def run_conditioning_task(plan, key):
     Returns
     -------
     dict
-        A fold: ``{"scores": {variant: float}, "rho": [on, total]}``; the
+        A fold: ``{"scores": {conditioning: float}, "rho": [on, total]}``; the
         all-data fit: ``{"rho": [on, total]}``. Plain numbers, ready for JSON.
     """
     X, y = plan.X, plan.y
@@ -166,8 +165,10 @@ def run_conditioning_task(plan, key):
         plan.engine, plan.model, plan.task, plan.params, plan.fold_seeds[index], X[train], y[train]
     )
     scores = {
-        variant: score(plan.task, y[test], fitted.predict(X[test], variant), fitted.classes)
-        for variant in plan.variants
+        conditioning: score(
+            plan.task, y[test], fitted.predict(X[test], conditioning), fitted.classes
+        )
+        for conditioning in plan.conditionings
     }
     reference = X[train] if plan.rho_k_against == "training rows" else X
     return {
@@ -183,7 +184,7 @@ def combine_conditioning(plan, results, cancelled=None):
     (rho NaN) makes the result partial (``cancelled`` True unless given).
     """
     done = [k for k in plan.fold_keys() if k in results]
-    scores = {v: np.asarray([results[k]["scores"][v] for k in done]) for v in plan.variants}
+    scores = {v: np.asarray([results[k]["scores"][v] for k in done]) for v in plan.conditionings}
     on = sum(results[k]["rho"][0] for k in done)
     total = sum(results[k]["rho"][1] for k in done)
     if ALL_DATA in results:
@@ -209,15 +210,15 @@ def combine_conditioning(plan, results, cancelled=None):
 
 @dataclass
 class ConditioningResult:
-    """Scores of every variant on every fold, and rho.
+    """Scores of every threshold test on every fold, and rho.
 
     Attributes
     ----------
     model : {"tree", "forest"}
     task : {"classification", "regression"}
     metric : {"AUC", "R2"}
-    scores : dict {variant: ndarray of shape (n_folds_done,)}
-        Same folds, same order, for every variant.
+    scores : dict {conditioning: ndarray of shape (n_folds_done,)}
+        Same folds, same order, for every test.
     rho_all : float
         rho: share of nodes with thresholds on observed lattice values, the
         model fitted on all data (NaN until that fit is done).
@@ -248,7 +249,7 @@ class ConditioningResult:
 
     @property
     def proposed(self):
-        """The bias-free variant of source 000: "average" for trees, "half" for forests."""
+        """The bias-free test of source 000: "average" for trees, "half" for forests."""
         return "average" if self.model == "tree" else "half"
 
     def summary(self, alpha=ALPHA, rule=None):

@@ -43,10 +43,10 @@ class FittedModel:
     classes: np.ndarray
     estimator: object
 
-    def predict(self, X, variant):
-        """Class probabilities (classification) or values under ``variant``.
+    def predict(self, X, conditioning):
+        """Class probabilities (classification) or values under ``conditioning``.
 
-        ``variant`` is a test (``"<="``, ``"<"``, ``"average"``) or, for a
+        ``conditioning`` is a test (``"<="``, ``"<"``, ``"average"``) or, for a
         forest, ``"half"``: each tree predicts under its test
         (``tree_operators``: the first half of the trees through ``<``, the
         rest through ``<=``) and the forest averages. The project's models
@@ -54,9 +54,9 @@ class FittedModel:
         """
         if hasattr(self.estimator, "estimators_") and hasattr(self.estimator, "conditioning"):
             if self.classes is not None:
-                return self.estimator.predict_proba(X, conditioning=variant)
-            return self.estimator.predict(X, conditioning=variant)
-        operators = tree_operators(len(self.trees), variant)
+                return self.estimator.predict_proba(X, conditioning=conditioning)
+            return self.estimator.predict(X, conditioning=conditioning)
+        operators = tree_operators(len(self.trees), conditioning)
         return np.mean(
             [t.predict(X, op) for t, op in zip(self.trees, operators, strict=True)], axis=0
         )

@@ -218,23 +218,29 @@ class BaseDecisionTree(BaseEstimator):
         check_is_fitted(self, "tree_")
         return check_predict_rows(self, X)
 
-    def apply(self, X, op=None):
-        """Leaf reached by each row (``op`` defaults to ``conditioning``)."""
+    def apply(self, X, conditioning=None):
+        """Leaf reached by each row under ``conditioning`` (default: the estimator's)."""
         X = self._validate_X_predict(X)
-        return self.tree_.apply(X, self._routing_op(op))
+        return self.tree_.apply(X, self._routing_op(conditioning))
 
-    def decision_path(self, X, op=None):
-        """Nodes visited by each row, as a CSR indicator matrix."""
+    def decision_path(self, X, conditioning=None):
+        """Nodes visited by each row under ``conditioning``, as a CSR indicator matrix."""
         X = self._validate_X_predict(X)
-        return self.tree_.decision_path(X, self._routing_op(op))
+        return self.tree_.decision_path(X, self._routing_op(conditioning))
 
-    def _routing_op(self, op):
-        op = self.conditioning if op is None else op
+    def _routing_op(self, conditioning):
+        """The tree's ``op`` for routing rows: ``conditioning``, or the estimator's when None."""
+        op = self._prediction_op(conditioning)
         if op == "average":
             raise ValueError(
-                "With conditioning='average' a row may reach two leaves; pass op='<=' or op='<'."
+                "With conditioning='average' a row may reach two leaves; "
+                "pass conditioning='<=' or conditioning='<'."
             )
         return check_operator(op, ROUTING_OPERATORS)
+
+    def _prediction_op(self, conditioning):
+        """The tree's ``op`` for predicting: ``conditioning``, or the estimator's when None."""
+        return check_operator(self.conditioning if conditioning is None else conditioning)
 
     def get_depth(self):
         """Depth of the fitted tree."""
@@ -450,24 +456,30 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         self.n_outputs_ = 1
         return self._grow(X, row_stats, offset)
 
-    def predict_proba(self, X):
-        """Class probabilities under the ``conditioning`` test.
+    def predict_proba(self, X, conditioning=None):
+        """Class probabilities under ``conditioning`` (default: the estimator's own test).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        conditioning : {"<=", "<", "average"}, optional
+            The threshold test for this call, as the forests take it.
 
         Returns
         -------
         ndarray of shape (n_samples, n_classes)
         """
         X = self._validate_X_predict(X)
-        return self.tree_.predict(X, self.conditioning)
+        return self.tree_.predict(X, self._prediction_op(conditioning))
 
-    def predict_log_proba(self, X):
+    def predict_log_proba(self, X, conditioning=None):
         """Logarithm of :meth:`predict_proba` (``-inf`` for probability 0)."""
         with np.errstate(divide="ignore"):
-            return np.log(self.predict_proba(X))
+            return np.log(self.predict_proba(X, conditioning))
 
-    def predict(self, X):
-        """Most probable class (the first class on ties)."""
-        proba = self.predict_proba(X)
+    def predict(self, X, conditioning=None):
+        """Most probable class under ``conditioning`` (the first class on ties)."""
+        proba = self.predict_proba(X, conditioning)
         return self.classes_[np.argmax(proba, axis=1)]
 
 
@@ -546,7 +558,7 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         row_stats, offset, _ = target_statistics(criterion, y, sample_weight, self.variance_sums)
         return self._grow(X, row_stats, offset, targets=y)
 
-    def predict(self, X):
-        """Predicted values under the ``conditioning`` test, shape (n_samples,)."""
+    def predict(self, X, conditioning=None):
+        """Predicted values under ``conditioning`` (default: the estimator's), shape (n_samples,)."""
         X = self._validate_X_predict(X)
-        return self.tree_.predict(X, self.conditioning)
+        return self.tree_.predict(X, self._prediction_op(conditioning))

@@ -13,11 +13,12 @@ and the forests' predictions. A tree is given by its routing arrays
   sent left; the last column stands for every code the node does not know)
   and ``category_sign`` (+1, or -1 for a mirrored node, which reads ``-x``).
 
-Routing rules (``_tree``): a row goes left when ``x <= t`` (``op`` 0) or
-``x < t`` (``op`` 1); NaN fails both tests and goes right; a membership node
-sends a row left when its code is one of the node's, whatever ``op``.
+Routing rules (``_tree``): a row goes left when ``x <= t`` (``op``
+``LESS_EQUAL``) or ``x < t`` (``op`` ``LESS``); NaN fails both tests and goes
+right; a membership node sends a row left when its code is one of the
+node's, whatever ``op``. The codes are ``_operators.OPERATOR_CODES``.
 
-``op`` 2 walks both tests in one pass: the two paths are one until a row's
+``op`` ``BOTH`` (``"average"``) walks both tests in one pass: the two paths are one until a row's
 value equals a threshold (there ``<=`` goes left and ``<`` right), then each
 goes on alone; elsewhere both coincide (source 000, section 3.3: the
 average of the two predictions).
@@ -30,6 +31,7 @@ import numpy as np
 from numba import njit
 
 from ._kernels_arrays import unmanaged
+from ._operators import BOTH, LESS, LESS_EQUAL
 
 __all__ = ["decision_paths", "forest_predict", "predict_values", "route"]
 
@@ -51,12 +53,12 @@ def _membership_left(left_codes, sign, node, value):
 
 
 @njit(**_JIT)
-def _child(tree, node, value, strict):
-    """The child a row with ``value`` at the internal ``node`` goes to (any kind of test)."""
+def _child(tree, node, value, op):
+    """The child a row with ``value`` at the internal ``node`` goes to under ``op`` (a code)."""
     nodes, nodes_f = tree[0], tree[1]
     if nodes[node, 0] < -1:
         go_left = _membership_left(tree[2], tree[3], node, value)
-    elif strict:
+    elif op == LESS:
         go_left = value < nodes_f[node, 3]
     else:
         go_left = value <= nodes_f[node, 3]
@@ -71,15 +73,15 @@ LANES = 8
 
 
 @njit(**_INLINE)
-def _side(value, threshold, strict):
-    """Column of the child a value goes to: 1 (left) or 2 (right), computed without a jump.
+def _side(value, threshold, op):
+    """Column of the child a value goes to under ``op``: 1 (left) or 2 (right), without a jump.
 
     ``x < t`` is ``x <= t and not x == t``; with bitwise operators on the
     booleans and the column as arithmetic, the compiled walk has no branch
     here (a branch mispredicts half the time on real data: measured 4 times
     slower).
     """
-    left = (value <= threshold) & ~(strict & (value == threshold))
+    left = (value <= threshold) & ~((op == LESS) & (value == threshold))
     return 2 - np.int64(left)
 
 
@@ -125,7 +127,7 @@ def _walk_rows_one(tree, X, rows, root, op, leaves, offset):
                 continue
             code = nodes[node, 0]
             if code >= 0:
-                lane_node[lane] = nodes[node, _side(X[i, code], nodes_f[node, 3], op == 1)]
+                lane_node[lane] = nodes[node, _side(X[i, code], nodes_f[node, 3], op)]
                 continue
             if code < -1:
                 value = sign[node] * X[i, -2 - code]
@@ -165,16 +167,16 @@ def _walk_rows_both(tree, X, rows, root, leaves, offset):
             code_a, code_b = nodes[a, 0], nodes[b, 0]
             if a == b and code_a >= 0:  # one path so far: one read serves both tests
                 value, threshold = X[i, code_a], nodes_f[a, 3]
-                lane_le[lane] = nodes[a, _side(value, threshold, False)]
-                lane_lt[lane] = nodes[a, _side(value, threshold, True)]
+                lane_le[lane] = nodes[a, _side(value, threshold, LESS_EQUAL)]
+                lane_lt[lane] = nodes[a, _side(value, threshold, LESS)]
                 continue
             if code_a >= 0:
-                lane_le[lane] = nodes[a, _side(X[i, code_a], nodes_f[a, 3], False)]
+                lane_le[lane] = nodes[a, _side(X[i, code_a], nodes_f[a, 3], LESS_EQUAL)]
             elif code_a < -1:
                 left = _code_goes_left(X[i, -2 - code_a], a, left_codes, sign)
                 lane_le[lane] = nodes[a, 1] if left else nodes[a, 2]
             if code_b >= 0:
-                lane_lt[lane] = nodes[b, _side(X[i, code_b], nodes_f[b, 3], True)]
+                lane_lt[lane] = nodes[b, _side(X[i, code_b], nodes_f[b, 3], LESS)]
             elif code_b < -1:
                 left = _code_goes_left(X[i, -2 - code_b], b, left_codes, sign)
                 lane_lt[lane] = nodes[b, 1] if left else nodes[b, 2]
@@ -191,13 +193,13 @@ def _walk_rows_both(tree, X, rows, root, leaves, offset):
 
 @njit(**_JIT)
 def _walk_rows(tree, X, rows, root, op, leaves, offset):
-    """Leaves of rows ``rows[0]:rows[1]`` from ``root`` under ``op`` (2: both tests).
+    """Leaves of rows ``rows[0]:rows[1]`` from ``root`` under ``op`` (``BOTH``: both tests).
 
     ``leaves[0, i - offset]`` receives row ``i``'s leaf (under ``<=`` for
-    ``op`` 2), ``leaves[1, i - offset]`` its leaf under ``<`` (the same leaf
-    for ``op`` 0 and 1).
+    ``BOTH``), ``leaves[1, i - offset]`` its leaf under ``<`` (the same leaf
+    for ``LESS_EQUAL`` and ``LESS``).
     """
-    if op == 2:
+    if op == BOTH:
         _walk_rows_both(tree, X, rows, root, leaves, offset)
     else:
         _walk_rows_one(tree, X, rows, root, op, leaves, offset)
@@ -212,7 +214,7 @@ def _tree_views(tree):
 def route(tree, X, op, rows, out):
     """Leaves reached by ``X[start:stop]`` (``rows``), written to ``out`` (shape (2, n_rows)).
 
-    ``op`` 0 or 1 fills ``out[0]`` (and ``out[1]`` alike); ``op`` 2 fills
+    ``op`` ``LESS_EQUAL`` or ``LESS`` fills ``out[0]`` (and ``out[1]`` alike); ``op`` ``BOTH`` fills
     ``out[0]`` (``<=``) and ``out[1]`` (``<``).
     """
     _walk_rows(_tree_views(tree), unmanaged(X), rows, 0, op, out, 0)
@@ -222,7 +224,7 @@ def route(tree, X, op, rows, out):
 def predict_values(tree, values, X, op, rows, out):
     """Leaf values reached by ``X[start:stop]`` (``rows``), written to ``out[start:stop]``.
 
-    ``op`` 2 writes ``0.5 * (value under <= + value under <)``, the
+    ``op`` ``BOTH`` writes ``0.5 * (value under <= + value under <)``, the
     arithmetic of ``Tree.predict(X, "average")``.
     """
     leaves = np.empty((2, rows[1] - rows[0]), dtype=np.int64)
@@ -230,11 +232,11 @@ def predict_values(tree, values, X, op, rows, out):
     for i in range(rows[0], rows[1]):
         a, b = leaves[0, i - rows[0]], leaves[1, i - rows[0]]
         for c in range(values.shape[1]):
-            out[i, c] = 0.5 * (values[a, c] + values[b, c]) if op == 2 else values[a, c]
+            out[i, c] = 0.5 * (values[a, c] + values[b, c]) if op == BOTH else values[a, c]
 
 
 @njit(**_JIT)
-def decision_paths(tree, X, strict):
+def decision_paths(tree, X, op):
     """Nodes each row visits, as CSR ``indptr`` and ``indices`` (root first)."""
     view, Xv = _tree_views(tree), unmanaged(X)
     nodes = view[0]
@@ -244,7 +246,7 @@ def decision_paths(tree, X, strict):
         node = 0
         while nodes[node, 0] != -1:
             code = nodes[node, 0]
-            node = _child(view, node, Xv[i, code if code >= 0 else -2 - code], strict)
+            node = _child(view, node, Xv[i, code if code >= 0 else -2 - code], op)
             indptr[i + 1] += 1
     indices = np.empty(indptr[-1], dtype=np.int64)
     for i in range(X.shape[0]):
@@ -252,7 +254,7 @@ def decision_paths(tree, X, strict):
         indices[at] = 0
         while nodes[node, 0] != -1:
             code = nodes[node, 0]
-            node = _child(view, node, Xv[i, code if code >= 0 else -2 - code], strict)
+            node = _child(view, node, Xv[i, code if code >= 0 else -2 - code], op)
             at += 1
             indices[at] = node
     return indptr, indices
@@ -264,7 +266,7 @@ def forest_predict(pack, X, rows, out):
 
     ``pack`` is ``(tree, value, roots, ops)``: the trees' routing arrays end
     to end, the leaf values ``(n_nodes, n_outputs)``, each tree's root and
-    its test (0 ``<=``, 1 ``<``, 2 the average of both). Rows
+    its test (a code of ``OPERATOR_CODES``: ``<=``, ``<``, or ``BOTH``, the average). Rows
     ``rows[0]:rows[1]`` of ``out`` receive the sums, tree after tree.
     """
     tree, value, roots, ops = pack
@@ -277,7 +279,7 @@ def forest_predict(pack, X, rows, out):
         for i in range(rows[0], rows[1]):
             a, b = leaves[0, i - rows[0]], leaves[1, i - rows[0]]
             for c in range(value.shape[1]):
-                if ops[t] == 2:
+                if ops[t] == BOTH:
                     out[i, c] += 0.5 * (values[a, c] + values[b, c])
                 else:
                     out[i, c] += values[a, c]

@@ -1,5 +1,9 @@
 """The threshold tests of source 000 (sections 2.2, 3.3): the one place that names them.
 
+The test is called ``conditioning`` on the estimators and forests and ``op``
+on :class:`~trees.tree.Tree`; the compiled kernels receive it as an integer
+code (:data:`OPERATOR_CODES`).
+
 * ``"<="`` sends a row left when ``x[feature] <= threshold`` (scikit-learn);
 * ``"<"`` sends it left when ``x[feature] < threshold`` (R's ``tree``);
 * ``"average"`` (prediction only) is the mean of the two predictions,
@@ -22,7 +26,11 @@ import numpy as np
 __all__ = [
     "FOREST_CONDITIONINGS",
     "INPUT_DTYPES",
+    "LESS",
+    "LESS_EQUAL",
     "OPERATORS",
+    "OPERATOR_CODES",
+    "BOTH",
     "ROUTING_OPERATORS",
     "cast_input",
     "check_input_dtype",
@@ -32,6 +40,12 @@ __all__ = [
 ROUTING_OPERATORS = ("<=", "<")
 OPERATORS = (*ROUTING_OPERATORS, "average")
 FOREST_CONDITIONINGS = (*OPERATORS, "half")
+# Kernel codes of the tests (``_kernels_traversal``): "average" walks both at once.
+OPERATOR_CODES = {"<=": 0, "<": 1, "average": 2}
+# The codes the compiled walks compare against (numba reads module constants, not dicts).
+LESS_EQUAL = OPERATOR_CODES["<="]
+LESS = OPERATOR_CODES["<"]
+BOTH = OPERATOR_CODES["average"]
 # The precision a tree compares in, by name (module docstring).
 INPUT_DTYPES = {"float64": np.float64, "float32": np.float32}
 

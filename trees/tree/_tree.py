@@ -32,14 +32,19 @@ from scipy import sparse
 
 from ._kernels_arrays import kernel_array
 from ._kernels_traversal import decision_paths, predict_values, route
-from ._operators import OPERATORS, ROUTING_OPERATORS, cast_input, check_input_dtype, check_operator
+from ._operators import (
+    OPERATOR_CODES,
+    OPERATORS,
+    ROUTING_OPERATORS,
+    cast_input,
+    check_input_dtype,
+    check_operator,
+)
 from ._parallel import in_row_blocks
 from ._tree_json import parse_tree_json, validate_tree_document
 
 __all__ = ["OPERATORS", "Tree", "mirror", "pack_trees"]
 
-# Kernel codes of the tests (``_kernels_traversal``): "average" walks both at once.
-_OP_CODES = {"<=": 0, "<": 1, "average": 2}
 
 _ARRAY_FIELDS = (
     "feature",
@@ -246,7 +251,7 @@ class Tree:
             row 1: under ``"<"`` for ``"average"``.
         """
         leaves = np.empty((2, X.shape[0]), dtype=np.intp)
-        in_row_blocks(route, (self.routing_arrays(), X, _OP_CODES[op]), leaves, X.shape[0])
+        in_row_blocks(route, (self.routing_arrays(), X, OPERATOR_CODES[op]), leaves, X.shape[0])
         return leaves
 
     def apply(self, X, op="<="):
@@ -275,7 +280,7 @@ class Tree:
         """
         check_operator(op, ROUTING_OPERATORS)
         X = self._check_X(X)
-        indptr, indices = decision_paths(self.routing_arrays(), X, op == "<")
+        indptr, indices = decision_paths(self.routing_arrays(), X, OPERATOR_CODES[op])
         data = np.ones(indices.shape[0], dtype=np.int8)
         path = sparse.csr_matrix((data, indices, indptr), shape=(X.shape[0], self.node_count))
         path.sort_indices()
@@ -298,7 +303,7 @@ class Tree:
         check_operator(op)
         X = self._check_X(X)
         out = np.empty((X.shape[0], self.value.shape[1]))
-        args = (self.routing_arrays(), self.value, X, _OP_CODES[op])
+        args = (self.routing_arrays(), self.value, X, OPERATOR_CODES[op])
         in_row_blocks(predict_values, args, out, X.shape[0])
         return out if self.is_classifier else out[:, 0]
 
