@@ -256,7 +256,7 @@ def test_the_step_by_step_grower_keeps_the_order_through_an_undo(stock_portfolio
     """Splitting, undoing and splitting again gives the compiled tree's variances."""
     from trees.tree._builder import grow
     from trees.tree._criterion import CRITERIA_REG
-    from trees.tree._growth import TreeGrowth
+    from trees.tree._growth import GrowingTree
     from trees.tree._kernels_growth import SKLEARN_VARIANCE
     from trees.tree._settings import StoppingRules, target_statistics
 
@@ -265,7 +265,7 @@ def test_the_step_by_step_grower_keeps_the_order_through_an_undo(stock_portfolio
     stats, _, _ = target_statistics(criterion, y, np.ones(len(y)), "raw")
 
     def growth():
-        return TreeGrowth(
+        return GrowingTree(
             X, stats, criterion, StoppingRules(min_samples_leaf=1), targets=y, variance_sums="raw"
         )
 

@@ -16,7 +16,7 @@ from trees import DecisionTreeClassifier, DecisionTreeRegressor, RandomForestReg
 from trees.studies import make_model, make_tree
 from trees.tree._builder import GROWTH_ORDERS, grow
 from trees.tree._criterion import CRITERIA_REG
-from trees.tree._growth import TreeGrowth
+from trees.tree._growth import GrowingTree
 from trees.tree._settings import StoppingRules, regression_offset, target_statistics
 
 SKLEARN_LIKE = {"tie_break": "random", "threshold_dtype": "float32", "variance_sums": "raw"}
@@ -78,7 +78,7 @@ def test_python_growth_judges_purity_as_the_compiled_loop(excitation):
     stats, offset, _ = target_statistics(criterion, y, np.ones(len(y)), "raw")
     trees = []
     for loop in ("compiled", "python"):
-        growth = TreeGrowth(
+        growth = GrowingTree(
             X, stats, criterion, StoppingRules(max_depth=10), value_offset=offset, targets=y,
             variance_sums="raw",
         )  # fmt: skip

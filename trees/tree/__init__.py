@@ -12,7 +12,7 @@ TreeGrower, Candidate
     Grow a tree one split at a time.
 search_splits, SegmentBatch, SplitTable, position_to_threshold, TIE_BREAKS
     The single split search and its tie-breaks between features.
-TreeGrowth, grow, StoppingRules, GROWTH_ORDERS, SELECTIONS, CATEGORICAL_SPLITS
+GrowingTree, grow, StoppingRules, GROWTH_ORDERS, SELECTIONS, CATEGORICAL_SPLITS
     The builder, its stopping rules and its options by name.
 CRITERIA_CLF, CRITERIA_REG, REPORT_CRITERIA, CLASSIFIER_CRITERIA
     The split criteria by name (REPORT_CRITERIA: source 004's own metrics;
@@ -33,7 +33,7 @@ tree_data_problems, check_tree_for_data
 
 # First: clears stale compiled kernels before any runs (see _kernels_cache).
 from . import _kernels_cache  # noqa: F401, I001
-from ._builder import GROWTH_ORDERS, SELECTIONS, TreeGrowth, grow
+from ._builder import GROWTH_ORDERS, SELECTIONS, GrowingTree, grow
 from ._categorical import CATEGORICAL_SPLITS, best_categorical_split
 from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
 from ._criterion import CLASSIFIER_CRITERIA, CRITERIA_CLF, CRITERIA_REG, REPORT_CRITERIA
@@ -90,7 +90,7 @@ __all__ = [
     "StoppingRules",
     "Tree",
     "TreeGrower",
-    "TreeGrowth",
+    "GrowingTree",
     "best_categorical_split",
     "check_operator",
     "check_tree_for_data",

@@ -1,6 +1,6 @@
 """Growing a tree: the stopping rules applied in one of two growth orders.
 
-:func:`grow` grows a :class:`~trees.tree._growth.TreeGrowth` until its
+:func:`grow` grows a :class:`~trees.tree._growth.GrowingTree` until its
 stopping rules end it, in one of two orders:
 
 * ``"best_first"``: the leaf whose best split has the largest weighted
@@ -29,14 +29,14 @@ import heapq
 
 import numpy as np
 
-from ._growth import SELECTIONS, Choice, TreeGrowth
-from ._kernels_growth import grow_compiled
+from ._growth import SELECTIONS, Choice, GrowingTree
+from ._kernels_growth import STORE_STATS, GrowthSettings, grow_compiled
 
 __all__ = [
     "GROWTH_ORDERS",
     "SELECTIONS",
     "Choice",
-    "TreeGrowth",
+    "GrowingTree",
     "accepted_choices",
     "accepted_splits",
     "grow",
@@ -132,10 +132,12 @@ def _grow_in_kernel(growth, order):
     """Grow the whole tree in the compiled loop (selection by gain)."""
     limits, weights = growth.kernel_rules()
     rng, draw, tie_random, n_allowed = growth.kernel_randomness()
-    settings = (*growth.kernel_settings(), draw, tie_random, n_allowed, order == "best_first")
+    settings = GrowthSettings(
+        *growth.kernel_settings(), draw, tie_random, n_allowed, order == "best_first"
+    )
     *store, size = grow_compiled(
         *growth.kernel_data(),
-        growth.store[2][0].copy(),
+        growth.store[STORE_STATS][0].copy(),
         settings,
         np.concatenate([limits, weights]).astype(np.float64),
         rng,
@@ -148,7 +150,7 @@ def grow(growth, order="best_first"):
 
     Parameters
     ----------
-    growth : TreeGrowth
+    growth : GrowingTree
         A tree that is still a single leaf.
     order : {"best_first", "level_order"}
         Only matters when ``max_leaf_nodes`` or ``max_nodes`` is set: without

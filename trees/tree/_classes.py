@@ -6,7 +6,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._builder import GROWTH_ORDERS, TreeGrowth, grow
+from ._builder import GROWTH_ORDERS, GrowingTree, grow
 from ._criterion import CLASSIFIER_CRITERIA, CRITERIA_REG
 from ._kernels_arrays import all_finite, kernel_array
 from ._kernels_search import keep_rows
@@ -127,7 +127,7 @@ class BaseDecisionTree(BaseEstimator):
         seed = generator_seed
         if seed is None:
             seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
-        growth = TreeGrowth(
+        growth = GrowingTree(
             X,
             row_stats,
             self._criteria[self.criterion](),

@@ -1,6 +1,6 @@
 """Growing a tree one split at a time: the engine of the step-by-step page.
 
-:class:`TreeGrower` wraps the batch fit's :class:`TreeGrowth` (so it uses the
+:class:`TreeGrower` wraps the batch fit's :class:`GrowingTree` (so it uses the
 one split search) and adds what a person growing a tree by hand needs: the
 next node in a growth order, every candidate split of a node with its score
 curve, hand-chosen splits, undo, and the tree as it was after each step.
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._builder import GROWTH_ORDERS, TreeGrowth, accepted_choices
+from ._builder import GROWTH_ORDERS, GrowingTree, accepted_choices
 from ._categorical import best_categorical_split
 from ._criterion import CLASSIFIER_CRITERIA, CRITERIA_REG
 from ._operators import cast_input, check_input_dtype
@@ -189,7 +189,7 @@ class TreeGrower:
     # ------------------------------------------------------------ state
     def reset(self):
         """Back to a single leaf."""
-        self._growth = TreeGrowth(
+        self._growth = GrowingTree(
             self.X,
             self.row_stats,
             self.criterion,

@@ -1,6 +1,6 @@
 """A tree being grown: its nodes, the sorted orders of its rows, and how to search and split them.
 
-:class:`TreeGrowth` is the state shared by the batch fit (``_builder.grow``),
+:class:`GrowingTree` is the state shared by the batch fit (``_builder.grow``),
 the step-by-step grower and the forests. Its nodes live in the node store of
 the compiled growth loop (``_kernels_growth``: one row per node id of four
 arrays), so the loop can grow a whole tree in one call and the grower can
@@ -10,9 +10,9 @@ impurities are computed from each node's statistics with the numpy criteria
 
 Searching a node has two forms, both on the same sorted orders:
 
-* :meth:`TreeGrowth.best_splits`: the compiled search of each node's best
+* :meth:`GrowingTree.best_splits`: the compiled search of each node's best
   split (selection by gain), what growth uses;
-* :meth:`TreeGrowth.evaluate`: every candidate of every feature as a
+* :meth:`GrowingTree.evaluate`: every candidate of every feature as a
   :class:`~trees.tree._splitter.SplitTable`, for score curves, for the
   inspection of a node, and for selection by p-value (source 001).
 """
@@ -35,16 +35,45 @@ from ._kernels_growth import (
     FLOAT_COLUMNS,
     INT_COLUMNS,
     LEFT,
+    LIMIT_MAX_DEPTH,
+    LIMIT_MAX_SPLITS,
+    LIMIT_MIN_SAMPLES_LEAF,
+    LIMIT_MIN_SAMPLES_SPLIT,
+    LIMIT_N_CODES,
+    LIMIT_RAW_SUMS,
+    LIMIT_REFUSE_ZERO_GAIN,
+    N_LIMITS,
     N_SAMPLES,
     RIGHT,
     SKLEARN_VARIANCE,
     START,
+    STORE_FLOATS,
+    STORE_INTS,
+    STORE_SETS,
+    STORE_STATS,
     THRESHOLD,
+    WEIGHT_MIN_IMPURITY_DECREASE,
+    WEIGHT_MIN_LEAF,
+    WEIGHT_TOTAL,
     evaluate_nodes,
     root_sklearn_variance,
     split_node,
 )
-from ._pvalues import permutation_pvalue, split_criteria
+from ._kernels_search import (
+    DATA_CATEGORICAL,
+    DATA_ORDERS,
+    DATA_ROWS,
+    DATA_STATS,
+    DATA_TARGETS,
+    DATA_X,
+    DATA_XS,
+    SETTING_BY_SCORE,
+    SETTING_CRIT,
+    SETTING_EQUALITY,
+    SETTING_MIN_LEAF,
+    SETTING_MIN_WEIGHT,
+)
+from ._selection import SELECTIONS
 from ._settings import check_variance_sums
 from ._splitter import (
     TIE_BREAKS,
@@ -56,7 +85,7 @@ from ._splitter import (
 )
 from ._tree import Tree
 
-__all__ = ["SELECTIONS", "Choice", "TreeGrowth"]
+__all__ = ["SELECTIONS", "Choice", "GrowingTree"]
 
 
 @dataclass
@@ -115,15 +144,15 @@ class _NodeView:
     def __getattr__(self, name):
         growth = self._growth
         if name in self._INTS:
-            return growth.store[0][: growth.size, self._INTS[name]]
+            return growth.store[STORE_INTS][: growth.size, self._INTS[name]]
         if name == "threshold":
-            return growth.store[1][: growth.size, THRESHOLD]
+            return growth.store[STORE_FLOATS][: growth.size, THRESHOLD]
         raise AttributeError(name)
 
     @property
     def stats(self):
         """Statistics of every node, shape (n_stats, size)."""
-        return self._growth.store[2][: self._growth.size].T
+        return self._growth.store[STORE_STATS][: self._growth.size].T
 
     @property
     def weighted_n_samples(self):
@@ -153,12 +182,24 @@ class _NodeView:
         return out
 
 
+# The attribute of a growing tree at each position of the kernels' ``data``.
+_KERNEL_DATA = {
+    DATA_XS: "xs",
+    DATA_ROWS: "rows",
+    DATA_STATS: "_stats_by_row",
+    DATA_X: "X",
+    DATA_CATEGORICAL: "categorical",
+    DATA_TARGETS: "targets",
+    DATA_ORDERS: "orders",
+}
+
+
 def _category_codes(X, categorical):
     """Number of category codes (largest code + 1) over the categorical features."""
     return int(X[:, categorical].max()) + 1 if categorical.any() else 0
 
 
-class TreeGrowth:
+class GrowingTree:
     """A tree being grown, with the sorted orders of its training rows.
 
     Parameters
@@ -260,7 +301,7 @@ class TreeGrowth:
         self.orders = self._sklearn_orders(in_index_order)
         self._start_store(row_stats[:, present].sum(axis=1))
         self.nodes = _NodeView(self)
-        self.total_weight = float(criterion.weight(self.store[2][0]))
+        self.total_weight = float(criterion.weight(self.store[STORE_STATS][0]))
 
     def _row_targets(self, targets):
         """Each row's target, for the constant-target rule of regression (empty otherwise)."""
@@ -296,43 +337,37 @@ class TreeGrowth:
 
     # ------------------------------------------------------- compiled inputs
     def kernel_data(self):
-        """The arrays the compiled kernels read (``_kernels_search`` layout)."""
-        return (
-            self.xs,
-            self.rows,
-            self._stats_by_row,
-            self.X,
-            self.categorical,
-            self.targets,
-            self.orders,
-        )
+        """The arrays the compiled kernels read, at the positions ``_kernels_search.DATA_*``."""
+        data = [None] * len(_KERNEL_DATA)
+        for position, name in _KERNEL_DATA.items():
+            data[position] = getattr(self, name)
+        return tuple(data)
 
     def kernel_settings(self):
-        """``(crit, min_leaf, min_weight, equality, by_score)`` for the kernels."""
-        return (
-            KERNEL_IDS[self.criterion.name],
-            int(self.rules.min_samples_leaf),
-            float(self.rules.min_weight_leaf),
-            self.categorical_split == "equality",
-            bool(self.categorical.any()),
-        )
+        """``(crit, min_leaf, min_weight, equality, by_score)`` for the kernels (``SETTING_*``)."""
+        settings = [None] * 5
+        settings[SETTING_CRIT] = KERNEL_IDS[self.criterion.name]
+        settings[SETTING_MIN_LEAF] = int(self.rules.min_samples_leaf)
+        settings[SETTING_MIN_WEIGHT] = float(self.rules.min_weight_leaf)
+        settings[SETTING_EQUALITY] = self.categorical_split == "equality"
+        settings[SETTING_BY_SCORE] = bool(self.categorical.any())
+        return tuple(settings)
 
     def kernel_rules(self):
         """``limits`` and ``weights`` arrays of ``_kernels_growth.grow_compiled``."""
         rules = self.rules
-        limits = np.array(
-            [
-                -1 if rules.max_depth is None else rules.max_depth,
-                rules.min_samples_split,
-                rules.min_samples_leaf,
-                -1 if rules.max_splits is None else rules.max_splits,
-                int(getattr(self.criterion, "refuses_zero_gain", False)),
-                self.store[3].shape[1],
-                int(self._sklearn_pure_rule),
-            ],
-            dtype=np.int64,
-        )
-        weights = np.array([rules.min_weight_leaf, rules.min_impurity_decrease, self.total_weight])
+        limits = np.empty(N_LIMITS, dtype=np.int64)
+        limits[LIMIT_MAX_DEPTH] = -1 if rules.max_depth is None else rules.max_depth
+        limits[LIMIT_MIN_SAMPLES_SPLIT] = rules.min_samples_split
+        limits[LIMIT_MIN_SAMPLES_LEAF] = rules.min_samples_leaf
+        limits[LIMIT_MAX_SPLITS] = -1 if rules.max_splits is None else rules.max_splits
+        limits[LIMIT_REFUSE_ZERO_GAIN] = int(getattr(self.criterion, "refuses_zero_gain", False))
+        limits[LIMIT_N_CODES] = self.store[STORE_SETS].shape[1]
+        limits[LIMIT_RAW_SUMS] = int(self._sklearn_pure_rule)
+        weights = np.empty(3)
+        weights[WEIGHT_MIN_LEAF] = rules.min_weight_leaf
+        weights[WEIGHT_MIN_IMPURITY_DECREASE] = rules.min_impurity_decrease
+        weights[WEIGHT_TOTAL] = self.total_weight
         return limits, weights
 
     def kernel_randomness(self):
@@ -360,9 +395,9 @@ class TreeGrowth:
         """
         nodes = np.asarray(nodes, dtype=np.intp)
         n = self.nodes
-        stats = self.store[2][nodes].T
+        stats = self.store[STORE_STATS][nodes].T
         if self._sklearn_pure_rule:
-            impurity = self.store[1][nodes, SKLEARN_VARIANCE]
+            impurity = self.store[STORE_FLOATS][nodes, SKLEARN_VARIANCE]
         else:
             impurity = self.criterion.impurity(stats)
         ok = self.rules.may_split(
@@ -384,7 +419,11 @@ class TreeGrowth:
     @property
     def categories(self):
         """Membership nodes and the category codes each sends left."""
-        ints, floats, sets = self.store[0], self.store[1], self.store[3]
+        ints, floats, sets = (
+            self.store[STORE_INTS],
+            self.store[STORE_FLOATS],
+            self.store[STORE_SETS],
+        )
         internal = ints[: self.size, FEATURE] >= 0
         membership = np.flatnonzero(internal & np.isnan(floats[: self.size, THRESHOLD]))
         return {int(i): tuple(np.flatnonzero(sets[i]).tolist()) for i in membership}
@@ -406,6 +445,7 @@ class TreeGrowth:
         """
         nodes = np.asarray(nodes, dtype=np.int64)
         limits, weights = self.kernel_rules()
+        # In the order of ``_kernels_growth.SEARCH_*``.
         search = (
             self.kernel_settings(),
             limits,
@@ -414,7 +454,11 @@ class TreeGrowth:
             np.empty(self.n_features, dtype=np.int64),
         )
         ok = evaluate_nodes(self.kernel_data(), self.store, nodes, search)
-        ints, floats, sets = self.store[0], self.store[1], self.store[3]
+        ints, floats, sets = (
+            self.store[STORE_INTS],
+            self.store[STORE_FLOATS],
+            self.store[STORE_SETS],
+        )
         choices, improvement = [], np.full(nodes.shape[0], -np.inf)
         for i, node in enumerate(nodes):
             feature = int(ints[node, CHOICE_FEATURE])
@@ -597,11 +641,11 @@ class TreeGrowth:
     # ------------------------------------------------------------- splitting
     def _split_by_choice(self, node, feature, local=-1, codes=None):
         """Record a choice for ``node`` and split it (compiled); return its children."""
-        ints = self.store[0]
+        ints = self.store[STORE_INTS]
         ints[node, CHOICE_FEATURE], ints[node, CHOICE_LOCAL] = feature, local
         if codes is not None:
-            self.store[3][node] = 0
-            self.store[3][node, list(codes)] = 1
+            self.store[STORE_SETS][node] = 0
+            self.store[STORE_SETS][node, list(codes)] = 1
         self.store = split_node(
             self.kernel_data(), self.store, node, self.size, int(self._sklearn_pure_rule)
         )
@@ -635,7 +679,7 @@ class TreeGrowth:
         for i, node in enumerate(nodes):
             children[i] = self._split_by_choice(int(node), int(feature[i]), int(local_position[i]))
             if threshold is not None:
-                self.store[1][node, THRESHOLD] = threshold[i]
+                self.store[STORE_FLOATS][node, THRESHOLD] = threshold[i]
         return children
 
     def split_membership(self, node, feature, codes):
@@ -653,7 +697,7 @@ class TreeGrowth:
             raise ValueError(
                 f"The category set {sorted(codes)} leaves one side of node {node} empty."
             )
-        codes = [int(c) for c in codes if 0 <= int(c) < self.store[3].shape[1]]
+        codes = [int(c) for c in codes if 0 <= int(c) < self.store[STORE_SETS].shape[1]]
         return self._split_by_choice(node, int(feature), codes=codes)
 
     def apply(self, nodes, choices):
@@ -691,10 +735,10 @@ class TreeGrowth:
         self.xs[:, start : start + count] = snapshot["xs"]
         self.orders[:, start : start + count] = snapshot["orders"]  # (2, 0) without raw sums
         self.size = snapshot["size"]
-        ints = self.store[0]
+        ints = self.store[STORE_INTS]
         ints[node, [FEATURE, LEFT, RIGHT]] = -1
-        self.store[1][node, THRESHOLD] = np.nan
-        self.store[3][node] = 0
+        self.store[STORE_FLOATS][node, THRESHOLD] = np.nan
+        self.store[STORE_SETS][node] = 0
 
     # -------------------------------------------------------------- output
     def to_tree(
@@ -721,47 +765,3 @@ class TreeGrowth:
             category_names=category_names,
             input_dtype=input_dtype,
         )
-
-
-def _visit_rank(growth, i):
-    """Rank of each feature in node ``i``'s visiting order (the tie-break)."""
-    return np.arange(growth.n_features) if growth._rank is None else growth._rank[i]
-
-
-def _pick_by_score(growth, batch, i, options):
-    """The option with the largest score; ties go to the feature visited first."""
-    rank = _visit_rank(growth, i)
-    return max(options, key=lambda c: (c.score, -rank[c.feature]))
-
-
-def _pick_by_p_value(growth, batch, i, options):
-    """The option with the smallest p-value (source 001); ties: larger score, feature visited first."""
-    start, stop = batch.seg_start[i], batch.seg_start[i] + batch.seg_count[i]
-    labels = np.argmax(growth.row_stats, axis=0)
-    n_classes = growth.row_stats.shape[0]
-    seed = int(growth.rng.integers(2**31 - 1))
-    for option in options:
-        if option.codes is None:
-            f = option.feature
-            p, _ = permutation_pvalue(
-                batch.xs[f, start:stop],
-                labels[batch.rows[f, start:stop]],
-                n_classes,
-                growth.n_permutations,
-                seed,
-            )
-            option.log_pvalue = float(np.log(p))
-        else:
-            rows = batch.rows[0, start:stop]
-            codes = growth.X[rows, option.feature].astype(np.intp)
-            table = np.zeros((codes.max() + 1, n_classes))
-            np.add.at(table, (codes, labels[rows]), 1.0)
-            option.log_pvalue = split_criteria(table[table.sum(axis=1) > 0])[
-                "gamma_gini_log_pvalue"
-            ]
-    rank = _visit_rank(growth, i)
-    return min(options, key=lambda c: (c.log_pvalue, -c.score, rank[c.feature]))
-
-
-# How a node picks its split variable among each feature's best split.
-SELECTIONS = {"gain": _pick_by_score, "p_value": _pick_by_p_value}

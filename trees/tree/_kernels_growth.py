@@ -26,12 +26,36 @@ Python (``_builder``) turns these into node values and impurities with the
 numpy criteria, so stored numbers are those of the numpy builder.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from ._kernels_arrays import unmanaged
 from ._kernels_criteria import SQUARED_ERROR, impurity, weight
-from ._kernels_search import choose_split, split_by_membership, split_by_threshold, visiting_order
+from ._kernels_search import (
+    BUFFER_CATEGORY_COUNTS,
+    BUFFER_CATEGORY_STATS,
+    BUFFER_CHOSEN,
+    BUFFER_KEYS,
+    BUFFER_LEFT,
+    BUFFER_LOCALS,
+    BUFFER_ORDERED_VALUES,
+    BUFFER_PARENT,
+    BUFFER_SPARE,
+    DATA_CATEGORICAL,
+    DATA_ORDERS,
+    DATA_ROWS,
+    DATA_STATS,
+    DATA_TARGETS,
+    DATA_X,
+    DATA_XS,
+    SETTING_CRIT,
+    choose_split,
+    split_by_membership,
+    split_by_threshold,
+    visiting_order,
+)
 from ._kernels_sklearn_order import (
     children_variances,
     ordered_sums,
@@ -41,7 +65,31 @@ from ._kernels_sklearn_order import (
 
 __all__ = [
     "FLOAT_COLUMNS",
+    "GrowthSettings",
     "INT_COLUMNS",
+    "LIMIT_MAX_DEPTH",
+    "LIMIT_MAX_SPLITS",
+    "LIMIT_MIN_SAMPLES_LEAF",
+    "LIMIT_MIN_SAMPLES_SPLIT",
+    "LIMIT_N_CODES",
+    "LIMIT_RAW_SUMS",
+    "LIMIT_REFUSE_ZERO_GAIN",
+    "N_LIMITS",
+    "SEARCH_DRAW",
+    "SEARCH_LIMITS",
+    "SEARCH_N_ALLOWED",
+    "SEARCH_RNG",
+    "SEARCH_SETTINGS",
+    "SEARCH_TIE_RANDOM",
+    "SEARCH_VISIT",
+    "SEARCH_WEIGHTS",
+    "STORE_FLOATS",
+    "STORE_INTS",
+    "STORE_SETS",
+    "STORE_STATS",
+    "WEIGHT_MIN_IMPURITY_DECREASE",
+    "WEIGHT_MIN_LEAF",
+    "WEIGHT_TOTAL",
     "evaluate_nodes",
     "grow_compiled",
     "root_sklearn_variance",
@@ -57,6 +105,55 @@ FEATURE, LEFT, RIGHT, N_SAMPLES, DEPTH, START, CHOICE_FEATURE, CHOICE_LOCAL, CHO
 INT_COLUMNS = 9
 THRESHOLD, CHOICE_IMPROVEMENT, CHOICE_SCORE, SKLEARN_VARIANCE = range(4)
 FLOAT_COLUMNS = 4
+# Positions in the node ``store`` (module docstring).
+STORE_INTS, STORE_FLOATS, STORE_STATS, STORE_SETS = range(4)
+# Positions in ``limits`` (int64) and ``weights`` (float64), the stopping rules the loop reads
+# (``GrowingTree.kernel_rules``); ``grow_compiled`` receives them end to end in one float64
+# array of ``N_LIMITS + 3`` entries.
+(
+    LIMIT_MAX_DEPTH,
+    LIMIT_MIN_SAMPLES_SPLIT,
+    LIMIT_MIN_SAMPLES_LEAF,
+    LIMIT_MAX_SPLITS,
+    LIMIT_REFUSE_ZERO_GAIN,
+    LIMIT_N_CODES,
+    LIMIT_RAW_SUMS,
+) = range(7)
+N_LIMITS = 7
+WEIGHT_MIN_LEAF, WEIGHT_MIN_IMPURITY_DECREASE, WEIGHT_TOTAL = range(3)
+
+
+class GrowthSettings(NamedTuple):
+    """The scalar settings of :func:`grow_compiled`, by name.
+
+    The node's split settings (``_kernels_search.SETTING_*``), then whether
+    each node draws feature keys from the generator, whether ties follow
+    them, the size of the feature subsets, and whether the growth is
+    best-first (when ``max_splits`` is set).
+    """
+
+    crit: int
+    min_leaf: int
+    min_weight: float
+    equality: bool
+    by_score: bool
+    draw: bool
+    tie_random: bool
+    n_allowed: int
+    best_first: bool
+
+
+# Positions in ``search``, what a node's search reads (:func:`_evaluate`).
+(
+    SEARCH_SETTINGS,
+    SEARCH_LIMITS,
+    SEARCH_WEIGHTS,
+    SEARCH_RNG,
+    SEARCH_DRAW,
+    SEARCH_TIE_RANDOM,
+    SEARCH_N_ALLOWED,
+    SEARCH_VISIT,
+) = range(8)
 # Impurities and gains within this of zero count as zero (``_settings.EPSILON``).
 EPSILON = np.finfo(np.float64).eps
 
@@ -87,27 +184,32 @@ def _make_room(store, size):
 @njit(**_INLINE)
 def _store_views(store):
     """Unmanaged views of the node store (``_kernels_arrays``)."""
-    return unmanaged(store[0]), unmanaged(store[1]), unmanaged(store[2]), unmanaged(store[3])
+    return (
+        unmanaged(store[STORE_INTS]),
+        unmanaged(store[STORE_FLOATS]),
+        unmanaged(store[STORE_STATS]),
+        unmanaged(store[STORE_SETS]),
+    )
 
 
 @njit(**_INLINE)
 def _data_views(data):
     """Unmanaged views of the training arrays (``_kernels_arrays``)."""
     return (
-        unmanaged(data[0]),
-        unmanaged(data[1]),
-        unmanaged(data[2]),
-        unmanaged(data[3]),
-        unmanaged(data[4]),
-        unmanaged(data[5]),
-        unmanaged(data[6]),
+        unmanaged(data[DATA_XS]),
+        unmanaged(data[DATA_ROWS]),
+        unmanaged(data[DATA_STATS]),
+        unmanaged(data[DATA_X]),
+        unmanaged(data[DATA_CATEGORICAL]),
+        unmanaged(data[DATA_TARGETS]),
+        unmanaged(data[DATA_ORDERS]),
     )
 
 
 @njit(**_INLINE)
 def _constant_target(data, start, count):
-    """Whether every weighted row of a segment has the same target (``targets``, data[5])."""
-    rows, stats, targets = data[1], data[2], data[5]
+    """Whether every weighted row of a segment has the same target (``data[DATA_TARGETS]``)."""
+    rows, stats, targets = data[DATA_ROWS], data[DATA_STATS], data[DATA_TARGETS]
     first = np.nan
     for i in range(count):
         row = rows[0, start + i]
@@ -123,21 +225,25 @@ def _constant_target(data, start, count):
 def _may_split(data, store, node, limits, weights, crit):
     """``StoppingRules.may_split`` for one node, and the pure-node rule of regression.
 
-    Regression with centred sums (``limits[6]`` = 0): a node whose target
+    Regression with centred sums (``limits[LIMIT_RAW_SUMS]`` 0): a node whose target
     varies. With raw sums (1): a node whose variance, computed as
     scikit-learn computes it (``SKLEARN_VARIANCE``), exceeds ``EPSILON``.
     """
-    ints, node_stats = store[0], store[2]
+    ints, node_stats = store[STORE_INTS], store[STORE_STATS]
     n = ints[node, N_SAMPLES]
-    max_depth, min_split, min_leaf = limits[0], limits[1], limits[2]
+    max_depth, min_split, min_leaf = (
+        limits[LIMIT_MAX_DEPTH],
+        limits[LIMIT_MIN_SAMPLES_SPLIT],
+        limits[LIMIT_MIN_SAMPLES_LEAF],
+    )
     if n < min_split or n < 2 * min_leaf:
         return False
-    if weight(node_stats[node], crit) < 2 * weights[0]:
+    if weight(node_stats[node], crit) < 2 * weights[WEIGHT_MIN_LEAF]:
         return False
     if max_depth >= 0 and ints[node, DEPTH] >= max_depth:
         return False
-    if crit == SQUARED_ERROR and limits[6]:
-        return store[1][node, SKLEARN_VARIANCE] > EPSILON
+    if crit == SQUARED_ERROR and limits[LIMIT_RAW_SUMS]:
+        return store[STORE_FLOATS][node, SKLEARN_VARIANCE] > EPSILON
     if impurity(node_stats[node], crit) <= EPSILON:
         return False
     return crit != SQUARED_ERROR or not _constant_target(data, ints[node, START], n)
@@ -173,8 +279,13 @@ def _children_sklearn_variance(data, store, node, size, goes_left):
     40 of 350 splits; stock-portfolio: 2 of 19). ``goes_left`` (one flag per
     row, all False) is scratch, left all False.
     """
-    rows, stats, targets, orders = data[1], data[2], data[5], data[6]
-    ints, floats = store[0], store[1]
+    rows, stats, targets, orders = (
+        data[DATA_ROWS],
+        data[DATA_STATS],
+        data[DATA_TARGETS],
+        data[DATA_ORDERS],
+    )
+    ints, floats = store[STORE_INTS], store[STORE_FLOATS]
     start, count, n_left = ints[node, START], ints[node, N_SAMPLES], ints[size, N_SAMPLES]
     weights = stats[:, 0]
     node_sums = ordered_sums(orders[0], start, count, targets, weights)
@@ -193,7 +304,7 @@ def _evaluate(data, store, node, search, buffers):
     """Choose the split of ``node`` and record it as the node's pending choice.
 
     ``search`` is ``(settings, limits, weights, rng, draw, tie_random,
-    n_allowed, visit)``. A choice is accepted when its weighted impurity
+    n_allowed, visit)`` (positions ``SEARCH_*``). A choice is accepted when its weighted impurity
     decrease reaches ``min_impurity_decrease`` (within rounding) and, for a
     criterion that refuses zero-gain splits, is positive.
 
@@ -205,23 +316,31 @@ def _evaluate(data, store, node, search, buffers):
     ints, floats, node_stats, sets = store
     settings, limits, weights, rng, draw, tie_random, n_allowed, visit = search
     start, count = ints[node, START], ints[node, N_SAMPLES]
-    n_visit = visiting_order(data[0], start, count, rng, draw, tie_random, n_allowed, visit)
+    n_visit = visiting_order(data[DATA_XS], start, count, rng, draw, tie_random, n_allowed, visit)
     f, local, score, g, n_left = choose_split(
         data, (start, count, node_stats[node]), settings, visit, n_visit, buffers
     )
     ints[node, CHOICE_FEATURE] = f
     if f < 0:
         return False
-    if limits[6]:  # raw sums: the rows in the order scikit-learn's search leaves them
-        sorted_for_search(data[6], data[3], start, count, visit, n_visit, buffers[8])
-    improvement = weight(node_stats[node], settings[0]) / weights[2] * g
+    if limits[LIMIT_RAW_SUMS]:  # raw sums: the rows in the order scikit-learn's search leaves them
+        sorted_for_search(
+            data[DATA_ORDERS],
+            data[DATA_X],
+            start,
+            count,
+            visit,
+            n_visit,
+            buffers[BUFFER_ORDERED_VALUES],
+        )
+    improvement = weight(node_stats[node], settings[SETTING_CRIT]) / weights[WEIGHT_TOTAL] * g
     ints[node, CHOICE_LOCAL], ints[node, CHOICE_N_LEFT] = local, n_left
     floats[node, CHOICE_IMPROVEMENT], floats[node, CHOICE_SCORE] = improvement, score
     if local < 0:
-        sets[node] = buffers[5]
-    if limits[4] and not improvement > EPSILON:
+        sets[node] = buffers[BUFFER_CHOSEN]
+    if limits[LIMIT_REFUSE_ZERO_GAIN] and not improvement > EPSILON:
         return False
-    return improvement + EPSILON >= weights[1]
+    return improvement + EPSILON >= weights[WEIGHT_MIN_IMPURITY_DECREASE]
 
 
 @njit(**_INLINE)
@@ -318,17 +437,21 @@ def _grow_in_order(data, store, search, scratch, keep_alive):
     (a variable not used any more would be freed under its views).
     """
     buffers, work, child_stats = scratch
-    limits, weights, crit = search[1], search[2], search[0][0]
-    budget, size, node = limits[3], 1, 0
+    limits, weights, crit = (
+        search[SEARCH_LIMITS],
+        search[SEARCH_WEIGHTS],
+        search[SEARCH_SETTINGS][SETTING_CRIT],
+    )
+    budget, size, node = limits[LIMIT_MAX_SPLITS], 1, 0
     view = _store_views(store)
     while node < size and budget != 0:
         if _may_split(data, view, node, limits, weights, crit) and _evaluate(
             data, view, node, search, buffers
         ):
-            if size + 2 > store[0].shape[0]:
+            if size + 2 > store[STORE_INTS].shape[0]:
                 store = _make_room(store, size + 2)
                 view = _store_views(store)
-            _split(data, view, node, size, work, child_stats, limits[6])
+            _split(data, view, node, size, work, child_stats, limits[LIMIT_RAW_SUMS])
             size += 2
             budget -= 1
         node += 1
@@ -340,26 +463,32 @@ def _grow_best_first(data, store, search, scratch, keep_alive):
     """Split the open leaf with the largest weighted impurity decrease first (see
     :func:`_grow_in_order` for ``store`` and ``keep_alive``)."""
     buffers, work, child_stats = scratch
-    limits, weights, crit = search[1], search[2], search[0][0]
-    budget, size, n_heap = limits[3], 1, 0
+    limits, weights, crit = (
+        search[SEARCH_LIMITS],
+        search[SEARCH_WEIGHTS],
+        search[SEARCH_SETTINGS][SETTING_CRIT],
+    )
+    budget, size, n_heap = limits[LIMIT_MAX_SPLITS], 1, 0
     heap = np.empty((2 * budget + 2, 2))
     view = _store_views(store)
     if _may_split(data, view, 0, limits, weights, crit) and _evaluate(
         data, view, 0, search, buffers
     ):
-        n_heap = _heap_push(heap, n_heap, -view[1][0, CHOICE_IMPROVEMENT], 0)
+        n_heap = _heap_push(heap, n_heap, -view[STORE_FLOATS][0, CHOICE_IMPROVEMENT], 0)
     while n_heap > 0 and budget > 0:
         node, n_heap = _heap_pop(heap, n_heap)
-        if size + 2 > store[0].shape[0]:
+        if size + 2 > store[STORE_INTS].shape[0]:
             store = _make_room(store, size + 2)
             view = _store_views(store)
-        _split(data, view, node, size, work, child_stats, limits[6])
+        _split(data, view, node, size, work, child_stats, limits[LIMIT_RAW_SUMS])
         budget -= 1
         for child in (size, size + 1):
             if _may_split(data, view, child, limits, weights, crit) and _evaluate(
                 data, view, child, search, buffers
             ):
-                n_heap = _heap_push(heap, n_heap, -view[1][child, CHOICE_IMPROVEMENT], child)
+                n_heap = _heap_push(
+                    heap, n_heap, -view[STORE_FLOATS][child, CHOICE_IMPROVEMENT], child
+                )
         size += 2
     return store, size
 
@@ -396,15 +525,15 @@ def _scratch_views(scratch):
     buffers, work, child_stats = scratch
     return (
         (
-            unmanaged(buffers[0]),
-            unmanaged(buffers[1]),
-            unmanaged(buffers[2]),
-            unmanaged(buffers[3]),
-            unmanaged(buffers[4]),
-            unmanaged(buffers[5]),
-            unmanaged(buffers[6]),
-            unmanaged(buffers[7]),
-            unmanaged(buffers[8]),
+            unmanaged(buffers[BUFFER_CATEGORY_STATS]),
+            unmanaged(buffers[BUFFER_CATEGORY_COUNTS]),
+            unmanaged(buffers[BUFFER_LEFT]),
+            unmanaged(buffers[BUFFER_SPARE]),
+            unmanaged(buffers[BUFFER_PARENT]),
+            unmanaged(buffers[BUFFER_CHOSEN]),
+            unmanaged(buffers[BUFFER_KEYS]),
+            unmanaged(buffers[BUFFER_LOCALS]),
+            unmanaged(buffers[BUFFER_ORDERED_VALUES]),
         ),
         (unmanaged(work[0]), unmanaged(work[1]), unmanaged(work[2])),
         (unmanaged(child_stats[0]), unmanaged(child_stats[1])),
@@ -420,7 +549,7 @@ def _root_store(root_stats, n_rows, n_codes):
         np.zeros((64, root_stats.shape[0])),
         np.zeros((64, n_codes), dtype=np.uint8),
     )
-    ints, floats, node_stats = store[0], store[1], store[2]
+    ints, floats, node_stats = store[STORE_INTS], store[STORE_FLOATS], store[STORE_STATS]
     ints[0, FEATURE] = ints[0, LEFT] = ints[0, RIGHT] = -1
     ints[0, N_SAMPLES] = n_rows
     floats[0, THRESHOLD] = np.nan
@@ -448,16 +577,16 @@ def grow_compiled(
         when ``raw_sums`` (:mod:`._kernels_sklearn_order`; shape (2, 0)
         otherwise), rewritten in place.
     root_stats : ndarray of shape (n_stats,)
-    settings : tuple
-        ``(crit, min_leaf, min_weight, equality, by_score, draw, tie_random,
-        n_allowed, best_first)``: the criterion and split settings, whether
-        each node draws feature keys from ``rng``, whether ties follow them,
-        the size of the feature subsets, and the order of growth when
-        ``max_splits`` is set.
+    settings : GrowthSettings
+        The criterion and split settings, whether each node draws feature
+        keys from ``rng``, whether ties follow them, the size of the feature
+        subsets, and the order of growth when ``max_splits`` is set.
     rules : ndarray of float64
-        ``(max_depth or -1, min_samples_split, min_samples_leaf, max_splits
-        or -1, refuse_zero_gain, n_codes, raw_sums, min_weight_leaf,
-        min_impurity_decrease, total_weight)``; ``raw_sums`` (regression)
+        ``limits`` then ``weights``, at the positions ``LIMIT_*`` and
+        ``N_LIMITS + WEIGHT_*``: ``(max_depth or -1, min_samples_split,
+        min_samples_leaf, max_splits or -1, refuse_zero_gain, n_codes,
+        raw_sums, min_weight_leaf, min_impurity_decrease, total_weight)``;
+        ``raw_sums`` (regression)
         1 when the statistics are sums of the raw targets and the
         pure-node rule is scikit-learn's (:func:`_may_split`).
     rng : numpy.random.Generator
@@ -471,19 +600,19 @@ def grow_compiled(
     crit, min_leaf, min_weight, equality, by_score, draw, tie_random, n_allowed, best_first = (
         settings
     )
-    limits = np.empty(7, dtype=np.int64)
-    for i in range(7):
+    limits = np.empty(N_LIMITS, dtype=np.int64)
+    for i in range(N_LIMITS):
         limits[i] = np.int64(rules[i])
-    weights = rules[7:10].copy()
+    weights = rules[N_LIMITS:].copy()
     n_features, n_rows, n_stats = xs.shape[0], stats.shape[0], stats.shape[1]
-    n_codes = max(int(limits[5]), 1)
+    n_codes = max(int(limits[LIMIT_N_CODES]), 1)
     store = _root_store(root_stats, xs.shape[1], n_codes)
-    if limits[6]:
-        store[1][0, SKLEARN_VARIANCE] = root_sklearn_variance(orders, targets, stats)
+    if limits[LIMIT_RAW_SUMS]:
+        store[STORE_FLOATS][0, SKLEARN_VARIANCE] = root_sklearn_variance(orders, targets, stats)
     scratch = _scratch(n_stats, n_codes, n_features, n_rows, orders.shape[1])
     visit = np.empty(n_features, np.int64)
-    split_settings = (crit, min_leaf, min_weight, equality, by_score)
-    search = (
+    split_settings = (crit, min_leaf, min_weight, equality, by_score)  # SETTING_* order
+    search = (  # SEARCH_* order
         split_settings,
         unmanaged(limits),
         unmanaged(weights),
@@ -496,11 +625,11 @@ def grow_compiled(
     data = (xs, rows, stats, X, categorical, targets, orders)
     views = (_data_views(data), _scratch_views(scratch))
     keep_alive = (scratch, visit, limits, weights)
-    if best_first and limits[3] >= 0:
+    if best_first and limits[LIMIT_MAX_SPLITS] >= 0:
         store, size = _grow_best_first(views[0], store, search, views[1], keep_alive)
     else:
         store, size = _grow_in_order(views[0], store, search, views[1], keep_alive)
-    return store[0], store[1], store[2], store[3], size
+    return store[STORE_INTS], store[STORE_FLOATS], store[STORE_STATS], store[STORE_SETS], size
 
 
 @njit(**_JIT)
@@ -514,8 +643,8 @@ def evaluate_nodes(data, store, nodes, search):
     ndarray of bool
         Whether each node has an accepted split.
     """
-    n_stats, n_codes = data[2].shape[1], store[3].shape[1]
-    buffers = _scratch(n_stats, n_codes, data[0].shape[0], 1, data[6].shape[1])[0]
+    n_stats, n_codes = data[DATA_STATS].shape[1], store[STORE_SETS].shape[1]
+    buffers = _scratch(n_stats, n_codes, data[DATA_XS].shape[0], 1, data[DATA_ORDERS].shape[1])[0]
     ok = np.zeros(nodes.shape[0], dtype=np.bool_)
     for i in range(nodes.shape[0]):
         ok[i] = _evaluate(data, store, nodes[i], search, buffers)
@@ -533,7 +662,9 @@ def split_node(data, store, node, size, raw_sums):
         The store, grown when it had no room for two more nodes.
     """
     store = _make_room(store, size + 2)
-    n_stats, n_codes = data[2].shape[1], store[3].shape[1]
-    _, work, child_stats = _scratch(n_stats, n_codes, data[0].shape[0], data[2].shape[0], 0)
+    n_stats, n_codes = data[DATA_STATS].shape[1], store[STORE_SETS].shape[1]
+    _, work, child_stats = _scratch(
+        n_stats, n_codes, data[DATA_XS].shape[0], data[DATA_STATS].shape[0], 0
+    )
     _split(data, store, node, size, work, child_stats, raw_sums)
     return store

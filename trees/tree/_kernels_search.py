@@ -27,6 +27,27 @@ from numba import njit
 from ._kernels_criteria import SQUARED_ERROR, gain, proxy, right_weight, score_from_proxy, weight
 
 __all__ = [
+    "BUFFER_CATEGORY_COUNTS",
+    "BUFFER_CATEGORY_STATS",
+    "BUFFER_CHOSEN",
+    "BUFFER_KEYS",
+    "BUFFER_LEFT",
+    "BUFFER_LOCALS",
+    "BUFFER_ORDERED_VALUES",
+    "BUFFER_PARENT",
+    "BUFFER_SPARE",
+    "DATA_CATEGORICAL",
+    "DATA_ORDERS",
+    "DATA_ROWS",
+    "DATA_STATS",
+    "DATA_TARGETS",
+    "DATA_X",
+    "DATA_XS",
+    "SETTING_BY_SCORE",
+    "SETTING_CRIT",
+    "SETTING_EQUALITY",
+    "SETTING_MIN_LEAF",
+    "SETTING_MIN_WEIGHT",
     "categorical_best",
     "choose_split",
     "fill_candidates",
@@ -40,6 +61,26 @@ __all__ = [
 ]
 
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
+# Positions in ``data``, the training arrays every kernel reads, in this order (module
+# docstring; ``GrowingTree.kernel_data``). numba reads these module constants as literals.
+DATA_XS, DATA_ROWS, DATA_STATS, DATA_X, DATA_CATEGORICAL, DATA_TARGETS, DATA_ORDERS = range(7)
+# Positions in ``buffers``, the scratch arrays of a node's search (``_kernels_growth._scratch``):
+# per category code its statistics and row count; the left, spare and parent statistics; one
+# flag per code (the codes sent left); per visited feature its key and last left offset; and
+# the float32 values of the rows kept in scikit-learn's order (raw sums).
+(
+    BUFFER_CATEGORY_STATS,
+    BUFFER_CATEGORY_COUNTS,
+    BUFFER_LEFT,
+    BUFFER_SPARE,
+    BUFFER_PARENT,
+    BUFFER_CHOSEN,
+    BUFFER_KEYS,
+    BUFFER_LOCALS,
+    BUFFER_ORDERED_VALUES,
+) = range(9)
+# Positions in a node's split ``settings`` (``GrowingTree.kernel_settings``).
+SETTING_CRIT, SETTING_MIN_LEAF, SETTING_MIN_WEIGHT, SETTING_EQUALITY, SETTING_BY_SCORE = range(5)
 # Small functions called once per feature or row are inlined into their callers: a call
 # passing arrays costs reference counting, which dominates on small nodes.
 _INLINE = {"cache": True, "nogil": True, "error_model": "numpy", "inline": "always"}
@@ -166,8 +207,9 @@ def _membership_order(present, cat_stats, parent, crit):
 def categorical_best(X, feature, rows, start, count, stats, crit, equality, min_leaf, buffers):
     """Best membership (or equality) split of one categorical feature in one node.
 
-    ``buffers`` starts with ``(cat_stats, cat_counts, left, spare, parent,
-    chosen)``; ``chosen`` (one entry per code) receives 1 for the codes sent left.
+    ``buffers`` are those of a search (positions ``BUFFER_*``); this reads
+    ``cat_stats``, ``cat_counts``, ``left``, ``parent`` and ``chosen``, which
+    (one entry per code) receives 1 for the codes sent left.
     Candidates and scores are those of ``_categorical.best_categorical_split``.
 
     Returns
@@ -177,11 +219,11 @@ def categorical_best(X, feature, rows, start, count, stats, crit, equality, min_
     n_left : int
     """
     cat_stats, cat_counts, left, parent, chosen = (
-        buffers[0],
-        buffers[1],
-        buffers[2],
-        buffers[4],
-        buffers[5],
+        buffers[BUFFER_CATEGORY_STATS],
+        buffers[BUFFER_CATEGORY_COUNTS],
+        buffers[BUFFER_LEFT],
+        buffers[BUFFER_PARENT],
+        buffers[BUFFER_CHOSEN],
     )
     present = _category_sums(X, feature, rows, start, count, stats, cat_stats, cat_counts)
     m = present.shape[0]
@@ -264,11 +306,12 @@ def _membership_left(X, feature, rows, start, count, stats, chosen, left):
 def choose_split(data, node, settings, visit, n_visit, buffers):
     """The best split of one node among the features ``visit[:n_visit]``.
 
-    ``data`` is ``(xs, rows, stats, X, categorical, targets)``, ``node`` is
+    ``data`` is ``(xs, rows, stats, X, categorical, targets, orders)`` (positions
+    ``DATA_*``; this search reads the first five), ``node`` is
     ``(start, count, parent statistics)``, ``settings`` is ``(crit,
-    min_leaf, min_weight, equality, by_score)``; ``buffers`` are those of
-    :func:`categorical_best` followed by each visited feature's key and
-    offset. Features are compared by proxy, or by score when ``by_score``
+    min_leaf, min_weight, equality, by_score)`` (positions ``SETTING_*``);
+    ``buffers`` (positions ``BUFFER_*``) those of :func:`categorical_best`
+    followed by each visited feature's key and offset. Features are compared by proxy, or by score when ``by_score``
     (trees with categorical features compare threshold and membership splits
     by their scores); the first best in the visiting order wins.
 
@@ -276,17 +319,23 @@ def choose_split(data, node, settings, visit, n_visit, buffers):
     -------
     feature : int
         -1 when no feature can split the node; the winner's category set is
-        then in ``buffers[5]``.
+        then in ``buffers[BUFFER_CHOSEN]``.
     local : int
         Threshold splits: the last left row's offset; -1 for a membership split.
     score, gain : float
         The criterion's score and impurity decrease ``G`` of the split.
     n_left : int
     """
-    xs, rows, stats, X, categorical = data[0], data[1], data[2], data[3], data[4]
+    xs, rows, stats, X, categorical = (
+        data[DATA_XS],
+        data[DATA_ROWS],
+        data[DATA_STATS],
+        data[DATA_X],
+        data[DATA_CATEGORICAL],
+    )
     start, count, parent = node
     crit, min_leaf, min_weight, equality, by_score = settings
-    left, keys, locals_ = buffers[2], buffers[6], buffers[7]
+    left, keys, locals_ = buffers[BUFFER_LEFT], buffers[BUFFER_KEYS], buffers[BUFFER_LOCALS]
     scan_thresholds(
         xs,
         rows,
@@ -316,7 +365,7 @@ def choose_split(data, node, settings, visit, n_visit, buffers):
         n_left = categorical_best(
             X, best_f, rows, start, count, stats, crit, equality, min_leaf, buffers
         )[1]
-        _membership_left(X, best_f, rows, start, count, stats, buffers[5], left)
+        _membership_left(X, best_f, rows, start, count, stats, buffers[BUFFER_CHOSEN], left)
         return best_f, -1, best_key, gain(left, parent, crit), n_left
     _left_statistics(rows, best_f, start, best_local + 1, stats, left)
     score = best_key if by_score else score_from_proxy(best_key, parent, crit)
@@ -363,7 +412,7 @@ def split_by_threshold(data, start, count, feature, n_left, work, left_stats, ri
     float
         The threshold, :func:`threshold_between` the two values around the cut.
     """
-    xs, rows, stats = data[0], data[1], data[2]
+    xs, rows, stats = data[DATA_XS], data[DATA_ROWS], data[DATA_STATS]
     goes_left, spare_rows, spare_xs = work
     left_stats[:] = 0.0
     right_stats[:] = 0.0
@@ -395,7 +444,7 @@ def split_by_membership(data, start, count, feature, chosen, work, left_stats, r
     int
         Rows sent left.
     """
-    xs, rows, stats, X = data[0], data[1], data[2], data[3]
+    xs, rows, stats, X = data[DATA_XS], data[DATA_ROWS], data[DATA_STATS], data[DATA_X]
     goes_left, spare_rows, spare_xs = work
     left_stats[:] = 0.0
     right_stats[:] = 0.0

@@ -95,7 +95,7 @@ class StoppingRules:
         """Which nodes the node rules allow to split (vectorised).
 
         Besides these rules, a regression node whose rows all have the same
-        target is a leaf (``TreeGrowth.splittable``): its computed variance
+        target is a leaf (``GrowingTree.splittable``): its computed variance
         can be a rounding error above ``EPSILON``, and no split improves it.
         """
         ok = (n_samples >= self.min_samples_split) & (n_samples >= 2 * self.min_samples_leaf)
