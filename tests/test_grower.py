@@ -224,3 +224,15 @@ def test_bad_construction_arguments():
         TreeGrower(np.zeros((5, 2)), [0, 1, 0, 1, 0], growth="random")
     with pytest.raises(ValueError, match="missing or infinite"):
         TreeGrower(np.array([[np.nan, 1.0], [2.0, 3.0]]), [0, 1])
+
+
+@pytest.mark.parametrize("random_state", [0, 1, 2])
+def test_the_grower_draws_feature_subsets_as_the_estimator(iris, random_state):
+    """``max_features``: the grower seeded as a fit seeds its generator grows the fit's tree."""
+    X, y = iris
+    fitted = DecisionTreeClassifier(max_features=2, random_state=random_state).fit(X, y)
+    seed = np.random.RandomState(random_state).randint(np.iinfo(np.int32).max)
+    grower = TreeGrower(X, y, max_features=2, random_state=seed, growth="level_order")
+    grower.grow_all()
+    assert grower.tree == fitted.tree_
+    assert grower.params.max_features == 2

@@ -258,6 +258,7 @@ def test_the_step_by_step_grower_keeps_the_order_through_an_undo(stock_portfolio
     from trees.tree._criterion import CRITERIA_REG
     from trees.tree._growth import GrowingTree
     from trees.tree._kernels_growth import SKLEARN_VARIANCE
+    from trees.tree._params import TreeParams
     from trees.tree._settings import StoppingRules, target_statistics
 
     X, y, _ = stock_portfolio
@@ -265,9 +266,8 @@ def test_the_step_by_step_grower_keeps_the_order_through_an_undo(stock_portfolio
     stats, _, _ = target_statistics(criterion, y, np.ones(len(y)), "raw")
 
     def growth():
-        return GrowingTree(
-            X, stats, criterion, StoppingRules(min_samples_leaf=1), targets=y, variance_sums="raw"
-        )
+        params = TreeParams.checked(criterion="squared_error", variance_sums="raw")
+        return GrowingTree(X, stats, params, StoppingRules(min_samples_leaf=1), targets=y)
 
     compiled = growth()
     grow(compiled)

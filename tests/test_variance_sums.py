@@ -12,11 +12,12 @@ import pytest
 from sklearn.tree import DecisionTreeRegressor as SkTree
 
 from datasets import load
-from trees import DecisionTreeClassifier, DecisionTreeRegressor, RandomForestRegressor
+from trees import DecisionTreeClassifier, DecisionTreeRegressor, RandomForestRegressor, TreeGrower
 from trees.studies import make_model, make_tree
 from trees.tree._builder import GROWTH_ORDERS, grow
 from trees.tree._criterion import CRITERIA_REG
 from trees.tree._growth import GrowingTree
+from trees.tree._params import TreeParams
 from trees.tree._settings import StoppingRules, regression_offset, target_statistics
 
 SKLEARN_LIKE = {"tie_break": "random", "threshold_dtype": "float32", "variance_sums": "raw"}
@@ -78,10 +79,10 @@ def test_python_growth_judges_purity_as_the_compiled_loop(excitation):
     stats, offset, _ = target_statistics(criterion, y, np.ones(len(y)), "raw")
     trees = []
     for loop in ("compiled", "python"):
+        params = TreeParams.checked(criterion="squared_error", variance_sums="raw")
         growth = GrowingTree(
-            X, stats, criterion, StoppingRules(max_depth=10), value_offset=offset, targets=y,
-            variance_sums="raw",
-        )  # fmt: skip
+            X, stats, params, StoppingRules(max_depth=10), value_offset=offset, targets=y
+        )
         if loop == "compiled":
             grow(growth, "level_order")
         else:
@@ -116,3 +117,14 @@ def test_studies_leave_the_sums_out_for_classification():
     make_model("forest", "classification", {**options, "n_estimators": 3}, seed=0).fit(X, y)
     assert make_model("tree", "regression", options, seed=0).variance_sums == "raw"
     assert make_model("forest", "regression", options, seed=0).variance_sums == "raw"
+
+
+def test_the_grower_sums_as_the_regressor(excitation):
+    """The step-by-step grower takes ``variance_sums`` and grows the regressor's tree."""
+    X, y = excitation
+    for sums in ("centred", "raw"):
+        regressor = DecisionTreeRegressor(max_depth=8, variance_sums=sums).fit(X, y)
+        grower = TreeGrower(X, y, criterion="squared_error", max_depth=8, variance_sums=sums,
+                            growth="level_order")  # fmt: skip
+        grower.grow_all()
+        assert grower.tree == regressor.tree_

@@ -49,16 +49,8 @@ def load_tree(raw, grower, split, settings, data):
         split.X_train,
         split.y_train,
         tree,
-        criterion=settings.criterion,
-        growth=settings.growth,
-        max_depth=settings.max_depth,
-        min_samples_split=settings.min_samples_split,
-        min_samples_leaf=settings.min_samples_leaf,
-        max_leaf_nodes=settings.max_leaf_nodes,
+        params=gs.tree_params(settings, categorical),
         feature_names=grower.feature_names,
-        selection=settings.selection,
-        n_permutations=49,
-        categorical_features=categorical or None,
         category_names=category_names or None,
     )
 

@@ -23,6 +23,7 @@ import streamlit as st
 
 from trees import TreeGrower
 from trees.studies import subsample, train_test_rows
+from trees.tree import TREE_SETTINGS, TreeParams
 
 from . import share, state
 from .cached import SMALL
@@ -45,6 +46,7 @@ __all__ = [
     "show_message",
     "split_data",
     "sync",
+    "tree_params",
 ]
 
 MAX_SCORING_ROWS = 20_000
@@ -102,22 +104,21 @@ def split_data(data, test_share, seed):
     return TrainTest(X[train], y[train], X[test], y[test])
 
 
+def tree_params(settings, categorical=None):
+    """The grower's tree settings (``TreeParams``): the page's settings named like tree settings,
+    the data's categorical features, and 49 permutations for selection by p-value."""
+    named = {f.name: getattr(settings, f.name) for f in fields(settings) if f.name in TREE_SETTINGS}
+    return TreeParams.checked(**named, categorical_features=categorical or None, n_permutations=49)
+
+
 def _new_grower(data, split, settings):
     categorical, category_names = data.categorical_features()
     return TreeGrower(
         split.X_train,
         split.y_train,
-        criterion=settings.criterion,
-        max_depth=settings.max_depth,
-        min_samples_split=settings.min_samples_split,
-        min_samples_leaf=settings.min_samples_leaf,
-        max_leaf_nodes=settings.max_leaf_nodes,
-        growth=settings.growth,
+        tree_params(settings, categorical),
         feature_names=list(data.X.columns),
-        categorical_features=categorical or None,
         category_names=category_names or None,
-        selection=settings.selection,
-        n_permutations=49,
     )
 
 

@@ -36,6 +36,7 @@ from ..tree._kernels_arrays import kernel_array
 from ..tree._kernels_traversal import forest_predict
 from ..tree._operators import OPERATOR_CODES
 from ..tree._parallel import in_row_blocks
+from ..tree._params import tree_params_of
 from ..tree._settings import check_sample_weight
 from ..tree._splitter import sort_features
 from ..tree._tree import pack_trees
@@ -136,30 +137,21 @@ class BaseForest(BaseEstimator):
         if self.oob_score and not self.bootstrap:
             raise ValueError("oob_score needs bootstrap=True: without it no row is out of bag.")
 
-    def _make_tree(self, seed):
-        # Only the regressor has ``variance_sums`` (a classifier sums class counts).
-        extra = {"variance_sums": self.variance_sums} if hasattr(self, "variance_sums") else {}
-        return self._tree_class(
-            **extra,
-            criterion=self.criterion,
-            max_depth=self.max_depth,
-            min_samples_split=self.min_samples_split,
-            min_samples_leaf=self.min_samples_leaf,
-            max_leaf_nodes=self.max_leaf_nodes,
-            min_impurity_decrease=self.min_impurity_decrease,
-            max_features=self.max_features,
-            random_state=seed,
-            tie_break=self.tie_break,
-            threshold_dtype=self.threshold_dtype,
-            categorical_features=self.categorical_features,
-            categorical_split=self.categorical_split,
-        )
+    def _tree_params(self):
+        """The trees' settings: the forest's tree settings (``TreeParams``), validated once.
+
+        Every forest parameter named like a tree setting is passed on
+        (scikit-learn's ``estimator_params``); the trees keep the default
+        test, since the forest applies its ``conditioning`` when predicting.
+        """
+        return tree_params_of(self, self._tree_class._criteria, conditioning="<=")
 
     def _fit_forest(self, X, y, sample_weight):
         """Grow every tree; ``y`` is already encoded (class indices or values)."""
         n_samples = X.shape[0]
+        params = self._tree_params()
         seeds = check_random_state(self.random_state).randint(_MAX_INT, size=self.n_estimators)
-        X = kernel_array(_round_for_fit(X, self.threshold_dtype))
+        X = kernel_array(_round_for_fit(X, params.threshold_dtype))
         sorted_orders = sort_features(X)  # once for all trees
         names = getattr(self, "feature_names_in_", None)
 
@@ -168,8 +160,8 @@ class BaseForest(BaseEstimator):
             rows, generator_seed = _tree_draws(seed, n_samples, self.bootstrap)
             if rows is not None:
                 weight *= np.bincount(rows, minlength=n_samples)
-            tree = self._make_tree(seed)
-            return tree._fit_in_forest(X, y, weight, sorted_orders, names, generator_seed)
+            tree = params.estimator(self._tree_class, random_state=seed)
+            return tree._fit_in_forest(X, y, weight, sorted_orders, params, names, generator_seed)
 
         # Threads share X and the sorted orders; the compiled growth releases the GIL.
         self.estimators_ = Parallel(n_jobs=self.n_jobs, prefer="threads")(

@@ -51,12 +51,12 @@ MAX_PAIR_WORK = 50_000_000
 def _grower_settings(grower):
     return {
         "tree": grower.tree,
-        "criterion": grower.criterion_name,
+        "criterion": grower.params.criterion,
         "min_samples_leaf": grower.rules.min_samples_leaf,
         "categorical": grower.categorical,
-        "categorical_split": grower.categorical_split,
+        "categorical_split": grower.params.categorical_split,
         "classes": grower.classes_ if grower.is_classifier else None,
-        "selection": grower.selection,
+        "selection": grower.params.selection,
     }
 
 

@@ -8,6 +8,8 @@ OPERATORS, ROUTING_OPERATORS, FOREST_CONDITIONINGS, INPUT_DTYPES, check_operator
     The threshold tests and the precisions they compare in, named once.
 DecisionTreeClassifier, DecisionTreeRegressor
     scikit-learn compatible estimators with ``conditioning=``.
+TreeParams, PARAMETER_CONSTRAINTS, TREE_SETTINGS
+    A tree's settings as one validated value, and the table it is checked against.
 TreeGrower, Candidate
     Grow a tree one split at a time.
 search_splits, SegmentBatch, SplitTable, position_to_threshold, TIE_BREAKS
@@ -39,6 +41,7 @@ from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
 from ._criterion import CLASSIFIER_CRITERIA, CRITERIA_CLF, CRITERIA_REG, REPORT_CRITERIA
 from ._grower import Candidate, TreeGrower
 from ._interop import from_sklearn
+from ._params import PARAMETER_CONSTRAINTS, TREE_SETTINGS, TreeParams
 from ._operators import (
     FOREST_CONDITIONINGS,
     INPUT_DTYPES,
@@ -78,10 +81,12 @@ __all__ = [
     "INPUT_DTYPES",
     "MAX_TREE_NODES",
     "OPERATORS",
+    "PARAMETER_CONSTRAINTS",
     "REPORT_CRITERIA",
     "ROUTING_OPERATORS",
     "SELECTIONS",
     "TIE_BREAKS",
+    "TREE_SETTINGS",
     "Candidate",
     "DecisionTreeClassifier",
     "DecisionTreeRegressor",
@@ -90,6 +95,7 @@ __all__ = [
     "StoppingRules",
     "Tree",
     "TreeGrower",
+    "TreeParams",
     "GrowingTree",
     "best_categorical_split",
     "check_operator",

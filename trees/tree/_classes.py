@@ -6,7 +6,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._builder import GROWTH_ORDERS, GrowingTree, grow
+from ._builder import GrowingTree, grow
 from ._criterion import CLASSIFIER_CRITERIA, CRITERIA_REG
 from ._kernels_arrays import all_finite, kernel_array
 from ._kernels_search import keep_rows
@@ -14,19 +14,10 @@ from ._operators import (
     INPUT_DTYPES,
     ROUTING_OPERATORS,
     cast_input,
-    check_input_dtype,
     check_operator,
 )
-from ._settings import (
-    categorical_mask,
-    check_sample_weight,
-    check_variance_sums,
-    regression_offset,
-    resolve_max_features,
-    stopping_rules,
-    target_statistics,
-)
-from ._splitter import check_tie_break
+from ._params import tree_params_of
+from ._settings import check_sample_weight, regression_offset, target_statistics
 
 __all__ = ["BaseDecisionTree", "DecisionTreeClassifier", "DecisionTreeRegressor"]
 
@@ -85,86 +76,50 @@ class BaseDecisionTree(BaseEstimator):
         self.threshold_dtype = threshold_dtype
 
     # ------------------------------------------------------------ fitting
-    def _stopping_rules(self, n_samples):
-        return stopping_rules(
-            n_samples,
-            self.max_depth,
-            self.min_samples_split,
-            self.min_samples_leaf,
-            self.max_leaf_nodes,
-            self.max_nodes,
-            self.min_impurity_decrease,
-        )
-
-    def _check_settings(self):
-        if self.criterion not in self._criteria:
-            raise ValueError(
-                f"criterion must be one of {sorted(self._criteria)}, got {self.criterion!r}."
-            )
-        if self.growth not in GROWTH_ORDERS:
-            raise ValueError(f"growth must be one of {tuple(GROWTH_ORDERS)}, got {self.growth!r}.")
-        check_operator(self.conditioning)
-        check_tie_break(self.tie_break)
-        check_input_dtype(self.threshold_dtype)
-        check_variance_sums(self._variance_sums)
-
-    @property
-    def _variance_sums(self):
-        # Only the regressor has ``variance_sums`` (a classifier sums class counts).
-        return getattr(self, "variance_sums", "centred")
+    def _tree_params(self):
+        """The estimator's settings, validated once (:class:`~trees.tree._params.TreeParams`)."""
+        return tree_params_of(self, self._criteria)
 
     def _grow(self, X, row_stats, value_offset, targets=None, presorted=None, generator_seed=None):
-        """Grow ``tree_`` from prepared statistics; shared by both estimators.
+        """Grow ``tree_`` from prepared statistics with the settings ``tree_params_``.
 
         ``presorted``: the sorted orders of the rows to grow on (a forest's),
         when they are not all the rows of ``X``. ``generator_seed``: the seed
         of the tree's generator when the caller drew it already (what
         ``random_state`` gives, ``RandomState(random_state).randint(2**31 - 1)``).
         """
-        n_features = X.shape[1]
-        rules = self._stopping_rules(self._n_rows_given)
-        self.max_features_ = resolve_max_features(self.max_features, n_features)
+        params = self.tree_params_
         seed = generator_seed
         if seed is None:
             seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
         growth = GrowingTree(
             X,
             row_stats,
-            self._criteria[self.criterion](),
-            rules,
+            params,
+            # Fractions of rows count every row given (a forest's absent rows too).
+            params.stopping_rules(self._n_rows_given),
+            categorical=params.categorical_mask(X, getattr(self, "feature_names_in_", None)),
             value_offset=value_offset,
-            max_features=self.max_features_,
             rng=np.random.default_rng(seed),
-            # Only the classifier has these parameters (source 001 is about classification).
-            selection=getattr(self, "selection", "gain"),
-            n_permutations=getattr(self, "n_permutations", 99),
-            categorical=self._categorical_mask(X),
-            categorical_split=self.categorical_split,
-            tie_break=self.tie_break,
             presorted=presorted,
             targets=targets,
-            variance_sums=self._variance_sums,
         )
-        grow(growth, self.growth)
+        self.max_features_ = growth.max_features
+        grow(growth, params.growth)
         names = getattr(self, "feature_names_in_", None)
         classes = getattr(self, "classes_", None)
         self.tree_ = growth.to_tree(
             feature_names=None if names is None else list(names),
             class_names=None if classes is None else [str(c) for c in classes],
-            input_dtype=self.threshold_dtype,
+            input_dtype=params.threshold_dtype,
         )
         self._improvement = growth.nodes.improvement.copy()
         return self
 
-    def _categorical_mask(self, X):
-        return categorical_mask(
-            self.categorical_features, X, getattr(self, "feature_names_in_", None)
-        )
-
     def _validate_fit_data(self, X, y, sample_weight):
-        self._check_settings()
+        self.tree_params_ = self._tree_params()
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=not self._is_classifier())
-        X = _round_for_fit(X, self.threshold_dtype)
+        X = _round_for_fit(X, self.tree_params_.threshold_dtype)
         sample_weight = check_sample_weight(sample_weight, X.shape[0])
         # Fractions of rows (min_samples_leaf=0.05...) are resolved against every row given, as
         # scikit-learn does: a forest's bootstrap weights must not shrink its trees' leaves.
@@ -177,20 +132,19 @@ class BaseDecisionTree(BaseEstimator):
     def _is_classifier(self):
         return isinstance(self, ClassifierMixin)
 
-    def _fit_in_forest(
-        self, X, y, sample_weight, sorted_orders, feature_names=None, generator_seed=None
-    ):
+    def _fit_in_forest(self, X, y, sample_weight, sorted_orders, params, feature_names=None,
+                       generator_seed=None):  # fmt: skip
         """Grow on the rows of positive weight, without validation (a forest's tree).
 
-        The forest validated ``X`` (already in the tree's precision) and
-        ``y`` (class indices for a classifier) once and sorted ``X`` once
-        (``sorted_orders``); each tree keeps the rows of its bootstrap sample
-        from those orders (``_kernels_search.keep_rows``) instead of sorting
-        afresh. The tree is the one :meth:`fit` grows on the same rows and
-        weights: rows keep their order, so the same statistics are summed in
-        the same order.
+        The forest validated its settings (``params``, this tree's), ``X``
+        (already in the tree's precision) and ``y`` (class indices for a
+        classifier) once and sorted ``X`` once (``sorted_orders``); each tree
+        keeps the rows of its bootstrap sample from those orders
+        (``_kernels_search.keep_rows``) instead of sorting afresh. The tree
+        is the one :meth:`fit` grows on the same rows and weights: rows keep
+        their order, so the same statistics are summed in the same order.
         """
-        self._check_settings()
+        self.tree_params_ = params
         present = sample_weight > 0
         rows, xs = sorted_orders
         kept = keep_rows(rows, xs, present)
@@ -200,14 +154,14 @@ class BaseDecisionTree(BaseEstimator):
         if feature_names is not None:
             self.feature_names_in_ = feature_names
         self.n_outputs_ = 1
-        criterion = self._criteria[self.criterion]()
+        criterion = params.new_criterion()
         if self._is_classifier():
             self.classes_ = np.unique(y[present])
             self.n_classes_ = self.classes_.shape[0]
             encoded = np.minimum(np.searchsorted(self.classes_, y), self.n_classes_ - 1)
             row_stats = criterion.row_statistics(encoded, sample_weight, self.n_classes_)
             return self._grow(X, row_stats, 0.0, presorted=kept, generator_seed=generator_seed)
-        offset = regression_offset(y, sample_weight, self._variance_sums)
+        offset = regression_offset(y, sample_weight, params.variance_sums)
         row_stats = criterion.row_statistics(y - offset, sample_weight)
         return self._grow(
             X, row_stats, offset, targets=y, presorted=kept, generator_seed=generator_seed
@@ -389,6 +343,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
     n_features_in_ : int
     feature_names_in_ : ndarray of str, present when fitted on a DataFrame
     max_features_ : int or None
+    tree_params_ : TreeParams
+        The settings the tree was grown with, validated (``trees.tree.TreeParams``).
     """
 
     _criteria = CLASSIFIER_CRITERIA
@@ -450,7 +406,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         X, y, sample_weight = self._validate_fit_data(X, y, sample_weight)
         check_classification_targets(y)
         row_stats, offset, self.classes_ = target_statistics(
-            self._criteria[self.criterion](), y, sample_weight
+            self.tree_params_.new_criterion(), y, sample_weight
         )
         self.n_classes_ = self.classes_.shape[0]
         self.n_outputs_ = 1
@@ -554,8 +510,10 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         """Grow the tree on ``(X, y)``; see :meth:`DecisionTreeClassifier.fit`."""
         X, y, sample_weight = self._validate_fit_data(X, y, sample_weight)
         self.n_outputs_ = 1
-        criterion = self._criteria[self.criterion]()
-        row_stats, offset, _ = target_statistics(criterion, y, sample_weight, self.variance_sums)
+        params = self.tree_params_
+        row_stats, offset, _ = target_statistics(
+            params.new_criterion(), y, sample_weight, params.variance_sums
+        )
         return self._grow(X, row_stats, offset, targets=y)
 
     def predict(self, X, conditioning=None):

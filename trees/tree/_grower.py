@@ -23,12 +23,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._builder import GROWTH_ORDERS, GrowingTree, accepted_choices
+from ._builder import GrowingTree, accepted_choices
 from ._categorical import best_categorical_split
-from ._criterion import CLASSIFIER_CRITERIA, CRITERIA_REG
-from ._operators import cast_input, check_input_dtype
-from ._settings import categorical_mask, stopping_rules, target_statistics
-from ._splitter import check_tie_break
+from ._operators import cast_input
+from ._params import TreeParams
+from ._settings import target_statistics
 
 __all__ = ["Candidate", "TreeGrower"]
 
@@ -72,37 +71,31 @@ class TreeGrower:
     ----------
     X : array-like of shape (n_samples, n_features)
     y : array-like of shape (n_samples,)
-    task : {"classification", "regression"}, optional
-        Inferred from the criterion when None.
-    criterion : str, default="gini"
-        A key of ``CLASSIFIER_CRITERIA`` or ``CRITERIA_REG``.
-    max_depth, min_samples_split, min_samples_leaf, max_leaf_nodes, max_nodes, min_impurity_decrease
-        Stopping rules, with the meaning they have in the estimators.
-    growth : {"best_first", "level_order"}, default="best_first"
-    selection : {"gain", "p_value"}, default="gain"
-        Split variable by the largest score, or by the smallest permutation
-        p-value (source 001; classification only).
-    n_permutations : int, default=99
+    params : TreeParams, optional
+        The tree's settings (``trees.tree.TreeParams``); the keyword
+        ``settings`` replace them.
     random_state : int, default=0
-        Seeds the permutations and the random tie-break.
-    tie_break : {"first", "random"}, default="first"
-        Which of several equally good features a step splits on: the lowest
-        index, or the first of a random order drawn per node (scikit-learn's
-        behaviour). Inspecting a node (:meth:`candidates`,
-        :meth:`score_curve`) draws nothing and lists ties in index order.
-    threshold_dtype : {"float64", "float32"}, default="float64"
-        ``"float32"`` rounds X to float32 first, as scikit-learn does (see
-        :class:`trees.DecisionTreeClassifier`).
-    categorical_features : sequence of int, optional
-        Features holding integer category codes (native membership splits).
-    categorical_split : {"membership", "equality"}, default="membership"
-    category_names : dict {feature: list of str}, optional
-        Names of the category codes, for display.
+        Seeds the feature subsets, the permutations and the random tie-break.
     sample_weight : array-like of shape (n_samples,), optional
     feature_names, class_names : list of str, optional
+    category_names : dict {feature: list of str}, optional
+        Names of the category codes, for display.
+    **settings
+        Every tree setting the estimators have, with their meaning there
+        (:class:`trees.DecisionTreeClassifier`, and ``variance_sums`` of
+        :class:`trees.DecisionTreeRegressor`): ``criterion`` (default
+        ``"gini"``; the task follows from it), the stopping rules,
+        ``max_features``, ``growth``, ``selection`` and ``n_permutations``
+        (source 001; classification only), ``tie_break`` (inspecting a node,
+        :meth:`candidates` and :meth:`score_curve`, draws nothing and lists
+        ties in index order), ``threshold_dtype``, ``categorical_features``
+        and ``categorical_split``, ``variance_sums`` and ``conditioning``
+        (kept with the settings; the grower predicts under ``<=``).
 
     Attributes
     ----------
+    params : TreeParams
+        The validated settings.
     tree : Tree
         The current tree.
     split_order : list of int
@@ -115,44 +108,23 @@ class TreeGrower:
         self,
         X,
         y,
+        params=None,
         *,
-        criterion="gini",
-        max_depth=None,
-        min_samples_split=2,
-        min_samples_leaf=1,
-        max_leaf_nodes=None,
-        max_nodes=None,
-        min_impurity_decrease=0.0,
-        growth="best_first",
-        selection="gain",
-        n_permutations=99,
         random_state=0,
         sample_weight=None,
         feature_names=None,
         class_names=None,
-        categorical_features=None,
-        categorical_split="membership",
         category_names=None,
-        tie_break="first",
-        threshold_dtype="float64",
+        **settings,
     ):
-        self.threshold_dtype = check_input_dtype(threshold_dtype)
-        self.tie_break = check_tie_break(tie_break)
-        self.X = cast_input(np.asarray(X, dtype=np.float64), threshold_dtype)
+        self.params = params = TreeParams.checked(params, **settings)
+        self.X = cast_input(np.asarray(X, dtype=np.float64), params.threshold_dtype)
         if self.X.ndim != 2 or self.X.shape[0] < 2:
             raise ValueError("X must be a 2-D array with at least 2 rows.")
         if not np.isfinite(self.X).all():
             raise ValueError("X has missing or infinite values: preprocess the data first.")
-        if growth not in GROWTH_ORDERS:
-            raise ValueError(f"growth must be one of {tuple(GROWTH_ORDERS)}, got {growth!r}.")
-        if criterion not in CLASSIFIER_CRITERIA and criterion not in CRITERIA_REG:
-            raise ValueError(
-                f"criterion must be one of {sorted(CLASSIFIER_CRITERIA) + sorted(CRITERIA_REG)}, got {criterion!r}."
-            )
         n_samples, n_features = self.X.shape
-        self.criterion_name = criterion
-        self.growth = growth
-        self.is_classifier = criterion in CLASSIFIER_CRITERIA
+        self.is_classifier = params.is_classification
         self.feature_names = (
             [str(f) for f in feature_names]
             if feature_names is not None
@@ -161,30 +133,26 @@ class TreeGrower:
         weight = (
             np.ones(n_samples) if sample_weight is None else np.asarray(sample_weight, dtype=float)
         )
-        self.rules = stopping_rules(
-            n_samples,
-            max_depth,
-            min_samples_split,
-            min_samples_leaf,
-            max_leaf_nodes,
-            max_nodes,
-            min_impurity_decrease,
+        self.rules = params.stopping_rules(n_samples)
+        self.criterion = params.new_criterion()
+        self.row_stats, self._offset, self.classes_ = target_statistics(
+            self.criterion, y, weight, params.variance_sums
         )
-        self.criterion = (CLASSIFIER_CRITERIA if self.is_classifier else CRITERIA_REG)[criterion]()
-        self.row_stats, self._offset, self.classes_ = target_statistics(self.criterion, y, weight)
         self._targets = None if self.is_classifier else np.asarray(y, dtype=np.float64)
         self.class_names = None
         if self.is_classifier:
             self.class_names = [
                 str(c) for c in (class_names if class_names is not None else self.classes_)
             ]
-        self.selection = selection
-        self.n_permutations = n_permutations
         self.random_state = random_state
-        self.categorical = categorical_mask(categorical_features, self.X, self.feature_names)
-        self.categorical_split = categorical_split
+        self.categorical = params.categorical_mask(self.X, self.feature_names)
         self.category_names = category_names
         self.reset()
+
+    @property
+    def criterion_name(self):
+        """The criterion's name (``params.criterion``)."""
+        return self.params.criterion
 
     # ------------------------------------------------------------ state
     def reset(self):
@@ -192,15 +160,11 @@ class TreeGrower:
         self._growth = GrowingTree(
             self.X,
             self.row_stats,
-            self.criterion,
+            self.params,
             self.rules,
+            categorical=self.categorical,
             value_offset=self._offset,
             rng=np.random.default_rng(self.random_state),
-            selection=self.selection,
-            n_permutations=self.n_permutations,
-            categorical=self.categorical,
-            categorical_split=self.categorical_split,
-            tie_break=self.tie_break,
             targets=self._targets,
         )
         self._history = []  # snapshots, one per split, for undo
@@ -214,7 +178,7 @@ class TreeGrower:
             feature_names=self.feature_names,
             class_names=self.class_names,
             category_names=self.category_names,
-            input_dtype=self.threshold_dtype,
+            input_dtype=self.params.threshold_dtype,
         )
 
     @property
@@ -264,7 +228,7 @@ class TreeGrower:
         best = {leaf: b for leaf, b in self._best_splits(self.leaves().tolist()).items() if b}
         if not best:
             return None
-        if self.growth == "level_order":
+        if self.params.growth == "level_order":
             return min(best)
         return min(best, key=lambda leaf: (-best[leaf][1], leaf))
 
@@ -369,7 +333,7 @@ class TreeGrower:
                 self.X[rows, feature],
                 self.row_stats[:, rows],
                 self.criterion,
-                self.categorical_split,
+                self.params.categorical_split,
                 self.rules.min_samples_leaf,
             )
             if found is None:
@@ -512,7 +476,7 @@ class TreeGrower:
             self.X[rows, feature],
             self.row_stats[:, rows],
             self.criterion,
-            self.categorical_split,
+            self.params.categorical_split,
             self.rules.min_samples_leaf,
         )
         return None if found is None else found["curve"]
@@ -523,7 +487,7 @@ class TreeGrower:
             self.X[rows, feature],
             self.row_stats[:, rows],
             self.criterion,
-            self.categorical_split,
+            self.params.categorical_split,
             self.rules.min_samples_leaf,
         )
         if found is None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._categorical import CATEGORICAL_SPLITS, best_categorical_split
+from ._categorical import best_categorical_split
 from ._kernels_arrays import kernel_array
 from ._kernels_criteria import KERNEL_IDS
 from ._kernels_growth import (
@@ -74,11 +74,9 @@ from ._kernels_search import (
     SETTING_MIN_WEIGHT,
 )
 from ._selection import SELECTIONS
-from ._settings import check_variance_sums
 from ._splitter import (
     TIE_BREAKS,
     SegmentBatch,
-    check_tie_break,
     gather_segments,
     search_splits,
     sort_features,
@@ -207,29 +205,32 @@ class GrowingTree:
     X : ndarray of shape (n_samples, n_features), float64
     row_stats : ndarray of shape (n_stats, n_samples)
         Per-row criterion statistics (``criterion.row_statistics``).
-    criterion : criterion object
-    rules : StoppingRules
+    params : TreeParams
+        The tree's settings (``_params``), validated. Besides the stopping
+        rules, the growth reads the criterion, ``max_features``, the
+        selection (``"p_value"``: the smallest permutation p-value of each
+        feature's best threshold, source 001; see :meth:`choose`) and its
+        ``n_permutations``, the categorical split, the tie-break (the lowest
+        index, or the first in a random order drawn per node from ``rng``,
+        scikit-learn's behaviour; see ``trees/tree/_splitter.py``) and
+        ``variance_sums`` (regression: whether ``row_stats`` hold centred
+        targets, and a node whose target is constant is a leaf, or raw ones,
+        with scikit-learn's rule: a node is a leaf when its variance,
+        computed in scikit-learn's order of operations, is at most
+        ``EPSILON``; ``_settings.VARIANCE_SUMS``).
+    rules : StoppingRules, optional
+        The stopping rules resolved for the rows (default:
+        ``params.stopping_rules`` of the rows of ``X``; a forest's tree
+        resolves fractions against every row given).
+    categorical : ndarray of shape (n_features,), bool, optional
+        Features holding integer category codes, split by membership or
+        equality (``trees._categorical``) instead of thresholds (default:
+        ``params.categorical_mask(X)``).
     value_offset : float, default=0.0
         Added to regression leaf means (the builder centres y).
-    max_features : int or None
-        Size of the random feature subset drawn at every node.
     rng : numpy.random.Generator, optional
         Source of the feature subsets, of the random tie-break and of the
         permutations.
-    selection : {"gain", "p_value"}, default="gain"
-        How a node picks its split variable: the largest score, or the
-        smallest permutation p-value of each feature's best threshold
-        (source 001; classification only, see :meth:`choose`).
-    n_permutations : int, default=99
-        Label permutations per feature and node for ``selection="p_value"``.
-    categorical : ndarray of shape (n_features,), bool, optional
-        Features holding integer category codes, split by membership or
-        equality (``trees._categorical``) instead of thresholds.
-    categorical_split : {"membership", "equality"}, default="membership"
-    tie_break : {"first", "random"}, default="first"
-        Which of several equally good features a node takes: the lowest
-        index, or the first in a random order drawn per node from ``rng``
-        (scikit-learn's behaviour); see ``trees/tree/_splitter.py``.
     presorted : tuple (rows, xs), optional
         The sorted orders of the rows (``_splitter.sort_features``), when the
         caller has them (a forest sorts once for all its trees); row ids in
@@ -238,59 +239,35 @@ class GrowingTree:
         Regression: the target of each row, read to leave a node whose
         target is constant a leaf (its computed variance may be a rounding
         error above zero). Defaults to ``w*y / w`` from ``row_stats``.
-    variance_sums : {"centred", "raw"}, default="centred"
-        Regression: whether ``row_stats`` hold centred targets (a node whose
-        target is constant is a leaf) or raw ones, with scikit-learn's rule:
-        a node is a leaf when its variance, computed in scikit-learn's order
-        of operations, is at most ``EPSILON`` (``_settings.VARIANCE_SUMS``).
     """
 
     def __init__(
         self,
         X,
         row_stats,
-        criterion,
-        rules,
-        value_offset=0.0,
-        max_features=None,
-        rng=None,
-        selection="gain",
-        n_permutations=99,
+        params,
+        rules=None,
+        *,
         categorical=None,
-        categorical_split="membership",
-        tie_break="first",
+        value_offset=0.0,
+        rng=None,
         presorted=None,
         targets=None,
-        variance_sums="centred",
     ):
         self.X = kernel_array(X, dtype=np.float64)
         self.row_stats = row_stats
-        self.criterion = criterion
-        self.rules = rules
+        self.params = params
+        self.criterion = params.new_criterion()
+        self.rules = rules if rules is not None else params.stopping_rules(X.shape[0])
         self.value_offset = value_offset
         self.n_features = X.shape[1]
-        self.max_features = max_features
+        self.max_features = params.max_features_for(self.n_features)
         self.rng = rng if rng is not None else np.random.default_rng(0)
-        if selection not in SELECTIONS:
-            raise ValueError(f"selection must be one of {tuple(SELECTIONS)}, got {selection!r}.")
-        if selection == "p_value" and not criterion.is_classification:
-            raise ValueError(
-                "Selection by p-value is defined for classification (source 001), not regression."
-            )
-        self.selection = selection
-        self.n_permutations = int(n_permutations)
         self.categorical = (
-            np.zeros(X.shape[1], dtype=bool)
+            params.categorical_mask(self.X)
             if categorical is None
             else np.asarray(categorical, bool)
         )
-        if categorical_split not in CATEGORICAL_SPLITS:
-            raise ValueError(
-                f"categorical_split must be one of {tuple(CATEGORICAL_SPLITS)}, got {categorical_split!r}."
-            )
-        self.categorical_split = categorical_split
-        self.tie_break = check_tie_break(tie_break)
-        self.variance_sums = check_variance_sums(variance_sums)
         self._rank = None  # visiting ranks of the features in the last evaluated table
         self.rows, self.xs = sort_features(self.X) if presorted is None else presorted
         self._stats_by_row = kernel_array(row_stats.T)
@@ -301,7 +278,12 @@ class GrowingTree:
         self.orders = self._sklearn_orders(in_index_order)
         self._start_store(row_stats[:, present].sum(axis=1))
         self.nodes = _NodeView(self)
-        self.total_weight = float(criterion.weight(self.store[STORE_STATS][0]))
+        self.total_weight = float(self.criterion.weight(self.store[STORE_STATS][0]))
+
+    @property
+    def selection(self):
+        """How a node picks its split variable (``params.selection``)."""
+        return self.params.selection
 
     def _row_targets(self, targets):
         """Each row's target, for the constant-target rule of regression (empty otherwise)."""
@@ -349,7 +331,7 @@ class GrowingTree:
         settings[SETTING_CRIT] = KERNEL_IDS[self.criterion.name]
         settings[SETTING_MIN_LEAF] = int(self.rules.min_samples_leaf)
         settings[SETTING_MIN_WEIGHT] = float(self.rules.min_weight_leaf)
-        settings[SETTING_EQUALITY] = self.categorical_split == "equality"
+        settings[SETTING_EQUALITY] = self.params.categorical_split == "equality"
         settings[SETTING_BY_SCORE] = bool(self.categorical.any())
         return tuple(settings)
 
@@ -373,9 +355,9 @@ class GrowingTree:
     def kernel_randomness(self):
         """``(rng, draw, tie_random, n_allowed)``: when and how nodes draw feature keys."""
         subset = self.max_features is not None and self.max_features < self.n_features
-        draw = subset or self.tie_break == "random"
+        draw = subset or self.params.tie_break == "random"
         n_allowed = self.max_features if subset else self.n_features
-        return self.rng, draw, self.tie_break == "random", int(n_allowed)
+        return self.rng, draw, self.params.tie_break == "random", int(n_allowed)
 
     # ------------------------------------------------------------ queries
     def node_rows(self, node):
@@ -386,7 +368,7 @@ class GrowingTree:
     @property
     def _sklearn_pure_rule(self):
         """Whether a regression node's purity is judged as scikit-learn does (raw sums)."""
-        return not self.criterion.is_classification and self.variance_sums == "raw"
+        return not self.criterion.is_classification and self.params.variance_sums == "raw"
 
     def splittable(self, nodes):
         """The nodes, among ``nodes`` (leaves), that the node rules allow to split.
@@ -538,14 +520,14 @@ class GrowingTree:
             Visiting rank of each feature; None: index order.
         """
         subset = self.max_features is not None and self.max_features < self.n_features
-        if not subset and self.tie_break == "first":
+        if not subset and self.params.tie_break == "first":
             return None, None
         last = batch.seg_start + batch.seg_count - 1
         constant = batch.xs[:, batch.seg_start] == batch.xs[:, last]  # (F, n_nodes)
         keys = self.rng.random((batch.n_nodes, self.n_features)) + constant.T
         ranks = np.argsort(np.argsort(keys, axis=1), axis=1)
         allowed = ranks < self.max_features if subset else None
-        return allowed, TIE_BREAKS[self.tie_break](ranks)
+        return allowed, TIE_BREAKS[self.params.tie_break](ranks)
 
     def choose(self, table):
         """The split each node of ``table`` takes (a :class:`Choice`, or None when none exists).
@@ -594,7 +576,7 @@ class GrowingTree:
                 self.X[rows, f],
                 self.row_stats[:, rows],
                 self.criterion,
-                self.categorical_split,
+                self.params.categorical_split,
                 self.rules.min_samples_leaf,
             )
             if found is not None:

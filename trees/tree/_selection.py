@@ -42,7 +42,7 @@ def _pick_by_p_value(growth, batch, i, options):
                 batch.xs[f, start:stop],
                 labels[batch.rows[f, start:stop]],
                 n_classes,
-                growth.n_permutations,
+                growth.params.n_permutations,
                 seed,
             )
             option.log_pvalue = float(np.log(p))

@@ -1,8 +1,9 @@
-"""Resolving and checking the parameters shared by the estimators and the grower.
+"""Resolving the settings of a tree against the data (``_params.TreeParams`` uses these).
 
-One place turns user settings into what the builder needs: stopping rules
-(counts, fractions, limits), the random feature subset size, the mask of
-categorical features, and the per-row criterion statistics of a target.
+One place turns validated settings into what the builder needs: stopping
+rules (counts may be fractions of the rows), the random feature subset size,
+the mask of categorical features, the sample weights, and the per-row
+criterion statistics of a target.
 """
 
 import numbers
@@ -15,13 +16,11 @@ __all__ = [
     "VARIANCE_SUMS",
     "StoppingRules",
     "categorical_mask",
-    "check_optional_int",
     "check_sample_weight",
     "check_variance_sums",
     "regression_offset",
     "resolve_count",
     "resolve_max_features",
-    "stopping_rules",
     "target_statistics",
 ]
 
@@ -157,14 +156,6 @@ def resolve_max_features(value, n_features):
     )
 
 
-def check_optional_int(value, name, minimum):
-    if value is None:
-        return None
-    if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < minimum:
-        raise ValueError(f"{name} must be None or an int >= {minimum}, got {value!r}.")
-    return int(value)
-
-
 def check_sample_weight(sample_weight, n_samples):
     """Sample weights as a float64 array of ``n_samples`` entries.
 
@@ -205,30 +196,6 @@ def check_sample_weight(sample_weight, n_samples):
     if n_samples and not weight.sum() > 0:
         raise ValueError("sample_weight is all zero: at least one weight must be non-zero.")
     return weight
-
-
-def stopping_rules(
-    n_samples,
-    max_depth=None,
-    min_samples_split=2,
-    min_samples_leaf=1,
-    max_leaf_nodes=None,
-    max_nodes=None,
-    min_impurity_decrease=0.0,
-):
-    """Checked :class:`StoppingRules`; counts may be fractions of ``n_samples`` (scikit-learn's rule)."""
-    if not isinstance(min_impurity_decrease, numbers.Real) or min_impurity_decrease < 0:
-        raise ValueError(
-            f"min_impurity_decrease must be a float >= 0, got {min_impurity_decrease!r}."
-        )
-    return StoppingRules(
-        max_depth=check_optional_int(max_depth, "max_depth", 0),
-        min_samples_split=resolve_count(min_samples_split, n_samples, "min_samples_split", 2),
-        min_samples_leaf=resolve_count(min_samples_leaf, n_samples, "min_samples_leaf", 1),
-        max_leaf_nodes=check_optional_int(max_leaf_nodes, "max_leaf_nodes", 2),
-        max_nodes=check_optional_int(max_nodes, "max_nodes", 1),
-        min_impurity_decrease=float(min_impurity_decrease),
-    )
 
 
 def categorical_mask(spec, X, feature_names=None):

@@ -37,7 +37,6 @@ from ._kernels_search import fill_candidates, partition
 
 __all__ = [
     "TIE_BREAKS",
-    "check_tie_break",
     "SegmentBatch",
     "SplitTable",
     "gather_segments",
@@ -84,13 +83,6 @@ def _random_order(random_ranks):
 # ranks (shape (n_nodes, n_features)) returning the ranks to break ties by
 # (None: feature index order).
 TIE_BREAKS = {"first": _index_order, "random": _random_order}
-
-
-def check_tie_break(value):
-    """Return ``value`` when it is a key of :data:`TIE_BREAKS`."""
-    if value not in TIE_BREAKS:
-        raise ValueError(f"tie_break must be one of {tuple(TIE_BREAKS)}, got {value!r}.")
-    return value
 
 
 def sort_features(X):
