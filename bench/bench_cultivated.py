@@ -16,7 +16,8 @@ from sklearn.datasets import make_classification
 
 from bench.common import interleaved, print_rows, ratio, warmed_up
 from datasets import generate, load, preprocess
-from trees import VARIANTS, CultivatedForestClassifier
+from trees import CultivatedForestClassifier
+from trees.ensemble import VARIANTS
 
 
 def target_row(repeat):

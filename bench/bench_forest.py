@@ -25,7 +25,7 @@ from bench.common import interleaved, print_rows, ratio, warmed_up
 from datasets import load, preprocess
 from datasets.bundled import PAPER_SETTINGS
 from trees import RandomForestClassifier, conditioning_experiment
-from trees.studies import folds
+from trees.tasks import folds
 
 
 def forest_rows(repeat):

@@ -19,7 +19,8 @@ from sklearn import tree as sktree
 
 from bench.common import interleaved, print_rows, ratio, warmed_up
 from datasets import load, preprocess
-from trees import CLASSIFIER_CRITERIA, DecisionTreeClassifier
+from trees import DecisionTreeClassifier
+from trees.tree import CLASSIFIER_CRITERIA
 
 
 def mushroom_data():

@@ -27,7 +27,7 @@ from scipy.stats import mannwhitneyu
 
 from datasets import load, paper_settings
 from datasets.source000 import settings_table, table2
-from trees.studies import ALL_DATA, conditioning_plan, run_conditioning_task
+from trees.conditioning import ALL_DATA, conditioning_plan, run_conditioning_task
 
 PROJECT_OPTIONS = {"tie_break": "random", "threshold_dtype": "float32", "variance_sums": "raw"}
 

@@ -17,12 +17,10 @@ from sklearn import tree as sk_tree
 
 from bench.common import best_time, print_rows
 from datasets import load, preprocess
-from trees import (
-    DecisionTreeClassifier,
-    DecisionTreeRegressor,
+from trees import DecisionTreeClassifier, DecisionTreeRegressor, perturbation_study
+from trees.instability import (
     near_tie_trees,
     node_cutpoints,
-    perturbation_study,
     prediction_agreement,
     refit_map,
     split_confidence,
@@ -30,7 +28,7 @@ from trees import (
     tree_diff,
     tree_distances,
 )
-from trees.studies import subsample
+from trees.tasks import subsample
 
 DEPTH = 4
 

@@ -20,7 +20,7 @@ The CSV files in ``source000_tables/`` are transcriptions of Timár & Kovács
     The estimator settings the paper used, per dataset and model (see
     :func:`paper_settings`).
 
-Marks use one notation everywhere in the project (``trees.studies.MARKS``):
+Marks use one notation everywhere in the project (``trees.conditioning.MARKS``):
 ``*`` the two tests score differently (p_≠), ``+`` / ``-`` the bias-free
 variant scores higher / lower than that test (p_≤, p_<), ``=`` no
 significant difference. The paper prints an empty cell where this file has

@@ -20,7 +20,7 @@ import numpy as np
 
 from datasets import DataError, fingerprint, load
 from datasets.source000 import paper_settings
-from trees.studies import (
+from trees.conditioning import (
     ALL_DATA,
     PAPER_RANDOM_STATE,
     ConditioningResult,

@@ -4,7 +4,7 @@ Cells are printed as the paper prints them (the study's own formats): rho
 and rho_k with two decimals without the leading zero, "0" for an exact zero
 (".00" is a share below 0.005); d with one significant digit ("0" when
 |d| <= 1e-9); the improvement with two; the marks in the project's notation
-(``trees.studies.MARKS``). Agreement flags, one per cell:
+(``trees.conditioning.MARKS``). Agreement flags, one per cell:
 
 * rho, rho_k, p≠, p≤, p<: the printed cells are equal;
 * d: the same sign (both "0" counts), since its digits depend on the folds;
@@ -17,7 +17,7 @@ import pandas as pd
 
 from datasets.bundled import PAPER_CLASSIFICATION, PAPER_REGRESSION
 from datasets.source000 import table2, table3
-from trees.studies import MARK_LEGEND
+from trees.conditioning import MARK_LEGEND
 
 __all__ = [
     "ALL_PAPER_DATASETS",

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from datasets.source000 import LEAF_FRACTION_GRID, MAX_DEPTH_GRID
-from trees.studies import PAPER_RANDOM_STATE, fit_model, folds, score
+from trees.conditioning import PAPER_RANDOM_STATE, fit_model
+from trees.tasks import folds, score
 
 from .jobs import _cached, _digest, _paper_dataset, _SavedJob
 

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from trees.studies import bias_cell, bias_from_wins, check_bias_grid
+from trees.selection_bias import bias_cell, bias_from_wins, check_bias_grid
 
 from .jobs import _digest, package_version
 
@@ -11,7 +11,7 @@ __all__ = ["SplitBiasJob"]
 
 @dataclass(frozen=True)
 class SplitBiasJob:
-    """The bias experiment of ``trees.studies.bias_experiment`` (kind "split-bias").
+    """The bias experiment of ``trees.selection_bias.bias_experiment`` (kind "split-bias").
 
     One task per grid cell (``bias_cell``, seeded from ``seed`` and the cell),
     one part per cell; the summary holds the grid axes and, per criterion, the

@@ -2,7 +2,7 @@
 
 Both run on data the app holds (an upload, a generated set), so they are
 built from arrays and meant for the in-process executors (the background
-worker). The algorithms are ``trees.studies``'s: each configuration's
+worker). The algorithms are ``trees.tuning``'s and ``trees.instability``'s: each configuration's
 cross-validation error (``cross_validation_error``, the same folds for all)
 and each perturbed refit (``perturbation_refit``) are the tasks.
 """
@@ -11,13 +11,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from trees.studies import (
-    cross_validation_error,
-    make_tree,
-    perturbation_refit,
-    summarize_perturbations,
-)
+from trees.instability import perturbation_refit, summarize_perturbations
+from trees.tasks import make_tree
 from trees.tree import Tree
+from trees.tuning import cross_validation_error
 
 from .jobs import _SavedJob
 

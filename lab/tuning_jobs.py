@@ -2,7 +2,7 @@
 
 With :class:`lab.GridSearchJob` (k-fold cross-validation) they make the
 Evaluate page's grid search a saved, resumable run of kind "grid-search".
-Each gives the numbers of its function in ``trees.studies`` exactly:
+Each gives the numbers of its function in ``trees.tuning`` exactly:
 
 * :class:`HoldoutSearchJob` = ``holdout_tuning``: one task per configuration,
   fitted on the same training part and scored on the same validation part
@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from trees.studies import cross_validation_error, error, folds, make_tree, train_test_rows
+from trees.tasks import error, folds, make_tree, train_test_rows
+from trees.tuning import cross_validation_error
 
 from .jobs import _cached
 from .study_jobs import _ArrayJob, _ConfigurationSearch

@@ -6,8 +6,9 @@ import streamlit as st
 
 from datasets.bundled import PAPER_CLASSIFICATION, PAPER_REGRESSION
 from lab.paper import ALL_PAPER_DATASETS
-from trees import mirror, row_paths
-from trees.studies import split_text
+from trees import mirror
+from trees.conditioning import row_paths
+from trees.inspection import split_text
 from ui import conditioning_cache as cc
 from ui import conditioning_report as words
 from ui import conditioning_runs as cr

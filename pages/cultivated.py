@@ -5,7 +5,8 @@ import streamlit as st
 
 from datasets import generate
 from datasets.source002 import CATALOG_NAMES, TABLE_1
-from trees import VARIANTS, abstention_curve
+from trees.ensemble import VARIANTS
+from trees.reliability import abstention_curve
 from ui import errors, figures, glossary, presenter, report, share, shell, snippets, state
 from ui.cached import sample
 from ui.cultivated_cache import (

@@ -8,7 +8,9 @@ from sklearn.metrics import confusion_matrix, roc_auc_score, roc_curve
 
 from datasets import TABLE_4_1
 from datasets.source004 import DEPTH_OFFSET, TABLE_4_1_TEST_SHARE
-from trees import CRITERIA_CLF, RandomForestClassifier, configuration_grid, split_error
+from trees import RandomForestClassifier
+from trees.tree import CRITERIA_CLF
+from trees.tuning import configuration_grid, split_error
 from ui import errors, figures, glossary, presenter, report, runs, share, shell, snippets, state
 from ui.cached import as_key, fit_model, sample
 from ui.evaluate_cache import (

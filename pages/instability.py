@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from trees import mean_pairwise
+from trees.instability import mean_pairwise
 from ui import errors, presenter, report, share, shell, state
 from ui.cached import SMALL, held_out_split, sample
 from ui.instability_cache import (

@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 from lab import SplitBiasJob
-from trees import gini_null_moments
+from trees.selection_bias import gini_null_moments
 from ui import figures, glossary, presenter, report, runs, share, shell, state
 from ui.cached import bias_grid, noise_roots, null_gains, sample
 from viz.split_bias import (

@@ -50,7 +50,7 @@ def count_tied_nodes(estimator, X, y, rtol=1e-10):
     threshold) scores within ``rtol`` of the best; there scikit-learn may
     pick either, since it visits features in a random order.
     """
-    from trees import SegmentBatch, search_splits
+    from trees.tree._splitter import SegmentBatch, search_splits
 
     tree = estimator.tree_
     criterion = estimator._criteria[estimator.criterion]()

@@ -4,15 +4,12 @@ import numpy as np
 import pytest
 
 from datasets import generate
-from trees import (
-    DecisionTreeClassifier,
-    DecisionTreeRegressor,
-    Tree,
+from trees import DecisionTreeClassifier, DecisionTreeRegressor, Tree, perturbation_study
+from trees.instability import (
     cutpoint_summary,
     mean_pairwise,
     node_cutpoints,
     partition_distance,
-    perturbation_study,
     prediction_agreement,
     refit_map,
     tree_diff,

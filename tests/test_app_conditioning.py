@@ -17,7 +17,7 @@ from tests.apptest_helpers import (
     plotly_figures,
     tree_views,
 )
-from trees.studies import MARK_LEGEND
+from trees.conditioning import MARK_LEGEND
 from ui import state
 
 PAGE = "pages/conditioning.py"

@@ -148,7 +148,7 @@ def test_the_scoreboard_compares_the_cultivated_forest_like_with_like(page):
 
 def test_a_stopped_scoreboard_shows_the_refits_it_finished(page):
     from datasets import load, preprocess
-    from trees import stability_scoreboard
+    from trees.instability import stability_scoreboard
 
     data, _ = preprocess(load("Lattice features"))
     builds = []

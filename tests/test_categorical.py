@@ -7,15 +7,8 @@ import pandas as pd
 import pytest
 
 from datasets import Dataset, preprocess
-from trees import (
-    CRITERIA_CLF,
-    CRITERIA_REG,
-    DecisionTreeClassifier,
-    DecisionTreeRegressor,
-    Tree,
-    TreeGrower,
-    mirror,
-)
+from trees import DecisionTreeClassifier, DecisionTreeRegressor, Tree, TreeGrower, mirror
+from trees.tree import CRITERIA_CLF, CRITERIA_REG
 from trees.tree._categorical import best_categorical_split
 from viz.tree_dot import tree_to_dot
 

@@ -3,14 +3,8 @@
 import numpy as np
 import pytest
 
-from trees import (
-    DecisionTreeClassifier,
-    RandomForestClassifier,
-    conditioning_disagreement,
-    conditioning_experiment,
-    mirror,
-    wilcoxon_marks,
-)
+from trees import DecisionTreeClassifier, RandomForestClassifier, conditioning_experiment, mirror
+from trees.conditioning import conditioning_disagreement, wilcoxon_marks
 
 LOAN_X = np.array([[0, 80, 1], [0, 60, 3], [0, 80, 1], [1, 50, 2], [1, 50, 4], [1, 70, 4]], float)
 LOAN_Y = np.array([1, 1, 0, 0, 1, 0])
@@ -150,7 +144,7 @@ def test_experiment_can_be_cancelled_and_reports_progress(lattice):
 
 def test_row_paths_part_where_the_value_equals_the_threshold():
     from datasets import load
-    from trees import row_paths
+    from trees.conditioning import row_paths
 
     loan = load("Loan table")
     tree = DecisionTreeClassifier().fit(*loan.arrays()).tree_

@@ -11,12 +11,12 @@ from datasets import load, paper_settings
 from datasets.bundled import PAPER_CLASSIFICATION, PAPER_REGRESSION
 from datasets.source000 import table1, table2
 from lab.paper import format_share
-from trees.studies import (
+from trees import conditioning_experiment
+from trees.conditioning import (
     ALL_DATA,
     MARKS,
     SIGNIFICANCE_RULES,
     combine_conditioning,
-    conditioning_experiment,
     conditioning_plan,
     fit_model,
     improvement_over_worse,

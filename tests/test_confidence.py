@@ -7,18 +7,11 @@ import pandas as pd
 import pytest
 from sklearn import tree as sk_tree
 
-from trees import (
-    CRITERIA_CLF,
-    CRITERIA_REG,
-    DecisionTreeClassifier,
-    DecisionTreeRegressor,
-    Tree,
-    TreeGrower,
-    from_sklearn,
-    split_confidence,
-)
+from trees import DecisionTreeClassifier, DecisionTreeRegressor, Tree, TreeGrower, from_sklearn
+from trees.instability import split_confidence
 from trees.studies._confidence import _flips, _node_data, _node_rows, rows_to_flip
 from trees.studies._removal import NodeData, node_splits, removal_bounds, removal_scores
+from trees.tree import CRITERIA_CLF, CRITERIA_REG
 
 # Nine rows, six of class 0 (rows 0-5) and three of class 1 (rows 6-8).
 # Feature a misplaces row 5 (a 0) among the 1s; feature b misplaces row 6 (a 1) among the 0s.

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from trees import CRITERIA_CLF, CRITERIA_REG
+from trees.tree import CRITERIA_CLF, CRITERIA_REG
 
 # Parent: 4 of class 0, 2 of class 1. Left child: 3 / 0, right: 1 / 2.
 PARENT = np.array([[4.0], [2.0]])

@@ -4,16 +4,8 @@ import numpy as np
 import pytest
 
 from datasets import generate
-from trees import (
-    DecisionTreeClassifier,
-    Tree,
-    compare_trees,
-    complexity_curve,
-    perturbation_study,
-    prediction_spread,
-    refit_without_row,
-    tree_distance,
-)
+from trees import DecisionTreeClassifier, Tree, complexity_curve, perturbation_study
+from trees.instability import compare_trees, prediction_spread, refit_without_row, tree_distance
 
 
 def test_source_003_toy_data_is_best_around_depth_3():
@@ -158,7 +150,8 @@ def test_removing_one_point_marks_changed_nodes():
 
 
 def test_prediction_instability_compares_models_on_the_same_samples():
-    from trees import CultivatedForestClassifier, DecisionTreeClassifier, prediction_instability
+    from trees import CultivatedForestClassifier, DecisionTreeClassifier
+    from trees.instability import prediction_instability
 
     data = generate("CRF simulation", n_samples=200)
     X, y = data.arrays()

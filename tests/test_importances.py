@@ -3,13 +3,8 @@
 import numpy as np
 import pytest
 
-from trees import (
-    DecisionTreeClassifier,
-    DecisionTreeRegressor,
-    TreeGrower,
-    feature_importances,
-    permutation_importances,
-)
+from trees import DecisionTreeClassifier, DecisionTreeRegressor, TreeGrower
+from trees.inspection import feature_importances, permutation_importances
 
 
 @pytest.fixture

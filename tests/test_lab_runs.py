@@ -26,7 +26,7 @@ from lab import (
     run_job,
 )
 from lab.executors import JoblibExecutor
-from trees.studies import bias_experiment
+from trees import bias_experiment
 
 ROOT = Path(__file__).resolve().parent.parent
 THREE = ("o-ring", "diabetes", "daily-demand")
@@ -185,7 +185,8 @@ def test_paper_tables_returns_rows_beside_the_papers():
 
 def test_grid_search_and_perturbation_jobs_equal_the_studies():
     from lab import GridSearchJob, PerturbationJob
-    from trees.studies import configuration_grid, cross_validated_search, perturbation_study
+    from trees import perturbation_study
+    from trees.tuning import configuration_grid, cross_validated_search
 
     rng = np.random.default_rng(2)
     X = rng.integers(0, 6, size=(80, 3)).astype(float)

@@ -12,7 +12,7 @@ import pytest
 
 from datasets import load, preprocess
 from trees import DecisionTreeClassifier, RandomForestClassifier
-from trees.studies import train_test_rows
+from trees.tasks import train_test_rows
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from lab import (
     make_executor,
     run_job,
 )
-from trees import SearchResult, configuration_grid, holdout_tuning, nested_cross_validation
+from trees.tuning import SearchResult, configuration_grid, holdout_tuning, nested_cross_validation
 from ui.dataset_facts import feature_table, headline
 from viz.cultivated import auc_table
 from viz.evaluation import outer_folds_table, search_table, settings_table, table_41_frame

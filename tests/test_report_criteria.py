@@ -3,16 +3,9 @@
 import numpy as np
 import pytest
 
-from trees import (
-    CLASSIFIER_CRITERIA,
-    CRITERIA_CLF,
-    REPORT_CRITERIA,
-    DecisionTreeClassifier,
-    SegmentBatch,
-    TreeGrower,
-    position_to_threshold,
-    search_splits,
-)
+from trees import DecisionTreeClassifier, TreeGrower
+from trees.tree import CLASSIFIER_CRITERIA, CRITERIA_CLF, REPORT_CRITERIA, position_to_threshold
+from trees.tree._splitter import SegmentBatch, search_splits
 
 
 def test_report_chi2_by_hand():

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from datasets import generate, load, preprocess
-from trees import stability_scoreboard
+from trees.instability import stability_scoreboard
 
 
 def _board(X, y, task, **kwargs):

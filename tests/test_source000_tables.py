@@ -15,7 +15,7 @@ from datasets.source000 import (
     table2,
     table3,
 )
-from trees.studies import MARKS
+from trees.conditioning import MARKS
 
 NAMES = list(PAPER_CLASSIFICATION) + list(PAPER_REGRESSION)
 

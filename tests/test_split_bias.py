@@ -4,18 +4,16 @@ import numpy as np
 import pytest
 from scipy.stats import chi2_contingency, ks_2samp
 
-from trees import (
+from trees import DecisionTreeClassifier, TreeGrower, bias_experiment
+from trees.selection_bias import (
     BIAS_CRITERIA,
-    DecisionTreeClassifier,
-    TreeGrower,
-    bias_experiment,
     gamma_log_pvalue,
     gini_null_moments,
-    log_gamma_sf,
     permutation_pvalue,
     split_criteria,
 )
 from trees.studies._split_bias import _null_tables
+from trees.tree._pvalues import log_gamma_sf
 from trees.tree._pvalues import table_criteria as _criteria
 
 

@@ -3,8 +3,14 @@
 import numpy as np
 import pytest
 
-from trees import CRITERIA_CLF, CRITERIA_REG, SegmentBatch, position_to_threshold, search_splits
-from trees.tree._splitter import gather_segments, partition_segments, sort_features
+from trees.tree import CRITERIA_CLF, CRITERIA_REG, position_to_threshold
+from trees.tree._splitter import (
+    SegmentBatch,
+    gather_segments,
+    partition_segments,
+    search_splits,
+    sort_features,
+)
 
 
 def test_threshold_is_the_midpoint():

@@ -3,7 +3,7 @@
 import numpy as np
 
 from datasets import load, preprocess
-from trees import tie_break_study
+from trees.instability import tie_break_study
 
 
 def test_two_copies_of_a_feature_tie_and_the_seed_picks_one():

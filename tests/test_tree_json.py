@@ -18,14 +18,16 @@ from trees import (
     RandomForestClassifier,
     Tree,
     TreeGrower,
-    check_tree_for_data,
     from_sklearn,
     mirror,
+)
+from trees.tree import (
+    _tree_json,
+    check_tree_for_data,
     parse_tree_json,
     tree_data_problems,
     validate_tree_document,
 )
-from trees.tree import _tree_json
 from viz.tree_dot import tree_to_dot
 
 RNG = np.random.default_rng(0)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from datasets import generate
-from trees import (
+from trees.tuning import (
     configuration_grid,
     cross_validated_search,
     cross_validation_error,

@@ -13,7 +13,7 @@ from sklearn.tree import DecisionTreeRegressor as SkTree
 
 from datasets import load
 from trees import DecisionTreeClassifier, DecisionTreeRegressor, RandomForestRegressor, TreeGrower
-from trees.studies import make_model, make_tree
+from trees.tasks import make_model, make_tree
 from trees.tree._builder import GROWTH_ORDERS, grow
 from trees.tree._criterion import CRITERIA_REG
 from trees.tree._growth import GrowingTree

@@ -4,7 +4,9 @@ import numpy as np
 import pandas as pd
 
 from datasets import load
-from trees import DecisionTreeClassifier, TreeGrower, feature_importances, row_paths
+from trees import DecisionTreeClassifier, TreeGrower
+from trees.conditioning import row_paths
+from trees.inspection import feature_importances
 from viz.curves import nearest_candidate, plural, step_scores_figure
 from viz.node_views import importance_figure, node_distribution_figure, node_legend_html
 from viz.tables import candidates_table, path_table

@@ -5,11 +5,10 @@ import pandas as pd
 import pytest
 
 from datasets import generate
-from trees import (
-    DecisionTreeClassifier,
+from trees import DecisionTreeClassifier, perturbation_study
+from trees.instability import (
     near_tie_trees,
     node_cutpoints,
-    perturbation_study,
     prediction_agreement,
     refit_map,
     split_confidence,

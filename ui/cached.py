@@ -22,13 +22,12 @@ from trees import (
     RandomForestClassifier,
     bias_experiment,
     complexity_curve,
-    exhaustive_trees,
-    noise_root_study,
-    null_gini_gains,
-    out_of_fold_reliability,
-    refit_without_row,
 )
-from trees.studies import make_model, make_tree, subsample, train_test_rows
+from trees.instability import refit_without_row
+from trees.reliability import out_of_fold_reliability
+from trees.selection_bias import noise_root_study, null_gini_gains
+from trees.tasks import make_model, make_tree, subsample, train_test_rows
+from trees.tuning import exhaustive_trees
 
 # Threads for a page's Monte Carlo grid: its cells are independent and release the GIL, and a
 # user waits on them; more than four threads would only crowd the other sessions of the server.

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from trees.studies import LatticeIndex, conditioning_disagreement, fit_model
+from trees.conditioning import LatticeIndex, conditioning_disagreement, fit_model
 from viz.conditioning import held_values, surfaces_figure, thresholds_by_feature
 
 from .cached import as_key, held_out_split
@@ -40,10 +40,10 @@ class ModelView:
 
     Attributes
     ----------
-    fitted : trees.studies.FittedModel
+    fitted : trees.conditioning.FittedModel
     X_train, X_test, y_train, y_test : ndarray
         The held-out split (the same rows for both when the data is small).
-    report : trees.studies.Disagreement
+    report : trees.conditioning.Disagreement
         Where ``<`` and ``<=`` disagree on the held-out rows.
     marked : list of ndarray of bool
         Per tree, the nodes whose threshold is an observed lattice value.

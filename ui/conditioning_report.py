@@ -122,7 +122,7 @@ def snippet(origin, preprocessing, task, engine, params, n_rows):
         return (
             "# The current dataset is an upload, which a snippet cannot rebuild: read your file with\n"
             "# datasets.read_table and datasets.table_to_dataset, then run the steps of the page's\n"
-            "# model with trees.studies.fit_model and trees.conditioning_disagreement.\n"
+            "# model with trees.conditioning.fit_model and conditioning_disagreement.\n"
         )
     share, seed = HELD_OUT
     split = (
@@ -135,7 +135,8 @@ def snippet(origin, preprocessing, task, engine, params, n_rows):
         [
             "import numpy as np",
             "from datasets import generate, load, preprocess",
-            "from trees.studies import LatticeIndex, conditioning_disagreement, fit_model, train_test_rows",
+            "from trees.conditioning import LatticeIndex, conditioning_disagreement, fit_model",
+            "from trees.tasks import train_test_rows",
             "",
             *lines,
             "X, y = data.arrays()",

@@ -7,7 +7,7 @@ into what the page shows: a row in the notation of the paper's Tables 2 and
 3 beside the paper's own row, a sentence that reads it, and the 40-dataset
 comparison with its agreements coloured.
 
-Notation (one across the project, ``trees.studies.MARKS``): ``*`` the two
+Notation (one across the project, ``trees.conditioning.MARKS``): ``*`` the two
 tests score differently (p≠); ``+`` / ``-`` the bias-free variant scores
 higher / lower than that test (p≤, p<); ``=`` no significant difference.
 An improvement that is not significant is shown as ``=`` too (the paper
@@ -26,7 +26,7 @@ from lab.paper import (
     paper_row,
     printed_cells,
 )
-from trees.studies import MARK_LEGEND, MARKS
+from trees.conditioning import MARK_LEGEND, MARKS
 
 from .conditioning_settings import (
     ENGINES,

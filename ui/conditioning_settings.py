@@ -25,7 +25,7 @@ import streamlit as st
 
 from datasets.bundled import PAPER_SETTINGS
 from datasets.source000 import paper_settings, settings_table, table1
-from trees.studies import PAPER_RANDOM_STATE
+from trees.conditioning import PAPER_RANDOM_STATE
 
 from . import share, state
 
@@ -155,7 +155,7 @@ class Settings:
 
     def engine_options(self):
         """The fit's tie-break, precision and regression sums (this package only: scikit-learn
-        has its own; a classification study leaves the sums out, ``trees.studies.make_model``)."""
+        has its own; a classification study leaves the sums out, ``trees.tasks.make_model``)."""
         if self.engine != "trees":
             return {}
         return {

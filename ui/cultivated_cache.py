@@ -18,14 +18,10 @@ import numpy as np
 import streamlit as st
 from sklearn.base import clone
 
-from trees import (
-    VARIANTS,
-    CultivatedForestClassifier,
-    DecisionTreeClassifier,
-    RandomForestClassifier,
-    compare_models,
-    out_of_fold_reliability,
-)
+from trees import CultivatedForestClassifier, DecisionTreeClassifier, RandomForestClassifier
+from trees.ensemble import VARIANTS
+from trees.reliability import out_of_fold_reliability
+from trees.tuning import compare_models
 from viz.partition import grid_rows
 
 __all__ = [

@@ -15,14 +15,14 @@ import streamlit as st
 from sklearn.inspection import permutation_importance
 
 from lab import GridSearchJob, HoldoutSearchJob, NestedSearchJob, reopen, saved_runs
-from trees import (
+from trees.tasks import train_test_rows
+from trees.tuning import (
     SearchResult,
     cross_validated_search,
     exhaustive_trees,
     holdout_tuning,
     nested_cross_validation,
 )
-from trees.studies import train_test_rows
 
 __all__ = [
     "METHODS",

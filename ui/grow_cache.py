@@ -10,7 +10,8 @@ computing them again.
 import numpy as np
 import streamlit as st
 
-from trees import feature_importances, split_confidence
+from trees.inspection import feature_importances
+from trees.instability import split_confidence
 
 __all__ = ["confidence", "importances", "step_scores"]
 

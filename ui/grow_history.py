@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from trees import position_to_threshold
+from trees.tree import position_to_threshold
 
 __all__ = ["MAX_SPLITS", "Split", "encode", "replay", "replay_splits", "splits_of"]
 

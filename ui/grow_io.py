@@ -9,7 +9,8 @@ which refuses a split that would leave a side empty there.
 
 import streamlit as st
 
-from trees import Tree, TreeGrower, check_tree_for_data, parse_tree_json
+from trees import Tree, TreeGrower
+from trees.tree import check_tree_for_data, parse_tree_json
 from viz.tree_dot import tree_to_dot
 
 from . import grower_state as gs
@@ -117,8 +118,9 @@ def reproduce_snippet(grower, split, settings):
     return (
         "import numpy as np\n"
         "from datasets import generate, load, preprocess, read_table, table_to_dataset\n"
-        "from trees import TreeGrower, split_confidence\n"
-        "from trees.studies import train_test_rows\n\n"
+        "from trees import TreeGrower\n"
+        "from trees.instability import split_confidence\n"
+        "from trees.tasks import train_test_rows\n\n"
         f"{load_line}\n"
         "X, y = data.arrays()\n"
         f"{rows}\n"

@@ -12,7 +12,7 @@ import hashlib
 import numpy as np
 import streamlit as st
 
-from trees import near_tie_options
+from trees.instability import near_tie_options
 from viz.curves import NEAR_TIE, category_curve_figure, nearest_candidate, score_curve_figure
 from viz.node_views import node_distribution_figure
 from viz.tables import candidates_table

@@ -11,7 +11,9 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from trees import CRITERIA_CLF, CRITERIA_REG, GROWTH_ORDERS, row_paths, tree_importances
+from trees.conditioning import row_paths
+from trees.instability import tree_importances
+from trees.tree import CRITERIA_CLF, CRITERIA_REG, GROWTH_ORDERS
 from viz.curves import plural, step_scores_figure
 from viz.node_views import importance_figure, node_legend_html
 from viz.partition import partition_figure

@@ -22,7 +22,7 @@ import numpy as np
 import streamlit as st
 
 from trees import TreeGrower
-from trees.studies import subsample, train_test_rows
+from trees.tasks import subsample, train_test_rows
 from trees.tree import TREE_SETTINGS, TreeParams
 
 from . import share, state

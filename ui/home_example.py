@@ -11,7 +11,8 @@ import numpy as np
 import streamlit as st
 
 from datasets import load
-from trees import DecisionTreeClassifier, row_paths
+from trees import DecisionTreeClassifier
+from trees.conditioning import row_paths
 
 __all__ = ["APPLICANT", "LoanExample", "focus_nodes", "loan_example"]
 

@@ -13,18 +13,18 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from trees import (
+from trees import perturbation_study
+from trees.instability import (
     compare_trees,
     near_tie_trees,
     node_cutpoints,
-    perturbation_study,
     prediction_agreement,
     refit_map,
     split_confidence,
     tie_break_study,
     tree_distances,
 )
-from trees.studies import make_tree
+from trees.tasks import make_tree
 
 __all__ = [
     "Comparison",

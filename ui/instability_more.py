@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from trees import cutpoint_summary, stability_scoreboard
+from trees.instability import cutpoint_summary, stability_scoreboard
 from viz.curves import plural
 from viz.stability import (
     cutpoint_figure,
@@ -342,11 +342,11 @@ def snippet(settings, epsilon, max_trees, n_seeds, held_out=True, subsampled=Fal
     return (
         "import numpy as np\n"
         "from datasets import generate, load, preprocess, read_table, table_to_dataset\n"
-        "from trees import (\n"
+        "from trees.instability import (\n"
         "    mean_pairwise, near_tie_trees, perturbation_study, prediction_agreement,\n"
         "    split_confidence, tie_break_study,\n"
         ")\n"
-        "from trees.studies import make_tree, subsample, train_test_rows\n\n"
+        "from trees.tasks import make_tree, subsample, train_test_rows\n\n"
         f"{dataset_code()}\n"
         "X, y = data.arrays()\n"
         + sample

@@ -1,6 +1,6 @@
 """The instability page's panels: settings, the key picture, fragile splits, near-tie trees, refits.
 
-Widgets and layout only: the measures are ``trees.studies`` functions, cached
+Widgets and layout only: the measures are ``trees.instability`` functions, cached
 in ``ui.instability_cache``; the figures come from ``viz.stability`` and
 ``viz.near_ties``. The other tabs and the scoreboard are in
 ``ui.instability_more``.
@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from trees import (
+from trees.inspection import split_text
+from trees.instability import (
     DISTANCES,
     PERTURBATIONS,
     compare_trees,
@@ -20,7 +21,6 @@ from trees import (
     prediction_spread,
     tree_diff,
 )
-from trees.studies import split_text
 from viz.curves import plural
 from viz.instability import spread_map_figure
 from viz.near_ties import feature_use_figure, near_tie_icicle, near_tie_scores_figure

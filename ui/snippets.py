@@ -113,7 +113,7 @@ def evaluate_snippet(origin, settings, task, max_rows, test_share, seed, params)
     error = "1 - accuracy" if task == "classification" else "1 - R²"
     lines = dataset_lines(origin, settings)
     lines.insert(1, f"from trees import {estimator}")
-    lines.insert(2, "from trees.studies import subsample, train_test_rows")
+    lines.insert(2, "from trees.tasks import subsample, train_test_rows")
     lines += [
         "",
         "X, y = data.arrays()",
@@ -146,7 +146,7 @@ def cultivated_snippet(origin, settings, max_rows, variant, depth, eta0, k_scale
             "X, y = data.arrays()",
             f"X, y, _ = subsample(X, y, {max_rows}, 0)  # the page's rows: at most {max_rows:,}",
         ]
-        lines.insert(1, "from trees.studies import subsample")
+        lines.insert(1, "from trees.tasks import subsample")
     lines.insert(1, "from trees import CultivatedForestClassifier")
     lines += [
         f"model = CultivatedForestClassifier({variant!r}, max_depth={depth}, eta0={eta0}, k_factor={k_scale}).fit(X, y)",

@@ -1,6 +1,6 @@
 """Figures of split confidence, refits compared with each other, cutpoints and the scoreboard.
 
-Every builder reads the results of ``trees.studies`` (``split_confidence``,
+Every builder reads the results of ``trees.instability`` (``split_confidence``,
 ``prediction_agreement`` / ``tree_distances`` / ``refit_map``,
 ``node_cutpoints`` / ``cutpoint_summary``, ``stability_scoreboard``) and
 returns a plotly figure sized to be read at 1024 pixels wide: horizontal bars

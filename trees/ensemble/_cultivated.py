@@ -43,12 +43,12 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..tree import CRITERIA_CLF, SegmentBatch, search_splits
+from ..tree import CRITERIA_CLF
 from ..tree._kernels_arrays import kernel_array
 from ..tree._kernels_criteria import GINI
 from ..tree._kernels_cultivated import neighbourhood, node_neighbourhoods
 from ..tree._kernels_search import keep_rows
-from ..tree._splitter import sort_features
+from ..tree._splitter import SegmentBatch, search_splits, sort_features
 
 __all__ = ["VARIANTS", "CultivatedForestClassifier", "Decision", "Module"]
 

@@ -17,7 +17,7 @@ These measures compare the refits with each other, as the literature does:
   leaf ``i`` of one tree and leaf ``j`` of the other, ``a_i`` and ``b_j``
   the leaf sizes, and ``C(k) = k (k - 1) / 2``,
   ``d = (sum_i C(a_i) + sum_j C(b_j) - 2 sum_ij C(n_ij)) / C(n)``.
-* **Structural distance**: :func:`trees.studies.tree_distance`.
+* **Structural distance**: :func:`trees.instability.tree_distance`.
 * **A map of the refits**: classical multidimensional scaling (Torgerson,
   1952; Gower, 1966) of a distance matrix, with the *medoid* (the tree
   whose distances to the others sum least) as the representative tree, as

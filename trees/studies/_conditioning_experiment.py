@@ -256,7 +256,7 @@ class ConditioningResult:
         """The row of Tables 2 and 3 for this experiment (dict).
 
         ``rule`` defaults to the experiment's significance rule; the marks
-        follow :data:`trees.studies.MARKS` and the row names the rule in force.
+        follow :data:`trees.conditioning.MARKS` and the row names the rule in force.
         """
         rule = rule or self.significance
         le, lt, proposed = self.scores["<="], self.scores["<"], self.scores[self.proposed]

@@ -4,7 +4,7 @@ Two views, as scikit-learn and dtreeviz offer them:
 
 * **impurity-based importance** (Breiman et al., 1984): the weighted
   impurity decrease of every split, summed by feature and normalised to 1
-  (:func:`trees.studies.tree_importances`). It is read from the training
+  (:func:`trees.instability.tree_importances`). It is read from the training
   rows, so it also credits splits that only fit noise, and it favours
   features with many thresholds (source 001's bias);
 * **permutation importance** (Breiman, 2001, "Random forests", section 10):

@@ -17,7 +17,8 @@ it loses, the feature that wins most often is the *rival*.
 import numpy as np
 import pandas as pd
 
-from ..tree import SegmentBatch, best_categorical_split, search_splits
+from ..tree._categorical import best_categorical_split
+from ..tree._splitter import SegmentBatch, search_splits
 from ._progress import report
 
 __all__ = ["bootstrap_node_wins"]

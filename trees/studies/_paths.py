@@ -4,7 +4,7 @@ A node's *path* is ``"root"`` for the root and the path of its parent
 followed by ``-L`` (the side where the test holds: ``x <= t``, or the code
 is in the set) or ``-R``: ``"root-L-R"`` is the right child of the root's
 left child. Paths are how refits of the same data are compared node by node
-(:func:`trees.studies.node_cutpoints`, :func:`trees.studies.tree_diff`):
+(:func:`trees.instability.node_cutpoints`, :func:`trees.instability.tree_diff`):
 node ids depend on growth order, paths do not.
 """
 

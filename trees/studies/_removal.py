@@ -48,7 +48,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..tree import SegmentBatch, best_categorical_split, search_splits
+from ..tree._categorical import best_categorical_split
+from ..tree._splitter import SegmentBatch, search_splits
 
 __all__ = [
     "MAX_SUBSET_CATEGORIES",

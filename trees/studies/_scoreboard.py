@@ -2,7 +2,7 @@
 
 Five learners are refitted on the *same* perturbed samples of the training
 rows (bootstrap samples, a few rows removed, or jittered features; see
-:data:`trees.studies.PERTURBATIONS`) and judged on the same held-out rows:
+:data:`trees.instability.PERTURBATIONS`) and judged on the same held-out rows:
 
 * **CART**: the greedy tree;
 * **p-value selection** (source 001, section 4): the split variable with the

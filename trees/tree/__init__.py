@@ -1,4 +1,8 @@
-"""The CART core: the array tree, its threshold tests, criteria, split search, builder and estimators.
+"""The CART core: the array tree, its threshold tests, criteria, estimators and the grower.
+
+The split search, the growth and source 001's statistics live in private
+modules (``_splitter``, ``_growth``, ``_builder``, ``_pvalues``); the
+statistics are public in :mod:`trees.selection_bias`.
 
 Public API
 ----------
@@ -12,17 +16,13 @@ TreeParams, PARAMETER_CONSTRAINTS, TREE_SETTINGS
     A tree's settings as one validated value, and the table it is checked against.
 TreeGrower, Candidate
     Grow a tree one split at a time.
-search_splits, SegmentBatch, SplitTable, position_to_threshold, TIE_BREAKS
-    The single split search and its tie-breaks between features.
-GrowingTree, grow, StoppingRules, GROWTH_ORDERS, SELECTIONS, CATEGORICAL_SPLITS
-    The builder, its stopping rules and its options by name.
+position_to_threshold, TIE_BREAKS
+    The threshold between two sorted values, and the tie-breaks between features.
+GROWTH_ORDERS, SELECTIONS, CATEGORICAL_SPLITS
+    The growth orders, split-variable selections and categorical splits by name.
 CRITERIA_CLF, CRITERIA_REG, REPORT_CRITERIA, CLASSIFIER_CRITERIA
     The split criteria by name (REPORT_CRITERIA: source 004's own metrics;
     CLASSIFIER_CRITERIA: every classification criterion).
-split_criteria, table_criteria, gini_null_moments, gamma_log_pvalue, log_gamma_sf, permutation_pvalue
-    Source 001's split statistics and p-values.
-best_categorical_split
-    Membership and equality splits of a categorical feature.
 from_sklearn
     Convert a fitted scikit-learn tree.
 warm_up
@@ -35,8 +35,8 @@ tree_data_problems, check_tree_for_data
 
 # First: clears stale compiled kernels before any runs (see _kernels_cache).
 from . import _kernels_cache  # noqa: F401, I001
-from ._builder import GROWTH_ORDERS, SELECTIONS, GrowingTree, grow
-from ._categorical import CATEGORICAL_SPLITS, best_categorical_split
+from ._builder import GROWTH_ORDERS, SELECTIONS
+from ._categorical import CATEGORICAL_SPLITS
 from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
 from ._criterion import CLASSIFIER_CRITERIA, CRITERIA_CLF, CRITERIA_REG, REPORT_CRITERIA
 from ._grower import Candidate, TreeGrower
@@ -49,22 +49,7 @@ from ._operators import (
     ROUTING_OPERATORS,
     check_operator,
 )
-from ._pvalues import (
-    gamma_log_pvalue,
-    gini_null_moments,
-    log_gamma_sf,
-    permutation_pvalue,
-    split_criteria,
-    table_criteria,
-)
-from ._settings import StoppingRules
-from ._splitter import (
-    TIE_BREAKS,
-    SegmentBatch,
-    SplitTable,
-    position_to_threshold,
-    search_splits,
-)
+from ._splitter import TIE_BREAKS, position_to_threshold
 from ._tree import Tree, mirror
 from ._warmup import warm_up
 from ._tree_json import MAX_NODES as MAX_TREE_NODES
@@ -90,29 +75,16 @@ __all__ = [
     "Candidate",
     "DecisionTreeClassifier",
     "DecisionTreeRegressor",
-    "SegmentBatch",
-    "SplitTable",
-    "StoppingRules",
     "Tree",
     "TreeGrower",
     "TreeParams",
-    "GrowingTree",
-    "best_categorical_split",
     "check_operator",
     "check_tree_for_data",
     "from_sklearn",
-    "gamma_log_pvalue",
-    "gini_null_moments",
-    "grow",
-    "log_gamma_sf",
     "mirror",
     "parse_tree_json",
-    "permutation_pvalue",
     "position_to_threshold",
-    "search_splits",
-    "split_criteria",
-    "table_criteria",
-    "warm_up",
     "tree_data_problems",
     "validate_tree_document",
+    "warm_up",
 ]

@@ -23,7 +23,7 @@ Choices where the paper is open:
   gains are 0 and its p-values 1.
 
 The bias experiment built on these statistics lives in
-``trees.studies._split_bias``.
+``trees.selection_bias``.
 """
 
 import numpy as np

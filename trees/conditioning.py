@@ -1,0 +1,86 @@
+"""Source 000: the threshold test (``<=`` or ``<``) and what it changes.
+
+Where the two tests disagree, the lattice heuristics, the evaluation protocol (as
+independent tasks and a combine step, for any executor), the engines that fit this
+package's models or scikit-learn's, and the Wilcoxon marks of Tables 2 and 3.
+
+Public API
+----------
+conditioning_disagreement, Disagreement, row_paths
+    Where ``<=`` and ``<`` send rows differently, and a row's path under each.
+lattice_features, lattice_nodes, lattice_split_share, LatticeIndex, THRESHOLD_TESTS
+    Source 000's lattice heuristics (section 3.2).
+conditioning_experiment, ConditioningResult
+    The evaluation protocol (sections 4.3 to 4.6) run with joblib threads.
+conditioning_plan, run_conditioning_task, combine_conditioning, ConditioningPlan, ALL_DATA
+    The protocol as independent tasks and a combine step (any executor, same numbers).
+fit_model, FittedModel, ENGINES, PAPER_RANDOM_STATE, RHO_K_REFERENCES
+    This package's models or scikit-learn's; the paper's seed; the rows rho_k counts.
+wilcoxon_marks, improvement_over_worse, MARKS, MARK_LEGEND, SIGNIFICANCE_RULES, ALPHA
+    The Wilcoxon marks of Tables 2 and 3 in one notation, and their rules.
+tree_operators, OPERATORS, FOREST_CONDITIONINGS
+    The tests a tree or a forest takes, and the test of each tree of a forest.
+"""
+
+from .ensemble import tree_operators
+from .studies._conditioning import Disagreement, conditioning_disagreement, row_paths
+from .studies._conditioning_experiment import (
+    ALL_DATA,
+    PAPER_RANDOM_STATE,
+    RHO_K_REFERENCES,
+    ConditioningPlan,
+    ConditioningResult,
+    combine_conditioning,
+    conditioning_experiment,
+    conditioning_plan,
+    run_conditioning_task,
+)
+from .studies._engines import ENGINES, FittedModel, fit_model
+from .studies._lattice import (
+    THRESHOLD_TESTS,
+    LatticeIndex,
+    lattice_features,
+    lattice_nodes,
+    lattice_split_share,
+)
+from .studies._significance import (
+    ALPHA,
+    MARK_LEGEND,
+    MARKS,
+    SIGNIFICANCE_RULES,
+    improvement_over_worse,
+    wilcoxon_marks,
+)
+from .tree import FOREST_CONDITIONINGS, OPERATORS
+
+__all__ = [
+    "ALL_DATA",
+    "ALPHA",
+    "ConditioningPlan",
+    "ConditioningResult",
+    "Disagreement",
+    "ENGINES",
+    "FOREST_CONDITIONINGS",
+    "FittedModel",
+    "LatticeIndex",
+    "MARKS",
+    "MARK_LEGEND",
+    "OPERATORS",
+    "PAPER_RANDOM_STATE",
+    "RHO_K_REFERENCES",
+    "SIGNIFICANCE_RULES",
+    "THRESHOLD_TESTS",
+    "combine_conditioning",
+    "conditioning_disagreement",
+    "conditioning_experiment",
+    "conditioning_plan",
+    "fit_model",
+    "improvement_over_worse",
+    "lattice_features",
+    "lattice_nodes",
+    "lattice_split_share",
+    "row_paths",
+    "run_conditioning_task",
+    "tree_operators",
+    "wilcoxon_marks",
+]
