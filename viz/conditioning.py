@@ -439,24 +439,24 @@ def _changed_points(points, fx, fy, cell, show_legend):
     ]  # fmt: skip
 
 
-VARIANT_COLORS = {"<=": "#1f77b4", "<": "#d62728", "average": "#2ca02c", "half": "#9467bd"}
-VARIANT_LABELS = {"<=": "x ≤ t", "<": "x < t", "average": "average", "half": "half"}
+CONDITIONING_COLORS = {"<=": "#1f77b4", "<": "#d62728", "average": "#2ca02c", "half": "#9467bd"}
+CONDITIONING_LABELS = {"<=": "x ≤ t", "<": "x < t", "average": "average", "half": "half"}
 
 
 def score_distribution_figure(scores, metric):
-    """Box plots of the per-fold scores of each variant (same folds), with their means."""
+    """Box plots of the per-fold scores of each threshold test (same folds), with their means."""
     fig = go.Figure()
-    order = [v for v in VARIANT_LABELS if v in scores] + [
-        v for v in scores if v not in VARIANT_LABELS
+    order = [v for v in CONDITIONING_LABELS if v in scores] + [
+        v for v in scores if v not in CONDITIONING_LABELS
     ]
-    for variant in order:
-        values = scores[variant]
+    for conditioning in order:
+        values = scores[conditioning]
         fig.add_trace(
             go.Box(
                 y=values,
-                name=VARIANT_LABELS.get(variant, variant),
+                name=CONDITIONING_LABELS.get(conditioning, conditioning),
                 boxmean=True,
-                marker_color=VARIANT_COLORS.get(variant),
+                marker_color=CONDITIONING_COLORS.get(conditioning),
                 boxpoints="outliers",
             )
         )

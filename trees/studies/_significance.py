@@ -16,7 +16,7 @@ Marks (one notation in the code, the bundled paper tables and the pages):
 
 * ``*``: the two tests score differently (Table 2's p_≠);
 * ``+``: ``a`` scores higher than ``b`` (Table 3's p_≤ and p_<, ``a`` the
-  bias-free variant);
+  bias-free test);
 * ``-``: ``a`` scores lower;
 * ``=``: no significant difference (the paper leaves the cell empty).
 """
@@ -121,7 +121,7 @@ def wilcoxon_marks(a, b, alpha=ALPHA, rule="paper"):
 
 
 def improvement_over_worse(proposed, le, lt, mark_le, mark_lt):
-    """Table 3's improvement: the bias-free variant's mean minus a test's mean.
+    """Table 3's improvement: the bias-free test's mean minus a test's mean.
 
     The study's rule: against the test it beats with significance ("+"); the
     larger of the two differences when it beats both, or when its only
