@@ -260,7 +260,7 @@ class TreeParams:
 
     def estimator(self, cls, **extra):
         """An estimator of class ``cls`` with those of these settings that it takes, and ``extra``."""
-        names = [name for name in cls._get_param_names() if name in PARAMETER_CONSTRAINTS]
+        names = [name for name in cls().get_params(deep=False) if name in PARAMETER_CONSTRAINTS]
         return cls(**{name: getattr(self, name) for name in names}, **extra)
 
 
