@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from datasets import generate, load, preprocess
+from pages.grow.history import MAX_SPLITS, encode, replay, replay_splits, splits_of
 from trees import TreeGrower
-from ui.grow_history import MAX_SPLITS, encode, replay, replay_splits, splits_of
 
 
 @pytest.fixture

@@ -8,20 +8,21 @@ from sklearn.metrics import confusion_matrix, roc_auc_score, roc_curve
 
 from datasets import TABLE_4_1
 from datasets.source004 import DEPTH_OFFSET, TABLE_4_1_TEST_SHARE
-from trees import CRITERIA_CLF, RandomForestClassifier, configuration_grid, split_error
-from ui import errors, figures, glossary, presenter, report, runs, share, shell, snippets, state
-from ui.cached import as_key, fit_model, sample
-from ui.evaluate_cache import (
+from pages.evaluate.cache import (
     MAX_ROWS,
     METHODS,
     SearchRecord,
     exhaustive_row,
+    fit_model,
     permutation_importances,
     run_search,
     saved_search,
     search_job,
     test_split,
 )
+from trees import CRITERIA_CLF, RandomForestClassifier, configuration_grid, split_error
+from ui import errors, figures, glossary, presenter, report, runs, share, snippets, state
+from ui.cached import as_key, sample
 from ui.experiments import run_with_progress
 from viz.evaluation import (
     CRITERION_WORDS,
@@ -33,8 +34,6 @@ from viz.evaluation import (
     settings_table,
     table_41_frame,
 )
-
-shell.page_frame()
 
 st.title("Evaluate and tune a tree")
 headline, picture = st.container(), st.container()

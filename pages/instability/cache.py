@@ -20,6 +20,7 @@ from trees import (
     perturbation_study,
     prediction_agreement,
     refit_map,
+    refit_without_row,
     split_confidence,
     tie_break_study,
     tree_distances,
@@ -36,6 +37,7 @@ __all__ = [
     "near_ties",
     "reference_tree",
     "refits",
+    "removal",
     "tie_breaks",
 ]
 
@@ -136,3 +138,9 @@ def first_influential_row(data_key, task, params, _X, _y, _reference, limit=100)
         if changed:
             return row
     return 0
+
+
+@st.cache_resource(show_spinner="Refitting without the row...", max_entries=64)
+def removal(data_key, task, params, row, _X, _y):
+    """:func:`trees.refit_without_row` (``params`` a tuple of pairs)."""
+    return refit_without_row(_X, _y, task, row, dict(params))

@@ -4,16 +4,15 @@ import numpy as np
 import streamlit as st
 
 from datasets.synthetic import smooth_function, surface_function
-from ui import figures, presenter, report, share, shell, state
-from ui.cached import complexity_curves, logistic_fit, sample, staircase_example, staircase_tree
+from pages.staircase.cache import complexity_curves, logistic_fit, staircase_example, staircase_tree
+from ui import figures, presenter, report, share, state
+from ui.cached import sample
 from viz.staircase import (
     complexity_figure,
     staircase_classification_figure,
     staircase_regression_figure,
     surface_comparison_figure,
 )
-
-shell.page_frame()
 
 st.title("The staircase effect, and how deep to grow")
 headline, picture = st.container(), st.container()

@@ -22,7 +22,7 @@ from trees import (
     holdout_tuning,
     nested_cross_validation,
 )
-from trees.studies import train_test_rows
+from trees.studies import make_model, train_test_rows
 
 __all__ = [
     "METHODS",
@@ -30,6 +30,7 @@ __all__ = [
     "SearchRecord",
     "Split",
     "exhaustive_row",
+    "fit_model",
     "permutation_importances",
     "run_search",
     "saved_search",
@@ -214,3 +215,12 @@ def saved_search(store, fingerprint, opened_id=None):
     run, summary = reopen(store, run_id)
     record = _record_of_run(store, run, summary)
     return None if record is None else (run_id, record)
+
+
+@st.cache_resource(show_spinner="Fitting...", max_entries=32)
+def fit_model(data_key, rows, kind, task, params, seed, _X, _y):
+    """A ``"tree"`` or ``"forest"`` fitted on the rows named by ``rows`` (part of the key).
+
+    ``params`` is a tuple of ``(name, value)`` pairs (hashable).
+    """
+    return make_model(kind, task, dict(params), seed).fit(_X, _y)

@@ -2,7 +2,7 @@
 
 The grower is mutable and belongs to one user, so it lives in
 ``st.session_state`` (not in a shared cache). Its splits travel in the URL as
-``grow_tree`` (``ui.grow_history``) and the selected node as ``grow_node``,
+``grow_tree`` (``pages.grow.history``) and the selected node as ``grow_node``,
 so a link rebuilds the same tree with the same node selected.
 
 What happens to a grown tree when something changes:
@@ -23,16 +23,16 @@ import streamlit as st
 
 from trees import TreeGrower
 from trees.studies import subsample, train_test_rows
+from ui import share, state
+from ui.cached import SMALL
+from ui.state import GROW_GROWER as GROWER
+from ui.state import GROW_MESSAGE as MESSAGE
+from ui.state import GROW_NODE as NODE
+from ui.state import GROW_SIGNATURE as SIGNATURE
+from ui.state import GROW_SPLIT as SPLIT
+from ui.state import GROW_TREE as TREE
 
-from . import share, state
-from .cached import SMALL
-from .grow_history import encode, replay, replay_splits, splits_of
-from .state import GROW_GROWER as GROWER
-from .state import GROW_MESSAGE as MESSAGE
-from .state import GROW_NODE as NODE
-from .state import GROW_SIGNATURE as SIGNATURE
-from .state import GROW_SPLIT as SPLIT
-from .state import GROW_TREE as TREE
+from .history import encode, replay, replay_splits, splits_of
 
 __all__ = [
     "GrowSettings",

@@ -26,8 +26,7 @@ import streamlit as st
 from datasets.bundled import PAPER_SETTINGS
 from datasets.source000 import paper_settings, settings_table, table1
 from trees.studies import PAPER_RANDOM_STATE
-
-from . import share, state
+from ui import share, state
 
 __all__ = [
     "DATASET_DEPENDENT",

@@ -2,11 +2,9 @@
 
 import streamlit as st
 
-from ui import figures, presenter, report, shell, state
+from ui import figures, presenter, report, state
 from ui.home_example import APPLICANT, CLASS_NAMES, focus_nodes, loan_example
 from ui.navigation import PAGES
-
-shell.page_frame()
 
 st.title("Tree Bias Lab")
 example = loan_example()

@@ -2,10 +2,7 @@
 
 import streamlit as st
 
-from trees import mean_pairwise
-from ui import errors, presenter, report, share, shell, state
-from ui.cached import SMALL, held_out_split, sample
-from ui.instability_cache import (
+from pages.instability.cache import (
     agreement,
     comparisons,
     confidence,
@@ -16,7 +13,7 @@ from ui.instability_cache import (
     refits,
     tie_breaks,
 )
-from ui.instability_more import (
+from pages.instability.more import (
     cutpoint_depth,
     cutpoints_panel,
     removal_panel,
@@ -24,7 +21,7 @@ from ui.instability_more import (
     snippet,
     tie_break_panel,
 )
-from ui.instability_panels import (
+from pages.instability.panels import (
     confidence_panel,
     distance_choice,
     key_picture,
@@ -32,9 +29,10 @@ from ui.instability_panels import (
     refits_panel,
     settings_panel,
 )
+from trees import mean_pairwise
+from ui import errors, presenter, report, share, state
+from ui.cached import SMALL, held_out_split, sample
 from viz.curves import plural
-
-shell.page_frame()
 
 st.title("Tree instability")
 presenter.guide("instability")

@@ -1,7 +1,7 @@
 """The conditioning page's words: its headline, and the snippet of its summary.
 
 :func:`headline` is the one sentence over the key picture, with its numbers.
-:func:`snippet` does what ``ui.conditioning_cache.model_view`` does for the
+:func:`snippet` does what ``pages.conditioning.cache.model_view`` does for the
 key picture (the same held-out split, engine, settings and seed, and source
 000's count of splits on lattice values) and prints the headline's numbers;
 a test executes it and compares its output with the page's.
@@ -10,9 +10,9 @@ a test executes it and compares its output with the page's.
 import numpy as np
 
 from datasets import PREPROCESS_DEFAULTS
+from ui.cached import SMALL
 
-from .cached import SMALL
-from .conditioning_cache import HELD_OUT, SEED, parting_features
+from .cache import HELD_OUT, SEED, parting_features
 
 __all__ = ["dataset_lines", "headline", "new_rows", "picture_caption", "snippet"]
 

@@ -1,9 +1,9 @@
 """The instability page's panels: settings, the key picture, fragile splits, near-tie trees, refits.
 
 Widgets and layout only: the measures are ``trees.studies`` functions, cached
-in ``ui.instability_cache``; the figures come from ``viz.stability`` and
+in ``pages.instability.cache``; the figures come from ``viz.stability`` and
 ``viz.near_ties``. The other tabs and the scoreboard are in
-``ui.instability_more``.
+``pages.instability.more``.
 """
 
 from dataclasses import dataclass
@@ -21,6 +21,8 @@ from trees import (
     tree_diff,
 )
 from trees.studies import split_text
+from ui import figures, glossary, report, share
+from ui.inputs import count_input, two_features
 from viz.curves import plural
 from viz.instability import spread_map_figure
 from viz.near_ties import feature_use_figure, near_tie_icicle, near_tie_scores_figure
@@ -32,9 +34,6 @@ from viz.stability import (
     refit_map_figure,
     svg_badges,
 )
-
-from . import figures, glossary, report, share
-from .inputs import count_input, two_features
 
 __all__ = [
     "InstabilitySettings",

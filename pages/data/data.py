@@ -12,11 +12,9 @@ from datasets import (
     id_like_columns,
     infer_task,
 )
-from ui import data_controls, figures, glossary, presenter, report, share, shell, snippets, state
-from ui.dataset_facts import page_facts
+from pages.data.facts import page_facts
+from ui import data_controls, figures, glossary, presenter, report, share, snippets, state
 from viz.data_figures import scatter_figure, target_figure
-
-shell.page_frame()
 
 st.title("Data")
 FLASH = state.DATA_FLASH

@@ -1,9 +1,9 @@
 """The grow page's panels: settings, the action bar, the tree, and the tabs beside the selected node.
 
 Widgets and layout only; the computations live in ``trees`` and
-``ui.grow_cache``, the session in ``ui.grower_state``. The selected node's
+``pages.grow.cache``, the session in ``pages.grow.grower_state``. The selected node's
 own panel (candidates, score curve, distribution, splits by hand) is in
-``ui.grow_node``.
+``pages.grow.node``.
 """
 
 from dataclasses import dataclass
@@ -12,15 +12,15 @@ import numpy as np
 import streamlit as st
 
 from trees import CRITERIA_CLF, CRITERIA_REG, GROWTH_ORDERS, row_paths, tree_importances
+from ui import figures, glossary, report, share
+from ui.inputs import count_input, two_features
 from viz.curves import plural, step_scores_figure
 from viz.node_views import importance_figure, node_legend_html
 from viz.partition import partition_figure
 from viz.stability import confidence_badges, svg_badges
 from viz.tables import path_table
 
-from . import figures, glossary, report, share
 from . import grower_state as gs
-from .inputs import count_input, two_features
 
 __all__ = [
     "RowChoice",

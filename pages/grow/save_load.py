@@ -10,12 +10,12 @@ which refuses a split that would leave a side empty there.
 import streamlit as st
 
 from trees import Tree, TreeGrower, check_tree_for_data, parse_tree_json
+from ui import state
+from ui.snippets import dataset_code
 from viz.tree_dot import tree_to_dot
 
 from . import grower_state as gs
-from . import state
-from .grow_history import splits_of
-from .snippets import dataset_code
+from .history import splits_of
 
 __all__ = ["MAX_TREE_BYTES", "load_panel", "load_tree", "reproduce_snippet"]
 

@@ -10,6 +10,10 @@ import pandas as pd
 import streamlit as st
 
 from trees import cutpoint_summary, stability_scoreboard
+from ui import figures, glossary, report, share, state
+from ui.experiments import run_with_progress, stopped_before_any_step
+from ui.inputs import count_input
+from ui.snippets import dataset_code
 from viz.curves import plural
 from viz.stability import (
     cutpoint_figure,
@@ -18,12 +22,8 @@ from viz.stability import (
     scoreboard_figure,
 )
 
-from . import figures, glossary, report, share, state
-from .cached import removal
-from .experiments import run_with_progress, stopped_before_any_step
-from .inputs import count_input
-from .instability_panels import diff_views
-from .snippets import dataset_code
+from .cache import removal
+from .panels import diff_views
 
 __all__ = [
     "BOARD_PERMUTATIONS",

@@ -2,7 +2,7 @@
 distribution, the near-ties, and splitting a leaf by hand (a click on either figure, or a form).
 
 Widget keys that depend on the tree carry a digest of the tree's text
-(``ui.grow_history``), so a picker or a chart made for one tree is never shown
+(``pages.grow.history``), so a picker or a chart made for one tree is never shown
 for another: after a split the node picker names the new split at once, and
 a chart's selection never outlives the split it made.
 """
@@ -13,14 +13,14 @@ import numpy as np
 import streamlit as st
 
 from trees import near_tie_options
+from ui import figures, glossary, share
+from ui.state import GROW_GROWER
 from viz.curves import NEAR_TIE, category_curve_figure, nearest_candidate, score_curve_figure
 from viz.node_views import node_distribution_figure
 from viz.tables import candidates_table
 from viz.tree_svg import membership_text
 
-from . import figures, glossary, share
 from . import grower_state as gs
-from .state import GROW_GROWER
 
 __all__ = ["node_panel"]
 

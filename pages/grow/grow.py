@@ -4,11 +4,10 @@ from dataclasses import astuple
 
 import streamlit as st
 
-from ui import errors, grow_cache, presenter, report, share, shell, state
-from ui import grower_state as gs
-from ui.grow_io import load_panel, reproduce_snippet
-from ui.grow_node import node_panel
-from ui.grow_panels import (
+from pages.grow import cache as grow_cache
+from pages.grow import grower_state as gs
+from pages.grow.node import node_panel
+from pages.grow.panels import (
     action_bar,
     choose_row,
     path_panel,
@@ -17,9 +16,9 @@ from ui.grow_panels import (
     settings_panel,
     tree_panel,
 )
+from pages.grow.save_load import load_panel, reproduce_snippet
+from ui import errors, presenter, report, share, state
 from viz.curves import plural
-
-shell.page_frame()
 
 st.title("Grow a tree step by step")
 presenter.guide("grow")

@@ -5,10 +5,7 @@ import streamlit as st
 
 from datasets import generate
 from datasets.source002 import CATALOG_NAMES, TABLE_1
-from trees import VARIANTS, abstention_curve
-from ui import errors, figures, glossary, presenter, report, share, shell, snippets, state
-from ui.cached import sample
-from ui.cultivated_cache import (
+from pages.cultivated.cache import (
     FOREST_TREES,
     fit_crf,
     oof_reliability,
@@ -16,6 +13,9 @@ from ui.cultivated_cache import (
     surfaces,
     table_1_scores,
 )
+from trees import VARIANTS, abstention_curve
+from ui import errors, figures, glossary, presenter, report, share, snippets, state
+from ui.cached import sample
 from ui.experiments import run_with_progress
 from viz.cultivated import (
     abstention_figure,
@@ -23,8 +23,6 @@ from viz.cultivated import (
     leaf_fraction_figure,
     soft_surfaces_figure,
 )
-
-shell.page_frame()
 
 st.title("Cultivated random forests")
 headline, picture = st.container(), st.container()

@@ -28,7 +28,7 @@ from lab.paper import (
 )
 from trees.studies import MARK_LEGEND, MARKS
 
-from .conditioning_settings import (
+from .settings import (
     ENGINES,
     PRECISIONS,
     RHO_K,

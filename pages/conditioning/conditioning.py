@@ -6,17 +6,15 @@ import streamlit as st
 
 from datasets.bundled import PAPER_CLASSIFICATION, PAPER_REGRESSION
 from lab.paper import ALL_PAPER_DATASETS
+from pages.conditioning import cache as cc
+from pages.conditioning import report as words
+from pages.conditioning import runs as cr
+from pages.conditioning import settings as cs
 from trees import mirror, row_paths
 from trees.studies import split_text
-from ui import conditioning_cache as cc
-from ui import conditioning_report as words
-from ui import conditioning_runs as cr
-from ui import conditioning_settings as cs
-from ui import errors, figures, glossary, presenter, report, runs, share, shell, state
+from ui import errors, figures, glossary, presenter, report, runs, share, state
 from ui.home_example import APPLICANT, CLASS_NAMES, focus_nodes, loan_example
 from viz.conditioning import score_distribution_figure
-
-shell.page_frame()
 
 st.title("The conditioning bias: x ≤ t or x < t?")
 headline, picture = st.container(), st.container()

@@ -4,17 +4,16 @@ import numpy as np
 import streamlit as st
 
 from lab import SplitBiasJob
+from pages.split_bias.cache import bias_grid, noise_roots, null_gains
 from trees import gini_null_moments
-from ui import figures, glossary, presenter, report, runs, share, shell, state
-from ui.cached import bias_grid, noise_roots, null_gains, sample
+from ui import figures, glossary, presenter, report, runs, share, state
+from ui.cached import sample
 from viz.split_bias import (
     bias_heatmaps,
     noise_root_figure,
     null_distribution_figure,
     saved_bias_grid,
 )
-
-shell.page_frame()
 
 st.title("Split-variable selection bias")
 N_GRID = (10, 30, 100, 300, 1000)

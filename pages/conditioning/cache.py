@@ -15,9 +15,8 @@ import numpy as np
 import streamlit as st
 
 from trees.studies import LatticeIndex, conditioning_disagreement, fit_model
+from ui.cached import as_key, held_out_split
 from viz.conditioning import held_values, surfaces_figure, thresholds_by_feature
-
-from .cached import as_key, held_out_split
 
 __all__ = [
     "HELD_OUT",
