@@ -13,25 +13,13 @@ from datasets import (
     infer_task,
 )
 from pages.data.facts import page_facts
+from pages.data.feedback import show_flash, show_result
 from ui import data_controls, figures, glossary, presenter, report, share, snippets, state
 from viz.data_figures import scatter_figure, target_figure
 
 st.title("Data")
-FLASH = state.DATA_FLASH
 
-
-def show_result(message, success):
-    """Show an error here, or rerun so the whole app (sidebar included) shows the new dataset."""
-    if message:
-        st.error(message)
-        st.caption("The dataset you were working on is unchanged.")
-    else:
-        st.session_state[FLASH] = success
-        st.rerun()
-
-
-if FLASH in st.session_state:
-    st.success(st.session_state.pop(FLASH))
+show_flash()
 notice = data_controls.upload_notice()
 if notice is not None:
     (st.success if notice[0] == "restored" else st.warning)(notice[1])
