@@ -21,7 +21,9 @@ def _clean(at):
 
 def _open(tab, timeout=120):
     """The page on one of its tabs (only the open tab's code runs)."""
-    return open_tab(open_page("pages/evaluate/evaluate.py", timeout=timeout), state.EVAL_TAB, tab)
+    return open_tab(
+        open_page("app_pages/evaluate/evaluate.py", timeout=timeout), state.EVAL_TAB, tab
+    )
 
 
 def _titles(at):
@@ -41,7 +43,7 @@ def _search(at, method=None):
 
 
 def test_the_tree_comes_first_with_its_test_and_training_error():
-    at = open_page("pages/evaluate/evaluate.py", timeout=120)
+    at = open_page("app_pages/evaluate/evaluate.py", timeout=120)
     _clean(at)
     sentence = at.markdown[0].value
     assert sentence.startswith(
@@ -56,7 +58,7 @@ def test_the_tree_comes_first_with_its_test_and_training_error():
 
 
 def test_the_decision_metric_and_split_change_the_tree():
-    at = open_page("pages/evaluate/evaluate.py", timeout=120)
+    at = open_page("app_pages/evaluate/evaluate.py", timeout=120)
     by_key(at.selectbox, "eval_criterion").set_value("entropy").run()
     assert "entropy (information gain)" in at.markdown[0].value
     by_key(at.slider, "eval_test").set_value(0.3).run()
@@ -66,7 +68,7 @@ def test_the_decision_metric_and_split_change_the_tree():
 
 def test_the_confusion_matrix_is_in_the_class_colours():
     """Issue 21, item 15: one colour per class (the old matrix was green for every class)."""
-    at = open_page("pages/evaluate/evaluate.py", timeout=120)
+    at = open_page("app_pages/evaluate/evaluate.py", timeout=120)
     matrix = next(
         f for f in plotly_figures(at) if f["layout"]["title"]["text"].startswith("Confusion")
     )
@@ -133,7 +135,7 @@ def test_bad_grid_values_show_an_error():
 
 def test_regression_multiclass_and_tiny_data():
     """Issue 20: every case says what it can do, with no traceback."""
-    at = open_page("pages/evaluate/evaluate.py", timeout=120)
+    at = open_page("app_pages/evaluate/evaluate.py", timeout=120)
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("o-ring").run()
     _clean(at)
     assert "1 − R²" in at.markdown[0].value and not any(
@@ -156,10 +158,10 @@ def test_the_forest_with_the_same_settings_and_its_out_of_bag_error():
 
 def test_table_4_1_on_the_mushroom_data_beside_the_report():
     """Issue 15: Table 4.1's layout, the report's values beside ours, what differs by design."""
-    at = open_page("pages/data/data.py", timeout=300)
+    at = open_page("app_pages/data/data.py", timeout=300)
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("secondary-mushroom").run()
     by_key(at.button, "data_report_prep_top").click().run()
-    at.switch_page("pages/evaluate/evaluate.py").run()
+    at.switch_page("app_pages/evaluate/evaluate.py").run()
     open_tab(at, state.EVAL_TAB, "Table 4.1")
     _clean(at)
     assert "membership (x ∈ S)" in by_key(at.selectbox, "eval_nominal").options
@@ -183,7 +185,7 @@ def test_table_4_1_on_the_mushroom_data_beside_the_report():
 
 
 def test_the_summary_snippet_reproduces_the_tree(capsys):
-    at = open_page("pages/evaluate/evaluate.py", timeout=120)
+    at = open_page("app_pages/evaluate/evaluate.py", timeout=120)
     by_key(at.selectbox, "eval_criterion").set_value("entropy").run()
     exec(compile(at.session_state[state.REPORT].snippet, "<evaluate snippet>", "exec"), {})
     printed = capsys.readouterr().out
@@ -199,7 +201,7 @@ def test_a_link_restores_the_split_and_the_metric():
 
     at = AppTest.from_file(str(APP), default_timeout=120)
     at.query_params.update({"eval_test": "0.3", "eval_criterion": "entropy", "eval_seed": "3"})
-    at.switch_page("pages/evaluate/evaluate.py").run()  # the link opens the page itself
+    at.switch_page("app_pages/evaluate/evaluate.py").run()  # the link opens the page itself
     _clean(at)
     assert by_key(at.selectbox, "eval_criterion").value == "entropy"
     assert by_key(at.number_input, "eval_seed").value == 3
@@ -207,7 +209,7 @@ def test_a_link_restores_the_split_and_the_metric():
 
 
 def test_presenter_mode_shows_the_guided_sequence():
-    at = open_page("pages/evaluate/evaluate.py", timeout=120)
+    at = open_page("app_pages/evaluate/evaluate.py", timeout=120)
     at.sidebar.toggle[0].set_value(True).run()
     _clean(at)
     assert any("Step 1 of 5: Grown to purity" in m.value for m in at.markdown)

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("trees", "datasets", "lab", "viz", "ui", "pages", "bench")
-# Which top-level packages each layer may import (docs/ARCHITECTURE.md: pages -> ui -> viz, lab,
+PACKAGES = ("trees", "datasets", "lab", "viz", "ui", "app_pages", "bench")
+# Which top-level packages each layer may import (docs/ARCHITECTURE.md: app_pages -> ui -> viz, lab,
 # datasets, trees; lab -> trees, datasets; viz imports none of the project's packages).
 ALLOWED = {
     "trees": {"trees"},
@@ -19,7 +19,7 @@ ALLOWED = {
     "lab": {"lab", "trees", "datasets"},
     "viz": {"viz"},
     "ui": {"ui", "viz", "datasets", "trees", "lab"},
-    "pages": {"pages", "ui", "viz", "datasets", "trees", "lab"},
+    "app_pages": {"app_pages", "ui", "viz", "datasets", "trees", "lab"},
     "bench": {
         "bench",
         "trees",
@@ -163,7 +163,7 @@ def test_modules_and_functions_are_small(path):
 
 @pytest.mark.parametrize(
     "path",
-    [p for p in _modules() if p.relative_to(ROOT).parts[0] in ("pages", "ui")],
+    [p for p in _modules() if p.relative_to(ROOT).parts[0] in ("app_pages", "ui")],
     ids=lambda p: str(p.relative_to(ROOT)),
 )
 def test_pages_end_early_through_the_frame(path):
@@ -199,9 +199,9 @@ def test_library_layers_do_not_import_streamlit(path):
 
 
 def _page_of(module):
-    """The page package a module belongs to (``pages.grow.panels`` -> ``grow``), else None."""
+    """The page package a module belongs to (``app_pages.grow.panels`` -> ``grow``), else None."""
     parts = module.split(".")
-    return parts[1] if parts[0] == "pages" and len(parts) > 1 else None
+    return parts[1] if parts[0] == "app_pages" and len(parts) > 1 else None
 
 
 def test_page_modules_import_no_other_page():
@@ -225,7 +225,9 @@ def test_no_ui_module_is_private_to_one_page():
 
 
 @pytest.mark.parametrize(
-    "path", sorted(p for p in (ROOT / "pages").glob("*/*.py") if p.stem == p.parent.name), ids=lambda p: p.parent.name
+    "path",
+    sorted(p for p in (ROOT / "app_pages").glob("*/*.py") if p.stem == p.parent.name),
+    ids=lambda p: p.parent.name,
 )
 def test_page_scripts_are_short_and_define_no_functions(path):
     """A page script lays out widgets and calls functions that take their inputs as arguments:

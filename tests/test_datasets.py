@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from app_pages.data.facts import feature_summary
 from datasets import GENERATORS, GROUPS, DataError, Dataset, catalog, generate, load, preprocess
 from datasets.bundled import PAPER_CLASSIFICATION, PAPER_REGRESSION, SKLEARN_TOY, load_paper
-from pages.data.facts import feature_summary
 from trees import lattice_features
 
 # Sizes from source 000, Table 1 (records, attributes after encoding).

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
+from app_pages.grow.history import MAX_SPLITS, encode, replay, replay_splits, splits_of
 from datasets import generate, load, preprocess
-from pages.grow.history import MAX_SPLITS, encode, replay, replay_splits, splits_of
 from trees import TreeGrower
 
 

@@ -6,7 +6,7 @@ themselves are passed as ``_``-prefixed arguments, which Streamlit does not
 hash, so a rerun costs a dictionary lookup, not a hash of the data. Fitted
 models are cached with ``st.cache_resource`` (shared, never mutated);
 tables and arrays with ``st.cache_data``. What one page alone computes is
-cached in that page's own package (``pages/<name>/cache.py``).
+cached in that page's own package (``app_pages/<name>/cache.py``).
 """
 
 import numpy as np

@@ -9,7 +9,7 @@ __all__ = ["PAGES", "PageSpec"]
 class PageSpec:
     """One page: its script, title, icon and URL path.
 
-    Each page is a package of its own under ``pages/`` (``pages/<name>/<name>.py``,
+    Each page is a package of its own under ``app_pages/`` (``app_pages/<name>/<name>.py``,
     the script, beside the modules only that page uses); ``url_path`` is the
     page's address (``/grow``), which links and bookmarks keep.
     """
@@ -23,48 +23,52 @@ class PageSpec:
 
 
 PAGES = [
-    PageSpec("pages/home/home.py", "Home", ":material/home:", "home", "Start", default=True),
-    PageSpec("pages/data/data.py", "Data", ":material/table_chart:", "data", "Start"),
+    PageSpec("app_pages/home/home.py", "Home", ":material/home:", "home", "Start", default=True),
+    PageSpec("app_pages/data/data.py", "Data", ":material/table_chart:", "data", "Start"),
     PageSpec(
-        "pages/grow/grow.py",
+        "app_pages/grow/grow.py",
         "Grow a tree step by step",
         ":material/account_tree:",
         "grow",
         "Explore",
     ),
     PageSpec(
-        "pages/staircase/staircase.py",
+        "app_pages/staircase/staircase.py",
         "Staircase and depth",
         ":material/stairs:",
         "staircase",
         "Explore",
     ),
     PageSpec(
-        "pages/instability/instability.py",
+        "app_pages/instability/instability.py",
         "Tree instability",
         ":material/shuffle:",
         "instability",
         "Explore",
     ),
     PageSpec(
-        "pages/evaluate/evaluate.py", "Evaluate and tune", ":material/tune:", "evaluate", "Explore"
+        "app_pages/evaluate/evaluate.py",
+        "Evaluate and tune",
+        ":material/tune:",
+        "evaluate",
+        "Explore",
     ),
     PageSpec(
-        "pages/cultivated/cultivated.py",
+        "app_pages/cultivated/cultivated.py",
         "Cultivated random forests",
         ":material/forest:",
         "cultivated",
         "Remedies",
     ),
     PageSpec(
-        "pages/conditioning/conditioning.py",
+        "app_pages/conditioning/conditioning.py",
         "The conditioning bias",
         ":material/compare_arrows:",
         "conditioning",
         "Biases",
     ),
     PageSpec(
-        "pages/split_bias/split_bias.py",
+        "app_pages/split_bias/split_bias.py",
         "Split-variable selection bias",
         ":material/balance:",
         "split_bias",

@@ -6,10 +6,13 @@
 a link to the view and the page's HTML summary. The page runs inside
 :func:`ui.errors.page_boundary`, so a bug shows as a message, not a traceback.
 
-Each page is a package under ``pages/`` whose script is ``pages/<name>/<name>.py``:
-``pages/`` holds no page file of its own, so Streamlit's older page-folder
-discovery (which reads only ``pages/*.py``) finds nothing, and every URL runs
-app.py, hence this frame, first. Only public Streamlit APIs are used.
+Each page is a package under ``app_pages/`` whose script is
+``app_pages/<name>/<name>.py``. The folder is deliberately not called ``pages/``:
+Streamlit puts a server whose entry point has a ``pages/`` folder beside it in its
+older page-folder mode until ``st.navigation`` first runs, and in that mode a link
+to a page that is not a file of ``pages/`` opened first on a fresh server shows
+"Page not found". Without it every URL runs app.py, hence this frame, first.
+Only public Streamlit APIs are used.
 
 The navigation menu is drawn by the frame with ``st.page_link``; Streamlit's
 own menu is hidden (``st.navigation(..., position="hidden")``).

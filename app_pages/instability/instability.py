@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from pages.instability.cache import (
+from app_pages.instability.cache import (
     agreement,
     comparisons,
     confidence,
@@ -13,7 +13,7 @@ from pages.instability.cache import (
     refits,
     tie_breaks,
 )
-from pages.instability.more import (
+from app_pages.instability.more import (
     cutpoint_depth,
     cutpoints_panel,
     removal_panel,
@@ -21,7 +21,7 @@ from pages.instability.more import (
     snippet,
     tie_break_panel,
 )
-from pages.instability.panels import (
+from app_pages.instability.panels import (
     confidence_panel,
     distance_choice,
     key_picture,

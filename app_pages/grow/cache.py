@@ -1,7 +1,7 @@
 """The grow page's computations on the current tree, cached by the tree they are about.
 
 Each function takes the dataset key, the grower's settings (a tuple) and the
-tree's text (``pages.grow.history``: it changes whenever the tree does) as
+tree's text (``app_pages.grow.history``: it changes whenever the tree does) as
 hashed arguments, and the grower and arrays unhashed (``_``-prefixed): a
 rerun that does not change the tree reads the results back instead of
 computing them again.

@@ -3,9 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from datasets import generate
-from datasets.source002 import CATALOG_NAMES, TABLE_1
-from pages.cultivated.cache import (
+from app_pages.cultivated.cache import (
     FOREST_TREES,
     fit_crf,
     oof_reliability,
@@ -13,6 +11,8 @@ from pages.cultivated.cache import (
     surfaces,
     table_1_scores,
 )
+from datasets import generate
+from datasets.source002 import CATALOG_NAMES, TABLE_1
 from trees import VARIANTS, abstention_curve
 from ui import errors, figures, glossary, presenter, report, share, snippets, state
 from ui.cached import sample

@@ -38,8 +38,8 @@ class PageContext:
         The current (preprocessed) dataset; ``X``, ``y`` its arrays, ``names`` its features.
     data_key : str
         The dataset's fingerprint (the caches' key).
-    settings : pages.conditioning.settings.Settings
-    view : pages.conditioning.cache.ModelView
+    settings : app_pages.conditioning.settings.Settings
+    view : app_pages.conditioning.cache.ModelView
         The tree fitted under the settings, with its held-out rows and its disagreement report.
     fx, fy, class_index : int, int, int or None
         The key picture's axes and the class whose probability it shows.

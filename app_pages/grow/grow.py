@@ -4,10 +4,10 @@ from dataclasses import astuple
 
 import streamlit as st
 
-from pages.grow import cache as grow_cache
-from pages.grow import grower_state as gs
-from pages.grow.node import node_panel
-from pages.grow.panels import (
+from app_pages.grow import cache as grow_cache
+from app_pages.grow import grower_state as gs
+from app_pages.grow.node import node_panel
+from app_pages.grow.panels import (
     action_bar,
     choose_row,
     path_panel,
@@ -16,7 +16,7 @@ from pages.grow.panels import (
     settings_panel,
     tree_panel,
 )
-from pages.grow.save_load import load_panel, reproduce_snippet
+from app_pages.grow.save_load import load_panel, reproduce_snippet
 from ui import errors, presenter, report, share, state
 from viz.curves import plural
 

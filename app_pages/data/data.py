@@ -2,6 +2,8 @@
 
 import streamlit as st
 
+from app_pages.data.facts import page_facts
+from app_pages.data.feedback import show_flash, show_result
 from datasets import (
     CATEGORICAL_FILLS,
     GENERATORS,
@@ -12,8 +14,6 @@ from datasets import (
     id_like_columns,
     infer_task,
 )
-from pages.data.facts import page_facts
-from pages.data.feedback import show_flash, show_result
 from ui import data_controls, figures, glossary, presenter, report, share, snippets, state
 from viz.data_figures import scatter_figure, target_figure
 

@@ -5,8 +5,13 @@ from functools import partial
 import numpy as np
 import streamlit as st
 
-from pages.split_bias.cache import bias_grid
-from pages.split_bias.tabs import show_criteria_tab, show_data_tab, show_null_tab, show_paper_tab
+from app_pages.split_bias.cache import bias_grid
+from app_pages.split_bias.tabs import (
+    show_criteria_tab,
+    show_data_tab,
+    show_null_tab,
+    show_paper_tab,
+)
 from ui import figures, glossary, presenter, report, share, state
 from viz.split_bias import (
     bias_heatmaps,

@@ -2,7 +2,7 @@
 
 Both tabs start a run in the background (``ui.runs``), list the saved runs,
 and show the one opened; each is a function of the page's
-:class:`~pages.conditioning.tabs.PageContext`.
+:class:`~app_pages.conditioning.tabs.PageContext`.
 """
 
 from functools import partial

@@ -4,12 +4,17 @@ from functools import partial
 
 import streamlit as st
 
-from pages.conditioning import cache as cc
-from pages.conditioning import report as words
-from pages.conditioning import settings as cs
-from pages.conditioning.controls import picture_controls, settings_controls
-from pages.conditioning.experiment_tabs import show_experiment_tab, show_tables_tab
-from pages.conditioning.tabs import PageContext, show_example_tab, show_forest_tab, show_tree_tab
+from app_pages.conditioning import cache as cc
+from app_pages.conditioning import report as words
+from app_pages.conditioning import settings as cs
+from app_pages.conditioning.controls import picture_controls, settings_controls
+from app_pages.conditioning.experiment_tabs import show_experiment_tab, show_tables_tab
+from app_pages.conditioning.tabs import (
+    PageContext,
+    show_example_tab,
+    show_forest_tab,
+    show_tree_tab,
+)
 from ui import errors, figures, presenter, report, share, state
 
 st.title("The conditioning bias: x ≤ t or x < t?")

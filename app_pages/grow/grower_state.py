@@ -2,7 +2,7 @@
 
 The grower is mutable and belongs to one user, so it lives in
 ``st.session_state`` (not in a shared cache). Its splits travel in the URL as
-``grow_tree`` (``pages.grow.history``) and the selected node as ``grow_node``,
+``grow_tree`` (``app_pages.grow.history``) and the selected node as ``grow_node``,
 so a link rebuilds the same tree with the same node selected.
 
 What happens to a grown tree when something changes:

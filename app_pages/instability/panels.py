@@ -1,9 +1,9 @@
 """The instability page's panels: settings, the key picture, fragile splits, near-tie trees, refits.
 
 Widgets and layout only: the measures are ``trees.studies`` functions, cached
-in ``pages.instability.cache``; the figures come from ``viz.stability`` and
+in ``app_pages.instability.cache``; the figures come from ``viz.stability`` and
 ``viz.near_ties``. The other tabs and the scoreboard are in
-``pages.instability.more``.
+``app_pages.instability.more``.
 """
 
 from dataclasses import dataclass

@@ -3,8 +3,13 @@
 import numpy as np
 import streamlit as st
 
+from app_pages.staircase.cache import (
+    complexity_curves,
+    logistic_fit,
+    staircase_example,
+    staircase_tree,
+)
 from datasets.synthetic import smooth_function, surface_function
-from pages.staircase.cache import complexity_curves, logistic_fit, staircase_example, staircase_tree
 from ui import figures, presenter, report, share, state
 from ui.cached import sample
 from viz.staircase import (

@@ -1,9 +1,9 @@
 """The grow page's panels: settings, the action bar, the tree, and the tabs beside the selected node.
 
 Widgets and layout only; the computations live in ``trees`` and
-``pages.grow.cache``, the session in ``pages.grow.grower_state``. The selected node's
+``app_pages.grow.cache``, the session in ``app_pages.grow.grower_state``. The selected node's
 own panel (candidates, score curve, distribution, splits by hand) is in
-``pages.grow.node``.
+``app_pages.grow.node``.
 """
 
 from dataclasses import dataclass

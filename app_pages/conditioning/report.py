@@ -1,7 +1,7 @@
 """The conditioning page's words: its headline, and the snippet of its summary.
 
 :func:`headline` is the one sentence over the key picture, with its numbers.
-:func:`snippet` does what ``pages.conditioning.cache.model_view`` does for the
+:func:`snippet` does what ``app_pages.conditioning.cache.model_view`` does for the
 key picture (the same held-out split, engine, settings and seed, and source
 000's count of splits on lattice values) and prints the headline's numbers;
 a test executes it and compares its output with the page's.

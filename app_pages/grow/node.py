@@ -2,7 +2,7 @@
 distribution, the near-ties, and splitting a leaf by hand (a click on either figure, or a form).
 
 Widget keys that depend on the tree carry a digest of the tree's text
-(``pages.grow.history``), so a picker or a chart made for one tree is never shown
+(``app_pages.grow.history``), so a picker or a chart made for one tree is never shown
 for another: after a split the node picker names the new split at once, and
 a chart's selection never outlives the split it made.
 """

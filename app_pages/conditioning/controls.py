@@ -93,7 +93,7 @@ def _statistics_controls():
 
 
 def settings_controls(dataset_name, n_rows, is_classifier, paper_available):
-    """The page's :class:`~pages.conditioning.settings.Settings`, from its three groups of widgets."""
+    """The page's :class:`~app_pages.conditioning.settings.Settings`, from its three groups of widgets."""
     use_paper, max_depth, min_leaf, n_trees = _model_controls(n_rows, paper_available)
     engine, tie_break, precision, variance_sums = _fit_controls(is_classifier)
     significance, rho_k_against = _statistics_controls()

@@ -6,9 +6,7 @@ import numpy as np
 import streamlit as st
 from sklearn.metrics import confusion_matrix, roc_auc_score, roc_curve
 
-from datasets import TABLE_4_1
-from datasets.source004 import DEPTH_OFFSET, TABLE_4_1_TEST_SHARE
-from pages.evaluate.cache import (
+from app_pages.evaluate.cache import (
     MAX_ROWS,
     METHODS,
     SearchRecord,
@@ -20,6 +18,8 @@ from pages.evaluate.cache import (
     search_job,
     test_split,
 )
+from datasets import TABLE_4_1
+from datasets.source004 import DEPTH_OFFSET, TABLE_4_1_TEST_SHARE
 from trees import CRITERIA_CLF, RandomForestClassifier, configuration_grid, split_error
 from ui import errors, figures, glossary, presenter, report, runs, share, snippets, state
 from ui.cached import as_key, sample
