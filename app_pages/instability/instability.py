@@ -13,21 +13,16 @@ from app_pages.instability.cache import (
     refits,
     tie_breaks,
 )
-from app_pages.instability.more import (
+from app_pages.instability.controls import distance_choice, settings_panel, snippet
+from app_pages.instability.refits import refits_panel, removal_panel
+from app_pages.instability.scoreboard import scoreboard_panel
+from app_pages.instability.splits import (
+    confidence_panel,
     cutpoint_depth,
     cutpoints_panel,
-    removal_panel,
-    scoreboard_panel,
-    snippet,
-    tie_break_panel,
-)
-from app_pages.instability.panels import (
-    confidence_panel,
-    distance_choice,
     key_picture,
     near_tie_panel,
-    refits_panel,
-    settings_panel,
+    tie_break_panel,
 )
 from trees import mean_pairwise
 from ui import errors, presenter, report, share, state
