@@ -172,3 +172,49 @@ def test_presenter_mode_shows_the_guided_sequence():
     at.sidebar.toggle[0].set_value(True).run()
     _clean(at)
     assert any("Step 1 of 6: Hard and soft boundaries" in m.value for m in at.markdown)
+
+
+# -------------------------------------------------------------------- the page's plain functions
+def test_counts_are_said_in_words():
+    from app_pages.cultivated.context import count, module_counts
+
+    assert count(1, "leaf", "leaves") == "1 leaf" and count(3, "leaf", "leaves") == "3 leaves"
+    assert count(0, "option module") == "0 option modules" and count(1_200, "row") == "1,200 rows"
+    structure = [{"kind": "robust"}, {"kind": "option"}, {"kind": "option"}, {"kind": "leaf"}]
+    assert module_counts(structure) == {"robust": 1, "option": 2, "split": 0}
+
+
+def test_the_context_of_the_simulated_data_gives_the_pages_headline_and_report():
+    from app_pages.cultivated.context import cultivated_context
+    from app_pages.cultivated.settings import CultivatedSettings, page_rows
+    from app_pages.cultivated.summary import headline_sentence, report_settings
+    from trees import CultivatedForestClassifier
+
+    rows = page_rows(None, "unused", use_example=True)
+    assert rows.example and not rows.subsampled and rows.X.shape == (300, 2)
+    assert rows.key == "CRF simulation, 300 rows" and rows.paper_row is None
+    settings = CultivatedSettings(True, "full", 14, 0.3, 1.0)
+    model = CultivatedForestClassifier("full", max_depth=14, eta0=0.3, k_factor=1.0).fit(
+        rows.X, rows.y
+    )
+    ctx = cultivated_context(rows, settings, model)
+    assert headline_sentence(ctx).startswith("**One tree of 37 modules whose nodes hesitate")
+    assert "On the simulated data: 3 robust split modules, 15 option modules, 19 leaves." in (
+        headline_sentence(ctx)
+    )
+    assert ctx.smallest == int(np.bincount(ctx.y01).min()) and ctx.class_names == ["0", "1"]
+    assert ctx.all_spread[ctx.least_reliable] == ctx.all_spread.max() > 0
+    assert report_settings(ctx)["variant"] == "CRF-full (both modules)"
+    assert report_settings(ctx)["modules"] == 37
+
+
+def test_a_rows_caption_says_how_many_leaves_it_reaches():
+    from app_pages.cultivated.summary import surfaces_caption
+    from app_pages.cultivated.tabs import row_caption
+
+    spread = row_caption(["a", "b"], [1.23456, 2.0], np.array([0.5, 0.5, 0.0]))
+    assert spread.startswith("x = (a 1.23, b 2). The row reaches 2 leaves")
+    single = row_caption(["a"], [0.5], np.array([1.0, 0.0005]))
+    assert "The row reaches a single leaf" in single
+    assert "other features at their medians" not in surfaces_caption(2)
+    assert "; 3 other features at their medians" in surfaces_caption(5)
