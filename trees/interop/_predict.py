@@ -1,0 +1,210 @@
+"""Compiled traversal of imported ensembles: threshold tests, missing values, precision.
+
+The trees of an :class:`~trees.interop.ImportedModel` are packed end to end
+(:func:`pack`), one row per node:
+
+* ``feature``: the feature tested, -1 at a leaf, ``-2 - feature`` at a
+  membership node (a categorical split: the row goes left when its integer
+  code is one of the node's, ``codes[node, code] == 1``);
+* ``threshold``, ``left``, ``right`` (children ids in the pack);
+* ``missing``: bit 0 is the node's default direction (1: left), bits 1-2
+  how the node reads a missing value (:data:`MISSING_KINDS`):
+
+  - 0, ``"default"``: NaN goes the default way (XGBoost, scikit-learn,
+    LightGBM's ``missing_type=NaN``, CatBoost's ``nan_value_treatment``);
+  - 1, ``"zero"``: NaN is read as 0, and 0 (``|x| <= 1e-35``) goes the default
+    way (LightGBM's ``missing_type=Zero``);
+  - 2, ``"as_zero"``: NaN is read as 0 and compared (LightGBM's
+    ``missing_type=None``).
+
+The threshold test of each tree is a flag (``strict``): ``x < t`` (1) or
+``x <= t`` (0), so one walk serves the two operators of source 000 (section
+3.1, its first way: a walk of the tree structure with the other operator)
+and the "half" remedy (section 3.3: half of the trees under each operator).
+Rows are rounded to the model's precision before the walk (:func:`cast_rows`).
+"""
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from numba import njit
+
+__all__ = ["MISSING_KINDS", "Pack", "cast_rows", "pack", "raw_scores", "tie_counts"]
+
+MISSING_KINDS = {"default": 0, "zero": 1, "as_zero": 2}
+_ZERO = 1e-35  # LightGBM's kZeroThreshold
+_JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
+_MIN_ROWS_PER_THREAD = 5_000
+_POOL, _LOCK = None, threading.Lock()
+
+
+class Pack:
+    """The packed arrays of a model's trees (module docstring); built by :func:`pack`."""
+
+    def __init__(self, feature, threshold, left, right, missing, codes, values, roots, depth):
+        self.feature, self.threshold = feature, threshold
+        self.left, self.right, self.missing, self.codes = left, right, missing, codes
+        self.values, self.roots, self.max_depth = values, roots, depth
+
+    def arrays(self):
+        """The arrays in the kernels' argument order."""
+        return (self.feature, self.threshold, self.left, self.right, self.missing, self.codes)
+
+
+def pack(model):
+    """Pack ``model``'s trees, leaf values weighted and aligned on its outputs.
+
+    A tree whose leaves hold one value adds it, times the tree's weight, to
+    the output ``model.tree_output[t]``; a tree whose leaves hold a vector
+    (a forest's class probabilities) adds it to every output.
+    """
+    sizes = np.array([t.node_count for t in model.trees], dtype=np.int64)
+    roots = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    shift = np.repeat(roots, sizes)
+    feature = np.concatenate([t.feature for t in model.trees]).astype(np.int64)
+    membership = np.concatenate([t.is_membership for t in model.trees])
+    feature = np.where(membership, -2 - feature, feature)
+    threshold = np.concatenate([t.threshold for t in model.trees]).astype(np.float64)
+    children = []
+    for side in ("left", "right"):
+        ids = np.concatenate([getattr(t, side) for t in model.trees]).astype(np.int64)
+        children.append(np.where(ids >= 0, ids + shift, -1))
+    kinds = np.concatenate(model.missing_kind).astype(np.int8)
+    missing = (np.concatenate(model.missing_left).astype(np.int8) | (kinds << 1)).astype(np.int8)
+    codes = _code_table(model.trees, sizes.sum())
+    values = np.zeros((sizes.sum(), model.n_outputs))
+    for t, tree in enumerate(model.trees):
+        block = tree.value * model.tree_weight[t]
+        rows = slice(roots[t], roots[t] + sizes[t])
+        if block.shape[1] == model.n_outputs and model.tree_output[t] < 0:
+            values[rows] = block
+        else:
+            values[rows, model.tree_output[t]] = block[:, 0]
+    depth = max((t.max_depth for t in model.trees), default=0)
+    return Pack(feature, threshold, *children, missing, codes, values, roots, depth)
+
+
+def _code_table(trees, n_nodes):
+    """(n_nodes, width) uint8: 1 where a membership node sends a code left."""
+    sets = [c for t in trees for c in t.categories]
+    width = max((max(c) + 1 for c in sets if c), default=0) + 1
+    table = np.zeros((n_nodes, width), dtype=np.uint8)
+    for node, c in enumerate(sets):
+        if c:
+            table[node, list(c)] = 1
+    return table
+
+
+def cast_rows(X, precision):
+    """Rows as float64 values rounded to ``precision`` ("float32" or "float64")."""
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    if precision == "float32":
+        with np.errstate(over="ignore"):
+            X = X.astype(np.float32).astype(np.float64)
+    return X
+
+
+@njit(**_JIT)
+def _child(feature, threshold, left, right, missing, codes, node, row, strict):
+    """The child ``row`` goes to at the internal ``node`` (module docstring)."""
+    f = feature[node]
+    index = f if f >= 0 else -2 - f
+    value = row[index]
+    kind = missing[node] >> 1
+    default = left[node] if missing[node] & 1 else right[node]
+    if np.isnan(value):
+        if kind == 0:
+            return default
+        value = 0.0
+    if kind == 1 and -_ZERO <= value <= _ZERO:
+        return default
+    if f < -1:
+        invalid = codes.shape[1] - 1
+        if value == np.floor(value) and 0 <= value < invalid and codes[node, int(value)]:
+            return left[node]
+        return right[node]
+    if strict:
+        return left[node] if value < threshold[node] else right[node]
+    return left[node] if value <= threshold[node] else right[node]
+
+
+@njit(**_JIT)
+def _accumulate(arrays, values, roots, strict, X, start, stop, out):
+    """Add to ``out[i]`` the leaf values of rows ``start:stop`` in every tree."""
+    feature, threshold, left, right, missing, codes = arrays
+    for i in range(start, stop):
+        row = X[i]
+        for t in range(roots.shape[0]):
+            node = roots[t]
+            while feature[node] != -1:
+                node = _child(feature, threshold, left, right, missing, codes, node, row, strict[t])
+            for k in range(values.shape[1]):
+                out[i, k] += values[node, k]
+
+
+@njit(**_JIT)
+def _ties(arrays, roots, strict, X, start, stop, row_ties, node_ties):
+    """Count, along each row's path, the numeric nodes whose threshold equals its value."""
+    feature, threshold, left, right, missing, codes = arrays
+    for i in range(start, stop):
+        row = X[i]
+        for t in range(roots.shape[0]):
+            node = roots[t]
+            while feature[node] != -1:
+                f = feature[node]
+                if f >= 0 and row[f] == threshold[node]:
+                    row_ties[i] += 1
+                    node_ties[node] += 1
+                node = _child(feature, threshold, left, right, missing, codes, node, row, strict[t])
+
+
+def _pool():
+    global _POOL
+    with _LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(max_workers=2)
+        return _POOL
+
+
+def _blocks(n_rows, n_jobs):
+    n = max(1, min(n_jobs or 2, n_rows // _MIN_ROWS_PER_THREAD))
+    return [(n_rows * b // n, n_rows * (b + 1) // n) for b in range(n)]
+
+
+def raw_scores(packed, X, strict, n_jobs=None):
+    """Sum of the weighted leaf values each row reaches (no base score, no link).
+
+    Parameters
+    ----------
+    packed : Pack
+    X : ndarray of shape (n_samples, n_features), float64, already cast
+    strict : ndarray of shape (n_trees,), uint8
+        1 where a tree tests ``x < t``, 0 where ``x <= t``.
+    n_jobs : int, optional
+        Threads (default 2).
+    """
+    out = np.zeros((X.shape[0], packed.values.shape[1]))
+    args = (packed.arrays(), packed.values, packed.roots, strict, X)
+    blocks = _blocks(X.shape[0], n_jobs)
+    if len(blocks) == 1:
+        _accumulate(*args, 0, X.shape[0], out)
+        return out
+    futures = [_pool().submit(_accumulate, *args, a, b, out) for a, b in blocks]
+    for future in futures:
+        future.result()
+    return out
+
+
+def tie_counts(packed, X, strict):
+    """Per row, and per node, how often a row's value equals the threshold on its path.
+
+    Returns
+    -------
+    row_ties : ndarray of shape (n_samples,), int
+    node_ties : ndarray of shape (n_nodes,), int
+    """
+    row_ties = np.zeros(X.shape[0], dtype=np.int64)
+    node_ties = np.zeros(packed.feature.shape[0], dtype=np.int64)
+    _ties(packed.arrays(), packed.roots, strict, X, 0, X.shape[0], row_ties, node_ties)
+    return row_ties, node_ties
