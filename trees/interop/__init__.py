@@ -50,6 +50,7 @@ remedy_snippet(model_file, data_file, ...) -> str
 ModelFileError
 """
 
+from ._audit import ConditioningAudit, audit_conditioning
 from ._build import LIMITS, ModelFileError
 from ._model import CONDITIONINGS, ImportedModel
 from ._registry import ADAPTERS, from_model
@@ -57,8 +58,10 @@ from ._registry import ADAPTERS, from_model
 __all__ = [
     "ADAPTERS",
     "CONDITIONINGS",
+    "ConditioningAudit",
     "LIMITS",
     "ImportedModel",
     "ModelFileError",
+    "audit_conditioning",
     "from_model",
 ]
