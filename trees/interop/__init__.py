@@ -52,6 +52,7 @@ ModelFileError
 
 from ._audit import ConditioningAudit, audit_conditioning
 from ._build import LIMITS, ModelFileError
+from ._files import SKOPS_ALLOWED, load_model_file
 from ._model import CONDITIONINGS, ImportedModel
 from ._registry import ADAPTERS, from_model
 
@@ -62,6 +63,8 @@ __all__ = [
     "LIMITS",
     "ImportedModel",
     "ModelFileError",
+    "SKOPS_ALLOWED",
     "audit_conditioning",
     "from_model",
+    "load_model_file",
 ]

@@ -30,6 +30,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numba import njit
 
+from ._build import ModelFileError
+
 __all__ = ["MISSING_KINDS", "Pack", "cast_rows", "pack", "raw_scores", "tie_counts"]
 
 MISSING_KINDS = {"default": 0, "zero": 1, "as_zero": 2}
@@ -89,6 +91,8 @@ def _code_table(trees, n_nodes):
     """(n_nodes, width) uint8: 1 where a membership node sends a code left."""
     sets = [c for t in trees for c in t.categories]
     width = max((max(c) + 1 for c in sets if c), default=0) + 1
+    if width > 1 and n_nodes * width > 50_000_000:
+        raise ModelFileError("The model's categorical splits name too many categories.")
     table = np.zeros((n_nodes, width), dtype=np.uint8)
     for node, c in enumerate(sets):
         if c:

@@ -55,7 +55,7 @@ def _common(model, trees, missing, **fields):
         missing_kind=[np.zeros(t.node_count, dtype=np.int8) for t in trees],
         n_features=int(model.n_features_in_),
         feature_names=None if getattr(model, "feature_names_in_", None) is None
-        else [str(n) for n in model.feature_names_in_], document=None, **fields,
+        else [str(n) for n in model.feature_names_in_], document=model, **fields,
     )  # fmt: skip
 
 

@@ -19,7 +19,7 @@ margin per class.
 
 import numpy as np
 
-from ._build import ModelFileError, check_count, make_tree, need
+from ._build import LIMITS, ModelFileError, check_count, make_tree, need
 from ._model import ImportedModel
 
 __all__ = ["from_xgboost", "xgboost_document"]
@@ -75,6 +75,8 @@ def _categories(tree, n):
         need(0 <= node < n and start >= 0 and start + size <= len(codes),
              "A categorical split points outside its lists.")  # fmt: skip
         sets[node] = tuple(int(c) for c in codes[start : start + size])
+        need(all(0 <= c <= LIMITS["category_code"] for c in sets[node]),
+             "A categorical split names a category code out of range.")  # fmt: skip
     return sets
 
 
@@ -154,7 +156,8 @@ def from_xgboost(document, kind="Booster", classes=None):
     need(weight.shape == (len(trees),), "The dart weights do not match the trees.")
     output = np.asarray(info, dtype=np.int64)
     need(np.all((output >= 0) & (output < n_outputs)), "A tree adds to a class the model lacks.")
-    names = learner.get("feature_names") or None
+    names = learner.get("feature_names")
+    names = [str(n) for n in names] if isinstance(names, list) and names else None
     return ImportedModel(
         library="xgboost", kind=kind, task=task, trees=[t for t, _ in built], tree_weight=weight,
         tree_output=output, base_score=_margin(base, link, objective), link=link, native_op="<",
