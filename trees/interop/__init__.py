@@ -54,6 +54,7 @@ from ._audit import ConditioningAudit, audit_conditioning
 from ._build import LIMITS, ModelFileError
 from ._files import SKOPS_ALLOWED, load_model_file
 from ._model import CONDITIONINGS, ImportedModel
+from ._probes import PROBE_COLUMNS, ParityReport, parity_check, threshold_probes
 from ._registry import ADAPTERS, from_model
 
 __all__ = [
@@ -63,8 +64,12 @@ __all__ = [
     "LIMITS",
     "ImportedModel",
     "ModelFileError",
+    "PROBE_COLUMNS",
+    "ParityReport",
     "SKOPS_ALLOWED",
     "audit_conditioning",
     "from_model",
     "load_model_file",
+    "parity_check",
+    "threshold_probes",
 ]
