@@ -126,3 +126,18 @@ def test_onnxmltools_lightgbm_disagrees_just_above_every_threshold():
     s = parity_check(model.predict_proba, _session(onx), probes, atol=1e-5).summary()
     assert s["disagree_above"] == len(probes) // 3
     assert s["disagree_on"] == s["disagree_below"] == 0
+
+
+@pytest.mark.slow
+def test_onnxmltools_xgboost_agrees_on_every_probe():
+    import onnxmltools
+    from onnxmltools.convert.common.data_types import FloatTensorType
+
+    X, X_test = data()
+    model = h.xgboost_model("binary").fit(X, h.target(X, "binary"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        onx = onnxmltools.convert_xgboost(model, initial_types=[("X", FloatTensorType([None, 4]))])
+    probes = threshold_probes(model, X_test)
+    s = parity_check(model.predict_proba, _session(onx), probes, atol=1e-5).summary()
+    assert s["n_probes"] > 30 and s["n_disagree"] == 0
