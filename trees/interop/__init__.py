@@ -56,10 +56,12 @@ from ._files import SKOPS_ALLOWED, load_model_file
 from ._model import CONDITIONINGS, ImportedModel
 from ._probes import PROBE_COLUMNS, ParityReport, parity_check, threshold_probes
 from ._registry import ADAPTERS, from_model
+from ._remedy import ConditionedModel, mirrored_model
 
 __all__ = [
     "ADAPTERS",
     "CONDITIONINGS",
+    "ConditionedModel",
     "ConditioningAudit",
     "LIMITS",
     "ImportedModel",
@@ -70,6 +72,7 @@ __all__ = [
     "audit_conditioning",
     "from_model",
     "load_model_file",
+    "mirrored_model",
     "parity_check",
     "threshold_probes",
 ]

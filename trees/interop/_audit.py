@@ -27,7 +27,7 @@ import pandas as pd
 from trees.studies._lattice import lattice_features
 
 from ._model import ImportedModel
-from ._predict import cast_rows, tie_counts
+from ._predict import tie_counts
 from ._registry import from_model
 
 __all__ = ["ConditioningAudit", "audit_conditioning"]
@@ -234,7 +234,7 @@ def audit_conditioning(model, X):
     model = from_model(model)
     names = list(X.columns) if hasattr(X, "columns") else _names(model)
     X = model.check_X(X)
-    Xp = cast_rows(X, model.precision)
+    Xp = model.cast(X)
     per_feature, per_tree, tree_of = _split_tables(model, Xp, [str(n) for n in names])
     per_feature.insert(1, "lattice", lattice_features(X))
     per_feature.insert(2, "n_values", [np.unique(c[~np.isnan(c)]).size for c in Xp.T])

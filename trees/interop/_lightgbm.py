@@ -12,7 +12,9 @@ Verified behaviour (tests/test_interop_import.py): a row goes left when
 categorical flag (bit 0), the default direction (bit 1: left) and the
 missing type (bits 2-3: None, Zero, NaN; see ``_predict.MISSING_KINDS``);
 leaf values include the learning rate, and the first iteration's include
-the initial score, so the base score is 0.
+the initial score, so the base score is 0. LightGBM reads an input value
+with ``|x| <= 1e-35`` as 0 (it keeps only the values beyond its zero
+threshold), which matters on its splits at that threshold under ``<``.
 """
 
 import numpy as np
@@ -156,5 +158,5 @@ def from_lightgbm(text, kind="Booster", classes=None):
         classes_=None if task == "regression" else np.asarray(
             classes if classes is not None else np.arange(max(n_outputs, 2))),
         n_features=n_features, feature_names=names, averaging="average_output" in header,
-        document=text,
+        document=text, tiny_as_zero=True,
     )  # fmt: skip

@@ -67,7 +67,9 @@ class ImportedModel:
         Whether the trees are averaged (a forest) rather than added (boosting).
     document : object
         The library's own dump the model was read from (JSON dict, model
-        text), kept for the mirrored export.
+        text; the estimator itself for scikit-learn), kept for the mirrored export.
+    tiny_as_zero : bool
+        Whether the library reads ``|x| <= 1e-35`` as 0 (LightGBM).
     """
 
     library: str
@@ -87,6 +89,7 @@ class ImportedModel:
     feature_names: list | None = None
     averaging: bool = False
     document: object = None
+    tiny_as_zero: bool = False
     _pack: object = field(default=None, repr=False)
 
     def __post_init__(self):
@@ -146,6 +149,11 @@ class ImportedModel:
             )
         return X
 
+    def cast(self, X, precision=None):
+        """``X`` checked and read as the library reads it: rounded to its precision
+        (or ``precision``), and, for LightGBM, ``|x| <= 1e-35`` read as 0."""
+        return cast_rows(self.check_X(X), precision or self.precision, self.tiny_as_zero)
+
     # ---------------------------------------------------------- prediction
     def raw_predict(self, X, conditioning="native", precision=None, n_jobs=None):
         """Raw scores (margins) of shape (n_samples, n_outputs).
@@ -153,7 +161,7 @@ class ImportedModel:
         ``"average"`` averages the raw scores of ``"<="`` and ``"<"``;
         ``precision`` overrides the library's (to measure its effect).
         """
-        X = cast_rows(self.check_X(X), precision or self.precision)
+        X = self.cast(X, precision)
         if conditioning == "average":
             return 0.5 * sum(self._raw(X, op, n_jobs) for op in _OTHER)
         return self._raw(X, conditioning, n_jobs)

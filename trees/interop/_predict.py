@@ -35,7 +35,7 @@ from ._build import ModelFileError
 __all__ = ["MISSING_KINDS", "Pack", "cast_rows", "pack", "raw_scores", "tie_counts"]
 
 MISSING_KINDS = {"default": 0, "zero": 1, "as_zero": 2}
-_ZERO = 1e-35  # LightGBM's kZeroThreshold
+_ZERO = float(np.float32(1e-35))  # LightGBM's kZeroThreshold, a float
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
 _MIN_ROWS_PER_THREAD = 5_000
 _POOL, _LOCK = None, threading.Lock()
@@ -100,12 +100,18 @@ def _code_table(trees, n_nodes):
     return table
 
 
-def cast_rows(X, precision):
-    """Rows as float64 values rounded to ``precision`` ("float32" or "float64")."""
+def cast_rows(X, precision, tiny_as_zero=False):
+    """Rows as float64 values rounded to ``precision`` ("float32" or "float64").
+
+    ``tiny_as_zero``: values with ``|x| <= 1e-35`` become 0, as LightGBM reads
+    its input (it keeps only the values beyond its zero threshold).
+    """
     X = np.ascontiguousarray(X, dtype=np.float64)
     if precision == "float32":
         with np.errstate(over="ignore"):
             X = X.astype(np.float32).astype(np.float64)
+    if tiny_as_zero:
+        X = np.where(np.abs(X) <= _ZERO, 0.0, X)
     return X
 
 

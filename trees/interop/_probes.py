@@ -13,7 +13,6 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._predict import cast_rows
 from ._registry import from_model
 
 __all__ = ["PROBE_COLUMNS", "ParityReport", "parity_check", "threshold_probes"]
@@ -36,7 +35,7 @@ def _base_rows(model, X, seed):
     """Up to ``_SAMPLE`` complete rows to start probes from, and a fallback row."""
     if X is None:
         return np.zeros((0, model.n_features)), np.zeros(model.n_features)
-    X = cast_rows(model.check_X(X), model.precision)
+    X = model.cast(X)
     medians = np.nan_to_num(np.nanmedian(np.where(np.isnan(X), np.nan, X), axis=0))
     X = np.where(np.isnan(X), medians, X)
     rng = np.random.default_rng(seed)

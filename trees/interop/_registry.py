@@ -45,7 +45,8 @@ def from_model(model):
         forests and gradient boosting; XGBoost ``Booster`` and wrappers;
         LightGBM ``Booster`` and wrappers; CatBoost models), a decoded
         XGBoost or CatBoost JSON document (dict), a LightGBM model text
-        (str), or an :class:`ImportedModel` (returned as is).
+        (str), an :class:`ImportedModel` (returned as is), or any of these
+        wrapped in ``sklearn.frozen.FrozenEstimator``.
 
     Returns
     -------
@@ -58,6 +59,8 @@ def from_model(model):
     """
     if isinstance(model, ImportedModel):
         return model
+    if type(model).__name__ == "FrozenEstimator":  # sklearn.frozen: survives clone()
+        model = model.estimator
     if isinstance(model, dict):
         if "learner" in model:
             return from_xgboost(model)
