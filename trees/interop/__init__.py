@@ -52,6 +52,7 @@ ModelFileError
 
 from ._audit import ConditioningAudit, audit_conditioning
 from ._build import LIMITS, ModelFileError
+from ._demo import DEMO_LIBRARIES, remedy_snippet, train_demo_model
 from ._files import SKOPS_ALLOWED, load_model_file
 from ._model import CONDITIONINGS, ImportedModel
 from ._probes import PROBE_COLUMNS, ParityReport, parity_check, threshold_probes
@@ -61,6 +62,7 @@ from ._remedy import ConditionedModel, mirrored_model
 __all__ = [
     "ADAPTERS",
     "CONDITIONINGS",
+    "DEMO_LIBRARIES",
     "ConditionedModel",
     "ConditioningAudit",
     "LIMITS",
@@ -74,5 +76,7 @@ __all__ = [
     "load_model_file",
     "mirrored_model",
     "parity_check",
+    "remedy_snippet",
     "threshold_probes",
+    "train_demo_model",
 ]
