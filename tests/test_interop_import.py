@@ -147,3 +147,35 @@ def test_import_trees_imports_no_model_library():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.stdout.strip() == "[]", result.stdout + result.stderr
+
+
+def test_categorical_splits_of_lightgbm_and_xgboost():
+    import lightgbm as lgb
+    import pandas as pd
+    import xgboost as xgb
+
+    rng = np.random.default_rng(0)
+    codes, x = rng.integers(0, 8, 600), rng.normal(size=600)
+    y = ((codes % 3 == 0) ^ (x > 0.3)).astype(int)
+    X = np.column_stack([codes, x]).astype(float)
+    lgb_model = lgb.LGBMClassifier(
+        n_estimators=5,
+        num_leaves=6,
+        verbose=-1,
+        n_jobs=1,
+        min_child_samples=5,
+        min_data_per_group=5,
+        cat_smooth=1,
+    )
+    lgb_model.fit(X, y, categorical_feature=[0])  # fmt: skip
+    imported = from_model(lgb_model)
+    assert any(c is not None for t in imported.trees for c in t.categories)
+    rows = X.copy()
+    rows[:7, 0] = [8, 9, -1, 2.5, 3.7, np.nan, 0.2]  # unseen, negative, fractional, missing
+    np.testing.assert_allclose(imported.predict_proba(rows), lgb_model.predict_proba(rows))
+    frame = pd.DataFrame({"c": pd.Categorical(codes), "x": x})
+    xgb_model = xgb.XGBClassifier(n_estimators=5, max_depth=3, nthread=1, max_cat_to_onehot=1,
+                                  enable_categorical=True).fit(frame, y)  # fmt: skip
+    imported = from_model(xgb_model)
+    assert any(c is not None for t in imported.trees for c in t.categories)
+    np.testing.assert_allclose(imported.predict_proba(X), xgb_model.predict_proba(frame), atol=1e-6)

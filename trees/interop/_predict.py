@@ -4,8 +4,9 @@ The trees of an :class:`~trees.interop.ImportedModel` are packed end to end
 (:func:`pack`), one row per node:
 
 * ``feature``: the feature tested, -1 at a leaf, ``-2 - feature`` at a
-  membership node (a categorical split: the row goes left when its integer
-  code is one of the node's, ``codes[node, code] == 1``);
+  membership node (a categorical split: the row goes left when its value,
+  truncated to an integer as LightGBM and XGBoost do, is one of the node's
+  codes, ``codes[node, code] == 1``; negative and unknown codes go right);
 * ``threshold``, ``left``, ``right`` (children ids in the pack);
 * ``missing``: bit 0 is the node's default direction (1: left), bits 1-2
   how the node reads a missing value (:data:`MISSING_KINDS`):
@@ -137,7 +138,8 @@ def _child(feature, threshold, left, right, missing, codes, node, X, i, strict):
         return default
     if f < -1:
         invalid = codes.shape[1] - 1
-        if value == np.floor(value) and 0 <= value < invalid and codes[node, int(value)]:
+        # the libraries truncate a category value to an integer (2.7 reads as 2)
+        if 0 <= value < invalid and codes[node, int(value)]:
             return left[node]
         return right[node]
     if strict:
