@@ -1,7 +1,7 @@
 """The lab's long runs: the results store, the command line and the schedulers.
 
 ``lab`` imports ``trees`` and ``datasets`` (never Streamlit); the app's pages
-reach it through ``ui.runs``. Algorithms stay in ``trees``' study modules; a job
+build its jobs and read its saved runs, and start and draw runs through ``ui.runs``. Algorithms stay in ``trees``' study modules; a job
 here only splits one into tasks, runs them on an executor and saves them.
 
 Public API

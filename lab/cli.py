@@ -13,6 +13,7 @@ Examples::
     python -m lab paper-settings --search lymphography,stock-portfolio
     python -m lab runs list
     python -m lab runs show 3f2a9c0d1e2b4a5c
+    python -m lab audit model.json data.csv --target y --out audit/
 """
 
 import argparse
@@ -24,6 +25,7 @@ import pandas as pd
 
 from datasets import DataError
 
+from .audit import add_audit_parser, run_audit
 from .executors import SchedulerError, make_executor
 from .jobs import PaperTablesJob
 from .paper import comparison_frame
@@ -154,6 +156,7 @@ def _parser():
     actions.add_parser("show").add_argument("run_id")
     delete = actions.add_parser("delete")
     delete.add_argument("run_id")
+    add_audit_parser(commands)
     return parser  # fmt: skip
 
 
@@ -251,7 +254,7 @@ def _print_frame(frame, out):
 
 
 _COMMANDS = {"conditioning": _conditioning, "split-bias": _split_bias,
-             "paper-settings": _paper_settings, "runs": _runs}  # fmt: skip
+             "paper-settings": _paper_settings, "runs": _runs, "audit": run_audit}  # fmt: skip
 
 
 def main(argv=None, out=None):

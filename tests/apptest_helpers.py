@@ -8,11 +8,11 @@ from streamlit.testing.v1 import AppTest
 APP = Path(__file__).resolve().parent.parent / "app.py"
 
 
-def open_page(path="pages/home.py", timeout=60):
+def open_page(path="app_pages/home/home.py", timeout=60):
     """Run app.py, switch to ``path`` and run again; return the AppTest."""
     at = AppTest.from_file(str(APP), default_timeout=timeout)
     at.run()
-    if path != "pages/home.py":
+    if path != "app_pages/home/home.py":
         at.switch_page(path)
         at.run()
     assert not at.exception, [e.value for e in at.exception]

@@ -20,7 +20,7 @@ from tests.apptest_helpers import (
 from trees.conditioning import MARK_LEGEND
 from ui import state
 
-PAGE = "pages/conditioning.py"
+PAGE = "app_pages/conditioning/conditioning.py"
 TREE_TAB, EXAMPLE_TAB, FOREST_TAB, EXPERIMENT_TAB, TABLES_TAB = (
     "Tree and mirror",
     "Worked example",
@@ -201,7 +201,7 @@ def test_the_loan_table_limits_the_folds_with_a_clear_message():
 
 
 def test_a_single_class_cannot_be_cross_validated_and_says_why():
-    from ui.conditioning_runs import fold_limit
+    from app_pages.conditioning.runs import fold_limit
 
     assert fold_limit("classification", np.zeros(10)) == (
         0,
@@ -226,7 +226,7 @@ def test_the_experiment_shows_marks_in_one_notation_with_a_legend():
 
 def test_a_non_significant_difference_is_not_read_as_significant():
     """The old page tested ``if summary["p≠"]``; "=" is a non-empty string, so always true."""
-    from ui.conditioning_runs import reading
+    from app_pages.conditioning.runs import reading
 
     summary = {
         "folds": 50, "mean <=": 0.8, "mean <": 0.8, "mean average": 0.8, "d (<= minus <)": 0.0,

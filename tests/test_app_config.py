@@ -17,7 +17,6 @@ def test_no_full_garbage_collection_after_every_run():
     assert _config()["runner"]["postScriptGC"] is False
 
 
-def test_the_built_in_page_list_and_developer_menu_are_hidden():
-    config = _config()
-    assert config["client"]["showSidebarNavigation"] is False
-    assert config["client"]["toolbarMode"] == "minimal"
+def test_the_developer_menu_is_hidden():
+    # Streamlit's own page list is hidden by st.navigation(position="hidden") (ui/shell.py).
+    assert _config()["client"]["toolbarMode"] == "minimal"

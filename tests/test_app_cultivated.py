@@ -21,7 +21,9 @@ def _clean(at):
 
 def _open(tab, timeout=180):
     """The page, on one of its tabs (only the open tab's code runs)."""
-    return open_tab(open_page("pages/cultivated.py", timeout=timeout), state.CRF_TAB, tab)
+    return open_tab(
+        open_page("app_pages/cultivated/cultivated.py", timeout=timeout), state.CRF_TAB, tab
+    )
 
 
 def _surfaces(at):
@@ -34,7 +36,7 @@ def _surfaces(at):
 
 def test_the_surfaces_come_first_on_a_scale_centred_on_one_half():
     """Issue 21, item 4: diverging scale centred on P = 0.5, in the class colours, the bar titled."""
-    at = open_page("pages/cultivated.py", timeout=180)
+    at = open_page("app_pages/cultivated/cultivated.py", timeout=180)
     _clean(at)
     assert at.markdown[0].value.startswith("**One tree of 37 modules whose nodes hesitate")
     figure = _surfaces(at)
@@ -53,7 +55,7 @@ def test_the_surfaces_come_first_on_a_scale_centred_on_one_half():
 
 def test_the_cultivated_tree_is_drawn_with_real_phi_bars():
     """Issue 17: modules in the tree view, phi as SVG bars (not block characters), readable labels."""
-    at = open_page("pages/cultivated.py", timeout=180)
+    at = open_page("app_pages/cultivated/cultivated.py", timeout=180)
     views = tree_views(at)
     assert len(views) == 1
     svg = views[0]["svg"]
@@ -65,7 +67,7 @@ def test_the_cultivated_tree_is_drawn_with_real_phi_bars():
 
 def test_like_with_like_cart_has_the_cultivated_trees_depth():
     """Issue 21, item 5 where it touches this page: the comparisons are said and alike."""
-    at = open_page("pages/cultivated.py", timeout=180)
+    at = open_page("app_pages/cultivated/cultivated.py", timeout=180)
     by_key(at.number_input, "crf_depth_full").set_value(2).run()
     _clean(at)
     assert any(
@@ -97,7 +99,7 @@ def test_a_row_its_leaves_and_its_spread():
 
 
 def test_variants_and_settings():
-    at = open_page("pages/cultivated.py", timeout=180)
+    at = open_page("app_pages/cultivated/cultivated.py", timeout=180)
     for variant in ("split", "option", "shallow"):
         by_key(at.selectbox, "crf_variant").select(variant).run()
         _clean(at)
@@ -139,7 +141,7 @@ def test_small_data_gives_ranges_from_the_data():
 
 
 def test_non_binary_data_falls_back_to_the_example():
-    at = open_page("pages/cultivated.py", timeout=180)
+    at = open_page("app_pages/cultivated/cultivated.py", timeout=180)
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("iris").run()
     _clean(at)
     assert any("not a two-class dataset" in c.value for c in at.caption)
@@ -166,7 +168,53 @@ def test_the_summary_snippet_reproduces_the_page(capsys):
 
 
 def test_presenter_mode_shows_the_guided_sequence():
-    at = open_page("pages/cultivated.py", timeout=180)
+    at = open_page("app_pages/cultivated/cultivated.py", timeout=180)
     at.sidebar.toggle[0].set_value(True).run()
     _clean(at)
     assert any("Step 1 of 6: Hard and soft boundaries" in m.value for m in at.markdown)
+
+
+# -------------------------------------------------------------------- the page's plain functions
+def test_counts_are_said_in_words():
+    from app_pages.cultivated.context import count, module_counts
+
+    assert count(1, "leaf", "leaves") == "1 leaf" and count(3, "leaf", "leaves") == "3 leaves"
+    assert count(0, "option module") == "0 option modules" and count(1_200, "row") == "1,200 rows"
+    structure = [{"kind": "robust"}, {"kind": "option"}, {"kind": "option"}, {"kind": "leaf"}]
+    assert module_counts(structure) == {"robust": 1, "option": 2, "split": 0}
+
+
+def test_the_context_of_the_simulated_data_gives_the_pages_headline_and_report():
+    from app_pages.cultivated.context import cultivated_context
+    from app_pages.cultivated.settings import CultivatedSettings, page_rows
+    from app_pages.cultivated.summary import headline_sentence, report_settings
+    from trees import CultivatedForestClassifier
+
+    rows = page_rows(None, "unused", use_example=True)
+    assert rows.example and not rows.subsampled and rows.X.shape == (300, 2)
+    assert rows.key == "CRF simulation, 300 rows" and rows.paper_row is None
+    settings = CultivatedSettings(True, "full", 14, 0.3, 1.0)
+    model = CultivatedForestClassifier("full", max_depth=14, eta0=0.3, k_factor=1.0).fit(
+        rows.X, rows.y
+    )
+    ctx = cultivated_context(rows, settings, model)
+    assert headline_sentence(ctx).startswith("**One tree of 37 modules whose nodes hesitate")
+    assert "On the simulated data: 3 robust split modules, 15 option modules, 19 leaves." in (
+        headline_sentence(ctx)
+    )
+    assert ctx.smallest == int(np.bincount(ctx.y01).min()) and ctx.class_names == ["0", "1"]
+    assert ctx.all_spread[ctx.least_reliable] == ctx.all_spread.max() > 0
+    assert report_settings(ctx)["variant"] == "CRF-full (both modules)"
+    assert report_settings(ctx)["modules"] == 37
+
+
+def test_a_rows_caption_says_how_many_leaves_it_reaches():
+    from app_pages.cultivated.summary import surfaces_caption
+    from app_pages.cultivated.tabs import row_caption
+
+    spread = row_caption(["a", "b"], [1.23456, 2.0], np.array([0.5, 0.5, 0.0]))
+    assert spread.startswith("x = (a 1.23, b 2). The row reaches 2 leaves")
+    single = row_caption(["a"], [0.5], np.array([1.0, 0.0005]))
+    assert "The row reaches a single leaf" in single
+    assert "other features at their medians" not in surfaces_caption(2)
+    assert "; 3 other features at their medians" in surfaces_caption(5)

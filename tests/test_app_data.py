@@ -22,7 +22,7 @@ def _mushroom(at):
 
 
 def test_the_page_opens_with_one_sentence_and_the_features_at_a_glance():
-    at = open_page("pages/data.py")
+    at = open_page("app_pages/data/data.py")
     _clean(at)
     sentence = at.markdown[0].value
     assert sentence.startswith(
@@ -42,14 +42,14 @@ def test_the_page_opens_with_one_sentence_and_the_features_at_a_glance():
 
 def test_class_balance_bars_take_the_class_colours():
     """Issue 21, item 15: one colour per class across the app (the old bars were all green)."""
-    at = open_page("pages/data.py")
+    at = open_page("app_pages/data/data.py")
     bars = next(f for f in plotly_figures(at) if f["layout"]["title"]["text"] == "Class balance")
     assert bars["data"][0]["marker"]["color"] == [class_color(0), class_color(1)]
 
 
 def test_the_mushroom_data_opens_and_source_004s_preprocessing_is_one_click():
     """Issue 15: the Data page lets the user choose the new fill rule; the preset applies section 2.2."""
-    at = _mushroom(open_page("pages/data.py", timeout=180))
+    at = _mushroom(open_page("app_pages/data/data.py", timeout=180))
     assert at.header[0].value == "secondary-mushroom"
     assert any("Source 004 prepares this data its own way" in i.value for i in at.info)
     by_key(at.button, "data_report_prep_top").click().run()
@@ -64,7 +64,7 @@ def test_the_mushroom_data_opens_and_source_004s_preprocessing_is_one_click():
 
 def test_each_fill_rule_is_named_and_can_be_chosen():
     """Issue 21, item 12: median for numbers, most frequent or a new category for categories, named."""
-    at = open_page("pages/data.py")
+    at = open_page("app_pages/data/data.py")
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select(
         "Categorical with missing values"
     ).run()
@@ -87,7 +87,7 @@ def test_each_fill_rule_is_named_and_can_be_chosen():
 
 def test_the_missing_threshold_reads_at_least():
     """The rule is ">=": the slider says so, and a column at the threshold is dropped."""
-    at = open_page("pages/data.py")
+    at = open_page("app_pages/data/data.py")
     slider = by_key(at.slider, "prep_missing")
     assert slider.label == "Drop columns with at least this share missing"
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select(
@@ -102,7 +102,7 @@ def test_the_missing_threshold_reads_at_least():
 
 
 def test_a_setting_that_leaves_nothing_is_refused_and_the_previous_kept():
-    at = open_page("pages/data.py")
+    at = open_page("app_pages/data/data.py")
     csv = b"id,note,y\n" + b"".join(f"{i},,{i % 2}\n".encode() for i in range(30))
     at.file_uploader[0].set_value(("ids.csv", csv, "text/csv")).run()
     by_key(at.button, "data_use_upload").click().run()
@@ -117,7 +117,7 @@ def _upload(at, name, data):
 
 def test_an_id_like_column_is_excluded_by_default_with_a_note():
     """Issue 21, item 11 (the old page used a running customer number as a feature)."""
-    at = open_page("pages/data.py")
+    at = open_page("app_pages/data/data.py")
     csv = b"customer_id,age,bought\n" + b"".join(
         f"{1000 + i},{20 + (i * 7) % 40},{i % 2}\n".encode() for i in range(60)
     )
@@ -139,7 +139,7 @@ def state_columns(at):
 
 def test_a_reload_with_a_kept_upload_says_it_is_back_and_one_dropped_says_so():
     """Issue 21, item 9: the Data page (and the sidebar) say what happened to the upload."""
-    at = open_page("pages/data.py")
+    at = open_page("app_pages/data/data.py")
     _upload(at, "people.csv", b"age,income,label\n30,1000,yes\n40,2000,no\n50,,yes\n60,4000,no\n")
     by_key(at.button, "data_use_upload").click().run()
     token = at.query_params["upload"]
@@ -151,7 +151,7 @@ def test_a_reload_with_a_kept_upload_says_it_is_back_and_one_dropped_says_so():
     again = AppTest.from_file(str(APP), default_timeout=60)
     again.query_params.update({"upload": token})
     again.run()
-    again.switch_page("pages/data.py").run()
+    again.switch_page("app_pages/data/data.py").run()
     assert again.header[0].value == "people.csv"
     lost = AppTest.from_file(str(APP), default_timeout=60)
     lost.query_params.update({"upload": "gone"})
@@ -160,7 +160,7 @@ def test_a_reload_with_a_kept_upload_says_it_is_back_and_one_dropped_says_so():
 
 
 def test_bad_uploads_keep_the_dataset_and_say_why():
-    at = open_page("pages/data.py")
+    at = open_page("app_pages/data/data.py")
     _upload(at, "ragged.csv", b"a,b,y\n1,2,3,4,5\n1,2,0\n")
     assert any("Row 2 has 5 fields, the header has 3" in e.value for e in at.error), [
         e.value for e in at.error
@@ -171,7 +171,7 @@ def test_bad_uploads_keep_the_dataset_and_say_why():
 
 def test_preprocessing_settings_travel_in_the_link_and_come_back():
     """The new settings join PREPROCESSING_PARAMS: a link restores them in a fresh session."""
-    at = open_page("pages/data.py")
+    at = open_page("app_pages/data/data.py")
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select(
         "Categorical with missing values"
     ).run()
@@ -210,7 +210,7 @@ def test_a_link_with_an_unknown_fill_rule_is_ignored():
 
 
 def test_the_summary_snippet_reproduces_the_page(capsys):
-    at = open_page("pages/data.py")
+    at = open_page("app_pages/data/data.py")
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select(
         "Categorical with missing values"
     ).run()
@@ -223,7 +223,7 @@ def test_the_summary_snippet_reproduces_the_page(capsys):
 
 
 def test_presenter_mode_shows_the_guided_sequence():
-    at = open_page("pages/data.py")
+    at = open_page("app_pages/data/data.py")
     at.sidebar.toggle[0].set_value(True).run()
     _clean(at)
     assert any("Step 1 of 4: What are we predicting?" in m.value for m in at.markdown)
@@ -232,7 +232,7 @@ def test_presenter_mode_shows_the_guided_sequence():
 
 
 def test_the_scatter_axes_are_shared_and_follow_the_dataset():
-    at = open_page("pages/data.py")
+    at = open_page("app_pages/data/data.py")
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("iris").run()
     by_key(at.selectbox, "data_scatter_y").select("petal width (cm)").run()
     assert at.query_params["data_scatter_y"] == "petal width (cm)"

@@ -21,7 +21,9 @@ def _clean(at):
 
 def _open(tab, timeout=120):
     """The page on one of its tabs (only the open tab's code runs)."""
-    return open_tab(open_page("pages/evaluate.py", timeout=timeout), state.EVAL_TAB, tab)
+    return open_tab(
+        open_page("app_pages/evaluate/evaluate.py", timeout=timeout), state.EVAL_TAB, tab
+    )
 
 
 def _titles(at):
@@ -41,7 +43,7 @@ def _search(at, method=None):
 
 
 def test_the_tree_comes_first_with_its_test_and_training_error():
-    at = open_page("pages/evaluate.py", timeout=120)
+    at = open_page("app_pages/evaluate/evaluate.py", timeout=120)
     _clean(at)
     sentence = at.markdown[0].value
     assert sentence.startswith(
@@ -56,7 +58,7 @@ def test_the_tree_comes_first_with_its_test_and_training_error():
 
 
 def test_the_decision_metric_and_split_change_the_tree():
-    at = open_page("pages/evaluate.py", timeout=120)
+    at = open_page("app_pages/evaluate/evaluate.py", timeout=120)
     by_key(at.selectbox, "eval_criterion").set_value("entropy").run()
     assert "entropy (information gain)" in at.markdown[0].value
     by_key(at.slider, "eval_test").set_value(0.3).run()
@@ -66,7 +68,7 @@ def test_the_decision_metric_and_split_change_the_tree():
 
 def test_the_confusion_matrix_is_in_the_class_colours():
     """Issue 21, item 15: one colour per class (the old matrix was green for every class)."""
-    at = open_page("pages/evaluate.py", timeout=120)
+    at = open_page("app_pages/evaluate/evaluate.py", timeout=120)
     matrix = next(
         f for f in plotly_figures(at) if f["layout"]["title"]["text"].startswith("Confusion")
     )
@@ -133,7 +135,7 @@ def test_bad_grid_values_show_an_error():
 
 def test_regression_multiclass_and_tiny_data():
     """Issue 20: every case says what it can do, with no traceback."""
-    at = open_page("pages/evaluate.py", timeout=120)
+    at = open_page("app_pages/evaluate/evaluate.py", timeout=120)
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("o-ring").run()
     _clean(at)
     assert "1 − R²" in at.markdown[0].value and not any(
@@ -156,10 +158,10 @@ def test_the_forest_with_the_same_settings_and_its_out_of_bag_error():
 
 def test_table_4_1_on_the_mushroom_data_beside_the_report():
     """Issue 15: Table 4.1's layout, the report's values beside ours, what differs by design."""
-    at = open_page("pages/data.py", timeout=300)
+    at = open_page("app_pages/data/data.py", timeout=300)
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("secondary-mushroom").run()
     by_key(at.button, "data_report_prep_top").click().run()
-    at.switch_page("pages/evaluate.py").run()
+    at.switch_page("app_pages/evaluate/evaluate.py").run()
     open_tab(at, state.EVAL_TAB, "Table 4.1")
     _clean(at)
     assert "membership (x ∈ S)" in by_key(at.selectbox, "eval_nominal").options
@@ -183,7 +185,7 @@ def test_table_4_1_on_the_mushroom_data_beside_the_report():
 
 
 def test_the_summary_snippet_reproduces_the_tree(capsys):
-    at = open_page("pages/evaluate.py", timeout=120)
+    at = open_page("app_pages/evaluate/evaluate.py", timeout=120)
     by_key(at.selectbox, "eval_criterion").set_value("entropy").run()
     exec(compile(at.session_state[state.REPORT].snippet, "<evaluate snippet>", "exec"), {})
     printed = capsys.readouterr().out
@@ -199,7 +201,7 @@ def test_a_link_restores_the_split_and_the_metric():
 
     at = AppTest.from_file(str(APP), default_timeout=120)
     at.query_params.update({"eval_test": "0.3", "eval_criterion": "entropy", "eval_seed": "3"})
-    at.switch_page("pages/evaluate.py").run()  # the link opens the page itself
+    at.switch_page("app_pages/evaluate/evaluate.py").run()  # the link opens the page itself
     _clean(at)
     assert by_key(at.selectbox, "eval_criterion").value == "entropy"
     assert by_key(at.number_input, "eval_seed").value == 3
@@ -207,7 +209,130 @@ def test_a_link_restores_the_split_and_the_metric():
 
 
 def test_presenter_mode_shows_the_guided_sequence():
-    at = open_page("pages/evaluate.py", timeout=120)
+    at = open_page("app_pages/evaluate/evaluate.py", timeout=120)
     at.sidebar.toggle[0].set_value(True).run()
     _clean(at)
     assert any("Step 1 of 5: Grown to purity" in m.value for m in at.markdown)
+
+
+# ------------------------------------------------------------------ the page's plain functions
+def _context(**fields):
+    """An EvaluateContext of a small classification tree, with ``fields`` replaced."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from app_pages.evaluate.cache import Split
+    from app_pages.evaluate.context import EvaluateContext, SplitSettings
+
+    y_train, y_test = np.array([0, 1] * 80), np.array([0, 1] * 20)
+    values = dict(
+        data=SimpleNamespace(
+            task="classification", name="toy", X=SimpleNamespace(columns=["a", "b"])
+        ),
+        data_key="toy-key",
+        X_all=np.zeros((200, 2)),
+        y_all=np.zeros(200),
+        categorical=[],
+        settings=SplitSettings(0.2, 0, ["gini", "entropy"], "gini", "membership"),
+        split=Split(np.zeros((160, 2)), np.zeros((40, 2)), y_train, y_test, "split-name"),
+        base={},
+        params={"criterion": "gini"},
+        model=SimpleNamespace(get_depth=lambda: 3, get_n_leaves=lambda: 5, classes_=[0, 1]),
+        train_error=0.00625,
+        test_error=0.075,
+    )
+    return EvaluateContext(**{**values, **fields})
+
+
+def test_grid_values_are_read_with_none_for_no_limit():
+    from app_pages.evaluate.search import parse_values
+
+    assert parse_values("none, 3,, 5 ", int) == [None, 3, 5]
+    assert parse_values("No limit, 0.5", float) == [None, 0.5]
+    with pytest.raises(ValueError, match="'deep' is not a number"):
+        parse_values("2, deep", int)
+
+
+def test_the_grid_of_the_default_texts_and_what_is_wrong_with_others():
+    from app_pages.evaluate.search import read_grid
+
+    grid, problem = read_grid(["gini"], "2, 4, 6, none", "none", "none", "2, 20", "0")
+    assert problem is None and len(grid) == 8
+    assert {c["max_depth"] for c in grid} == {2, 4, 6, None}
+    assert {c["min_samples_split"] for c in grid} == {2, 20}
+    _, problem = read_grid(["gini"], "2, deep", "none", "none", "2", "0")
+    assert problem.startswith("The grid cannot be read: 'deep' is not a number.")
+    _, problem = read_grid(["gini"], "0", "none", "none", "2", "0")
+    assert "start at 1" in problem
+    _, problem = read_grid(["gini"], "3", "1", "none", "2", "0")
+    assert "leaves at 2" in problem
+    _, problem = read_grid([], "3", "none", "none", "2", "0")
+    assert "choose at least one decision metric" in problem
+
+
+def test_the_tree_shown_takes_the_searchs_best_settings_or_the_metric():
+    from types import SimpleNamespace
+
+    from app_pages.evaluate.settings import BEST, GROWN
+    from app_pages.evaluate.summary import base_params, too_small, tree_description, tree_params
+
+    record = SimpleNamespace(
+        result=SimpleNamespace(best={"criterion": "entropy", "max_depth": 4}),
+        describe=lambda: "k-fold cross-validation, 5 folds",
+    )
+    assert tree_params(GROWN, None, "gini") == {"criterion": "gini"}
+    assert tree_params(BEST, record, "gini") == {"criterion": "entropy", "max_depth": 4}
+    assert (
+        tree_description(GROWN, None, "gini") == "The tree grown to purity with the Gini impurity"
+    )
+    assert tree_description(BEST, record, "gini") == (
+        "The tree with the best settings of the search (k-fold cross-validation, 5 folds)"
+    )
+    assert base_params([], "equality") == {}
+    assert base_params([2], "equality") == {
+        "categorical_features": [2],
+        "categorical_split": "equality",
+    }
+    assert too_small(False, list(range(9))) and not too_small(False, list(range(10)))
+    assert too_small(True, [0] * 11 + [1]) and not too_small(True, [0] * 10 + [1, 1])
+
+
+def test_the_headline_and_the_report_read_the_context():
+    from types import SimpleNamespace
+
+    from app_pages.evaluate.summary import headline_sentence, report_settings
+
+    ctx = _context()
+    sentence = headline_sentence(ctx, "The tree")
+    assert sentence.startswith(
+        "**The tree errs on 7.5% of the 40 test rows it never saw, against 0.6% of the 160 rows"
+    )
+    assert "Depth 3, 5 leaves: the test error is the honest number" in sentence
+    regression = _context(data=SimpleNamespace(task="regression", name="r"), test_error=0.25)
+    assert headline_sentence(regression, "The tree").startswith(
+        "**The tree has an error of 0.25 on the 40 test rows it never saw (1 − R²"
+    )
+    settings = report_settings(ctx, 200)
+    assert settings["dataset"] == "toy" and settings["rows used"] == 200
+    assert settings["test error"] == 0.075 and settings["decision metric"] == "Gini impurity"
+
+
+def test_the_forest_takes_the_trees_stopping_rules_but_not_its_node_limit():
+    from app_pages.evaluate.tabs import forest_notes, forest_settings
+
+    ctx = _context(
+        params={"criterion": "gini", "max_depth": 4, "max_nodes": 9},
+        base={"categorical_features": [1], "categorical_split": "membership"},
+        categorical=[1],
+    )
+    params, signature, cheap = forest_settings(ctx, 30, supports_categories=True)
+    assert "max_nodes" not in params and params["max_depth"] == 4
+    assert params["categorical_features"] == [1] and params["n_estimators"] == 30
+    assert cheap and len(signature) == 16
+    params, other, cheap = forest_settings(ctx, 3_000, supports_categories=False)
+    assert "categorical_features" not in params and other != signature and not cheap
+    notes = forest_notes(ctx.params, ctx.categorical, supports_categories=False)
+    assert notes[1] == "except the maximum number of nodes, which forests do not take"
+    assert notes[2].startswith("but the forest reads the category codes as ordered numbers")
+    assert forest_notes({"criterion": "gini"}, []) == ["Same stopping rules as the tree shown"]

@@ -60,13 +60,13 @@ def _open_with(params, timeout=60):
     at = AppTest.from_file(str(APP), default_timeout=timeout)
     for name, value in params.items():
         at.query_params[name] = value
-    at.switch_page("pages/grow.py")
+    at.switch_page("app_pages/grow/grow.py")
     at.run()
     return at
 
 
 def test_page_opens_on_a_single_leaf_in_the_tree_view():
-    at = open_page("pages/grow.py")
+    at = open_page("app_pages/grow/grow.py")
     _clean(at)
     assert _status(at).startswith("0 splits · 1 leaf · depth 0")  # issue 21: not "1 leaves"
     views = tree_views(at)
@@ -83,7 +83,7 @@ def test_page_opens_on_a_single_leaf_in_the_tree_view():
 
 
 def test_step_undo_grow_all_and_reset():
-    at = open_page("pages/grow.py")
+    at = open_page("app_pages/grow/grow.py")
     by_key(at.button, "grow_step").click().run()
     assert _status(at).startswith("1 split · 2 leaves")
     assert "a ≤ 6.5" in _svg(at)
@@ -105,7 +105,7 @@ def test_step_undo_grow_all_and_reset():
 
 def test_score_chart_at_zero_splits_has_no_negative_axis():
     """Issue 21 item 16: at zero splits the chart showed an axis from -1 to 1."""
-    at = _tab(open_page("pages/grow.py"), "Scores and importances")
+    at = _tab(open_page("app_pages/grow/grow.py"), "Scores and importances")
     scores = _figure(at, "Accuracy after each split")
     low, high = scores["layout"]["xaxis"]["range"]
     assert -0.5 < low < 0 and high >= 1
@@ -114,7 +114,7 @@ def test_score_chart_at_zero_splits_has_no_negative_axis():
 
 def test_node_picker_names_the_new_split_and_stays_on_the_node():
     """Issue 21 item 8: after "Split this node" the picker said "leaf", then jumped to node 0."""
-    at = open_page("pages/grow.py")
+    at = open_page("app_pages/grow/grow.py")
     by_key(at.button, "grow_step").click().run()
     _pick_node(at, 1)
     assert _picked(at) == (1, "node 1 · leaf · depth 1 · 43 rows")
@@ -130,7 +130,7 @@ def test_node_picker_names_the_new_split_and_stays_on_the_node():
 
 def test_changing_a_setting_keeps_the_tree_and_says_so():
     """Issue 21 item 8: changing any setting silently discarded the grown tree."""
-    at = open_page("pages/grow.py")
+    at = open_page("app_pages/grow/grow.py")
     by_key(at.button, "grow_step").click().run()
     by_key(at.button, "grow_step").click().run()
     by_key(at.selectbox, "grow_criterion").select("entropy").run()
@@ -143,7 +143,7 @@ def test_changing_a_setting_keeps_the_tree_and_says_so():
 
 
 def test_changing_the_dataset_starts_again_and_says_so():
-    at = open_page("pages/grow.py")
+    at = open_page("app_pages/grow/grow.py")
     by_key(at.button, "grow_step").click().run()
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("iris").run()
     _clean(at)
@@ -153,7 +153,7 @@ def test_changing_the_dataset_starts_again_and_says_so():
 
 def test_max_leaf_nodes_one_is_a_tree_that_never_splits():
     """Issue 20: a leaf limit of 1 reached the estimator's own check."""
-    at = open_page("pages/grow.py")
+    at = open_page("app_pages/grow/grow.py")
     by_key(at.number_input, "grow_max_leaves").set_value(1).run()
     _clean(at)
     assert any("At most 1 leaf" in i.value for i in at.info)
@@ -165,7 +165,7 @@ def test_max_leaf_nodes_one_is_a_tree_that_never_splits():
 
 def test_an_emptied_feature_selector_falls_back_to_a_feature():
     """Issue 20: "None is not in list" when a feature selector was emptied."""
-    at = _tab(open_page("pages/grow.py"), "Regions")
+    at = _tab(open_page("app_pages/grow/grow.py"), "Regions")
     by_key(at.selectbox, "grow_fx").set_value(None).run()
     _clean(at)
     assert by_key(at.selectbox, "grow_fx").value in ("a", "b")
@@ -177,7 +177,7 @@ def test_an_emptied_feature_selector_falls_back_to_a_feature():
 
 def test_candidates_table_is_compact_and_readable():
     """Issue 21 item 16: the table sat in half a column with clipped columns."""
-    at = open_page("pages/grow.py")
+    at = open_page("app_pages/grow/grow.py")
     table = at.dataframe[0].value
     assert list(table.columns) == ["feature", "best split", "score", "of best", "left", "right"]
     assert table["left"].str.len().max() <= 30 and table["right"].str.len().max() <= 30
@@ -185,7 +185,7 @@ def test_candidates_table_is_compact_and_readable():
 
 def test_regions_open_on_the_most_important_features():
     """Issue 21 item 16: the regions plot opened on the first two columns, however useless."""
-    at = open_page("pages/grow.py")
+    at = open_page("app_pages/grow/grow.py")
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("iris").run()
     regions = _figure(_tab(at, "Regions"), "Regions of the tree")
     assert "petal" in regions["layout"]["xaxis"]["title"]["text"]
@@ -193,7 +193,7 @@ def test_regions_open_on_the_most_important_features():
 
 
 def test_node_distribution_marks_the_threshold_in_class_colours():
-    at = open_page("pages/grow.py")
+    at = open_page("app_pages/grow/grow.py")
     by_key(at.button, "grow_step").click().run()
     dist = _figure(at, "140 rows along a")
     assert [t["type"] for t in dist["data"]] == ["histogram", "histogram"]
@@ -203,7 +203,7 @@ def test_node_distribution_marks_the_threshold_in_class_colours():
 
 
 def test_regression_shows_the_target_against_the_feature():
-    at = open_page("pages/grow.py")
+    at = open_page("app_pages/grow/grow.py")
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("Smooth 1-D regression").run()
     _clean(at)
     by_key(at.button, "grow_step").click().run()
@@ -216,13 +216,13 @@ def test_regression_shows_the_target_against_the_feature():
 
 
 def test_near_ties_at_the_selected_node_are_named():
-    at = open_page("pages/grow.py")
+    at = open_page("app_pages/grow/grow.py")
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("iris").run()
     assert any("Near-tie at node 0" in w.value for w in at.warning)
 
 
 def test_importances_after_a_few_steps():
-    at = open_page("pages/grow.py")
+    at = open_page("app_pages/grow/grow.py")
     for _ in range(3):
         by_key(at.button, "grow_step").click().run()
     figure = _figure(_tab(at, "Scores and importances"), "Which features the tree relies on")
@@ -231,7 +231,7 @@ def test_importances_after_a_few_steps():
 
 
 def test_a_rows_path_with_where_the_tests_part():
-    at = open_page("pages/grow.py")
+    at = open_page("app_pages/grow/grow.py")
     by_key(at.button, "grow_step").click().run()
     _tab(at, "A row's path")
     path = next(d.value for d in at.dataframe if "under x ≤ t" in d.value.columns)
@@ -242,7 +242,7 @@ def test_a_rows_path_with_where_the_tests_part():
 
 
 def test_manual_split_with_a_typed_threshold_and_a_refused_one():
-    at = open_page("pages/grow.py")
+    at = open_page("app_pages/grow/grow.py")
     by_key(at.number_input, "grow_manual_threshold_0").set_value(3.0)
     _split_button(at).click().run()
     _clean(at)
@@ -256,7 +256,7 @@ def test_manual_split_with_a_typed_threshold_and_a_refused_one():
 
 
 def test_a_link_rebuilds_the_tree_and_the_selected_node():
-    at = open_page("pages/grow.py")
+    at = open_page("app_pages/grow/grow.py")
     by_key(at.button, "grow_step").click().run()
     by_key(at.button, "grow_step").click().run()
     _pick_node(at, 3)
@@ -282,7 +282,7 @@ def test_a_saved_tree_loads_back():
 
     data = generate("Lattice features")
     saved = DecisionTreeClassifier(max_depth=2).fit(data.X.to_numpy(), data.y.to_numpy()).tree_
-    at = _tab(open_page("pages/grow.py"), "Save or load")
+    at = _tab(open_page("app_pages/grow/grow.py"), "Save or load")
     at.file_uploader[0].set_value(("tree.json", saved.to_json().encode(), "application/json")).run()
     _clean(at)
     assert any("3 splits replayed" in s.value for s in at.success)
@@ -307,14 +307,14 @@ def test_a_bad_tree_file_is_refused_naming_the_field(change, field):
     data = generate("Lattice features")
     saved = DecisionTreeClassifier(max_depth=1).fit(data.X.to_numpy(), data.y.to_numpy()).tree_
     document = {**saved.to_dict(), **change}
-    at = _tab(open_page("pages/grow.py"), "Save or load")
+    at = _tab(open_page("app_pages/grow/grow.py"), "Save or load")
     at.file_uploader[0].set_value(("bad.json", json.dumps(document).encode(), "text/json")).run()
     _clean(at)
     assert any(field in e.value and "could not be loaded" in e.value for e in at.error)
 
 
 def test_a_file_that_is_not_a_tree_is_refused():
-    at = _tab(open_page("pages/grow.py"), "Save or load")
+    at = _tab(open_page("app_pages/grow/grow.py"), "Save or load")
     at.file_uploader[0].set_value(("tree.json", b"{not json", "application/json")).run()
     assert any("could not be loaded" in e.value for e in at.error)
     at.file_uploader[0].set_value(
@@ -324,13 +324,13 @@ def test_a_file_that_is_not_a_tree_is_refused():
 
 
 def test_native_categories_on_the_grow_page():
-    at = open_page("pages/grow.py")
+    at = open_page("app_pages/grow/grow.py")
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select(
         "Categorical with missing values"
     ).run()
-    at.switch_page("pages/data.py").run()
+    at.switch_page("app_pages/data/data.py").run()
     by_key(at.checkbox, "prep_keep").check().run()
-    at.switch_page("pages/grow.py").run()
+    at.switch_page("app_pages/grow/grow.py").run()
     _clean(at)
     table = at.dataframe[0].value
     assert any(str(s).startswith("∈ {") for s in table["best split"])
@@ -340,7 +340,7 @@ def test_native_categories_on_the_grow_page():
 
 
 def test_selection_by_p_value_grows_without_badges():
-    at = open_page("pages/grow.py")
+    at = open_page("app_pages/grow/grow.py")
     by_key(at.radio, "grow_selection").set_value("p_value").run()
     by_key(at.button, "grow_step").click().run()
     _clean(at)
@@ -349,7 +349,7 @@ def test_selection_by_p_value_grows_without_badges():
 
 
 def test_presenter_mode_shows_the_guided_sequence():
-    at = open_page("pages/grow.py")
+    at = open_page("app_pages/grow/grow.py")
     at.sidebar.toggle[0].set_value(True).run()
     _clean(at)
     text = " ".join(m.value for m in at.markdown)
@@ -357,7 +357,7 @@ def test_presenter_mode_shows_the_guided_sequence():
 
 
 def test_the_report_snippet_reproduces_the_page(capsys):
-    at = open_page("pages/grow.py")
+    at = open_page("app_pages/grow/grow.py")
     for _ in range(3):
         by_key(at.button, "grow_step").click().run()
     _tab(at, "Scores and importances")
@@ -381,9 +381,9 @@ def test_clicking_a_point_splits_the_leaf_at_the_nearest_candidate():
 
         import streamlit as st
 
+        from app_pages.grow.node import _split_from_click
         from datasets import generate
         from trees import TreeGrower
-        from ui.grow_node import _split_from_click
         from ui.state import GROW_GROWER, GROW_MESSAGE
 
         X, y = generate("Lattice features").arrays()

@@ -28,7 +28,7 @@ def _clean(at):
 
 @pytest.fixture
 def page():
-    return open_page("pages/instability.py", timeout=180)
+    return open_page("app_pages/instability/instability.py", timeout=180)
 
 
 def test_the_page_opens_on_the_badged_tree_and_every_measure(page):
@@ -93,7 +93,7 @@ def test_two_refits_node_by_node(page):
 
 
 def test_the_tie_break_alone_on_data_with_ties():
-    at = _tab(open_page("pages/instability.py", timeout=180), "Tie-break")
+    at = _tab(open_page("app_pages/instability/instability.py", timeout=180), "Tie-break")
     assert _metric(at, "Seeds that change it") == "0 of 20"
     assert any("No seed changes the tree" in i.value for i in at.info)
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("iris").run()

@@ -23,7 +23,7 @@ def test_sidebar_switch_changes_the_dataset_everywhere():
     at = open_page()
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("iris").run()
     assert "iris" in sidebar_text(at)
-    at.switch_page("pages/data.py").run()
+    at.switch_page("app_pages/data/data.py").run()
     assert not at.exception
     assert at.header[0].value == "iris"
 
@@ -34,7 +34,7 @@ def _table(at, column):
 
 
 def test_data_page_shows_summary_figures_and_record():
-    at = open_page("pages/data.py")
+    at = open_page("app_pages/data/data.py")
     assert at.header[0].value == "Lattice features"
     summary = _table(at, "lattice")
     assert list(summary["feature"]) == ["a", "b"] and summary["lattice"].all()
@@ -44,7 +44,7 @@ def test_data_page_shows_summary_figures_and_record():
 
 
 def test_choosing_a_bundled_dataset():
-    at = open_page("pages/data.py")
+    at = open_page("app_pages/data/data.py")
     by_key(at.selectbox, "data_group").select("Conditioning-bias study: regression").run()
     by_key(at.selectbox, "data_name_Conditioning-bias study: regression").select("laser").run()
     by_key(at.button, "data_use_bundled").click().run()
@@ -55,7 +55,7 @@ def test_choosing_a_bundled_dataset():
 
 
 def test_generator_parameters_are_used():
-    at = open_page("pages/data.py")
+    at = open_page("app_pages/data/data.py")
     by_key(at.selectbox, "data_generator").select("Two Gaussian classes").run()
     by_key(at.number_input, "data_gen_Two Gaussian classes_n_samples").set_value(120).run()
     by_key(at.button, "data_use_generator").click().run()
@@ -65,7 +65,7 @@ def test_generator_parameters_are_used():
 
 
 def test_changing_the_scatter_axes():
-    at = open_page("pages/data.py")
+    at = open_page("app_pages/data/data.py")
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("iris").run()
     by_key(at.selectbox, "data_scatter_y").select("petal width (cm)").run()
     assert (
@@ -75,7 +75,7 @@ def test_changing_the_scatter_axes():
 
 
 def test_categorical_data_shows_the_preprocessing_record():
-    at = open_page("pages/data.py")
+    at = open_page("app_pages/data/data.py")
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select(
         "Categorical with missing values"
     ).run()
@@ -92,7 +92,7 @@ def _upload(at, name, data):
 
 
 def test_uploading_a_csv_and_using_it():
-    at = open_page("pages/data.py")
+    at = open_page("app_pages/data/data.py")
     csv = b"age,income,city,bought\n" + b"".join(
         f"{20 + i},{1000 + 37 * i},{'ABC'[i % 3]},{i % 2}\n".encode() for i in range(60)
     )
@@ -119,7 +119,7 @@ BAD_UPLOADS = [
 
 @pytest.mark.parametrize("name, data, message", BAD_UPLOADS, ids=[b[0] for b in BAD_UPLOADS])
 def test_bad_uploads_show_an_error_and_keep_the_dataset(name, data, message):
-    at = open_page("pages/data.py")
+    at = open_page("app_pages/data/data.py")
     _upload(at, name, data)
     assert not at.exception
     assert any(message in e.value for e in at.error), [e.value for e in at.error]
@@ -128,7 +128,7 @@ def test_bad_uploads_show_an_error_and_keep_the_dataset(name, data, message):
 
 
 def test_bad_target_choice_shows_an_error_and_keeps_the_dataset():
-    at = open_page("pages/data.py")
+    at = open_page("app_pages/data/data.py")
     _upload(at, "const.csv", b"a,b,y\n1,2,k\n3,4,k\n5,6,k\n")
     by_key(at.button, "data_use_upload").click().run()
     assert any("single value" in e.value for e in at.error)
@@ -136,7 +136,7 @@ def test_bad_target_choice_shows_an_error_and_keeps_the_dataset():
 
 
 def test_text_target_as_regression_is_refused_in_the_app():
-    at = open_page("pages/data.py")
+    at = open_page("app_pages/data/data.py")
     _upload(at, "t.csv", b"a,b,y\n1,2,x\n3,4,z\n5,6,x\n")
     by_key(at.radio, "data_upload_task_y").set_value("regression").run()
     by_key(at.button, "data_use_upload").click().run()
@@ -144,27 +144,34 @@ def test_text_target_as_regression_is_refused_in_the_app():
     assert at.header[0].value == "Lattice features"
 
 
-def test_every_url_path_is_its_file_name():
-    """Streamlit first resolves a URL against pages/ (see ui.bootstrap): they must agree."""
+def test_every_page_is_a_package_whose_url_is_its_name():
+    """A page lives in app_pages/<name>/<name>.py and keeps the address /<name> that old links use
+    (AppTest, like Streamlit before a session's first run, names a page by its file's stem).
+    There is no pages/ folder: its mere presence puts a fresh server's first run in Streamlit's
+    page-folder mode, which answers a link to any page not in pages/*.py with "Page not found"."""
     from pathlib import Path
 
     from ui.navigation import PAGES
 
+    root = Path(__file__).resolve().parent.parent
+    assert not (root / "pages").exists()
     for spec in PAGES:
-        assert Path(spec.path).stem == spec.url_path, spec
-        assert (Path(__file__).resolve().parent.parent / spec.path).is_file()
+        path = Path(spec.path)
+        assert path.parts[0] == "app_pages", spec
+        assert path.parent.name == path.stem == spec.url_path, spec
+        assert (root / spec.path).is_file()
 
 
 def test_upload_over_the_limit_keeps_the_dataset(monkeypatch):
     monkeypatch.setattr("datasets.upload.MAX_UPLOAD_BYTES", 1_000)
-    at = open_page("pages/data.py")
+    at = open_page("app_pages/data/data.py")
     _upload(at, "big.csv", b"a,b\n" + b"1,2\n" * 1_000)
     assert any("the limit is" in e.value for e in at.error)
     assert at.header[0].value == "Lattice features"
 
 
 def test_upload_of_ten_thousand_columns_is_refused():
-    at = open_page("pages/data.py")
+    at = open_page("app_pages/data/data.py")
     header = ",".join(f"c{i}" for i in range(10_000)).encode()
     row = ",".join("1" for _ in range(10_000)).encode()
     _upload(at, "wide.csv", header + b"\n" + row + b"\n" + row + b"\n")
@@ -179,7 +186,7 @@ def test_upload_of_two_hundred_thousand_rows_loads_with_a_note():
     frame = pd.DataFrame(
         np.random.default_rng(0).integers(0, 50, size=(200_000, 3)), columns=["a", "b", "y"]
     )
-    at = open_page("pages/data.py", timeout=180)
+    at = open_page("app_pages/data/data.py", timeout=180)
     _upload(at, "long.csv", frame.to_csv(index=False).encode())
     by_key(at.radio, "data_upload_task_y").set_value("regression").run()
     by_key(at.button, "data_use_upload").click().run()

@@ -6,7 +6,7 @@ from ui import state
 
 def _open(tab=None):
     """The page, on one of its tabs when given (only the open tab's code runs)."""
-    at = open_page("pages/split_bias.py", timeout=120)
+    at = open_page("app_pages/split_bias/split_bias.py", timeout=120)
     return open_tab(at, state.BIAS_TAB, tab) if tab else at
 
 
@@ -23,7 +23,7 @@ def _heatmaps(at):
 
 
 def test_heatmaps_show_the_bias_of_gini_and_not_of_the_correction():
-    at = open_page("pages/split_bias.py", timeout=120)
+    at = open_page("app_pages/split_bias/split_bias.py", timeout=120)
     heatmaps = _heatmaps(at)
     assert set(heatmaps) == {
         "gini gain",
@@ -38,13 +38,13 @@ def test_heatmaps_show_the_bias_of_gini_and_not_of_the_correction():
 
 
 def test_changing_the_predictors_reruns_the_experiment():
-    at = open_page("pages/split_bias.py", timeout=120)
+    at = open_page("app_pages/split_bias/split_bias.py", timeout=120)
     by_key(at.number_input, "bias_n1").set_value(2).run()  # same domain sizes: no bias
     assert abs(_heatmaps(at)["gini gain"]).max() < 0.3
 
 
 def test_the_key_picture_compares_gini_with_its_correction_and_says_so():
-    at = open_page("pages/split_bias.py", timeout=120)
+    at = open_page("app_pages/split_bias/split_bias.py", timeout=120)
     key = plotly_figures(at)[0]
     names = [t["hovertemplate"].split("<extra>")[1].split("</extra>")[0] for t in key["data"]]
     assert names == ["gini gain", "Gamma-corrected Gini"]
@@ -57,7 +57,7 @@ def test_the_key_picture_compares_gini_with_its_correction_and_says_so():
 def test_the_paper_setting_runs_in_the_background_and_can_be_stopped():
     from lab import background_runs
 
-    at = open_page("pages/split_bias.py", timeout=120)
+    at = open_page("app_pages/split_bias/split_bias.py", timeout=120)
     assert len(plotly_figures(at)) == 2  # the key picture and the open tab's six criteria
     open_tab(at, state.BIAS_TAB, "The paper's full experiment")
     assert not background_runs().active("split-bias")

@@ -8,7 +8,7 @@ def _titles(at):
 
 
 def test_staircase_page_and_its_controls():
-    at = open_page("pages/staircase.py", timeout=120)
+    at = open_page("app_pages/staircase/staircase.py", timeout=120)
     titles = _titles(at)
     assert "Depth 3: 8 regions" in titles
     assert "Depth 3: 8 constant pieces" in titles
@@ -23,7 +23,7 @@ def test_staircase_page_and_its_controls():
 
 
 def test_the_staircase_is_square_and_the_bands_lie_under_the_lines():
-    at = open_page("pages/staircase.py", timeout=120)
+    at = open_page("app_pages/staircase/staircase.py", timeout=120)
     staircase = plotly_figures(at)[0]
     assert staircase["layout"]["yaxis"]["scaleanchor"] == "x"  # 45 degrees look like 45 degrees
     regression = next(
@@ -36,7 +36,7 @@ def test_the_staircase_is_square_and_the_bands_lie_under_the_lines():
 
 
 def test_a_tree_pure_before_the_depth_limit_says_so():
-    at = open_page("pages/staircase.py", timeout=120)
+    at = open_page("app_pages/staircase/staircase.py", timeout=120)
     by_key(at.slider, "stair_depth").set_value(12).run()
     by_key(at.slider, "stair_noise").set_value(0.0).run()
     title = _titles(at)[0]
@@ -45,7 +45,7 @@ def test_a_tree_pure_before_the_depth_limit_says_so():
 
 
 def test_staircase_toy_data_is_best_around_depth_3():
-    at = open_page("pages/staircase.py", timeout=120)
+    at = open_page("app_pages/staircase/staircase.py", timeout=120)
     by_key(at.toggle, "stair_toy").set_value(True).run()
     assert any("Press the button" in i.value for i in at.info)
     by_key(at.button, "stair_run").click().run()
@@ -59,7 +59,7 @@ def test_staircase_toy_data_is_best_around_depth_3():
 
 
 def test_staircase_curves_on_regression_data_with_mse():
-    at = open_page("pages/staircase.py", timeout=120)
+    at = open_page("app_pages/staircase/staircase.py", timeout=120)
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("diabetes (scikit-learn)").run()
     by_key(at.selectbox, "stair_error").select("MSE").run()
     by_key(at.button, "stair_run").click().run()
@@ -68,7 +68,7 @@ def test_staircase_curves_on_regression_data_with_mse():
 
 
 def test_staircase_refuses_too_few_rows_for_the_folds():
-    at = open_page("pages/staircase.py", timeout=120)
+    at = open_page("app_pages/staircase/staircase.py", timeout=120)
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("Loan table").run()
     assert not at.exception
     assert any("too small" in w.value for w in at.warning)

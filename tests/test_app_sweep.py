@@ -42,7 +42,7 @@ WIDGET_KINDS = ("number_input", "slider", "selectbox", "radio", "toggle", "check
 
 def _use_dataset(at, name, keep_categories):
     if keep_categories:
-        at.switch_page("pages/data.py").run()
+        at.switch_page("app_pages/data/data.py").run()
         by_key(at.checkbox, "prep_keep").check().run()
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select(name).run()
 
@@ -122,7 +122,7 @@ def _lazy_tab_key(at, spec):
 @pytest.mark.parametrize("dataset, keep", DATASETS, ids=[d for d, _ in DATASETS])
 @pytest.mark.parametrize("spec", [p for p in PAGES if not p.default], ids=lambda p: p.url_path)
 def test_every_setting_gives_a_page_without_error(spec, dataset, keep):
-    at = open_page("pages/data.py", timeout=240)
+    at = open_page("app_pages/data/data.py", timeout=240)
     _use_dataset(at, dataset, keep)
     at.switch_page(spec.path).run()
     context = f"{spec.url_path} on {dataset}"
@@ -143,7 +143,7 @@ def test_every_setting_gives_a_page_without_error(spec, dataset, keep):
 @pytest.mark.parametrize("spec", PAGES, ids=[p.url_path for p in PAGES])
 def test_every_page_opens_on_the_mushroom_data(spec, keep):
     """Source 004's 61,069 rows, one-hot or kept as categories, open every page cleanly."""
-    at = open_page("pages/data.py", timeout=600)
+    at = open_page("app_pages/data/data.py", timeout=600)
     _use_dataset(at, "secondary-mushroom", keep)
     at.switch_page(spec.path).run()
     _assert_clean(at, f"{spec.url_path} on the mushroom data")

@@ -10,16 +10,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("trees", "datasets", "lab", "viz", "ui", "pages", "bench")
-# Which top-level packages each layer may import (DESIGN: pages -> ui -> viz, lab, datasets, trees;
-# lab -> trees, datasets; viz -> trees).
+PACKAGES = ("trees", "datasets", "lab", "viz", "ui", "app_pages", "bench")
+# Which top-level packages each layer may import (docs/ARCHITECTURE.md: app_pages -> ui -> viz, lab,
+# datasets, trees; lab -> trees, datasets; viz imports none of the project's packages).
 ALLOWED = {
     "trees": {"trees"},
     "datasets": {"datasets"},
     "lab": {"lab", "trees", "datasets"},
-    "viz": {"viz", "trees"},
+    "viz": {"viz"},
     "ui": {"ui", "viz", "datasets", "trees", "lab"},
-    "pages": {"ui", "viz", "datasets", "trees", "lab"},
+    "app_pages": {"app_pages", "ui", "viz", "datasets", "trees", "lab"},
     "bench": {
         "bench",
         "trees",
@@ -29,8 +29,8 @@ ALLOWED = {
     },  # the page benchmark reads the list of pages
     "app": {"ui"},
 }
-# Inside trees, sub-packages import one way: studies -> ensemble -> tree.
-TREES_RANK = {"tree": 0, "ensemble": 1, "studies": 2}
+# Inside trees, sub-packages import one way: interop -> studies -> ensemble -> tree.
+TREES_RANK = {"tree": 0, "ensemble": 1, "studies": 2, "interop": 3}
 MAX_MODULE_LINES = 800
 MAX_FUNCTION_LINES = 80
 
@@ -66,7 +66,8 @@ def _imports(path):
                 if node.module is None:  # "from . import x": x may be a module
                     found += [f"{module}.{alias.name}" for alias in node.names]
                 found.append(module)
-            else:
+            else:  # "from ui import figures": figures may be a module
+                found += [f"{node.module}.{alias.name}" for alias in node.names]
                 found.append(node.module)
     return found
 
@@ -161,7 +162,9 @@ def test_modules_and_functions_are_small(path):
 
 
 @pytest.mark.parametrize(
-    "path", [p for p in _modules() if p.parts[-2] in ("pages", "ui")], ids=lambda p: p.name
+    "path",
+    [p for p in _modules() if p.relative_to(ROOT).parts[0] in ("app_pages", "ui")],
+    ids=lambda p: str(p.relative_to(ROOT)),
 )
 def test_pages_end_early_through_the_frame(path):
     """``st.stop()`` would also stop what the frame draws after the page; pages use ``errors.end_page()``."""
@@ -193,3 +196,45 @@ NO_STREAMLIT = ("trees", "datasets", "lab")
 def test_library_layers_do_not_import_streamlit(path):
     for imported in _imports(path):
         assert imported.split(".")[0] != "streamlit", f"{_module_name(path)} imports {imported}"
+
+
+def _page_of(module):
+    """The page package a module belongs to (``app_pages.grow.panels`` -> ``grow``), else None."""
+    parts = module.split(".")
+    return parts[1] if parts[0] == "app_pages" and len(parts) > 1 else None
+
+
+def test_page_modules_import_no_other_page():
+    for name, targets in _project_graph().items():
+        page = _page_of(name)
+        for target in targets:
+            other = _page_of(target)
+            assert other is None or page is None or other == page, f"{name} imports {target}"
+            assert other is None or page is not None, f"{name} imports the page module {target}"
+
+
+def test_no_ui_module_is_private_to_one_page():
+    """``ui/`` holds what pages share: a module one page alone uses belongs in that page's package."""
+    graph = _project_graph()
+    for module in sorted(m for m in graph if m.startswith("ui.")):
+        importers = {name for name, targets in graph.items() if module in targets}
+        pages = {_page_of(name) for name in importers if _page_of(name)}
+        shared = {name for name in importers if not _page_of(name) and name != "ui"}
+        assert importers, f"{module} is imported by nothing"
+        assert shared or len(pages) > 1, f"{module} is used by the page {pages} alone"
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(p for p in (ROOT / "app_pages").glob("*/*.py") if p.stem == p.parent.name),
+    ids=lambda p: p.parent.name,
+)
+def test_page_scripts_are_short_and_define_no_functions(path):
+    """A page script lays out widgets and calls functions that take their inputs as arguments:
+    the functions live in the modules beside it, where they cannot read the script's globals."""
+    functions = [
+        node.name
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+    ]
+    assert not functions, f"{path.name} defines {functions}"

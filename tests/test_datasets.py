@@ -9,10 +9,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from app_pages.data.facts import feature_summary
 from datasets import GENERATORS, GROUPS, DataError, Dataset, catalog, generate, load, preprocess
 from datasets.bundled import PAPER_CLASSIFICATION, PAPER_REGRESSION, SKLEARN_TOY, load_paper
 from trees import lattice_features
-from ui.dataset_facts import feature_summary
 
 # Sizes from source 000, Table 1 (records, attributes after encoding).
 TABLE_1 = {

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
+from app_pages.grow.history import MAX_SPLITS, encode, replay, replay_splits, splits_of
 from datasets import generate, load, preprocess
 from trees import TreeGrower
-from ui.grow_history import MAX_SPLITS, encode, replay, replay_splits, splits_of
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from app_pages.data.facts import feature_table, headline
 from datasets import TABLE_4_1, catalog, load
 from datasets.source002 import CATALOG_NAMES, TABLE_1, TABLE_1_MODELS
 from datasets.source004 import DEPTH_OFFSET, TABLE_4_1_METRICS
@@ -16,7 +17,6 @@ from lab import (
     run_job,
 )
 from trees.tuning import SearchResult, configuration_grid, holdout_tuning, nested_cross_validation
-from ui.dataset_facts import feature_table, headline
 from viz.cultivated import auc_table
 from viz.evaluation import outer_folds_table, search_table, settings_table, table_41_frame
 
@@ -150,7 +150,7 @@ def test_the_nested_job_gives_nested_cross_validations_numbers_on_any_executor()
 
 
 def test_a_stopped_search_reopens_with_the_configurations_it_scored():
-    from ui.evaluate_cache import _record_of_run
+    from app_pages.evaluate.cache import _record_of_run
 
     X, y, grid, configurations = _toy()
     store = MemoryStore()

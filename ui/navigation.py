@@ -9,9 +9,9 @@ __all__ = ["PAGES", "PageSpec"]
 class PageSpec:
     """One page: its script, title, icon and URL path.
 
-    The URL path must be the script's file name without ``.py``: on a fresh
-    server Streamlit first resolves a URL against the files of ``pages/``
-    (see ``ui.shell``), and reports an unknown page otherwise.
+    Each page is a package of its own under ``app_pages/`` (``app_pages/<name>/<name>.py``,
+    the script, beside the modules only that page uses); ``url_path`` is the
+    page's address (``/grow``), which links and bookmarks keep.
     """
 
     path: str
@@ -23,34 +23,52 @@ class PageSpec:
 
 
 PAGES = [
-    PageSpec("pages/home.py", "Home", ":material/home:", "home", "Start", default=True),
-    PageSpec("pages/data.py", "Data", ":material/table_chart:", "data", "Start"),
+    PageSpec("app_pages/home/home.py", "Home", ":material/home:", "home", "Start", default=True),
+    PageSpec("app_pages/data/data.py", "Data", ":material/table_chart:", "data", "Start"),
     PageSpec(
-        "pages/grow.py", "Grow a tree step by step", ":material/account_tree:", "grow", "Explore"
+        "app_pages/grow/grow.py",
+        "Grow a tree step by step",
+        ":material/account_tree:",
+        "grow",
+        "Explore",
     ),
     PageSpec(
-        "pages/staircase.py", "Staircase and depth", ":material/stairs:", "staircase", "Explore"
+        "app_pages/staircase/staircase.py",
+        "Staircase and depth",
+        ":material/stairs:",
+        "staircase",
+        "Explore",
     ),
     PageSpec(
-        "pages/instability.py", "Tree instability", ":material/shuffle:", "instability", "Explore"
+        "app_pages/instability/instability.py",
+        "Tree instability",
+        ":material/shuffle:",
+        "instability",
+        "Explore",
     ),
-    PageSpec("pages/evaluate.py", "Evaluate and tune", ":material/tune:", "evaluate", "Explore"),
     PageSpec(
-        "pages/cultivated.py",
+        "app_pages/evaluate/evaluate.py",
+        "Evaluate and tune",
+        ":material/tune:",
+        "evaluate",
+        "Explore",
+    ),
+    PageSpec(
+        "app_pages/cultivated/cultivated.py",
         "Cultivated random forests",
         ":material/forest:",
         "cultivated",
         "Remedies",
     ),
     PageSpec(
-        "pages/conditioning.py",
+        "app_pages/conditioning/conditioning.py",
         "The conditioning bias",
         ":material/compare_arrows:",
         "conditioning",
         "Biases",
     ),
     PageSpec(
-        "pages/split_bias.py",
+        "app_pages/split_bias/split_bias.py",
         "Split-variable selection bias",
         ":material/balance:",
         "split_bias",

@@ -6,19 +6,16 @@
 a link to the view and the page's HTML summary. The page runs inside
 :func:`ui.errors.page_boundary`, so a bug shows as a message, not a traceback.
 
-Every page script starts with :func:`page_frame`. Streamlit treats a
-``pages/`` folder beside the entry point as a folder of pages of their own
-until ``st.navigation`` has run once in the server process: a page URL
-opened first on a fresh server (and every page run by ``AppTest``) runs the
-page script alone, without app.py. :func:`page_frame` then runs the app
-instead (which runs this page inside the frame) and stops the script run
-that called it; ``st.navigation`` ends the page-folder mode from then on
-(Streamlit's documented behaviour). Only public Streamlit APIs are used.
+Each page is a package under ``app_pages/`` whose script is
+``app_pages/<name>/<name>.py``. The folder is deliberately not called ``pages/``:
+Streamlit puts a server whose entry point has a ``pages/`` folder beside it in its
+older page-folder mode until ``st.navigation`` first runs, and in that mode a link
+to a page that is not a file of ``pages/`` opened first on a fresh server shows
+"Page not found". Without it every URL runs app.py, hence this frame, first.
+Only public Streamlit APIs are used.
 
-The navigation menu is drawn by the frame with ``st.page_link`` (the
-built-in menu is hidden by ``client.showSidebarNavigation = false`` in
-``.streamlit/config.toml``, which also hides the raw file names of
-``pages/`` that Streamlit would otherwise flash on a fresh server).
+The navigation menu is drawn by the frame with ``st.page_link``; Streamlit's
+own menu is hidden (``st.navigation(..., position="hidden")``).
 
 The first run of the process starts :func:`trees.warm_up` in a background
 thread, so the compiled kernels are loaded (or, on a machine that never
@@ -35,12 +32,9 @@ from trees import warm_up
 from . import errors, presenter, report, share, sidebar, state
 from .navigation import PAGES
 
-__all__ = ["page_frame", "run_app"]
+__all__ = ["run_app"]
 
 ICON = Path(__file__).resolve().parent.parent / "assets" / "icon.png"
-# Whether the current script run is inside run_app's page.run(): a flag of the call stack (the
-# script thread), not of the session, so a stopped or interrupted run never leaves it set.
-_INSIDE_FRAME = threading.local()
 
 
 @st.cache_resource(show_spinner=False)
@@ -93,18 +87,8 @@ def run_app():
     sidebar.render()
     presenter.style()  # after the sidebar's toggle, which takes a link's value on the first run
     report.start(page.title, state.current().name)
-    _INSIDE_FRAME.active = True
     try:
         with errors.page_boundary():
             page.run()
     finally:
-        _INSIDE_FRAME.active = False
         _after_page()
-
-
-def page_frame():
-    """Run the app around this page unless app.py already does (see the module docstring)."""
-    if getattr(_INSIDE_FRAME, "active", False):
-        return
-    run_app()
-    st.stop()

@@ -120,7 +120,9 @@ PREP_WIDGETS = {
 GROW_GROWER = "grow_grower"
 GROW_SIGNATURE = "grow_signature"  # (dataset key, GrowSettings) the grower was built for
 GROW_SPLIT = "grow_split"
-GROW_TREE = "grow_tree"  # the grown tree's splits as text (ui.grow_history), shared in the URL
+GROW_TREE = (
+    "grow_tree"  # the grown tree's splits as text (app_pages.grow.history), shared in the URL
+)
 GROW_NODE = "grow_node"  # the node selected in the tree view, shared in the URL
 GROW_TAB = "grow_tab"  # the open tab
 GROW_MESSAGE = "grow_message"

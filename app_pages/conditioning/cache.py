@@ -1,0 +1,245 @@
+"""The conditioning page's computations, cached: each widget change reruns only what it touches.
+
+A *model view* is everything the page shows about one fitted tree or forest:
+the model (fitted on the held-out split's training rows, by this package or
+by scikit-learn), where ``<=`` and ``<`` disagree on the held-out rows, which
+of its splits sit on an observed lattice value (source 000's count, against
+every observed value of the dataset), and its thresholds per feature (the
+lines where the tests can differ on the picture's grid). Views and figures are
+cached across sessions, keyed on the dataset's fingerprint and the settings.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+
+from trees.conditioning import LatticeIndex, conditioning_disagreement, fit_model
+from ui.cached import as_key, held_out_split
+from viz.conditioning import held_values, surfaces_figure, thresholds_by_feature
+
+__all__ = [
+    "HELD_OUT",
+    "ModelView",
+    "axis_order",
+    "parting_features",
+    "slice_row",
+    "model_view",
+    "surfaces",
+]
+
+# The picture's new rows: 30% of the rows held out with seed 0 (all rows below 20 rows).
+HELD_OUT = (0.3, 0)
+SEED = 5  # source 000's random_state for every fit
+
+
+@dataclass(frozen=True)
+class ModelView:
+    """One fitted model and what the page shows about it.
+
+    Attributes
+    ----------
+    fitted : trees.conditioning.FittedModel
+    X_train, X_test, y_train, y_test : ndarray
+        The held-out split (the same rows for both when the data is small).
+    report : trees.conditioning.Disagreement
+        Where ``<`` and ``<=`` disagree on the held-out rows.
+    marked : list of ndarray of bool
+        Per tree, the nodes whose threshold is an observed lattice value.
+    on_lattice, internal : int
+        Those nodes and all internal nodes, over every tree.
+    thresholds : dict {feature: ndarray}
+    lattice_flags : ndarray of bool
+        Source 000's lattice flag of each feature of the dataset.
+    """
+
+    fitted: object
+    X_train: np.ndarray
+    X_test: np.ndarray
+    y_train: np.ndarray
+    y_test: np.ndarray
+    report: object
+    marked: list
+    on_lattice: int
+    internal: int
+    thresholds: dict
+    lattice_flags: np.ndarray
+
+    @property
+    def rho(self):
+        return self.on_lattice / self.internal if self.internal else 0.0
+
+    @property
+    def tree(self):
+        return self.fitted.trees[0]
+
+    @property
+    def class_names(self):
+        classes = self.fitted.classes
+        return None if classes is None else [str(c) for c in classes]
+
+
+def _disagreement(engine, fitted, X):
+    # This package's forests predict through the estimator (its trees may have seen fewer
+    # classes in their bootstrap); scikit-learn's converted trees all carry every class.
+    return conditioning_disagreement(fitted.estimator if engine == "trees" else fitted.trees, X)
+
+
+@st.cache_resource(show_spinner="Fitting...", max_entries=32)
+def model_view(data_key, task, engine, model, params, _X, _y):
+    """The :class:`ModelView` of a ``"tree"`` or ``"forest"`` (``params`` a tuple of pairs)."""
+    X_train, X_test, y_train, y_test = held_out_split(data_key, task, *HELD_OUT, _X, _y)
+    fitted = fit_model(engine, model, task, dict(params), SEED, X_train, y_train)
+    lattice = LatticeIndex(_X, test="paper")
+    marked = [lattice.nodes(tree) for tree in fitted.trees]
+    return ModelView(
+        fitted=fitted,
+        X_train=X_train,
+        X_test=X_test,
+        y_train=y_train,
+        y_test=y_test,
+        report=_disagreement(engine, fitted, X_test),
+        marked=marked,
+        on_lattice=int(sum(m.sum() for m in marked)),
+        internal=int(sum(np.count_nonzero(t.feature >= 0) for t in fitted.trees)),
+        thresholds=thresholds_by_feature(fitted.trees),
+        lattice_flags=lattice.flags,
+    )
+
+
+def parting_features(view):
+    """How often each feature is the one a changing held-out row sits on (ndarray of counts).
+
+    A row whose prediction changes equals the threshold of a split on its
+    path; that split's feature is where the tests part for it.
+    """
+    n = len(view.lattice_flags)
+    causes = view.report.causes
+    if not len(causes):
+        return np.zeros(n, dtype=int)
+    changing = view.report.prediction_differs[causes[:, 0]]
+    features = [view.fitted.trees[t].feature[node] for _, t, node in causes[changing]]
+    return np.bincount(np.asarray(features, dtype=int), minlength=n)
+
+
+def slice_row(view, axes):
+    """The first held-out row that changes at a split on one of ``axes``, or None.
+
+    Holding the other features at its values draws the map through it: its
+    path reaches the split where the tests part, and the split's line crosses it.
+    """
+    causes = view.report.causes
+    for row, tree, node in causes:
+        if view.report.prediction_differs[row] and view.fitted.trees[tree].feature[node] in axes:
+            return int(row)
+    return None
+
+
+def axis_order(view):
+    """Features ranked for the picture's axes.
+
+    First the features where held-out rows change (their rows then sit on a
+    line of the map), then those with most splits on a lattice value, then
+    most splits; lattice features first at equal counts.
+    """
+    lattice_flags = view.lattice_flags
+    tree_features = np.concatenate([t.feature for t in view.fitted.trees])
+    on_lattice = np.concatenate(
+        [t.feature[m] for t, m in zip(view.fitted.trees, view.marked, strict=True)]
+    )
+    n = len(lattice_flags)
+    parting = parting_features(view)
+    split_counts = np.bincount(tree_features[tree_features >= 0], minlength=n)
+    lattice_counts = np.bincount(on_lattice[on_lattice >= 0], minlength=n)
+    return sorted(
+        range(n),
+        key=lambda j: (-parting[j], -lattice_counts[j], -split_counts[j], not lattice_flags[j], j),
+    )
+
+
+FOREST_TITLES = {
+    "<=": "x ≤ t in every tree",
+    "<": "x < t in every tree",
+    "average": "both tests in every tree",
+    "half": "half: x < t in half the trees",
+}
+
+
+def _predictors(fitted, variants):
+    """``{variant: callable(rows)}`` that predict each test once on the grid.
+
+    The average of a model is the mean of its two tests' predictions (for a
+    forest, a mean of means), so it is computed from them rather than by a
+    third walk down every tree.
+    """
+    done = {}
+
+    def predictor(variant):
+        def predict(rows):
+            if variant not in done:
+                if variant == "average":
+                    done[variant] = (predictor("<=")(rows) + predictor("<")(rows)) / 2.0
+                else:
+                    done[variant] = fitted.predict(rows, variant)
+            return done[variant]
+
+        return predict
+
+    return {variant: predictor(variant) for variant in variants}
+
+
+@st.cache_resource(show_spinner="Drawing the surfaces...", max_entries=32)
+def surfaces(signature, fx, fy, class_index, value_name, names, class_names, _view):
+    """The surfaces figure of a model view (``signature`` identifies the view's settings).
+
+    A tree: ``<=``, ``<``, average and where ``<=`` and ``<`` differ, two by
+    two. A forest adds half, and where the average and the half differ.
+    The other features are held at the values of a held-out row that changes
+    on a split of one of the axes' features (:func:`slice_row`), so its cross
+    sits on a purple line; without one, at observed values off the
+    thresholds (:func:`viz.conditioning.held_values`).
+
+    Returns
+    -------
+    figure, n_differ (grid points where ``<=`` and ``<`` differ), held ({feature: value}),
+    row (the held-out row whose values are held, or None)
+    """
+    view = _view
+    forest = len(view.fitted.trees) > 1
+    variants = ["<=", "<", "average", "half"] if forest else ["<=", "<", "average"]
+    changed = view.X_test[view.report.prediction_differs]
+    # A forest's other trees split on the held features too: a row's values sit on their
+    # thresholds, which would paint the whole slice as differing. Forests keep off-threshold values.
+    row = None if forest else slice_row(view, (fx, fy))
+    held = (
+        held_values(view.X_train, view.thresholds, (fx, fy))
+        if row is None
+        else {
+            j: float(view.X_test[row, j]) for j in range(view.X_test.shape[1]) if j not in (fx, fy)
+        }
+    )
+    figure, n_differ = surfaces_figure(
+        _predictors(view.fitted, variants),
+        view.X_train,
+        view.y_train,
+        fx,
+        fy,
+        list(names),
+        changed_points=changed,
+        fixed=held,
+        class_index=class_index,
+        value_name=value_name,
+        class_names=None if class_names is None else list(class_names),
+        thresholds=view.thresholds,
+        differences=[("<=", "<"), ("average", "half")] if forest else [("<=", "<")],
+        columns=2,
+        titles=FOREST_TITLES if forest else None,
+        n=90 if forest else 120,
+        height_per_row=280,
+    )
+    return figure, n_differ, held, row
+
+
+def view_signature(data_key, task, engine, model, params):
+    """The hashable identity of a model view (the arguments of :func:`model_view`)."""
+    return (data_key, task, engine, model, as_key(params))

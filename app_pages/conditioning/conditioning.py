@@ -1,0 +1,98 @@
+"""The conditioning bias (source 000): one tree under x <= t and x < t, and whether it matters."""
+
+from functools import partial
+
+import streamlit as st
+
+from app_pages.conditioning import cache as cc
+from app_pages.conditioning import report as words
+from app_pages.conditioning import settings as cs
+from app_pages.conditioning.controls import picture_controls, settings_controls
+from app_pages.conditioning.experiment_tabs import show_experiment_tab, show_tables_tab
+from app_pages.conditioning.tabs import (
+    PageContext,
+    show_example_tab,
+    show_forest_tab,
+    show_tree_tab,
+)
+from ui import errors, figures, presenter, report, share, state
+
+st.title("The conditioning bias: x ≤ t or x < t?")
+headline, picture = st.container(), st.container()
+settings_box = st.expander("Settings: the model, how it is fitted, the statistics")
+
+data = state.current()
+X, y = data.arrays()
+names = [str(n) for n in data.X.columns]
+data_key = state.dataset_key()
+is_classifier = data.task == "classification"
+cs.follow_dataset(data_key)
+
+with settings_box:
+    settings = settings_controls(data.name, len(y), is_classifier, cs.in_paper(data.name))
+tree_params = settings.model_params("tree")
+tree_signature = cc.view_signature(data_key, data.task, settings.engine, "tree", tree_params)
+with errors.attempt("Fitting the tree"):
+    view = cc.model_view(*tree_signature, X, y)
+with settings_box:
+    fx, fy, class_index = picture_controls(
+        names, cc.axis_order(view), view.class_names, is_classifier, settings
+    )
+
+# ------------------------------------------------------------- key picture
+sentence = words.headline(view, data.name, is_classifier, len(y))
+with headline:
+    st.markdown(sentence)
+    presenter.guide("conditioning")
+
+with picture:
+    if len(names) < 2:
+        st.info(
+            "With a single feature there is no map to draw: the tree is in the first tab below."
+        )
+    else:
+        key_figure, n_grid, held, slice_row = cc.surfaces(
+            tree_signature, fx, fy, class_index, f"predicted {data.y.name}", tuple(names),
+            tuple(view.class_names or ()) or None, view,
+        )  # fmt: skip
+        figures.chart(key_figure, key="cond_key_picture",
+                      title="One tree under x ≤ t, x < t and their average")  # fmt: skip
+        st.caption(
+            words.picture_caption(
+                view, names, (fx, fy), held, slice_row, n_grid, len(y), is_classifier
+            )
+            + f" Tree: {settings.origin('tree')}; fitted by {cs.ENGINES[settings.engine]}."
+        )
+
+report.add_settings(settings.in_force())
+report.add_note(sentence.replace("**", "").replace("`", ""))
+report.add_snippet(
+    words.snippet(
+        st.session_state.get(state.DATA_ORIGIN),
+        state.preprocessing_settings(),
+        data.task,
+        settings.engine,
+        tree_params,
+        len(y),
+    )
+)
+
+# -------------------------------------------------------------------- tabs
+page = PageContext(data, X, y, names, data_key, settings, view, fx, fy, class_index)
+TABS = [
+    "Tree and mirror",
+    "Worked example",
+    "Forest, four ways",
+    "Does it matter?",
+    "Tables 2 and 3",
+]
+tree_tab, example_tab, forest_tab, experiment_tab, tables_tab = share.tabs(
+    st, TABS, key=state.COND_TAB
+)
+share.show_open_tab(  # only the open tab runs
+    (tree_tab, partial(show_tree_tab, page)),
+    (example_tab, partial(show_example_tab, page)),
+    (forest_tab, partial(show_forest_tab, page)),
+    (experiment_tab, partial(show_experiment_tab, page)),
+    (tables_tab, partial(show_tables_tab, page)),
+)

@@ -1,0 +1,191 @@
+"""The conditioning page's long runs: source 000's protocol on the dataset, and Tables 2 and 3.
+
+Both tabs start a run in the background (``ui.runs``), list the saved runs,
+and show the one opened; each is a function of the page's
+:class:`~app_pages.conditioning.tabs.PageContext`.
+"""
+
+from functools import partial
+
+import streamlit as st
+
+from datasets.bundled import PAPER_CLASSIFICATION, PAPER_REGRESSION
+from lab.paper import ALL_PAPER_DATASETS
+from ui import figures, report, runs, share, state
+from viz.conditioning import score_distribution_figure
+
+from . import runs as cr
+from . import settings as cs
+from .controls import clip, set_value
+
+__all__ = ["show_experiment_tab", "show_tables_tab"]
+
+
+def _experiment_controls(limit, reason):
+    """The experiment's own settings: model, repeats, folds (at most what the data allows)."""
+    e1, e2, e3 = st.columns(3)
+    model = share.radio(e1, "Model", ["tree", "forest"], key="cond_exp_model", horizontal=True,
+                        format_func={"tree": "one tree", "forest": "a random forest"}.get)  # fmt: skip
+    repeats = share.number_input(e2, "Repeats", 1, 400, 10, key=state.COND_EXP_REPEATS,
+                                 help="The paper repeats 5-fold cross-validation 400 times.")  # fmt: skip
+    e2.button("The paper's 400 repeats", key="cond_exp_paper_repeats", on_click=set_value,
+              args=(state.COND_EXP_REPEATS, 400))  # fmt: skip
+    folds = 2
+    if limit > 2:
+        clip(state.COND_EXP_FOLDS, 2, max(2, limit))
+        folds = share.number_input(e3, "Folds", 2, limit, min(5, limit), key=state.COND_EXP_FOLDS)
+    elif limit == 2:
+        e3.markdown("**Folds**: 2")
+    if reason and limit:
+        e3.caption(f"At most {limit} folds: {reason}.")
+    return model, int(repeats), int(folds)
+
+
+def show_experiment_tab(page):
+    """Source 000's repeated k-fold protocol on the page's dataset, run in the background."""
+    data, settings = page.data, page.settings
+    st.markdown(
+        f"Source 000's protocol on **{data.name}**: repeated k-fold cross-validation with every test "
+        "scored on the same folds (AUC or R²), and Wilcoxon signed-rank tests between them (§4.4). "
+        "It runs in the background: it goes on if you close the tab, every fold is saved, and a "
+        "saved run reopens at once."
+    )
+    limit, reason = cr.fold_limit(data.task, page.y)
+    if limit == 0:
+        st.warning(
+            f"The experiment cannot run on {data.name}: {reason}. Pick a dataset with more rows."
+        )
+    model, repeats, folds = _experiment_controls(limit, reason)
+    trees_text = f"; {settings.n_trees} trees" if model == "forest" else ""
+    st.markdown(
+        f"**Runs** {repeats} x {folds} folds of {'one tree' if model == 'tree' else 'a forest'}: "
+        f"{settings.origin(model)}{trees_text}. Fitted by {settings.fit_text()}. "
+        f"Significance: {cs.SIGNIFICANCE[settings.significance]}; ρ_k counted against "
+        f"{cs.RHO_K[settings.rho_k_against]}."
+    )
+    if st.button("Run in the background", type="primary", key="cond_exp_run", disabled=limit == 0):
+        job = cr.experiment_job(
+            page.X, page.y, data, page.data_key, settings, model, repeats, folds
+        )
+        runs.start(job, panel_key=state.COND_RUNS)
+    runs.runs_section("conditioning", page.data_key, state.COND_RUNS,
+                      "Saved runs on this dataset: reopen, compare two, delete",
+                      partial(show_experiment_result, settings.significance))  # fmt: skip
+    st.caption(cr.DEFINITIONS)
+
+
+def show_experiment_result(significance, opened):
+    """A saved experiment (``opened``: its run and result, or None) under the significance rule."""
+    if opened is None:
+        st.caption("Run the experiment, or reopen a saved run below.")
+        return
+    run, result = opened
+    if result is None:
+        st.info(
+            f"{run['label']}: {run['status']}, {run['n_done']} of {run['n_tasks']} folds saved. "
+            + ("Its results appear when every fold is in." if run["status"] == "running" else
+               "It stopped before its results could be combined: press Run with the same settings to resume it.")
+        )  # fmt: skip
+        return
+    summary = result.summary(rule=significance)
+    st.markdown(f"**{run['label']}** ({run['status']})")
+    figures.table(cr.result_frame(summary, run["dataset"], result.model),
+                  title="This run in the notation of Tables 2 and 3", hide_index=True)  # fmt: skip
+    if run["dataset"] in ALL_PAPER_DATASETS and not cr.matches_paper(run):
+        st.caption(
+            "This run's settings are not the paper's (Table 1, 400 x 5 folds, 100 trees): compare with care."
+        )
+    st.markdown(cr.reading(summary, result.proposed, result.metric))
+    st.caption(
+        f"Marks under {cs.SIGNIFICANCE[significance]} (chosen in the settings; the saved scores "
+        "give either rule at once)."
+    )
+    left, right = st.columns([3, 2])
+    figures.chart(
+        score_distribution_figure(result.scores, result.metric), key="cond_exp_box", container=left
+    )
+    right.markdown(
+        "**How this run was computed**\n\n"
+        + "\n".join(f"- {k}: {v}" for k, v in cr.settings_used(run).items())
+    )
+
+
+def _tables_controls(dataset_name):
+    """Which of the paper's datasets and models to run, and how many repeats."""
+    options = list(ALL_PAPER_DATASETS)
+    buttons = st.container(horizontal=True)
+    for label, key, names_ in (
+        ("All 40", "cond_tables_all", options),
+        ("The 20 classification", "cond_tables_clf", list(PAPER_CLASSIFICATION)),
+        ("The 20 regression", "cond_tables_reg", list(PAPER_REGRESSION)),
+    ):
+        buttons.button(label, key=key, on_click=set_value, args=(state.COND_TABLES_NAMES, names_))
+    default = [dataset_name] if dataset_name in options else ["haberman", "bupa", "o-ring"]
+    chosen = st.multiselect("Datasets", options, key=state.COND_TABLES_NAMES,
+                            default=None if state.COND_TABLES_NAMES in st.session_state else default)  # fmt: skip
+    t1, t2 = st.columns(2)
+    models = t1.multiselect(
+        "Models", ["tree", "forest"], default=["tree", "forest"], key="cond_tables_models"
+    )
+    repeats = share.number_input(t2, "Repeats of 5-fold cross-validation", 1, 400, 10,
+                                 key=state.COND_TABLES_REPEATS)  # fmt: skip
+    t2.button("The paper's 400 repeats", key="cond_tables_paper", on_click=set_value,
+              args=(state.COND_TABLES_REPEATS, 400))  # fmt: skip
+    return chosen, models, int(repeats)
+
+
+def show_tables_tab(page):
+    """Source 000's protocol on its own datasets and settings, beside Tables 2 and 3."""
+    settings = page.settings
+    st.markdown(
+        "Source 000's protocol on its own datasets with its own settings (Table 1; forests of 100 "
+        "trees), each row beside the paper's (Tables 2 and 3). At the paper's 400 x 5 folds all 40 "
+        "datasets take hours: the run goes on in the background and saves each fold."
+    )
+    chosen, models, repeats = _tables_controls(page.data.name)
+    fits = len(chosen) * len(models) * (repeats * 5 + 1)
+    st.caption(
+        f"{fits:,} fits. Fitted by {settings.fit_text()}. Significance: "
+        f"{cs.SIGNIFICANCE[settings.significance]}; ρ_k counted against "
+        f"{cs.RHO_K[settings.rho_k_against]} (change them in the settings above)."
+    )
+    if st.button(
+        "Run in the background",
+        type="primary",
+        key="cond_tables_run",
+        disabled=not (chosen and models),
+    ):
+        job = cr.tables_job(chosen, models, repeats, settings)
+        runs.start(job, panel_key=state.COND_TABLES_RUNS)
+    runs.runs_section("tables", None, state.COND_TABLES_RUNS,
+                      "Saved runs of Tables 2 and 3: reopen, compare two, delete",
+                      show_tables_result)  # fmt: skip
+    st.caption(cr.DEFINITIONS)
+
+
+def show_tables_result(opened):
+    """A saved Tables 2 and 3 run (``opened``: its run and frame, or None) beside the paper's."""
+    if opened is None:
+        st.caption("Run the protocol, or reopen a saved run below.")
+        return
+    run, frame = opened
+    st.markdown(
+        f"**{run['label']}** ({run['status']}, {run['n_done']:,} of {run['n_tasks']:,} fits saved)"
+    )
+    if frame.empty:
+        st.info(
+            "No dataset has finished yet: its rows appear here as each dataset and model is done."
+        )
+        return
+    report.add_table("Tables 2 and 3 beside the paper's", frame)
+    st.dataframe(cr.comparison_display(frame), hide_index=True, key="cond_tables_table")
+    st.caption(
+        cr.agreement_text(frame) + " Green: our cell agrees with the paper's; orange: it does not."
+    )
+    st.caption(cr.DEFINITIONS)
+    st.markdown(
+        "**How this run was computed**: "
+        + "; ".join(f"{k}: {v}" for k, v in cr.settings_used(run).items())
+    )
+    st.download_button("Download the table (CSV)", frame.to_csv(index=False), file_name="conditioning_tables_2_3.csv",
+                       mime="text/csv", key="cond_tables_csv")  # fmt: skip

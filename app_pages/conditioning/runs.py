@@ -1,0 +1,240 @@
+"""The conditioning page's long runs: its experiment on the current dataset, and Tables 2 and 3.
+
+Both run in the background (``ui.runs``: a worker thread of the server that
+goes on when the tab closes, saving each fold to the results store). This
+module builds their jobs from the page's settings and turns what they saved
+into what the page shows: a row in the notation of the paper's Tables 2 and
+3 beside the paper's own row, a sentence that reads it, and the 40-dataset
+comparison with its agreements coloured.
+
+Notation (one across the project, ``trees.conditioning.MARKS``): ``*`` the two
+tests score differently (p≠); ``+`` / ``-`` the bias-free variant scores
+higher / lower than that test (p≤, p<); ``=`` no significant difference.
+An improvement that is not significant is shown as ``=`` too (the paper
+leaves that cell empty).
+"""
+
+import numpy as np
+import pandas as pd
+
+from datasets import DataError, format_value
+from datasets.source000 import paper_settings
+from lab import ConditioningJob, PaperTablesJob
+from lab.paper import (
+    ALL_PAPER_DATASETS,
+    COMPARED_CELLS,
+    paper_row,
+    printed_cells,
+)
+from trees.conditioning import MARK_LEGEND, MARKS
+
+from .settings import (
+    ENGINES,
+    PRECISIONS,
+    RHO_K,
+    SIGNIFICANCE,
+    TIE_BREAKS,
+    VARIANCE_SUMS,
+)
+
+__all__ = [
+    "CELL_LABELS",
+    "DEFINITIONS",
+    "agreement_text",
+    "comparison_display",
+    "experiment_job",
+    "fold_limit",
+    "matches_paper",
+    "reading",
+    "result_frame",
+    "settings_used",
+    "tables_job",
+]
+
+CELL_LABELS = {
+    "rho": "ρ",
+    "rho_k": "ρ_k",
+    "d": "d",
+    "p≠": "p≠",
+    "p≤": "p≤",
+    "p<": "p<",
+    "improvement": "gain",
+}
+DEFINITIONS = (
+    "**ρ**: the share of the splits whose threshold is an observed lattice value, the model "
+    "fitted on all the rows (Table 2). **ρ_k**: the same share over the models of the "
+    "cross-validation folds. **d**: the mean score under `x ≤ t` minus the mean under `x < t`. "
+    "**gain**: the bias-free variant's mean score minus that of the worse test, shown only when "
+    "it is significant (Table 3). **Marks**: " + MARK_LEGEND
+)
+_AGREE, _DISAGREE = "background-color: #d8f0d8", "background-color: #fbdcc4"
+
+
+def fold_limit(task, y):
+    """The most folds the data allows, and why when it is fewer than the usual 5.
+
+    Classification needs every class in every test fold (else AUC is not
+    defined there), so no more folds than rows in the smallest class.
+
+    Returns
+    -------
+    (int, str or None)
+        0 when no cross-validation is possible at all.
+    """
+    y = np.asarray(y)
+    if task == "regression":
+        limit = min(10, len(y))
+        reason = None if limit >= 5 else f"with {len(y)} rows, at most {limit} folds"
+        return (limit if limit >= 2 else 0), reason
+    classes, counts = np.unique(y, return_counts=True)
+    if classes.size < 2:
+        return 0, "the target has a single class, so AUC is not defined"
+    smallest = int(counts.min())
+    limit = min(10, smallest)
+    if limit >= 5:
+        return limit, None
+    reason = (
+        f"the smallest class, {format_value(classes[np.argmin(counts)])}, has {smallest} "
+        f"row{'s' if smallest != 1 else ''}, and every fold must hold each class"
+    )
+    return (limit if limit >= 2 else 0), reason
+
+
+def experiment_job(X, y, data, data_key, settings, model, repeats, folds):
+    """Source 000's experiment on the current dataset, as a background job."""
+    return ConditioningJob.for_arrays(
+        X, y, data.task, data.name, data_key, model=model,
+        params=settings.model_params(model), n_repeats=int(repeats), n_splits=int(folds),
+        engine=settings.engine, rho_k_against=settings.rho_k_against,
+        significance=settings.significance,
+    )  # fmt: skip
+
+
+def tables_job(names, models, repeats, settings):
+    """Tables 2 and 3 on ``names`` (in the paper's order) with its settings (100 trees per forest)."""
+    return PaperTablesJob(
+        names=tuple(n for n in ALL_PAPER_DATASETS if n in set(names)), models=tuple(models), n_repeats=int(repeats),
+        engine=settings.engine, rho_k_against=settings.rho_k_against,
+        significance=settings.significance,
+        extra_params=tuple(sorted(settings.engine_options().items())),
+    )  # fmt: skip
+
+
+def matches_paper(run):
+    """Whether a saved conditioning run used the paper's settings: Table 1's, 400 x 5 folds."""
+    settings = run["settings"]
+    try:
+        paper = paper_settings(settings["dataset"], settings["model"])
+    except DataError:
+        return False
+    params = {
+        k: v
+        for k, v in settings["params"].items()
+        if k not in ("tie_break", "threshold_dtype", "variance_sums")
+    }
+    return params == paper and (settings["n_repeats"], settings["n_splits"]) == (400, 5)
+
+
+def _cells(summary):
+    cells = printed_cells(summary)
+    return {**cells, "improvement": cells["improvement"] or MARKS["same"]}
+
+
+def result_frame(summary, dataset=None, model=None):
+    """This run's row in Table 2-3 notation, with the paper's row under it when there is one."""
+    rows = {"this run": _cells(summary)}
+    if dataset in ALL_PAPER_DATASETS:
+        paper = paper_row(dataset, model)
+        paper["improvement"] = paper["improvement"] or MARKS["same"]
+        rows["the paper (Tables 2, 3)"] = paper
+    frame = pd.DataFrame.from_dict(rows, orient="index")[list(COMPARED_CELLS)]
+    return frame.rename(columns=CELL_LABELS).rename_axis("").reset_index()
+
+
+def reading(summary, proposed, metric):
+    """What the run's row says, in two or three sentences."""
+    d = summary["d (<= minus <)"]
+    text = (
+        f"Over {summary['folds']} folds, `x ≤ t` scores {summary['mean <=']:.4f} and `x < t` "
+        f"{summary['mean <']:.4f} mean {metric} (d = {d:+.1e}). "
+    )
+    if summary["p≠"] == MARKS["different"]:
+        text += (
+            "The Wilcoxon test finds their scores **significantly different** (p≠ = *): on this "
+            "data, which test the library uses changes the model's quality. "
+        )
+    else:
+        text += (
+            "The Wilcoxon test finds **no significant difference** between them (p≠ = =): the "
+            "test the library uses does not measurably matter here. "
+        )
+    mean = summary[f"mean {proposed}"]
+    if summary["improvement significant"]:
+        text += (
+            f"The bias-free variant ({proposed}) scores {mean:.4f}, "
+            f"{summary['improvement over worst']:+.1e} over the worse test (p≤ = {summary['p≤']}, "
+            f"p< = {summary['p<']})."
+        )
+    else:
+        text += (
+            f"The bias-free variant ({proposed}) scores {mean:.4f}; it cannot be told apart from "
+            "either test with significance (p≤ = p< = =)."
+        )
+    return text
+
+
+def settings_used(run):
+    """How a saved run was computed, in plain words (engine, tie-break, precision, statistics)."""
+    settings = run["settings"]
+    params = settings.get("params") or settings.get("extra_params") or {}
+    used = {"fitted by": ENGINES.get(settings["engine"], settings["engine"])}
+    if settings["engine"] == "trees":
+        used["ties between features"] = TIE_BREAKS[params.get("tie_break", "first")]
+        used["thresholds compared in"] = PRECISIONS[params.get("threshold_dtype", "float64")]
+        used["regression targets summed"] = VARIANCE_SUMS[params.get("variance_sums", "centred")]
+    else:
+        used["ties and precision"] = (
+            "scikit-learn's: random feature order per node, float32, raw regression sums"
+        )
+    used["ρ_k counted against"] = RHO_K[settings["rho_k_against"]]
+    used["saved with significance rule"] = SIGNIFICANCE[settings["significance"]]
+    used["folds"] = f"{settings['n_repeats']} x {settings['n_splits']}"
+    return used
+
+
+def comparison_display(frame):
+    """The 40-dataset comparison for the page: ours beside the paper's, agreements coloured.
+
+    Returns
+    -------
+    pandas Styler
+        Columns ``dataset, model, folds``, then per cell ours and the paper's
+        (``ρ``, ``ρ paper``, ...); our cell is green where it agrees with the
+        paper's (see ``lab.paper`` for what agreeing means per cell), orange
+        where it does not.
+    """
+    shown = frame[["dataset", "model", "folds"]].copy()
+    colours = pd.DataFrame("", index=frame.index, columns=[])
+    for cell in COMPARED_CELLS:
+        label = CELL_LABELS[cell]
+        ours, theirs = frame[cell].astype(str), frame[f"paper {cell}"].astype(str)
+        if cell == "improvement":
+            ours, theirs = ours.replace("", MARKS["same"]), theirs.replace("", MARKS["same"])
+        shown[label], shown[f"{label} paper"] = ours, theirs
+        colours[label] = np.where(frame[f"agrees {cell}"].astype(bool), _AGREE, _DISAGREE)
+    colours = colours.reindex(columns=shown.columns, fill_value="")
+    return shown.style.apply(lambda _: colours, axis=None)
+
+
+def agreement_text(frame):
+    """How many rows agree with the paper, cell by cell, in one sentence."""
+    if frame.empty:
+        return "No dataset has finished yet."
+    parts = [
+        f"{CELL_LABELS[c]} {int(frame[f'agrees {c}'].astype(bool).sum())}" for c in COMPARED_CELLS
+    ]
+    return (
+        f"Agreement with the paper over {len(frame)} row{'s' if len(frame) != 1 else ''}: "
+        + ", ".join(parts)
+        + " (d and the gain by sign, the others by the printed value)."
+    )

@@ -1,0 +1,239 @@
+"""The conditioning page's first three tabs: the tree and its mirror, a worked example, a forest.
+
+Every tab is a function of a :class:`PageContext`, the values the page's
+script computed once (the dataset, the settings in force, the fitted tree's
+view and the picture's axes).
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from trees import mirror
+from trees.conditioning import row_paths
+from trees.inspection import split_text
+from ui import errors, figures, share, state
+from ui.home_example import APPLICANT, CLASS_NAMES, focus_nodes, loan_example
+
+from . import cache as cc
+from . import report as words
+from . import settings as cs
+from .controls import clip
+
+__all__ = ["PageContext", "show_example_tab", "show_forest_tab", "show_tree_tab"]
+
+# A threshold test -> its name on the page.
+TEST_NAMES = {"<=": "x ≤ t (scikit-learn)", "<": "x < t (R's tree)"}
+TREE_TITLES = {"<=": "tested with x ≤ t", "<": "tested with x < t", "mirror": "mirrored, on −x"}
+
+
+@dataclass(frozen=True)
+class PageContext:
+    """What the page's tabs share: the dataset, the settings in force, the tree and the picture.
+
+    Attributes
+    ----------
+    data : datasets.Dataset
+        The current (preprocessed) dataset; ``X``, ``y`` its arrays, ``names`` its features.
+    data_key : str
+        The dataset's fingerprint (the caches' key).
+    settings : app_pages.conditioning.settings.Settings
+    view : app_pages.conditioning.cache.ModelView
+        The tree fitted under the settings, with its held-out rows and its disagreement report.
+    fx, fy, class_index : int, int, int or None
+        The key picture's axes and the class whose probability it shows.
+    """
+
+    data: object
+    X: np.ndarray
+    y: np.ndarray
+    names: list
+    data_key: str
+    settings: object
+    view: object
+    fx: int
+    fy: int
+    class_index: object
+
+    @property
+    def n_test(self):
+        return len(self.view.X_test)
+
+    @property
+    def new_rows(self):
+        return words.new_rows(len(self.y))
+
+
+def show_tree_tab(page):
+    """The tree under either test, or its mirror, with the splits on lattice values marked."""
+    view, names = page.view, page.names
+    shown = share.radio(
+        st, "Show", ["<=", "<", "mirror"], horizontal=True, key="cond_tree_view",
+        format_func={"<=": "the tree, tested with x ≤ t", "<": "the tree, tested with x < t",
+                     "mirror": "its mirror 𝓜[T], tested with −x ≤ −t"}.get,
+    )  # fmt: skip
+    tree, feature_names, op = view.tree, names, shown
+    if shown == "mirror":
+        tree, feature_names, op = mirror(view.tree), [f"−{n}" for n in names], "<="
+    figures.tree(tree, key="cond_tree",
+                 title=f"The tree ({cs.ENGINES[page.settings.engine]}), {TREE_TITLES[shown]}",
+                 feature_names=feature_names, class_names=view.class_names, op=op,
+                 marked=np.flatnonzero(view.marked[0]))  # fmt: skip
+    st.caption(
+        "Purple double border: the split's threshold is an observed value of a lattice feature "
+        "(counted in ρ); a new row with that value goes left under `x ≤ t` and right under `x < t`. "
+        "The mirror swaps the children of every node and negates its threshold: "
+        "T(x, <) = 𝓜[T](−x, ≤) exactly (source 000, §3.1), so a library that only offers `≤` "
+        "can still predict with `<`."
+    )
+    report_ = view.report
+    st.markdown(
+        f"**{view.on_lattice} of {view.internal} splits** on an observed lattice value "
+        f"(ρ = {view.rho:.2f}, counted as the paper counts it, against every observed value of "
+        f"{page.data.name}); {int(report_.leaf_differs.sum())} of the {page.n_test} "
+        f"{page.new_rows} reach another leaf under `x < t`, "
+        f"{int(report_.prediction_differs.sum())} get another prediction."
+    )
+
+
+def _verdict(tree, x, op, classes):
+    prediction = tree.predict(x[None, :], op)[0]
+    if tree.is_classifier:
+        k = int(np.argmax(prediction))
+        return f"{classes[k]} (P = {prediction[k]:.2f})"
+    return f"{float(prediction):.4g}"
+
+
+def _example_source(page):
+    """The tree, feature names, row and class names of the worked example."""
+    source = share.radio(
+        st, "Example", ["loan", "data"], horizontal=True, key="cond_example",
+        format_func={"loan": "the paper's loan applicant (Appendix A)",
+                     "data": f"a held-out row of {page.data.name}"}.get,
+    )  # fmt: skip
+    if source == "loan":
+        example = loan_example()
+        st.markdown(
+            "The six records of the paper's Appendix A grow the tree of its Figure 1. The applicant is "
+            "self-employed, earns 50k and has **3 dependents**: exactly the threshold of the split on "
+            "dependents (2 and 4 were seen, 3 never)."
+        )
+        return example.tree, example.feature_names, APPLICANT, CLASS_NAMES
+    changed = np.flatnonzero(page.view.report.prediction_differs)
+    row, n_test = 0, page.n_test
+    if n_test > 1:
+        clip(state.COND_ROW, 0, n_test - 1)
+        row = share.number_input(st, "Held-out row", 0, n_test - 1, int(changed[0]) if changed.size else 0,
+                                 key=state.COND_ROW,
+                                 help="Opens on the first held-out row whose prediction changes.")  # fmt: skip
+    listed = ", ".join(str(int(i)) for i in changed[:12]) + (", …" if changed.size > 12 else "")
+    st.caption(
+        f"Held-out rows whose prediction changes: {listed}." if changed.size
+        else "No held-out row changes its prediction with this tree: both tests agree on the row shown."
+    )  # fmt: skip
+    return page.view.tree, page.names, page.view.X_test[int(row)], page.view.class_names
+
+
+def show_example_tab(page):
+    """One row's two paths, side by side, where they part, and its four predictions."""
+    tree, feature_names, x, classes = _example_source(page)
+    if tree.node_count == 1:
+        st.info("The tree has no split: every row reaches its only leaf, under either test.")
+        return
+    paths = row_paths(tree, x)
+    parting = paths["parting"]
+    left, right = st.columns(2)
+    for column, op in ((left, "<="), (right, "<")):
+        with column:
+            st.markdown(f"**{TEST_NAMES[op]}** → {_verdict(tree, x, op, classes)}")
+            figures.tree(tree, key=f"cond_example_{'le' if op == '<=' else 'lt'}",
+                         title=f"The example's path, tested with {TEST_NAMES[op]}",
+                         feature_names=feature_names, class_names=classes, op=op,
+                         path=paths[op], selected=paths[op][-1],
+                         marked=[] if parting is None else [parting],
+                         focus=focus_nodes(tree, paths[op]), max_depth=None, fit_width=420,
+                         max_height=520, max_scale=1.0)  # fmt: skip
+    row_text = ", ".join(f"{n} {v:g}" for n, v in zip(feature_names, x, strict=True))
+    if parting is None:
+        st.markdown(
+            f"x = ({row_text}). Both tests send it to the same leaf: none of its values equals a threshold on its path."
+        )
+    else:
+        feature = feature_names[int(tree.feature[parting])]
+        st.markdown(
+            f"x = ({row_text}). The paths part at **{split_text(tree, parting, feature_names)}** "
+            f"(purple border): its {feature} is exactly the threshold, so `x ≤ t` sends it left and "
+            "`x < t` right. Blue: the path; dashed stubs: branches it does not visit."
+        )
+    _prediction_table(tree, x, classes)
+
+
+def prediction_rows(tree, x, classes):
+    """The example's four predictions (``<=``, ``<``, the mirror on ``-x``, the average) as rows.
+
+    Each row names the prediction, the leaf it reaches and its value: class
+    probabilities or the regression value, as text.
+    """
+    rows = x[None, :]
+    mirrored = mirror(tree)
+
+    def value(prediction):
+        if tree.is_classifier:
+            return ", ".join(f"{c}: {p:.2f}" for c, p in zip(classes, prediction[0], strict=True))
+        return f"{prediction[0]:.4g}"
+
+    return pd.DataFrame([
+        {"prediction": "T(x, ≤)", "leaf": str(int(tree.apply(rows, "<=")[0])), "value": value(tree.predict(rows, "<="))},
+        {"prediction": "T(x, <)", "leaf": str(int(tree.apply(rows, "<")[0])), "value": value(tree.predict(rows, "<"))},
+        {"prediction": "𝓜[T](−x, ≤)", "leaf": str(int(mirrored.apply(-rows, "<=")[0])), "value": value(mirrored.predict(-rows, "<="))},
+        {"prediction": "average of both", "leaf": "both", "value": value(tree.predict(rows, "average"))},
+    ])  # fmt: skip
+
+
+def _prediction_table(tree, x, classes):
+    figures.table(
+        prediction_rows(tree, x, classes), title="The example's predictions", hide_index=True
+    )
+    rows = x[None, :]
+    if np.array_equal(tree.predict(rows, "<"), mirror(tree).predict(-rows, "<=")):
+        st.success("T(x, <) equals 𝓜[T](−x, ≤), as the identity says.")
+    else:  # the identity is exact; this would be a bug worth reporting
+        st.error("T(x, <) and 𝓜[T](−x, ≤) differ: this contradicts the mirroring identity.")
+
+
+def show_forest_tab(page):
+    """A random forest under ``<=``, ``<``, the average and the paper's half forest."""
+    st.markdown(
+        "A forest can give every tree both tests and average them (*average*: twice the work), or let "
+        "half of its trees use `x < t` and the others `x ≤ t` (*half*): the paper's remedy, free in "
+        "training and prediction (§3.3)."
+    )
+    settings, data = page.settings, page.data
+    params = settings.model_params("forest")
+    signature = cc.view_signature(page.data_key, data.task, settings.engine, "forest", params)
+    with errors.attempt("Fitting the forest"):
+        forest = cc.model_view(*signature, page.X, page.y)
+    class_names = tuple(page.view.class_names or ()) or None
+    if len(page.names) >= 2:
+        figure, _, _, _ = cc.surfaces(signature, page.fx, page.fy, page.class_index,
+                                      f"predicted {data.y.name}", tuple(page.names), class_names,
+                                      forest)  # fmt: skip
+        figures.chart(figure, key="cond_forest_surfaces", title="A random forest four ways")
+    differing = forest.report.trees_differing
+    st.caption(
+        f"{int(forest.report.prediction_differs.sum())} of the {page.n_test} {page.new_rows} get "
+        f"another forest prediction under `x < t` than under `x ≤ t`; those that change are routed "
+        f"differently by "
+        f"{differing[differing > 0].mean() if (differing > 0).any() else 0:.1f} of the {settings.n_trees} "
+        f"trees on average. {forest.on_lattice} of the forest's {forest.internal} splits lie on an "
+        f"observed lattice value (ρ = {forest.rho:.2f}). Pale purple: one tree changes its vote. "
+        f"Forest: {settings.origin('forest')}; {settings.n_trees} trees"
+        + (
+            ""
+            if settings.n_trees == cs.PAPER_TREES
+            else " (the paper used 100: one click in the settings)"
+        )
+        + "."
+    )

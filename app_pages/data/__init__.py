@@ -1,0 +1,5 @@
+"""The "Data" page: ``data.py`` is its script, and the
+modules beside it are used by it alone.
+
+* facts.py: what the page says about a dataset's columns (lattice flags, summaries)
+"""

@@ -1,0 +1,293 @@
+"""Data: the dataset every page works on, its target and features, and what preprocessing did."""
+
+import streamlit as st
+
+from app_pages.data.facts import page_facts
+from app_pages.data.feedback import show_flash, show_result
+from datasets import (
+    CATEGORICAL_FILLS,
+    GENERATORS,
+    GROUPS,
+    NUMERIC_FILLS,
+    REPORT_PREPROCESSING,
+    DataError,
+    id_like_columns,
+    infer_task,
+)
+from ui import data_controls, figures, glossary, presenter, report, share, snippets, state
+from viz.data_figures import scatter_figure, target_figure
+
+st.title("Data")
+
+show_flash()
+notice = data_controls.upload_notice()
+if notice is not None:
+    (st.success if notice[0] == "restored" else st.warning)(notice[1])
+message = st.session_state.pop(state.DATA_PREP_MESSAGE, None)
+if message:
+    st.error(message)
+
+data, raw = state.current(), state.current_raw()
+record = st.session_state.get(state.RECORD)
+settings = state.preprocessing_settings()
+raw_shape = (raw.name, tuple(map(str, raw.X.columns)), raw.n_rows)
+sentence, features, ids = page_facts(
+    state.dataset_key(), raw_shape, tuple(sorted(settings.items())), raw, data, record
+)
+st.header(data.name, divider="gray")
+st.markdown(sentence)
+presenter.guide("data")
+is_report_data = data.group == "Tree-predictor report (source 004)"
+uses_report_rules = all(settings[k] == v for k, v in REPORT_PREPROCESSING.items())
+if is_report_data and not uses_report_rules:
+    left, right = st.columns([3, 1], vertical_alignment="center")
+    left.info(
+        "Source 004 prepares this data its own way (section 2.2): columns with 40% or more gaps "
+        "dropped, the other gaps filled with a new category u, the nominal features kept as categories."
+    )
+    if right.button("Use source 004's preprocessing", key="data_report_prep_top"):
+        show_result(
+            data_controls.use_report_preprocessing(), "Source 004's preprocessing is in force."
+        )
+
+figures.table(
+    features,
+    title="Features",
+    hide_index=True,
+    height=min(38 + 35 * len(features), 390),
+    column_config={
+        "feature": st.column_config.TextColumn("feature", width="medium"),
+        "values": st.column_config.TextColumn("values", width="small"),
+        "missing share": st.column_config.ProgressColumn(
+            "missing", min_value=0.0, max_value=1.0, format="percent", width="small"
+        ),
+        "lattice": st.column_config.CheckboxColumn(
+            "lattice", help=glossary.explain("lattice feature"), width="small"
+        ),
+        "preprocessing": st.column_config.TextColumn(
+            "preprocessing", help="What preprocessing did; the Preprocessing tab has the record."
+        ),
+    },
+)
+chart_column, about_column = st.columns([1, 2])
+figures.chart(target_figure(data), key="data_target_figure", container=chart_column)
+about = " · ".join(text for text in (data.source, data.description) if text)
+if about:
+    about_column.caption(about)
+for note in data.notes:
+    about_column.info(note)
+report.add_note(sentence.replace("**", "").replace("*", ""))
+report.add_settings({"dataset": data.name, **snippets.preprocessing_words(settings)})
+report.add_snippet(snippets.data_snippet(st.session_state.get(state.DATA_ORIGIN), settings))
+
+choose_tab, prep_tab, rows_tab, pair_tab = st.tabs(
+    ["Choose data", "Preprocessing", "Rows", "Two features"]
+)
+
+with choose_tab, presenter.settings("Choose another dataset"):
+    bundled, generated, uploaded = st.tabs(["Bundled", "Generate", "Upload your own"])
+    with bundled:
+        if state.DATA_GROUP not in st.session_state:  # open on the current dataset's group
+            st.session_state[state.DATA_GROUP] = next(
+                (g for g, names in GROUPS.items() if data.name in names), list(GROUPS)[0]
+            )
+            if data.name in GROUPS[st.session_state[state.DATA_GROUP]]:
+                st.session_state[state.DATA_NAME_PREFIX + st.session_state[state.DATA_GROUP]] = (
+                    data.name
+                )
+        g1, g2 = st.columns(2)
+        group = g1.selectbox("Group", list(GROUPS), key=state.DATA_GROUP)
+        name = g2.selectbox("Dataset", GROUPS[group], key=state.DATA_NAME_PREFIX + group)
+        try:
+            entry = state.cached_load(name)
+            st.caption(
+                f"{entry.task} · {entry.n_rows:,} rows · {entry.n_features} features · {entry.source}"
+            )
+        except DataError as err:
+            st.error(f"{name} cannot be loaded: {err}")
+        if st.button("Use this dataset", type="primary", key="data_use_bundled"):
+            show_result(data_controls.use_catalog(name), f"Now working on {name}.")
+
+    with generated:
+        generator_name = st.selectbox(
+            "Generator",
+            list(GENERATORS),
+            key="data_generator",
+            format_func=lambda n: f"{n}: {GENERATORS[n].summary}",
+        )
+        params = {}
+        spec = GENERATORS[generator_name]
+        columns = st.columns(max(1, len(spec.params)))
+        for column, param in zip(columns, spec.params, strict=False):
+            cast = int if param.is_int else float
+            params[param.name] = column.number_input(
+                param.label,
+                min_value=cast(param.low),
+                max_value=cast(param.high),
+                value=cast(param.default),
+                step=cast(param.step),
+                key=f"data_gen_{generator_name}_{param.name}",
+            )
+        if st.button("Generate", type="primary", key="data_use_generator"):
+            show_result(
+                data_controls.use_generator(generator_name, params), f"Generated {generator_name}."
+            )
+
+    with uploaded:
+        st.caption(
+            "Your table stays on this server for this session and comes back if the page is "
+            "reloaded; it is never put in a shared link."
+        )
+        file = st.file_uploader(
+            "A table with a header row: CSV, TSV, semicolon-separated text, or Excel",
+            type=["csv", "tsv", "txt", "xlsx"],
+            key="data_upload_file",
+        )
+        if file is not None:
+            try:
+                table = data_controls.cached_read_table(file.getvalue(), file.name)
+            except DataError as err:
+                st.error(f"{file.name}: {err}")
+                st.caption("The dataset you were working on is unchanged.")
+            else:
+                st.caption(f"{file.name}: {len(table):,} rows, {table.shape[1]} columns.")
+                u1, u2 = st.columns(2)
+                target = u1.selectbox(
+                    "Target column",
+                    list(table.columns),
+                    index=table.shape[1] - 1,
+                    key="data_upload_target",
+                )
+                inferred = infer_task(table[target])
+                task = u2.radio(
+                    "Task",
+                    ["classification", "regression"],
+                    horizontal=True,
+                    key=f"data_upload_task_{target}",
+                    index=0 if inferred == "classification" else 1,
+                    help=f"Inferred from the target: {inferred}.",
+                )
+                upload_ids = id_like_columns(table.drop(columns=[target]))
+                if upload_ids:
+                    st.caption(
+                        "ID-like: "
+                        + "; ".join(f"{c} ({why})" for c, why in upload_ids.items())
+                        + (
+                            ". Excluded by default (see Preprocessing)."
+                            if settings["drop_id_columns"]
+                            else ". Kept, as the preprocessing settings ask."
+                        )
+                    )
+                if st.button("Use this table", type="primary", key="data_use_upload"):
+                    show_result(
+                        data_controls.use_upload(file.getvalue(), file.name, target, task),
+                        f"Now working on {file.name}.",
+                    )
+
+with prep_tab:
+    st.markdown(
+        "Trees need complete, numeric columns. Each step below is a choice, named in the record "
+        "at the bottom; the sources' choices are the defaults (source 000, §4.1; source 004, §2.2)."
+    )
+    with presenter.settings("Preprocessing settings"):
+        data_controls.sync_preprocessing_widgets()
+        apply = data_controls.apply_preprocessing_widgets
+        p1, p2 = st.columns(2)
+        p1.slider(
+            "Drop columns with at least this share missing",
+            0.0,
+            1.0,
+            step=0.05,
+            key=state.PREP_MISSING,
+            on_change=apply,
+            help=glossary.explain("missing-value threshold"),
+        )
+        p2.checkbox(
+            "Exclude ID-like columns",
+            key=state.PREP_DROP_IDS,
+            on_change=apply,
+            help=glossary.explain("ID-like column"),
+        )
+        p1.selectbox(
+            "Fill the gaps of numeric columns with",
+            list(NUMERIC_FILLS),
+            format_func=lambda rule: NUMERIC_FILLS[rule][1],
+            key=state.PREP_NUMERIC_FILL,
+            on_change=apply,
+            help="The median is a typical value that outliers do not move; the most frequent value "
+            "can be odd for a continuous column (an income of 19.7 where most are near 43).",
+        )
+        p2.selectbox(
+            "Fill the gaps of categorical columns with",
+            list(CATEGORICAL_FILLS),
+            format_func=lambda rule: CATEGORICAL_FILLS[rule][1],
+            key=state.PREP_CATEGORICAL_FILL,
+            on_change=apply,
+            help="A new category keeps 'unknown' apart from the real values, as source 004 does "
+            "with 'u'; the most frequent value merges the unknown rows into it.",
+        )
+        p1.checkbox(
+            "Keep categories (membership splits)",
+            key=state.PREP_KEEP,
+            on_change=apply,
+            help="Each categorical column becomes one column of codes that trees split by "
+            "membership (x ∈ S), as source 004 does; pages without membership splits read the "
+            "codes as numbers.",
+        )
+        p2.number_input(
+            "One-hot encode categories up to",
+            1,
+            50,
+            key=state.PREP_ONEHOT,
+            on_change=apply,
+            disabled=bool(settings["keep_categories"]),
+            help="Source 000: one-hot columns for at most 5 categories, integer codes above "
+            "(unused while categories are kept).",
+        )
+        if ids:
+            verb = "are excluded" if settings["drop_id_columns"] else "are used as features"
+            st.caption(f"ID-like columns in {data.name}: {', '.join(map(str, ids))} ({verb}).")
+        if not uses_report_rules and st.button(
+            "Use source 004's preprocessing", key="data_report_prep"
+        ):
+            show_result(
+                data_controls.use_report_preprocessing(), "Source 004's preprocessing is in force."
+            )
+    if record is None or record.empty:
+        st.markdown("**Record:** nothing to do: every feature is numeric and no value is missing.")
+    else:
+        figures.table(
+            record,
+            title="Preprocessing record",
+            hide_index=True,
+            column_config={"detail": st.column_config.TextColumn("detail", width="large")},
+        )
+
+with rows_tab:
+    target_name = f"{raw.y.name or 'target'} (target)"
+    st.dataframe(raw.X.assign(**{target_name: raw.y}).head(200), height=320, key="data_rows")
+    st.caption(
+        f"The first {min(200, raw.n_rows)} of {raw.n_rows:,} rows as loaded, before preprocessing; "
+        "empty cells are missing values."
+    )
+
+with pair_tab:
+    columns = list(data.X.columns)
+    if len(columns) < 2:
+        st.info(f"{data.name} has a single feature after preprocessing: there is no pair to plot.")
+    else:
+        a1, a2, a3 = st.columns([2, 2, 1], vertical_alignment="bottom")
+        fx = share.selectbox(a1, "Horizontal axis", columns, 0, key="data_scatter_x")
+        fy = share.selectbox(a2, "Vertical axis", columns, 1, key="data_scatter_y")
+        lattice = dict(zip(features["feature"], features["lattice"], strict=True))
+        jitter = share.checkbox(
+            a3,
+            "Jitter",
+            value=bool(lattice.get(fx) or lattice.get(fy)),
+            key="data_scatter_jitter",
+            help="Moves points slightly so rows with equal values (a lattice) do not hide each other.",
+        )
+        figure, shown = scatter_figure(data, fx, fy, jitter=jitter)
+        figures.chart(figure, key="data_scatter_figure")
+        if shown < data.n_rows:
+            st.caption(f"A random {shown:,} of the {data.n_rows:,} rows are drawn.")

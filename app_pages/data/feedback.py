@@ -1,0 +1,31 @@
+"""The data page's answer to a change of dataset: an error in place, or the new dataset everywhere."""
+
+import streamlit as st
+
+from ui import state
+
+__all__ = ["show_flash", "show_result"]
+
+
+def show_result(message, success):
+    """Show an error here, or rerun so the whole app (sidebar included) shows the new dataset.
+
+    Parameters
+    ----------
+    message : str or None
+        What went wrong (the dataset in use is then unchanged), or None on success.
+    success : str
+        The sentence shown once, after the rerun, when the change took.
+    """
+    if message:
+        st.error(message)
+        st.caption("The dataset you were working on is unchanged.")
+    else:
+        st.session_state[state.DATA_FLASH] = success
+        st.rerun()
+
+
+def show_flash():
+    """The success sentence a change left for this run, once."""
+    if state.DATA_FLASH in st.session_state:
+        st.success(st.session_state.pop(state.DATA_FLASH))

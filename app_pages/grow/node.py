@@ -1,0 +1,331 @@
+"""The grow page's panel of the selected node: its candidates, a feature's score curve and
+distribution, the near-ties, and splitting a leaf by hand (a click on either figure, or a form).
+
+Widget keys that depend on the tree carry a digest of the tree's text
+(``app_pages.grow.history``), so a picker or a chart made for one tree is never shown
+for another: after a split the node picker names the new split at once, and
+a chart's selection never outlives the split it made.
+"""
+
+import hashlib
+
+import numpy as np
+import streamlit as st
+
+from trees.instability import near_tie_options
+from ui import figures, glossary, share
+from ui.state import GROW_GROWER
+from viz.curves import NEAR_TIE, category_curve_figure, nearest_candidate, score_curve_figure
+from viz.node_views import node_distribution_figure
+from viz.tables import candidates_table
+from viz.tree_svg import membership_text
+
+from . import grower_state as gs
+
+__all__ = ["node_panel"]
+
+
+def _digest(tokens):
+    return hashlib.sha1((tokens or "root").encode()).hexdigest()[:10]
+
+
+def describe_node(tree, node, names):
+    """``"node 3 · b ≤ 2.5 · depth 2 · 40 rows"`` or ``"node 4 · leaf · …"``."""
+    if tree.feature[node] < 0:
+        kind = "leaf"
+    elif tree.categories[node] is not None:
+        kind = membership_text(tree, node, names)
+    else:
+        kind = f"{names[tree.feature[node]]} ≤ {tree.threshold[node]:.4g}"
+    return f"node {node} · {kind} · depth {tree.depth[node]} · {tree.n_samples[node]:,} rows"
+
+
+def _picker(tree, node, names, tokens):
+    """The node picker: its options are the nodes' descriptions, and its key carries them.
+
+    Streamlit matches a selectbox's choice by its label, so a label that changes (a node split,
+    other training rows) would hand back a stale text: the key changes with the labels instead,
+    and a choice that names no current node is ignored.
+    """
+    order = sorted(range(tree.node_count), key=lambda n: (tree.depth[n], n))
+    labels = {describe_node(tree, n, names): n for n in order}
+    key = f"grow_node_pick_{_digest(tokens + '|'.join(labels))}_{node}"
+
+    def picked():
+        chosen = labels.get(st.session_state.get(key))
+        if chosen is not None:
+            gs.select(chosen)
+
+    st.selectbox(
+        "Node (or click a box in the tree)",
+        list(labels),
+        index=order.index(node),
+        key=key,
+        on_change=picked,
+    )
+
+
+def _shown_feature(container, grower, tree, node, usable):
+    """The feature whose curve and distribution are shown (shared in the URL per node)."""
+    names = grower.feature_names
+    if tree.feature[node] >= 0:
+        default = int(tree.feature[node])
+    else:
+        default = usable[0].feature if usable else 0
+    name = share.selectbox(container, "Feature shown", names, default, key=f"grow_feature_{node}")
+    return names.index(name) if name in names else default
+
+
+def _field(value, name):
+    """``value[name]`` or ``value.name`` (Streamlit's chart state is both a dict and an object)."""
+    if isinstance(value, dict):
+        return value.get(name)
+    return getattr(value, name, None)
+
+
+def _selected_points(event):
+    """The points selected in a chart's state, or an empty list."""
+    return list(_field(_field(event, "selection"), "points") or [])
+
+
+def _split_from_click(chart_key, node, feature, source):
+    """Callback of a clicked score curve or distribution: split the leaf at the nearest candidate."""
+    points = _selected_points(st.session_state.get(chart_key))
+    if not points:
+        return
+    grower = st.session_state[GROW_GROWER]
+    clicked = points[0].get("x")
+    threshold = nearest_candidate(grower.score_curve(node, feature), clicked)
+    if threshold is None:
+        gs.say("error", f"No threshold of {grower.feature_names[feature]} can split node {node}.")
+        return
+    try:
+        grower.expand(node, feature, threshold)
+    except ValueError as err:
+        gs.say("error", str(err))
+        return
+    gs.say(
+        "success",
+        f"Split node {node} on {grower.feature_names[feature]} ≤ {threshold:.6g}, the candidate "
+        f"threshold nearest to where you clicked on the {source} ({float(clicked):.4g}).",
+    )
+
+
+def _figures(grower, tree, node, feature, tokens, split):
+    """The score curve and the node's distribution of ``feature``, side by side."""
+    names = grower.feature_names
+    is_leaf = tree.feature[node] < 0
+    rows = grower.node_rows(node)
+    left, right = st.columns(2)
+    category_names = (grower.category_names or {}).get(feature)
+    if grower.categorical[feature]:
+        curve = grower.category_curve(node, feature)
+        with left:
+            if curve is None:
+                st.info(
+                    f"{names[feature]} has a single category here, or no set keeps enough rows."
+                )
+            else:
+                figures.chart(
+                    category_curve_figure(curve, names[feature], category_names),
+                    key=f"grow_curve_{node}_{feature}",
+                )
+        threshold, label, codes = None, "split", _node_codes(tree, node, feature)
+    else:
+        curve = grower.score_curve(node, feature)
+        threshold, label = _marked_threshold(tree, node, feature, curve)
+        codes = None
+        key = f"grow_curve_{_digest(tokens)}_{node}_{feature}"
+        options = _click_options(key, node, feature, "score curve") if is_leaf else {}
+        with left:
+            chosen = tree.threshold[node] if not is_leaf and tree.feature[node] == feature else None
+            figures.chart(
+                score_curve_figure(curve, names[feature], chosen=chosen, clickable=is_leaf),
+                key=key,
+                title=f"Score curve of {names[feature]} at node {node}",
+                **options,
+            )
+    key = f"grow_dist_{_digest(tokens)}_{node}_{feature}"
+    clickable = is_leaf and not grower.categorical[feature]
+    options = _click_options(key, node, feature, "distribution") if clickable else {}
+    with right:
+        figures.chart(
+            node_distribution_figure(
+                grower.X[rows, feature],
+                split.y_train[rows],
+                names[feature],
+                is_classifier=grower.is_classifier,
+                classes=grower.classes_ if grower.is_classifier else None,
+                class_names=grower.class_names,
+                threshold=threshold,
+                threshold_label=label,
+                category_labels=(
+                    category_names or [str(c) for c in range(int(grower.X[:, feature].max()) + 1)]
+                )
+                if grower.categorical[feature]
+                else None,
+                left_codes=codes,
+                clickable=clickable,
+            ),
+            key=key,
+            title=f"Rows of node {node} along {names[feature]}",
+            **options,
+        )
+
+
+def _click_options(key, node, feature, source):
+    return {
+        "on_select": lambda: _split_from_click(key, node, feature, source),
+        "selection_mode": "points",
+    }
+
+
+def _marked_threshold(tree, node, feature, curve):
+    """The node's own threshold on ``feature``, else the feature's best candidate here."""
+    if tree.feature[node] == feature and tree.categories[node] is None:
+        return float(tree.threshold[node]), "split"
+    if len(curve["threshold"]):
+        return float(curve["threshold"][int(np.argmax(curve["score"]))]), "best candidate"
+    return None, "split"
+
+
+def _node_codes(tree, node, feature):
+    if tree.feature[node] == feature and tree.categories[node] is not None:
+        return list(tree.categories[node])
+    return None
+
+
+def _near_ties(grower, node):
+    """One sentence on the features whose best split comes within 1% of the node's best."""
+    options = near_tie_options(grower, node, NEAR_TIE)
+    if len(options) < 2:
+        st.caption(
+            f"No other feature comes within {NEAR_TIE:.0%} of the best split at node {node}: "
+            "the data prefers one feature clearly here."
+        )
+        return
+    best = options[0].score
+    listed = "; ".join(
+        f"{o.feature_name} ({o.score / best:.1%} of the best)" if best else o.feature_name
+        for o in options[1:]
+    )
+    st.warning(
+        f"Near-tie at node {node}: besides {options[0].feature_name}, {listed}. A few changed "
+        "rows could make the tree split on another feature here; the Tree instability page grows "
+        "the tree each way."
+    )
+
+
+def _manual_form(grower, node, feature, curve_feature_name):
+    """Split a leaf by hand: a candidate threshold, a typed one, or a set of categories."""
+    with st.form(f"grow_manual_{node}_{feature}"):
+        st.markdown(f"**Split node {node} on {curve_feature_name} by hand**")
+        codes, threshold = None, None
+        if grower.categorical[feature]:
+            labels = (grower.category_names or {}).get(feature) or [
+                str(c) for c in range(int(grower.X[:, feature].max()) + 1)
+            ]
+            picked = st.multiselect(
+                "Categories that go left (none: the best set)",
+                range(len(labels)),
+                format_func=labels.__getitem__,
+                key=f"grow_manual_codes_{node}_{feature}",
+            )
+            codes = picked or None
+        else:
+            curve = grower.score_curve(node, feature)
+            labels = {
+                f"≤ {t:.6g} (score {v:.4f}, {nl} left / {nr} right)": i
+                for i, (t, v, nl, nr) in enumerate(
+                    zip(
+                        curve["threshold"],
+                        curve["score"],
+                        curve["n_left"],
+                        curve["n_right"],
+                        strict=True,
+                    )
+                )
+            }
+            best = int(np.argmax(curve["score"])) if labels else 0
+            a, b = st.columns(2)
+            # The key carries the labels (scores change with the criterion, candidates with the
+            # leaf-size rule): Streamlit matches the choice by its label.
+            chosen = a.selectbox(
+                "A candidate threshold",
+                list(labels),
+                index=best if labels else None,
+                key=f"grow_manual_pick_{node}_{feature}_{_digest('|'.join(labels))}",
+            )
+            pick = labels.get(chosen)
+            typed = b.number_input(
+                "…or type one (rows ≤ it go left)",
+                value=None,
+                format="%.6g",
+                key=f"grow_manual_threshold_{node}",
+            )
+            if typed is not None:
+                threshold = float(typed)
+            elif pick is not None:
+                threshold = float(curve["threshold"][pick])
+        if st.form_submit_button("Split this node"):
+            try:
+                if grower.categorical[feature]:
+                    grower.expand(node, feature=feature, categories=codes)
+                else:
+                    grower.expand(node, feature=feature, threshold=threshold)
+            except ValueError as err:
+                gs.say("error", str(err))
+            else:
+                gs.say("success", f"Split node {node} on {curve_feature_name}.")
+            st.rerun()
+
+
+def node_panel(grower, tree, node, tokens, split):
+    """Everything about the selected node."""
+    names = grower.feature_names
+    candidates = grower.candidates(node)
+    usable = [c for c in candidates if c.threshold is not None or c.categories is not None]
+    a, b = st.columns([3, 2])
+    with a:
+        _picker(tree, node, names, tokens)
+    feature = _shown_feature(b, grower, tree, node, usable)
+    if not usable:
+        st.info(
+            f"No feature can split node {node}: every feature is constant in its "
+            f"{tree.n_samples[node]:,} rows, or no threshold keeps the minimum rows on both sides."
+        )
+    else:
+        _figures(grower, tree, node, feature, tokens, split)
+        if tree.feature[node] < 0 and not grower.categorical[feature]:
+            st.caption(
+                f"Click a point of the score curve, or a bar of the distribution, to split node "
+                f"{node} on {names[feature]} at the nearest candidate threshold."
+            )
+        _near_ties(grower, node)
+    figures.table(
+        candidates_table(
+            candidates, grower.is_classifier, grower.class_names, "score", grower.category_names
+        ),
+        title=f"Best split of each feature at node {node}",
+        hide_index=True,
+        width="stretch",
+        height=min(35 * (len(candidates) + 1) + 3, 423),
+        column_config={
+            "feature": st.column_config.TextColumn(help=glossary.explain("near-tie")),
+            "score": st.column_config.NumberColumn(format="%.4f", help=glossary.explain("score")),
+            "of best": st.column_config.NumberColumn(format="percent"),
+            "left": st.column_config.TextColumn(
+                help="Rows sent left, and what that side predicts."
+            ),
+            "right": st.column_config.TextColumn(
+                help="Rows sent right, and what that side predicts."
+            ),
+        },
+    )
+    st.caption(
+        "Each feature's best split at this node, best first by the criterion's score (higher is "
+        f"better); a near-tie scores within {NEAR_TIE:.0%} of the best. Left and right: rows, "
+        "then the prediction of that side."
+    )
+    if usable and tree.feature[node] < 0:
+        _manual_form(grower, node, feature, names[feature])

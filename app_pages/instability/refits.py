@@ -1,0 +1,204 @@
+"""Trees refitted on perturbed data compared with each other: distances, the refit map, two
+refits side by side, the prediction spread, and the tree refitted without one row.
+"""
+
+import numpy as np
+import streamlit as st
+
+from trees.inspection import split_text
+from trees.instability import compare_trees, mean_pairwise, prediction_spread, tree_diff
+from ui import figures, glossary, report, share
+from ui.inputs import count_input, two_features
+from viz.curves import plural
+from viz.instability import spread_map_figure
+from viz.stability import (
+    matrix_heatmap,
+    refit_map_figure,
+)
+
+from .cache import removal
+from .controls import DISTANCE_WORDS
+
+__all__ = ["diff_views", "refits_panel", "removal_panel"]
+
+
+def _refit_labels(trees, names):
+    return [f"refit {i}: root {split_text(t, 0, names)}" for i, t in enumerate(trees)]
+
+
+def refits_panel(study, comparison, names, X_train, task):
+    """The refits compared with each other: agreement, distances, the map, and two refits side by side."""
+    trees = study.trees
+    labels = _refit_labels(trees, names)
+    agreement = mean_pairwise(comparison.agreement)
+    c1, c2, c3 = st.columns(3)
+    c1.metric("Agreement of two refits", f"{agreement:.1%}", help=glossary.explain("agreement"))
+    c2.metric(
+        "Mean distance",
+        f"{mean_pairwise(comparison.distances):.3f}",
+        help=DISTANCE_WORDS[comparison.kind],
+    )
+    roots = [names[f] if f >= 0 else "a leaf" for f in study.root_feature]
+    top = max(set(roots), key=roots.count)
+    c3.metric(
+        "Most frequent root",
+        f"{roots.count(top) / len(roots):.0%}",
+        help=f"Refits whose root splits on {top}.",
+    )
+    figures.chart(
+        refit_map_figure(
+            comparison.map,
+            labels=labels,
+            groups=[f"root on {r}" for r in roots],
+            distance_name=comparison.kind,
+        ),
+        key="inst_map",
+        title="Map of the refits",
+    )
+    st.caption(
+        "Each point is a refit, placed so that distances on the map follow the distances between "
+        "the trees; colour: the root's feature. The star is the representative: the refit closest "
+        "to all the others."
+    )
+    figures.chart(
+        matrix_heatmap(
+            comparison.agreement,
+            "Agreement between every two refits (share of held-out rows predicted alike)",
+            value_name="agreement",
+        ),
+        key="inst_agreement",
+        title="Agreement between refits",
+    )
+    _two_refits(trees, comparison, names)
+    _spread_map(trees, X_train, names, task)
+    report.add_note(
+        f"Two refits predict the same held-out value on {agreement:.1%} of the rows on average; "
+        f"{roots.count(top) / len(roots):.0%} of the refits split the root on {top}."
+    )
+
+
+def diff_views(a, b, names, class_names, key, labels):
+    """Two trees one under the other in tabs, the nodes that differ marked, and the differences listed."""
+    changed_a, changed_b = compare_trees(a, b)
+    tab_a, tab_b = st.tabs(list(labels))
+    for tab, tree, changed, label, suffix in (
+        (tab_a, a, changed_a, labels[0], "a"),
+        (tab_b, b, changed_b, labels[1], "b"),
+    ):
+        with tab:
+            figures.tree(
+                tree,
+                key=f"{key}_{suffix}",
+                title=label,
+                feature_names=names,
+                class_names=class_names,
+                marked=sorted(changed),
+                fit_width=600,
+                max_height=520,
+            )
+    diff = tree_diff(a, b, feature_names=names)
+    moved = diff[~diff["status"].isin(["same split", "same leaf"])]
+    if len(moved) == 0:
+        st.success("The two trees are the same, node for node.")
+        return
+    st.caption(
+        f"Purple double border: nodes that differ ({len(changed_a)} in the first tree, "
+        f"{len(changed_b)} in the second); a changed question changes everything below it."
+    )
+    figures.table(
+        moved[["path", "status", "split_a", "split_b"]].rename(
+            columns={"split_a": labels[0], "split_b": labels[1]}
+        ),
+        title="Where the two trees differ",
+        hide_index=True,
+        width="stretch",
+    )
+
+
+def _two_refits(trees, comparison, names):
+    """Any two refits node by node (by default the representative and the refit farthest from it)."""
+    st.markdown("**Two refits node by node**")
+    medoid = comparison.map.medoid
+    farthest = int(np.argmax(comparison.distances[medoid]))
+    options = list(range(len(trees)))
+
+    def named(i):
+        return f"refit {i}" + (" (representative)" if i == medoid else "")
+
+    # The keys carry the number of refits: a choice among 30 refits is not one among 10.
+    a, b = st.columns(2)
+    first = share.selectbox(
+        a, "First refit", options, medoid, key=f"inst_diff_a_{len(trees)}", format_func=named
+    )
+    second = share.selectbox(
+        b, "Second refit", options, farthest, key=f"inst_diff_b_{len(trees)}", format_func=named
+    )
+    first = first if first in options else medoid
+    second = second if second in options else farthest
+    diff_views(
+        trees[first],
+        trees[second],
+        names,
+        trees[first].class_names,
+        "inst_diff",
+        (named(first), named(second)),
+    )
+
+
+def _spread_map(trees, X_train, names, task):
+    """Where the refits' predictions disagree, over two features."""
+    if len(names) < 2:
+        return
+    st.markdown("**Where the predictions vary**")
+    jx, jy = two_features(names, 0, 1, "inst_fx", "inst_fy")
+    class_index = None if task == "regression" else -1
+    value = (
+        "variance of the predicted probability of the last class"
+        if class_index is not None
+        else "variance of the prediction"
+    )
+    figures.chart(
+        spread_map_figure(
+            lambda rows: prediction_spread(trees, rows, class_index),
+            X_train,
+            jx,
+            jy,
+            names,
+            value_name=value,
+        ),
+        key="inst_spread",
+        title="Where the refits' predictions vary",
+    )
+    st.caption(
+        "Other features at their medians. Bright bands are where refits disagree: near the splits "
+        "that move."
+    )
+
+
+def removal_panel(data_key, task, params, default_row, X_train, y_train, names, class_names):
+    """Refit without one training row: the trees before and after, the changed nodes marked."""
+    row = count_input(
+        st,
+        "Training row to remove",
+        0,
+        len(y_train) - 1,
+        default_row,
+        "inst_row",
+        help="Opens on a row whose removal changes the tree, when one of the first 100 does.",
+    )
+    row = int(min(max(row, 0), len(y_train) - 1))
+    before, after, changed_before, changed_after = removal(
+        data_key, task, params, row, X_train, y_train
+    )
+    values = ", ".join(f"{n} {v:.4g}" for n, v in zip(names[:8], X_train[row], strict=False))
+    st.caption(
+        f"Row {row}: ({values}{', …' if len(names) > 8 else ''}), target {y_train[row]}. "
+        + (
+            f"Without it, {plural(len(changed_after), 'node')} of the new tree differ."
+            if changed_after
+            else "Without it the tree is the same."
+        )
+    )
+    diff_views(
+        before, after, names, class_names, "inst_removal", ("Before", "After removing the row")
+    )

@@ -1,0 +1,158 @@
+"""The staircase effect and depth-versus-error curves (source 003)."""
+
+import numpy as np
+import streamlit as st
+
+from app_pages.staircase.cache import (
+    complexity_curves,
+    logistic_fit,
+    staircase_example,
+    staircase_tree,
+)
+from datasets.synthetic import smooth_function, surface_function
+from ui import figures, presenter, report, share, state
+from ui.cached import sample
+from viz.staircase import (
+    complexity_figure,
+    staircase_classification_figure,
+    staircase_regression_figure,
+    surface_comparison_figure,
+)
+
+st.title("The staircase effect, and how deep to grow")
+headline, picture = st.container(), st.container()
+with st.expander("Settings of the picture", expanded=not presenter.active()):
+    c1, c2, c3, c4 = st.columns(4)
+    depth = share.slider(c1, "Maximum depth", 1, 12, 3, key="stair_depth")
+    angle = share.slider(c2, "Boundary angle (degrees)", 0, 90, 45, 5, key="stair_angle")
+    noise = share.slider(c3, "Label noise", 0.0, 0.5, 0.05, 0.05, key="stair_noise")
+    rows = share.number_input(c4, "Rows", 50, 5_000, 400, 50, key="stair_rows")
+
+X_clf, y_clf = staircase_example(
+    "Oblique boundary", (("angle", float(angle)), ("n_samples", int(rows)), ("noise", float(noise)))
+)
+tree = staircase_tree(
+    "classification", int(depth), X_clf, y_clf, ("Oblique boundary", angle, rows, noise)
+)
+logistic = logistic_fit(X_clf, y_clf, ("Oblique boundary", angle, rows, noise))
+tree_accuracy = float(np.mean(np.argmax(tree.predict(X_clf), axis=1) == y_clf))
+linear_accuracy = float(logistic.score(X_clf, y_clf))
+with headline:
+    st.markdown(
+        f"**A tree asks about one feature at a time, so a {int(angle)}° boundary becomes a staircase:** depth "
+        f"{tree.max_depth} needs {tree.n_leaves} regions for {tree_accuracy:.0%} training accuracy; one oblique "
+        f"line (logistic regression, dashed) gets {linear_accuracy:.0%}."
+    )
+    presenter.guide("staircase")
+with picture:
+    figures.chart(
+        staircase_classification_figure(
+            tree,
+            X_clf,
+            y_clf,
+            ["x1", "x2"],
+            ["0", "1"],
+            logistic.coef_[0],
+            logistic.intercept_[0],
+            int(depth),
+        ),
+        key="stair_clf",
+        title="The staircase along an oblique boundary",
+    )
+report.add_settings(
+    {
+        "maximum depth": int(depth),
+        "boundary angle": int(angle),
+        "label noise": noise,
+        "rows": int(rows),
+    }
+)
+report.add_snippet(
+    "from datasets import generate\n"
+    "from trees import DecisionTreeClassifier\n\n"
+    f'data = generate("Oblique boundary", n_samples={int(rows)}, angle={float(angle)}, noise={float(noise)})\n'
+    "X, y = data.arrays()\n"
+    f"tree = DecisionTreeClassifier(max_depth={int(depth)}).fit(X, y)\n"
+    'print(tree.get_depth(), "levels,", tree.get_n_leaves(), "regions, training accuracy", tree.score(X, y))\n'
+)
+
+regression_tab, depth_tab = st.tabs(
+    ["Regression: steps, and no extrapolation", "How deep to grow?"]
+)
+
+with regression_tab:
+    r1, r2, r3 = st.columns(3)
+    reg_depth = share.slider(r1, "Maximum depth", 1, 12, 3, key="stair_reg_depth")
+    reg_noise = share.slider(r2, "Noise SD", 0.0, 1.0, 0.3, 0.05, key="stair_reg_noise")
+    two_d = share.toggle(r3, "2-D surface", key="stair_2d")
+    name = "Smooth 2-D regression" if two_d else "Smooth 1-D regression"
+    X_reg, y_reg = staircase_example(name, (("noise", float(reg_noise)),))
+    reg_tree = staircase_tree("regression", int(reg_depth), X_reg, y_reg, (name, reg_noise))
+    if two_d:
+        figures.chart(
+            surface_comparison_figure(reg_tree, surface_function, X_reg), key="stair_surface"
+        )
+        st.caption(
+            "y = sin(x1) + cos(x2): the tree covers the smooth surface with flat rectangles."
+        )
+    else:
+        figures.chart(
+            staircase_regression_figure(
+                reg_tree, X_reg[:, 0], y_reg, smooth_function, depth_limit=int(reg_depth)
+            ),
+            key="stair_reg",
+        )
+        st.caption(
+            "y = sin(x) + x/3. In the grey bands there is no training data: the true function goes on changing, "
+            "but the tree stays flat at the value of its outermost leaf. Trees do not extrapolate."
+        )
+
+with depth_tab:
+    data = state.current()
+    st.markdown(
+        "Deeper trees follow the training data more closely, until they follow its noise: the cross-validated "
+        "error is lowest somewhere in between. Source 003's toy data (two Gaussian classes, SD 1, one shifted "
+        "by 1.5) is best around depth 3."
+    )
+    d1, d2, d3, d4 = st.columns(4)
+    use_toy = share.toggle(d1, "Source 003's toy data", key="stair_toy")
+    folds = share.number_input(d2, "Folds", 2, 10, 5, key="stair_folds")
+    repeats = share.number_input(d3, "Repeats", 1, 10, 1, key="stair_repeats")
+    errors = ["1 - accuracy"] if (use_toy or data.task == "classification") else ["1 - R2", "MSE"]
+    error_name = share.selectbox(d4, "Error", errors, key="stair_error")
+    if use_toy:
+        X_cv, y_cv = staircase_example("Two Gaussian classes", (("n_samples", 1_000),))
+        task, source, subsampled = "classification", "toy data", False
+    else:
+        X_cv, y_cv, subsampled = sample(state.dataset_key(), 20_000, 0, *data.arrays())
+        task, source = data.task, state.dataset_key()
+    smallest = (
+        np.unique(y_cv, return_counts=True)[1].min() if task == "classification" else len(y_cv)
+    )
+    if len(y_cv) < 2 * int(folds) or smallest < int(folds):
+        st.warning(
+            f"{data.name} is too small for {int(folds)}-fold cross-validation: every class needs at least "
+            f"{int(folds)} rows. Lower the number of folds or pick a larger dataset."
+        )
+    else:
+        signature = (source, task, int(folds), int(repeats), error_name)
+        if st.button("Cross-validate every depth and leaf size", key="stair_run", type="primary"):
+            st.session_state[state.STAIR_CURVES] = signature
+        if st.session_state.get(state.STAIR_CURVES) != signature:
+            st.info(
+                f"Press the button to cross-validate 19 tree sizes on {'the toy data' if use_toy else data.name}"
+                + (" (a random 20,000 rows)" if subsampled else "")
+                + "."
+            )
+        else:
+            depth_curve, leaf_curve = complexity_curves(signature, X_cv, y_cv)
+            a, b = st.columns(2)
+            figures.chart(complexity_figure(depth_curve), key="stair_depth_curve", container=a)
+            figures.chart(complexity_figure(leaf_curve), key="stair_leaf_curve", container=b)
+            best_depth = "no limit" if depth_curve.best_value is None else depth_curve.best_value
+            st.markdown(
+                f"Lowest cross-validated error: maximum depth **{best_depth}** "
+                f"({depth_curve.test_mean[depth_curve.best_index]:.3f}) and minimum rows per leaf "
+                f"**{leaf_curve.best_value}** ({leaf_curve.test_mean[leaf_curve.best_index]:.3f}); the linear "
+                f"baseline scores {depth_curve.baseline_mean:.3f}. Bands: ± one standard deviation over folds."
+            )

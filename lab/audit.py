@@ -1,0 +1,94 @@
+"""``python -m lab audit MODEL DATA``: is a model affected by the conditioning bias?
+
+Reads a model file safely (``trees.interop.load_model_file``: XGBoost JSON or
+UBJSON, LightGBM text, CatBoost JSON, scikit-learn skops; never a pickle) and
+a table (``datasets.read_table``), prints the audit's headline and summary,
+and with ``--out DIR`` writes ``predictions.csv`` (each row's native,
+other-operator and averaged predictions), ``flips.csv`` (the nodes rows sit
+on) and ``probes.csv`` (rows on every threshold, for testing a converter).
+"""
+
+import json
+import os
+
+import numpy as np
+import pandas as pd
+
+from datasets import DataError, read_table
+from trees.interop import LIMITS, audit_conditioning, load_model_file, threshold_probes
+
+__all__ = ["add_audit_parser", "run_audit"]
+
+
+def add_audit_parser(commands):
+    """Register the ``audit`` subcommand on the command line's subparsers."""
+    audit = commands.add_parser(
+        "audit", help="audit a model file for the conditioning bias on a table of rows"
+    )
+    audit.add_argument("model", help="XGBoost .json/.ubj, LightGBM .txt, CatBoost .json, .skops")
+    audit.add_argument("data", help="CSV, TSV or Excel table of rows")
+    audit.add_argument("--target", help="a column of DATA to leave out (and score against)")
+    audit.add_argument("--out", help="folder for predictions.csv, flips.csv and probes.csv")
+    return audit
+
+
+def _read_model(path):
+    if not os.path.isfile(path):
+        raise ValueError(f"No model file {path!r}.")
+    if os.path.getsize(path) > LIMITS["bytes"]:
+        raise ValueError(f"{path} is larger than {LIMITS['bytes'] // 2**20} MB.")
+    with open(path, "rb") as file:
+        return load_model_file(os.path.basename(path), file.read())
+
+
+def _features(table, model, target):
+    """The model's feature columns of the table, as floats."""
+    if target is not None and target not in table.columns:
+        raise DataError(f"The table has no column {target!r}.")
+    X = table.drop(columns=[target]) if target is not None else table
+    names = model.feature_names
+    if names and all(n in X.columns for n in names):
+        X = X[names]
+    if X.shape[1] != model.n_features:
+        raise DataError(
+            f"The model takes {model.n_features} features; the table has {X.shape[1]} columns"
+            + (" (name the target with --target)." if target is None else ".")
+        )
+    try:
+        return X.apply(pd.to_numeric, errors="raise").astype(float)
+    except (ValueError, TypeError):
+        raise DataError("Every feature column must be numeric.") from None
+
+
+def _scores(audit, y):
+    """Accuracy (classifier) or mean squared error (regressor) per conditioning."""
+    out, model = {}, audit.model
+    for name in ("native", "other", "average", "half"):
+        if name not in audit.predictions:
+            continue
+        p = audit.predictions[name]
+        if model.is_classifier:
+            labels = np.asarray(model.classes_)[p.argmax(axis=1)]
+            out[f"accuracy_{name}"] = float(np.mean(labels.astype(str) == y.astype(str)))
+        else:
+            out[f"mse_{name}"] = float(np.mean((p - y.astype(float)) ** 2))
+    return out
+
+
+def run_audit(args, store, out):
+    """The ``audit`` command (``store`` is unused: nothing is saved to the results store)."""
+    model = _read_model(args.model)
+    table = read_table(args.data)
+    X = _features(table, model, args.target)
+    audit = audit_conditioning(model, X)
+    summary = audit.summary()
+    if args.target is not None:
+        summary.update(_scores(audit, table[args.target].to_numpy()))
+    out.write(audit.headline() + "\n")
+    out.write(json.dumps(summary, indent=1, default=str) + "\n")
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
+        audit.rows.to_csv(os.path.join(args.out, "predictions.csv"), index_label="row")
+        audit.flips.to_csv(os.path.join(args.out, "flips.csv"), index=False)
+        threshold_probes(model, X).to_csv(os.path.join(args.out, "probes.csv"), index=False)
+        out.write(f"Wrote predictions.csv, flips.csv and probes.csv to {args.out}\n")

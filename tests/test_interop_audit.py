@@ -1,0 +1,92 @@
+"""audit_conditioning counts what a hand count finds (issue 31, part 2)."""
+
+import numpy as np
+import pytest
+
+from tests import interop_helpers as h
+from trees.interop import audit_conditioning, from_model
+
+
+@pytest.fixture(scope="module")
+def stump():
+    """Source 000's Figure 1 in miniature: x in {0, 2, 4}, a split at the midpoint 3."""
+    from sklearn.tree import DecisionTreeClassifier
+
+    X = np.array([[0.0], [2.0], [4.0], [4.0]])
+    return DecisionTreeClassifier(max_depth=1).fit(X, [0, 0, 1, 1])
+
+
+def test_rows_on_the_threshold_flip_as_counted_by_hand(stump):
+    X = np.array([[1.0], [2.0], [3.0], [3.0], [3.0], [5.0]])
+    audit = audit_conditioning(stump, X)
+    s = audit.summary()
+    assert audit.model.trees[0].threshold[0] == 3.0
+    # three rows hold 3: <= sends them left (class 0), < right (class 1)
+    assert s["rows_on_threshold"] == 3 and s["rows_changed"] == 3 and s["class_changes"] == 3
+    assert s["rho"] == 1.0 and s["largest_change"] == 1.0
+    assert list(audit.rows["thresholds_met"]) == [0, 0, 1, 1, 1, 0]
+    assert list(audit.rows["other_class"]) == [0, 0, 1, 1, 1, 1]
+    assert np.allclose(audit.rows["average_p_1"], [0, 0, 0.5, 0.5, 0.5, 1])
+    assert audit.flips.to_dict("records") == [{"tree": 0, "node": 0, "feature": "x0",
+        "threshold": 3.0, "rows_on_it": 3, "rows_changed": 3}]  # fmt: skip
+    assert audit.headline() == (
+        "3 of 6 rows (50.0%) change their predicted class when the model's x <= t is read "
+        "as x < t; 1 feature holds every affected split."
+    )
+
+
+def test_rows_between_lattice_points_do_not_count(stump):
+    s = audit_conditioning(stump, np.array([[2.0], [4.0], [0.0]])).summary()
+    assert s["rho"] == 0.0 and s["rows_on_threshold"] == 0 and s["rows_changed"] == 0
+
+
+def test_xgboost_thresholds_are_observed_values_so_every_such_row_flips():
+    import xgboost as xgb
+
+    x = np.repeat(np.arange(5.0), 20)[:, None]
+    model = xgb.XGBClassifier(n_estimators=1, max_depth=1, nthread=1, learning_rate=1.0)
+    model.fit(x, (x[:, 0] >= 3).astype(int))
+    assert model.get_booster().get_dump()[0].startswith("0:[f0<3]")
+    audit = audit_conditioning(model, x)
+    s = audit.summary()
+    assert s["rho"] == 1.0
+    assert s["rows_on_threshold"] == 20 and s["rows_changed"] == 20 and s["class_changes"] == 20
+    assert audit.rows.loc[x[:, 0] == 3, "native_class"].eq(1).all()
+    assert audit.rows.loc[x[:, 0] == 3, "other_class"].eq(0).all()
+
+
+def test_continuous_data_has_rho_zero_and_no_change():
+    from sklearn.ensemble import RandomForestRegressor
+
+    rng = np.random.default_rng(0)
+    X, X_new = rng.normal(size=(200, 3)), rng.normal(size=(500, 3))
+    model = RandomForestRegressor(n_estimators=5, max_depth=4, n_jobs=1, random_state=0)
+    model.fit(X, X[:, 0] + rng.normal(size=200))
+    audit = audit_conditioning(model, X_new)
+    s = audit.summary()
+    assert s["rho"] == 0.0 and s["rows_on_threshold"] == 0 and s["rows_changed"] == 0
+    assert s["lattice_features"] == [] and audit.flips.empty
+    assert audit.headline().startswith("None of the 500 rows")
+    assert "half_move" in audit.rows and audit.rows["half_move"].max() == 0
+
+
+def test_audit_of_a_lattice_forest_agrees_with_its_predictions():
+    _, X_test = h.lattice_data(missing=False)
+    from sklearn.ensemble import RandomForestClassifier
+
+    X, _ = h.lattice_data(seed=1, missing=False)
+    model = RandomForestClassifier(n_estimators=6, max_depth=6, n_jobs=1, random_state=0)
+    model.fit(X, h.target(X, "multiclass"))
+    imported = from_model(model)
+    audit = audit_conditioning(imported, X_test)
+    s = audit.summary()
+    le, lt = imported.predict_proba(X_test, "<="), imported.predict_proba(X_test, "<")
+    assert s["rows_changed"] == int((np.abs(le - lt).max(axis=1) > 0).sum())
+    assert s["class_changes"] == int((le.argmax(1) != lt.argmax(1)).sum())
+    assert s["lattice_features"] == ["x0", "x1", "x2"]
+    assert set(s["affected_features"]) <= {"x0", "x1", "x2"}
+    assert audit.flips["rows_changed"].sum() >= s["rows_changed"] > 0
+    assert np.allclose(audit.rows["average_p_0"], (le[:, 0] + lt[:, 0]) / 2)
+    assert 0 < s["rows_on_threshold"] <= len(X_test)
+    per = audit.features.set_index("feature")
+    assert per.loc["x3", "splits_on_value"] == 0

@@ -1,0 +1,148 @@
+"""The safe loader of model files (issue 31, part 6): own formats in, pickles out, fuzzed.
+
+Every damaged or hostile file must give a ModelFileError (a ValueError) with
+a message, never another exception, a hang or unbounded memory.
+"""
+
+import functools
+import json
+import pickle
+import time
+
+import numpy as np
+import pytest
+
+from tests import interop_helpers as h
+from trees.interop import LIMITS, ModelFileError, from_model, load_model_file
+
+
+@functools.cache
+def files():
+    """{name: bytes} of one small model of every library, in its own format."""
+    import tempfile
+    from pathlib import Path
+
+    import skops.io
+
+    X, _ = h.lattice_data(n_rows=200)
+    out = {}
+    with tempfile.TemporaryDirectory() as folder:
+        folder = Path(folder)
+        xgb_model = h.xgboost_model("multiclass").fit(X, h.target(X, "multiclass"))
+        for name in ("model.json", "model.ubj"):
+            xgb_model.save_model(folder / name)
+            out[name] = (folder / name).read_bytes()
+        lgb_model = h.lightgbm_model("binary").fit(X, h.target(X, "binary"))
+        out["model.txt"] = lgb_model.booster_.model_to_string().encode()
+        cb_model = h.catboost_model("regression").fit(X, h.target(X, "regression"))
+        cb_model.save_model(str(folder / "cb.json"), format="json")
+        out["cb.json"] = (folder / "cb.json").read_bytes()
+    forest = h.sklearn_models("binary")[1][1].fit(X, h.target(X, "binary"))
+    out["model.skops"] = skops.io.dumps(forest)
+    return out, {"model.json": xgb_model, "model.ubj": xgb_model, "model.txt": lgb_model,
+                 "cb.json": cb_model, "model.skops": forest}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ["model.json", "model.ubj", "model.txt", "cb.json", "model.skops"])
+def test_each_format_loads_and_predicts_as_the_library(name):
+    data, models = files()
+    imported = load_model_file(name, data[name])
+    _, X_test = h.lattice_data(n_rows=200)
+    np.testing.assert_allclose(
+        imported.output(X_test), h.library_prediction(models[name], X_test), atol=1e-5
+    )
+
+
+def test_pickle_and_joblib_files_are_refused_even_when_renamed():
+    payload = pickle.dumps({"learner": 1})
+    for name in ("model.pkl", "model.joblib", "model.json", "model.txt"):
+        with pytest.raises(ModelFileError, match="pickle or joblib"):
+            load_model_file(name, payload)
+
+
+def test_a_skops_file_naming_other_types_is_refused():
+    import skops.io
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import FunctionTransformer
+
+    pipe = make_pipeline(FunctionTransformer(np.log1p))
+    with pytest.raises(ModelFileError, match="does not load|only scikit-learn tree models"):
+        load_model_file("pipe.skops", skops.io.dumps(pipe))
+
+
+def test_size_and_declared_counts_are_capped():
+    with pytest.raises(ModelFileError, match="limit"):
+        load_model_file("big.json", b" " * (LIMITS["bytes"] + 1))
+    text = files()[0]["model.txt"].decode()
+    with pytest.raises(ModelFileError, match="at most"):
+        load_model_file("m.txt", text.replace("num_leaves=", "num_leaves=9999999", 1).encode())
+    document = json.loads(files()[0]["model.json"])
+    document["learner"]["learner_model_param"]["num_feature"] = "1000000000"
+    with pytest.raises(ModelFileError, match="at most"):
+        load_model_file("m.json", json.dumps(document).encode())
+    huge = b"{#L" + (2**40).to_bytes(8, "big")  # an object declaring 2**40 members
+    with pytest.raises(ModelFileError):
+        load_model_file("m.ubj", huge)
+    typed = b"[$d#L" + (2**40).to_bytes(8, "big") + b"\x00" * 8
+    with pytest.raises(ModelFileError, match="truncated"):
+        load_model_file("m.ubj", typed)
+
+
+def test_deep_nesting_and_wrong_types_give_messages():
+    cases = {
+        "deep.json": b"[" * 200_000,
+        "deep.ubj": b"[" * 100_000,
+        "list.json": b"[1, 2]",
+        "types.json": json.dumps(
+            {"learner": {"learner_model_param": [], "objective": 3, "gradient_booster": "x"}}
+        ).encode(),  # fmt: skip
+        "trees.json": json.dumps({"oblivious_trees": {"a": 1}}).encode(),
+        "empty.txt": b"",
+        "text.txt": b"hello",
+        "lgb.txt": b"tree\nobjective=binary\nTree=0\nnum_leaves=abc\n",
+    }
+    for name, data in cases.items():
+        with pytest.raises(ModelFileError):
+            load_model_file(name, data)
+
+
+def test_a_cycle_of_children_is_refused_before_any_walk():
+    document = json.loads(files()[0]["model.json"])
+    tree = document["learner"]["gradient_booster"]["model"]["trees"][0]
+    tree["left_children"][1] = 0
+    with pytest.raises(ModelFileError, match="reached twice|outside|reached"):
+        from_model(document)
+
+
+def _check_one(name, data, X):
+    try:
+        model = load_model_file(name, data)
+    except ModelFileError as error:
+        assert str(error)
+        return "refused"
+    model.output(X)  # a loaded model must also predict (no cycle, no index out of range)
+    return "loaded"
+
+
+@pytest.mark.slow
+def test_fuzzed_files_give_a_model_or_a_message():
+    """Truncations and random byte flips of every format, a seeded loop bounded in time."""
+    rng = np.random.default_rng(0)
+    data, _ = files()
+    _, X = h.lattice_data(n_rows=20)
+    outcomes = []
+    deadline = time.monotonic() + 60
+    for name, original in data.items():
+        for trial in range(40):
+            if time.monotonic() > deadline:
+                break
+            raw = bytearray(original)
+            if trial % 2:
+                raw = raw[: rng.integers(0, len(raw))]
+            else:
+                for position in rng.integers(0, len(raw), size=rng.integers(1, 6)):
+                    raw[position] = rng.integers(0, 256)
+            start = time.monotonic()
+            outcomes.append(_check_one(name, bytes(raw), X))
+            assert time.monotonic() - start < 10, f"{name} trial {trial} took too long"
+    assert "refused" in outcomes and len(outcomes) >= 100

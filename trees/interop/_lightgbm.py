@@ -1,0 +1,162 @@
+"""LightGBM models, read from the library's own text model format.
+
+Why the text model (``Booster.model_to_string()``, the file of
+``save_model``): it is what LightGBM itself loads, it writes every threshold
+with all 17 significant digits (``dump_model()``'s JSON nests each tree as
+deep as it is, which a parser must recurse through), its per-tree arrays map
+one to one onto the common representation, and it is read here without
+LightGBM, so an uploaded file is checked before the library ever sees it.
+
+Verified behaviour (tests/test_interop_import.py): a row goes left when
+``x <= threshold`` compared in float64; ``decision_type`` packs the
+categorical flag (bit 0), the default direction (bit 1: left) and the
+missing type (bits 2-3: None, Zero, NaN; see ``_predict.MISSING_KINDS``);
+leaf values include the learning rate, and the first iteration's include
+the initial score, so the base score is 0. LightGBM reads an input value
+with ``|x| <= 1e-35`` as 0 (it keeps only the values beyond its zero
+threshold), which matters on its splits at that threshold under ``<``.
+"""
+
+import numpy as np
+
+from ._build import LIMITS, ModelFileError, check_count, make_tree, need
+from ._model import ImportedModel
+
+__all__ = ["from_lightgbm", "lightgbm_text"]
+
+_IDENTITY = ("regression", "regression_l1", "huber", "fair", "quantile", "mape")
+_EXP = ("poisson", "gamma", "tweedie")
+_MISSING = {0: 2, 1: 1, 2: 0}  # LightGBM's missing type -> _predict.MISSING_KINDS
+
+
+def lightgbm_text(model):
+    """The text model of a LightGBM ``Booster`` or scikit-learn wrapper."""
+    booster = getattr(model, "booster_", model)
+    return booster.model_to_string()
+
+
+def _sections(text):
+    """The header's ``key=value`` lines and each tree's, as dicts of strings."""
+    need(isinstance(text, str) and text.startswith("tree"), "This is not a LightGBM model text.")
+    body = text.split("end of trees")[0]
+    blocks = body.split("\nTree=")
+    check_count(len(blocks) - 1, "trees", "trees")
+
+    def fields(block):
+        pairs = (line.split("=", 1) for line in block.splitlines() if "=" in line)
+        return {key.strip(): value.strip() for key, value in pairs}
+
+    return fields(blocks[0]), [fields(block) for block in blocks[1:]]
+
+
+def _array(tree, key, dtype, size):
+    """A tree's space-separated array ``key``, checked to hold ``size`` numbers."""
+    text = tree.get(key, "")
+    try:
+        values = np.array(text.split(), dtype=dtype) if text else np.zeros(0, dtype=dtype)
+    except (ValueError, OverflowError):
+        raise ModelFileError(
+            f"The tree field {key!r} holds something other than numbers."
+        ) from None
+    need(values.shape == (size,), f"The tree field {key!r} has {values.size} values, not {size}.")
+    return values
+
+
+def _categories(tree, threshold, categorical):
+    """The codes each categorical node sends left (LightGBM's ``cat_threshold`` bitsets)."""
+    sets = [None] * threshold.size
+    if not categorical.any():
+        return None
+    n_cat = check_count(tree.get("num_cat", 0), "trees", "categorical splits")
+    bounds = _array(tree, "cat_boundaries", np.int64, n_cat + 1)
+    words = _array(tree, "cat_threshold", np.int64, int(bounds[-1]) if bounds.size else 0)
+    need(np.all(np.diff(bounds) >= 0) and bounds[0] == 0, "The categorical bounds are not sorted.")
+    need(bounds[-1] * 32 <= LIMITS["category_code"], "The categorical bitsets are too large.")
+    for node in np.flatnonzero(categorical):
+        index = int(threshold[node])
+        need(0 <= index < n_cat, "A categorical split points outside the bitsets.")
+        chunk = words[bounds[index] : bounds[index + 1]].astype(np.uint32)
+        bits = np.unpackbits(chunk.view(np.uint8), bitorder="little")
+        sets[node] = tuple(int(c) for c in np.flatnonzero(bits))
+    return sets
+
+
+def _tree(tree, n_features):
+    """One tree as (Tree, missing_left, missing_kind): internal nodes first, then leaves."""
+    n_leaves = check_count(tree.get("num_leaves"), "nodes_per_tree", "leaves in a tree")
+    need(n_leaves >= 1, "A tree of the model has no leaves.")
+    need(tree.get("is_linear", "0") == "0", "Linear-tree LightGBM models are not supported.")
+    n_int = n_leaves - 1
+    leaf_value = _array(tree, "leaf_value", np.float64, n_leaves)
+    feature = _array(tree, "split_feature", np.int64, n_int)
+    threshold = _array(tree, "threshold", np.float64, n_int)
+    decision = _array(tree, "decision_type", np.int64, n_int)
+    children = [_array(tree, key, np.int64, n_int) for key in ("left_child", "right_child")]
+    left, right = (np.where(c >= 0, c, n_int + (-1 - c)) for c in children)
+    categorical = (decision & 1).astype(bool)
+    sets = _categories(tree, threshold, categorical)
+    pad = np.full(n_leaves, -1)
+    built = make_tree(
+        np.concatenate([feature, pad]), np.concatenate([np.where(categorical, np.nan, threshold),
+        np.full(n_leaves, np.nan)]), np.concatenate([left, pad]), np.concatenate([right, pad]),
+        np.concatenate([np.zeros(n_int), leaf_value]), n_features, "float64",
+        categories=None if sets is None else sets + [None] * n_leaves,
+    )  # fmt: skip
+    missing = np.vectorize(lambda code: _MISSING.get(code, 0))((decision >> 2) & 3)
+    missing = np.where(categorical, 0, missing)
+    default_left = ((decision >> 1) & 1).astype(bool) & ~categorical
+    zeros = np.zeros(n_leaves)
+    return (built, np.concatenate([default_left, zeros.astype(bool)]),
+            np.concatenate([missing, zeros]).astype(np.int8))  # fmt: skip
+
+
+def _objective(header):
+    """(task, link, n_outputs) from the header's ``objective`` line."""
+    words = header.get("objective", "").split()
+    need(words, "The model text names no objective.")
+    name, options = words[0], dict(w.split(":", 1) for w in words[1:] if ":" in w)
+    if name == "binary":
+        need(float(options.get("sigmoid", 1)) == 1.0, "Only sigmoid:1 binary models are supported.")
+        return "binary", "logistic", 1
+    if name in ("multiclass", "softmax"):
+        n = check_count(options.get("num_class", header.get("num_class")), "classes", "classes")
+        return "multiclass", "softmax", n
+    if name in _IDENTITY or name in _EXP:
+        return "regression", "exp" if name in _EXP else "identity", 1
+    raise ModelFileError(f"The LightGBM objective {name!r} is not supported.")
+
+
+def from_lightgbm(text, kind="Booster", classes=None):
+    """An :class:`ImportedModel` from a LightGBM text model (module docstring).
+
+    Parameters
+    ----------
+    text : str
+        ``booster.model_to_string()`` or a ``save_model`` file's text.
+    kind : str
+    classes : array-like, optional
+        The wrapper's ``classes_`` (default: 0..n_classes-1).
+    """
+    header, blocks = _sections(text)
+    task, link, n_outputs = _objective(header)
+    n_features = check_count(int(header.get("max_feature_idx", -1)) + 1, "features", "features")
+    per_iteration = check_count(header.get("num_tree_per_iteration", 1), "classes", "trees")
+    need(per_iteration == n_outputs, "num_tree_per_iteration does not match the objective.")
+    total = sum(check_count(b.get("num_leaves"), "nodes_per_tree", "leaves") for b in blocks)
+    check_count(2 * total, "nodes", "nodes in all")
+    built = [_tree(block, n_features) for block in blocks]
+    n_trees = len(built)
+    weight = np.ones(n_trees)
+    if "average_output" in header or "average_output" in text.split("\nTree=")[0]:
+        weight /= max(n_trees // n_outputs, 1)  # random-forest mode averages the iterations
+    names = header.get("feature_names", "").split() or None
+    return ImportedModel(
+        library="lightgbm", kind=kind, task=task, trees=[b[0] for b in built], tree_weight=weight,
+        tree_output=np.arange(n_trees) % n_outputs, base_score=np.zeros(n_outputs), link=link,
+        native_op="<=", precision="float64", missing_left=[b[1] for b in built],
+        missing_kind=[b[2] for b in built],
+        classes_=None if task == "regression" else np.asarray(
+            classes if classes is not None else np.arange(max(n_outputs, 2))),
+        n_features=n_features, feature_names=names, averaging="average_output" in header,
+        document=text, tiny_as_zero=True,
+    )  # fmt: skip

@@ -1,0 +1,220 @@
+"""The common representation of an imported tree ensemble.
+
+Every library's model becomes the same thing (:class:`ImportedModel`):
+
+.. math::
+
+    F_k(\\mathbf{x}, \\text{op}) = b_k + \\sum_{t:\\, o_t \\in \\{k, *\\}} w_t\\,
+    v_t\\big(\\text{leaf}_t(\\mathbf{x}, \\text{op})\\big)_k
+
+the base score :math:`b`, plus each tree's leaf value times its weight
+:math:`w_t` (a learning rate, or :math:`1/N_e` in a forest) on its output
+:math:`o_t` (a class of a multiclass booster, or every output when the
+leaves hold vectors), then a link: identity, logistic, softmax, exp, or
+"proba" (the raw scores already are averaged class probabilities).
+
+The conditionings (source 000): ``"native"`` is the library's own operator;
+``"<="`` and ``"<"`` walk every tree with that test (section 3.1, the first
+way); ``"average"`` is the mean of the two predictions (probabilities or
+values, section 3.3); ``"half"`` walks the trees of odd index with the
+operator that is not native and the others natively (section 3.3's forest
+remedy; with an odd count the native operator has one tree more).
+"""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._predict import cast_rows, pack, raw_scores
+
+__all__ = ["CONDITIONINGS", "LINKS", "ImportedModel"]
+
+CONDITIONINGS = ("native", "<=", "<", "average", "half")
+LINKS = ("identity", "logistic", "softmax", "exp", "proba")
+_OTHER = {"<=": "<", "<": "<="}
+
+
+@dataclass(eq=False)
+class ImportedModel:
+    """A fitted tree ensemble of any supported library (module docstring).
+
+    Attributes
+    ----------
+    library : str
+        "sklearn", "xgboost", "lightgbm" or "catboost".
+    kind : str
+        The model's type, e.g. ``"XGBClassifier"`` or ``"Booster"``.
+    task : {"regression", "binary", "multiclass"}
+    trees : list of Tree
+        The trees (``trees.tree.Tree``), with the model's precision as ``input_dtype``.
+    tree_weight : ndarray of shape (n_trees,)
+    tree_output : ndarray of shape (n_trees,), int
+        Output each tree adds to; -1 for all outputs (vector leaves).
+    base_score : ndarray of shape (n_outputs,)
+    link : str
+        One of :data:`LINKS`.
+    native_op : {"<=", "<"}
+        The library's own threshold test.
+    precision : {"float32", "float64"}
+        The precision the library compares rows in.
+    missing_left, missing_kind : list of ndarray
+        Per tree and node: the default direction of a missing value, and how
+        the node reads one (``trees.interop._predict.MISSING_KINDS``).
+    classes_ : ndarray or None
+    n_features : int
+    feature_names : list of str or None
+    averaging : bool
+        Whether the trees are averaged (a forest) rather than added (boosting).
+    document : object
+        The library's own dump the model was read from (JSON dict, model
+        text; the estimator itself for scikit-learn), kept for the mirrored export.
+    tiny_as_zero : bool
+        Whether the library reads ``|x| <= 1e-35`` as 0 (LightGBM).
+    """
+
+    library: str
+    kind: str
+    task: str
+    trees: list
+    tree_weight: np.ndarray
+    tree_output: np.ndarray
+    base_score: np.ndarray
+    link: str
+    native_op: str
+    precision: str
+    missing_left: list
+    missing_kind: list
+    classes_: np.ndarray | None
+    n_features: int
+    feature_names: list | None = None
+    averaging: bool = False
+    document: object = None
+    tiny_as_zero: bool = False
+    _pack: object = field(default=None, repr=False)
+
+    def __post_init__(self):
+        self.tree_weight = np.asarray(self.tree_weight, dtype=np.float64)
+        self.tree_output = np.asarray(self.tree_output, dtype=np.int64)
+        self.base_score = np.atleast_1d(np.asarray(self.base_score, dtype=np.float64))
+        if self.link not in LINKS or self.native_op not in _OTHER:
+            raise ValueError(f"Unknown link {self.link!r} or operator {self.native_op!r}.")
+
+    # ---------------------------------------------------------------- shape
+    @property
+    def n_trees(self):
+        """Number of trees."""
+        return len(self.trees)
+
+    @property
+    def n_outputs(self):
+        """Number of raw scores per row (classes of a multiclass model, else 1)."""
+        return int(self.base_score.shape[0])
+
+    @property
+    def is_classifier(self):
+        """Whether the model predicts classes."""
+        return self.task != "regression"
+
+    @property
+    def other_op(self):
+        """The operator the library does not use."""
+        return _OTHER[self.native_op]
+
+    def packed(self):
+        """The packed trees (``_predict.pack``), built once."""
+        if self._pack is None:
+            self._pack = pack(self)
+        return self._pack
+
+    def strict_flags(self, op):
+        """Per tree, 1 where it tests ``x < t`` under ``op`` ("<=", "<", "native", "half")."""
+        if op == "native":
+            op = self.native_op
+        if op == "half":
+            flags = np.full(self.n_trees, self.native_op == "<", dtype=np.uint8)
+            flags[1::2] = self.other_op == "<"
+            return flags
+        if op not in _OTHER:
+            raise ValueError(f"conditioning must be one of {CONDITIONINGS}, got {op!r}.")
+        return np.full(self.n_trees, op == "<", dtype=np.uint8)
+
+    def check_X(self, X):
+        """``X`` as a float64 array with the model's number of columns."""
+        if hasattr(X, "to_numpy"):
+            X = X.to_numpy(dtype=np.float64, na_value=np.nan)
+        X = np.asarray(X, dtype=np.float64)
+        if X.ndim != 2 or X.shape[1] != self.n_features:
+            raise ValueError(
+                f"X must be a 2-D array with {self.n_features} columns, got shape {X.shape}."
+            )
+        return X
+
+    def cast(self, X, precision=None):
+        """``X`` checked and read as the library reads it: rounded to its precision
+        (or ``precision``), and, for LightGBM, ``|x| <= 1e-35`` read as 0."""
+        return cast_rows(self.check_X(X), precision or self.precision, self.tiny_as_zero)
+
+    # ---------------------------------------------------------- prediction
+    def raw_predict(self, X, conditioning="native", precision=None, n_jobs=None):
+        """Raw scores (margins) of shape (n_samples, n_outputs).
+
+        ``"average"`` averages the raw scores of ``"<="`` and ``"<"``;
+        ``precision`` overrides the library's (to measure its effect).
+        """
+        X = self.cast(X, precision)
+        if conditioning == "average":
+            return 0.5 * sum(self._raw(X, op, n_jobs) for op in _OTHER)
+        return self._raw(X, conditioning, n_jobs)
+
+    def _raw(self, X, op, n_jobs=None):
+        return self.base_score + raw_scores(self.packed(), X, self.strict_flags(op), n_jobs)
+
+    def decision_function(self, X, conditioning="native", precision=None):
+        """Raw scores as the library's ``decision_function`` / margin output shapes them."""
+        raw = self.raw_predict(X, conditioning, precision)
+        return raw[:, 0] if raw.shape[1] == 1 else raw
+
+    def _transform(self, raw):
+        """Probabilities (classifiers) or values (regressors) from raw scores."""
+        if self.link == "identity":
+            return raw[:, 0] if raw.shape[1] == 1 else raw
+        if self.link == "exp":
+            return np.exp(raw[:, 0])
+        if self.link == "proba":
+            return raw
+        if self.link == "logistic":
+            p = 1.0 / (1.0 + np.exp(-raw[:, 0]))
+            return np.column_stack([1.0 - p, p])
+        shifted = np.exp(raw - raw.max(axis=1, keepdims=True))
+        return shifted / shifted.sum(axis=1, keepdims=True)
+
+    def output(self, X, conditioning="native", precision=None):
+        """Class probabilities (classifier) or predicted values (regressor).
+
+        ``"average"`` is the mean of the two operators' probabilities or
+        values (source 000, section 3.3), not of their raw scores.
+        """
+        if conditioning == "average":
+            parts = [self._transform(self.raw_predict(X, op, precision)) for op in _OTHER]
+            return 0.5 * (parts[0] + parts[1])
+        return self._transform(self.raw_predict(X, conditioning, precision))
+
+    def predict_proba(self, X, conditioning="native", precision=None):
+        """Class probabilities, as the library's ``predict_proba``."""
+        if not self.is_classifier:
+            raise ValueError("predict_proba needs a classifier; this model is a regressor.")
+        return self.output(X, conditioning, precision)
+
+    def predict(self, X, conditioning="native", precision=None):
+        """Predicted classes (labels from ``classes_``) or values, as the library's ``predict``."""
+        out = self.output(X, conditioning, precision)
+        if not self.is_classifier:
+            return out
+        index = out.argmax(axis=1)
+        return index if self.classes_ is None else np.asarray(self.classes_)[index]
+
+    def __repr__(self):
+        return (
+            f"ImportedModel({self.library} {self.kind}, {self.task}, {self.n_trees} trees, "
+            f"x {self.native_op} t in {self.precision})"
+        )

@@ -1,0 +1,145 @@
+"""scikit-learn models: single trees, forests, extra trees, gradient boosting.
+
+The fitted arrays are read directly (``tree_`` of every tree, the node
+records of ``HistGradientBoosting*``): scikit-learn has no other dump
+format, and these arrays are what its own ``predict`` walks.
+
+Verified behaviour (tests/test_interop_import.py):
+
+* ``DecisionTree*``, forests, extra trees and ``GradientBoosting*`` round X
+  to float32 and send a row left when ``x <= threshold`` (a float64
+  midpoint); a missing value goes the node's ``missing_go_to_left`` way;
+* ``HistGradientBoosting*`` compares float64 rows with ``num_threshold``
+  (``<=``; the thresholds are midpoints between bin edges) and sends a
+  missing value the node's ``missing_go_to_left`` way; categorical splits
+  (bitsets) are not supported.
+"""
+
+import numpy as np
+
+from trees.tree import from_sklearn
+
+from ._build import make_tree, need
+from ._model import ImportedModel
+
+__all__ = ["SKLEARN_TYPES", "from_sklearn_model"]
+
+_FORESTS = ("RandomForestClassifier", "RandomForestRegressor", "ExtraTreesClassifier",
+            "ExtraTreesRegressor")  # fmt: skip
+_SINGLE = ("DecisionTreeClassifier", "DecisionTreeRegressor", "ExtraTreeClassifier",
+           "ExtraTreeRegressor")  # fmt: skip
+_BOOSTING = ("GradientBoostingClassifier", "GradientBoostingRegressor")
+_HIST = ("HistGradientBoostingClassifier", "HistGradientBoostingRegressor")
+SKLEARN_TYPES = (*_SINGLE, *_FORESTS, *_BOOSTING, *_HIST)
+
+
+def _task(model):
+    classes = getattr(model, "classes_", None)
+    if classes is None:
+        return "regression", None
+    return ("binary" if len(classes) == 2 else "multiclass"), np.asarray(classes)
+
+
+def _missing(estimator):
+    """The default direction of every node of a scikit-learn tree."""
+    sk_tree = estimator.tree_
+    default = getattr(sk_tree, "missing_go_to_left", None)
+    if default is None:
+        return np.zeros(sk_tree.node_count, dtype=bool)
+    return np.asarray(default, dtype=bool)
+
+
+def _common(model, trees, missing, **fields):
+    return ImportedModel(
+        library="sklearn", kind=type(model).__name__, trees=trees, missing_left=missing,
+        missing_kind=[np.zeros(t.node_count, dtype=np.int8) for t in trees],
+        n_features=int(model.n_features_in_),
+        feature_names=None if getattr(model, "feature_names_in_", None) is None
+        else [str(n) for n in model.feature_names_in_], document=model, **fields,
+    )  # fmt: skip
+
+
+def _averaged(model, estimators):
+    """A single tree or a forest: the mean of the trees' probabilities or values."""
+    task, classes = _task(model)
+    for estimator in estimators:
+        need(estimator.tree_.n_outputs == 1, "Multi-output scikit-learn models are not supported.")
+    trees = [from_sklearn(e) for e in estimators]
+    n_outputs = 1 if classes is None else len(classes)
+    return _common(
+        model, trees, [_missing(e) for e in estimators], task=task,
+        tree_weight=np.full(len(trees), 1.0 / len(trees)), tree_output=np.full(len(trees), -1),
+        base_score=np.zeros(n_outputs), link="identity" if classes is None else "proba",
+        native_op="<=", precision="float32", classes_=classes, averaging=len(trees) > 1,
+    )  # fmt: skip
+
+
+def _gradient_boosting(model):
+    """``GradientBoosting*``: a constant initial raw score plus learning rate times the trees."""
+    task, classes = _task(model)
+    need(model.init_ == "zero" or type(model.init_).__name__.startswith("Dummy"),
+         "Only GradientBoosting models with the default (constant) init are supported.")  # fmt: skip
+    need(getattr(model, "loss", "") != "exponential",
+         "GradientBoostingClassifier(loss='exponential') is not supported.")  # fmt: skip
+    base = np.asarray(model._raw_predict_init(np.zeros((1, model.n_features_in_))))[0]
+    grid = model.estimators_
+    trees, missing, output = [], [], []
+    for k in range(grid.shape[1]):
+        for i in range(grid.shape[0]):
+            trees.append(from_sklearn(grid[i, k]))
+            missing.append(_missing(grid[i, k]))
+            output.append(k)
+    link = {"regression": "identity", "binary": "logistic", "multiclass": "softmax"}[task]
+    return _common(
+        model, trees, missing, task=task, tree_weight=np.full(len(trees), model.learning_rate),
+        tree_output=np.array(output), base_score=base, link=link, native_op="<=",
+        precision="float32", classes_=classes,
+    )  # fmt: skip
+
+
+def _hist_tree(predictor, n_features):
+    nodes = predictor.nodes
+    need(not np.any(nodes["is_categorical"]),
+         "HistGradientBoosting models with categorical splits are not supported.")  # fmt: skip
+    leaf = nodes["is_leaf"].astype(bool)
+    tree = make_tree(nodes["feature_idx"], nodes["num_threshold"],
+                     np.where(leaf, -1, nodes["left"].astype(np.int64)),
+                     np.where(leaf, -1, nodes["right"].astype(np.int64)),
+                     np.where(leaf, nodes["value"], 0.0), n_features, "float64")  # fmt: skip
+    return tree, nodes["missing_go_to_left"].astype(bool) & ~leaf
+
+
+def _hist_gradient_boosting(model):
+    """``HistGradientBoosting*``: baseline plus every tree (values include the learning rate)."""
+    task, classes = _task(model)
+    loss = getattr(model, "loss", "")
+    link = {"binary": "logistic", "multiclass": "softmax"}.get(task)
+    link = link or ("exp" if loss in ("poisson", "gamma") else "identity")
+    need(link != "identity" or loss in ("squared_error", "absolute_error", "quantile"),
+         f"HistGradientBoostingRegressor(loss={loss!r}) is not supported.")  # fmt: skip
+    trees, missing, output = [], [], []
+    for iteration in model._predictors:
+        for k, predictor in enumerate(iteration):
+            tree, default = _hist_tree(predictor, model.n_features_in_)
+            trees.append(tree)
+            missing.append(default)
+            output.append(k)
+    return _common(
+        model, trees, missing, task=task, tree_weight=np.ones(len(trees)),
+        tree_output=np.array(output), base_score=np.ravel(model._baseline_prediction),
+        link=link, native_op="<=", precision="float64", classes_=classes,
+    )  # fmt: skip
+
+
+def from_sklearn_model(model):
+    """An :class:`ImportedModel` from a fitted scikit-learn tree model (module docstring)."""
+    name = type(model).__name__
+    need(name in SKLEARN_TYPES, f"{name} is not a supported scikit-learn tree model.")
+    need(hasattr(model, "n_features_in_"), f"The {name} is not fitted.")
+    if name in _SINGLE:
+        return _averaged(model, [model])
+    if name in _FORESTS:
+        return _averaged(model, list(model.estimators_))
+    if name in _BOOSTING:
+        return _gradient_boosting(model)
+    return _hist_gradient_boosting(model)

@@ -1,0 +1,169 @@
+"""XGBoost models, read from the library's own JSON model document.
+
+Why the JSON document (``Booster.save_raw("json")``, the ``.json`` and
+``.ubj`` files of ``save_model``): it is XGBoost's complete, versioned
+serialisation (the text dump of ``get_dump`` rounds thresholds to a few
+digits and omits the base score), its arrays map one to one onto the
+common representation, and it can be read without XGBoost, so an uploaded
+file never reaches the library's parser before it is checked.
+
+Verified behaviour (tests/test_interop_import.py): a row goes left when
+``float32(x) < split_condition`` (the thresholds are float32 values, often
+observed values themselves, since XGBoost's histogram cuts are data values),
+a missing value goes the node's ``default_left`` way, the leaf value is the
+leaf's ``split_conditions`` entry (learning rate included), and the base
+score is stored on the response scale (a probability for logistic
+objectives, a mean for log-link ones) except for softmax, where it is a
+margin per class.
+"""
+
+import numpy as np
+
+from ._build import LIMITS, ModelFileError, check_count, make_tree, need
+from ._model import ImportedModel
+
+__all__ = ["from_xgboost", "xgboost_document"]
+
+_OBJECTIVES = {
+    "binary:logistic": ("binary", "logistic"),
+    "binary:logitraw": ("binary", "logistic"),
+    "multi:softprob": ("multiclass", "softmax"),
+    "multi:softmax": ("multiclass", "softmax"),
+    "count:poisson": ("regression", "exp"),
+    "reg:gamma": ("regression", "exp"),
+    "reg:tweedie": ("regression", "exp"),
+}
+_IDENTITY = ("reg:squarederror", "reg:absoluteerror", "reg:pseudohubererror",
+             "reg:squaredlogerror", "reg:quantileerror")  # fmt: skip
+
+
+def xgboost_document(model):
+    """The JSON model document of an XGBoost ``Booster`` or scikit-learn wrapper."""
+    import json
+
+    booster = model.get_booster() if hasattr(model, "get_booster") else model
+    return json.loads(bytes(booster.save_raw("json")))
+
+
+def _floats(text):
+    """XGBoost's base score, "0.5" or "[5E-1,...]", as floats."""
+    text = str(text).strip().strip("[]")
+    try:
+        return np.array([float(v) for v in text.split(",") if v.strip()])
+    except ValueError:
+        raise ModelFileError(f"The base score {text!r} is not a list of numbers.") from None
+
+
+def _margin(base, link, objective):
+    """The base score on the margin scale (module docstring)."""
+    if link == "logistic" and objective != "binary:logitraw":
+        base = np.clip(base, 1e-16, 1 - 1e-16)
+        return np.log(base / (1 - base))
+    if link == "exp":
+        return np.log(np.maximum(base, 1e-300))
+    return base
+
+
+def _categories(tree, n):
+    """The category codes of each categorical node (XGBoost sends them right)."""
+    sets = [None] * n
+    nodes = tree.get("categories_nodes", [])
+    starts, sizes = tree.get("categories_segments", []), tree.get("categories_sizes", [])
+    codes = tree.get("categories", [])
+    need(len(nodes) == len(starts) == len(sizes), "The categorical split lists differ in length.")
+    for node, start, size in zip(nodes, starts, sizes, strict=True):
+        need(0 <= node < n and start >= 0 and start + size <= len(codes),
+             "A categorical split points outside its lists.")  # fmt: skip
+        sets[node] = tuple(int(c) for c in codes[start : start + size])
+        need(all(0 <= c <= LIMITS["category_code"] for c in sets[node]),
+             "A categorical split names a category code out of range.")  # fmt: skip
+    return sets
+
+
+def _tree(tree, n_features):
+    """One tree of the document as (Tree, missing_left)."""
+    need(isinstance(tree, dict), "A tree of the model is not a JSON object.")
+    try:
+        left = np.asarray(tree["left_children"], dtype=np.int64)
+        right = np.asarray(tree["right_children"], dtype=np.int64)
+        feature = np.asarray(tree["split_indices"], dtype=np.int64)
+        cond = np.asarray(tree["split_conditions"], dtype=np.float64)
+        # JSON prints float32 values shortest-first; XGBoost compares the float32 value.
+        cond = cond.astype(np.float32).astype(np.float64)
+        default_left = np.asarray(tree["default_left"], dtype=bool)
+        split_type = np.asarray(tree.get("split_type", np.zeros(left.size)), dtype=np.int64)
+    except (KeyError, TypeError, ValueError, OverflowError) as error:
+        raise ModelFileError(f"A tree of the model lacks or garbles a field ({error}).") from None
+    n = left.size
+    need(all(a.shape == (n,) for a in (right, feature, cond, default_left, split_type)),
+         "The arrays of a tree of the model differ in length.")  # fmt: skip
+    leaf = left < 0
+    sets = _categories(tree, n) if np.any(split_type[~leaf] == 1) else None
+    if sets is not None:  # our membership sends its set left: swap the children back
+        swap = np.array([s is not None for s in sets])
+        left, right = np.where(swap, right, left), np.where(swap, left, right)
+        default_left = np.where(swap, ~default_left, default_left)
+    built = make_tree(feature, np.where(leaf, np.nan, cond), left, right, np.where(leaf, cond, 0.0),
+                      n_features, "float32", categories=sets)  # fmt: skip
+    return built, default_left
+
+
+def from_xgboost(document, kind="Booster", classes=None):
+    """An :class:`ImportedModel` from an XGBoost JSON model document (a dict).
+
+    Parameters
+    ----------
+    document : dict
+        ``json.loads(booster.save_raw("json"))`` or a ``save_model`` JSON/UBJSON file, decoded.
+    kind : str
+        The model's type, for display.
+    classes : array-like, optional
+        The wrapper's ``classes_`` (default: 0..n_classes-1).
+    """
+    try:
+        learner = document["learner"]
+        params = learner["learner_model_param"]
+        objective = learner["objective"]["name"]
+        booster = learner["gradient_booster"]
+    except (KeyError, TypeError):
+        raise ModelFileError("This is not an XGBoost model document (no learner).") from None
+    weights = None
+    if booster.get("name") == "dart":
+        weights, booster = booster.get("weight_drop"), booster.get("gbtree", {})
+    need(booster.get("name", "gbtree") == "gbtree",
+         f"Only tree boosters can be imported, not {booster.get('name')!r}.")  # fmt: skip
+    model = booster.get("model", {})
+    trees, info = model.get("trees"), model.get("tree_info")
+    need(isinstance(trees, list) and isinstance(info, list) and len(trees) == len(info),
+         "The model's trees and tree_info are missing or differ in length.")  # fmt: skip
+    check_count(len(trees), "trees", "trees")
+    n_features = check_count(params.get("num_feature"), "features", "features")
+    n_class = check_count(params.get("num_class", 0), "classes", "classes")
+    need(
+        str(params.get("num_target", "1")) == "1", "Multi-target XGBoost models are not supported."
+    )
+    if objective in _IDENTITY:
+        task, link = "regression", "identity"
+    else:
+        need(objective in _OBJECTIVES, f"The objective {objective!r} is not supported.")
+        task, link = _OBJECTIVES[objective]
+    n_outputs = max(n_class, 1)
+    base = _floats(params.get("base_score", "0"))
+    base = np.resize(base, n_outputs) if base.size else np.zeros(n_outputs)
+    built = [_tree(t, n_features) for t in trees]
+    check_count(sum(t.node_count for t, _ in built), "nodes", "nodes in all")
+    weight = np.ones(len(trees)) if weights is None else np.asarray(weights, dtype=np.float64)
+    need(weight.shape == (len(trees),), "The dart weights do not match the trees.")
+    output = np.asarray(info, dtype=np.int64)
+    need(np.all((output >= 0) & (output < n_outputs)), "A tree adds to a class the model lacks.")
+    names = learner.get("feature_names")
+    names = [str(n) for n in names] if isinstance(names, list) and names else None
+    return ImportedModel(
+        library="xgboost", kind=kind, task=task, trees=[t for t, _ in built], tree_weight=weight,
+        tree_output=output, base_score=_margin(base, link, objective), link=link, native_op="<",
+        precision="float32", missing_left=[m for _, m in built],
+        missing_kind=[np.zeros(t.node_count, dtype=np.int8) for t, _ in built],
+        classes_=None if task == "regression" else np.asarray(
+            classes if classes is not None else np.arange(max(n_class, 2))),
+        n_features=n_features, feature_names=names, document=document,
+    )  # fmt: skip
