@@ -57,7 +57,7 @@ def _scorer(tree, y):
     return r2
 
 
-def permutation_importances(model, X, y, n_repeats=5, random_state=0, op="<="):
+def permutation_importances(model, X, y, n_repeats=5, random_state=0, conditioning="<="):
     """Drop of the score when each feature's column is shuffled (Breiman, 2001).
 
     Parameters
@@ -68,7 +68,7 @@ def permutation_importances(model, X, y, n_repeats=5, random_state=0, op="<="):
     n_repeats : int, default=5
         Shuffles per feature; the mean and SD of the drops are returned.
     random_state : int, default=0
-    op : {"<=", "<", "average"}
+    conditioning : {"<=", "<", "average"}
         The threshold test the tree predicts with.
 
     Returns
@@ -90,7 +90,7 @@ def permutation_importances(model, X, y, n_repeats=5, random_state=0, op="<="):
     if int(n_repeats) < 1:
         raise ValueError(f"n_repeats must be at least 1, got {n_repeats}.")
     score = _scorer(tree, y)
-    baseline = score(tree.predict(X, op))
+    baseline = score(tree.predict(X, conditioning))
     rng = np.random.default_rng(random_state)
     used = set(tree.feature[tree.feature >= 0].tolist())
     drops = np.zeros((tree.n_features, int(n_repeats)))
@@ -101,7 +101,7 @@ def permutation_importances(model, X, y, n_repeats=5, random_state=0, op="<="):
                 continue  # a column the tree never reads cannot change its predictions
             shuffled = X.copy()
             shuffled[:, feature] = X[order, feature]
-            drops[feature, repeat] = baseline - score(tree.predict(shuffled, op))
+            drops[feature, repeat] = baseline - score(tree.predict(shuffled, conditioning))
     frame = pd.DataFrame(
         {
             "feature": np.arange(tree.n_features),
