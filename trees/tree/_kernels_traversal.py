@@ -7,7 +7,7 @@ and the forests' predictions. A tree is given by its routing arrays
 * ``nodes`` (n_nodes, 4) int64: the feature tested (-1 at a leaf;
   ``-2 - feature`` at a membership node), the left child, the right child,
   and the threshold's bits;
-* ``nodes_f``: the same memory seen as float64, so ``nodes_f[node, 3]`` is
+* ``nodes_f``: the same memory seen as float64, so ``nodes_f[node, NODE_THRESHOLD]`` is
   the threshold;
 * for membership nodes, ``left_codes`` (one row per node, 1 for each code
   sent left; the last column stands for every code the node does not know)
@@ -33,9 +33,29 @@ from numba import njit
 from ._kernels_arrays import unmanaged
 from ._operators import BOTH, LESS, LESS_EQUAL
 
-__all__ = ["decision_paths", "forest_predict", "predict_values", "route"]
+__all__ = [
+    "NODE_COLUMNS",
+    "NODE_FEATURE",
+    "NODE_LEFT",
+    "NODE_RIGHT",
+    "NODE_THRESHOLD",
+    "ROUTE_LEFT_CODES",
+    "ROUTE_NODES",
+    "ROUTE_NODES_F",
+    "ROUTE_SIGN",
+    "decision_paths",
+    "forest_predict",
+    "predict_values",
+    "route",
+]
 
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
+# Positions in a tree's routing arrays (module docstring; ``Tree.routing_arrays``).
+ROUTE_NODES, ROUTE_NODES_F, ROUTE_LEFT_CODES, ROUTE_SIGN = range(4)
+# Columns of ``nodes`` (``NODE_THRESHOLD`` read through ``nodes_f``); the right child's column
+# follows the left child's, which :func:`_side` computes on.
+NODE_FEATURE, NODE_LEFT, NODE_RIGHT, NODE_THRESHOLD = range(4)
+NODE_COLUMNS = 4
 _INLINE = {"cache": True, "nogil": True, "error_model": "numpy", "inline": "always"}
 
 
@@ -55,14 +75,14 @@ def _membership_left(left_codes, sign, node, value):
 @njit(**_JIT)
 def _child(tree, node, value, op):
     """The child a row with ``value`` at the internal ``node`` goes to under ``op`` (a code)."""
-    nodes, nodes_f = tree[0], tree[1]
-    if nodes[node, 0] < -1:
-        go_left = _membership_left(tree[2], tree[3], node, value)
+    nodes, nodes_f = tree[ROUTE_NODES], tree[ROUTE_NODES_F]
+    if nodes[node, NODE_FEATURE] < -1:
+        go_left = _membership_left(tree[ROUTE_LEFT_CODES], tree[ROUTE_SIGN], node, value)
     elif op == LESS:
-        go_left = value < nodes_f[node, 3]
+        go_left = value < nodes_f[node, NODE_THRESHOLD]
     else:
-        go_left = value <= nodes_f[node, 3]
-    return nodes[node, 1] if go_left else nodes[node, 2]
+        go_left = value <= nodes_f[node, NODE_THRESHOLD]
+    return nodes[node, NODE_LEFT] if go_left else nodes[node, NODE_RIGHT]
 
 
 # Rows walked side by side: a walk is a chain of dependent loads (node, then
@@ -74,7 +94,7 @@ LANES = 8
 
 @njit(**_INLINE)
 def _side(value, threshold, op):
-    """Column of the child a value goes to under ``op``: 1 (left) or 2 (right), without a jump.
+    """Column of the child a value goes to under ``op``: ``NODE_LEFT`` or ``NODE_RIGHT``, no jump.
 
     ``x < t`` is ``x <= t and not x == t``; with bitwise operators on the
     booleans and the column as arithmetic, the compiled walk has no branch
@@ -82,7 +102,7 @@ def _side(value, threshold, op):
     slower).
     """
     left = (value <= threshold) & ~((op == LESS) & (value == threshold))
-    return 2 - np.int64(left)
+    return NODE_RIGHT - np.int64(left)
 
 
 @njit(**_INLINE)
@@ -112,7 +132,12 @@ def _walk_rows_one(tree, X, rows, root, op, leaves, offset):
     Measured choices: one-dimensional lane arrays (a (lanes, 2) array was 5
     times slower) and a child chosen without a jump (:func:`_side`).
     """
-    nodes, nodes_f, left_codes, sign = tree[0], tree[1], tree[2], tree[3]
+    nodes, nodes_f, left_codes, sign = (
+        tree[ROUTE_NODES],
+        tree[ROUTE_NODES_F],
+        tree[ROUTE_LEFT_CODES],
+        tree[ROUTE_SIGN],
+    )
     n_codes = left_codes.shape[1] - 1  # the last column: codes the tree does not know
     lane_row, lane_node = np.full(LANES, -1, dtype=np.int64), np.zeros(LANES, dtype=np.int64)
     following, active = rows[0], 0
@@ -125,16 +150,16 @@ def _walk_rows_one(tree, X, rows, root, op, leaves, offset):
             i, node = lane_row[lane], lane_node[lane]
             if i < 0:
                 continue
-            code = nodes[node, 0]
+            code = nodes[node, NODE_FEATURE]
             if code >= 0:
-                lane_node[lane] = nodes[node, _side(X[i, code], nodes_f[node, 3], op)]
+                lane_node[lane] = nodes[node, _side(X[i, code], nodes_f[node, NODE_THRESHOLD], op)]
                 continue
             if code < -1:
                 value = sign[node] * X[i, -2 - code]
                 left = False
                 if np.isfinite(value) and value == np.floor(value) and 0 <= value < n_codes:
                     left = left_codes[node, int(value)] != 0
-                lane_node[lane] = nodes[node, 1] if left else nodes[node, 2]
+                lane_node[lane] = nodes[node, NODE_LEFT] if left else nodes[node, NODE_RIGHT]
                 continue
             leaves[0, i - offset] = node
             leaves[1, i - offset] = node
@@ -154,7 +179,12 @@ def _walk_rows_both(tree, X, rows, root, leaves, offset):
     one node until the row's value equals a threshold (there ``<=`` goes
     left, ``<`` right), then each path on its own test.
     """
-    nodes, nodes_f, left_codes, sign = tree[0], tree[1], tree[2], tree[3]
+    nodes, nodes_f, left_codes, sign = (
+        tree[ROUTE_NODES],
+        tree[ROUTE_NODES_F],
+        tree[ROUTE_LEFT_CODES],
+        tree[ROUTE_SIGN],
+    )
     lane_row, lane_le = np.full(LANES, -1, dtype=np.int64), np.zeros(LANES, dtype=np.int64)
     lane_lt = np.zeros(LANES, dtype=np.int64)
     following, active = _first_lanes(rows, root, lane_row, lane_le)
@@ -164,22 +194,24 @@ def _walk_rows_both(tree, X, rows, root, leaves, offset):
             i, a, b = lane_row[lane], lane_le[lane], lane_lt[lane]
             if i < 0:
                 continue
-            code_a, code_b = nodes[a, 0], nodes[b, 0]
+            code_a, code_b = nodes[a, NODE_FEATURE], nodes[b, NODE_FEATURE]
             if a == b and code_a >= 0:  # one path so far: one read serves both tests
-                value, threshold = X[i, code_a], nodes_f[a, 3]
+                value, threshold = X[i, code_a], nodes_f[a, NODE_THRESHOLD]
                 lane_le[lane] = nodes[a, _side(value, threshold, LESS_EQUAL)]
                 lane_lt[lane] = nodes[a, _side(value, threshold, LESS)]
                 continue
             if code_a >= 0:
-                lane_le[lane] = nodes[a, _side(X[i, code_a], nodes_f[a, 3], LESS_EQUAL)]
+                lane_le[lane] = nodes[
+                    a, _side(X[i, code_a], nodes_f[a, NODE_THRESHOLD], LESS_EQUAL)
+                ]
             elif code_a < -1:
                 left = _code_goes_left(X[i, -2 - code_a], a, left_codes, sign)
-                lane_le[lane] = nodes[a, 1] if left else nodes[a, 2]
+                lane_le[lane] = nodes[a, NODE_LEFT] if left else nodes[a, NODE_RIGHT]
             if code_b >= 0:
-                lane_lt[lane] = nodes[b, _side(X[i, code_b], nodes_f[b, 3], LESS)]
+                lane_lt[lane] = nodes[b, _side(X[i, code_b], nodes_f[b, NODE_THRESHOLD], LESS)]
             elif code_b < -1:
                 left = _code_goes_left(X[i, -2 - code_b], b, left_codes, sign)
-                lane_lt[lane] = nodes[b, 1] if left else nodes[b, 2]
+                lane_lt[lane] = nodes[b, NODE_LEFT] if left else nodes[b, NODE_RIGHT]
             if code_a != -1 or code_b != -1:
                 continue
             leaves[0, i - offset], leaves[1, i - offset] = a, b
@@ -207,7 +239,12 @@ def _walk_rows(tree, X, rows, root, op, leaves, offset):
 
 @njit(**_INLINE)
 def _tree_views(tree):
-    return unmanaged(tree[0]), unmanaged(tree[1]), unmanaged(tree[2]), unmanaged(tree[3])
+    return (
+        unmanaged(tree[ROUTE_NODES]),
+        unmanaged(tree[ROUTE_NODES_F]),
+        unmanaged(tree[ROUTE_LEFT_CODES]),
+        unmanaged(tree[ROUTE_SIGN]),
+    )
 
 
 @njit(**_JIT)
@@ -244,16 +281,16 @@ def decision_paths(tree, X, op):
     for i in range(X.shape[0]):
         indptr[i + 1] = indptr[i] + 1
         node = 0
-        while nodes[node, 0] != -1:
-            code = nodes[node, 0]
+        while nodes[node, NODE_FEATURE] != -1:
+            code = nodes[node, NODE_FEATURE]
             node = _child(view, node, Xv[i, code if code >= 0 else -2 - code], op)
             indptr[i + 1] += 1
     indices = np.empty(indptr[-1], dtype=np.int64)
     for i in range(X.shape[0]):
         node, at = 0, indptr[i]
         indices[at] = 0
-        while nodes[node, 0] != -1:
-            code = nodes[node, 0]
+        while nodes[node, NODE_FEATURE] != -1:
+            code = nodes[node, NODE_FEATURE]
             node = _child(view, node, Xv[i, code if code >= 0 else -2 - code], op)
             at += 1
             indices[at] = node

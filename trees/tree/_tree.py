@@ -31,7 +31,19 @@ import numpy as np
 from scipy import sparse
 
 from ._kernels_arrays import kernel_array
-from ._kernels_traversal import decision_paths, predict_values, route
+from ._kernels_traversal import (
+    NODE_COLUMNS,
+    NODE_FEATURE,
+    NODE_LEFT,
+    NODE_RIGHT,
+    NODE_THRESHOLD,
+    ROUTE_LEFT_CODES,
+    ROUTE_NODES,
+    ROUTE_SIGN,
+    decision_paths,
+    predict_values,
+    route,
+)
 from ._operators import (
     OPERATOR_CODES,
     OPERATORS,
@@ -232,12 +244,13 @@ class Tree:
         """
         if getattr(self, "_routing", None) is None:
             membership = self.is_membership
-            nodes = np.empty((self.node_count, 4), dtype=np.int64)
-            nodes[:, 0] = np.where(membership, -2 - self.feature, self.feature)
-            nodes[:, 1], nodes[:, 2] = self.left, self.right
-            nodes_f = nodes.view(np.float64)  # the same memory: column 3 holds the thresholds
-            nodes_f[:, 3] = self.threshold
+            nodes = np.empty((self.node_count, NODE_COLUMNS), dtype=np.int64)
+            nodes[:, NODE_FEATURE] = np.where(membership, -2 - self.feature, self.feature)
+            nodes[:, NODE_LEFT], nodes[:, NODE_RIGHT] = self.left, self.right
+            nodes_f = nodes.view(np.float64)  # the same memory, for the thresholds' column
+            nodes_f[:, NODE_THRESHOLD] = self.threshold
             sign = kernel_array(self.category_sign, dtype=np.int8)
+            # In the order of ``_kernels_traversal.ROUTE_*``.
             self._routing = (nodes, nodes_f, self._left_codes(), sign)
         return self._routing
 
@@ -503,13 +516,15 @@ def pack_trees(trees, values):
     routing = [tree.routing_arrays() for tree in trees]
     sizes = np.array([tree.node_count for tree in trees])
     roots = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.intp)
-    nodes = np.concatenate([r[0] for r in routing])
+    nodes = np.concatenate([r[ROUTE_NODES] for r in routing])
     shift = np.repeat(roots, sizes)
-    for column in (1, 2):  # children ids, shifted by their tree's offset
+    for column in (NODE_LEFT, NODE_RIGHT):  # children ids, shifted by their tree's offset
         nodes[:, column] = np.where(nodes[:, column] >= 0, nodes[:, column] + shift, -1)
-    width = max(r[2].shape[1] for r in routing)
+    width = max(r[ROUTE_LEFT_CODES].shape[1] for r in routing)
     codes = np.zeros((sizes.sum(), width), dtype=np.uint8)
     for r, start in zip(routing, roots, strict=True):
-        codes[start : start + r[2].shape[0], : r[2].shape[1]] = r[2]
-    packed = (nodes, nodes.view(np.float64), codes, np.concatenate([r[3] for r in routing]))
+        left_codes = r[ROUTE_LEFT_CODES]
+        codes[start : start + left_codes.shape[0], : left_codes.shape[1]] = left_codes
+    signs = np.concatenate([r[ROUTE_SIGN] for r in routing])
+    packed = (nodes, nodes.view(np.float64), codes, signs)  # ROUTE_* order
     return packed, kernel_array(np.concatenate(values)), roots
