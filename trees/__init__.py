@@ -1,8 +1,8 @@
 """Tree Bias Lab's tree package: CART trees whose threshold test is a parameter.
 
 The top level holds what a notebook imports; the studies are grouped by
-purpose in public modules, and the algorithms in three sub-packages,
-imported one way (``studies`` -> ``ensemble`` -> ``tree``).
+purpose in public modules, and the algorithms in sub-packages imported one
+way (``interop`` -> ``studies`` -> ``ensemble`` -> ``tree``).
 
 Public API
 ----------
@@ -36,6 +36,8 @@ trees.reliability, trees.inspection, trees.tasks
     The studies by purpose (each module's docstring lists its names).
 trees.tree, trees.ensemble
     The CART core (settings, criteria, the grower, saved trees) and the forests.
+trees.interop
+    Other libraries' tree models under both threshold tests: import, audit, remedy.
 """
 
 from .conditioning import conditioning_experiment, lattice_features, lattice_split_share
