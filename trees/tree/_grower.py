@@ -559,14 +559,16 @@ class TreeGrower:
         return float(1.0 - np.sum((y - prediction) ** 2) / total) if total > 0 else 0.0
 
     @classmethod
-    def from_tree(cls, X, y, tree, **params):
+    def from_tree(cls, X, y, tree, params=None, **arguments):
         """A grower on ``(X, y)`` that replays the splits of ``tree``.
 
-        Every split keeps the tree's feature and threshold; the grower can then
-        go on growing. Raises ValueError when a threshold leaves one side
-        empty on this data or the tree has another number of features.
+        ``params`` and ``arguments`` are those of the constructor (the
+        settings, the names, the seed). Every split keeps the tree's feature
+        and threshold; the grower can then go on growing. Raises ValueError
+        when a threshold leaves one side empty on this data or the tree has
+        another number of features.
         """
-        grower = cls(X, y, **params)
+        grower = cls(X, y, params, **arguments)
         if tree.n_features != grower.X.shape[1]:
             raise ValueError(
                 f"The tree tests {tree.n_features} features but the data has {grower.X.shape[1]}."
