@@ -39,6 +39,7 @@ def feature_flips_figure(features, flips):
     )  # fmt: skip
     figure.update_layout(
         LAYOUT, barmode="stack", height=max(220, 60 + 28 * len(names)),
-        xaxis_title="splits of the model", legend={"orientation": "h", "y": -0.25},
+        xaxis_title="splits of the model",
+        legend={"orientation": "h", "x": 0, "y": 1.02, "yanchor": "bottom"},
     )  # fmt: skip
     return figure

@@ -63,8 +63,13 @@ def show_flips_tab(audit):
         st.info("No row of this table sits exactly on a threshold of the model.")
     else:
         flips = audit.flips.sort_values(["rows_changed", "rows_on_it"], ascending=False)
+        st.markdown(
+            "**The nodes rows sit on**: each node whose threshold equals the value of some rows "
+            "that reach it, with how many do and how many of those change their prediction."
+        )
         figures.table(flips, title="The nodes rows sit on (tree, node, feature, threshold)",
                       hide_index=True)  # fmt: skip
+    st.markdown("**Per feature**: lattice or not, distinct values, splits, splits on a value, ρ.")
     figures.table(audit.features, title="Per feature", hide_index=True)
 
 

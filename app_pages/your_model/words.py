@@ -78,18 +78,21 @@ def model_text(model):
 
 
 def key_figures(summary):
-    """The four figures under the headline, as (label, value, help) triples."""
+    """The four figures under the headline, as (label, value, help) triples.
+
+    Labels and values are short enough for four columns at 1024 px; the help says the rest.
+    """
     n = summary["n_rows"]
-    changed = summary["class_changes"] if summary["class_changes"] is not None else None
+    classes = summary["class_changes"]
     return [
-        ("ρ: splits on an observed value", f"{summary['rho']:.2f}",
+        ("ρ", f"{summary['rho']:.2f}",
          f"{summary['rho']:.0%} of the model's {summary['n_splits']:,} splits have a threshold "
-         "equal to a value of the data."),
-        ("Rows on a threshold", f"{summary['rows_on_threshold']:,} of {n:,}",
-         "Rows whose path meets a node whose threshold equals their value."),
-        ("Rows whose prediction changes", f"{summary['rows_changed']:,}",
-         "Predictions that differ between x ≤ t and x < t."
-         + (f" {changed:,} change their predicted class." if changed is not None else "")),
+         "equal to a value of the data (source 000's ρ)."),
+        ("On a threshold", f"{summary['rows_on_threshold']:,}",
+         f"Of the {n:,} rows, those whose path meets a node whose threshold equals their value."),
+        ("Rows changed", f"{summary['rows_changed']:,}",
+         f"Of the {n:,} rows, those whose prediction differs between x ≤ t and x < t"
+         + (f"; {classes:,} of them change their predicted class." if classes is not None else ".")),
         ("Largest change", f"{summary['largest_change']:.3g}",
          "The largest change of a probability (classes) or of the value (regression)."),
     ]  # fmt: skip

@@ -16,7 +16,7 @@ from app_pages.your_model.views import (
 from app_pages.your_model.words import fit_problem, reproduce_snippet
 from ui import errors, presenter, report, share, snippets, state
 
-st.title("Your own model: x ≤ t or x < t?")
+st.title("Your own model")
 st.markdown(
     "scikit-learn and LightGBM send a row left when `x ≤ t`, XGBoost and CatBoost when `x < t`; "
     "a converter or a port may do either. A row whose value equals a threshold goes to the other "
