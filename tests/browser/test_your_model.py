@@ -43,7 +43,9 @@ def test_an_uploaded_model_is_audited(app_url, browser, xgboost_file, screenshot
     wait_for_run(page, run)
     headline = page.locator('[data-testid="stMain"] h3').first
     text = headline.inner_text()
-    assert "of 345 rows" in text and "x < t is read as x <= t" in text, text
+    assert "of 345 rows" in text and "x < t is read as x ≤ t" in text, (
+        text
+    )  # markdown shows <= as ≤
     # Readable from the back of a room: the sentence is large, and nothing spills sideways.
     size = headline.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
     assert size >= 20, size
