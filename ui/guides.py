@@ -361,4 +361,29 @@ GUIDES = {
             "on all of them, while staying one tree you can read.",
         ),
     ],
+    "your_model": [
+        Step(
+            "Four libraries, two tests",
+            "The sentence at the top, with XGBoost chosen under The model, on the current dataset.",
+            "XGBoost sends a row left when `x < t`, scikit-learn when `x ≤ t`. If a converter or a port "
+            "reads the XGBoost model with the other test, how many rows should change?",
+            "Only rows whose value equals a threshold on their path; XGBoost places thresholds on values "
+            "of the data, so on counts and rounded values there can be many (source 000, §2.3). Switch to "
+            "LightGBM or CatBoost: their thresholds lie between values, and nothing changes.",
+        ),
+        Step(
+            "Where it happens",
+            'The tab "Where in the trees": the purple bars.',
+            "Which features carry the splits that sit on an observed value?",
+            "Lattice features, whose values repeat (ages, counts, codes). The table lists each node "
+            "rows sit on, with the threshold they equal.",
+        ),
+        Step(
+            "What to ship",
+            'The tab "The remedy".',
+            "Retrain with the other test, or change how the model predicts?",
+            "Neither retraining nor a new library is needed: average both tests (ConditionedModel), or "
+            "keep the library and feed the mirrored model −x (§3.1, §3.3). The probe rows test any port.",
+        ),
+    ],
 }

@@ -68,6 +68,13 @@ PAGES = [
         "Biases",
     ),
     PageSpec(
+        "app_pages/your_model/your_model.py",
+        "Your own model",
+        ":material/upload_file:",
+        "your_model",
+        "Biases",
+    ),
+    PageSpec(
         "app_pages/split_bias/split_bias.py",
         "Split-variable selection bias",
         ":material/balance:",

@@ -172,6 +172,12 @@ INST_BOARD_SETTINGS = "inst_board_settings"  # the settings that run was made wi
 NOISE_STUDY = "noise_study"
 STAIR_CURVES = "stair_curves"  # the settings whose complexity curves were asked for
 
+# ------------------------------------------------------ Your own model page
+MODEL_SOURCE = "model_source"  # radio: audit an uploaded model file, or train one here
+MODEL_LIBRARY = "model_library"  # the library of the model trained here (shared in links)
+MODEL_FILE = "model_file"  # the file uploader of a model file (never pickled, never shared)
+MODEL_TAB = "model_tab"  # the open tab
+
 # ------------------------------------------------- saved runs (ui.runs)
 RUNS_OPENED_PREFIX = "runs_opened_"  # + the panel's key: the run reopened in this session
 

@@ -27,6 +27,8 @@ OLD_LINKS = {
     "cultivated": "cultivated?data=bupa&crf_tab=One+row",
     "conditioning": "conditioning?data=bupa&cond_max_depth=3&cond_paper=0&cond_tab=Worked+example",
     "split_bias": "split_bias?bias_n1=8&bias_tab=The+Gini+gain%27s+null+distribution",
+    # Added with the page, after the move: its links take the same shape.
+    "your_model": "your_model?data=bupa&model_library=xgboost&model_tab=The+remedy",
 }
 
 

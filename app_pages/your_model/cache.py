@@ -1,0 +1,61 @@
+"""The "Your own model" page's cached work: the model read or trained, its audit, its probes.
+
+An uploaded model is keyed by a digest of its bytes (the same file under another name is
+the same model), a trained one by the dataset's fingerprint and the library; the audit by
+the model's key and the dataset's. Models and audits are held with ``st.cache_resource``
+(shared between sessions, never mutated).
+"""
+
+import hashlib
+
+import numpy as np
+import streamlit as st
+
+from trees.interop import (
+    audit_conditioning,
+    from_model,
+    load_model_file,
+    threshold_probes,
+    train_demo_model,
+)
+
+__all__ = ["audit", "demo_task", "digest", "probes", "read_model", "trained_model"]
+
+
+def digest(data):
+    """A short hex digest of a file's bytes: the cache key of an uploaded model."""
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+@st.cache_resource(show_spinner="Reading the model...", max_entries=8)
+def read_model(model_key, name, _data):
+    """The uploaded file ``name`` as an :class:`~trees.interop.ImportedModel` (``model_key``:
+    :func:`digest` of its bytes). Raises :class:`~trees.interop.ModelFileError`."""
+    return load_model_file(name, _data)
+
+
+def demo_task(task, y):
+    """The task a model trained here learns: ``"binary"``, ``"multiclass"`` or ``"regression"``."""
+    if task != "classification":
+        return "regression"
+    return "binary" if np.unique(y).size <= 2 else "multiclass"
+
+
+@st.cache_resource(show_spinner="Training the model...", max_entries=16)
+def trained_model(data_key, library, task, _X, _y):
+    """A small model of ``library`` trained on the dataset (``trees.interop.train_demo_model``),
+    imported. Class labels are coded 0..k-1 first, as XGBoost needs."""
+    y = np.unique(_y, return_inverse=True)[1] if task != "regression" else _y
+    return from_model(train_demo_model(library, _X, y, task, random_state=0))
+
+
+@st.cache_resource(show_spinner="Auditing the model on every row...", max_entries=16)
+def audit(model_key, data_key, _model, _X):
+    """:func:`trees.interop.audit_conditioning` of the model on the dataset's rows."""
+    return audit_conditioning(_model, _X)
+
+
+@st.cache_data(show_spinner="Placing rows on every threshold...", max_entries=16)
+def probes(model_key, data_key, _model, _X):
+    """:func:`trees.interop.threshold_probes` from the dataset's rows, as a table."""
+    return threshold_probes(_model, _X)

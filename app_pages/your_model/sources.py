@@ -1,0 +1,95 @@
+"""Where the audited model comes from: a file in its library's own format, or one trained here.
+
+The rows it is audited on are always the current dataset's (chosen on the
+Data page), so a practitioner uploads their table there and their model here.
+"""
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from trees.interop import ModelFileError
+from ui import errors, share, state
+
+from . import cache
+from .words import LIBRARIES, MODEL_FORMATS
+
+__all__ = ["ModelChoice", "choose_model"]
+
+SOURCES = {
+    "train": "train one here on the current dataset (for teaching)",
+    "upload": "open my own model file",
+}
+
+
+@dataclass(frozen=True)
+class ModelChoice:
+    """The model the page audits.
+
+    Attributes
+    ----------
+    model : trees.interop.ImportedModel
+    key : str
+        Its cache key: the uploaded file's digest, or the library and dataset it was trained on.
+    source : {"train", "upload"}
+    library : str or None
+        The library of a model trained here.
+    file_name : str or None
+        The name of an uploaded file.
+    """
+
+    model: object
+    key: str
+    source: str
+    library: object = None
+    file_name: object = None
+
+
+def _trained(data, data_key, X, y):
+    library = share.radio(st, "Library", list(LIBRARIES), key=state.MODEL_LIBRARY,
+                          horizontal=True, format_func=LIBRARIES.get)  # fmt: skip
+    task = cache.demo_task(data.task, y)
+    with errors.attempt(f"Training a {LIBRARIES[library]} model on {data.name}"):
+        model = cache.trained_model(data_key, library, task, X, y)
+    st.caption(
+        "Default settings of each library, small enough to train in a second: scikit-learn a "
+        "50-tree random forest of depth 8; XGBoost, LightGBM and CatBoost 50 boosting rounds of "
+        "depth-4 trees (LightGBM: 15 leaves)."
+    )
+    return ModelChoice(model, f"{library}:{data_key}", "train", library=library)
+
+
+def _uploaded():
+    file = st.file_uploader(
+        "A model in its library's own format: XGBoost .json or .ubj, LightGBM .txt, CatBoost "
+        ".json, scikit-learn .skops (never a pickle: opening one runs any code it holds)",
+        type=MODEL_FORMATS,
+        key=state.MODEL_FILE,
+    )
+    st.caption(
+        "Save it with: XGBoost `model.save_model('model.json')`; LightGBM "
+        "`model.booster_.save_model('model.txt')`; CatBoost "
+        "`model.save_model('model.json', format='json')`; scikit-learn "
+        "`skops.io.dump(model, 'model.skops')`. Open the table it was trained on (its target "
+        "column included) on the Data page first: the model is audited on that table's rows."
+    )
+    if file is None:
+        st.info("Open a model file above, or train one here to see what the audit shows.")
+        errors.end_page()
+    data = file.getvalue()
+    key = cache.digest(data)
+    try:
+        model = cache.read_model(key, file.name, data)
+    except ModelFileError as err:
+        st.error(f"{file.name} cannot be read: {err}")
+        errors.end_page()
+    return ModelChoice(model, key, "upload", file_name=file.name)
+
+
+def choose_model(data, data_key, X, y):
+    """The model the user chose (ends the page with a message while there is none)."""
+    source = share.radio(st, "The model", list(SOURCES), key=state.MODEL_SOURCE,
+                         horizontal=True, format_func=SOURCES.get)  # fmt: skip
+    if source == "train":
+        return _trained(data, data_key, X, y)
+    return _uploaded()

@@ -1,0 +1,67 @@
+"""Your own model: does reading its thresholds with the other test change its predictions?"""
+
+from functools import partial
+
+import streamlit as st
+
+from app_pages.your_model import cache
+from app_pages.your_model.sources import choose_model
+from app_pages.your_model.views import (
+    show_flips_tab,
+    show_headline,
+    show_probes_tab,
+    show_remedy_tab,
+    show_rows_tab,
+)
+from app_pages.your_model.words import fit_problem, reproduce_snippet
+from ui import errors, presenter, report, share, snippets, state
+
+st.title("Your own model")
+st.markdown(
+    "scikit-learn and LightGBM send a row left when `x ≤ t`, XGBoost and CatBoost when `x < t`; "
+    "a converter or a port may do either. A row whose value equals a threshold goes to the other "
+    "side under the other test (source 000). Open the model you ship, or train one here, and see "
+    "whether it matters on your rows."
+)
+headline = st.container()
+presenter.guide("your_model")
+
+data = state.current()
+data_key = state.dataset_key()
+X, y = data.arrays()
+with st.expander("The model", expanded=True):
+    choice = choose_model(data, data_key, X, y)
+problem = fit_problem(choice.model, X.shape[1], data.X.columns)
+if problem:
+    st.error(problem)
+    errors.end_page()
+with errors.attempt("Auditing the model"):
+    audit = cache.audit(choice.key, data_key, choice.model, data.X)
+with headline:
+    sentence = show_headline(audit, data.name)
+
+report.add_settings(
+    {"model": choice.file_name or f"{choice.library}, trained here", "rows": data.name}
+)
+report.add_note(sentence)
+report.add_table("The alternatives compared", audit.comparisons)
+origin = st.session_state.get(state.DATA_ORIGIN) or ("catalog", data.name)
+report.add_snippet(
+    reproduce_snippet(
+        choice.source,
+        choice.file_name,
+        choice.library,
+        snippets.dataset_code(),
+        origin[1] if origin[0] == "upload" else None,
+        str(data.y.name),
+    )  # fmt: skip
+)
+
+TABS = ["Rows that change", "Where in the trees", "The remedy", "Probe rows for a converter"]
+rows_tab, flips_tab, remedy_tab, probes_tab = share.tabs(st, TABS, key=state.MODEL_TAB)
+share.show_open_tab(  # only the open tab runs
+    (rows_tab, partial(show_rows_tab, audit, data.X)),
+    (flips_tab, partial(show_flips_tab, audit)),
+    (remedy_tab, partial(show_remedy_tab, audit)),
+    (probes_tab, partial(show_probes_tab, choice.key, data_key, choice.model, data.X)),
+)

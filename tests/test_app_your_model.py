@@ -1,0 +1,106 @@
+"""The "Your own model" page: a model trained here or uploaded, audited on the current dataset."""
+
+import io
+
+import numpy as np
+import pytest
+
+from app_pages.your_model.words import (
+    changed_rows,
+    corrected_predictions,
+    fit_problem,
+    key_figures,
+    model_text,
+)
+from tests.apptest_helpers import by_key, open_page, open_tab
+from ui import state
+
+PAGE = "app_pages/your_model/your_model.py"
+
+
+def _clean(at):
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def _headline(at):
+    return at.subheader[0].value
+
+
+@pytest.fixture(scope="module")
+def lattice_audit():
+    """An XGBoost model on integer-valued rows: XGBoost's thresholds sit on observed values."""
+    import pandas as pd
+
+    from trees.interop import audit_conditioning, train_demo_model
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.integers(0, 5, size=(200, 2)).astype(float), columns=["a", "b"])
+    y = (X["a"] + rng.normal(0, 1, 200) > 2).astype(int).to_numpy()
+    model = train_demo_model("xgboost", X.to_numpy(), y, "binary")
+    return audit_conditioning(model, X), X
+
+
+def test_words_say_what_changes(lattice_audit):
+    audit, X = lattice_audit
+    summary = audit.summary()
+    figures = dict((label, value) for label, value, _ in key_figures(summary))
+    assert figures["Rows changed"] == f"{summary['rows_changed']:,}"
+    table = changed_rows(audit, X)
+    assert len(table) == summary["rows_changed"] > 0
+    assert {"a", "b", "thresholds_met", "native_p_1", "other_p_1"} <= set(table.columns)
+    assert (table["thresholds_met"] > 0).all()  # a row changes only if it sits on a threshold
+    corrected = corrected_predictions(audit)
+    assert len(corrected) == len(X) and "average_p_1" in corrected.columns
+    assert "XGBoost" in model_text(audit.model) or "xgboost" in model_text(audit.model)
+
+
+def test_a_model_of_other_features_is_refused_with_what_to_do(lattice_audit):
+    audit, _ = lattice_audit
+    assert "trained on 2 features and the current dataset has 3" in fit_problem(
+        audit.model, 3, ["a", "b", "c"]
+    )
+    assert fit_problem(audit.model, 2, ["a", "b"]) is None
+
+
+def test_page_trains_each_library_and_audits_it():
+    at = open_page(PAGE, timeout=180)
+    _clean(at)
+    for library in ("sklearn", "xgboost", "lightgbm", "catboost"):
+        by_key(at.radio, state.MODEL_LIBRARY).set_value(library).run()
+        _clean(at)
+        sentence = _headline(at)
+        assert "rows" in sentence and ("t is read as" in sentence), sentence
+        assert len(at.metric) == 4
+    for tab in ("Where in the trees", "The remedy", "Probe rows for a converter"):
+        open_tab(at, state.MODEL_TAB, tab)
+        _clean(at)
+        assert not at.error, [e.value for e in at.error]
+
+
+def test_names_a_library_made_up_are_not_compared(lattice_audit):
+    audit, _ = lattice_audit
+    model = audit.model
+    for generated in (["Column_0", "Column_1"], ["f0", "f1"], ["0", "1"]):
+        renamed = type(model).__new__(type(model))
+        renamed.__dict__.update(model.__dict__, feature_names=generated)
+        assert fit_problem(renamed, 2, ["a", "b"]) is None
+    renamed.__dict__.update(feature_names=["income", "age"])
+    assert "different names" in fit_problem(renamed, 2, ["a", "b"])
+
+
+def test_page_asks_for_a_file_when_none_is_open():
+    at = open_page(PAGE, timeout=180)
+    by_key(at.radio, state.MODEL_SOURCE).set_value("upload").run()
+    _clean(at)
+    assert any("Open a model file" in i.value for i in at.info)
+
+
+def test_a_pickle_is_refused_by_the_loader():
+    import pickle
+
+    from trees.interop import ModelFileError, load_model_file
+
+    with pytest.raises(ModelFileError, match="pickle"):
+        load_model_file("model.pkl", pickle.dumps({"a": 1}))
+    with pytest.raises(ModelFileError):
+        load_model_file("model.json", io.BytesIO(b"{not json").getvalue())
