@@ -190,26 +190,42 @@ def _accumulate(arrays, fast, values, roots, strict, X, start, stop, out):
 
 @njit(**_JIT)
 def _ties(arrays, fast, roots, strict, X, start, stop, row_ties, node_ties):
-    """Count, along each row's path, the numeric nodes whose threshold equals its value."""
+    """Count, along each row's path, the numeric nodes whose threshold equals its value.
+
+    The walk of :func:`_accumulate` (blocks of rows, branch-free plain nodes),
+    adding the equality test to the counts without a branch.
+    """
     feature, threshold, left, right, missing, codes = arrays
     plain, children, default = fast
-    for i in range(start, stop):
+    for first in range(start, stop, _ROW_BLOCK):
+        last = min(first + _ROW_BLOCK, stop)
         for t in range(roots.shape[0]):
             s = strict[t] != 0
-            node = roots[t]
-            while feature[node] != -1:
-                f = feature[node]
-                if f >= 0 and X[i, f] == threshold[node]:
-                    row_ties[i] += 1
-                    node_ties[node] += 1
-                if plain[node] >= 0 and X[i, f] == X[i, f]:
-                    th = threshold[node]
-                    go_left = (X[i, f] <= th) & ~(s & (X[i, f] == th))
-                    node = children[node, 1 - np.int64(go_left)]
-                elif plain[node] >= 0:
-                    node = default[node]
-                else:
-                    node = _child(feature, threshold, left, right, missing, codes, node, X, i, s)
+            for i in range(first, last):
+                node = roots[t]
+                while True:
+                    f = plain[node]
+                    if f >= 0:
+                        v = X[i, f]
+                        th = threshold[node]
+                        equal = np.int64(v == th)
+                        row_ties[i] += equal
+                        node_ties[node] += equal
+                        if v != v:
+                            node = default[node]
+                        else:
+                            go_left = (v <= th) & ~(s & (v == th))
+                            node = children[node, 1 - np.int64(go_left)]
+                    elif f == -1:
+                        break
+                    else:
+                        g = feature[node]
+                        if g >= 0 and X[i, g] == threshold[node]:
+                            row_ties[i] += 1
+                            node_ties[node] += 1
+                        node = _child(
+                            feature, threshold, left, right, missing, codes, node, X, i, s
+                        )
 
 
 def _pool():
@@ -249,7 +265,7 @@ def raw_scores(packed, X, strict, n_jobs=None):
     return out
 
 
-def tie_counts(packed, X, strict):
+def tie_counts(packed, X, strict, n_jobs=None):
     """Per row, and per node, how often a row's value equals the threshold on its path.
 
     Returns
@@ -258,6 +274,11 @@ def tie_counts(packed, X, strict):
     node_ties : ndarray of shape (n_nodes,), int
     """
     row_ties = np.zeros(X.shape[0], dtype=np.int64)
-    node_ties = np.zeros(packed.feature.shape[0], dtype=np.int64)
-    _ties(packed.arrays(), packed.fast, packed.roots, strict, X, 0, X.shape[0], row_ties, node_ties)
-    return row_ties, node_ties
+    blocks = _blocks(X.shape[0], n_jobs)
+    per_block = np.zeros((len(blocks), packed.feature.shape[0]), dtype=np.int64)
+    args = (packed.arrays(), packed.fast, packed.roots, strict, X)
+    futures = [_pool().submit(_ties, *args, a, b, row_ties, per_block[k])
+               for k, (a, b) in enumerate(blocks)]  # fmt: skip
+    for future in futures:
+        future.result()
+    return row_ties, per_block.sum(axis=0)
