@@ -105,3 +105,24 @@ def test_float32_and_float64_comparisons_differ_as_computed_by_hand():
     s = audit_conditioning(model, np.vstack([row, [[0.1]], [[0.3]]])).summary()
     assert s["rows_changed_precision"] == 1 and s["largest_change_precision"] == 1.0
     assert s["rows_changed"] == 0  # no row equals the threshold, in float32 or float64
+
+
+@pytest.mark.parametrize("library", ["xgboost", "lightgbm", "catboost", "sklearn"])
+def test_audit_walks_only_the_rows_that_can_move_and_misses_none(library):
+    """The audit re-walks only rows on a threshold (operators) or changed by rounding
+    (precisions); its outputs equal full predictions under each setting."""
+    X, X_test = h.lattice_data()
+    X_test[:50, 3] = np.round(X_test[:50, 3], 1)  # decimals: float32 rounding moves them
+    if library == "sklearn":
+        model = h.sklearn_models("binary")[1][1]
+    else:
+        model = getattr(h, f"{library}_model")("binary")
+    imported = from_model(model.fit(X, h.target(X, "binary")))
+    rows = np.vstack([X_test, h.on_threshold_rows(imported, X_test)])
+    out = audit_conditioning(imported, rows).predictions
+    other = {"float32": "float64", "float64": "float32"}[imported.precision]
+    np.testing.assert_allclose(out["other"], imported.output(rows, imported.other_op))
+    np.testing.assert_allclose(out["native"], imported.output(rows))
+    np.testing.assert_allclose(out["precision"], imported.output(rows, precision=other))
+    if "half" in out:
+        np.testing.assert_allclose(out["half"], imported.output(rows, "half"))

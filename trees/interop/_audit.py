@@ -174,14 +174,30 @@ def _comparison(name, a, b, is_classifier):
             "largest_change": float(change.max(initial=0.0)), "class_changes": classes}  # fmt: skip
 
 
-def _predictions(model, X):
-    """The outputs the audit compares, by name."""
-    out = {op: model.output(X, op) for op in (model.native_op, model.other_op)}
-    out["native"], out["other"] = out[model.native_op], out[model.other_op]
-    out["average"] = 0.5 * (out["<="] + out["<"])
-    out["precision"] = model.output(X, "native", _OTHER_PRECISION[model.precision])
-    if model.averaging and model.n_trees > 1:
-        out["half"] = model.output(X, "half")
+def _predictions(model, X, Xp, ties, raw):
+    """The outputs the audit compares, by name, walking only the rows that can differ.
+
+    ``raw``: the native raw scores of ``Xp`` (from the tie count's walk). A row
+    with no threshold equal to its value on its path takes the same path under
+    both operators (and so under "half"); a row whose values are the same in
+    both precisions, the same path in both.
+    """
+    native = model.output_of_cast(Xp, "native", raw)
+    out = {"native": native}
+    tied = ties > 0
+    other_rows = ["other", "half"] if model.averaging and model.n_trees > 1 else ["other"]
+    for name in other_rows:
+        out[name] = native.copy()
+        op = model.other_op if name == "other" else "half"
+        if tied.any():
+            out[name][tied] = model.output_of_cast(Xp[tied], op)
+    out[model.native_op], out[model.other_op] = native, out["other"]
+    out["average"] = 0.5 * (native + out["other"])
+    Xq = model.cast(X, _OTHER_PRECISION[model.precision])
+    moved = np.any((Xq != Xp) & ~(np.isnan(Xq) & np.isnan(Xp)), axis=1)
+    out["precision"] = native.copy()
+    if moved.any():
+        out["precision"][moved] = model.output_of_cast(Xq[moved], "native")
     return out
 
 
@@ -206,7 +222,7 @@ def _row_table(model, out, ties):
 def _flip_table(model, Xp, ties_node, changed, tree_of, names):
     packed = model.packed()
     strict = model.strict_flags("native")
-    _, changed_node = tie_counts(packed, Xp[changed], strict)
+    _, changed_node, _ = tie_counts(packed, Xp[changed], strict)
     nodes = np.flatnonzero(ties_node)
     return pd.DataFrame({
         "tree": tree_of[nodes], "node": nodes - packed.roots[tree_of[nodes]],
@@ -238,10 +254,10 @@ def audit_conditioning(model, X):
     per_feature, per_tree, tree_of = _split_tables(model, Xp, [str(n) for n in names])
     per_feature.insert(1, "lattice", lattice_features(X))
     per_feature.insert(2, "n_values", [np.unique(c[~np.isnan(c)]).size for c in Xp.T])
-    ties, ties_node = tie_counts(model.packed(), Xp, model.strict_flags("native"))
+    ties, ties_node, raw = tie_counts(model.packed(), Xp, model.strict_flags("native"))
     per_tree["rows_on_threshold"] = np.bincount(tree_of, weights=ties_node,
                                                 minlength=model.n_trees).astype(int)  # fmt: skip
-    out = _predictions(model, X)
+    out = _predictions(model, X, Xp, ties, raw)
     clf = model.is_classifier
     comparisons = [_comparison("<= vs <", out["<="], out["<"], clf),
                    _comparison("float32 vs float64", out["native"], out["precision"], clf),

@@ -189,11 +189,12 @@ def _accumulate(arrays, fast, values, roots, strict, X, start, stop, out):
 
 
 @njit(**_JIT)
-def _ties(arrays, fast, roots, strict, X, start, stop, row_ties, node_ties):
+def _ties(arrays, fast, values, roots, strict, X, start, stop, row_ties, node_ties, out):
     """Count, along each row's path, the numeric nodes whose threshold equals its value.
 
     The walk of :func:`_accumulate` (blocks of rows, branch-free plain nodes),
-    adding the equality test to the counts without a branch.
+    adding the equality test to the counts without a branch, and the leaf
+    values to ``out`` as :func:`_accumulate` does.
     """
     feature, threshold, left, right, missing, codes = arrays
     plain, children, default = fast
@@ -226,6 +227,8 @@ def _ties(arrays, fast, roots, strict, X, start, stop, row_ties, node_ties):
                         node = _child(
                             feature, threshold, left, right, missing, codes, node, X, i, s
                         )
+                for k in range(values.shape[1]):
+                    out[i, k] += values[node, k]
 
 
 def _pool():
@@ -266,19 +269,26 @@ def raw_scores(packed, X, strict, n_jobs=None):
 
 
 def tie_counts(packed, X, strict, n_jobs=None):
-    """Per row, and per node, how often a row's value equals the threshold on its path.
+    """Per row, and per node, how often a row's value equals the threshold on its path,
+    and the rows' raw scores (as :func:`raw_scores`), in one walk.
+
+    A row none of whose thresholds equals its value takes the same path
+    under both operators (they differ only at ``x == t``), so these counts
+    also say which rows the other operator can move.
 
     Returns
     -------
     row_ties : ndarray of shape (n_samples,), int
     node_ties : ndarray of shape (n_nodes,), int
+    raw : ndarray of shape (n_samples, n_outputs)
     """
     row_ties = np.zeros(X.shape[0], dtype=np.int64)
+    out = np.zeros((X.shape[0], packed.values.shape[1]))
     blocks = _blocks(X.shape[0], n_jobs)
     per_block = np.zeros((len(blocks), packed.feature.shape[0]), dtype=np.int64)
-    args = (packed.arrays(), packed.fast, packed.roots, strict, X)
-    futures = [_pool().submit(_ties, *args, a, b, row_ties, per_block[k])
+    args = (packed.arrays(), packed.fast, packed.values, packed.roots, strict, X)
+    futures = [_pool().submit(_ties, *args, a, b, row_ties, per_block[k], out)
                for k, (a, b) in enumerate(blocks)]  # fmt: skip
     for future in futures:
         future.result()
-    return row_ties, per_block.sum(axis=0)
+    return row_ties, per_block.sum(axis=0), out
