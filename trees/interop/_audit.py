@@ -174,27 +174,45 @@ def _comparison(name, a, b, is_classifier):
             "largest_change": float(change.max(initial=0.0)), "class_changes": classes}  # fmt: skip
 
 
-def _predictions(model, X, Xp, ties, raw):
-    """The outputs the audit compares, by name, walking only the rows that can differ.
+def _rounding_moves(model, Xp, Xq):
+    """Rows whose value moves across (or onto) some threshold of its feature between the two
+    precisions: the only rows whose path can differ (membership features: any change)."""
+    packed = model.packed()
+    moved = np.zeros(Xp.shape[0], dtype=bool)
+    for j in range(model.n_features):
+        changed = (Xp[:, j] != Xq[:, j]) & ~np.isnan(Xp[:, j])
+        if not changed.any():
+            continue
+        if np.any(packed.feature == -2 - j):
+            moved |= changed
+            continue
+        thresholds = np.unique(packed.threshold[packed.feature == j])
+        lo = np.minimum(Xp[changed, j], Xq[changed, j])
+        hi = np.maximum(Xp[changed, j], Xq[changed, j])
+        between = np.searchsorted(thresholds, lo, "left") < np.searchsorted(thresholds, hi, "right")
+        moved[np.flatnonzero(changed)[between]] = True
+    return moved
 
-    ``raw``: the native raw scores of ``Xp`` (from the tie count's walk). A row
-    with no threshold equal to its value on its path takes the same path under
-    both operators (and so under "half"); a row whose values are the same in
-    both precisions, the same path in both.
+
+def _predictions(model, X, Xp, ties, raw):
+    """The outputs the audit compares, by name, walking again only the rows that can differ.
+
+    ``raw``: the raw scores of ``Xp`` under the native and the other operator
+    (the tie count's walk). A row with no threshold equal to its value on
+    its path takes the same path under "half" as natively; a row whose
+    values cross no threshold between the two precisions, the same path in both.
     """
-    native = model.output_of_cast(Xp, "native", raw)
-    out = {"native": native}
-    tied = ties > 0
-    other_rows = ["other", "half"] if model.averaging and model.n_trees > 1 else ["other"]
-    for name in other_rows:
-        out[name] = native.copy()
-        op = model.other_op if name == "other" else "half"
+    native = model.output_of_cast(Xp, "native", raw[0])
+    out = {"native": native, "other": model.output_of_cast(Xp, "other", raw[1])}
+    if model.averaging and model.n_trees > 1:
+        tied = ties > 0
+        out["half"] = native.copy()
         if tied.any():
-            out[name][tied] = model.output_of_cast(Xp[tied], op)
+            out["half"][tied] = model.output_of_cast(Xp[tied], "half")
     out[model.native_op], out[model.other_op] = native, out["other"]
     out["average"] = 0.5 * (native + out["other"])
     Xq = model.cast(X, _OTHER_PRECISION[model.precision])
-    moved = np.any((Xq != Xp) & ~(np.isnan(Xq) & np.isnan(Xp)), axis=1)
+    moved = _rounding_moves(model, Xp, Xq)
     out["precision"] = native.copy()
     if moved.any():
         out["precision"][moved] = model.output_of_cast(Xq[moved], "native")
