@@ -120,7 +120,8 @@ class ConditioningAudit:
         where = (
             f"{k} feature{'s' if k != 1 else ''} hold{'' if k != 1 else 's'} every affected split"
         )
-        return (f"{count:,} of {n} rows ({count / self.n_rows:.1%}) change {what} "
+        verb = "changes" if count == 1 else "change"
+        return (f"{count:,} of {n} rows ({count / self.n_rows:.1%}) {verb} {what} "
                 f"when {reading}; {where}.")  # fmt: skip
 
 

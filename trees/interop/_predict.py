@@ -150,81 +150,42 @@ def _child(feature, threshold, left, right, missing, codes, node, X, i, strict):
 _ROW_BLOCK = 256  # rows walked through every tree before the next rows (they stay in cache)
 
 
-@njit(cache=True, nogil=True, error_model="numpy", inline="always")
-def _leaf(arrays, fast, root, X, i, s):
-    """The leaf row ``X[i]`` reaches from ``root`` (``s``: the test is ``x < t``).
-
-    Plain numeric nodes, the common case, take a branch-free test (a
-    data-dependent branch mispredicts half the time; measured: 7 times faster
-    than :func:`_child` at every node); other nodes (membership, LightGBM's
-    zero rules) go through :func:`_child`.
-    """
-    feature, threshold, left, right, missing, codes = arrays
-    plain, children, default = fast
-    node = root
-    while True:
-        f = plain[node]
-        if f >= 0:
-            v = X[i, f]
-            if v != v:
-                node = default[node]
-            else:
-                th = threshold[node]
-                go_left = (v <= th) & ~(s & (v == th))
-                node = children[node, 1 - np.int64(go_left)]
-        elif f == -1:
-            return node
-        else:
-            node = _child(feature, threshold, left, right, missing, codes, node, X, i, s)
-
-
 @njit(**_JIT)
 def _accumulate(arrays, fast, values, roots, strict, X, start, stop, out):
     """Add to ``out[i]`` the leaf values of rows ``start:stop`` in every tree.
 
-    Blocks of rows walk the trees one after the other: the block's values and
-    the tree's nodes stay in cache.
+    Blocks of rows walk the trees one after the other (the block's values and
+    the tree's nodes stay in cache). Plain numeric nodes, the common case,
+    take a branch-free test (a data-dependent branch mispredicts half the
+    time); other nodes (membership, LightGBM's zero rules) go through
+    :func:`_child`. The walk is written out here, not called: measured, a call
+    per row and tree (its array arguments passed each time) is 6 times slower.
     """
+    feature, threshold, left, right, missing, codes = arrays
+    plain, children, default = fast
     for first in range(start, stop, _ROW_BLOCK):
         last = min(first + _ROW_BLOCK, stop)
         for t in range(roots.shape[0]):
             s = strict[t] != 0
             for i in range(first, last):
-                node = _leaf(arrays, fast, roots[t], X, i, s)
+                node = roots[t]
+                while True:
+                    f = plain[node]
+                    if f >= 0:
+                        v = X[i, f]
+                        if v != v:
+                            node = default[node]
+                        else:
+                            th = threshold[node]
+                            node = children[node, 1 - np.int64((v <= th) & ~(s & (v == th)))]
+                    elif f == -1:
+                        break
+                    else:
+                        node = _child(
+                            feature, threshold, left, right, missing, codes, node, X, i, s
+                        )
                 for k in range(values.shape[1]):
                     out[i, k] += values[node, k]
-
-
-@njit(**_JIT)
-def _tied_leaf(arrays, fast, root, X, i, s, node_ties):
-    """:func:`_leaf`, counting the nodes whose threshold equals the row's value.
-
-    Returns the leaf and the number of such nodes on the path.
-    """
-    feature, threshold = arrays[0], arrays[1]
-    node, ties = root, 0
-    while feature[node] != -1:
-        f = feature[node]
-        if f >= 0 and X[i, f] == threshold[node]:
-            ties += 1
-            node_ties[node] += 1
-        node = _step(arrays, fast, node, X, i, s)
-    return node, ties
-
-
-@njit(cache=True, nogil=True, error_model="numpy", inline="always")
-def _step(arrays, fast, node, X, i, s):
-    """One step of :func:`_leaf` from the internal ``node``."""
-    feature, threshold, left, right, missing, codes = arrays
-    plain, children, default = fast
-    f = plain[node]
-    if f >= 0:
-        v = X[i, f]
-        if v != v:
-            return default[node]
-        th = threshold[node]
-        return children[node, 1 - np.int64((v <= th) & ~(s & (v == th)))]
-    return _child(feature, threshold, left, right, missing, codes, node, X, i, s)
 
 
 @njit(**_JIT)
@@ -235,18 +196,60 @@ def _ties(arrays, fast, values, roots, strict, X, start, stop, row_ties, node_ti
     its value (per row and per node), and adds the leaf values to
     ``out[0]`` (``strict``) and ``out[1]`` (the other test). Only a tree in
     which the row meets such a node is walked a second time: elsewhere both
-    tests take the same path (they differ only at ``x == t``).
+    tests take the same path (they differ only at ``x == t``). Written out as
+    :func:`_accumulate` is.
     """
+    feature, threshold, left, right, missing, codes = arrays
+    plain, children, default = fast
     for first in range(start, stop, _ROW_BLOCK):
         last = min(first + _ROW_BLOCK, stop)
         for t in range(roots.shape[0]):
             s = strict[t] != 0
             for i in range(first, last):
-                leaf, ties = _tied_leaf(arrays, fast, roots[t], X, i, s, node_ties)
+                node, ties = roots[t], 0
+                while True:
+                    f = plain[node]
+                    if f >= 0:
+                        v = X[i, f]
+                        th = threshold[node]
+                        equal = np.int64(v == th)
+                        ties += equal
+                        node_ties[node] += equal
+                        if v != v:
+                            node = default[node]
+                        else:
+                            node = children[node, 1 - np.int64((v <= th) & ~(s & (v == th)))]
+                    elif f == -1:
+                        break
+                    else:
+                        g = feature[node]
+                        if g >= 0 and X[i, g] == threshold[node]:
+                            ties += 1
+                            node_ties[node] += 1
+                        node = _child(
+                            feature, threshold, left, right, missing, codes, node, X, i, s
+                        )
                 row_ties[i] += ties
-                other = leaf if ties == 0 else _leaf(arrays, fast, roots[t], X, i, not s)
+                other = node
+                if ties > 0:  # the other test's path, from the root
+                    other, o = roots[t], not s
+                    while True:
+                        f = plain[other]
+                        if f >= 0:
+                            v = X[i, f]
+                            if v != v:
+                                other = default[other]
+                            else:
+                                th = threshold[other]
+                                go_left = (v <= th) & ~(o & (v == th))
+                                other = children[other, 1 - np.int64(go_left)]
+                        elif f == -1:
+                            break
+                        else:
+                            other = _child(feature, threshold, left, right, missing, codes,
+                                           other, X, i, o)  # fmt: skip
                 for k in range(values.shape[1]):
-                    out[0, i, k] += values[leaf, k]
+                    out[0, i, k] += values[node, k]
                     out[1, i, k] += values[other, k]
 
 
