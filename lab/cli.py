@@ -262,7 +262,7 @@ def main(argv=None, out=None):
     out = out or sys.stdout
     args = _parser().parse_args(argv)
     try:
-        store = _store(args)
+        store = None if args.command == "audit" else _store(args)  # audit saves nothing
         _COMMANDS[args.command](args, store, out)
     except (DataError, SchedulerError, ValueError, KeyError) as error:
         message = error.args[0] if isinstance(error, KeyError) and error.args else error

@@ -88,7 +88,8 @@ def lightgbm_model(task):
 def catboost_model(task):
     import catboost as cb
 
-    params = {"iterations": 4, "depth": 3, "thread_count": 1, "verbose": 0, "random_seed": 0}
+    params = {"iterations": 4, "depth": 3, "thread_count": 1, "verbose": 0, "random_seed": 0,
+              "allow_writing_files": False}  # fmt: skip
     if task == "regression":
         return cb.CatBoostRegressor(**params)
     return cb.CatBoostClassifier(**params)

@@ -90,3 +90,39 @@ def test_audit_of_a_lattice_forest_agrees_with_its_predictions():
     assert 0 < s["rows_on_threshold"] <= len(X_test)
     per = audit.features.set_index("feature")
     assert per.loc["x3", "splits_on_value"] == 0
+
+
+def test_float32_and_float64_comparisons_differ_as_computed_by_hand():
+    """scikit-learn's midpoint of float32(0.1) and float32(0.2) is 0.15000000223517418; the row
+    0.150000001 lies below it in float64 but rounds to float32 0.15000000596 above it."""
+    from sklearn.tree import DecisionTreeClassifier
+
+    model = DecisionTreeClassifier(max_depth=1).fit([[0.1], [0.2]], [0, 1])
+    threshold = from_model(model).trees[0].threshold[0]
+    assert threshold == (float(np.float32(0.1)) + float(np.float32(0.2))) / 2
+    row = np.array([[0.150000001]])
+    assert row[0, 0] < threshold < float(np.float32(row[0, 0]))
+    s = audit_conditioning(model, np.vstack([row, [[0.1]], [[0.3]]])).summary()
+    assert s["rows_changed_precision"] == 1 and s["largest_change_precision"] == 1.0
+    assert s["rows_changed"] == 0  # no row equals the threshold, in float32 or float64
+
+
+@pytest.mark.parametrize("library", ["xgboost", "lightgbm", "catboost", "sklearn"])
+def test_audit_walks_only_the_rows_that_can_move_and_misses_none(library):
+    """The audit re-walks only rows on a threshold (operators) or changed by rounding
+    (precisions); its outputs equal full predictions under each setting."""
+    X, X_test = h.lattice_data()
+    X_test[:50, 3] = np.round(X_test[:50, 3], 1)  # decimals: float32 rounding moves them
+    if library == "sklearn":
+        model = h.sklearn_models("binary")[1][1]
+    else:
+        model = getattr(h, f"{library}_model")("binary")
+    imported = from_model(model.fit(X, h.target(X, "binary")))
+    rows = np.vstack([X_test, h.on_threshold_rows(imported, X_test)])
+    out = audit_conditioning(imported, rows).predictions
+    other = {"float32": "float64", "float64": "float32"}[imported.precision]
+    np.testing.assert_allclose(out["other"], imported.output(rows, imported.other_op))
+    np.testing.assert_allclose(out["native"], imported.output(rows))
+    np.testing.assert_allclose(out["precision"], imported.output(rows, precision=other))
+    if "half" in out:
+        np.testing.assert_allclose(out["half"], imported.output(rows, "half"))

@@ -179,3 +179,17 @@ def test_categorical_splits_of_lightgbm_and_xgboost():
     imported = from_model(xgb_model)
     assert any(c is not None for t in imported.trees for c in t.categories)
     np.testing.assert_allclose(imported.predict_proba(X), xgb_model.predict_proba(frame), atol=1e-6)
+
+
+def test_catboost_nan_mode_max_sends_missing_values_right():
+    import catboost as cb
+
+    X, X_test = h.lattice_data()
+    model = cb.CatBoostClassifier(iterations=4, depth=3, thread_count=1, verbose=0,
+                                  nan_mode="Max", allow_writing_files=False)  # fmt: skip
+    model.fit(X, h.target(X, "binary"))
+    imported = from_model(model)
+    rows = X_test.copy()
+    rows[::2, :3] = np.nan
+    np.testing.assert_allclose(imported.predict_proba(rows), model.predict_proba(rows), atol=1e-9)
+    assert any(not m[0] for m in imported.missing_left if m.size > 1)

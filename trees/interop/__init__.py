@@ -38,16 +38,37 @@ need them: ``import trees`` never imports them.
 Public API
 ----------
 from_model(model) -> ImportedModel
-ImportedModel.predict / predict_proba / decision_function / raw_predict (conditioning=...)
+    Any supported fitted model, library document (dict, LightGBM text) or
+    FrozenEstimator; ``ADAPTERS`` maps (library, type name) to its adapter.
+ImportedModel.predict / predict_proba / decision_function / raw_predict (X, conditioning=...)
+    ``conditioning`` in ``CONDITIONINGS``: "native", "<=", "<", "average", "half";
+    ``precision=`` overrides the library's (float32 or float64).
 audit_conditioning(model, X) -> ConditioningAudit
-threshold_probes(model, X=None) -> DataFrame
-parity_check(predict_a, predict_b, probes) -> ParityReport
+    ``summary()``, ``headline()`` and the tables ``features``, ``trees``,
+    ``rows``, ``flips``, ``comparisons``.
+threshold_probes(model, X=None, max_probes=30_000, seed=0) -> DataFrame
+    Rows on every threshold and one ulp either side (``PROBE_COLUMNS``).
+parity_check(predict_a, predict_b, probes, atol=1e-6, rtol=1e-6) -> ParityReport
 ConditionedModel(model, conditioning="average")
-mirrored_model(model) -> a model of the same library to be fed -X
-load_model_file(name, data) -> ImportedModel or fitted model
-train_demo_model(library, X, y, task, random_state)
-remedy_snippet(model_file, data_file, ...) -> str
+    A fit-less scikit-learn estimator predicting under the chosen conditioning.
+mirrored_model(model)
+    The operator-swapped model in the library's own type (XGBoost, LightGBM,
+    scikit-learn), to be fed ``-X``.
+load_model_file(name, data) -> ImportedModel
+    The safe loader (no pickle; skops with ``SKOPS_ALLOWED``), bounded by ``LIMITS``.
+train_demo_model(library, X, y, task="binary", random_state=0)
+    A small model of each of ``DEMO_LIBRARIES``, for teaching.
+remedy_snippet(model_file, data_file, target=None, conditioning="average") -> str
 ModelFileError
+    A ValueError whose message says what is wrong with a model file and how to fix it.
+
+Known limits: CatBoost models with categorical, text or embedding features
+and non-oblivious CatBoost trees; scikit-learn multi-output models and
+HistGradientBoosting categorical splits; XGBoost multi-target and linear
+boosters; LightGBM linear trees. Each is refused with a message. An XGBoost
+``Booster``'s ``predict`` returns probabilities where ``ImportedModel.predict``
+returns classes (compare with ``predict_proba``), and a wrapper's
+``best_iteration`` (early stopping) is not applied: every tree is used.
 """
 
 from ._audit import ConditioningAudit, audit_conditioning

@@ -120,7 +120,8 @@ class ConditioningAudit:
         where = (
             f"{k} feature{'s' if k != 1 else ''} hold{'' if k != 1 else 's'} every affected split"
         )
-        return (f"{count:,} of {n} rows ({count / self.n_rows:.1%}) change {what} "
+        verb = "changes" if count == 1 else "change"
+        return (f"{count:,} of {n} rows ({count / self.n_rows:.1%}) {verb} {what} "
                 f"when {reading}; {where}.")  # fmt: skip
 
 
@@ -174,14 +175,48 @@ def _comparison(name, a, b, is_classifier):
             "largest_change": float(change.max(initial=0.0)), "class_changes": classes}  # fmt: skip
 
 
-def _predictions(model, X):
-    """The outputs the audit compares, by name."""
-    out = {op: model.output(X, op) for op in (model.native_op, model.other_op)}
-    out["native"], out["other"] = out[model.native_op], out[model.other_op]
-    out["average"] = 0.5 * (out["<="] + out["<"])
-    out["precision"] = model.output(X, "native", _OTHER_PRECISION[model.precision])
+def _rounding_moves(model, Xp, Xq):
+    """Rows whose value moves across (or onto) some threshold of its feature between the two
+    precisions: the only rows whose path can differ (membership features: any change)."""
+    packed = model.packed()
+    moved = np.zeros(Xp.shape[0], dtype=bool)
+    for j in range(model.n_features):
+        changed = (Xp[:, j] != Xq[:, j]) & ~np.isnan(Xp[:, j])
+        if not changed.any():
+            continue
+        if np.any(packed.feature == -2 - j):
+            moved |= changed
+            continue
+        thresholds = np.unique(packed.threshold[packed.feature == j])
+        lo = np.minimum(Xp[changed, j], Xq[changed, j])
+        hi = np.maximum(Xp[changed, j], Xq[changed, j])
+        between = np.searchsorted(thresholds, lo, "left") < np.searchsorted(thresholds, hi, "right")
+        moved[np.flatnonzero(changed)[between]] = True
+    return moved
+
+
+def _predictions(model, X, Xp, ties, raw):
+    """The outputs the audit compares, by name, walking again only the rows that can differ.
+
+    ``raw``: the raw scores of ``Xp`` under the native and the other operator
+    (the tie count's walk). A row with no threshold equal to its value on
+    its path takes the same path under "half" as natively; a row whose
+    values cross no threshold between the two precisions, the same path in both.
+    """
+    native = model.output_of_cast(Xp, "native", raw[0])
+    out = {"native": native, "other": model.output_of_cast(Xp, "other", raw[1])}
     if model.averaging and model.n_trees > 1:
-        out["half"] = model.output(X, "half")
+        tied = ties > 0
+        out["half"] = native.copy()
+        if tied.any():
+            out["half"][tied] = model.output_of_cast(Xp[tied], "half")
+    out[model.native_op], out[model.other_op] = native, out["other"]
+    out["average"] = 0.5 * (native + out["other"])
+    Xq = model.cast(X, _OTHER_PRECISION[model.precision])
+    moved = _rounding_moves(model, Xp, Xq)
+    out["precision"] = native.copy()
+    if moved.any():
+        out["precision"][moved] = model.output_of_cast(Xq[moved], "native")
     return out
 
 
@@ -206,7 +241,7 @@ def _row_table(model, out, ties):
 def _flip_table(model, Xp, ties_node, changed, tree_of, names):
     packed = model.packed()
     strict = model.strict_flags("native")
-    _, changed_node = tie_counts(packed, Xp[changed], strict)
+    _, changed_node, _ = tie_counts(packed, Xp[changed], strict)
     nodes = np.flatnonzero(ties_node)
     return pd.DataFrame({
         "tree": tree_of[nodes], "node": nodes - packed.roots[tree_of[nodes]],
@@ -238,10 +273,10 @@ def audit_conditioning(model, X):
     per_feature, per_tree, tree_of = _split_tables(model, Xp, [str(n) for n in names])
     per_feature.insert(1, "lattice", lattice_features(X))
     per_feature.insert(2, "n_values", [np.unique(c[~np.isnan(c)]).size for c in Xp.T])
-    ties, ties_node = tie_counts(model.packed(), Xp, model.strict_flags("native"))
+    ties, ties_node, raw = tie_counts(model.packed(), Xp, model.strict_flags("native"))
     per_tree["rows_on_threshold"] = np.bincount(tree_of, weights=ties_node,
                                                 minlength=model.n_trees).astype(int)  # fmt: skip
-    out = _predictions(model, X)
+    out = _predictions(model, X, Xp, ties, raw)
     clf = model.is_classifier
     comparisons = [_comparison("<= vs <", out["<="], out["<"], clf),
                    _comparison("float32 vs float64", out["native"], out["precision"], clf),

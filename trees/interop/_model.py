@@ -169,6 +169,15 @@ class ImportedModel:
     def _raw(self, X, op, n_jobs=None):
         return self.base_score + raw_scores(self.packed(), X, self.strict_flags(op), n_jobs)
 
+    def output_of_cast(self, Xc, op, raw=None):
+        """:meth:`output` of rows already cast (:meth:`cast`) under ``op`` (not "average";
+        "other" is the operator the library does not use);
+        ``raw``: their raw scores without the base score, when already walked."""
+        if raw is None:
+            op = self.other_op if op == "other" else op
+            raw = raw_scores(self.packed(), Xc, self.strict_flags(op))
+        return self._transform(self.base_score + raw)
+
     def decision_function(self, X, conditioning="native", precision=None):
         """Raw scores as the library's ``decision_function`` / margin output shapes them."""
         raw = self.raw_predict(X, conditioning, precision)
