@@ -28,6 +28,7 @@ from pathlib import Path
 import streamlit as st
 
 from trees import warm_up
+from trees.interop import warm_up as warm_up_interop
 
 from . import errors, presenter, report, share, sidebar, state
 from .navigation import PAGES
@@ -37,11 +38,17 @@ __all__ = ["run_app"]
 ICON = Path(__file__).resolve().parent.parent / "assets" / "icon.png"
 
 
+def _warm_up_all():
+    """The tree package's kernels, then those that read other libraries' models."""
+    warm_up()
+    warm_up_interop()
+
+
 @st.cache_resource(show_spinner=False)
 def _warm_up_kernels():
     """Start :func:`trees.warm_up` once per server process (a daemon thread: it never holds
     the server open). A kernel a page calls meanwhile waits for the compiler's lock."""
-    thread = threading.Thread(target=warm_up, name="tree-bias-lab-warm-up", daemon=True)
+    thread = threading.Thread(target=_warm_up_all, name="tree-bias-lab-warm-up", daemon=True)
     thread.start()
     return thread
 

@@ -61,6 +61,9 @@ train_demo_model(library, X, y, task="binary", random_state=0)
 remedy_snippet(model_file, data_file, target=None, conditioning="average") -> str
 ModelFileError
     A ValueError whose message says what is wrong with a model file and how to fix it.
+warm_up()
+    Compile the import's kernels (or load them from numba's cache) ahead of use; the app
+    runs it in the background when its server starts.
 
 Known limits: CatBoost models with categorical, text or embedding features
 and non-oblivious CatBoost trees; scikit-learn multi-output models and
@@ -79,6 +82,7 @@ from ._model import CONDITIONINGS, ImportedModel
 from ._probes import PROBE_COLUMNS, ParityReport, parity_check, threshold_probes
 from ._registry import ADAPTERS, from_model
 from ._remedy import ConditionedModel, mirrored_model
+from ._warmup import warm_up
 
 __all__ = [
     "ADAPTERS",
@@ -100,4 +104,5 @@ __all__ = [
     "remedy_snippet",
     "threshold_probes",
     "train_demo_model",
+    "warm_up",
 ]

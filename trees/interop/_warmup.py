@@ -1,0 +1,22 @@
+"""Compile (or load from numba's on-disk cache) the kernels of :mod:`trees.interop` ahead of use."""
+
+import numpy as np
+from sklearn.ensemble import RandomForestClassifier
+
+from ._audit import audit_conditioning
+from ._probes import threshold_probes
+
+__all__ = ["warm_up"]
+
+
+def warm_up():
+    """Audit a tiny scikit-learn forest once: every kernel the audit and the probes call runs.
+
+    Like :func:`trees.warm_up`, safe from any thread; the app runs it in the background when
+    its server starts, so the first model a visitor opens does not wait for the compiler.
+    """
+    X = np.repeat(np.arange(8, dtype=np.float64), 2).reshape(-1, 2)
+    y = (X[:, 0] > 3).astype(int)
+    forest = RandomForestClassifier(n_estimators=2, max_depth=2, random_state=0).fit(X, y)
+    audit_conditioning(forest, X)
+    threshold_probes(forest, X)
