@@ -104,3 +104,53 @@ def test_a_pickle_is_refused_by_the_loader():
         load_model_file("model.pkl", pickle.dumps({"a": 1}))
     with pytest.raises(ModelFileError):
         load_model_file("model.json", io.BytesIO(b"{not json").getvalue())
+
+
+def test_the_report_snippet_reproduces_the_page(capsys):
+    at = open_page(PAGE, timeout=180)
+    by_key(at.radio, state.MODEL_LIBRARY).set_value("xgboost").run()
+    _clean(at)
+    snippet = at.session_state[state.REPORT].snippet
+    exec(compile(snippet, "<your model snippet>", "exec"), {})  # noqa: S102 (our own code)
+    assert _headline(at) in capsys.readouterr().out
+
+
+def test_a_model_trained_here_names_the_dataset_labels():
+    at = open_page(PAGE, timeout=180)
+    by_key(at.radio, state.MODEL_LIBRARY).set_value("xgboost").run()
+    open_tab(at, state.MODEL_TAB, "Rows that change")
+    from datasets import generate
+
+    labels = {str(v) for v in generate("Lattice features").y.unique()}
+    tables = [t.value for t in at.dataframe]
+    classes = {str(v) for t in tables if "native_class" in t.columns for v in t["native_class"]}
+    assert classes <= labels, (classes, labels)
+
+
+def test_names_are_compared_as_libraries_save_them(lattice_audit):
+    audit, _ = lattice_audit
+    renamed = type(audit.model).__new__(type(audit.model))
+    renamed.__dict__.update(audit.model.__dict__, feature_names=["chest_pain", "age"])
+    assert fit_problem(renamed, 2, ["chest pain", "age"]) is None
+    renamed.__dict__.update(feature_names=["chest_pain", "age", "extra"])  # a malformed file
+    assert fit_problem(renamed, 2, ["chest pain", "age"]) is not None
+
+
+def test_data_columns_named_like_the_audit_columns_are_kept_apart(lattice_audit):
+    audit, X = lattice_audit
+    clash = X.rename(columns={"a": "row", "b": "thresholds_met"})
+    table = changed_rows(audit, clash)
+    assert {"row (data)", "thresholds_met (data)", "row", "thresholds_met"} <= set(table.columns)
+
+
+def test_a_library_that_cannot_train_says_so(monkeypatch):
+    import app_pages.your_model.cache as model_cache
+
+    def refuse(*args, **kwargs):
+        raise RuntimeError("All features are either constant or ignored.")
+
+    monkeypatch.setattr(model_cache, "train_demo_model", refuse)
+    at = open_page(PAGE, timeout=180)
+    by_key(at.radio, state.MODEL_LIBRARY).set_value("catboost").run()
+    _clean(at)
+    assert any("could not train a model" in e.value for e in at.error)

@@ -146,3 +146,43 @@ def test_fuzzed_files_give_a_model_or_a_message():
             outcomes.append(_check_one(name, bytes(raw), X))
             assert time.monotonic() - start < 10, f"{name} trial {trial} took too long"
     assert "refused" in outcomes and len(outcomes) >= 100
+
+
+def test_a_lightgbm_model_with_a_tree_of_one_leaf_imports():
+    import numpy as np
+
+    from trees.interop import from_model, train_demo_model
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 2))  # fewer rows than LightGBM's leaf minimum: one-leaf trees
+    model = train_demo_model("lightgbm", X, (X[:, 0] > 0).astype(int), "binary")
+    imported = from_model(model)
+    assert np.allclose(imported.predict_proba(X), model.predict_proba(X), atol=1e-6)
+
+
+def test_a_tree_deeper_than_the_limit_is_refused():
+    import numpy as np
+
+    from trees.interop import LIMITS, ModelFileError
+    from trees.interop._build import make_tree
+
+    depth = LIMITS["depth"] + 2  # a chain: each node's left child is a leaf, its right the next
+    n = 2 * depth + 1
+    left, right = np.full(n, -1), np.full(n, -1)
+    for k in range(depth):
+        left[2 * k], right[2 * k] = 2 * k + 1, 2 * k + 2
+    feature = np.where(left >= 0, 0, -1)
+    threshold = np.where(left >= 0, 0.5, np.nan)
+    with pytest.raises(ModelFileError, match="deeper than"):
+        make_tree(feature, threshold, left, right, np.zeros(n), 1, "float64")
+
+
+def test_a_model_without_trees_is_refused():
+    from trees.interop import ModelFileError
+    from trees.interop._model import ImportedModel
+
+    with pytest.raises(ModelFileError, match="no tree"):
+        ImportedModel(library="xgboost", kind="Booster", task="regression", trees=[],
+                      tree_weight=[], tree_output=[], base_score=[0.0], link="identity",
+                      native_op="<", precision="float32", missing_left=[], missing_kind=[],
+                      classes_=None, n_features=1)  # fmt: skip

@@ -165,8 +165,8 @@ FOREST_TITLES = {
 }
 
 
-def _predictors(fitted, variants):
-    """``{variant: callable(rows)}`` that predict each test once on the grid.
+def _predictors(fitted, conditionings):
+    """``{conditioning: callable(rows)}`` that predict each test once on the grid.
 
     The average of a model is the mean of its two tests' predictions (for a
     forest, a mean of means), so it is computed from them rather than by a
@@ -174,18 +174,18 @@ def _predictors(fitted, variants):
     """
     done = {}
 
-    def predictor(variant):
+    def predictor(conditioning):
         def predict(rows):
-            if variant not in done:
-                if variant == "average":
-                    done[variant] = (predictor("<=")(rows) + predictor("<")(rows)) / 2.0
+            if conditioning not in done:
+                if conditioning == "average":
+                    done[conditioning] = (predictor("<=")(rows) + predictor("<")(rows)) / 2.0
                 else:
-                    done[variant] = fitted.predict(rows, variant)
-            return done[variant]
+                    done[conditioning] = fitted.predict(rows, conditioning)
+            return done[conditioning]
 
         return predict
 
-    return {variant: predictor(variant) for variant in variants}
+    return {conditioning: predictor(conditioning) for conditioning in conditionings}
 
 
 @st.cache_resource(show_spinner="Drawing the surfaces...", max_entries=32)
@@ -206,7 +206,7 @@ def surfaces(signature, fx, fy, class_index, value_name, names, class_names, _vi
     """
     view = _view
     forest = len(view.fitted.trees) > 1
-    variants = ["<=", "<", "average", "half"] if forest else ["<=", "<", "average"]
+    conditionings = ["<=", "<", "average", "half"] if forest else ["<=", "<", "average"]
     changed = view.X_test[view.report.prediction_differs]
     # A forest's other trees split on the held features too: a row's values sit on their
     # thresholds, which would paint the whole slice as differing. Forests keep off-threshold values.
@@ -219,7 +219,7 @@ def surfaces(signature, fx, fy, class_index, value_name, names, class_names, _vi
         }
     )
     figure, n_differ = surfaces_figure(
-        _predictors(view.fitted, variants),
+        _predictors(view.fitted, conditionings),
         view.X_train,
         view.y_train,
         fx,

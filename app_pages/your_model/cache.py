@@ -6,6 +6,7 @@ the model's key and the dataset's. Models and audits are held with ``st.cache_re
 (shared between sessions, never mutated).
 """
 
+import dataclasses
 import hashlib
 
 import numpy as np
@@ -30,8 +31,12 @@ def digest(data):
 @st.cache_resource(show_spinner="Reading the model...", max_entries=8)
 def read_model(model_key, name, _data):
     """The uploaded file ``name`` as an :class:`~trees.interop.ImportedModel` (``model_key``:
-    :func:`digest` of its bytes). Raises :class:`~trees.interop.ModelFileError`."""
-    return load_model_file(name, _data)
+    :func:`digest` of its bytes). Raises :class:`~trees.interop.ModelFileError`.
+
+    The library's own document (kept for a mirrored export, which the page does not offer)
+    is dropped: a parsed JSON file takes several times its size, for every cached upload.
+    """
+    return dataclasses.replace(load_model_file(name, _data), document=None)
 
 
 def demo_task(task, y):
@@ -44,9 +49,13 @@ def demo_task(task, y):
 @st.cache_resource(show_spinner="Training the model...", max_entries=16)
 def trained_model(data_key, library, task, _X, _y):
     """A small model of ``library`` trained on the dataset (``trees.interop.train_demo_model``),
-    imported. Class labels are coded 0..k-1 first, as XGBoost needs."""
-    y = np.unique(_y, return_inverse=True)[1] if task != "regression" else _y
-    return from_model(train_demo_model(library, _X, y, task, random_state=0))
+    imported. Class labels are coded 0..k-1 for training, as XGBoost needs, and the model
+    then names the dataset's own labels."""
+    if task == "regression":
+        return from_model(train_demo_model(library, _X, _y, task, random_state=0))
+    labels, codes = np.unique(_y, return_inverse=True)
+    model = from_model(train_demo_model(library, _X, codes, task, random_state=0))
+    return dataclasses.replace(model, classes_=labels)
 
 
 @st.cache_resource(show_spinner="Auditing the model on every row...", max_entries=16)

@@ -49,8 +49,14 @@ def _trained(data, data_key, X, y):
     library = share.radio(st, "Library", list(LIBRARIES), key=state.MODEL_LIBRARY,
                           horizontal=True, format_func=LIBRARIES.get)  # fmt: skip
     task = cache.demo_task(data.task, y)
-    with errors.attempt(f"Training a {LIBRARIES[library]} model on {data.name}"):
+    try:
         model = cache.trained_model(data_key, library, task, X, y)
+    except Exception as err:  # the libraries raise their own error types (CatBoostError, ...)
+        st.error(
+            f"{LIBRARIES[library]} could not train a model on {data.name}: {err} Pick another "
+            "library or a larger dataset."
+        )
+        errors.end_page()
     st.caption(
         "Default settings of each library, small enough to train in a second: scikit-learn a "
         "50-tree random forest of depth 8; XGBoost, LightGBM and CatBoost 50 boosting rounds of "

@@ -6,7 +6,7 @@ from ui import figures, report
 from viz.your_model import feature_flips_figure
 
 from . import cache
-from .words import changed_rows, corrected_predictions, key_figures, model_text
+from .words import changed_rows, corrected_predictions, key_figures, model_text, ship_snippet
 
 __all__ = ["show_flips_tab", "show_headline", "show_probes_tab", "show_remedy_tab", "show_rows_tab"]
 
@@ -20,7 +20,10 @@ def show_headline(audit, dataset_name):
         columns, key_figures(audit.summary()), strict=True
     ):
         column.metric(label, value, help=help_text)
-    st.caption(f"{model_text(audit.model)} Audited on the {audit.n_rows:,} rows of {dataset_name}.")
+    st.caption(
+        f"{model_text(audit.model)} Audited on the {audit.n_rows:,} rows of {dataset_name} as the "
+        "Data page prepared them (its gaps filled, its categories coded)."
+    )
     return sentence
 
 
@@ -85,17 +88,9 @@ def show_remedy_tab(audit):
                   hide_index=True)  # fmt: skip
     st.markdown(
         "**Ship it**: wrap the model; `predict` and `predict_proba` then average both tests "
-        "(scikit-learn compatible, no refit). Or keep serving with the library: "
-        "`trees.interop.mirrored_model(model)` writes the model with its children swapped and its "
-        "thresholds negated, to be fed `-X`: it then predicts exactly as the other test (§3.1)."
+        "(scikit-learn compatible, no refit)."
     )
-    st.code(
-        "from trees.interop import ConditionedModel, mirrored_model\n\n"
-        'remedy = ConditionedModel(model, conditioning="average")\n'
-        "remedy.predict(X)  # or remedy.predict_proba(X)\n"
-        "mirror = mirrored_model(model)  # the library's own model; feed it -X",
-        language="python",
-    )
+    st.code(ship_snippet(audit.model.library), language="python")
     st.caption(
         "On these rows the average moves a prediction by at most "
         f"{audit.summary()['average_largest_move']:.3g} from the model's own."

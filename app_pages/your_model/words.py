@@ -8,8 +8,6 @@ import re
 
 import pandas as pd
 
-from trees.interop import remedy_snippet
-
 __all__ = [
     "LIBRARIES",
     "MODEL_FORMATS",
@@ -19,6 +17,7 @@ __all__ = [
     "key_figures",
     "model_text",
     "reproduce_snippet",
+    "ship_snippet",
 ]
 
 # A library -> its name on the page (the models trained here, and the files read).
@@ -35,8 +34,9 @@ MODEL_FORMATS = ["json", "ubj", "txt", "skops"]
 def fit_problem(model, n_features, feature_names):
     """Why the model cannot be audited on the dataset's rows, or None when it can.
 
-    The rows must have the model's number of features; when both name their
-    features, the names must be the same, in the same order.
+    The rows must have the model's number of features; when the model names its
+    features (not with a library's made-up names), the names must be the same, in
+    the same order, spaces read as underscores as LightGBM saves them.
     """
     if model.n_features != n_features:
         return (
@@ -44,11 +44,12 @@ def fit_problem(model, n_features, feature_names):
             f"{n_features}. Open the table the model was trained on (without its target column) on "
             "the Data page, with the same columns in the same order."
         )
-    names = [str(n) for n in feature_names]
-    if _named(model.feature_names) and list(model.feature_names) != names:
-        differ = [f"{a} / {b}" for a, b in zip(model.feature_names, names, strict=True) if a != b][
-            :3
-        ]
+    names = [_plain(n) for n in feature_names]
+    saved = [_plain(n) for n in model.feature_names or []]
+    if _named(saved) and saved != names:
+        differ = [f"{a} / {b}" for a, b in zip(saved, names, strict=False) if a != b][:3]
+        if len(saved) != len(names):
+            differ.append(f"{len(saved)} names for {len(names)} columns")
         return (
             "The model's features and the dataset's columns have different names ("
             + ", ".join(differ)
@@ -60,6 +61,11 @@ def fit_problem(model, n_features, feature_names):
 # Names a library gives features it was not told the names of (LightGBM's Column_0, XGBoost's
 # f0, CatBoost's 0): they say nothing about the columns, so they are not compared.
 _GENERATED_NAME = re.compile(r"(Column_|f|x|feature_)?\d+")
+
+
+def _plain(name):
+    """A feature name as libraries save it: LightGBM writes "chest pain" as "chest_pain"."""
+    return re.sub(r"\s+", "_", str(name).strip())
 
 
 def _named(names):
@@ -102,7 +108,11 @@ def changed_rows(audit, X):
     """The rows whose prediction changes with the test, their values and predictions."""
     rows = audit.rows
     moved = rows["other_move"] > 0
-    table = pd.concat([X.reset_index(drop=True), rows], axis=1)[moved.to_numpy()]
+    values = X.reset_index(drop=True)
+    # A data column named like one of the audit's (or "row") keeps its values under "name (data)".
+    taken = {*rows.columns, "row"}
+    values.columns = [f"{c} (data)" if str(c) in taken else str(c) for c in values.columns]
+    table = pd.concat([values, rows], axis=1)[moved.to_numpy()]
     return table.rename_axis("row").reset_index()
 
 
@@ -113,31 +123,65 @@ def corrected_predictions(audit):
     return audit.rows[["thresholds_met", *keep]].rename_axis("row").reset_index()
 
 
-def reproduce_snippet(source, file_name, library, dataset_code, data_file, target):
-    """Python that reproduces the page's audit.
+# How a library's mirrored model is fed -X (source 000, section 3.1); CatBoost has none.
+_MIRROR_CALLS = {
+    "xgboost": "mirror.predict(xgboost.DMatrix(-X))  # an xgboost.Booster",
+    "lightgbm": "mirror.predict(-X)  # a lightgbm.Booster",
+    "sklearn": "mirror.predict_proba(-X)  # or .predict: a scikit-learn estimator",
+}
 
-    An uploaded model (``file_name``) is read safely and audited on the table
-    ``data_file`` without its ``target`` column; a model trained here is
-    trained again on the same dataset (``dataset_code``: the lines that load
-    it as ``data``) with the same library and seed.
+
+def ship_snippet(library):
+    """Python that ships the remedy: the averaged model, and where the library allows it the
+    mirrored model (children swapped, thresholds negated), which predicts under the other test
+    when fed ``-X``."""
+    lines = [
+        "from trees.interop import ConditionedModel, mirrored_model",
+        "",
+        'remedy = ConditionedModel(model, conditioning="average")',
+        "remedy.predict(X)  # or remedy.predict_proba(X)",
+    ]
+    if library in _MIRROR_CALLS:
+        lines += [
+            "",
+            "# Or keep serving with the library: the mirror predicts as the other test on -X.",
+            "mirror = mirrored_model(model)",
+            _MIRROR_CALLS[library],
+        ]
+    return "\n".join(lines)
+
+
+def reproduce_snippet(source, file_name, library, dataset_code):
+    """Python that reproduces the page's audit on the same rows.
+
+    The rows are the current dataset as the app prepared it (``dataset_code``:
+    the lines that build it as ``data``); the model is the uploaded file
+    ``file_name``, read safely, or one of ``library`` trained again with the
+    same seed.
     """
-    if source == "upload":
-        return remedy_snippet(file_name, data_file or "data.csv", target=target)
-    return "\n".join([
+    lines = [
         "from datasets import generate, load, preprocess, read_table, table_to_dataset",
         "import numpy as np",
-        "from trees.interop import ConditionedModel, audit_conditioning, train_demo_model",
+        "from pathlib import Path",
+        "from trees.interop import ConditionedModel, audit_conditioning, load_model_file, train_demo_model",
         "",
         dataset_code,
         "X, y = data.X, data.y.to_numpy()",
-        'task = "regression" if data.task != "classification" else (',
-        '    "binary" if np.unique(y).size <= 2 else "multiclass")',
-        'if task != "regression":',
-        "    y = np.unique(y, return_inverse=True)[1]",
-        f"model = train_demo_model({library!r}, X.to_numpy(float), y, task, random_state=0)",
+    ]
+    if source == "upload":
+        lines.append(f"model = load_model_file({file_name!r}, Path({file_name!r}).read_bytes())")
+    else:
+        lines += [
+            'task = "regression" if data.task != "classification" else (',
+            '    "binary" if np.unique(y).size <= 2 else "multiclass")',
+            'codes = y if task == "regression" else np.unique(y, return_inverse=True)[1]',
+            f"model = train_demo_model({library!r}, X.to_numpy(float), codes, task, random_state=0)",
+        ]
+    lines += [
         "audit = audit_conditioning(model, X)",
         "print(audit.headline())",
         "print(audit.summary())",
         'remedy = ConditionedModel(model, conditioning="average")  # ship this instead',
         "print(remedy.predict(X)[:10])",
-    ]) + "\n"  # fmt: skip
+    ]
+    return "\n".join(lines) + "\n"

@@ -18,7 +18,7 @@ from ui import errors, presenter, report, share, snippets, state
 
 st.title("Your own model")
 st.markdown(
-    "scikit-learn and LightGBM send a row left when `x ≤ t`, XGBoost and CatBoost when `x < t`; "
+    "scikit-learn, LightGBM and CatBoost send a row left when `x ≤ t`, XGBoost when `x < t`; "
     "a converter or a port may do either. A row whose value equals a threshold goes to the other "
     "side under the other test (source 000). Open the model you ship, or train one here, and see "
     "whether it matters on your rows."
@@ -45,16 +45,8 @@ report.add_settings(
 )
 report.add_note(sentence)
 report.add_table("The alternatives compared", audit.comparisons)
-origin = st.session_state.get(state.DATA_ORIGIN) or ("catalog", data.name)
 report.add_snippet(
-    reproduce_snippet(
-        choice.source,
-        choice.file_name,
-        choice.library,
-        snippets.dataset_code(),
-        origin[1] if origin[0] == "upload" else None,
-        str(data.y.name),
-    )  # fmt: skip
+    reproduce_snippet(choice.source, choice.file_name, choice.library, snippets.dataset_code())
 )
 
 TABS = ["Rows that change", "Where in the trees", "The remedy", "Probe rows for a converter"]

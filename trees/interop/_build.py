@@ -21,6 +21,10 @@ LIMITS = {
     "features": 100_000,
     "classes": 1_000,
     "oblivious_depth": 16,
+    # Deeper than any library grows by default (XGBoost's and CatBoost's limits are 6, LightGBM
+    # is leaf-wise but bounded by its leaves): a deeper tree is a hostile file, whose levels
+    # would each cost a pass of the checks and of every walk.
+    "depth": 512,
     "category_code": 1_000_000,
 }
 
@@ -58,6 +62,11 @@ def _depths(left, right):
         need(
             np.all(depth[level] < 0) and np.unique(level).size == level.size,
             "A node of the model is reached twice: its children do not form a tree.",
+        )
+        need(
+            current <= LIMITS["depth"],
+            f"A tree of the model is deeper than {LIMITS['depth']} levels; no library grows such "
+            "trees by default. Export the model again, or a shallower one.",
         )
         depth[level] = current
         internal = level[left[level] >= 0]

@@ -59,16 +59,16 @@ def train_demo_model(library, X, y, task="binary", random_state=0):
     return model.fit(np.asarray(X, dtype=np.float64), np.asarray(y))
 
 
-_SNIPPET = '''\
-"""Reproduce the Tree Bias Lab audit of {model_file} on {data_file}."""
+_SNIPPET = """\
+# Reproduces the Tree Bias Lab audit of the model {model_file!r} on the table {data_file!r}.
 from pathlib import Path
 
 import pandas as pd
 
 from trees.interop import ConditionedModel, audit_conditioning, load_model_file
 
-model = load_model_file("{model_file}", Path("{model_file}").read_bytes())
-table = pd.read_csv("{data_file}")
+model = load_model_file({model_file!r}, Path({model_file!r}).read_bytes())
+table = pd.read_csv({data_file!r})
 X = table.drop(columns={drop!r})
 
 audit = audit_conditioning(model, X)
@@ -77,10 +77,10 @@ print(audit.summary())
 print(audit.flips.head(10))
 
 # The remedy: predict with {conditioning!r} instead of the library's own operator.
-remedy = ConditionedModel(model, conditioning="{conditioning}")
+remedy = ConditionedModel(model, conditioning={conditioning!r})
 table["prediction"] = remedy.predict(X)
-table.to_csv("{data_file}.corrected.csv", index=False)
-'''
+table.to_csv({corrected!r}, index=False)
+"""
 
 
 def remedy_snippet(model_file, data_file, target=None, conditioning="average"):
@@ -100,5 +100,7 @@ def remedy_snippet(model_file, data_file, target=None, conditioning="average"):
         Runnable Python source.
     """
     drop = [] if target is None else [str(target)]
-    return _SNIPPET.format(model_file=model_file, data_file=data_file, drop=drop,
-                           conditioning=conditioning)  # fmt: skip
+    # Names are written as Python literals (repr), so a quote or a backslash in one is safe.
+    return _SNIPPET.format(model_file=str(model_file), data_file=str(data_file), drop=drop,
+                           conditioning=conditioning,
+                           corrected=f"{data_file}.corrected.csv")  # fmt: skip

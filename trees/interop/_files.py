@@ -85,7 +85,12 @@ def _json(name, data):
 
 
 def _skops(name, data):
-    import skops.io
+    try:
+        import skops.io
+    except ImportError:
+        raise ModelFileError(
+            f"{name} is a skops file, and reading one needs skops: pip install '.[models]'."
+        ) from None
 
     try:
         members = zipfile.ZipFile(io.BytesIO(data)).infolist()

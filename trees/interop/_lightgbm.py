@@ -102,7 +102,8 @@ def _tree(tree, n_features):
         np.concatenate([np.zeros(n_int), leaf_value]), n_features, "float64",
         categories=None if sets is None else sets + [None] * n_leaves,
     )  # fmt: skip
-    missing = np.vectorize(lambda code: _MISSING.get(code, 0))((decision >> 2) & 3)
+    # A lookup table, not np.vectorize: a tree of one leaf has no decision codes at all.
+    missing = np.array([_MISSING.get(code, 0) for code in range(4)], np.int8)[(decision >> 2) & 3]
     missing = np.where(categorical, 0, missing)
     default_left = ((decision >> 1) & 1).astype(bool) & ~categorical
     zeros = np.zeros(n_leaves)
@@ -147,7 +148,9 @@ def from_lightgbm(text, kind="Booster", classes=None):
     built = [_tree(block, n_features) for block in blocks]
     n_trees = len(built)
     weight = np.ones(n_trees)
-    if "average_output" in header or "average_output" in text.split("\nTree=")[0]:
+    # LightGBM writes the flag as a bare line of the header, which _sections does not keep.
+    averaging = "average_output" in header or "average_output" in text.split("\nTree=")[0]
+    if averaging:
         weight /= max(n_trees // n_outputs, 1)  # random-forest mode averages the iterations
     names = header.get("feature_names", "").split() or None
     return ImportedModel(
@@ -157,6 +160,6 @@ def from_lightgbm(text, kind="Booster", classes=None):
         missing_kind=[b[2] for b in built],
         classes_=None if task == "regression" else np.asarray(
             classes if classes is not None else np.arange(max(n_outputs, 2))),
-        n_features=n_features, feature_names=names, averaging="average_output" in header,
+        n_features=n_features, feature_names=names, averaging=averaging,
         document=text, tiny_as_zero=True,
     )  # fmt: skip

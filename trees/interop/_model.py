@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._build import ModelFileError
 from ._predict import cast_rows, pack, raw_scores
 
 __all__ = ["CONDITIONINGS", "LINKS", "ImportedModel"]
@@ -98,6 +99,8 @@ class ImportedModel:
         self.base_score = np.atleast_1d(np.asarray(self.base_score, dtype=np.float64))
         if self.link not in LINKS or self.native_op not in _OTHER:
             raise ValueError(f"Unknown link {self.link!r} or operator {self.native_op!r}.")
+        if not self.trees:
+            raise ModelFileError("The model holds no tree: there is nothing to predict or audit.")
 
     # ---------------------------------------------------------------- shape
     @property
