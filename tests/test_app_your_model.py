@@ -44,7 +44,7 @@ def test_words_say_what_changes(lattice_audit):
     audit, X = lattice_audit
     summary = audit.summary()
     figures = dict((label, value) for label, value, _ in key_figures(summary))
-    assert figures["Rows changed"] == f"{summary['rows_changed']:,}"
+    assert figures["Class changes"] == f"{summary['class_changes']:,}"
     table = changed_rows(audit, X)
     assert len(table) == summary["rows_changed"] > 0
     assert {"a", "b", "thresholds_met", "native_p_1", "other_p_1"} <= set(table.columns)

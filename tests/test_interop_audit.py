@@ -31,7 +31,7 @@ def test_rows_on_the_threshold_flip_as_counted_by_hand(stump):
         "threshold": 3.0, "rows_on_it": 3, "rows_changed": 3}]  # fmt: skip
     assert audit.headline() == (
         "3 of 6 rows (50.0%) change their predicted class when the model's x <= t is read "
-        "as x < t; 1 feature holds every affected split."
+        "as x < t; every feature holds some affected split."
     )
 
 
@@ -126,3 +126,23 @@ def test_audit_walks_only_the_rows_that_can_move_and_misses_none(library):
     np.testing.assert_allclose(out["precision"], imported.output(rows, precision=other))
     if "half" in out:
         np.testing.assert_allclose(out["half"], imported.output(rows, "half"))
+
+
+def test_the_headline_names_what_changes_and_where():
+    """Probabilities that move without a class change are said so; a share of the features."""
+    import pandas as pd
+
+    from trees.interop import train_demo_model
+
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame(rng.integers(0, 4, size=(300, 3)).astype(float), columns=["a", "b", "c"])
+    y = (X["a"] + rng.normal(0, 2, 300) > 2).astype(int).to_numpy()
+    audit = audit_conditioning(train_demo_model("sklearn", X.to_numpy(), y), X)
+    s = audit.summary()
+    sentence = audit.headline()
+    if s["class_changes"]:
+        assert f"{s['class_changes']:,} of 300 rows" in sentence and "predicted class" in sentence
+    elif s["rows_changed"]:
+        assert "predicted probabilities (never their class)" in sentence
+    k = len(s["affected_features"])
+    assert (f"{k} of the 3 features" in sentence) or (k == 3 and "every feature" in sentence)

@@ -62,6 +62,7 @@ PAGE_QUESTIONS = {
     "evaluate": "Test error, cross-validation and tuning of the stopping rules (source 004).",
     "cultivated": "Trees whose nodes hesitate: robust splits, option modules, reliable predictions.",
     "conditioning": "`x <= t` against `x < t`: when it matters, and how averaging removes it.",
+    "your_model": "Open your scikit-learn, XGBoost, LightGBM or CatBoost model: does it matter there?",
     "split_bias": "Why Gini prefers features with many values, and how p-values correct it.",
 }
 cards = [spec for spec in PAGES if spec.url_path in PAGE_QUESTIONS]

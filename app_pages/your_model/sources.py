@@ -94,7 +94,7 @@ def _uploaded():
 
 def choose_model(data, data_key, X, y):
     """The model the user chose (ends the page with a message while there is none)."""
-    source = share.radio(st, "The model", list(SOURCES), key=state.MODEL_SOURCE,
+    source = share.radio(st, "Where the model comes from", list(SOURCES), key=state.MODEL_SOURCE,
                          horizontal=True, format_func=SOURCES.get)  # fmt: skip
     if source == "train":
         return _trained(data, data_key, X, y)

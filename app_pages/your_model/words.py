@@ -86,19 +86,28 @@ def model_text(model):
 def key_figures(summary):
     """The four figures under the headline, as (label, value, help) triples.
 
-    Labels and values are short enough for four columns at 1024 px; the help says the rest.
+    The third counts what the headline counts: rows whose predicted class changes for a
+    classifier (their probabilities may move without it), rows whose value changes in
+    regression. Labels and values are short enough for four columns at 1024 px; the help
+    says the rest.
     """
     n = summary["n_rows"]
     classes = summary["class_changes"]
+    changed = (
+        ("Class changes", f"{classes:,}",
+         f"Of the {n:,} rows, those whose predicted class differs between x ≤ t and x < t; "
+         f"{summary['rows_changed']:,} have some probability change.")
+        if classes is not None
+        else ("Values changed", f"{summary['rows_changed']:,}",
+              f"Of the {n:,} rows, those whose predicted value differs between x ≤ t and x < t.")
+    )  # fmt: skip
     return [
-        ("ρ", f"{summary['rho']:.2f}",
-         f"{summary['rho']:.0%} of the model's {summary['n_splits']:,} splits have a threshold "
-         "equal to a value of the data (source 000's ρ)."),
+        ("ρ (on a value)", f"{summary['rho']:.2f}",
+         f"Source 000's ρ: {summary['rho']:.0%} of the model's {summary['n_splits']:,} splits "
+         "have a threshold equal to a value of the data."),
         ("On a threshold", f"{summary['rows_on_threshold']:,}",
          f"Of the {n:,} rows, those whose path meets a node whose threshold equals their value."),
-        ("Rows changed", f"{summary['rows_changed']:,}",
-         f"Of the {n:,} rows, those whose prediction differs between x ≤ t and x < t"
-         + (f"; {classes:,} of them change their predicted class." if classes is not None else ".")),
+        changed,
         ("Largest change", f"{summary['largest_change']:.3g}",
          "The largest change of a probability (classes) or of the value (regression)."),
     ]  # fmt: skip

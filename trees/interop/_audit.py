@@ -111,15 +111,18 @@ class ConditioningAudit:
             (f"the model's x {self.model.native_op} t is read as x {self.model.other_op} t"),
         )
         classes = s["class_changes"]
-        count, what = (classes, "their predicted class") if classes else (
-            s["rows_changed"], "their prediction")  # fmt: skip
+        if classes:
+            count, what = classes, "their predicted class"
+        elif self.model.is_classifier:
+            count, what = s["rows_changed"], "their predicted probabilities (never their class)"
+        else:
+            count, what = s["rows_changed"], "their predicted value"
         if count == 0:
             return (f"None of the {n} rows changes its prediction when {reading} "
                     f"(rho = {s['rho']:.2f}).")  # fmt: skip
-        k = len(s["affected_features"])
-        where = (
-            f"{k} feature{'s' if k != 1 else ''} hold{'' if k != 1 else 's'} every affected split"
-        )
+        k, p = len(s["affected_features"]), len(self.features)
+        where = (f"{k} of the {p} features hold every affected split" if k < p
+                 else "every feature holds some affected split")  # fmt: skip
         verb = "changes" if count == 1 else "change"
         return (f"{count:,} of {n} rows ({count / self.n_rows:.1%}) {verb} {what} "
                 f"when {reading}; {where}.")  # fmt: skip
