@@ -36,6 +36,7 @@ TAB_KEYS = (
     state.BIAS_TAB,
     state.GROW_TAB,
     state.INST_TAB,
+    state.MODEL_TAB,
 )
 WIDGET_KINDS = ("number_input", "slider", "selectbox", "radio", "toggle", "checkbox", "multiselect")
 
