@@ -24,11 +24,12 @@ import sys
 import pandas as pd
 
 from datasets import DataError
+from trees.conditioning import ENGINES, LIBRARY_ENGINES
 
 from .audit import add_audit_parser, run_audit
 from .executors import SchedulerError, make_executor
 from .jobs import PaperTablesJob
-from .paper import comparison_frame
+from .paper import comparison_frame, write_html
 from .runner import run_job
 from .saved import delete_run, reopen, saved_runs
 from .search import SettingsSearchJob
@@ -110,7 +111,15 @@ def _parser():
     cond.add_argument("--model", choices=("tree", "forest", "both"), default="both")
     cond.add_argument("--repeats", type=_positive, default=400)
     cond.add_argument("--folds", type=_positive, default=5)
-    cond.add_argument("--engine", choices=("trees", "sklearn"), default="trees")
+    cond.add_argument(
+        "--engine",
+        choices=sorted(ENGINES),
+        default="trees",
+        help="who fits: this package, scikit-learn, or a library's ensemble "
+        "(forest only; its defaults, see trees.conditioning.LIBRARY_ENGINES)",
+    )
+    cond.add_argument("--csv", help="also write the table of rows to this CSV file")
+    cond.add_argument("--html", help="also write the table of rows to this HTML file")
     cond.add_argument("--seed", type=int, default=0, help="seed of the folds")
     cond.add_argument("--significance", choices=("paper", "two-sided"), default="paper")
     cond.add_argument(
@@ -192,8 +201,20 @@ def _project_options(args):
     return tuple(sorted(options.items()))
 
 
+def _models(args):
+    """The models of ``--model``; "both" is the ensemble alone for a library engine."""
+    if args.model == "both":
+        return ("forest",) if args.engine in LIBRARY_ENGINES else ("tree", "forest")
+    if args.model == "tree" and args.engine in LIBRARY_ENGINES:
+        raise ValueError(
+            f"--engine {args.engine} fits the library's ensemble: use --model forest "
+            "(a single tree of a boosting library is not the paper's tree)."
+        )
+    return (args.model,)
+
+
 def _conditioning(args, store, out):
-    models = ("tree", "forest") if args.model == "both" else (args.model,)
+    models = _models(args)
     job = PaperTablesJob(
         names=resolve_names(args.datasets), models=models, n_repeats=args.repeats,
         n_splits=args.folds, random_state=args.seed, engine=args.engine,
@@ -201,7 +222,17 @@ def _conditioning(args, store, out):
         extra_params=_project_options(args),
     )  # fmt: skip
     outcome = _run(job, store, args, out)
-    _print_frame(comparison_frame(outcome.summary), out)
+    frame = comparison_frame(outcome.summary)
+    _print_frame(frame, out)
+    _export(frame, args, f"Tables 2-3, engine {args.engine}: {job.label()}")
+
+
+def _export(frame, args, title):
+    """Write ``frame`` to ``--csv`` and ``--html`` when given."""
+    if args.csv:
+        frame.to_csv(args.csv, index=False)
+    if args.html:
+        write_html(frame, args.html, title)
 
 
 def _split_bias(args, store, out):

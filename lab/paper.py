@@ -25,6 +25,7 @@ __all__ = [
     "LEGEND",
     "comparison_frame",
     "comparison_row",
+    "write_html",
     "format_d",
     "printed_cells",
     "format_improvement",
@@ -109,6 +110,20 @@ def comparison_row(name, task, model, summary, n_folds):
         row[f"agrees {cell}"] = _agrees(cell, ours[cell], theirs[cell])
     row["significance rule"] = summary["significance rule"]
     return row
+
+
+def write_html(frame, path, title):
+    """``frame`` as a small self-contained HTML page (title, legend, table)."""
+    import html
+
+    page = (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+        "</head><body>"
+        f"<h1>{html.escape(title)}</h1><p>{html.escape(LEGEND)}</p>"
+        f"{frame.to_html(index=False, na_rep='')}</body></html>\n"
+    )
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(page)
 
 
 def comparison_frame(summary):

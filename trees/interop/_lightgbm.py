@@ -102,7 +102,9 @@ def _tree(tree, n_features):
         np.concatenate([np.zeros(n_int), leaf_value]), n_features, "float64",
         categories=None if sets is None else sets + [None] * n_leaves,
     )  # fmt: skip
-    missing = np.vectorize(lambda code: _MISSING.get(code, 0))((decision >> 2) & 3)
+    missing = np.vectorize(lambda code: _MISSING.get(code, 0), otypes=[np.int64])(
+        (decision >> 2) & 3
+    )
     missing = np.where(categorical, 0, missing)
     default_left = ((decision >> 1) & 1).astype(bool) & ~categorical
     zeros = np.zeros(n_leaves)
