@@ -9,6 +9,8 @@ Examples::
 
     python -m lab conditioning --datasets all --model forest --repeats 400 --folds 5
     python -m lab conditioning --datasets o-ring,bupa --repeats 10 --scheduler local:4
+    python -m lab conditioning --datasets haberman --engine xgboost --repeats 20 --csv t.csv
+    python -m lab engines-table --engines sklearn,xgboost,lightgbm --html engines.html
     python -m lab split-bias --trials 100000 --N 50,100,500 --p1 0.1,0.5
     python -m lab paper-settings --search lymphography,stock-portfolio
     python -m lab runs list
@@ -29,9 +31,9 @@ from trees.conditioning import ENGINES, LIBRARY_ENGINES
 from .audit import add_audit_parser, run_audit
 from .executors import SchedulerError, make_executor
 from .jobs import PaperTablesJob
-from .paper import comparison_frame, write_html
+from .paper import comparison_frame, engines_frame, write_html
 from .runner import run_job
-from .saved import delete_run, reopen, saved_runs
+from .saved import delete_run, engine_runs, reopen, saved_runs
 from .search import SettingsSearchJob
 from .split_bias import SplitBiasJob
 from .store import DATA_ENV, STORE_NAME, ResultsStore, StoreError, data_folder
@@ -158,6 +160,22 @@ def _parser():
     settings.add_argument("--model", choices=("tree", "forest", "both"), default="both")
     _add_execution(settings)
 
+    table = commands.add_parser(
+        "engines-table", help="saved Tables 2-3 runs side by side, a column group per engine"
+    )
+    table.add_argument(
+        "--engines",
+        default=",".join(ENGINES),
+        help="engines separated by commas (default: every engine with a run)",
+    )
+    table.add_argument(
+        "--datasets",
+        default=None,
+        help="only runs covering these datasets (names separated by commas)",
+    )
+    table.add_argument("--csv", help="also write the table to this CSV file")
+    table.add_argument("--html", help="also write the table to this HTML file")
+
     runs = commands.add_parser("runs", help="list, show or delete saved runs")
     actions = runs.add_subparsers(dest="action", required=True)
     listing = actions.add_parser("list")
@@ -235,6 +253,25 @@ def _export(frame, args, title):
         write_html(frame, args.html, title)
 
 
+def _engines_table(args, store, out):
+    engines = [e.strip() for e in args.engines.split(",") if e.strip()]
+    unknown = [e for e in engines if e not in ENGINES]
+    if unknown:
+        raise ValueError(f"Unknown engines {unknown}; use some of {sorted(ENGINES)}.")
+    names = resolve_names(args.datasets) if args.datasets else None
+    chosen = engine_runs(store, engines, names)
+    if not chosen:
+        raise KeyError("No saved Tables 2-3 run of these engines ('runs list --kind tables').")
+    for engine, run in chosen.items():
+        print(f"{engine}: run {run['id']} ({run['status']}, {run['n_done']}/{run['n_tasks']} "
+              f"tasks)", file=sys.stderr)  # fmt: skip
+    frame = engines_frame({engine: run["summary"] for engine, run in chosen.items()})
+    if names is not None:
+        frame = frame[frame["dataset"].isin(names)]
+    _print_frame(frame, out)
+    _export(frame, args, "Tables 2-3 per engine, beside the paper's scikit-learn cells")
+
+
 def _split_bias(args, store, out):
     job = SplitBiasJob(n1=args.n1, n2=args.n2, N=args.N, p1=args.p1, trials=args.trials,
                        seed=args.seed)  # fmt: skip
@@ -284,7 +321,8 @@ def _print_frame(frame, out):
         out.write(frame.to_string(index=False) + "\n")
 
 
-_COMMANDS = {"conditioning": _conditioning, "split-bias": _split_bias,
+_COMMANDS = {"conditioning": _conditioning, "engines-table": _engines_table,
+             "split-bias": _split_bias,
              "paper-settings": _paper_settings, "runs": _runs, "audit": run_audit}  # fmt: skip
 
 

@@ -24,7 +24,10 @@ __all__ = [
     "COMPARED_CELLS",
     "LEGEND",
     "comparison_frame",
+    "ENGINE_CELLS",
+    "PAPER_ENGINE",
     "comparison_row",
+    "engines_frame",
     "write_html",
     "format_d",
     "printed_cells",
@@ -110,6 +113,44 @@ def comparison_row(name, task, model, summary, n_folds):
         row[f"agrees {cell}"] = _agrees(cell, ours[cell], theirs[cell])
     row["significance rule"] = summary["significance rule"]
     return row
+
+
+PAPER_ENGINE = "paper (scikit-learn)"
+# The cells of an engine's column group in :func:`engines_frame`.
+ENGINE_CELLS = ("folds", *COMPARED_CELLS)
+
+
+def engines_frame(summaries):
+    """Tables 2 and 3 with a column group per engine, beside the paper's scikit-learn cells.
+
+    Parameters
+    ----------
+    summaries : dict {engine: summary}
+        The summaries of "tables" runs (``{"rows": [...]}``), one per engine.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per dataset and model (the paper's order): ``dataset, task,
+        model``, the paper's printed cells (``"paper (scikit-learn): rho"``,
+        ...), then per engine its cells (``"xgboost: rho"``, ``"xgboost: p≠"``,
+        ...). A library engine's "forest" is its own ensemble, beside the
+        paper's random forest; cells of a dataset an engine has no row for are empty.
+    """
+    keys, groups = [], {}
+    for engine, summary in summaries.items():
+        for row in (summary or {}).get("rows", []):
+            key = (row["dataset"], row["task"], row["model"])
+            if key not in groups:
+                keys.append(key)
+                groups[key] = {f"{PAPER_ENGINE}: {c}": row[f"paper {c}"] for c in COMPARED_CELLS}
+            groups[key].update({f"{engine}: {c}": str(row[c]) for c in ENGINE_CELLS})
+    order = {name: i for i, name in enumerate(ALL_PAPER_DATASETS)}
+    keys.sort(key=lambda k: (order.get(k[0], len(order)), k[2]))
+    columns = ["dataset", "task", "model", *[f"{PAPER_ENGINE}: {c}" for c in COMPARED_CELLS]]
+    columns += [f"{engine}: {c}" for engine in summaries for c in ENGINE_CELLS]
+    rows = [{"dataset": k[0], "task": k[1], "model": k[2], **groups[k]} for k in keys]
+    return pd.DataFrame(rows, columns=columns).astype(object).fillna("")
 
 
 def write_html(frame, path, title):
