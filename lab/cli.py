@@ -97,15 +97,7 @@ def _add_execution(parser):
                         help="local worker processes (default: the CPU count)")  # fmt: skip
 
 
-def _parser():
-    parser = argparse.ArgumentParser(
-        prog="python -m lab", description="Long runs of Tree Bias Lab, saved to its results store."
-    )
-    parser.add_argument(
-        "--data-dir", help=f"the lab's data folder (default: ${DATA_ENV} or ~/.tree-bias-lab)"
-    )
-    commands = parser.add_subparsers(dest="command", required=True)
-
+def _add_conditioning(commands):
     cond = commands.add_parser(
         "conditioning", help="source 000's Tables 2-3 on some of its 40 datasets"
     )
@@ -143,6 +135,36 @@ def _parser():
     )
     _add_execution(cond)
 
+
+def _add_engines_table(commands):
+    table = commands.add_parser(
+        "engines-table", help="saved Tables 2-3 runs side by side, a column group per engine"
+    )
+    table.add_argument(
+        "--engines",
+        default=",".join(ENGINES),
+        help="engines separated by commas (default: every engine with a run)",
+    )
+    table.add_argument(
+        "--datasets",
+        default=None,
+        help="only runs covering these datasets (names separated by commas)",
+    )
+    table.add_argument("--csv", help="also write the table to this CSV file")
+    table.add_argument("--html", help="also write the table to this HTML file")
+
+
+def _parser():
+    parser = argparse.ArgumentParser(
+        prog="python -m lab", description="Long runs of Tree Bias Lab, saved to its results store."
+    )
+    parser.add_argument(
+        "--data-dir", help=f"the lab's data folder (default: ${DATA_ENV} or ~/.tree-bias-lab)"
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    _add_conditioning(commands)
+    _add_engines_table(commands)
     bias = commands.add_parser("split-bias", help="source 001's bias of split criteria over a grid")
     bias.add_argument("--trials", type=_positive, default=100_000)
     bias.add_argument("--n1", type=_positive, default=10)
@@ -159,22 +181,6 @@ def _parser():
     settings.add_argument("--repeats", type=_positive, default=20)
     settings.add_argument("--model", choices=("tree", "forest", "both"), default="both")
     _add_execution(settings)
-
-    table = commands.add_parser(
-        "engines-table", help="saved Tables 2-3 runs side by side, a column group per engine"
-    )
-    table.add_argument(
-        "--engines",
-        default=",".join(ENGINES),
-        help="engines separated by commas (default: every engine with a run)",
-    )
-    table.add_argument(
-        "--datasets",
-        default=None,
-        help="only runs covering these datasets (names separated by commas)",
-    )
-    table.add_argument("--csv", help="also write the table to this CSV file")
-    table.add_argument("--html", help="also write the table to this HTML file")
 
     runs = commands.add_parser("runs", help="list, show or delete saved runs")
     actions = runs.add_subparsers(dest="action", required=True)

@@ -33,6 +33,7 @@ __all__ = [
     "printed_cells",
     "format_improvement",
     "format_share",
+    "html_page",
     "paper_row",
 ]
 
@@ -153,18 +154,22 @@ def engines_frame(summaries):
     return pd.DataFrame(rows, columns=columns).astype(object).fillna("")
 
 
-def write_html(frame, path, title):
-    """``frame`` as a small self-contained HTML page (title, legend, table)."""
+def html_page(frame, title):
+    """``frame`` as a small self-contained HTML page (title, legend, table), a string."""
     import html
 
-    page = (
+    return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
         "</head><body>"
         f"<h1>{html.escape(title)}</h1><p>{html.escape(LEGEND)}</p>"
         f"{frame.to_html(index=False, na_rep='')}</body></html>\n"
     )
+
+
+def write_html(frame, path, title):
+    """Write :func:`html_page` of ``frame`` to ``path``."""
     with open(path, "w", encoding="utf-8") as handle:
-        handle.write(page)
+        handle.write(html_page(frame, title))
 
 
 def comparison_frame(summary):

@@ -27,6 +27,7 @@ tree_operators, OPERATORS, FOREST_CONDITIONINGS
 """
 
 from .ensemble import tree_operators
+from .interop._engines import LIBRARY_ENGINES, engine_versions
 from .studies._conditioning import Disagreement, conditioning_disagreement, row_paths
 from .studies._conditioning_experiment import (
     ALL_DATA,
@@ -47,7 +48,6 @@ from .studies._lattice import (
     lattice_nodes,
     lattice_split_share,
 )
-from .studies._library_engines import LIBRARY_ENGINES, engine_versions
 from .studies._significance import (
     ALPHA,
     MARK_LEGEND,

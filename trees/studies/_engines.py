@@ -6,13 +6,13 @@ threshold tests ``"<="``, ``"<"``, ``"average"`` and the forests' ``"half"``
 are applied by the same code, and rho is counted the same way.
 
 The engines of other libraries (``xgboost``, ``xgboost-rf``, ``lightgbm``,
-``lightgbm-rf``, ``catboost``, ``sklearn-hgb``; ``_library_engines``) fit the
+``lightgbm-rf``, ``catboost``, ``sklearn-hgb``; ``trees.interop._engines``,
+added with :func:`register_engine`) fit the
 library's ensemble and predict through its import
 (:class:`trees.interop.ImportedModel`), whose trees are project Trees too.
 """
 
 from dataclasses import dataclass
-from functools import partial
 
 import numpy as np
 from sklearn import ensemble as sk_ensemble
@@ -21,9 +21,8 @@ from sklearn import tree as sk_tree
 from ..ensemble import tree_operators
 from ..tree import FOREST_CONDITIONINGS, OPERATORS, from_sklearn
 from ._by_task import make_model
-from ._library_engines import LIBRARY_ENGINES, fit_library, imported_conditionings
 
-__all__ = ["ENGINES", "FittedModel", "engine_conditionings", "fit_model"]
+__all__ = ["ENGINES", "FittedModel", "engine_conditionings", "fit_model", "register_engine"]
 
 _SKLEARN_CLASSES = {
     ("tree", "classification"): sk_tree.DecisionTreeClassifier,
@@ -114,23 +113,23 @@ def _fit_sklearn(model, task, params, seed, X, y):
     )
 
 
-def _fit_library(engine, model, task, params, seed, X, y):
-    """A library's ensemble (``_library_engines``), imported through ``trees.interop``."""
-    return fit_library(engine, model, task, params, seed, X, y, FittedModel)
+# Engine name -> function (model, task, params, seed, X, y) -> FittedModel. The engines of
+# other libraries are added by ``trees.interop._engines`` (``register_engine``).
+ENGINES = {"trees": _fit_trees, "sklearn": _fit_sklearn}
+# Engine -> the tests it is scored under, for engines that say so themselves.
+_CONDITIONINGS = {}
 
 
-# Engine name -> function (model, task, params, seed, X, y) -> FittedModel.
-ENGINES = {
-    "trees": _fit_trees,
-    "sklearn": _fit_sklearn,
-    **{name: partial(_fit_library, name) for name in LIBRARY_ENGINES},
-}
+def register_engine(name, fit, conditionings):
+    """Add an engine: its fit function and the tests its models are scored under."""
+    ENGINES[name] = fit
+    _CONDITIONINGS[name] = tuple(conditionings)
 
 
 def engine_conditionings(engine, model):
-    """The tests an experiment scores: a tree's; a forest's with "half"; a library's own."""
-    if engine in LIBRARY_ENGINES:
-        return imported_conditionings(engine)
+    """The tests an experiment scores: a tree's; a forest's with "half"; an engine's own."""
+    if engine in _CONDITIONINGS:
+        return _CONDITIONINGS[engine]
     return OPERATORS if model == "tree" else FOREST_CONDITIONINGS
 
 

@@ -38,14 +38,21 @@ Choices made here:
   float64 values as the paper's count does for scikit-learn's trees.
 
 The libraries are imported inside the fit functions: ``import trees`` never
-imports them.
+imports them. The engines join the experiment's table
+(``trees.studies._engines.ENGINES``) through ``register_engine`` when this
+module is imported (``trees.conditioning`` does), since the studies sit
+below the import (interop -> studies -> ensemble -> tree).
 """
 
+from functools import partial
 from importlib import metadata
 
 import numpy as np
 
-__all__ = ["LIBRARY_ENGINES", "engine_versions"]
+from ..studies._engines import FittedModel, register_engine
+from ._registry import from_model
+
+__all__ = ["LIBRARY_ENGINES", "engine_versions", "fit_library", "library_estimator"]
 
 # Engine -> (distributions whose versions a run records, fixed settings, description).
 LIBRARY_ENGINES = {
@@ -140,8 +147,8 @@ def library_estimator(engine, task, params, seed):
         ) from error
 
 
-def fit_library(engine, model, task, params, seed, X, y, fitted_model):
-    """Fit ``engine``'s ensemble and import it: a ``fitted_model`` (the FittedModel class).
+def fit_library(engine, model, task, params, seed, X, y):
+    """Fit ``engine``'s ensemble and import it (a :class:`FittedModel`).
 
     ``model`` must be "forest" (the library's ensemble; module docstring).
     """
@@ -153,8 +160,6 @@ def fit_library(engine, model, task, params, seed, X, y, fitted_model):
         )
     from threadpoolctl import threadpool_limits
 
-    from ..interop import from_model
-
     classes = None
     target = np.asarray(y)
     if task == "classification":
@@ -163,7 +168,7 @@ def fit_library(engine, model, task, params, seed, X, y, fitted_model):
     with threadpool_limits(1):  # OpenMP of HistGradientBoosting, LightGBM: one core per task
         estimator.fit(np.asarray(X, dtype=np.float64), target)
     imported = from_model(estimator)
-    return fitted_model(
+    return FittedModel(
         trees=list(imported.trees),
         classes=classes,
         estimator=estimator,
@@ -176,3 +181,7 @@ def imported_conditionings(engine):
     """The tests a library engine is scored under: "half" for the random-forest modes only."""
     base = ("<=", "<", "average")
     return (*base, "half") if engine.endswith("-rf") else base
+
+
+for _name in LIBRARY_ENGINES:
+    register_engine(_name, partial(fit_library, _name), imported_conditionings(_name))
