@@ -48,10 +48,14 @@ LEGEND = (
 
 
 def format_share(value):
-    """rho or rho_k as Table 2 prints it: ".12", ".00" (below 0.005), "0" (exactly 0)."""
+    """rho or rho_k as Table 2 prints it: ".12", ".00" (below 0.005), "0" (exactly 0);
+    "1.00" from 0.995 on (the paper has no such share; library models reach it)."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
-    return f"{value:.2f}"[1:] if value > 0 else "0"
+    if value <= 0:
+        return "0"
+    text = f"{value:.2f}"
+    return text[1:] if text.startswith("0") else text
 
 
 def format_d(value):

@@ -192,3 +192,16 @@ def test_the_engines_table_has_a_column_group_per_engine(tmp_path):
     assert main(["--data-dir", str(store), "engines-table", "--engines", "xgboost",
                  "--csv", str(out)], out=printed) == 0  # fmt: skip
     assert "xgboost: rho" in out.read_text() and "haberman" in printed.getvalue()
+
+
+def test_a_share_of_one_prints_as_one():
+    from lab.paper import format_share
+
+    assert [format_share(v) for v in (0.0, 0.001, 0.12, 0.994, 0.996, 1.0)] == [
+        "0",
+        ".00",
+        ".12",
+        ".99",
+        "1.00",
+        "1.00",
+    ]
