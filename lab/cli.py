@@ -112,6 +112,11 @@ def _add_conditioning(commands):
         help="who fits: this package, scikit-learn, or a library's ensemble "
         "(forest only; its defaults, see trees.conditioning.LIBRARY_ENGINES)",
     )
+    cond.add_argument(
+        "--library-params",
+        help="library engines: settings replacing the library's defaults, in its own names "
+        "(e.g. n_estimators=50,max_depth=3); recorded in the saved run",
+    )
     cond.add_argument("--csv", help="also write the table of rows to this CSV file")
     cond.add_argument("--html", help="also write the table of rows to this HTML file")
     cond.add_argument("--seed", type=int, default=0, help="seed of the folds")
@@ -222,7 +227,28 @@ def _project_options(args):
         raise ValueError(
             "--tie-break, --threshold-dtype and --variance-sums apply to --engine trees only."
         )
-    return tuple(sorted(options.items()))
+    library = _library_params(args.library_params)
+    if library and args.engine not in LIBRARY_ENGINES:
+        raise ValueError("--library-params apply to the library engines only.")
+    return tuple(sorted({**options, **library}.items()))
+
+
+def _library_params(text):
+    """``"n_estimators=50,max_depth=3"`` as a dict (whole numbers, numbers, or words)."""
+    params = {}
+    for item in (text or "").split(","):
+        if not item.strip():
+            continue
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"--library-params: {item!r} is not name=value.")
+        for kind in (int, float):
+            try:
+                params[name.strip()] = kind(value)
+                break
+            except ValueError:
+                params[name.strip()] = value.strip()
+    return params
 
 
 def _models(args):

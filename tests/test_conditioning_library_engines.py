@@ -205,3 +205,19 @@ def test_a_share_of_one_prints_as_one():
         "1.00",
         "1.00",
     ]
+
+
+def test_the_command_line_passes_library_settings_and_refuses_a_tree(tmp_path):
+    from lab.cli import main
+
+    args = ["--data-dir", str(tmp_path), "conditioning", "--datasets", "o-ring", "--engine",
+            "lightgbm", "--repeats", "1", "--scheduler", "threads", "--jobs", "1",
+            "--library-params", "n_estimators=3,min_child_samples=5",
+            "--csv", str(tmp_path / "t.csv")]  # fmt: skip
+    assert main(args, out=io.StringIO()) == 0
+    run = ResultsStore(tmp_path / "results.sqlite").runs(kind="tables")[0]
+    assert run["settings"]["extra_params"] == {"min_child_samples": 5, "n_estimators": 3}
+    assert run["settings"]["models"] == ["forest"] and (tmp_path / "t.csv").exists()
+    assert main([*args[:-2], "--model", "tree"], out=io.StringIO()) == 2
+    assert main([*args[:3], "--datasets", "o-ring", "--library-params", "x=1"],
+                out=io.StringIO()) == 2  # fmt: skip
