@@ -9,6 +9,8 @@ Examples::
 
     python -m lab conditioning --datasets all --model forest --repeats 400 --folds 5
     python -m lab conditioning --datasets o-ring,bupa --repeats 10 --scheduler local:4
+    python -m lab conditioning --datasets haberman --engine xgboost --repeats 20 --csv t.csv
+    python -m lab engines-table --engines sklearn,xgboost,lightgbm --html engines.html
     python -m lab split-bias --trials 100000 --N 50,100,500 --p1 0.1,0.5
     python -m lab paper-settings --search lymphography,stock-portfolio
     python -m lab runs list
@@ -24,13 +26,14 @@ import sys
 import pandas as pd
 
 from datasets import DataError
+from trees.conditioning import ENGINES, LIBRARY_ENGINES
 
 from .audit import add_audit_parser, run_audit
 from .executors import SchedulerError, make_executor
 from .jobs import PaperTablesJob
-from .paper import comparison_frame
+from .paper import comparison_frame, engines_frame, write_html
 from .runner import run_job
-from .saved import delete_run, reopen, saved_runs
+from .saved import delete_run, engine_runs, reopen, saved_runs
 from .search import SettingsSearchJob
 from .split_bias import SplitBiasJob
 from .store import DATA_ENV, STORE_NAME, ResultsStore, StoreError, data_folder
@@ -94,15 +97,7 @@ def _add_execution(parser):
                         help="local worker processes (default: the CPU count)")  # fmt: skip
 
 
-def _parser():
-    parser = argparse.ArgumentParser(
-        prog="python -m lab", description="Long runs of Tree Bias Lab, saved to its results store."
-    )
-    parser.add_argument(
-        "--data-dir", help=f"the lab's data folder (default: ${DATA_ENV} or ~/.tree-bias-lab)"
-    )
-    commands = parser.add_subparsers(dest="command", required=True)
-
+def _add_conditioning(commands):
     cond = commands.add_parser(
         "conditioning", help="source 000's Tables 2-3 on some of its 40 datasets"
     )
@@ -110,7 +105,20 @@ def _parser():
     cond.add_argument("--model", choices=("tree", "forest", "both"), default="both")
     cond.add_argument("--repeats", type=_positive, default=400)
     cond.add_argument("--folds", type=_positive, default=5)
-    cond.add_argument("--engine", choices=("trees", "sklearn"), default="trees")
+    cond.add_argument(
+        "--engine",
+        choices=sorted(ENGINES),
+        default="trees",
+        help="who fits: this package, scikit-learn, or a library's ensemble "
+        "(forest only; its defaults, see trees.conditioning.LIBRARY_ENGINES)",
+    )
+    cond.add_argument(
+        "--library-params",
+        help="library engines: settings replacing the library's defaults, in its own names "
+        "(e.g. n_estimators=50,max_depth=3); recorded in the saved run",
+    )
+    cond.add_argument("--csv", help="also write the table of rows to this CSV file")
+    cond.add_argument("--html", help="also write the table of rows to this HTML file")
     cond.add_argument("--seed", type=int, default=0, help="seed of the folds")
     cond.add_argument("--significance", choices=("paper", "two-sided"), default="paper")
     cond.add_argument(
@@ -132,6 +140,36 @@ def _parser():
     )
     _add_execution(cond)
 
+
+def _add_engines_table(commands):
+    table = commands.add_parser(
+        "engines-table", help="saved Tables 2-3 runs side by side, a column group per engine"
+    )
+    table.add_argument(
+        "--engines",
+        default=",".join(ENGINES),
+        help="engines separated by commas (default: every engine with a run)",
+    )
+    table.add_argument(
+        "--datasets",
+        default=None,
+        help="only runs covering these datasets (names separated by commas)",
+    )
+    table.add_argument("--csv", help="also write the table to this CSV file")
+    table.add_argument("--html", help="also write the table to this HTML file")
+
+
+def _parser():
+    parser = argparse.ArgumentParser(
+        prog="python -m lab", description="Long runs of Tree Bias Lab, saved to its results store."
+    )
+    parser.add_argument(
+        "--data-dir", help=f"the lab's data folder (default: ${DATA_ENV} or ~/.tree-bias-lab)"
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    _add_conditioning(commands)
+    _add_engines_table(commands)
     bias = commands.add_parser("split-bias", help="source 001's bias of split criteria over a grid")
     bias.add_argument("--trials", type=_positive, default=100_000)
     bias.add_argument("--n1", type=_positive, default=10)
@@ -189,11 +227,44 @@ def _project_options(args):
         raise ValueError(
             "--tie-break, --threshold-dtype and --variance-sums apply to --engine trees only."
         )
-    return tuple(sorted(options.items()))
+    library = _library_params(args.library_params)
+    if library and args.engine not in LIBRARY_ENGINES:
+        raise ValueError("--library-params apply to the library engines only.")
+    return tuple(sorted({**options, **library}.items()))
+
+
+def _library_params(text):
+    """``"n_estimators=50,max_depth=3"`` as a dict (whole numbers, numbers, or words)."""
+    params = {}
+    for item in (text or "").split(","):
+        if not item.strip():
+            continue
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"--library-params: {item!r} is not name=value.")
+        for kind in (int, float):
+            try:
+                params[name.strip()] = kind(value)
+                break
+            except ValueError:
+                params[name.strip()] = value.strip()
+    return params
+
+
+def _models(args):
+    """The models of ``--model``; "both" is the ensemble alone for a library engine."""
+    if args.model == "both":
+        return ("forest",) if args.engine in LIBRARY_ENGINES else ("tree", "forest")
+    if args.model == "tree" and args.engine in LIBRARY_ENGINES:
+        raise ValueError(
+            f"--engine {args.engine} fits the library's ensemble: use --model forest "
+            "(a single tree of a boosting library is not the paper's tree)."
+        )
+    return (args.model,)
 
 
 def _conditioning(args, store, out):
-    models = ("tree", "forest") if args.model == "both" else (args.model,)
+    models = _models(args)
     job = PaperTablesJob(
         names=resolve_names(args.datasets), models=models, n_repeats=args.repeats,
         n_splits=args.folds, random_state=args.seed, engine=args.engine,
@@ -201,7 +272,36 @@ def _conditioning(args, store, out):
         extra_params=_project_options(args),
     )  # fmt: skip
     outcome = _run(job, store, args, out)
-    _print_frame(comparison_frame(outcome.summary), out)
+    frame = comparison_frame(outcome.summary)
+    _print_frame(frame, out)
+    _export(frame, args, f"Tables 2-3, engine {args.engine}: {job.label()}")
+
+
+def _export(frame, args, title):
+    """Write ``frame`` to ``--csv`` and ``--html`` when given."""
+    if args.csv:
+        frame.to_csv(args.csv, index=False)
+    if args.html:
+        write_html(frame, args.html, title)
+
+
+def _engines_table(args, store, out):
+    engines = [e.strip() for e in args.engines.split(",") if e.strip()]
+    unknown = [e for e in engines if e not in ENGINES]
+    if unknown:
+        raise ValueError(f"Unknown engines {unknown}; use some of {sorted(ENGINES)}.")
+    names = resolve_names(args.datasets) if args.datasets else None
+    chosen = engine_runs(store, engines, names)
+    if not chosen:
+        raise KeyError("No saved Tables 2-3 run of these engines ('runs list --kind tables').")
+    for engine, run in chosen.items():
+        print(f"{engine}: run {run['id']} ({run['status']}, {run['n_done']}/{run['n_tasks']} "
+              f"tasks)", file=sys.stderr)  # fmt: skip
+    frame = engines_frame({engine: run["summary"] for engine, run in chosen.items()})
+    if names is not None:
+        frame = frame[frame["dataset"].isin(names)]
+    _print_frame(frame, out)
+    _export(frame, args, "Tables 2-3 per engine, beside the paper's scikit-learn cells")
 
 
 def _split_bias(args, store, out):
@@ -253,7 +353,8 @@ def _print_frame(frame, out):
         out.write(frame.to_string(index=False) + "\n")
 
 
-_COMMANDS = {"conditioning": _conditioning, "split-bias": _split_bias,
+_COMMANDS = {"conditioning": _conditioning, "engines-table": _engines_table,
+             "split-bias": _split_bias,
              "paper-settings": _paper_settings, "runs": _runs, "audit": run_audit}  # fmt: skip
 
 

@@ -22,16 +22,24 @@ from datasets import DataError, fingerprint, load
 from datasets.source000 import paper_settings
 from trees.conditioning import (
     ALL_DATA,
+    LIBRARY_ENGINES,
     PAPER_RANDOM_STATE,
     ConditioningResult,
     combine_conditioning,
     conditioning_plan,
+    engine_versions,
     run_conditioning_task,
 )
 
 from .paper import ALL_PAPER_DATASETS, comparison_row
 
-__all__ = ["ConditioningJob", "PaperTablesJob", "conditioning_result", "package_version"]
+__all__ = [
+    "ConditioningJob",
+    "PaperTablesJob",
+    "conditioning_result",
+    "engine_settings",
+    "package_version",
+]
 
 _CACHE, _CACHE_LOCK = {}, threading.RLock()  # re-entrant: a plan loads its dataset
 
@@ -68,6 +76,20 @@ def _paper_dataset(name):
         return X, dataset.y.to_numpy(), dataset.task, fingerprint(dataset)
 
     return _cached(("dataset", name), build)
+
+
+def engine_settings(engine):
+    """What a run records of a library engine: its settings and the libraries' versions.
+
+    The ``trees`` and ``sklearn`` engines record nothing more (their runs keep
+    their ids); a library engine records the library defaults it fits with
+    (``trees.conditioning.LIBRARY_ENGINES``) and the versions of the libraries.
+    """
+    if engine not in LIBRARY_ENGINES:
+        return {}
+    _, fixed, described = LIBRARY_ENGINES[engine]
+    return {"engine settings": described, "engine fixed params": dict(fixed),
+            "library versions": engine_versions(engine)}  # fmt: skip
 
 
 class _SavedJob:
@@ -149,7 +171,7 @@ class ConditioningJob(_SavedJob):
             "dataset": self.name, "task": self.task, "model": self.model,
             "params": dict(self.params), "n_repeats": self.n_repeats, "n_splits": self.n_splits,
             "engine": self.engine, "rho_k_against": self.rho_k_against,
-            "significance": self.significance,
+            "significance": self.significance, **engine_settings(self.engine),
         }  # fmt: skip
 
     def seeds(self):
@@ -234,7 +256,8 @@ class PaperTablesJob(_SavedJob):
             raise ValueError(f"models must be 'tree' and/or 'forest', got {list(self.models)}.")
 
     def job(self, name, model):
-        params = {**paper_settings(name, model), **dict(self.extra_params)}
+        base = {} if self.engine in LIBRARY_ENGINES else paper_settings(name, model)
+        params = {**base, **dict(self.extra_params)}
         return ConditioningJob.for_dataset(
             name, model, params, n_repeats=self.n_repeats, n_splits=self.n_splits,
             random_state=self.random_state, engine=self.engine,
@@ -258,7 +281,7 @@ class PaperTablesJob(_SavedJob):
             "datasets": list(self.names), "models": list(self.models),
             "n_repeats": self.n_repeats, "n_splits": self.n_splits, "engine": self.engine,
             "rho_k_against": self.rho_k_against, "significance": self.significance,
-            "extra_params": dict(self.extra_params),
+            "extra_params": dict(self.extra_params), **engine_settings(self.engine),
         }  # fmt: skip
 
     def seeds(self):

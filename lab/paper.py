@@ -24,11 +24,16 @@ __all__ = [
     "COMPARED_CELLS",
     "LEGEND",
     "comparison_frame",
+    "ENGINE_CELLS",
+    "PAPER_ENGINE",
     "comparison_row",
+    "engines_frame",
+    "write_html",
     "format_d",
     "printed_cells",
     "format_improvement",
     "format_share",
+    "html_page",
     "paper_row",
 ]
 
@@ -43,10 +48,14 @@ LEGEND = (
 
 
 def format_share(value):
-    """rho or rho_k as Table 2 prints it: ".12", ".00" (below 0.005), "0" (exactly 0)."""
+    """rho or rho_k as Table 2 prints it: ".12", ".00" (below 0.005), "0" (exactly 0);
+    "1.00" from 0.995 on (the paper has no such share; library models reach it)."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
-    return f"{value:.2f}"[1:] if value > 0 else "0"
+    if value <= 0:
+        return "0"
+    text = f"{value:.2f}"
+    return text[1:] if text.startswith("0") else text
 
 
 def format_d(value):
@@ -109,6 +118,62 @@ def comparison_row(name, task, model, summary, n_folds):
         row[f"agrees {cell}"] = _agrees(cell, ours[cell], theirs[cell])
     row["significance rule"] = summary["significance rule"]
     return row
+
+
+PAPER_ENGINE = "paper (scikit-learn)"
+# The cells of an engine's column group in :func:`engines_frame`.
+ENGINE_CELLS = ("folds", *COMPARED_CELLS)
+
+
+def engines_frame(summaries):
+    """Tables 2 and 3 with a column group per engine, beside the paper's scikit-learn cells.
+
+    Parameters
+    ----------
+    summaries : dict {engine: summary}
+        The summaries of "tables" runs (``{"rows": [...]}``), one per engine.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per dataset and model (the paper's order): ``dataset, task,
+        model``, the paper's printed cells (``"paper (scikit-learn): rho"``,
+        ...), then per engine its cells (``"xgboost: rho"``, ``"xgboost: p≠"``,
+        ...). A library engine's "forest" is its own ensemble, beside the
+        paper's random forest; cells of a dataset an engine has no row for are empty.
+    """
+    keys, groups = [], {}
+    for engine, summary in summaries.items():
+        for row in (summary or {}).get("rows", []):
+            key = (row["dataset"], row["task"], row["model"])
+            if key not in groups:
+                keys.append(key)
+                groups[key] = {f"{PAPER_ENGINE}: {c}": row[f"paper {c}"] for c in COMPARED_CELLS}
+            groups[key].update({f"{engine}: {c}": str(row[c]) for c in ENGINE_CELLS})
+    order = {name: i for i, name in enumerate(ALL_PAPER_DATASETS)}
+    keys.sort(key=lambda k: (order.get(k[0], len(order)), k[2]))
+    columns = ["dataset", "task", "model", *[f"{PAPER_ENGINE}: {c}" for c in COMPARED_CELLS]]
+    columns += [f"{engine}: {c}" for engine in summaries for c in ENGINE_CELLS]
+    rows = [{"dataset": k[0], "task": k[1], "model": k[2], **groups[k]} for k in keys]
+    return pd.DataFrame(rows, columns=columns).astype(object).fillna("")
+
+
+def html_page(frame, title):
+    """``frame`` as a small self-contained HTML page (title, legend, table), a string."""
+    import html
+
+    return (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+        "</head><body>"
+        f"<h1>{html.escape(title)}</h1><p>{html.escape(LEGEND)}</p>"
+        f"{frame.to_html(index=False, na_rep='')}</body></html>\n"
+    )
+
+
+def write_html(frame, path, title):
+    """Write :func:`html_page` of ``frame`` to ``path``."""
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(html_page(frame, title))
 
 
 def comparison_frame(summary):

@@ -5,7 +5,7 @@ import pandas as pd
 from .jobs import conditioning_result
 from .paper import comparison_frame
 
-__all__ = ["compare_runs", "delete_run", "reopen", "run_table", "saved_runs"]
+__all__ = ["compare_runs", "delete_run", "engine_runs", "reopen", "run_table", "saved_runs"]
 
 
 def saved_runs(store, kind=None, fingerprint=None):
@@ -31,6 +31,26 @@ def run_table(runs):
         for r in runs
     ]
     return pd.DataFrame(rows, columns=["id", "label", "status", "progress", "saved", "kind"])
+
+
+def engine_runs(store, engines, names=None):
+    """The saved "tables" run to show per engine: ``{engine: run}`` (engines without one left out).
+
+    Per engine, among its runs covering every dataset of ``names`` (any when
+    None): a finished run before an unfinished one, then the most tasks
+    done, then the newest.
+    """
+    chosen = {}
+    for run in store.runs(kind="tables"):
+        engine = run["settings"].get("engine")
+        if engine not in engines:
+            continue
+        if names is not None and not set(names) <= set(run["settings"].get("datasets", ())):
+            continue
+        rank = (run["status"] == "done", run["n_done"], run["updated"])
+        if engine not in chosen or rank > chosen[engine][0]:
+            chosen[engine] = (rank, run)
+    return {engine: store.run(chosen[engine][1]["id"]) for engine in engines if engine in chosen}
 
 
 # Kind -> how its saved summary is turned back into the object a page shows.

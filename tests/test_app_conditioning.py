@@ -333,6 +333,31 @@ def test_the_tables_view_runs_in_the_background_beside_the_paper():
             assert set(table[column]) <= marks, (column, set(table[column]))
 
 
+@pytest.mark.slow
+def test_the_tables_view_sets_engines_side_by_side(store):
+    """Saved runs of two engines: one column group each, beside the paper's scikit-learn cells."""
+    pytest.importorskip("xgboost")
+    from lab import PaperTablesJob, ResultsStore, run_job
+
+    saved = ResultsStore(store / "results.sqlite")
+    run_job(PaperTablesJob(names=("haberman",), models=("tree",), n_repeats=1, engine="sklearn"),
+            saved)  # fmt: skip
+    run_job(PaperTablesJob(names=("haberman",), models=("forest",), n_repeats=1, engine="xgboost",
+                           extra_params=(("max_depth", 2), ("n_estimators", 3))), saved)  # fmt: skip
+    at = _open(tab=TABLES_TAB)
+    by_key(at.multiselect, state.COND_TABLES_NAMES).set_value(["haberman"]).run()
+    by_key(at.multiselect, "cond_tables_engines").set_value(["sklearn", "xgboost"]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    tables = [d.value for d in at.dataframe if "xgboost: rho" in getattr(d.value, "columns", ())]
+    assert len(tables) == 1
+    table = tables[0]
+    assert {"sklearn: rho", "xgboost: rho", "xgboost: p≠", "paper (scikit-learn): p≠"} <= set(
+        table.columns
+    )
+    assert sorted(table["model"]) == ["forest", "tree"]
+    assert "Engines side by side" in _text(at)
+
+
 def test_the_tables_buttons_pick_the_paper_s_groups():
     at = _open(tab=TABLES_TAB)
     by_key(at.button, "cond_tables_reg").click().run()

@@ -2,7 +2,7 @@
 
 Where the two tests disagree, the lattice heuristics, the evaluation protocol (as
 independent tasks and a combine step, for any executor), the engines that fit this
-package's models or scikit-learn's, and the Wilcoxon marks of Tables 2 and 3.
+package's models, scikit-learn's or other libraries' ensembles, and the Wilcoxon marks of Tables 2 and 3.
 
 Public API
 ----------
@@ -16,6 +16,10 @@ conditioning_plan, run_conditioning_task, combine_conditioning, ConditioningPlan
     The protocol as independent tasks and a combine step (any executor, same numbers).
 fit_model, FittedModel, ENGINES, PAPER_RANDOM_STATE, RHO_K_REFERENCES
     This package's models or scikit-learn's; the paper's seed; the rows rho_k counts.
+LIBRARY_ENGINES, engine_conditionings, engine_versions
+    The engines of other libraries (XGBoost, LightGBM, CatBoost, scikit-learn's
+    histogram boosting; their settings), the tests each engine is scored
+    under, and the library versions a run records.
 wilcoxon_marks, improvement_over_worse, MARKS, MARK_LEGEND, SIGNIFICANCE_RULES, ALPHA
     The Wilcoxon marks of Tables 2 and 3 in one notation, and their rules.
 tree_operators, OPERATORS, FOREST_CONDITIONINGS
@@ -23,6 +27,7 @@ tree_operators, OPERATORS, FOREST_CONDITIONINGS
 """
 
 from .ensemble import tree_operators
+from .interop._engines import LIBRARY_ENGINES, engine_versions
 from .studies._conditioning import Disagreement, conditioning_disagreement, row_paths
 from .studies._conditioning_experiment import (
     ALL_DATA,
@@ -35,7 +40,7 @@ from .studies._conditioning_experiment import (
     conditioning_plan,
     run_conditioning_task,
 )
-from .studies._engines import ENGINES, FittedModel, fit_model
+from .studies._engines import ENGINES, FittedModel, engine_conditionings, fit_model
 from .studies._lattice import (
     THRESHOLD_TESTS,
     LatticeIndex,
@@ -62,6 +67,7 @@ __all__ = [
     "ENGINES",
     "FOREST_CONDITIONINGS",
     "FittedModel",
+    "LIBRARY_ENGINES",
     "LatticeIndex",
     "MARKS",
     "MARK_LEGEND",
@@ -74,6 +80,8 @@ __all__ = [
     "conditioning_disagreement",
     "conditioning_experiment",
     "conditioning_plan",
+    "engine_conditionings",
+    "engine_versions",
     "fit_model",
     "improvement_over_worse",
     "lattice_features",

@@ -10,7 +10,8 @@ from functools import partial
 import streamlit as st
 
 from datasets.bundled import PAPER_CLASSIFICATION, PAPER_REGRESSION
-from lab.paper import ALL_PAPER_DATASETS
+from lab.paper import ALL_PAPER_DATASETS, engines_frame, html_page
+from lab.saved import engine_runs
 from ui import figures, report, runs, share, state
 from viz.conditioning import score_distribution_figure
 
@@ -110,7 +111,7 @@ def show_experiment_result(significance, opened):
     )
 
 
-def _tables_controls(dataset_name):
+def _tables_controls(dataset_name, engine):
     """Which of the paper's datasets and models to run, and how many repeats."""
     options = list(ALL_PAPER_DATASETS)
     buttons = st.container(horizontal=True)
@@ -131,7 +132,13 @@ def _tables_controls(dataset_name):
                                  key=state.COND_TABLES_REPEATS)  # fmt: skip
     t2.button("The paper's 400 repeats", key="cond_tables_paper", on_click=set_value,
               args=(state.COND_TABLES_REPEATS, 400))  # fmt: skip
-    return chosen, models, int(repeats)
+    engines = st.multiselect(
+        "Engines (a column group each in the side-by-side table)", list(cs.TABLE_ENGINES),
+        default=[engine], key="cond_tables_engines", format_func=lambda e: f"{e}: {cs.TABLE_ENGINES[e]}",
+        help="Other libraries fit their own ensemble with their defaults (the 'forest' rows; "
+             "boosting is scored under ≤, < and their average, without 'half').",
+    )  # fmt: skip
+    return chosen, models, int(repeats), engines
 
 
 def show_tables_tab(page):
@@ -142,8 +149,8 @@ def show_tables_tab(page):
         "trees), each row beside the paper's (Tables 2 and 3). At the paper's 400 x 5 folds all 40 "
         "datasets take hours: the run goes on in the background and saves each fold."
     )
-    chosen, models, repeats = _tables_controls(page.data.name)
-    fits = len(chosen) * len(models) * (repeats * 5 + 1)
+    chosen, models, repeats, engines = _tables_controls(page.data.name, settings.engine)
+    fits = len(chosen) * len(models) * (repeats * 5 + 1) * max(len(engines), 1)
     st.caption(
         f"{fits:,} fits. Fitted by {settings.fit_text()}. Significance: "
         f"{cs.SIGNIFICANCE[settings.significance]}; ρ_k counted against "
@@ -153,14 +160,50 @@ def show_tables_tab(page):
         "Run in the background",
         type="primary",
         key="cond_tables_run",
-        disabled=not (chosen and models),
+        disabled=not (chosen and models and engines),
     ):
-        job = cr.tables_job(chosen, models, repeats, settings)
-        runs.start(job, panel_key=state.COND_TABLES_RUNS)
+        _start_tables(chosen, models, repeats, settings, engines)
     runs.runs_section("tables", None, state.COND_TABLES_RUNS,
                       "Saved runs of Tables 2 and 3: reopen, compare two, delete",
                       show_tables_result)  # fmt: skip
+    show_engines_side_by_side(chosen, engines)
     st.caption(cr.DEFINITIONS)
+
+
+def _start_tables(chosen, models, repeats, settings, engines):
+    """One background run per engine; the panel opens the first."""
+    for index, engine in enumerate(engines):
+        job = cr.tables_job(chosen, models, repeats, settings, engine)
+        if not job.models:
+            st.warning(f"{engine} fits its library's ensemble only: tick the model 'forest'.")
+            continue
+        runs.start(job, panel_key=state.COND_TABLES_RUNS if index == 0 else None)
+
+
+def show_engines_side_by_side(chosen, engines):
+    """The saved runs of the chosen engines on the chosen datasets, a column group per engine."""
+    store = runs.results_store()
+    if store is None or not engines or not chosen:
+        return
+    found = engine_runs(store, engines, chosen)
+    st.markdown("**Engines side by side**, beside the paper's scikit-learn cells")
+    if not found:
+        st.caption("No saved run of these engines covers these datasets yet.")
+        return
+    frame = engines_frame({engine: run["summary"] for engine, run in found.items()})
+    frame = frame[frame["dataset"].isin(chosen)]
+    st.dataframe(frame, hide_index=True, key="cond_engines_table")
+    st.caption(
+        "Runs shown: "
+        + "; ".join(f"{e}: {r['label']} ({r['status']})" for e, r in found.items())
+        + ". A library's 'forest' is its own ensemble (boosting: proposed remedy 'average')."
+    )
+    st.download_button("Download the engines table (CSV)", frame.to_csv(index=False),
+                       file_name="conditioning_engines.csv", mime="text/csv",
+                       key="cond_engines_csv")  # fmt: skip
+    st.download_button("Download the engines table (HTML)", html_page(frame, "Tables 2-3 per engine"),
+                       file_name="conditioning_engines.html", mime="text/html",
+                       key="cond_engines_html")  # fmt: skip
 
 
 def show_tables_result(opened):

@@ -29,10 +29,11 @@ from lab.paper import (
 from trees.conditioning import MARK_LEGEND, MARKS
 
 from .settings import (
-    ENGINES,
+    LIBRARY_ENGINE_TEXT,
     PRECISIONS,
     RHO_K,
     SIGNIFICANCE,
+    TABLE_ENGINES,
     TIE_BREAKS,
     VARIANCE_SUMS,
 )
@@ -110,13 +111,21 @@ def experiment_job(X, y, data, data_key, settings, model, repeats, folds):
     )  # fmt: skip
 
 
-def tables_job(names, models, repeats, settings):
-    """Tables 2 and 3 on ``names`` (in the paper's order) with its settings (100 trees per forest)."""
+def tables_job(names, models, repeats, settings, engine=None):
+    """Tables 2 and 3 on ``names`` (in the paper's order) with its settings (100 trees per forest).
+
+    ``engine`` defaults to the page's; the page's tree options go with its
+    own engine only, and a library engine fits its ensemble ("forest") alone.
+    """
+    engine = engine or settings.engine
+    options = settings.engine_options() if engine == settings.engine else {}
+    if engine in LIBRARY_ENGINE_TEXT:
+        models = [m for m in models if m == "forest"]
     return PaperTablesJob(
         names=tuple(n for n in ALL_PAPER_DATASETS if n in set(names)), models=tuple(models), n_repeats=int(repeats),
-        engine=settings.engine, rho_k_against=settings.rho_k_against,
+        engine=engine, rho_k_against=settings.rho_k_against,
         significance=settings.significance,
-        extra_params=tuple(sorted(settings.engine_options().items())),
+        extra_params=tuple(sorted(options.items())),
     )  # fmt: skip
 
 
@@ -187,8 +196,13 @@ def settings_used(run):
     """How a saved run was computed, in plain words (engine, tie-break, precision, statistics)."""
     settings = run["settings"]
     params = settings.get("params") or settings.get("extra_params") or {}
-    used = {"fitted by": ENGINES.get(settings["engine"], settings["engine"])}
-    if settings["engine"] == "trees":
+    used = {"fitted by": TABLE_ENGINES.get(settings["engine"], settings["engine"])}
+    if "library versions" in settings:
+        used["library versions"] = ", ".join(
+            f"{k} {v}" for k, v in settings["library versions"].items()
+        )
+        used["ties and precision"] = "the library's own (its import: trees.interop)"
+    elif settings["engine"] == "trees":
         used["ties between features"] = TIE_BREAKS[params.get("tie_break", "first")]
         used["thresholds compared in"] = PRECISIONS[params.get("threshold_dtype", "float64")]
         used["regression targets summed"] = VARIANCE_SUMS[params.get("variance_sums", "centred")]

@@ -25,16 +25,18 @@ import streamlit as st
 
 from datasets.bundled import PAPER_SETTINGS
 from datasets.source000 import paper_settings, settings_table, table1
-from trees.conditioning import PAPER_RANDOM_STATE
+from trees.conditioning import LIBRARY_ENGINES, PAPER_RANDOM_STATE
 from ui import share, state
 
 __all__ = [
     "DATASET_DEPENDENT",
     "ENGINES",
+    "LIBRARY_ENGINE_TEXT",
     "PAPER_TREES",
     "PRECISIONS",
     "RHO_K",
     "SIGNIFICANCE",
+    "TABLE_ENGINES",
     "TIE_BREAKS",
     "VARIANCE_SUMS",
     "Settings",
@@ -48,6 +50,9 @@ ENGINES = {
     "trees": "this package's trees",
     "sklearn": "scikit-learn's trees (the paper's pipeline)",
 }
+# The engines of other libraries (their ensembles, "forest" only): the Tables 2-3 view runs them.
+LIBRARY_ENGINE_TEXT = {name: described for name, (_, _, described) in LIBRARY_ENGINES.items()}
+TABLE_ENGINES = {**ENGINES, **LIBRARY_ENGINE_TEXT}
 TIE_BREAKS = {
     "first": "the feature listed first",
     "random": "a random feature order per node (as scikit-learn)",

@@ -26,14 +26,14 @@ Choices of the paper, made here:
 """
 
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
 import numpy as np
 from joblib import Parallel, delayed
 
-from ..tree import FOREST_CONDITIONINGS, OPERATORS
 from ._by_task import folds as task_folds
 from ._by_task import score
-from ._engines import fit_model
+from ._engines import ENGINES, engine_conditionings, fit_model
 from ._lattice import LatticeIndex
 from ._significance import ALPHA, SIGNIFICANCE_RULES, improvement_over_worse, wilcoxon_marks
 
@@ -76,8 +76,8 @@ class ConditioningPlan:
 
     @property
     def conditionings(self):
-        """The threshold tests the experiment scores: a tree's, or a forest's (with "half")."""
-        return OPERATORS if self.model == "tree" else FOREST_CONDITIONINGS
+        """The threshold tests the experiment scores (``engine_conditionings``)."""
+        return engine_conditionings(self.engine, self.model)
 
     def fold_keys(self):
         return [f"fold-{i:05d}" for i in range(len(self.folds))]
@@ -110,7 +110,7 @@ def conditioning_plan(
     _check_choice(model, ("tree", "forest"), "model")
     _check_choice(rho_k_against, RHO_K_REFERENCES, "rho_k reference")
     _check_choice(significance, SIGNIFICANCE_RULES, "significance rule")
-    _check_choice(engine, ("trees", "sklearn"), "engine")
+    _check_choice(engine, ENGINES, "engine")
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y)
     folds = task_folds(task, X, y, n_splits, n_repeats, random_state)
@@ -139,9 +139,32 @@ def conditioning_plan(
     )  # fmt: skip
 
 
+def _snapped(tree, X_reference):
+    """A float32 model's tree with each threshold equal to ``float32(v)`` of an observed
+    value ``v`` replaced by ``v`` (``feature`` and ``threshold`` only, what rho reads)."""
+    thresholds = np.array(tree.threshold, dtype=np.float64)
+    for feature in np.unique(tree.feature[tree.feature >= 0]):
+        nodes = np.flatnonzero(tree.feature == feature)
+        values = np.unique(np.asarray(X_reference[:, feature], dtype=np.float64))
+        rounded = values.astype(np.float32)
+        wanted = thresholds[nodes].astype(np.float32)
+        where = np.minimum(np.searchsorted(rounded, wanted), values.shape[0] - 1)
+        hit = rounded[where] == wanted
+        thresholds[nodes[hit]] = values[where[hit]]
+    return SimpleNamespace(feature=tree.feature, threshold=thresholds)
+
+
 def _rho_counts(fitted, X_reference):
-    """(nodes on a lattice value, internal nodes) over a model's trees, source 000's count."""
-    on, total = LatticeIndex(X_reference, test="paper").count(fitted.trees)
+    """(nodes on a lattice value, internal nodes) over a model's trees, source 000's count.
+
+    A library engine's model (``fitted.precision`` set) is judged on the
+    observed values rounded to the precision it compares in: a float32
+    threshold "is" an observed value when it equals ``float32(value)``.
+    """
+    trees = fitted.trees
+    if fitted.precision == "float32":
+        trees = [_snapped(tree, X_reference) for tree in trees]
+    on, total = LatticeIndex(X_reference, test="paper").count(trees)
     return [on, total]
 
 
@@ -249,8 +272,9 @@ class ConditioningResult:
 
     @property
     def proposed(self):
-        """The bias-free test of source 000: "average" for trees, "half" for forests."""
-        return "average" if self.model == "tree" else "half"
+        """The bias-free test of source 000: "average" for trees and boosted
+        ensembles (no "half" scored), "half" for forests."""
+        return "half" if self.model == "forest" and "half" in self.scores else "average"
 
     def summary(self, alpha=ALPHA, rule=None):
         """The row of Tables 2 and 3 for this experiment (dict).
@@ -325,9 +349,10 @@ def conditioning_experiment(
         folds done so far (``cancelled`` True, rho NaN until the end).
     should_stop : callable() -> bool, optional
         Polled after each fold; True ends the run with the folds done.
-    engine : {"trees", "sklearn"}, default="trees"
-        This package's models, or scikit-learn's converted with
-        ``from_sklearn`` (source 000's own pipeline).
+    engine : str, default="trees"
+        A key of ``ENGINES``: this package's models, scikit-learn's converted
+        with ``from_sklearn`` (source 000's own pipeline), or a library's
+        ensemble (``"xgboost"``, ``"lightgbm"``, ...; "forest" only).
     estimator_seed : int or "per fold", default=5
         The ``random_state`` of every fit (the paper's 5).
     rho_k_against : {"training rows", "all rows"}, default="training rows"

@@ -1,9 +1,15 @@
-"""Who fits the models of an experiment: this package's trees, or scikit-learn's.
+"""Who fits the models of an experiment: this package's trees, scikit-learn's, or a library's.
 
 Either way the fitted model is seen through the project's :class:`Tree`
 arrays (scikit-learn's trees converted with :func:`from_sklearn`), so the
 threshold tests ``"<="``, ``"<"``, ``"average"`` and the forests' ``"half"``
 are applied by the same code, and rho is counted the same way.
+
+The engines of other libraries (``xgboost``, ``xgboost-rf``, ``lightgbm``,
+``lightgbm-rf``, ``catboost``, ``sklearn-hgb``; ``trees.interop._engines``,
+added with :func:`register_engine`) fit the
+library's ensemble and predict through its import
+(:class:`trees.interop.ImportedModel`), whose trees are project Trees too.
 """
 
 from dataclasses import dataclass
@@ -13,10 +19,10 @@ from sklearn import ensemble as sk_ensemble
 from sklearn import tree as sk_tree
 
 from ..ensemble import tree_operators
-from ..tree import from_sklearn
+from ..tree import FOREST_CONDITIONINGS, OPERATORS, from_sklearn
 from ._by_task import make_model
 
-__all__ = ["ENGINES", "FittedModel", "fit_model"]
+__all__ = ["ENGINES", "FittedModel", "engine_conditionings", "fit_model", "register_engine"]
 
 _SKLEARN_CLASSES = {
     ("tree", "classification"): sk_tree.DecisionTreeClassifier,
@@ -36,12 +42,20 @@ class FittedModel:
     classes : ndarray or None
         The classes of the probability columns (classification).
     estimator : object
-        The fitted estimator itself (project or scikit-learn).
+        The fitted estimator itself (project, scikit-learn or another library).
+    imported : ImportedModel or None
+        A library engine's model as imported (``trees.interop``); it predicts.
+    precision : {"float32", "float64"} or None
+        The precision a library engine's model compares rows in, in which
+        rho judges whether a threshold is an observed value; None for the
+        ``trees`` and ``sklearn`` engines (source 000's count, in float64).
     """
 
     trees: list
     classes: np.ndarray
     estimator: object
+    imported: object = None
+    precision: str | None = None
 
     def predict(self, X, conditioning):
         """Class probabilities (classification) or values under ``conditioning``.
@@ -50,8 +64,11 @@ class FittedModel:
         forest, ``"half"``: each tree predicts under its test
         (``tree_operators``: the first half of the trees through ``<``, the
         rest through ``<=``) and the forest averages. The project's models
-        predict through their own methods, which do exactly that.
+        predict through their own methods, which do exactly that. A library
+        engine's model predicts through its import (``ImportedModel.output``).
         """
+        if self.imported is not None:
+            return self.imported.output(X, conditioning)
         if hasattr(self.estimator, "estimators_") and hasattr(self.estimator, "conditioning"):
             if self.classes is not None:
                 return self.estimator.predict_proba(X, conditioning=conditioning)
@@ -96,12 +113,28 @@ def _fit_sklearn(model, task, params, seed, X, y):
     )
 
 
-# Engine name -> function (model, task, params, seed, X, y) -> FittedModel.
+# Engine name -> function (model, task, params, seed, X, y) -> FittedModel. The engines of
+# other libraries are added by ``trees.interop._engines`` (``register_engine``).
 ENGINES = {"trees": _fit_trees, "sklearn": _fit_sklearn}
+# Engine -> the tests it is scored under, for engines that say so themselves.
+_CONDITIONINGS = {}
+
+
+def register_engine(name, fit, conditionings):
+    """Add an engine: its fit function and the tests its models are scored under."""
+    ENGINES[name] = fit
+    _CONDITIONINGS[name] = tuple(conditionings)
+
+
+def engine_conditionings(engine, model):
+    """The tests an experiment scores: a tree's; a forest's with "half"; an engine's own."""
+    if engine in _CONDITIONINGS:
+        return _CONDITIONINGS[engine]
+    return OPERATORS if model == "tree" else FOREST_CONDITIONINGS
 
 
 def fit_model(engine, model, task, params, seed, X, y):
-    """Fit ``model`` ("tree" or "forest") for ``task`` with ``engine`` ("trees" or "sklearn")."""
+    """Fit ``model`` ("tree" or "forest") for ``task`` with ``engine`` (a key of ``ENGINES``)."""
     if engine not in ENGINES:
         raise ValueError(f"Unknown engine {engine!r}; use one of {sorted(ENGINES)}.")
     if (model, task) not in _SKLEARN_CLASSES:

@@ -1,0 +1,187 @@
+"""The conditioning experiment's engines from other libraries (issue 35).
+
+Each engine fits a library's own ensemble with the library's defaults and
+reads it into the project's common representation
+(:func:`trees.interop.from_model`): the folds are predicted by the imported
+model under ``"<="``, ``"<"`` and their ``"average"``, and rho is counted on
+its trees (:class:`trees.tree.Tree`).
+
+Choices made here:
+
+* **"forest" only.** The "forest" of a library engine is the library's own
+  ensemble: gradient boosting for ``xgboost``, ``lightgbm``, ``catboost``
+  and ``sklearn-hgb``, the random-forest modes for ``xgboost-rf``
+  (``XGBRF*``, ``num_parallel_tree`` trees in one round) and
+  ``lightgbm-rf`` (``boosting_type="rf"``). A single tree of these libraries
+  is one boosting round fitted to gradients, not the paper's CART tree (a
+  single scikit-learn tree is the ``sklearn`` engine), so ``"tree"`` is
+  refused with a message.
+* **"half" for the random-forest modes only.** "half" (source 000, section
+  3.3) splits an average of independent trees between the two operators;
+  a boosted sum is not such an average (each tree corrects the ones before
+  it), so the boosting engines are scored under ``"<="``, ``"<"`` and
+  ``"average"`` and their proposed remedy is ``"average"``. The RF modes
+  are also scored under ``"half"``, the imported model's definition (the
+  trees of odd index take the operator the library does not use).
+* **Settings.** The library's defaults (its number of trees, depth, learning
+  rate, binning), with one thread, no logging, no files, the engine's seed
+  as the library's seed; ``params`` override them (the library's own
+  parameter names). ``lightgbm-rf`` needs bagging, which LightGBM leaves
+  off by default: ``subsample=0.632, subsample_freq=1`` (a bootstrap's share
+  of distinct rows), ``colsample_bytree`` left at LightGBM's 1.0.
+* **Labels.** Classes are encoded as 0..k-1 (XGBoost needs them so); the
+  probability columns follow the sorted classes.
+* **rho in the model's precision.** XGBoost, CatBoost and scikit-learn's
+  forests compare ``float32(x)`` with float32 thresholds, so whether a
+  threshold "is an observed value" is judged on the observed values rounded
+  to the model's precision (:data:`FittedModel.precision`), not on the
+  float64 values as the paper's count does for scikit-learn's trees.
+
+The libraries are imported inside the fit functions: ``import trees`` never
+imports them. The engines join the experiment's table
+(``trees.studies._engines.ENGINES``) through ``register_engine`` when this
+module is imported (``trees.conditioning`` does), since the studies sit
+below the import (interop -> studies -> ensemble -> tree).
+"""
+
+from functools import partial
+from importlib import metadata
+
+import numpy as np
+
+from ..studies._engines import FittedModel, register_engine
+from ._registry import from_model
+
+__all__ = ["LIBRARY_ENGINES", "engine_versions", "fit_library", "library_estimator"]
+
+# Engine -> (distributions whose versions a run records, fixed settings, description).
+LIBRARY_ENGINES = {
+    "xgboost": (("xgboost",), {"n_jobs": 1},
+                "XGBoost XGBClassifier/XGBRegressor, defaults (100 rounds, depth 6, eta 0.3, hist)"),
+    "xgboost-rf": (("xgboost",), {"n_jobs": 1},
+                   "XGBoost XGBRFClassifier/XGBRFRegressor, defaults (100 parallel trees in one "
+                   "round, subsample 0.8, colsample_bynode 0.8, depth 6)"),
+    "lightgbm": (("lightgbm",), {"n_jobs": 1, "verbose": -1},
+                 "LightGBM LGBMClassifier/LGBMRegressor, defaults (100 rounds, 31 leaves, "
+                 "min_child_samples 20, 255 bins)"),
+    "lightgbm-rf": (("lightgbm",),
+                    {"n_jobs": 1, "verbose": -1, "boosting_type": "rf", "subsample": 0.632,
+                     "subsample_freq": 1},
+                    "LightGBM boosting_type='rf', defaults otherwise (100 trees, 31 leaves), "
+                    "bagging 0.632 every round"),
+    "catboost": (("catboost",),
+                 {"thread_count": 1, "verbose": 0, "allow_writing_files": False},
+                 "CatBoost CatBoostClassifier/CatBoostRegressor, defaults (1000 iterations, "
+                 "oblivious trees of depth 6, 254 borders)"),
+    "sklearn-hgb": (("scikit-learn",), {},
+                    "scikit-learn HistGradientBoostingClassifier/Regressor, defaults (100 "
+                    "iterations, 31 leaves, 255 bins)"),
+}  # fmt: skip
+
+
+def engine_versions(engine):
+    """``{distribution: version}`` of the libraries an engine fits with (for the saved run)."""
+    names = LIBRARY_ENGINES[engine][0] if engine in LIBRARY_ENGINES else ("scikit-learn",)
+    versions = {
+        "numpy": metadata.version("numpy"),
+        "scikit-learn": metadata.version("scikit-learn"),
+    }
+    for name in names:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = "not installed"
+    return versions
+
+
+def _xgboost_class(engine, classifier):
+    import xgboost
+
+    if engine == "xgboost-rf":
+        return xgboost.XGBRFClassifier if classifier else xgboost.XGBRFRegressor
+    return xgboost.XGBClassifier if classifier else xgboost.XGBRegressor
+
+
+def _lightgbm_class(engine, classifier):
+    import lightgbm
+
+    return lightgbm.LGBMClassifier if classifier else lightgbm.LGBMRegressor
+
+
+def _catboost_class(engine, classifier):
+    import catboost
+
+    return catboost.CatBoostClassifier if classifier else catboost.CatBoostRegressor
+
+
+def _hgb_class(engine, classifier):
+    from sklearn import ensemble
+
+    if classifier:
+        return ensemble.HistGradientBoostingClassifier
+    return ensemble.HistGradientBoostingRegressor
+
+
+# Engine -> (function (engine, classifier) -> estimator class, name of its seed parameter).
+_CLASSES = {
+    "xgboost": (_xgboost_class, "random_state"),
+    "xgboost-rf": (_xgboost_class, "random_state"),
+    "lightgbm": (_lightgbm_class, "random_state"),
+    "lightgbm-rf": (_lightgbm_class, "random_state"),
+    "catboost": (_catboost_class, "random_seed"),
+    "sklearn-hgb": (_hgb_class, "random_state"),
+}
+
+
+def library_estimator(engine, task, params, seed):
+    """The unfitted estimator of ``engine`` for ``task`` (defaults, fixed settings, ``params``)."""
+    find_class, seed_name = _CLASSES[engine]
+    cls = find_class(engine, task == "classification")
+    options = {**LIBRARY_ENGINES[engine][1], seed_name: int(seed), **dict(params or {})}
+    try:
+        return cls(**options)
+    except TypeError as error:
+        raise ValueError(
+            f"{cls.__name__} does not accept these settings ({error}); use the library's "
+            f"parameter names with engine={engine!r}."
+        ) from error
+
+
+def fit_library(engine, model, task, params, seed, X, y):
+    """Fit ``engine``'s ensemble and import it (a :class:`FittedModel`).
+
+    ``model`` must be "forest" (the library's ensemble; module docstring).
+    """
+    if model != "forest":
+        raise ValueError(
+            f"engine {engine!r} fits the library's ensemble: use model 'forest'. A single tree "
+            "of a boosting library is one round fitted to gradients, not the paper's tree; "
+            "engine 'sklearn' or 'trees' gives single CART trees."
+        )
+    from threadpoolctl import threadpool_limits
+
+    classes = None
+    target = np.asarray(y)
+    if task == "classification":
+        classes, target = np.unique(target, return_inverse=True)
+    estimator = library_estimator(engine, task, params, seed)
+    with threadpool_limits(1):  # OpenMP of HistGradientBoosting, LightGBM: one core per task
+        estimator.fit(np.asarray(X, dtype=np.float64), target)
+    imported = from_model(estimator)
+    return FittedModel(
+        trees=list(imported.trees),
+        classes=classes,
+        estimator=estimator,
+        imported=imported,
+        precision=imported.precision,
+    )
+
+
+def imported_conditionings(engine):
+    """The tests a library engine is scored under: "half" for the random-forest modes only."""
+    base = ("<=", "<", "average")
+    return (*base, "half") if engine.endswith("-rf") else base
+
+
+for _name in LIBRARY_ENGINES:
+    register_engine(_name, partial(fit_library, _name), imported_conditionings(_name))
