@@ -8,6 +8,11 @@ the run's id: a page opened again, in any session, finds the run, shows its
 progress, and can stop it. Every task is saved as it finishes, so closing
 the tab loses nothing, and stopping the server loses at most the tasks in
 flight (the same command or button resumes the run).
+
+A run may be the first of two: ``start(job, store, then=...)`` runs ``job``
+and, when it is done, ``then(summary)``'s job in the same worker (a Tables
+2-3 run after the selection of its settings); the entry shows whichever is
+going.
 """
 
 import threading
@@ -63,7 +68,7 @@ class BackgroundRuns:
         self._runs = {}
         self._lock = threading.Lock()
 
-    def start(self, job, store, executor=None):
+    def start(self, job, store, executor=None, then=None, kind=None):
         """Run ``job`` in a worker thread, or return its run when it is already going.
 
         Parameters
@@ -74,15 +79,20 @@ class BackgroundRuns:
         executor : optional
             Default: the worker thread itself (one task at a time), which
             leaves the server responsive.
+        then : callable(summary) -> job, optional
+            The job to run next, from ``job``'s summary, once ``job`` is done.
+        kind : str, optional
+            The kind the entry is listed under (default ``job.kind``; a chain
+            is listed under the kind of its last job).
         """
         run_id = job.run_id()
         with self._lock:
             current = self._runs.get(run_id)
             if current is not None and current.running:
                 return current
-            entry = BackgroundRun(run_id, job.kind, job.label(), job.fingerprint())
+            entry = BackgroundRun(run_id, kind or job.kind, job.label(), job.fingerprint())
             entry.thread = threading.Thread(
-                target=self._work, args=(entry, job, store, executor or JoblibExecutor(1)),
+                target=self._work, args=(entry, job, store, executor or JoblibExecutor(1), then),
                 name=f"tree-bias-lab run {run_id}", daemon=True,
             )  # fmt: skip
             self._runs[run_id] = entry
@@ -90,12 +100,16 @@ class BackgroundRuns:
         return entry
 
     @staticmethod
-    def _work(entry, job, store, executor):
+    def _work(entry, job, store, executor, then=None):
         def progress(done, total, summary):
             entry.done, entry.total, entry.summary = done, total, summary
 
         try:
             outcome = run_job(job, store, executor, progress, entry.stop_event.is_set)
+            if then is not None and outcome.status == "done":
+                following = then(outcome.summary)
+                entry.label, entry.done, entry.total = following.label(), 0, 0
+                outcome = run_job(following, store, executor, progress, entry.stop_event.is_set)
             entry.done, entry.total = outcome.n_done, outcome.n_tasks
             entry.summary, entry.status = outcome.summary, outcome.status
         except Exception as error:  # the worker must not die silently: the page shows this

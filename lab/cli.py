@@ -10,6 +10,7 @@ Examples::
     python -m lab conditioning --datasets all --model forest --repeats 400 --folds 5
     python -m lab conditioning --datasets o-ring,bupa --repeats 10 --scheduler local:4
     python -m lab conditioning --datasets haberman --engine xgboost --repeats 20 --csv t.csv
+    python -m lab conditioning --datasets all --engine lightgbm --repeats 20 --select
     python -m lab engines-table --engines sklearn,xgboost,lightgbm --html engines.html
     python -m lab split-bias --trials 100000 --N 50,100,500 --p1 0.1,0.5
     python -m lab paper-settings --search lymphography,stock-portfolio
@@ -33,8 +34,8 @@ from .executors import SchedulerError, make_executor
 from .jobs import PaperTablesJob
 from .paper import comparison_frame, engines_frame, write_html
 from .runner import run_job
-from .saved import delete_run, engine_runs, reopen, saved_runs
-from .search import SettingsSearchJob
+from .saved import chosen_settings_frame, delete_run, engine_runs, reopen, saved_runs
+from .search import SettingsSearchJob, chosen_settings
 from .split_bias import SplitBiasJob
 from .store import DATA_ENV, STORE_NAME, ResultsStore, StoreError, data_folder
 from .tables import resolve_names
@@ -116,6 +117,19 @@ def _add_conditioning(commands):
         "--library-params",
         help="library engines: settings replacing the library's defaults, in its own names "
         "(e.g. n_estimators=50,max_depth=3); recorded in the saved run",
+    )
+    cond.add_argument(
+        "--select",
+        action="store_true",
+        help="library engines: first choose each dataset's number of trees and depth from "
+        "the engine's small grid by the paper's rule (best mean AUC or R^2 under the "
+        "library's own test over repeated 5-fold cross-validation), then run with them",
+    )
+    cond.add_argument(
+        "--select-repeats",
+        type=_positive,
+        default=20,
+        help="repeats of the selection's 5-fold cross-validation (the paper: 20)",
     )
     cond.add_argument("--csv", help="also write the table of rows to this CSV file")
     cond.add_argument("--html", help="also write the table of rows to this HTML file")
@@ -263,13 +277,37 @@ def _models(args):
     return (args.model,)
 
 
+def _selected(args, names, store, out):
+    """With ``--select``: run (or resume) the engine's selection; its choice per dataset."""
+    if not args.select:
+        return ()
+    if args.engine not in LIBRARY_ENGINES:
+        raise ValueError(
+            "--select chooses a library engine's settings; the trees and sklearn engines "
+            "take the paper's own choice (Table 1)."
+        )
+    if args.library_params:
+        raise ValueError("Give --select or --library-params, not both.")
+    search = SettingsSearchJob(names=names, models=("forest",), n_repeats=args.select_repeats,
+                               engine=args.engine)  # fmt: skip
+    outcome = _run(search, store, args, out)
+    if outcome.status != "done":
+        raise KeyboardInterrupt
+    selected = chosen_settings(outcome.summary)
+    for name, params in selected:
+        print(f"{name}: {dict(params)}", file=sys.stderr)
+    return selected
+
+
 def _conditioning(args, store, out):
     models = _models(args)
+    names = resolve_names(args.datasets)
     job = PaperTablesJob(
-        names=resolve_names(args.datasets), models=models, n_repeats=args.repeats,
+        names=names, models=models, n_repeats=args.repeats,
         n_splits=args.folds, random_state=args.seed, engine=args.engine,
         rho_k_against=args.rho_k_against, significance=args.significance,
         extra_params=_project_options(args),
+        selected=_selected(args, names, store, out),
     )  # fmt: skip
     outcome = _run(job, store, args, out)
     frame = comparison_frame(outcome.summary)
@@ -301,6 +339,10 @@ def _engines_table(args, store, out):
     if names is not None:
         frame = frame[frame["dataset"].isin(names)]
     _print_frame(frame, out)
+    chosen = chosen_settings_frame(chosen)
+    if len(chosen):
+        out.write("\nSettings chosen per dataset by the paper's rule:\n")
+        _print_frame(chosen, out)
     _export(frame, args, "Tables 2-3 per engine, beside the paper's scikit-learn cells")
 
 

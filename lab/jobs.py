@@ -229,7 +229,10 @@ class PaperTablesJob(_SavedJob):
     """Source 000's Tables 2 and 3 on a subset of its 40 datasets (kind "tables").
 
     One part per dataset and model; each part's row stands beside the
-    paper's (:func:`lab.paper.comparison_row`).
+    paper's (:func:`lab.paper.comparison_row`). A library engine fits with
+    the library's defaults, or, given ``selected`` (from
+    :func:`lab.search.chosen_settings`), with each dataset's settings chosen
+    by the paper's selection rule; ``extra_params`` apply on top of either.
     """
 
     names: tuple = ALL_PAPER_DATASETS
@@ -242,6 +245,7 @@ class PaperTablesJob(_SavedJob):
     rho_k_against: str = "training rows"
     significance: str = "paper"
     extra_params: tuple = ()
+    selected: tuple = ()
     kind = "tables"
 
     def __post_init__(self):
@@ -254,9 +258,22 @@ class PaperTablesJob(_SavedJob):
         bad = [m for m in self.models if m not in ("tree", "forest")]
         if bad or not self.models:
             raise ValueError(f"models must be 'tree' and/or 'forest', got {list(self.models)}.")
+        if self.selected and self.engine not in LIBRARY_ENGINES:
+            raise ValueError(
+                "Settings chosen per dataset apply to the library engines; the trees and "
+                "sklearn engines take the paper's own choice (Table 1)."
+            )
+        missing = [n for n in self.names if self.selected and n not in dict(self.selected)]
+        if missing:
+            raise ValueError(
+                f"No chosen settings for {', '.join(missing)}: run the selection first."
+            )
 
     def job(self, name, model):
-        base = {} if self.engine in LIBRARY_ENGINES else paper_settings(name, model)
+        if self.engine in LIBRARY_ENGINES:
+            base = dict(dict(self.selected).get(name, ()))
+        else:
+            base = paper_settings(name, model)
         params = {**base, **dict(self.extra_params)}
         return ConditioningJob.for_dataset(
             name, model, params, n_repeats=self.n_repeats, n_splits=self.n_splits,
@@ -268,7 +285,9 @@ class PaperTablesJob(_SavedJob):
     def label(self):
         names = "all 40 datasets" if len(self.names) == 40 else f"{len(self.names)} datasets"
         models = " and ".join(self.models)
-        return f"Tables 2-3: {names}, {models}, {self.n_repeats} x {self.n_splits} folds, {self.engine}"
+        chosen = ", settings chosen per dataset" if self.selected else ""
+        return (f"Tables 2-3: {names}, {models}, {self.n_repeats} x {self.n_splits} folds, "
+                f"{self.engine}{chosen}")  # fmt: skip
 
     def dataset(self):
         return ",".join(self.names)
@@ -282,7 +301,14 @@ class PaperTablesJob(_SavedJob):
             "n_repeats": self.n_repeats, "n_splits": self.n_splits, "engine": self.engine,
             "rho_k_against": self.rho_k_against, "significance": self.significance,
             "extra_params": dict(self.extra_params), **engine_settings(self.engine),
+            **self._selected_settings(),
         }  # fmt: skip
+
+    def _selected_settings(self):
+        """The chosen settings as the run records them (nothing without: run ids stay)."""
+        if not self.selected:
+            return {}
+        return {"selected params": {name: dict(params) for name, params in self.selected}}
 
     def seeds(self):
         return {"folds": self.random_state, "estimators": self.estimator_seed}

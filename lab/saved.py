@@ -3,9 +3,18 @@
 import pandas as pd
 
 from .jobs import conditioning_result
-from .paper import comparison_frame
+from .paper import ALL_PAPER_DATASETS, comparison_frame
 
-__all__ = ["compare_runs", "delete_run", "engine_runs", "reopen", "run_table", "saved_runs"]
+__all__ = [
+    "chosen_settings_frame",
+    "compare_runs",
+    "delete_run",
+    "engine_group",
+    "engine_runs",
+    "reopen",
+    "run_table",
+    "saved_runs",
+]
 
 
 def saved_runs(store, kind=None, fingerprint=None):
@@ -33,24 +42,55 @@ def run_table(runs):
     return pd.DataFrame(rows, columns=["id", "label", "status", "progress", "saved", "kind"])
 
 
-def engine_runs(store, engines, names=None):
-    """The saved "tables" run to show per engine: ``{engine: run}`` (engines without one left out).
+CHOSEN_SUFFIX = " (chosen settings)"
 
-    Per engine, among its runs covering every dataset of ``names`` (any when
+
+def engine_group(settings):
+    """The column group of a "tables" run: its engine, marked when its settings were chosen."""
+    chosen = CHOSEN_SUFFIX if settings.get("selected params") else ""
+    return f"{settings.get('engine')}{chosen}"
+
+
+def engine_runs(store, engines, names=None):
+    """The saved "tables" run to show per column group: ``{group: run}`` (groups without one left out).
+
+    A group is an engine (:func:`engine_group`): a library engine's runs with
+    its defaults and with settings chosen per dataset are two groups. Per
+    group, among its runs covering every dataset of ``names`` (any when
     None): a finished run before an unfinished one, then the most tasks
-    done, then the newest.
+    done, then the newest. Groups follow ``engines``, defaults first.
     """
     chosen = {}
     for run in store.runs(kind="tables"):
-        engine = run["settings"].get("engine")
-        if engine not in engines:
+        if run["settings"].get("engine") not in engines:
             continue
         if names is not None and not set(names) <= set(run["settings"].get("datasets", ())):
             continue
+        group = engine_group(run["settings"])
         rank = (run["status"] == "done", run["n_done"], run["updated"])
-        if engine not in chosen or rank > chosen[engine][0]:
-            chosen[engine] = (rank, run)
-    return {engine: store.run(chosen[engine][1]["id"]) for engine in engines if engine in chosen}
+        if group not in chosen or rank > chosen[group][0]:
+            chosen[group] = (rank, run)
+    groups = [g for e in engines for g in (e, e + CHOSEN_SUFFIX) if g in chosen]
+    return {group: store.run(chosen[group][1]["id"]) for group in groups}
+
+
+def chosen_settings_frame(runs):
+    """The settings chosen per dataset of the runs that have them: one row per dataset.
+
+    ``runs`` is :func:`engine_runs`'s ``{group: run}``; one column per group
+    with chosen settings, each cell the library's own names and values.
+    """
+    columns = {}
+    for group, run in runs.items():
+        selected = run["settings"].get("selected params")
+        if selected:
+            columns[group] = {
+                name: ", ".join(f"{k}={v}" for k, v in params.items())
+                for name, params in selected.items()
+            }
+    names = [n for n in ALL_PAPER_DATASETS if any(n in c for c in columns.values())]
+    rows = [{"dataset": n, **{g: c.get(n, "") for g, c in columns.items()}} for n in names]
+    return pd.DataFrame(rows, columns=["dataset", *columns])
 
 
 # Kind -> how its saved summary is turned back into the object a page shows.

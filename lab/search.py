@@ -9,6 +9,13 @@ prints beta = infinity) with the best mean AUC or R^2 under ``<=`` over
 their settings the same way. Choices the paper leaves open: the folds are
 seeded with 5 like its estimators, and a tie between configurations goes to
 the first in grid order (fractions from small to large, then depths).
+
+A library engine (``engine="xgboost"``, ...) chooses among its own small grid
+(``trees.conditioning.LIBRARY_GRIDS``: the number of trees and the depth) by
+the same rule, its ensemble ("forest") only, each candidate scored with the
+library's own predictions, i.e. under the library's own test, as the paper
+scored scikit-learn's under its default ``<=``. :func:`chosen_settings` turns
+the search's summary into the settings a Tables 2-3 run takes per dataset.
 """
 
 from dataclasses import dataclass
@@ -16,25 +23,59 @@ from dataclasses import dataclass
 import numpy as np
 
 from datasets.source000 import LEAF_FRACTION_GRID, MAX_DEPTH_GRID
-from trees.conditioning import PAPER_RANDOM_STATE, fit_model
+from trees.conditioning import (
+    LIBRARY_ENGINES,
+    LIBRARY_GRIDS,
+    PAPER_RANDOM_STATE,
+    fit_model,
+    native_predictions,
+)
 from trees.tasks import folds, score
 
-from .jobs import _cached, _digest, _paper_dataset, _SavedJob
+from .jobs import _cached, _digest, _paper_dataset, _SavedJob, engine_settings
 
-__all__ = ["SEARCH_GRID", "SettingsSearchJob", "selection_score"]
+__all__ = ["SEARCH_GRID", "SettingsSearchJob", "chosen_settings", "search_grid", "selection_score"]
 
 SEARCH_GRID = tuple({"min_samples_leaf": f} for f in LEAF_FRACTION_GRID) + tuple(
     {"max_depth": d} for d in MAX_DEPTH_GRID
 )
 
 
+def search_grid(engine):
+    """The candidates of ``engine``: Table 1's grid, or a library engine's own small grid."""
+    return LIBRARY_GRIDS.get(engine, SEARCH_GRID)
+
+
+def _default_test_predictions(engine, model, task, params, seed, X_train, y_train, X_test):
+    """Predictions under the implementation's default test: ``<=``, or the library's own."""
+    if engine in LIBRARY_ENGINES:
+        return native_predictions(engine, task, params, seed, X_train, y_train, X_test)
+    fitted = fit_model(engine, model, task, params, seed, X_train, y_train)
+    return fitted.predict(X_test, "<="), fitted.classes
+
+
 def selection_score(X, y, task, model, params, splits, engine="sklearn", seed=PAPER_RANDOM_STATE):
-    """Mean AUC or R^2 under ``<=`` of one configuration over ``splits``."""
+    """Mean AUC or R^2 of one configuration over ``splits``, under the default test."""
     values = []
     for train, test in splits:
-        fitted = fit_model(engine, model, task, params, seed, X[train], y[train])
-        values.append(score(task, y[test], fitted.predict(X[test], "<="), fitted.classes))
+        prediction, classes = _default_test_predictions(
+            engine, model, task, params, seed, X[train], y[train], X[test]
+        )
+        values.append(score(task, y[test], prediction, classes))
     return float(np.nanmean(values))
+
+
+def chosen_settings(summary):
+    """``((dataset, ((name, value), ...)), ...)``: each dataset's best settings in a search summary.
+
+    The form :class:`lab.jobs.PaperTablesJob` takes as ``selected``; one
+    model per dataset (a library engine's search covers its ensemble only).
+    """
+    chosen = {}
+    for part, found in (summary or {}).items():
+        name = part.split("/")[0]
+        chosen[name] = tuple(sorted(found["best"].items()))
+    return tuple(sorted(chosen.items()))
 
 
 @dataclass(frozen=True)
@@ -48,6 +89,17 @@ class SettingsSearchJob(_SavedJob):
     engine: str = "sklearn"
     kind = "paper-settings"
 
+    def __post_init__(self):
+        if self.engine in LIBRARY_ENGINES and tuple(self.models) != ("forest",):
+            raise ValueError(
+                f"engine {self.engine!r} chooses its ensemble's settings: models must be "
+                "('forest',) (a single tree of a boosting library is not the paper's tree)."
+            )
+
+    def grid(self):
+        """The candidates searched (:func:`search_grid`)."""
+        return search_grid(self.engine)
+
     def _splits(self, name):
         def build():
             X, y, task, _ = _paper_dataset(name)
@@ -56,7 +108,10 @@ class SettingsSearchJob(_SavedJob):
         return _cached(("search folds", name, self.n_repeats, self.n_splits), build)
 
     def label(self):
-        return f"paper settings searched: {', '.join(self.names)} ({' and '.join(self.models)})"
+        searched = f"{', '.join(self.names)} ({' and '.join(self.models)})"
+        if self.engine in LIBRARY_ENGINES:
+            return f"{self.engine} settings chosen by the paper's rule: {searched}"
+        return f"paper settings searched: {searched}"
 
     def dataset(self):
         return ",".join(self.names)
@@ -67,14 +122,14 @@ class SettingsSearchJob(_SavedJob):
     def settings(self):
         return {"datasets": list(self.names), "models": list(self.models),
                 "n_repeats": self.n_repeats, "n_splits": self.n_splits, "engine": self.engine,
-                "grid": [dict(c) for c in SEARCH_GRID]}  # fmt: skip
+                "grid": [dict(c) for c in self.grid()], **engine_settings(self.engine)}  # fmt: skip
 
     def seeds(self):
         return {"folds": PAPER_RANDOM_STATE, "estimators": PAPER_RANDOM_STATE}
 
     def task_keys(self):
         return [f"{n}/{m}/{i:02d}" for n in self.names for m in self.models
-                for i in range(len(SEARCH_GRID))]  # fmt: skip
+                for i in range(len(self.grid()))]  # fmt: skip
 
     def part(self, key):
         name, model, _ = key.split("/")
@@ -83,8 +138,8 @@ class SettingsSearchJob(_SavedJob):
     def run_task(self, key):
         name, model, index = key.split("/")
         X, y, task, _ = _paper_dataset(name)
-        params = dict(SEARCH_GRID[int(index)])
-        if model == "forest":
+        params = dict(self.grid()[int(index)])
+        if model == "forest" and self.engine not in LIBRARY_ENGINES:
             params["n_estimators"] = 100
         return {"score": selection_score(X, y, task, model, params, self._splits(name),
                                          self.engine)}  # fmt: skip
@@ -92,10 +147,11 @@ class SettingsSearchJob(_SavedJob):
     def combine_part(self, part, results):
         ordered = sorted(results)  # keys end with the grid index: grid order
         scores = [results[k]["score"] for k in ordered]
+        grid = self.grid()
         best = int(np.nanargmax(scores))  # the first of equal scores
-        return {"best": dict(SEARCH_GRID[int(ordered[best].split("/")[2])]),
+        return {"best": dict(grid[int(ordered[best].split("/")[2])]),
                 "score": scores[best],
-                "scores": {str(SEARCH_GRID[int(k.split("/")[2])]): s
+                "scores": {str(grid[int(k.split("/")[2])]): s
                            for k, s in zip(ordered, scores, strict=True)}}  # fmt: skip
 
     def summarize(self, parts):

@@ -358,6 +358,45 @@ def test_the_tables_view_sets_engines_side_by_side(store):
     assert "Engines side by side" in _text(at)
 
 
+def test_does_it_matter_runs_a_librarys_own_ensemble():
+    """The single-dataset experiment on XGBoost's ensemble: its defaults, scored under both tests."""
+    pytest.importorskip("xgboost")
+    at = _open(tab=EXPERIMENT_TAB)
+    model = by_key(at.selectbox, "cond_exp_model")
+    assert {"one tree", "a random forest", "xgboost's ensemble", "catboost's ensemble"} <= set(
+        model.options
+    )
+    model.select("xgboost").run()
+    assert "XGBoost XGBClassifier/XGBRegressor, defaults" in _text(at)
+    _run_experiment(at)
+    assert "Over 10 folds" in _text(at)
+    assert "xgboost" in _text(at) and "library versions" in _text(at)
+
+
+@pytest.mark.slow
+def test_the_tables_view_chooses_a_librarys_settings_first(monkeypatch):
+    """'Chosen' runs the selection, then the tables with its choice, in one background run."""
+    pytest.importorskip("xgboost")
+    from trees.conditioning import LIBRARY_GRIDS
+
+    monkeypatch.setitem(LIBRARY_GRIDS, "xgboost", ({"n_estimators": 2}, {"n_estimators": 4}))
+    monkeypatch.setattr("app_pages.conditioning.runs.SELECTION_REPEATS", 1)
+    at = _open(tab=TABLES_TAB)
+    by_key(at.multiselect, state.COND_TABLES_NAMES).set_value(["o-ring"]).run()
+    by_key(at.multiselect, "cond_tables_engines").set_value(["xgboost"]).run()
+    by_key(at.number_input, state.COND_TABLES_REPEATS).set_value(1).run()
+    by_key(at.radio, state.COND_TABLES_LIBRARY_SETTINGS).set_value("chosen").run()
+    # 6 folds (1 x 5 and all data) of the forest + 2 candidates x 1 x 5 folds of the selection
+    assert "16 fits" in " ".join(c.value for c in at.caption)
+    by_key(at.button, "cond_tables_run").click().run()
+    _wait_for_background("tables")
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "Settings chosen per dataset" in _text(at)
+    tables = [d.value for d in at.dataframe if "xgboost (chosen settings): rho" in d.value.columns]
+    assert len(tables) == 1 and list(tables[0]["dataset"]) == ["o-ring"]
+
+
 def test_the_tables_buttons_pick_the_paper_s_groups():
     at = _open(tab=TABLES_TAB)
     by_key(at.button, "cond_tables_reg").click().run()

@@ -16,10 +16,13 @@ conditioning_plan, run_conditioning_task, combine_conditioning, ConditioningPlan
     The protocol as independent tasks and a combine step (any executor, same numbers).
 fit_model, FittedModel, ENGINES, PAPER_RANDOM_STATE, RHO_K_REFERENCES
     This package's models or scikit-learn's; the paper's seed; the rows rho_k counts.
-LIBRARY_ENGINES, engine_conditionings, engine_versions
+LIBRARY_ENGINES, engine_conditionings, engine_versions, installed_library_engines
     The engines of other libraries (XGBoost, LightGBM, CatBoost, scikit-learn's
     histogram boosting; their settings), the tests each engine is scored
-    under, and the library versions a run records.
+    under, the library versions a run records, and those installed here.
+LIBRARY_GRIDS, native_predictions
+    Each library engine's small grid of trees and depth, and the library's own
+    predictions the paper's selection rule scores the candidates with.
 wilcoxon_marks, improvement_over_worse, MARKS, MARK_LEGEND, SIGNIFICANCE_RULES, ALPHA
     The Wilcoxon marks of Tables 2 and 3 in one notation, and their rules.
 tree_operators, OPERATORS, FOREST_CONDITIONINGS
@@ -27,7 +30,13 @@ tree_operators, OPERATORS, FOREST_CONDITIONINGS
 """
 
 from .ensemble import tree_operators
-from .interop._engines import LIBRARY_ENGINES, engine_versions
+from .interop._engines import (
+    LIBRARY_ENGINES,
+    LIBRARY_GRIDS,
+    engine_versions,
+    installed_library_engines,
+    native_predictions,
+)
 from .studies._conditioning import Disagreement, conditioning_disagreement, row_paths
 from .studies._conditioning_experiment import (
     ALL_DATA,
@@ -68,6 +77,7 @@ __all__ = [
     "FOREST_CONDITIONINGS",
     "FittedModel",
     "LIBRARY_ENGINES",
+    "LIBRARY_GRIDS",
     "LatticeIndex",
     "MARKS",
     "MARK_LEGEND",
@@ -84,9 +94,11 @@ __all__ = [
     "engine_versions",
     "fit_model",
     "improvement_over_worse",
+    "installed_library_engines",
     "lattice_features",
     "lattice_nodes",
     "lattice_split_share",
+    "native_predictions",
     "row_paths",
     "run_conditioning_task",
     "tree_operators",

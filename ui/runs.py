@@ -55,16 +55,18 @@ def results_store():
         return None
 
 
-def start(job, panel_key=None):
+def start(job, panel_key=None, then=None, kind=None):
     """Start ``job`` in a background worker (or find it running); returns its BackgroundRun.
 
     With ``panel_key`` (the key of a :func:`saved_runs_panel`), that panel
-    opens the new run, so the page shows it as its results arrive.
+    opens the new run, so the page shows it as its results arrive. ``then``
+    and ``kind``: a second job run after the first is done
+    (:meth:`lab.background.BackgroundRuns.start`).
     """
     store = results_store()
     if store is None:
         return None
-    run = background_runs().start(job, store)
+    run = background_runs().start(job, store, then=then, kind=kind)
     if panel_key is not None:
         st.session_state[state.RUNS_OPENED_PREFIX + panel_key] = job.run_id()
     return run

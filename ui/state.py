@@ -143,6 +143,7 @@ COND_EXP_REPEATS = "cond_exp_repeats"
 COND_EXP_FOLDS = "cond_exp_folds"
 COND_TABLES_NAMES = "cond_tables_names"  # the datasets of the Tables 2 and 3 view
 COND_TABLES_REPEATS = "cond_tables_repeats"
+COND_TABLES_LIBRARY_SETTINGS = "cond_tables_library_settings"  # library engines: defaults or chosen
 COND_RUNS = "cond_runs"  # key of the saved-runs panel of the experiment (ui.runs)
 COND_TABLES_RUNS = "cond_tables_runs"  # ... and of the Tables 2 and 3 view
 

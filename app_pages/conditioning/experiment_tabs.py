@@ -11,7 +11,8 @@ import streamlit as st
 
 from datasets.bundled import PAPER_CLASSIFICATION, PAPER_REGRESSION
 from lab.paper import ALL_PAPER_DATASETS, engines_frame, html_page
-from lab.saved import engine_runs
+from lab.saved import chosen_settings_frame, engine_runs
+from trees.conditioning import PAPER_RANDOM_STATE, installed_library_engines
 from ui import figures, report, runs, share, state
 from viz.conditioning import score_distribution_figure
 
@@ -23,10 +24,19 @@ __all__ = ["show_experiment_tab", "show_tables_tab"]
 
 
 def _experiment_controls(limit, reason):
-    """The experiment's own settings: model, repeats, folds (at most what the data allows)."""
+    """The experiment's own settings: model, repeats, folds (at most what the data allows).
+
+    The model is one tree, a random forest (the page's engine), or a
+    library's own ensemble (its defaults; installed libraries only).
+    """
     e1, e2, e3 = st.columns(3)
-    model = share.radio(e1, "Model", ["tree", "forest"], key="cond_exp_model", horizontal=True,
-                        format_func={"tree": "one tree", "forest": "a random forest"}.get)  # fmt: skip
+    models = {"tree": "one tree", "forest": "a random forest",
+              **{e: f"{e}'s ensemble" for e in installed_library_engines()}}  # fmt: skip
+    model = share.selectbox(
+        e1, "Model", list(models), key="cond_exp_model", format_func=models.get,
+        help="A library's ensemble is fitted with the library's defaults and predicted under "
+             "both tests through its imported trees (boosting: ≤, < and their average).",
+    )  # fmt: skip
     repeats = share.number_input(e2, "Repeats", 1, 400, 10, key=state.COND_EXP_REPEATS,
                                  help="The paper repeats 5-fold cross-validation 400 times.")  # fmt: skip
     e2.button("The paper's 400 repeats", key="cond_exp_paper_repeats", on_click=set_value,
@@ -40,6 +50,17 @@ def _experiment_controls(limit, reason):
     if reason and limit:
         e3.caption(f"At most {limit} folds: {reason}.")
     return model, int(repeats), int(folds)
+
+
+def _experiment_text(settings, model, repeats, folds):
+    """What the experiment will run, in words."""
+    if model in cs.LIBRARY_ENGINE_TEXT:
+        return (f"**Runs** {repeats} x {folds} folds of {cs.LIBRARY_ENGINE_TEXT[model]}, seed "
+                f"{PAPER_RANDOM_STATE}, one thread; predicted under ≤, < and their average "
+                "through the imported trees.")  # fmt: skip
+    trees_text = f"; {settings.n_trees} trees" if model == "forest" else ""
+    return (f"**Runs** {repeats} x {folds} folds of {'one tree' if model == 'tree' else 'a forest'}: "
+            f"{settings.origin(model)}{trees_text}. Fitted by {settings.fit_text()}.")  # fmt: skip
 
 
 def show_experiment_tab(page):
@@ -57,11 +78,9 @@ def show_experiment_tab(page):
             f"The experiment cannot run on {data.name}: {reason}. Pick a dataset with more rows."
         )
     model, repeats, folds = _experiment_controls(limit, reason)
-    trees_text = f"; {settings.n_trees} trees" if model == "forest" else ""
     st.markdown(
-        f"**Runs** {repeats} x {folds} folds of {'one tree' if model == 'tree' else 'a forest'}: "
-        f"{settings.origin(model)}{trees_text}. Fitted by {settings.fit_text()}. "
-        f"Significance: {cs.SIGNIFICANCE[settings.significance]}; ρ_k counted against "
+        _experiment_text(settings, model, repeats, folds)
+        + f" Significance: {cs.SIGNIFICANCE[settings.significance]}; ρ_k counted against "
         f"{cs.RHO_K[settings.rho_k_against]}."
     )
     if st.button("Run in the background", type="primary", key="cond_exp_run", disabled=limit == 0):
@@ -135,10 +154,20 @@ def _tables_controls(dataset_name, engine):
     engines = st.multiselect(
         "Engines (a column group each in the side-by-side table)", list(cs.TABLE_ENGINES),
         default=[engine], key="cond_tables_engines", format_func=lambda e: f"{e}: {cs.TABLE_ENGINES[e]}",
-        help="Other libraries fit their own ensemble with their defaults (the 'forest' rows; "
-             "boosting is scored under ≤, < and their average, without 'half').",
+        help="Other libraries fit their own ensemble (the 'forest' rows; boosting is scored "
+             "under ≤, < and their average, without 'half').",
     )  # fmt: skip
-    return chosen, models, int(repeats), engines
+    library_settings = "defaults"
+    if any(e in cs.LIBRARY_ENGINE_TEXT for e in engines):
+        library_settings = share.radio(
+            st, "The libraries' settings", list(cs.LIBRARY_SETTINGS),
+            key=state.COND_TABLES_LIBRARY_SETTINGS, horizontal=True,
+            format_func=cs.LIBRARY_SETTINGS.get,
+            help="Chosen: for each dataset, the number of trees and the depth from the "
+                 "engine's small grid with the best mean AUC or R² under the library's own test "
+                 "over 20 x 5-fold cross-validation (source 000, section 4.3), run first.",
+        )  # fmt: skip
+    return chosen, models, int(repeats), engines, library_settings
 
 
 def show_tables_tab(page):
@@ -149,8 +178,10 @@ def show_tables_tab(page):
         "trees), each row beside the paper's (Tables 2 and 3). At the paper's 400 x 5 folds all 40 "
         "datasets take hours: the run goes on in the background and saves each fold."
     )
-    chosen, models, repeats, engines = _tables_controls(page.data.name, settings.engine)
-    fits = len(chosen) * len(models) * (repeats * 5 + 1) * max(len(engines), 1)
+    chosen, models, repeats, engines, library_settings = _tables_controls(
+        page.data.name, settings.engine
+    )
+    fits = cr.tables_fits(chosen, models, repeats, engines, library_settings)
     st.caption(
         f"{fits:,} fits. Fitted by {settings.fit_text()}. Significance: "
         f"{cs.SIGNIFICANCE[settings.significance]}; ρ_k counted against "
@@ -162,7 +193,7 @@ def show_tables_tab(page):
         key="cond_tables_run",
         disabled=not (chosen and models and engines),
     ):
-        _start_tables(chosen, models, repeats, settings, engines)
+        _start_tables(chosen, models, repeats, settings, engines, library_settings)
     runs.runs_section("tables", None, state.COND_TABLES_RUNS,
                       "Saved runs of Tables 2 and 3: reopen, compare two, delete",
                       show_tables_result)  # fmt: skip
@@ -170,12 +201,20 @@ def show_tables_tab(page):
     st.caption(cr.DEFINITIONS)
 
 
-def _start_tables(chosen, models, repeats, settings, engines):
-    """One background run per engine; the panel opens the first."""
+def _start_tables(chosen, models, repeats, settings, engines, library_settings):
+    """One background run per engine; the panel opens the first.
+
+    A library engine with settings chosen per dataset first runs the
+    selection, then the tables with its choice, in the same worker.
+    """
     for index, engine in enumerate(engines):
         job = cr.tables_job(chosen, models, repeats, settings, engine)
         if not job.models:
             st.warning(f"{engine} fits its library's ensemble only: tick the model 'forest'.")
+            continue
+        if engine in cs.LIBRARY_ENGINE_TEXT and library_settings == "chosen":
+            runs.start(cr.selection_job(chosen, engine), kind="tables",
+                       then=cr.tables_after_selection(chosen, repeats, settings, engine))  # fmt: skip
             continue
         runs.start(job, panel_key=state.COND_TABLES_RUNS if index == 0 else None)
 
@@ -198,6 +237,11 @@ def show_engines_side_by_side(chosen, engines):
         + "; ".join(f"{e}: {r['label']} ({r['status']})" for e, r in found.items())
         + ". A library's 'forest' is its own ensemble (boosting: proposed remedy 'average')."
     )
+    settings_chosen = chosen_settings_frame(found)
+    if len(settings_chosen):
+        settings_chosen = settings_chosen[settings_chosen["dataset"].isin(chosen)]
+        st.markdown("**Settings chosen per dataset** by the paper's rule (the libraries' names)")
+        st.dataframe(settings_chosen, hide_index=True, key="cond_engines_chosen")
     st.download_button("Download the engines table (CSV)", frame.to_csv(index=False),
                        file_name="conditioning_engines.csv", mime="text/csv",
                        key="cond_engines_csv")  # fmt: skip

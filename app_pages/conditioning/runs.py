@@ -26,6 +26,7 @@ from lab.paper import (
     paper_row,
     printed_cells,
 )
+from lab.search import SettingsSearchJob, chosen_settings, search_grid
 from trees.conditioning import MARK_LEGEND, MARKS
 
 from .settings import (
@@ -102,31 +103,76 @@ def fold_limit(task, y):
 
 
 def experiment_job(X, y, data, data_key, settings, model, repeats, folds):
-    """Source 000's experiment on the current dataset, as a background job."""
+    """Source 000's experiment on the current dataset, as a background job.
+
+    ``model`` is "tree", "forest" (the page's engine and settings) or a
+    library engine's name (its ensemble with the library's defaults).
+    """
+    if model in LIBRARY_ENGINE_TEXT:
+        engine, model, params = model, "forest", {}
+    else:
+        engine, params = settings.engine, settings.model_params(model)
     return ConditioningJob.for_arrays(
         X, y, data.task, data.name, data_key, model=model,
-        params=settings.model_params(model), n_repeats=int(repeats), n_splits=int(folds),
-        engine=settings.engine, rho_k_against=settings.rho_k_against,
+        params=params, n_repeats=int(repeats), n_splits=int(folds),
+        engine=engine, rho_k_against=settings.rho_k_against,
         significance=settings.significance,
     )  # fmt: skip
 
 
-def tables_job(names, models, repeats, settings, engine=None):
+def tables_job(names, models, repeats, settings, engine=None, selected=()):
     """Tables 2 and 3 on ``names`` (in the paper's order) with its settings (100 trees per forest).
 
     ``engine`` defaults to the page's; the page's tree options go with its
-    own engine only, and a library engine fits its ensemble ("forest") alone.
+    own engine only, and a library engine fits its ensemble ("forest") alone,
+    with its defaults or the settings ``selected`` per dataset.
     """
     engine = engine or settings.engine
     options = settings.engine_options() if engine == settings.engine else {}
     if engine in LIBRARY_ENGINE_TEXT:
         models = [m for m in models if m == "forest"]
     return PaperTablesJob(
-        names=tuple(n for n in ALL_PAPER_DATASETS if n in set(names)), models=tuple(models), n_repeats=int(repeats),
+        names=paper_order(names), models=tuple(models), n_repeats=int(repeats),
         engine=engine, rho_k_against=settings.rho_k_against,
         significance=settings.significance,
-        extra_params=tuple(sorted(options.items())),
+        extra_params=tuple(sorted(options.items())), selected=tuple(selected),
     )  # fmt: skip
+
+
+def paper_order(names):
+    """``names`` in the order of the paper's tables."""
+    return tuple(n for n in ALL_PAPER_DATASETS if n in set(names))
+
+
+SELECTION_REPEATS = 20  # the paper's model selection: 20 x 5-fold cross-validation (section 4.3)
+
+
+def selection_job(names, engine):
+    """The paper's selection rule over ``engine``'s small grid, on ``names`` (its ensemble)."""
+    return SettingsSearchJob(names=paper_order(names), models=("forest",),
+                             n_repeats=SELECTION_REPEATS, engine=engine)  # fmt: skip
+
+
+def tables_after_selection(names, repeats, settings, engine):
+    """What runs once the selection is done: ``summary -> `` the Tables 2-3 job with its choice."""
+
+    def following(summary):
+        return tables_job(names, ["forest"], repeats, settings, engine, chosen_settings(summary))
+
+    return following
+
+
+def tables_fits(names, models, repeats, engines, library_settings):
+    """How many fits the Tables 2-3 runs of ``engines`` take (a library: its ensemble only,
+    after the selection of its settings when they are "chosen")."""
+    fits = 0
+    for engine in engines:
+        library = engine in LIBRARY_ENGINE_TEXT
+        fitted_models = [m for m in models if m == "forest"] if library else models
+        fits += len(names) * len(fitted_models) * (repeats * 5 + 1)
+        if library and fitted_models and library_settings == "chosen":
+            fits += len(names) * len(search_grid(engine)) * SELECTION_REPEATS * 5
+    return fits
 
 
 def matches_paper(run):
@@ -202,6 +248,16 @@ def settings_used(run):
             f"{k} {v}" for k, v in settings["library versions"].items()
         )
         used["ties and precision"] = "the library's own (its import: trees.interop)"
+        used["library settings"] = (
+            "chosen per dataset by the paper's rule (20 x 5 folds, best mean score under the "
+            "library's own test): "
+            + "; ".join(
+                f"{name}: {', '.join(f'{k}={v}' for k, v in params.items())}"
+                for name, params in settings["selected params"].items()
+            )
+            if settings.get("selected params")
+            else settings.get("engine settings", "the library's defaults")
+        )
     elif settings["engine"] == "trees":
         used["ties between features"] = TIE_BREAKS[params.get("tie_break", "first")]
         used["thresholds compared in"] = PRECISIONS[params.get("threshold_dtype", "float64")]
