@@ -18,6 +18,7 @@ def test_two_classes_run_every_learner_on_the_same_refits():
     table = board.table.set_index("model")
     assert list(table.index) == [
         "CART",
+        "pruned CART",
         "p-value selection",
         "averaged thresholds",
         "cultivated forest",
@@ -56,7 +57,7 @@ def test_stop_keeps_the_refits_every_learner_finished():
 
     def stop():
         calls.append(1)
-        return len(calls) >= 7  # during the second refit (5 learners each)
+        return len(calls) >= 8  # during the second refit (6 learners each)
 
     board = _board(X, y, "classification", should_stop=stop)
     assert board.cancelled and board.n_refits == 1
@@ -84,3 +85,19 @@ def test_on_refit_hands_over_the_board_of_the_refits_finished_so_far():
     # The first two refits are the same samples as the full run's: its first two agree.
     first_two = full.agreement["CART"][:2, :2]
     assert np.array_equal(partial.agreement["CART"], first_two)
+
+
+def test_pruned_cart_keeps_one_strength_chosen_on_the_training_rows():
+    """The classic remedy: CART cut back by cost-complexity pruning, one alpha for every refit."""
+    from trees.instability import pruning_strength
+
+    X, y = generate("Two Gaussian classes", n_samples=200, seed=5).arrays()
+    alpha = pruning_strength(X, y, "classification", max_depth=None)
+    assert alpha > 0  # noisy classes: the full tree is worth pruning
+    board = _board(X, y, "classification", n_refits=3)
+    row = board.table.set_index("model").loc["pruned CART"]
+    assert "cost-complexity pruned with ccp_alpha=" in row["settings"]
+    assert row["applies"] and row["n_refits"] == 3 and not np.isnan(row["root_entropy"])
+    assert any(line.startswith("pruned CART") for line in board.reading)
+    tiny = pruning_strength(X[:3], np.array([0, 1, 0]), "classification")
+    assert tiny == 0.0  # a class of one row: no cross-validation, no pruning

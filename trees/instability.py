@@ -19,7 +19,7 @@ near_tie_trees, near_tie_options, NearTieSet, tree_importances, alternative_path
     The greedy trees obtained by branching on near-tied splits.
 node_cutpoints, cutpoint_summary
     The feature and threshold of every refit at every node of the top levels.
-stability_scoreboard, scoreboard_models, Scoreboard, Learner
+stability_scoreboard, scoreboard_models, pruning_strength, Scoreboard, Learner
     Which remedy buys how much stability, on the same refits.
 tie_break_study, TieBreakStudy
     How much the tie-break between equally good features alone moves a tree.
@@ -57,7 +57,13 @@ from .studies._rashomon import (
     near_tie_trees,
     tree_importances,
 )
-from .studies._scoreboard import Learner, Scoreboard, scoreboard_models, stability_scoreboard
+from .studies._scoreboard import (
+    Learner,
+    Scoreboard,
+    pruning_strength,
+    scoreboard_models,
+    stability_scoreboard,
+)
 from .studies._tie_breaks import TieBreakStudy, tie_break_study
 
 __all__ = [
@@ -85,6 +91,7 @@ __all__ = [
     "prediction_spread",
     "refit_map",
     "refit_without_row",
+    "pruning_strength",
     "scoreboard_models",
     "split_confidence",
     "stability_scoreboard",

@@ -6,8 +6,9 @@ problems, and several models scored on the same folds.
 
 Public API
 ----------
-complexity_curve, ComplexityCurve
-    Cross-validated error against ``max_depth`` or ``min_samples_leaf`` (source 003).
+complexity_curve, ComplexityCurve, pruning_alphas
+    Cross-validated error against ``max_depth``, ``min_samples_leaf`` or the pruning
+    strength ``ccp_alpha`` (source 003), and the alphas a dataset's pruning path spans.
 configuration_grid, cross_validated_search, cross_validation_error, holdout_tuning, nested_cross_validation, SearchResult
     Configurations searched and evaluated (source 004, chapter 4).
 exhaustive_trees, split_error
@@ -16,7 +17,7 @@ compare_models
     Cross-validated scores of several models on the same folds.
 """
 
-from .studies._curves import ComplexityCurve, complexity_curve
+from .studies._curves import ComplexityCurve, complexity_curve, pruning_alphas
 from .studies._model_selection import compare_models
 from .studies._tuning import (
     SearchResult,
@@ -40,5 +41,6 @@ __all__ = [
     "exhaustive_trees",
     "holdout_tuning",
     "nested_cross_validation",
+    "pruning_alphas",
     "split_error",
 ]

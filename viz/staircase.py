@@ -150,7 +150,11 @@ def surface_comparison_figure(tree, true_surface, X, n=80):
     return fig
 
 
-PARAMETER_NAMES = {"max_depth": "maximum depth", "min_samples_leaf": "minimum rows per leaf"}
+PARAMETER_NAMES = {
+    "max_depth": "maximum depth",
+    "min_samples_leaf": "minimum rows per leaf",
+    "ccp_alpha": "pruning strength α (ccp_alpha)",
+}
 
 
 def complexity_figure(curve):

@@ -9,6 +9,7 @@ from sklearn.linear_model import LogisticRegression
 from datasets import generate, preprocess
 from trees import complexity_curve
 from trees.tasks import make_tree
+from trees.tuning import pruning_alphas
 
 __all__ = ["complexity_curves", "logistic_fit", "staircase_example", "staircase_tree"]
 
@@ -33,10 +34,12 @@ def logistic_fit(_X, _y, data_key):
 
 
 @st.cache_data(
-    show_spinner="Cross-validating trees of every depth and leaf size...", max_entries=16
+    show_spinner="Cross-validating trees of every depth, leaf size and pruning strength...",
+    max_entries=16,
 )
 def complexity_curves(signature, _X, _y):
-    """Depth and leaf-size curves; ``signature`` = (data key, task, folds, repeats, error name)."""
+    """Depth, leaf-size and pruning curves; ``signature`` = (data key, task, folds, repeats,
+    error name)."""
     _, task, folds, repeats, error_name = signature
     options = {"n_splits": folds, "n_repeats": repeats, "error_name": error_name}
     depths = [1, 2, 3, 4, 5, 6, 8, 10, 12, 15, None]
@@ -45,4 +48,6 @@ def complexity_curves(signature, _X, _y):
         v for v in sorted({1, 2, 5, 10, 20, 50, 100, max(1, len(_y) // 20)}) if v <= len(_y) // 4
     ] or [1]
     leaf_curve = complexity_curve(_X, _y, task, "min_samples_leaf", leaves, **options)
-    return depth_curve, leaf_curve
+    alphas = pruning_alphas(_X, _y, task)
+    alpha_curve = complexity_curve(_X, _y, task, "ccp_alpha", alphas, **options)
+    return depth_curve, leaf_curve, alpha_curve

@@ -136,23 +136,36 @@ with depth_tab:
         )
     else:
         signature = (source, task, int(folds), int(repeats), error_name)
-        if st.button("Cross-validate every depth and leaf size", key="stair_run", type="primary"):
+        if st.button(
+            "Cross-validate every depth, leaf size and α", key="stair_run", type="primary"
+        ):
             st.session_state[state.STAIR_CURVES] = signature
         if st.session_state.get(state.STAIR_CURVES) != signature:
             st.info(
-                f"Press the button to cross-validate 19 tree sizes on {'the toy data' if use_toy else data.name}"
+                f"Press the button to cross-validate 29 tree sizes on {'the toy data' if use_toy else data.name}"
                 + (" (a random 20,000 rows)" if subsampled else "")
                 + "."
             )
         else:
-            depth_curve, leaf_curve = complexity_curves(signature, X_cv, y_cv)
+            depth_curve, leaf_curve, alpha_curve = complexity_curves(signature, X_cv, y_cv)
             a, b = st.columns(2)
             figures.chart(complexity_figure(depth_curve), key="stair_depth_curve", container=a)
-            figures.chart(complexity_figure(leaf_curve), key="stair_leaf_curve", container=b)
+            figures.chart(complexity_figure(alpha_curve), key="stair_alpha_curve", container=b)
+            c, d = st.columns(2)
+            figures.chart(complexity_figure(leaf_curve), key="stair_leaf_curve", container=c)
             best_depth = "no limit" if depth_curve.best_value is None else depth_curve.best_value
-            st.markdown(
+            d.markdown(
                 f"Lowest cross-validated error: maximum depth **{best_depth}** "
-                f"({depth_curve.test_mean[depth_curve.best_index]:.3f}) and minimum rows per leaf "
-                f"**{leaf_curve.best_value}** ({leaf_curve.test_mean[leaf_curve.best_index]:.3f}); the linear "
-                f"baseline scores {depth_curve.baseline_mean:.3f}. Bands: ± one standard deviation over folds."
+                f"({depth_curve.test_mean[depth_curve.best_index]:.3f}), pruning strength "
+                f"α = **{alpha_curve.best_value:g}** ({alpha_curve.test_mean[alpha_curve.best_index]:.3f}) "
+                f"and minimum rows per leaf **{leaf_curve.best_value}** "
+                f"({leaf_curve.test_mean[leaf_curve.best_index]:.3f}); the linear baseline scores "
+                f"{depth_curve.baseline_mean:.3f}. Bands: ± one standard deviation over folds."
+            )
+            d.markdown(
+                "**Two ways to a smaller tree.** A depth limit stops every branch at the same "
+                "depth while it grows. Cost-complexity pruning grows the whole tree, then cuts "
+                "back the branches whose splits buy the least: each leaf costs α, so a branch "
+                "survives only if it lowers the impurity by more than α per extra leaf. The α "
+                "values come from this data's own pruning path (0: no pruning)."
             )

@@ -12,6 +12,12 @@ thresholds when predicting:
 
 Predictions average the trees' probabilities (classification) or values.
 
+Weights follow scikit-learn 1.9: sample and class weights are the
+probabilities with which the bootstrap draws rows, and each tree weighs a
+row by the times it was drawn ("balanced_subsample": times its class weight
+in the tree's own sample); without bootstrap the trees take the weights
+themselves. (scikit-learn before 1.9 drew uniformly and multiplied.)
+
 Speed: the forest sorts its training rows once and each tree keeps its
 bootstrap rows from those sorted orders; trees grow in parallel threads
 (``n_jobs``; the compiled growth releases the GIL). For prediction the trees
@@ -21,12 +27,15 @@ walks both tests in one pass.
 """
 
 import numbers
+import warnings
 
 import numpy as np
 from joblib import Parallel, delayed
+from scipy import sparse
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.metrics import accuracy_score, r2_score
 from sklearn.utils import check_random_state
+from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -37,22 +46,68 @@ from ..tree._kernels_traversal import forest_predict
 from ..tree._operators import OPERATOR_CODES
 from ..tree._parallel import in_row_blocks
 from ..tree._params import tree_params_of
-from ..tree._settings import check_sample_weight
+from ..tree._settings import CLASS_WEIGHTS, check_sample_weight, class_weights
 from ..tree._splitter import sort_features
 from ..tree._tree import pack_trees
 
-__all__ = ["RandomForestClassifier", "RandomForestRegressor", "bootstrap_indices", "tree_operators"]
+__all__ = [
+    "RandomForestClassifier",
+    "RandomForestRegressor",
+    "bootstrap_indices",
+    "bootstrap_size",
+    "tree_operators",
+]
 
 _MAX_INT = np.iinfo(np.int32).max
 
 
-def bootstrap_indices(seed, n_samples):
+def _bootstrap_rows(state, n_samples, n_draws, weights):
+    """``n_draws`` rows drawn with replacement from ``state``: uniformly without
+    ``weights``, else with probability proportional to them (scikit-learn 1.9's rule)."""
+    if weights is None:
+        return state.randint(0, n_samples, n_draws, dtype=np.int32)
+    drawn = state.choice(n_samples, n_draws, replace=True, p=weights / np.sum(weights))
+    return drawn.astype(np.int32)
+
+
+def bootstrap_indices(seed, n_samples, n_draws=None, weights=None):
     """Rows drawn with replacement for one tree (scikit-learn's scheme, so the
-    same ``random_state`` draws the same bootstrap samples as its forests)."""
-    return check_random_state(seed).randint(0, n_samples, n_samples, dtype=np.int32)
+    same ``random_state`` draws the same bootstrap samples as its forests);
+    ``n_draws`` rows (default ``n_samples``: see :func:`bootstrap_size`), with
+    probabilities proportional to ``weights`` when given."""
+    n_draws = n_samples if n_draws is None else n_draws
+    return _bootstrap_rows(check_random_state(seed), n_samples, n_draws, weights)
 
 
-def _tree_draws(seed, n_samples, bootstrap):
+def bootstrap_size(n_samples, max_samples, weights=None):
+    """Rows each bootstrap sample draws (scikit-learn 1.9's rule).
+
+    None: ``n_samples``; an int: that many (with replacement, so it may
+    exceed the rows); a float in (0, 1]: that share of the rows, or of the
+    total weight when the forest is weighted, truncated, at least 1.
+
+    Raises
+    ------
+    ValueError
+        For any other value.
+    """
+    if max_samples is None:
+        return n_samples
+    if isinstance(max_samples, numbers.Integral) and not isinstance(max_samples, bool):
+        if max_samples < 1:
+            raise ValueError(
+                f"max_samples must be an int >= 1 or a float in (0, 1], got {max_samples}."
+            )
+        return int(max_samples)
+    if isinstance(max_samples, numbers.Real) and 0.0 < max_samples <= 1.0:
+        total = n_samples if weights is None else float(np.sum(weights))
+        return max(int(max_samples * total), 1)
+    raise ValueError(
+        f"max_samples must be None, an int >= 1 or a float in (0, 1], got {max_samples!r}."
+    )
+
+
+def _tree_draws(seed, n_samples, bootstrap, n_draws=None, weights=None):
     """A tree's bootstrap rows and its generator's seed, from one ``RandomState(seed)``.
 
     Both are the first draws of a fresh ``RandomState(seed)``: the bootstrap
@@ -72,7 +127,29 @@ def _tree_draws(seed, n_samples, bootstrap):
     if not bootstrap:
         return None, generator_seed
     state.set_state(fresh)
-    return state.randint(0, n_samples, n_samples, dtype=np.int32), generator_seed
+    n_draws = n_samples if n_draws is None else n_draws
+    return _bootstrap_rows(state, n_samples, n_draws, weights), generator_seed
+
+
+# A forest's class weights: the trees' and each tree's own bootstrap sample's.
+FOREST_CLASS_WEIGHTS = (*CLASS_WEIGHTS, "balanced_subsample")
+
+
+def forest_class_weights(class_weight, y, sample_weight=None):
+    """Each row's class weight in a forest (scikit-learn 1.9's rule).
+
+    A dict as the trees'; "balanced" (and "balanced_subsample" without
+    bootstrap) weighs class ``c`` by ``W / (k W_c)``, ``W_c`` the sample
+    weight of its rows and ``W`` their total (``n / (k n_c)`` unweighted).
+    """
+    if isinstance(class_weight, dict):
+        return class_weights(class_weight, y)
+    if class_weight not in FOREST_CLASS_WEIGHTS:
+        class_weights(class_weight, y, FOREST_CLASS_WEIGHTS)  # raises, naming what is accepted
+    classes, index = np.unique(y, return_inverse=True)
+    weights = np.ones(len(y)) if sample_weight is None else sample_weight
+    per_class = np.bincount(index, weights=weights, minlength=len(classes))
+    return (weights.sum() / (len(classes) * per_class))[index]
 
 
 def tree_operators(n_estimators, conditioning):
@@ -96,11 +173,15 @@ class BaseForest(BaseEstimator):
         max_depth=None,
         min_samples_split=2,
         min_samples_leaf=1,
+        min_weight_fraction_leaf=0.0,
         max_leaf_nodes=None,
         min_impurity_decrease=0.0,
+        ccp_alpha=0.0,
         max_features,
         bootstrap=True,
         oob_score=False,
+        max_samples=None,
+        warm_start=False,
         n_jobs=None,
         random_state=None,
         conditioning="<=",
@@ -114,11 +195,15 @@ class BaseForest(BaseEstimator):
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.max_leaf_nodes = max_leaf_nodes
         self.min_impurity_decrease = min_impurity_decrease
+        self.ccp_alpha = ccp_alpha
         self.max_features = max_features
         self.bootstrap = bootstrap
         self.oob_score = oob_score
+        self.max_samples = max_samples
+        self.warm_start = warm_start
         self.n_jobs = n_jobs
         self.random_state = random_state
         self.conditioning = conditioning
@@ -136,6 +221,11 @@ class BaseForest(BaseEstimator):
             )
         if self.oob_score and not self.bootstrap:
             raise ValueError("oob_score needs bootstrap=True: without it no row is out of bag.")
+        if self.max_samples is not None and not self.bootstrap:
+            raise ValueError(
+                "max_samples sizes the bootstrap samples: it needs bootstrap=True (without it "
+                "every tree sees every row)."
+            )
 
     def _tree_params(self):
         """The trees' settings: the forest's tree settings (``TreeParams``), validated once.
@@ -146,32 +236,75 @@ class BaseForest(BaseEstimator):
         """
         return tree_params_of(self, self._tree_class._criteria, conditioning="<=")
 
-    def _fit_forest(self, X, y, sample_weight):
-        """Grow every tree; ``y`` is already encoded (class indices or values)."""
+    def _fit_forest(self, X, y, weights, subsample_classes=False):
+        """Grow the trees; ``y`` is already encoded (class indices or values).
+
+        ``weights``: the rows' sample weights times their class weights, or
+        None when neither was given. As scikit-learn 1.9: with ``bootstrap``
+        they are the probabilities of the rows' draws and each tree weighs
+        a row by the times it was drawn (times its class weight within the
+        tree's own sample with ``subsample_classes``, "balanced_subsample");
+        without ``bootstrap`` every tree weighs the rows by them.
+
+        With ``warm_start`` and a fitted forest, only the trees beyond the
+        ones it has are grown, with the seeds a one-shot fit gives them
+        (scikit-learn's rule: the generator first draws the existing trees'
+        seeds).
+        """
         n_samples = X.shape[0]
+        self.n_outputs_ = 1  # one target, as the trees
         params = self._tree_params()
-        seeds = check_random_state(self.random_state).randint(_MAX_INT, size=self.n_estimators)
+        n_draws = bootstrap_size(n_samples, self.max_samples, weights) if self.bootstrap else None
+        kept = self._kept_trees()
+        n_more = self.n_estimators - len(kept)
+        if n_more == 0:
+            warnings.warn(
+                "warm_start=True and n_estimators equals the trees already grown: no tree was "
+                "added. Raise n_estimators to grow more.",
+                UserWarning,
+                stacklevel=3,
+            )
+            return self
+        generator = check_random_state(self.random_state)
+        generator.randint(_MAX_INT, size=len(kept))  # the seeds of the trees kept
+        seeds = generator.randint(_MAX_INT, size=n_more)
         X = kernel_array(_round_for_fit(X, params.threshold_dtype))
         sorted_orders = sort_features(X)  # once for all trees
         names = getattr(self, "feature_names_in_", None)
+        unweighted = np.ones(n_samples)
 
         def fit_one(seed):
-            weight = sample_weight.copy()
-            rows, generator_seed = _tree_draws(seed, n_samples, self.bootstrap)
-            if rows is not None:
-                weight *= np.bincount(rows, minlength=n_samples)
+            rows, generator_seed = _tree_draws(seed, n_samples, self.bootstrap, n_draws, weights)
+            if rows is None:
+                weight = unweighted.copy() if weights is None else weights.copy()
+            else:
+                weight = np.bincount(rows, minlength=n_samples).astype(np.float64)
+                if subsample_classes:
+                    weight *= compute_sample_weight("balanced", y, indices=rows)
             tree = params.estimator(self._tree_class, random_state=seed)
             return tree._fit_in_forest(X, y, weight, sorted_orders, params, names, generator_seed)
 
         # Threads share X and the sorted orders; the compiled growth releases the GIL.
-        self.estimators_ = Parallel(n_jobs=self.n_jobs, prefer="threads")(
+        grown = Parallel(n_jobs=self.n_jobs, prefer="threads")(
             delayed(fit_one)(seed) for seed in seeds
         )
-        self._seeds = seeds
+        self.estimators_ = [*kept, *grown]
+        self._seeds = np.concatenate([getattr(self, "_seeds", seeds[:0])[: len(kept)], seeds])
+        self._draws = (n_draws, weights)  # how the out-of-bag rows are found again
         self._pack = self._packed()
         if self.oob_score:
             self._compute_oob(X, y)
         return self
+
+    def _kept_trees(self):
+        """The trees a warm start keeps (none otherwise)."""
+        kept = list(getattr(self, "estimators_", [])) if self.warm_start else []
+        if len(kept) > self.n_estimators:
+            raise ValueError(
+                f"n_estimators={self.n_estimators} is below the {len(kept)} trees already grown: "
+                "with warm_start=True a forest can only grow. Set warm_start=False to start anew."
+            )
+        return kept
 
     def _packed(self):
         """The trees end to end for the compiled walk (``trees.tree._tree.pack_trees``),
@@ -202,7 +335,8 @@ class BaseForest(BaseEstimator):
         total, counts = None, np.zeros(n_samples)
         operators = tree_operators(len(self.estimators_), self.conditioning)
         for seed, tree, op in zip(self._seeds, self.estimators_, operators, strict=True):
-            out = np.bincount(bootstrap_indices(seed, n_samples), minlength=n_samples) == 0
+            drawn = bootstrap_indices(seed, n_samples, *self._draws)
+            out = np.bincount(drawn, minlength=n_samples) == 0
             prediction = self._tree_output(tree, X[out], op)
             if total is None:
                 total = np.zeros((n_samples,) + prediction.shape[1:])
@@ -218,23 +352,73 @@ class BaseForest(BaseEstimator):
         )
         self._set_oob(oob, y, seen)
 
+    def _routing_operators(self, conditioning):
+        """Each tree's routing test for ``apply`` and ``decision_path`` (one leaf per tree)."""
+        conditioning = conditioning or self.conditioning
+        if conditioning == "average":
+            raise ValueError(
+                "With conditioning='average' a row may reach two leaves of a tree; pass "
+                "conditioning='<=', '<' or 'half'."
+            )
+        return tree_operators(len(self.estimators_), conditioning)
+
+    def apply(self, X, conditioning=None):
+        """The leaf each row reaches in each tree, shape (n_samples, n_estimators).
+
+        Under ``conditioning`` ("<=", "<" or "half"; default: the forest's).
+        """
+        X = self._validate_X_predict(X)
+        operators = self._routing_operators(conditioning)
+        return np.column_stack(
+            [est.tree_.apply(X, op) for est, op in zip(self.estimators_, operators, strict=True)]
+        )
+
+    def decision_path(self, X, conditioning=None):
+        """The nodes each row visits in every tree, as scikit-learn's forests give them.
+
+        Returns
+        -------
+        indicator : scipy.sparse.csr_matrix of shape (n_samples, total nodes)
+            The trees' node indicators side by side.
+        n_nodes_ptr : ndarray of shape (n_estimators + 1,)
+            Tree ``i``'s columns are ``n_nodes_ptr[i]:n_nodes_ptr[i + 1]``.
+        """
+        X = self._validate_X_predict(X)
+        operators = self._routing_operators(conditioning)
+        paths = [est.tree_.decision_path(X, op)
+                 for est, op in zip(self.estimators_, operators, strict=True)]  # fmt: skip
+        n_nodes_ptr = np.cumsum([0, *(path.shape[1] for path in paths)])
+        return sparse.hstack(paths).tocsr(), n_nodes_ptr
+
     def _validate_X_predict(self, X):
         check_is_fitted(self, "estimators_")
         return check_predict_rows(self, X)
 
     def _validate_fit(self, X, y, sample_weight):
+        """``X``, ``y`` and the sample weights (None when not given: the bootstrap then draws
+        rows uniformly, as scikit-learn's)."""
         self._check_settings()
         X, y = validate_data(
             self, X, y, dtype=np.float64, y_numeric=isinstance(self, RegressorMixin)
         )
-        sample_weight = check_sample_weight(sample_weight, X.shape[0])
+        if sample_weight is not None:
+            sample_weight = check_sample_weight(sample_weight, X.shape[0])
         return X, y, sample_weight
 
     @property
     def feature_importances_(self):
-        """Mean of the trees' normalised impurity decreases."""
+        """Mean of the trees' normalised impurity decreases, normalised to sum to 1.
+
+        As scikit-learn: a tree that is a single leaf has no importances (all
+        zeros) and is left out of the mean; all zeros when every tree is a leaf.
+        """
         check_is_fitted(self, "estimators_")
-        return np.mean([tree.feature_importances_ for tree in self.estimators_], axis=0)
+        grown = [t.feature_importances_ for t in self.estimators_ if t.tree_.node_count > 1]
+        if not grown:
+            return np.zeros(self.n_features_in_)
+        mean = np.mean(grown, axis=0)
+        total = mean.sum()
+        return mean / total if total > 0 else mean
 
 
 class RandomForestClassifier(ClassifierMixin, BaseForest):
@@ -246,11 +430,23 @@ class RandomForestClassifier(ClassifierMixin, BaseForest):
     criterion : {"gini", "entropy", "misclassification", "chi2", "report_chi2"}, default="gini"
     max_depth, min_samples_split, min_samples_leaf, max_leaf_nodes, min_impurity_decrease
         The trees' stopping rules.
+    ccp_alpha : float, default=0.0
+        Each tree's minimal cost-complexity pruning (as the trees').
     max_features : int, float, "sqrt", "log2" or None, default="sqrt"
         Features drawn at each node.
+    min_weight_fraction_leaf : float, default=0.0
+        Passed to the trees: least share of a tree's total sample weight each
+        child keeps.
     bootstrap : bool, default=True
     oob_score : bool, default=False
         Accuracy on the out-of-bag rows, in ``oob_score_``.
+    max_samples : int, float or None, default=None
+        Rows each bootstrap sample draws: all (None), a count, or a share of
+        the rows (at least 1); needs ``bootstrap=True``.
+    warm_start : bool, default=False
+        A new ``fit`` keeps the trees grown and adds ``n_estimators`` minus
+        their number, seeded as a one-shot fit seeds them (same data: same
+        forest).
     n_jobs : int, default=None
         Trees grown in parallel threads (joblib).
     random_state : int, RandomState or None
@@ -264,6 +460,10 @@ class RandomForestClassifier(ClassifierMixin, BaseForest):
         Passed to the trees: features holding integer category codes, split
         by membership (or equality) natively in every tree (source 004).
     categorical_split : {"membership", "equality"}, default="membership"
+    class_weight : dict, "balanced", "balanced_subsample" or None, default=None
+        Class weights multiplying the sample weights (as the trees');
+        ``"balanced_subsample"`` balances the classes of each tree's own
+        bootstrap sample (scikit-learn's rule).
 
     Attributes
     ----------
@@ -282,11 +482,15 @@ class RandomForestClassifier(ClassifierMixin, BaseForest):
         max_depth=None,
         min_samples_split=2,
         min_samples_leaf=1,
+        min_weight_fraction_leaf=0.0,
         max_leaf_nodes=None,
         min_impurity_decrease=0.0,
+        ccp_alpha=0.0,
         max_features="sqrt",
         bootstrap=True,
         oob_score=False,
+        max_samples=None,
+        warm_start=False,
         n_jobs=None,
         random_state=None,
         conditioning="<=",
@@ -294,6 +498,7 @@ class RandomForestClassifier(ClassifierMixin, BaseForest):
         threshold_dtype="float64",
         categorical_features=None,
         categorical_split="membership",
+        class_weight=None,
     ):
         super().__init__(
             n_estimators,
@@ -301,11 +506,15 @@ class RandomForestClassifier(ClassifierMixin, BaseForest):
             max_depth=max_depth,
             min_samples_split=min_samples_split,
             min_samples_leaf=min_samples_leaf,
+            min_weight_fraction_leaf=min_weight_fraction_leaf,
             max_leaf_nodes=max_leaf_nodes,
             min_impurity_decrease=min_impurity_decrease,
+            ccp_alpha=ccp_alpha,
             max_features=max_features,
             bootstrap=bootstrap,
             oob_score=oob_score,
+            max_samples=max_samples,
+            warm_start=warm_start,
             n_jobs=n_jobs,
             random_state=random_state,
             conditioning=conditioning,
@@ -314,6 +523,7 @@ class RandomForestClassifier(ClassifierMixin, BaseForest):
             categorical_features=categorical_features,
             categorical_split=categorical_split,
         )
+        self.class_weight = class_weight
 
     def fit(self, X, y, sample_weight=None):
         """Grow the forest on ``(X, y)``."""
@@ -321,7 +531,11 @@ class RandomForestClassifier(ClassifierMixin, BaseForest):
         check_classification_targets(y)
         self.classes_, y_encoded = np.unique(y, return_inverse=True)
         self.n_classes_ = len(self.classes_)
-        return self._fit_forest(X, y_encoded, sample_weight)
+        per_tree = self.class_weight == "balanced_subsample" and self.bootstrap
+        if self.class_weight is not None and not per_tree:
+            weighted = forest_class_weights(self.class_weight, y, sample_weight)
+            sample_weight = weighted if sample_weight is None else sample_weight * weighted
+        return self._fit_forest(X, y_encoded, sample_weight, subsample_classes=per_tree)
 
     def _set_oob(self, oob, y, seen):
         self.oob_decision_function_ = oob
@@ -347,6 +561,11 @@ class RandomForestClassifier(ClassifierMixin, BaseForest):
         X = self._validate_X_predict(X)
         operators = tree_operators(len(self.estimators_), conditioning or self.conditioning)
         return self._forest_mean(X, operators)
+
+    def predict_log_proba(self, X, conditioning=None):
+        """Logarithm of :meth:`predict_proba` (``-inf`` where a class gets no vote)."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X, conditioning))
 
     def predict(self, X):
         """Most probable class."""
@@ -374,11 +593,15 @@ class RandomForestRegressor(RegressorMixin, BaseForest):
         max_depth=None,
         min_samples_split=2,
         min_samples_leaf=1,
+        min_weight_fraction_leaf=0.0,
         max_leaf_nodes=None,
         min_impurity_decrease=0.0,
+        ccp_alpha=0.0,
         max_features=1.0,
         bootstrap=True,
         oob_score=False,
+        max_samples=None,
+        warm_start=False,
         n_jobs=None,
         random_state=None,
         conditioning="<=",
@@ -394,11 +617,15 @@ class RandomForestRegressor(RegressorMixin, BaseForest):
             max_depth=max_depth,
             min_samples_split=min_samples_split,
             min_samples_leaf=min_samples_leaf,
+            min_weight_fraction_leaf=min_weight_fraction_leaf,
             max_leaf_nodes=max_leaf_nodes,
             min_impurity_decrease=min_impurity_decrease,
+            ccp_alpha=ccp_alpha,
             max_features=max_features,
             bootstrap=bootstrap,
             oob_score=oob_score,
+            max_samples=max_samples,
+            warm_start=warm_start,
             n_jobs=n_jobs,
             random_state=random_state,
             conditioning=conditioning,

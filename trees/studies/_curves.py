@@ -17,7 +17,10 @@ from sklearn.preprocessing import StandardScaler
 
 from ._by_task import ERRORS, error, folds, make_tree
 
-__all__ = ["ComplexityCurve", "complexity_curve"]
+__all__ = ["ComplexityCurve", "complexity_curve", "pruning_alphas"]
+
+# Parameters whose larger values give simpler trees (the others: smaller values do).
+_LARGER_IS_SIMPLER = ("min_samples_leaf", "ccp_alpha")
 
 
 @dataclass
@@ -61,7 +64,25 @@ def _baseline(task):
 def _simplicity_order(parameter, values):
     """Indices of ``values`` from the simplest tree to the most complex."""
     order = sorted(range(len(values)), key=lambda i: np.inf if values[i] is None else values[i])
-    return order[::-1] if parameter == "min_samples_leaf" else order
+    return order[::-1] if parameter in _LARGER_IS_SIMPLER else order
+
+
+def pruning_alphas(X, y, task, n_values=10, base_params=None):
+    """``n_values`` pruning strengths spanning the pruning path of a tree grown on all rows.
+
+    0 (no pruning), then up to ``n_values - 1`` alphas spaced evenly on a log
+    scale from the path's smallest positive alpha to its second largest (the
+    largest leaves the root alone), each rounded to 3 significant digits.
+    Choice made here: the grid comes from the whole data's path, as
+    scikit-learn's example does; every fold then prunes its own tree with it.
+    """
+    path = make_tree(task, dict(base_params or {})).cost_complexity_pruning_path(X, y)
+    positive = np.unique(path.ccp_alphas[path.ccp_alphas > 0])
+    if positive.size == 0:
+        return [0.0]
+    high = positive[-2] if positive.size > 1 else positive[-1]
+    grid = np.geomspace(positive[0], high, n_values - 1)
+    return [0.0, *sorted({float(f"{v:.3g}") for v in grid})]
 
 
 def complexity_curve(
@@ -83,7 +104,7 @@ def complexity_curve(
     ----------
     X, y : arrays
     task : {"classification", "regression"}
-    parameter : {"max_depth", "min_samples_leaf"}
+    parameter : {"max_depth", "min_samples_leaf", "ccp_alpha"}
     values : iterable
         Values of the parameter (None allowed for max_depth: unbounded).
     n_splits, n_repeats : int

@@ -1,10 +1,15 @@
 """A stability scoreboard: which remedy buys how much stability, on the same refits.
 
-Five learners are refitted on the *same* perturbed samples of the training
+Six learners are refitted on the *same* perturbed samples of the training
 rows (bootstrap samples, a few rows removed, or jittered features; see
 :data:`trees.instability.PERTURBATIONS`) and judged on the same held-out rows:
 
 * **CART**: the greedy tree;
+* **pruned CART**: the same tree cut back by minimal cost-complexity pruning
+  (Breiman et al., 1984), the classic remedy for a tree's variance; its
+  ``ccp_alpha`` is chosen once, by 5-fold cross-validation on the training
+  rows over their own pruning path (:func:`pruning_strength`), and kept in
+  every refit, as every other learner keeps its settings;
 * **p-value selection** (source 001, section 4): the split variable with the
   smallest permutation p-value (classification only);
 * **averaged threshold tests** (source 000, section 3.3): the CART tree,
@@ -33,10 +38,11 @@ from ..ensemble import CultivatedForestClassifier, RandomForestClassifier, Rando
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
 from ._agreement import mean_pairwise, partition_distance
 from ._by_task import score, train_test_rows
+from ._curves import complexity_curve, pruning_alphas
 from ._instability import perturb_data, tree_distance
 from ._progress import report
 
-__all__ = ["Scoreboard", "scoreboard_models", "stability_scoreboard"]
+__all__ = ["Scoreboard", "pruning_strength", "scoreboard_models", "stability_scoreboard"]
 
 
 @dataclass
@@ -51,8 +57,31 @@ class Learner:
     reason: str = ""
 
 
-def scoreboard_models(task, n_classes, max_depth=4, n_estimators=50, n_permutations=99, seed=0):
-    """The five learners of the scoreboard with like-for-like settings.
+def pruning_strength(X, y, task, max_depth=None, n_splits=5, seed=0):
+    """The ``ccp_alpha`` with the lowest cross-validated error on ``(X, y)`` (ties: the strongest).
+
+    The candidates are :func:`pruning_alphas` of a tree of ``max_depth``; the
+    error is :func:`complexity_curve`'s (``1 - accuracy`` or ``1 - R^2``).
+    Fewer folds when the smallest class has fewer rows; 0 (no pruning) when
+    even two folds cannot hold every class.
+    """
+    smallest = np.unique(y, return_counts=True)[1].min() if task == "classification" else len(y)
+    n_splits = min(n_splits, int(smallest))
+    params = {"max_depth": max_depth}
+    alphas = pruning_alphas(X, y, task, base_params=params) if n_splits >= 2 else [0.0]
+    if len(alphas) == 1:
+        return 0.0
+    curve = complexity_curve(X, y, task, "ccp_alpha", alphas, n_splits=n_splits,
+                             random_state=seed, base_params=params)  # fmt: skip
+    return float(curve.best_value)
+
+
+def scoreboard_models(
+    task, n_classes, max_depth=4, n_estimators=50, n_permutations=99, seed=0, ccp_alpha=0.0
+):
+    """The six learners of the scoreboard with like-for-like settings.
+
+    ``ccp_alpha`` is pruned CART's strength (:func:`pruning_strength`).
 
     Returns
     -------
@@ -66,6 +95,13 @@ def scoreboard_models(task, n_classes, max_depth=4, n_estimators=50, n_permutati
     criterion = "gini" if clf else "squared error"
     return [
         Learner("CART", lambda: tree(max_depth=max_depth), f"{criterion}, {depth}", True),
+        Learner(
+            "pruned CART",
+            lambda: tree(max_depth=max_depth, ccp_alpha=ccp_alpha),
+            f"{criterion}, {depth}, cost-complexity pruned with ccp_alpha={ccp_alpha:.3g} "
+            "(chosen by 5-fold cross-validation on the training rows)",
+            True,
+        ),
         Learner(
             "p-value selection",
             lambda: DecisionTreeClassifier(
@@ -284,7 +320,7 @@ def stability_scoreboard(
     should_stop=None,
     on_refit=None,
 ):
-    """Five learners refitted on the same perturbed samples, and how stable each is.
+    """Six learners refitted on the same perturbed samples, and how stable each is.
 
     Parameters
     ----------
@@ -323,6 +359,7 @@ def stability_scoreboard(
     """
     X, y = np.asarray(X, dtype=float), np.asarray(y)
     classes = np.unique(y) if task == "classification" else None
+    train, test = train_test_rows(task, y, test_share, seed=random_state)
     learners = learners or scoreboard_models(
         task,
         0 if classes is None else len(classes),
@@ -330,8 +367,8 @@ def stability_scoreboard(
         n_estimators,
         n_permutations,
         random_state,
+        pruning_strength(X[train], y[train], task, max_depth, seed=random_state),
     )
-    train, test = train_test_rows(task, y, test_share, seed=random_state)
     rng = np.random.default_rng(random_state)
     samples = _refit_samples(X[train], y[train], int(n_refits), perturbation, amount, rng)
     scale = float(np.std(y[train].astype(float))) if task == "regression" else 1.0

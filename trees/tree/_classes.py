@@ -1,8 +1,8 @@
 """Decision-tree estimators with the scikit-learn API and a choice of threshold test."""
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
-from sklearn.utils import check_random_state
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
+from sklearn.utils import Bunch, check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -17,7 +17,8 @@ from ._operators import (
     check_operator,
 )
 from ._params import tree_params_of
-from ._settings import check_sample_weight, regression_offset, target_statistics
+from ._pruning import cost_complexity_path, prune
+from ._settings import check_sample_weight, class_weights, regression_offset, target_statistics
 
 __all__ = ["BaseDecisionTree", "DecisionTreeClassifier", "DecisionTreeRegressor"]
 
@@ -47,9 +48,11 @@ class BaseDecisionTree(BaseEstimator):
         max_depth=None,
         min_samples_split=2,
         min_samples_leaf=1,
+        min_weight_fraction_leaf=0.0,
         max_leaf_nodes=None,
         max_nodes=None,
         min_impurity_decrease=0.0,
+        ccp_alpha=0.0,
         max_features=None,
         growth="best_first",
         random_state=None,
@@ -63,9 +66,11 @@ class BaseDecisionTree(BaseEstimator):
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.max_leaf_nodes = max_leaf_nodes
         self.max_nodes = max_nodes
         self.min_impurity_decrease = min_impurity_decrease
+        self.ccp_alpha = ccp_alpha
         self.max_features = max_features
         self.growth = growth
         self.random_state = random_state
@@ -97,14 +102,16 @@ class BaseDecisionTree(BaseEstimator):
             row_stats,
             params,
             # Fractions of rows count every row given (a forest's absent rows too).
-            params.stopping_rules(self._n_rows_given),
+            params.stopping_rules(self._n_rows_given, self._total_weight),
             categorical=params.categorical_mask(X, getattr(self, "feature_names_in_", None)),
             value_offset=value_offset,
             rng=np.random.default_rng(seed),
             presorted=presorted,
             targets=targets,
         )
-        self.max_features_ = growth.max_features
+        # scikit-learn's meaning: how many features a split looks at (all of them for None).
+        subset = growth.max_features
+        self.max_features_ = growth.n_features if subset is None else int(subset)
         grow(growth, params.growth)
         names = getattr(self, "feature_names_in_", None)
         classes = getattr(self, "classes_", None)
@@ -114,18 +121,49 @@ class BaseDecisionTree(BaseEstimator):
             input_dtype=params.threshold_dtype,
         )
         self._improvement = growth.nodes.improvement.copy()
+        if params.ccp_alpha > 0:
+            self._prune(params.ccp_alpha)
         return self
 
-    def _validate_fit_data(self, X, y, sample_weight):
+    def _prune(self, ccp_alpha):
+        """Keep the subtree minimal cost-complexity pruning chooses (``_pruning.prune``)."""
+        self.tree_, kept = prune(self.tree_, ccp_alpha)
+        improvement = self._improvement[kept]
+        improvement[self.tree_.feature < 0] = 0.0  # a pruned branch's root is a leaf now
+        self._improvement = improvement
+
+    def cost_complexity_pruning_path(self, X, y, sample_weight=None):
+        """The minimal cost-complexity pruning path of the tree grown on ``(X, y)``.
+
+        The tree is grown with these settings and ``ccp_alpha=0`` (this
+        estimator is not fitted). As scikit-learn's method, and its numbers
+        on the same tree (``trees/tree/_pruning.py``).
+
+        Returns
+        -------
+        sklearn.utils.Bunch
+            ``ccp_alphas``: the effective alphas of the nested subtrees,
+            increasing from 0 (the grown tree) to the alpha that leaves the
+            root alone; ``impurities``: the weighted impurity of each
+            subtree's leaves.
+        """
+        grown = clone(self).set_params(ccp_alpha=0.0).fit(X, y, sample_weight=sample_weight)
+        ccp_alphas, impurities = cost_complexity_path(grown.tree_)
+        return Bunch(ccp_alphas=ccp_alphas, impurities=impurities)
+
+    def _validate_fit_data(self, X, y, sample_weight, class_weight=None):
         self.tree_params_ = self._tree_params()
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=not self._is_classifier())
         X = _round_for_fit(X, self.tree_params_.threshold_dtype)
         sample_weight = check_sample_weight(sample_weight, X.shape[0])
+        if class_weight is not None:  # scikit-learn's rule: each row's weight times its class's
+            sample_weight = sample_weight * class_weights(class_weight, y)
         # Fractions of rows (min_samples_leaf=0.05...) are resolved against every row given, as
         # scikit-learn does: a forest's bootstrap weights must not shrink its trees' leaves.
         self._n_rows_given = X.shape[0]
         # A row of weight 0 is treated as absent: it would otherwise still
         # place thresholds and count towards min_samples_leaf.
+        self._total_weight = float(sample_weight.sum())  # min_weight_fraction_leaf's whole
         present = sample_weight > 0
         return X[present], np.asarray(y)[present], sample_weight[present]
 
@@ -150,6 +188,7 @@ class BaseDecisionTree(BaseEstimator):
         kept = keep_rows(rows, xs, present)
         # Fractions of rows count every row given, the bootstrap's absent rows too (as fit).
         self._n_rows_given = X.shape[0]
+        self._total_weight = float(sample_weight.sum())
         self.n_features_in_ = X.shape[1]
         if feature_names is not None:
             self.feature_names_in_ = feature_names
@@ -282,8 +321,10 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
 
     Parameters
     ----------
-    criterion : {"gini", "entropy", "misclassification", "chi2", "report_chi2"}, default="gini"
+    criterion : {"gini", "entropy", "log_loss", "misclassification", "chi2", "report_chi2"}, \
+default="gini"
         Split score (``trees._criterion``); any number of classes.
+        ``"log_loss"`` is scikit-learn's name for ``"entropy"``.
         ``"chi2"`` is Pearson's statistic, ``"report_chi2"`` source 004's own
         chi-square metric. Misclassification refuses splits of zero gain
         (see ``Misclassification``): its exhaustive trees stop where no split
@@ -294,12 +335,18 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         Fewest rows a node needs to be split (a float is a share of the rows).
     min_samples_leaf : int or float, default=1
         Fewest rows each child must keep (a float is a share of the rows).
+    min_weight_fraction_leaf : float, default=0.0
+        Least share of the total sample weight each child must keep (in [0, 0.5]).
     max_leaf_nodes : int, default=None
         Most leaves; the growth order decides which leaves are split first.
     max_nodes : int, default=None
         Most nodes, internal and leaves (source 004, section 3.4.1).
     min_impurity_decrease : float, default=0.0
         Least weighted impurity decrease ``w_t / w * G`` a split must bring.
+    ccp_alpha : float, default=0.0
+        Minimal cost-complexity pruning after growth: the subtree kept is the
+        largest whose weakest link costs at most ``ccp_alpha``
+        (``trees/tree/_pruning.py``; 0 prunes nothing).
     max_features : int, float, "sqrt", "log2" or None, default=None
         Size of the random feature subset drawn at each node.
     growth : {"best_first", "level_order"}, default="best_first"
@@ -334,6 +381,10 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         the bias towards features with many values).
     n_permutations : int, default=99
         Label permutations per feature and node with ``selection="p_value"``.
+    class_weight : dict, "balanced" or None, default=None
+        Weights of the classes, multiplying the sample weights (scikit-learn's
+        rule): ``"balanced"`` weighs each class ``n / (k * n_class)``, a dict
+        ``{class: weight}`` names them (a class left out weighs 1).
 
     Attributes
     ----------
@@ -342,7 +393,11 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
     n_classes_ : int
     n_features_in_ : int
     feature_names_in_ : ndarray of str, present when fitted on a DataFrame
-    max_features_ : int or None
+    max_features_ : int
+        How many features each split looks at (``n_features_in_`` when
+        ``max_features`` is None), as scikit-learn's.
+    n_outputs_ : int
+        1 (one target).
     tree_params_ : TreeParams
         The settings the tree was grown with, validated (``trees.tree.TreeParams``).
     """
@@ -356,9 +411,11 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         max_depth=None,
         min_samples_split=2,
         min_samples_leaf=1,
+        min_weight_fraction_leaf=0.0,
         max_leaf_nodes=None,
         max_nodes=None,
         min_impurity_decrease=0.0,
+        ccp_alpha=0.0,
         max_features=None,
         growth="best_first",
         random_state=None,
@@ -369,15 +426,18 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         threshold_dtype="float64",
         selection="gain",
         n_permutations=99,
+        class_weight=None,
     ):
         super().__init__(
             criterion=criterion,
             max_depth=max_depth,
             min_samples_split=min_samples_split,
             min_samples_leaf=min_samples_leaf,
+            min_weight_fraction_leaf=min_weight_fraction_leaf,
             max_leaf_nodes=max_leaf_nodes,
             max_nodes=max_nodes,
             min_impurity_decrease=min_impurity_decrease,
+            ccp_alpha=ccp_alpha,
             max_features=max_features,
             growth=growth,
             random_state=random_state,
@@ -389,6 +449,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         )
         self.selection = selection
         self.n_permutations = n_permutations
+        self.class_weight = class_weight
 
     def fit(self, X, y, sample_weight=None):
         """Grow the tree on ``(X, y)``.
@@ -403,7 +464,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         -------
         self
         """
-        X, y, sample_weight = self._validate_fit_data(X, y, sample_weight)
+        X, y, sample_weight = self._validate_fit_data(X, y, sample_weight, self.class_weight)
         check_classification_targets(y)
         row_stats, offset, self.classes_ = target_statistics(
             self.tree_params_.new_criterion(), y, sample_weight
@@ -474,9 +535,11 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         max_depth=None,
         min_samples_split=2,
         min_samples_leaf=1,
+        min_weight_fraction_leaf=0.0,
         max_leaf_nodes=None,
         max_nodes=None,
         min_impurity_decrease=0.0,
+        ccp_alpha=0.0,
         max_features=None,
         growth="best_first",
         random_state=None,
@@ -492,9 +555,11 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
             max_depth=max_depth,
             min_samples_split=min_samples_split,
             min_samples_leaf=min_samples_leaf,
+            min_weight_fraction_leaf=min_weight_fraction_leaf,
             max_leaf_nodes=max_leaf_nodes,
             max_nodes=max_nodes,
             min_impurity_decrease=min_impurity_decrease,
+            ccp_alpha=ccp_alpha,
             max_features=max_features,
             growth=growth,
             random_state=random_state,

@@ -344,4 +344,6 @@ CRITERIA_REG = {"squared_error": SquaredError}
 # impurity gains and Pearson's statistic.
 REPORT_CRITERIA = {"report_chi2": ReportChiSquare}
 # Every classification criterion an estimator accepts.
-CLASSIFIER_CRITERIA = {**CRITERIA_CLF, **REPORT_CRITERIA}
+# scikit-learn's other names, accepted by the estimators (not offered again on the pages).
+CRITERION_ALIASES = {"log_loss": Entropy}  # log loss is the entropy impurity
+CLASSIFIER_CRITERIA = {**CRITERIA_CLF, **REPORT_CRITERIA, **CRITERION_ALIASES}

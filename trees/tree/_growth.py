@@ -56,6 +56,7 @@ from ._kernels_growth import (
     WEIGHT_MIN_LEAF,
     WEIGHT_TOTAL,
     evaluate_nodes,
+    node_means,
     root_sklearn_variance,
     split_node,
 )
@@ -162,9 +163,17 @@ class _NodeView:
 
     @property
     def value(self):
+        """Class shares, or the regression mean of each node's rows (exact for a pure node)."""
         growth = self._growth
-        value = growth.criterion.value(self.stats)
-        return value if growth.criterion.is_classification else value + growth.value_offset
+        if growth.criterion.is_classification:
+            return growth.criterion.value(self.stats)
+        if growth.raw_targets:
+            means = np.empty(self.size)
+            contiguous = np.ascontiguousarray  # one compiled specialisation for every caller
+            node_means(growth.rows[0], growth.targets, contiguous(growth._stats_by_row[:, 0]),
+                       contiguous(self.start), contiguous(self.n_samples), means)  # fmt: skip
+            return means[:, None]
+        return growth.criterion.value(self.stats) + growth.value_offset
 
     @property
     def improvement(self):
@@ -238,7 +247,10 @@ class GrowingTree:
     targets : ndarray of shape (n_samples,), optional
         Regression: the target of each row, read to leave a node whose
         target is constant a leaf (its computed variance may be a rounding
-        error above zero). Defaults to ``w*y / w`` from ``row_stats``.
+        error above zero), and to give each node the mean of its rows'
+        targets (``_kernels_growth.node_means``; a pure leaf its target
+        exactly). Defaults to ``w*y / w`` from ``row_stats``, and the values
+        to the criterion's mean plus ``value_offset``.
     """
 
     def __init__(
@@ -272,6 +284,8 @@ class GrowingTree:
         self.rows, self.xs = sort_features(self.X) if presorted is None else presorted
         self._stats_by_row = kernel_array(row_stats.T)
         self.targets = self._row_targets(targets)
+        # Regression values are means of the rows' own targets when the caller gave them.
+        self.raw_targets = targets is not None and not self.criterion.is_classification
         # The root's statistics summed over the rows in index order, as ever.
         in_index_order = np.sort(self.rows[0])
         present = slice(None) if presorted is None else in_index_order

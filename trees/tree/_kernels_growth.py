@@ -65,6 +65,7 @@ from ._kernels_sklearn_order import (
 
 __all__ = [
     "FLOAT_COLUMNS",
+    "node_means",
     "GrowthSettings",
     "INT_COLUMNS",
     "LIMIT_MAX_DEPTH",
@@ -219,6 +220,36 @@ def _constant_target(data, start, count):
             elif targets[row] != first:
                 return False
     return True
+
+
+@njit(**_JIT)
+def node_means(rows, targets, weights, starts, counts, out):
+    """Each node's weighted mean target, summed from its own rows (regression values).
+
+    ``rows`` lists row ids so that node ``i`` owns ``rows[starts[i]:starts[i] +
+    counts[i]]``. A node whose weighted rows all share one target gets that
+    target itself, so a pure leaf predicts its value exactly (a sum of equal
+    terms divided by their weight may round off it, and a mean of centred
+    targets plus their offset does: issue 29). A node without weight gets 0.
+    """
+    for node in range(starts.shape[0]):
+        start, count = starts[node], counts[node]
+        total, weight_sum, first, constant = 0.0, 0.0, np.nan, True
+        for i in range(count):
+            row = rows[start + i]
+            w = weights[row]
+            if w <= 0:
+                continue
+            if first != first:
+                first = targets[row]
+            elif targets[row] != first:
+                constant = False
+            total += w * targets[row]
+            weight_sum += w
+        if weight_sum <= 0:
+            out[node] = 0.0
+        else:
+            out[node] = first if constant else total / weight_sum
 
 
 @njit(**_INLINE)

@@ -10,8 +10,10 @@ matrix itself, read only for the category codes of categorical features.
 
 Walking a segment of feature ``f`` from its start, the statistics of the
 rows passed are the left child's of the candidate "cut after this row"; a
-candidate exists where the next value is larger (a threshold can fall
-between them) and both children keep ``min_leaf`` rows and ``min_weight``
+candidate exists where the next value is larger by more than
+:data:`FEATURE_THRESHOLD` (a threshold can fall between them: scikit-learn's
+rule, under which a feature whose values in a node lie within 1e-7 is
+constant there) and both children keep ``min_leaf`` rows and ``min_weight``
 weight. Within a feature the first (lowest) best candidate wins; between
 features the first best in the visiting order (``visiting_order``) wins.
 After a split, :func:`partition` moves the rows of each child together in
@@ -43,6 +45,7 @@ __all__ = [
     "DATA_TARGETS",
     "DATA_X",
     "DATA_XS",
+    "FEATURE_THRESHOLD",
     "SETTING_BY_SCORE",
     "SETTING_CRIT",
     "SETTING_EQUALITY",
@@ -61,6 +64,12 @@ __all__ = [
 ]
 
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
+# scikit-learn's FEATURE_THRESHOLD (sklearn/tree/_splitter.pyx): two consecutive values of a
+# node closer than this are not told apart, so no threshold falls between them and a feature
+# whose values span at most this is constant. Adopted for every tree of this package (the
+# threshold test's lattices are decimals far coarser than 1e-7), so its trees are
+# scikit-learn's on near-constant features too.
+FEATURE_THRESHOLD = 1e-7
 # Positions in ``data``, the training arrays every kernel reads, in this order (module
 # docstring; ``GrowingTree.kernel_data``). numba reads these module constants as literals.
 DATA_XS, DATA_ROWS, DATA_STATS, DATA_X, DATA_CATEGORICAL, DATA_TARGETS, DATA_ORDERS = range(7)
@@ -84,6 +93,12 @@ SETTING_CRIT, SETTING_MIN_LEAF, SETTING_MIN_WEIGHT, SETTING_EQUALITY, SETTING_BY
 # Small functions called once per feature or row are inlined into their callers: a call
 # passing arrays costs reference counting, which dominates on small nodes.
 _INLINE = {"cache": True, "nogil": True, "error_model": "numpy", "inline": "always"}
+
+
+@njit(**_INLINE)
+def _separable(lower, upper):
+    """Whether a threshold may fall between two sorted values (:data:`FEATURE_THRESHOLD`)."""
+    return lower + FEATURE_THRESHOLD < upper
 
 
 @njit(**_JIT)
@@ -125,7 +140,7 @@ def scan_thresholds(xs, rows, stats, node, settings, visit, categorical, left, o
             n_left = i + 1
             if count - n_left < min_leaf:
                 break
-            if n_left < min_leaf or not xs[f, start + i] < xs[f, start + i + 1]:
+            if n_left < min_leaf or not _separable(xs[f, start + i], xs[f, start + i + 1]):
                 continue
             if min_weight > 0 and (
                 weight(left, crit) < min_weight or right_weight(left, parent, crit) < min_weight
@@ -165,7 +180,7 @@ def fill_candidates(xs, rows, seg_start, seg_count, stats, crit, min_leaf, min_w
                     left[k] += stats[rows[f, p], k]
                     left_out[k, f, p] = left[k]
                 n_left = i + 1
-                valid = i < count - 1 and xs[f, p] < xs[f, p + 1]
+                valid = i < count - 1 and _separable(xs[f, p], xs[f, p + 1])
                 valid = valid and n_left >= min_leaf and count - n_left >= min_leaf
                 if valid and min_weight > 0:
                     valid = (
@@ -277,7 +292,7 @@ def visiting_order(xs, start, count, rng, draw, tie_random, n_allowed, order):
         return n_features
     keys = rng.random(n_features)
     for f in range(n_features):
-        if xs[f, start] == xs[f, start + count - 1]:
+        if not _separable(xs[f, start], xs[f, start + count - 1]):  # constant in the node
             keys[f] += 1.0
     by_key = np.argsort(keys)[:n_allowed]
     order[:n_allowed] = by_key if tie_random else np.sort(by_key)

@@ -93,6 +93,24 @@ class NonNegative:
 
 
 @dataclass(frozen=True)
+class Between:
+    """A real number in ``[low, high]`` (not a bool)."""
+
+    low: float
+    high: float
+
+    def accepts(self, value):
+        return (
+            isinstance(value, numbers.Real)
+            and not isinstance(value, bool)
+            and self.low <= value <= self.high
+        )
+
+    def describe(self):
+        return f"a float in [{self.low}, {self.high}]"
+
+
+@dataclass(frozen=True)
 class Absent:
     """None."""
 
@@ -136,9 +154,11 @@ PARAMETER_CONSTRAINTS = {
     "max_depth": (Absent(), Integer(0)),
     "min_samples_split": (Integer(2), Fraction()),
     "min_samples_leaf": (Integer(1), Fraction()),
+    "min_weight_fraction_leaf": (Between(0.0, 0.5),),
     "max_leaf_nodes": (Absent(), Integer(2)),
     "max_nodes": (Absent(), Integer(1)),
     "min_impurity_decrease": (NonNegative(),),
+    "ccp_alpha": (NonNegative(),),
     "max_features": (Absent(), Options(("sqrt", "log2")), Integer(1), Fraction()),
     "growth": (Options(tuple(GROWTH_ORDERS)),),
     # The names of the tests are owned by _operators (its message names the tree's ``op``).
@@ -181,9 +201,11 @@ class TreeParams:
     max_depth: int | None = None
     min_samples_split: int | float = 2
     min_samples_leaf: int | float = 1
+    min_weight_fraction_leaf: float = 0.0
     max_leaf_nodes: int | None = None
     max_nodes: int | None = None
     min_impurity_decrease: float = 0.0
+    ccp_alpha: float = 0.0
     max_features: int | float | str | None = None
     growth: str = "best_first"
     conditioning: str = "<="
@@ -237,8 +259,13 @@ class TreeParams:
         """A criterion object for ``criterion`` (``_criterion``)."""
         return ALL_CRITERIA[self.criterion]()
 
-    def stopping_rules(self, n_samples):
-        """The :class:`StoppingRules`, counts given as fractions taken of ``n_samples`` rows."""
+    def stopping_rules(self, n_samples, total_weight=None):
+        """The :class:`StoppingRules`, counts given as fractions taken of ``n_samples`` rows.
+
+        ``min_weight_fraction_leaf`` is taken of ``total_weight``, the sum of
+        the sample weights of the fit (default: one per row), as scikit-learn.
+        """
+        total_weight = n_samples if total_weight is None else total_weight
         return StoppingRules(
             max_depth=self.max_depth,
             min_samples_split=resolve_count(
@@ -248,6 +275,7 @@ class TreeParams:
             max_leaf_nodes=self.max_leaf_nodes,
             max_nodes=self.max_nodes,
             min_impurity_decrease=float(self.min_impurity_decrease),
+            min_weight_leaf=float(self.min_weight_fraction_leaf) * float(total_weight),
         )
 
     def max_features_for(self, n_features):

@@ -10,14 +10,17 @@ import numbers
 from dataclasses import dataclass
 
 import numpy as np
+from sklearn.utils.class_weight import compute_sample_weight
 
 __all__ = [
+    "CLASS_WEIGHTS",
     "EPSILON",
     "VARIANCE_SUMS",
     "StoppingRules",
     "categorical_mask",
     "check_sample_weight",
     "check_variance_sums",
+    "class_weights",
     "regression_offset",
     "resolve_count",
     "resolve_max_features",
@@ -237,6 +240,29 @@ def categorical_mask(spec, X, feature_names=None):
             "(the Data page keeps categories as codes when asked)."
         )
     return mask
+
+
+CLASS_WEIGHTS = ("balanced",)  # besides None and a dict {class: weight}
+
+
+def class_weights(class_weight, y, allowed=CLASS_WEIGHTS):
+    """Each row's class weight: ``"balanced"`` (``n / (k * n_class)``) or a dict ``{class: w}``.
+
+    scikit-learn's ``compute_sample_weight``; a class the dict leaves out
+    weighs 1. ``allowed`` names the strings accepted (a forest adds
+    ``"balanced_subsample"``, handled per tree).
+
+    Raises
+    ------
+    ValueError
+        For anything else, or a dict naming a class absent from ``y``.
+    """
+    if not (isinstance(class_weight, dict) or class_weight in allowed):
+        names = " or ".join(repr(name) for name in allowed)
+        raise ValueError(
+            f"class_weight must be None, {names} or a dict {{class: weight}}, got {class_weight!r}."
+        )
+    return compute_sample_weight(class_weight, y)
 
 
 def target_statistics(criterion, y, sample_weight, variance_sums="centred"):

@@ -36,6 +36,8 @@ def _warm_trees(X, y):
     DecisionTreeRegressor(max_leaf_nodes=4).fit(X, X[:, 1])
     # scikit-learn's sums (the root's variance is computed from Python, in its own kernel)
     DecisionTreeRegressor(max_depth=2, variance_sums="raw").fit(X, X[:, 1])
+    # Pruning: the path (its weakest links to the root) and a fit that stops at an alpha.
+    DecisionTreeClassifier(ccp_alpha=0.01).fit(X, y).cost_complexity_pruning_path(X, y)
     for op in ("<=", "<", "average"):
         tree.tree_.predict(X, op)
     tree.tree_.apply(X, "<")
