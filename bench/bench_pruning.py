@@ -10,12 +10,16 @@ medians of calls interleaved with scikit-learn's; the ratio is project /
 scikit-learn (target: 1.0 or less).
 """
 
-import argparse
-
 from sklearn import tree as sktree
 
 from bench.bench_tree import CASES, _data
-from bench.common import interleaved, print_rows, ratio, warmed_up
+from bench.common import (
+    interleaved,
+    print_rows,
+    run_sizes_from_command_line,
+    timing_cells,
+    warmed_up,
+)
 from trees import DecisionTreeClassifier, DecisionTreeRegressor
 
 
@@ -47,13 +51,9 @@ def _case(task, n_samples, n_features, max_depth, repeat):
         f"{n_samples:,}x{n_features}",
         "none" if max_depth is None else max_depth,
         len(alphas),
-        f"{path_ours * 1e3:.1f}",
-        f"{path_theirs * 1e3:.1f}",
-        ratio(path_ours, path_theirs),
+        *timing_cells(path_ours, path_theirs),
         f"{ours.tree_.node_count} / {theirs.tree_.node_count}",
-        f"{fit_ours * 1e3:.1f}",
-        f"{fit_theirs * 1e3:.1f}",
-        ratio(fit_ours, fit_theirs),
+        *timing_cells(fit_ours, fit_theirs),
     ]
 
 
@@ -67,7 +67,4 @@ def run(cases=CASES):
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="the two smaller sizes, 5 repeats")
-    args = parser.parse_args()
-    run([(n, f, d, 5) for n, f, d, _ in CASES[:2]] if args.quick else CASES)
+    run_sizes_from_command_line(run, __doc__.splitlines()[0], CASES)

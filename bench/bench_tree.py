@@ -18,12 +18,17 @@ them by every visited feature as scikit-learn does, so their target is
 scikit-learn's time, not this package's usual fraction of it.
 """
 
-import argparse
-
 from sklearn import tree as sktree
 from sklearn.datasets import make_classification, make_regression
 
-from bench.common import interleaved, print_rows, ratio, warmed_up
+from bench.common import (
+    interleaved,
+    print_rows,
+    ratio,
+    run_sizes_from_command_line,
+    timing_cells,
+    warmed_up,
+)
 from trees import DecisionTreeClassifier, DecisionTreeRegressor
 
 # (rows, features, max_depth, repeats)
@@ -75,9 +80,7 @@ def _case(task, n_samples, n_features, max_depth, repeat):
         f"{n_samples:,}x{n_features}",
         "none" if max_depth is None else max_depth,
         ours.tree_.node_count,
-        f"{fit_ours * 1e3:.1f}",
-        f"{fit_theirs * 1e3:.1f}",
-        ratio(fit_ours, fit_theirs),
+        *timing_cells(fit_ours, fit_theirs),
         f"{pred_ours * 1e3:.2f}",
         f"{pred_theirs * 1e3:.2f}",
         ratio(pred_ours, pred_theirs),
@@ -99,9 +102,7 @@ def _sklearn_arithmetic_case(n_samples, n_features, max_depth, repeat):
         f"{n_samples:,}x{n_features}",
         "none" if max_depth is None else max_depth,
         f"{ours.tree_.node_count} / {theirs.tree_.node_count}",
-        f"{fit_ours * 1e3:.1f}",
-        f"{fit_theirs * 1e3:.1f}",
-        ratio(fit_ours, fit_theirs),
+        *timing_cells(fit_ours, fit_theirs),
     ]
 
 
@@ -130,7 +131,4 @@ def run(cases=CASES):
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="the two smaller sizes, 5 repeats")
-    args = parser.parse_args()
-    run([(n, f, d, 5) for n, f, d, _ in CASES[:2]] if args.quick else CASES)
+    run_sizes_from_command_line(run, __doc__.splitlines()[0], CASES)

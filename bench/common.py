@@ -5,12 +5,21 @@ project's call and scikit-learn's, so both see the same load, and reports
 the median of each. Ratios are project / scikit-learn (below 1: faster).
 """
 
+import argparse
 import statistics
 import time
 
 from trees import warm_up
 
-__all__ = ["best_time", "interleaved", "print_rows", "ratio", "warmed_up"]
+__all__ = [
+    "best_time",
+    "interleaved",
+    "print_rows",
+    "ratio",
+    "run_sizes_from_command_line",
+    "timing_cells",
+    "warmed_up",
+]
 
 
 def best_time(func, repeat=3):
@@ -46,6 +55,11 @@ def ratio(ours, theirs):
     return f"{ours / theirs:.2f}"
 
 
+def timing_cells(ours, theirs):
+    """A table's three cells of one timing: ours and the reference's in ms, and their ratio."""
+    return [f"{ours * 1e3:.1f}", f"{theirs * 1e3:.1f}", ratio(ours, theirs)]
+
+
 def warmed_up():
     """Compile or load the kernels before timing anything; return the seconds it took."""
     start = time.perf_counter()
@@ -61,3 +75,12 @@ def print_rows(header, rows):
     print("-" * len(line))
     for row in rows:
         print("  ".join(str(c).rjust(w) for c, w in zip(row, widths, strict=True)))
+
+
+def run_sizes_from_command_line(run, description, cases):
+    """``run(cases)``, or with ``--quick`` the two smaller sizes at 5 repeats
+    (``cases`` are ``(rows, features, max_depth, repeats)``)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--quick", action="store_true", help="the two smaller sizes, 5 repeats")
+    args = parser.parse_args()
+    run([(n, f, d, 5) for n, f, d, _ in cases[:2]] if args.quick else cases)
