@@ -44,7 +44,8 @@ class BackgroundRun:
 
     @property
     def fraction(self):
-        return self.done / self.total if self.total else 0.0
+        total = self.total  # read once: a chained run resets it while another thread reads
+        return self.done / total if total else 0.0
 
     @property
     def running(self):
@@ -106,7 +107,7 @@ class BackgroundRuns:
 
         try:
             outcome = run_job(job, store, executor, progress, entry.stop_event.is_set)
-            if then is not None and outcome.status == "done":
+            if then is not None and outcome.status == "done" and not entry.stop_event.is_set():
                 following = then(outcome.summary)
                 entry.label, entry.done, entry.total = following.label(), 0, 0
                 outcome = run_job(following, store, executor, progress, entry.stop_event.is_set)

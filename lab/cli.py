@@ -307,7 +307,7 @@ def _conditioning(args, store, out):
         n_splits=args.folds, random_state=args.seed, engine=args.engine,
         rho_k_against=args.rho_k_against, significance=args.significance,
         extra_params=_project_options(args),
-        selected=_selected(args, names, store, out),
+        selected=_selected(args, names, store, out), selection_repeats=args.select_repeats,
     )  # fmt: skip
     outcome = _run(job, store, args, out)
     frame = comparison_frame(outcome.summary)

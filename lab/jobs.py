@@ -157,8 +157,8 @@ class ConditioningJob(_SavedJob):
         return _cached(("plan", self.run_id()), build)
 
     def label(self):
-        return (f"{self.name}: {self.model}, {self.n_repeats} x {self.n_splits} folds, "
-                f"{self.engine}")  # fmt: skip
+        model = f"{self.engine}'s ensemble" if self.engine in LIBRARY_ENGINES else self.model
+        return f"{self.name}: {model}, {self.n_repeats} x {self.n_splits} folds, {self.engine}"
 
     def dataset(self):
         return self.name
@@ -246,6 +246,7 @@ class PaperTablesJob(_SavedJob):
     significance: str = "paper"
     extra_params: tuple = ()
     selected: tuple = ()
+    selection_repeats: int = 20
     kind = "tables"
 
     def __post_init__(self):
@@ -308,7 +309,8 @@ class PaperTablesJob(_SavedJob):
         """The chosen settings as the run records them (nothing without: run ids stay)."""
         if not self.selected:
             return {}
-        return {"selected params": {name: dict(params) for name, params in self.selected}}
+        return {"selected params": {name: dict(params) for name, params in self.selected},
+                "selection repeats": self.selection_repeats}  # fmt: skip
 
     def seeds(self):
         return {"folds": self.random_state, "estimators": self.estimator_seed}

@@ -148,6 +148,11 @@ class SettingsSearchJob(_SavedJob):
         ordered = sorted(results)  # keys end with the grid index: grid order
         scores = [results[k]["score"] for k in ordered]
         grid = self.grid()
+        if not np.isfinite(scores).any():
+            raise ValueError(
+                f"{part}: no candidate could be scored (every fold's AUC or R^2 is undefined); "
+                "the paper's rule cannot choose settings for this dataset."
+            )
         best = int(np.nanargmax(scores))  # the first of equal scores
         return {"best": dict(grid[int(ordered[best].split("/")[2])]),
                 "score": scores[best],

@@ -153,3 +153,27 @@ def test_a_background_run_chains_the_selection_and_the_tables(tmp_path, tiny_xgb
     assert entry.wait(240) and entry.status == "done", entry.error
     assert "settings chosen per dataset" in entry.label
     assert store.runs(kind="tables")[0]["status"] == "done"
+
+
+def test_a_stop_during_the_selection_starts_no_tables(tmp_path, tiny_xgboost_grid):
+    store = ResultsStore(tmp_path / "results.sqlite")
+    search = SettingsSearchJob(names=("o-ring",), models=("forest",), n_repeats=1, engine="xgboost")
+    started = []
+
+    def following(summary):
+        started.append(summary)
+        return _tables(selected=chosen_settings(summary))
+
+    runs = BackgroundRuns()
+    entry = runs.start(search, store, then=following, kind="tables")
+    entry.stop()
+    assert entry.wait(240)
+    assert not started and store.runs(kind="tables") == []
+    assert entry.fraction <= 1.0
+
+
+def test_a_selection_that_scores_nothing_says_so():
+    job = SettingsSearchJob(names=("o-ring",), models=("forest",), n_repeats=1, engine="xgboost")
+    nan = {"score": float("nan")}
+    with pytest.raises(ValueError, match="no candidate could be scored"):
+        job.combine_part("o-ring/forest", {f"o-ring/forest/{i:02d}": nan for i in range(6)})

@@ -219,3 +219,35 @@ def test_log_loss_is_scikit_learns_name_for_entropy(bupa):
     assert entropy.tree_ == log_loss.tree_
     forest = RandomForestClassifier(criterion="log_loss", n_estimators=3, random_state=0)
     assert forest.fit(X, y).estimators_[0].criterion == "log_loss"
+
+
+def test_min_weight_fraction_leaf_holds_for_categorical_splits_too():
+    rng = np.random.default_rng(3)
+    X = np.column_stack([rng.integers(0, 6, 300), rng.normal(size=300)]).astype(float)
+    y = (X[:, 0] > 2).astype(int)
+    weights = np.where(X[:, 0] == 5, 0.01, 1.0)  # category 5 weighs almost nothing
+    model = DecisionTreeClassifier(categorical_features=[0], min_weight_fraction_leaf=0.2)
+    model.fit(X, y, sample_weight=weights)
+    leaves = model.tree_.feature < 0
+    assert model.tree_.weighted_n_samples[leaves].min() >= 0.2 * weights.sum() - 1e-9
+
+
+def test_the_grower_measures_the_weight_fraction_against_the_weights_and_refuses_pruning():
+    from trees import TreeGrower
+
+    X, y = make_classification(n_samples=100, random_state=0)
+    grower = TreeGrower(X, y, min_weight_fraction_leaf=0.1, sample_weight=np.full(100, 3.0))
+    assert grower.rules.min_weight_leaf == pytest.approx(30.0)
+    with pytest.raises(ValueError, match="ccp_alpha prunes a grown tree"):
+        TreeGrower(X, y, ccp_alpha=0.01)
+
+
+def test_warm_start_refuses_other_data_and_scores_out_of_bag_when_asked_later():
+    X, y = make_classification(n_samples=150, random_state=2)
+    model = RandomForestClassifier(n_estimators=3, warm_start=True, random_state=4).fit(X, y)
+    with pytest.raises(ValueError, match="same data"):
+        model.set_params(n_estimators=5).fit(X[:100], y[:100])
+    model.set_params(n_estimators=3, oob_score=True)
+    with pytest.warns(UserWarning, match="no tree was added"):
+        model.fit(X, y)
+    assert 0 <= model.oob_score_ <= 1

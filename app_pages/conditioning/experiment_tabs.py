@@ -12,7 +12,7 @@ import streamlit as st
 from datasets.bundled import PAPER_CLASSIFICATION, PAPER_REGRESSION
 from lab.paper import ALL_PAPER_DATASETS, engines_frame, html_page
 from lab.saved import chosen_settings_frame, engine_runs
-from trees.conditioning import PAPER_RANDOM_STATE, installed_library_engines
+from trees.conditioning import PAPER_RANDOM_STATE, engine_conditionings, installed_library_engines
 from ui import figures, report, runs, share, state
 from viz.conditioning import score_distribution_figure
 
@@ -55,9 +55,10 @@ def _experiment_controls(limit, reason):
 def _experiment_text(settings, model, repeats, folds):
     """What the experiment will run, in words."""
     if model in cs.LIBRARY_ENGINE_TEXT:
+        tests = ", ".join(cs.TEST_WORDS.get(t, t) for t in engine_conditionings(model, "forest"))
         return (f"**Runs** {repeats} x {folds} folds of {cs.LIBRARY_ENGINE_TEXT[model]}, seed "
-                f"{PAPER_RANDOM_STATE}, one thread; predicted under ≤, < and their average "
-                "through the imported trees.")  # fmt: skip
+                f"{PAPER_RANDOM_STATE}, one thread; scored under {tests} through its imported "
+                "trees.")  # fmt: skip
     trees_text = f"; {settings.n_trees} trees" if model == "forest" else ""
     return (f"**Runs** {repeats} x {folds} folds of {'one tree' if model == 'tree' else 'a forest'}: "
             f"{settings.origin(model)}{trees_text}. Fitted by {settings.fit_text()}.")  # fmt: skip
@@ -153,7 +154,7 @@ def _tables_controls(dataset_name, engine):
               args=(state.COND_TABLES_REPEATS, 400))  # fmt: skip
     engines = st.multiselect(
         "Engines (a column group each in the side-by-side table)", list(cs.TABLE_ENGINES),
-        default=[engine], key="cond_tables_engines", format_func=lambda e: f"{e}: {cs.TABLE_ENGINES[e]}",
+        default=[engine], key="cond_tables_engines", format_func=cs.engine_chip,
         help="Other libraries fit their own ensemble (the 'forest' rows; boosting is scored "
              "under ≤, < and their average, without 'half').",
     )  # fmt: skip
@@ -181,11 +182,10 @@ def show_tables_tab(page):
     chosen, models, repeats, engines, library_settings = _tables_controls(
         page.data.name, settings.engine
     )
-    fits = cr.tables_fits(chosen, models, repeats, engines, library_settings)
     st.caption(
-        f"{fits:,} fits. Fitted by {settings.fit_text()}. Significance: "
-        f"{cs.SIGNIFICANCE[settings.significance]}; ρ_k counted against "
-        f"{cs.RHO_K[settings.rho_k_against]} (change them in the settings above)."
+        cr.tables_plan_text(chosen, models, repeats, engines, library_settings, settings)
+        + f" Significance: {cs.SIGNIFICANCE[settings.significance]}; ρ_k counted against "
+        f"{cs.RHO_K[settings.rho_k_against]}; change them in the settings above."
     )
     if st.button(
         "Run in the background",

@@ -14,6 +14,8 @@ An improvement that is not significant is shown as ``=`` too (the paper
 leaves that cell empty).
 """
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 
@@ -49,8 +51,13 @@ __all__ = [
     "matches_paper",
     "reading",
     "result_frame",
+    "paper_order",
+    "selection_job",
     "settings_used",
+    "tables_after_selection",
+    "tables_fits",
     "tables_job",
+    "tables_plan_text",
 ]
 
 CELL_LABELS = {
@@ -157,9 +164,28 @@ def tables_after_selection(names, repeats, settings, engine):
     """What runs once the selection is done: ``summary -> `` the Tables 2-3 job with its choice."""
 
     def following(summary):
-        return tables_job(names, ["forest"], repeats, settings, engine, chosen_settings(summary))
+        job = tables_job(names, ["forest"], repeats, settings, engine, chosen_settings(summary))
+        return replace(job, selection_repeats=SELECTION_REPEATS)
 
     return following
+
+
+def tables_plan_text(names, models, repeats, engines, library_settings, settings):
+    """What pressing Run starts, in words: fits, who fits them, the selection's share."""
+    fits = tables_fits(names, models, repeats, engines, library_settings)
+    parts = []
+    for engine in engines:
+        if engine in LIBRARY_ENGINE_TEXT:
+            how = ("its number of trees and depth first chosen per dataset" if
+                   library_settings == "chosen" else "its defaults")  # fmt: skip
+            parts.append(f"{LIBRARY_ENGINE_TEXT[engine]}, with {how}, its 'forest' rows only")
+        else:
+            parts.append(
+                settings.fit_text() if engine == settings.engine else TABLE_ENGINES[engine]
+            )
+    selection = fits - tables_fits(names, models, repeats, engines, "defaults")
+    chosen = f", of which {selection:,} choose the libraries' settings" if selection else ""
+    return f"{fits:,} fits{chosen}. Fitted by: " + "; ".join(parts) + "."
 
 
 def tables_fits(names, models, repeats, engines, library_settings):
@@ -247,7 +273,7 @@ def settings_used(run):
         used["library versions"] = ", ".join(
             f"{k} {v}" for k, v in settings["library versions"].items()
         )
-        used["ties and precision"] = "the library's own (its import: trees.interop)"
+        used["ties and precision"] = "the library's own: its trees are compared as it compares"
         used["library settings"] = (
             "chosen per dataset by the paper's rule (20 x 5 folds, best mean score under the "
             "library's own test): "

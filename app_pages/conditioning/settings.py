@@ -33,6 +33,7 @@ __all__ = [
     "ENGINES",
     "LIBRARY_ENGINE_TEXT",
     "LIBRARY_SETTINGS",
+    "TEST_WORDS",
     "PAPER_TREES",
     "PRECISIONS",
     "RHO_K",
@@ -41,6 +42,7 @@ __all__ = [
     "TIE_BREAKS",
     "VARIANCE_SUMS",
     "Settings",
+    "engine_chip",
     "follow_dataset",
     "in_paper",
     "paper_setting_text",
@@ -56,8 +58,19 @@ LIBRARY_ENGINE_TEXT = {name: described for name, (_, _, described) in LIBRARY_EN
 TABLE_ENGINES = {**ENGINES, **LIBRARY_ENGINE_TEXT}
 LIBRARY_SETTINGS = {
     "defaults": "the library's defaults",
-    "chosen": "trees and depth chosen per dataset (the paper's rule)",
+    "chosen": "number of trees and depth chosen per dataset (the paper's rule)",
 }
+# The threshold tests by name, in words (a run's scored tests).
+TEST_WORDS = {"<=": "≤", "<": "<", "average": "their average", "half": "half the trees each"}
+
+
+def engine_chip(engine):
+    """An engine's name in the picker: the package's own in words, a library's by its name."""
+    if engine in LIBRARY_ENGINE_TEXT:
+        return f"{engine} (its own ensemble)"
+    return f"{engine}: {ENGINES[engine]}"
+
+
 TIE_BREAKS = {
     "first": "the feature listed first",
     "random": "a random feature order per node (as scikit-learn)",

@@ -41,6 +41,7 @@ CRITERION_WORDS = {
     "misclassification": "misclassification",
     "chi2": "chi-square (source 004)",
     "squared_error": "squared error (variance)",
+    "friedman_mse": "squared error, Friedman's improvement",
 }
 GROWTH_WORDS = {"best_first": "best gain first", "level_order": "level by level (a queue)"}
 SELECTION_WORDS = {"gain": "largest score", "p_value": "smallest p-value (source 001)"}

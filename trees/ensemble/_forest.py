@@ -152,6 +152,14 @@ def forest_class_weights(class_weight, y, sample_weight=None):
     return (weights.sum() / (len(classes) * per_class))[index]
 
 
+def _fit_signature(X, y, weights, classes):
+    """What a warm start's kept trees must share with a new fit: the data's shape, classes,
+    a digest of the targets and the weights (their out-of-bag rows are drawn from these)."""
+    total = None if weights is None else float(np.sum(weights))
+    labels = None if classes is None else tuple(np.asarray(classes).tolist())
+    return (X.shape, labels, float(np.sum(y)), total)
+
+
 def tree_operators(n_estimators, conditioning):
     """The test each tree uses: a list of ``"<="``, ``"<"`` or ``"average"``."""
     if conditioning == "half":
@@ -255,7 +263,9 @@ class BaseForest(BaseEstimator):
         self.n_outputs_ = 1  # one target, as the trees
         params = self._tree_params()
         n_draws = bootstrap_size(n_samples, self.max_samples, weights) if self.bootstrap else None
-        kept = self._kept_trees()
+        signature = _fit_signature(X, y, weights, getattr(self, "classes_", None))
+        kept = self._kept_trees(signature)
+        self._signature = signature
         n_more = self.n_estimators - len(kept)
         if n_more == 0:
             warnings.warn(
@@ -264,6 +274,8 @@ class BaseForest(BaseEstimator):
                 UserWarning,
                 stacklevel=3,
             )
+            if self.oob_score and not hasattr(self, "oob_score_"):  # asked for only now
+                self._compute_oob(kernel_array(_round_for_fit(X, params.threshold_dtype)), y)
             return self
         generator = check_random_state(self.random_state)
         generator.randint(_MAX_INT, size=len(kept))  # the seeds of the trees kept
@@ -296,9 +308,15 @@ class BaseForest(BaseEstimator):
             self._compute_oob(X, y)
         return self
 
-    def _kept_trees(self):
-        """The trees a warm start keeps (none otherwise)."""
+    def _kept_trees(self, signature):
+        """The trees a warm start keeps (none otherwise); they must have seen the same data."""
         kept = list(getattr(self, "estimators_", [])) if self.warm_start else []
+        if kept and signature != getattr(self, "_signature", None):
+            raise ValueError(
+                "warm_start=True adds trees grown on the same data as the forest's (its rows, "
+                "features, classes and weights); these differ. Set warm_start=False to grow a "
+                "new forest on them."
+            )
         if len(kept) > self.n_estimators:
             raise ValueError(
                 f"n_estimators={self.n_estimators} is below the {len(kept)} trees already grown: "

@@ -99,7 +99,7 @@ def scoreboard_models(
             "pruned CART",
             lambda: tree(max_depth=max_depth, ccp_alpha=ccp_alpha),
             f"{criterion}, {depth}, cost-complexity pruned with ccp_alpha={ccp_alpha:.3g} "
-            "(chosen by 5-fold cross-validation on the training rows)",
+            "(chosen by cross-validation on the training rows)",
             True,
         ),
         Learner(

@@ -74,8 +74,12 @@ def _equality_cuts(criterion, present, stats, counts):
 CATEGORICAL_SPLITS = {"membership": _membership_cuts, "equality": _equality_cuts}
 
 
-def best_categorical_split(codes, row_stats, criterion, kind="membership", min_samples_leaf=1):
+def best_categorical_split(
+    codes, row_stats, criterion, kind="membership", min_samples_leaf=1, min_weight_leaf=0.0
+):
     """The best membership (or equality) split of one categorical feature at one node.
+
+    Each child keeps ``min_samples_leaf`` rows and ``min_weight_leaf`` weight.
 
     Returns
     -------
@@ -97,6 +101,10 @@ def best_categorical_split(codes, row_stats, criterion, kind="membership", min_s
     right = parent - left
     n_total = counts.sum()
     valid = (n_left >= min_samples_leaf) & (n_total - n_left >= min_samples_leaf)
+    if min_weight_leaf > 0:
+        valid &= (criterion.weight(left) >= min_weight_leaf) & (
+            criterion.weight(right) >= min_weight_leaf
+        )
     if not valid.any():
         return None
     scores = np.full(left.shape[1], -np.inf)

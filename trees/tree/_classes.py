@@ -504,7 +504,9 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
     """CART regression tree (squared error) whose threshold test is a parameter.
 
     Parameters are those of :class:`DecisionTreeClassifier` with
-    ``criterion="squared_error"`` the only criterion, and:
+    ``criterion`` ``"squared_error"`` (the default) or ``"friedman_mse"`` (the
+    same impurity, splits scored by Friedman's improvement,
+    ``trees.tree.FriedmanMSE``), no ``class_weight``, and:
 
     variance_sums : {"centred", "raw"}, default="centred"
         How the tree sums its targets. ``"centred"``: sums of ``y -

@@ -118,6 +118,11 @@ class TreeGrower:
         **settings,
     ):
         self.params = params = TreeParams.checked(params, **settings)
+        if params.ccp_alpha > 0:
+            raise ValueError(
+                "ccp_alpha prunes a grown tree; the step-by-step grower grows by hand. Grow with "
+                "DecisionTreeClassifier/Regressor(ccp_alpha=...) to prune, or leave ccp_alpha at 0."
+            )
         self.X = cast_input(np.asarray(X, dtype=np.float64), params.threshold_dtype)
         if self.X.ndim != 2 or self.X.shape[0] < 2:
             raise ValueError("X must be a 2-D array with at least 2 rows.")
@@ -133,7 +138,7 @@ class TreeGrower:
         weight = (
             np.ones(n_samples) if sample_weight is None else np.asarray(sample_weight, dtype=float)
         )
-        self.rules = params.stopping_rules(n_samples)
+        self.rules = params.stopping_rules(n_samples, float(weight.sum()))
         self.criterion = params.new_criterion()
         self.row_stats, self._offset, self.classes_ = target_statistics(
             self.criterion, y, weight, params.variance_sums
@@ -335,6 +340,7 @@ class TreeGrower:
                 self.criterion,
                 self.params.categorical_split,
                 self.rules.min_samples_leaf,
+                self.rules.min_weight_leaf,
             )
             if found is None:
                 raise ValueError(
@@ -478,6 +484,7 @@ class TreeGrower:
             self.criterion,
             self.params.categorical_split,
             self.rules.min_samples_leaf,
+            self.rules.min_weight_leaf,
         )
         return None if found is None else found["curve"]
 
@@ -489,6 +496,7 @@ class TreeGrower:
             self.criterion,
             self.params.categorical_split,
             self.rules.min_samples_leaf,
+            self.rules.min_weight_leaf,
         )
         if found is None:
             return Candidate(feature, name, None, None, 0, 0, [], [])

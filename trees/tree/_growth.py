@@ -177,15 +177,15 @@ class _NodeView:
 
     @property
     def improvement(self):
-        """Weighted impurity decrease ``w_t / w * G`` of each split (0 at leaves)."""
+        """Weighted impurity decrease ``(w_t I_t - w_L I_L - w_R I_R) / w`` of each split
+        (0 at leaves), from the nodes' impurities as scikit-learn's feature importances."""
         growth, out = self._growth, np.zeros(self.size)
         internal = np.flatnonzero(self.feature >= 0)
-        stats = self.stats
-        left, right = stats[:, self.left[internal]], stats[:, self.right[internal]]
-        weight = growth.criterion.weight(stats[:, internal])
-        out[internal] = (
-            weight / growth.total_weight * growth.criterion.gain(left, right, left + right)
+        weighted = self.weighted_n_samples * self.impurity
+        decrease = (
+            weighted[internal] - weighted[self.left[internal]] - weighted[self.right[internal]]
         )
+        out[internal] = decrease / growth.total_weight
         return out
 
 
@@ -592,6 +592,7 @@ class GrowingTree:
                 self.criterion,
                 self.params.categorical_split,
                 self.rules.min_samples_leaf,
+                self.rules.min_weight_leaf,
             )
             if found is not None:
                 options.append(
@@ -621,10 +622,11 @@ class GrowingTree:
         left_rows = rows[np.isin(self.X[rows, choice.feature], choice.codes)]
         left = self.row_stats[:, left_rows].sum(axis=1)
         parent = table.parent[:, node_in_batch]
+        gain = self.criterion.gain(left, parent - left, parent)
         return float(
-            self.criterion.weight(parent)
-            / self.total_weight
-            * self.criterion.gain(left, parent - left, parent)
+            self.criterion.weighted_improvement(
+                self.criterion.weight(parent), self.total_weight, gain
+            )
         )
 
     def improvement(self, table, feature, position, node_in_batch):
@@ -632,7 +634,8 @@ class GrowingTree:
         left, right = table.children(feature, position, node_in_batch)
         parent = table.parent[:, node_in_batch]
         weight = self.criterion.weight(parent)
-        return weight / self.total_weight * self.criterion.gain(left, right, parent)
+        gain = self.criterion.gain(left, right, parent)
+        return self.criterion.weighted_improvement(weight, self.total_weight, gain)
 
     # ------------------------------------------------------------- splitting
     def _split_by_choice(self, node, feature, local=-1, codes=None):

@@ -10,7 +10,9 @@ divisions), so both give the same choices.
 Statistics are 1-D arrays of length ``n_stats``:
 
 * classification: the weighted class counts;
-* regression: ``(sum w, sum w*y, sum w*y**2)`` of the centred ``y``.
+* regression: ``(sum w, sum w*y, sum w*y**2)`` of the centred ``y``
+  (squared error, and Friedman's improvement of it, whose
+  ``w_R S_L - w_L S_R`` is the same for any centring).
 
 A candidate is given by its left child's statistics and its parent's (the
 right child is their difference, computed on the fly). A criterion is named
@@ -25,6 +27,7 @@ from numba import njit
 __all__ = [
     "CHI2",
     "ENTROPY",
+    "FRIEDMAN_MSE",
     "GINI",
     "KERNEL_IDS",
     "MISCLASSIFICATION",
@@ -32,13 +35,15 @@ __all__ = [
     "SQUARED_ERROR",
     "gain",
     "impurity",
+    "is_regression",
     "proxy",
     "right_weight",
     "score_from_proxy",
     "weight",
+    "weighted_improvement",
 ]
 
-GINI, ENTROPY, MISCLASSIFICATION, CHI2, SQUARED_ERROR, REPORT_CHI2 = range(6)
+GINI, ENTROPY, MISCLASSIFICATION, CHI2, SQUARED_ERROR, REPORT_CHI2, FRIEDMAN_MSE = range(7)
 KERNEL_IDS = {
     "gini": GINI,
     "entropy": ENTROPY,
@@ -46,6 +51,7 @@ KERNEL_IDS = {
     "chi2": CHI2,
     "squared_error": SQUARED_ERROR,
     "report_chi2": REPORT_CHI2,
+    "friedman_mse": FRIEDMAN_MSE,
 }
 
 _INLINE = {"cache": True, "nogil": True, "error_model": "numpy"}
@@ -64,9 +70,15 @@ def _xlog2x(p):
 
 
 @njit(**_INLINE)
+def is_regression(crit):
+    """Whether ``crit`` is a regression criterion (statistics ``(w, w*y, w*y**2)``)."""
+    return crit in (SQUARED_ERROR, FRIEDMAN_MSE)
+
+
+@njit(**_INLINE)
 def weight(stats, crit):
     """Total weight of the rows summarised by ``stats``."""
-    if crit == SQUARED_ERROR:
+    if is_regression(crit):
         return stats[0]
     total = 0.0
     for k in range(stats.shape[0]):
@@ -77,7 +89,7 @@ def weight(stats, crit):
 @njit(**_INLINE)
 def right_weight(left, parent, crit):
     """Total weight of the right child ``parent - left``."""
-    if crit == SQUARED_ERROR:
+    if is_regression(crit):
         return parent[0] - left[0]
     total = 0.0
     for k in range(left.shape[0]):
@@ -100,7 +112,7 @@ def impurity(stats, crit):
     """Impurity of a node: Gini (also the chi-squares'), entropy, misclassification or variance."""
     if crit == ENTROPY:
         return _entropy(stats)
-    if crit == SQUARED_ERROR:
+    if is_regression(crit):
         mean = _safe_divide(stats[1], stats[0])
         return max(_safe_divide(stats[2], stats[0]) - mean * mean, 0.0)
     w, largest, squares = 0.0, stats[0], 0.0
@@ -206,6 +218,10 @@ def proxy(left, parent, crit):
     if crit == SQUARED_ERROR:
         right_w, right_s = parent[0] - left[0], parent[1] - left[1]
         return _safe_divide(left[1] * left[1], left[0]) + _safe_divide(right_s * right_s, right_w)
+    if crit == FRIEDMAN_MSE:
+        right_w, right_s = parent[0] - left[0], parent[1] - left[1]
+        diff = right_w * left[1] - left[0] * right_s
+        return _safe_divide(diff * diff, left[0] * right_w)
     if crit == ENTROPY:
         return _entropy_proxy(left, parent)
     if crit == MISCLASSIFICATION:
@@ -233,7 +249,17 @@ def score_from_proxy(value, parent, crit):
         return _safe_divide(value - largest, w)
     if crit == SQUARED_ERROR:
         return _safe_divide(value - _safe_divide(parent[1] * parent[1], w), w)
+    if crit == FRIEDMAN_MSE:
+        return _safe_divide(value, w)
     return _safe_divide(value + w * _entropy(parent), w)
+
+
+@njit(**_INLINE)
+def weighted_improvement(node_weight, total_weight, g, crit):
+    """``Criterion.weighted_improvement``: ``w_t / w * G``, or ``G`` itself for Friedman's."""
+    if crit == FRIEDMAN_MSE:
+        return g
+    return node_weight / total_weight * g
 
 
 @njit(**_INLINE)

@@ -32,7 +32,7 @@ import numpy as np
 from numba import njit
 
 from ._kernels_arrays import unmanaged
-from ._kernels_criteria import SQUARED_ERROR, impurity, weight
+from ._kernels_criteria import impurity, is_regression, weight, weighted_improvement
 from ._kernels_search import (
     BUFFER_CATEGORY_COUNTS,
     BUFFER_CATEGORY_STATS,
@@ -273,11 +273,11 @@ def _may_split(data, store, node, limits, weights, crit):
         return False
     if max_depth >= 0 and ints[node, DEPTH] >= max_depth:
         return False
-    if crit == SQUARED_ERROR and limits[LIMIT_RAW_SUMS]:
+    if is_regression(crit) and limits[LIMIT_RAW_SUMS]:
         return store[STORE_FLOATS][node, SKLEARN_VARIANCE] > EPSILON
     if impurity(node_stats[node], crit) <= EPSILON:
         return False
-    return crit != SQUARED_ERROR or not _constant_target(data, ints[node, START], n)
+    return not is_regression(crit) or not _constant_target(data, ints[node, START], n)
 
 
 @njit(**_INLINE)
@@ -364,7 +364,10 @@ def _evaluate(data, store, node, search, buffers):
             n_visit,
             buffers[BUFFER_ORDERED_VALUES],
         )
-    improvement = weight(node_stats[node], settings[SETTING_CRIT]) / weights[WEIGHT_TOTAL] * g
+    crit = settings[SETTING_CRIT]
+    improvement = weighted_improvement(
+        weight(node_stats[node], crit), weights[WEIGHT_TOTAL], g, crit
+    )
     ints[node, CHOICE_LOCAL], ints[node, CHOICE_N_LEFT] = local, n_left
     floats[node, CHOICE_IMPROVEMENT], floats[node, CHOICE_SCORE] = improvement, score
     if local < 0:

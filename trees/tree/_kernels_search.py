@@ -26,7 +26,7 @@ parallel threads, and is cached on disk (``cache``).
 import numpy as np
 from numba import njit
 
-from ._kernels_criteria import SQUARED_ERROR, gain, proxy, right_weight, score_from_proxy, weight
+from ._kernels_criteria import gain, is_regression, proxy, right_weight, score_from_proxy, weight
 
 __all__ = [
     "BUFFER_CATEGORY_COUNTS",
@@ -66,9 +66,11 @@ __all__ = [
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
 # scikit-learn's FEATURE_THRESHOLD (sklearn/tree/_splitter.pyx): two consecutive values of a
 # node closer than this are not told apart, so no threshold falls between them and a feature
-# whose values span at most this is constant. Adopted for every tree of this package (the
-# threshold test's lattices are decimals far coarser than 1e-7), so its trees are
-# scikit-learn's on near-constant features too.
+# whose values span at most this is constant. Adopted for every CART tree of this package (the
+# threshold test's lattices are decimals far coarser than 1e-7; the cultivated forest's own
+# search keeps exact distinct values). One difference remains: the sum is taken in float64,
+# where scikit-learn adds in float32, so two float32 neighbours above 1 (1.19e-7 apart and more)
+# are told apart here and not there.
 FEATURE_THRESHOLD = 1e-7
 # Positions in ``data``, the training arrays every kernel reads, in this order (module
 # docstring; ``GrowingTree.kernel_data``). numba reads these module constants as literals.
@@ -209,7 +211,7 @@ def _membership_order(present, cat_stats, parent, crit):
     """Order of the categories along which the best subset is a prefix (``_categorical._order``)."""
     n_stats = cat_stats.shape[1]
     by = 1
-    if crit != SQUARED_ERROR and n_stats != 2:
+    if not is_regression(crit) and n_stats != 2:
         by = int(np.argmax(parent))  # the node's most frequent class
     keys = np.empty(present.shape[0])
     for j in range(present.shape[0]):
@@ -219,7 +221,9 @@ def _membership_order(present, cat_stats, parent, crit):
 
 
 @njit(**_JIT)
-def categorical_best(X, feature, rows, start, count, stats, crit, equality, min_leaf, buffers):
+def categorical_best(
+    X, feature, rows, start, count, stats, crit, equality, min_leaf, min_weight, buffers
+):
     """Best membership (or equality) split of one categorical feature in one node.
 
     ``buffers`` are those of a search (positions ``BUFFER_*``); this reads
@@ -259,6 +263,10 @@ def categorical_best(X, feature, rows, start, count, stats, crit, equality, min_
             left += cat_stats[code]
             n_left += cat_counts[code]
         if n_left < min_leaf or count - n_left < min_leaf:
+            continue
+        if min_weight > 0 and (
+            weight(left, crit) < min_weight or right_weight(left, parent, crit) < min_weight
+        ):
             continue
         score = score_from_proxy(proxy(left, parent, crit), parent, crit)
         if score > best:
@@ -367,7 +375,7 @@ def choose_split(data, node, settings, visit, n_visit, buffers):
         f, key = visit[j], keys[j]
         if categorical[f]:
             key = categorical_best(
-                X, f, rows, start, count, stats, crit, equality, min_leaf, buffers
+                X, f, rows, start, count, stats, crit, equality, min_leaf, min_weight, buffers
             )[0]
         elif by_score and locals_[j] >= 0:
             key = score_from_proxy(key, parent, crit)
@@ -378,7 +386,7 @@ def choose_split(data, node, settings, visit, n_visit, buffers):
     best_f, best_local = visit[best_j], locals_[best_j]
     if categorical[best_f]:  # the winner's set (the search of later features overwrote it)
         n_left = categorical_best(
-            X, best_f, rows, start, count, stats, crit, equality, min_leaf, buffers
+            X, best_f, rows, start, count, stats, crit, equality, min_leaf, min_weight, buffers
         )[1]
         _membership_left(X, best_f, rows, start, count, stats, buffers[BUFFER_CHOSEN], left)
         return best_f, -1, best_key, gain(left, parent, crit), n_left
