@@ -4,7 +4,9 @@ from tests.apptest_helpers import by_key, open_page, plotly_figures
 
 
 def _titles(at):
-    return [f["layout"].get("title", {}).get("text", "") for f in plotly_figures(at)]
+    """The figures' titles, their line breaks read as spaces."""
+    texts = [f["layout"].get("title", {}).get("text", "") for f in plotly_figures(at)]
+    return [t.replace("<br>", " ") for t in texts]
 
 
 def test_staircase_page_and_its_controls():

@@ -157,9 +157,20 @@ PARAMETER_NAMES = {
 }
 
 
+def _value_label(value):
+    """A parameter value as a tick: "no limit" for None, short numbers (alphas: 2 digits)."""
+    if value is None:
+        return "no limit"
+    return f"{value:.2g}" if isinstance(value, float) else value
+
+
 def complexity_figure(curve):
-    """Train and test error (mean ± SD over folds) against a parameter, baseline and best marked."""
-    labels = ["no limit" if v is None else v for v in curve.values]
+    """Train and test error (mean ± SD over folds) against a parameter, baseline and best marked.
+
+    The title breaks before "against" and the legend sits under the axis title, so two
+    figures side by side at 1024 pixels keep both whole.
+    """
+    labels = [_value_label(v) for v in curve.values]
     xs = list(range(len(labels)))
     fig = go.Figure()
     for name, mean, std, color in (
@@ -199,9 +210,9 @@ def complexity_figure(curve):
     )
     parameter = PARAMETER_NAMES.get(curve.parameter, curve.parameter)
     fig.update_layout(
-        title=f"{curve.error_name} against the {parameter}",
+        title=f"{curve.error_name}<br>against the {parameter}",
         yaxis_title=curve.error_name,
-        legend={"orientation": "h", "y": -0.25},
+        legend={"orientation": "h", "y": -0.38, "yanchor": "top"},
         **LAYOUT,
     )
     fig.update_xaxes(tickvals=xs, ticktext=[str(v) for v in labels], title_text=parameter)
