@@ -96,7 +96,8 @@ def test_pruned_cart_keeps_one_strength_chosen_on_the_training_rows():
     assert alpha > 0  # noisy classes: the full tree is worth pruning
     board = _board(X, y, "classification", n_refits=3)
     row = board.table.set_index("model").loc["pruned CART"]
-    assert "cost-complexity pruned with ccp_alpha=" in row["settings"]
+    assert "pruned: ccp_alpha=" in row["settings"]
+    assert any("pruned CART's" in line for line in board.reading)  # its root feature too
     assert row["applies"] and row["n_refits"] == 3 and not np.isnan(row["root_entropy"])
     assert any(line.startswith("pruned CART") for line in board.reading)
     tiny = pruning_strength(X[:3], np.array([0, 1, 0]), "classification")

@@ -98,8 +98,7 @@ def scoreboard_models(
         Learner(
             "pruned CART",
             lambda: tree(max_depth=max_depth, ccp_alpha=ccp_alpha),
-            f"{criterion}, {depth}, cost-complexity pruned with ccp_alpha={ccp_alpha:.3g} "
-            "(chosen by cross-validation on the training rows)",
+            f"{criterion}, {depth}, pruned: ccp_alpha={ccp_alpha:.3g} (cross-validated)",
             True,
         ),
         Learner(
@@ -275,13 +274,15 @@ def _reading_lines(table, metric, n_refits, perturbation):
             "Averaged thresholds grow the very trees of CART (the test only changes how a row "
             "exactly at a threshold is predicted), so their root entropy and distances are CART's."
         )
-    if "p-value selection" in rows.index:
-        pv = rows.loc["p-value selection"]
+    others = [n for n in ("pruned CART", "p-value selection") if n in rows.index]
+    if others:
+        entropies = [f"{name}'s {rows.loc[name, 'root_entropy']:.2f} bits "
+                     f"({_features(rows.loc[name, 'root_features'])})" for name in others]  # fmt: skip
         lines.append(
             f"Root feature over the refits: CART's has an entropy of {cart['root_entropy']:.2f} "
-            f"bits ({_features(cart['root_features'])}), p-value selection's "
-            f"{pv['root_entropy']:.2f} bits ({_features(pv['root_features'])}); 0 means the "
-            "root never changes feature."
+            f"bits ({_features(cart['root_features'])}), "
+            + ", ".join(entropies)
+            + "; 0 means the root never changes feature."
         )
     best = rows["agreement"].idxmax()
     lines.append(f"Most stable predictions: {best} ({rows.loc[best, 'agreement']:.1%} agreement).")
