@@ -152,3 +152,21 @@ def test_pruning_alphas_span_the_datas_own_path():
     assert curve.train_mean[0] <= curve.train_mean[-1]  # pruning harder never fits better
     strongest_of_the_best = curve.test_mean[curve.best_index] <= curve.test_mean.min() + 1e-12
     assert strongest_of_the_best
+
+
+@pytest.mark.parametrize("make", [make_classification, make_regression])
+def test_the_bottom_up_prune_keeps_the_subtree_the_weakest_link_loop_stops_at(make):
+    """prune() collapses in one pass what the loop (scikit-learn's) collapses link by link."""
+    from trees.tree._pruning import _links
+
+    X, y = make(n_samples=300, n_features=5, random_state=3)
+    cls = DecisionTreeClassifier if make is make_classification else DecisionTreeRegressor
+    tree = cls(random_state=0).fit(X, y).tree_
+    alphas, _ = cost_complexity_path(tree)
+    for alpha in [0.0, *((alphas[:-1] + alphas[1:]) / 2), alphas[-1] * 2]:
+        _, _, _, in_subtree, leaf = _links(tree, alpha, True)
+        expected = np.flatnonzero(in_subtree.astype(bool) & leaf.astype(bool) & (tree.feature >= 0))
+        pruned, kept = prune(tree, alpha)
+        assert set(kept[pruned.feature < 0]) - set(np.flatnonzero(tree.feature < 0)) == set(
+            expected
+        )
