@@ -27,11 +27,11 @@ import sys
 import pandas as pd
 
 from datasets import DataError
-from trees.conditioning import ENGINES, LIBRARY_ENGINES
+from trees.conditioning import ENGINES, LIBRARY_ENGINES, engine_models
 
 from .audit import add_audit_parser, run_audit
 from .executors import SchedulerError, make_executor
-from .jobs import PaperTablesJob
+from .jobs import SELECTION_REPEATS, PaperTablesJob
 from .paper import comparison_frame, engines_frame, write_html
 from .runner import run_job
 from .saved import chosen_settings_frame, delete_run, engine_runs, reopen, saved_runs
@@ -128,7 +128,7 @@ def _add_conditioning(commands):
     cond.add_argument(
         "--select-repeats",
         type=_positive,
-        default=20,
+        default=SELECTION_REPEATS,
         help="repeats of the selection's 5-fold cross-validation (the paper: 20)",
     )
     cond.add_argument("--csv", help="also write the table of rows to this CSV file")
@@ -197,7 +197,7 @@ def _parser():
         "paper-settings", help="source 000's settings; --search reruns its selection"
     )
     settings.add_argument("--search", help="datasets to search, separated by commas")
-    settings.add_argument("--repeats", type=_positive, default=20)
+    settings.add_argument("--repeats", type=_positive, default=SELECTION_REPEATS)
     settings.add_argument("--model", choices=("tree", "forest", "both"), default="both")
     _add_execution(settings)
 
@@ -267,14 +267,15 @@ def _library_params(text):
 
 def _models(args):
     """The models of ``--model``; "both" is the ensemble alone for a library engine."""
-    if args.model == "both":
-        return ("forest",) if args.engine in LIBRARY_ENGINES else ("tree", "forest")
-    if args.model == "tree" and args.engine in LIBRARY_ENGINES:
+    models = engine_models(
+        args.engine, ("tree", "forest") if args.model == "both" else (args.model,)
+    )
+    if not models:
         raise ValueError(
             f"--engine {args.engine} fits the library's ensemble: use --model forest "
             "(a single tree of a boosting library is not the paper's tree)."
         )
-    return (args.model,)
+    return models
 
 
 def _selected(args, names, store, out):

@@ -27,12 +27,13 @@ from trees.conditioning import (
     LIBRARY_ENGINES,
     LIBRARY_GRIDS,
     PAPER_RANDOM_STATE,
+    engine_models,
     fit_model,
     native_predictions,
 )
 from trees.tasks import folds, score
 
-from .jobs import _cached, _digest, _paper_dataset, _SavedJob, engine_settings
+from .jobs import SELECTION_REPEATS, _cached, _digest, _paper_dataset, _SavedJob, engine_settings
 
 __all__ = ["SEARCH_GRID", "SettingsSearchJob", "chosen_settings", "search_grid", "selection_score"]
 
@@ -84,13 +85,13 @@ class SettingsSearchJob(_SavedJob):
 
     names: tuple
     models: tuple = ("tree", "forest")
-    n_repeats: int = 20
+    n_repeats: int = SELECTION_REPEATS
     n_splits: int = 5
     engine: str = "sklearn"
     kind = "paper-settings"
 
     def __post_init__(self):
-        if self.engine in LIBRARY_ENGINES and tuple(self.models) != ("forest",):
+        if engine_models(self.engine, self.models) != tuple(self.models):
             raise ValueError(
                 f"engine {self.engine!r} chooses its ensemble's settings: models must be "
                 "('forest',) (a single tree of a boosting library is not the paper's tree)."

@@ -16,10 +16,11 @@ conditioning_plan, run_conditioning_task, combine_conditioning, ConditioningPlan
     The protocol as independent tasks and a combine step (any executor, same numbers).
 fit_model, FittedModel, ENGINES, PAPER_RANDOM_STATE, RHO_K_REFERENCES
     This package's models or scikit-learn's; the paper's seed; the rows rho_k counts.
-LIBRARY_ENGINES, engine_conditionings, engine_versions, installed_library_engines
+LIBRARY_ENGINES, engine_conditionings, engine_models, engine_versions, installed_library_engines
     The engines of other libraries (XGBoost, LightGBM, CatBoost, scikit-learn's
     histogram boosting; their settings), the tests each engine is scored
-    under, the library versions a run records, and those installed here.
+    under, the models each fits (a library: its ensemble only), the library versions a
+    run records, and those installed here.
 LIBRARY_GRIDS, native_predictions
     Each library engine's small grid of trees and depth, and the library's own
     predictions the paper's selection rule scores the candidates with.
@@ -33,6 +34,7 @@ from .ensemble import tree_operators
 from .interop._engines import (
     LIBRARY_ENGINES,
     LIBRARY_GRIDS,
+    engine_models,
     engine_versions,
     installed_library_engines,
     native_predictions,
@@ -91,6 +93,7 @@ __all__ = [
     "conditioning_experiment",
     "conditioning_plan",
     "engine_conditionings",
+    "engine_models",
     "engine_versions",
     "fit_model",
     "improvement_over_worse",

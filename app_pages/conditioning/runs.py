@@ -22,6 +22,7 @@ import pandas as pd
 from datasets import DataError, format_value
 from datasets.source000 import paper_settings
 from lab import ConditioningJob, PaperTablesJob
+from lab.jobs import SELECTION_REPEATS
 from lab.paper import (
     ALL_PAPER_DATASETS,
     COMPARED_CELLS,
@@ -29,7 +30,7 @@ from lab.paper import (
     printed_cells,
 )
 from lab.search import SettingsSearchJob, chosen_settings, search_grid
-from trees.conditioning import MARK_LEGEND, MARKS
+from trees.conditioning import MARK_LEGEND, MARKS, engine_models
 
 from .settings import (
     LIBRARY_ENGINE_TEXT,
@@ -136,8 +137,7 @@ def tables_job(names, models, repeats, settings, engine=None, selected=()):
     """
     engine = engine or settings.engine
     options = settings.engine_options() if engine == settings.engine else {}
-    if engine in LIBRARY_ENGINE_TEXT:
-        models = [m for m in models if m == "forest"]
+    models = engine_models(engine, models)
     return PaperTablesJob(
         names=paper_order(names), models=tuple(models), n_repeats=int(repeats),
         engine=engine, rho_k_against=settings.rho_k_against,
@@ -149,9 +149,6 @@ def tables_job(names, models, repeats, settings, engine=None, selected=()):
 def paper_order(names):
     """``names`` in the order of the paper's tables."""
     return tuple(n for n in ALL_PAPER_DATASETS if n in set(names))
-
-
-SELECTION_REPEATS = 20  # the paper's model selection: 20 x 5-fold cross-validation (section 4.3)
 
 
 def selection_job(names, engine):
@@ -193,10 +190,9 @@ def tables_fits(names, models, repeats, engines, library_settings):
     after the selection of its settings when they are "chosen")."""
     fits = 0
     for engine in engines:
-        library = engine in LIBRARY_ENGINE_TEXT
-        fitted_models = [m for m in models if m == "forest"] if library else models
+        fitted_models = engine_models(engine, models)
         fits += len(names) * len(fitted_models) * (repeats * 5 + 1)
-        if library and fitted_models and library_settings == "chosen":
+        if engine in LIBRARY_ENGINE_TEXT and fitted_models and library_settings == "chosen":
             fits += len(names) * len(search_grid(engine)) * SELECTION_REPEATS * 5
     return fits
 

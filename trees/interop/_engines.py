@@ -66,6 +66,7 @@ from ._registry import from_model
 __all__ = [
     "LIBRARY_ENGINES",
     "LIBRARY_GRIDS",
+    "engine_models",
     "engine_versions",
     "fit_library",
     "fit_library_estimator",
@@ -193,6 +194,14 @@ def library_estimator(engine, task, params, seed):
         ) from error
 
 
+def engine_models(engine, models):
+    """The models of ``models`` that ``engine`` fits: a library engine its ensemble ("forest")
+    only (module docstring), the others all of them; in the given order."""
+    if engine in LIBRARY_ENGINES:
+        return tuple(m for m in models if m == "forest")
+    return tuple(models)
+
+
 def fit_library_estimator(engine, task, params, seed, X, y):
     """Fit ``engine``'s estimator on one core; returns ``(estimator, classes)``.
 
@@ -232,7 +241,7 @@ def fit_library(engine, model, task, params, seed, X, y):
 
     ``model`` must be "forest" (the library's ensemble; module docstring).
     """
-    if model != "forest":
+    if not engine_models(engine, (model,)):
         raise ValueError(
             f"engine {engine!r} fits the library's ensemble: use model 'forest'. A single tree "
             "of a boosting library is one round fitted to gradients, not the paper's tree; "
