@@ -20,15 +20,18 @@ from .guides import GUIDES
 
 __all__ = ["active", "guide", "scale_figure", "settings", "style", "toggle"]
 
-_CSS = """
+# Presenter type: plain HTML elements under a class the app owns. The rules are written only
+# while presenter mode is on, beside the marker they key on (``body:has(.tbl-presenter)``), so
+# they name no Streamlit element and outrank its element styles by the marker's class.
+PRESENTER_CLASS = "tbl-presenter"
+_CSS = f"""
 <style>
-section.stMain .block-container { font-size: 1.22rem; max-width: 100%; }
-section.stMain h1 { font-size: 2.9rem; } section.stMain h2 { font-size: 2.1rem; }
-section.stMain h3 { font-size: 1.7rem; }
-section.stMain [data-testid="stMetricValue"] { font-size: 2.6rem; }
-section.stMain [data-testid="stMarkdownContainer"] p, section.stMain li { font-size: 1.22rem; }
-section.stMain [data-testid="stCaptionContainer"] { font-size: 1.05rem; }
+body:has(.{PRESENTER_CLASS}) :is(p, li) {{ font-size: 1.22rem; }}
+body:has(.{PRESENTER_CLASS}) h1 {{ font-size: 2.9rem; }}
+body:has(.{PRESENTER_CLASS}) h2 {{ font-size: 2.1rem; }}
+body:has(.{PRESENTER_CLASS}) h3 {{ font-size: 1.7rem; }}
 </style>
+<span class="{PRESENTER_CLASS}"></span>
 """
 FIGURE_FONT = 18
 

@@ -55,6 +55,12 @@ def test_presenter_mode_renders_the_guide_and_fits_at_1024(app_url, browser):
     assert page.locator('[data-testid="stException"]').count() == 0
     assert page.evaluate(_OVERFLOW_JS) == []
     assert "presenter_mode=1" in _link(page)
+    # Presenter type: the guide's paragraphs at 1.22rem (19.5 px), not the usual 16 px.
+    size = page.evaluate(
+        "() => parseFloat(getComputedStyle([...document.querySelectorAll('p')]"
+        ".find(p => p.innerText.includes('Ask the class.'))).fontSize)"
+    )
+    assert size >= 19, size
     assert not errors
     page.close()
 
