@@ -27,7 +27,7 @@ import sys
 import pandas as pd
 
 from datasets import DataError
-from trees.conditioning import ENGINES, LIBRARY_ENGINES, engine_models
+from trees.conditioning import ENGINES, LIBRARY_ENGINES, PACKAGE_ENGINES, engine_models
 
 from .audit import add_audit_parser, run_audit
 from .executors import SchedulerError, make_executor
@@ -110,7 +110,8 @@ def _add_conditioning(commands):
         "--engine",
         choices=sorted(ENGINES),
         default="trees",
-        help="who fits: this package, scikit-learn, or a library's ensemble "
+        help="who fits: this package (trees, or extra-trees: random thresholds, the control), "
+        "scikit-learn, or a library's ensemble "
         "(forest only; its defaults, see trees.conditioning.LIBRARY_ENGINES)",
     )
     cond.add_argument(
@@ -237,9 +238,10 @@ def _project_options(args):
         "variance_sums": args.variance_sums,
     }
     options = {k: v for k, v in options.items() if v is not None}
-    if options and args.engine != "trees":
+    if options and args.engine not in PACKAGE_ENGINES:
         raise ValueError(
-            "--tie-break, --threshold-dtype and --variance-sums apply to --engine trees only."
+            "--tie-break, --threshold-dtype and --variance-sums apply to this package's engines "
+            f"only ({', '.join(PACKAGE_ENGINES)})."
         )
     library = _library_params(args.library_params)
     if library and args.engine not in LIBRARY_ENGINES:

@@ -255,6 +255,17 @@ def test_the_engine_switch_reaches_the_experiment(store):
     assert "Marks under the two-sided p-value is below 0.05" in text
 
 
+def test_extra_trees_are_the_control_no_split_on_a_value_no_prediction_changes():
+    """Random thresholds: the page says no split lies on an observed value."""
+    at = _open()
+    by_key(at.radio, "cond_engine").set_value("extra-trees").run()
+    assert not at.exception
+    assert "lies on an observed value of Lattice features" in _headline(at)
+    assert "drawn at random between a node's values (extra trees)" in _headline(at)
+    assert "random thresholds (extra trees: the control)" in _text(at)
+    assert not by_key(at.radio, "cond_tie_break").disabled  # this package's option
+
+
 def test_the_regression_sums_are_a_regression_option_that_reaches_the_experiment(store):
     from lab import ResultsStore
 

@@ -14,7 +14,9 @@ ESTIMATORS = [
     DecisionTreeClassifier(criterion="chi2", conditioning="average", growth="level_order"),
     DecisionTreeClassifier(criterion="misclassification", max_leaf_nodes=8),
     DecisionTreeClassifier(selection="p_value", n_permutations=19, random_state=0),
+    DecisionTreeClassifier(splitter="random", random_state=0),
     DecisionTreeRegressor(),
+    DecisionTreeRegressor(splitter="random", random_state=0),
     DecisionTreeRegressor(conditioning="average", max_nodes=15),
 ]
 

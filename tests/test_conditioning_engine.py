@@ -225,3 +225,22 @@ def test_leaf_fractions_count_every_row_given_as_scikit_learn():
     leaves = ours.feature < 0
     assert ours.n_samples[leaves].min() >= 15  # ceil(0.05 * 300), not of the ~190 rows weighted
     assert theirs.n_node_samples[theirs.children_left == -1].min() >= 15
+
+
+@pytest.mark.parametrize("model", ["tree", "forest"])
+def test_the_extra_trees_engine_is_the_control_rho_0_and_the_tests_agree(lattice, model):
+    """Random thresholds are not observed values: rho is 0 and every test predicts alike."""
+    X, y = lattice
+    params = {"n_estimators": 10} if model == "forest" else {}
+    fitted = fit_model("extra-trees", model, "classification", params, 3, X, y)
+    assert all(t.feature[0] >= 0 for t in fitted.trees)
+    for tree in fitted.trees:
+        assert not np.isin(tree.threshold[tree.feature >= 0], X).any()
+    for conditioning in ("<", "average"):
+        np.testing.assert_array_equal(fitted.predict(X, conditioning), fitted.predict(X, "<="))
+    plan = conditioning_plan(X, y, "classification", model, params, n_repeats=1,
+                             engine="extra-trees")  # fmt: skip
+    on, total = run_conditioning_task(plan, ALL_DATA)["rho"]
+    assert on == 0 and total > 0
+    again = fit_model("extra-trees", model, "classification", params, 3, X, y)
+    np.testing.assert_array_equal(again.predict(X, "<="), fitted.predict(X, "<="))

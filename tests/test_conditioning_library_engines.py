@@ -60,8 +60,8 @@ def fitted():
 
 def test_every_library_engine_is_registered():
     assert set(LIBRARY_ENGINES) <= set(ENGINES)
-    assert {"trees", "sklearn", "xgboost", "xgboost-rf", "lightgbm", "lightgbm-rf", "catboost",
-            "sklearn-hgb"} == set(ENGINES)  # fmt: skip
+    assert {"trees", "extra-trees", "sklearn", "xgboost", "xgboost-rf", "lightgbm",
+            "lightgbm-rf", "catboost", "sklearn-hgb"} == set(ENGINES)  # fmt: skip
 
 
 @pytest.mark.parametrize("engine", sorted(TINY))

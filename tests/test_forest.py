@@ -8,7 +8,12 @@ from sklearn.datasets import load_diabetes, load_iris
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from tests.helpers import as_float32_exact, load_common_dataset
-from trees import RandomForestClassifier, RandomForestRegressor
+from trees import (
+    ExtraTreesClassifier,
+    ExtraTreesRegressor,
+    RandomForestClassifier,
+    RandomForestRegressor,
+)
 from trees.ensemble._forest import bootstrap_indices, tree_operators
 
 # Bagging draws rows, so a weight of 2 is not the same as a repeated row, nor
@@ -29,6 +34,8 @@ def _expected_failures(estimator):
         RandomForestClassifier(n_estimators=4, conditioning="half", oob_score=True, random_state=0),
         RandomForestRegressor(n_estimators=5, conditioning="average", random_state=0),
         RandomForestRegressor(n_estimators=3, bootstrap=False, conditioning="<"),
+        ExtraTreesClassifier(n_estimators=5, random_state=0),
+        ExtraTreesRegressor(n_estimators=4, bootstrap=True, oob_score=True, random_state=0),
     ],
     expected_failed_checks=_expected_failures,
 )

@@ -86,7 +86,7 @@ def test_split_bias_and_paper_settings(data_dir):
     assert status == 0 and "page-blocks-1-3-vs-4" in out and "0.041" in out
 
 
-def test_project_tree_options_apply_to_the_trees_engine_only(data_dir, capsys):
+def test_project_tree_options_apply_to_the_packages_engines_only(data_dir, capsys):
     argv = ["conditioning", "--datasets", "o-ring", "--model", "tree", "--repeats", "1",
             "--folds", "3", "--jobs", "1", "--tie-break", "random", "--threshold-dtype", "float32",
             "--variance-sums", "raw"]  # fmt: skip
@@ -97,4 +97,5 @@ def test_project_tree_options_apply_to_the_trees_engine_only(data_dir, capsys):
         "threshold_dtype": "float32", "tie_break": "random", "variance_sums": "raw"
     }  # fmt: skip
     assert _main(*argv, "--engine", "sklearn")[0] == 2
-    assert "apply to --engine trees only" in capsys.readouterr().err
+    assert "apply to this package's engines only (trees, extra-trees)" in capsys.readouterr().err
+    assert _main(*argv, "--engine", "extra-trees")[0] == 0

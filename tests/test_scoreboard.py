@@ -23,6 +23,7 @@ def test_two_classes_run_every_learner_on_the_same_refits():
         "averaged thresholds",
         "cultivated forest",
         "random forest",
+        "extra trees",
     ]
     assert table["applies"].all() and (table["n_refits"] == 3).all()
     assert table["agreement"].between(0, 1).all() and board.metric == "AUC"
@@ -57,7 +58,7 @@ def test_stop_keeps_the_refits_every_learner_finished():
 
     def stop():
         calls.append(1)
-        return len(calls) >= 8  # during the second refit (6 learners each)
+        return len(calls) >= 9  # during the second refit (7 learners each)
 
     board = _board(X, y, "classification", should_stop=stop)
     assert board.cancelled and board.n_refits == 1

@@ -10,6 +10,8 @@ DecisionTreeClassifier, DecisionTreeRegressor
     scikit-learn compatible estimators with ``conditioning=``.
 RandomForestClassifier, RandomForestRegressor
     Forests whose conditioning may also be "half" (source 000, section 3.3).
+ExtraTreesClassifier, ExtraTreesRegressor
+    Forests of random-split trees (``splitter="random"``): the bias's control.
 CultivatedForestClassifier
     Cultivated random forests (source 002).
 Tree, mirror
@@ -41,7 +43,13 @@ trees.interop
 """
 
 from .conditioning import conditioning_experiment, lattice_features, lattice_split_share
-from .ensemble import CultivatedForestClassifier, RandomForestClassifier, RandomForestRegressor
+from .ensemble import (
+    CultivatedForestClassifier,
+    ExtraTreesClassifier,
+    ExtraTreesRegressor,
+    RandomForestClassifier,
+    RandomForestRegressor,
+)
 from .instability import perturbation_study
 from .selection_bias import bias_experiment
 from .tree import (
@@ -59,6 +67,8 @@ __all__ = [
     "CultivatedForestClassifier",
     "DecisionTreeClassifier",
     "DecisionTreeRegressor",
+    "ExtraTreesClassifier",
+    "ExtraTreesRegressor",
     "RandomForestClassifier",
     "RandomForestRegressor",
     "Tree",

@@ -14,8 +14,9 @@ conditioning_experiment, ConditioningResult
     The evaluation protocol (sections 4.3 to 4.6) run with joblib threads.
 conditioning_plan, run_conditioning_task, combine_conditioning, ConditioningPlan, ALL_DATA
     The protocol as independent tasks and a combine step (any executor, same numbers).
-fit_model, FittedModel, ENGINES, PAPER_RANDOM_STATE, RHO_K_REFERENCES
-    This package's models or scikit-learn's; the paper's seed; the rows rho_k counts.
+fit_model, FittedModel, ENGINES, PACKAGE_ENGINES, PAPER_RANDOM_STATE, RHO_K_REFERENCES
+    This package's models (its trees, or extra trees: random thresholds, the control) or
+    scikit-learn's; the paper's seed; the rows rho_k counts.
 LIBRARY_ENGINES, engine_conditionings, engine_models, engine_versions, installed_library_engines
     The engines of other libraries (XGBoost, LightGBM, CatBoost, scikit-learn's
     histogram boosting; their settings), the tests each engine is scored
@@ -51,7 +52,13 @@ from .studies._conditioning_experiment import (
     conditioning_plan,
     run_conditioning_task,
 )
-from .studies._engines import ENGINES, FittedModel, engine_conditionings, fit_model
+from .studies._engines import (
+    ENGINES,
+    PACKAGE_ENGINES,
+    FittedModel,
+    engine_conditionings,
+    fit_model,
+)
 from .studies._lattice import (
     THRESHOLD_TESTS,
     LatticeIndex,
@@ -76,6 +83,7 @@ __all__ = [
     "ConditioningResult",
     "Disagreement",
     "ENGINES",
+    "PACKAGE_ENGINES",
     "FOREST_CONDITIONINGS",
     "FittedModel",
     "LIBRARY_ENGINES",

@@ -14,7 +14,12 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from trees.conditioning import LatticeIndex, conditioning_disagreement, fit_model
+from trees.conditioning import (
+    PACKAGE_ENGINES,
+    LatticeIndex,
+    conditioning_disagreement,
+    fit_model,
+)
 from ui.cached import as_key, held_out_split
 from viz.conditioning import held_values, surfaces_figure, thresholds_by_feature
 
@@ -82,7 +87,8 @@ class ModelView:
 def _disagreement(engine, fitted, X):
     # This package's forests predict through the estimator (its trees may have seen fewer
     # classes in their bootstrap); scikit-learn's converted trees all carry every class.
-    return conditioning_disagreement(fitted.estimator if engine == "trees" else fitted.trees, X)
+    own = engine in PACKAGE_ENGINES
+    return conditioning_disagreement(fitted.estimator if own else fitted.trees, X)
 
 
 @st.cache_resource(show_spinner="Fitting...", max_entries=32)

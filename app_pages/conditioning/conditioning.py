@@ -40,7 +40,7 @@ with settings_box:
     )
 
 # ------------------------------------------------------------- key picture
-sentence = words.headline(view, data.name, is_classifier, len(y))
+sentence = words.headline(view, data.name, is_classifier, len(y), settings.engine)
 with headline:
     st.markdown(sentence)
     presenter.guide("conditioning")

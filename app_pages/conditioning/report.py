@@ -10,9 +10,11 @@ a test executes it and compares its output with the page's.
 import numpy as np
 
 from datasets import PREPROCESS_DEFAULTS
+from trees.conditioning import PACKAGE_ENGINES
 from ui.cached import SMALL
 
 from .cache import HELD_OUT, SEED, parting_features
+from .settings import CONTROL_ENGINES
 
 __all__ = ["dataset_lines", "headline", "new_rows", "picture_caption", "snippet"]
 
@@ -26,8 +28,11 @@ def new_rows(n_rows):
     return "held-out rows" if n_rows >= SMALL else "rows"
 
 
-def headline(view, name, is_classifier, n_rows):
-    """The sentence over the key picture (markdown): what changes between the tests, in numbers."""
+def headline(view, name, is_classifier, n_rows, engine="trees"):
+    """The sentence over the key picture (markdown): what changes between the tests, in numbers.
+
+    A model whose thresholds are drawn (``CONTROL_ENGINES``) is said to be the control.
+    """
     report = view.report
     n_test, changed = len(view.X_test), int(report.prediction_differs.sum())
     rows = new_rows(n_rows)
@@ -52,10 +57,15 @@ def headline(view, name, is_classifier, n_rows):
             "**This tree has no split, so `x ≤ t` and `x < t` agree everywhere**: raise the "
             "maximum depth or lower the minimum rows per leaf."
         )
+    advice = (
+        "its thresholds are drawn at random between a node's values (extra trees), so the test "
+        "cannot matter: the control. Fit this package's trees to see the bias."
+        if engine in CONTROL_ENGINES
+        else "try a deeper tree, or data with lattice features (counts, ages, rounded prices)."
+    )
     return (
         f"**None of this tree's {view.internal} {_verb(view.internal, 'split', 'splits')} lies on "
-        f"an observed value of {name}, so `x ≤ t` and `x < t` agree on every row of it**: try a "
-        "deeper tree, or data with lattice features (counts, ages, rounded prices)."
+        f"an observed value of {name}, so `x ≤ t` and `x < t` agree on every row of it**: " + advice
     )
 
 
@@ -130,7 +140,7 @@ def snippet(origin, preprocessing, task, engine, params, n_rows):
         if n_rows >= SMALL
         else "train = test = np.arange(len(y))  # fewer than 20 rows: every row is used for both"
     )
-    model = "model.estimator" if engine == "trees" else "model.trees"
+    model = "model.estimator" if engine in PACKAGE_ENGINES else "model.trees"
     return "\n".join(
         [
             "import numpy as np",

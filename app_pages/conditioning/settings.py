@@ -25,10 +25,11 @@ import streamlit as st
 
 from datasets.bundled import PAPER_SETTINGS
 from datasets.source000 import paper_settings, settings_table, table1
-from trees.conditioning import LIBRARY_ENGINES, PAPER_RANDOM_STATE
+from trees.conditioning import LIBRARY_ENGINES, PACKAGE_ENGINES, PAPER_RANDOM_STATE
 from ui import share, state
 
 __all__ = [
+    "CONTROL_ENGINES",
     "DATASET_DEPENDENT",
     "ENGINES",
     "LIBRARY_ENGINE_TEXT",
@@ -51,8 +52,11 @@ __all__ = [
 # Option -> the words a page shows for it.
 ENGINES = {
     "trees": "this package's trees",
+    "extra-trees": "this package's trees with random thresholds (extra trees: the control)",
     "sklearn": "scikit-learn's trees (the paper's pipeline)",
 }
+# The engines whose thresholds are drawn, never on an observed value: the bias's control.
+CONTROL_ENGINES = ("extra-trees",)
 # The engines of other libraries (their ensembles, "forest" only): the Tables 2-3 view runs them.
 LIBRARY_ENGINE_TEXT = {name: described for name, (_, _, described) in LIBRARY_ENGINES.items()}
 TABLE_ENGINES = {**ENGINES, **LIBRARY_ENGINE_TEXT}
@@ -178,7 +182,7 @@ class Settings:
     def engine_options(self):
         """The fit's tie-break, precision and regression sums (this package only: scikit-learn
         has its own; a classification study leaves the sums out, ``trees.tasks.make_model``)."""
-        if self.engine != "trees":
+        if self.engine not in PACKAGE_ENGINES:
             return {}
         return {
             "tie_break": self.tie_break,
@@ -221,7 +225,7 @@ class Settings:
                 "targets summed raw"
             )
         return (
-            f"{ENGINES['trees']}, random_state={PAPER_RANDOM_STATE}: ties go to "
+            f"{ENGINES[self.engine]}, random_state={PAPER_RANDOM_STATE}: ties go to "
             f"{TIE_BREAKS[self.tie_break]}; {PRECISIONS[self.threshold_dtype]}; regression "
             f"targets {VARIANCE_SUMS[self.variance_sums]}"
         )

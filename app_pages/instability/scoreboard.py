@@ -51,7 +51,7 @@ def _run_board(X, y, task, settings, n_refits):
         )
 
     st.session_state[state.INST_BOARD_SETTINGS] = (settings, n_refits)
-    run_with_progress(state.INST_BOARD, "Refitting six learners", run)
+    run_with_progress(state.INST_BOARD, "Refitting seven learners", run)
 
 
 def _learner_sentence(table, settings):
@@ -81,11 +81,12 @@ def _learner_sentence(table, settings):
 
 
 def scoreboard_panel(X, y, task, settings):
-    """The page's conclusion: six learners on the same refits, and which remedy buys how much."""
+    """The page's conclusion: seven learners on the same refits, and which remedy buys how much."""
     st.markdown(
         "CART, CART cut back by cost-complexity pruning (its strength chosen once by "
         "cross-validation on the training rows), p-value selection (source 001), averaged "
-        "threshold tests (source 000), a cultivated forest (source 002) and a random forest, "
+        "threshold tests (source 000), a cultivated forest (source 002), a random forest and "
+        "extra trees (random thresholds, never on an observed value), "
         "refitted on the same changed samples and "
         f"judged on the same held-out rows; every tree-based learner gets the same depth "
         f"({settings.max_depth if settings.max_depth is not None else 'no limit'})."
@@ -101,7 +102,8 @@ def scoreboard_panel(X, y, task, settings):
     if board is None:
         st.caption(
             f"About a second per refit on the bundled data; p-value selection uses "
-            f"{BOARD_PERMUTATIONS} permutations per p-value, the random forest {BOARD_TREES} trees."
+            f"{BOARD_PERMUTATIONS} permutations per p-value, the random forest and the extra "
+            f"trees {BOARD_TREES} trees each."
         )
         return
     ran_with = st.session_state.get(state.INST_BOARD_SETTINGS)

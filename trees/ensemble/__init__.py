@@ -4,6 +4,9 @@ Public API
 ----------
 RandomForestClassifier, RandomForestRegressor
     Bagged trees whose conditioning may also be "half" (source 000, section 3.3).
+ExtraTreesClassifier, ExtraTreesRegressor
+    Forests of random-split trees (Geurts et al. 2006): thresholds drawn, never
+    on an observed value, the control for source 000's bias.
 tree_operators
     The threshold test each tree of a forest uses.
 CultivatedForestClassifier, VARIANTS
@@ -11,11 +14,14 @@ CultivatedForestClassifier, VARIANTS
 """
 
 from ._cultivated import VARIANTS, CultivatedForestClassifier
+from ._extra_trees import ExtraTreesClassifier, ExtraTreesRegressor
 from ._forest import RandomForestClassifier, RandomForestRegressor, tree_operators
 
 __all__ = [
     "VARIANTS",
     "CultivatedForestClassifier",
+    "ExtraTreesClassifier",
+    "ExtraTreesRegressor",
     "RandomForestClassifier",
     "RandomForestRegressor",
     "tree_operators",

@@ -51,6 +51,8 @@ from ..tree._splitter import sort_features
 from ..tree._tree import pack_trees
 
 __all__ = [
+    "ForestClassifier",
+    "ForestRegressor",
     "RandomForestClassifier",
     "RandomForestRegressor",
     "bootstrap_indices",
@@ -169,9 +171,14 @@ def tree_operators(n_estimators, conditioning):
 
 
 class BaseForest(BaseEstimator):
-    """Shared fitting and prediction of the two forests."""
+    """Shared fitting and prediction of the forests.
+
+    ``_splitter`` is the trees' splitter: ``"best"`` for random forests,
+    ``"random"`` for extra trees (``_extra_trees``).
+    """
 
     _tree_class = None
+    _splitter = "best"
 
     def __init__(
         self,
@@ -242,7 +249,9 @@ class BaseForest(BaseEstimator):
         (scikit-learn's ``estimator_params``); the trees keep the default
         test, since the forest applies its ``conditioning`` when predicting.
         """
-        return tree_params_of(self, self._tree_class._criteria, conditioning="<=")
+        return tree_params_of(
+            self, self._tree_class._criteria, conditioning="<=", splitter=self._splitter
+        )
 
     def _fit_forest(self, X, y, weights, subsample_classes=False):
         """Grow the trees; ``y`` is already encoded (class indices or values).
@@ -281,7 +290,8 @@ class BaseForest(BaseEstimator):
         generator.randint(_MAX_INT, size=len(kept))  # the seeds of the trees kept
         seeds = generator.randint(_MAX_INT, size=n_more)
         X = kernel_array(_round_for_fit(X, params.threshold_dtype))
-        sorted_orders = sort_features(X)  # once for all trees
+        # Sorted once for all trees (random splits read X unsorted: ``search_layout``).
+        sorted_orders = sort_features(X) if params.splitter == "best" else None
         names = getattr(self, "feature_names_in_", None)
         unweighted = np.ones(n_samples)
 
@@ -361,6 +371,12 @@ class BaseForest(BaseEstimator):
             total[out] += prediction
             counts[out] += 1
         seen = counts > 0
+        if not seen.any():
+            raise ValueError(
+                f"No row was left out of every bootstrap sample (n_samples = {n_samples}, "
+                f"{len(self.estimators_)} trees): the out-of-bag score needs more rows or more "
+                "trees, or oob_score=False."
+            )
         shape = (-1,) + (1,) * (total.ndim - 1)
         oob = np.divide(
             total,
@@ -439,7 +455,60 @@ class BaseForest(BaseEstimator):
         return mean / total if total > 0 else mean
 
 
-class RandomForestClassifier(ClassifierMixin, BaseForest):
+class ForestClassifier(ClassifierMixin, BaseForest):
+    """Fitting and prediction of the forests of classification trees (random and extra trees)."""
+
+    _tree_class = DecisionTreeClassifier
+
+    def fit(self, X, y, sample_weight=None):
+        """Grow the forest on ``(X, y)``."""
+        X, y, sample_weight = self._validate_fit(X, y, sample_weight)
+        check_classification_targets(y)
+        self.classes_, y_encoded = np.unique(y, return_inverse=True)
+        self.n_classes_ = len(self.classes_)
+        per_tree = self.class_weight == "balanced_subsample" and self.bootstrap
+        if self.class_weight is not None and not per_tree:
+            weighted = forest_class_weights(self.class_weight, y, sample_weight)
+            sample_weight = weighted if sample_weight is None else sample_weight * weighted
+        return self._fit_forest(X, y_encoded, sample_weight, subsample_classes=per_tree)
+
+    def _set_oob(self, oob, y, seen):
+        self.oob_decision_function_ = oob
+        self.oob_score_ = accuracy_score(y[seen], np.argmax(oob[seen], axis=1))
+
+    def _tree_output(self, tree, X, op):
+        """One tree's class probabilities, aligned on the forest's classes.
+
+        A bootstrap sample may miss a class; the tree then knows fewer classes.
+        """
+        out = np.zeros((X.shape[0], self.n_classes_))
+        out[:, tree.classes_] = tree.tree_.predict(X, op)
+        return out
+
+    def _leaf_values(self, estimator):
+        """A tree's node values on the forest's classes (a bootstrap sample may miss one)."""
+        values = np.zeros((estimator.tree_.node_count, self.n_classes_))
+        values[:, estimator.classes_] = estimator.tree_.value
+        return values
+
+    def predict_proba(self, X, conditioning=None):
+        """Mean of the trees' class probabilities under ``conditioning`` (default: the forest's)."""
+        X = self._validate_X_predict(X)
+        operators = tree_operators(len(self.estimators_), conditioning or self.conditioning)
+        return self._forest_mean(X, operators)
+
+    def predict_log_proba(self, X, conditioning=None):
+        """Logarithm of :meth:`predict_proba` (``-inf`` where a class gets no vote)."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X, conditioning))
+
+    def predict(self, X):
+        """Most probable class."""
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
+
+
+class RandomForestClassifier(ForestClassifier):
     """Random forest of :class:`DecisionTreeClassifier` with a choice of threshold test.
 
     Parameters
@@ -489,8 +558,6 @@ class RandomForestClassifier(ClassifierMixin, BaseForest):
     classes_ : ndarray
     oob_score_, oob_decision_function_ : present with ``oob_score=True``
     """
-
-    _tree_class = DecisionTreeClassifier
 
     def __init__(
         self,
@@ -543,55 +610,37 @@ class RandomForestClassifier(ClassifierMixin, BaseForest):
         )
         self.class_weight = class_weight
 
+
+class ForestRegressor(RegressorMixin, BaseForest):
+    """Fitting and prediction of the forests of regression trees (random and extra trees)."""
+
+    _tree_class = DecisionTreeRegressor
+
     def fit(self, X, y, sample_weight=None):
         """Grow the forest on ``(X, y)``."""
         X, y, sample_weight = self._validate_fit(X, y, sample_weight)
-        check_classification_targets(y)
-        self.classes_, y_encoded = np.unique(y, return_inverse=True)
-        self.n_classes_ = len(self.classes_)
-        per_tree = self.class_weight == "balanced_subsample" and self.bootstrap
-        if self.class_weight is not None and not per_tree:
-            weighted = forest_class_weights(self.class_weight, y, sample_weight)
-            sample_weight = weighted if sample_weight is None else sample_weight * weighted
-        return self._fit_forest(X, y_encoded, sample_weight, subsample_classes=per_tree)
+        return self._fit_forest(X, np.asarray(y, dtype=np.float64), sample_weight)
+
+    @staticmethod
+    def _tree_output(tree, X, op):
+        return tree.tree_.predict(X, op)
 
     def _set_oob(self, oob, y, seen):
-        self.oob_decision_function_ = oob
-        self.oob_score_ = accuracy_score(y[seen], np.argmax(oob[seen], axis=1))
+        self.oob_prediction_ = oob
+        self.oob_score_ = r2_score(y[seen], oob[seen])
 
-    def _tree_output(self, tree, X, op):
-        """One tree's class probabilities, aligned on the forest's classes.
+    @staticmethod
+    def _leaf_values(estimator):
+        return estimator.tree_.value
 
-        A bootstrap sample may miss a class; the tree then knows fewer classes.
-        """
-        out = np.zeros((X.shape[0], self.n_classes_))
-        out[:, tree.classes_] = tree.tree_.predict(X, op)
-        return out
-
-    def _leaf_values(self, estimator):
-        """A tree's node values on the forest's classes (a bootstrap sample may miss one)."""
-        values = np.zeros((estimator.tree_.node_count, self.n_classes_))
-        values[:, estimator.classes_] = estimator.tree_.value
-        return values
-
-    def predict_proba(self, X, conditioning=None):
-        """Mean of the trees' class probabilities under ``conditioning`` (default: the forest's)."""
+    def predict(self, X, conditioning=None):
+        """Mean of the trees' values under ``conditioning`` (default: the forest's)."""
         X = self._validate_X_predict(X)
         operators = tree_operators(len(self.estimators_), conditioning or self.conditioning)
-        return self._forest_mean(X, operators)
-
-    def predict_log_proba(self, X, conditioning=None):
-        """Logarithm of :meth:`predict_proba` (``-inf`` where a class gets no vote)."""
-        with np.errstate(divide="ignore"):
-            return np.log(self.predict_proba(X, conditioning))
-
-    def predict(self, X):
-        """Most probable class."""
-        proba = self.predict_proba(X)
-        return self.classes_[np.argmax(proba, axis=1)]
+        return self._forest_mean(X, operators)[:, 0]
 
 
-class RandomForestRegressor(RegressorMixin, BaseForest):
+class RandomForestRegressor(ForestRegressor):
     """Random forest of :class:`DecisionTreeRegressor` with a choice of threshold test.
 
     Parameters are those of :class:`RandomForestClassifier`, with
@@ -600,8 +649,6 @@ class RandomForestRegressor(RegressorMixin, BaseForest):
     ``variance_sums`` (``"centred"`` or ``"raw"``), passed to the trees
     (:class:`DecisionTreeRegressor`: ``"raw"`` sums as scikit-learn does).
     """
-
-    _tree_class = DecisionTreeRegressor
 
     def __init__(
         self,
@@ -653,26 +700,3 @@ class RandomForestRegressor(RegressorMixin, BaseForest):
             categorical_split=categorical_split,
         )
         self.variance_sums = variance_sums
-
-    def fit(self, X, y, sample_weight=None):
-        """Grow the forest on ``(X, y)``."""
-        X, y, sample_weight = self._validate_fit(X, y, sample_weight)
-        return self._fit_forest(X, np.asarray(y, dtype=np.float64), sample_weight)
-
-    @staticmethod
-    def _tree_output(tree, X, op):
-        return tree.tree_.predict(X, op)
-
-    def _set_oob(self, oob, y, seen):
-        self.oob_prediction_ = oob
-        self.oob_score_ = r2_score(y[seen], oob[seen])
-
-    @staticmethod
-    def _leaf_values(estimator):
-        return estimator.tree_.value
-
-    def predict(self, X, conditioning=None):
-        """Mean of the trees' values under ``conditioning`` (default: the forest's)."""
-        X = self._validate_X_predict(X)
-        operators = tree_operators(len(self.estimators_), conditioning or self.conditioning)
-        return self._forest_mean(X, operators)[:, 0]

@@ -18,7 +18,12 @@ from sklearn.metrics import (
 )
 from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold, train_test_split
 
-from ..ensemble import RandomForestClassifier, RandomForestRegressor
+from ..ensemble import (
+    ExtraTreesClassifier,
+    ExtraTreesRegressor,
+    RandomForestClassifier,
+    RandomForestRegressor,
+)
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 __all__ = [
@@ -35,7 +40,12 @@ __all__ = [
 
 TASKS = ("classification", "regression")
 _TREES = {"classification": DecisionTreeClassifier, "regression": DecisionTreeRegressor}
-_FORESTS = {"classification": RandomForestClassifier, "regression": RandomForestRegressor}
+# A forest's family by its trees' splitter: random forests search their thresholds, extra
+# trees draw them.
+_FORESTS = {
+    "best": {"classification": RandomForestClassifier, "regression": RandomForestRegressor},
+    "random": {"classification": ExtraTreesClassifier, "regression": ExtraTreesRegressor},
+}
 _FOLDS = {"classification": RepeatedStratifiedKFold, "regression": RepeatedKFold}
 # The error names of each task; the first is the default.
 ERRORS = {
@@ -79,8 +89,10 @@ def make_model(kind, task, params=None, seed=None):
     """An unfitted ``"tree"`` or ``"forest"`` for ``task``.
 
     Both get ``random_state=seed`` (a tree uses it only with
-    ``tie_break="random"``); a forest has the forests' default of 100 trees
-    (source 000's), unless ``params`` says otherwise.
+    ``tie_break="random"`` or ``splitter="random"``); a forest has the
+    forests' default of 100 trees (source 000's), unless ``params`` says
+    otherwise. A forest's ``splitter`` picks its family (``_FORESTS``): a
+    random forest (``"best"``, the default) or extra trees (``"random"``).
     """
     params = dict(params or {})
     if kind == "tree":
@@ -88,7 +100,8 @@ def make_model(kind, task, params=None, seed=None):
             params.setdefault("random_state", seed)
         return make_tree(task, params)
     if kind == "forest":
-        return _FORESTS[_check_task(task)](random_state=seed, **_params_for(task, params))
+        family = _FORESTS[params.pop("splitter", "best")]
+        return family[_check_task(task)](random_state=seed, **_params_for(task, params))
     raise ValueError(f"model must be 'tree' or 'forest', got {kind!r}.")
 
 

@@ -22,7 +22,14 @@ from ..ensemble import tree_operators
 from ..tree import FOREST_CONDITIONINGS, OPERATORS, from_sklearn
 from ._by_task import make_model
 
-__all__ = ["ENGINES", "FittedModel", "engine_conditionings", "fit_model", "register_engine"]
+__all__ = [
+    "ENGINES",
+    "PACKAGE_ENGINES",
+    "FittedModel",
+    "engine_conditionings",
+    "fit_model",
+    "register_engine",
+]
 
 _SKLEARN_CLASSES = {
     ("tree", "classification"): sk_tree.DecisionTreeClassifier,
@@ -90,6 +97,15 @@ def _fit_trees(model, task, params, seed, X, y):
     )
 
 
+def _fit_extra_trees(model, task, params, seed, X, y):
+    """This package's random-split tree, or its extra-trees forest (``splitter="random"``).
+
+    The control of source 000: drawn thresholds are not observed values, so
+    rho is 0 and the tests should agree.
+    """
+    return _fit_trees(model, task, {**(params or {}), "splitter": "random"}, seed, X, y)
+
+
 def _fit_sklearn(model, task, params, seed, X, y):
     """scikit-learn's tree or forest with ``random_state=seed``, converted with ``from_sklearn``.
 
@@ -115,7 +131,10 @@ def _fit_sklearn(model, task, params, seed, X, y):
 
 # Engine name -> function (model, task, params, seed, X, y) -> FittedModel. The engines of
 # other libraries are added by ``trees.interop._engines`` (``register_engine``).
-ENGINES = {"trees": _fit_trees, "sklearn": _fit_sklearn}
+ENGINES = {"trees": _fit_trees, "extra-trees": _fit_extra_trees, "sklearn": _fit_sklearn}
+# The engines whose models are this package's estimators: they take its options (tie-break,
+# precision, regression sums) and predict through the estimator.
+PACKAGE_ENGINES = ("trees", "extra-trees")
 # Engine -> the tests it is scored under, for engines that say so themselves.
 _CONDITIONINGS = {}
 

@@ -1,6 +1,6 @@
 """A stability scoreboard: which remedy buys how much stability, on the same refits.
 
-Six learners are refitted on the *same* perturbed samples of the training
+Seven learners are refitted on the *same* perturbed samples of the training
 rows (bootstrap samples, a few rows removed, or jittered features; see
 :data:`trees.instability.PERTURBATIONS`) and judged on the same held-out rows:
 
@@ -17,7 +17,10 @@ rows (bootstrap samples, a few rows removed, or jittered features; see
   trees as CART, so only its predictions can differ;
 * a **cultivated forest** (source 002): one tree of soft modules (two
   classes only);
-* a **random forest** (Breiman, 2001).
+* a **random forest** (Breiman, 2001);
+* **extra trees** (Geurts et al., 2006): a forest of random-split trees, whose
+  thresholds are drawn and so never lie on an observed value (source 000's
+  rho is 0: the ``<=``/``<`` choice cannot change them).
 
 Every tree-based learner gets the same depth limit. Measures, over the
 refits: prediction agreement (Turney, 1995: the mean share of held-out rows
@@ -25,7 +28,7 @@ on which two refits predict the same class, or values within ``tolerance``
 SD of y); the entropy in bits of the root feature (single trees only: a
 forest has no single root); the mean structural distance and partition
 metric between refits (single trees only); the held-out score (AUC or R^2).
-The random forest keeps the same seed in every refit, so only the data
+The random forest and the extra trees keep the same seed in every refit, so only the data
 differs between its refits.
 """
 
@@ -34,7 +37,13 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..ensemble import CultivatedForestClassifier, RandomForestClassifier, RandomForestRegressor
+from ..ensemble import (
+    CultivatedForestClassifier,
+    ExtraTreesClassifier,
+    ExtraTreesRegressor,
+    RandomForestClassifier,
+    RandomForestRegressor,
+)
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
 from ._agreement import mean_pairwise, partition_distance
 from ._by_task import score, train_test_rows
@@ -79,7 +88,7 @@ def pruning_strength(X, y, task, max_depth=None, n_splits=5, seed=0):
 def scoreboard_models(
     task, n_classes, max_depth=4, n_estimators=50, n_permutations=99, seed=0, ccp_alpha=0.0
 ):
-    """The six learners of the scoreboard with like-for-like settings.
+    """The seven learners of the scoreboard with like-for-like settings.
 
     ``ccp_alpha`` is pruned CART's strength (:func:`pruning_strength`).
 
@@ -92,6 +101,7 @@ def scoreboard_models(
     clf = task == "classification"
     tree = DecisionTreeClassifier if clf else DecisionTreeRegressor
     forest = RandomForestClassifier if clf else RandomForestRegressor
+    extra = ExtraTreesClassifier if clf else ExtraTreesRegressor
     criterion = "gini" if clf else "squared error"
     return [
         Learner("CART", lambda: tree(max_depth=max_depth), f"{criterion}, {depth}", True),
@@ -133,6 +143,13 @@ def scoreboard_models(
             lambda: forest(n_estimators=n_estimators, max_depth=max_depth, random_state=seed),
             f"{n_estimators} trees, {'sqrt' if clf else 'all'} features per split, {depth}, "
             "the same seed in every refit",
+            False,
+        ),
+        Learner(
+            "extra trees",
+            lambda: extra(n_estimators=n_estimators, max_depth=max_depth, random_state=seed),
+            f"{n_estimators} random-split trees on every row, {'sqrt' if clf else 'all'} "
+            f"features per split, {depth}, the same seed in every refit",
             False,
         ),
     ]
@@ -321,7 +338,7 @@ def stability_scoreboard(
     should_stop=None,
     on_refit=None,
 ):
-    """Six learners refitted on the same perturbed samples, and how stable each is.
+    """Seven learners refitted on the same perturbed samples, and how stable each is.
 
     Parameters
     ----------

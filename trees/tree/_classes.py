@@ -9,7 +9,6 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ._builder import GrowingTree, grow
 from ._criterion import CLASSIFIER_CRITERIA, CRITERIA_REG
 from ._kernels_arrays import all_finite, kernel_array
-from ._kernels_search import keep_rows
 from ._operators import (
     INPUT_DTYPES,
     ROUTING_OPERATORS,
@@ -19,6 +18,7 @@ from ._operators import (
 from ._params import tree_params_of
 from ._pruning import cost_complexity_path, prune
 from ._settings import check_sample_weight, class_weights, regression_offset, target_statistics
+from ._splitter import search_layout
 
 __all__ = ["BaseDecisionTree", "DecisionTreeClassifier", "DecisionTreeRegressor"]
 
@@ -45,6 +45,7 @@ class BaseDecisionTree(BaseEstimator):
         self,
         *,
         criterion,
+        splitter="best",
         max_depth=None,
         min_samples_split=2,
         min_samples_leaf=1,
@@ -63,6 +64,7 @@ class BaseDecisionTree(BaseEstimator):
         threshold_dtype="float64",
     ):
         self.criterion = criterion
+        self.splitter = splitter
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
@@ -88,8 +90,9 @@ class BaseDecisionTree(BaseEstimator):
     def _grow(self, X, row_stats, value_offset, targets=None, presorted=None, generator_seed=None):
         """Grow ``tree_`` from prepared statistics with the settings ``tree_params_``.
 
-        ``presorted``: the sorted orders of the rows to grow on (a forest's),
-        when they are not all the rows of ``X``. ``generator_seed``: the seed
+        ``presorted``: the layout of the rows to grow on (a forest's,
+        ``_splitter.search_layout``), when they are not all the rows of ``X``;
+        by default every row, in the splitter's layout. ``generator_seed``: the seed
         of the tree's generator when the caller drew it already (what
         ``random_state`` gives, ``RandomState(random_state).randint(2**31 - 1)``).
         """
@@ -106,7 +109,7 @@ class BaseDecisionTree(BaseEstimator):
             categorical=params.categorical_mask(X, getattr(self, "feature_names_in_", None)),
             value_offset=value_offset,
             rng=np.random.default_rng(seed),
-            presorted=presorted,
+            presorted=search_layout(X, params.splitter) if presorted is None else presorted,
             targets=targets,
         )
         # scikit-learn's meaning: how many features a split looks at (all of them for None).
@@ -176,16 +179,16 @@ class BaseDecisionTree(BaseEstimator):
 
         The forest validated its settings (``params``, this tree's), ``X``
         (already in the tree's precision) and ``y`` (class indices for a
-        classifier) once and sorted ``X`` once (``sorted_orders``); each tree
-        keeps the rows of its bootstrap sample from those orders
-        (``_kernels_search.keep_rows``) instead of sorting afresh. The tree
+        classifier) once and sorted ``X`` once (``sorted_orders``; None for
+        random splits, which need no sort); each tree keeps the rows of its
+        bootstrap sample from those orders (``_splitter.search_layout``)
+        instead of sorting afresh. The tree
         is the one :meth:`fit` grows on the same rows and weights: rows keep
         their order, so the same statistics are summed in the same order.
         """
         self.tree_params_ = params
         present = sample_weight > 0
-        rows, xs = sorted_orders
-        kept = keep_rows(rows, xs, present)
+        kept = search_layout(X, params.splitter, present, sorted_orders)
         # Fractions of rows count every row given, the bootstrap's absent rows too (as fit).
         self._n_rows_given = X.shape[0]
         self._total_weight = float(sample_weight.sum())
@@ -329,6 +332,16 @@ default="gini"
         chi-square metric. Misclassification refuses splits of zero gain
         (see ``Misclassification``): its exhaustive trees stop where no split
         changes a majority.
+    splitter : {"best", "random"}, default="best"
+        ``"best"`` scans every cut of every feature visited and takes the
+        midpoint of the best; ``"random"`` draws one threshold per feature
+        uniformly between its smallest and largest value in the node and
+        keeps the best of those (extra trees, Geurts, Ernst and Wehenkel
+        2006; scikit-learn's ``RandomSplitter``), seeded by ``random_state``.
+        Its thresholds almost never lie on an observed value, so the
+        ``<=``/``<`` choice does not change its predictions (source 000's
+        rho is 0): the control for the conditioning bias. A categorical
+        feature gets one random category set.
     max_depth : int, default=None
         Deepest a node may be (root depth 0); None for no limit.
     min_samples_split : int or float, default=2
@@ -352,7 +365,8 @@ default="gini"
     growth : {"best_first", "level_order"}, default="best_first"
         Order of expansion; matters only with ``max_leaf_nodes``/``max_nodes``.
     random_state : int, RandomState or None, default=None
-        Seeds the feature subsets and the random tie-break (the only randomness).
+        Seeds the feature subsets, the random tie-break and the random
+        thresholds (the only randomness).
     conditioning : {"<=", "<", "average"}, default="<="
         Threshold test used by ``predict``/``predict_proba`` (source 000).
     categorical_features : array-like of int, str or bool, default=None
@@ -408,6 +422,7 @@ default="gini"
         self,
         *,
         criterion="gini",
+        splitter="best",
         max_depth=None,
         min_samples_split=2,
         min_samples_leaf=1,
@@ -430,6 +445,7 @@ default="gini"
     ):
         super().__init__(
             criterion=criterion,
+            splitter=splitter,
             max_depth=max_depth,
             min_samples_split=min_samples_split,
             min_samples_leaf=min_samples_leaf,
@@ -534,6 +550,7 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         self,
         *,
         criterion="squared_error",
+        splitter="best",
         max_depth=None,
         min_samples_split=2,
         min_samples_leaf=1,
@@ -554,6 +571,7 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
     ):
         super().__init__(
             criterion=criterion,
+            splitter=splitter,
             max_depth=max_depth,
             min_samples_split=min_samples_split,
             min_samples_leaf=min_samples_leaf,

@@ -30,6 +30,7 @@ from ._kernels_growth import (
     CHOICE_LOCAL,
     CHOICE_N_LEFT,
     CHOICE_SCORE,
+    CHOICE_THRESHOLD,
     DEPTH,
     FEATURE,
     FLOAT_COLUMNS,
@@ -73,9 +74,11 @@ from ._kernels_search import (
     SETTING_EQUALITY,
     SETTING_MIN_LEAF,
     SETTING_MIN_WEIGHT,
+    SETTING_RANDOM,
 )
 from ._selection import SELECTIONS
 from ._splitter import (
+    SPLITTERS,
     TIE_BREAKS,
     SegmentBatch,
     gather_segments,
@@ -107,6 +110,9 @@ class Choice:
         Membership splits: rows sent left.
     log_pvalue : float, optional
         Set when the node chooses by p-value.
+    threshold : float, optional
+        A random split's drawn threshold (``splitter="random"``); NaN: the
+        midpoint of the cut.
     """
 
     feature: int
@@ -116,6 +122,7 @@ class Choice:
     codes: tuple = None
     n_left: int = None
     log_pvalue: float = None
+    threshold: float = np.nan
 
     def __lt__(self, other):  # heap entries compare choices only on exact ties of the other keys
         return self.feature < other.feature
@@ -340,13 +347,15 @@ class GrowingTree:
         return tuple(data)
 
     def kernel_settings(self):
-        """``(crit, min_leaf, min_weight, equality, by_score)`` for the kernels (``SETTING_*``)."""
-        settings = [None] * 5
+        """``(crit, min_leaf, min_weight, equality, by_score, random)`` for the kernels
+        (``SETTING_*``)."""
+        settings = [None] * 6
         settings[SETTING_CRIT] = KERNEL_IDS[self.criterion.name]
         settings[SETTING_MIN_LEAF] = int(self.rules.min_samples_leaf)
         settings[SETTING_MIN_WEIGHT] = float(self.rules.min_weight_leaf)
         settings[SETTING_EQUALITY] = self.params.categorical_split == "equality"
         settings[SETTING_BY_SCORE] = bool(self.categorical.any())
+        settings[SETTING_RANDOM] = SPLITTERS[self.params.splitter]
         return tuple(settings)
 
     def kernel_rules(self):
@@ -465,7 +474,8 @@ class GrowingTree:
             local = int(ints[node, CHOICE_LOCAL])
             score = float(floats[node, CHOICE_SCORE])
             if local >= 0:
-                choices.append(Choice(feature, score, local=local))
+                threshold = float(floats[node, CHOICE_THRESHOLD])
+                choices.append(Choice(feature, score, local=local, threshold=threshold))
             else:
                 codes = tuple(np.flatnonzero(sets[node]).tolist())
                 n_left = int(ints[node, CHOICE_N_LEFT])
@@ -638,10 +648,14 @@ class GrowingTree:
         return self.criterion.weighted_improvement(weight, self.total_weight, gain)
 
     # ------------------------------------------------------------- splitting
-    def _split_by_choice(self, node, feature, local=-1, codes=None):
-        """Record a choice for ``node`` and split it (compiled); return its children."""
+    def _split_by_choice(self, node, feature, local=-1, codes=None, threshold=np.nan):
+        """Record a choice for ``node`` and split it (compiled); return its children.
+
+        ``threshold``: a random split's draw (NaN: the midpoint of the cut).
+        """
         ints = self.store[STORE_INTS]
         ints[node, CHOICE_FEATURE], ints[node, CHOICE_LOCAL] = feature, local
+        self.store[STORE_FLOATS][node, CHOICE_THRESHOLD] = threshold
         if codes is not None:
             self.store[STORE_SETS][node] = 0
             self.store[STORE_SETS][node, list(codes)] = 1
@@ -704,7 +718,9 @@ class GrowingTree:
         children = np.zeros((len(choices), 2), dtype=np.intp)
         for i, (node, choice) in enumerate(zip(nodes, choices, strict=True)):
             if choice.codes is None:
-                children[i] = self._split_by_choice(int(node), choice.feature, choice.local)
+                children[i] = self._split_by_choice(
+                    int(node), choice.feature, choice.local, threshold=choice.threshold
+                )
             else:
                 children[i] = self.split_membership(node, choice.feature, choice.codes)
         return children

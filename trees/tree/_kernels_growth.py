@@ -15,10 +15,11 @@ Nodes live in four growable arrays, one row per node id:
 * ``ints`` (capacity, 9): feature (-1 at a leaf), left, right, n_samples,
   depth, start (of the node's segment), and the node's pending choice:
   feature, last left offset (-1 for a membership split), rows sent left;
-* ``floats`` (capacity, 4): threshold, the pending choice's weighted
-  impurity decrease, its score, and (regression with raw sums) the node's
+* ``floats`` (capacity, 5): threshold, the pending choice's weighted
+  impurity decrease, its score, (regression with raw sums) the node's
   variance as scikit-learn's arithmetic gives it
-  (:func:`_children_sklearn_variance`);
+  (:func:`_children_sklearn_variance`), and the pending choice's threshold
+  (a random split's draw; NaN: the midpoint of the cut);
 * ``node_stats`` (capacity, n_stats): the statistics of each node;
 * ``sets`` (capacity, n_codes), uint8: codes a membership node sends left.
 
@@ -33,7 +34,9 @@ from numba import njit
 
 from ._kernels_arrays import unmanaged
 from ._kernels_criteria import impurity, is_regression, weight, weighted_improvement
+from ._kernels_random import choose_random_split, split_by_drawn_threshold
 from ._kernels_search import (
+    BUFFER_BEST_CHOSEN,
     BUFFER_CATEGORY_COUNTS,
     BUFFER_CATEGORY_STATS,
     BUFFER_CHOSEN,
@@ -43,6 +46,7 @@ from ._kernels_search import (
     BUFFER_ORDERED_VALUES,
     BUFFER_PARENT,
     BUFFER_SPARE,
+    BUFFER_VALUES,
     DATA_CATEGORICAL,
     DATA_ORDERS,
     DATA_ROWS,
@@ -51,6 +55,7 @@ from ._kernels_search import (
     DATA_X,
     DATA_XS,
     SETTING_CRIT,
+    SETTING_RANDOM,
     choose_split,
     split_by_membership,
     split_by_threshold,
@@ -104,8 +109,8 @@ FEATURE, LEFT, RIGHT, N_SAMPLES, DEPTH, START, CHOICE_FEATURE, CHOICE_LOCAL, CHO
     9
 )
 INT_COLUMNS = 9
-THRESHOLD, CHOICE_IMPROVEMENT, CHOICE_SCORE, SKLEARN_VARIANCE = range(4)
-FLOAT_COLUMNS = 4
+THRESHOLD, CHOICE_IMPROVEMENT, CHOICE_SCORE, SKLEARN_VARIANCE, CHOICE_THRESHOLD = range(5)
+FLOAT_COLUMNS = 5
 # Positions in the node ``store`` (module docstring).
 STORE_INTS, STORE_FLOATS, STORE_STATS, STORE_SETS = range(4)
 # Positions in ``limits`` (int64) and ``weights`` (float64), the stopping rules the loop reads
@@ -127,7 +132,8 @@ WEIGHT_MIN_LEAF, WEIGHT_MIN_IMPURITY_DECREASE, WEIGHT_TOTAL = range(3)
 class GrowthSettings(NamedTuple):
     """The scalar settings of :func:`grow_compiled`, by name.
 
-    The node's split settings (``_kernels_search.SETTING_*``), then whether
+    The node's split settings (``_kernels_search.SETTING_*``: ``random``
+    draws each feature's threshold), then whether
     each node draws feature keys from the generator, whether ties follow
     them, the size of the feature subsets, and whether the growth is
     best-first (when ``max_splits`` is set).
@@ -138,6 +144,7 @@ class GrowthSettings(NamedTuple):
     min_weight: float
     equality: bool
     by_score: bool
+    random: bool
     draw: bool
     tie_random: bool
     n_allowed: int
@@ -347,10 +354,19 @@ def _evaluate(data, store, node, search, buffers):
     ints, floats, node_stats, sets = store
     settings, limits, weights, rng, draw, tie_random, n_allowed, visit = search
     start, count = ints[node, START], ints[node, N_SAMPLES]
-    n_visit = visiting_order(data[DATA_XS], start, count, rng, draw, tie_random, n_allowed, visit)
-    f, local, score, g, n_left = choose_split(
-        data, (start, count, node_stats[node]), settings, visit, n_visit, buffers
+    random = settings[SETTING_RANDOM]
+    n_visit = visiting_order(
+        data[DATA_XS], start, count, rng, draw, tie_random, n_allowed, visit, random
     )
+    if random:
+        f, local, score, g, n_left, threshold = choose_random_split(
+            data, (start, count, node_stats[node]), settings, visit, n_visit, buffers, rng
+        )
+    else:
+        f, local, score, g, n_left = choose_split(
+            data, (start, count, node_stats[node]), settings, visit, n_visit, buffers
+        )
+        threshold = np.nan
     ints[node, CHOICE_FEATURE] = f
     if f < 0:
         return False
@@ -370,6 +386,7 @@ def _evaluate(data, store, node, search, buffers):
     )
     ints[node, CHOICE_LOCAL], ints[node, CHOICE_N_LEFT] = local, n_left
     floats[node, CHOICE_IMPROVEMENT], floats[node, CHOICE_SCORE] = improvement, score
+    floats[node, CHOICE_THRESHOLD] = threshold
     if local < 0:
         sets[node] = buffers[BUFFER_CHOSEN]
     if limits[LIMIT_REFUSE_ZERO_GAIN] and not improvement > EPSILON:
@@ -404,7 +421,13 @@ def _split(data, store, node, size, work, child_stats, raw_sums):
     start, count = ints[node, START], ints[node, N_SAMPLES]
     f, local = ints[node, CHOICE_FEATURE], ints[node, CHOICE_LOCAL]
     left_stats, right_stats = child_stats
-    if local >= 0:
+    drawn = floats[node, CHOICE_THRESHOLD]
+    if local >= 0 and not np.isnan(drawn):  # a random split: its threshold as drawn
+        n_left = split_by_drawn_threshold(
+            data, start, count, f, drawn, work, left_stats, right_stats
+        )
+        threshold = drawn
+    elif local >= 0:
         n_left = local + 1
         threshold = split_by_threshold(data, start, count, f, n_left, work, left_stats, right_stats)
     else:
@@ -528,8 +551,10 @@ def _grow_best_first(data, store, search, scratch, keep_alive):
 
 
 @njit(**_JIT)
-def _scratch(n_stats, n_codes, n_features, n_rows, n_ordered):
+def _scratch(n_stats, n_codes, n_features, n_rows, n_ordered, n_values):
     """Scratch arrays of a growth: search buffers, partition work, children statistics.
+
+    ``n_values``: the most rows a node holds (random splits gather a feature's values).
 
     ``n_ordered``: rows kept in scikit-learn's order (raw sums; 0 otherwise),
     whose float32 values the last search buffer holds while they are sorted.
@@ -544,6 +569,8 @@ def _scratch(n_stats, n_codes, n_features, n_rows, n_ordered):
         np.zeros(n_features),
         np.zeros(n_features, dtype=np.int64),
         np.empty(n_ordered, dtype=np.float32),
+        np.zeros(n_codes, dtype=np.uint8),
+        np.empty(n_values),
     )
     work = (
         np.zeros(n_rows, dtype=np.bool_),
@@ -568,6 +595,8 @@ def _scratch_views(scratch):
             unmanaged(buffers[BUFFER_KEYS]),
             unmanaged(buffers[BUFFER_LOCALS]),
             unmanaged(buffers[BUFFER_ORDERED_VALUES]),
+            unmanaged(buffers[BUFFER_BEST_CHOSEN]),
+            unmanaged(buffers[BUFFER_VALUES]),
         ),
         (unmanaged(work[0]), unmanaged(work[1]), unmanaged(work[2])),
         (unmanaged(child_stats[0]), unmanaged(child_stats[1])),
@@ -631,21 +660,20 @@ def grow_compiled(
         The node store (module docstring), ``size`` rows used.
     size : int
     """
-    crit, min_leaf, min_weight, equality, by_score, draw, tie_random, n_allowed, best_first = (
-        settings
-    )
+    (crit, min_leaf, min_weight, equality, by_score, random, draw, tie_random, n_allowed,
+     best_first) = settings  # fmt: skip
     limits = np.empty(N_LIMITS, dtype=np.int64)
     for i in range(N_LIMITS):
         limits[i] = np.int64(rules[i])
     weights = rules[N_LIMITS:].copy()
-    n_features, n_rows, n_stats = xs.shape[0], stats.shape[0], stats.shape[1]
+    n_features, n_rows, n_stats = X.shape[1], stats.shape[0], stats.shape[1]
     n_codes = max(int(limits[LIMIT_N_CODES]), 1)
     store = _root_store(root_stats, xs.shape[1], n_codes)
     if limits[LIMIT_RAW_SUMS]:
         store[STORE_FLOATS][0, SKLEARN_VARIANCE] = root_sklearn_variance(orders, targets, stats)
-    scratch = _scratch(n_stats, n_codes, n_features, n_rows, orders.shape[1])
+    scratch = _scratch(n_stats, n_codes, n_features, n_rows, orders.shape[1], xs.shape[1])
     visit = np.empty(n_features, np.int64)
-    split_settings = (crit, min_leaf, min_weight, equality, by_score)  # SETTING_* order
+    split_settings = (crit, min_leaf, min_weight, equality, by_score, random)  # SETTING_* order
     search = (  # SEARCH_* order
         split_settings,
         unmanaged(limits),
@@ -678,7 +706,8 @@ def evaluate_nodes(data, store, nodes, search):
         Whether each node has an accepted split.
     """
     n_stats, n_codes = data[DATA_STATS].shape[1], store[STORE_SETS].shape[1]
-    buffers = _scratch(n_stats, n_codes, data[DATA_XS].shape[0], 1, data[DATA_ORDERS].shape[1])[0]
+    n_features, n_values = data[DATA_X].shape[1], data[DATA_ROWS].shape[1]
+    buffers = _scratch(n_stats, n_codes, n_features, 1, data[DATA_ORDERS].shape[1], n_values)[0]
     ok = np.zeros(nodes.shape[0], dtype=np.bool_)
     for i in range(nodes.shape[0]):
         ok[i] = _evaluate(data, store, nodes[i], search, buffers)
@@ -698,7 +727,7 @@ def split_node(data, store, node, size, raw_sums):
     store = _make_room(store, size + 2)
     n_stats, n_codes = data[DATA_STATS].shape[1], store[STORE_SETS].shape[1]
     _, work, child_stats = _scratch(
-        n_stats, n_codes, data[DATA_XS].shape[0], data[DATA_STATS].shape[0], 0
+        n_stats, n_codes, data[DATA_X].shape[1], data[DATA_STATS].shape[0], 0, 0
     )
     _split(data, store, node, size, work, child_stats, raw_sums)
     return store

@@ -19,6 +19,9 @@ features the first best in the visiting order (``visiting_order``) wins.
 After a split, :func:`partition` moves the rows of each child together in
 every feature, stably, so each child's segment stays sorted.
 
+Random splits (``splitter="random"``) are searched in ``_kernels_random``,
+on the same node store and buffers.
+
 Every function releases the GIL (``nogil``) so forests grow trees in
 parallel threads, and is cached on disk (``cache``).
 """
@@ -29,6 +32,7 @@ from numba import njit
 from ._kernels_criteria import gain, is_regression, proxy, right_weight, score_from_proxy, weight
 
 __all__ = [
+    "BUFFER_BEST_CHOSEN",
     "BUFFER_CATEGORY_COUNTS",
     "BUFFER_CATEGORY_STATS",
     "BUFFER_CHOSEN",
@@ -38,6 +42,7 @@ __all__ = [
     "BUFFER_ORDERED_VALUES",
     "BUFFER_PARENT",
     "BUFFER_SPARE",
+    "BUFFER_VALUES",
     "DATA_CATEGORICAL",
     "DATA_ORDERS",
     "DATA_ROWS",
@@ -51,12 +56,14 @@ __all__ = [
     "SETTING_EQUALITY",
     "SETTING_MIN_LEAF",
     "SETTING_MIN_WEIGHT",
+    "SETTING_RANDOM",
     "categorical_best",
     "choose_split",
     "fill_candidates",
     "keep_rows",
     "partition",
     "scan_thresholds",
+    "split_by_flags",
     "split_by_membership",
     "split_by_threshold",
     "threshold_between",
@@ -77,8 +84,10 @@ FEATURE_THRESHOLD = 1e-7
 DATA_XS, DATA_ROWS, DATA_STATS, DATA_X, DATA_CATEGORICAL, DATA_TARGETS, DATA_ORDERS = range(7)
 # Positions in ``buffers``, the scratch arrays of a node's search (``_kernels_growth._scratch``):
 # per category code its statistics and row count; the left, spare and parent statistics; one
-# flag per code (the codes sent left); per visited feature its key and last left offset; and
-# the float32 values of the rows kept in scikit-learn's order (raw sums).
+# flag per code (the codes sent left); per visited feature its key and last left offset; the
+# float32 values of the rows kept in scikit-learn's order (raw sums); and the codes the best
+# membership split so far sends left and a node's values of one feature (random splits,
+# ``_kernels_random``).
 (
     BUFFER_CATEGORY_STATS,
     BUFFER_CATEGORY_COUNTS,
@@ -89,9 +98,19 @@ DATA_XS, DATA_ROWS, DATA_STATS, DATA_X, DATA_CATEGORICAL, DATA_TARGETS, DATA_ORD
     BUFFER_KEYS,
     BUFFER_LOCALS,
     BUFFER_ORDERED_VALUES,
-) = range(9)
-# Positions in a node's split ``settings`` (``GrowingTree.kernel_settings``).
-SETTING_CRIT, SETTING_MIN_LEAF, SETTING_MIN_WEIGHT, SETTING_EQUALITY, SETTING_BY_SCORE = range(5)
+    BUFFER_BEST_CHOSEN,
+    BUFFER_VALUES,
+) = range(11)
+# Positions in a node's split ``settings`` (``GrowingTree.kernel_settings``); ``random``: the
+# splitter draws its thresholds (``_kernels_random``).
+(
+    SETTING_CRIT,
+    SETTING_MIN_LEAF,
+    SETTING_MIN_WEIGHT,
+    SETTING_EQUALITY,
+    SETTING_BY_SCORE,
+    SETTING_RANDOM,
+) = range(6)
 # Small functions called once per feature or row are inlined into their callers: a call
 # passing arrays costs reference counting, which dominates on small nodes.
 _INLINE = {"cache": True, "nogil": True, "error_model": "numpy", "inline": "always"}
@@ -279,7 +298,7 @@ def categorical_best(
 
 
 @njit(**_JIT)
-def visiting_order(xs, start, count, rng, draw, tie_random, n_allowed, order):
+def visiting_order(xs, start, count, rng, draw, tie_random, n_allowed, order, random=False):
     """The features a node looks at, in the order it visits them.
 
     Without ``draw`` every feature, in index order. Otherwise one random key
@@ -288,12 +307,25 @@ def visiting_order(xs, start, count, rng, draw, tie_random, n_allowed, order):
     features when ``n_allowed`` is the number of features), visited in key
     order with ``tie_random`` (scikit-learn's random order) or in index order.
 
+    With ``random`` (random splits, whose rows need not be sorted: ``xs``
+    may hold one row) every feature is listed, in key order or index order,
+    and ``n_allowed`` is returned: the search skips the features it finds
+    constant and stops after that many others (``_kernels_random``).
+
     Returns
     -------
     int
-        How many features of ``order`` to visit.
+        How many features of ``order`` to visit (``random``: how many
+        non-constant ones).
     """
-    n_features = xs.shape[0]
+    n_features = order.shape[0]
+    if random:
+        if draw:
+            order[:] = np.argsort(rng.random(n_features))
+        else:
+            for f in range(n_features):
+                order[f] = f
+        return n_allowed
     if not draw:
         for f in range(n_features):
             order[f] = f
@@ -332,7 +364,8 @@ def choose_split(data, node, settings, visit, n_visit, buffers):
     ``data`` is ``(xs, rows, stats, X, categorical, targets, orders)`` (positions
     ``DATA_*``; this search reads the first five), ``node`` is
     ``(start, count, parent statistics)``, ``settings`` is ``(crit,
-    min_leaf, min_weight, equality, by_score)`` (positions ``SETTING_*``);
+    min_leaf, min_weight, equality, by_score, random)`` (positions ``SETTING_*``;
+    ``random`` is read by the caller, which then searches ``_kernels_random``);
     ``buffers`` (positions ``BUFFER_*``) those of :func:`categorical_best`
     followed by each visited feature's key and offset. Features are compared by proxy, or by score when ``by_score``
     (trees with categorical features compare threshold and membership splits
@@ -357,7 +390,7 @@ def choose_split(data, node, settings, visit, n_visit, buffers):
         data[DATA_CATEGORICAL],
     )
     start, count, parent = node
-    crit, min_leaf, min_weight, equality, by_score = settings
+    crit, min_leaf, min_weight, equality, by_score, _ = settings
     left, keys, locals_ = buffers[BUFFER_LEFT], buffers[BUFFER_KEYS], buffers[BUFFER_LOCALS]
     scan_thresholds(
         xs,
@@ -456,36 +489,54 @@ def split_by_threshold(data, start, count, feature, n_left, work, left_stats, ri
     return threshold
 
 
-@njit(**_JIT)
-def split_by_membership(data, start, count, feature, chosen, work, left_stats, right_stats):
-    """Split a segment by membership: rows whose code of ``feature`` is chosen go left.
+@njit(**_INLINE)
+def split_by_flags(data, start, count, work, left_stats, right_stats):
+    """Split a segment by the flags ``work[0]`` (``goes_left``, set for its rows).
 
-    Statistics are summed in the order of feature 0 (as the numpy builder).
+    Sums the children's statistics in the order of ``rows[0]`` (as the numpy
+    builder) into ``left_stats``/``right_stats``, partitions every order of
+    the layout stably and clears the flags.
 
     Returns
     -------
     int
         Rows sent left.
     """
-    xs, rows, stats, X = data[DATA_XS], data[DATA_ROWS], data[DATA_STATS], data[DATA_X]
+    xs, rows, stats = data[DATA_XS], data[DATA_ROWS], data[DATA_STATS]
     goes_left, spare_rows, spare_xs = work
     left_stats[:] = 0.0
     right_stats[:] = 0.0
     n_left = 0
     for i in range(count):
         row = rows[0, start + i]
-        is_left = chosen[int(X[row, feature])] != 0
+        is_left = goes_left[row]
         for k in range(stats.shape[1]):
             if is_left:
                 left_stats[k] += stats[row, k]
             else:
                 right_stats[k] += stats[row, k]
-        goes_left[row] = is_left
         n_left += is_left
     partition(xs, rows, start, count, goes_left, -1, spare_rows, spare_xs)
     for i in range(n_left):
         goes_left[rows[0, start + i]] = False
     return n_left
+
+
+@njit(**_JIT)
+def split_by_membership(data, start, count, feature, chosen, work, left_stats, right_stats):
+    """Split a segment by membership: rows whose code of ``feature`` is chosen go left
+    (:func:`split_by_flags`).
+
+    Returns
+    -------
+    int
+        Rows sent left.
+    """
+    rows, X, goes_left = data[DATA_ROWS], data[DATA_X], work[0]
+    for i in range(count):
+        row = rows[0, start + i]
+        goes_left[row] = chosen[int(X[row, feature])] != 0
+    return split_by_flags(data, start, count, work, left_stats, right_stats)
 
 
 @njit(**_JIT)

@@ -35,7 +35,7 @@ from ._settings import (
     resolve_count,
     resolve_max_features,
 )
-from ._splitter import TIE_BREAKS
+from ._splitter import SPLITTERS, TIE_BREAKS
 
 __all__ = ["PARAMETER_CONSTRAINTS", "TREE_SETTINGS", "TreeParams", "tree_params_of"]
 
@@ -151,6 +151,7 @@ ALL_CRITERIA = {**CLASSIFIER_CRITERIA, **CRITERIA_REG}
 # What each tree setting accepts: any one of its constraints.
 PARAMETER_CONSTRAINTS = {
     "criterion": (Options(tuple(sorted(ALL_CRITERIA))),),
+    "splitter": (Options(tuple(SPLITTERS)),),
     "max_depth": (Absent(), Integer(0)),
     "min_samples_split": (Integer(2), Fraction()),
     "min_samples_leaf": (Integer(1), Fraction()),
@@ -198,6 +199,7 @@ class TreeParams:
     """
 
     criterion: str = "gini"
+    splitter: str = "best"
     max_depth: int | None = None
     min_samples_split: int | float = 2
     min_samples_leaf: int | float = 1
@@ -235,7 +237,8 @@ class TreeParams:
         ValueError
             For a value its setting does not accept, and for selection by
             p-value with a regression criterion (source 001 defines it for
-            classification).
+            classification), and for random splits chosen by p-value (the
+            p-value search ranks every cut; a random split has one).
         """
         unknown = sorted(set(settings) - set(PARAMETER_CONSTRAINTS))
         if unknown:
@@ -247,6 +250,12 @@ class TreeParams:
         if values["selection"] == "p_value" and values["criterion"] not in CLASSIFIER_CRITERIA:
             raise ValueError(
                 "Selection by p-value is defined for classification (source 001), not regression."
+            )
+        if values["selection"] == "p_value" and values["splitter"] == "random":
+            raise ValueError(
+                "Selection by p-value ranks every cut of every feature; splitter='random' draws "
+                "one cut per feature. Use splitter='best' with selection='p_value', or "
+                "selection='gain' with random splits."
             )
         return cls(**values)
 

@@ -33,7 +33,7 @@ import numpy as np
 
 from ._kernels_arrays import kernel_array
 from ._kernels_criteria import KERNEL_IDS
-from ._kernels_search import fill_candidates, partition
+from ._kernels_search import fill_candidates, keep_rows, partition
 
 __all__ = [
     "TIE_BREAKS",
@@ -84,6 +84,10 @@ def _random_order(random_ranks):
 # (None: feature index order).
 TIE_BREAKS = {"first": _index_order, "random": _random_order}
 
+# Splitters by name: whether the compiled search draws one threshold per feature
+# (``_kernels_search.scan_random_thresholds``, extra trees) instead of scanning every cut.
+SPLITTERS = {"best": False, "random": True}
+
 
 def sort_features(X):
     """Sorted orders of every feature.
@@ -102,6 +106,30 @@ def sort_features(X):
     rows = kernel_array(np.argsort(X, axis=0, kind="stable").T.astype(np.int32))
     xs = np.take_along_axis(X, rows.T, axis=0).T.copy()
     return rows, xs
+
+
+def search_layout(X, splitter, present=None, sorted_orders=None):
+    """The rows' layout a growth searches, ``(rows, xs)``, for ``splitter``.
+
+    Best splits walk every feature's sorted order (:func:`sort_features`;
+    ``sorted_orders``, a forest's, filtered to the rows ``present``).
+    Random splits read ``X`` through the node's rows and never the sorted
+    values (``_kernels_random``), so they take one row order: the rows
+    (``present``, default all) in index order, and their values of feature 0
+    (moved along with them, never read). No sort, and a split moves one
+    array instead of one per feature.
+    """
+    if SPLITTERS[splitter]:
+        rows = (
+            np.arange(X.shape[0], dtype=np.int32)
+            if present is None
+            else np.flatnonzero(present).astype(np.int32)
+        )
+        return rows[None, :], kernel_array(X[rows, 0][None, :])
+    if sorted_orders is None:
+        rows, xs = sort_features(X)
+        return (rows, xs) if present is None else keep_rows(rows, xs, present)
+    return sorted_orders if present is None else keep_rows(*sorted_orders, present)
 
 
 @dataclass

@@ -1,0 +1,241 @@
+"""Compiled random splits (``splitter="random"``): extra trees' search and partition.
+
+Geurts, Ernst and Wehenkel (2006), "Extremely randomized trees", section 2.1,
+as scikit-learn's ``RandomSplitter`` implements it: a node visits its
+features in a random order (or index order), skips those that are constant
+in it, and stops after ``max_features`` others; each visited ordered feature
+gets one threshold ``t`` drawn uniformly in ``[lo, hi)`` between its
+smallest and largest value in the node (``lo`` when the draw rounds onto
+``hi``), the rows with ``x <= t`` going left; the best of those candidates
+(by the criterion's proxy, or by score when the tree has categorical
+features) splits the node. The threshold is kept as drawn, so it almost
+never lies on an observed value: for source 000 these trees are the control.
+
+Choices made where neither the paper nor scikit-learn decides:
+
+* a categorical feature gets one random category set: the categories present
+  in a random order and a random cut among the ``m - 1`` places between
+  them (membership; Geurts et al. draw a random subset of the node's
+  values), or one random category (equality);
+* a candidate that leaves fewer than ``min_leaf`` rows or ``min_weight``
+  weight in a child counts as visited and offers no split (scikit-learn's
+  rule), so a node may stay a leaf although another draw would split it;
+* ties between equal proxies go to the first feature visited.
+
+The search reads ``X`` through the node's rows ``rows[0, start:start +
+count]`` and never the sorted values, so these trees grow on a one-row
+layout (``rows`` and ``xs`` of shape (1, n): no sort, one array moved per
+split) and also on the sorted layout of the step-by-step grower, whose
+every order :func:`split_by_drawn_threshold` keeps sorted. Every draw comes
+from the tree's generator in visiting order: the same seed, the same tree.
+"""
+
+import numpy as np
+from numba import njit
+
+from ._kernels_criteria import gain, proxy, right_weight, score_from_proxy, weight
+from ._kernels_search import (
+    BUFFER_BEST_CHOSEN,
+    BUFFER_CATEGORY_COUNTS,
+    BUFFER_CATEGORY_STATS,
+    BUFFER_CHOSEN,
+    BUFFER_LEFT,
+    BUFFER_VALUES,
+    DATA_CATEGORICAL,
+    DATA_ROWS,
+    DATA_STATS,
+    DATA_X,
+    FEATURE_THRESHOLD,
+    split_by_flags,
+)
+
+__all__ = ["choose_random_split", "split_by_drawn_threshold"]
+
+_JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
+_INLINE = {"cache": True, "nogil": True, "error_model": "numpy", "inline": "always"}
+
+
+@njit(**_INLINE)
+def _gather(X, rows, start, count, feature, values):
+    """Copy a node's values of ``feature`` into ``values`` (contiguous, read twice after);
+    return their smallest and largest."""
+    lo = hi = values[0] = X[rows[0, start], feature]
+    for i in range(1, count):
+        value = values[i] = X[rows[0, start + i], feature]
+        if value < lo:
+            lo = value
+        elif value > hi:
+            hi = value
+    return lo, hi
+
+
+@njit(**_INLINE)
+def _left_of(values, rows, start, count, stats, threshold, left):
+    """Statistics and row count of the rows whose gathered value is ``<= threshold``."""
+    left[:] = 0.0
+    n_left = 0
+    for i in range(count):
+        if values[i] <= threshold:
+            row = rows[0, start + i]
+            for k in range(stats.shape[1]):
+                left[k] += stats[row, k]
+            n_left += 1
+    return n_left
+
+
+@njit(**_INLINE)
+def _allowed(left, parent, n_left, count, crit, min_leaf, min_weight):
+    """Whether both children keep ``min_leaf`` rows and ``min_weight`` weight."""
+    if n_left < min_leaf or count - n_left < min_leaf:
+        return False
+    if min_weight > 0:
+        return weight(left, crit) >= min_weight and right_weight(left, parent, crit) >= min_weight
+    return True
+
+
+@njit(**_JIT)
+def _categorical_draw(X, feature, rows, start, count, stats, equality, buffers, rng):
+    """One random category set of a categorical feature (module docstring).
+
+    Fills ``buffers[BUFFER_CHOSEN]`` (1 for the codes sent left) and
+    ``buffers[BUFFER_LEFT]`` with the left child's statistics.
+
+    Returns
+    -------
+    int
+        Rows sent left; -1 when fewer than two categories are present (the
+        feature is constant in the node).
+    """
+    cat_stats, cat_counts, left, chosen = (
+        buffers[BUFFER_CATEGORY_STATS],
+        buffers[BUFFER_CATEGORY_COUNTS],
+        buffers[BUFFER_LEFT],
+        buffers[BUFFER_CHOSEN],
+    )
+    cat_stats[:] = 0.0
+    cat_counts[:] = 0
+    for i in range(count):
+        row = rows[0, start + i]
+        code = int(X[row, feature])
+        cat_counts[code] += 1
+        for k in range(stats.shape[1]):
+            cat_stats[code, k] += stats[row, k]
+    present = np.flatnonzero(cat_counts)
+    m = present.shape[0]
+    chosen[:] = 0
+    if m < 2:
+        return -1
+    order = np.argsort(rng.random(m))
+    if equality:
+        first, n_chosen = min(int(rng.random() * m), m - 1), 1
+    else:
+        first, n_chosen = 0, 1 + min(int(rng.random() * (m - 1)), m - 2)
+    left[:] = 0.0
+    n_left = 0
+    for j in range(first, first + n_chosen):
+        code = present[order[j]]
+        chosen[code] = 1
+        left += cat_stats[code]
+        n_left += cat_counts[code]
+    return n_left
+
+
+@njit(**_JIT)
+def choose_random_split(data, node, settings, visit, n_allowed, buffers, rng):
+    """The best of one random candidate per visited feature (module docstring).
+
+    Arguments are those of ``_kernels_search.choose_split``, except that
+    ``visit`` lists every feature in visiting order and ``n_allowed`` is how
+    many non-constant features to visit (``visiting_order(..., random=True)``).
+
+    Returns
+    -------
+    feature : int
+        -1 when no candidate can split the node; a membership winner's
+        category set is then in ``buffers[BUFFER_CHOSEN]``.
+    local : int
+        Threshold splits: rows sent left minus one; -1 for a membership split.
+    score, gain : float
+    n_left : int
+    threshold : float
+        The drawn threshold (NaN for a membership split).
+    """
+    rows, stats, X, categorical = (
+        data[DATA_ROWS],
+        data[DATA_STATS],
+        data[DATA_X],
+        data[DATA_CATEGORICAL],
+    )
+    start, count, parent = node
+    crit, min_leaf, min_weight, equality, by_score, _ = settings
+    left, best_set = buffers[BUFFER_LEFT], buffers[BUFFER_BEST_CHOSEN]
+    values = buffers[BUFFER_VALUES]
+    best_key, best_f, best_n_left, best_threshold = -np.inf, -1, 0, np.nan
+    visited = 0
+    for j in range(visit.shape[0]):
+        if visited >= n_allowed:
+            break
+        f = visit[j]
+        if categorical[f]:
+            n_left = _categorical_draw(X, f, rows, start, count, stats, equality, buffers, rng)
+            if n_left < 0:
+                continue
+            visited += 1
+            if not _allowed(left, parent, n_left, count, crit, min_leaf, min_weight):
+                continue
+            key = score_from_proxy(proxy(left, parent, crit), parent, crit)
+            if key > best_key:
+                best_key, best_f, best_n_left, best_threshold = key, f, n_left, np.nan
+                best_set[:] = buffers[BUFFER_CHOSEN]  # later draws overwrite ``chosen``
+            continue
+        lo, hi = _gather(X, rows, start, count, f, values)
+        if not lo + FEATURE_THRESHOLD < hi:  # constant in the node: not counted
+            continue
+        visited += 1
+        threshold = lo + rng.random() * (hi - lo)
+        if threshold >= hi:
+            threshold = lo
+        n_left = _left_of(values, rows, start, count, stats, threshold, left)
+        if not _allowed(left, parent, n_left, count, crit, min_leaf, min_weight):
+            continue
+        key = proxy(left, parent, crit)
+        if by_score:
+            key = score_from_proxy(key, parent, crit)
+        if key > best_key:
+            best_key, best_f, best_n_left, best_threshold = key, f, n_left, threshold
+    if best_f < 0:
+        return -1, -1, -np.inf, 0.0, 0, np.nan
+    score = (
+        best_key if by_score or categorical[best_f] else score_from_proxy(best_key, parent, crit)
+    )
+    if categorical[best_f]:
+        chosen = buffers[BUFFER_CHOSEN]
+        chosen[:] = best_set
+        left[:] = 0.0
+        for i in range(count):
+            row = rows[0, start + i]
+            if chosen[int(X[row, best_f])]:
+                for k in range(stats.shape[1]):
+                    left[k] += stats[row, k]
+        return best_f, -1, score, gain(left, parent, crit), best_n_left, np.nan
+    _gather(X, rows, start, count, best_f, values)
+    _left_of(values, rows, start, count, stats, best_threshold, left)
+    g = gain(left, parent, crit)
+    return best_f, best_n_left - 1, score, g, best_n_left, best_threshold
+
+
+@njit(**_JIT)
+def split_by_drawn_threshold(data, start, count, feature, threshold, work, left_stats, right_stats):
+    """Split a segment by ``x <= threshold`` on ``feature``, read from ``X``
+    (``_kernels_search.split_by_flags``: every order of the layout stays sorted).
+
+    Returns
+    -------
+    int
+        Rows sent left.
+    """
+    rows, X, goes_left = data[DATA_ROWS], data[DATA_X], work[0]
+    for i in range(count):
+        row = rows[0, start + i]
+        goes_left[row] = X[row, feature] <= threshold
+    return split_by_flags(data, start, count, work, left_stats, right_stats)
