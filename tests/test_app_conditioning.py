@@ -262,7 +262,7 @@ def test_extra_trees_are_the_control_no_split_on_a_value_no_prediction_changes()
     assert not at.exception
     assert "lies on an observed value of Lattice features" in _headline(at)
     assert "drawn at random between a node's values (extra trees)" in _headline(at)
-    assert "random thresholds (extra trees: the control)" in _text(at)
+    assert "fitted by extra trees: random thresholds, the control" in _text(at)
     assert not by_key(at.radio, "cond_tie_break").disabled  # this package's option
 
 

@@ -403,3 +403,15 @@ def test_clicking_a_point_splits_the_leaf_at_the_nearest_candidate():
     assert made == "1 7.5"  # the candidate threshold nearest to 7.3
     assert "nearest to where you clicked on the score curve (7.3)" in message
     assert after == "1"
+
+
+def test_regression_defaults_to_squared_error_and_poisson_refuses_negative_targets():
+    at = open_page("app_pages/grow/grow.py")
+    by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("Smooth 1-D regression").run()
+    _clean(at)
+    assert by_key(at.selectbox, "grow_criterion").value == "squared_error"
+    by_key(at.selectbox, "grow_criterion").select("poisson").run()
+    assert not at.exception
+    message = " ".join(e.value for e in at.error)
+    assert "negative, which criterion='poisson' does not allow" in message
+    assert "criterion='squared_error'" in message

@@ -52,7 +52,7 @@ __all__ = [
 # Option -> the words a page shows for it.
 ENGINES = {
     "trees": "this package's trees",
-    "extra-trees": "this package's trees with random thresholds (extra trees: the control)",
+    "extra-trees": "extra trees: random thresholds, the control",
     "sklearn": "scikit-learn's trees (the paper's pipeline)",
 }
 # The engines whose thresholds are drawn, never on an observed value: the bias's control.
@@ -220,12 +220,12 @@ class Settings:
         """How the trees are fitted, in words."""
         if self.engine == "sklearn":
             return (
-                f"{ENGINES['sklearn']}, random_state={PAPER_RANDOM_STATE}: ties between features go "
+                f"{ENGINES['sklearn']}, random_state={PAPER_RANDOM_STATE}; ties between features go "
                 "to a random feature order per node, values compared in float32, regression "
                 "targets summed raw"
             )
         return (
-            f"{ENGINES[self.engine]}, random_state={PAPER_RANDOM_STATE}: ties go to "
+            f"{ENGINES[self.engine]}, random_state={PAPER_RANDOM_STATE}; ties go to "
             f"{TIE_BREAKS[self.tie_break]}; {PRECISIONS[self.threshold_dtype]}; regression "
             f"targets {VARIANCE_SUMS[self.variance_sums]}"
         )

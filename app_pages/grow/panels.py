@@ -42,6 +42,7 @@ CRITERION_WORDS = {
     "chi2": "chi-square (source 004)",
     "squared_error": "squared error (variance)",
     "friedman_mse": "squared error, Friedman's improvement",
+    "poisson": "Poisson deviance (counts and rates, y ≥ 0)",
 }
 GROWTH_WORDS = {"best_first": "best gain first", "level_order": "level by level (a queue)"}
 SELECTION_WORDS = {"gain": "largest score", "p_value": "smallest p-value (source 001)"}
@@ -61,7 +62,7 @@ def settings_panel(data):
         c1,
         "Split criterion",
         criteria,
-        criteria.index("gini") if is_classifier else 0,
+        criteria.index("gini" if is_classifier else "squared_error"),
         key="grow_criterion",
         format_func=CRITERION_WORDS.get,
         help=glossary.explain("score"),

@@ -148,8 +148,7 @@ def scoreboard_models(
         Learner(
             "extra trees",
             lambda: extra(n_estimators=n_estimators, max_depth=max_depth, random_state=seed),
-            f"{n_estimators} random-split trees on every row, {'sqrt' if clf else 'all'} "
-            f"features per split, {depth}, the same seed in every refit",
+            f"{n_estimators} random-split trees, {depth}, same seed",
             False,
         ),
     ]

@@ -203,7 +203,7 @@ class BaseDecisionTree(BaseEstimator):
             encoded = np.minimum(np.searchsorted(self.classes_, y), self.n_classes_ - 1)
             row_stats = criterion.row_statistics(encoded, sample_weight, self.n_classes_)
             return self._grow(X, row_stats, 0.0, presorted=kept, generator_seed=generator_seed)
-        offset = regression_offset(y, sample_weight, params.variance_sums)
+        offset = regression_offset(y, sample_weight, params.variance_sums, criterion)
         row_stats = criterion.row_statistics(y - offset, sample_weight)
         return self._grow(
             X, row_stats, offset, targets=y, presorted=kept, generator_seed=generator_seed
@@ -520,9 +520,11 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
     """CART regression tree (squared error) whose threshold test is a parameter.
 
     Parameters are those of :class:`DecisionTreeClassifier` with
-    ``criterion`` ``"squared_error"`` (the default) or ``"friedman_mse"`` (the
+    ``criterion`` ``"squared_error"`` (the default), ``"friedman_mse"`` (the
     same impurity, splits scored by Friedman's improvement,
-    ``trees.tree.FriedmanMSE``), no ``class_weight``, and:
+    ``trees.tree.FriedmanMSE``) or ``"poisson"`` (half Poisson deviance, for
+    counts and rates: y >= 0 with a positive sum; ``trees.tree._criterion.Poisson``),
+    no ``class_weight``, and:
 
     variance_sums : {"centred", "raw"}, default="centred"
         How the tree sums its targets. ``"centred"``: sums of ``y -

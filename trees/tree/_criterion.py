@@ -26,6 +26,9 @@ from abc import ABC, abstractmethod
 
 import numpy as np
 
+# Sums at most this are not positive (a Poisson child's, as scikit-learn's EPSILON).
+EPSILON = np.finfo(np.float64).eps
+
 __all__ = [
     "CLASSIFIER_CRITERIA",
     "CRITERIA_CLF",
@@ -65,12 +68,16 @@ class Criterion(ABC):
     """Interface shared by the classification and regression criteria.
 
     ``refuses_zero_gain``: whether a split whose gain is zero is refused
-    (see :class:`Misclassification`; ``StoppingRules.accepts`` applies it).
+    (see :class:`Misclassification`; ``StoppingRules.accepts`` applies it);
+    ``centres_targets``: whether a regression criterion's statistics may be
+    sums of y minus its mean (not :class:`Poisson`'s).
     """
 
     name = ""
     is_classification = True
     refuses_zero_gain = False
+    # Regression: whether the statistics may sum y centred on its mean (``_settings.regression_offset``).
+    centres_targets = True
 
     @abstractmethod
     def impurity(self, stats):
@@ -380,7 +387,81 @@ class FriedmanMSE(SquaredError):
         return _safe_divide(proxy, parent[0])
 
 
-CRITERIA_REG = {"squared_error": SquaredError, "friedman_mse": FriedmanMSE}
+class Poisson(Criterion):
+    r"""Half Poisson deviance, scikit-learn's ``"poisson"`` (for counts and frequencies, y >= 0).
+
+    A node's impurity is :math:`\frac{1}{w}\sum w\, y \log(y / \bar y)`, the
+    half deviance without its terms :math:`\bar y - y`, which sum to zero
+    (scikit-learn's ``poisson_loss``). Statistics are ``(sum w, sum w*y,
+    sum w*y*log y)`` of the raw y (``0 log 0 = 0``): additive, so the one
+    split search scans them. Proxy :math:`S_L \log(S_L/w_L) + S_R
+    \log(S_R/w_R)` (``S`` the weighted sums of y), :math:`-\infty` when a
+    child's sum is at most machine epsilon (a Poisson mean must be positive:
+    scikit-learn refuses those splits); so :math:`G = (\mathrm{proxy} - S
+    \log(S/w)) / w`. A node whose targets are all 0 has impurity 0 here
+    (scikit-learn returns infinity, a case its growth never reaches). Leaf
+    values are the rows' mean, as the squared error's.
+    """
+
+    name = "poisson"
+    is_classification = False
+    # Its log needs y as given: the regressors do not centre it (``_settings.regression_offset``).
+    centres_targets = False
+
+    @staticmethod
+    def row_statistics(y, sample_weight, n_classes=None):
+        """Per-row statistics ``(w, w*y, w*y*log y)``, shape (3, n_samples).
+
+        Raises
+        ------
+        ValueError
+            When a target is negative, or their weighted sum is not positive
+            (the Poisson deviance needs both, as scikit-learn).
+        """
+        y = np.asarray(y, dtype=np.float64)
+        if np.any(y < 0):
+            raise ValueError(
+                "Some value(s) of y are negative, which criterion='poisson' does not allow: it "
+                "models counts or rates. Use criterion='squared_error' for this target."
+            )
+        if not np.sum(sample_weight * y) > 0:
+            raise ValueError(
+                "The sum of y is not positive, which criterion='poisson' needs (every target is "
+                "0). Use criterion='squared_error' for this target."
+            )
+        ylogy = np.where(y > 0, y * np.log(np.where(y > 0, y, 1.0)), 0.0)
+        return np.vstack([sample_weight, sample_weight * y, sample_weight * ylogy])
+
+    @staticmethod
+    def weight(stats):
+        return stats[0]
+
+    @staticmethod
+    def value(stats):
+        """Weighted mean of y."""
+        return _safe_divide(stats[1], stats[0])[..., None]
+
+    @staticmethod
+    def _s_log_mean(stats):
+        """``S log(S / w)``, 0 where ``S <= 0``."""
+        s, w = stats[1], stats[0]
+        positive = (s > 0) & (w > 0)
+        ratio = np.where(positive, _safe_divide(s, w), 1.0)
+        return np.where(positive, s * np.log(ratio), 0.0)
+
+    def impurity(self, stats):
+        return np.maximum(_safe_divide(stats[2] - self._s_log_mean(stats), stats[0]), 0.0)
+
+    def proxy(self, left, right, parent):
+        value = self._s_log_mean(left) + self._s_log_mean(right)
+        refused = (left[1] <= EPSILON) | (right[1] <= EPSILON)
+        return np.where(refused, -np.inf, value)
+
+    def score_from_proxy(self, proxy, parent):
+        return _safe_divide(proxy - self._s_log_mean(parent), parent[0])
+
+
+CRITERIA_REG = {"squared_error": SquaredError, "friedman_mse": FriedmanMSE, "poisson": Poisson}
 # Source 004's own metrics, offered beside the standard ones (by the classifier,
 # the grower and the forests), outside CRITERIA_CLF, whose entries are the
 # impurity gains and Pearson's statistic.

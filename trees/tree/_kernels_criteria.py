@@ -31,6 +31,7 @@ __all__ = [
     "GINI",
     "KERNEL_IDS",
     "MISCLASSIFICATION",
+    "POISSON",
     "REPORT_CHI2",
     "SQUARED_ERROR",
     "gain",
@@ -43,7 +44,7 @@ __all__ = [
     "weighted_improvement",
 ]
 
-GINI, ENTROPY, MISCLASSIFICATION, CHI2, SQUARED_ERROR, REPORT_CHI2, FRIEDMAN_MSE = range(7)
+GINI, ENTROPY, MISCLASSIFICATION, CHI2, SQUARED_ERROR, REPORT_CHI2, FRIEDMAN_MSE, POISSON = range(8)
 KERNEL_IDS = {
     "gini": GINI,
     "entropy": ENTROPY,
@@ -52,7 +53,10 @@ KERNEL_IDS = {
     "squared_error": SQUARED_ERROR,
     "report_chi2": REPORT_CHI2,
     "friedman_mse": FRIEDMAN_MSE,
+    "poisson": POISSON,
 }
+# A Poisson child's sum of y at most this is not positive (``_criterion.EPSILON``).
+EPSILON = np.finfo(np.float64).eps
 
 _INLINE = {"cache": True, "nogil": True, "error_model": "numpy"}
 
@@ -71,8 +75,9 @@ def _xlog2x(p):
 
 @njit(**_INLINE)
 def is_regression(crit):
-    """Whether ``crit`` is a regression criterion (statistics ``(w, w*y, w*y**2)``)."""
-    return crit in (SQUARED_ERROR, FRIEDMAN_MSE)
+    """Whether ``crit`` is a regression criterion (statistics ``(w, w*y, third)``: ``w*y**2``,
+    or Poisson's ``w*y*log y``)."""
+    return crit in (SQUARED_ERROR, FRIEDMAN_MSE, POISSON)
 
 
 @njit(**_INLINE)
@@ -112,6 +117,8 @@ def impurity(stats, crit):
     """Impurity of a node: Gini (also the chi-squares'), entropy, misclassification or variance."""
     if crit == ENTROPY:
         return _entropy(stats)
+    if crit == POISSON:
+        return max(_safe_divide(stats[2] - _s_log_mean(stats[1], stats[0]), stats[0]), 0.0)
     if is_regression(crit):
         mean = _safe_divide(stats[1], stats[0])
         return max(_safe_divide(stats[2], stats[0]) - mean * mean, 0.0)
@@ -123,6 +130,12 @@ def impurity(stats, crit):
     if crit == MISCLASSIFICATION:
         return 1.0 - _safe_divide(largest, w)
     return 1.0 - _safe_divide(squares, w * w)
+
+
+@njit(**_INLINE)
+def _s_log_mean(s, w):
+    """Poisson's ``S log(S / w)``, 0 where ``S <= 0`` (``_criterion.Poisson``)."""
+    return s * np.log(s / w) if s > 0 and w > 0 else 0.0
 
 
 @njit(**_INLINE)
@@ -222,6 +235,11 @@ def proxy(left, parent, crit):
         right_w, right_s = parent[0] - left[0], parent[1] - left[1]
         diff = right_w * left[1] - left[0] * right_s
         return _safe_divide(diff * diff, left[0] * right_w)
+    if crit == POISSON:
+        right_w, right_s = parent[0] - left[0], parent[1] - left[1]
+        if left[1] <= EPSILON or right_s <= EPSILON:
+            return -np.inf
+        return _s_log_mean(left[1], left[0]) + _s_log_mean(right_s, right_w)
     if crit == ENTROPY:
         return _entropy_proxy(left, parent)
     if crit == MISCLASSIFICATION:
@@ -251,6 +269,8 @@ def score_from_proxy(value, parent, crit):
         return _safe_divide(value - _safe_divide(parent[1] * parent[1], w), w)
     if crit == FRIEDMAN_MSE:
         return _safe_divide(value, w)
+    if crit == POISSON:
+        return _safe_divide(value - _s_log_mean(parent[1], w), w)
     return _safe_divide(value + w * _entropy(parent), w)
 
 

@@ -46,6 +46,7 @@ from ._kernels_search import (
     DATA_STATS,
     DATA_X,
     FEATURE_THRESHOLD,
+    membership_left,
     split_by_flags,
 )
 
@@ -209,14 +210,8 @@ def choose_random_split(data, node, settings, visit, n_allowed, buffers, rng):
         best_key if by_score or categorical[best_f] else score_from_proxy(best_key, parent, crit)
     )
     if categorical[best_f]:
-        chosen = buffers[BUFFER_CHOSEN]
-        chosen[:] = best_set
-        left[:] = 0.0
-        for i in range(count):
-            row = rows[0, start + i]
-            if chosen[int(X[row, best_f])]:
-                for k in range(stats.shape[1]):
-                    left[k] += stats[row, k]
+        buffers[BUFFER_CHOSEN][:] = best_set
+        membership_left(X, best_f, rows, start, count, stats, buffers[BUFFER_CHOSEN], left)
         return best_f, -1, score, gain(left, parent, crit), best_n_left, np.nan
     _gather(X, rows, start, count, best_f, values)
     _left_of(values, rows, start, count, stats, best_threshold, left)

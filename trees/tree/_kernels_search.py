@@ -61,6 +61,7 @@ __all__ = [
     "choose_split",
     "fill_candidates",
     "keep_rows",
+    "membership_left",
     "partition",
     "scan_thresholds",
     "split_by_flags",
@@ -348,7 +349,7 @@ def _left_statistics(rows, f, start, n_left, stats, left):
 
 
 @njit(**_INLINE)
-def _membership_left(X, feature, rows, start, count, stats, chosen, left):
+def membership_left(X, feature, rows, start, count, stats, chosen, left):
     left[:] = 0.0
     for i in range(count):
         row = rows[0, start + i]
@@ -421,7 +422,7 @@ def choose_split(data, node, settings, visit, n_visit, buffers):
         n_left = categorical_best(
             X, best_f, rows, start, count, stats, crit, equality, min_leaf, min_weight, buffers
         )[1]
-        _membership_left(X, best_f, rows, start, count, stats, buffers[BUFFER_CHOSEN], left)
+        membership_left(X, best_f, rows, start, count, stats, buffers[BUFFER_CHOSEN], left)
         return best_f, -1, best_key, gain(left, parent, crit), n_left
     _left_statistics(rows, best_f, start, best_local + 1, stats, left)
     score = best_key if by_score else score_from_proxy(best_key, parent, crit)

@@ -251,6 +251,11 @@ class TreeParams:
             raise ValueError(
                 "Selection by p-value is defined for classification (source 001), not regression."
             )
+        if values["criterion"] == "poisson" and values["variance_sums"] == "raw":
+            raise ValueError(
+                "variance_sums='raw' is scikit-learn's arithmetic for the squared error; "
+                "criterion='poisson' sums y as given already. Leave variance_sums='centred'."
+            )
         if values["selection"] == "p_value" and values["splitter"] == "random":
             raise ValueError(
                 "Selection by p-value ranks every cut of every feature; splitter='random' draws "

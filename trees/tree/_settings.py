@@ -115,12 +115,14 @@ def check_variance_sums(value):
     return value
 
 
-def regression_offset(y, sample_weight, variance_sums="centred"):
-    """What a regression tree subtracts from ``y`` before summing: its weighted mean, or 0 (raw).
+def regression_offset(y, sample_weight, variance_sums="centred", criterion=None):
+    """What a regression tree subtracts from ``y`` before summing: its weighted mean, or 0 (raw,
+    or a ``criterion`` whose statistics need y as given: ``centres_targets`` False, Poisson's).
 
     Rows of weight 0 do not count.
     """
-    if not VARIANCE_SUMS[check_variance_sums(variance_sums)]:
+    centred = VARIANCE_SUMS[check_variance_sums(variance_sums)]
+    if not centred or not getattr(criterion, "centres_targets", True):
         return 0.0
     present = sample_weight > 0
     return float(
@@ -283,5 +285,5 @@ def target_statistics(criterion, y, sample_weight, variance_sums="centred"):
         classes, encoded = np.unique(np.asarray(y), return_inverse=True)
         return criterion.row_statistics(encoded, sample_weight, len(classes)), 0.0, classes
     y = np.asarray(y, dtype=np.float64)
-    offset = regression_offset(y, sample_weight, variance_sums)
+    offset = regression_offset(y, sample_weight, variance_sums, criterion)
     return criterion.row_statistics(y - offset, sample_weight), offset, None
