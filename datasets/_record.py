@@ -115,9 +115,15 @@ class Dataset:
 
     @property
     def is_numeric(self):
-        """Whether every feature is numeric and no value is missing (trees can use it as is)."""
-        kinds = self.feature_kinds.values()
-        return all(k == "numeric" for k in kinds) and not self.X.isna().any().any()
+        """Whether every feature is numeric (trees can use it as is; missing values, NaN, are
+        routed by the trees: :attr:`has_missing`)."""
+        return all(k == "numeric" for k in self.feature_kinds.values())
+
+    @property
+    def has_missing(self):
+        """Whether some feature value is missing (kept by ``preprocess(numeric_fill="keep
+        missing")``; a study that needs complete rows says so)."""
+        return bool(self.X.isna().to_numpy().any())
 
     def summary(self):
         """Per-feature table: kind, distinct values, missing share."""
@@ -143,11 +149,10 @@ class Dataset:
         }
 
     def arrays(self):
-        """``(X, y)`` as numpy arrays; requires :attr:`is_numeric` (see ``preprocess``)."""
+        """``(X, y)`` as numpy arrays; requires :attr:`is_numeric` (see ``preprocess``);
+        missing values stay NaN."""
         if not self.is_numeric:
-            raise DataError(
-                "This dataset still has categorical columns or missing values: preprocess it first."
-            )
+            raise DataError("This dataset still has categorical columns: preprocess it first.")
         return self.X.to_numpy(dtype=np.float64), self.y.to_numpy()
 
 

@@ -10,16 +10,18 @@
    value is always kept, so a threshold of 0 drops every column with a gap,
    and a column with every value missing is always dropped.
 4. Remaining missing values are filled by a named rule, one for numeric
-   columns (:data:`NUMERIC_FILLS`, the median by default) and one for
-   categorical columns (:data:`CATEGORICAL_FILLS`: the most frequent value,
-   or source 004's new category ``u``, "unknown").
+   columns (:data:`NUMERIC_FILLS`, the median by default, or "keep missing":
+   the gaps stay NaN and the trees route them, as scikit-learn's do) and one
+   for categorical columns (:data:`CATEGORICAL_FILLS`: the most frequent
+   value, or source 004's new category ``u``, "unknown").
 5. Categorical columns with at most ``max_onehot`` categories are one-hot
    encoded, the others integer-encoded (categories in sorted order), as in
    source 000; or, with ``keep_categories``, kept as one column of codes for
    native membership splits (source 004, section 3.2).
 
-The result is all numeric and complete, ready for the trees; a per-column
-record says what was done.
+The result is all numeric, and complete unless numeric gaps are kept
+(``Dataset.has_missing``), ready for the trees; a per-column record says
+what was done.
 """
 
 import numpy as np
@@ -71,10 +73,17 @@ def _new_category(column):
     return f"unknown {suffix}"
 
 
+def _keep_missing(column):
+    """No fill (None): the gaps stay NaN and the trees route them (``trees``: at each split
+    the missing rows go to the side that scores best)."""
+    return None
+
+
 # Fill rules by name: rule -> (implementation, how the record says it).
 NUMERIC_FILLS = {
     "median": (_median, "the median"),
     "most frequent": (_most_frequent, "the most frequent value"),
+    "keep missing": (_keep_missing, "none (the trees route them)"),
 }
 CATEGORICAL_FILLS = {
     "most frequent": (_most_frequent, "the most frequent value"),
@@ -129,6 +138,16 @@ def _fill(name, column, share, numeric_fill, categorical_fill, steps):
     else:
         rule, (find, said) = categorical_fill, CATEGORICAL_FILLS[categorical_fill]
     value = find(column)
+    if value is None:  # "keep missing": the trees route the gaps
+        steps.append(
+            _record(
+                name,
+                "kept missing",
+                f"{share:.0%} missing, kept as missing values: each split sends them to the side "
+                "that scores best (rule: keep missing)",
+            )
+        )
+        return column
     if isinstance(column.dtype, pd.CategoricalDtype) and value not in column.cat.categories:
         column = column.cat.add_categories([value])
     steps.append(
@@ -208,9 +227,10 @@ def preprocess(
         Keep every categorical column as one column of integer codes (sorted
         categories) and record it in ``processed.categories``, for trees
         with native membership splits (source 004, section 3.2).
-    numeric_fill : {"median", "most frequent"}, default="median"
-        How the gaps of a numeric column are filled (:data:`NUMERIC_FILLS`).
-        Boolean columns always take their most frequent value.
+    numeric_fill : {"median", "most frequent", "keep missing"}, default="median"
+        How the gaps of a numeric column are filled (:data:`NUMERIC_FILLS`);
+        "keep missing" leaves them NaN for the trees to route. Boolean
+        columns always take their most frequent value.
     categorical_fill : {"most frequent", "new category"}, default="most frequent"
         How the gaps of a categorical column are filled
         (:data:`CATEGORICAL_FILLS`); ``"new category"`` is source 004's
@@ -221,7 +241,8 @@ def preprocess(
     Returns
     -------
     processed : Dataset
-        Numeric features without missing values.
+        Numeric features, without missing values unless ``numeric_fill`` is
+        "keep missing".
     record : pandas.DataFrame
         One row per action: ``column``, ``action``, ``detail``.
 

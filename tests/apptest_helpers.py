@@ -70,3 +70,17 @@ def tree_views(at):
         if element.proto.component_name.endswith("tree_view"):
             views.append(json.loads(element.proto.json))
     return views
+
+
+def open_with_kept_missing(path):
+    """The page ``path`` on "Categorical with missing values", its numeric gaps kept (Data page)."""
+    at = open_page("app_pages/data/data.py")
+    by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select(
+        "Categorical with missing values"
+    ).run()
+    fill = next(s for s in at.selectbox if s.label.startswith("Fill the gaps of numeric"))
+    fill.select("keep missing").run()
+    assert "kept missing" in " ".join(str(frame.value) for frame in at.dataframe)
+    at.switch_page(path)
+    at.run()
+    return at

@@ -27,7 +27,8 @@ def assert_same_structure(ours, theirs, atol=1e-9):
     """Assert two Trees have the same splits and leaf values, walking from the root.
 
     Node ids may differ (growth orders number nodes differently), so the
-    trees are compared by a simultaneous traversal.
+    trees are compared by a simultaneous traversal; where each split sends a
+    missing value is compared too.
     """
     stack = [(0, 0)]
     while stack:
@@ -38,6 +39,9 @@ def assert_same_structure(ours, theirs, atol=1e-9):
         if ours.feature[a] >= 0:
             assert ours.threshold[a] == theirs.threshold[b], (
                 f"threshold differs at node {a}/{b}: {ours.threshold[a]} vs {theirs.threshold[b]}"
+            )
+            assert ours.missing_go_to_left[a] == theirs.missing_go_to_left[b], (
+                f"missing values go another way at node {a}/{b}"
             )
             stack.append((ours.left[a], theirs.left[b]))
             stack.append((ours.right[a], theirs.right[b]))

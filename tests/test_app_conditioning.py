@@ -13,6 +13,7 @@ from tests.apptest_helpers import (
     by_key,
     open_page,
     open_tab,
+    open_with_kept_missing,
     plotly_array,
     plotly_figures,
     tree_views,
@@ -455,3 +456,10 @@ def test_the_summary_snippet_reproduces_the_headline(dataset, capsys):
     assert f"{on} of its {internal} splits" in headline or f"tree's {internal} split" in headline
     if changed != "0":
         assert headline.startswith(f"**{changed} of the ")
+
+
+def test_kept_missing_values_are_refused_with_the_fill_that_runs_the_page():
+    at = open_with_kept_missing("app_pages/conditioning/conditioning.py")
+    assert not at.exception
+    message = " ".join(i.value for i in at.info)
+    assert "This page needs complete rows" in message and "fill rule" in message

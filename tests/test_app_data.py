@@ -72,6 +72,7 @@ def test_each_fill_rule_is_named_and_can_be_chosen():
     assert numeric.value == "median" and numeric.options == [
         "the median",
         "the most frequent value",
+        "none (the trees route them)",
     ]
     categorical = by_key(at.selectbox, "prep_categorical_fill")
     assert categorical.options == ["the most frequent value", "a new category (unknown)"]
@@ -83,6 +84,11 @@ def test_each_fill_rule_is_named_and_can_be_chosen():
     details = " ".join(_table(at, "action")["detail"])
     assert "(rule: new category)" in details
     assert "numbers: median; categories: new category" in at.markdown[0].value
+    numeric.set_value("keep missing").run()
+    _clean(at)
+    record = _table(at, "action")
+    kept = record[(record["column"] == "size") & (record["action"] == "kept missing")]["detail"]
+    assert "each split sends them to the side that scores best" in kept.iloc[0]
 
 
 def test_the_missing_threshold_reads_at_least():

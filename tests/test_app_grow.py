@@ -5,7 +5,15 @@ import json
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.apptest_helpers import APP, by_key, open_page, plotly_array, plotly_figures, tree_views
+from tests.apptest_helpers import (
+    APP,
+    by_key,
+    open_page,
+    open_with_kept_missing,
+    plotly_array,
+    plotly_figures,
+    tree_views,
+)
 from ui import state
 from ui.errors import UNEXPECTED
 
@@ -415,3 +423,10 @@ def test_regression_defaults_to_squared_error_and_poisson_refuses_negative_targe
     message = " ".join(e.value for e in at.error)
     assert "negative, which criterion='poisson' does not allow" in message
     assert "criterion='squared_error'" in message
+
+
+def test_kept_missing_values_are_routed_and_the_drawing_says_where():
+    at = open_with_kept_missing("app_pages/grow/grow.py")
+    by_key(at.button, "grow_all").click().run()
+    _clean(at)
+    assert "or missing" in _svg(at)

@@ -192,11 +192,13 @@ def test_bad_parameters_are_refused_at_fit(lattice_data, params, message):
         DecisionTreeClassifier(**params).fit(X, y)
 
 
-def test_nan_input_is_refused(lattice_data):
+def test_infinite_input_is_refused_and_missing_values_are_routed(lattice_data):
     X, y = lattice_data
     X = X.copy()
-    X[0, 0] = np.nan
-    with pytest.raises(ValueError, match="NaN"):
+    X[0, 0] = np.nan  # a missing value: routed (tests/test_missing_values.py)
+    assert DecisionTreeClassifier().fit(X, y).predict(X[:1]).shape == (1,)
+    X[1, 0] = np.inf
+    with pytest.raises(ValueError, match="infinity"):
         DecisionTreeClassifier().fit(X, y)
 
 

@@ -63,7 +63,7 @@ def test_the_mushroom_data_loses_the_columns_of_table_2_1_at_40_percent_or_more(
 
 # ------------------------------------------------------------------ fill rules
 def test_rules_are_named_options():
-    assert set(NUMERIC_FILLS) == {"median", "most frequent"}
+    assert set(NUMERIC_FILLS) == {"median", "most frequent", "keep missing"}
     assert set(CATEGORICAL_FILLS) == {"most frequent", "new category"}
     assert PREPROCESS_DEFAULTS["numeric_fill"] == "median"
     assert PREPROCESS_DEFAULTS["categorical_fill"] == "most frequent"

@@ -219,7 +219,12 @@ RULES = [
     ("feature too large", _mutate_node("feature", 3), "but the tree has 3 feature(s)", None),
     ("feature below -1", _mutate_node("feature", -2), "or -1 at a leaf", None),
     ("threshold as text", _mutate_node("threshold", "0.5"), "must be a number, not the text", None),
-    ("threshold infinite", _mutate_node("threshold", math.inf), "only finite numbers", None),
+    (
+        "threshold infinite at a leaf",
+        _mutate_node("threshold", math.inf, _first_leaf),
+        "a leaf has neither",
+        None,
+    ),
     ("threshold missing at a split", _mutate_node("threshold", None), "is a split", "numeric"),
     ("threshold NaN at a split", _mutate_node("threshold", math.nan), "is a split", "numeric"),
     (

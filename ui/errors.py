@@ -10,6 +10,8 @@
 * :func:`end_page` ends a page early. Pages use it instead of ``st.stop()``,
   which would also stop what the frame draws after the page (the view's link,
   the summary, the URL).
+* :func:`needs_complete_rows` tells a user why a study does not run on data
+  whose missing values were kept (Data page, "keep missing"), and how to run it.
 """
 
 import logging
@@ -18,7 +20,7 @@ from contextlib import contextmanager
 
 import streamlit as st
 
-__all__ = ["UNEXPECTED", "PageEnd", "attempt", "end_page", "page_boundary"]
+__all__ = ["UNEXPECTED", "PageEnd", "attempt", "end_page", "needs_complete_rows", "page_boundary"]
 
 LOGGER = logging.getLogger("tree_bias_lab")
 # The first words of the message a bug shows; tests look for them.
@@ -32,6 +34,24 @@ class PageEnd(Exception):  # noqa: N818 (a signal, not an error)
 def end_page():
     """End the page here: nothing after this call is drawn; the frame still finishes the run."""
     raise PageEnd
+
+
+def needs_complete_rows(data, study, why):
+    """Whether ``data`` keeps missing values that ``study`` cannot use; if so, say so.
+
+    The trees route missing values, but some studies compare the values
+    themselves (``why``). The message names the fix: a fill rule on the
+    Data page.
+    """
+    if not data.has_missing:
+        return False
+    st.info(
+        f"**{study} needs complete rows.** {data.name} keeps its missing values (Data page: "
+        f'numeric gaps "kept missing"), and {why}. Choose a fill rule for numeric columns '
+        "on the Data page (the median, say) to run it; the grower, the evaluation and the "
+        "stability pages route missing values as they are."
+    )
+    return True
 
 
 @contextmanager

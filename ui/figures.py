@@ -46,7 +46,7 @@ def tree(model_tree, *, key, title, report_depth=6, **options):
     """
     names = {
         k: options[k]
-        for k in ("feature_names", "class_names", "op", "marked", "path")
+        for k in ("feature_names", "class_names", "op", "marked", "path", "missing")
         if k in options
     }
     report.add_tree(

@@ -17,6 +17,10 @@ viewer (``ui.tree_view``) scales the whole picture, never below 12 px.
 Edges carry the side of the test the threshold operator implies: ``≤`` / ``>``
 for ``x <= t``, ``<`` / ``≥`` for ``x < t``; a membership node
 (``colour ∈ {red, blue}``) has no operator and its edges read yes / no.
+For the features that have missing values (``missing``), the edge that
+takes them adds "or missing"; a node whose threshold is infinite (every
+present value one way, only the missing ones the other) reads "x has a
+value", its edges "present" and "missing".
 Class shares are a stacked bar in the class colours used by every figure;
 a robust split module's weights phi are a column chart (real SVG bars, not
 font glyphs).
@@ -38,6 +42,7 @@ __all__ = [
     "drawing_to_svg",
     "drawing_width",
     "membership_text",
+    "split_text",
     "modules_drawing",
     "tree_drawing",
 ]
@@ -143,17 +148,32 @@ def _tree_lines(tree, node, feature_names, class_names, op, precision):
     rows = f"#{node} · {count:,} row{'' if count == 1 else 's'}"
     if tree.feature[node] < 0:
         return [outcome, rows]
+    return [split_text(tree, node, feature_names, op, precision), rows, outcome]
+
+
+def split_text(tree, node, feature_names, op="<=", precision=4):
+    """The test of an internal node in words: ``b ≤ 2.5``, a membership, or ``b has a value``
+    (an infinite threshold: present values one way, only the missing ones the other)."""
     if tree.categories[node] is not None:
-        test = membership_text(tree, node, feature_names)
-    else:
-        test = f"{feature_names[tree.feature[node]]} {EDGE_LABELS[op][0]} {tree.threshold[node]:.{precision}g}"
-    return [test, rows, outcome]
+        return membership_text(tree, node, feature_names)
+    name = feature_names[tree.feature[node]]
+    if np.isinf(tree.threshold[node]):
+        return f"{name} has a value"
+    return f"{name} {EDGE_LABELS[op][0]} {tree.threshold[node]:.{precision}g}"
 
 
-def _edge_labels(tree, node, op):
+def _edge_labels(tree, node, op, missing):
+    """The left and right edges' labels; for a feature of ``missing`` (features with missing
+    values), the side a missing value takes."""
     if tree.categories[node] is not None:
         return "yes", "no"
-    return EDGE_LABELS[op]
+    to_left = bool(tree.missing_go_to_left[node])
+    if np.isinf(tree.threshold[node]):  # present values one way, missing ones the other
+        return ("missing", "present") if to_left else ("present", "missing")
+    left, right = EDGE_LABELS[op]
+    if int(tree.feature[node]) in missing:
+        left, right = (f"{left} or missing", right) if to_left else (left, f"{right} or missing")
+    return left, right
 
 
 def _visible(tree, max_depth, collapsed, expanded):
@@ -171,6 +191,18 @@ def _visible(tree, max_depth, collapsed, expanded):
             else:
                 nxt += [int(tree.left[n]), int(tree.right[n])]
         level = nxt
+    return shown, hidden
+
+
+def _shown(tree, max_depth, collapsed, expanded, focus):
+    """The nodes drawn (:func:`_visible`, then only ``focus`` and the root when given) and the
+    nodes each cut node hides."""
+    shown, hidden = _visible(
+        tree, max_depth, {int(c) for c in collapsed}, {int(e) for e in expanded}
+    )
+    if focus is not None:
+        keep = {0} | {int(f) for f in focus}
+        shown = [n for n in shown if n in keep]
     return shown, hidden
 
 
@@ -199,6 +231,7 @@ def tree_drawing(
     expanded=(),
     focus=None,
     precision=4,
+    missing=(),
 ):
     """A :class:`Drawing` of a :class:`trees.Tree`.
 
@@ -223,25 +256,26 @@ def tree_drawing(
     focus : iterable of int, optional
         Draw only these nodes (and the root); an edge to a child left out becomes a short
         dashed stub, so a path through a large tree stays narrow.
+    missing : iterable of int
+        The features that have missing values: each node testing one says on which edge
+        a missing value goes.
     """
     if op not in EDGE_LABELS:
         raise ValueError(f"op must be '<=' or '<' for drawing, got {op!r}.")
     feature_names = feature_names or tree.feature_names or [f"x{j}" for j in range(tree.n_features)]
     class_names = class_names or tree.class_names or [str(k) for k in range(tree.value.shape[1])]
-    shown, hidden = _visible(
-        tree, max_depth, {int(c) for c in collapsed}, {int(e) for e in expanded}
-    )
-    if focus is not None:
-        keep = {0} | {int(f) for f in focus}
-        shown = [n for n in shown if n in keep]
+    shown, hidden = _shown(tree, max_depth, collapsed, expanded, focus)
     visible = set(shown)
     values = tree.value[shown, 0]
     value_range = (float(values.min()), float(values.max()))
     marked, path, badges = {int(m) for m in marked}, {int(p) for p in path}, badges or {}
+    missing = {int(f) for f in missing}
     nodes = {}
     for n in shown:
         lines = _tree_lines(tree, n, feature_names, class_names, op, precision)
-        children, stubs = _tree_children(tree, n, op, visible) if n not in hidden else ([], [])
+        children, stubs = (
+            _tree_children(tree, n, (op, missing), visible) if n not in hidden else ([], [])
+        )
         outline = {last_split: "last", selected: "selected"}.get(n, "path" if n in path else None)
         bars = (
             [(float(v), class_color(k)) for k, v in enumerate(tree.value[n])]
@@ -264,12 +298,13 @@ def tree_drawing(
     return Drawing(nodes)
 
 
-def _tree_children(tree, node, op, visible):
-    """Edges to the drawn children, and stubs for the children left out."""
+def _tree_children(tree, node, labels, visible):
+    """Edges to the drawn children, and stubs for the children left out; ``labels`` is
+    ``(op, missing)`` (:func:`_edge_labels`)."""
     if tree.feature[node] < 0:
         return [], []
     children, stubs = [], []
-    left_label, right_label = _edge_labels(tree, node, op)
+    left_label, right_label = _edge_labels(tree, node, *labels)
     for side, child, label in (
         ("left", tree.left[node], left_label),
         ("right", tree.right[node], right_label),

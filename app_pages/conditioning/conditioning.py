@@ -22,6 +22,10 @@ headline, picture = st.container(), st.container()
 settings_box = st.expander("Settings: the model, how it is fitted, the statistics")
 
 data = state.current()
+if errors.needs_complete_rows(
+    data, "This page", "its pictures and source 000's lattice count compare observed values"
+):
+    errors.end_page()
 X, y = data.arrays()
 names = [str(n) for n in data.X.columns]
 data_key = state.dataset_key()

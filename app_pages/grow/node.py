@@ -18,7 +18,7 @@ from ui.state import GROW_GROWER
 from viz.curves import NEAR_TIE, category_curve_figure, nearest_candidate, score_curve_figure
 from viz.node_views import node_distribution_figure
 from viz.tables import candidates_table
-from viz.tree_svg import membership_text
+from viz.tree_svg import membership_text, split_text
 
 from . import grower_state as gs
 
@@ -36,7 +36,7 @@ def describe_node(tree, node, names):
     elif tree.categories[node] is not None:
         kind = membership_text(tree, node, names)
     else:
-        kind = f"{names[tree.feature[node]]} ≤ {tree.threshold[node]:.4g}"
+        kind = split_text(tree, node, names)
     return f"node {node} · {kind} · depth {tree.depth[node]} · {tree.n_samples[node]:,} rows"
 
 
@@ -139,6 +139,7 @@ def _figures(grower, tree, node, feature, tokens, split):
         options = _click_options(key, node, feature, "score curve") if is_leaf else {}
         with left:
             chosen = tree.threshold[node] if not is_leaf and tree.feature[node] == feature else None
+            chosen = None if chosen is not None and np.isinf(chosen) else chosen  # present|missing
             figures.chart(
                 score_curve_figure(curve, names[feature], chosen=chosen, clickable=is_leaf),
                 key=key,
@@ -170,6 +171,18 @@ def _figures(grower, tree, node, feature, tokens, split):
             key=key,
             title=f"Rows of node {node} along {names[feature]}",
             **options,
+        )
+    _missing_note(grower.X[rows, feature], names[feature])
+
+
+def _missing_note(values, name):
+    """Say what the curves leave out when the node's rows miss values of the feature."""
+    n_missing = int(np.isnan(values).sum())
+    if n_missing:
+        st.caption(
+            f"{n_missing:,} of these rows have no value of {name}: the picture leaves them out, "
+            "and the score curve and the candidates keep them on the right. The tree's own "
+            "search also tries them on the left, and present values against missing ones."
         )
 
 

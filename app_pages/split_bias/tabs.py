@@ -6,7 +6,7 @@ import streamlit as st
 
 from lab import SplitBiasJob
 from trees.selection_bias import gini_null_moments
-from ui import figures, runs, share
+from ui import errors, figures, runs, share
 from ui.cached import sample
 from viz.split_bias import (
     bias_heatmaps,
@@ -90,6 +90,10 @@ def show_null_tab():
 
 def show_data_tab(data, data_key):
     """How often a stump's root splits on added noise columns, by gain and by p-value."""
+    if errors.needs_complete_rows(
+        data, "The noise-root study", "selection by p-value (source 001) ranks present values"
+    ):
+        return
     if data.task != "classification":
         st.info(
             f"{data.name} is a regression dataset; the bias and its correction are about classification. "

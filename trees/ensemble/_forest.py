@@ -424,6 +424,11 @@ class BaseForest(BaseEstimator):
         n_nodes_ptr = np.cumsum([0, *(path.shape[1] for path in paths)])
         return sparse.hstack(paths).tocsr(), n_nodes_ptr
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True  # the trees route missing values
+        return tags
+
     def _validate_X_predict(self, X):
         check_is_fitted(self, "estimators_")
         return check_predict_rows(self, X)
@@ -433,7 +438,12 @@ class BaseForest(BaseEstimator):
         rows uniformly, as scikit-learn's)."""
         self._check_settings()
         X, y = validate_data(
-            self, X, y, dtype=np.float64, y_numeric=isinstance(self, RegressorMixin)
+            self,
+            X,
+            y,
+            dtype=np.float64,
+            y_numeric=isinstance(self, RegressorMixin),
+            ensure_all_finite="allow-nan",  # missing values are routed by the trees
         )
         if sample_weight is not None:
             sample_weight = check_sample_weight(sample_weight, X.shape[0])

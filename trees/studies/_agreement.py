@@ -156,7 +156,7 @@ def _partition_matrix(trees, X):
 
 
 def _structural_matrix(trees, X):
-    ranges = X.max(axis=0) - X.min(axis=0)
+    ranges = np.nanmax(X, axis=0) - np.nanmin(X, axis=0)  # missing values kept: their spans
     n = len(trees)
     out = np.zeros((n, n))
     for i in range(n):

@@ -205,7 +205,7 @@ def summarize_perturbations(reference, trees, X, y, task, X_test=None, tolerance
     """The combine step of a perturbation study: what the refits share and where they differ."""
     X, y = np.asarray(X, dtype=float), np.asarray(y)
     X_test = X if X_test is None else np.asarray(X_test, dtype=float)
-    ranges = X.max(axis=0) - X.min(axis=0)
+    ranges = np.nanmax(X, axis=0) - np.nanmin(X, axis=0)  # missing values kept: their spans
     y_scale = float(np.std(y.astype(float))) if task == "regression" else 1.0
     max_depth = max(t.max_depth for t in trees)
     depth_counts = np.zeros((max_depth + 1, X.shape[1]), dtype=int)

@@ -238,7 +238,7 @@ def _learner_row(learner, runs, task, y_test, classes, X_train, X_test, scale, t
     if learner.single_tree:
         trees = [r[2] for r in runs]
         roots = np.array([t.feature[0] for t in trees])
-        ranges = X_train.max(axis=0) - X_train.min(axis=0)
+        ranges = np.nanmax(X_train, axis=0) - np.nanmin(X_train, axis=0)
         leaves = [t.apply(X_test) for t in trees]
         row.update(
             root_entropy=_entropy(roots),

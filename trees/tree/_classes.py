@@ -8,7 +8,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._builder import GrowingTree, grow
 from ._criterion import CLASSIFIER_CRITERIA, CRITERIA_REG
-from ._kernels_arrays import all_finite, kernel_array
+from ._kernels_arrays import kernel_array, no_infinity
 from ._operators import (
     INPUT_DTYPES,
     ROUTING_OPERATORS,
@@ -17,7 +17,13 @@ from ._operators import (
 )
 from ._params import tree_params_of
 from ._pruning import cost_complexity_path, prune
-from ._settings import check_sample_weight, class_weights, regression_offset, target_statistics
+from ._settings import (
+    check_missing_values,
+    check_sample_weight,
+    class_weights,
+    regression_offset,
+    target_statistics,
+)
 from ._splitter import search_layout
 
 __all__ = ["BaseDecisionTree", "DecisionTreeClassifier", "DecisionTreeRegressor"]
@@ -156,7 +162,15 @@ class BaseDecisionTree(BaseEstimator):
 
     def _validate_fit_data(self, X, y, sample_weight, class_weight=None):
         self.tree_params_ = self._tree_params()
-        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=not self._is_classifier())
+        X, y = validate_data(
+            self,
+            X,
+            y,
+            dtype=np.float64,
+            y_numeric=not self._is_classifier(),
+            ensure_all_finite="allow-nan",  # missing values are routed (``_kernels_search``)
+        )
+        check_missing_values(X, self.tree_params_.selection)
         X = _round_for_fit(X, self.tree_params_.threshold_dtype)
         sample_weight = check_sample_weight(sample_weight, X.shape[0])
         if class_weight is not None:  # scikit-learn's rule: each row's weight times its class's
@@ -172,6 +186,11 @@ class BaseDecisionTree(BaseEstimator):
 
     def _is_classifier(self):
         return isinstance(self, ClassifierMixin)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = routes_missing(self)
+        return tags
 
     def _fit_in_forest(self, X, y, sample_weight, sorted_orders, params, feature_names=None,
                        generator_seed=None):  # fmt: skip
@@ -272,7 +291,8 @@ def check_predict_rows(estimator, X):
     Raises
     ------
     ValueError
-        When ``X`` has NaN or infinite values, or not the features of the fit.
+        When ``X`` has infinite values, or not the features of the fit (NaN, a
+        missing value, goes where each node sends missing values).
     """
     # scikit-learn's validation sniffs for every dataframe library it knows: on 1,000 rows it
     # took three times as long as the prediction. Rows that are already what it would return
@@ -280,11 +300,23 @@ def check_predict_rows(estimator, X):
     if not _validated_already(estimator, X):
         X = validate_data(estimator, X, dtype=np.float64, reset=False, ensure_all_finite=False)
     X = kernel_array(X)
-    if not all_finite(X):
+    if not routes_missing(estimator) and np.isnan(X).any():
         raise ValueError(
-            "Input X contains NaN or infinity: impute missing values first (the Data page does)."
+            "Input X contains NaN (missing values): this tree chose its splits by p-value, "
+            "which does not route them. Fill them first, or fit with selection='gain'."
+        )
+    if not no_infinity(X):
+        raise ValueError(
+            "Input X contains infinity: replace infinite values by large finite ones, or by NaN "
+            "(a missing value, which the trees route)."
         )
     return X
+
+
+def routes_missing(estimator):
+    """Whether ``estimator`` routes missing values (NaN): every tree and forest but a tree that
+    selects its splits by p-value (``_settings.check_missing_values``)."""
+    return getattr(estimator, "selection", "gain") != "p_value"
 
 
 def _validated_already(estimator, X):

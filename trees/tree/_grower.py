@@ -27,7 +27,7 @@ from ._builder import GrowingTree, accepted_choices
 from ._categorical import best_categorical_split
 from ._operators import cast_input
 from ._params import TreeParams
-from ._settings import target_statistics
+from ._settings import check_missing_values, target_statistics
 
 __all__ = ["Candidate", "TreeGrower"]
 
@@ -96,6 +96,8 @@ class TreeGrower:
     ----------
     params : TreeParams
         The validated settings.
+    missing_features : tuple of int
+        The features with missing values (NaN), which each split on them routes.
     tree : Tree
         The current tree.
     split_order : list of int
@@ -126,8 +128,14 @@ class TreeGrower:
         self.X = cast_input(np.asarray(X, dtype=np.float64), params.threshold_dtype)
         if self.X.ndim != 2 or self.X.shape[0] < 2:
             raise ValueError("X must be a 2-D array with at least 2 rows.")
-        if not np.isfinite(self.X).all():
-            raise ValueError("X has missing or infinite values: preprocess the data first.")
+        if np.isinf(self.X).any():
+            raise ValueError(
+                "X has infinite values: replace them by large finite ones or by NaN (a missing "
+                "value, which the tree routes)."
+            )
+        check_missing_values(self.X, params.selection)
+        # The features with missing values (NaN): a split on one says where they go (drawing).
+        self.missing_features = tuple(np.flatnonzero(np.isnan(self.X).any(axis=0)).tolist())
         n_samples, n_features = self.X.shape
         self.is_classifier = params.is_classification
         self.feature_names = (

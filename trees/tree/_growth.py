@@ -28,6 +28,7 @@ from ._kernels_growth import (
     CHOICE_FEATURE,
     CHOICE_IMPROVEMENT,
     CHOICE_LOCAL,
+    CHOICE_MISSING_LEFT,
     CHOICE_N_LEFT,
     CHOICE_SCORE,
     CHOICE_THRESHOLD,
@@ -43,6 +44,7 @@ from ._kernels_growth import (
     LIMIT_N_CODES,
     LIMIT_RAW_SUMS,
     LIMIT_REFUSE_ZERO_GAIN,
+    MISSING_LEFT,
     N_LIMITS,
     N_SAMPLES,
     RIGHT,
@@ -113,6 +115,8 @@ class Choice:
     threshold : float, optional
         A random split's drawn threshold (``splitter="random"``); NaN: the
         midpoint of the cut.
+    missing_left : bool, optional
+        Threshold splits: whether the feature's missing rows go left.
     """
 
     feature: int
@@ -123,6 +127,7 @@ class Choice:
     n_left: int = None
     log_pvalue: float = None
     threshold: float = np.nan
+    missing_left: bool = False
 
     def __lt__(self, other):  # heap entries compare choices only on exact ties of the other keys
         return self.feature < other.feature
@@ -138,6 +143,7 @@ class _NodeView:
         "n_samples": N_SAMPLES,
         "depth": DEPTH,
         "start": START,
+        "missing_left": MISSING_LEFT,
     }
 
     def __init__(self, growth):
@@ -295,7 +301,8 @@ class GrowingTree:
         self.raw_targets = targets is not None and not self.criterion.is_classification
         # The root's statistics summed over the rows in index order, as ever.
         in_index_order = np.sort(self.rows[0])
-        present = slice(None) if presorted is None else in_index_order
+        # Every row (summed as given) unless the layout holds a subset (a forest tree's sample).
+        present = slice(None) if self.rows.shape[1] == self.X.shape[0] else in_index_order
         self.orders = self._sklearn_orders(in_index_order)
         self._start_store(row_stats[:, present].sum(axis=1))
         self.nodes = _NodeView(self)
@@ -475,7 +482,11 @@ class GrowingTree:
             score = float(floats[node, CHOICE_SCORE])
             if local >= 0:
                 threshold = float(floats[node, CHOICE_THRESHOLD])
-                choices.append(Choice(feature, score, local=local, threshold=threshold))
+                missing_left = bool(ints[node, CHOICE_MISSING_LEFT])
+                choices.append(
+                    Choice(feature, score, local=local, threshold=threshold,
+                           missing_left=missing_left)
+                )  # fmt: skip
             else:
                 codes = tuple(np.flatnonzero(sets[node]).tolist())
                 n_left = int(ints[node, CHOICE_N_LEFT])
@@ -648,13 +659,16 @@ class GrowingTree:
         return self.criterion.weighted_improvement(weight, self.total_weight, gain)
 
     # ------------------------------------------------------------- splitting
-    def _split_by_choice(self, node, feature, local=-1, codes=None, threshold=np.nan):
+    def _split_by_choice(self, node, feature, local=-1, codes=None, threshold=np.nan,
+                         missing_left=False):  # fmt: skip
         """Record a choice for ``node`` and split it (compiled); return its children.
 
-        ``threshold``: a random split's draw (NaN: the midpoint of the cut).
+        ``threshold``: a random split's draw (NaN: the midpoint of the cut);
+        ``missing_left``: whether the feature's missing rows go left.
         """
         ints = self.store[STORE_INTS]
         ints[node, CHOICE_FEATURE], ints[node, CHOICE_LOCAL] = feature, local
+        ints[node, CHOICE_MISSING_LEFT] = missing_left
         self.store[STORE_FLOATS][node, CHOICE_THRESHOLD] = threshold
         if codes is not None:
             self.store[STORE_SETS][node] = 0
@@ -719,8 +733,9 @@ class GrowingTree:
         for i, (node, choice) in enumerate(zip(nodes, choices, strict=True)):
             if choice.codes is None:
                 children[i] = self._split_by_choice(
-                    int(node), choice.feature, choice.local, threshold=choice.threshold
-                )
+                    int(node), choice.feature, choice.local, threshold=choice.threshold,
+                    missing_left=choice.missing_left,
+                )  # fmt: skip
             else:
                 children[i] = self.split_membership(node, choice.feature, choice.codes)
         return children
@@ -752,6 +767,7 @@ class GrowingTree:
         self.size = snapshot["size"]
         ints = self.store[STORE_INTS]
         ints[node, [FEATURE, LEFT, RIGHT]] = -1
+        ints[node, MISSING_LEFT] = 0
         self.store[STORE_FLOATS][node, THRESHOLD] = np.nan
         self.store[STORE_SETS][node] = 0
 
@@ -779,4 +795,5 @@ class GrowingTree:
             categories=[categories.get(i) for i in range(n.size)] if categories else None,
             category_names=category_names,
             input_dtype=input_dtype,
+            missing_go_to_left=n.missing_left != 0,
         )

@@ -59,6 +59,8 @@ def from_sklearn(estimator):
         value = np.divide(value, totals, out=np.zeros_like(value), where=totals > 0)
     names = getattr(estimator, "feature_names_in_", None)
     classes = getattr(estimator, "classes_", None)
+    # scikit-learn >= 1.3 records where each node sends a missing value.
+    missing_left = np.asarray(getattr(sk_tree, "missing_go_to_left", np.zeros(left.shape)), bool)
     return Tree(
         feature=np.where(leaf, -1, sk_tree.feature),
         threshold=np.where(leaf, np.nan, sk_tree.threshold),
@@ -74,4 +76,5 @@ def from_sklearn(estimator):
         feature_names=None if names is None else list(names),
         class_names=None if classes is None else [str(c) for c in classes],
         input_dtype="float32",
+        missing_go_to_left=missing_left & ~leaf,
     )

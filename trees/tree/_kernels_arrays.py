@@ -20,7 +20,7 @@ from numba import carray, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-__all__ = ["all_finite", "kernel_array", "unmanaged"]
+__all__ = ["kernel_array", "no_infinity", "unmanaged"]
 
 
 @intrinsic
@@ -53,10 +53,11 @@ def unmanaged(array):
 
 
 @njit(cache=True, nogil=True)
-def all_finite(X):
-    """Whether every value of the C-ordered 2-D ``X`` is finite (stops at the first that is not)."""
+def no_infinity(X):
+    """Whether no value of the C-ordered 2-D ``X`` is infinite (NaN, a missing value, is
+    allowed; stops at the first infinite one)."""
     flat = X.reshape(-1)
     for i in range(flat.shape[0]):  # noqa: SIM110 (an explicit loop: numba compiles it, not all())
-        if not np.isfinite(flat[i]):
+        if np.isinf(flat[i]):
             return False
     return True

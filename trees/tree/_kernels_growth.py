@@ -12,9 +12,11 @@ the feature subsets and tie-breaks, membership splits) with the kernels of
 
 Nodes live in four growable arrays, one row per node id:
 
-* ``ints`` (capacity, 9): feature (-1 at a leaf), left, right, n_samples,
+* ``ints`` (capacity, 11): feature (-1 at a leaf), left, right, n_samples,
   depth, start (of the node's segment), and the node's pending choice:
-  feature, last left offset (-1 for a membership split), rows sent left;
+  feature, last left offset (-1 for a membership split), rows sent left,
+  whether it sends missing rows left; then, once split, where the node
+  sends a missing value (1: left);
 * ``floats`` (capacity, 5): threshold, the pending choice's weighted
   impurity decrease, its score, (regression with raw sums) the node's
   variance as scikit-learn's arithmetic gives it
@@ -43,6 +45,7 @@ from ._kernels_search import (
     BUFFER_KEYS,
     BUFFER_LEFT,
     BUFFER_LOCALS,
+    BUFFER_MISSING,
     BUFFER_ORDERED_VALUES,
     BUFFER_PARENT,
     BUFFER_SPARE,
@@ -69,6 +72,7 @@ from ._kernels_sklearn_order import (
 )
 
 __all__ = [
+    "CHOICE_MISSING_LEFT",
     "FLOAT_COLUMNS",
     "node_means",
     "GrowthSettings",
@@ -79,6 +83,7 @@ __all__ = [
     "LIMIT_MIN_SAMPLES_SPLIT",
     "LIMIT_N_CODES",
     "LIMIT_RAW_SUMS",
+    "MISSING_LEFT",
     "LIMIT_REFUSE_ZERO_GAIN",
     "N_LIMITS",
     "SEARCH_DRAW",
@@ -105,10 +110,20 @@ __all__ = [
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
 _INLINE = {"cache": True, "nogil": True, "error_model": "numpy", "inline": "always"}
 # Columns of ``ints``.
-FEATURE, LEFT, RIGHT, N_SAMPLES, DEPTH, START, CHOICE_FEATURE, CHOICE_LOCAL, CHOICE_N_LEFT = range(
-    9
-)
-INT_COLUMNS = 9
+(
+    FEATURE,
+    LEFT,
+    RIGHT,
+    N_SAMPLES,
+    DEPTH,
+    START,
+    CHOICE_FEATURE,
+    CHOICE_LOCAL,
+    CHOICE_N_LEFT,
+    CHOICE_MISSING_LEFT,
+    MISSING_LEFT,
+) = range(11)
+INT_COLUMNS = 11
 THRESHOLD, CHOICE_IMPROVEMENT, CHOICE_SCORE, SKLEARN_VARIANCE, CHOICE_THRESHOLD = range(5)
 FLOAT_COLUMNS = 5
 # Positions in the node ``store`` (module docstring).
@@ -359,11 +374,11 @@ def _evaluate(data, store, node, search, buffers):
         data[DATA_XS], start, count, rng, draw, tie_random, n_allowed, visit, random
     )
     if random:
-        f, local, score, g, n_left, threshold = choose_random_split(
+        f, local, score, g, n_left, threshold, missing_left = choose_random_split(
             data, (start, count, node_stats[node]), settings, visit, n_visit, buffers, rng
         )
     else:
-        f, local, score, g, n_left = choose_split(
+        f, local, score, g, n_left, missing_left = choose_split(
             data, (start, count, node_stats[node]), settings, visit, n_visit, buffers
         )
         threshold = np.nan
@@ -385,6 +400,7 @@ def _evaluate(data, store, node, search, buffers):
         weight(node_stats[node], crit), weights[WEIGHT_TOTAL], g, crit
     )
     ints[node, CHOICE_LOCAL], ints[node, CHOICE_N_LEFT] = local, n_left
+    ints[node, CHOICE_MISSING_LEFT] = missing_left
     floats[node, CHOICE_IMPROVEMENT], floats[node, CHOICE_SCORE] = improvement, score
     floats[node, CHOICE_THRESHOLD] = threshold
     if local < 0:
@@ -421,21 +437,23 @@ def _split(data, store, node, size, work, child_stats, raw_sums):
     start, count = ints[node, START], ints[node, N_SAMPLES]
     f, local = ints[node, CHOICE_FEATURE], ints[node, CHOICE_LOCAL]
     left_stats, right_stats = child_stats
-    drawn = floats[node, CHOICE_THRESHOLD]
+    drawn, missing_left = floats[node, CHOICE_THRESHOLD], ints[node, CHOICE_MISSING_LEFT] != 0
     if local >= 0 and not np.isnan(drawn):  # a random split: its threshold as drawn
-        n_left = split_by_drawn_threshold(
-            data, start, count, f, drawn, work, left_stats, right_stats
+        n_left, missing_left = split_by_drawn_threshold(
+            data, start, count, f, (drawn, missing_left), work, left_stats, right_stats
         )
         threshold = drawn
     elif local >= 0:
-        n_left = local + 1
-        threshold = split_by_threshold(data, start, count, f, n_left, work, left_stats, right_stats)
+        threshold, n_left, missing_left = split_by_threshold(
+            data, start, count, f, (local + 1, missing_left), work, left_stats, right_stats
+        )
     else:
         n_left = split_by_membership(
             data, start, count, f, sets[node], work, left_stats, right_stats
         )
         threshold = np.nan
     ints[node, FEATURE], ints[node, LEFT], ints[node, RIGHT] = f, size, size + 1
+    ints[node, MISSING_LEFT] = missing_left and local >= 0
     floats[node, THRESHOLD] = threshold
     _new_leaf(store, size, node, start, n_left, left_stats)
     _new_leaf(store, size + 1, node, start + n_left, count - n_left, right_stats)
@@ -571,6 +589,7 @@ def _scratch(n_stats, n_codes, n_features, n_rows, n_ordered, n_values):
         np.empty(n_ordered, dtype=np.float32),
         np.zeros(n_codes, dtype=np.uint8),
         np.empty(n_values),
+        np.zeros(n_features, dtype=np.int64),
     )
     work = (
         np.zeros(n_rows, dtype=np.bool_),
@@ -597,6 +616,7 @@ def _scratch_views(scratch):
             unmanaged(buffers[BUFFER_ORDERED_VALUES]),
             unmanaged(buffers[BUFFER_BEST_CHOSEN]),
             unmanaged(buffers[BUFFER_VALUES]),
+            unmanaged(buffers[BUFFER_MISSING]),
         ),
         (unmanaged(work[0]), unmanaged(work[1]), unmanaged(work[2])),
         (unmanaged(child_stats[0]), unmanaged(child_stats[1])),

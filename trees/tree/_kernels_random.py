@@ -33,7 +33,7 @@ from the tree's generator in visiting order: the same seed, the same tree.
 import numpy as np
 from numba import njit
 
-from ._kernels_criteria import gain, proxy, right_weight, score_from_proxy, weight
+from ._kernels_criteria import gain, proxy, score_from_proxy
 from ._kernels_search import (
     BUFFER_BEST_CHOSEN,
     BUFFER_CATEGORY_COUNTS,
@@ -46,6 +46,7 @@ from ._kernels_search import (
     DATA_STATS,
     DATA_X,
     FEATURE_THRESHOLD,
+    children_allowed,
     membership_left,
     split_by_flags,
 )
@@ -59,39 +60,33 @@ _INLINE = {"cache": True, "nogil": True, "error_model": "numpy", "inline": "alwa
 @njit(**_INLINE)
 def _gather(X, rows, start, count, feature, values):
     """Copy a node's values of ``feature`` into ``values`` (contiguous, read twice after);
-    return their smallest and largest."""
-    lo = hi = values[0] = X[rows[0, start], feature]
-    for i in range(1, count):
+    return the smallest and largest present value and the number of missing ones (NaN;
+    ``lo > hi`` when every value is missing)."""
+    lo, hi, n_missing = np.inf, -np.inf, 0
+    for i in range(count):
         value = values[i] = X[rows[0, start + i], feature]
-        if value < lo:
-            lo = value
-        elif value > hi:
-            hi = value
-    return lo, hi
+        if np.isnan(value):
+            n_missing += 1
+        else:
+            lo = min(lo, value)
+            hi = max(hi, value)
+    return lo, hi, n_missing
 
 
 @njit(**_INLINE)
-def _left_of(values, rows, start, count, stats, threshold, left):
-    """Statistics and row count of the rows whose gathered value is ``<= threshold``."""
+def _left_of(values, rows, start, count, stats, cut, left):
+    """Statistics and row count of the rows sent left by ``cut``, ``(threshold,
+    missing_left)``: a gathered value ``<= threshold``, or missing when ``missing_left``."""
+    threshold, missing_left = cut
     left[:] = 0.0
     n_left = 0
     for i in range(count):
-        if values[i] <= threshold:
+        if values[i] <= threshold or (missing_left and np.isnan(values[i])):
             row = rows[0, start + i]
             for k in range(stats.shape[1]):
                 left[k] += stats[row, k]
             n_left += 1
     return n_left
-
-
-@njit(**_INLINE)
-def _allowed(left, parent, n_left, count, crit, min_leaf, min_weight):
-    """Whether both children keep ``min_leaf`` rows and ``min_weight`` weight."""
-    if n_left < min_leaf or count - n_left < min_leaf:
-        return False
-    if min_weight > 0:
-        return weight(left, crit) >= min_weight and right_weight(left, parent, crit) >= min_weight
-    return True
 
 
 @njit(**_JIT)
@@ -141,6 +136,37 @@ def _categorical_draw(X, feature, rows, start, count, stats, equality, buffers, 
     return n_left
 
 
+@njit(**_INLINE)
+def _threshold_draw(X, rows, node, stats, feature, buffers, rng):
+    """One random threshold of an ordered feature (module docstring), with a side drawn for
+    its missing rows as scikit-learn's ``RandomSplitter`` does; the left child's statistics
+    go to ``buffers[BUFFER_LEFT]``.
+
+    Returns
+    -------
+    n_left : int
+        Rows sent left; -1 when the feature is constant in the node (every value missing,
+        or no missing value and one value).
+    threshold : float
+    missing_left : bool
+    """
+    start, count, _ = node
+    values = buffers[BUFFER_VALUES]
+    lo, hi, n_missing = _gather(X, rows, start, count, feature, values)
+    if n_missing == count or (n_missing == 0 and not lo + FEATURE_THRESHOLD < hi):
+        return -1, np.nan, False
+    threshold = lo + rng.random() * (hi - lo)
+    if threshold >= hi:
+        threshold = lo
+    missing_left = n_missing > 0 and rng.random() < 0.5
+    cut = (threshold, missing_left)
+    return (
+        _left_of(values, rows, start, count, stats, cut, buffers[BUFFER_LEFT]),
+        threshold,
+        missing_left,
+    )
+
+
 @njit(**_JIT)
 def choose_random_split(data, node, settings, visit, n_allowed, buffers, rng):
     """The best of one random candidate per visited feature (module docstring).
@@ -160,6 +186,9 @@ def choose_random_split(data, node, settings, visit, n_allowed, buffers, rng):
     n_left : int
     threshold : float
         The drawn threshold (NaN for a membership split).
+    missing_left : bool
+        Whether the feature's missing rows go left (a side drawn at random
+        when the node has some, as scikit-learn's ``RandomSplitter``).
     """
     rows, stats, X, categorical = (
         data[DATA_ROWS],
@@ -170,8 +199,8 @@ def choose_random_split(data, node, settings, visit, n_allowed, buffers, rng):
     start, count, parent = node
     crit, min_leaf, min_weight, equality, by_score, _ = settings
     left, best_set = buffers[BUFFER_LEFT], buffers[BUFFER_BEST_CHOSEN]
-    values = buffers[BUFFER_VALUES]
     best_key, best_f, best_n_left, best_threshold = -np.inf, -1, 0, np.nan
+    best_missing_left = False
     visited = 0
     for j in range(visit.shape[0]):
         if visited >= n_allowed:
@@ -182,55 +211,64 @@ def choose_random_split(data, node, settings, visit, n_allowed, buffers, rng):
             if n_left < 0:
                 continue
             visited += 1
-            if not _allowed(left, parent, n_left, count, crit, min_leaf, min_weight):
+            if not children_allowed(left, parent, n_left, count, crit, min_leaf, min_weight):
                 continue
             key = score_from_proxy(proxy(left, parent, crit), parent, crit)
             if key > best_key:
                 best_key, best_f, best_n_left, best_threshold = key, f, n_left, np.nan
                 best_set[:] = buffers[BUFFER_CHOSEN]  # later draws overwrite ``chosen``
             continue
-        lo, hi = _gather(X, rows, start, count, f, values)
-        if not lo + FEATURE_THRESHOLD < hi:  # constant in the node: not counted
-            continue
+        n_left, threshold, missing_left = _threshold_draw(X, rows, node, stats, f, buffers, rng)
+        if n_left < 0:
+            continue  # constant in the node (every value missing, or one value): not counted
         visited += 1
-        threshold = lo + rng.random() * (hi - lo)
-        if threshold >= hi:
-            threshold = lo
-        n_left = _left_of(values, rows, start, count, stats, threshold, left)
-        if not _allowed(left, parent, n_left, count, crit, min_leaf, min_weight):
+        if not children_allowed(left, parent, n_left, count, crit, min_leaf, min_weight):
             continue
         key = proxy(left, parent, crit)
         if by_score:
             key = score_from_proxy(key, parent, crit)
         if key > best_key:
             best_key, best_f, best_n_left, best_threshold = key, f, n_left, threshold
+            best_missing_left = missing_left
     if best_f < 0:
-        return -1, -1, -np.inf, 0.0, 0, np.nan
+        return -1, -1, -np.inf, 0.0, 0, np.nan, False
     score = (
         best_key if by_score or categorical[best_f] else score_from_proxy(best_key, parent, crit)
     )
     if categorical[best_f]:
         buffers[BUFFER_CHOSEN][:] = best_set
         membership_left(X, best_f, rows, start, count, stats, buffers[BUFFER_CHOSEN], left)
-        return best_f, -1, score, gain(left, parent, crit), best_n_left, np.nan
+        return best_f, -1, score, gain(left, parent, crit), best_n_left, np.nan, False
+    values = buffers[BUFFER_VALUES]
     _gather(X, rows, start, count, best_f, values)
-    _left_of(values, rows, start, count, stats, best_threshold, left)
+    _left_of(values, rows, start, count, stats, (best_threshold, best_missing_left), left)
     g = gain(left, parent, crit)
-    return best_f, best_n_left - 1, score, g, best_n_left, best_threshold
+    return best_f, best_n_left - 1, score, g, best_n_left, best_threshold, best_missing_left
 
 
 @njit(**_JIT)
-def split_by_drawn_threshold(data, start, count, feature, threshold, work, left_stats, right_stats):
-    """Split a segment by ``x <= threshold`` on ``feature``, read from ``X``
+def split_by_drawn_threshold(data, start, count, feature, cut, work, left_stats, right_stats):
+    """Split a segment by ``cut``, ``(threshold, missing_left)``, on ``feature`` read from ``X``
     (``_kernels_search.split_by_flags``: every order of the layout stays sorted).
 
     Returns
     -------
-    int
+    n_left : int
         Rows sent left.
+    missing_left : bool
+        Where the node sends a missing value: the side drawn when it had
+        missing rows, otherwise its child with more rows (ties: right).
     """
+    threshold, missing_left = cut
     rows, X, goes_left = data[DATA_ROWS], data[DATA_X], work[0]
+    n_missing = 0
     for i in range(count):
         row = rows[0, start + i]
-        goes_left[row] = X[row, feature] <= threshold
-    return split_by_flags(data, start, count, work, left_stats, right_stats)
+        value = X[row, feature]
+        is_missing = np.isnan(value)
+        n_missing += is_missing
+        goes_left[row] = value <= threshold or (missing_left and is_missing)
+    n_left = split_by_flags(data, start, count, work, left_stats, right_stats)
+    if n_missing == 0:
+        missing_left = n_left > count - n_left
+    return n_left, missing_left

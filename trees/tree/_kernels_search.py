@@ -19,6 +19,16 @@ features the first best in the visiting order (``visiting_order``) wins.
 After a split, :func:`partition` moves the rows of each child together in
 every feature, stably, so each child's segment stays sorted.
 
+Missing values (NaN) sort last, so a node's missing rows of feature ``f``
+are the tail of its segment (:func:`count_present`). As scikit-learn >= 1.3
+(``_splitter.pyx``, ``node_split_best``), a feature with missing rows in a
+node is searched twice: first with the missing rows on the right (the
+candidates between present values, then every present value left and only
+the missing right, threshold ``inf``), then with them on the left (between
+present values); the first best in that order wins. A feature is constant
+when every row is missing, or when it has no missing row and its values
+span at most :data:`FEATURE_THRESHOLD`.
+
 Random splits (``splitter="random"``) are searched in ``_kernels_random``,
 on the same node store and buffers.
 
@@ -39,6 +49,7 @@ __all__ = [
     "BUFFER_KEYS",
     "BUFFER_LEFT",
     "BUFFER_LOCALS",
+    "BUFFER_MISSING",
     "BUFFER_ORDERED_VALUES",
     "BUFFER_PARENT",
     "BUFFER_SPARE",
@@ -58,6 +69,8 @@ __all__ = [
     "SETTING_MIN_WEIGHT",
     "SETTING_RANDOM",
     "categorical_best",
+    "children_allowed",
+    "count_present",
     "choose_split",
     "fill_candidates",
     "keep_rows",
@@ -88,7 +101,7 @@ DATA_XS, DATA_ROWS, DATA_STATS, DATA_X, DATA_CATEGORICAL, DATA_TARGETS, DATA_ORD
 # flag per code (the codes sent left); per visited feature its key and last left offset; the
 # float32 values of the rows kept in scikit-learn's order (raw sums); and the codes the best
 # membership split so far sends left and a node's values of one feature (random splits,
-# ``_kernels_random``).
+# ``_kernels_random``); per visited feature whether its best candidate sends missing rows left.
 (
     BUFFER_CATEGORY_STATS,
     BUFFER_CATEGORY_COUNTS,
@@ -101,7 +114,8 @@ DATA_XS, DATA_ROWS, DATA_STATS, DATA_X, DATA_CATEGORICAL, DATA_TARGETS, DATA_ORD
     BUFFER_ORDERED_VALUES,
     BUFFER_BEST_CHOSEN,
     BUFFER_VALUES,
-) = range(11)
+    BUFFER_MISSING,
+) = range(12)
 # Positions in a node's split ``settings`` (``GrowingTree.kernel_settings``); ``random``: the
 # splitter draws its thresholds (``_kernels_random``).
 (
@@ -133,26 +147,93 @@ def threshold_between(lower, upper):
     return mid
 
 
+@njit(**_INLINE)
+def count_present(xs, f, start, count):
+    """How many rows of a node's segment of feature ``f`` have a value (NaN sorts last)."""
+    n_present = count
+    while n_present > 0 and np.isnan(xs[f, start + n_present - 1]):
+        n_present -= 1
+    return n_present
+
+
+@njit(**_INLINE)
+def children_allowed(left, parent, n_left, count, crit, min_leaf, min_weight):
+    """Whether both children of a candidate keep ``min_leaf`` rows and ``min_weight`` weight."""
+    if n_left < min_leaf or count - n_left < min_leaf:
+        return False
+    if min_weight > 0:
+        return weight(left, crit) >= min_weight and right_weight(left, parent, crit) >= min_weight
+    return True
+
+
+@njit(**_JIT)
+def _scan_with_missing(xs, rows, stats, node, settings, f, left, n_present):
+    """Best candidate of feature ``f`` whose node has missing rows (module docstring).
+
+    Returns
+    -------
+    key : float
+        Its proxy (``-inf``: none).
+    local : int
+        Offset of its last present row on the left.
+    missing_left : int
+        1 when the missing rows go left.
+    """
+    start, count, parent = node
+    crit, min_leaf, min_weight = settings
+    n_stats = stats.shape[1]
+    key, local, missing_left = -np.inf, -1, 0
+    for side in range(2):  # 0: missing rows right; 1: missing rows left
+        left[:] = 0.0
+        if side == 1:
+            for i in range(n_present, count):
+                for k in range(n_stats):
+                    left[k] += stats[rows[f, start + i], k]
+        last = n_present if side == 0 else n_present - 1
+        for i in range(last):
+            row = rows[f, start + i]
+            for k in range(n_stats):
+                left[k] += stats[row, k]
+            n_left = i + 1 + side * (count - n_present)
+            # Between two present values, or (missing right) every present value on the left.
+            between = i < n_present - 1 and _separable(xs[f, start + i], xs[f, start + i + 1])
+            if not (between or (side == 0 and i == n_present - 1)):
+                continue
+            if not children_allowed(left, parent, n_left, count, crit, min_leaf, min_weight):
+                continue
+            value = proxy(left, parent, crit)
+            if value > key:
+                key, local, missing_left = value, i, side
+    return key, local, missing_left
+
+
 @njit(**_JIT)
 def scan_thresholds(xs, rows, stats, node, settings, visit, categorical, left, out):
     """Best candidate of each ordered feature of ``visit`` in one node.
 
     ``node`` is ``(start, count, n_visit, parent statistics)``, ``settings``
-    ``(crit, min_leaf, min_weight)``; ``out`` is ``(keys, locals)``: for the
-    ``j``-th feature visited, its best proxy (``-inf`` when it has no
-    candidate, or is categorical) and the offset of the last left row of that
-    candidate. One call walks every feature, indexing ``xs[f, p]`` rather than
+    ``(crit, min_leaf, min_weight)``; ``out`` is ``(keys, locals, missing)``:
+    for the ``j``-th feature visited, its best proxy (``-inf`` when it has no
+    candidate, or is categorical), the offset of the last (present) left row
+    of that candidate, and 1 when it sends the missing rows left (a feature
+    with missing rows: :func:`_scan_with_missing`). One call walks every feature, indexing ``xs[f, p]`` rather than
     slicing: a slice is a new array, whose reference counting would cost
     more than a small node's walk.
     """
     start, count, n_visit, parent = node
     crit, min_leaf, min_weight = settings
-    keys, locals_ = out
+    keys, locals_, missing = out
     n_stats = stats.shape[1]
     for j in range(n_visit):
         f = visit[j]
-        keys[j], locals_[j] = -np.inf, -1
+        keys[j], locals_[j], missing[j] = -np.inf, -1, 0
         if categorical[f]:
+            continue
+        n_present = count_present(xs, f, start, count)
+        if n_present < count:
+            keys[j], locals_[j], missing[j] = _scan_with_missing(
+                xs, rows, stats, (start, count, parent), settings, f, left, n_present
+            )
             continue
         left[:] = 0.0
         for i in range(count - 1):
@@ -333,7 +414,10 @@ def visiting_order(xs, start, count, rng, draw, tie_random, n_allowed, order, ra
         return n_features
     keys = rng.random(n_features)
     for f in range(n_features):
-        if not _separable(xs[f, start], xs[f, start + count - 1]):  # constant in the node
+        n_present = count_present(xs, f, start, count)
+        if n_present == 0 or (  # constant in the node (module docstring)
+            n_present == count and not _separable(xs[f, start], xs[f, start + count - 1])
+        ):
             keys[f] += 1.0
     by_key = np.argsort(keys)[:n_allowed]
     order[:n_allowed] = by_key if tie_random else np.sort(by_key)
@@ -341,9 +425,15 @@ def visiting_order(xs, start, count, rng, draw, tie_random, n_allowed, order, ra
 
 
 @njit(**_INLINE)
-def _left_statistics(rows, f, start, n_left, stats, left):
+def _left_statistics(rows, f, start, sizes, stats, left):
+    """Statistics of the first ``n_left`` rows of the segment and of its last ``n_missing``
+    (the missing rows sent left); ``sizes`` is ``(n_left, count, n_missing)``."""
+    n_left, count, n_missing = sizes
     left[:] = 0.0
     for i in range(n_left):
+        for k in range(stats.shape[1]):
+            left[k] += stats[rows[f, start + i], k]
+    for i in range(count - n_missing, count):
         for k in range(stats.shape[1]):
             left[k] += stats[rows[f, start + i], k]
 
@@ -382,6 +472,9 @@ def choose_split(data, node, settings, visit, n_visit, buffers):
     score, gain : float
         The criterion's score and impurity decrease ``G`` of the split.
     n_left : int
+        Rows sent left, the missing ones included.
+    missing_left : int
+        1 when the split sends the feature's missing rows left.
     """
     xs, rows, stats, X, categorical = (
         data[DATA_XS],
@@ -393,6 +486,7 @@ def choose_split(data, node, settings, visit, n_visit, buffers):
     start, count, parent = node
     crit, min_leaf, min_weight, equality, by_score, _ = settings
     left, keys, locals_ = buffers[BUFFER_LEFT], buffers[BUFFER_KEYS], buffers[BUFFER_LOCALS]
+    missing = buffers[BUFFER_MISSING]
     scan_thresholds(
         xs,
         rows,
@@ -402,7 +496,7 @@ def choose_split(data, node, settings, visit, n_visit, buffers):
         visit,
         categorical,
         left,
-        (keys, locals_),
+        (keys, locals_, missing),
     )
     best_key, best_j = -np.inf, -1
     for j in range(n_visit):
@@ -416,17 +510,20 @@ def choose_split(data, node, settings, visit, n_visit, buffers):
         if key > best_key:
             best_key, best_j = key, j
     if best_j < 0:
-        return -1, -1, -np.inf, 0.0, 0
+        return -1, -1, -np.inf, 0.0, 0, 0
     best_f, best_local = visit[best_j], locals_[best_j]
     if categorical[best_f]:  # the winner's set (the search of later features overwrote it)
         n_left = categorical_best(
             X, best_f, rows, start, count, stats, crit, equality, min_leaf, min_weight, buffers
         )[1]
         membership_left(X, best_f, rows, start, count, stats, buffers[BUFFER_CHOSEN], left)
-        return best_f, -1, best_key, gain(left, parent, crit), n_left
-    _left_statistics(rows, best_f, start, best_local + 1, stats, left)
+        return best_f, -1, best_key, gain(left, parent, crit), n_left, 0
+    missing_left = missing[best_j]
+    n_missing = count - count_present(xs, best_f, start, count) if missing_left else 0
+    _left_statistics(rows, best_f, start, (best_local + 1, count, n_missing), stats, left)
     score = best_key if by_score else score_from_proxy(best_key, parent, crit)
-    return best_f, best_local, score, gain(left, parent, crit), best_local + 1
+    return (best_f, best_local, score, gain(left, parent, crit), best_local + 1 + n_missing,
+            missing_left)  # fmt: skip
 
 
 @njit(**_INLINE)
@@ -457,37 +554,58 @@ def partition(xs, rows, start, count, goes_left, skip_feature, spare_rows, spare
 
 
 @njit(**_JIT)
-def split_by_threshold(data, start, count, feature, n_left, work, left_stats, right_stats):
-    """Split a segment after its ``n_left`` lowest values of ``feature``.
+def split_by_threshold(data, start, count, feature, cut, work, left_stats, right_stats):
+    """Split a segment after its ``n_left`` lowest present values of ``feature``.
 
-    ``work`` is ``(goes_left, spare_rows, spare_xs)``. Sums the children's
+    ``cut`` is ``(n_left, missing_left)``: the present rows sent left, and
+    whether the missing rows (the segment's NaN tail) go left too. ``work``
+    is ``(goes_left, spare_rows, spare_xs)``. Sums the children's
     statistics (in the feature's order) into ``left_stats``/``right_stats``
-    and partitions the other features.
+    and partitions the other features (and the split one when missing rows
+    go left: they leave its tail for the left child's).
 
     Returns
     -------
-    float
-        The threshold, :func:`threshold_between` the two values around the cut.
+    threshold : float
+        :func:`threshold_between` the two values around the cut, or ``inf``
+        when every present value goes left and only the missing rows right.
+    n_left : int
+        Rows sent left, the missing ones included.
+    missing_left : bool
+        Where the node sends a missing value: the side chosen when it had
+        missing rows, otherwise its child with more rows (ties: right), as
+        scikit-learn.
     """
     xs, rows, stats = data[DATA_XS], data[DATA_ROWS], data[DATA_STATS]
     goes_left, spare_rows, spare_xs = work
+    n_present_left, missing_left = cut
+    n_present = count_present(xs, feature, start, count)
     left_stats[:] = 0.0
     right_stats[:] = 0.0
+    n_left = 0
     for i in range(count):  # (no array variable chosen per row: it would cost reference counting)
         row = rows[feature, start + i]
-        if i < n_left:
+        is_left = i < n_present_left or (missing_left and i >= n_present)
+        if is_left:
             for k in range(stats.shape[1]):
                 left_stats[k] += stats[row, k]
         else:
             for k in range(stats.shape[1]):
                 right_stats[k] += stats[row, k]
-        goes_left[row] = i < n_left
-    p = start + n_left - 1
-    threshold = threshold_between(xs[feature, p], xs[feature, p + 1])
-    partition(xs, rows, start, count, goes_left, feature, spare_rows, spare_xs)
+        goes_left[row] = is_left
+        n_left += is_left
+    p = start + n_present_left - 1
+    if n_present_left == n_present:
+        threshold = np.inf  # every present value left, only the missing rows right
+    else:
+        threshold = threshold_between(xs[feature, p], xs[feature, p + 1])
+    regroup = missing_left and n_present < count
+    partition(xs, rows, start, count, goes_left, -1 if regroup else feature, spare_rows, spare_xs)
     for i in range(n_left):
         goes_left[rows[feature, start + i]] = False
-    return threshold
+    if n_present == count:
+        missing_left = n_left > count - n_left
+    return threshold, n_left, bool(missing_left)
 
 
 @njit(**_INLINE)

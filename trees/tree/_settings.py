@@ -25,6 +25,7 @@ __all__ = [
     "resolve_count",
     "resolve_max_features",
     "target_statistics",
+    "check_missing_values",
 ]
 
 # Impurities and gains within this of zero count as zero (rounding of the sums).
@@ -236,12 +237,32 @@ def categorical_mask(spec, X, feature_names=None):
             else:
                 raise ValueError(f"categorical_features index {item} is out of range.")
     codes = X[:, mask]
+    if np.isnan(codes).any():
+        raise ValueError(
+            "A categorical feature has missing values: a category split routes codes, not "
+            "missing values. Give them a category of their own, or fill them (the Data page)."
+        )
     if codes.size and (np.any(codes < 0) or np.any(codes != np.floor(codes))):
         raise ValueError(
             "Categorical features must hold integer category codes 0, 1, 2, ...; encode them first "
             "(the Data page keeps categories as codes when asked)."
         )
     return mask
+
+
+def check_missing_values(X, selection):
+    """Refuse missing values (NaN) in ``X`` where the growth cannot route them.
+
+    Selection by gain routes them as scikit-learn does (``_kernels_search``);
+    selection by p-value (source 001) ranks each feature's present values
+    with split tables that have no side for the missing rows.
+    """
+    if selection == "p_value" and np.isnan(X).any():
+        raise ValueError(
+            "X has missing values (NaN), and selection by p-value (source 001) does not route them. "
+            "Fill them first (the Data page's fill rules), or use selection='gain', which sends "
+            "them to the side that scores best."
+        )
 
 
 CLASS_WEIGHTS = ("balanced",)  # besides None and a dict {class: weight}

@@ -35,6 +35,7 @@ from ._kernels_traversal import (
     NODE_COLUMNS,
     NODE_FEATURE,
     NODE_LEFT,
+    NODE_MISSING,
     NODE_RIGHT,
     NODE_THRESHOLD,
     ROUTE_LEFT_CODES,
@@ -104,6 +105,12 @@ class Tree:
     category_sign : ndarray of shape (node_count,), optional
         +1, or -1 where a mirrored membership node reads ``-x``.
     category_names : dict {feature: list of str}, optional
+    missing_go_to_left : ndarray of shape (node_count,), bool, optional
+        Per threshold node, whether a missing value (NaN) goes left; default
+        right everywhere. A tree fitted on data with missing values sets it
+        as scikit-learn does (the side that scored best, or, where the node
+        saw no missing value, its child with more rows); a threshold of
+        ``inf`` sends every value left and only the missing ones right.
     input_dtype : {"float64", "float32"}, default="float64"
         Precision X is rounded to before every comparison (``"float32"``:
         scikit-learn's).
@@ -128,6 +135,7 @@ class Tree:
         category_sign=None,
         category_names=None,
         input_dtype="float64",
+        missing_go_to_left=None,
     ):
         self.feature = np.asarray(feature, dtype=np.intp)
         self.threshold = np.asarray(threshold, dtype=np.float64)
@@ -159,6 +167,11 @@ class Tree:
             else {int(f): [str(v) for v in names] for f, names in category_names.items()}
         )
         self.input_dtype = check_input_dtype(input_dtype, "input_dtype")
+        self.missing_go_to_left = (
+            np.zeros(n, dtype=bool)
+            if missing_go_to_left is None
+            else np.asarray(missing_go_to_left, dtype=bool)
+        )
         self._check_consistency()
 
     # ------------------------------------------------------------------ shape
@@ -178,6 +191,8 @@ class Tree:
             raise ValueError("A node tests a feature index beyond n_features.")
         if len(self.categories) != n or self.category_sign.shape[0] != n:
             raise ValueError("categories and category_sign need one entry per node.")
+        if self.missing_go_to_left.shape != (n,):
+            raise ValueError("missing_go_to_left needs one entry per node.")
         if self._any_sets() and any(
             c is not None and leaf[i] for i, c in enumerate(self.categories)
         ):
@@ -247,6 +262,10 @@ class Tree:
             nodes = np.empty((self.node_count, NODE_COLUMNS), dtype=np.int64)
             nodes[:, NODE_FEATURE] = np.where(membership, -2 - self.feature, self.feature)
             nodes[:, NODE_LEFT], nodes[:, NODE_RIGHT] = self.left, self.right
+            # Where a missing value goes: a membership node sends it right (not a category).
+            nodes[:, NODE_MISSING] = np.where(
+                self.missing_go_to_left & ~membership, self.left, self.right
+            )
             nodes_f = nodes.view(np.float64)  # the same memory, for the thresholds' column
             nodes_f[:, NODE_THRESHOLD] = self.threshold
             sign = kernel_array(self.category_sign, dtype=np.int8)
@@ -336,6 +355,7 @@ class Tree:
             if self.category_names is None
             else {str(f): names for f, names in self.category_names.items()},
             input_dtype=self.input_dtype,
+            missing_go_to_left=self.missing_go_to_left.astype(int).tolist(),
             format="tree-bias-lab/tree",
             version=1,
         )
@@ -369,8 +389,9 @@ class Tree:
             categories=data.get("categories"),
             category_sign=data.get("category_sign"),
             category_names=data.get("category_names"),
-            # Files written before the field existed compared in float64.
+            # Files written before the fields existed compared in float64, sent missing right.
             input_dtype=data.get("input_dtype", "float64"),
+            missing_go_to_left=data.get("missing_go_to_left"),
             **fields,
         )
 
@@ -400,6 +421,7 @@ class Tree:
             category_sign=self.category_sign.copy(),
             category_names=self.category_names,
             input_dtype=self.input_dtype,
+            missing_go_to_left=self.missing_go_to_left.copy(),
         )
         fields.update(changes)
         return Tree(**fields)
@@ -433,6 +455,7 @@ class Tree:
         fields["right"] = np.where(leaf, -1, new_id[self.right[kept]])
         fields["categories"] = [None if leaf[i] else self.categories[k] for i, k in enumerate(kept)]
         fields["category_sign"] = self.category_sign[kept]
+        fields["missing_go_to_left"] = self.missing_go_to_left[kept] & ~leaf
         return self.copy(**fields), kept
 
     def __eq__(self, other):
@@ -448,6 +471,7 @@ class Tree:
             and self.n_features == other.n_features
             and self.categories == other.categories
             and np.array_equal(self.category_sign, other.category_sign)
+            and np.array_equal(self.missing_go_to_left, other.missing_go_to_left)
             and self.input_dtype == other.input_dtype
         )
 
@@ -474,7 +498,8 @@ def mirror(tree):
     A membership test (categorical feature) has no operator to flip: the
     mirrored node keeps its children and its set, and only records that it
     now reads ``-x`` (``-x in -S`` is ``x in S``), so the identity holds for
-    trees with categorical splits too.
+    trees with categorical splits too. A missing value (``-NaN`` is NaN)
+    goes to the same child as before: its side flips with the children.
 
     Parameters
     ----------
@@ -491,6 +516,9 @@ def mirror(tree):
         left=np.where(membership, tree.left, tree.right),
         right=np.where(membership, tree.right, tree.left),
         category_sign=np.where(membership, -tree.category_sign, tree.category_sign),
+        missing_go_to_left=np.where(
+            membership | (tree.feature < 0), tree.missing_go_to_left, ~tree.missing_go_to_left
+        ),
     )
 
 
@@ -518,7 +546,7 @@ def pack_trees(trees, values):
     roots = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.intp)
     nodes = np.concatenate([r[ROUTE_NODES] for r in routing])
     shift = np.repeat(roots, sizes)
-    for column in (NODE_LEFT, NODE_RIGHT):  # children ids, shifted by their tree's offset
+    for column in (NODE_LEFT, NODE_RIGHT, NODE_MISSING):  # children ids, shifted by the offset
         nodes[:, column] = np.where(nodes[:, column] >= 0, nodes[:, column] + shift, -1)
     width = max(r[ROUTE_LEFT_CODES].shape[1] for r in routing)
     codes = np.zeros((sizes.sum(), width), dtype=np.uint8)

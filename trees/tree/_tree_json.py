@@ -35,7 +35,7 @@ Rules of :func:`validate_tree_document`
    to the root). Every node is reached from the root (so there is no cycle
    and no stray node). ``depth`` of each node is its number of steps below
    the root.
-6. **Tests.** An internal node has either a finite threshold and no
+6. **Tests.** An internal node has either a threshold (a number, or ±Infinity) and no
    category set, or a category set and a null threshold; a leaf has
    neither.
 7. **Values.** ``value`` has one row per node, all of the same length: 1 for
@@ -51,6 +51,10 @@ Rules of :func:`validate_tree_document`
    from a feature id (``"0"``..) to a non-empty list of distinct strings; a
    category set of a named feature uses codes below the number of names and
    leaves at least one category to the right.
+10. **Missing values.** ``missing_go_to_left`` is null (every missing value
+    goes right) or one entry per node, 0 or 1. A threshold may be
+    ``Infinity`` or ``-Infinity``: every value goes one way, the missing
+    ones the other.
 
 :mod:`trees.tree._tree_match` then compares a valid tree with the data it
 is to be used on (features, names, task, classes, categorical features).
@@ -176,7 +180,9 @@ def _int_array(data, field, n):
 
 
 def _float_array(data, field, n, allow_null=False):
-    """``field`` as a float64 array; null (and NaN) become NaN only when ``allow_null``."""
+    """``field`` as a float64 array; null (and NaN) become NaN only when ``allow_null``,
+    which also allows ``±Infinity`` (a threshold sending every value to one side and only
+    the missing ones to the other, scikit-learn's)."""
     values = _sequence(data, field, n)
     if isinstance(values, np.ndarray):
         if values.dtype.kind not in "iuf":
@@ -188,11 +194,10 @@ def _float_array(data, field, n, allow_null=False):
                 if not (_is_number(v) or (allow_null and v is None)):
                     raise ValueError(f"{field}[{i}] must be a number, not {_describe(v)}.")
         array = np.array([np.nan if v is None else v for v in values], dtype=np.float64)
-    bad = np.flatnonzero(np.isinf(array) if allow_null else ~np.isfinite(array))
+    bad = np.flatnonzero(np.zeros(n, dtype=bool) if allow_null else ~np.isfinite(array))
     if bad.size:
         raise ValueError(
-            f"{field}[{bad[0]}] is {_describe(array[bad[0]])}: only finite numbers are allowed"
-            + (" (null where no threshold belongs)." if allow_null else ".")
+            f"{field}[{bad[0]}] is {_describe(array[bad[0]])}: only finite numbers are allowed."
         )
     return array
 
@@ -475,6 +480,19 @@ def _category_signs(data, n):
     return signs
 
 
+def _missing_sides(data, n):
+    """Rule 10: ``missing_go_to_left`` is null or one 0 or 1 per node."""
+    if data.get("missing_go_to_left") is None:
+        return None
+    sides = _int_array(data, "missing_go_to_left", n)
+    bad = np.flatnonzero((sides != 0) & (sides != 1))
+    if bad.size:
+        raise ValueError(
+            f"missing_go_to_left[{bad[0]}] is {sides[bad[0]]}: it must be 0 (right) or 1 (left)."
+        )
+    return sides.astype(bool)
+
+
 def _category_names(data, n_features):
     """Rule 9 on ``category_names``: feature id -> distinct names."""
     raw = data.get("category_names")
@@ -571,6 +589,7 @@ def validate_tree_document(data):
         categories=None if data.get("categories") is None else sets,
         category_sign=_category_signs(data, n),
         category_names=category_names,
+        missing_go_to_left=_missing_sides(data, n),
     )
     return clean
 
