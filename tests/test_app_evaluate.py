@@ -5,7 +5,14 @@ import json
 import pytest
 
 from lab import background_runs
-from tests.apptest_helpers import by_key, open_page, open_tab, plotly_figures, tree_views
+from tests.apptest_helpers import (
+    by_key,
+    open_page,
+    open_tab,
+    open_with_kept_missing,
+    plotly_figures,
+    tree_views,
+)
 from ui import state
 from viz.colors import blend_with_white, class_color
 
@@ -336,3 +343,9 @@ def test_the_forest_takes_the_trees_stopping_rules_but_not_its_node_limit():
     assert notes[1] == "except the maximum number of nodes, which forests do not take"
     assert notes[2].startswith("but the forest reads the category codes as ordered numbers")
     assert forest_notes({"criterion": "gini"}, []) == ["Same stopping rules as the tree shown"]
+
+
+def test_kept_missing_values_are_routed_by_the_evaluated_tree():
+    at = open_with_kept_missing("app_pages/evaluate/evaluate.py")
+    assert not at.exception and not at.error
+    assert "or missing" in tree_views(at)[0]["svg"]

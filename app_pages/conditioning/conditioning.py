@@ -23,7 +23,9 @@ settings_box = st.expander("Settings: the model, how it is fitted, the statistic
 
 data = state.current()
 if errors.needs_complete_rows(
-    data, "This page", "its pictures and source 000's lattice count compare observed values"
+    data,
+    "This page",
+    "its pictures and its count of thresholds on observed values need every value",
 ):
     errors.end_page()
 X, y = data.arrays()

@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 
+from trees.tree import missing_features
+
 from .cache import Split
 
 __all__ = ["EvaluateContext", "SplitSettings", "digest"]
@@ -55,6 +57,11 @@ class EvaluateContext:
     @property
     def task(self):
         return self.data.task
+
+    @property
+    def missing_features(self):
+        """The features with missing values (kept on the Data page): the drawing routes them."""
+        return missing_features(self.X_all)
 
     @property
     def is_classifier(self):

@@ -80,6 +80,7 @@ def show_tree(ctx, category_names, what):
         title=what,
         feature_names=ctx.feature_names,
         class_names=ctx.class_names,
+        missing=ctx.missing_features,
     )
 
 

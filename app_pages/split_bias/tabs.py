@@ -91,7 +91,9 @@ def show_null_tab():
 def show_data_tab(data, data_key):
     """How often a stump's root splits on added noise columns, by gain and by p-value."""
     if errors.needs_complete_rows(
-        data, "The noise-root study", "selection by p-value (source 001) ranks present values"
+        data,
+        "The noise-root study",
+        "selection by p-value (source 001) has no side for missing values",
     ):
         return
     if data.task != "classification":

@@ -25,6 +25,8 @@ CRITERIA_CLF, CRITERIA_REG, REPORT_CRITERIA, CLASSIFIER_CRITERIA
     CLASSIFIER_CRITERIA: every classification criterion).
 from_sklearn
     Convert a fitted scikit-learn tree.
+missing_features
+    The features of X with missing values (NaN), which the trees route.
 warm_up
     Compile the kernels (or load them from numba's on-disk cache) ahead of use.
 validate_tree_document, parse_tree_json, MAX_TREE_NODES
@@ -49,6 +51,7 @@ from ._operators import (
     ROUTING_OPERATORS,
     check_operator,
 )
+from ._settings import missing_features
 from ._splitter import TIE_BREAKS, position_to_threshold
 from ._tree import Tree, mirror
 from ._warmup import warm_up
@@ -82,6 +85,7 @@ __all__ = [
     "check_tree_for_data",
     "from_sklearn",
     "mirror",
+    "missing_features",
     "parse_tree_json",
     "position_to_threshold",
     "tree_data_problems",

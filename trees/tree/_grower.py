@@ -27,7 +27,7 @@ from ._builder import GrowingTree, accepted_choices
 from ._categorical import best_categorical_split
 from ._operators import cast_input
 from ._params import TreeParams
-from ._settings import check_missing_values, target_statistics
+from ._settings import check_missing_values, missing_features, target_statistics
 
 __all__ = ["Candidate", "TreeGrower"]
 
@@ -135,7 +135,7 @@ class TreeGrower:
             )
         check_missing_values(self.X, params.selection)
         # The features with missing values (NaN): a split on one says where they go (drawing).
-        self.missing_features = tuple(np.flatnonzero(np.isnan(self.X).any(axis=0)).tolist())
+        self.missing_features = missing_features(self.X)
         n_samples, n_features = self.X.shape
         self.is_classifier = params.is_classification
         self.feature_names = (

@@ -26,6 +26,7 @@ __all__ = [
     "resolve_max_features",
     "target_statistics",
     "check_missing_values",
+    "missing_features",
 ]
 
 # Impurities and gains within this of zero count as zero (rounding of the sums).
@@ -248,6 +249,11 @@ def categorical_mask(spec, X, feature_names=None):
             "(the Data page keeps categories as codes when asked)."
         )
     return mask
+
+
+def missing_features(X):
+    """The features of ``X`` with missing values (NaN), as a tuple of indices."""
+    return tuple(np.flatnonzero(np.isnan(np.asarray(X, dtype=np.float64)).any(axis=0)).tolist())
 
 
 def check_missing_values(X, selection):
