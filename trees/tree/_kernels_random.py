@@ -46,6 +46,7 @@ from ._kernels_search import (
     DATA_STATS,
     DATA_X,
     FEATURE_THRESHOLD,
+    category_sums,
     children_allowed,
     membership_left,
     split_by_flags,
@@ -108,15 +109,7 @@ def _categorical_draw(X, feature, rows, start, count, stats, equality, buffers, 
         buffers[BUFFER_LEFT],
         buffers[BUFFER_CHOSEN],
     )
-    cat_stats[:] = 0.0
-    cat_counts[:] = 0
-    for i in range(count):
-        row = rows[0, start + i]
-        code = int(X[row, feature])
-        cat_counts[code] += 1
-        for k in range(stats.shape[1]):
-            cat_stats[code, k] += stats[row, k]
-    present = np.flatnonzero(cat_counts)
+    present = category_sums(X, feature, rows, start, count, stats, cat_stats, cat_counts)
     m = present.shape[0]
     chosen[:] = 0
     if m < 2:

@@ -69,6 +69,7 @@ __all__ = [
     "SETTING_MIN_WEIGHT",
     "SETTING_RANDOM",
     "categorical_best",
+    "category_sums",
     "children_allowed",
     "count_present",
     "choose_split",
@@ -294,7 +295,7 @@ def fill_candidates(xs, rows, seg_start, seg_count, stats, crit, min_leaf, min_w
 
 
 @njit(**_INLINE)
-def _category_sums(X, feature, rows, start, count, stats, cat_stats, cat_counts):
+def category_sums(X, feature, rows, start, count, stats, cat_stats, cat_counts):
     """Per-category statistics and row counts of one node; the codes present, ascending."""
     cat_stats[:] = 0.0
     cat_counts[:] = 0
@@ -345,7 +346,7 @@ def categorical_best(
         buffers[BUFFER_PARENT],
         buffers[BUFFER_CHOSEN],
     )
-    present = _category_sums(X, feature, rows, start, count, stats, cat_stats, cat_counts)
+    present = category_sums(X, feature, rows, start, count, stats, cat_stats, cat_counts)
     m = present.shape[0]
     if m < 2:
         return -np.inf, 0
