@@ -47,6 +47,26 @@ def assert_same_structure(ours, theirs, atol=1e-9):
             stack.append((ours.right[a], theirs.right[b]))
 
 
+def matching_sklearn_tree(ours, make_theirs, X, y, seeds=range(12), sample_weight=None):
+    """A scikit-learn tree, fitted with one of ``seeds``, that equals ``ours``; None if none does.
+
+    Where candidates tie exactly (two features, or the gaps of three features in one block,
+    cut the same rows; small nodes under the absolute error) scikit-learn takes the first
+    feature of a random order per node, so the tree it grows depends on its seed, and ours
+    must be one of them.
+    """
+    from trees import from_sklearn
+
+    for seed in seeds:
+        theirs = make_theirs(seed).fit(X, y, sample_weight=sample_weight)
+        try:
+            assert_same_structure(ours.tree_, from_sklearn(theirs), atol=1e-8)
+        except AssertionError:
+            continue
+        return theirs
+    return None
+
+
 def count_tied_nodes(estimator, X, y, rtol=1e-10):
     """Internal nodes of a fitted project tree whose best split is not unique.
 

@@ -18,6 +18,7 @@ ESTIMATORS = [
     DecisionTreeRegressor(),
     DecisionTreeRegressor(splitter="random", random_state=0),
     DecisionTreeRegressor(conditioning="average", max_nodes=15),
+    DecisionTreeRegressor(criterion="absolute_error", splitter="random", random_state=0),
 ]
 
 

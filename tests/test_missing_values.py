@@ -11,7 +11,7 @@ import pytest
 from sklearn import ensemble as skensemble
 from sklearn import tree as sktree
 
-from tests.helpers import as_float32_exact, assert_same_structure
+from tests.helpers import as_float32_exact, assert_same_structure, matching_sklearn_tree
 from trees import (
     DecisionTreeClassifier,
     DecisionTreeRegressor,
@@ -45,29 +45,12 @@ PATTERNS = ["random", "informative", "block"]
 SETTINGS = [{"max_depth": 3}, {"min_samples_leaf": 8}, {"max_leaf_nodes": 10}]
 
 
-def _matching_seed(ours, make_theirs, X, y, seeds=range(12)):
-    """A seed whose scikit-learn tree equals ``ours``, or None.
-
-    Class counts tie often (two features, or the gaps of three features in one block, cut the
-    same rows); scikit-learn then takes the first feature of a random order per node, so the
-    tree it grows depends on its seed, and ours must be one of them.
-    """
-    for seed in seeds:
-        theirs = make_theirs(seed).fit(X, y)
-        try:
-            assert_same_structure(ours.tree_, from_sklearn(theirs), atol=1e-8)
-        except AssertionError:
-            continue
-        return theirs
-    return None
-
-
 @pytest.mark.parametrize("pattern", PATTERNS)
 @pytest.mark.parametrize("params", SETTINGS, ids=lambda p: next(iter(p)))
 def test_classification_trees_are_scikit_learns(pattern, params):
     X, y, _ = _with_holes(pattern)
     ours = DecisionTreeClassifier(**params).fit(X, y)
-    theirs = _matching_seed(
+    theirs = matching_sklearn_tree(
         ours, lambda seed: sktree.DecisionTreeClassifier(random_state=seed, **params), X, y
     )
     assert theirs is not None, "no scikit-learn seed grows this tree"

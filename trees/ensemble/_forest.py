@@ -654,7 +654,9 @@ class RandomForestRegressor(ForestRegressor):
     """Random forest of :class:`DecisionTreeRegressor` with a choice of threshold test.
 
     Parameters are those of :class:`RandomForestClassifier`, with
-    ``criterion="squared_error"`` and ``max_features=1.0`` by default (all
+    ``criterion="squared_error"`` (or ``"friedman_mse"``, ``"poisson"``,
+    ``"absolute_error"``: :class:`DecisionTreeRegressor`) and
+    ``max_features=1.0`` by default (all
     features, as scikit-learn); ``oob_score_`` is the out-of-bag R^2; and
     ``variance_sums`` (``"centred"`` or ``"raw"``), passed to the trees
     (:class:`DecisionTreeRegressor`: ``"raw"`` sums as scikit-learn does).

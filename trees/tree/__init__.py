@@ -20,9 +20,11 @@ position_to_threshold, TIE_BREAKS
     The threshold between two sorted values, and the tie-breaks between features.
 GROWTH_ORDERS, SELECTIONS, CATEGORICAL_SPLITS
     The growth orders, split-variable selections and categorical splits by name.
-CRITERIA_CLF, CRITERIA_REG, REPORT_CRITERIA, CLASSIFIER_CRITERIA
+CRITERIA_CLF, CRITERIA_REG, REPORT_CRITERIA, CLASSIFIER_CRITERIA, REGRESSOR_CRITERIA
     The split criteria by name (REPORT_CRITERIA: source 004's own metrics;
-    CLASSIFIER_CRITERIA: every classification criterion).
+    CLASSIFIER_CRITERIA: every classification criterion; REGRESSOR_CRITERIA:
+    every regression criterion, CRITERIA_REG's and the absolute error, which
+    has no sufficient statistics).
 from_sklearn
     Convert a fitted scikit-learn tree.
 missing_features
@@ -40,7 +42,13 @@ from . import _kernels_cache  # noqa: F401, I001
 from ._builder import GROWTH_ORDERS, SELECTIONS
 from ._categorical import CATEGORICAL_SPLITS
 from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
-from ._criterion import CLASSIFIER_CRITERIA, CRITERIA_CLF, CRITERIA_REG, REPORT_CRITERIA
+from ._criterion import (
+    CLASSIFIER_CRITERIA,
+    CRITERIA_CLF,
+    CRITERIA_REG,
+    REGRESSOR_CRITERIA,
+    REPORT_CRITERIA,
+)
 from ._grower import Candidate, TreeGrower
 from ._interop import from_sklearn
 from ._params import PARAMETER_CONSTRAINTS, TREE_SETTINGS, TreeParams
@@ -64,6 +72,7 @@ __all__ = [
     "CLASSIFIER_CRITERIA",
     "CRITERIA_CLF",
     "CRITERIA_REG",
+    "REGRESSOR_CRITERIA",
     "FOREST_CONDITIONINGS",
     "GROWTH_ORDERS",
     "INPUT_DTYPES",

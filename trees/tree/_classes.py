@@ -7,7 +7,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._builder import GrowingTree, grow
-from ._criterion import CLASSIFIER_CRITERIA, CRITERIA_REG
+from ._criterion import CLASSIFIER_CRITERIA, REGRESSOR_CRITERIA
 from ._kernels_arrays import kernel_array, no_infinity
 from ._operators import (
     INPUT_DTYPES,
@@ -554,8 +554,11 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
     Parameters are those of :class:`DecisionTreeClassifier` with
     ``criterion`` ``"squared_error"`` (the default), ``"friedman_mse"`` (the
     same impurity, splits scored by Friedman's improvement,
-    ``trees.tree.FriedmanMSE``) or ``"poisson"`` (half Poisson deviance, for
-    counts and rates: y >= 0 with a positive sum; ``trees.tree._criterion.Poisson``),
+    ``trees.tree.FriedmanMSE``), ``"poisson"`` (half Poisson deviance, for
+    counts and rates: y >= 0 with a positive sum; ``trees.tree._criterion.Poisson``)
+    or ``"absolute_error"`` (mean absolute error about each node's weighted
+    median, which its leaves predict; ordered features only, and
+    ``variance_sums`` has no effect on it; ``trees.tree._criterion.AbsoluteError``),
     no ``class_weight``, and:
 
     variance_sums : {"centred", "raw"}, default="centred"
@@ -574,11 +577,12 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         rows by every feature it visits, as scikit-learn does: growth then
         takes about scikit-learn's time rather than this package's.
 
-    Leaves predict the weighted mean of y; ``conditioning="average"``
+    Leaves predict the weighted mean of y (the median under the absolute error);
+    ``conditioning="average"``
     predicts the mean of the ``"<="`` and ``"<"`` predictions.
     """
 
-    _criteria = CRITERIA_REG
+    _criteria = REGRESSOR_CRITERIA
 
     def __init__(
         self,

@@ -30,10 +30,13 @@ import numpy as np
 EPSILON = np.finfo(np.float64).eps
 
 __all__ = [
+    "AbsoluteError",
     "CLASSIFIER_CRITERIA",
     "CRITERIA_CLF",
     "CRITERIA_REG",
+    "REGRESSOR_CRITERIA",
     "REPORT_CRITERIA",
+    "ROW_CRITERIA",
     "ChiSquare",
     "Entropy",
     "Gini",
@@ -70,7 +73,9 @@ class Criterion(ABC):
     ``refuses_zero_gain``: whether a split whose gain is zero is refused
     (see :class:`Misclassification`; ``StoppingRules.accepts`` applies it);
     ``centres_targets``: whether a regression criterion's statistics may be
-    sums of y minus its mean (not :class:`Poisson`'s).
+    sums of y minus its mean (not :class:`Poisson`'s); ``needs_rows``:
+    whether impurities and values come from a node's rows rather than its
+    statistics (:class:`AbsoluteError`).
     """
 
     name = ""
@@ -78,6 +83,7 @@ class Criterion(ABC):
     refuses_zero_gain = False
     # Regression: whether the statistics may sum y centred on its mean (``_settings.regression_offset``).
     centres_targets = True
+    needs_rows = False
 
     @abstractmethod
     def impurity(self, stats):
@@ -461,7 +467,53 @@ class Poisson(Criterion):
         return _safe_divide(proxy - self._s_log_mean(parent), parent[0])
 
 
+class AbsoluteError(Criterion):
+    r"""Absolute error about the weighted median, scikit-learn's ``"absolute_error"``.
+
+    A node's impurity is :math:`\frac{1}{w}\sum w_i |y_i - m|` and its value
+    the weighted median ``m`` of its targets (scikit-learn's rule: the
+    smallest target whose cumulative weight exceeds half the node's, or the
+    midpoint of two targets when the cumulative weight reaches exactly half
+    between them). Splits are scored by the impurity decrease.
+
+    A median is not a function of sums, so this criterion has no sufficient
+    statistics: the compiled search computes every cut's errors from the
+    node's rows (``_kernels_absolute_error``, O(n log n) per feature, as
+    scikit-learn >= 1.8), and a grown tree's values and impurities come from
+    each node's rows (:meth:`needs_rows`). The statistics below, the squared
+    error's ``(w, w*y, w*y^2)`` of y as given, serve for weights only, and
+    the methods that would score from statistics refuse: the split tables of
+    selection by p-value and of the step-by-step grower cannot use this
+    criterion, and the estimators accept it for ordered features only.
+    """
+
+    name = "absolute_error"
+    is_classification = False
+    centres_targets = False  # medians are read from y as given
+    needs_rows = True
+    row_statistics = staticmethod(SquaredError.row_statistics)
+
+    @staticmethod
+    def weight(stats):
+        return stats[0]
+
+    def _no_sums(self, *args):
+        raise ValueError(
+            "criterion='absolute_error' has no sufficient statistics: a median is computed from "
+            "a node's rows, which the split tables (selection by p-value, the step-by-step "
+            "grower) do not keep. Grow with DecisionTreeRegressor or a forest, or use "
+            "criterion='squared_error'."
+        )
+
+    impurity = proxy = score_from_proxy = value = _no_sums
+
+
 CRITERIA_REG = {"squared_error": SquaredError, "friedman_mse": FriedmanMSE, "poisson": Poisson}
+# Criteria without sufficient statistics (``needs_rows``): the regressors and their forests
+# take them; the pages and tables that score candidates from sums (CRITERIA_REG) do not.
+ROW_CRITERIA = {"absolute_error": AbsoluteError}
+# Every regression criterion an estimator accepts.
+REGRESSOR_CRITERIA = {**CRITERIA_REG, **ROW_CRITERIA}
 # Source 004's own metrics, offered beside the standard ones (by the classifier,
 # the grower and the forests), outside CRITERIA_CLF, whose entries are the
 # impurity gains and Pearson's statistic.

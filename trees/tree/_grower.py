@@ -148,6 +148,12 @@ class TreeGrower:
         )
         self.rules = params.stopping_rules(n_samples, float(weight.sum()))
         self.criterion = params.new_criterion()
+        if self.criterion.needs_rows:
+            raise ValueError(
+                f"The step-by-step grower scores every candidate from sums, and "
+                f"criterion={params.criterion!r} has none (its medians need a node's rows). Grow "
+                "it with DecisionTreeRegressor, or pick another criterion here."
+            )
         self.row_stats, self._offset, self.classes_ = target_statistics(
             self.criterion, y, weight, params.variance_sums
         )

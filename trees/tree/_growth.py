@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._categorical import best_categorical_split
+from ._kernels_absolute_error import node_medians
 from ._kernels_arrays import kernel_array
 from ._kernels_criteria import KERNEL_IDS
 from ._kernels_growth import (
@@ -172,12 +173,33 @@ class _NodeView:
 
     @property
     def impurity(self):
+        if self._growth.criterion.needs_rows:
+            return self._medians()[1]
         return self._growth.criterion.impurity(self.stats)
+
+    def _medians(self):
+        """Each node's weighted median and absolute-error impurity, from its rows
+        (``_kernels_absolute_error.node_medians``), shape (2, size); computed once per size of
+        the tree (``value`` and ``impurity`` both read it, and only estimators grow under the
+        absolute error: the grower, which undoes splits, refuses it)."""
+        growth = self._growth
+        cached = getattr(self, "_median_cache", None)
+        if cached is not None and cached.shape[1] == self.size:
+            return cached
+        out = np.empty((2, self.size))
+        contiguous = np.ascontiguousarray  # one compiled specialisation for every caller
+        node_medians(growth.rows, growth.targets, contiguous(growth._stats_by_row[:, 0]),
+                     contiguous(self.start), contiguous(self.n_samples), out)  # fmt: skip
+        self._median_cache = out
+        return out
 
     @property
     def value(self):
-        """Class shares, or the regression mean of each node's rows (exact for a pure node)."""
+        """Class shares, or the regression mean of each node's rows (exact for a pure node), or
+        their weighted median (the absolute error)."""
         growth = self._growth
+        if growth.criterion.needs_rows:
+            return self._medians()[0][:, None]
         if growth.criterion.is_classification:
             return growth.criterion.value(self.stats)
         if growth.raw_targets:
@@ -293,6 +315,13 @@ class GrowingTree:
             if categorical is None
             else np.asarray(categorical, bool)
         )
+        if self.criterion.needs_rows and self.categorical.any():
+            raise ValueError(
+                f"criterion={self.criterion.name!r} splits ordered features only, and features "
+                f"{np.flatnonzero(self.categorical).tolist()} are categorical (a median has no "
+                "order of categories to scan). Encode them as numbers (ordinal or one-hot), or "
+                "use criterion='squared_error'."
+            )
         self._rank = None  # visiting ranks of the features in the last evaluated table
         self.rows, self.xs = sort_features(self.X) if presorted is None else presorted
         self._stats_by_row = kernel_array(row_stats.T)
@@ -397,8 +426,14 @@ class GrowingTree:
 
     @property
     def _sklearn_pure_rule(self):
-        """Whether a regression node's purity is judged as scikit-learn does (raw sums)."""
-        return not self.criterion.is_classification and self.params.variance_sums == "raw"
+        """Whether a regression node's purity is judged as scikit-learn does (raw sums); not
+        under a criterion that judges it from the rows (the absolute error)."""
+        criterion = self.criterion
+        return (
+            not criterion.is_classification
+            and not criterion.needs_rows
+            and self.params.variance_sums == "raw"
+        )
 
     def splittable(self, nodes):
         """The nodes, among ``nodes`` (leaves), that the node rules allow to split.

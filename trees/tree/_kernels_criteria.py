@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 __all__ = [
+    "ABSOLUTE_ERROR",
     "CHI2",
     "ENTROPY",
     "FRIEDMAN_MSE",
@@ -44,7 +45,8 @@ __all__ = [
     "weighted_improvement",
 ]
 
-GINI, ENTROPY, MISCLASSIFICATION, CHI2, SQUARED_ERROR, REPORT_CHI2, FRIEDMAN_MSE, POISSON = range(8)
+(GINI, ENTROPY, MISCLASSIFICATION, CHI2, SQUARED_ERROR, REPORT_CHI2, FRIEDMAN_MSE, POISSON,
+ ABSOLUTE_ERROR) = range(9)  # fmt: skip
 KERNEL_IDS = {
     "gini": GINI,
     "entropy": ENTROPY,
@@ -54,6 +56,9 @@ KERNEL_IDS = {
     "report_chi2": REPORT_CHI2,
     "friedman_mse": FRIEDMAN_MSE,
     "poisson": POISSON,
+    # No formula below: its errors need the node's rows (``_kernels_absolute_error``); its
+    # statistics are the squared error's, read only for weights.
+    "absolute_error": ABSOLUTE_ERROR,
 }
 # A Poisson child's sum of y at most this is not positive (``_criterion.EPSILON``).
 EPSILON = np.finfo(np.float64).eps
@@ -77,7 +82,7 @@ def _xlog2x(p):
 def is_regression(crit):
     """Whether ``crit`` is a regression criterion (statistics ``(w, w*y, third)``: ``w*y**2``,
     or Poisson's ``w*y*log y``)."""
-    return crit in (SQUARED_ERROR, FRIEDMAN_MSE, POISSON)
+    return crit in (SQUARED_ERROR, FRIEDMAN_MSE, POISSON, ABSOLUTE_ERROR)
 
 
 @njit(**_INLINE)

@@ -34,20 +34,30 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from ._kernels_absolute_error import MEDIAN_ROWS, choose_absolute_error_split, impure
 from ._kernels_arrays import unmanaged
-from ._kernels_criteria import impurity, is_regression, weight, weighted_improvement
+from ._kernels_criteria import (
+    ABSOLUTE_ERROR,
+    impurity,
+    is_regression,
+    weight,
+    weighted_improvement,
+)
 from ._kernels_random import choose_random_split, split_by_drawn_threshold
 from ._kernels_search import (
     BUFFER_BEST_CHOSEN,
     BUFFER_CATEGORY_COUNTS,
     BUFFER_CATEGORY_STATS,
     BUFFER_CHOSEN,
+    BUFFER_ERRORS,
     BUFFER_KEYS,
     BUFFER_LEFT,
     BUFFER_LOCALS,
+    BUFFER_MEDIANS,
     BUFFER_MISSING,
     BUFFER_ORDERED_VALUES,
     BUFFER_PARENT,
+    BUFFER_RANKS,
     BUFFER_SPARE,
     BUFFER_VALUES,
     DATA_CATEGORICAL,
@@ -275,12 +285,14 @@ def node_means(rows, targets, weights, starts, counts, out):
 
 
 @njit(**_INLINE)
-def _may_split(data, store, node, limits, weights, crit):
+def _may_split(data, store, node, limits, weights, crit, buffers):
     """``StoppingRules.may_split`` for one node, and the pure-node rule of regression.
 
     Regression with centred sums (``limits[LIMIT_RAW_SUMS]`` 0): a node whose target
     varies. With raw sums (1): a node whose variance, computed as
-    scikit-learn computes it (``SKLEARN_VARIANCE``), exceeds ``EPSILON``.
+    scikit-learn computes it (``SKLEARN_VARIANCE``), exceeds ``EPSILON``. The
+    absolute error: a node whose impurity (its error about its median over its
+    weight, from its rows, with ``buffers``) exceeds ``EPSILON``, as scikit-learn.
     """
     ints, node_stats = store[STORE_INTS], store[STORE_STATS]
     n = ints[node, N_SAMPLES]
@@ -295,6 +307,10 @@ def _may_split(data, store, node, limits, weights, crit):
         return False
     if max_depth >= 0 and ints[node, DEPTH] >= max_depth:
         return False
+    if crit == ABSOLUTE_ERROR:
+        rows, targets, row_weights = data[DATA_ROWS], data[DATA_TARGETS], data[DATA_STATS][:, 0]
+        scratch = (buffers[BUFFER_RANKS], buffers[BUFFER_MEDIANS])
+        return impure(rows, ints[node, START], n, targets, row_weights, scratch)
     if is_regression(crit) and limits[LIMIT_RAW_SUMS]:
         return store[STORE_FLOATS][node, SKLEARN_VARIANCE] > EPSILON
     if impurity(node_stats[node], crit) <= EPSILON:
@@ -377,6 +393,11 @@ def _evaluate(data, store, node, search, buffers):
         f, local, score, g, n_left, threshold, missing_left = choose_random_split(
             data, (start, count, node_stats[node]), settings, visit, n_visit, buffers, rng
         )
+    elif settings[SETTING_CRIT] == ABSOLUTE_ERROR:
+        f, local, score, g, n_left, missing_left = choose_absolute_error_split(
+            data, (start, count, node_stats[node]), settings, visit, n_visit, buffers
+        )
+        threshold = np.nan
     else:
         f, local, score, g, n_left, missing_left = choose_split(
             data, (start, count, node_stats[node]), settings, visit, n_visit, buffers
@@ -520,7 +541,7 @@ def _grow_in_order(data, store, search, scratch, keep_alive):
     budget, size, node = limits[LIMIT_MAX_SPLITS], 1, 0
     view = _store_views(store)
     while node < size and budget != 0:
-        if _may_split(data, view, node, limits, weights, crit) and _evaluate(
+        if _may_split(data, view, node, limits, weights, crit, buffers) and _evaluate(
             data, view, node, search, buffers
         ):
             if size + 2 > store[STORE_INTS].shape[0]:
@@ -546,7 +567,7 @@ def _grow_best_first(data, store, search, scratch, keep_alive):
     budget, size, n_heap = limits[LIMIT_MAX_SPLITS], 1, 0
     heap = np.empty((2 * budget + 2, 2))
     view = _store_views(store)
-    if _may_split(data, view, 0, limits, weights, crit) and _evaluate(
+    if _may_split(data, view, 0, limits, weights, crit, buffers) and _evaluate(
         data, view, 0, search, buffers
     ):
         n_heap = _heap_push(heap, n_heap, -view[STORE_FLOATS][0, CHOICE_IMPROVEMENT], 0)
@@ -558,7 +579,7 @@ def _grow_best_first(data, store, search, scratch, keep_alive):
         _split(data, view, node, size, work, child_stats, limits[LIMIT_RAW_SUMS])
         budget -= 1
         for child in (size, size + 1):
-            if _may_split(data, view, child, limits, weights, crit) and _evaluate(
+            if _may_split(data, view, child, limits, weights, crit, buffers) and _evaluate(
                 data, view, child, search, buffers
             ):
                 n_heap = _heap_push(
@@ -569,10 +590,12 @@ def _grow_best_first(data, store, search, scratch, keep_alive):
 
 
 @njit(**_JIT)
-def _scratch(n_stats, n_codes, n_features, n_rows, n_ordered, n_values):
+def _scratch(n_stats, n_codes, n_features, n_rows, n_ordered, n_values, absolute_error=False):
     """Scratch arrays of a growth: search buffers, partition work, children statistics.
 
     ``n_values``: the most rows a node holds (random splits gather a feature's values).
+    ``absolute_error``: whether the criterion's scratch is needed (``_kernels_absolute_error``:
+    a rank per row, and its Fenwick tree and passes over a node's rows).
 
     ``n_ordered``: rows kept in scikit-learn's order (raw sums; 0 otherwise),
     whose float32 values the last search buffer holds while they are sorted.
@@ -590,6 +613,9 @@ def _scratch(n_stats, n_codes, n_features, n_rows, n_ordered, n_values):
         np.zeros(n_codes, dtype=np.uint8),
         np.empty(n_values),
         np.zeros(n_features, dtype=np.int64),
+        np.zeros(n_rows if absolute_error else 0, dtype=np.int64),
+        np.zeros((MEDIAN_ROWS, n_values + 1 if absolute_error else 0)),
+        np.zeros((n_features, 3)),
     )
     work = (
         np.zeros(n_rows, dtype=np.bool_),
@@ -617,6 +643,9 @@ def _scratch_views(scratch):
             unmanaged(buffers[BUFFER_BEST_CHOSEN]),
             unmanaged(buffers[BUFFER_VALUES]),
             unmanaged(buffers[BUFFER_MISSING]),
+            unmanaged(buffers[BUFFER_RANKS]),
+            unmanaged(buffers[BUFFER_MEDIANS]),
+            unmanaged(buffers[BUFFER_ERRORS]),
         ),
         (unmanaged(work[0]), unmanaged(work[1]), unmanaged(work[2])),
         (unmanaged(child_stats[0]), unmanaged(child_stats[1])),
@@ -691,7 +720,8 @@ def grow_compiled(
     store = _root_store(root_stats, xs.shape[1], n_codes)
     if limits[LIMIT_RAW_SUMS]:
         store[STORE_FLOATS][0, SKLEARN_VARIANCE] = root_sklearn_variance(orders, targets, stats)
-    scratch = _scratch(n_stats, n_codes, n_features, n_rows, orders.shape[1], xs.shape[1])
+    scratch = _scratch(n_stats, n_codes, n_features, n_rows, orders.shape[1], xs.shape[1],
+                       crit == ABSOLUTE_ERROR)  # fmt: skip
     visit = np.empty(n_features, np.int64)
     split_settings = (crit, min_leaf, min_weight, equality, by_score, random)  # SETTING_* order
     search = (  # SEARCH_* order
@@ -727,7 +757,9 @@ def evaluate_nodes(data, store, nodes, search):
     """
     n_stats, n_codes = data[DATA_STATS].shape[1], store[STORE_SETS].shape[1]
     n_features, n_values = data[DATA_X].shape[1], data[DATA_ROWS].shape[1]
-    buffers = _scratch(n_stats, n_codes, n_features, 1, data[DATA_ORDERS].shape[1], n_values)[0]
+    n_rows, crit = data[DATA_STATS].shape[0], search[SEARCH_SETTINGS][SETTING_CRIT]
+    buffers = _scratch(n_stats, n_codes, n_features, n_rows, data[DATA_ORDERS].shape[1], n_values,
+                       crit == ABSOLUTE_ERROR)[0]  # fmt: skip
     ok = np.zeros(nodes.shape[0], dtype=np.bool_)
     for i in range(nodes.shape[0]):
         ok[i] = _evaluate(data, store, nodes[i], search, buffers)

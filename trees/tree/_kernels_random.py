@@ -20,7 +20,9 @@ Choices made where neither the paper nor scikit-learn decides:
 * a candidate that leaves fewer than ``min_leaf`` rows or ``min_weight``
   weight in a child counts as visited and offers no split (scikit-learn's
   rule), so a node may stay a leaf although another draw would split it;
-* ties between equal proxies go to the first feature visited.
+* ties between equal proxies go to the first feature visited;
+* under the absolute error a candidate's children are scored by their
+  errors about their own weighted medians (``_kernels_absolute_error``).
 
 The search reads ``X`` through the node's rows ``rows[0, start:start +
 count]`` and never the sorted values, so these trees grow on a one-row
@@ -33,17 +35,27 @@ from the tree's generator in visiting order: the same seed, the same tree.
 import numpy as np
 from numba import njit
 
-from ._kernels_criteria import gain, proxy, score_from_proxy
+from ._kernels_absolute_error import (
+    decrease,
+    errors_proxy,
+    node_absolute_error,
+    rank_node_targets,
+    subset_errors,
+)
+from ._kernels_criteria import ABSOLUTE_ERROR, gain, proxy, score_from_proxy
 from ._kernels_search import (
     BUFFER_BEST_CHOSEN,
     BUFFER_CATEGORY_COUNTS,
     BUFFER_CATEGORY_STATS,
     BUFFER_CHOSEN,
     BUFFER_LEFT,
+    BUFFER_MEDIANS,
+    BUFFER_RANKS,
     BUFFER_VALUES,
     DATA_CATEGORICAL,
     DATA_ROWS,
     DATA_STATS,
+    DATA_TARGETS,
     DATA_X,
     FEATURE_THRESHOLD,
     category_sums,
@@ -194,6 +206,11 @@ def choose_random_split(data, node, settings, visit, n_allowed, buffers, rng):
     left, best_set = buffers[BUFFER_LEFT], buffers[BUFFER_BEST_CHOSEN]
     best_key, best_f, best_n_left, best_threshold = -np.inf, -1, 0, np.nan
     best_missing_left = False
+    absolute_error = crit == ABSOLUTE_ERROR  # (ordered features only: the estimators check)
+    best_errors = (0.0, 0.0, 0.0)  # the absolute error's: both children's errors, w_left
+    if absolute_error:
+        rank_node_targets(rows, start, count, data[DATA_TARGETS], buffers[BUFFER_RANKS],
+                          buffers[BUFFER_MEDIANS])  # fmt: skip
     visited = 0
     for j in range(visit.shape[0]):
         if visited >= n_allowed:
@@ -217,14 +234,26 @@ def choose_random_split(data, node, settings, visit, n_allowed, buffers, rng):
         visited += 1
         if not children_allowed(left, parent, n_left, count, crit, min_leaf, min_weight):
             continue
-        key = proxy(left, parent, crit)
-        if by_score:
-            key = score_from_proxy(key, parent, crit)
+        errors = (0.0, 0.0, 0.0)
+        if absolute_error:
+            errors = subset_errors(
+                data, (start, count), buffers[BUFFER_VALUES], (threshold, missing_left), buffers
+            )
+            key = errors_proxy((errors[0], errors[1]), (errors[2], parent[0] - errors[2]))
+        else:
+            key = proxy(left, parent, crit)
+            if by_score:
+                key = score_from_proxy(key, parent, crit)
         if key > best_key:
             best_key, best_f, best_n_left, best_threshold = key, f, n_left, threshold
-            best_missing_left = missing_left
+            best_missing_left, best_errors = missing_left, errors
     if best_f < 0:
         return -1, -1, -np.inf, 0.0, 0, np.nan, False
+    if absolute_error:
+        node_error = node_absolute_error(rows, start, count, data[DATA_TARGETS], stats[:, 0],
+                                         buffers[BUFFER_RANKS], buffers[BUFFER_MEDIANS])[1]  # fmt: skip
+        g = decrease(node_error, (best_errors[0], best_errors[1]), (parent[0], best_errors[2]))
+        return best_f, best_n_left - 1, g, g, best_n_left, best_threshold, best_missing_left
     score = (
         best_key if by_score or categorical[best_f] else score_from_proxy(best_key, parent, crit)
     )

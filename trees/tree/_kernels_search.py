@@ -46,12 +46,15 @@ __all__ = [
     "BUFFER_CATEGORY_COUNTS",
     "BUFFER_CATEGORY_STATS",
     "BUFFER_CHOSEN",
+    "BUFFER_ERRORS",
     "BUFFER_KEYS",
     "BUFFER_LEFT",
     "BUFFER_LOCALS",
+    "BUFFER_MEDIANS",
     "BUFFER_MISSING",
     "BUFFER_ORDERED_VALUES",
     "BUFFER_PARENT",
+    "BUFFER_RANKS",
     "BUFFER_SPARE",
     "BUFFER_VALUES",
     "DATA_CATEGORICAL",
@@ -102,7 +105,10 @@ DATA_XS, DATA_ROWS, DATA_STATS, DATA_X, DATA_CATEGORICAL, DATA_TARGETS, DATA_ORD
 # flag per code (the codes sent left); per visited feature its key and last left offset; the
 # float32 values of the rows kept in scikit-learn's order (raw sums); and the codes the best
 # membership split so far sends left and a node's values of one feature (random splits,
-# ``_kernels_random``); per visited feature whether its best candidate sends missing rows left.
+# ``_kernels_random``); per visited feature whether its best candidate sends missing rows left;
+# the absolute error's scratch (``_kernels_absolute_error``, empty under other criteria): each
+# row's rank in its node, the Fenwick tree and passes, and per visited feature its best cut's
+# two errors and left weight.
 (
     BUFFER_CATEGORY_STATS,
     BUFFER_CATEGORY_COUNTS,
@@ -116,7 +122,10 @@ DATA_XS, DATA_ROWS, DATA_STATS, DATA_X, DATA_CATEGORICAL, DATA_TARGETS, DATA_ORD
     BUFFER_BEST_CHOSEN,
     BUFFER_VALUES,
     BUFFER_MISSING,
-) = range(12)
+    BUFFER_RANKS,
+    BUFFER_MEDIANS,
+    BUFFER_ERRORS,
+) = range(15)
 # Positions in a node's split ``settings`` (``GrowingTree.kernel_settings``); ``random``: the
 # splitter draws its thresholds (``_kernels_random``).
 (

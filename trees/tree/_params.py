@@ -25,7 +25,7 @@ from dataclasses import dataclass, fields
 
 from ._builder import GROWTH_ORDERS
 from ._categorical import CATEGORICAL_SPLITS
-from ._criterion import CLASSIFIER_CRITERIA, CRITERIA_REG
+from ._criterion import CLASSIFIER_CRITERIA, REGRESSOR_CRITERIA
 from ._operators import INPUT_DTYPES, check_operator
 from ._selection import SELECTIONS
 from ._settings import (
@@ -146,7 +146,7 @@ class WithData:
         return "checked with the data"
 
 
-ALL_CRITERIA = {**CLASSIFIER_CRITERIA, **CRITERIA_REG}
+ALL_CRITERIA = {**CLASSIFIER_CRITERIA, **REGRESSOR_CRITERIA}
 
 # What each tree setting accepts: any one of its constraints.
 PARAMETER_CONSTRAINTS = {

@@ -36,6 +36,8 @@ def _warm_trees(X, y):
     DecisionTreeRegressor(max_leaf_nodes=4).fit(X, X[:, 1])
     # Random splits on their one-row layout (categorical draws too).
     DecisionTreeClassifier(splitter="random", categorical_features=[0], random_state=0).fit(X, y)
+    # The absolute error's values and impurities are medians from each node's rows.
+    DecisionTreeRegressor(criterion="absolute_error", max_depth=2).fit(X[:, 1:], X[:, 1])
     # scikit-learn's sums (the root's variance is computed from Python, in its own kernel)
     DecisionTreeRegressor(max_depth=2, variance_sums="raw").fit(X, X[:, 1])
     # Pruning: the path (its weakest links to the root) and a fit that stops at an alpha.
