@@ -51,6 +51,7 @@ from ._kernels_search import (
     BUFFER_LEFT,
     BUFFER_MEDIANS,
     BUFFER_RANKS,
+    BUFFER_SPARE,
     BUFFER_VALUES,
     DATA_CATEGORICAL,
     DATA_ROWS,
@@ -204,6 +205,7 @@ def choose_random_split(data, node, settings, visit, n_allowed, buffers, rng):
     start, count, parent = node
     crit, min_leaf, min_weight, equality, by_score, _ = settings
     left, best_set = buffers[BUFFER_LEFT], buffers[BUFFER_BEST_CHOSEN]
+    best_left = buffers[BUFFER_SPARE]  # the best threshold candidate's left statistics
     best_key, best_f, best_n_left, best_threshold = -np.inf, -1, 0, np.nan
     best_missing_left = False
     absolute_error = crit == ABSOLUTE_ERROR  # (ordered features only: the estimators check)
@@ -247,6 +249,7 @@ def choose_random_split(data, node, settings, visit, n_allowed, buffers, rng):
         if key > best_key:
             best_key, best_f, best_n_left, best_threshold = key, f, n_left, threshold
             best_missing_left, best_errors = missing_left, errors
+            best_left[:] = left  # later draws overwrite ``left``
     if best_f < 0:
         return -1, -1, -np.inf, 0.0, 0, np.nan, False
     if absolute_error:
@@ -261,10 +264,7 @@ def choose_random_split(data, node, settings, visit, n_allowed, buffers, rng):
         buffers[BUFFER_CHOSEN][:] = best_set
         membership_left(X, best_f, rows, start, count, stats, buffers[BUFFER_CHOSEN], left)
         return best_f, -1, score, gain(left, parent, crit), best_n_left, np.nan, False
-    values = buffers[BUFFER_VALUES]
-    _gather(X, rows, start, count, best_f, values)
-    _left_of(values, rows, start, count, stats, (best_threshold, best_missing_left), left)
-    g = gain(left, parent, crit)
+    g = gain(best_left, parent, crit)
     return best_f, best_n_left - 1, score, g, best_n_left, best_threshold, best_missing_left
 
 

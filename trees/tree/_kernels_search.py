@@ -101,7 +101,8 @@ FEATURE_THRESHOLD = 1e-7
 # docstring; ``GrowingTree.kernel_data``). numba reads these module constants as literals.
 DATA_XS, DATA_ROWS, DATA_STATS, DATA_X, DATA_CATEGORICAL, DATA_TARGETS, DATA_ORDERS = range(7)
 # Positions in ``buffers``, the scratch arrays of a node's search (``_kernels_growth._scratch``):
-# per category code its statistics and row count; the left, spare and parent statistics; one
+# per category code its statistics and row count; the left, spare (random splits: the best
+# candidate's left statistics) and parent statistics; one
 # flag per code (the codes sent left); per visited feature its key and last left offset; the
 # float32 values of the rows kept in scikit-learn's order (raw sums); and the codes the best
 # membership split so far sends left and a node's values of one feature (random splits,
@@ -400,9 +401,12 @@ def visiting_order(xs, start, count, rng, draw, tie_random, n_allowed, order, ra
     order with ``tie_random`` (scikit-learn's random order) or in index order.
 
     With ``random`` (random splits, whose rows need not be sorted: ``xs``
-    may hold one row) every feature is listed, in key order or index order,
-    and ``n_allowed`` is returned: the search skips the features it finds
-    constant and stops after that many others (``_kernels_random``).
+    may hold one row) every feature is listed, in a random permutation
+    (Fisher-Yates, one draw per place, in place: a node of a few rows, the
+    usual one in a fully grown extra tree, costs less than the keys' sort
+    and its arrays) or in index order, and ``n_allowed`` is returned: the
+    search skips the features it finds constant and stops after that many
+    others (``_kernels_random``).
 
     Returns
     -------
@@ -412,11 +416,12 @@ def visiting_order(xs, start, count, rng, draw, tie_random, n_allowed, order, ra
     """
     n_features = order.shape[0]
     if random:
+        for f in range(n_features):
+            order[f] = f
         if draw:
-            order[:] = np.argsort(rng.random(n_features))
-        else:
-            for f in range(n_features):
-                order[f] = f
+            for f in range(n_features - 1, 0, -1):
+                j = min(int(rng.random() * (f + 1)), f)
+                order[f], order[j] = order[j], order[f]
         return n_allowed
     if not draw:
         for f in range(n_features):

@@ -156,6 +156,9 @@ class Tree:
             if categories is None
             else [None if c is None else tuple(sorted(int(v) for v in c)) for c in categories]
         )
+        # Read by every walk and check: one pass here rather than one per call (a fully grown
+        # tree has as many entries as twice its rows). ``categories`` is not changed after.
+        self._has_sets = categories is not None and any(c is not None for c in self.categories)
         self.category_sign = (
             np.ones(n, dtype=np.int8)
             if category_sign is None
@@ -200,7 +203,9 @@ class Tree:
 
     def _any_sets(self):
         """Whether any node tests membership (spares the per-node loops when none does)."""
-        return any(c is not None for c in self.categories)
+        if "_has_sets" not in self.__dict__:  # a tree pickled before the flag existed
+            self._has_sets = any(c is not None for c in self.categories)
+        return self._has_sets
 
     @property
     def is_membership(self):
