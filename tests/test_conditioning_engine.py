@@ -58,12 +58,17 @@ def test_sklearn_engine_scores_every_variant_and_differs_from_trees_engine_only_
         conditioning_experiment(X, y, "classification", engine="R", n_repeats=1)
 
 
-def test_the_half_forest_sends_half_its_trees_through_lt(lattice):
+@pytest.mark.parametrize("engine", ["sklearn", "trees"])
+@pytest.mark.parametrize("n_estimators", [4, 5])
+def test_the_half_forest_averages_its_two_halves_as_the_paper(lattice, engine, n_estimators):
+    """The first n // 2 trees through <, the rest through <=, the halves' means averaged with
+    equal weight (the paper's code), for odd counts too."""
     X, y = lattice
-    fitted = fit_model("sklearn", "forest", "classification", {"n_estimators": 4}, 5, X, y)
-    le = np.mean([t.predict(X, "<=") for t in fitted.trees[2:]], axis=0)
-    lt = np.mean([t.predict(X, "<") for t in fitted.trees[:2]], axis=0)
-    np.testing.assert_allclose(fitted.predict(X, "half"), (le + lt) / 2)
+    fitted = fit_model(engine, "forest", "classification", {"n_estimators": n_estimators}, 5, X, y)
+    n_half = n_estimators // 2
+    le = np.mean([t.predict(X, "<=") for t in fitted.trees[n_half:]], axis=0)
+    lt = np.mean([t.predict(X, "<") for t in fitted.trees[:n_half]], axis=0)
+    np.testing.assert_allclose(fitted.predict(X, "half"), (le + lt) / 2, atol=1e-15)
 
 
 def _rho(name, model, engine="sklearn"):

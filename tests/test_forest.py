@@ -79,15 +79,44 @@ def test_bootstrap_samples_are_scikit_learns():
         np.testing.assert_array_equal(bootstrap_indices(tree.random_state, 50), rows)
 
 
-def test_half_uses_strict_tests_in_the_first_half(lattice_classification):
+def _papers_half(trees, X):
+    """Source 000's code for "half" (``AveragedRandomForestClassifier``, mode "half"),
+    transcribed: ``n_half = int(n / 2)`` trees under ``<``, the rest under ``<=``, and the
+    mean of the two halves' means."""
+    n_half = int(len(trees) / 2)
+    first = np.mean([t.predict(X, "<") for t in trees[:n_half]], axis=0)
+    second = np.mean([t.predict(X, "<=") for t in trees[n_half:]], axis=0)
+    return np.mean([first, second], axis=0)
+
+
+@pytest.mark.parametrize("n_estimators", [2, 7, 8, 25])
+def test_half_averages_the_two_half_forests_as_the_paper(lattice_classification, n_estimators):
     X, y = lattice_classification
-    forest = RandomForestClassifier(n_estimators=7, conditioning="half", random_state=0).fit(X, y)
-    assert tree_operators(7, "half") == ["<"] * 3 + ["<="] * 4
-    by_hand = np.mean(
-        [t.tree_.predict(X, "<" if i < 3 else "<=") for i, t in enumerate(forest.estimators_)],
+    rows = np.vstack([X, X + 0.5])  # rows on the thresholds, where the tests differ
+    forest = RandomForestClassifier(
+        n_estimators=n_estimators, conditioning="half", random_state=0
+    ).fit(X, y)
+    n_less = n_estimators // 2
+    assert tree_operators(n_estimators, "half") == ["<"] * n_less + ["<="] * (n_estimators - n_less)
+    trees = [t.tree_ for t in forest.estimators_]
+    np.testing.assert_allclose(forest.predict_proba(rows), _papers_half(trees, rows), atol=1e-15)
+    all_equal = np.mean(
+        [
+            t.predict(rows, op)
+            for t, op in zip(trees, tree_operators(n_estimators, "half"), strict=True)
+        ],
         axis=0,
     )
-    np.testing.assert_allclose(forest.predict_proba(X), by_hand)
+    if n_estimators % 2:  # an odd count weighs the smaller half's trees more, as the paper does
+        assert np.abs(forest.predict_proba(rows) - all_equal).max() > 1e-3
+    else:
+        np.testing.assert_allclose(forest.predict_proba(rows), all_equal, atol=1e-15)
+
+
+def test_a_one_tree_forest_under_half_is_its_tree_under_the_default_test(lattice_classification):
+    X, y = lattice_classification
+    forest = RandomForestClassifier(n_estimators=1, conditioning="half", random_state=0).fit(X, y)
+    np.testing.assert_allclose(forest.predict_proba(X), forest.estimators_[0].tree_.predict(X))
 
 
 def test_average_is_the_mean_of_both_tests(lattice_classification):
@@ -131,6 +160,9 @@ def test_regression_half_and_oob():
         axis=0,
     )
     np.testing.assert_allclose(forest.predict(X), by_hand)
+    odd = RandomForestRegressor(n_estimators=5, conditioning="half", random_state=0).fit(X, y)
+    trees = [t.tree_ for t in odd.estimators_]
+    np.testing.assert_allclose(odd.predict(X), _papers_half(trees, X).reshape(-1), rtol=1e-12)
 
 
 def test_oob_score_is_sensible_and_reproducible():

@@ -7,15 +7,22 @@ RandomForestClassifier, RandomForestRegressor
 ExtraTreesClassifier, ExtraTreesRegressor
     Forests of random-split trees (Geurts et al. 2006): thresholds drawn, never
     on an observed value, the control for source 000's bias.
-tree_operators
-    The threshold test each tree of a forest uses.
+tree_operators, tree_groups, mean_of_groups
+    The threshold test each tree of a forest uses, and how its trees' predictions are
+    averaged ("half": the two half forests' means, with equal weight).
 CultivatedForestClassifier, VARIANTS
     Robust-split and option modules with fractional observations (source 002).
 """
 
 from ._cultivated import VARIANTS, CultivatedForestClassifier
 from ._extra_trees import ExtraTreesClassifier, ExtraTreesRegressor
-from ._forest import RandomForestClassifier, RandomForestRegressor, tree_operators
+from ._forest import (
+    RandomForestClassifier,
+    RandomForestRegressor,
+    mean_of_groups,
+    tree_groups,
+    tree_operators,
+)
 
 __all__ = [
     "VARIANTS",
@@ -24,5 +31,7 @@ __all__ = [
     "ExtraTreesRegressor",
     "RandomForestClassifier",
     "RandomForestRegressor",
+    "mean_of_groups",
+    "tree_groups",
     "tree_operators",
 ]

@@ -8,7 +8,10 @@ thresholds when predicting:
 * ``"average"``: every tree predicts with both tests and the two are
   averaged (twice the prediction cost);
 * ``"half"``: the first ``n_estimators // 2`` trees test with ``<``, the
-  others with ``<=`` (source 000, section 3.3: no extra cost).
+  others with ``<=`` (source 000, section 3.3: no extra cost), and the
+  forest averages the two half forests' means with equal weight, as the
+  paper's code does (:func:`tree_groups`; with an odd count the halves
+  differ by one tree, so this is not the mean over all trees).
 
 Predictions average the trees' probabilities (classification) or values.
 
@@ -57,6 +60,8 @@ __all__ = [
     "RandomForestRegressor",
     "bootstrap_indices",
     "bootstrap_size",
+    "mean_of_groups",
+    "tree_groups",
     "tree_operators",
 ]
 
@@ -168,6 +173,33 @@ def tree_operators(n_estimators, conditioning):
         n_less = n_estimators // 2
         return ["<"] * n_less + ["<="] * (n_estimators - n_less)
     return [conditioning] * n_estimators
+
+
+def tree_groups(n_estimators, conditioning):
+    """The groups of trees whose means the forest averages with equal weight.
+
+    Under ``"half"`` the two half forests of :func:`tree_operators` (source
+    000, section 3.3: "train one forest of N/2 trees ... and another ... and
+    use the average of the predictions"; the authors' code takes
+    ``int(n / 2)`` trees under ``<`` and the rest under ``<=`` and averages
+    the two halves' means). A single tree forms one group (it has no half to
+    pair with); every other conditioning averages all trees equally.
+
+    Returns
+    -------
+    list of slice
+    """
+    n_less = n_estimators // 2
+    if conditioning == "half" and n_less > 0:
+        return [slice(0, n_less), slice(n_less, n_estimators)]
+    return [slice(0, n_estimators)]
+
+
+def mean_of_groups(per_tree, groups):
+    """The mean over ``groups`` (:func:`tree_groups`) of each group's mean of ``per_tree``
+    (the trees' predictions stacked on the first axis)."""
+    per_tree = np.asarray(per_tree)
+    return np.mean([per_tree[group].mean(axis=0) for group in groups], axis=0)
 
 
 class BaseForest(BaseEstimator):
@@ -340,23 +372,31 @@ class BaseForest(BaseEstimator):
         trees = [est.tree_ for est in self.estimators_]
         return pack_trees(trees, [self._leaf_values(est) for est in self.estimators_])
 
-    def _forest_mean(self, X, operators):
-        """Mean over the trees of their predictions, each under its test (one compiled walk)."""
+    def _forest_mean(self, X, conditioning):
+        """The trees' predictions, each under its test (:func:`tree_operators`), averaged
+        within each group of :func:`tree_groups` and over the groups (one compiled walk per
+        group)."""
         tree, values, roots = self._pack
-        ops = np.array([OPERATOR_CODES[op] for op in operators], dtype=np.intp)
+        n_trees = len(self.estimators_)
+        codes = [OPERATOR_CODES[op] for op in tree_operators(n_trees, conditioning)]
+        ops = np.array(codes, dtype=np.intp)
         X = kernel_array(X)
         if self.threshold_dtype != "float64":
             X = kernel_array(self.estimators_[0].tree_._check_X(X))
-        out = np.zeros((X.shape[0], values.shape[1]))
-        in_row_blocks(
-            forest_predict,
-            ((tree, values, roots, ops), X),
-            out,
-            X.shape[0],
-            self.n_jobs,
-            work_per_row=len(roots),
-        )
-        return out / len(self.estimators_)
+        groups = tree_groups(n_trees, conditioning)
+        mean = np.zeros((X.shape[0], values.shape[1]))
+        for group in groups:
+            out = np.zeros_like(mean)
+            in_row_blocks(
+                forest_predict,
+                ((tree, values, roots[group], ops[group]), X),
+                out,
+                X.shape[0],
+                self.n_jobs,
+                work_per_row=len(roots[group]),
+            )
+            mean += out / len(roots[group])
+        return mean / len(groups)
 
     def _compute_oob(self, X, y):
         n_samples = X.shape[0]
@@ -504,8 +544,7 @@ class ForestClassifier(ClassifierMixin, BaseForest):
     def predict_proba(self, X, conditioning=None):
         """Mean of the trees' class probabilities under ``conditioning`` (default: the forest's)."""
         X = self._validate_X_predict(X)
-        operators = tree_operators(len(self.estimators_), conditioning or self.conditioning)
-        return self._forest_mean(X, operators)
+        return self._forest_mean(X, conditioning or self.conditioning)
 
     def predict_log_proba(self, X, conditioning=None):
         """Logarithm of :meth:`predict_proba` (``-inf`` where a class gets no vote)."""
@@ -646,8 +685,7 @@ class ForestRegressor(RegressorMixin, BaseForest):
     def predict(self, X, conditioning=None):
         """Mean of the trees' values under ``conditioning`` (default: the forest's)."""
         X = self._validate_X_predict(X)
-        operators = tree_operators(len(self.estimators_), conditioning or self.conditioning)
-        return self._forest_mean(X, operators)[:, 0]
+        return self._forest_mean(X, conditioning or self.conditioning)[:, 0]
 
 
 class RandomForestRegressor(ForestRegressor):

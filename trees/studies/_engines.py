@@ -18,7 +18,7 @@ import numpy as np
 from sklearn import ensemble as sk_ensemble
 from sklearn import tree as sk_tree
 
-from ..ensemble import tree_operators
+from ..ensemble import mean_of_groups, tree_groups, tree_operators
 from ..tree import FOREST_CONDITIONINGS, OPERATORS, from_sklearn
 from ._by_task import make_model
 
@@ -70,7 +70,8 @@ class FittedModel:
         ``conditioning`` is a test (``"<="``, ``"<"``, ``"average"``) or, for a
         forest, ``"half"``: each tree predicts under its test
         (``tree_operators``: the first half of the trees through ``<``, the
-        rest through ``<=``) and the forest averages. The project's models
+        rest through ``<=``) and the two halves' means are averaged
+        (``tree_groups``, the paper's rule). The project's models
         predict through their own methods, which do exactly that. A library
         engine's model predicts through its import (``ImportedModel.output``).
         """
@@ -81,9 +82,8 @@ class FittedModel:
                 return self.estimator.predict_proba(X, conditioning=conditioning)
             return self.estimator.predict(X, conditioning=conditioning)
         operators = tree_operators(len(self.trees), conditioning)
-        return np.mean(
-            [t.predict(X, op) for t, op in zip(self.trees, operators, strict=True)], axis=0
-        )
+        per_tree = [t.predict(X, op) for t, op in zip(self.trees, operators, strict=True)]
+        return mean_of_groups(per_tree, tree_groups(len(self.trees), conditioning))
 
 
 def _fit_trees(model, task, params, seed, X, y):
