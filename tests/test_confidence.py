@@ -240,3 +240,83 @@ def test_removal_bounds_hold_for_every_removal(regression, kind):
         if not regression:  # classification bounds are exact
             finite = np.isfinite(hi)
             np.testing.assert_allclose(hi[finite], scores.max(axis=0)[finite])
+
+
+# ------------------------------------------------------------------ rows to move
+def _partition_after(data, rows, removed, tree, node):
+    """The feature and the rows sent left when the node is searched again without ``removed``:
+    the best candidate, ties to the first (lower feature, then lower threshold)."""
+    keep = np.setdiff1d(rows, removed)
+    splits = node_splits(data, keep)
+    best = splits.score.max()
+    first = int(np.flatnonzero(splits.score >= best - 1e-10 * abs(best) - 1e-15)[0])
+    left = splits.goes_left(data.X, keep, [first])[:, 0]
+    return int(splits.feature[first]), frozenset(keep[left].tolist())
+
+
+def _brute_force_moves(data, rows, tree, node, most=2):
+    """Smallest removal (up to ``most`` rows) after which the node sends other rows each way."""
+    values = data.X[rows, tree.feature[node]]
+    codes = tree.categories[node]
+    own_left = np.isin(values, codes) if codes is not None else values <= tree.threshold[node]
+    for k in range(most + 1):
+        for removed in itertools.combinations(rows, k):
+            keep_mask = ~np.isin(rows, removed)
+            if keep_mask.sum() < 2:
+                continue
+            feature, left = _partition_after(data, rows, removed, tree, node)
+            own = frozenset(rows[keep_mask & own_left].tolist())
+            right = frozenset(rows[keep_mask].tolist()) - left  # (a set may name either side)
+            if feature != tree.feature[node] or own not in (left, right):
+                return k
+    return None
+
+
+EIGHT_X = np.arange(8.0)[:, None]
+EIGHT_Y = np.array([0, 0, 0, 1, 0, 1, 1, 1])
+
+
+def test_a_cut_that_jumps_across_values_is_a_move_not_a_flip():
+    """x = 0..7, y = 0,0,0,1,0,1,1,1: the root ties 2.5 with 4.5 and takes the lower; without
+    the row at x = 3 the cut jumps to 4.5 (another set of rows on each side). One feature: no
+    flip is possible."""
+    model = DecisionTreeClassifier(max_depth=1).fit(EIGHT_X, EIGHT_Y)
+    root = _root(split_confidence(model, EIGHT_X, EIGHT_Y, n_bootstrap=0))
+    assert root["split"] == "x0 ≤ 2.5"
+    assert pd.isna(root["rows_to_flip"])
+    assert root["rows_to_move"] == 1 and root["move_exact"]
+    assert root["move_rows"] == (3,)
+
+
+def test_when_only_the_feature_changes_moves_and_flips_agree():
+    model = DecisionTreeClassifier(max_depth=1).fit(X_HAND, Y)
+    root = _root(split_confidence(model, X_HAND, Y, n_bootstrap=0))
+    assert root["rows_to_flip"] == 1 and root["rows_to_move"] == 1
+    assert root["move_rows"] == root["flip_rows"] == (6,)
+
+
+def test_a_threshold_that_shifts_without_moving_rows_is_not_a_move():
+    """A pure cut: removing the row beside it moves the midpoint threshold, not the partition."""
+    y = np.array([0, 0, 0, 0, 1, 1, 1, 1])
+    model = DecisionTreeClassifier(max_depth=1).fit(EIGHT_X, y)
+    root = _root(split_confidence(model, EIGHT_X, y, n_bootstrap=0))
+    assert pd.isna(root["rows_to_move"]) and root["move_at_least"] == 3
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_rows_to_move_matches_a_brute_force_search(seed):
+    rng = np.random.default_rng(seed)
+    for trial in range(6):
+        model, X, y = _random_model(rng, trial)
+        table = split_confidence(model, X, y, n_bootstrap=0).set_index("node")
+        tree, data = _node_data(model, X, y, None, None, None)
+        rows_of = _node_rows(tree, data.X)
+        for node in np.flatnonzero(tree.feature >= 0):
+            row = table.loc[node]
+            expected = _brute_force_moves(data, rows_of[node], tree, node)
+            if expected is not None:
+                assert (row["rows_to_move"], row["move_exact"]) == (expected, True)
+            else:
+                assert row["move_at_least"] == 3
+            if not pd.isna(row["rows_to_flip"]) and not pd.isna(row["rows_to_move"]):
+                assert row["rows_to_move"] <= row["rows_to_flip"]

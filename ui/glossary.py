@@ -65,6 +65,9 @@ TERMS = {
     "the share of the data that meets a different question.",
     "rows to flip": "The fewest training rows whose removal lets another split win at a node: 1 means a "
     "single row decides it.",
+    "rows to move": "The fewest training rows whose removal changes which rows a node sends each way: "
+    "another feature winning, or the same feature cutting elsewhere (a threshold that jumps across "
+    "observed values). Never more than rows to flip.",
     "near-tie": "A candidate split whose score is within a small share (ε) of the best: the tree could as "
     "well have taken it.",
     "growth order": "Which leaf a step splits next: the one whose best split gains most (best first, "

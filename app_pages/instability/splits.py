@@ -67,10 +67,8 @@ def confidence_panel(table, settings):
         key="inst_confidence",
         title="How firmly each node holds its split",
     )
-    flips = [
-        "none found" if np.isnan(f) else (f"{int(f)}" if exact else f"≤ {int(f)}")
-        for f, exact in zip(table["rows_to_flip"].astype(float), table["flip_exact"], strict=True)
-    ]
+    flips = _counts(table["rows_to_flip"], table["flip_exact"])
+    moves = _counts(table["rows_to_move"], table["move_exact"])
     runner = [
         f"{split} ({ratio:.0%} of the score)" if split and not np.isnan(ratio) else "none"
         for split, ratio in zip(
@@ -83,6 +81,7 @@ def confidence_panel(table, settings):
             "split": table["split"],
             "runner-up (another feature)": runner,
             "rows to flip": flips,
+            "rows to move": moves,
             "bootstrap win rate": 100 * table["boot_win_rate"].astype(float),
         }
     )
@@ -96,6 +95,7 @@ def confidence_panel(table, settings):
                 format="%.0f%%", help=glossary.explain("bootstrap win rate")
             ),
             "rows to flip": st.column_config.TextColumn(help=glossary.explain("rows to flip")),
+            "rows to move": st.column_config.TextColumn(help=glossary.explain("rows to move")),
         },
     )
     boots = (
@@ -104,10 +104,20 @@ def confidence_panel(table, settings):
         else "no bootstrap samples (set some in the settings)"
     )
     st.caption(
-        "Rows to flip: the fewest training rows whose removal lets another feature win the node "
-        "(exact up to 2; '≤' is an upper bound found by search). Win rate: how often the node's "
-        f"feature still wins over {boots}. Source 002, §2: variable uncertainty."
+        "Rows to flip: the fewest training rows whose removal lets another feature win the node. "
+        "Rows to move: the fewest whose removal changes which rows go each way at all, another "
+        "feature or the same one cutting elsewhere (never more than rows to flip). Both exact up "
+        "to 2; '≤' is an upper bound found by search. Win rate: how often the node's feature "
+        f"still wins over {boots}. Source 002, §2: variable and split-point uncertainty."
     )
+
+
+def _counts(counts, exact):
+    """A column of row counts as the table shows them: "none found", "2", "≤ 7"."""
+    return [
+        "none found" if np.isnan(count) else (f"{int(count)}" if is_exact else f"≤ {int(count)}")
+        for count, is_exact in zip(counts.astype(float), exact, strict=True)
+    ]
 
 
 def near_tie_panel(near_set, epsilon):

@@ -10,6 +10,9 @@ it. :func:`split_confidence` measures both at every internal node:
   score to the winner's (1 is a tie);
 * **rows to flip**: the fewest of the node's training rows whose removal lets
   a split on another feature win the node (see :func:`rows_to_flip`);
+* **rows to move**: the fewest whose removal changes the node's partition at
+  all: another feature, or the same feature cutting elsewhere among the rows
+  (a threshold that jumps across observed values; :func:`rows_to_move`);
 * the **bootstrap win rate** of the chosen feature at the node, and the
   spread of its threshold when it wins (see :func:`bootstrap_node_wins`).
 
@@ -30,7 +33,7 @@ from ._paths import candidate_text, category_labels, feature_names_of, node_path
 from ._progress import report
 from ._removal import NodeData, node_splits, removal_bounds, removal_scores
 
-__all__ = ["rows_to_flip", "split_confidence"]
+__all__ = ["rows_to_flip", "rows_to_move", "split_confidence"]
 
 # scikit-learn criteria that rank a node's splits as one of ours does.
 _SKLEARN_CRITERIA = {
@@ -380,6 +383,136 @@ def rows_to_flip(data, splits, winner, max_pair_work=MAX_PAIR_WORK):
     return count, count == at_least, at_least, witness  # a bound met by the proof is exact
 
 
+# ------------------------------------------------------------ rows to move
+def _own_candidate(data, splits, tree, node):
+    """Index of the candidate that partitions the node's rows as the tree's split does, or -1
+    (a hand-made split no candidate matches, e.g. one that leaves a side under
+    ``min_samples_leaf``)."""
+    values = data.X[splits.rows, tree.feature[node]]
+    codes = tree.categories[node]
+    own = np.isin(values, codes) if codes is not None else values <= tree.threshold[node]
+    same_feature = np.flatnonzero(splits.feature == tree.feature[node])
+    if not same_feature.size:
+        return -1
+    sides = splits.goes_left(data.X, splits.rows, same_feature)
+    # (A category-set candidate may list the other side's codes: the same partition.)
+    same = np.all(sides == own[:, None], axis=0) | np.all(sides != own[:, None], axis=0)
+    matches = same_feature[same]
+    return int(matches[0]) if matches.size else -1
+
+
+def _near_twins(data, splits, own, most=2):
+    """Same-feature candidates whose partition differs from ``own``'s by at most ``most`` rows:
+    ``{candidate: rows on the other side}``. Removing those rows leaves both candidates the
+    same partition of what remains, so the node's cut has not moved."""
+    same_feature = np.flatnonzero(splits.feature == splits.feature[own])
+    sides = splits.goes_left(data.X, splits.rows, np.append(same_feature, own))
+    differs = sides[:, :-1] != sides[:, -1:]
+    # A partition has two orientations (a category set may name either side): the closer one.
+    swapped = differs.sum(axis=0) > splits.n - differs.sum(axis=0)
+    differs[:, swapped] = ~differs[:, swapped]
+    counts = differs.sum(axis=0)
+    return {
+        int(c): frozenset(splits.rows[differs[:, j]].tolist())
+        for j, c in enumerate(same_feature)
+        if counts[j] <= most
+    }
+
+
+def _moves(data, splits, own, removed, cands):
+    """Which removal sets change the node's partition, and the own cut's margin over the best
+    candidate that would change it.
+
+    After a removal the best candidate wins (ties: the first in the candidates' order, lower
+    feature, then lower threshold, the builder's rule); the partition is unchanged when that
+    candidate is ``own`` or a near twin whose differing rows were all removed.
+    """
+    removed = np.atleast_2d(removed)
+    if removed.shape[1]:
+        scores = removal_scores(data, splits, removed, cands)
+    else:  # nothing removed: the node's own scores
+        scores = splits.score[None, cands]
+    twins = _near_twins(data, splits, own)
+    same = np.zeros(scores.shape, dtype=bool)
+    for j, c in enumerate(cands):
+        if c in twins:
+            rows = twins[c]
+            same[:, j] = [rows <= set(line.tolist()) for line in removed]
+    best = np.max(scores, axis=1)
+    top = np.isfinite(scores) & (scores >= (best - _tolerance(best))[:, None])
+    first = np.argmax(top, axis=1)
+    moved = np.isfinite(best) & ~same[np.arange(len(first)), first]
+    with np.errstate(invalid="ignore"):
+        margin = np.where(same, scores, -np.inf).max(axis=1) - np.where(same, -np.inf, scores).max(
+            axis=1
+        )
+    return moved, margin
+
+
+def _move_candidates(data, splits, own, k):
+    """Candidates that may matter after removing ``k`` rows: those whose best score can reach
+    the own cut's worst (:func:`removal_bounds`), and the own cut."""
+    cands = np.arange(splits.feature.shape[0])
+    hi, lo = removal_bounds(data, splits, k, cands)
+    floor = lo[own]
+    keep = (hi >= floor - _tolerance(floor)) | (cands == own)
+    return cands[keep]
+
+
+def rows_to_move(data, splits, own, flip_bound=None, max_pair_work=MAX_PAIR_WORK):
+    """The fewest of a node's rows whose removal changes its partition.
+
+    The partition changes when, on the remaining rows, a split on another
+    feature wins (what :func:`rows_to_flip` counts) or a split on the same
+    feature that puts other rows on each side, such as a threshold that
+    jumps across observed values. Exact when it is 0, 1 or 2 (every single
+    row and every pair the bounds cannot rule out is scored; ``max_pair_work``
+    caps the pairs times candidates). Beyond 2 the count is the node's rows
+    to flip when given (``flip_bound``: a flip is a move), an upper bound.
+
+    Parameters
+    ----------
+    own : int
+        The candidate that is the tree's split (:func:`_own_candidate`).
+
+    Returns
+    -------
+    count : int or None
+    exact : bool
+    at_least : int
+    witness : tuple of int
+    """
+    everything = np.arange(splits.feature.shape[0])
+    if _moves(data, splits, own, np.empty((1, 0), dtype=np.intp), everything)[0][0]:
+        return 0, True, 0, ()
+    exact = splits.exact
+    cands = _move_candidates(data, splits, own, 1)
+    moved, margin = _moves(data, splits, own, splits.rows[:, None], cands)
+    if moved.any():
+        found = np.flatnonzero(moved)
+        return 1, exact, 1 if exact else 0, (int(splits.rows[found[np.argmin(margin[found])]]),)
+    cands = _move_candidates(data, splits, own, 2)
+    rows = splits.rows
+    n_pairs = rows.shape[0] * (rows.shape[0] - 1) // 2
+    searched = n_pairs * cands.shape[0] <= max_pair_work
+    if searched and cands.shape[0] > 1:
+        first, second = np.triu_indices(rows.shape[0], k=1)
+        pairs = np.column_stack([rows[first], rows[second]])
+        step = max(1, 10_000_000 // max(1, cands.shape[0]))
+        for start in range(0, len(pairs), step):
+            chunk = pairs[start : start + step]
+            moved, margin = _moves(data, splits, own, chunk, cands)
+            if moved.any():
+                found = np.flatnonzero(moved)
+                witness = tuple(int(r) for r in chunk[found[np.argmin(margin[found])]])
+                return 2, exact, 2 if exact else 0, witness
+    at_least = (3 if searched else 2) if exact else 0
+    count, witness = flip_bound if flip_bound is not None else (None, ())
+    if count is not None and count < at_least:  # (a bound is never below the proof)
+        count = at_least
+    return count, count == at_least, at_least, witness
+
+
 # ------------------------------------------------------------ one node, all nodes
 def _own_score(data, splits, tree, node):
     """Score of the tree's own split on the node's rows."""
@@ -444,6 +577,13 @@ def _node_row(data, tree, node, rows, names, paths, max_pair_work):
     row["score_ratio"] = row["runner_up_score"] / score if score > 0 else np.nan
     count, exact, at_least, witness = rows_to_flip(data, splits, winner, max_pair_work)
     row.update(rows_to_flip=count, flip_exact=exact, flip_at_least=at_least, flip_rows=witness)
+    own = _own_candidate(data, splits, tree, node)
+    moves = (None, False, 0, ())
+    if own >= 0:
+        moves = rows_to_move(data, splits, own, (count, witness), max_pair_work)
+    row.update(
+        zip(("rows_to_move", "move_exact", "move_at_least", "move_rows"), moves, strict=True)
+    )
     return row
 
 
@@ -507,7 +647,9 @@ def split_confidence(
         ``runner_up_split``, ``runner_up_threshold``, ``runner_up_score`` and
         ``score_ratio`` (runner-up / winner); ``rows_to_flip`` (nullable
         int), ``flip_exact``, ``flip_at_least``, ``flip_rows`` (see
-        :func:`rows_to_flip`); ``boot_win_rate``, ``boot_runs``,
+        :func:`rows_to_flip`); ``rows_to_move``, ``move_exact``,
+        ``move_at_least``, ``move_rows`` (see :func:`rows_to_move`; never
+        more than rows to flip); ``boot_win_rate``, ``boot_runs``,
         ``boot_rival``, ``boot_threshold_low``, ``boot_threshold_high`` (see
         :func:`bootstrap_node_wins`). ``attrs["cancelled"]`` tells whether a
         stop cut the run.
@@ -525,6 +667,7 @@ def split_confidence(
         return _empty_table()
     table = pd.DataFrame(records)
     table["rows_to_flip"] = pd.array(table["rows_to_flip"], dtype="Int64")
+    table["rows_to_move"] = pd.array(table["rows_to_move"], dtype="Int64")
     boot = (0 if cancelled else int(n_bootstrap), random_state, progress, should_stop, total)
     return _with_bootstrap(table, data, tree, node_rows, names, boot, cancelled)
 
@@ -565,7 +708,7 @@ _COLUMNS = [
     "node", "path", "depth", "n_samples", "feature", "feature_name", "split", "score",
     "runner_up_feature", "runner_up_name", "runner_up_split", "runner_up_threshold",
     "runner_up_score", "score_ratio", "rows_to_flip", "flip_exact", "flip_at_least", "flip_rows",
-    "boot_win_rate", "boot_runs", "boot_rival", "boot_threshold_low", "boot_threshold_high",
+    "rows_to_move", "move_exact", "move_at_least", "move_rows", "boot_win_rate", "boot_runs", "boot_rival", "boot_threshold_low", "boot_threshold_high",
 ]  # fmt: skip
 
 
