@@ -249,9 +249,10 @@ def _single_flips(data, splits, winner):
     return splits.rows[found[np.argsort(margin[found], kind="stable")]]
 
 
-def _pair_rows(data, splits, winner, cands):
-    """Rows that may belong to a flipping pair (pruned by the bounds of removing one more)."""
-    own = splits.feature[cands] == winner
+def _pair_rows(data, splits, own, cands):
+    """Rows that may belong to a flipping (or moving) pair, pruned by the bounds of removing one
+    more: ``own`` marks the candidates of ``cands`` that keep the decision (the winner's
+    feature for a flip, the node's own cut for a move)."""
     alive = np.zeros(splits.n, dtype=bool)
     step = max(1, 2_000_000 // max(1, cands.shape[0] * data.stats.shape[0]))
     for start in range(0, splits.n, step):
@@ -268,7 +269,7 @@ def _pair_flip(data, splits, winner, max_work):
     cands, any_rival = _live(data, splits, winner, 2)
     if not any_rival:
         return ()
-    rows = _pair_rows(data, splits, winner, cands)
+    rows = _pair_rows(data, splits, splits.feature[cands] == winner, cands)
     n_pairs = rows.shape[0] * (rows.shape[0] - 1) // 2
     if n_pairs * cands.shape[0] > max_work:
         return None
@@ -435,9 +436,10 @@ def _moves(data, splits, own, removed, cands):
     twins = _near_twins(data, splits, own)
     same = np.zeros(scores.shape, dtype=bool)
     for j, c in enumerate(cands):
-        if c in twins:
-            rows = twins[c]
-            same[:, j] = [rows <= set(line.tolist()) for line in removed]
+        if c in twins:  # every differing row among the removed ones
+            same[:, j] = True
+            for row in twins[c]:
+                same[:, j] &= (removed == row).any(axis=1)
     best = np.max(scores, axis=1)
     top = np.isfinite(scores) & (scores >= (best - _tolerance(best))[:, None])
     first = np.argmax(top, axis=1)
@@ -459,21 +461,51 @@ def _move_candidates(data, splits, own, k):
     return cands[keep]
 
 
-def rows_to_move(data, splits, own, flip_bound=None, max_pair_work=MAX_PAIR_WORK):
+def _single_move(data, splits, own):
+    """A row whose removal alone moves the node (the most decisive), or None."""
+    cands = _move_candidates(data, splits, own, 1)
+    moved, margin = _moves(data, splits, own, splits.rows[:, None], cands)
+    if not moved.any():
+        return None
+    found = np.flatnonzero(moved)
+    return int(splits.rows[found[np.argmin(margin[found])]])
+
+
+def _pair_move(data, splits, own, max_work):
+    """A moving pair, ``()`` when none exists, or None when the search would exceed ``max_work``."""
+    cands = _move_candidates(data, splits, own, 2)
+    rows = _pair_rows(data, splits, cands == own, cands)
+    if rows.shape[0] * (rows.shape[0] - 1) // 2 * cands.shape[0] > max_work:
+        return None
+    first, second = np.triu_indices(rows.shape[0], k=1)
+    pairs = np.column_stack([rows[first], rows[second]])
+    step = max(1, 10_000_000 // max(1, cands.shape[0]))
+    for start in range(0, len(pairs), step):
+        chunk = pairs[start : start + step]
+        moved, margin = _moves(data, splits, own, chunk, cands)
+        if moved.any():
+            found = np.flatnonzero(moved)
+            return tuple(int(r) for r in chunk[found[np.argmin(margin[found])]])
+    return ()
+
+
+def rows_to_move(data, splits, own, flip=None, max_pair_work=MAX_PAIR_WORK):
     """The fewest of a node's rows whose removal changes its partition.
 
     The partition changes when, on the remaining rows, a split on another
     feature wins (what :func:`rows_to_flip` counts) or a split on the same
     feature that puts other rows on each side, such as a threshold that
-    jumps across observed values. Exact when it is 0, 1 or 2 (every single
-    row and every pair the bounds cannot rule out is scored; ``max_pair_work``
-    caps the pairs times candidates). Beyond 2 the count is the node's rows
-    to flip when given (``flip_bound``: a flip is a move), an upper bound.
+    jumps across observed values. A flip is a move, so the node's rows to
+    flip (``flip``: its count and rows, when known) bound this count: the
+    searches stop there. Exact when it is 0, 1 or 2 (every single row and
+    every pair the bounds cannot rule out is scored; ``max_pair_work`` caps
+    the pairs times candidates); beyond 2 the rows to flip are the bound.
 
     Parameters
     ----------
     own : int
         The candidate that is the tree's split (:func:`_own_candidate`).
+    flip : tuple (count, rows), optional
 
     Returns
     -------
@@ -482,35 +514,24 @@ def rows_to_move(data, splits, own, flip_bound=None, max_pair_work=MAX_PAIR_WORK
     at_least : int
     witness : tuple of int
     """
+    bound, bound_rows = flip if flip is not None else (None, ())
     everything = np.arange(splits.feature.shape[0])
     if _moves(data, splits, own, np.empty((1, 0), dtype=np.intp), everything)[0][0]:
         return 0, True, 0, ()
     exact = splits.exact
-    cands = _move_candidates(data, splits, own, 1)
-    moved, margin = _moves(data, splits, own, splits.rows[:, None], cands)
-    if moved.any():
-        found = np.flatnonzero(moved)
-        return 1, exact, 1 if exact else 0, (int(splits.rows[found[np.argmin(margin[found])]]),)
-    cands = _move_candidates(data, splits, own, 2)
-    rows = splits.rows
-    n_pairs = rows.shape[0] * (rows.shape[0] - 1) // 2
-    searched = n_pairs * cands.shape[0] <= max_pair_work
-    if searched and cands.shape[0] > 1:
-        first, second = np.triu_indices(rows.shape[0], k=1)
-        pairs = np.column_stack([rows[first], rows[second]])
-        step = max(1, 10_000_000 // max(1, cands.shape[0]))
-        for start in range(0, len(pairs), step):
-            chunk = pairs[start : start + step]
-            moved, margin = _moves(data, splits, own, chunk, cands)
-            if moved.any():
-                found = np.flatnonzero(moved)
-                witness = tuple(int(r) for r in chunk[found[np.argmin(margin[found])]])
-                return 2, exact, 2 if exact else 0, witness
-    at_least = (3 if searched else 2) if exact else 0
-    count, witness = flip_bound if flip_bound is not None else (None, ())
-    if count is not None and count < at_least:  # (a bound is never below the proof)
-        count = at_least
-    return count, count == at_least, at_least, witness
+    if bound == 1:  # one row flips it, none moves it without removal
+        return 1, exact, 1 if exact else 0, bound_rows
+    single = _single_move(data, splits, own)
+    if single is not None:
+        return 1, exact, 1 if exact else 0, (single,)
+    if bound == 2:
+        return 2, exact, 2 if exact else 0, bound_rows
+    pair = _pair_move(data, splits, own, max_pair_work)
+    if pair:
+        return 2, exact, 2 if exact else 0, pair
+    at_least = (3 if pair == () else 2) if exact else 0
+    count = None if bound is None else max(bound, at_least)  # (a bound is never below the proof)
+    return count, count == at_least, at_least, bound_rows
 
 
 # ------------------------------------------------------------ one node, all nodes
