@@ -19,7 +19,14 @@ Conventions of the report, needed to compare like with like:
 * Errors are the zero-one loss, printed with three decimals.
 """
 
-__all__ = ["DEPTH_OFFSET", "TABLE_4_1", "TABLE_4_1_METRICS", "TABLE_4_1_TEST_SHARE"]
+__all__ = [
+    "DEPTH_OFFSET",
+    "REPORT_RULES",
+    "REPORT_VARIANTS",
+    "TABLE_4_1",
+    "TABLE_4_1_METRICS",
+    "TABLE_4_1_TEST_SHARE",
+]
 
 DEPTH_OFFSET = 1
 TABLE_4_1_TEST_SHARE = 0.2
@@ -65,3 +72,24 @@ TABLE_4_1 = (
         "test error": 0.007,
     },
 )
+
+# The report's growth as its code runs it (``TreePredictor._grow_tree`` and
+# ``_find_best_condition``, sections 3.4.2 and 4.2), as tree settings: a queue
+# of leaves (level by level, left to right); every feature at every node;
+# thresholds at the midpoints of distinct values; one category at a time on a
+# nominal feature (its membership condition holds one value: equality here);
+# the first best in feature order, then in parameter order (a later candidate
+# must score strictly more); no split without a positive gain; a node stops when
+# pure; the tree stops at depth 100 (its default tree criterion; 99 below the
+# root here).
+REPORT_RULES = {
+    "growth": "level_order",
+    "categorical_split": "equality",
+    "tie_break": "first",
+    "max_depth": 99,
+}
+# Table 4.1's metrics whose index the report's code computes otherwise than the
+# textbook, by the criterion that computes it as the code does: its
+# misclassification index is the smallest class *count* in a set
+# (``trees.tree._criterion.ReportMisclassification``).
+REPORT_VARIANTS = {"report_misclassification": "misclassification"}

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from app_pages.data.facts import feature_table, headline
-from datasets import TABLE_4_1, catalog, load
+from datasets import REPORT_VARIANTS, TABLE_4_1, catalog, load
 from datasets.source002 import CATALOG_NAMES, TABLE_1, TABLE_1_MODELS
 from datasets.source004 import DEPTH_OFFSET, TABLE_4_1_METRICS
 from lab import (
@@ -87,6 +87,18 @@ def test_table_4_1_frame_counts_depth_as_the_report_and_keeps_its_order():
     assert list(frame[frame["tree"] == "ours"]["depth"]) == [11] * 4  # root counted as level 1
     alone = table_41_frame(ours[:2], None, DEPTH_OFFSET, order=[r["criterion"] for r in TABLE_4_1])
     assert list(alone["decision metric"]) == ["entropy (information gain)", "Gini impurity"]
+
+
+def test_the_reports_code_row_sits_between_ours_and_the_reports_misclassification():
+    row = {"depth": 16, "nodes": 4971, "leaves": 2486, "train error": 0.018, "test error": 0.034}
+    ours = [
+        {**row, "criterion": "misclassification"},
+        {**row, "criterion": "report_misclassification"},
+    ]
+    frame = table_41_frame(ours, TABLE_4_1, DEPTH_OFFSET, variants=REPORT_VARIANTS)
+    first = frame[frame["decision metric"] == "misclassification"]
+    assert list(first["tree"]) == ["ours", "ours, the report's code", "report"]
+    assert "report_misclassification" not in set(frame["decision metric"])
 
 
 def test_auc_table_beside_the_paper():

@@ -103,7 +103,7 @@ def outer_folds_table(outer_best, outer_errors):
     return pd.DataFrame(rows)
 
 
-def table_41_frame(ours, report=None, depth_offset=1, order=None):
+def table_41_frame(ours, report=None, depth_offset=1, order=None, variants=None):
     """Source 004's Table 4.1 layout: one row per decision metric and tree, ours beside the report's.
 
     Parameters
@@ -117,15 +117,26 @@ def table_41_frame(ours, report=None, depth_offset=1, order=None):
         Added to our depths so both count levels as the report does.
     order : list of str, optional
         The decision metrics in the order of the rows (default: the report's, else ours).
+    variants : dict, optional
+        Criteria that compute a metric as the report's code does, by the metric
+        (``datasets.REPORT_VARIANTS``): their rows sit with that metric's, as
+        "ours, the report's code".
     """
     rows = []
+    variants = variants or {}
     order = list(order or [r["criterion"] for r in report or ours])
-    order += [r["criterion"] for r in ours if r["criterion"] not in order]
+    order += [
+        r["criterion"]
+        for r in ours
+        if r["criterion"] not in order and r["criterion"] not in variants
+    ]
     by_metric = {r["criterion"]: r for r in ours}
+    code_rows = {variants[r["criterion"]]: r for r in ours if r["criterion"] in variants}
     printed = {r["criterion"]: r for r in report or ()}
     for criterion in order:
         for source, row, offset in (
             ("ours", by_metric.get(criterion), depth_offset),
+            ("ours, the report's code", code_rows.get(criterion), depth_offset),
             ("report", printed.get(criterion), 0),
         ):
             if row is None:

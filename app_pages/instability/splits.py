@@ -77,12 +77,13 @@ def confidence_panel(table, settings):
     ]
     shown = pd.DataFrame(
         {
+            # The counts before the runner-up's long text: at 1024 px they stay in view.
             "node": table["path"],
             "split": table["split"],
-            "runner-up (another feature)": runner,
             "rows to flip": flips,
             "rows to move": moves,
             "bootstrap win rate": 100 * table["boot_win_rate"].astype(float),
+            "runner-up (another feature)": runner,
         }
     )
     figures.table(

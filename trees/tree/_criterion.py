@@ -42,6 +42,7 @@ __all__ = [
     "Gini",
     "Misclassification",
     "ReportChiSquare",
+    "ReportMisclassification",
     "SquaredError",
     "FriedmanMSE",
 ]
@@ -352,6 +353,30 @@ class ReportChiSquare(ClassificationCriterion):
         return Gini().score(left, right, parent)
 
 
+class ReportMisclassification(ClassificationCriterion):
+    r"""Source 004's misclassification gain as its code computes it (``minimum``).
+
+    The report's index of a set is the smallest *absolute count* among the
+    classes present in it (``np.min(np.unique(labels, return_counts=True)[1])``),
+    not a share of all classes: a pure set scores its size, and an empty set
+    0. The gain is the report's, :math:`G = I(S) - \sum_j (w_j / w)\, I(S_j)`,
+    so a split is worth taking when it peels off a small mixed group, and a
+    split into pure children scores below zero. Zero and negative gains are
+    refused (the report keeps a split only when it beats 0). The node
+    impurity stored is this index (a count).
+
+    Proxy :math:`-(w_L I(S_L) + w_R I(S_R))`.
+    """
+
+    name = "report_misclassification"
+    refuses_zero_gain = True
+
+    def impurity(self, stats):
+        present = np.where(stats > 0, stats, np.inf)
+        smallest = present.min(axis=0)
+        return np.where(np.isfinite(smallest), smallest, 0.0)
+
+
 CRITERIA_CLF = {
     "gini": Gini,
     "entropy": Entropy,
@@ -517,7 +542,10 @@ REGRESSOR_CRITERIA = {**CRITERIA_REG, **ROW_CRITERIA}
 # Source 004's own metrics, offered beside the standard ones (by the classifier,
 # the grower and the forests), outside CRITERIA_CLF, whose entries are the
 # impurity gains and Pearson's statistic.
-REPORT_CRITERIA = {"report_chi2": ReportChiSquare}
+REPORT_CRITERIA = {
+    "report_chi2": ReportChiSquare,
+    "report_misclassification": ReportMisclassification,
+}
 # Every classification criterion an estimator accepts.
 # scikit-learn's other names, accepted by the estimators (not offered again on the pages).
 CRITERION_ALIASES = {"log_loss": Entropy}  # log loss is the entropy impurity

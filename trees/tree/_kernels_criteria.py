@@ -34,6 +34,7 @@ __all__ = [
     "MISCLASSIFICATION",
     "POISSON",
     "REPORT_CHI2",
+    "REPORT_MISCLASSIFICATION",
     "SQUARED_ERROR",
     "gain",
     "impurity",
@@ -46,7 +47,7 @@ __all__ = [
 ]
 
 (GINI, ENTROPY, MISCLASSIFICATION, CHI2, SQUARED_ERROR, REPORT_CHI2, FRIEDMAN_MSE, POISSON,
- ABSOLUTE_ERROR) = range(9)  # fmt: skip
+ ABSOLUTE_ERROR, REPORT_MISCLASSIFICATION) = range(10)  # fmt: skip
 KERNEL_IDS = {
     "gini": GINI,
     "entropy": ENTROPY,
@@ -59,6 +60,7 @@ KERNEL_IDS = {
     # No formula below: its errors need the node's rows (``_kernels_absolute_error``); its
     # statistics are the squared error's, read only for weights.
     "absolute_error": ABSOLUTE_ERROR,
+    "report_misclassification": REPORT_MISCLASSIFICATION,
 }
 # A Poisson child's sum of y at most this is not positive (``_criterion.EPSILON``).
 EPSILON = np.finfo(np.float64).eps
@@ -118,10 +120,25 @@ def _entropy(stats):
 
 
 @njit(**_INLINE)
+def _smallest_present(stats, parent, sign):
+    """Source 004's index of a child (``sign`` 0: ``stats``; 1: ``parent - stats``): the
+    smallest count among the classes present, 0 for an empty child."""
+    smallest = np.inf
+    for k in range(stats.shape[0]):
+        count = parent[k] - stats[k] if sign else stats[k]
+        if count > 0:
+            smallest = min(smallest, count)
+    return smallest if smallest < np.inf else 0.0
+
+
+@njit(**_INLINE)
 def impurity(stats, crit):
-    """Impurity of a node: Gini (also the chi-squares'), entropy, misclassification or variance."""
+    """Impurity of a node: Gini (also the chi-squares'), entropy, misclassification or variance
+    (or source 004's smallest class count)."""
     if crit == ENTROPY:
         return _entropy(stats)
+    if crit == REPORT_MISCLASSIFICATION:
+        return _smallest_present(stats, stats, 0)
     if crit == POISSON:
         return max(_safe_divide(stats[2] - _s_log_mean(stats[1], stats[0]), stats[0]), 0.0)
     if is_regression(crit):
@@ -251,6 +268,13 @@ def proxy(left, parent, crit):
         return _misclassification_proxy(left, parent)
     if crit == CHI2:
         return _chi2_proxy(left, parent)
+    if crit == REPORT_MISCLASSIFICATION:  # -(w_L I_L + w_R I_R)
+        w_left = weight(left, crit)
+        w_right = right_weight(left, parent, crit)
+        return -(
+            w_left * _smallest_present(left, parent, 0)
+            + w_right * _smallest_present(left, parent, 1)
+        )
     return _report_chi2_proxy(left, parent)
 
 
@@ -276,6 +300,8 @@ def score_from_proxy(value, parent, crit):
         return _safe_divide(value, w)
     if crit == POISSON:
         return _safe_divide(value - _s_log_mean(parent[1], w), w)
+    if crit == REPORT_MISCLASSIFICATION:
+        return _safe_divide(value + w * _smallest_present(parent, parent, 0), w)
     return _safe_divide(value + w * _entropy(parent), w)
 
 
