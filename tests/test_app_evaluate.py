@@ -177,10 +177,15 @@ def test_table_4_1_on_the_mushroom_data_beside_the_report():
     _clean(at)
     table = next(d.value for d in at.dataframe if "decision metric" in d.value.columns)
     # The misclassification row first, with the tree grown by the report's code beside it.
-    assert list(table["tree"]) == ["ours", "ours, the report's code", "report"] + [
-        "ours",
-        "report",
-    ] * 3
+    assert (
+        list(table["tree"])
+        == ["ours", "ours, the report's code", "report"]
+        + [
+            "ours",
+            "report",
+        ]
+        * 3
+    )
     code = table[table["tree"] == "ours, the report's code"].iloc[0]
     assert code["decision metric"] == "misclassification" and code["train error"] > 0
     report_rows = table[table["tree"] == "report"]
