@@ -563,7 +563,8 @@ class RandomForestClassifier(ForestClassifier):
     Parameters
     ----------
     n_estimators : int, default=100
-    criterion : {"gini", "entropy", "misclassification", "chi2", "report_chi2"}, default="gini"
+    criterion : {"gini", "entropy", "misclassification", "chi2", "report_chi2", \
+"report_misclassification"}, default="gini"
     max_depth, min_samples_split, min_samples_leaf, max_leaf_nodes, min_impurity_decrease
         The trees' stopping rules.
     ccp_alpha : float, default=0.0

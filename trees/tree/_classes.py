@@ -356,14 +356,16 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
 
     Parameters
     ----------
-    criterion : {"gini", "entropy", "log_loss", "misclassification", "chi2", "report_chi2"}, \
-default="gini"
+    criterion : {"gini", "entropy", "log_loss", "misclassification", "chi2", "report_chi2", \
+"report_misclassification"}, default="gini"
         Split score (``trees._criterion``); any number of classes.
         ``"log_loss"`` is scikit-learn's name for ``"entropy"``.
         ``"chi2"`` is Pearson's statistic, ``"report_chi2"`` source 004's own
-        chi-square metric. Misclassification refuses splits of zero gain
-        (see ``Misclassification``): its exhaustive trees stop where no split
-        changes a majority.
+        chi-square metric, ``"report_misclassification"`` source 004's
+        misclassification index as its code computes it (the smallest class
+        count; ``ReportMisclassification``). Misclassification refuses splits
+        of zero gain (see ``Misclassification``): its exhaustive trees stop
+        where no split changes a majority.
     splitter : {"best", "random"}, default="best"
         ``"best"`` scans every cut of every feature visited and takes the
         midpoint of the best; ``"random"`` draws one threshold per feature
