@@ -199,9 +199,8 @@ class Misclassification(ClassificationCriterion):
 
     Source 004 writes it as the minimum class share, which is the same for two
     classes; ``1 - max`` is its generalisation to any number of classes. (The
-    report's code scores absolute minority *counts* rather than shares; the
-    weighted gain below is what that becomes once divided by the node's
-    weight, so both order a node's splits alike.)
+    report's code computes another index, the smallest class *count* present,
+    under which a pure child scores its size: :class:`ReportMisclassification`.)
     Proxy :math:`\max_k L_k + \max_k R_k`, so
     :math:`G = (\mathrm{proxy} - \max_k P_k) / w`.
 
