@@ -652,8 +652,7 @@ def split_confidence(
         always categorical.
     feature_names : list of str, optional
     max_pair_work : int
-        Budget of the exact search for flipping pairs (pairs times candidates);
-        beyond it ``rows_to_flip`` is a bound.
+        Budget of the exact pair searches (pairs times candidates); beyond it the counts are bounds.
     progress : callable(done, total), optional
     should_stop : callable() -> bool, optional
         Stops between nodes or bootstrap samples; the table then holds the
@@ -666,14 +665,12 @@ def split_confidence(
         ``n_samples``, ``feature``, ``feature_name``, ``split``, ``score``;
         the runner-up's ``runner_up_feature``, ``runner_up_name``,
         ``runner_up_split``, ``runner_up_threshold``, ``runner_up_score`` and
-        ``score_ratio`` (runner-up / winner); ``rows_to_flip`` (nullable
-        int), ``flip_exact``, ``flip_at_least``, ``flip_rows`` (see
-        :func:`rows_to_flip`); ``rows_to_move``, ``move_exact``,
-        ``move_at_least``, ``move_rows`` (see :func:`rows_to_move`; never
-        more than rows to flip); ``boot_win_rate``, ``boot_runs``,
+        ``score_ratio`` (runner-up / winner); ``rows_to_flip`` (nullable int),
+        ``flip_exact``, ``flip_at_least``, ``flip_rows`` (:func:`rows_to_flip`);
+        ``rows_to_move``, ``move_exact``, ``move_at_least``, ``move_rows``
+        (:func:`rows_to_move`); ``boot_win_rate``, ``boot_runs``,
         ``boot_rival``, ``boot_threshold_low``, ``boot_threshold_high`` (see
-        :func:`bootstrap_node_wins`). ``attrs["cancelled"]`` tells whether a
-        stop cut the run.
+        :func:`bootstrap_node_wins`). ``attrs["cancelled"]``: whether a stop cut the run.
     """
     tree, data = _node_data(model, X, y, criterion, min_samples_leaf, categorical_features)
     names = feature_names_of(tree, feature_names)

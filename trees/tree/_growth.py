@@ -22,7 +22,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._categorical import best_categorical_split
-from ._kernels_absolute_error import node_medians
 from ._kernels_arrays import kernel_array
 from ._kernels_criteria import KERNEL_IDS
 from ._kernels_growth import (
@@ -33,7 +32,6 @@ from ._kernels_growth import (
     CHOICE_N_LEFT,
     CHOICE_SCORE,
     CHOICE_THRESHOLD,
-    DEPTH,
     FEATURE,
     FLOAT_COLUMNS,
     INT_COLUMNS,
@@ -50,7 +48,6 @@ from ._kernels_growth import (
     N_SAMPLES,
     RIGHT,
     SKLEARN_VARIANCE,
-    START,
     STORE_FLOATS,
     STORE_INTS,
     STORE_SETS,
@@ -60,7 +57,6 @@ from ._kernels_growth import (
     WEIGHT_MIN_LEAF,
     WEIGHT_TOTAL,
     evaluate_nodes,
-    node_means,
     root_sklearn_variance,
     split_node,
 )
@@ -79,6 +75,7 @@ from ._kernels_search import (
     SETTING_MIN_WEIGHT,
     SETTING_RANDOM,
 )
+from ._node_view import NodeView
 from ._selection import SELECTIONS
 from ._splitter import (
     SPLITTERS,
@@ -132,96 +129,6 @@ class Choice:
 
     def __lt__(self, other):  # heap entries compare choices only on exact ties of the other keys
         return self.feature < other.feature
-
-
-class _NodeView:
-    """Read access to the node store by attribute: ``nodes.feature``, ``nodes.value``..."""
-
-    _INTS = {
-        "feature": FEATURE,
-        "left": LEFT,
-        "right": RIGHT,
-        "n_samples": N_SAMPLES,
-        "depth": DEPTH,
-        "start": START,
-        "missing_left": MISSING_LEFT,
-    }
-
-    def __init__(self, growth):
-        self._growth = growth
-
-    @property
-    def size(self):
-        return self._growth.size
-
-    def __getattr__(self, name):
-        growth = self._growth
-        if name in self._INTS:
-            return growth.store[STORE_INTS][: growth.size, self._INTS[name]]
-        if name == "threshold":
-            return growth.store[STORE_FLOATS][: growth.size, THRESHOLD]
-        raise AttributeError(name)
-
-    @property
-    def stats(self):
-        """Statistics of every node, shape (n_stats, size)."""
-        return self._growth.store[STORE_STATS][: self._growth.size].T
-
-    @property
-    def weighted_n_samples(self):
-        return self._growth.criterion.weight(self.stats)
-
-    @property
-    def impurity(self):
-        if self._growth.criterion.needs_rows:
-            return self._medians()[1]
-        return self._growth.criterion.impurity(self.stats)
-
-    def _medians(self):
-        """Each node's weighted median and absolute-error impurity, from its rows
-        (``_kernels_absolute_error.node_medians``), shape (2, size); computed once per size of
-        the tree (``value`` and ``impurity`` both read it, and only estimators grow under the
-        absolute error: the grower, which undoes splits, refuses it)."""
-        growth = self._growth
-        cached = getattr(self, "_median_cache", None)
-        if cached is not None and cached.shape[1] == self.size:
-            return cached
-        out = np.empty((2, self.size))
-        contiguous = np.ascontiguousarray  # one compiled specialisation for every caller
-        node_medians(growth.rows, growth.targets, contiguous(growth._stats_by_row[:, 0]),
-                     contiguous(self.start), contiguous(self.n_samples), out)  # fmt: skip
-        self._median_cache = out
-        return out
-
-    @property
-    def value(self):
-        """Class shares, or the regression mean of each node's rows (exact for a pure node), or
-        their weighted median (the absolute error)."""
-        growth = self._growth
-        if growth.criterion.needs_rows:
-            return self._medians()[0][:, None]
-        if growth.criterion.is_classification:
-            return growth.criterion.value(self.stats)
-        if growth.raw_targets:
-            means = np.empty(self.size)
-            contiguous = np.ascontiguousarray  # one compiled specialisation for every caller
-            node_means(growth.rows[0], growth.targets, contiguous(growth._stats_by_row[:, 0]),
-                       contiguous(self.start), contiguous(self.n_samples), means)  # fmt: skip
-            return means[:, None]
-        return growth.criterion.value(self.stats) + growth.value_offset
-
-    @property
-    def improvement(self):
-        """Weighted impurity decrease ``(w_t I_t - w_L I_L - w_R I_R) / w`` of each split
-        (0 at leaves), from the nodes' impurities as scikit-learn's feature importances."""
-        growth, out = self._growth, np.zeros(self.size)
-        internal = np.flatnonzero(self.feature >= 0)
-        weighted = self.weighted_n_samples * self.impurity
-        decrease = (
-            weighted[internal] - weighted[self.left[internal]] - weighted[self.right[internal]]
-        )
-        out[internal] = decrease / growth.total_weight
-        return out
 
 
 # The attribute of a growing tree at each position of the kernels' ``data``.
@@ -334,7 +241,7 @@ class GrowingTree:
         present = slice(None) if self.rows.shape[1] == self.X.shape[0] else in_index_order
         self.orders = self._sklearn_orders(in_index_order)
         self._start_store(row_stats[:, present].sum(axis=1))
-        self.nodes = _NodeView(self)
+        self.nodes = NodeView(self)
         self.total_weight = float(self.criterion.weight(self.store[STORE_STATS][0]))
 
     @property

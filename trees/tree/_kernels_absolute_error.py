@@ -67,6 +67,7 @@ __all__ = [
     "node_absolute_error",
     "node_medians",
     "rank_node_targets",
+    "split_decrease",
     "subset_errors",
 ]
 
@@ -360,6 +361,18 @@ def decrease(node_error, child_errors, weights):
     return (
         node_error / w - w_right / w * (error_right / w_right) - w_left / w * (error_left / w_left)
     )
+
+
+@njit(**_JIT)
+def split_decrease(data, node, best, buffers):
+    """:func:`decrease` of a node's chosen random split: ``node`` is ``(start, count,
+    parent statistics)``, ``best`` the split's ``(error_left, error_right, w_left)``."""
+    rows, targets, weights = data[DATA_ROWS], data[DATA_TARGETS], data[DATA_STATS][:, 0]
+    start, count, parent = node
+    node_error = node_absolute_error(
+        rows, start, count, targets, weights, buffers[BUFFER_RANKS], buffers[BUFFER_MEDIANS]
+    )[1]
+    return decrease(node_error, (best[0], best[1]), (parent[0], best[2]))
 
 
 @njit(**_JIT)

@@ -36,10 +36,9 @@ import numpy as np
 from numba import njit
 
 from ._kernels_absolute_error import (
-    decrease,
     errors_proxy,
-    node_absolute_error,
     rank_node_targets,
+    split_decrease,
     subset_errors,
 )
 from ._kernels_criteria import ABSOLUTE_ERROR, gain, proxy, score_from_proxy
@@ -59,6 +58,8 @@ from ._kernels_search import (
     DATA_TARGETS,
     DATA_X,
     FEATURE_THRESHOLD,
+    SETTING_BY_SCORE,
+    SETTING_CRIT,
     category_sums,
     children_allowed,
     membership_left,
@@ -173,6 +174,20 @@ def _threshold_draw(X, rows, node, stats, feature, buffers, rng):
     )
 
 
+@njit(**_INLINE)
+def _threshold_key(data, node, settings, cut, buffers):
+    """A drawn threshold's key (its proxy, or its score when ``by_score``), and under the
+    absolute error its children's errors and left weight (``subset_errors``; zeros otherwise).
+    The left child's statistics are in ``buffers[BUFFER_LEFT]``."""
+    start, count, parent = node
+    crit, by_score = settings[SETTING_CRIT], settings[SETTING_BY_SCORE]
+    if crit == ABSOLUTE_ERROR:
+        errors = subset_errors(data, (start, count), buffers[BUFFER_VALUES], cut, buffers)
+        return errors_proxy((errors[0], errors[1]), (errors[2], parent[0] - errors[2])), errors
+    key = proxy(buffers[BUFFER_LEFT], parent, crit)
+    return (score_from_proxy(key, parent, crit) if by_score else key), (0.0, 0.0, 0.0)
+
+
 @njit(**_JIT)
 def choose_random_split(data, node, settings, visit, n_allowed, buffers, rng):
     """The best of one random candidate per visited feature (module docstring).
@@ -196,12 +211,8 @@ def choose_random_split(data, node, settings, visit, n_allowed, buffers, rng):
         Whether the feature's missing rows go left (a side drawn at random
         when the node has some, as scikit-learn's ``RandomSplitter``).
     """
-    rows, stats, X, categorical = (
-        data[DATA_ROWS],
-        data[DATA_STATS],
-        data[DATA_X],
-        data[DATA_CATEGORICAL],
-    )
+    rows, stats, X = data[DATA_ROWS], data[DATA_STATS], data[DATA_X]
+    categorical = data[DATA_CATEGORICAL]
     start, count, parent = node
     crit, min_leaf, min_weight, equality, by_score, _ = settings
     left, best_set = buffers[BUFFER_LEFT], buffers[BUFFER_BEST_CHOSEN]
@@ -236,16 +247,7 @@ def choose_random_split(data, node, settings, visit, n_allowed, buffers, rng):
         visited += 1
         if not children_allowed(left, parent, n_left, count, crit, min_leaf, min_weight):
             continue
-        errors = (0.0, 0.0, 0.0)
-        if absolute_error:
-            errors = subset_errors(
-                data, (start, count), buffers[BUFFER_VALUES], (threshold, missing_left), buffers
-            )
-            key = errors_proxy((errors[0], errors[1]), (errors[2], parent[0] - errors[2]))
-        else:
-            key = proxy(left, parent, crit)
-            if by_score:
-                key = score_from_proxy(key, parent, crit)
+        key, errors = _threshold_key(data, node, settings, (threshold, missing_left), buffers)
         if key > best_key:
             best_key, best_f, best_n_left, best_threshold = key, f, n_left, threshold
             best_missing_left, best_errors = missing_left, errors
@@ -253,9 +255,7 @@ def choose_random_split(data, node, settings, visit, n_allowed, buffers, rng):
     if best_f < 0:
         return -1, -1, -np.inf, 0.0, 0, np.nan, False
     if absolute_error:
-        node_error = node_absolute_error(rows, start, count, data[DATA_TARGETS], stats[:, 0],
-                                         buffers[BUFFER_RANKS], buffers[BUFFER_MEDIANS])[1]  # fmt: skip
-        g = decrease(node_error, (best_errors[0], best_errors[1]), (parent[0], best_errors[2]))
+        g = split_decrease(data, node, best_errors, buffers)
         return best_f, best_n_left - 1, g, g, best_n_left, best_threshold, best_missing_left
     score = (
         best_key if by_score or categorical[best_f] else score_from_proxy(best_key, parent, crit)
