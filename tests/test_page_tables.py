@@ -97,7 +97,7 @@ def test_the_reports_code_row_sits_between_ours_and_the_reports_misclassificatio
     ]
     frame = table_41_frame(ours, TABLE_4_1, DEPTH_OFFSET, variants=REPORT_VARIANTS)
     first = frame[frame["decision metric"] == "misclassification"]
-    assert list(first["tree"]) == ["ours", "ours, the report's code", "report"]
+    assert list(first["tree"]) == ["ours", "report's code", "report"]
     assert "report_misclassification" not in set(frame["decision metric"])
 
 

@@ -120,7 +120,7 @@ def table_41_frame(ours, report=None, depth_offset=1, order=None, variants=None)
     variants : dict, optional
         Criteria that compute a metric as the report's code does, by the metric
         (``datasets.REPORT_VARIANTS``): their rows sit with that metric's, as
-        "ours, the report's code".
+        "report's code" (our tree, grown as the report's code grows it).
     """
     rows = []
     variants = variants or {}
@@ -136,7 +136,7 @@ def table_41_frame(ours, report=None, depth_offset=1, order=None, variants=None)
     for criterion in order:
         for source, row, offset in (
             ("ours", by_metric.get(criterion), depth_offset),
-            ("ours, the report's code", code_rows.get(criterion), depth_offset),
+            ("report's code", code_rows.get(criterion), depth_offset),
             ("report", printed.get(criterion), 0),
         ):
             if row is None:

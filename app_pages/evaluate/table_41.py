@@ -116,6 +116,10 @@ def show_table_41(grown, is_report_data, n_rows, n_all):
         title="Table 4.1: trees grown to purity",
         hide_index=True,
         column_config={
+            "tree": st.column_config.TextColumn(
+                help="ours: this package's criterion; report's code: our tree grown with the "
+                "report's own index and rules; report: the printed row."
+            ),
             "train error": st.column_config.NumberColumn(format="%.3f"),
             "test error": st.column_config.NumberColumn(format="%.3f"),
         },
@@ -147,14 +151,13 @@ def explain_table_41_differences():
             "Σ_j Σ_i |p_i(S_j) − p_i(S)| / √p_i(S), which does not weigh the children by size; "
             "ours is Pearson's statistic, which for two classes picks the same splits as the Gini "
             "impurity, so its tree matches the Gini tree here.\n"
-            "- **Misclassification.** The report's code does not score the minority share: its "
-            "index of a set is the smallest class *count* in it, so a pure child scores its size "
-            "and the gain favours peeling off small mixed groups; it keeps a split only when that "
-            'gain is positive. The row "ours, the report\'s code" grows with that index and the '
-            "report's rules (one category at a time, a queue of leaves, depth at most 100): its "
-            "training and test errors come close to the report's, while its depth and size "
-            "still differ, for a reason not yet found (the report's split of the rows is not "
-            "published).\n"
+            '- **Misclassification.** "ours" scores the textbook index, the minority share, '
+            "and refuses a split that changes no majority, so it stops early. The report's code "
+            "scores the smallest class *count* in a set instead (a pure child scores its size, "
+            'so the gain favours peeling off small mixed groups). The row "report\'s code" is '
+            "our tree grown with that index and the report's rules (one category at a time, a "
+            "queue of leaves, depth at most 100). On all rows its errors come close to the "
+            "report's; its depth and size still differ, for a reason not yet found.\n"
             "- **Conditions on nominal features.** The report's code tries one category at a time "
             "(x = v); membership here searches the best set of categories (x ∈ S), equality "
             "matches the report.\n"

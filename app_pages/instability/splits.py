@@ -95,8 +95,13 @@ def confidence_panel(table, settings):
             "bootstrap win rate": st.column_config.NumberColumn(
                 format="%.0f%%", help=glossary.explain("bootstrap win rate")
             ),
-            "rows to flip": st.column_config.TextColumn(help=glossary.explain("rows to flip")),
-            "rows to move": st.column_config.TextColumn(help=glossary.explain("rows to move")),
+            # Narrow count columns leave the split's and the runner-up's text the room.
+            "rows to flip": st.column_config.TextColumn(
+                width="small", help=glossary.explain("rows to flip")
+            ),
+            "rows to move": st.column_config.TextColumn(
+                width="small", help=glossary.explain("rows to move")
+            ),
         },
     )
     boots = (
