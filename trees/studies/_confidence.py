@@ -270,19 +270,31 @@ def _pair_flip(data, splits, winner, max_work):
     if not any_rival:
         return ()
     rows = _pair_rows(data, splits, splits.feature[cands] == winner, cands)
-    n_pairs = rows.shape[0] * (rows.shape[0] - 1) // 2
-    if n_pairs * cands.shape[0] > max_work:
+    if rows.shape[0] * (rows.shape[0] - 1) // 2 * cands.shape[0] > max_work:
         return None
+    return _first_pair(
+        rows,
+        cands,
+        lambda pairs: _flips(
+            removal_scores(data, splits, pairs, cands), splits.feature[cands], winner
+        ),
+    )
+
+
+def _first_pair(rows, cands, judge):
+    """The first chunk's most decisive pair of ``rows`` that changes the node, or ``()``.
+
+    ``judge`` maps removal sets (pairs) to ``(changes, margin)`` (:func:`_flips`,
+    :func:`_moves`); pairs are judged in chunks that keep the score arrays bounded.
+    """
     first, second = np.triu_indices(rows.shape[0], k=1)
     pairs = np.column_stack([rows[first], rows[second]])
     step = max(1, 10_000_000 // max(1, cands.shape[0]))
     for start in range(0, len(pairs), step):
         chunk = pairs[start : start + step]
-        flips, margin = _flips(
-            removal_scores(data, splits, chunk, cands), splits.feature[cands], winner
-        )
-        if flips.any():
-            found = np.flatnonzero(flips)
+        changes, margin = judge(chunk)
+        if changes.any():
+            found = np.flatnonzero(changes)
             return tuple(int(r) for r in chunk[found[np.argmin(margin[found])]])
     return ()
 
@@ -477,16 +489,7 @@ def _pair_move(data, splits, own, max_work):
     rows = _pair_rows(data, splits, cands == own, cands)
     if rows.shape[0] * (rows.shape[0] - 1) // 2 * cands.shape[0] > max_work:
         return None
-    first, second = np.triu_indices(rows.shape[0], k=1)
-    pairs = np.column_stack([rows[first], rows[second]])
-    step = max(1, 10_000_000 // max(1, cands.shape[0]))
-    for start in range(0, len(pairs), step):
-        chunk = pairs[start : start + step]
-        moved, margin = _moves(data, splits, own, chunk, cands)
-        if moved.any():
-            found = np.flatnonzero(moved)
-            return tuple(int(r) for r in chunk[found[np.argmin(margin[found])]])
-    return ()
+    return _first_pair(rows, cands, lambda pairs: _moves(data, splits, own, pairs, cands))
 
 
 def rows_to_move(data, splits, own, flip=None, max_pair_work=MAX_PAIR_WORK):
