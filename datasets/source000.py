@@ -134,6 +134,22 @@ def _parse_depth(text):
     return None if text == "None" else int(text)
 
 
+@lru_cache(maxsize=1)
+def _settings_by_dataset():
+    """``{(dataset, model): settings}`` of ``settings.csv``, read once (a protocol asks for a
+    dataset's settings at each of its thousands of tasks)."""
+    by_dataset = {}
+    for row in settings_table().itertuples(index=False):
+        if row.min_samples_leaf:
+            settings = {"min_samples_leaf": float(row.min_samples_leaf)}
+        else:
+            settings = {"max_depth": _parse_depth(row.max_depth)}
+        if row.model == "forest":
+            settings["n_estimators"] = 100
+        by_dataset[(row.dataset, row.model)] = settings
+    return by_dataset
+
+
 def paper_settings(name, model):
     """The estimator settings source 000 used for a dataset and model.
 
@@ -149,20 +165,13 @@ def paper_settings(name, model):
         ``{"min_samples_leaf": fraction}`` or ``{"max_depth": int or None}``;
         forests also get the paper's ``n_estimators=100`` (scikit-learn's
         default). Rows for lymphography and stock-portfolio (absent from
-        Table 1) were found by rerunning the paper's selection here.
+        Table 1) were found by rerunning the paper's selection here. A new
+        dict at each call (the caller may change it).
     """
-    table = settings_table()
-    row = table[(table["dataset"] == name) & (table["model"] == model)]
-    if row.empty:
+    settings = _settings_by_dataset().get((name, model))
+    if settings is None:
         raise DataError(
             f"No settings of source 000 for {name!r} and model {model!r}: "
             "use one of the 40 datasets and 'tree' or 'forest'."
         )
-    row = row.iloc[0]
-    if row["min_samples_leaf"]:
-        settings = {"min_samples_leaf": float(row["min_samples_leaf"])}
-    else:
-        settings = {"max_depth": _parse_depth(row["max_depth"])}
-    if model == "forest":
-        settings["n_estimators"] = 100
-    return settings
+    return dict(settings)

@@ -7,8 +7,9 @@ grid cell...), a combine step per part, and a final summary. :func:`run_job`
 1. opens the job's run in the store (its id comes from the job's kind,
    settings and dataset fingerprints: the same job finds its run again);
 2. skips the tasks already saved, submits the others to the executor and
-   saves each result as it arrives (one transaction per task: a killed
-   worker or a full disk loses at most the task in flight);
+   saves each result as it arrives (one transaction per task, on one
+   connection kept open for the run: a killed worker or a full disk loses
+   at most the task in flight);
 3. combines each part once its tasks are all in, and keeps the parts done in
    the run's summary, so a page can show them while the run goes on;
 4. marks the run "done" with the final summary, "stopped" when asked to
@@ -98,6 +99,11 @@ def run_job(job, store=None, executor=None, progress=None, should_stop=None):
     """
     store = MemoryStore() if store is None else store
     executor = executor or JoblibExecutor(n_jobs=1)
+    with store.kept_open():  # one connection for the run's thousands of saves
+        return _run(job, store, executor, progress, should_stop)
+
+
+def _run(job, store, executor, progress, should_stop):
     keys = job.task_keys()
     run = _open(store, job, keys)
     run_id = run["id"]

@@ -25,7 +25,9 @@ import json
 import math
 import os
 import sqlite3
+import threading
 import time
+from collections import Counter
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -76,6 +78,8 @@ CREATE TABLE IF NOT EXISTS tasks (
 CREATE INDEX IF NOT EXISTS runs_by_kind ON runs(kind, fingerprint);
 """
 STATUSES = ("running", "stopped", "failed", "done")
+# Connections this process has open, per file (see ResultsStore._header_is_sqlite).
+_OPEN_FILES, _OPEN_FILES_LOCK = Counter(), threading.Lock()
 
 
 class StoreError(RuntimeError):
@@ -142,24 +146,74 @@ class ResultsStore:
 
     def __init__(self, path):
         self.path = Path(path).expanduser()
+        self._kept = threading.local()
         self._check_or_create()
 
     # ------------------------------------------------------------ opening
     def _connect(self):
-        connection = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_S)
+        """A new connection: rows by name, foreign keys on, and commits without a sync.
+
+        ``synchronous = NORMAL`` in WAL mode: a commit is written to the log
+        but not flushed to the disk, so a killed process loses nothing it
+        committed (the operating system holds the write) and only a power cut
+        may lose the last commits, never the file's consistency.
+        """
+        with _OPEN_FILES_LOCK:
+            connection = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_S)
+            _OPEN_FILES[self._key()] += 1
         connection.row_factory = sqlite3.Row
         connection.execute("PRAGMA foreign_keys = ON")
+        connection.execute("PRAGMA synchronous = NORMAL")
         return connection
 
+    def _disconnect(self, connection):
+        connection.close()
+        with _OPEN_FILES_LOCK:
+            _OPEN_FILES[self._key()] -= 1
+
+    def _key(self):
+        return os.path.realpath(self.path)
+
     @contextmanager
-    def _transaction(self, what):
-        """One write transaction; SQLite errors become :class:`StoreError` with advice."""
+    def kept_open(self):
+        """Keep one connection open for this thread's calls until the block ends.
+
+        A run saves thousands of tasks; opening the file for each cost more
+        than a small task's fit (:func:`lab.runner.run_job` keeps it open for
+        its loop). Each save is still its own transaction: a killed run loses
+        at most the task in flight. Nested blocks share the outer connection.
+        """
+        if getattr(self._kept, "connection", None) is not None:
+            yield self
+            return
+        self._kept.connection = self._connect()
+        try:
+            yield self
+        finally:
+            connection, self._kept.connection = self._kept.connection, None
+            self._disconnect(connection)
+
+    @contextmanager
+    def _connection(self):
+        """The connection kept open by :meth:`kept_open`, or a new one closed after the block."""
+        kept = getattr(self._kept, "connection", None)
+        if kept is not None:
+            yield kept
+            return
         try:
             connection = self._connect()
         except sqlite3.Error as error:
             raise StoreError(f"Cannot open the results store {self.path}: {error}.") from error
         try:
-            with connection:
+            yield connection
+        finally:
+            self._disconnect(connection)
+
+    @contextmanager
+    def _transaction(self, what):
+        """One write transaction; SQLite errors become :class:`StoreError` with advice."""
+        try:
+            with self._connection() as connection, connection:
                 connection.execute("BEGIN IMMEDIATE")
                 yield connection
         except sqlite3.OperationalError as error:
@@ -169,8 +223,6 @@ class ResultsStore:
                     "before is kept: free some space and run the same command again to resume."
                 ) from error
             raise StoreError(f"Could not save to {self.path} while {what}: {error}.") from error
-        finally:
-            connection.close()
 
     def _refuse(self, reason):
         raise StoreError(
@@ -182,11 +234,9 @@ class ResultsStore:
         exists = self.path.exists() and self.path.stat().st_size > 0
         if self.path.exists() and self.path.is_dir():
             self._refuse("is a folder, not a results file")
-        if exists:
-            with open(self.path, "rb") as handle:
-                if handle.read(len(_SQLITE_HEADER)) != _SQLITE_HEADER:
-                    self._refuse("is not an SQLite database (a corrupt or foreign file)")
-        else:
+        if exists and not self._header_is_sqlite():
+            self._refuse("is not an SQLite database (a corrupt or foreign file)")
+        if not exists:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             connection = self._connect()
@@ -199,9 +249,25 @@ class ResultsStore:
                 else:
                     self._check_integrity(connection)
             finally:
-                connection.close()
+                self._disconnect(connection)
         except sqlite3.DatabaseError as error:
             self._refuse(f"cannot be read as a results store ({error}; the file may be corrupt)")
+
+    def _header_is_sqlite(self):
+        """Whether the file starts with SQLite's header (True unread when this process has it open).
+
+        Closing any handle on a file drops every POSIX lock this process holds
+        on it, SQLite's included: another process could then take the file
+        for its own (checkpoint and delete the write-ahead log under a live
+        connection) and corrupt it. So the header is read only while no
+        connection of this process is open on the file, and none opens
+        meanwhile; a file that is open was already checked.
+        """
+        with _OPEN_FILES_LOCK:
+            if _OPEN_FILES[self._key()] > 0:
+                return True
+            with open(self.path, "rb") as handle:
+                return handle.read(len(_SQLITE_HEADER)) == _SQLITE_HEADER
 
     @staticmethod
     def _marks(connection):
@@ -285,16 +351,13 @@ class ResultsStore:
 
     def run(self, run_id):
         """The run as a dict (settings, seeds and summary decoded), or None."""
-        connection = self._connect()
-        try:
+        with self._connection() as connection:
             row = connection.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
             if row is None:
                 return None
             n_done = connection.execute(
                 "SELECT count(*) FROM tasks WHERE run_id = ?", (run_id,)
             ).fetchone()[0]
-        finally:
-            connection.close()
         return _row_to_run(row, n_done)
 
     def runs(self, kind=None, fingerprint=None):
@@ -311,11 +374,8 @@ class ResultsStore:
                 values.append(value)
         if conditions:
             query += " WHERE " + " AND ".join(conditions)
-        connection = self._connect()
-        try:
+        with self._connection() as connection:
             rows = connection.execute(query + " ORDER BY r.updated DESC", values).fetchall()
-        finally:
-            connection.close()
         # sqlite3.Row iterates over values, so its names come from keys().
         return [_row_to_run({k: row[k] for k in row.keys() if k != "n_done"}, row["n_done"])  # noqa: SIM118
                 for row in rows]  # fmt: skip
@@ -356,12 +416,9 @@ class ResultsStore:
 
     def done_keys(self, run_id):
         """The keys of the run's finished tasks (a set)."""
-        connection = self._connect()
-        try:
+        with self._connection() as connection:
             rows = connection.execute("SELECT key FROM tasks WHERE run_id = ?", (run_id,))
             return {row[0] for row in rows}
-        finally:
-            connection.close()
 
     def task_results(self, run_id, prefix=None):
         """``{key: result}`` of the run's finished tasks (those whose key starts with ``prefix``)."""
@@ -369,11 +426,8 @@ class ResultsStore:
         if prefix is not None:
             query += " AND substr(key, 1, ?) = ?"
             values += [len(prefix), prefix]
-        connection = self._connect()
-        try:
+        with self._connection() as connection:
             return {key: json.loads(text) for key, text in connection.execute(query, values)}
-        finally:
-            connection.close()
 
 
 class MemoryStore:
@@ -382,6 +436,11 @@ class MemoryStore:
     def __init__(self):
         self.path = None
         self._runs, self._tasks = {}, {}
+
+    @contextmanager
+    def kept_open(self):
+        """Nothing to keep open in memory (:meth:`ResultsStore.kept_open`)."""
+        yield self
 
     def open_run(
         self, run_id, kind, label, dataset, fingerprint, settings, seeds, version, n_tasks

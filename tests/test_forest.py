@@ -195,3 +195,28 @@ def test_bad_parameters(lattice_classification, params, message):
     X, y = lattice_classification
     with pytest.raises(ValueError, match=message):
         RandomForestClassifier(**params).fit(X, y)
+
+
+def test_the_compiled_draws_are_numpys_randomstate_draws_to_the_bit():
+    """The forests' seeds and bootstrap samples come from a compiled Mersenne Twister
+    (``trees.tree._kernels_draws``): the same numbers as a fresh ``RandomState(seed)``."""
+    from trees.tree._kernels_draws import (
+        MAX_SEED,
+        bootstrap_counts,
+        bootstrap_rows,
+        generator_seeds,
+    )
+
+    rng = np.random.default_rng(0)
+    for n_samples in (1, 2, 3, 7, 100, 1000, 65_539):
+        for seed in [0, 1, MAX_SEED - 1, 2**32 - 1, *rng.integers(0, 2**32, 5).tolist()]:
+            n_draws = int(rng.integers(1, 2_000))
+            expected = np.random.RandomState(seed).randint(0, n_samples, n_draws, dtype=np.int32)
+            np.testing.assert_array_equal(bootstrap_rows(seed, n_samples, n_draws), expected)
+            counts = np.bincount(expected, minlength=n_samples).astype(float)
+            np.testing.assert_array_equal(bootstrap_counts(seed, n_samples, n_draws), counts)
+    seeds = rng.integers(0, MAX_SEED, 300)
+    expected = [np.random.RandomState(s).randint(MAX_SEED) for s in seeds]
+    np.testing.assert_array_equal(generator_seeds(seeds), expected)
+    with pytest.raises(ValueError, match="2\\*\\*32"):
+        bootstrap_rows(-1, 10, 10)

@@ -114,24 +114,19 @@ def test_two_writers_at_once_do_not_corrupt_each_other(tmp_path):
         assert all(v == {"i": int(k[5:]), "run": f"run{index}"} for k, v in results.items())
 
 
-def test_a_full_disk_loses_only_the_task_in_flight(tmp_path, monkeypatch):
+def test_a_full_disk_loses_only_the_task_in_flight(tmp_path):
     path = tmp_path / "runs.sqlite"
     store = ResultsStore(path)
     _open(store)
     store.save_task("r1", "fold-00000", {"small": 1})
-    original = ResultsStore._connect
-
-    def tiny_disk(self):
-        connection = original(self)
+    with store.kept_open(), store._connection() as connection:  # the run's own connection
         pages = connection.execute("PRAGMA page_count").fetchone()[0]
         connection.execute(f"PRAGMA max_page_count = {pages}")  # no room to grow
-        return connection
-
-    monkeypatch.setattr(ResultsStore, "_connect", tiny_disk)
-    with pytest.raises(StoreError, match="full"):
-        store.save_task("r1", "fold-00001", {"big": "x" * 200_000})
-    monkeypatch.setattr(ResultsStore, "_connect", original)
-    assert ResultsStore(path).task_results("r1") == {"fold-00000": {"small": 1}}
+        with pytest.raises(StoreError, match="full"):
+            store.save_task("r1", "fold-00001", {"big": "x" * 200_000})
+        assert ResultsStore(path).task_results("r1") == {"fold-00000": {"small": 1}}
+        store.save_task("r1", "fold-00002", {"small": 2})  # the failure left no transaction open
+    assert store.task_results("r1") == {"fold-00000": {"small": 1}, "fold-00002": {"small": 2}}
 
 
 def test_the_data_folder_follows_the_environment(tmp_path, monkeypatch):
@@ -186,3 +181,27 @@ def test_processes_opening_a_new_store_at_once_all_succeed(tmp_path):
     assert outputs == [["ok"] * n_attempts] * n_processes
     for attempt in range(n_attempts):
         assert ResultsStore(tmp_path / f"results-{attempt}.sqlite").runs() == []
+
+
+def test_a_store_opened_again_during_a_run_leaves_the_runs_file_handle_alone(tmp_path, monkeypatch):
+    """Closing any handle on the file drops the process's SQLite locks (POSIX), after which
+    another process may delete the write-ahead log under the run: a second store object
+    opened while a run keeps its connection must not read the header through its own handle
+    (this corrupted the file when a command-line run was polled and then resumed)."""
+    import lab.store as store_module
+
+    path = tmp_path / "runs.sqlite"
+    store = ResultsStore(path)
+    _open(store)
+
+    def no_handle(*args, **kwargs):
+        raise AssertionError("the header was read through a second handle")
+
+    with store.kept_open():
+        store.save_task("r1", "fold-00000", {"i": 0})
+        monkeypatch.setattr(store_module, "open", no_handle, raising=False)
+        assert ResultsStore(path).run("r1")["n_done"] == 1
+        monkeypatch.undo()
+        store.save_task("r1", "fold-00001", {"i": 1})
+    assert store_module._OPEN_FILES[str(path.resolve())] == 0  # every connection closed
+    assert ResultsStore(path).run("r1")["n_done"] == 2

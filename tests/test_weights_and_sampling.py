@@ -16,7 +16,8 @@ from trees import (
     RandomForestClassifier,
     RandomForestRegressor,
 )
-from trees.ensemble._forest import _tree_draws, bootstrap_indices, bootstrap_size
+from trees.ensemble._forest import bootstrap_indices, bootstrap_size
+from trees.tree._kernels_draws import generator_seeds
 from trees.tree._splitter import sort_features
 
 
@@ -101,7 +102,7 @@ def test_each_tree_sees_the_rows_and_weights_of_scikit_learns_tree(params, weigh
             expected *= compute_sample_weight("balanced", y, indices=rows)
         alone = DecisionTreeClassifier(max_depth=3, max_features="sqrt")
         alone._fit_in_forest(X, y, expected, sort_features(X), tree.tree_params_, None,
-                             _tree_draws(seed, len(y), False)[1])  # fmt: skip
+                             int(generator_seeds([seed])[0]))  # fmt: skip
         assert tree.tree_ == alone.tree_
 
 

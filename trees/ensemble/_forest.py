@@ -45,10 +45,11 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..tree import FOREST_CONDITIONINGS, DecisionTreeClassifier, DecisionTreeRegressor
 from ..tree._classes import _round_for_fit, check_predict_rows
 from ..tree._kernels_arrays import kernel_array
+from ..tree._kernels_draws import MAX_SEED, bootstrap_counts, bootstrap_rows, generator_seeds
 from ..tree._kernels_traversal import forest_predict
 from ..tree._operators import OPERATOR_CODES
 from ..tree._parallel import in_row_blocks
-from ..tree._params import tree_params_of
+from ..tree._params import param_names, tree_params_of
 from ..tree._settings import CLASS_WEIGHTS, check_sample_weight, class_weights
 from ..tree._splitter import sort_features
 from ..tree._tree import pack_trees
@@ -65,14 +66,10 @@ __all__ = [
     "tree_operators",
 ]
 
-_MAX_INT = np.iinfo(np.int32).max
-
 
 def _bootstrap_rows(state, n_samples, n_draws, weights):
-    """``n_draws`` rows drawn with replacement from ``state``: uniformly without
-    ``weights``, else with probability proportional to them (scikit-learn 1.9's rule)."""
-    if weights is None:
-        return state.randint(0, n_samples, n_draws, dtype=np.int32)
+    """``n_draws`` rows drawn with replacement from ``state``, with probability proportional
+    to ``weights`` (scikit-learn 1.9's rule for a weighted forest)."""
     drawn = state.choice(n_samples, n_draws, replace=True, p=weights / np.sum(weights))
     return drawn.astype(np.int32)
 
@@ -81,8 +78,12 @@ def bootstrap_indices(seed, n_samples, n_draws=None, weights=None):
     """Rows drawn with replacement for one tree (scikit-learn's scheme, so the
     same ``random_state`` draws the same bootstrap samples as its forests);
     ``n_draws`` rows (default ``n_samples``: see :func:`bootstrap_size`), with
-    probabilities proportional to ``weights`` when given."""
+    probabilities proportional to ``weights`` when given. Uniform draws are
+    ``RandomState(seed).randint(0, n_samples, n_draws)``, computed by
+    :func:`~trees.tree._kernels_draws.bootstrap_rows` without the generator object."""
     n_draws = n_samples if n_draws is None else n_draws
+    if weights is None:
+        return bootstrap_rows(seed, n_samples, n_draws)
     return _bootstrap_rows(check_random_state(seed), n_samples, n_draws, weights)
 
 
@@ -114,28 +115,17 @@ def bootstrap_size(n_samples, max_samples, weights=None):
     )
 
 
-def _tree_draws(seed, n_samples, bootstrap, n_draws=None, weights=None):
-    """A tree's bootstrap rows and its generator's seed, from one ``RandomState(seed)``.
+def _tree_weights(seed, n_samples, n_draws, weights):
+    """A tree's row weights: how many times its bootstrap sample drew each row.
 
-    Both are the first draws of a fresh ``RandomState(seed)``: the bootstrap
-    as :func:`bootstrap_indices` (scikit-learn's), the seed as the tree's own
-    fit draws it from ``random_state=seed``. Restoring the state in between
-    spares creating the state twice, which costs more than growing a small
-    tree's nodes.
-
-    Returns
-    -------
-    rows : ndarray of int32, or None without bootstrap
-    generator_seed : int
+    The sample is :func:`bootstrap_indices`'s (the first draws of a fresh
+    ``RandomState(seed)``); uniform draws are counted in compiled code
+    (:func:`~trees.tree._kernels_draws.bootstrap_counts`) without the rows.
     """
-    state = np.random.RandomState(seed)
-    fresh = state.get_state()
-    generator_seed = int(state.randint(_MAX_INT))
-    if not bootstrap:
-        return None, generator_seed
-    state.set_state(fresh)
-    n_draws = n_samples if n_draws is None else n_draws
-    return _bootstrap_rows(state, n_samples, n_draws, weights), generator_seed
+    if weights is None:
+        return bootstrap_counts(seed, n_samples, n_draws)
+    drawn = _bootstrap_rows(np.random.RandomState(seed), n_samples, n_draws, weights)
+    return np.bincount(drawn, minlength=n_samples).astype(np.float64)
 
 
 # A forest's class weights: the trees' and each tree's own bootstrap sample's.
@@ -211,6 +201,11 @@ class BaseForest(BaseEstimator):
 
     _tree_class = None
     _splitter = "best"
+
+    @classmethod
+    def _get_param_names(cls):
+        """scikit-learn's, read once per class (``trees.tree._params.param_names``)."""
+        return param_names(cls)
 
     def __init__(
         self,
@@ -319,28 +314,32 @@ class BaseForest(BaseEstimator):
                 self._compute_oob(kernel_array(_round_for_fit(X, params.threshold_dtype)), y)
             return self
         generator = check_random_state(self.random_state)
-        generator.randint(_MAX_INT, size=len(kept))  # the seeds of the trees kept
-        seeds = generator.randint(_MAX_INT, size=n_more)
+        generator.randint(MAX_SEED, size=len(kept))  # the seeds of the trees kept
+        seeds = generator.randint(MAX_SEED, size=n_more)
         X = kernel_array(_round_for_fit(X, params.threshold_dtype))
         # Sorted once for all trees (random splits read X unsorted: ``search_layout``).
         sorted_orders = sort_features(X) if params.splitter == "best" else None
         names = getattr(self, "feature_names_in_", None)
         unweighted = np.ones(n_samples)
 
-        def fit_one(seed):
-            rows, generator_seed = _tree_draws(seed, n_samples, self.bootstrap, n_draws, weights)
-            if rows is None:
+        def fit_one(seed, generator_seed):
+            if not self.bootstrap:
                 weight = unweighted.copy() if weights is None else weights.copy()
             else:
-                weight = np.bincount(rows, minlength=n_samples).astype(np.float64)
-                if subsample_classes:
-                    weight *= compute_sample_weight("balanced", y, indices=rows)
+                weight = _tree_weights(seed, n_samples, n_draws, weights)
+                if subsample_classes:  # the class weights of the tree's own sample, repeats counted
+                    drawn = np.repeat(np.arange(n_samples), weight.astype(np.intp))
+                    weight *= compute_sample_weight("balanced", y, indices=drawn)
             tree = params.estimator(self._tree_class, random_state=seed)
             return tree._fit_in_forest(X, y, weight, sorted_orders, params, names, generator_seed)
 
+        # Each tree's generator seed is the first draw of RandomState(its seed), as the tree's
+        # own fit would draw it; all at once, in compiled code (``_draws``).
+        grown_seeds = generator_seeds(seeds)
         # Threads share X and the sorted orders; the compiled growth releases the GIL.
         grown = Parallel(n_jobs=self.n_jobs, prefer="threads")(
-            delayed(fit_one)(seed) for seed in seeds
+            delayed(fit_one)(seed, int(grown))
+            for seed, grown in zip(seeds, grown_seeds, strict=True)
         )
         self.estimators_ = [*kept, *grown]
         self._seeds = np.concatenate([getattr(self, "_seeds", seeds[:0])[: len(kept)], seeds])

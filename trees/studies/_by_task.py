@@ -8,14 +8,7 @@ large data. Each answer is written once, here.
 """
 
 import numpy as np
-from sklearn.metrics import (
-    accuracy_score,
-    auc,
-    mean_squared_error,
-    r2_score,
-    roc_auc_score,
-    roc_curve,
-)
+from sklearn.metrics import accuracy_score, mean_squared_error, r2_score, roc_auc_score
 from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold, train_test_split
 
 from ..ensemble import (
@@ -29,10 +22,12 @@ from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
 __all__ = [
     "ERRORS",
     "TASKS",
+    "binary_auc",
     "error",
     "folds",
     "make_model",
     "make_tree",
+    "r2",
     "score",
     "subsample",
     "train_test_rows",
@@ -121,6 +116,50 @@ def folds(task, X, y, n_splits=5, n_repeats=1, random_state=0):
     return list(splitter.split(X, y))
 
 
+def binary_auc(positive, scores):
+    """Area under the ROC curve of ``scores`` for the rows where ``positive`` is True.
+
+    scikit-learn's ``roc_curve`` and ``auc``, operation for operation and so
+    to the bit, without their input checks (a tenth of their time, which
+    counts when a protocol scores thousands of folds): the rows sorted by
+    decreasing score; true and false positives counted at the last row of
+    each run of equal scores; the points on a straight line between their
+    neighbours dropped (``drop_intermediate``); (0, 0) prepended; rates by
+    division by the totals; the trapezoid rule ``sum(dx * (y1 + y0) / 2)``.
+    NaN when ``positive`` holds a single value.
+    """
+    positive = np.asarray(positive, dtype=bool)
+    scores = np.asarray(scores, dtype=np.float64)
+    if positive.all() or not positive.any():
+        return np.nan
+    order = np.argsort(scores, kind="stable")[::-1]
+    sorted_scores = scores[order]
+    ends = np.r_[np.flatnonzero(np.diff(sorted_scores)), positive.size - 1]
+    true_positives = np.cumsum(positive[order].astype(np.float64))[ends]
+    false_positives = 1 + ends.astype(np.float64) - true_positives
+    if false_positives.shape[0] > 2:
+        bends = np.logical_or(np.diff(false_positives, 2), np.diff(true_positives, 2))
+        kept = np.flatnonzero(np.r_[True, bends, True])
+        true_positives, false_positives = true_positives[kept], false_positives[kept]
+    tpr = np.r_[0.0, true_positives] / true_positives[-1]
+    fpr = np.r_[0.0, false_positives] / false_positives[-1]
+    return float(np.sum((fpr[1:] - fpr[:-1]) * (tpr[1:] + tpr[:-1]) / 2.0))
+
+
+def r2(y_true, prediction):
+    """R^2, ``1 - sum (y - p)^2 / sum (y - mean y)^2``, as scikit-learn's ``r2_score``
+    (1.0 for a perfect fit of a constant target, 0.0 for an imperfect one; NaN below two
+    rows), without its input checks."""
+    y_true = np.asarray(y_true, dtype=np.float64)
+    if y_true.shape[0] < 2:
+        return np.nan
+    residual = float(np.sum((y_true - np.asarray(prediction, dtype=np.float64)) ** 2))
+    spread = float(np.sum((y_true - y_true.mean()) ** 2))
+    if spread == 0.0:
+        return 1.0 if residual == 0.0 else 0.0
+    return 1.0 - residual / spread
+
+
 def score(task, y_true, prediction, classes=None):
     """AUC (classification, from class probabilities) or R^2 (regression).
 
@@ -134,20 +173,23 @@ def score(task, y_true, prediction, classes=None):
     Returns
     -------
     float
-        NaN when ``y_true`` holds a single class (AUC is undefined).
+        NaN when ``y_true`` holds a single class (AUC is undefined). With more
+        than two classes: the mean of each class's AUC against the rest
+        (scikit-learn's ``multi_class="ovr"``, macro average).
     """
     if _check_task(task) == "regression":
-        return float(r2_score(y_true, prediction))
-    if len(np.unique(y_true)) < 2:
+        return r2(y_true, prediction)
+    y_true = np.asarray(y_true)
+    if np.unique(y_true).size < 2:
         return np.nan
     classes = np.arange(prediction.shape[1]) if classes is None else np.asarray(classes)
     if prediction.shape[1] == 2:
-        # roc_auc_score's own computation for two classes (the area under
-        # roc_curve), without its multi-class dispatch: the same number in
-        # half the time, which counts when a study scores thousands of folds.
-        fpr, tpr, _ = roc_curve(y_true == classes[1], prediction[:, 1])
-        return float(auc(fpr, tpr))
-    return float(roc_auc_score(y_true, prediction, multi_class="ovr", labels=classes))
+        return binary_auc(y_true == classes[1], prediction[:, 1])
+    if not np.all(np.isin(classes, y_true)):  # scikit-learn's own message for a missing class
+        return float(roc_auc_score(y_true, prediction, multi_class="ovr", labels=classes))
+    return float(
+        np.mean([binary_auc(y_true == c, prediction[:, i]) for i, c in enumerate(classes)])
+    )
 
 
 def error(task, y_true, y_pred, kind=None):

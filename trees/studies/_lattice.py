@@ -69,12 +69,13 @@ def lattice_features(X, decimals=12):
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2:
         raise ValueError(f"X must be 2-D, got shape {X.shape}.")
-    flags = np.zeros(X.shape[1], dtype=bool)
-    for j in range(X.shape[1]):
-        column = X[:, j]
-        values = np.unique(np.round(column[np.isfinite(column)], decimals))
-        flags[j] = values.shape[0] >= 3 and _has_midpoint_triple(values, decimals)
-    return flags
+    return np.array([_is_lattice_column(X[:, j], decimals) for j in range(X.shape[1])], dtype=bool)
+
+
+def _is_lattice_column(column, decimals=12):
+    """Whether one column is a lattice feature (:func:`lattice_features`)."""
+    values = np.unique(np.round(column[np.isfinite(column)], decimals))
+    return bool(values.shape[0] >= 3 and _has_midpoint_triple(values, decimals))
 
 
 def _threshold_on_lattice(threshold, values):
@@ -165,8 +166,20 @@ class LatticeIndex:
             )
         self.X = np.asarray(X, dtype=np.float64)
         self.test = test
-        self.flags = lattice_features(self.X)
+        self._lattice = {}
         self._values = {}
+
+    @property
+    def flags(self):
+        """Which columns are lattice features (:func:`lattice_features`)."""
+        return np.array([self.is_lattice(j) for j in range(self.X.shape[1])], dtype=bool)
+
+    def is_lattice(self, feature):
+        """Whether a column is a lattice feature, found at its first question (a tree asks
+        about the features it splits on only)."""
+        if feature not in self._lattice:
+            self._lattice[feature] = _is_lattice_column(self.X[:, feature])
+        return self._lattice[feature]
 
     def values(self, feature):
         """Sorted distinct values of a feature, prepared for the threshold test (cached)."""
@@ -180,7 +193,7 @@ class LatticeIndex:
         flags = np.zeros(tree.node_count, dtype=bool)
         internal = np.flatnonzero(tree.feature >= 0)
         for feature in np.unique(tree.feature[internal]):
-            if not self.flags[feature]:
+            if not self.is_lattice(int(feature)):
                 continue
             nodes = internal[tree.feature[internal] == feature]
             values = self.values(int(feature))
@@ -200,10 +213,11 @@ class LatticeIndex:
         thresholds = np.concatenate([t.threshold[i] for t, i in zip(trees, internal, strict=True)])
         on = 0
         for feature in np.unique(features):
-            if self.flags[feature]:
-                chosen = thresholds[features == feature]
+            if self.is_lattice(int(feature)):
+                # A forest repeats its thresholds: each distinct one is tested once.
+                chosen, repeats = np.unique(thresholds[features == feature], return_counts=True)
                 values = self.values(int(feature))
-                on += int(np.count_nonzero(THRESHOLD_TESTS[self.test][2](chosen, values)))
+                on += int(repeats[THRESHOLD_TESTS[self.test][2](chosen, values)].sum())
         return on, int(features.shape[0])
 
     def split_share(self, tree):

@@ -22,7 +22,7 @@ Marks (one notation in the code, the bundled paper tables and the pages):
 """
 
 import numpy as np
-from scipy.stats import wilcoxon
+from scipy.stats import rankdata, wilcoxon
 
 __all__ = [
     "ALPHA",
@@ -77,12 +77,52 @@ def _check_rule(rule):
     return SIGNIFICANCE_RULES[rule][1]
 
 
+# Up to this many pairs, scipy's wilcoxon (method "auto") answers data with ties or zeros
+# by enumerating all 2**n sign flips (a permutation test below its 9,999 resamples).
+_ENUMERATED_PAIRS = 13
+
+
+def _sign_flip_p_values(d):
+    """(p_greater, p_less) of the signed-rank statistic over all 2**n sign flips of ``d``.
+
+    The statistic is ``R+ = sum of the ranks of |d| where d > 0, plus half
+    the ranks where d == 0`` (``zero_method="zsplit"``). Flipping signs keeps
+    the ranks, so each non-zero pair adds its rank or nothing, and the zeros
+    add a constant. The number of the 2**n flips reaching each value of R+
+    is counted by a subset-sum over twice the ranks (average ranks are
+    multiples of 1/2), in O(n^3) instead of 2**n statistics: scipy's exact
+    permutation p-values (``count / 2**n``), to the bit, in microseconds.
+    """
+    ranks = rankdata(np.abs(d))
+    doubled = np.rint(2 * ranks).astype(np.int64)
+    nonzero = d != 0
+    observed = int(doubled[d > 0].sum())  # twice R+ without the zeros' constant
+    ways = np.zeros(int(doubled[nonzero].sum()) + 1)
+    ways[0] = 1.0
+    for weight in doubled[nonzero]:
+        ways[weight:] = ways[weight:] + ways[:-weight].copy()
+    total = 2.0 ** int(np.count_nonzero(nonzero))
+    return float(ways[observed:].sum() / total), float(ways[: observed + 1].sum() / total)
+
+
 def _wilcoxon_p(a, b, alternative):
-    """Wilcoxon signed-rank p-value with ``zero_method="zsplit"``; 1.0 when a == b everywhere."""
+    """Wilcoxon signed-rank p-value with ``zero_method="zsplit"``; 1.0 when a == b everywhere.
+
+    scipy's ``wilcoxon`` (method "auto"), except that its permutation test
+    (at most ``_ENUMERATED_PAIRS`` pairs with ties or zeros) is counted by
+    :func:`_sign_flip_p_values`: the same p-value, thousands of times
+    faster (a conditioning summary of 10 folds took seconds).
+    """
     keep = np.isfinite(a) & np.isfinite(b)
     a, b = a[keep], b[keep]
     if a.size == 0 or np.all(a == b):
         return 1.0
+    d = a - b
+    ties = np.unique(np.abs(d)).size < d.size
+    if d.size <= _ENUMERATED_PAIRS and (ties or np.any(d == 0)):
+        p_greater, p_less = _sign_flip_p_values(d)
+        p = {"greater": p_greater, "less": p_less}.get(alternative)
+        return p if p is not None else float(min(1.0, 2 * min(p_greater, p_less)))
     return float(wilcoxon(a, b, zero_method="zsplit", alternative=alternative).pvalue)
 
 

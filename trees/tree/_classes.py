@@ -15,7 +15,7 @@ from ._operators import (
     cast_input,
     check_operator,
 )
-from ._params import tree_params_of
+from ._params import param_names, tree_params_of
 from ._pruning import cost_complexity_path, prune
 from ._settings import (
     check_missing_values,
@@ -87,6 +87,11 @@ class BaseDecisionTree(BaseEstimator):
         self.categorical_split = categorical_split
         self.tie_break = tie_break
         self.threshold_dtype = threshold_dtype
+
+    @classmethod
+    def _get_param_names(cls):
+        """scikit-learn's, read once per class (``_params.param_names``)."""
+        return param_names(cls)
 
     # ------------------------------------------------------------ fitting
     def _tree_params(self):
@@ -162,14 +167,19 @@ class BaseDecisionTree(BaseEstimator):
 
     def _validate_fit_data(self, X, y, sample_weight, class_weight=None):
         self.tree_params_ = self._tree_params()
-        X, y = validate_data(
-            self,
-            X,
-            y,
-            dtype=np.float64,
-            y_numeric=not self._is_classifier(),
-            ensure_all_finite="allow-nan",  # missing values are routed (``_kernels_search``)
-        )
+        if _fit_arrays_valid_already(X, y, numeric_y=not self._is_classifier()):
+            self.n_features_in_ = X.shape[1]  # what validate_data(reset=True) records
+            if hasattr(self, "feature_names_in_"):
+                del self.feature_names_in_
+        else:
+            X, y = validate_data(
+                self,
+                X,
+                y,
+                dtype=np.float64,
+                y_numeric=not self._is_classifier(),
+                ensure_all_finite="allow-nan",  # missing values are routed (``_kernels_search``)
+            )
         check_missing_values(X, self.tree_params_.selection)
         X = _round_for_fit(X, self.tree_params_.threshold_dtype)
         sample_weight = check_sample_weight(sample_weight, X.shape[0])
@@ -331,6 +341,33 @@ def _validated_already(estimator, X):
         and X.shape[1] == getattr(estimator, "n_features_in_", -1)
         and not hasattr(estimator, "feature_names_in_")
     )
+
+
+def _fit_arrays_valid_already(X, y, numeric_y):
+    """Whether scikit-learn's fit validation would return ``X`` and ``y`` as they are.
+
+    A non-empty 2-D float64 ndarray with no infinity (NaN is a missing
+    value) and a 1-D ndarray of as many targets: numbers (finite for a
+    regressor, or when they are floats), or strings for a classifier.
+    Anything else goes through ``validate_data``, with its messages.
+    scikit-learn's validation sniffs for every dataframe library it knows:
+    it cost as much as growing a small tree, and a protocol fits thousands.
+    """
+    if not (
+        type(X) is np.ndarray
+        and X.ndim == 2
+        and X.dtype == np.float64
+        and X.shape[0] > 0
+        and X.shape[1] > 0
+        and type(y) is np.ndarray
+        and y.ndim == 1
+        and y.shape[0] == X.shape[0]
+    ):
+        return False
+    kinds = "biuf" if numeric_y else "biufU"
+    if y.dtype.kind not in kinds or (y.dtype.kind == "f" and not np.isfinite(y).all()):
+        return False
+    return not np.isinf(X).any()
 
 
 def _round_for_fit(X, threshold_dtype):

@@ -29,6 +29,7 @@ KERNEL_MODULES = (
     "_kernels_traversal",
     "_kernels_cultivated",
     "_kernels_sklearn_order",
+    "_kernels_draws",
 )
 _HERE = Path(__file__).resolve().parent
 _STAMP = "kernels.digest"

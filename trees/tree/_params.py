@@ -20,8 +20,11 @@ Settings that depend on the data are resolved from it by the methods of
 each tree its own seed), and the growth receives the generator it gives.
 """
 
+import functools
 import numbers
 from dataclasses import dataclass, fields
+
+from sklearn.base import BaseEstimator
 
 from ._builder import GROWTH_ORDERS
 from ._categorical import CATEGORICAL_SPLITS
@@ -308,6 +311,16 @@ class TreeParams:
 
 # The names of the tree settings, in the order of the fields.
 TREE_SETTINGS = tuple(field.name for field in fields(TreeParams))
+
+
+@functools.cache
+def param_names(cls):
+    """The parameter names of an estimator class, as scikit-learn's ``_get_param_names``.
+
+    Read once per class: scikit-learn inspects the constructor's signature at
+    every ``get_params``, which a protocol calls at each of its thousands of fits.
+    """
+    return BaseEstimator._get_param_names.__func__(cls)
 
 
 def tree_params_of(estimator, criteria, **overrides):

@@ -13,6 +13,7 @@ from ._criterion import CRITERIA_CLF
 from ._grower import TreeGrower
 from ._kernels_criteria import GINI
 from ._kernels_cultivated import node_neighbourhoods
+from ._kernels_draws import bootstrap_counts, bootstrap_rows, generator_seeds
 from ._kernels_search import keep_rows
 from ._kernels_traversal import forest_predict
 from ._splitter import SegmentBatch, partition_segments, search_splits, sort_features
@@ -65,7 +66,10 @@ def _warm_grower(X, y):
 
 
 def _warm_forest_and_cultivated(X, y, tree):
-    """The forests' pack walk and row filter; the cultivated forest's neighbourhoods."""
+    """The forests' draws, pack walk and row filter; the cultivated forest's neighbourhoods."""
+    generator_seeds(np.array([0, 1]))
+    bootstrap_rows(0, X.shape[0], X.shape[0])
+    bootstrap_counts(0, X.shape[0], X.shape[0])
     packed, values, roots = pack_trees([tree.tree_, tree.tree_], [tree.tree_.value] * 2)
     out = np.zeros((X.shape[0], values.shape[1]))
     ops = np.array([0, 2], dtype=np.intp)
