@@ -215,3 +215,39 @@ def test_null_tables_follow_the_law_of_rows_drawn_one_by_one():
     for statistic in ("gini_gain", "chi2"):
         a, b = _criteria(counted)[statistic], _criteria(drawn)[statistic]
         assert ks_2samp(a, b).pvalue > 0.001
+
+
+def _numpy_permutation_pvalue(x, labels, n_classes, n_permutations, seed):
+    """The numpy test the compiled one replaced, transcribed: one-hot counts of every
+    permutation at once, their cumulative sums, the best gain of each."""
+    order = np.argsort(x, kind="stable")
+    xs, labels = np.asarray(x, dtype=float)[order], np.asarray(labels)[order]
+    rng = np.random.default_rng(seed)
+    permuted = np.stack([labels] + [rng.permutation(labels) for _ in range(n_permutations)])
+    n = xs.shape[0]
+    onehot = np.zeros(permuted.shape + (n_classes,))
+    np.put_along_axis(onehot, permuted[..., None], 1.0, axis=-1)
+    left = np.cumsum(onehot, axis=1)[:, :-1]
+    total = onehot.sum(axis=1, keepdims=True)
+    right = total - left
+    n_left = np.arange(1, n)[None, :]
+    proxy = (left**2).sum(axis=-1) / n_left + (right**2).sum(axis=-1) / (n - n_left)
+    parent = (total[:, 0] ** 2).sum(axis=-1) / n
+    valid = xs[1:] > xs[:-1]
+    if not valid.any():
+        return 1.0, 0.0
+    best = ((proxy[:, valid] - parent[:, None]) / n).max(axis=1)
+    p = (1 + np.count_nonzero(best[1:] >= best[0] - 1e-12)) / (1 + n_permutations)
+    return float(p), float(best[0])
+
+
+@pytest.mark.parametrize("seed", range(15))
+def test_the_compiled_permutation_test_gives_the_numpy_tests_numbers_to_the_bit(seed):
+    rng = np.random.default_rng(seed)
+    n, n_classes = int(rng.integers(2, 400)), int(rng.integers(2, 5))
+    x = rng.integers(0, int(rng.integers(1, 30)), n).astype(float)  # ties, and constant at times
+    labels = rng.integers(0, n_classes, n)
+    if seed % 3 == 0:
+        labels = (x > np.median(x)).astype(int)  # a signal
+    expected = _numpy_permutation_pvalue(x, labels, n_classes, 49, seed)
+    assert permutation_pvalue(x, labels, n_classes, 49, seed) == expected

@@ -207,3 +207,25 @@ def test_pruned_keeps_the_reachable_part():
     np.testing.assert_allclose(pruned.predict(X[~rows]), tree.value[tree.left[0], 0])
     whole, _ = tree.pruned([])
     assert whole == tree
+
+
+def test_trees_the_growth_builds_pass_the_checks_they_skip():
+    """The growth builds its Tree without the consistency checks (``check=False``, for speed):
+    the arrays it builds pass them, for the kinds of trees it grows."""
+    from sklearn.datasets import load_iris
+
+    from trees import DecisionTreeRegressor, ExtraTreesClassifier, RandomForestClassifier
+
+    X, y = load_iris(return_X_y=True)
+    X = X.copy()
+    X[::7, 1] = np.nan  # missing values routed
+    codes = np.column_stack([np.floor(X[:, 2]), X[:, [0, 3]]])  # a categorical column of codes
+    models = [
+        DecisionTreeClassifier(categorical_features=[0], random_state=0).fit(codes, y),
+        DecisionTreeRegressor(max_leaf_nodes=6).fit(X, X[:, 0]),
+        RandomForestClassifier(n_estimators=3, random_state=0).fit(X, y),
+        ExtraTreesClassifier(n_estimators=3, random_state=0).fit(X, y),
+    ]
+    for model in models:
+        for member in getattr(model, "estimators_", [model]):
+            member.tree_._check_consistency()

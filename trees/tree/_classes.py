@@ -1,5 +1,7 @@
 """Decision-tree estimators with the scikit-learn API and a choice of threshold test."""
 
+import numbers
+
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
 from sklearn.utils import Bunch, check_random_state
@@ -9,6 +11,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ._builder import GrowingTree, grow
 from ._criterion import CLASSIFIER_CRITERIA, REGRESSOR_CRITERIA
 from ._kernels_arrays import kernel_array, no_infinity
+from ._kernels_draws import MAX_SEED, generator_seeds
 from ._operators import (
     INPUT_DTYPES,
     ROUTING_OPERATORS,
@@ -108,9 +111,7 @@ class BaseDecisionTree(BaseEstimator):
         ``random_state`` gives, ``RandomState(random_state).randint(2**31 - 1)``).
         """
         params = self.tree_params_
-        seed = generator_seed
-        if seed is None:
-            seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
+        seed = generator_seed if generator_seed is not None else _generator_seed(self.random_state)
         growth = GrowingTree(
             X,
             row_stats,
@@ -341,6 +342,18 @@ def _validated_already(estimator, X):
         and X.shape[1] == getattr(estimator, "n_features_in_", -1)
         and not hasattr(estimator, "feature_names_in_")
     )
+
+
+def _generator_seed(random_state):
+    """The seed of a tree's generator: ``check_random_state(random_state).randint(2**31 - 1)``.
+
+    For an int ``random_state`` the compiled draw of the forests
+    (``_kernels_draws.generator_seeds``) gives the same number without creating
+    a ``RandomState``, which cost more than fitting a small tree.
+    """
+    if isinstance(random_state, numbers.Integral) and 0 <= random_state <= 0xFFFFFFFF:
+        return int(generator_seeds([random_state])[0])
+    return check_random_state(random_state).randint(MAX_SEED)
 
 
 def _fit_arrays_valid_already(X, y, numeric_y):

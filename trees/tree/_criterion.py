@@ -56,7 +56,7 @@ def _safe_divide(num, den):
     """
     num = np.asarray(num, dtype=np.float64)
     den = np.asarray(den, dtype=np.float64)
-    out = np.zeros(np.broadcast_shapes(num.shape, den.shape))
+    out = np.zeros(np.broadcast(num, den).shape)
     np.divide(num, den, out=out, where=den > 0)
     return out
 

@@ -241,8 +241,18 @@ class GrowingTree:
         present = slice(None) if self.rows.shape[1] == self.X.shape[0] else in_index_order
         self.orders = self._sklearn_orders(in_index_order)
         self._start_store(row_stats[:, present].sum(axis=1))
-        self.nodes = NodeView(self)
         self.total_weight = float(self.criterion.weight(self.store[STORE_STATS][0]))
+
+    @property
+    def nodes(self):
+        """What the nodes hold, by attribute (:class:`NodeView`), read from the store now.
+
+        A new view at each access: a view kept on the growth would make a
+        reference cycle (growth -> view -> growth), and the growth's arrays
+        (its rows, sorted layouts and node store, several times the data) would
+        outlive each tree until the garbage collector ran.
+        """
+        return NodeView(self)
 
     @property
     def selection(self):
@@ -738,4 +748,5 @@ class GrowingTree:
             category_names=category_names,
             input_dtype=input_dtype,
             missing_go_to_left=n.missing_left != 0,
+            check=False,  # built by the growth: consistent by construction
         )

@@ -30,6 +30,7 @@ KERNEL_MODULES = (
     "_kernels_cultivated",
     "_kernels_sklearn_order",
     "_kernels_draws",
+    "_kernels_pvalues",
 )
 _HERE = Path(__file__).resolve().parent
 _STAMP = "kernels.digest"

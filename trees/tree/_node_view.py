@@ -79,14 +79,14 @@ class NodeView:
         the tree (``value`` and ``impurity`` both read it, and only estimators grow under the
         absolute error: the grower, which undoes splits, refuses it)."""
         growth = self._growth
-        cached = getattr(self, "_median_cache", None)
+        cached = getattr(growth, "_median_cache", None)  # on the growth: views are made anew
         if cached is not None and cached.shape[1] == self.size:
             return cached
         out = np.empty((2, self.size))
         contiguous = np.ascontiguousarray  # one compiled specialisation for every caller
         node_medians(growth.rows, growth.targets, contiguous(growth._stats_by_row[:, 0]),
                      contiguous(self.start), contiguous(self.n_samples), out)  # fmt: skip
-        self._median_cache = out
+        growth._median_cache = out
         return out
 
     @property

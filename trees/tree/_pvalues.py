@@ -29,10 +29,13 @@ The bias experiment built on these statistics lives in
 import numpy as np
 from scipy import special
 
+from ._kernels_pvalues import best_gini_gains
+
 __all__ = [
     "gamma_log_pvalue",
     "gini_null_moments",
     "log_gamma_sf",
+    "permutation_orders",
     "permutation_pvalue",
     "split_criteria",
     "table_criteria",
@@ -230,12 +233,30 @@ def split_criteria(table):
 
 
 # -------------------------------------------------- ordered features in trees
-def permutation_pvalue(x, y_encoded, n_classes, n_permutations=199, seed=0, criterion=None):
+def permutation_orders(n_rows, n_permutations, seed):
+    """The label permutations of :func:`permutation_pvalue`: ``n_permutations`` shuffles of
+    ``0..n_rows-1`` from ``np.random.default_rng(seed)``, shape ``(n_permutations, n_rows)``.
+
+    ``rng.permutation(labels)`` shuffles with draws that depend only on the
+    length, so it equals ``labels[rng.permutation(n_rows)]``: one set of
+    orders serves every feature of a node (they share its seed).
+    """
+    rng = np.random.default_rng(seed)
+    orders = np.empty((int(n_permutations), int(n_rows)), dtype=np.int64)
+    for b in range(orders.shape[0]):
+        orders[b] = rng.permutation(n_rows)
+    return orders
+
+
+def permutation_pvalue(x, y_encoded, n_classes, n_permutations=199, seed=0, criterion=None,
+                       orders=None):  # fmt: skip
     """Permutation p-value of the best threshold of an ordered feature (Frank & Witten's test).
 
     The best Gini gain over all thresholds of ``x`` is compared with the best
     gains after permuting the labels: ``p = (1 + #{permuted >= observed}) /
-    (1 + n_permutations)``. All permutations are scored at once.
+    (1 + n_permutations)``. The gains are scored by the compiled
+    :func:`~trees.tree._kernels_pvalues.best_gini_gains`; ``orders`` (from
+    :func:`permutation_orders` with the same seed) spares drawing them again.
 
     Returns
     -------
@@ -243,34 +264,14 @@ def permutation_pvalue(x, y_encoded, n_classes, n_permutations=199, seed=0, crit
     best_gain : float
     """
     order = np.argsort(x, kind="stable")
-    xs = np.asarray(x, dtype=float)[order]
-    labels = np.asarray(y_encoded)[order]
-    rng = np.random.default_rng(seed)
-    permuted = np.stack(
-        [labels] + [rng.permutation(labels) for _ in range(n_permutations)]
-    )  # (B+1, n)
-    best = _best_gini_gains(xs, permuted, n_classes)
+    xs = np.ascontiguousarray(np.asarray(x, dtype=float)[order])
+    labels = np.ascontiguousarray(np.asarray(y_encoded, dtype=np.int64)[order])
+    if orders is None:
+        orders = permutation_orders(xs.shape[0], n_permutations, seed)
+    best = np.empty(orders.shape[0] + 1)
+    best_gini_gains(xs, labels, orders, int(n_classes), best)
     observed = best[0]
     if not np.isfinite(observed):
         return 1.0, 0.0
-    p = (1 + np.count_nonzero(best[1:] >= observed - 1e-12)) / (1 + n_permutations)
+    p = (1 + np.count_nonzero(best[1:] >= observed - 1e-12)) / (1 + orders.shape[0])
     return float(p), float(observed)
-
-
-def _best_gini_gains(xs, labels, n_classes):
-    """Best Gini gain over thresholds of sorted ``xs`` for each row of ``labels`` (B, n)."""
-    n = xs.shape[0]
-    onehot = np.zeros(labels.shape + (n_classes,))
-    np.put_along_axis(onehot, labels[..., None], 1.0, axis=-1)
-    left = np.cumsum(onehot, axis=1)[:, :-1]  # (B, n-1, C)
-    total = onehot.sum(axis=1, keepdims=True)
-    right = total - left
-    n_left = np.arange(1, n)[None, :]
-    n_right = n - n_left
-    proxy = (left**2).sum(axis=-1) / n_left + (right**2).sum(axis=-1) / n_right
-    parent = (total[:, 0] ** 2).sum(axis=-1) / n
-    valid = xs[1:] > xs[:-1]
-    if not valid.any():
-        return np.full(labels.shape[0], -np.inf)
-    gains = (proxy[:, valid] - parent[:, None]) / n
-    return gains.max(axis=1)

@@ -13,7 +13,7 @@ option taken.
 
 import numpy as np
 
-from ._pvalues import permutation_pvalue, split_criteria
+from ._pvalues import permutation_orders, permutation_pvalue, split_criteria
 
 __all__ = ["SELECTIONS"]
 
@@ -35,6 +35,8 @@ def _pick_by_p_value(growth, batch, i, options):
     labels = np.argmax(growth.row_stats, axis=0)
     n_classes = growth.row_stats.shape[0]
     seed = int(growth.rng.integers(2**31 - 1))
+    # Every feature of the node is tested with the same seed, hence the same label orders.
+    orders = permutation_orders(stop - start, growth.params.n_permutations, seed)
     for option in options:
         if option.codes is None:
             f = option.feature
@@ -44,6 +46,7 @@ def _pick_by_p_value(growth, batch, i, options):
                 n_classes,
                 growth.params.n_permutations,
                 seed,
+                orders=orders,
             )
             option.log_pvalue = float(np.log(p))
         else:

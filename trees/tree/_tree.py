@@ -114,6 +114,11 @@ class Tree:
     input_dtype : {"float64", "float32"}, default="float64"
         Precision X is rounded to before every comparison (``"float32"``:
         scikit-learn's).
+    check : bool, default=True
+        Whether to check that the arrays describe a tree (lengths, children,
+        features). False only for arrays the package's own growth built, which
+        are consistent by construction: the checks cost more than growing a
+        small tree, once per tree of a forest.
     """
 
     def __init__(
@@ -136,6 +141,8 @@ class Tree:
         category_names=None,
         input_dtype="float64",
         missing_go_to_left=None,
+        *,
+        check=True,
     ):
         self.feature = np.asarray(feature, dtype=np.intp)
         self.threshold = np.asarray(threshold, dtype=np.float64)
@@ -175,7 +182,8 @@ class Tree:
             if missing_go_to_left is None
             else np.asarray(missing_go_to_left, dtype=bool)
         )
-        self._check_consistency()
+        if check:
+            self._check_consistency()
 
     # ------------------------------------------------------------------ shape
     def _check_consistency(self):

@@ -41,6 +41,8 @@ def _warm_trees(X, y):
     DecisionTreeRegressor(criterion="absolute_error", max_depth=2).fit(X[:, 1:], X[:, 1])
     # scikit-learn's sums (the root's variance is computed from Python, in its own kernel)
     DecisionTreeRegressor(max_depth=2, variance_sums="raw").fit(X, X[:, 1])
+    # Selection by p-value (source 001): the compiled permutation test of ordered features.
+    DecisionTreeClassifier(selection="p_value", max_depth=2, n_permutations=9).fit(X, y)
     # Pruning: the path (its weakest links to the root) and a fit that stops at an alpha.
     DecisionTreeClassifier(ccp_alpha=0.01).fit(X, y).cost_complexity_pruning_path(X, y)
     for op in ("<=", "<", "average"):
