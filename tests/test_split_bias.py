@@ -251,3 +251,25 @@ def test_the_compiled_permutation_test_gives_the_numpy_tests_numbers_to_the_bit(
         labels = (x > np.median(x)).astype(int)  # a signal
     expected = _numpy_permutation_pvalue(x, labels, n_classes, 49, seed)
     assert permutation_pvalue(x, labels, n_classes, 49, seed) == expected
+
+
+def test_the_noise_root_study_reports_each_resample_and_a_stop_keeps_those_done():
+    from trees.selection_bias import noise_root_study
+
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 3, (120, 2)).astype(float)
+    y = (X[:, 0] > 0).astype(int)
+    seen = []
+    result = noise_root_study(
+        X, y, n_resamples=6, n_permutations=19,
+        progress=lambda done, total, partial: seen.append((done, total, partial)),
+        should_stop=lambda: len(seen) >= 3,
+    )  # fmt: skip
+    assert [(d, t) for d, t, _ in seen] == [(1, 6), (2, 6), (3, 6)]
+    assert all(partial["cancelled"] and partial["resamples"] == d for d, _, partial in seen)
+    assert result["cancelled"] and result["resamples"] == 3
+    assert {k: result[k] for k in ("gain", "p_value")} == {
+        k: seen[-1][2][k] for k in ("gain", "p_value")
+    }
+    full = noise_root_study(X, y, n_resamples=6, n_permutations=19)
+    assert not full["cancelled"] and full["resamples"] == 6

@@ -170,7 +170,7 @@ INST_TAB = "inst_tab"  # the open tab of the instability page
 BIAS_TAB = "bias_tab"  # the open tab of the split-selection page
 INST_BOARD = "inst_board"  # the stability scoreboard's run (or, after Stop, what builds it)
 INST_BOARD_SETTINGS = "inst_board_settings"  # the settings that run was made with
-NOISE_STUDY = "noise_study"
+NOISE_STUDY_PREFIX = "noise_study_"  # + rows and settings: the noise-root study (or its part)
 STAIR_CURVES = "stair_curves"  # the settings whose complexity curves were asked for
 
 # ------------------------------------------------------ Your own model page

@@ -32,9 +32,11 @@ def null_gains(n_values, rows, priors):
     return null_gini_gains(n_values, rows, np.asarray(priors), trials=20_000)
 
 
-@st.cache_data(show_spinner="Fitting stumps on resamples with noise columns...", max_entries=16)
-def noise_roots(data_key, n_noise, resamples, permutations, _X, _y):
-    """:func:`trees.noise_root_study` on the page's rows."""
+def noise_roots(X, y, n_noise, resamples, permutations, progress):
+    """:func:`trees.noise_root_study` on the page's rows, reporting ``progress(done, total,
+    partial)`` after each resample (run under ``ui.experiments.run_with_progress``, whose Stop
+    keeps the resamples done)."""
     return noise_root_study(
-        _X, _y, n_noise=n_noise, n_resamples=resamples, n_permutations=permutations
-    )
+        X, y, n_noise=n_noise, n_resamples=resamples, n_permutations=permutations,
+        progress=progress,
+    )  # fmt: skip

@@ -6,8 +6,9 @@ import streamlit as st
 
 from lab import SplitBiasJob
 from trees.selection_bias import gini_null_moments
-from ui import errors, figures, runs, share
+from ui import errors, figures, runs, share, state
 from ui.cached import sample
+from ui.experiments import run_with_progress, stopped_before_any_step
 from viz.split_bias import (
     bias_heatmaps,
     noise_root_figure,
@@ -115,7 +116,18 @@ def show_data_tab(data, data_key):
         permutations = share.number_input(
             e3, "Permutations per p-value", 19, 999, 49, key="noise_perm"
         )
-        outcome = noise_roots(data_key, int(n_noise), int(resamples), int(permutations), X, y)
+        settings = (int(n_noise), int(resamples), int(permutations))
+        outcome = _noise_outcome(data_key, X, y, settings)
+        if outcome is None:
+            st.info(
+                "Stopped before the first resample ended. Change a setting to run the study again."
+            )
+            return
+        if outcome["cancelled"]:
+            st.caption(
+                f"Stopped after {outcome['resamples']} of {settings[1]} resamples: the counts below "
+                "are those resamples'. Change a setting to run the study again."
+            )
         labels = {"gain": "largest Gini gain", "p_value": "smallest p-value"}
         left, right = st.columns([2, 3])
         figures.chart(noise_root_figure(outcome, labels), key="noise_figure", container=left)
@@ -133,6 +145,23 @@ def show_data_tab(data, data_key):
                 f"({outcome['p_value']:.0%}). A root on noise is a tree whose first question means nothing."
             )
         right.markdown(verdict)
+
+
+def _noise_outcome(data_key, X, y, settings):
+    """The noise-root study of these rows and settings: kept in the session once run, else run
+    now with progress and a Stop (at the widgets' limits it takes minutes). Only the last
+    settings' result is kept. None after a Stop before the first resample ended."""
+    key = state.NOISE_STUDY_PREFIX + repr((data_key, settings))
+    for stale in [k for k in st.session_state if str(k).startswith(state.NOISE_STUDY_PREFIX)]:
+        if stale != key and not str(stale).endswith("_stop"):
+            del st.session_state[stale]
+    if st.session_state.get(key) is None and not stopped_before_any_step(key):
+        run_with_progress(
+            key,
+            "Fitting stumps on resamples with noise columns",
+            lambda progress: noise_roots(X, y, *settings, progress),
+        )
+    return st.session_state.get(key)
 
 
 def show_paper_tab(n1, n2):

@@ -215,6 +215,13 @@ def noise_root_study(
     added to ``X``; on each of ``n_resamples`` bootstrap samples a depth-1
     tree is fitted with each split-variable selection rule.
 
+    progress : callable(done, total, partial), optional
+        Called after each resample with the result of the resamples done so
+        far (``partial``, marked ``cancelled``), so that a page stopped midway
+        keeps it.
+    should_stop : callable() -> bool, optional
+        Polled after each resample; True ends the study with those done.
+
     Returns
     -------
     dict
@@ -240,10 +247,16 @@ def noise_root_study(
             root = tree.fit(noisy, y[rows]).tree_.feature[0]
             picked[selection] += int(root >= X.shape[1])
         done = r + 1
-        if report(progress, should_stop, done, n_resamples):
+        partial = _noise_shares(picked, done, cancelled=True)
+        if report(progress, should_stop, done, n_resamples, partial):
             cancelled = True
             break
-    result = {s: picked[s] / max(done, 1) for s in selections}
+    return _noise_shares(picked, done, cancelled)
+
+
+def _noise_shares(picked, done, cancelled):
+    """The noise-root study's result from its counts (see :func:`noise_root_study`)."""
+    result = {selection: count / max(done, 1) for selection, count in picked.items()}
     result.update(resamples=done, cancelled=cancelled)
     return result
 
