@@ -49,7 +49,7 @@ from ..tree._kernels_draws import MAX_SEED, bootstrap_counts, bootstrap_rows, ge
 from ..tree._kernels_traversal import forest_predict
 from ..tree._operators import OPERATOR_CODES
 from ..tree._parallel import in_row_blocks
-from ..tree._params import param_names, tree_params_of
+from ..tree._params import get_params, tree_params_of
 from ..tree._settings import CLASS_WEIGHTS, check_sample_weight, class_weights
 from ..tree._splitter import sort_features
 from ..tree._tree import pack_trees
@@ -202,10 +202,10 @@ class BaseForest(BaseEstimator):
     _tree_class = None
     _splitter = "best"
 
-    @classmethod
-    def _get_param_names(cls):
-        """scikit-learn's, read once per class (``trees.tree._params.param_names``)."""
-        return param_names(cls)
+    def get_params(self, deep=True):
+        """The estimator's parameters by name, as scikit-learn's, with the names read once per
+        class (``trees.tree._params.get_params``)."""
+        return get_params(self, deep)
 
     def __init__(
         self,

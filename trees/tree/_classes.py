@@ -18,7 +18,7 @@ from ._operators import (
     cast_input,
     check_operator,
 )
-from ._params import param_names, tree_params_of
+from ._params import get_params, tree_params_of
 from ._pruning import cost_complexity_path, prune
 from ._settings import (
     check_missing_values,
@@ -91,10 +91,10 @@ class BaseDecisionTree(BaseEstimator):
         self.tie_break = tie_break
         self.threshold_dtype = threshold_dtype
 
-    @classmethod
-    def _get_param_names(cls):
-        """scikit-learn's, read once per class (``_params.param_names``)."""
-        return param_names(cls)
+    def get_params(self, deep=True):
+        """The estimator's parameters by name, as scikit-learn's, with the names read once per
+        class (``_params.get_params``)."""
+        return get_params(self, deep)
 
     # ------------------------------------------------------------ fitting
     def _tree_params(self):

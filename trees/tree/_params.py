@@ -21,10 +21,9 @@ each tree its own seed), and the growth receives the generator it gives.
 """
 
 import functools
+import inspect
 import numbers
 from dataclasses import dataclass, fields
-
-from sklearn.base import BaseEstimator
 
 from ._builder import GROWTH_ORDERS
 from ._categorical import CATEGORICAL_SPLITS
@@ -315,12 +314,28 @@ TREE_SETTINGS = tuple(field.name for field in fields(TreeParams))
 
 @functools.cache
 def param_names(cls):
-    """The parameter names of an estimator class, as scikit-learn's ``_get_param_names``.
+    """The parameter names of an estimator class: its constructor's named parameters, sorted.
 
-    Read once per class: scikit-learn inspects the constructor's signature at
-    every ``get_params``, which a protocol calls at each of its thousands of fits.
+    What scikit-learn's ``get_params`` lists, read once per class: scikit-learn
+    inspects the constructor's signature at every ``get_params``, which a
+    protocol calls at each of its thousands of fits.
     """
-    return BaseEstimator._get_param_names.__func__(cls)
+    parameters = inspect.signature(cls.__init__).parameters.values()
+    if any(p.kind == p.VAR_POSITIONAL for p in parameters):
+        raise RuntimeError(f"{cls.__name__} must take its parameters by name, not *args.")
+    return sorted(p.name for p in parameters if p.name != "self" and p.kind != p.VAR_KEYWORD)
+
+
+def get_params(estimator, deep=True):
+    """scikit-learn's ``get_params`` (an estimator's parameters by name, and with ``deep`` those
+    of the estimators among them as ``name__parameter``), on :func:`param_names`."""
+    params = {}
+    for name in param_names(type(estimator)):
+        value = getattr(estimator, name)
+        if deep and hasattr(value, "get_params") and not isinstance(value, type):
+            params.update((f"{name}__{key}", item) for key, item in value.get_params().items())
+        params[name] = value
+    return params
 
 
 def tree_params_of(estimator, criteria, **overrides):
