@@ -124,7 +124,7 @@ def _tree_weights(seed, n_samples, n_draws, weights):
     """
     if weights is None:
         return bootstrap_counts(seed, n_samples, n_draws)
-    drawn = _bootstrap_rows(np.random.RandomState(seed), n_samples, n_draws, weights)
+    drawn = bootstrap_indices(seed, n_samples, n_draws, weights)
     return np.bincount(drawn, minlength=n_samples).astype(np.float64)
 
 
