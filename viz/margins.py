@@ -18,6 +18,7 @@ stay around the figure. Margins are only ever raised, never lowered.
 """
 
 import math
+from decimal import ROUND_CEILING, ROUND_FLOOR, Context, Decimal, localcontext
 
 import numpy as np
 
@@ -34,6 +35,13 @@ _LEGEND_ROW = 20  # px per row of a horizontal legend
 _LEGEND_PAD = 19  # px of padding around a legend
 _LEGEND_SYMBOL = 44  # px of an entry's symbol and gaps
 _SLACK = 6  # px added to every estimate
+# Tick labels (plotly.js's automatic ticks, default "B" exponent format), counted in decimals:
+# 40 digits hold every tick of a range even as narrow as two neighbouring float64s (17 digits).
+_EXACT = Context(prec=40)
+_STEPS = (1, 2, Decimal("2.5"), 5, 10)  # tick steps, times a power of ten
+_SIGNIFICANT = 6  # digits of the one label of values that are all equal
+_PREFIXES = {-15: "f", -12: "p", -9: "n", -6: "μ", -3: "m", 3: "k", 6: "M", 9: "B", 12: "T"}
+_SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def text_width(text, size):
@@ -51,7 +59,15 @@ def _em(char):
 
 
 def _tick_labels(values):
-    """The tick labels plotly.js would print for data ``values`` (categories, or about six numbers)."""
+    """The tick labels plotly.js would print for data ``values`` (categories, or about six numbers).
+
+    Numbers get plotly.js's automatic ticks: a step of 1, 2, 2.5 or 5 times a
+    power of ten, about eight steps to the padded range, and labels in its
+    default "B" exponent format (:func:`_tick_text`). Values that are all
+    equal get one label. The ticks are counted in :class:`decimal.Decimal`,
+    exactly and without overflow, so any finite values, from subnormal
+    numbers to ±1.8e308, get labels.
+    """
     values = np.asarray(values).ravel()
     if values.size == 0:
         return []
@@ -60,26 +76,57 @@ def _tick_labels(values):
     finite = values[np.isfinite(values.astype(float))].astype(float)
     if finite.size == 0:
         return []
-    low, high = float(finite.min()), float(finite.max())
-    if high == low:
-        return [_number(low, 0)]
-    pad = 0.06 * (high - low)  # plotly.js pads an automatic range around markers
-    low, high = low - pad, high + pad
-    raw = (high - low) / 8  # plotly.js puts a tick every 30 to 80 px: on a tall axis, about eight
-    step = 10 ** math.floor(math.log10(raw))
-    step *= next(m for m in (1, 2, 2.5, 5, 10) if m * step >= raw)
-    decimals = next(d for d in range(12) if abs(round(step, d) - step) <= 1e-9 * step)
-    ticks = np.arange(math.ceil(low / step), math.floor(high / step) + 1) * step
-    return [_number(t, decimals) for t in ticks]
+    with localcontext(_EXACT):
+        low, high = Decimal(float(finite.min())), Decimal(float(finite.max()))
+        if high == low:
+            digit = Decimal(1).scaleb(
+                low.adjusted() - _SIGNIFICANT + 1
+            )  # its 6th significant digit
+            return [_tick_text(low, _range_exponent(low, high), digit)]
+        pad = Decimal("0.06") * (high - low)  # plotly.js pads an automatic range around markers
+        low, high = low - pad, high + pad
+        raw = (
+            high - low
+        ) / 8  # plotly.js puts a tick every 30 to 80 px: on a tall axis, about eight
+        power = Decimal(1).scaleb(raw.adjusted())  # 10 ** floor(log10(raw)), so raw < 10 * power
+        step = next(m * power for m in _STEPS if m * power >= raw)
+        first = int((low / step).to_integral_value(ROUND_CEILING))
+        last = int((high / step).to_integral_value(ROUND_FLOOR))
+        exponent = _range_exponent(low, high)
+        return [_tick_text(k * step, exponent, step) for k in range(first, last + 1)]
 
 
-def _number(value, decimals):
-    """A tick label: SI suffix from 10,000 (plotly's default "B" exponent format), else fixed decimals."""
-    if abs(value) >= 10_000:
-        for power, suffix in ((1e9, "B"), (1e6, "M"), (1e3, "k")):
-            if abs(value) >= power:
-                return f"{value / power:g}{suffix}"
-    return f"{value:.{decimals}f}"
+def _range_exponent(low, high):
+    """The power of ten plotly.js takes out of every label of the range [low, high] (0: none).
+
+    Beyond four digits (10,000 or 0.0001) a multiple of three within the SI
+    prefixes (k, M, B, ...), the range's own power of ten past them.
+    """
+    largest = max(abs(low), abs(high))
+    digits = largest.adjusted() if largest else 0  # floor(log10(largest))
+    if abs(digits) <= 3:
+        return 0
+    if -15 <= digits <= 14:
+        return 3 * round((digits - 1) / 3)
+    return digits
+
+
+def _tick_text(value, exponent, step):
+    """One label: ``value`` over 10 ** ``exponent``, to the digit of ``step``, with the exponent's mark.
+
+    The mark is an SI prefix (``20k``, ``3.5μ``; ``B`` for 10^9, as plotly.js's
+    default), else a power of ten (``2×10²⁰``); zero has none. Trailing zeros
+    are dropped, as plotly.js drops them (``0.5``, not ``0.50``).
+    """
+    if not value:
+        return "0"
+    mantissa = value.quantize(step).scaleb(-exponent).normalize()
+    if not mantissa:  # a value under half the step rounds to zero
+        return "0"
+    text = f"{mantissa:f}"
+    if exponent in _PREFIXES:
+        return text + _PREFIXES[exponent]
+    return f"{text}×10{str(exponent).translate(_SUPERSCRIPTS)}" if exponent else text
 
 
 def _axes(layout, letter):
