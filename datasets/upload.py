@@ -1,9 +1,12 @@
-"""Reading a user's table (CSV, TSV, semicolon-separated text, Excel) into a Dataset.
+"""Reading a user's table (CSV, TSV, semicolon-separated text, Excel, Parquet) into a Dataset.
 
 Two steps, as the Data page asks for them: :func:`read_table` parses the file
 and checks the table itself; :func:`table_to_dataset` splits off the target
 column the user picked and infers (or checks) the task. Every problem raises
 :class:`DataError` with a message saying what is wrong and how to fix it.
+Workbooks and Parquet files are checked before they are unpacked
+(:mod:`datasets.packed_tables`); the app reads uploads in a worker process
+with a time limit (:mod:`datasets.upload_worker`).
 """
 
 import csv
@@ -15,13 +18,25 @@ import numpy as np
 import pandas as pd
 
 from ._record import TASKS, DataError, Dataset, feature_kind, format_names, format_value
+from .packed_tables import (
+    MAX_CELLS,
+    MAX_UNPACKED_BYTES,
+    is_old_excel,
+    is_parquet,
+    old_excel_message,
+    read_parquet,
+    read_workbook,
+)
 
 __all__ = [
     "LARGE_ROWS",
+    "MAX_CELLS",
     "MAX_COLUMNS",
+    "MAX_UNPACKED_BYTES",
     "MAX_UPLOAD_BYTES",
     "infer_task",
     "read_table",
+    "table_suffix",
     "table_to_dataset",
 ]
 
@@ -31,6 +46,7 @@ LARGE_ROWS = 20_000
 _SEPARATORS = [",", ";", "\t", "|"]
 _SEPARATOR_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
 _EXCEL_SUFFIXES = (".xlsx", ".xlsm", ".xls")
+_KNOWN_SUFFIXES = (*_EXCEL_SUFFIXES, ".parquet", ".csv", ".tsv", ".txt")
 _RAGGED_SHOWN = 10
 
 
@@ -93,20 +109,6 @@ def _sniff_separator(text):
         if best_key is None or key > best_key:
             best, best_key = sep, key
     return best
-
-
-def _read_excel(data):
-    try:
-        return pd.read_excel(io.BytesIO(data))
-    except ImportError as err:
-        raise DataError(
-            "Reading Excel files needs the openpyxl package (pip install openpyxl); "
-            "or save the sheet as CSV and upload that."
-        ) from err
-    except Exception as err:  # pandas raises many types for corrupt workbooks
-        raise DataError(
-            f"This Excel file could not be read ({err}). Save it again, or as CSV."
-        ) from err
 
 
 def _is_blank(line, sep):
@@ -200,6 +202,9 @@ def _read_text(text, sep):
     )
     header = next(csv.reader([first_line], delimiter=sep), [])
     names = [h.strip() for h in header]
+    # "0,0,0" is a data row, not a header that repeats the name '0'.
+    if _all_numbers(names):
+        raise DataError(_numbers_header_message(names))
     duplicates = sorted({n for n in names if n and names.count(n) > 1})
     if duplicates:
         raise DataError(
@@ -282,14 +287,31 @@ def _check_infinite(table, lines):
         )
 
 
+def _all_numbers(names):
+    """Whether the header's non-blank names (two at least) are all numbers."""
+    filled = [n for n in names if n.strip()]
+    return len(filled) >= 2 and all(_is_number(n) for n in filled)
+
+
+def _numbers_header_message(names):
+    """A first row of numbers: the header row is missing, and how to add one."""
+    shown = ", ".join(str(n) for n in names[:5]) + (", ..." if len(names) > 5 else "")
+    return (
+        f"The first row holds numbers ({shown}), not column names: is "
+        "the header row missing? Add a header row with a name for every column (for example "
+        "x1, x2, y) as the first line, and upload the file again."
+    )
+
+
 def _check_table(table, lines=None):
     names = [str(c) for c in table.columns]
-    numeric_names = sum(_is_number(n) for n in names)
-    if numeric_names == len(names):
+    if not names:
         raise DataError(
-            "The first row holds numbers, not column names. Add a header row with a name for "
-            "every column."
+            "No columns were found (an empty sheet or table). Upload a table with a header row "
+            "and data rows."
         )
+    if all(_is_number(n) for n in names):
+        raise DataError(_numbers_header_message(names))
     if table.shape[1] < 2:
         raise DataError(
             "Only one column was found. A table needs at least one feature and a target column; "
@@ -316,16 +338,47 @@ def _is_number(text):
     return True
 
 
+def table_suffix(filename):
+    """The part of a file name that tells its format: ``".xlsx"``, ``".csv"``; ``""`` if none.
+
+    What :func:`read_table` needs of a name (the content decides the rest), so a
+    cache of parsed uploads can key on the content and this, not on the name. A
+    suffix given alone (``".xlsx"``) is its own suffix.
+    """
+    name = str(filename or "").lower()
+    suffix = name if name in _KNOWN_SUFFIXES else Path(name).suffix
+    return suffix if suffix in _KNOWN_SUFFIXES else ""
+
+
+def _read_packed(data, suffix):
+    """The table of an Excel workbook or Parquet file, or None for a text file."""
+    if is_old_excel(data):
+        raise DataError(old_excel_message())
+    if suffix in _EXCEL_SUFFIXES or data[:4] == b"PK\x03\x04":
+        if data[:4] != b"PK\x03\x04":
+            raise DataError(
+                f"This file is named {suffix} but is not an Excel workbook. Save it again from "
+                "Excel as .xlsx (Excel workbook) or as CSV, and upload that."
+            )
+        return read_workbook(data, MAX_COLUMNS)
+    if suffix == ".parquet" or is_parquet(data):
+        return read_parquet(data, MAX_COLUMNS)
+    return None
+
+
 def read_table(file, filename=None, max_bytes=MAX_UPLOAD_BYTES):
     """Parse an uploaded table.
 
     Parameters
     ----------
     file : path, bytes, or file-like
-        CSV, TSV, semicolon- or pipe-separated text with a header row, or an
-        Excel workbook (first sheet).
+        CSV, TSV, semicolon- or pipe-separated text with a header row, an
+        Excel workbook (``.xlsx`` or ``.xlsm``, first sheet; at most
+        :data:`MAX_CELLS` cells) or a Parquet file (at most :data:`MAX_CELLS`).
     filename : str, optional
-        Used to recognise Excel files; taken from ``file`` when it has a name.
+        Only its suffix matters (:func:`table_suffix`): it marks Excel and
+        Parquet files, which are also recognised by their content. Taken from
+        ``file`` when it has a name.
     max_bytes : int
         Largest accepted size.
 
@@ -348,9 +401,8 @@ def read_table(file, filename=None, max_bytes=MAX_UPLOAD_BYTES):
         )
     if not data.strip():
         raise DataError("The file is empty. Upload a table with a header row and data rows.")
-    if name.lower().endswith(_EXCEL_SUFFIXES) or data[:4] == b"PK\x03\x04":
-        table, lines = _read_excel(data), None
-    else:
+    table, lines = _read_packed(data, table_suffix(name)), None
+    if table is None:
         text = _decode(data)
         table, lines = _read_text(text, _sniff_separator(text))
     table.columns = _column_names(table.columns)

@@ -60,6 +60,7 @@ BAD_INPUTS = [
     ("empty", b"", "empty"),
     ("only blanks", b"   \n\n  ", "empty"),
     ("no header", b"1,2,3\n4,5,6\n7,8,9\n", "Add a header row"),
+    ("headerless zeros", b"0,0,0\n1,1,1\n0,1,0\n", r"first row holds numbers \(0, 0, 0\)"),
     ("single column", b"value\n1\n2\n3\n", "Only one column"),
     ("one row", b"a,b\n1,2\n", "1 data row"),
     ("header only", b"a,b,c\n", "0 data row"),
@@ -79,6 +80,18 @@ BAD_INPUTS = [
 def test_bad_files_raise_a_clear_data_error(data, message):
     with pytest.raises(DataError, match=message):
         read_table(data)
+
+
+@pytest.mark.parametrize("sep", [",", ";", "\t"])
+def test_a_headerless_table_of_numbers_is_asked_for_a_header(sep, tmp_path):
+    """Issue report, item 11: ``0,0,0`` is a data row, not a header repeating the name '0'."""
+    data = sep.join("000").encode() + b"\n" + sep.join("101").encode() + b"\n1" + sep.encode() * 2
+    with pytest.raises(DataError, match="header row missing.*Add a header row") as caught:
+        read_table(data + b"1\n")
+    assert "repeats" not in str(caught.value)
+    pd.DataFrame([[0, 0, 0], [1, 0, 1]]).to_excel(tmp_path / "t.xlsx", header=False, index=False)
+    with pytest.raises(DataError, match="header row missing"):
+        read_table(tmp_path / "t.xlsx")
 
 
 def test_file_over_the_limit_is_refused():
@@ -365,3 +378,67 @@ def test_fuzzed_infinite_values_name_exactly_the_columns_at_fault(rows):
         _assert_clear(err)
     else:
         assert not at_fault
+
+
+# Issue report, item 2: the packed formats go through the same checks. Every table is written
+# as a workbook and as Parquet, and every damaged copy is read or refused with a DataError.
+small_cell = st.one_of(
+    st.integers(-1000, 1000),
+    st.floats(allow_nan=True, allow_infinity=False, width=32),
+    st.text(alphabet=st.characters(blacklist_categories=["Cs", "Cc"]), max_size=6),
+    st.none(),
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(2, 4).flatmap(
+        lambda k: st.lists(st.lists(small_cell, min_size=k, max_size=k), min_size=1, max_size=6)
+    ),
+    st.sampled_from(["xlsx", "parquet"]),
+)
+def test_fuzzed_tables_in_packed_formats_are_read_or_refused_clearly(rows, kind):
+    frame = pd.DataFrame(rows, columns=[f"c{j}" for j in range(len(rows[0]))])
+    buffer = io.BytesIO()
+    if kind == "xlsx":
+        frame.to_excel(buffer, index=False)
+    else:
+        frame.astype(object).astype(str).to_parquet(buffer)
+    try:
+        table = read_table(buffer.getvalue(), filename=f"t.{kind}")
+    except DataError as err:
+        _assert_clear(err)
+    else:
+        assert list(table.columns) == list(frame.columns)
+        # A workbook does not store trailing empty rows.
+        assert len(frame.dropna(how="all")) <= len(table) <= len(frame)
+
+
+def _packed_samples():
+    frame = pd.DataFrame({"a": [1.5, 2.0, None], "b": ["x", "y", "x"], "y": [0, 1, 0]})
+    workbook, parquet = io.BytesIO(), io.BytesIO()
+    frame.to_excel(workbook, index=False)
+    frame.to_parquet(parquet, compression=None)  # uncompressed: more changes reach the reader
+    return {"xlsx": workbook.getvalue(), "parquet": parquet.getvalue()}
+
+
+PACKED = _packed_samples()
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(sorted(PACKED)),
+    st.lists(st.tuples(st.floats(0, 1, exclude_max=True), st.integers(0, 255)), max_size=8),
+    st.floats(0, 1),
+)
+def test_fuzzed_damaged_workbooks_and_parquet_files_are_refused_clearly(kind, changes, keep):
+    data = bytearray(PACKED[kind])
+    for where, value in changes:
+        data[int(where * len(data))] = value
+    data = bytes(data[: max(1, int(keep * len(data)))] if keep < 0.999 else data)
+    try:
+        table = read_table(data, filename=f"t.{kind}")
+    except DataError as err:
+        _assert_clear(err)
+    else:
+        assert table.shape[1] >= 2 and table.shape[0] >= 2
