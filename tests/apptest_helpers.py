@@ -1,5 +1,6 @@
 """Helpers for AppTest tests: open a page of the app, and read charts."""
 
+import html
 import json
 from pathlib import Path
 
@@ -25,6 +26,11 @@ def open_tab(at, key, label):
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
+
+
+def shown(text):
+    """Markdown text as the reader sees it: ``ui.markdown.plain``'s references and joiners read."""
+    return html.unescape(text).replace("\u2060", "")
 
 
 def plotly_figures(at):

@@ -1,5 +1,7 @@
 """AppTest tests of the Data page: the story at a glance, preprocessing choices, uploads (issues 15, 17, 20, 21)."""
 
+import html
+
 from tests.apptest_helpers import by_key, open_page, plotly_figures, sidebar_text
 from ui import state
 from viz.colors import class_color
@@ -8,6 +10,12 @@ from viz.colors import class_color
 def _table(at, column):
     """The first table on the page with ``column``."""
     return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
+def _shown(elements):
+    """The texts of ``elements`` as read on screen, whether or not the page escaped them for
+    Markdown (``ui.markdown.plain``: character references and invisible word joiners)."""
+    return [html.unescape(e.value).replace("\u2060", "") for e in elements]
 
 
 def _clean(at):
@@ -50,7 +58,7 @@ def test_class_balance_bars_take_the_class_colours():
 def test_the_mushroom_data_opens_and_source_004s_preprocessing_is_one_click():
     """Issue 15: the Data page lets the user choose the new fill rule; the preset applies section 2.2."""
     at = _mushroom(open_page("app_pages/data/data.py", timeout=180))
-    assert at.header[0].value == "secondary-mushroom"
+    assert _shown(at.header)[0] == "secondary-mushroom"
     assert any("Source 004 prepares this data its own way" in i.value for i in at.info)
     by_key(at.button, "data_report_prep_top").click().run()
     _clean(at)
@@ -158,7 +166,7 @@ def test_a_reload_with_a_kept_upload_says_it_is_back_and_one_dropped_says_so():
     again.query_params.update({"upload": token})
     again.run()
     again.switch_page("app_pages/data/data.py").run()
-    assert again.header[0].value == "people.csv"
+    assert _shown(again.header)[0] == "people.csv"
     lost = AppTest.from_file(str(APP), default_timeout=60)
     lost.query_params.update({"upload": "gone"})
     lost.run()
@@ -168,11 +176,30 @@ def test_a_reload_with_a_kept_upload_says_it_is_back_and_one_dropped_says_so():
 def test_bad_uploads_keep_the_dataset_and_say_why():
     at = open_page("app_pages/data/data.py")
     _upload(at, "ragged.csv", b"a,b,y\n1,2,3,4,5\n1,2,0\n")
-    assert any("Row 2 has 5 fields, the header has 3" in e.value for e in at.error), [
-        e.value for e in at.error
-    ]
+    assert any("Row 2 has 5 fields, the header has 3" in e for e in _shown(at.error)), _shown(
+        at.error
+    )
     assert any("unchanged" in c.value for c in at.caption)
     assert "Lattice features" in sidebar_text(at)
+
+
+def test_an_excel_cell_bomb_is_refused_and_a_parquet_file_is_read():
+    """Issue report, items 2 and 11: the upload is read in a worker, within the limits."""
+    import pandas as pd
+
+    from tests.test_upload_packed import _parquet, _workbook
+
+    at = open_page("app_pages/data/data.py")
+    _upload(at, "bomb.xlsx", _workbook(2_500, 1_000))
+    assert any("at most 2,000,000 are read" in e for e in _shown(at.error)), _shown(at.error)
+    assert at.header[0].value == "Lattice features"
+    frame = pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0], "group": list("abab"), "y": [0, 1, 0, 1]})
+    _upload(at, "people.parquet", _parquet(frame))
+    _clean(at)
+    assert any("people.parquet: 4 rows, 3 columns" in c for c in _shown(at.caption))
+    by_key(at.button, "data_use_upload").click().run()
+    _clean(at)
+    assert _shown(at.header)[0] == "people.parquet"
 
 
 def test_preprocessing_settings_travel_in_the_link_and_come_back():

@@ -11,6 +11,7 @@ from tests.apptest_helpers import (
     open_tab,
     open_with_kept_missing,
     plotly_figures,
+    shown,
     tree_views,
 )
 from ui import state
@@ -280,7 +281,7 @@ def test_the_grid_of_the_default_texts_and_what_is_wrong_with_others():
     assert {c["max_depth"] for c in grid} == {2, 4, 6, None}
     assert {c["min_samples_split"] for c in grid} == {2, 20}
     _, problem = read_grid(["gini"], "2, deep", "none", "none", "2", "0")
-    assert problem.startswith("The grid cannot be read: 'deep' is not a number.")
+    assert shown(problem).startswith("The grid cannot be read: 'deep' is not a number.")
     _, problem = read_grid(["gini"], "0", "none", "none", "2", "0")
     assert "start at 1" in problem
     _, problem = read_grid(["gini"], "3", "1", "none", "2", "0")

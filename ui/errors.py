@@ -20,6 +20,8 @@ from contextlib import contextmanager
 
 import streamlit as st
 
+from .markdown import plain
+
 __all__ = ["UNEXPECTED", "PageEnd", "attempt", "end_page", "needs_complete_rows", "page_boundary"]
 
 LOGGER = logging.getLogger("tree_bias_lab")
@@ -46,7 +48,7 @@ def needs_complete_rows(data, study, why):
     if not data.has_missing:
         return False
     st.info(
-        f"**{study} needs complete rows.** {data.name} keeps its missing values (Data page: "
+        f"**{study} needs complete rows.** {plain(data.name)} keeps its missing values (Data page: "
         f'numeric gaps "kept missing"), and {why}. Choose a fill rule for numeric columns '
         "on the Data page (the median, say) to run it; the grower, the evaluation and the "
         "stability pages route missing values as they are."
@@ -68,7 +70,7 @@ def attempt(what, stop=True):
     try:
         yield
     except ValueError as err:
-        st.error(f"{what} is not possible with these settings: {err}")
+        st.error(f"{what} is not possible with these settings: {plain(err)}")
         if stop:
             end_page()
 
@@ -83,7 +85,7 @@ def page_boundary():
     except Exception as err:  # a bug: keep the app alive and say so
         LOGGER.exception("Unexpected error on a page")
         st.error(
-            f"{UNEXPECTED} ({type(err).__name__}: {err}). Change a setting or pick another dataset to go on; "
+            f"{UNEXPECTED} ({type(err).__name__}: {plain(err)}). Change a setting or pick another dataset to go on; "
             "the details below help to report it."
         )
         with st.expander("Details for a bug report"):

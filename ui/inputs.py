@@ -3,6 +3,7 @@
 import streamlit as st
 
 from . import share
+from .markdown import plain
 
 __all__ = ["count_input", "two_features"]
 
@@ -37,5 +38,7 @@ def two_features(names, first, second, key_x, key_y, labels=("Horizontal axis", 
     jy = names.index(fy) if fy in names else second
     if jx == jy:
         jy = (jx + 1) % len(names)
-        st.caption(f"The same feature on both axes: the vertical axis shows {names[jy]} instead.")
+        st.caption(
+            f"The same feature on both axes: the vertical axis shows {plain(names[jy])} instead."
+        )
     return jx, jy

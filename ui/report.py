@@ -15,6 +15,7 @@ from html import escape
 import streamlit as st
 
 from . import state
+from .markdown import to_text
 
 __all__ = [
     "Report",
@@ -68,8 +69,8 @@ def add_tree(title, svg):
 
 
 def add_note(text):
-    """A sentence of what to notice."""
-    current().items.append(("note", "", text))
+    """A sentence of what to notice (Markdown as the page shows it: read as plain text)."""
+    current().items.append(("note", "", to_text(text)))
 
 
 def add_settings(settings):

@@ -28,6 +28,7 @@ from lab import (
 )
 
 from . import state
+from .markdown import plain
 
 __all__ = [
     "opened_run_id",
@@ -47,12 +48,21 @@ def _store():
 
 
 def results_store():
-    """The lab's results store, or None after showing why it cannot be used."""
+    """The lab's results store, or None after showing why it cannot be used.
+
+    The store lives as long as the server: its file is checked again here
+    (``ResultsStore.refresh``), so a store removed or replaced under the app
+    is created again or checked, and the page says so once.
+    """
     try:
-        return _store()
+        store = _store()
+        notice = store.refresh()
     except StoreError as error:
         st.error(str(error))
         return None
+    if notice:
+        st.warning(notice)
+    return store
 
 
 def start(job, panel_key=None, then=None, kind=None):
@@ -65,6 +75,9 @@ def start(job, panel_key=None, then=None, kind=None):
     """
     store = results_store()
     if store is None:
+        return None
+    if store.read_only_reason:
+        st.error(f"The run cannot start: {store.read_only_reason}")
         return None
     run = background_runs().start(job, store, then=then, kind=kind)
     if panel_key is not None:
@@ -80,7 +93,7 @@ def opened_run_id(panel_key):
 def _draw_active(kind, fingerprint):
     active = background_runs().active(kind, fingerprint)
     for run in active:
-        text = f"{run.label}: {run.done} of {run.total or '?'} tasks (saved as they finish)"
+        text = f"{plain(run.label)}: {run.done} of {run.total or '?'} tasks (saved as they finish)"
         st.progress(run.fraction, text=text)
         if st.button("Stop", key=f"runs_stop_{run.run_id}", help="Stops after the task in flight; "
                      "the run can be resumed later."):  # fmt: skip
@@ -144,7 +157,9 @@ def saved_runs_panel(kind, fingerprint=None, key="runs"):
     reopen_col, delete_col = st.columns(2)
     if reopen_col.button("Reopen", key=f"{key}_reopen"):
         st.session_state[opened_key] = chosen
-    if delete_col.button("Delete", key=f"{key}_delete"):
+    if store.read_only_reason:
+        st.caption(f"Saved runs can be opened, not deleted: {store.read_only_reason}")
+    if delete_col.button("Delete", key=f"{key}_delete", disabled=bool(store.read_only_reason)):
         delete_run(store, chosen)
         if st.session_state.get(opened_key) == chosen:
             st.session_state.pop(opened_key)

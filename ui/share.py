@@ -29,10 +29,13 @@ import streamlit as st
 
 from datasets import CATEGORICAL_FILLS, GENERATORS, GROUPS, NUMERIC_FILLS, DataError
 
-from . import state
+from . import state, url_values
+from .markdown import plain
+from .url_values import UnusableValue
 
 __all__ = [
     "checkbox",
+    "fitting_params",
     "forget",
     "link_box",
     "number_input",
@@ -49,35 +52,29 @@ __all__ = [
 
 DATA_PARAM = "data"
 GENERATOR_PREFIX = "g."
+# The longest query a link carries. Servers and proxies refuse longer request lines (Tornado,
+# behind Streamlit, answers a bare HTTP 400 past its 64 KB header limit; common proxies stop
+# at 8 KB), so a longer view is not offered as a link and not kept in the address bar.
+MAX_QUERY_CHARS = 8_000
 
 
 def _one_of(options):
     """A parser that accepts only the names in ``options`` (a fill rule's name, say)."""
-
-    def parse(text):
-        if text not in options:
-            raise ValueError(f"{text!r} is not one of {sorted(options)}")
-        return text
-
-    return parse
-
-
-def _flag(text):
-    if text not in ("0", "1"):
-        raise ValueError(f"{text!r} is not 0 or 1")
-    return text == "1"
+    names = sorted(options)
+    return lambda text: names[url_values.choice(text, names)]
 
 
 # Preprocessing settings that differ from the defaults travel too: the URL parameter, the
-# setting's name (see datasets.PREPROCESS_DEFAULTS) and a parser that raises ValueError on
-# a value the setting cannot take.
+# setting's name (see datasets.PREPROCESS_DEFAULTS) and a parser (``ui.url_values``) that
+# raises UnusableValue on a value the setting cannot take.
 PREPROCESSING_PARAMS = {
-    "prep.missing": ("max_missing_share", float),
-    "prep.onehot": ("max_onehot", int),
-    "prep.keep": ("keep_categories", _flag),
+    "prep.missing": ("max_missing_share", lambda text: url_values.number(text, float, 0.0, 1.0)),
+    "prep.onehot": ("max_onehot", lambda text: url_values.number(text, int, 1)),
+    "prep.keep": ("keep_categories", url_values.flag),
     "prep.numfill": ("numeric_fill", _one_of(NUMERIC_FILLS)),
     "prep.catfill": ("categorical_fill", _one_of(CATEGORICAL_FILLS)),
-    "prep.ids": ("drop_id_columns", _flag),
+    "prep.ids": ("drop_id_columns", url_values.flag),
+    "prep.classes": ("max_classes", url_values.class_limit),
 }
 
 
@@ -86,15 +83,15 @@ def _generator_params(name, query):
     """The generator's parameters from the URL, each within its declared range."""
     params = {}
     for param in GENERATORS[name].params:
-        raw = query.get(GENERATOR_PREFIX + param.name)
+        key = GENERATOR_PREFIX + param.name
+        raw = query.get(key)
         if raw is None:
             continue
+        kind = int if param.is_int else float
         try:
-            value = float(raw)
-        except ValueError:
-            continue
-        if param.low <= value <= param.high:
-            params[param.name] = int(value) if param.is_int else value
+            params[param.name] = url_values.number(raw, kind, param.low, param.high)
+        except UnusableValue as err:
+            url_values.note_dropped(key, raw, err)
     return params
 
 
@@ -105,12 +102,8 @@ def _preprocessing_from_url():
         if param in st.query_params:
             try:
                 settings[name] = parse(st.query_params[param])
-            except ValueError:
-                continue
-    if not 0.0 <= settings.get("max_missing_share", 0.0) <= 1.0:
-        settings.pop("max_missing_share")
-    if settings.get("max_onehot", 1) < 1:
-        settings.pop("max_onehot")
+            except UnusableValue as err:
+                url_values.note_dropped(param, st.query_params[param], err)
     return settings
 
 
@@ -119,8 +112,9 @@ def restore_dataset():
     if st.session_state.get(state.URL_RESTORED):
         return
     st.session_state[state.URL_RESTORED] = True
-    if _preprocessing_from_url():
-        st.session_state[state.SETTINGS] = {**state.DEFAULT_SETTINGS, **_preprocessing_from_url()}
+    settings = _preprocessing_from_url()
+    if settings:
+        st.session_state[state.SETTINGS] = {**state.DEFAULT_SETTINGS, **settings}
     name = st.query_params.get(DATA_PARAM)
     if not name:
         return
@@ -136,11 +130,11 @@ def restore_dataset():
             state.set_dataset(state.cached_load(name), origin=("catalog", name))
         else:
             st.session_state[state.SIDEBAR_ERROR] = (
-                f"The link names the dataset {name!r}, which is not in the catalogue: the default dataset is shown."
+                f"The link names the dataset {plain(repr(name))}, which is not in the catalogue: the default dataset is shown."
             )
     except DataError as err:
         st.session_state[state.SIDEBAR_ERROR] = (
-            f"The link's dataset {name!r} could not be loaded: {err}"
+            f"The link's dataset {plain(repr(name))} could not be loaded: {plain(err)}"
         )
 
 
@@ -159,6 +153,11 @@ def _dataset_params():
 
 
 # ------------------------------------------------------------------ widgets
+def _number(kind, low, high):
+    """The link's parser of a number widget on ``[low, high]`` (``url_values.number``)."""
+    return lambda text: url_values.number(text, kind, low, high)
+
+
 def _shared():
     return st.session_state.setdefault(state.SHARED_KEYS, set())
 
@@ -182,28 +181,19 @@ def _initial(key, default, parse, valid):
     consumed = st.session_state.setdefault(state.URL_CONSUMED, set())
     if key in st.query_params and key not in consumed:
         consumed.add(key)
+        text = st.query_params[key]
         try:
-            value = parse(st.query_params[key])
-        except (TypeError, ValueError):
-            value = None
-        if value is not None and valid(value):
-            return value
+            value = parse(text)
+        except ValueError as err:  # UnusableValue, or a page's own parser refusing the text
+            url_values.note_dropped(key, text, err)
+        else:
+            if value is not None and valid(value):
+                return value
+            url_values.note_dropped(key, text, "this page cannot use it here")
     remembered = _remembered().get(key)
     if remembered is not None and valid(remembered):
         return remembered
     return default
-
-
-def _number(kind):
-    def parse(text):
-        value = float(text)
-        return int(value) if kind is int and value.is_integer() else kind(value)
-
-    return parse
-
-
-def _boolean(text):
-    return {"1": True, "true": True, "0": False, "false": False}.get(str(text).lower())
 
 
 def _clamp_stale(key, low, high):
@@ -226,7 +216,8 @@ def number_input(container, label, min_value, max_value, value, step=None, *, ke
     """``container.number_input`` whose value travels in the URL (an int or float widget)."""
     _clamp_stale(key, min_value, max_value)
     kind = int if isinstance(value, int) and (step is None or isinstance(step, int)) else float
-    first = _initial(key, value, _number(kind), lambda v: min_value <= v <= max_value)
+    first = _initial(key, value, _number(kind, min_value, max_value),
+                     lambda v: min_value <= v <= max_value)  # fmt: skip
     return container.number_input(label, min_value, max_value, first, step, key=key, **options)
 
 
@@ -234,7 +225,8 @@ def slider(container, label, min_value, max_value, value, step=None, *, key, **o
     """``container.slider`` (a single number) whose value travels in the URL."""
     _clamp_stale(key, min_value, max_value)
     kind = float if isinstance(value, float) or isinstance(step, float) else int
-    first = _initial(key, value, _number(kind), lambda v: min_value <= v <= max_value)
+    first = _initial(key, value, _number(kind, min_value, max_value),
+                     lambda v: min_value <= v <= max_value)  # fmt: skip
     return container.slider(label, min_value, max_value, first, step, key=key, **options)
 
 
@@ -255,7 +247,7 @@ def _choice(options, index, key):
     default = options[min(max(index, 0), len(options) - 1)] if options else None
 
     def parse(text):
-        return options[labels.index(text)] if text in labels else None
+        return options[url_values.choice(text, labels)]
 
     return _initial(key, default, parse, lambda v: v in options), options
 
@@ -277,14 +269,14 @@ def radio(container, label, options, index=0, *, key, **kw):
 def toggle(container, label, value=False, *, key, **kw):
     """``container.toggle`` whose state travels in the URL."""
     return container.toggle(
-        label, _initial(key, value, _boolean, lambda v: v in (True, False)), key=key, **kw
+        label, _initial(key, value, url_values.flag, lambda v: v in (True, False)), key=key, **kw
     )
 
 
 def checkbox(container, label, value=False, *, key, **kw):
     """``container.checkbox`` whose state travels in the URL."""
     return container.checkbox(
-        label, _initial(key, value, _boolean, lambda v: v in (True, False)), key=key, **kw
+        label, _initial(key, value, url_values.flag, lambda v: v in (True, False)), key=key, **kw
     )
 
 
@@ -325,7 +317,7 @@ def tabs(container, labels, *, key):
     page computes only what the open tab draws.
     """
     labels = list(labels)
-    first = _initial(key, labels[0], lambda text: text if text in labels else None,
+    first = _initial(key, labels[0], lambda text: labels[url_values.choice(text, labels)],
                      lambda v: v in labels)  # fmt: skip
     return container.tabs(labels, default=first, key=key, on_change="rerun")
 
@@ -378,11 +370,28 @@ def current_params():
     return params
 
 
+def fitting_params(params, limit=MAX_QUERY_CHARS):
+    """``params`` without their longest values until the encoded query fits in ``limit`` characters.
+
+    Returns
+    -------
+    kept : dict
+    dropped : list of str
+        The names of the parameters left out (a grown tree's splits, typically).
+    """
+    kept, dropped = dict(params), []
+    while kept and len(urlencode(kept)) > limit:
+        longest = max(kept, key=lambda name: len(urlencode({name: kept[name]})))
+        dropped.append(longest)
+        del kept[longest]
+    return kept, dropped
+
+
 def sync_url():
     """Write the current view into the address bar (after the page ran)."""
     # The address bar also carries a kept upload's token, so a reload finds the upload; the
     # link to share does not (it would hand the file to whoever opens it).
-    params = {**current_params(), **state.upload_url_params()}
+    params, _ = fitting_params({**current_params(), **state.upload_url_params()})
     if dict(st.query_params) != params:
         st.query_params.from_dict(params)
     st.session_state[state.SHARED_KEYS] = set()  # the next run registers what it draws
@@ -391,10 +400,17 @@ def sync_url():
 def link_box(container):
     """A copyable link to the current view, and a note when the dataset cannot travel."""
     base = (st.context.url or "").rstrip("/")
-    query = urlencode(current_params())
+    params, dropped = fitting_params(current_params())
+    query = urlencode(params)
     with container:
         st.caption("Link to this view (copy it with the button on its right):")
         st.code(f"{base}?{query}" if query else base, language=None, wrap_lines=True)
+        if dropped:
+            st.caption(
+                f"This view is too large for a link ({plain(', '.join(dropped))} left out, longer "
+                f"than the {MAX_QUERY_CHARS:,} characters a server accepts): the link opens the "
+                "rest of it. Save a grown tree as a file on the Grow page to share it whole."
+            )
         origin = st.session_state.get(state.DATA_ORIGIN)
         if origin and origin[0] == "upload":
             st.caption(

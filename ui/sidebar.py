@@ -5,6 +5,7 @@ import streamlit as st
 from datasets import GROUPS, DataError
 
 from . import data_controls, glossary, presenter, state
+from .markdown import plain
 from .navigation import PAGES
 
 __all__ = ["render"]
@@ -17,7 +18,7 @@ def _switch():
     try:
         state.set_dataset(state.cached_load(name))
     except DataError as err:
-        st.session_state[state.SIDEBAR_ERROR] = f"{name} could not be loaded: {err}"
+        st.session_state[state.SIDEBAR_ERROR] = f"{plain(name)} could not be loaded: {plain(err)}"
 
 
 def _menu():
@@ -33,10 +34,10 @@ def _menu():
 def _dataset():
     data = state.current()
     st.markdown("### Current dataset")
-    st.markdown(f"**{data.name}**")
+    st.markdown(f"**{plain(data.name)}**")
     st.caption(
         f"{data.n_rows:,} rows · {data.n_features} features · {data.task}"
-        + (f" · {data.group}" if data.group else "")
+        + (f" · {plain(data.group)}" if data.group else "")
     )
     names = [name for names in GROUPS.values() for name in names]
     options = names if data.name in names else [data.name, *names]

@@ -4,8 +4,14 @@ Each page adds its snippet to its HTML summary (``ui.report.add_snippet``);
 the tests run them. A snippet starts from the dataset as the page has it:
 loaded from the catalogue or generated with the same parameters and
 preprocessed with the same settings (an upload is read from its file).
+
+Every value a user chose or typed (a file name, a dataset's name, a
+parameter) enters a snippet through :func:`literal`, as a Python literal,
+and never inside a comment: a file name holding a newline would otherwise
+end the comment and put its own code in the snippet.
 """
 
+import numpy as np
 import streamlit as st
 
 from . import state
@@ -16,6 +22,7 @@ __all__ = [
     "dataset_code",
     "dataset_lines",
     "evaluate_snippet",
+    "literal",
     "preprocessing_words",
 ]
 
@@ -27,7 +34,21 @@ PREPROCESSING_WORDS = {
     "numeric_fill": "fill the gaps of numeric columns with",
     "categorical_fill": "fill the gaps of categorical columns with",
     "drop_id_columns": "exclude ID-like columns",
+    "max_classes": "classes kept, the rarer grouped (0: all)",
 }
+
+
+def literal(value):
+    """``value`` as Python source that evaluates to it: the only way user values enter a snippet.
+
+    ``repr`` of a string, number, bool, None, or a list, tuple or dict of them
+    is such source; its quotes and escapes keep a newline or a quote in a file
+    name from ending the literal. numpy scalars become Python ones first
+    (their ``repr`` is ``np.float64(0.5)``, which needs numpy imported).
+    """
+    if isinstance(value, np.generic):
+        value = value.item()
+    return repr(value)
 
 
 def preprocessing_words(settings):
@@ -36,7 +57,7 @@ def preprocessing_words(settings):
 
 
 def _arguments(settings):
-    return ", ".join(f"{k}={settings[k]!r}" for k in PREPROCESSING_WORDS if k in settings)
+    return ", ".join(f"{k}={literal(settings[k])}" for k in PREPROCESSING_WORDS if k in settings)
 
 
 def dataset_lines(origin, settings):
@@ -52,22 +73,23 @@ def dataset_lines(origin, settings):
     """
     kind, name = (origin or ("catalog", "Lattice features"))[:2]
     if kind == "generator":
-        params = ", ".join(f"{k}={v!r}" for k, v in sorted(origin[2].items()))
+        params = ", ".join(f"{k}={literal(v)}" for k, v in sorted(origin[2].items()))
         lines = [
             "from datasets import generate, preprocess",
             "",
-            f"raw = generate({name!r}{', ' if params else ''}{params})",
+            f"raw = generate({literal(name)}{', ' if params else ''}{params})",
         ]
     elif kind == "upload":
         lines = [
             "from datasets import preprocess, read_table, table_to_dataset",
             "",
-            f"# {name} is the file you uploaded; put it beside this script.",
-            f"table = read_table(open({name!r}, 'rb').read(), filename={name!r})",
+            "# The file you uploaded; put it beside this script.",
+            f"table_file = {literal(name)}",
+            "table = read_table(open(table_file, 'rb').read(), filename=table_file)",
             "raw = table_to_dataset(table, table.columns[-1])  # name your target column here",
         ]
     else:
-        lines = ["from datasets import load, preprocess", "", f"raw = load({name!r})"]
+        lines = ["from datasets import load, preprocess", "", f"raw = load({literal(name)})"]
     return lines + [f"data, record = preprocess(raw, {_arguments(settings)})"]
 
 
@@ -108,7 +130,7 @@ def evaluate_snippet(origin, settings, task, max_rows, test_share, seed, params)
     estimator = "DecisionTreeClassifier" if task == "classification" else "DecisionTreeRegressor"
     nominal = "categorical_features" in params
     arguments = ", ".join(
-        f"{k}={v!r}" for k, v in params.items() if k != "categorical_features"
+        f"{k}={literal(v)}" for k, v in params.items() if k != "categorical_features"
     ) + (", categorical_features=categorical" if nominal else "")
     error = "1 - accuracy" if task == "classification" else "1 - R²"
     lines = dataset_lines(origin, settings)
@@ -119,7 +141,7 @@ def evaluate_snippet(origin, settings, task, max_rows, test_share, seed, params)
         "X, y = data.arrays()",
         f"X, y, _ = subsample(X, y, {max_rows}, 0)  # the page's rows: at most {max_rows:,}",
         "categorical, _ = data.categorical_features()" if nominal else None,
-        f"train, test = train_test_rows({task!r}, y, {test_share!r}, {int(seed)})",
+        f"train, test = train_test_rows({literal(task)}, y, {literal(test_share)}, {int(seed)})",
         f"tree = {estimator}({arguments}).fit(X[train], y[train])",
         'print("depth", tree.get_depth(), "leaves", tree.get_n_leaves())',
         f'print("training error ({error})", 1 - tree.score(X[train], y[train]))',
@@ -149,7 +171,7 @@ def cultivated_snippet(origin, settings, max_rows, variant, depth, eta0, k_scale
         lines.insert(1, "from trees.tasks import subsample")
     lines.insert(1, "from trees import CultivatedForestClassifier")
     lines += [
-        f"model = CultivatedForestClassifier({variant!r}, max_depth={depth}, eta0={eta0}, k_factor={k_scale}).fit(X, y)",
+        f"model = CultivatedForestClassifier({literal(variant)}, max_depth={depth}, eta0={eta0}, k_factor={k_scale}).fit(X, y)",
         "kinds = [m['kind'] for m in model.structure()]",
         'print(len(kinds), "modules:", kinds.count("robust"), "robust split,", kinds.count("option"), "option;", model.n_leaves_, "leaves")',
         "proba, spread = model.predict_with_reliability(X)",

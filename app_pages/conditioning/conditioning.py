@@ -71,7 +71,7 @@ with picture:
         )
 
 report.add_settings(settings.in_force())
-report.add_note(sentence.replace("**", "").replace("`", ""))
+report.add_note(sentence)
 report.add_snippet(
     words.snippet(
         st.session_state.get(state.DATA_ORIGIN),

@@ -7,6 +7,7 @@ page's script calls them inside its settings expander.
 import streamlit as st
 
 from ui import glossary, share, state
+from ui.markdown import plain
 
 from . import settings as cs
 
@@ -127,5 +128,5 @@ def picture_controls(names, order, class_names, is_classifier, settings):
             shown = share.selectbox(p3, "Probability shown", class_names, 0, key=state.COND_CLASS)
             class_index = class_names.index(shown)
     st.markdown("**In force**")
-    st.markdown("\n".join(f"- **{k}**: {v}" for k, v in settings.in_force().items()))
+    st.markdown("\n".join(f"- **{k}**: {plain(v)}" for k, v in settings.in_force().items()))
     return fx, fy, class_index

@@ -14,6 +14,7 @@ from lab.paper import ALL_PAPER_DATASETS, engines_frame, html_page
 from lab.saved import chosen_settings_frame, engine_runs
 from trees.conditioning import PAPER_RANDOM_STATE, engine_conditionings, installed_library_engines
 from ui import figures, report, runs, share, state
+from ui.markdown import plain
 from viz.conditioning import score_distribution_figure
 
 from . import runs as cr
@@ -61,14 +62,14 @@ def _experiment_text(settings, model, repeats, folds):
                 "trees.")  # fmt: skip
     trees_text = f"; {settings.n_trees} trees" if model == "forest" else ""
     return (f"**Runs** {repeats} x {folds} folds of {'one tree' if model == 'tree' else 'a forest'}: "
-            f"{settings.origin(model)}{trees_text}. Fitted by {settings.fit_text()}.")  # fmt: skip
+            f"{plain(settings.origin(model))}{trees_text}. Fitted by {settings.fit_text()}.")  # fmt: skip
 
 
 def show_experiment_tab(page):
     """Source 000's repeated k-fold protocol on the page's dataset, run in the background."""
     data, settings = page.data, page.settings
     st.markdown(
-        f"Source 000's protocol on **{data.name}**: repeated k-fold cross-validation with every test "
+        f"Source 000's protocol on **{plain(data.name)}**: repeated k-fold cross-validation with every test "
         "scored on the same folds (AUC or R²), and Wilcoxon signed-rank tests between them (§4.4). "
         "It runs in the background: it goes on if you close the tab, every fold is saved, and a "
         "saved run reopens at once."
@@ -76,7 +77,7 @@ def show_experiment_tab(page):
     limit, reason = cr.fold_limit(data.task, page.y)
     if limit == 0:
         st.warning(
-            f"The experiment cannot run on {data.name}: {reason}. Pick a dataset with more rows."
+            f"The experiment cannot run on {plain(data.name)}: {reason}. Pick a dataset with more rows."
         )
     model, repeats, folds = _experiment_controls(limit, reason)
     st.markdown(
@@ -103,13 +104,13 @@ def show_experiment_result(significance, opened):
     run, result = opened
     if result is None:
         st.info(
-            f"{run['label']}: {run['status']}, {run['n_done']} of {run['n_tasks']} folds saved. "
+            f"{plain(run['label'])}: {run['status']}, {run['n_done']} of {run['n_tasks']} folds saved. "
             + ("Its results appear when every fold is in." if run["status"] == "running" else
                "It stopped before its results could be combined: press Run with the same settings to resume it.")
         )  # fmt: skip
         return
     summary = result.summary(rule=significance)
-    st.markdown(f"**{run['label']}** ({run['status']})")
+    st.markdown(f"**{plain(run['label'])}** ({run['status']})")
     figures.table(cr.result_frame(summary, run["dataset"], result.model),
                   title="This run in the notation of Tables 2 and 3", hide_index=True)  # fmt: skip
     if run["dataset"] in ALL_PAPER_DATASETS and not cr.matches_paper(run):
@@ -234,7 +235,7 @@ def show_engines_side_by_side(chosen, engines):
     st.dataframe(frame, hide_index=True, key="cond_engines_table")
     st.caption(
         "Runs shown: "
-        + "; ".join(f"{e}: {r['label']} ({r['status']})" for e, r in found.items())
+        + "; ".join(f"{e}: {plain(r['label'])} ({r['status']})" for e, r in found.items())
         + ". A library's 'forest' is its own ensemble (boosting: proposed remedy 'average')."
     )
     settings_chosen = chosen_settings_frame(found)
@@ -257,7 +258,7 @@ def show_tables_result(opened):
         return
     run, frame = opened
     st.markdown(
-        f"**{run['label']}** ({run['status']}, {run['n_done']:,} of {run['n_tasks']:,} fits saved)"
+        f"**{plain(run['label'])}** ({run['status']}, {run['n_done']:,} of {run['n_tasks']:,} fits saved)"
     )
     if frame.empty:
         st.info(

@@ -12,6 +12,8 @@ import numpy as np
 from datasets import PREPROCESS_DEFAULTS
 from trees.conditioning import PACKAGE_ENGINES
 from ui.cached import SMALL
+from ui.markdown import plain
+from ui.snippets import literal
 
 from .cache import HELD_OUT, SEED, parting_features
 from .settings import CONTROL_ENGINES
@@ -33,6 +35,7 @@ def headline(view, name, is_classifier, n_rows, engine="trees"):
 
     A model whose thresholds are drawn (``CONTROL_ENGINES``) is said to be the control.
     """
+    name = plain(name)
     report = view.report
     n_test, changed = len(view.X_test), int(report.prediction_differs.sum())
     rows = new_rows(n_rows)
@@ -87,7 +90,7 @@ def picture_caption(view, names, axes, held, slice_row, n_grid, n_rows, is_class
         " in their class colours" if is_classifier else ""
     )
     if held:
-        values = _listed(f"{names[j]} {v:g}" for j, v in held.items())
+        values = _listed(f"{plain(names[j])} {v:g}" for j, v in held.items())
         text += (
             f"; the other features held at {values}"
             if slice_row is None
@@ -114,14 +117,14 @@ def picture_caption(view, names, axes, held, slice_row, n_grid, n_rows, is_class
 def dataset_lines(origin, preprocessing):
     """Code that builds the current dataset, or None for an upload (it cannot travel)."""
     changed = {k: v for k, v in preprocessing.items() if PREPROCESS_DEFAULTS.get(k) != v}
-    options = "".join(f", {k}={v!r}" for k, v in sorted(changed.items()))
+    options = "".join(f", {k}={literal(v)}" for k, v in sorted(changed.items()))
     if origin is None or origin[0] == "catalog":
         name = origin[1] if origin else None
-        return [f"data, _ = preprocess(load({name!r}){options})"]
+        return [f"data, _ = preprocess(load({literal(name)}){options})"]
     if origin[0] == "generator":
-        params = ", ".join(f"{k}={v!r}" for k, v in sorted(origin[2].items()))
+        params = ", ".join(f"{k}={literal(v)}" for k, v in sorted(origin[2].items()))
         params = f", {params}" if params else ""
-        return [f"data, _ = preprocess(generate({origin[1]!r}{params}){options})"]
+        return [f"data, _ = preprocess(generate({literal(origin[1])}{params}){options})"]
     return None
 
 

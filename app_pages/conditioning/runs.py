@@ -31,6 +31,7 @@ from lab.paper import (
 )
 from lab.search import SettingsSearchJob, chosen_settings, search_grid
 from trees.conditioning import MARK_LEGEND, MARKS, engine_models
+from ui.markdown import plain
 
 from .settings import (
     LIBRARY_ENGINE_TEXT,
@@ -104,7 +105,7 @@ def fold_limit(task, y):
     if limit >= 5:
         return limit, None
     reason = (
-        f"the smallest class, {format_value(classes[np.argmin(counts)])}, has {smallest} "
+        f"the smallest class, {plain(format_value(classes[np.argmin(counts)]))}, has {smallest} "
         f"row{'s' if smallest != 1 else ''}, and every fold must hold each class"
     )
     return (limit if limit >= 2 else 0), reason

@@ -16,6 +16,7 @@ from trees.conditioning import row_paths
 from trees.inspection import split_text
 from ui import errors, figures, share, state
 from ui.home_example import APPLICANT, CLASS_NAMES, focus_nodes, loan_example
+from ui.markdown import plain
 
 from . import cache as cc
 from . import report as words
@@ -92,7 +93,7 @@ def show_tree_tab(page):
     st.markdown(
         f"**{view.on_lattice} of {view.internal} splits** on an observed lattice value "
         f"(ρ = {view.rho:.2f}, counted as the paper counts it, against every observed value of "
-        f"{page.data.name}); {int(report_.leaf_differs.sum())} of the {page.n_test} "
+        f"{plain(page.data.name)}); {int(report_.leaf_differs.sum())} of the {page.n_test} "
         f"{page.new_rows} reach another leaf under `x < t`, "
         f"{int(report_.prediction_differs.sum())} get another prediction."
     )
@@ -102,7 +103,7 @@ def _verdict(tree, x, op, classes):
     prediction = tree.predict(x[None, :], op)[0]
     if tree.is_classifier:
         k = int(np.argmax(prediction))
-        return f"{classes[k]} (P = {prediction[k]:.2f})"
+        return f"{plain(classes[k])} (P = {prediction[k]:.2f})"
     return f"{float(prediction):.4g}"
 
 
@@ -111,7 +112,7 @@ def _example_source(page):
     source = share.radio(
         st, "Example", ["loan", "data"], horizontal=True, key="cond_example",
         format_func={"loan": "the paper's loan applicant (Appendix A)",
-                     "data": f"a held-out row of {page.data.name}"}.get,
+                     "data": f"a held-out row of {plain(page.data.name)}"}.get,
     )  # fmt: skip
     if source == "loan":
         example = loan_example()
@@ -155,7 +156,7 @@ def show_example_tab(page):
                          marked=[] if parting is None else [parting],
                          focus=focus_nodes(tree, paths[op]), max_depth=None, fit_width=420,
                          max_height=520, max_scale=1.0)  # fmt: skip
-    row_text = ", ".join(f"{n} {v:g}" for n, v in zip(feature_names, x, strict=True))
+    row_text = ", ".join(f"{plain(n)} {v:g}" for n, v in zip(feature_names, x, strict=True))
     if parting is None:
         st.markdown(
             f"x = ({row_text}). Both tests send it to the same leaf: none of its values equals a threshold on its path."
@@ -163,8 +164,8 @@ def show_example_tab(page):
     else:
         feature = feature_names[int(tree.feature[parting])]
         st.markdown(
-            f"x = ({row_text}). The paths part at **{split_text(tree, parting, feature_names)}** "
-            f"(purple border): its {feature} is exactly the threshold, so `x ≤ t` sends it left and "
+            f"x = ({row_text}). The paths part at **{plain(split_text(tree, parting, feature_names))}** "
+            f"(purple border): its {plain(feature)} is exactly the threshold, so `x ≤ t` sends it left and "
             "`x < t` right. Blue: the path; dashed stubs: branches it does not visit."
         )
     _prediction_table(tree, x, classes)

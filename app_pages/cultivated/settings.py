@@ -15,6 +15,7 @@ from datasets.source002 import CATALOG_NAMES, TABLE_1
 from trees.ensemble import VARIANTS
 from ui import glossary, share
 from ui.cached import sample
+from ui.markdown import plain
 
 __all__ = [
     "MAX_ROWS",
@@ -104,7 +105,7 @@ def crf_settings(data_name, binary):
     )
     if not binary:
         st.caption(
-            f"{data_name} is not a two-class dataset, and cultivated forests are defined for two classes "
+            f"{plain(data_name)} is not a two-class dataset, and cultivated forests are defined for two classes "
             "(source 002): the page uses the simulated data."
         )
     return CultivatedSettings(use_example, variant, int(depth), float(eta0), float(k_scale))

@@ -10,6 +10,7 @@ import streamlit as st
 from trees.reliability import abstention_curve
 from ui import figures, glossary, report, share, state
 from ui.experiments import run_with_progress
+from ui.markdown import plain
 from viz.cultivated import abstention_figure, auc_table, leaf_fraction_figure
 
 from .cache import FOREST_TREES, oof_reliability, table_1_scores
@@ -76,7 +77,7 @@ def show_row_tab(ctx):
     fractions = model.leaf_fractions(rows.X[row][None, :])[0]
     leaf_values = [ctx.structure[leaf]["positive_share"] for leaf in model.leaf_ids_]
     r1, r2, r3 = st.columns(3)
-    r1.metric(f"P({ctx.class_names[1]})", f"{ctx.all_proba[row, 1]:.3f}")
+    r1.metric(f"P({plain(ctx.class_names[1])})", f"{ctx.all_proba[row, 1]:.3f}")
     r2.metric("Spread", f"{ctx.all_spread[row]:.4f}", help=glossary.explain("spread"))
     r3.metric("True class", ctx.class_names[int(ctx.y01[row])])
     figures.chart(

@@ -22,6 +22,7 @@ from app_pages.evaluate.tabs import show_forest_tab, show_importance_tab, show_s
 from trees.tuning import split_error
 from ui import errors, presenter, share, state
 from ui.cached import as_key, sample
+from ui.markdown import plain
 
 st.title("Evaluate and tune a tree")
 headline, picture = st.container(), st.container()
@@ -39,7 +40,7 @@ with settings_box:
 
 if too_small(is_classifier, y):
     st.warning(
-        f"{data.name} is too small to hold out test rows: every class needs at least 2 rows and the "
+        f"{plain(data.name)} is too small to hold out test rows: every class needs at least 2 rows and the "
         "data at least 10. Pick a larger dataset in the sidebar."
     )
     errors.end_page()

@@ -14,6 +14,7 @@ import streamlit as st
 from trees.tuning import configuration_grid
 from ui import figures, glossary, runs, share, state
 from ui.experiments import run_with_progress
+from ui.markdown import plain
 from viz.evaluation import CRITERION_WORDS, outer_folds_table, search_table, settings_table
 
 from .cache import METHODS, SearchRecord, run_search, saved_search, search_job
@@ -108,7 +109,7 @@ def read_grid(chosen, depth, leaves, nodes, split, impurity):
         if not chosen:
             raise ValueError("choose at least one decision metric")
     except ValueError as err:
-        problem = f"The grid cannot be read: {err}. Write comma-separated numbers, and 'none' for no limit."
+        problem = f"The grid cannot be read: {plain(err)}. Write comma-separated numbers, and 'none' for no limit."
     return grid, problem
 
 

@@ -12,6 +12,7 @@ from trees import RandomForestClassifier
 from trees.tuning import split_error
 from ui import errors, figures, glossary, report, share, state
 from ui.cached import as_key
+from ui.markdown import plain
 from viz.evaluation import confusion_figure, importance_figure, roc_figure
 
 from .cache import fit_model, permutation_importances
@@ -147,12 +148,12 @@ def show_split_tab(ctx):
             roc_figure(_roc_curves(split, model, forest)), key="eval_roc", container=right
         )
         right.caption(
-            f"Positive class: {ctx.class_names[1]}. A tree grown to purity predicts 0 or 1 in most "
+            f"Positive class: {plain(ctx.class_names[1])}. A tree grown to purity predicts 0 or 1 in most "
             "leaves, so its curve has few corners."
         )
     else:
         right.info(
-            f"The ROC curve needs two classes; {ctx.data.name} has {len(model.classes_)}. The confusion "
+            f"The ROC curve needs two classes; {plain(ctx.data.name)} has {len(model.classes_)}. The confusion "
             "matrix shows every class against every other."
         )
 
@@ -177,6 +178,6 @@ def show_importance_tab(ctx):
     unused = int(np.sum(impurity == 0))
     st.caption(
         f"Left: {glossary.explain('impurity-based importance')} Right: "
-        f"{glossary.explain('permutation importance')} Shuffling {top} costs the most. "
+        f"{glossary.explain('permutation importance')} Shuffling {plain(top)} costs the most. "
         + (f"{unused} features are never used by the tree." if unused else "")
     )

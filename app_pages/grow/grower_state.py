@@ -26,6 +26,7 @@ from trees.tasks import subsample, train_test_rows
 from trees.tree import TREE_SETTINGS, TreeParams
 from ui import share, state
 from ui.cached import SMALL
+from ui.markdown import plain
 from ui.state import GROW_GROWER as GROWER
 from ui.state import GROW_MESSAGE as MESSAGE
 from ui.state import GROW_NODE as NODE
@@ -169,7 +170,7 @@ def _keep_tree(previous, grower, old, settings):
     if problem:
         say(
             "warning",
-            f"Settings changed ({change}). Kept {done} of the {len(splits)} splits: {problem}. "
+            f"Settings changed ({change}). Kept {done} of the {len(splits)} splits: {plain(problem)}. "
             "The splits after it are dropped." + rows,
         )
         return
@@ -197,7 +198,9 @@ def get_grower(data, settings):
         if previous is None or built_for is None:
             done, problem = replay(grower, text)
             if problem:
-                say("warning", f"The link's tree was rebuilt up to {done} splits: {problem}.")
+                say(
+                    "warning", f"The link's tree was rebuilt up to {done} splits: {plain(problem)}."
+                )
         elif built_for[0] != signature[0]:
             if previous.n_steps:
                 say("info", "The dataset changed: the tree starts again from a single leaf.")

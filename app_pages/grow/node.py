@@ -14,6 +14,7 @@ import streamlit as st
 
 from trees.instability import near_tie_options
 from ui import figures, glossary, share
+from ui.markdown import plain
 from ui.state import GROW_GROWER
 from viz.curves import NEAR_TIE, category_curve_figure, nearest_candidate, score_curve_figure
 from viz.node_views import node_distribution_figure
@@ -97,16 +98,19 @@ def _split_from_click(chart_key, node, feature, source):
     clicked = points[0].get("x")
     threshold = nearest_candidate(grower.score_curve(node, feature), clicked)
     if threshold is None:
-        gs.say("error", f"No threshold of {grower.feature_names[feature]} can split node {node}.")
+        gs.say(
+            "error",
+            f"No threshold of {plain(grower.feature_names[feature])} can split node {node}.",
+        )
         return
     try:
         grower.expand(node, feature, threshold)
     except ValueError as err:
-        gs.say("error", str(err))
+        gs.say("error", plain(err))
         return
     gs.say(
         "success",
-        f"Split node {node} on {grower.feature_names[feature]} ≤ {threshold:.6g}, the candidate "
+        f"Split node {node} on {plain(grower.feature_names[feature])} ≤ {threshold:.6g}, the candidate "
         f"threshold nearest to where you clicked on the {source} ({float(clicked):.4g}).",
     )
 
@@ -123,7 +127,7 @@ def _figures(grower, tree, node, feature, tokens, split):
         with left:
             if curve is None:
                 st.info(
-                    f"{names[feature]} has a single category here, or no set keeps enough rows."
+                    f"{plain(names[feature])} has a single category here, or no set keeps enough rows."
                 )
             else:
                 figures.chart(
@@ -180,7 +184,7 @@ def _missing_note(values, name):
     n_missing = int(np.isnan(values).sum())
     if n_missing:
         st.caption(
-            f"{n_missing:,} of these rows have no value of {name}: the picture leaves them out, "
+            f"{n_missing:,} of these rows have no value of {plain(name)}: the picture leaves them out, "
             "and the score curve and the candidates keep them on the right. The tree's own "
             "search also tries them on the left, and present values against missing ones."
         )
@@ -219,11 +223,13 @@ def _near_ties(grower, node):
         return
     best = options[0].score
     listed = "; ".join(
-        f"{o.feature_name} ({o.score / best:.1%} of the best)" if best else o.feature_name
+        f"{plain(o.feature_name)} ({o.score / best:.1%} of the best)"
+        if best
+        else plain(o.feature_name)
         for o in options[1:]
     )
     st.warning(
-        f"Near-tie at node {node}: besides {options[0].feature_name}, {listed}. A few changed "
+        f"Near-tie at node {node}: besides {plain(options[0].feature_name)}, {listed}. A few changed "
         "rows could make the tree split on another feature here; the Tree instability page grows "
         "the tree each way."
     )
@@ -232,7 +238,7 @@ def _near_ties(grower, node):
 def _manual_form(grower, node, feature, curve_feature_name):
     """Split a leaf by hand: a candidate threshold, a typed one, or a set of categories."""
     with st.form(f"grow_manual_{node}_{feature}"):
-        st.markdown(f"**Split node {node} on {curve_feature_name} by hand**")
+        st.markdown(f"**Split node {node} on {plain(curve_feature_name)} by hand**")
         codes, threshold = None, None
         if grower.categorical[feature]:
             labels = (grower.category_names or {}).get(feature) or [
@@ -287,9 +293,9 @@ def _manual_form(grower, node, feature, curve_feature_name):
                 else:
                     grower.expand(node, feature=feature, threshold=threshold)
             except ValueError as err:
-                gs.say("error", str(err))
+                gs.say("error", plain(err))
             else:
-                gs.say("success", f"Split node {node} on {curve_feature_name}.")
+                gs.say("success", f"Split node {node} on {plain(curve_feature_name)}.")
             st.rerun()
 
 
@@ -312,7 +318,7 @@ def node_panel(grower, tree, node, tokens, split):
         if tree.feature[node] < 0 and not grower.categorical[feature]:
             st.caption(
                 f"Click a point of the score curve, or a bar of the distribution, to split node "
-                f"{node} on {names[feature]} at the nearest candidate threshold."
+                f"{node} on {plain(names[feature])} at the nearest candidate threshold."
             )
         _near_ties(grower, node)
     figures.table(

@@ -16,6 +16,7 @@ from trees.instability import tree_importances
 from trees.tree import CRITERIA_CLF, CRITERIA_REG, GROWTH_ORDERS
 from ui import figures, glossary, report, share
 from ui.inputs import count_input, two_features
+from ui.markdown import plain
 from viz.curves import plural, step_scores_figure
 from viz.node_views import importance_figure, node_legend_html
 from viz.partition import partition_figure
@@ -280,7 +281,9 @@ def regions_panel(grower, tree, split):
         medians = np.median(split.X_train, axis=0)
         with st.expander(f"Values of the other {len(others)} features (medians by default)"):
             for j in others[:20]:
-                fixed[j] = st.number_input(names[j], value=float(medians[j]), key=f"grow_fixed_{j}")
+                fixed[j] = st.number_input(
+                    plain(names[j]), value=float(medians[j]), key=f"grow_fixed_{j}"
+                )
     figures.chart(
         partition_figure(
             tree, split.X_train, split.y_train, jx, jy, names, grower.class_names, fixed=fixed
@@ -340,10 +343,12 @@ def choose_row(grower, tree, split):
 def path_panel(grower, tree, choice):
     """The chosen row's decision path: the test at each node, and where ``<=`` and ``<`` part."""
     names, paths, row = grower.feature_names, choice.paths, choice.row
-    values = ", ".join(f"{n} {v:.4g}" for n, v in zip(names[:8], choice.values, strict=False))
+    values = ", ".join(
+        f"{plain(n)} {v:.4g}" for n, v in zip(names[:8], choice.values, strict=False)
+    )
     more = f", … ({len(names) - 8} more)" if len(names) > 8 else ""
     st.markdown(
-        f"**Row {row}** of the {choice.source} ({values}{more}); its target: **{choice.target}**."
+        f"**Row {row}** of the {choice.source} ({values}{more}); its target: **{plain(choice.target)}**."
     )
     parting = paths["parting"]
     if parting is None:
@@ -354,7 +359,7 @@ def path_panel(grower, tree, choice):
     else:
         feature = int(tree.feature[parting])
         st.warning(
-            f"At node #{parting} the row's {names[feature]} equals the threshold "
+            f"At node #{parting} the row's {plain(names[feature])} equals the threshold "
             f"{tree.threshold[parting]:.6g}: under x ≤ t it goes left, under x < t right, and "
             f"it ends in leaf #{paths['<='][-1]} or #{paths['<'][-1]}."
         )

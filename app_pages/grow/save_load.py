@@ -12,6 +12,7 @@ import streamlit as st
 from trees import Tree, TreeGrower
 from trees.tree import check_tree_for_data, parse_tree_json
 from ui import state
+from ui.markdown import plain
 from ui.snippets import dataset_code
 from viz.tree_dot import tree_to_dot
 
@@ -86,12 +87,12 @@ def load_panel(grower, split, settings, data):
     try:
         replayed = load_tree(uploaded.getvalue(), grower, split, settings, data)
     except ValueError as err:
-        gs.say("error", f"{uploaded.name} could not be loaded: {err}")
+        gs.say("error", f"{plain(uploaded.name)} could not be loaded: {plain(err)}")
     else:
         gs.replace_grower(replayed)
         gs.say(
             "success",
-            f"Loaded {uploaded.name}: {replayed.n_steps} splits replayed on this data.",
+            f"Loaded {plain(uploaded.name)}: {replayed.n_steps} splits replayed on this data.",
         )
     st.rerun()
 

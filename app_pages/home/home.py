@@ -4,6 +4,7 @@ import streamlit as st
 
 from ui import figures, presenter, report, state
 from ui.home_example import APPLICANT, CLASS_NAMES, focus_nodes, loan_example
+from ui.markdown import plain
 from ui.navigation import PAGES
 
 st.title("Tree Bias Lab")
@@ -75,7 +76,7 @@ for start in range(0, len(cards), 2):
 
 data = state.current()
 st.caption(
-    f"Every page works on the current dataset: **{data.name}** ({data.n_rows:,} rows, {data.n_features} "
+    f"Every page works on the current dataset: **{plain(data.name)}** ({data.n_rows:,} rows, {data.n_features} "
     "features, "
     + data.task
     + "). Change it in the sidebar or on the Data page. The `trees` package behind "

@@ -27,6 +27,7 @@ from app_pages.instability.splits import (
 from trees.instability import mean_pairwise
 from ui import errors, presenter, report, share, state
 from ui.cached import SMALL, held_out_split, sample
+from ui.markdown import plain
 from viz.curves import plural
 
 st.title("Tree instability")
@@ -84,7 +85,7 @@ with picture:
     m3.metric(
         "Root kept",
         f"{roots.count(top_root) / len(roots):.0%}",
-        help=f"The share of refits whose root splits on {top_root}, the most frequent root.",
+        help=f"The share of refits whose root splits on {plain(top_root)}, the most frequent root.",
     )
     rows = (
         f"{len(y_train):,} training rows, {len(y_test):,} held out"

@@ -9,6 +9,7 @@ from trees.inspection import split_text
 from trees.instability import compare_trees, mean_pairwise, prediction_spread, tree_diff
 from ui import figures, glossary, report, share
 from ui.inputs import count_input, two_features
+from ui.markdown import plain
 from viz.curves import plural
 from viz.instability import spread_map_figure
 from viz.stability import (
@@ -43,7 +44,7 @@ def refits_panel(study, comparison, names, X_train, task):
     c3.metric(
         "Most frequent root",
         f"{roots.count(top) / len(roots):.0%}",
-        help=f"Refits whose root splits on {top}.",
+        help=f"Refits whose root splits on {plain(top)}.",
     )
     figures.chart(
         refit_map_figure(
@@ -190,9 +191,9 @@ def removal_panel(data_key, task, params, default_row, X_train, y_train, names, 
     before, after, changed_before, changed_after = removal(
         data_key, task, params, row, X_train, y_train
     )
-    values = ", ".join(f"{n} {v:.4g}" for n, v in zip(names[:8], X_train[row], strict=False))
+    values = ", ".join(f"{plain(n)} {v:.4g}" for n, v in zip(names[:8], X_train[row], strict=False))
     st.caption(
-        f"Row {row}: ({values}{', …' if len(names) > 8 else ''}), target {y_train[row]}. "
+        f"Row {row}: ({values}{', …' if len(names) > 8 else ''}), target {plain(y_train[row])}. "
         + (
             f"Without it, {plural(len(changed_after), 'node')} of the new tree differ."
             if changed_after

@@ -9,6 +9,7 @@ from trees.selection_bias import gini_null_moments
 from ui import errors, figures, runs, share, state
 from ui.cached import sample
 from ui.experiments import run_with_progress, stopped_before_any_step
+from ui.markdown import plain
 from viz.split_bias import (
     bias_heatmaps,
     noise_root_figure,
@@ -99,13 +100,13 @@ def show_data_tab(data, data_key):
         return
     if data.task != "classification":
         st.info(
-            f"{data.name} is a regression dataset; the bias and its correction are about classification. "
+            f"{plain(data.name)} is a regression dataset; the bias and its correction are about classification. "
             "Pick a classification dataset in the sidebar."
         )
     else:
         X, y, subsampled = sample(data_key, 5_000, 0, *data.arrays())
         st.markdown(
-            f"Columns of pure noise, with a distinct value on every row, are added to **{data.name}**; a stump is "
+            f"Columns of pure noise, with a distinct value on every row, are added to **{plain(data.name)}**; a stump is "
             "fitted on bootstrap resamples, once choosing the root by the Gini gain and once by the smallest "
             "permutation p-value. How often does the root split on noise?"
             + (" (A random 5,000 rows are used.)" if subsampled else "")
@@ -135,7 +136,7 @@ def show_data_tab(data, data_key):
         if not any(counts.values()):
             verdict = (
                 f"In {outcome['resamples']} resamples the root **never** split on a noise column, under either rule: "
-                f"{data.name}'s real features beat {int(n_noise)} noise columns every time. Try a dataset whose "
+                f"{plain(data.name)}'s real features beat {int(n_noise)} noise columns every time. Try a dataset whose "
                 "features say less about the class, or more noise columns."
             )
         else:

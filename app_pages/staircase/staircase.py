@@ -12,6 +12,7 @@ from app_pages.staircase.cache import (
 from datasets.synthetic import smooth_function, surface_function
 from ui import figures, presenter, report, share, state
 from ui.cached import sample
+from ui.markdown import plain
 from viz.staircase import (
     complexity_figure,
     staircase_classification_figure,
@@ -131,7 +132,7 @@ with depth_tab:
     )
     if len(y_cv) < 2 * int(folds) or smallest < int(folds):
         st.warning(
-            f"{data.name} is too small for {int(folds)}-fold cross-validation: every class needs at least "
+            f"{plain(data.name)} is too small for {int(folds)}-fold cross-validation: every class needs at least "
             f"{int(folds)} rows. Lower the number of folds or pick a larger dataset."
         )
     else:
@@ -142,7 +143,7 @@ with depth_tab:
             st.session_state[state.STAIR_CURVES] = signature
         if st.session_state.get(state.STAIR_CURVES) != signature:
             st.info(
-                f"Press the button to cross-validate 29 tree sizes on {'the toy data' if use_toy else data.name}"
+                f"Press the button to cross-validate 29 tree sizes on {'the toy data' if use_toy else plain(data.name)}"
                 + (" (a random 20,000 rows)" if subsampled else "")
                 + "."
             )

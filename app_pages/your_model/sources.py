@@ -10,6 +10,7 @@ import streamlit as st
 
 from trees.interop import ModelFileError
 from ui import errors, share, state
+from ui.markdown import plain
 
 from . import cache
 from .words import LIBRARIES, MODEL_FORMATS
@@ -53,7 +54,7 @@ def _trained(data, data_key, X, y):
         model = cache.trained_model(data_key, library, task, X, y)
     except Exception as err:  # the libraries raise their own error types (CatBoostError, ...)
         st.error(
-            f"{LIBRARIES[library]} could not train a model on {data.name}: {err} Pick another "
+            f"{LIBRARIES[library]} could not train a model on {plain(data.name)}: {plain(err)} Pick another "
             "library or a larger dataset."
         )
         errors.end_page()
@@ -87,7 +88,7 @@ def _uploaded():
     try:
         model = cache.read_model(key, file.name, data)
     except ModelFileError as err:
-        st.error(f"{file.name} cannot be read: {err}")
+        st.error(f"{plain(file.name)} cannot be read: {plain(err)}")
         errors.end_page()
     return ModelChoice(model, key, "upload", file_name=file.name)
 

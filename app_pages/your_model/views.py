@@ -3,6 +3,7 @@
 import streamlit as st
 
 from ui import figures, report
+from ui.markdown import plain
 from viz.your_model import feature_flips_figure
 
 from . import cache
@@ -21,7 +22,7 @@ def show_headline(audit, dataset_name):
     ):
         column.metric(label, value, help=help_text)
     st.caption(
-        f"{model_text(audit.model)} Audited on the {audit.n_rows:,} rows of {dataset_name} as the "
+        f"{model_text(audit.model)} Audited on the {audit.n_rows:,} rows of {plain(dataset_name)} as the "
         "Data page prepared them (its gaps filled, its categories coded)."
     )
     return sentence

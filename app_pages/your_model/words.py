@@ -8,6 +8,9 @@ import re
 
 import pandas as pd
 
+from ui.markdown import plain
+from ui.snippets import literal
+
 __all__ = [
     "LIBRARIES",
     "MODEL_FORMATS",
@@ -44,10 +47,12 @@ def fit_problem(model, n_features, feature_names):
             f"{n_features}. Open the table the model was trained on (without its target column) on "
             "the Data page, with the same columns in the same order."
         )
-    names = [_plain(n) for n in feature_names]
-    saved = [_plain(n) for n in model.feature_names or []]
+    names = [_as_saved(n) for n in feature_names]
+    saved = [_as_saved(n) for n in model.feature_names or []]
     if _named(saved) and saved != names:
-        differ = [f"{a} / {b}" for a, b in zip(saved, names, strict=False) if a != b][:3]
+        differ = [f"{plain(a)} / {plain(b)}" for a, b in zip(saved, names, strict=False) if a != b][
+            :3
+        ]
         if len(saved) != len(names):
             differ.append(f"{len(saved)} names for {len(names)} columns")
         return (
@@ -63,7 +68,7 @@ def fit_problem(model, n_features, feature_names):
 _GENERATED_NAME = re.compile(r"(Column_|f|x|feature_)?\d+")
 
 
-def _plain(name):
+def _as_saved(name):
     """A feature name as libraries save it: LightGBM writes "chest pain" as "chest_pain"."""
     return re.sub(r"\s+", "_", str(name).strip())
 
@@ -178,13 +183,15 @@ def reproduce_snippet(source, file_name, library, dataset_code):
         "X, y = data.X, data.y.to_numpy()",
     ]
     if source == "upload":
-        lines.append(f"model = load_model_file({file_name!r}, Path({file_name!r}).read_bytes())")
+        lines.append(
+            f"model = load_model_file({literal(file_name)}, Path({literal(file_name)}).read_bytes())"
+        )
     else:
         lines += [
             'task = "regression" if data.task != "classification" else (',
             '    "binary" if np.unique(y).size <= 2 else "multiclass")',
             'codes = y if task == "regression" else np.unique(y, return_inverse=True)[1]',
-            f"model = train_demo_model({library!r}, X.to_numpy(float), codes, task, random_state=0)",
+            f"model = train_demo_model({literal(library)}, X.to_numpy(float), codes, task, random_state=0)",
         ]
     lines += [
         "audit = audit_conditioning(model, X)",
