@@ -6,28 +6,34 @@ the default dataset. :class:`UploadRecord` is everything needed to rebuild
 the dataset exactly (the file's bytes, its name, the target and task the
 user chose, the preprocessing settings in force), small enough to keep and
 serialisable (:meth:`UploadRecord.to_dict`, JSON-safe). :class:`UploadShelf`
-keeps records on the server under unguessable tokens, bounded in count and
-bytes, so a reloaded page can find its upload again (``ui.state`` puts the
-token in the page's URL).
+keeps records on the server under unguessable tokens, bounded in count,
+bytes and time, each bound to the browser that made it, so a reloaded page
+can find its upload again (``ui.state`` puts the token in the page's URL
+and binds the record to a secret of the browser, ``ui.browser``) while
+another browser given the same URL cannot.
 """
 
 import base64
 import binascii
+import dataclasses
 import hashlib
+import hmac
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from ._record import DataError, format_value
 from .upload import MAX_UPLOAD_BYTES, read_table, table_to_dataset
 
-__all__ = ["MAX_KEPT_BYTES", "MAX_KEPT_UPLOADS", "UploadRecord", "UploadShelf"]
+__all__ = ["MAX_KEPT_BYTES", "MAX_KEPT_SECONDS", "MAX_KEPT_UPLOADS", "UploadRecord", "UploadShelf"]
 
 UPLOAD_FORMAT = "tree-bias-lab/upload"
 UPLOAD_VERSION = 1
 MAX_KEPT_UPLOADS = 32
 MAX_KEPT_BYTES = 256 * 1024 * 1024
+MAX_KEPT_SECONDS = 12 * 3600  # a kept upload unused for half a day is dropped
 
 
 @dataclass(frozen=True)
@@ -121,22 +127,38 @@ class UploadRecord:
 
 
 class UploadShelf:
-    """Records kept on the server under random tokens; the oldest go first when full.
+    """Records kept on the server under random tokens, each bound to the browser that made it.
 
-    Thread-safe (sessions run in threads). A token is 128 random bits, so a
-    session can reach only uploads whose token it was given.
+    Thread-safe (sessions run in threads). A token is 128 random bits, and
+    it is not enough: the token rides in the address bar, so whoever sees
+    the URL has it. Each record is also bound to an ``owner``, a secret of
+    the browser that uploaded it which is never in a URL (``ui.state``
+    derives it from the browser's session cookie); :meth:`get` returns a
+    record only to its owner. The same file kept several times (under
+    other names, by other sessions) is held once: records share the bytes
+    of an earlier record with the same digest, and the size counts each
+    distinct file once. The least recently used go first when the shelf is
+    full, and a record unused for ``max_age`` seconds goes at the next
+    access.
 
     Parameters
     ----------
     max_uploads : int
     max_bytes : int
-        Total size of the files kept; one file larger than this is not kept.
+        Total size of the distinct files kept; one file larger than this is not kept.
+    max_age : float
+        Seconds a record is kept after its last use.
+    clock : callable
+        Seconds now (``time.monotonic``; a test passes its own).
     """
 
-    def __init__(self, max_uploads=MAX_KEPT_UPLOADS, max_bytes=MAX_KEPT_BYTES):
+    def __init__(self, max_uploads=MAX_KEPT_UPLOADS, max_bytes=MAX_KEPT_BYTES,
+                 max_age=MAX_KEPT_SECONDS, clock=time.monotonic):  # fmt: skip
         self.max_uploads = int(max_uploads)
         self.max_bytes = int(max_bytes)
-        self._records = OrderedDict()
+        self.max_age = float(max_age)
+        self._clock = clock
+        self._records = OrderedDict()  # token -> (record, owner, last use)
         self._lock = threading.Lock()
 
     def __len__(self):
@@ -144,10 +166,26 @@ class UploadShelf:
 
     @property
     def n_bytes(self):
-        return sum(record.n_bytes for record in self._records.values())
+        """The size of the distinct files kept."""
+        files = {record.sha256: record.n_bytes for record, _, _ in self._records.values()}
+        return sum(files.values())
 
-    def put(self, record, token=None):
-        """Keep ``record`` (replacing the one under ``token`` if given); return its token.
+    def _shared_bytes(self, record):
+        """``record`` holding the bytes of a kept record of the same file, if there is one."""
+        for kept, _, _ in self._records.values():
+            if kept.n_bytes == record.n_bytes and kept.sha256 == record.sha256:
+                return dataclasses.replace(record, data=kept.data)
+        return record
+
+    def _forget_expired(self, now):
+        while self._records:
+            token, (_, _, used) = next(iter(self._records.items()))
+            if now - used <= self.max_age:
+                return
+            del self._records[token]
+
+    def put(self, record, token=None, owner=""):
+        """Keep ``record`` for ``owner`` (replacing the one under ``token`` if given); its token.
 
         Returns None when the file alone exceeds the shelf's size.
         """
@@ -155,19 +193,25 @@ class UploadShelf:
             return None
         token = token or secrets.token_urlsafe(16)
         with self._lock:
+            now = self._clock()
+            self._forget_expired(now)
             self._records.pop(token, None)
-            self._records[token] = record
+            self._records[token] = (self._shared_bytes(record), str(owner), now)
             while len(self._records) > self.max_uploads or self.n_bytes > self.max_bytes:
                 self._records.popitem(last=False)
         return token
 
-    def get(self, token):
-        """The record under ``token`` (and it becomes the most recent), or None."""
+    def get(self, token, owner=""):
+        """The record under ``token`` if ``owner`` kept it (it becomes the most recent), or None."""
         with self._lock:
-            record = self._records.get(str(token))
-            if record is not None:
-                self._records.move_to_end(str(token))
-            return record
+            now = self._clock()
+            self._forget_expired(now)
+            kept = self._records.get(str(token))
+            if kept is None or not hmac.compare_digest(kept[1], str(owner)):
+                return None
+            self._records[str(token)] = (kept[0], kept[1], now)
+            self._records.move_to_end(str(token))
+            return kept[0]
 
     def drop(self, token):
         with self._lock:

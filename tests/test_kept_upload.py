@@ -166,3 +166,51 @@ def test_switching_to_another_dataset_forgets_the_upload():
     _click(at, "do_switch")
     assert _shown(at, "dataset") == "iris"
     assert "upload" not in at.query_params
+
+
+# ---------------------------------------------- bound to the browser (issue 33, item 8)
+def test_a_kept_upload_opens_only_for_the_browser_that_kept_it():
+    shelf = UploadShelf()
+    token = shelf.put(_record(), owner="browser-a")
+    assert shelf.get(token, owner="browser-b") is None  # the URL's token alone opens nothing
+    assert shelf.get(token) is None
+    assert shelf.get(token, owner="browser-a") == _record()
+
+
+def test_the_same_file_kept_twice_is_held_once():
+    shelf = UploadShelf()
+    first = shelf.put(_record(data=bytes(CSV)), owner="a")
+    second = shelf.put(_record(filename="copy.csv", data=bytes(CSV)), owner="b")
+    assert shelf.n_bytes == len(CSV)
+    assert shelf.get(first, owner="a").data is shelf.get(second, owner="b").data
+
+
+def test_an_upload_unused_for_long_is_dropped():
+    now = [0.0]
+    shelf = UploadShelf(max_age=60, clock=lambda: now[0])
+    token = shelf.put(_record(), owner="a")
+    now[0] = 59
+    assert shelf.get(token, owner="a") is not None  # a use keeps it another minute
+    now[0] = 118
+    assert shelf.get(token, owner="a") is not None
+    now[0] = 179
+    assert shelf.get(token, owner="a") is None and len(shelf) == 0
+
+
+def _tornado_cookie(token, mask):
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(token))
+    return f"2|{mask.hex()}|{masked.hex()}|1795713047"
+
+
+def test_the_browser_secret_is_the_xsrf_token_under_its_mask():
+    from ui import browser
+
+    token = bytes(range(16))
+    first = {browser.XSRF_COOKIE: _tornado_cookie(token, b"\x01\x02\x03\x04")}
+    reload = {browser.XSRF_COOKIE: _tornado_cookie(token, b"\xaa\xbb\xcc\xdd")}
+    other = {browser.XSRF_COOKIE: _tornado_cookie(bytes(range(1, 17)), b"\x01\x02\x03\x04")}
+    assert browser.secret(first) == browser.secret(reload) != ""
+    assert browser.secret(other) != browser.secret(first)
+    for damaged in ("", "2|zz|00|1", "1|01020304|00|1", "2|0102|0011|1", "2|01020304||1"):
+        assert browser.secret({browser.XSRF_COOKIE: damaged}) == ""
+    assert browser.secret({}) == ""

@@ -16,10 +16,12 @@ An uploaded dataset is kept for the session and across page reloads:
 user's choices) while it is the current dataset, the record is also kept on
 the server's shelf (:func:`kept_uploads`) under a random token, and the
 token rides in the page's URL (query parameter ``UPLOAD_PARAM``, written by
-``ui.share.sync_url`` from :func:`upload_url_params`). A reloaded
+``ui.share.sync_url`` from :func:`upload_url_params`). The record is bound
+to a secret of the browser that is never in a URL (``ui.browser.secret``):
+the same URL opened in another browser does not open the file. A reloaded
 page (a new session) finds the token, rebuilds the dataset and says so; when
-the upload is no longer on the shelf it says that it was dropped
-(:func:`take_upload_notice`).
+the upload is no longer on the shelf, or is another browser's, it says that
+it was dropped (:func:`take_upload_notice`).
 """
 
 import dataclasses
@@ -36,6 +38,9 @@ from datasets import (
     load,
     preprocess,
 )
+
+from . import browser, cache_budget
+from .markdown import plain
 
 __all__ = [
     "DATA",
@@ -83,6 +88,7 @@ TREE_VIEW_PREFIX = "tree_view_expanded_"  # + view key: nodes the user expanded 
 # ------------------------------------------------------- shareable views
 URL_RESTORED = "url_restored"  # the URL's dataset was read (once per session)
 URL_CONSUMED = "url_consumed"  # widget keys whose URL value was used
+URL_NOTES = "url_notes"  # link values that were not used, and why (ui.url_values)
 SHARED_KEYS = "shared_keys"  # widget keys drawn by ui.share in this run
 SHARED_VALUES = "shared_values"  # their last values, so a page opened again keeps its settings
 
@@ -106,6 +112,7 @@ PREP_KEEP = "prep_keep"
 PREP_NUMERIC_FILL = "prep_numeric_fill"
 PREP_CATEGORICAL_FILL = "prep_categorical_fill"
 PREP_DROP_IDS = "prep_drop_ids"
+PREP_CLASSES = "prep_classes"
 # Widget key -> the preprocessing setting it shows.
 PREP_WIDGETS = {
     PREP_MISSING: "max_missing_share",
@@ -114,6 +121,7 @@ PREP_WIDGETS = {
     PREP_NUMERIC_FILL: "numeric_fill",
     PREP_CATEGORICAL_FILL: "categorical_fill",
     PREP_DROP_IDS: "drop_id_columns",
+    PREP_CLASSES: "max_classes",
 }
 
 # ------------------------------------------------------------ Grow page
@@ -183,43 +191,42 @@ MODEL_TAB = "model_tab"  # the open tab
 RUNS_OPENED_PREFIX = "runs_opened_"  # + the panel's key: the run reopened in this session
 
 DEFAULT_DATASET = "Lattice features"
-# max_missing_share, max_onehot, keep_categories, numeric_fill, categorical_fill, drop_id_columns
+# max_missing_share, max_onehot, keep_categories, numeric_fill, categorical_fill, drop_id_columns,
+# max_classes
 DEFAULT_SETTINGS = dict(PREPROCESS_DEFAULTS)
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@cache_budget.data(show_spinner=False, max_entries=32)
 def cached_load(name):
     """A catalogue dataset (cached across sessions)."""
     return load(name)
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@cache_budget.data(show_spinner=False, max_entries=16)
 def cached_generate(name, params):
     """A synthetic dataset (cached by generator and parameters, a tuple of pairs)."""
     return generate(name, **dict(params))
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
-def cached_preprocess(
-    dataset,
-    max_missing_share,
-    max_onehot,
-    keep_categories=False,
-    numeric_fill=PREPROCESS_DEFAULTS["numeric_fill"],
-    categorical_fill=PREPROCESS_DEFAULTS["categorical_fill"],
-    drop_id_columns=PREPROCESS_DEFAULTS["drop_id_columns"],
-):
-    """Preprocessed dataset, its record and its fingerprint (cached by content)."""
-    processed, record = preprocess(
-        dataset,
-        max_missing_share=max_missing_share,
-        max_onehot=max_onehot,
-        keep_categories=keep_categories,
-        numeric_fill=numeric_fill,
-        categorical_fill=categorical_fill,
-        drop_id_columns=drop_id_columns,
-    )
-    return processed, record, fingerprint(processed)
+def cached_preprocess(raw, **settings):
+    """``raw`` preprocessed with ``settings``, its record and its fingerprint, cached by content.
+
+    The work is shared by every session on the same table, whatever its name
+    (:func:`_preprocessed`, keyed by the raw content's fingerprint): the
+    processed dataset is one object for all of them, which no page changes,
+    and each session gets it under its own name and description.
+    """
+    settings_key = tuple(sorted(settings.items()))
+    processed, record, key = _preprocessed(fingerprint(raw, named=False), settings_key, raw)
+    own = {"name": raw.name, "description": raw.description, "source": raw.source}
+    return dataclasses.replace(processed, **own, group=raw.group), record, key
+
+
+@cache_budget.resource(show_spinner=False, max_entries=16)
+def _preprocessed(raw_key, settings_key, _raw):
+    """``preprocess(_raw, **dict(settings_key))`` and the result's fingerprint (by content)."""
+    processed, record = preprocess(_raw, **dict(settings_key))
+    return processed, record, fingerprint(processed, named=False)
 
 
 def preprocessing_settings():
@@ -257,7 +264,7 @@ def ensure_dataset():
         try:
             set_dataset(cached_load(DEFAULT_DATASET))
         except DataError as err:  # the bundled default should never fail; say so if it does
-            st.error(f"The default dataset could not be loaded: {err}")
+            st.error(f"The default dataset could not be loaded: {plain(err)}")
     _forget_stale_upload()
 
 
@@ -294,13 +301,23 @@ def keep_upload(record, raw):
     for the session only, and the notice says so.
     """
     record = dataclasses.replace(record, settings=preprocessing_settings())
-    token = kept_uploads().put(record)
+    # Bound to this browser: the token in the address bar alone does not open it (ui.browser).
+    owner = browser.secret()
+    token = kept_uploads().put(record, owner=owner) if browser.binding_available() else None
+    if token is not None:  # the shelf's record holds the bytes once for every session of the file
+        record = kept_uploads().get(token, owner=owner) or record
     st.session_state[UPLOAD] = {"record": record, "token": token, "raw": raw}
     if token is None:
+        why = (
+            "it is too large to be kept"
+            if browser.binding_available()
+            else "this server cannot tell browsers apart (its XSRF protection is off), so it keeps "
+            "no upload"
+        )
         _notice(
             "not kept",
-            f"{record.filename} is kept while this page stays open, but it is too large to be "
-            "kept across a reload of the page.",
+            f"{plain(record.filename)} is kept while this page stays open, but {why} across a "
+            "reload of the page.",
         )
 
 
@@ -330,7 +347,7 @@ def _keep_settings_of_upload(raw, settings):
     if kept is not None and kept["record"].settings != settings:
         kept["record"] = dataclasses.replace(kept["record"], settings=dict(settings))
         if kept["token"] is not None:
-            kept_uploads().put(kept["record"], kept["token"])
+            kept_uploads().put(kept["record"], kept["token"], owner=browser.secret())
 
 
 def _restore_upload():
@@ -338,25 +355,26 @@ def _restore_upload():
     token = st.query_params.get(UPLOAD_PARAM)
     if not token:
         return False
-    record = kept_uploads().get(token)
+    record = kept_uploads().get(token, owner=browser.secret())
     if record is None:
         _notice(
             "dropped",
             "The table you uploaded before the page was reloaded is no longer kept on the server "
-            "(the server restarted, or many uploads came after it). The default dataset is "
-            "loaded: upload the file again on the Data page.",
+            "(the server restarted, many uploads came after it, or it was unused for hours), or "
+            "the address was opened in another browser: an upload stays with the browser that "
+            "made it. The default dataset is loaded: upload the file again on the Data page.",
         )
         return False
     try:
         raw = record.to_dataset()
         set_dataset(raw, record.settings or None, origin=("upload", record.filename))
     except DataError as err:
-        _notice("dropped", f"{record.filename} could not be loaded again: {err}")
+        _notice("dropped", f"{plain(record.filename)} could not be loaded again: {plain(err)}")
         return False
     st.session_state[UPLOAD] = {"record": record, "token": token, "raw": raw}
     _notice(
         "restored",
-        f"{record.filename} (target {format_value(record.target)}) is loaded again: the page was reloaded "
+        f"{plain(record.filename)} (target {plain(format_value(record.target))}) is loaded again: the page was reloaded "
         "and the lab kept your upload.",
     )
     return True
