@@ -156,15 +156,18 @@ class Dataset:
         return self.X.to_numpy(dtype=np.float64), self.y.to_numpy()
 
 
-def fingerprint(dataset):
+def fingerprint(dataset, named=True):
     """A short hex digest of a dataset's content: names, task, values, target and categories.
 
     Two datasets with the same fingerprint hold the same data, so caches and
     saved results can be keyed on it (an object's ``id`` is neither stable nor
-    unique over time).
+    unique over time). With ``named=False`` the dataset's own name is left
+    out: the same table uploaded under two file names has one fingerprint, so
+    the app computes and keeps its work once (``ui.state.dataset_key``).
     """
     digest = hashlib.sha256()
-    digest.update(repr((dataset.name, dataset.task, [str(c) for c in dataset.X.columns])).encode())
+    name = dataset.name if named else None
+    digest.update(repr((name, dataset.task, [str(c) for c in dataset.X.columns])).encode())
     digest.update(repr(sorted((str(k), list(v)) for k, v in dataset.categories.items())).encode())
     for column in dataset.X.columns:
         digest.update(

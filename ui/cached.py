@@ -10,9 +10,10 @@ cached in that page's own package (``app_pages/<name>/cache.py``).
 """
 
 import numpy as np
-import streamlit as st
 
 from trees.tasks import subsample, train_test_rows
+
+from . import cache_budget
 
 __all__ = ["SMALL", "as_key", "held_out_split", "sample"]
 
@@ -20,13 +21,13 @@ __all__ = ["SMALL", "as_key", "held_out_split", "sample"]
 SMALL = 20
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@cache_budget.data(show_spinner=False, max_entries=32)
 def sample(data_key, max_rows, seed, _X, _y):
     """At most ``max_rows`` rows of the dataset, and whether rows were dropped."""
     return subsample(_X, _y, max_rows, seed)
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@cache_budget.data(show_spinner=False, max_entries=32)
 def held_out_split(data_key, task, test_share, seed, _X, _y):
     """``X_train, X_test, y_train, y_test``; with fewer than ``SMALL`` rows, all rows for both."""
     if len(_y) < SMALL:

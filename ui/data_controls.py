@@ -4,25 +4,87 @@ Each function returns an error message (str) or None; on error the current
 dataset is left as it was, so nothing the user loaded is lost.
 """
 
+import hashlib
+
 import streamlit as st
 
-from datasets import REPORT_PREPROCESSING, DataError, UploadRecord, read_table, table_to_dataset
+from datasets import REPORT_PREPROCESSING, DataError, UploadRecord, table_to_dataset
 from datasets import upload as upload_limits
+from datasets.upload_worker import read_table_in_worker
 
-from . import state
+from . import cache_budget, state
+from .markdown import plain
 
 
-@st.cache_data(show_spinner=False, max_entries=8)
 def cached_read_table(data, filename):
-    """Parsed upload (cached by content), within the upload size limit."""
-    return read_table(data, filename=filename, max_bytes=upload_limits.MAX_UPLOAD_BYTES)
+    """An upload parsed in a worker process with a time limit, cached by its content.
+
+    The cache keys on the bytes' digest and the file name's suffix, all of the
+    name that the format needs (``datasets.upload.table_suffix``): the same
+    file uploaded under several names is read and kept once. A refusal is
+    cached too, so a file that took too long is not read again at every rerun
+    of the page while it sits in the uploader.
+
+    Parameters
+    ----------
+    data : bytes
+    filename : str
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    Raises
+    ------
+    DataError
+    """
+    data = bytes(data)
+    digest = hashlib.sha256(data).hexdigest()
+    suffix = upload_limits.table_suffix(filename)
+    table, message = _read_upload(digest, suffix, upload_limits.MAX_UPLOAD_BYTES, data)
+    if message is not None:
+        raise DataError(message)
+    return table
+
+
+# A resource: one parsed table for every session, read by table_to_dataset and never changed.
+@cache_budget.resource(show_spinner="Reading the file...", max_entries=8)
+def _read_upload(digest, suffix, max_bytes, _data):
+    """``(table, None)`` or ``(None, refusal)``; ``digest`` stands for ``_data`` in the key.
+
+    Streamlit does not hash an argument whose name starts with "_".
+    """
+    try:
+        table = read_table_in_worker(_data, suffix, max_bytes)
+    except DataError as err:
+        return None, str(err)
+    return _within_budget(table)
+
+
+def _within_budget(table):
+    """``(table, None)``, or ``(None, refusal)`` when the table is larger than the server takes.
+
+    A dataset is held several times over (as read, preprocessed, in the
+    computations on it), so one table may take a quarter of the caches'
+    budget (``ui.cache_budget``; the setting ``TREE_BIAS_LAB_CACHE_MB``).
+    """
+    size, limit = cache_budget.estimated_bytes(table), cache_budget.upload_budget_bytes()
+    if size <= limit:
+        return table, None
+    megabytes = 1024 * 1024
+    return None, (
+        f"This table takes {size / megabytes:,.0f} MB in memory once read; this server takes "
+        f"at most {limit / megabytes:,.0f} MB per table (a quarter of its cache budget, the "
+        f"setting TREE_BIAS_LAB_CACHE_MB = {cache_budget.budget_bytes() / megabytes:,.0f}). "
+        "Upload a sample of the rows, or fewer columns."
+    )
 
 
 def use_catalog(name):
     try:
         state.set_dataset(state.cached_load(name))
     except DataError as err:
-        return f"{name} could not be loaded: {err}"
+        return f"{plain(name)} could not be loaded: {plain(err)}"
     return None
 
 
@@ -33,7 +95,7 @@ def use_generator(name, params):
             origin=("generator", name, dict(params)),
         )
     except DataError as err:
-        return f"The generator failed: {err}"
+        return f"The generator failed: {plain(err)}"
     return None
 
 
@@ -80,12 +142,13 @@ def apply_settings(
     numeric_fill=None,
     categorical_fill=None,
     drop_id_columns=None,
+    max_classes=None,
 ):
     """Preprocess the current dataset again with these settings.
 
     ``numeric_fill`` (a key of ``datasets.NUMERIC_FILLS``), ``categorical_fill``
-    (a key of ``datasets.CATEGORICAL_FILLS``) and ``drop_id_columns`` keep
-    their current values when None.
+    (a key of ``datasets.CATEGORICAL_FILLS``), ``drop_id_columns`` and
+    ``max_classes`` keep their current values when None.
     """
     current = state.preprocessing_settings()
     settings = {
@@ -99,13 +162,14 @@ def apply_settings(
         "drop_id_columns": (
             current["drop_id_columns"] if drop_id_columns is None else bool(drop_id_columns)
         ),
+        "max_classes": current["max_classes"] if max_classes is None else int(max_classes),
     }
     try:
         state.set_dataset(
             state.current_raw(), settings, origin=st.session_state.get(state.DATA_ORIGIN)
         )
     except DataError as err:
-        return f"These settings leave nothing to work with: {err} The previous settings are kept."
+        return f"These settings leave nothing to work with: {plain(err)} The previous settings are kept."
     return None
 
 
@@ -118,6 +182,7 @@ def use_report_preprocessing():
         numeric_fill=REPORT_PREPROCESSING["numeric_fill"],
         categorical_fill=REPORT_PREPROCESSING["categorical_fill"],
         drop_id_columns=REPORT_PREPROCESSING["drop_id_columns"],
+        max_classes=REPORT_PREPROCESSING["max_classes"],
     )
 
 
@@ -146,6 +211,7 @@ def apply_preprocessing_widgets():
         numeric_fill=values["numeric_fill"],
         categorical_fill=values["categorical_fill"],
         drop_id_columns=values["drop_id_columns"],
+        max_classes=values["max_classes"],
     )
     if message:
         st.session_state[state.DATA_PREP_MESSAGE] = message

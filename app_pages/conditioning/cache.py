@@ -12,7 +12,6 @@ cached across sessions, keyed on the dataset's fingerprint and the settings.
 from dataclasses import dataclass
 
 import numpy as np
-import streamlit as st
 
 from trees.conditioning import (
     PACKAGE_ENGINES,
@@ -20,6 +19,7 @@ from trees.conditioning import (
     conditioning_disagreement,
     fit_model,
 )
+from ui import cache_budget
 from ui.cached import as_key, held_out_split
 from viz.conditioning import held_values, surfaces_figure, thresholds_by_feature
 
@@ -91,7 +91,7 @@ def _disagreement(engine, fitted, X):
     return conditioning_disagreement(fitted.estimator if own else fitted.trees, X)
 
 
-@st.cache_resource(show_spinner="Fitting...", max_entries=32)
+@cache_budget.resource(show_spinner="Fitting...", max_entries=32)
 def model_view(data_key, task, engine, model, params, _X, _y):
     """The :class:`ModelView` of a ``"tree"`` or ``"forest"`` (``params`` a tuple of pairs)."""
     X_train, X_test, y_train, y_test = held_out_split(data_key, task, *HELD_OUT, _X, _y)
@@ -194,7 +194,7 @@ def _predictors(fitted, conditionings):
     return {conditioning: predictor(conditioning) for conditioning in conditionings}
 
 
-@st.cache_resource(show_spinner="Drawing the surfaces...", max_entries=32)
+@cache_budget.resource(show_spinner="Drawing the surfaces...", max_entries=32)
 def surfaces(signature, fx, fy, class_index, value_name, names, class_names, _view):
     """The surfaces figure of a model view (``signature`` identifies the view's settings).
 

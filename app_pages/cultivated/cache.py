@@ -15,13 +15,13 @@ What the page compares (like with like, said on the page):
 """
 
 import numpy as np
-import streamlit as st
 from sklearn.base import clone
 
 from trees import CultivatedForestClassifier, DecisionTreeClassifier, RandomForestClassifier
 from trees.ensemble import VARIANTS
 from trees.reliability import out_of_fold_reliability
 from trees.tuning import compare_models
+from ui import cache_budget
 from viz.partition import grid_rows
 
 __all__ = [
@@ -48,7 +48,7 @@ def _forest(n_features, n_jobs=2):
     )
 
 
-@st.cache_resource(show_spinner="Cultivating the forest...", max_entries=16)
+@cache_budget.resource(show_spinner="Cultivating the forest...", max_entries=16)
 def fit_crf(rows_key, variant, depth, eta0, k_scale, _X, _y):
     """A cultivated forest on the page's rows."""
     return CultivatedForestClassifier(variant, max_depth=depth, eta0=eta0, k_factor=k_scale).fit(
@@ -56,14 +56,14 @@ def fit_crf(rows_key, variant, depth, eta0, k_scale, _X, _y):
     )
 
 
-@st.cache_resource(show_spinner="Fitting CART...", max_entries=16)
+@cache_budget.resource(show_spinner="Fitting CART...", max_entries=16)
 def _cart(rows_key, depth, min_node, _X, _y):
     return DecisionTreeClassifier(
         criterion="gini", max_depth=depth, min_samples_split=max(2, int(np.ceil(min_node)))
     ).fit(_X, _y)
 
 
-@st.cache_resource(show_spinner="Fitting the random forest...", max_entries=8)
+@cache_budget.resource(show_spinner="Fitting the random forest...", max_entries=8)
 def _benchmark_forest(rows_key, _X, _y):
     # Its own cache: it depends on the rows only, so a change of the cultivated tree's
     # settings (depth, eta0, k) refits CART but not the 200-tree forest.
@@ -75,7 +75,7 @@ def references(rows_key, depth, min_node, _X, _y):
     return _cart(rows_key, depth, min_node, _X, _y), _benchmark_forest(rows_key, _X, _y)
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@cache_budget.data(show_spinner=False, max_entries=32)
 def surfaces(rows_key, settings, fx, fy, _models, _X):
     """P(class 1) of each model on a grid of features ``fx`` and ``fy`` (the others at their medians).
 
@@ -90,7 +90,7 @@ def surfaces(rows_key, settings, fx, fy, _models, _X):
     return xs, ys, grids
 
 
-@st.cache_data(show_spinner="Cross-validating the cultivated forest...", max_entries=16)
+@cache_budget.data(show_spinner="Cross-validating the cultivated forest...", max_entries=16)
 def oof_reliability(rows_key, variant, depth, eta0, k_scale, n_splits, _X, _y):
     """Out-of-fold ``(y01, probability, spread)`` of a cultivated forest."""
     model = CultivatedForestClassifier(variant, max_depth=depth, eta0=eta0, k_factor=k_scale)
@@ -108,7 +108,7 @@ def table_1_models(n_features):
     return models
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+@cache_budget.data(show_spinner=False, max_entries=64)
 def _model_scores(rows_key, name, n_splits, _model, _X, _y):
     return compare_models({name: _model}, _X, _y, n_splits=n_splits)[name]
 

@@ -5,10 +5,11 @@
 
 import numpy as np
 import pandas as pd
-import streamlit as st
 
 from datasets import feature_kind, id_like_columns
 from trees import lattice_features
+from ui import cache_budget
+from ui.markdown import plain
 
 __all__ = [
     "feature_summary",
@@ -90,7 +91,7 @@ def record_counts(record):
 
 
 def _names(names, limit=4):
-    shown = ", ".join(str(n) for n in names[:limit])
+    shown = ", ".join(plain(n) for n in names[:limit])
     return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
@@ -100,7 +101,7 @@ def _target_words(data):
         shares = y.astype(str).value_counts(normalize=True)
         if len(shares) <= 4:
             parts = ", ".join(
-                f"{label} {share:.0%}" for label, share in shares.sort_index().items()
+                f"{plain(label)} {share:.0%}" for label, share in shares.sort_index().items()
             )
             return f"{len(shares)} classes ({parts})"
         return f"{len(shares)} classes, the largest {shares.iloc[0]:.0%} of the rows"
@@ -130,7 +131,7 @@ def headline(raw, data, record, settings=None):
 
     ``settings`` (the preprocessing settings) lets the sentence name the fill rules used.
     """
-    target = raw.y.name or "target"
+    target = plain(raw.y.name or "target")
     verb = "Classify" if data.task == "classification" else "Predict"
     flags = lattice_flags(raw)
     on_lattice = [name for name, flag in flags.items() if flag]
@@ -168,7 +169,7 @@ def headline(raw, data, record, settings=None):
     )
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@cache_budget.data(show_spinner=False, max_entries=32)
 def page_facts(data_key, raw_shape, settings, _raw, _data, _record):
     """The Data page's sentence, features table and ID-like columns, cached per dataset and settings.
 

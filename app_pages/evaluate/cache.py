@@ -11,7 +11,6 @@ taken from the cache.
 from dataclasses import dataclass
 
 import numpy as np
-import streamlit as st
 from sklearn.inspection import permutation_importance
 
 from lab import GridSearchJob, HoldoutSearchJob, NestedSearchJob, reopen, saved_runs
@@ -23,6 +22,7 @@ from trees.tuning import (
     holdout_tuning,
     nested_cross_validation,
 )
+from ui import cache_budget
 
 __all__ = [
     "METHODS",
@@ -54,7 +54,7 @@ class Split:
     name: str
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@cache_budget.data(show_spinner=False, max_entries=32)
 def _split_rows(data_key, task, test_share, seed, _y):
     return train_test_rows(task, _y, test_share, seed)
 
@@ -66,7 +66,7 @@ def test_split(data_key, task, test_share, seed, X, y, label="page"):
     return Split(X[train], X[test], y[train], y[test], name)
 
 
-@st.cache_data(show_spinner="Shuffling each feature of the test rows...", max_entries=16)
+@cache_budget.data(show_spinner="Shuffling each feature of the test rows...", max_entries=16)
 def permutation_importances(data_key, split_name, params, _model, _X_test, _y_test):
     """Mean and SD over 5 shuffles of the rise of the test error when each feature is shuffled.
 
@@ -77,7 +77,7 @@ def permutation_importances(data_key, split_name, params, _model, _X_test, _y_te
     return result.importances_mean, result.importances_std
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+@cache_budget.data(show_spinner=False, max_entries=64)
 def exhaustive_row(data_key, split_name, criterion, base, _X_train, _y_train, _X_test, _y_test):
     """One row of Table 4.1: the tree grown to purity with ``criterion`` (``base`` a tuple of pairs)."""
     return exhaustive_trees(
@@ -217,7 +217,7 @@ def saved_search(store, fingerprint, opened_id=None):
     return None if record is None else (run_id, record)
 
 
-@st.cache_resource(show_spinner="Fitting...", max_entries=32)
+@cache_budget.resource(show_spinner="Fitting...", max_entries=32)
 def fit_model(data_key, rows, kind, task, params, seed, _X, _y):
     """A ``"tree"`` or ``"forest"`` fitted on the rows named by ``rows`` (part of the key).
 

@@ -8,10 +8,10 @@ computing them again.
 """
 
 import numpy as np
-import streamlit as st
 
 from trees.inspection import feature_importances
 from trees.instability import split_confidence
+from ui import cache_budget
 
 __all__ = ["confidence", "importances", "step_scores"]
 
@@ -19,7 +19,7 @@ __all__ = ["confidence", "importances", "step_scores"]
 N_BOOTSTRAP = 25
 
 
-@st.cache_data(show_spinner="Judging how firmly each split holds...", max_entries=64)
+@cache_budget.data(show_spinner="Judging how firmly each split holds...", max_entries=64)
 def confidence(data_key, settings, tokens, _grower, _X, _y):
     """``trees.split_confidence`` of the grower's tree, or None and the reason it does not apply."""
     if _grower.n_steps == 0:
@@ -30,7 +30,7 @@ def confidence(data_key, settings, tokens, _grower, _X, _y):
         return None, str(err)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+@cache_budget.data(show_spinner=False, max_entries=64)
 def step_scores(data_key, settings, tokens, _grower, _X_train, _y_train, _X_test, _y_test):
     """Training and held-out scores after each split (held-out: None when nothing is held out)."""
     train = _grower.step_scores(_X_train, _y_train)
@@ -38,7 +38,7 @@ def step_scores(data_key, settings, tokens, _grower, _X_train, _y_train, _X_test
     return train, test
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+@cache_budget.data(show_spinner=False, max_entries=64)
 def importances(data_key, settings, tokens, _tree, _X, _y):
     """Impurity and permutation importance (5 shuffles) of the tree's features on ``_X``."""
     if len(_y) == 0:

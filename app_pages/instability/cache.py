@@ -11,7 +11,6 @@ run, is not here: the page runs it on request with progress and Stop.
 from dataclasses import dataclass
 
 import numpy as np
-import streamlit as st
 
 from trees import perturbation_study
 from trees.instability import (
@@ -26,6 +25,7 @@ from trees.instability import (
     tree_distances,
 )
 from trees.tasks import make_tree
+from ui import cache_budget
 
 __all__ = [
     "Comparison",
@@ -42,13 +42,13 @@ __all__ = [
 ]
 
 
-@st.cache_resource(show_spinner="Fitting the tree...", max_entries=32)
+@cache_budget.resource(show_spinner="Fitting the tree...", max_entries=32)
 def reference_tree(data_key, task, params, _X, _y):
     """The tree fitted on the page's training rows (``params``: a tuple of pairs)."""
     return make_tree(task, dict(params)).fit(_X, _y)
 
 
-@st.cache_data(show_spinner="Judging how firmly each split holds...", max_entries=32)
+@cache_budget.data(show_spinner="Judging how firmly each split holds...", max_entries=32)
 def confidence(data_key, task, params, n_bootstrap, _model, _X, _y, _names):
     """``trees.split_confidence`` of the reference tree, its splits written with ``_names``."""
     return split_confidence(
@@ -56,7 +56,7 @@ def confidence(data_key, task, params, n_bootstrap, _model, _X, _y, _names):
     )
 
 
-@st.cache_resource(show_spinner="Refitting the tree on changed data...", max_entries=16)
+@cache_budget.resource(show_spinner="Refitting the tree on changed data...", max_entries=16)
 def refits(data_key, task, params, kind, amount, n_fits, _X, _y, _X_test):
     """``trees.perturbation_study``: the refits and their distances to the reference."""
     return perturbation_study(
@@ -72,7 +72,7 @@ def refits(data_key, task, params, kind, amount, n_fits, _X, _y, _X_test):
     )
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@cache_budget.data(show_spinner=False, max_entries=16)
 def agreement(data_key, task, params, kind, amount, n_fits, _trees, _X_test):
     """Pairwise prediction agreement of the refits on the held-out rows (Turney, 1995)."""
     return prediction_agreement(_trees, _X_test)
@@ -88,7 +88,7 @@ class Comparison:
     kind: str
 
 
-@st.cache_resource(show_spinner="Comparing the refits with each other...", max_entries=16)
+@cache_budget.resource(show_spinner="Comparing the refits with each other...", max_entries=16)
 def comparisons(data_key, task, params, kind, amount, n_fits, distance, _trees, _X_test):
     """Pairwise agreement and ``distance`` between the refits, and their MDS map."""
     distances = tree_distances(_trees, _X_test, kind=distance)
@@ -96,7 +96,7 @@ def comparisons(data_key, task, params, kind, amount, n_fits, distance, _trees, 
     return Comparison(matrix, distances, refit_map(distances), distance)
 
 
-@st.cache_resource(show_spinner="Growing the near-tie trees...", max_entries=16)
+@cache_budget.resource(show_spinner="Growing the near-tie trees...", max_entries=16)
 def near_ties(data_key, task, params, epsilon, max_trees, _X, _y, _X_test, _y_test, _names):
     """``trees.near_tie_trees`` on the training rows, judged on the held-out rows."""
     params = dict(params)
@@ -115,19 +115,19 @@ def near_ties(data_key, task, params, epsilon, max_trees, _X, _y, _X_test, _y_te
     )
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@cache_budget.data(show_spinner=False, max_entries=16)
 def cutpoints(data_key, task, params, kind, amount, n_fits, depth, _trees, _names):
     """``trees.node_cutpoints`` of the refits down to ``depth``."""
     return node_cutpoints(_trees, max_depth=depth, feature_names=_names)
 
 
-@st.cache_resource(show_spinner="Refitting with random tie-breaks...", max_entries=16)
+@cache_budget.resource(show_spinner="Refitting with random tie-breaks...", max_entries=16)
 def tie_breaks(data_key, task, params, n_seeds, _X, _y, _X_test):
     """``trees.tie_break_study`` on the training rows."""
     return tie_break_study(_X, _y, task, dict(params), n_seeds=n_seeds, X_test=_X_test)
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@cache_budget.data(show_spinner=False, max_entries=32)
 def first_influential_row(data_key, task, params, _X, _y, _reference, limit=100):
     """The first of the first ``limit`` training rows whose removal changes the tree (0 if none)."""
     for row in range(min(limit, len(_y))):
@@ -140,7 +140,7 @@ def first_influential_row(data_key, task, params, _X, _y, _reference, limit=100)
     return 0
 
 
-@st.cache_resource(show_spinner="Refitting without the row...", max_entries=64)
+@cache_budget.resource(show_spinner="Refitting without the row...", max_entries=64)
 def removal(data_key, task, params, row, _X, _y):
     """:func:`trees.refit_without_row` (``params`` a tuple of pairs)."""
     return refit_without_row(_X, _y, task, row, dict(params))

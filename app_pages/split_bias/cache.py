@@ -6,10 +6,10 @@ Keyed as ``ui.cached`` explains: settings hashed, arrays passed unhashed (``_``-
 import os
 
 import numpy as np
-import streamlit as st
 
 from trees import bias_experiment
 from trees.selection_bias import noise_root_study, null_gini_gains
+from ui import cache_budget
 
 # Threads for a page's Monte Carlo grid: its cells are independent and release the GIL, and a
 # user waits on them; more than four threads would only crowd the other sessions of the server.
@@ -18,7 +18,7 @@ _GRID_THREADS = min(4, os.cpu_count() or 1)
 __all__ = ["bias_grid", "noise_roots", "null_gains"]
 
 
-@st.cache_data(show_spinner="Simulating datasets under the Null Hypothesis...", max_entries=16)
+@cache_budget.data(show_spinner="Simulating datasets under the Null Hypothesis...", max_entries=16)
 def bias_grid(n1, n2, trials, N_grid, p1_grid):
     """:func:`trees.bias_experiment` on a grid (cached across sessions: it depends on its settings only)."""
     return bias_experiment(
@@ -26,7 +26,7 @@ def bias_grid(n1, n2, trials, N_grid, p1_grid):
     )
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@cache_budget.data(show_spinner=False, max_entries=32)
 def null_gains(n_values, rows, priors):
     """Monte Carlo Gini gains under the null and the row totals (``priors`` a tuple)."""
     return null_gini_gains(n_values, rows, np.asarray(priors), trials=20_000)

@@ -3,37 +3,37 @@
 Keyed as ``ui.cached`` explains: settings hashed, arrays passed unhashed (``_``-prefixed).
 """
 
-import streamlit as st
 from sklearn.linear_model import LogisticRegression
 
 from datasets import generate, preprocess
 from trees import complexity_curve
 from trees.tasks import make_tree
 from trees.tuning import pruning_alphas
+from ui import cache_budget
 
 __all__ = ["complexity_curves", "logistic_fit", "staircase_example", "staircase_tree"]
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+@cache_budget.data(show_spinner=False, max_entries=64)
 def staircase_example(name, params):
     """A generator's data as arrays (``params`` a tuple of pairs), preprocessed."""
     data, _ = preprocess(generate(name, **dict(params)))
     return data.arrays()
 
 
-@st.cache_resource(show_spinner=False, max_entries=64)
+@cache_budget.resource(show_spinner=False, max_entries=64)
 def staircase_tree(task, max_depth, _X, _y, data_key):
     """A tree of ``max_depth`` on a generated example (``data_key`` names the example's settings)."""
     return make_tree(task, {"max_depth": max_depth}).fit(_X, _y).tree_
 
 
-@st.cache_resource(show_spinner=False, max_entries=32)
+@cache_budget.resource(show_spinner=False, max_entries=32)
 def logistic_fit(_X, _y, data_key):
     """The logistic-regression line a staircase is compared with."""
     return LogisticRegression().fit(_X, _y)
 
 
-@st.cache_data(
+@cache_budget.data(
     show_spinner="Cross-validating trees of every depth, leaf size and pruning strength...",
     max_entries=16,
 )

@@ -10,7 +10,6 @@ import dataclasses
 import hashlib
 
 import numpy as np
-import streamlit as st
 
 from trees.interop import (
     audit_conditioning,
@@ -19,6 +18,7 @@ from trees.interop import (
     threshold_probes,
     train_demo_model,
 )
+from ui import cache_budget
 
 __all__ = ["audit", "demo_task", "digest", "probes", "read_model", "trained_model"]
 
@@ -28,7 +28,7 @@ def digest(data):
     return hashlib.sha256(data).hexdigest()[:16]
 
 
-@st.cache_resource(show_spinner="Reading the model...", max_entries=8)
+@cache_budget.resource(show_spinner="Reading the model...", max_entries=8)
 def read_model(model_key, name, _data):
     """The uploaded file ``name`` as an :class:`~trees.interop.ImportedModel` (``model_key``:
     :func:`digest` of its bytes). Raises :class:`~trees.interop.ModelFileError`.
@@ -46,7 +46,7 @@ def demo_task(task, y):
     return "binary" if np.unique(y).size <= 2 else "multiclass"
 
 
-@st.cache_resource(show_spinner="Training the model...", max_entries=16)
+@cache_budget.resource(show_spinner="Training the model...", max_entries=16)
 def trained_model(data_key, library, task, _X, _y):
     """A small model of ``library`` trained on the dataset (``trees.interop.train_demo_model``),
     imported. Class labels are coded 0..k-1 for training, as XGBoost needs, and the model
@@ -58,13 +58,13 @@ def trained_model(data_key, library, task, _X, _y):
     return dataclasses.replace(model, classes_=labels)
 
 
-@st.cache_resource(show_spinner="Auditing the model on every row...", max_entries=16)
+@cache_budget.resource(show_spinner="Auditing the model on every row...", max_entries=16)
 def audit(model_key, data_key, _model, _X):
     """:func:`trees.interop.audit_conditioning` of the model on the dataset's rows."""
     return audit_conditioning(_model, _X)
 
 
-@st.cache_data(show_spinner="Placing rows on every threshold...", max_entries=16)
+@cache_budget.data(show_spinner="Placing rows on every threshold...", max_entries=16)
 def probes(model_key, data_key, _model, _X):
     """:func:`trees.interop.threshold_probes` from the dataset's rows, as a table."""
     return threshold_probes(_model, _X)

@@ -1,0 +1,186 @@
+"""The server's memory when the same large file is uploaded under several names, and after.
+
+Usage: ``python -m bench.bench_upload_memory [--mb 20] [--names 4]`` (needs Chromium).
+
+Serves the app, warms it up with a small upload (the compiled kernels, the
+upload worker and the pages' modules load once per server), then, in one
+headless browser session per name, uploads the same CSV under another file name on the Data page, uses it, and opens the
+grow page (issue 33, item 1: four names took the server from 530 MB to
+6,978 MB). The server's resident memory (its process and its children, as
+``ps`` reports it) is printed after each upload against the table's size
+once parsed (pandas' in-memory size), then again after every session has
+closed and the server has released them (the server runs with
+``server.disconnectedSessionTTL`` of 5 s, so a closed session ends within
+seconds instead of minutes). The reference measured in the same run is
+the parsed table itself: the target is that a kept upload costs at most 3x
+its parsed size, that a second name costs little more than a session's own
+copy, and that closing the sessions gives memory back.
+"""
+
+import argparse
+import io
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from bench.common import print_rows
+
+ROOT = Path(__file__).resolve().parent.parent
+RUN_TIMEOUT_MS = 600_000
+_FINISHED_JS = """() => Number((document.querySelector('.run-finished') || {dataset: {run: 0}})
+    .dataset.run) || 0"""
+
+
+def _csv(megabytes, seed=0):
+    """A CSV of about ``megabytes`` MB: 20 numeric columns and a two-class target."""
+    rng = np.random.default_rng(seed)
+    n_rows = max(1000, int(megabytes * 1024 * 1024 / 190))
+    table = pd.DataFrame(
+        rng.normal(size=(n_rows, 20)).round(5), columns=[f"x{i}" for i in range(20)]
+    )
+    table["label"] = np.where(table["x0"] + rng.normal(size=n_rows) > 0, "yes", "no")
+    text = table.to_csv(index=False).encode()
+    parsed = pd.read_csv(io.BytesIO(text))
+    return text, int(parsed.memory_usage(deep=True).sum())
+
+
+def _free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def rss_megabytes(pid):
+    """Resident memory of ``pid`` and its descendants, in MB (``ps``: Linux and macOS)."""
+    table = subprocess.run(
+        ["ps", "-A", "-o", "pid=,ppid=,rss="], capture_output=True, text=True
+    ).stdout
+    rows = [tuple(int(v) for v in line.split()) for line in table.splitlines() if line.strip()]
+    family, grew = {pid}, True
+    while grew:
+        more = {p for p, parent, _ in rows if parent in family} - family
+        family |= more
+        grew = bool(more)
+    return sum(rss for p, _, rss in rows if p in family) / 1024
+
+
+def _serve(data_dir):
+    port = _free_port()
+    command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+               "--server.headless", "true", "--server.disconnectedSessionTTL", "5"]  # fmt: skip
+    env = {**os.environ, "TREE_BIAS_LAB_DATA": str(data_dir)}
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(600):
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1):
+                return process, url
+        except OSError:
+            time.sleep(0.3)
+    process.kill()
+    raise RuntimeError("the app did not start")
+
+
+def _wait_for_run(page, after=0):
+    page.wait_for_function(f"() => ({_FINISHED_JS})() > {after}", timeout=RUN_TIMEOUT_MS)
+    return page.evaluate(_FINISHED_JS)
+
+
+def upload_and_grow(context, url, path):
+    """In a new page of ``context``: upload ``path`` on the Data page, use it, open the grow page."""
+    page = context.new_page()
+    page.goto(f"{url}/data", wait_until="commit", timeout=RUN_TIMEOUT_MS)
+    run = _wait_for_run(page)
+    page.get_by_role("tab", name="Upload your own").click()
+    page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(path))
+    use = page.get_by_role("button", name="Use this table")
+    use.wait_for(timeout=RUN_TIMEOUT_MS)
+    run = _wait_for_run(page, run)
+    use.click()
+    page.wait_for_function(
+        f"""() => document.querySelector('[data-testid="stSidebar"]').innerText.includes({path.stem!r})""",
+        timeout=RUN_TIMEOUT_MS,
+    )
+    page.goto(f"{url}/grow", wait_until="commit", timeout=RUN_TIMEOUT_MS)
+    _wait_for_run(page)
+    return page
+
+
+def measure(megabytes, n_names, chromium="/usr/bin/chromium"):
+    """Rows of (step, server MB, growth over the idle server, growth / parsed size)."""
+    from playwright.sync_api import sync_playwright
+
+    text, parsed = _csv(megabytes)
+    with tempfile.TemporaryDirectory() as folder:
+        process, url = _serve(Path(folder) / "data")
+        rows = []
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(
+                    executable_path=chromium, args=["--no-sandbox"]
+                )
+                warm = browser.new_context()
+                # A small table first: the kernels, the upload worker and the pages' modules load.
+                small = Path(folder) / "warm-up.csv"
+                small.write_bytes(_csv(0.05, seed=1)[0])
+                upload_and_grow(warm, url, small)
+                idle = rss_megabytes(process.pid)
+                rows.append(("warm server, one small upload", idle, 0.0, 0.0))
+                contexts = []
+                for i in range(n_names):
+                    path = Path(folder) / f"table-{i + 1}.csv"
+                    path.write_bytes(text)
+                    contexts.append(browser.new_context())
+                    upload_and_grow(contexts[-1], url, path)
+                    now = rss_megabytes(process.pid)
+                    rows.append(
+                        (f"uploaded as {path.name}", now, now - idle, (now - idle) * 2**20 / parsed)
+                    )
+                for context in contexts:
+                    context.close()
+                time.sleep(20)  # the disconnected sessions' TTL, then their cleanup
+                _wait_for_run(_open(warm, url))  # a run lets the server collect
+                now = rss_megabytes(process.pid)
+                rows.append(("sessions closed", now, now - idle, (now - idle) * 2**20 / parsed))
+                browser.close()
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+    return rows, len(text), parsed
+
+
+def _open(context, url):
+    page = context.new_page()
+    page.goto(url, wait_until="commit", timeout=RUN_TIMEOUT_MS)
+    return page
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mb", type=float, default=20.0, help="size of the CSV, in MB")
+    parser.add_argument("--names", type=int, default=4, help="how many names to upload it under")
+    args = parser.parse_args()
+    rows, file_bytes, parsed = measure(args.mb, args.names)
+    print(
+        f"CSV: {file_bytes / 2**20:.1f} MB on disk, {parsed / 2**20:.1f} MB parsed (the reference)"
+    )
+    print_rows(
+        ["step", "server MB", "growth MB", "growth / parsed"],
+        [
+            (step, f"{mb:,.0f}", f"{growth:+,.0f}", f"{ratio:.2f}")
+            for step, mb, growth, ratio in rows
+        ],
+    )
+
+
+if __name__ == "__main__":
+    main()

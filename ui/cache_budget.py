@@ -1,0 +1,166 @@
+"""The server's caches, bounded by bytes and by time, not only by their number of entries.
+
+Streamlit bounds a cache by its count of entries (``max_entries``) and by
+age (``ttl``), not by size: 32 entries of a fitted forest on a large upload
+are gigabytes, and one user's large file could take the whole server. Every
+cached computation of the app goes through :func:`data` or :func:`resource`
+(``st.cache_data`` and ``st.cache_resource`` with the same options), which
+add two bounds:
+
+* **time**: an entry unused for ``ENTRY_TTL_SECONDS`` is dropped (Streamlit's
+  ``ttl``), so the work on a table nobody looks at any more is released;
+* **bytes**: each time a function computes a new entry, the entry's size is
+  estimated (:func:`estimated_bytes`: arrays, frames and the arrays inside
+  fitted models) and remembered with the function, over its last
+  ``max_entries`` entries (what its cache can hold). When the estimates of
+  all cached functions exceed the budget, the caches of the functions that
+  hold the most are cleared, largest first, until the total is under
+  three quarters of the budget. Clearing a whole function's cache is coarse
+  (Streamlit offers no eviction of one entry by size), and the estimate can
+  only overcount (an entry Streamlit dropped by age is still counted), so
+  memory stays below the budget plus what the current runs hold.
+
+The budget is a setting: the environment variable ``TREE_BIAS_LAB_CACHE_MB``
+(default 1,024 MB, which leaves room for the server, the sessions' data and
+the kept uploads on a 4 GB machine). :func:`upload_budget_bytes` is the
+largest parsed upload the server accepts: a quarter of the budget, since a
+dataset is held raw, preprocessed and in the computations on it.
+"""
+
+import functools
+import os
+import sys
+import threading
+from collections import deque
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+__all__ = [
+    "ENTRY_TTL_SECONDS",
+    "budget_bytes",
+    "data",
+    "estimated_bytes",
+    "held_bytes",
+    "resource",
+    "upload_budget_bytes",
+]
+
+ENTRY_TTL_SECONDS = 2 * 3600
+DEFAULT_BUDGET_MB = 1024
+_BUDGET_VARIABLE = "TREE_BIAS_LAB_CACHE_MB"
+# Objects are walked this deep for the arrays they hold (a forest -> its trees -> their arrays).
+_MAX_DEPTH = 4
+
+# Every bounded function: its Streamlit-cached callable and the sizes of its recent entries.
+_REGISTRY = []
+_LOCK = threading.Lock()
+
+
+def budget_bytes():
+    """The caches' budget in bytes (``TREE_BIAS_LAB_CACHE_MB``; the default when unset or invalid)."""
+    try:
+        megabytes = float(os.environ.get(_BUDGET_VARIABLE, DEFAULT_BUDGET_MB))
+    except ValueError:
+        megabytes = DEFAULT_BUDGET_MB
+    return int(max(megabytes, 1.0) * 1024 * 1024)
+
+
+def upload_budget_bytes():
+    """The largest parsed table the server accepts: a quarter of the caches' budget."""
+    return budget_bytes() // 4
+
+
+def estimated_bytes(value, depth=_MAX_DEPTH, seen=None):
+    """The memory ``value`` holds, estimated: arrays and frames exactly, objects by their parts.
+
+    Counts numpy arrays (``nbytes``), pandas objects (``memory_usage``, deep
+    for text), bytes and strings, and walks containers and objects' attributes
+    ``depth`` levels deep (a fitted forest's trees and their arrays); each
+    object is counted once.
+    """
+    seen = set() if seen is None else seen
+    if id(value) in seen:
+        return 0
+    seen.add(id(value))
+    if isinstance(value, np.ndarray):
+        return int(value.nbytes) if value.base is None or id(value.base) not in seen else 0
+    if isinstance(value, pd.DataFrame):
+        return int(value.memory_usage(index=True, deep=True).sum())
+    if isinstance(value, (pd.Series, pd.Index)):
+        return int(value.memory_usage(index=True, deep=True))
+    if isinstance(value, (bytes, bytearray, str)):
+        return sys.getsizeof(value)
+    if depth <= 0:
+        return sys.getsizeof(value)
+    if isinstance(value, dict):
+        parts = [*value.keys(), *value.values()]
+    elif isinstance(value, (list, tuple, set, frozenset, deque)):
+        parts = list(value)
+    elif hasattr(value, "__dict__"):
+        parts = list(vars(value).values())
+    else:
+        return sys.getsizeof(value)
+    return sys.getsizeof(value) + sum(estimated_bytes(p, depth - 1, seen) for p in parts)
+
+
+def held_bytes():
+    """The estimated bytes the bounded caches hold now."""
+    with _LOCK:
+        return sum(sum(sizes) for _, sizes in _REGISTRY)
+
+
+def _enforce_budget():
+    """Clear the largest caches until the estimate is under three quarters of the budget."""
+    limit = budget_bytes()
+    with _LOCK:
+        total = sum(sum(sizes) for _, sizes in _REGISTRY)
+        if total <= limit:
+            return
+        for cached, sizes in sorted(_REGISTRY, key=lambda entry: -sum(entry[1])):
+            if total <= 0.75 * limit:
+                break
+            total -= sum(sizes)
+            sizes.clear()
+            cached.clear()
+
+
+def _bounded(streamlit_cache, options):
+    """Decorate with ``streamlit_cache(**options)``, the entry count, a ttl and the byte budget."""
+    options = {"ttl": ENTRY_TTL_SECONDS, **options}
+    max_entries = options.get("max_entries") or 64
+
+    def decorate(func):
+        sizes = deque(maxlen=max_entries)
+
+        @functools.wraps(func)  # Streamlit reads the name, source and parameters through it
+        def computed(*args, **kwargs):
+            value = func(*args, **kwargs)  # runs only when the cache has no entry
+            sizes.append(estimated_bytes(value))
+            return value
+
+        cached = streamlit_cache(**options)(computed)
+        with _LOCK:
+            _REGISTRY.append((cached, sizes))
+
+        @functools.wraps(func)
+        def call(*args, **kwargs):
+            value = cached(*args, **kwargs)
+            _enforce_budget()
+            return value
+
+        call.clear = cached.clear
+        return call
+
+    return decorate
+
+
+def data(**options):
+    """``st.cache_data(**options)``, bounded by time and by the byte budget (module docstring)."""
+    return _bounded(st.cache_data, options)
+
+
+def resource(**options):
+    """``st.cache_resource(**options)``, bounded by time and by the byte budget."""
+    return _bounded(st.cache_resource, options)
