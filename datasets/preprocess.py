@@ -1,6 +1,10 @@
 """Preprocessing as the sources do it (source 000 section 4.1, source 004 section 2.2).
 
 1. Rows whose target is missing are dropped (nothing to learn from them).
+   With ``max_classes``, a classification target keeps its most frequent
+   ``max_classes - 1`` classes and the rarer ones become one class, "other
+   classes" (:func:`_group_rare_classes`): a target of hundreds of classes
+   (a free-text column, an ID) leaves no study that can answer in time.
 2. ID-like columns (a running index, a customer code: see
    :mod:`datasets.identifiers`) are excluded, unless asked to keep them.
 3. Columns with ``max_missing_share`` or more of their values missing are
@@ -17,7 +21,14 @@
 5. Categorical columns with at most ``max_onehot`` categories are one-hot
    encoded, the others integer-encoded (categories in sorted order), as in
    source 000; or, with ``keep_categories``, kept as one column of codes for
-   native membership splits (source 004, section 3.2).
+   native membership splits (source 004, section 3.2). A one-hot column is
+   named ``column=category`` (``colour=red``).
+6. Every feature gets a name of its own (:func:`_unique_names`): a name no
+   other column wants is kept as is; when two want the same one (the header
+   ``c,c=x``, where ``c``'s category ``x`` would also be named ``c=x``), a
+   column keeping its own name goes first, then the one-hot columns in
+   order, and each later one takes the first of ``c=x (2)``, ``c=x (3)``,
+   ... that no column wants. The record says which were renamed.
 
 The result is all numeric, and complete unless numeric gaps are kept
 (``Dataset.has_missing``), ready for the trees; a per-column record says
@@ -97,6 +108,7 @@ PREPROCESS_DEFAULTS = {
     "numeric_fill": "median",
     "categorical_fill": "most frequent",
     "drop_id_columns": True,
+    "max_classes": 0,
 }
 # Source 004, section 2.2, on the Secondary Mushroom data: drop the columns with
 # 40% or more missing values, fill the rest with the new category 'u', and keep
@@ -189,6 +201,49 @@ def _drop_rows_without_target(X, y, steps):
     return X, y
 
 
+OTHER_CLASSES = "other classes"
+
+
+def _group_rare_classes(y, max_classes, steps):
+    """``y`` with all but its ``max_classes - 1`` most frequent classes grouped as one, recorded.
+
+    Ties in frequency go to the class that sorts first (as text), so the
+    result does not depend on the rows' order. The grouped class is named
+    ``OTHER_CLASSES``, or that name with ``(2)``, ``(3)``... when a class
+    already has it. ``max_classes`` of 0 keeps every class.
+    """
+    counts = y.astype(str).value_counts()
+    if not max_classes or len(counts) <= max_classes:
+        return y
+    ranked = sorted(counts.index, key=lambda label: (-counts[label], label))
+    kept = set(ranked[: max_classes - 1])
+    other, suffix = OTHER_CLASSES, 2
+    while other in counts.index:
+        other, suffix = f"{OTHER_CLASSES} ({suffix})", suffix + 1
+    rare = ~y.astype(str).isin(kept)
+    steps.append(
+        _record(
+            y.name or "target",
+            "grouped classes",
+            f"{len(counts) - len(kept)} rare classes ({int(rare.sum()):,} rows) grouped as "
+            f"'{other}', keeping the {len(kept)} most frequent",
+        )
+    )
+    return y.astype(object).where(~rare, other)
+
+
+def _rows_and_target(dataset, max_classes, steps):
+    """``dataset``'s rows with a target, and the target with its rare classes grouped."""
+    if max_classes == 1:
+        raise DataError(
+            "At most 1 class leaves nothing to classify: keep at least 2, or 0 for all."
+        )
+    X, y = _drop_rows_without_target(dataset.X.copy(), dataset.y.copy(), steps)
+    if dataset.task == "classification":
+        y = _group_rare_classes(y, max_classes, steps)
+    return X, y
+
+
 def _exclude_id_columns(X, steps):
     reasons = id_like_columns(X)
     for name, reason in reasons.items():
@@ -211,6 +266,7 @@ def preprocess(
     numeric_fill="median",
     categorical_fill="most frequent",
     drop_id_columns=True,
+    max_classes=0,
 ):
     """Make a dataset numeric and complete.
 
@@ -237,6 +293,9 @@ def preprocess(
         ``u`` ("unknown").
     drop_id_columns : bool, default=True
         Exclude ID-like columns (see :mod:`datasets.identifiers`).
+    max_classes : int, default=0
+        For classification, at most this many classes: the rarer ones are
+        grouped as one (at least 2; 0 keeps every class).
 
     Returns
     -------
@@ -253,21 +312,13 @@ def preprocess(
     """
     _check_options(max_missing_share, numeric_fill, categorical_fill)
     steps = []
-    X, y = _drop_rows_without_target(dataset.X.copy(), dataset.y.copy(), steps)
+    X, y = _rows_and_target(dataset, int(max_classes or 0), steps)
     excluded = []
     if drop_id_columns:
         X, excluded = _exclude_id_columns(X, steps)
-    columns, categories = [], {}
-    for name in X.columns:
-        column = _drop_or_fill(
-            name, X[name], max_missing_share, numeric_fill, categorical_fill, steps
-        )
-        if column is None:
-            continue
-        if keep_categories and feature_kind(column) == "categorical":
-            columns.append(_keep_codes(name, column, steps, categories))
-        else:
-            columns.extend(_encode(name, column, max_onehot, steps))
+    columns, categories = _encoded_features(
+        X, max_missing_share, max_onehot, keep_categories, numeric_fill, categorical_fill, steps
+    )
     if not columns:
         raise DataError(_nothing_left_message(excluded))
     result = Dataset(
@@ -282,6 +333,36 @@ def preprocess(
         categories=categories,
     )
     return result, pd.DataFrame(steps, columns=["column", "action", "detail"])
+
+
+def _encoded_features(
+    X, max_missing_share, max_onehot, keep_categories, numeric_fill, categorical_fill, steps
+):
+    """Every column of ``X`` dropped, filled and encoded (``preprocess``'s options), named uniquely.
+
+    Returns
+    -------
+    columns : list of pandas.Series
+        The numeric features, each named (:func:`_unique_names`).
+    categories : dict {name: list of str}
+        The category names of the columns kept as codes.
+    """
+    columns, sources, kept = [], [], {}
+    for name in X.columns:
+        column = _drop_or_fill(
+            name, X[name], max_missing_share, numeric_fill, categorical_fill, steps
+        )
+        if column is None:
+            continue
+        if keep_categories and feature_kind(column) == "categorical":
+            codes, kept[len(columns)] = _keep_codes(name, column, steps)
+            encoded = [codes]
+        else:
+            encoded = _encode(name, column, max_onehot, steps)
+        columns += encoded
+        sources += [name] * len(encoded)
+    columns = _unique_names(columns, sources, steps)
+    return columns, {str(columns[k].name): names for k, names in kept.items()}
 
 
 def _excluded_note(excluded):
@@ -303,11 +384,10 @@ def _nothing_left_message(excluded):
     return "Every feature was dropped for missing values: raise the missing-value threshold."
 
 
-def _keep_codes(name, column, steps, categories):
-    """A categorical column as integer codes, its category names recorded."""
+def _keep_codes(name, column, steps):
+    """A categorical column as integer codes, and its category names (code ``k`` is ``names[k]``)."""
     values = column.astype(str)
     names = sorted(values.unique())
-    categories[str(name)] = names
     steps.append(
         _record(
             name,
@@ -315,11 +395,8 @@ def _keep_codes(name, column, steps, categories):
             f"{len(names)} categories as codes 0..{len(names) - 1}, split by membership",
         )
     )
-    return (
-        pd.Series(pd.Categorical(values, categories=names).codes, index=column.index)
-        .astype(np.float64)
-        .rename(name)
-    )
+    codes = pd.Series(pd.Categorical(values, categories=names).codes, index=column.index)
+    return codes.astype(np.float64).rename(name), names
 
 
 def _encode(name, column, max_onehot, steps):
@@ -344,3 +421,48 @@ def _encode(name, column, max_onehot, steps):
         )
     )
     return [codes.astype(np.float64).rename(name)]
+
+
+def _unique_names(columns, sources, steps):
+    """``columns`` (Series) renamed so that no two names read the same, the renames recorded.
+
+    Names are compared as text, as every page shows them (a column named
+    ``0`` and one named ``"0"`` clash). A name that no other column wants is
+    kept. On a clash, a column that keeps its source column's name goes first,
+    then the encoded ones (``c=x`` for category ``x`` of ``c``), each in order;
+    each later column takes the first of ``name (2)``, ``name (3)``, ... that
+    no column wants (so a renaming never takes a name another column has).
+
+    Parameters
+    ----------
+    columns : list of pandas.Series
+        The encoded features, named.
+    sources : list
+        The column of the table each one comes from.
+    steps : list of dict
+        The record: one "renamed" entry per renamed column is appended.
+
+    Returns
+    -------
+    list of pandas.Series
+        ``columns`` in the same order, renamed where they clashed.
+    """
+    wanted = {str(column.name) for column in columns}
+    if len(wanted) == len(columns):
+        return columns
+    own_name = [str(c.name) == str(s) for c, s in zip(columns, sources, strict=True)]
+    order = sorted(range(len(columns)), key=lambda k: not own_name[k])  # stable: own names first
+    taken, renamed = set(), list(columns)
+    for k in order:
+        name = str(columns[k].name)
+        if name in taken:
+            blocked, suffix = taken | wanted, 2
+            while f"{name} ({suffix})" in blocked:
+                suffix += 1
+            new_name = f"{name} ({suffix})"
+            renamed[k] = columns[k].rename(new_name)
+            detail = f"{format_value(name)} is another column's name too: named {new_name!r}"
+            steps.append(_record(sources[k], "renamed", detail))
+            name = new_name
+        taken.add(name)
+    return renamed

@@ -2,16 +2,21 @@
 
 from dataclasses import dataclass
 
-__all__ = ["PAGES", "PageSpec"]
+# The most classes the study pages take (``ui.target_fit``); the bundled data have at most 10.
+MAX_STUDY_CLASSES = 20
+
+__all__ = ["PAGES", "PageSpec", "spec_for"]
 
 
 @dataclass(frozen=True)
 class PageSpec:
-    """One page: its script, title, icon and URL path.
+    """One page: its script, title, icon and URL path, and the most classes it studies.
 
     Each page is a package of its own under ``app_pages/`` (``app_pages/<name>/<name>.py``,
     the script, beside the modules only that page uses); ``url_path`` is the
-    page's address (``/grow``), which links and bookmarks keep.
+    page's address (``/grow``), which links and bookmarks keep. ``max_classes``:
+    the most classes of a classification target the page takes (None: any);
+    the frame says so instead of running it on more (``ui.target_fit``).
     """
 
     path: str
@@ -20,11 +25,27 @@ class PageSpec:
     url_path: str
     section: str
     default: bool = False
+    max_classes: int | None = MAX_STUDY_CLASSES
 
 
 PAGES = [
-    PageSpec("app_pages/home/home.py", "Home", ":material/home:", "home", "Start", default=True),
-    PageSpec("app_pages/data/data.py", "Data", ":material/table_chart:", "data", "Start"),
+    PageSpec(
+        "app_pages/home/home.py",
+        "Home",
+        ":material/home:",
+        "home",
+        "Start",
+        default=True,
+        max_classes=None,
+    ),  # fmt: skip
+    PageSpec(
+        "app_pages/data/data.py",
+        "Data",
+        ":material/table_chart:",
+        "data",
+        "Start",
+        max_classes=None,
+    ),  # fmt: skip
     PageSpec(
         "app_pages/grow/grow.py",
         "Grow a tree step by step",
@@ -59,6 +80,7 @@ PAGES = [
         ":material/forest:",
         "cultivated",
         "Remedies",
+        max_classes=None,  # two-class data only; on other data it shows its simulated data
     ),
     PageSpec(
         "app_pages/conditioning/conditioning.py",
@@ -80,5 +102,11 @@ PAGES = [
         ":material/balance:",
         "split_bias",
         "Biases",
+        max_classes=None,  # simulated data; its one study on the user's data fits stumps
     ),
 ]
+
+
+def spec_for(url_path):
+    """The :class:`PageSpec` of the page at ``url_path`` (Streamlit gives the default page "")."""
+    return next(p for p in PAGES if p.url_path == url_path or (p.default and not url_path))

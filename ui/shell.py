@@ -30,8 +30,8 @@ import streamlit as st
 from trees import warm_up
 from trees.interop import warm_up as warm_up_interop
 
-from . import errors, presenter, report, share, sidebar, state
-from .navigation import PAGES
+from . import errors, presenter, report, share, sidebar, state, target_fit, url_values
+from .navigation import PAGES, spec_for
 
 __all__ = ["run_app"]
 
@@ -68,6 +68,13 @@ def _navigation():
     return st.navigation(sections, position="hidden")
 
 
+def _show_link_notes(slot):
+    """Say, above the page, which of the link's values were not used and why (once)."""
+    notes = url_values.take_notes()
+    if notes:
+        slot.info("\n\n".join(notes))
+
+
 def _after_page():
     """The view's link and the page's summary, at the end of the sidebar; the URL brought up to date.
 
@@ -94,8 +101,17 @@ def run_app():
     sidebar.render()
     presenter.style()  # after the sidebar's toggle, which takes a link's value on the first run
     report.start(page.title, state.current().name)
+    link_notes = st.empty()  # filled after the page: its widgets read the link's values
+    spec = spec_for(page.url_path)
     try:
         with errors.page_boundary():
-            page.run()
+            if target_fit.fits(state.current(), spec.max_classes):
+                page.run()
+            else:
+                st.title(spec.title)
+                target_fit.explain_and_offer(
+                    state.current(), spec.max_classes, key="frame_group_classes"
+                )
     finally:
+        _show_link_notes(link_notes)
         _after_page()

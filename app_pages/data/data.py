@@ -15,7 +15,12 @@ from datasets import (
     infer_task,
 )
 from ui import data_controls, figures, glossary, presenter, report, share, snippets, state
+from ui.markdown import plain
+from ui.navigation import MAX_STUDY_CLASSES
 from viz.data_figures import scatter_figure, target_figure
+
+# The Data page's choices of the most classes a target keeps (0: every class).
+CLASS_LIMITS = (0, 2, 5, 10, MAX_STUDY_CLASSES, 50)
 
 st.title("Data")
 
@@ -34,7 +39,7 @@ raw_shape = (raw.name, tuple(map(str, raw.X.columns)), raw.n_rows)
 sentence, features, ids = page_facts(
     state.dataset_key(), raw_shape, tuple(sorted(settings.items())), raw, data, record
 )
-st.header(data.name, divider="gray")
+st.header(plain(data.name), divider="gray")
 st.markdown(sentence)
 presenter.guide("data")
 is_report_data = data.group == "Tree-predictor report (source 004)"
@@ -76,7 +81,7 @@ if about:
     about_column.caption(about)
 for note in data.notes:
     about_column.info(note)
-report.add_note(sentence.replace("**", "").replace("*", ""))
+report.add_note(sentence)
 report.add_settings({"dataset": data.name, **snippets.preprocessing_words(settings)})
 report.add_snippet(snippets.data_snippet(st.session_state.get(state.DATA_ORIGIN), settings))
 
@@ -104,9 +109,9 @@ with choose_tab, presenter.settings("Choose another dataset"):
                 f"{entry.task} · {entry.n_rows:,} rows · {entry.n_features} features · {entry.source}"
             )
         except DataError as err:
-            st.error(f"{name} cannot be loaded: {err}")
+            st.error(f"{plain(name)} cannot be loaded: {plain(err)}")
         if st.button("Use this dataset", type="primary", key="data_use_bundled"):
-            show_result(data_controls.use_catalog(name), f"Now working on {name}.")
+            show_result(data_controls.use_catalog(name), f"Now working on {plain(name)}.")
 
     with generated:
         generator_name = st.selectbox(
@@ -139,18 +144,19 @@ with choose_tab, presenter.settings("Choose another dataset"):
             "reloaded; it is never put in a shared link."
         )
         file = st.file_uploader(
-            "A table with a header row: CSV, TSV, semicolon-separated text, or Excel",
-            type=["csv", "tsv", "txt", "xlsx"],
+            "A table with a header row: CSV, TSV, semicolon-separated text, Excel (.xlsx) or "
+            "Parquet",
+            type=["csv", "tsv", "txt", "xlsx", "xlsm", "parquet"],
             key="data_upload_file",
         )
         if file is not None:
             try:
                 table = data_controls.cached_read_table(file.getvalue(), file.name)
             except DataError as err:
-                st.error(f"{file.name}: {err}")
+                st.error(f"{plain(file.name)}: {plain(err)}")
                 st.caption("The dataset you were working on is unchanged.")
             else:
-                st.caption(f"{file.name}: {len(table):,} rows, {table.shape[1]} columns.")
+                st.caption(f"{plain(file.name)}: {len(table):,} rows, {table.shape[1]} columns.")
                 u1, u2 = st.columns(2)
                 target = u1.selectbox(
                     "Target column",
@@ -181,7 +187,7 @@ with choose_tab, presenter.settings("Choose another dataset"):
                 if st.button("Use this table", type="primary", key="data_use_upload"):
                     show_result(
                         data_controls.use_upload(file.getvalue(), file.name, target, task),
-                        f"Now working on {file.name}.",
+                        f"Now working on {plain(file.name)}.",
                     )
 
 with prep_tab:
@@ -244,9 +250,26 @@ with prep_tab:
             help="Source 000: one-hot columns for at most 5 categories, integer codes above "
             "(unused while categories are kept).",
         )
+        class_choices = sorted({*CLASS_LIMITS, int(settings["max_classes"])})
+        p1.selectbox(
+            "Classes of the target",
+            class_choices,
+            format_func=lambda k: (
+                "keep every class" if k == 0 else f"at most {k}: the rarest grouped"
+            ),
+            key=state.PREP_CLASSES,
+            on_change=apply,
+            disabled=data.task != "classification",
+            help="A target of many classes (a free-text column, say) leaves the studies nothing "
+            "to learn from its rare classes and runs them for minutes; the study pages take at "
+            f"most {MAX_STUDY_CLASSES}. The most frequent classes are kept and the others become "
+            "one class, 'other classes'.",
+        )
         if ids:
             verb = "are excluded" if settings["drop_id_columns"] else "are used as features"
-            st.caption(f"ID-like columns in {data.name}: {', '.join(map(str, ids))} ({verb}).")
+            st.caption(
+                f"ID-like columns in {plain(data.name)}: {plain(', '.join(map(str, ids)))} ({verb})."
+            )
         if not uses_report_rules and st.button(
             "Use source 004's preprocessing", key="data_report_prep"
         ):
@@ -274,7 +297,9 @@ with rows_tab:
 with pair_tab:
     columns = list(data.X.columns)
     if len(columns) < 2:
-        st.info(f"{data.name} has a single feature after preprocessing: there is no pair to plot.")
+        st.info(
+            f"{plain(data.name)} has a single feature after preprocessing: there is no pair to plot."
+        )
     else:
         a1, a2, a3 = st.columns([2, 2, 1], vertical_alignment="bottom")
         fx = share.selectbox(a1, "Horizontal axis", columns, 0, key="data_scatter_x")
