@@ -329,7 +329,7 @@ def preprocess(
         description=dataset.description,
         source=dataset.source,
         group=dataset.group,
-        notes=list(dataset.notes) + _excluded_note(excluded),
+        notes=list(dataset.notes) + _excluded_note(excluded) + _grouped_note(steps),
         categories=categories,
     )
     return result, pd.DataFrame(steps, columns=["column", "action", "detail"])
@@ -371,6 +371,15 @@ def _excluded_note(excluded):
     return [
         f"ID-like column(s) {format_names(excluded)} are not used as features: every row has "
         "its own value. The Data page's preprocessing settings can keep them."
+    ]
+
+
+def _grouped_note(steps):
+    """What grouping the target's rare classes did, as a note for every page (or nothing)."""
+    return [
+        f"The target's classes are grouped: {step['detail']} (Data page, preprocessing)."
+        for step in steps
+        if step["action"] == "grouped classes"
     ]
 
 
