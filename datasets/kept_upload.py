@@ -69,15 +69,18 @@ class UploadRecord:
     def n_bytes(self):
         return len(self.data)
 
-    def to_dataset(self):
+    def to_dataset(self, reader=read_table):
         """The raw (not preprocessed) dataset, rebuilt as the Data page built it.
+
+        ``reader(data, filename)`` parses the file: ``read_table`` by default; the
+        app passes its reader in a worker with a time limit (``ui.state``).
 
         Raises
         ------
         DataError
             When the file or the choices no longer make a dataset.
         """
-        table = read_table(self.data, filename=self.filename)
+        table = reader(self.data, self.filename)
         return table_to_dataset(
             table, self.target, task=self.task, name=self.filename or "Uploaded table"
         )

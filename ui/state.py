@@ -38,6 +38,7 @@ from datasets import (
     load,
     preprocess,
 )
+from datasets.upload_worker import read_table_in_worker
 
 from . import browser, cache_budget
 from .markdown import plain
@@ -366,7 +367,7 @@ def _restore_upload():
         )
         return False
     try:
-        raw = record.to_dataset()
+        raw = record.to_dataset(reader=read_table_in_worker)  # a reload parses with a time limit
         set_dataset(raw, record.settings or None, origin=("upload", record.filename))
     except DataError as err:
         _notice("dropped", f"{plain(record.filename)} could not be loaded again: {plain(err)}")
