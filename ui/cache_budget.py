@@ -18,7 +18,11 @@ add two bounds:
   three quarters of the budget. Clearing a whole function's cache is coarse
   (Streamlit offers no eviction of one entry by size), and the estimate can
   only overcount (an entry Streamlit dropped by age is still counted), so
-  memory stays below the budget plus what the current runs hold.
+  memory stays below the budget plus what the current runs hold;
+* **sessions**: a session says which data it works on (:func:`hold`: an
+  upload's fingerprints and digest); when it moves to other data or ends
+  (:func:`end_session`) and no other session holds those keys, every entry
+  computed with one of them among its arguments is dropped at once.
 
 The budget is a setting: the environment variable ``TREE_BIAS_LAB_CACHE_MB``
 (default 1,024 MB, which leaves room for the server, the sessions' data and
@@ -28,6 +32,7 @@ dataset is held raw, preprocessed and in the computations on it.
 """
 
 import functools
+import inspect
 import os
 import sys
 import threading
@@ -41,8 +46,10 @@ __all__ = [
     "ENTRY_TTL_SECONDS",
     "budget_bytes",
     "data",
+    "end_session",
     "estimated_bytes",
     "held_bytes",
+    "hold",
     "resource",
     "upload_budget_bytes",
 ]
@@ -53,9 +60,11 @@ _BUDGET_VARIABLE = "TREE_BIAS_LAB_CACHE_MB"
 # Objects are walked this deep for the arrays they hold (a forest -> its trees -> their arrays).
 _MAX_DEPTH = 4
 
-# Every bounded function: its Streamlit-cached callable and the sizes of its recent entries.
+# Every bounded function (_Cache), and the data keys each live session holds.
 _REGISTRY = []
-_LOCK = threading.Lock()
+_HOLDS = {}
+# Re-entrant: a cache cleared under the lock may run Streamlit code that calls back here.
+_LOCK = threading.RLock()
 
 
 def budget_bytes():
@@ -105,25 +114,91 @@ def estimated_bytes(value, depth=_MAX_DEPTH, seen=None):
     return sys.getsizeof(value) + sum(estimated_bytes(p, depth - 1, seen) for p in parts)
 
 
+class _Cache:
+    """One bounded function: its Streamlit-cached callable and its recent entries' sizes.
+
+    An entry is remembered by the arguments Streamlit hashes (those whose name
+    does not start with ``_``; the others are kept as None, so a large array
+    is not held here), which is what ``cached.clear(*args)`` needs to drop it.
+    """
+
+    def __init__(self, cached, parameters, max_entries):
+        self.cached = cached
+        self.parameters = parameters
+        self.entries = deque(maxlen=max_entries)  # (args, kwargs, size)
+
+    def remember(self, args, kwargs, size):
+        hashed = tuple(
+            None if i < len(self.parameters) and self.parameters[i].startswith("_") else arg
+            for i, arg in enumerate(args)
+        )
+        hashed_kwargs = {k: (None if k.startswith("_") else v) for k, v in kwargs.items()}
+        self.entries.append((hashed, hashed_kwargs, size))
+
+    def held_bytes(self):
+        return sum(size for _, _, size in self.entries)
+
+    def clear(self):
+        self.entries.clear()
+        self.cached.clear()
+
+    def clear_mentioning(self, key):
+        """Drop the entries computed with ``key`` among their arguments."""
+        for entry in [e for e in self.entries if _mentions([*e[0], *e[1].values()], key)]:
+            self.entries.remove(entry)
+            self.cached.clear(*entry[0], **entry[1])
+
+
+def _mentions(arguments, key):
+    """Whether ``key`` (a str) is one of ``arguments`` (compared as str only: arrays are ambiguous)."""
+    return any(isinstance(argument, str) and argument == key for argument in arguments)
+
+
 def held_bytes():
     """The estimated bytes the bounded caches hold now."""
     with _LOCK:
-        return sum(sum(sizes) for _, sizes in _REGISTRY)
+        return sum(cache.held_bytes() for cache in _REGISTRY)
 
 
 def _enforce_budget():
     """Clear the largest caches until the estimate is under three quarters of the budget."""
     limit = budget_bytes()
     with _LOCK:
-        total = sum(sum(sizes) for _, sizes in _REGISTRY)
+        total = sum(cache.held_bytes() for cache in _REGISTRY)
         if total <= limit:
             return
-        for cached, sizes in sorted(_REGISTRY, key=lambda entry: -sum(entry[1])):
+        for cache in sorted(_REGISTRY, key=lambda c: -c.held_bytes()):
             if total <= 0.75 * limit:
                 break
-            total -= sum(sizes)
-            sizes.clear()
-            cached.clear()
+            total -= cache.held_bytes()
+            cache.clear()
+
+
+# ------------------------------------------------ what live sessions hold
+def hold(session, keys):
+    """Session ``session`` now works on the data ``keys`` (its fingerprints, its file's digest).
+
+    Keys it held before and no other session holds are released: every cache
+    entry computed with one of them goes (:func:`end_session` does the same
+    when the session ends).
+    """
+    with _LOCK:
+        before = _HOLDS.get(session, frozenset())
+        _HOLDS[session] = frozenset(keys)
+        _release_unheld(before - _HOLDS[session])
+
+
+def end_session(session):
+    """The session ended: release the keys only it held."""
+    with _LOCK:
+        _release_unheld(_HOLDS.pop(session, frozenset()))
+
+
+def _release_unheld(keys):
+    for key in keys:
+        if not any(key in held for held in _HOLDS.values()):
+            for cache in _REGISTRY:
+                cache.clear_mentioning(key)
 
 
 def _bounded(streamlit_cache, options):
@@ -132,25 +207,25 @@ def _bounded(streamlit_cache, options):
     max_entries = options.get("max_entries") or 64
 
     def decorate(func):
-        sizes = deque(maxlen=max_entries)
+        parameters = tuple(inspect.signature(func).parameters)
 
         @functools.wraps(func)  # Streamlit reads the name, source and parameters through it
         def computed(*args, **kwargs):
             value = func(*args, **kwargs)  # runs only when the cache has no entry
-            sizes.append(estimated_bytes(value))
+            cache.remember(args, kwargs, estimated_bytes(value))
             return value
 
-        cached = streamlit_cache(**options)(computed)
+        cache = _Cache(streamlit_cache(**options)(computed), parameters, max_entries)
         with _LOCK:
-            _REGISTRY.append((cached, sizes))
+            _REGISTRY.append(cache)
 
         @functools.wraps(func)
         def call(*args, **kwargs):
-            value = cached(*args, **kwargs)
+            value = cache.cached(*args, **kwargs)
             _enforce_budget()
             return value
 
-        call.clear = cached.clear
+        call.clear = cache.clear
         return call
 
     return decorate

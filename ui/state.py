@@ -25,6 +25,8 @@ it was dropped (:func:`take_upload_notice`).
 """
 
 import dataclasses
+import secrets
+import weakref
 
 import streamlit as st
 
@@ -57,6 +59,7 @@ __all__ = [
     "current_upload",
     "dataset_key",
     "ensure_dataset",
+    "hold_session_data",
     "keep_upload",
     "kept_uploads",
     "preprocessing_settings",
@@ -71,6 +74,8 @@ DATA = "dataset"
 RECORD = "preprocessing_record"
 SETTINGS = "preprocessing_settings"
 DATA_KEY = "dataset_key"
+RAW_KEY = "dataset_raw_key"  # the fingerprint of RAW's content (the preprocessing cache's key)
+SESSION_DATA = "session_data"  # releases the session's cached work on uploads when it ends
 DATA_ORIGIN = (
     "dataset_origin"  # ("catalog", name) | ("generator", name, params) | ("upload", file name)
 )
@@ -209,16 +214,16 @@ def cached_generate(name, params):
     return generate(name, **dict(params))
 
 
-def cached_preprocess(raw, **settings):
+def cached_preprocess(raw, raw_key, **settings):
     """``raw`` preprocessed with ``settings``, its record and its fingerprint, cached by content.
 
     The work is shared by every session on the same table, whatever its name
-    (:func:`_preprocessed`, keyed by the raw content's fingerprint): the
-    processed dataset is one object for all of them, which no page changes,
-    and each session gets it under its own name and description.
+    (:func:`_preprocessed`, keyed by ``raw_key``, the raw content's
+    fingerprint): the processed dataset is one object for all of them, which
+    no page changes, and each session gets it under its own name and description.
     """
     settings_key = tuple(sorted(settings.items()))
-    processed, record, key = _preprocessed(fingerprint(raw, named=False), settings_key, raw)
+    processed, record, key = _preprocessed(raw_key, settings_key, raw)
     own = {"name": raw.name, "description": raw.description, "source": raw.source}
     return dataclasses.replace(processed, **own, group=raw.group), record, key
 
@@ -249,7 +254,11 @@ def set_dataset(raw, settings=None, origin=None):
         When preprocessing fails; the previous dataset is then kept.
     """
     settings = {**DEFAULT_SETTINGS, **(settings or preprocessing_settings())}
-    processed, record, key = cached_preprocess(raw, **{k: settings[k] for k in DEFAULT_SETTINGS})
+    raw_key = fingerprint(raw, named=False)
+    processed, record, key = cached_preprocess(
+        raw, raw_key, **{k: settings[k] for k in DEFAULT_SETTINGS}
+    )
+    st.session_state[RAW_KEY] = raw_key
     st.session_state[RAW] = raw
     st.session_state[DATA] = processed
     st.session_state[RECORD] = record
@@ -257,6 +266,36 @@ def set_dataset(raw, settings=None, origin=None):
     st.session_state[DATA_KEY] = key
     st.session_state[DATA_ORIGIN] = origin or ("catalog", raw.name)
     _keep_settings_of_upload(raw, settings)
+    hold_session_data()
+
+
+class _SessionData:
+    """Lives in a session's state: when Streamlit drops the session, it is collected, and its
+    finaliser releases the cached work on the uploads only that session held."""
+
+    def __init__(self):
+        self.token = secrets.token_hex(8)
+        weakref.finalize(self, cache_budget.end_session, self.token)
+
+
+def hold_session_data():
+    """Tell the caches which uploaded data this session works on (``ui.cache_budget.hold``).
+
+    An upload's keys (its fingerprints and its file's digest) are held while
+    the session works on it; when it switches to other data or ends, the work
+    computed on them is dropped unless another session holds them. Bundled and
+    generated data are not held: their work stays cached for the next visitor.
+    """
+    holder = st.session_state.get(SESSION_DATA)
+    if holder is None:
+        holder = st.session_state[SESSION_DATA] = _SessionData()
+    keys = set()
+    if (st.session_state.get(DATA_ORIGIN) or ("",))[0] == "upload":
+        keys = {st.session_state.get(DATA_KEY), st.session_state.get(RAW_KEY)}
+        kept = st.session_state.get(UPLOAD)
+        if kept is not None:
+            keys.add(kept["record"].sha256)
+    cache_budget.hold(holder.token, keys - {None})
 
 
 def ensure_dataset():
@@ -308,6 +347,7 @@ def keep_upload(record, raw):
     if token is not None:  # the shelf's record holds the bytes once for every session of the file
         record = kept_uploads().get(token, owner=owner) or record
     st.session_state[UPLOAD] = {"record": record, "token": token, "raw": raw}
+    hold_session_data()
     if token is None:
         why = (
             "it is too large to be kept"
@@ -373,6 +413,7 @@ def _restore_upload():
         _notice("dropped", f"{plain(record.filename)} could not be loaded again: {plain(err)}")
         return False
     st.session_state[UPLOAD] = {"record": record, "token": token, "raw": raw}
+    hold_session_data()
     _notice(
         "restored",
         f"{plain(record.filename)} (target {plain(format_value(record.target))}) is loaded again: the page was reloaded "

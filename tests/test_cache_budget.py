@@ -1,0 +1,98 @@
+"""The server's caches are bounded by bytes, by time and by the sessions that use them (issue 33, item 1)."""
+
+import gc
+
+import numpy as np
+import pandas as pd
+
+from ui import cache_budget
+
+MB = 1024 * 1024
+
+
+def test_sizes_count_arrays_frames_and_the_arrays_inside_objects():
+    class Model:
+        def __init__(self):
+            self.weights = np.zeros(1000)  # 8,000 bytes
+            self.trees = [np.zeros(500), np.zeros(500)]
+
+    assert cache_budget.estimated_bytes(np.zeros(1000)) == 8000
+    frame = pd.DataFrame({"a": np.zeros(1000), "b": ["x" * 10] * 1000})
+    assert cache_budget.estimated_bytes(frame) == frame.memory_usage(deep=True).sum()
+    assert 16000 <= cache_budget.estimated_bytes(Model()) < 20000
+    shared = np.zeros(1000)
+    assert cache_budget.estimated_bytes([shared, shared]) < 9000  # one object counted once
+
+
+def test_the_budget_is_a_setting_and_a_bad_value_keeps_the_default(monkeypatch):
+    monkeypatch.setenv("TREE_BIAS_LAB_CACHE_MB", "64")
+    assert cache_budget.budget_bytes() == 64 * MB
+    assert cache_budget.upload_budget_bytes() == 16 * MB
+    monkeypatch.setenv("TREE_BIAS_LAB_CACHE_MB", "lots")
+    assert cache_budget.budget_bytes() == cache_budget.DEFAULT_BUDGET_MB * MB
+
+
+def test_past_the_budget_the_largest_caches_are_cleared(monkeypatch):
+    monkeypatch.setenv("TREE_BIAS_LAB_CACHE_MB", "8")
+    calls = []
+
+    @cache_budget.resource(max_entries=8)
+    def big(key):
+        calls.append(key)
+        return np.ones(MB // 8 * 3)  # 3 MB
+
+    @cache_budget.resource(max_entries=8)
+    def small(key):
+        return np.ones(1000)
+
+    small("s")
+    big("a")
+    big("b")  # 6 MB: within the budget
+    big("a")
+    assert calls == ["a", "b"]
+    big("c")  # 9 MB > 8: the largest cache goes
+    assert cache_budget.held_bytes() < 8 * MB
+    big("a")
+    assert calls == ["a", "b", "c", "a"]  # recomputed: it was cleared
+    big.clear()
+    small.clear()
+
+
+def test_work_on_data_no_session_holds_any_more_is_dropped():
+    calls = []
+
+    @cache_budget.data(max_entries=8)
+    def work(data_key, setting, _rows):
+        calls.append((data_key, setting))
+        return np.arange(setting)
+
+    rows = np.zeros(10)
+    cache_budget.hold("session-1", {"upload-key"})
+    cache_budget.hold("session-2", {"upload-key", "other"})
+    work("upload-key", 3, rows)
+    work("bundled", 3, rows)
+    cache_budget.end_session("session-1")
+    work("upload-key", 3, rows)
+    assert len(calls) == 2  # session 2 still holds it: kept
+    cache_budget.hold("session-2", {"other"})  # session 2 moved to other data
+    work("upload-key", 3, rows)
+    work("bundled", 3, rows)
+    assert calls[2:] == [("upload-key", 3)]  # recomputed; the data nobody held stays
+    cache_budget.end_session("session-2")
+    work.clear()
+
+
+def test_a_session_that_ends_releases_its_data():
+    from ui import state
+
+    released = []
+    original = cache_budget.end_session
+    try:
+        cache_budget.end_session = released.append
+        holder = state._SessionData()
+        token = holder.token
+        del holder
+        gc.collect()
+    finally:
+        cache_budget.end_session = original
+    assert released == [token]
