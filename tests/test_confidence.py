@@ -320,3 +320,24 @@ def test_rows_to_move_matches_a_brute_force_search(seed):
                 assert row["move_at_least"] == 3
             if not pd.isna(row["rows_to_flip"]) and not pd.isna(row["rows_to_move"]):
                 assert row["rows_to_move"] <= row["rows_to_flip"]
+
+
+def test_a_runner_up_that_ties_is_never_firm_and_is_named():
+    """Issue 34, item 3: on wine two splits read "firm" though their runner-up tied exactly."""
+    from viz.stability import confidence_badges
+
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=200)
+    X = np.column_stack([a, a])  # two copies: every split on one ties on the other
+    y = (a > 0.3).astype(int)
+    model = DecisionTreeClassifier(max_depth=1).fit(X, y)
+    table = split_confidence(model, X, y, n_bootstrap=0, feature_names=["a", "copy of a"])
+    root = table.iloc[0]
+    assert root["tied"] and root["score_ratio"] == pytest.approx(1.0)
+    badge = confidence_badges(table)[0]
+    assert badge["level"] == "fragile" and badge["short"] == "tie"
+    assert "tied with copy of a" in badge["badge"] or "tied with a" in badge["badge"]
+    untied = split_confidence(
+        DecisionTreeClassifier(max_depth=1).fit(X[:, :1], y), X[:, :1], y, n_bootstrap=0
+    )
+    assert not untied["tied"].any()

@@ -23,7 +23,7 @@ __all__ = ["importance_figure", "node_distribution_figure", "node_legend_html"]
 _MAX_POINTS = 3_000
 # The confidence levels in a few words (viz.stability.CONFIDENCE_LEVELS says them in full).
 _BADGE_WORDS = {
-    "fragile": "1–2 rows flip it, or it wins < 50% of bootstraps",
+    "fragile": "a tie, 1–2 rows flip it, or it wins < 50% of bootstraps",
     "shaky": "≤ 5 rows, or < 80%",
     "firm": "more rows, and ≥ 80%",
 }

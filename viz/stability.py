@@ -39,7 +39,8 @@ __all__ = [
 CONFIDENCE_LEVELS = {
     "fragile": (
         "#d62728",
-        "removing 1 or 2 rows changes the feature, or it wins under half the bootstraps",
+        "another feature ties it, removing 1 or 2 rows changes the feature, or it wins under "
+        "half the bootstraps",
     ),
     "shaky": ("#ff7f0e", "at most 5 rows change it, or it wins under 80% of the bootstraps"),
     "firm": ("#2ca02c", "more rows needed, and it wins at least 80% of the bootstraps"),
@@ -73,6 +74,8 @@ def confidence_level(row):
     flip = None if flip is None or pd.isna(flip) else int(flip)
     win = row.get("boot_win_rate")
     win = None if win is None or pd.isna(win) else float(win)
+    if row.get("tied", False):  # another feature scores as well: the tie-break chose
+        return "fragile"
     if (flip is not None and flip <= 2) or (win is not None and win < 0.5):
         return "fragile"
     if (flip is not None and flip <= 5) or (win is not None and win < 0.8):
@@ -81,6 +84,8 @@ def confidence_level(row):
 
 
 def _flip_words(row):
+    if row.get("tied", False) and row.get("runner_up_name"):
+        return f"tied with {row['runner_up_name']}"
     flip = row.get("rows_to_flip")
     if flip is None or pd.isna(flip):
         return "no flip found"
@@ -96,6 +101,8 @@ def _flip_words(row):
 
 def _flip_short(row):
     """``_flip_words`` in a few characters, for a badge on a small box: ``"1 row"``, ``"≤5 rows"``."""
+    if row.get("tied", False):
+        return "tie"
     flip = row.get("rows_to_flip")
     if flip is None or pd.isna(flip):
         return "no flip"

@@ -561,6 +561,21 @@ def _candidate_description(tree, splits, index, names):
     return candidate_text(names[feature], labels=category_labels(tree, feature, codes)), np.nan
 
 
+# Scores this close (relative) are equal: the winner was picked by the tie-break, not the data.
+TIE_TOLERANCE = 1e-10
+
+
+def ties_runner_up(score_ratio):
+    """Whether a runner-up scoring ``score_ratio`` times the winner ties it (within rounding).
+
+    A tie is the most fragile state a split can be in: no row needs to go for
+    another feature to win, only another tie-break (issue 34: a split whose
+    runner-up scored 1.000000 times it must never read "firm").
+    """
+    return bool(score_ratio is not None and np.isfinite(score_ratio)
+                and score_ratio >= 1.0 - TIE_TOLERANCE)  # fmt: skip
+
+
 def _runner_up(tree, splits, winner, names):
     rivals = np.flatnonzero(splits.feature != winner)
     if not rivals.size:
@@ -599,6 +614,7 @@ def _node_row(data, tree, node, rows, names, paths, max_pair_work):
         **_runner_up(tree, splits, winner, names),
     }
     row["score_ratio"] = row["runner_up_score"] / score if score > 0 else np.nan
+    row["tied"] = ties_runner_up(row["score_ratio"])
     count, exact, at_least, witness = rows_to_flip(data, splits, winner, max_pair_work)
     row.update(rows_to_flip=count, flip_exact=exact, flip_at_least=at_least, flip_rows=witness)
     own = _own_candidate(data, splits, tree, node)
@@ -668,7 +684,8 @@ def split_confidence(
         ``n_samples``, ``feature``, ``feature_name``, ``split``, ``score``;
         the runner-up's ``runner_up_feature``, ``runner_up_name``,
         ``runner_up_split``, ``runner_up_threshold``, ``runner_up_score`` and
-        ``score_ratio`` (runner-up / winner); ``rows_to_flip`` (nullable int),
+        ``score_ratio`` (runner-up / winner), ``tied`` (:func:`ties_runner_up`);
+        ``rows_to_flip`` (nullable int),
         ``flip_exact``, ``flip_at_least``, ``flip_rows`` (:func:`rows_to_flip`);
         ``rows_to_move``, ``move_exact``, ``move_at_least``, ``move_rows``
         (:func:`rows_to_move`); ``boot_win_rate``, ``boot_runs``,

@@ -25,8 +25,6 @@ from ._progress import report
 
 __all__ = ["TieBreakStudy", "tie_break_study"]
 
-_TIE = 1e-10
-
 
 @dataclass
 class TieBreakStudy:
@@ -80,8 +78,7 @@ def _tied_nodes(model, X, y):
     table = split_confidence(model, X, y, n_bootstrap=0)
     if len(table) == 0:
         return []
-    ratio = table["score_ratio"].to_numpy(dtype=float)
-    return [int(n) for n, r in zip(table["node"], ratio, strict=True) if r >= 1.0 - _TIE]
+    return [int(n) for n, tied in zip(table["node"], table["tied"], strict=True) if tied]
 
 
 def _changed(task, reference, tree, X, scale, tolerance):
