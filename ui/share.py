@@ -43,6 +43,7 @@ __all__ = [
     "radio",
     "restore_dataset",
     "selectbox",
+    "set_shared",
     "slider",
     "sync_url",
     "tabs",
@@ -331,6 +332,18 @@ def show_open_tab(*views):
         if tab.open:
             with tab:
                 show()
+
+
+def set_shared(key, value):
+    """Give the shared widget ``key`` the value ``value`` before it is drawn in this run.
+
+    Unlike :func:`forget`, the browser is told: a widget whose key is dropped is
+    drawn again with its default, but the browser keeps showing (and then sends
+    back) its old state.
+    """
+    st.session_state[key] = value
+    _remembered()[key] = value
+    st.session_state.setdefault(state.URL_CONSUMED, set()).add(key)
 
 
 def forget(*keys):

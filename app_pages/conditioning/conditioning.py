@@ -32,7 +32,7 @@ X, y = data.arrays()
 names = [str(n) for n in data.X.columns]
 data_key = state.dataset_key()
 is_classifier = data.task == "classification"
-cs.follow_dataset(data_key)
+cs.follow_dataset(data_key, data.name)
 
 with settings_box:
     settings = settings_controls(data.name, len(y), is_classifier, cs.in_paper(data.name))

@@ -105,20 +105,22 @@ def in_paper(name):
     return name in PAPER_SETTINGS
 
 
-def follow_dataset(data_key):
+def follow_dataset(data_key, name):
     """Make the settings that depend on the dataset follow it; True when it changed.
 
     The first time the page runs in a session nothing is reset (a shared link's
     values apply); afterwards, a new dataset turns "use the paper's setting" on
-    exactly when the dataset is one of the paper's, and the axes, the class and
-    the example row start from their defaults.
+    exactly when the dataset (``name``) is one of the paper's, and the axes, the
+    class and the example row start from their defaults.
     """
     seen = st.session_state.get(state.COND_DATA_SEEN)
     st.session_state[state.COND_DATA_SEEN] = data_key
     if seen is None or seen == data_key:
         return False
-    # Forgotten, "use the paper's setting" starts from its default: on exactly for the 40.
-    share.forget(state.COND_PAPER, *DATASET_DEPENDENT)
+    share.forget(*DATASET_DEPENDENT)
+    # Set, not forgotten: a widget whose key is dropped keeps the old state in the browser,
+    # which then showed "off" while the paper's setting was in force (issue 34, item 5).
+    share.set_shared(state.COND_PAPER, in_paper(name))
     return True
 
 
