@@ -174,11 +174,22 @@ def _initial(key, default, parse, valid):
     shrank) starts again from its default instead of reaching Streamlit's own checks.
     """
     _shared().add(key)
+    first_values = st.session_state.setdefault(state.SHARED_FIRST, {})
     if key in st.session_state:
         if valid(st.session_state[key]):
-            return default  # the widget exists: Streamlit keeps its value
+            # The widget exists and Streamlit keeps its value; it must be drawn with the same
+            # default as when it was made: a new default is a new widget to Streamlit (tabs
+            # carry it in their identity), which then jumped back to its first tab.
+            first = first_values.get(key, default)
+            return first if valid(first) else default
         forget(key)
         return default
+    first_values[key] = value = _first_value(key, default, parse, valid)
+    return value
+
+
+def _first_value(key, default, parse, valid):
+    """A new widget's value: the URL's (once), else the value it had last time, else ``default``."""
     consumed = st.session_state.setdefault(state.URL_CONSUMED, set())
     if key in st.query_params and key not in consumed:
         consumed.add(key)
@@ -355,9 +366,11 @@ def forget(*keys):
     remembered = _remembered()
     # The address bar holds the values this page wrote there: they must not come back as a link's.
     consumed = st.session_state.setdefault(state.URL_CONSUMED, set())
+    first_values = st.session_state.setdefault(state.SHARED_FIRST, {})
     for key in keys:
         st.session_state.pop(key, None)
         remembered.pop(key, None)
+        first_values.pop(key, None)
         consumed.add(key)
 
 

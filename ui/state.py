@@ -97,6 +97,7 @@ URL_CONSUMED = "url_consumed"  # widget keys whose URL value was used
 URL_NOTES = "url_notes"  # link values that were not used, and why (ui.url_values)
 SHARED_KEYS = "shared_keys"  # widget keys drawn by ui.share in this run
 SHARED_VALUES = "shared_values"  # their last values, so a page opened again keeps its settings
+SHARED_FIRST = "shared_first"  # the value each shared widget was made with (its default since)
 
 # ---------------------------------------------- presenter mode and reports
 PRESENTER = "presenter_mode"  # the sidebar's toggle
