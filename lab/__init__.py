@@ -29,12 +29,13 @@ BackgroundRuns, background_runs
 from .background import BackgroundRuns, background_runs
 from .executors import SchedulerError, make_executor, parse_scheduler
 from .jobs import ConditioningJob, PaperTablesJob, conditioning_result
+from .memory_store import MemoryStore
 from .paper import LEGEND, comparison_frame
 from .runner import RunOutcome, run_job
 from .saved import compare_runs, delete_run, reopen, saved_runs
 from .search import SettingsSearchJob
 from .split_bias import SplitBiasJob
-from .store import MemoryStore, ResultsStore, StoreError, data_folder, default_store
+from .store import ResultsStore, StoreError, data_folder, default_store
 from .study_jobs import GridSearchJob, PerturbationJob
 from .tables import paper_tables
 from .tuning_jobs import HoldoutSearchJob, NestedSearchJob

@@ -21,8 +21,10 @@ Examples::
 
 import argparse
 import json
+import math
 import os
 import sys
+from dataclasses import replace
 
 import pandas as pd
 
@@ -30,10 +32,11 @@ from datasets import DataError
 from trees.conditioning import ENGINES, LIBRARY_ENGINES, PACKAGE_ENGINES, engine_models
 
 from .audit import add_audit_parser, run_audit
-from .executors import SchedulerError, make_executor
+from .checks import check_seed
+from .executors import SchedulerError, check_workers, make_executor, max_workers
 from .jobs import SELECTION_REPEATS, PaperTablesJob
 from .paper import comparison_frame, engines_frame, write_html
-from .runner import run_job
+from .runner import damaged_text, run_job
 from .saved import chosen_settings_frame, delete_run, engine_runs, reopen, saved_runs
 from .search import SettingsSearchJob, chosen_settings
 from .split_bias import SplitBiasJob
@@ -64,38 +67,91 @@ class ProgressBar:
         self.stream.flush()
 
 
-def _positive(text):
+# The largest values of the whole-number options: far above any run that ends in a day,
+# far below what overflows (a run asking for more would fail, or never end, after it started).
+_MOST_REPEATS, _MOST_TRIALS, _MOST_ROWS, _MOST_VALUES = 10_000, 10**9, 10**7, 10_000
+
+
+def _whole(low, high=None):
+    """An argparse type: a whole number from ``low`` to ``high``, or a message saying so."""
+
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
+        if high is not None and value > high:
+            raise argparse.ArgumentTypeError(f"must be at most {high:,}, got {value:,}")
+        return value
+
+    return parse
+
+
+_positive = _whole(1)
+
+
+def _checked(check):
+    """An argparse type from a rule of the lab (it raises ValueError with what is wrong)."""
+
+    def parse(text):
+        try:
+            return check(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    return parse
+
+
+def _seed(text):
+    """A seed: a whole number from 0 to 2**32 - 1 (:func:`lab.checks.check_seed`)."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+    return check_seed(value)
+
+
+def _data_dir(text):
+    """The data folder: a folder, or a path where one can be created (not a file)."""
+    if os.path.exists(text) and not os.path.isdir(text):
+        raise ValueError(
+            f"{text!r} is a file, not a folder: give a folder for the results store "
+            "(it is created when missing)"
+        )
+    return text
 
 
 def _floats(text):
     try:
-        return tuple(float(v) for v in text.split(","))
+        values = tuple(float(v) for v in text.split(","))
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r}: give numbers separated by commas") from None
+    if not all(math.isfinite(v) for v in values):
+        raise argparse.ArgumentTypeError(f"{text!r}: give finite numbers (no nan or inf)")
+    return values
 
 
 def _ints(text):
     try:
-        return tuple(int(v) for v in text.split(","))
+        values = tuple(int(v) for v in text.split(","))
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"{text!r}: give whole numbers separated by commas"
         ) from None
+    if not all(1 <= v <= _MOST_ROWS for v in values):
+        raise argparse.ArgumentTypeError(f"{text!r}: each must lie from 1 to {_MOST_ROWS:,}")
+    return values
 
 
 def _add_execution(parser):
     parser.add_argument("--scheduler", default=None,
                         help="processes (default), threads, local:N (a Dask cluster here) "
                              "or tcp://host:8786 (a Dask scheduler)")  # fmt: skip
-    parser.add_argument("--jobs", type=_positive, default=os.cpu_count() or 1,
-                        help="local worker processes (default: the CPU count)")  # fmt: skip
+    parser.add_argument("--jobs", type=_checked(check_workers), default=os.cpu_count() or 1,
+                        help=f"local worker processes (default: the CPU count; at most "
+                             f"{max_workers()})")  # fmt: skip
 
 
 def _add_conditioning(commands):
@@ -104,8 +160,10 @@ def _add_conditioning(commands):
     )
     cond.add_argument("--datasets", default="all", help="'all' or names separated by commas")
     cond.add_argument("--model", choices=("tree", "forest", "both"), default="both")
-    cond.add_argument("--repeats", type=_positive, default=400)
-    cond.add_argument("--folds", type=_positive, default=5)
+    cond.add_argument("--repeats", type=_whole(1, _MOST_REPEATS), default=400)
+    cond.add_argument("--folds", type=_whole(2), default=5,
+                      help="folds of the cross-validation (at most a dataset's rows, or the rows "
+                           "of its largest class)")  # fmt: skip
     cond.add_argument(
         "--engine",
         choices=sorted(ENGINES),
@@ -128,13 +186,14 @@ def _add_conditioning(commands):
     )
     cond.add_argument(
         "--select-repeats",
-        type=_positive,
+        type=_whole(1, _MOST_REPEATS),
         default=SELECTION_REPEATS,
         help="repeats of the selection's 5-fold cross-validation (the paper: 20)",
     )
     cond.add_argument("--csv", help="also write the table of rows to this CSV file")
     cond.add_argument("--html", help="also write the table of rows to this HTML file")
-    cond.add_argument("--seed", type=int, default=0, help="seed of the folds")
+    cond.add_argument("--seed", type=_checked(_seed), default=0,
+                      help="seed of the folds (0 to 2**32 - 1)")  # fmt: skip
     cond.add_argument("--significance", choices=("paper", "two-sided"), default="paper")
     cond.add_argument(
         "--rho-k-against", choices=("training rows", "all rows"), default="training rows"
@@ -179,26 +238,27 @@ def _parser():
         prog="python -m lab", description="Long runs of Tree Bias Lab, saved to its results store."
     )
     parser.add_argument(
-        "--data-dir", help=f"the lab's data folder (default: ${DATA_ENV} or ~/.tree-bias-lab)"
-    )
+        "--data-dir", type=_checked(_data_dir),
+        help=f"the lab's data folder (default: ${DATA_ENV} or ~/.tree-bias-lab)",
+    )  # fmt: skip
     commands = parser.add_subparsers(dest="command", required=True)
 
     _add_conditioning(commands)
     _add_engines_table(commands)
     bias = commands.add_parser("split-bias", help="source 001's bias of split criteria over a grid")
-    bias.add_argument("--trials", type=_positive, default=100_000)
-    bias.add_argument("--n1", type=_positive, default=10)
-    bias.add_argument("--n2", type=_positive, default=2)
+    bias.add_argument("--trials", type=_whole(1, _MOST_TRIALS), default=100_000)
+    bias.add_argument("--n1", type=_whole(1, _MOST_VALUES), default=10)
+    bias.add_argument("--n2", type=_whole(1, _MOST_VALUES), default=2)
     bias.add_argument("--N", type=_ints, default=(50, 100, 200, 500), help="dataset sizes")
     bias.add_argument("--p1", type=_floats, default=(0.1, 0.3, 0.5), help="class priors")
-    bias.add_argument("--seed", type=int, default=0)
+    bias.add_argument("--seed", type=_checked(_seed), default=0, help="0 to 2**32 - 1")
     _add_execution(bias)
 
     settings = commands.add_parser(
         "paper-settings", help="source 000's settings; --search reruns its selection"
     )
     settings.add_argument("--search", help="datasets to search, separated by commas")
-    settings.add_argument("--repeats", type=_positive, default=SELECTION_REPEATS)
+    settings.add_argument("--repeats", type=_whole(1, _MOST_REPEATS), default=SELECTION_REPEATS)
     settings.add_argument("--model", choices=("tree", "forest", "both"), default="both")
     _add_execution(settings)
 
@@ -227,6 +287,8 @@ def _run(job, store, args, out):
         executor.close()
     print(f"Run {outcome.run_id}: {outcome.status}, {outcome.n_done}/{outcome.n_tasks} tasks, "
           f"saved in {store.path}", file=sys.stderr)  # fmt: skip
+    if outcome.damaged:
+        print(f"Run {outcome.run_id}: {damaged_text(outcome.damaged)}.", file=sys.stderr)
     return outcome
 
 
@@ -303,15 +365,16 @@ def _selected(args, names, store, out):
 
 
 def _conditioning(args, store, out):
-    models = _models(args)
-    names = resolve_names(args.datasets)
+    # Every setting is checked (the job's constructor) before a run, the selection's too, starts.
     job = PaperTablesJob(
-        names=names, models=models, n_repeats=args.repeats,
+        names=resolve_names(args.datasets), models=_models(args), n_repeats=args.repeats,
         n_splits=args.folds, random_state=args.seed, engine=args.engine,
         rho_k_against=args.rho_k_against, significance=args.significance,
-        extra_params=_project_options(args),
-        selected=_selected(args, names, store, out), selection_repeats=args.select_repeats,
+        extra_params=_project_options(args), selection_repeats=args.select_repeats,
     )  # fmt: skip
+    selected = _selected(args, job.names, store, out)
+    if selected:
+        job = replace(job, selected=selected)
     outcome = _run(job, store, args, out)
     frame = comparison_frame(outcome.summary)
     _print_frame(frame, out)
@@ -376,6 +439,8 @@ def _runs(args, store, out):
         _print_frame(saved_runs(store, kind=args.kind), out)
     elif args.action == "show":
         run, result = reopen(store, args.run_id)
+        if run["damaged"]:
+            _warn_damaged(run)
         details = {k: run[k] for k in ("id", "kind", "label", "status", "n_done", "n_tasks",
                                        "dataset", "version", "message")}  # fmt: skip
         out.write(json.dumps({**details, "settings": run["settings"], "seeds": run["seeds"]},
@@ -390,6 +455,14 @@ def _runs(args, store, out):
         raise KeyError(f"No saved run {args.run_id!r} to delete ('runs list' shows the ids).")
     else:
         out.write(f"Deleted run {args.run_id}.\n")
+
+
+def _warn_damaged(run):
+    """Say which saved parts of ``run`` could not be read (they are left out of what is shown)."""
+    damaged = " and ".join(run["damaged"])
+    print(f"tree-bias-lab: warning: run {run['id']}: its saved {damaged} cannot be read "
+          "(damaged) and is left out; run the same command again to compute it anew.",
+          file=sys.stderr)  # fmt: skip
 
 
 def _print_frame(frame, out):

@@ -13,20 +13,67 @@ from the run's settings), so every executor gives the same numbers.
   ``dask worker`` on other machines, each with this package installed).
 
 Dask is optional (``pip install dask distributed``); only the last two need it.
+
+A worker process of the local pool ends soon after the process that started
+the run (:func:`lab.processes.watch_parent`): a run killed with ``kill -9``
+leaves no workers behind.
 """
 
+import os
 import time
 
 from joblib import Parallel, delayed
 
-__all__ = ["DaskExecutor", "JoblibExecutor", "SchedulerError", "make_executor", "parse_scheduler"]
+from .processes import watch_parent
+
+__all__ = [
+    "DaskExecutor",
+    "JoblibExecutor",
+    "SchedulerError",
+    "check_workers",
+    "make_executor",
+    "max_workers",
+    "parse_scheduler",
+]
+
+# Tasks are CPU-bound: more workers than this per CPU only share the CPUs (and their memory).
+WORKERS_PER_CPU = 4
 
 
 class SchedulerError(ValueError):
     """A scheduler string that cannot be used, with what to write instead."""
 
 
-def _timed(function, key):
+def max_workers():
+    """The most local worker processes a run may ask for: :data:`WORKERS_PER_CPU` per CPU."""
+    return WORKERS_PER_CPU * (os.cpu_count() or 1)
+
+
+def check_workers(count, what="workers"):
+    """``count`` as an int, when it is a number of local workers this machine can run.
+
+    Raises
+    ------
+    SchedulerError
+        Not a whole number, below 1, or above :func:`max_workers`; the message
+        says what to give instead.
+    """
+    try:
+        count = int(count)
+    except (TypeError, ValueError):
+        raise SchedulerError(f"{count!r} is not a whole number of {what}, e.g. 4.") from None
+    if not 1 <= count <= max_workers():
+        raise SchedulerError(
+            f"{count:,} {what} cannot run here: give 1 to {max_workers()} ({WORKERS_PER_CPU} per "
+            f"CPU of this machine, which has {os.cpu_count() or 1}; more only share the CPUs)."
+        )
+    return count
+
+
+def _timed(function, key, parent=None):
+    """``(key, result, seconds)`` of one task; in a pool's worker, first :func:`watch_parent`."""
+    if parent is not None:
+        watch_parent(parent)  # a worker must not outlive the run's process
     start = time.perf_counter()
     result = function(key)
     return key, result, time.perf_counter() - start
@@ -47,7 +94,8 @@ class JoblibExecutor:
         parallel = Parallel(
             n_jobs=self.n_jobs, backend=self.backend, return_as="generator_unordered"
         )
-        stream = parallel(delayed(_timed)(function, key) for key in keys)
+        parent = os.getpid()
+        stream = parallel(delayed(_timed)(function, key, parent) for key in keys)
         try:
             yield from stream
         finally:
@@ -101,7 +149,7 @@ def parse_scheduler(scheduler):
             raise SchedulerError(
                 f"--scheduler {scheduler!r}: write local:N with N the number of workers, e.g. local:4."
             )
-        return "local", int(count)
+        return "local", check_workers(count, f"workers of --scheduler {scheduler}")
     if scheduler.startswith("tcp://"):
         return "tcp", scheduler
     raise SchedulerError(

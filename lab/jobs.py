@@ -31,13 +31,24 @@ from trees.conditioning import (
     run_conditioning_task,
 )
 
+from .checks import (
+    MODELS,
+    check_seed,
+    in_paper_order,
+    normalise,
+    paper_models,
+    paper_names,
+    without_default_options,
+)
 from .paper import ALL_PAPER_DATASETS, comparison_row
 
 __all__ = [
     "ConditioningJob",
     "PaperTablesJob",
+    "check_folds",
     "conditioning_result",
     "engine_settings",
+    "fold_limit",
     "package_version",
 ]
 
@@ -78,6 +89,42 @@ def _paper_dataset(name):
     return _cached(("dataset", name), build)
 
 
+def fold_limit(name):
+    """The most folds one of the 40 datasets can be split into, and why, in words.
+
+    scikit-learn's splitters refuse more folds than rows (regression), or
+    than the rows of the largest class (classification: every fold is
+    stratified); a run asking for more would fail at its first task.
+    """
+    _, y, task, _ = _paper_dataset(name)
+    if task == "classification":
+        _, counts = np.unique(y, return_counts=True)
+        return int(counts.max()), f"its largest class has {int(counts.max())} rows"
+    return len(y), f"it has {len(y)} rows"
+
+
+def check_folds(names, n_splits):
+    """``n_splits`` as an int, when every dataset of ``names`` can be split into that many folds.
+
+    Raises
+    ------
+    ValueError
+        Fewer than 2 folds, or more than a dataset allows (:func:`fold_limit`; which, and why).
+    """
+    if isinstance(n_splits, bool) or int(n_splits) != n_splits or n_splits < 2:
+        raise ValueError(f"Cross-validation needs 2 folds or more, got {n_splits!r}.")
+    limits = {name: fold_limit(name) for name in names}
+    over = {name: why for name, (limit, why) in limits.items() if n_splits > limit}
+    if over:
+        most = min(limit for limit, _ in limits.values())
+        raise ValueError(
+            f"{n_splits} folds are more than "
+            + "; ".join(f"{name} allows ({why})" for name, why in over.items())
+            + f". Use at most {most} folds, or leave {', '.join(over)} out."
+        )
+    return int(n_splits)
+
+
 def engine_settings(engine):
     """What a run records of a library engine: its settings and the libraries' versions.
 
@@ -98,7 +145,12 @@ SELECTION_REPEATS = 20
 
 class _SavedJob:
     """What every job of the store shares: the package version it ran with, and a run id made
-    of its kind, settings, seeds and data fingerprint (the same job resumes the same run)."""
+    of its kind, settings, seeds and data fingerprint (the same job resumes the same run).
+
+    One set of settings gives one id, whoever builds the job (the app or the command line):
+    each job's constructor brings its fields to one normal form (:mod:`lab.checks`) before
+    this derives the id from them.
+    """
 
     def version(self):
         return package_version()
@@ -254,15 +306,16 @@ class PaperTablesJob(_SavedJob):
     kind = "tables"
 
     def __post_init__(self):
-        unknown = [n for n in self.names if n not in ALL_PAPER_DATASETS]
-        if unknown:
-            raise DataError(
-                f"Not among the 40 datasets of source 000: {', '.join(unknown)}. "
-                "Use their names as in the paper (e.g. o-ring, page-blocks-1-3-vs-4), or 'all'."
-            )
-        bad = [m for m in self.models if m not in ("tree", "forest")]
-        if bad or not self.models:
-            raise ValueError(f"models must be 'tree' and/or 'forest', got {list(self.models)}.")
+        """Check the settings and bring them to their normal form (one run id per settings:
+        plain numbers, options at their defaults left out; see also :meth:`settings`)."""
+        names = paper_names(self.names)
+        if self.n_repeats < 1:
+            raise ValueError(f"Give 1 repeat or more, got {self.n_repeats}.")
+        normalise(self, names=names, models=paper_models(self.models),
+                  n_repeats=int(self.n_repeats), n_splits=check_folds(names, self.n_splits),
+                  random_state=check_seed(self.random_state, "seed of the folds"),
+                  extra_params=without_default_options(self.extra_params),
+                  selected=tuple(sorted(self.selected)))  # fmt: skip
         if self.selected and self.engine not in LIBRARY_ENGINES:
             raise ValueError(
                 "Settings chosen per dataset apply to the library engines; the trees and "
@@ -298,11 +351,11 @@ class PaperTablesJob(_SavedJob):
         return ",".join(self.names)
 
     def fingerprint(self):
-        return _digest([_paper_dataset(n)[3] for n in self.names])
+        return _digest([_paper_dataset(n)[3] for n in in_paper_order(self.names)])
 
     def settings(self):
         return {
-            "datasets": list(self.names), "models": list(self.models),
+            "datasets": in_paper_order(self.names), "models": in_paper_order(self.models, MODELS),
             "n_repeats": self.n_repeats, "n_splits": self.n_splits, "engine": self.engine,
             "rho_k_against": self.rho_k_against, "significance": self.significance,
             "extra_params": dict(self.extra_params), **engine_settings(self.engine),

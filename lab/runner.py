@@ -14,22 +14,32 @@ grid cell...), a combine step per part, and a final summary. :func:`run_job`
    the run's summary, so a page can show them while the run goes on;
 4. marks the run "done" with the final summary, "stopped" when asked to
    stop, or "failed" with the error when a task raises.
+
+A saved result that cannot be read (a damaged row) is skipped, its task run
+again, and the run's message and :attr:`RunOutcome.damaged` name it; a
+damaged summary is computed again from the tasks.
 """
 
 import contextlib
 
 from .executors import JoblibExecutor
-from .store import MemoryStore, StoreError, from_json, to_json
+from .memory_store import MemoryStore
+from .store import StoreError, from_json, to_json
 
-__all__ = ["RunOutcome", "run_job"]
+__all__ = ["RunOutcome", "damaged_text", "run_job"]
 
 
 class RunOutcome:
-    """What :func:`run_job` returns: the run's id, its status and its summary."""
+    """What :func:`run_job` returns: the run's id, its status and its summary.
 
-    def __init__(self, run_id, status, summary, n_done, n_tasks):
+    ``damaged`` names what was saved but could not be read, and was computed
+    again ("summary", "task <key>"); empty for a sound store.
+    """
+
+    def __init__(self, run_id, status, summary, n_done, n_tasks, damaged=()):
         self.run_id, self.status, self.summary = run_id, status, summary
         self.n_done, self.n_tasks = n_done, n_tasks
+        self.damaged = list(damaged)
 
     def __repr__(self):
         return f"RunOutcome({self.run_id!r}, {self.status!r}, {self.n_done}/{self.n_tasks} tasks)"
@@ -71,6 +81,14 @@ class _Parts:
         return self.job.summarize(self.combined)
 
 
+def damaged_text(damaged):
+    """What :attr:`RunOutcome.damaged` says, in words ("" when nothing was damaged)."""
+    if not damaged:
+        return ""
+    shown = ", ".join(damaged[:5]) + (f" and {len(damaged) - 5} more" if len(damaged) > 5 else "")
+    return f"damaged saved data skipped and computed again: {shown}"
+
+
 def _mark_failed(store, run_id, error):
     """Record the failure when the store still takes writes (a full disk may refuse it too)."""
     # The caller sees the original error, which says what to do.
@@ -107,7 +125,8 @@ def _run(job, store, executor, progress, should_stop):
     keys = job.task_keys()
     run = _open(store, job, keys)
     run_id = run["id"]
-    saved = store.task_results(run_id)
+    saved, damaged_keys = store.read_tasks(run_id)
+    damaged = [*run.get("damaged", ()), *(f"task {key}" for key in damaged_keys)]
     parts = _Parts(job, keys, saved)
     todo = [key for key in keys if key not in saved]
     done = len(keys) - len(todo)
@@ -131,5 +150,6 @@ def _run(job, store, executor, progress, should_stop):
     finally:
         stream.close()
     summary = from_json(to_json(parts.summary()))  # exactly what a reopened run gives
+    message = "; ".join(m for m in (message, damaged_text(damaged)) if m)
     store.set_status(run_id, status, message=message, summary=summary)
-    return RunOutcome(run_id, status, summary, done, len(keys))
+    return RunOutcome(run_id, status, summary, done, len(keys), damaged)

@@ -33,6 +33,7 @@ from trees.conditioning import (
 )
 from trees.tasks import folds, score
 
+from .checks import MODELS, in_paper_order, normalise, paper_models, paper_names
 from .jobs import SELECTION_REPEATS, _cached, _digest, _paper_dataset, _SavedJob, engine_settings
 
 __all__ = ["SEARCH_GRID", "SettingsSearchJob", "chosen_settings", "search_grid", "selection_score"]
@@ -91,6 +92,10 @@ class SettingsSearchJob(_SavedJob):
     kind = "paper-settings"
 
     def __post_init__(self):
+        """Check the settings (the run's lists them in the paper's order: one id per settings)."""
+        normalise(self, names=paper_names(self.names), models=paper_models(self.models))
+        if self.n_repeats < 1:
+            raise ValueError(f"Give 1 repeat or more, got {self.n_repeats}.")
         if engine_models(self.engine, self.models) != tuple(self.models):
             raise ValueError(
                 f"engine {self.engine!r} chooses its ensemble's settings: models must be "
@@ -118,11 +123,12 @@ class SettingsSearchJob(_SavedJob):
         return ",".join(self.names)
 
     def fingerprint(self):
-        return _digest([_paper_dataset(n)[3] for n in self.names])
+        return _digest([_paper_dataset(n)[3] for n in in_paper_order(self.names)])
 
     def settings(self):
-        return {"datasets": list(self.names), "models": list(self.models),
-                "n_repeats": self.n_repeats, "n_splits": self.n_splits, "engine": self.engine,
+        return {"datasets": in_paper_order(self.names),
+                "models": in_paper_order(self.models, MODELS), "n_repeats": self.n_repeats,
+                "n_splits": self.n_splits, "engine": self.engine,
                 "grid": [dict(c) for c in self.grid()], **engine_settings(self.engine)}  # fmt: skip
 
     def seeds(self):

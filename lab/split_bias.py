@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 from trees.selection_bias import bias_cell, bias_from_wins, check_bias_grid
 
+from .checks import check_seed, normalise
 from .jobs import _digest, package_version
 
 __all__ = ["SplitBiasJob"]
@@ -28,7 +29,11 @@ class SplitBiasJob:
     kind = "split-bias"
 
     def __post_init__(self):
+        """Check the grid and the seed; plain numbers and tuples (one run id per settings)."""
         check_bias_grid(self.n1, self.n2, self.N, self.p1, self.trials, list(self.criteria))
+        normalise(self, n1=int(self.n1), n2=int(self.n2), trials=int(self.trials),
+                  N=tuple(int(n) for n in self.N), p1=tuple(float(p) for p in self.p1),
+                  seed=check_seed(self.seed), criteria=tuple(self.criteria))  # fmt: skip
 
     def _criteria(self):
         return check_bias_grid(self.n1, self.n2, self.N, self.p1, self.trials,

@@ -11,7 +11,8 @@ not.
 Layout (schema version 1)::
 
     runs(id, kind, label, dataset, fingerprint, settings, seeds, version,
-         created, updated, status, n_tasks, summary, message)
+         created, updated, status, n_tasks, summary, message,
+         owner_host, owner_pid)
     tasks(run_id, key, result, seconds)      -- one row per finished task
 
 ``settings``, ``seeds``, ``result`` and ``summary`` are JSON. A run's id is
@@ -19,6 +20,17 @@ derived from its kind, settings and dataset fingerprint, so the same command
 finds its own run again and resumes it. The file is marked with SQLite's
 ``application_id``; a file that is not an SQLite database, or is another
 program's database, is refused with a clear error and never written to.
+
+``owner_host`` and ``owner_pid`` name the process that last ran the run
+(:mod:`lab.processes`); a store made before them gets them on opening, and
+an older lab reads a store that has them. A "running" run whose process has
+ended (``kill -9``) is marked "interrupted" when the store is opened again.
+
+Under a running app, the file may change: a store removed is created again
+(and :meth:`ResultsStore.refresh` says so), a replacement is checked as on
+opening. A folder this process cannot write to opens the store read-only
+(saving disabled, :attr:`ResultsStore.read_only_reason`), and a saved
+result or summary that cannot be read is left out and reported, never fatal.
 """
 
 import json
@@ -30,13 +42,16 @@ import time
 from collections import Counter
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.request import pathname2url
 
 import numpy as np
+
+from .processes import machine, process_alive, this_process
 
 __all__ = [
     "APPLICATION_ID",
     "SCHEMA_VERSION",
-    "MemoryStore",
+    "STATUSES",
     "ResultsStore",
     "StoreError",
     "data_folder",
@@ -66,7 +81,9 @@ CREATE TABLE IF NOT EXISTS runs (
     status TEXT NOT NULL,
     n_tasks INTEGER NOT NULL,
     summary TEXT,
-    message TEXT NOT NULL DEFAULT ''
+    message TEXT NOT NULL DEFAULT '',
+    owner_host TEXT,
+    owner_pid INTEGER
 );
 CREATE TABLE IF NOT EXISTS tasks (
     run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
@@ -77,7 +94,13 @@ CREATE TABLE IF NOT EXISTS tasks (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS runs_by_kind ON runs(kind, fingerprint);
 """
-STATUSES = ("running", "stopped", "failed", "done")
+# Columns added after the first stores were made: opening one adds them (older labs ignore them).
+_ADDED_COLUMNS = (("owner_host", "TEXT"), ("owner_pid", "INTEGER"))
+STATUSES = ("running", "stopped", "interrupted", "failed", "done")
+_ELSEWHERE = (
+    f"point the lab to a writable folder with the {DATA_ENV} environment variable "
+    "(the command line's --data-dir)"
+)
 # Connections this process has open, per file (see ResultsStore._header_is_sqlite).
 _OPEN_FILES, _OPEN_FILES_LOCK = Counter(), threading.Lock()
 
@@ -119,13 +142,38 @@ def from_json(text):
     return None if text is None else json.loads(text)
 
 
+# A run's JSON columns, and what a damaged one reads as.
+_DECODED = {"settings": {}, "seeds": {}, "summary": None}
+
+
 def _row_to_run(row, n_done):
+    """The run dict of a row; a JSON column that cannot be read is left at its default and
+    named in ``run["damaged"]`` (one damaged row must not stop listing, showing or resuming)."""
     run = dict(row)
-    run["settings"] = from_json(run["settings"])
-    run["seeds"] = from_json(run["seeds"])
-    run["summary"] = from_json(run["summary"])
+    run["damaged"] = []
+    for column, default in _DECODED.items():
+        try:
+            run[column] = from_json(run[column])
+        except (ValueError, TypeError):
+            run[column] = default
+            run["damaged"].append(column)
     run["n_done"] = n_done
     return run
+
+
+def _text(data):
+    """A text column as str: bytes that are not UTF-8 (a damaged row) are kept as escapes,
+    which JSON then refuses like any damage, instead of failing the whole query."""
+    return data.decode("utf-8", "surrogateescape")
+
+
+def _file_identity(path):
+    """``(device, inode)`` of the file, or None when it is missing: which file a path names."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return stat.st_dev, stat.st_ino
 
 
 class ResultsStore:
@@ -137,33 +185,55 @@ class ResultsStore:
         The database file; created with its folder when missing. An existing
         file must be a results store of this program.
 
+    Attributes
+    ----------
+    read_only_reason : str
+        Why saving is disabled (this process cannot write to the folder or
+        the file: the store is read, never written), or "" when it is not.
+
     Raises
     ------
     StoreError
         The file is not an SQLite database (corrupt, or another kind of
-        file), is another program's database, or cannot be opened.
+        file), is another program's database, or cannot be opened; its
+        folder is a file or cannot be created; a read-only folder holds no
+        store.
     """
 
     def __init__(self, path):
         self.path = Path(path).expanduser()
+        self.read_only_reason = ""
+        self._mode = "rw"  # how SQLite opens the file (see _connect)
+        self._identity, self._notice = None, ""
         self._kept = threading.local()
+        self._follow_lock = threading.Lock()
         self._check_or_create()
 
     # ------------------------------------------------------------ opening
-    def _connect(self):
+    def _connect(self, mode=None):
         """A new connection: rows by name, foreign keys on, and commits without a sync.
 
         ``synchronous = NORMAL`` in WAL mode: a commit is written to the log
         but not flushed to the disk, so a killed process loses nothing it
         committed (the operating system holds the write) and only a power cut
         may lose the last commits, never the file's consistency.
+
+        The file opens in ``mode`` (default: the store's, "rw" or read-only),
+        never "rwc" but to create the store: SQLite would otherwise create an
+        empty file, without the schema, in place of one removed meanwhile.
         """
+        uri = f"file:{pathname2url(str(self.path))}?mode={mode or self._mode}"
         with _OPEN_FILES_LOCK:
-            connection = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_S)
+            connection = sqlite3.connect(uri, timeout=_BUSY_TIMEOUT_S, uri=True)
             _OPEN_FILES[self._key()] += 1
-        connection.row_factory = sqlite3.Row
-        connection.execute("PRAGMA foreign_keys = ON")
-        connection.execute("PRAGMA synchronous = NORMAL")
+        try:
+            connection.row_factory = sqlite3.Row
+            connection.text_factory = _text
+            connection.execute("PRAGMA foreign_keys = ON")
+            connection.execute("PRAGMA synchronous = NORMAL")
+        except sqlite3.Error:
+            self._disconnect(connection)
+            raise
         return connection
 
     def _disconnect(self, connection):
@@ -182,11 +252,14 @@ class ResultsStore:
         than a small task's fit (:func:`lab.runner.run_job` keeps it open for
         its loop). Each save is still its own transaction: a killed run loses
         at most the task in flight. Nested blocks share the outer connection.
+        Each save checks that the path still names the file opened
+        (:meth:`_check_kept_file`).
         """
         if getattr(self._kept, "connection", None) is not None:
             yield self
             return
-        self._kept.connection = self._connect()
+        self._kept.connection = self._open_following()
+        self._kept.identity = self._identity
         try:
             yield self
         finally:
@@ -200,18 +273,34 @@ class ResultsStore:
         if kept is not None:
             yield kept
             return
-        try:
-            connection = self._connect()
-        except sqlite3.Error as error:
-            raise StoreError(f"Cannot open the results store {self.path}: {error}.") from error
+        connection = self._open_following()
         try:
             yield connection
         finally:
             self._disconnect(connection)
 
+    def _open_following(self):
+        """A new connection to the file the path names now (:meth:`_follow_file`).
+
+        A file removed between the check and the opening is checked (and
+        created) once more.
+        """
+        for _ in range(2):
+            self._follow_file()
+            try:
+                return self._connect()
+            except sqlite3.Error as error:
+                failure = error
+                if _file_identity(self.path) is not None:
+                    break
+        raise StoreError(f"Cannot open the results store {self.path}: {failure}.") from failure
+
     @contextmanager
     def _transaction(self, what):
         """One write transaction; SQLite errors become :class:`StoreError` with advice."""
+        if self.read_only_reason:
+            raise StoreError(f"Cannot save while {what}: {self.read_only_reason}")
+        self._check_kept_file(what)
         try:
             with self._connection() as connection, connection:
                 connection.execute("BEGIN IMMEDIATE")
@@ -224,6 +313,21 @@ class ResultsStore:
                 ) from error
             raise StoreError(f"Could not save to {self.path} while {what}: {error}.") from error
 
+    def _check_kept_file(self, what):
+        """Refuse to save through a kept connection whose file was removed or replaced.
+
+        The connection still writes to the file it opened, which nobody will
+        read again: the run stops with this error instead of losing its work
+        in silence.
+        """
+        if getattr(self._kept, "connection", None) is None:
+            return
+        if _file_identity(self.path) != self._kept.identity:
+            raise StoreError(
+                f"The results store {self.path} was removed or replaced while a run was saving "
+                f"into it ({what}): start the run again to compute it into the store there now."
+            )
+
     def _refuse(self, reason):
         raise StoreError(
             f"{self.path} {reason}, so it is not used and not changed. Move it away, or point "
@@ -231,27 +335,148 @@ class ResultsStore:
         )
 
     def _check_or_create(self):
-        exists = self.path.exists() and self.path.stat().st_size > 0
-        if self.path.exists() and self.path.is_dir():
+        """Check the file, or create it (and its folder); find whether this process may write."""
+        try:
+            exists = self._existing_file()
+            self.read_only_reason = self._read_only_text()
+            if not exists:
+                self._make_folder()
+            self._open_checked(exists)
+        except OSError as error:
+            raise StoreError(
+                f"Cannot use the results store {self.path} ({error.strerror or error}): check "
+                f"the permissions of its folder, or {_ELSEWHERE}."
+            ) from error
+        self._identity = _file_identity(self.path)
+
+    def _existing_file(self):
+        """Whether a non-empty file is there; a folder, or a file that is not SQLite, is refused."""
+        if self.path.is_dir():
             self._refuse("is a folder, not a results file")
+        exists = self.path.exists() and self.path.stat().st_size > 0
         if exists and not self._header_is_sqlite():
             self._refuse("is not an SQLite database (a corrupt or foreign file)")
-        if not exists:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+        return exists
+
+    def _read_only_text(self):
+        """Why this process cannot write to the store ("" when it can, or its folder is missing).
+
+        SQLite writes beside the file (its log and index), so the folder must
+        be writable too. ``os.access`` answers for the real user and a
+        read-only disk alike.
+        """
+        folder = self.path.parent
+        if not folder.is_dir():
+            return ""
+        if os.access(folder, os.W_OK) and (not self.path.exists() or os.access(self.path, os.W_OK)):
+            return ""
+        return (
+            f"the data folder {folder} (or its file {self.path.name}) is read-only, so saving "
+            f"is disabled; the saved runs can still be read. To save runs, make the folder "
+            f"writable, or {_ELSEWHERE}."
+        )
+
+    def _make_folder(self):
+        """Create the store's folder, or say why it cannot be created."""
+        folder = self.path.parent
+        if self.read_only_reason:
+            raise StoreError(
+                f"The data folder {folder} is read-only, so no results store can be created in "
+                f"it: make it writable, or {_ELSEWHERE}."
+            )
+        if folder.exists() and not folder.is_dir():
+            raise StoreError(f"The data folder {folder} is a file, not a folder: {_ELSEWHERE}.")
         try:
-            connection = self._connect()
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StoreError(
+                f"Cannot create the data folder {folder} ({error.strerror or error}): create "
+                f"it yourself, or {_ELSEWHERE}."
+            ) from error
+
+    def _open_checked(self, exists):
+        """Create the schema in a new file, or check an existing one (and tidy it if writable)."""
+        self._mode = self._read_only_mode() if self.read_only_reason else "rw"
+        try:
+            connection = self._connect(mode=self._mode if exists else "rwc")
             try:
                 app_id, tables = self._marks(connection)
-                if app_id == 0 and tables == 0:
+                if app_id == 0 and tables == 0 and not self.read_only_reason:
                     self._create(connection)
+                elif app_id == 0 and tables == 0:
+                    raise StoreError(
+                        f"{self.path} is an empty database in a read-only folder: no results "
+                        f"store can be created in it. Make the folder writable, or {_ELSEWHERE}."
+                    )
                 elif app_id != APPLICATION_ID:
                     self._refuse("is another program's SQLite database")
                 else:
                     self._check_integrity(connection)
+                    self._tidy(connection)
             finally:
                 self._disconnect(connection)
         except sqlite3.DatabaseError as error:
             self._refuse(f"cannot be read as a results store ({error}; the file may be corrupt)")
+
+    def _read_only_mode(self):
+        """How SQLite opens the file read-only: ``ro``, or ``ro&immutable=1`` when it must.
+
+        A store in WAL mode is read through its ``-shm`` index, which a
+        read-only folder may not hold: "ro" then fails ("unable to open
+        database file", which read as a damaged file). ``immutable=1`` reads
+        the main file alone, which holds everything of a store closed
+        cleanly (its last connection wrote the log back into it).
+        """
+        try:
+            connection = self._connect(mode="ro")
+        except sqlite3.OperationalError:
+            return "ro&immutable=1"
+        try:
+            connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return "ro"
+        except sqlite3.OperationalError:
+            return "ro&immutable=1"
+        finally:
+            self._disconnect(connection)
+
+    def _follow_file(self):
+        """Check the file again when the path names another file than the one checked.
+
+        The store may be removed or replaced under a running app: SQLite would
+        create an empty file in place of a removed one (every read then fails
+        with "no such table: runs"). A removed store is created again, a
+        replacement is checked as on opening (refused if it is no store), and
+        :meth:`refresh` says what happened.
+        """
+        if _file_identity(self.path) == self._identity:
+            return
+        with self._follow_lock:
+            identity = _file_identity(self.path)
+            if identity == self._identity:
+                return  # another thread has just checked it
+            self._check_or_create()
+            self._notice = (
+                f"The results store {self.path} was removed while the lab was running: a new, "
+                "empty store is started there (the runs saved in the removed one are gone)."
+                if identity is None
+                else f"The results store {self.path} was replaced while the lab was running: "
+                "the lab now uses the new file."
+            )
+
+    def refresh(self):
+        """Check that the path still names the store's file; what changed, in words, or "".
+
+        Each change is told once (the app shows it as a warning).
+
+        Raises
+        ------
+        StoreError
+            The path now names a file that is not a results store.
+        """
+        self._follow_file()
+        with self._follow_lock:
+            notice, self._notice = self._notice, ""
+        return notice
 
     def _header_is_sqlite(self):
         """Whether the file starts with SQLite's header (True unread when this process has it open).
@@ -333,24 +558,98 @@ class ResultsStore:
         if check != "ok":
             self._refuse(f"is damaged (SQLite integrity check: {check})")
 
+    def _tidy(self, connection):
+        """A writable store: add the columns it lacks, mark the runs of ended processes."""
+        if self.read_only_reason:
+            return
+        self._add_missing_columns(connection)
+        self._mark_interrupted(connection)
+
+    def _add_missing_columns(self, connection):
+        """Add the :data:`_ADDED_COLUMNS` a store made before them lacks, in one transaction.
+
+        Another process may add them at the same moment: they are read again
+        inside the transaction, which it holds alone.
+        """
+
+        def missing():
+            names = {row[1] for row in connection.execute("PRAGMA table_info(runs)")}
+            return [(name, kind) for name, kind in _ADDED_COLUMNS if name not in names]
+
+        if not missing():
+            return
+        try:
+            with connection:
+                connection.execute("BEGIN IMMEDIATE")
+                for name, kind in missing():
+                    connection.execute(f"ALTER TABLE runs ADD COLUMN {name} {kind}")
+        except sqlite3.OperationalError as error:
+            raise StoreError(
+                f"Could not update {self.path} to this version of the lab ({error}): close the "
+                "other programs using it (the app, a command-line run) and try again."
+            ) from error
+
+    @staticmethod
+    def _mark_interrupted(connection):
+        """Mark "interrupted" the runs this machine left "running" whose process has ended.
+
+        A run killed with its process (``kill -9``, a closed terminal) keeps
+        "running" otherwise. Only this machine's processes can be checked
+        (:mod:`lab.processes`). Best effort: a store busy beyond the timeout
+        is left as it is, for the next opening.
+        """
+        here = machine()
+        try:
+            rows = connection.execute(
+                "SELECT id, owner_pid FROM runs WHERE status = 'running' AND owner_host = ?",
+                (here,),
+            ).fetchall()
+            ended = [(row["id"], row["owner_pid"]) for row in rows
+                     if row["owner_pid"] is not None
+                     and not process_alive(row["owner_pid"])]  # fmt: skip
+            if not ended:
+                return
+            with connection:
+                connection.execute("BEGIN IMMEDIATE")
+                for run_id, pid in ended:
+                    # Read again in the transaction: another process may have resumed it.
+                    connection.execute(
+                        "UPDATE runs SET status = 'interrupted', message = ? WHERE id = ? AND "
+                        "status = 'running' AND owner_host = ? AND owner_pid = ?",
+                        (f"interrupted: its process ({pid}) ended before the run did; run it "
+                         "again (the same command or button) to resume", run_id, here, pid),
+                    )  # fmt: skip
+        except sqlite3.OperationalError:
+            return  # busy: the next opening tries again
+
     # -------------------------------------------------------------- runs
     def open_run(
         self, run_id, kind, label, dataset, fingerprint, settings, seeds, version, n_tasks
     ):
-        """Create the run, or return the saved one with the same id (to resume it)."""
+        """Create the run (owned by this process), or return the saved one with the same id."""
         now = time.time()
         with self._transaction("creating a run") as connection:
             connection.execute(
                 "INSERT OR IGNORE INTO runs (id, kind, label, dataset, fingerprint, settings, "
-                "seeds, version, created, updated, status, n_tasks) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?)",
+                "seeds, version, created, updated, status, n_tasks, owner_host, owner_pid) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)",
                 (run_id, kind, label, dataset, fingerprint, to_json(settings), to_json(seeds),
-                 version, now, now, int(n_tasks)),
+                 version, now, now, int(n_tasks), *this_process()),
             )  # fmt: skip
+            # The id is derived from the settings and seeds: writing them again changes
+            # nothing, but repairs a saved copy that was damaged.
+            connection.execute(
+                "UPDATE runs SET settings = ?, seeds = ? WHERE id = ?",
+                (to_json(settings), to_json(seeds), run_id),
+            )
         return self.run(run_id)
 
     def run(self, run_id):
-        """The run as a dict (settings, seeds and summary decoded), or None."""
+        """The run as a dict (settings, seeds and summary decoded), or None.
+
+        ``run["damaged"]`` names the columns that could not be read (left at
+        ``{}`` or None): a summary is computed again when the run resumes.
+        """
         with self._connection() as connection:
             row = connection.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
             if row is None:
@@ -361,7 +660,11 @@ class ResultsStore:
         return _row_to_run(row, n_done)
 
     def runs(self, kind=None, fingerprint=None):
-        """Saved runs, newest first, without their summaries (dicts; see :meth:`run`)."""
+        """Saved runs, newest first, without their summaries (dicts; see :meth:`run`).
+
+        The runs left "running" by a process of this machine that has ended
+        are marked "interrupted" first (:meth:`_mark_interrupted`).
+        """
         query = (
             "SELECT r.id, r.kind, r.label, r.dataset, r.fingerprint, r.settings, r.seeds, "
             "r.version, r.created, r.updated, r.status, r.n_tasks, NULL AS summary, r.message, "
@@ -375,27 +678,31 @@ class ResultsStore:
         if conditions:
             query += " WHERE " + " AND ".join(conditions)
         with self._connection() as connection:
+            if not self.read_only_reason:
+                self._mark_interrupted(connection)
             rows = connection.execute(query + " ORDER BY r.updated DESC", values).fetchall()
         # sqlite3.Row iterates over values, so its names come from keys().
         return [_row_to_run({k: row[k] for k in row.keys() if k != "n_done"}, row["n_done"])  # noqa: SIM118
                 for row in rows]  # fmt: skip
 
     def set_status(self, run_id, status, message="", summary=None):
-        """Record a run's status ("running", "stopped", "failed", "done") and its summary."""
+        """Record a run's status (one of ``STATUSES``) and its summary.
+
+        "running" makes this process the run's owner (the run is marked
+        interrupted if the process ends before the run does).
+        """
         if status not in STATUSES:
             raise ValueError(f"status must be one of {STATUSES}, got {status!r}.")
+        columns = {"status": status, "message": message, "updated": time.time()}
+        if summary is not None:
+            columns["summary"] = to_json(summary)
+        if status == "running":
+            columns["owner_host"], columns["owner_pid"] = this_process()
+        assignments = ", ".join(f"{column} = ?" for column in columns)
         with self._transaction(f"marking the run {status}") as connection:
-            if summary is None:
-                connection.execute(
-                    "UPDATE runs SET status = ?, message = ?, updated = ? WHERE id = ?",
-                    (status, message, time.time(), run_id),
-                )
-            else:
-                connection.execute(
-                    "UPDATE runs SET status = ?, message = ?, summary = ?, updated = ? "
-                    "WHERE id = ?",
-                    (status, message, to_json(summary), time.time(), run_id),
-                )
+            connection.execute(
+                f"UPDATE runs SET {assignments} WHERE id = ?", (*columns.values(), run_id)
+            )
 
     def delete_run(self, run_id):
         """Delete a run and its tasks; True when it existed."""
@@ -421,74 +728,31 @@ class ResultsStore:
             return {row[0] for row in rows}
 
     def task_results(self, run_id, prefix=None):
-        """``{key: result}`` of the run's finished tasks (those whose key starts with ``prefix``)."""
+        """``{key: result}`` of the run's finished tasks (those whose key starts with ``prefix``).
+
+        A result that cannot be read is left out (:meth:`read_tasks` names it).
+        """
+        return self.read_tasks(run_id, prefix)[0]
+
+    def read_tasks(self, run_id, prefix=None):
+        """``({key: result}, damaged)``: the run's finished tasks, and the keys of those whose
+        saved result cannot be read (a damaged row; resuming the run computes them again).
+
+        Parameters
+        ----------
+        run_id : str
+        prefix : str, optional
+            Only the tasks whose key starts with it.
+        """
         query, values = "SELECT key, result FROM tasks WHERE run_id = ?", [run_id]
         if prefix is not None:
             query += " AND substr(key, 1, ?) = ?"
             values += [len(prefix), prefix]
+        results, damaged = {}, []
         with self._connection() as connection:
-            return {key: json.loads(text) for key, text in connection.execute(query, values)}
-
-
-class MemoryStore:
-    """The :class:`ResultsStore` interface in memory, for runs nobody keeps (tests, notebooks)."""
-
-    def __init__(self):
-        self.path = None
-        self._runs, self._tasks = {}, {}
-
-    @contextmanager
-    def kept_open(self):
-        """Nothing to keep open in memory (:meth:`ResultsStore.kept_open`)."""
-        yield self
-
-    def open_run(
-        self, run_id, kind, label, dataset, fingerprint, settings, seeds, version, n_tasks
-    ):
-        now = time.time()
-        if run_id not in self._runs:
-            self._runs[run_id] = dict(
-                id=run_id, kind=kind, label=label, dataset=dataset, fingerprint=fingerprint,
-                settings=from_json(to_json(settings)), seeds=from_json(to_json(seeds)),
-                version=version, created=now, updated=now, status="running",
-                n_tasks=int(n_tasks), summary=None, message="",
-            )  # fmt: skip
-            self._tasks[run_id] = {}
-        return self.run(run_id)
-
-    def run(self, run_id):
-        if run_id not in self._runs:
-            return None
-        return {**self._runs[run_id], "n_done": len(self._tasks[run_id])}
-
-    def runs(self, kind=None, fingerprint=None):
-        chosen = [
-            self.run(i)
-            for i, r in self._runs.items()
-            if (kind is None or r["kind"] == kind)
-            and (fingerprint is None or r["fingerprint"] == fingerprint)
-        ]
-        return sorted(chosen, key=lambda r: r["updated"], reverse=True)
-
-    def set_status(self, run_id, status, message="", summary=None):
-        if status not in STATUSES:
-            raise ValueError(f"status must be one of {STATUSES}, got {status!r}.")
-        run = self._runs[run_id]
-        run.update(status=status, message=message, updated=time.time())
-        if summary is not None:
-            run["summary"] = from_json(to_json(summary))
-
-    def delete_run(self, run_id):
-        self._tasks.pop(run_id, None)
-        return self._runs.pop(run_id, None) is not None
-
-    def save_task(self, run_id, key, result, seconds=math.nan):
-        self._tasks[run_id][key] = from_json(to_json(result))
-        self._runs[run_id]["updated"] = time.time()
-
-    def done_keys(self, run_id):
-        return set(self._tasks.get(run_id, {}))
-
-    def task_results(self, run_id, prefix=None):
-        tasks = self._tasks.get(run_id, {})
-        return {k: v for k, v in tasks.items() if prefix is None or k.startswith(prefix)}
+            for key, text in connection.execute(query, values):
+                try:
+                    results[key] = json.loads(text)
+                except (ValueError, TypeError):  # bytes that are not UTF-8 are a ValueError too
+                    damaged.append(key)
+        return results, damaged

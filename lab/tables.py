@@ -1,20 +1,18 @@
 """Source 000's Tables 2 and 3 on any subset of its datasets, beside the paper's rows."""
 
+from .checks import paper_names
 from .executors import make_executor
 from .jobs import PaperTablesJob
-from .paper import ALL_PAPER_DATASETS, comparison_frame
+from .paper import comparison_frame
 from .runner import run_job
 
 __all__ = ["paper_tables", "resolve_names"]
 
 
 def resolve_names(names):
-    """``"all"``, a comma-separated string or a list of dataset names, as a tuple."""
-    if names in (None, "all"):
-        return ALL_PAPER_DATASETS
-    if isinstance(names, str):
-        names = [n.strip() for n in names.split(",") if n.strip()]
-    return tuple(names)
+    """``"all"``, a comma-separated string or a list of dataset names, as a checked tuple
+    (:func:`lab.checks.paper_names`: no empty list, no name twice, only the paper's)."""
+    return paper_names(names)
 
 
 def paper_tables(

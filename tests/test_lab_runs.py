@@ -3,6 +3,7 @@ background registry, the bias grid and the Tables 2-3 comparison."""
 
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -26,6 +27,7 @@ from lab import (
     run_job,
 )
 from lab.executors import JoblibExecutor
+from lab.processes import process_alive
 from trees import bias_experiment
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -204,3 +206,115 @@ def test_grid_search_and_perturbation_jobs_equal_the_studies():
     study = perturbation_study(X, y, "classification", {"max_depth": 3}, n_fits=6, random_state=3)
     np.testing.assert_allclose(outcome.summary["distance"], study.distance)
     np.testing.assert_array_equal(outcome.summary["root_feature"], study.root_feature)
+
+
+def test_a_damaged_saved_result_is_computed_again_on_resume(tmp_path, uninterrupted):
+    path = tmp_path / "runs.sqlite"
+    store = ResultsStore(path)
+    job = _job()
+    with pytest.raises(SystemExit):
+        run_job(job, store, _KilledAfter(14))
+    key = sorted(store.task_results(job.run_id()))[3]
+    connection = sqlite3.connect(path)
+    connection.execute("UPDATE tasks SET result = '{\"scores\": [0.5, ' WHERE key = ?", (key,))
+    connection.execute("UPDATE runs SET summary = substr(summary, 1, 30)")
+    connection.commit()
+    connection.close()
+    resumed = run_job(job, ResultsStore(path))
+    assert resumed.status == "done" and resumed.summary == uninterrupted.summary
+    assert resumed.damaged == ["summary", f"task {key}"]
+    run = store.run(job.run_id())
+    assert f"task {key}" in run["message"] and "computed again" in run["message"]
+    assert store.read_tasks(job.run_id())[1] == []  # the damaged row was saved anew
+
+
+def _children(pid):
+    """The processes whose parent is ``pid`` (Linux: read from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _wait_until_ended(pids, seconds):
+    """Wait until none of ``pids`` runs (a zombie counts as ended); the ones still running."""
+    deadline = time.time() + seconds
+    while time.time() < deadline and any(process_alive(p) for p in pids):
+        time.sleep(0.1)
+    return [p for p in pids if process_alive(p)]
+
+
+def _end(pids):
+    for pid in pids:
+        if process_alive(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+# A process running two tasks on the pool of worker processes; each worker notes its pid.
+_POOL_RUN = """
+import os, sys, time
+from pathlib import Path
+from lab.executors import JoblibExecutor
+folder = Path(sys.argv[1])
+def task(key):
+    (folder / f"worker-{os.getpid()}").touch()
+    time.sleep(600)
+for _ in JoblibExecutor(n_jobs=2).map(task, [0, 1]):
+    pass
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform != "linux", reason="reads the processes from /proc")
+def test_pool_workers_end_soon_after_their_parent_is_killed(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    parent = subprocess.Popen([sys.executable, "-c", _POOL_RUN, str(tmp_path)], env=env)
+    workers = []
+    try:
+        deadline = time.time() + 120
+        while len(workers) < 2 and time.time() < deadline and parent.poll() is None:
+            workers = [int(p.name.split("-")[1]) for p in tmp_path.glob("worker-*")]
+            time.sleep(0.05)
+        assert len(workers) == 2, "the pool did not start its two tasks"
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+        assert _wait_until_ended(workers, 30) == []
+    finally:
+        parent.kill()
+        _end(workers)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform != "linux", reason="reads the processes from /proc")
+def test_a_command_line_run_killed_with_sigkill_is_marked_interrupted_without_workers_left(
+    tmp_path,
+):
+    env = {**os.environ, "TREE_BIAS_LAB_DATA": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "lab", "conditioning", "--datasets", "o-ring",
+               "--model", "forest", "--repeats", "40", "--jobs", "2"]  # fmt: skip
+    process = subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)  # fmt: skip
+    path = tmp_path / "results.sqlite"
+    run_id = PaperTablesJob(names=("o-ring",), models=("forest",), n_repeats=40).run_id()
+    children = []
+    try:
+        deadline = time.time() + 180
+        while time.time() < deadline and process.poll() is None:
+            if path.exists() and (ResultsStore(path).run(run_id) or {}).get("n_done", 0) >= 1:
+                break
+            time.sleep(0.05)
+        children = _children(process.pid)
+        assert process.poll() is None and len(children) >= 2, "no pool of workers to leave"
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        assert _wait_until_ended(children, 60) == []
+        run = ResultsStore(path).run(run_id)  # the next start
+        assert run["status"] == "interrupted" and "run it again" in run["message"]
+    finally:
+        process.kill()
+        _end(children)

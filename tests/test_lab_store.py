@@ -1,6 +1,7 @@
 """The results store: round trip, resume state, refusing corrupt and foreign files, concurrent
 writers, a full disk."""
 
+import json
 import os
 import sqlite3
 import subprocess
@@ -12,7 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lab.store import MemoryStore, ResultsStore, StoreError, data_folder, default_store
+from lab.memory_store import MemoryStore
+from lab.store import ResultsStore, StoreError, data_folder, default_store
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -205,3 +207,187 @@ def test_a_store_opened_again_during_a_run_leaves_the_runs_file_handle_alone(tmp
         store.save_task("r1", "fold-00001", {"i": 1})
     assert store_module._OPEN_FILES[str(path.resolve())] == 0  # every connection closed
     assert ResultsStore(path).run("r1")["n_done"] == 2
+
+
+# ---------------------------------------------------------------- the store under a running app
+def _remove(path):
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+def test_a_store_removed_under_the_app_is_created_again_and_says_so(tmp_path):
+    path = tmp_path / "results.sqlite"
+    store = ResultsStore(path)  # the app's, kept for the server's life
+    _open(store)
+    _remove(path)
+    assert store.run("r1") is None  # not "no such table: runs"
+    assert store.runs() == []
+    assert "was removed" in store.refresh() and store.refresh() == ""  # said once
+    assert ResultsStore(path).runs() == []  # a store with its schema, not an empty file
+    _open(store, "r2")
+    assert [r["id"] for r in ResultsStore(path).runs()] == ["r2"]
+
+
+def test_reading_a_removed_store_leaves_no_empty_file(tmp_path):
+    path = tmp_path / "results.sqlite"
+    store = ResultsStore(path)
+    _remove(path)
+    store.runs()
+    connection = sqlite3.connect(path)
+    tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+    connection.close()
+    assert {"runs", "tasks"} <= tables
+
+
+def test_a_store_replaced_under_the_app_is_checked_again(tmp_path):
+    path, other = tmp_path / "results.sqlite", tmp_path / "elsewhere" / "results.sqlite"
+    store = ResultsStore(path)
+    _open(store, "old")
+    _open(ResultsStore(other), "restored")
+    _remove(path)
+    os.replace(other, path)  # a backup put back
+    assert [r["id"] for r in store.runs()] == ["restored"]
+    assert "was replaced" in store.refresh()
+    _remove(path)
+    path.write_text("my notes")
+    with pytest.raises(StoreError, match="not an SQLite database"):
+        store.runs()
+    assert path.read_text() == "my notes"
+
+
+def test_a_run_saving_into_a_removed_store_stops_with_a_clear_error(tmp_path):
+    path = tmp_path / "results.sqlite"
+    store = ResultsStore(path)
+    _open(store)
+    with store.kept_open():
+        store.save_task("r1", "fold-00000", {"i": 0})
+        _remove(path)
+        with pytest.raises(StoreError, match="removed or replaced while a run was saving"):
+            store.save_task("r1", "fold-00001", {"i": 1})
+
+
+def test_a_data_folder_that_is_a_file_is_a_clear_error(tmp_path):
+    (tmp_path / "afile").write_text("x")
+    with pytest.raises(StoreError, match="is a file, not a folder"):
+        ResultsStore(tmp_path / "afile" / "results.sqlite")
+
+
+# Run in a folder made read-only (a read-only bind mount for root, whom permissions do not stop).
+_READ_ONLY = """
+import json, sys
+from pathlib import Path
+from lab.store import ResultsStore, StoreError
+folder = Path(sys.argv[1])
+report = {}
+store = ResultsStore(folder / "results.sqlite")
+report["runs"] = [r["id"] for r in store.runs()]
+report["reason"] = store.read_only_reason
+try:
+    store.open_run("r2", "conditioning", "l", "d", "fp", {}, {}, "0.1", 1)
+except StoreError as error:
+    report["save"] = str(error)
+try:
+    ResultsStore(folder / "missing" / "results.sqlite")
+except StoreError as error:
+    report["missing"] = str(error)
+print(json.dumps(report))
+"""
+
+
+def _run_read_only(folder, code):
+    """Run ``code`` (with ``folder`` as its argument) while ``folder`` is read-only."""
+    command = [sys.executable, "-c", code, str(folder)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        try:
+            return subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+        finally:
+            folder.chmod(0o755)
+    script = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" "$1" && shift && exec "$@"'
+    probe = subprocess.run(["unshare", "-m", "sh", "-c", script, "sh", str(folder), "true"],
+                           capture_output=True, check=False)  # fmt: skip
+    if probe.returncode != 0:
+        pytest.skip("cannot make a read-only folder here (root without unshare and mount)")
+    return subprocess.run(["unshare", "-m", "sh", "-c", script, "sh", str(folder), *command],
+                          env=env, capture_output=True, text=True, check=False)  # fmt: skip
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="read-only folders made the Linux way")
+def test_a_read_only_folder_opens_the_store_read_only(tmp_path):
+    folder = tmp_path / "data"
+    _open(ResultsStore(folder / "results.sqlite"))  # a healthy store, closed
+    result = _run_read_only(folder, _READ_ONLY)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["runs"] == ["r1"]
+    assert "read-only" in report["reason"] and "saving is disabled" in report["reason"]
+    assert "saving is disabled" in report["save"] and "may be corrupt" not in report["save"]
+    assert "Cannot create the data folder" in report["missing"]
+    assert "TREE_BIAS_LAB_DATA" in report["missing"]
+
+
+# ---------------------------------------------------------------- damaged rows, interrupted runs
+def _damage(path, sql, *values):
+    connection = sqlite3.connect(path)
+    connection.execute(sql, values)
+    connection.commit()
+    connection.close()
+
+
+def test_a_damaged_row_is_skipped_and_named(tmp_path):
+    path = tmp_path / "runs.sqlite"
+    store = ResultsStore(path)
+    _open(store)
+    store.save_task("r1", "fold-00000", {"i": 0})
+    store.save_task("r1", "fold-00001", {"i": 1, "long": "x" * 2000})
+    store.set_status("r1", "done", summary={"rows": [1, 2]})
+    _damage(path, "UPDATE tasks SET result = substr(result, 1, 1152) WHERE key = 'fold-00001'")
+    _damage(path, "UPDATE runs SET summary = X'FF00' || summary")
+    run = store.run("r1")
+    assert run["damaged"] == ["summary"] and run["summary"] is None
+    assert run["settings"] == {"model": "tree"}
+    assert store.read_tasks("r1") == ({"fold-00000": {"i": 0}}, ["fold-00001"])
+    assert store.task_results("r1") == {"fold-00000": {"i": 0}}
+    assert [r["id"] for r in store.runs()] == ["r1"]
+
+
+def _ended_pid():
+    process = subprocess.Popen([sys.executable, "-c", "pass"])
+    process.wait()
+    return process.pid
+
+
+def test_a_run_whose_process_ended_is_marked_interrupted(tmp_path):
+    from lab.processes import machine
+
+    path = tmp_path / "runs.sqlite"
+    store = ResultsStore(path)
+    for run_id in ("killed", "alive", "elsewhere", "old"):
+        _open(store, run_id)
+    owners = {"killed": (machine(), _ended_pid()), "alive": (machine(), os.getpid()),
+              "elsewhere": ("another-host", _ended_pid()), "old": (None, None)}  # fmt: skip
+    for run_id, (host, pid) in owners.items():
+        _damage(
+            path, "UPDATE runs SET owner_host = ?, owner_pid = ? WHERE id = ?", host, pid, run_id
+        )
+    statuses = {r["id"]: r["status"] for r in ResultsStore(path).runs()}  # the next start
+    assert statuses == {"killed": "interrupted", "alive": "running", "elsewhere": "running",
+                        "old": "running"}  # fmt: skip
+    assert "run it again" in store.run("killed")["message"]
+    _open(store, "killed")
+    store.set_status("killed", "running")  # resumed: this process owns it now
+    assert {r["id"]: r["status"] for r in store.runs()}["killed"] == "running"
+
+
+def test_a_store_made_before_the_owner_columns_gets_them(tmp_path):
+    path = tmp_path / "runs.sqlite"
+    _open(ResultsStore(path))
+    connection = sqlite3.connect(path)
+    connection.execute("ALTER TABLE runs DROP COLUMN owner_host")
+    connection.execute("ALTER TABLE runs DROP COLUMN owner_pid")
+    connection.commit()
+    connection.close()
+    store = ResultsStore(path)
+    store.set_status("r1", "running")
+    assert store.run("r1")["owner_pid"] == os.getpid()

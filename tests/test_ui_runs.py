@@ -1,5 +1,7 @@
 """The saved-run widgets of ui/runs.py on a tiny page (AppTest)."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -66,6 +68,20 @@ def test_an_unusable_store_shows_the_reason(tmp_path, monkeypatch):
     at = AppTest.from_string(SCRIPT, default_timeout=60).run()
     runs._store.clear()
     assert not at.exception and "not an SQLite database" in at.error[0].value
+
+
+def test_a_store_removed_under_the_app_is_started_again_with_a_warning(store):
+    run_job(_job(1), store)
+    at = AppTest.from_string(SCRIPT, default_timeout=60).run()
+    assert len(at.dataframe) == 1  # the app's store is open (kept for the server's life)
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{store.path}{suffix}").unlink(missing_ok=True)
+    at.run()
+    assert not at.exception and not at.error
+    assert "was removed" in at.warning[0].value
+    assert "No saved runs yet." in [c.value for c in at.caption]
+    at.run()
+    assert not at.warning  # said once
 
 
 BACKGROUND = """
