@@ -463,3 +463,27 @@ def test_kept_missing_values_are_refused_with_the_fill_that_runs_the_page():
     assert not at.exception
     message = " ".join(i.value for i in at.info)
     assert "This page needs complete rows" in message and "fill rule" in message
+
+
+def test_a_tables_run_reopens_on_a_page_opened_from_a_link():
+    """Issue 34, item 2: in "Tables 2 and 3" opened from a link, Reopen showed nothing (the
+    click's rerun opened the first tab)."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.apptest_helpers import APP
+
+    at = _open(tab=TABLES_TAB)
+    by_key(at.multiselect, state.COND_TABLES_NAMES).set_value(["o-ring"]).run()
+    by_key(at.multiselect, "cond_tables_models").set_value(["tree"]).run()
+    by_key(at.number_input, state.COND_TABLES_REPEATS).set_value(1).run()
+    by_key(at.button, "cond_tables_run").click().run()
+    _wait_for_background("tables")
+    linked = AppTest.from_file(str(APP), default_timeout=180)
+    linked.query_params.update({state.COND_TAB: TABLES_TAB})
+    linked.switch_page(PAGE)
+    linked.run()
+    assert linked.session_state[state.COND_TAB] == TABLES_TAB
+    by_key(linked.button, f"{state.COND_TABLES_RUNS}_reopen").click().run()
+    assert not linked.exception, [e.value for e in linked.exception]
+    assert linked.session_state[state.COND_TAB] == TABLES_TAB
+    assert "o-ring" in list(linked.dataframe[0].value["dataset"])

@@ -34,6 +34,7 @@ def test_the_budget_is_a_setting_and_a_bad_value_keeps_the_default(monkeypatch):
 
 def test_past_the_budget_the_largest_caches_are_cleared(monkeypatch):
     monkeypatch.setenv("TREE_BIAS_LAB_CACHE_MB", "8")
+    monkeypatch.setattr(cache_budget, "_REGISTRY", [])  # only this test's caches count
     calls = []
 
     @cache_budget.resource(max_entries=8)

@@ -9,6 +9,7 @@ enormously.
 import io
 import multiprocessing
 import os
+import sys
 import time
 import zipfile
 
@@ -214,24 +215,40 @@ def test_the_worker_reads_and_refuses_as_read_table_does():
         read_table_in_worker(b"a,a\n1,2\n3,4\n", "t.csv")
 
 
-def test_a_runaway_worker_is_killed_at_the_time_limit():
+@pytest.fixture
+def plain_main(monkeypatch):
+    """A ``__main__`` without a file: a spawned child imports it, and an AppTest run earlier in
+    this process may have left a page script there (Streamlit runs pages as ``__main__``)."""
+    import types
+
+    monkeypatch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))
+
+
+def _children():
+    """This process's child processes (other tests may leave joblib's pool workers running)."""
+    return set(multiprocessing.active_children())
+
+
+def test_a_runaway_worker_is_killed_at_the_time_limit(plain_main):
+    before = _children()
     start = time.perf_counter()
     with pytest.raises(TimeoutError):  # spawn: the test process may run threads
         run_in_worker(time.sleep, (60,), 0.5, multiprocessing.get_context("spawn"))
     assert time.perf_counter() - start < 10
-    assert not multiprocessing.active_children()
+    assert not _children() - before
 
 
-def test_a_worker_that_dies_is_reported_as_such():
+def test_a_worker_that_dies_is_reported_as_such(plain_main):
     with pytest.raises(ChildProcessError, match="exit code 3"):
         run_in_worker(os._exit, (3,), 60, multiprocessing.get_context("spawn"))
 
 
 def test_a_slow_upload_is_stopped_with_a_message():
     workbook = _workbook(20_000, 10)  # about 2 s to parse
+    before = _children()
     with pytest.raises(DataError, match="took longer than 0.05 seconds, so it was stopped"):
         read_table_in_worker(workbook, ".xlsx", timeout=0.05)
-    assert not multiprocessing.active_children()
+    assert not _children() - before
 
 
 def test_the_time_limit_setting(monkeypatch):

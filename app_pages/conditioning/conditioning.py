@@ -16,6 +16,7 @@ from app_pages.conditioning.tabs import (
     show_tree_tab,
 )
 from ui import errors, figures, presenter, report, share, state
+from ui.markdown import plain
 
 st.title("The conditioning bias: x ≤ t or x < t?")
 headline, picture = st.container(), st.container()
@@ -67,7 +68,7 @@ with picture:
             words.picture_caption(
                 view, names, (fx, fy), held, slice_row, n_grid, len(y), is_classifier
             )
-            + f" Tree: {settings.origin('tree')}; fitted by {cs.ENGINES[settings.engine]}."
+            + f" Tree: {plain(settings.origin('tree'))}; fitted by {cs.ENGINES[settings.engine]}."
         )
 
 report.add_settings(settings.in_force())

@@ -102,7 +102,7 @@ def picture_caption(view, names, axes, held, slice_row, n_grid, n_rows, is_class
             f"{n_grid} grid points; drawn a few grid cells wide, at most a few cells from where they are)."
         )
     parting = parting_features(view)
-    elsewhere = [names[j] for j in np.flatnonzero(parting) if j not in axes]
+    elsewhere = [plain(names[j]) for j in np.flatnonzero(parting) if j not in axes]
     if elsewhere:
         return text + (
             ". On this map the tests agree everywhere: the rows that change sit on a threshold of "

@@ -230,7 +230,7 @@ def show_forest_tab(page):
         f"{differing[differing > 0].mean() if (differing > 0).any() else 0:.1f} of the {settings.n_trees} "
         f"trees on average. {forest.on_lattice} of the forest's {forest.internal} splits lie on an "
         f"observed lattice value (ρ = {forest.rho:.2f}). Pale purple: one tree changes its vote. "
-        f"Forest: {settings.origin('forest')}; {settings.n_trees} trees"
+        f"Forest: {plain(settings.origin('forest'))}; {settings.n_trees} trees"
         + (
             ""
             if settings.n_trees == cs.PAPER_TREES

@@ -685,8 +685,7 @@ def split_confidence(
         the runner-up's ``runner_up_feature``, ``runner_up_name``,
         ``runner_up_split``, ``runner_up_threshold``, ``runner_up_score`` and
         ``score_ratio`` (runner-up / winner), ``tied`` (:func:`ties_runner_up`);
-        ``rows_to_flip`` (nullable int),
-        ``flip_exact``, ``flip_at_least``, ``flip_rows`` (:func:`rows_to_flip`);
+        ``rows_to_flip`` (nullable int), ``flip_exact``, ``flip_at_least``, ``flip_rows``;
         ``rows_to_move``, ``move_exact``, ``move_at_least``, ``move_rows``
         (:func:`rows_to_move`); ``boot_win_rate``, ``boot_runs``,
         ``boot_rival``, ``boot_threshold_low``, ``boot_threshold_high`` (see
