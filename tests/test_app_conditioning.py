@@ -16,6 +16,7 @@ from tests.apptest_helpers import (
     open_with_kept_missing,
     plotly_array,
     plotly_figures,
+    shown,
     tree_views,
 )
 from trees.conditioning import MARK_LEGEND
@@ -61,7 +62,8 @@ def _tab(at, label):
 
 
 def _text(at):
-    return " ".join(m.value for m in [*at.markdown, *at.caption, *at.info, *at.warning])
+    """The page's text as the reader sees it (``ui.markdown.plain``'s references read)."""
+    return shown(" ".join(m.value for m in [*at.markdown, *at.caption, *at.info, *at.warning]))
 
 
 def _headline(at):
