@@ -23,20 +23,8 @@ def cached_read_table(data, filename):
     name that the format needs (``datasets.upload.table_suffix``): the same
     file uploaded under several names is read and kept once. A refusal is
     cached too, so a file that took too long is not read again at every rerun
-    of the page while it sits in the uploader.
-
-    Parameters
-    ----------
-    data : bytes
-    filename : str
-
-    Returns
-    -------
-    pandas.DataFrame
-
-    Raises
-    ------
-    DataError
+    of the page while it sits in the uploader. Returns the table, or raises
+    ``DataError`` as ``datasets.upload_worker.read_table_in_worker`` does.
     """
     data = bytes(data)
     digest = hashlib.sha256(data).hexdigest()
