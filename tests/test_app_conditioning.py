@@ -489,3 +489,63 @@ def test_a_tables_run_reopens_on_a_page_opened_from_a_link():
     assert not linked.exception, [e.value for e in linked.exception]
     assert linked.session_state[state.COND_TAB] == TABLES_TAB
     assert "o-ring" in list(linked.dataframe[0].value["dataset"])
+
+
+# ------------------------------------------- issue 34, item 7: a map of more than two classes
+def test_a_three_class_map_shows_the_predicted_class_and_says_how_to_read_it():
+    at = _open("wine")
+    assert not [s for s in at.selectbox if s.key == state.COND_CLASS]  # no class to choose
+    value = _heatmaps(_key_figure(at))[0]
+    assert list(value["colorbar"]["ticktext"]) == ["class_0", "class_1", "class_2"]
+    assert "#ffffff" not in [c.lower() for _, c in value["colorscale"]]
+    assert "Colour: the predicted class; strength: its probability, pale at 1/3" in _text(at)
+
+
+# ------------------------------------------------- issue 34, item 9: large data
+def _open_on_table(raw, tab=None):
+    """The page on a table the catalogue does not hold, as an upload would make it current."""
+    from streamlit.testing.v1 import AppTest
+
+    from datasets import fingerprint, preprocess
+    from tests.apptest_helpers import APP
+
+    processed, record = preprocess(raw)
+    at = AppTest.from_file(str(APP), default_timeout=600)
+    for key, value in {
+        state.RAW: raw, state.DATA: processed, state.RECORD: record,
+        state.SETTINGS: dict(state.DEFAULT_SETTINGS), state.DATA_ORIGIN: ("upload", "big.csv"),
+        state.DATA_KEY: fingerprint(processed, named=False),
+        state.RAW_KEY: fingerprint(raw, named=False),
+    }.items():  # fmt: skip
+        at.session_state[key] = value
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    if tab:
+        _tab(at, tab)
+    return at
+
+
+@pytest.mark.slow
+def test_a_large_table_draws_a_sample_of_its_rows_and_says_so():
+    from datasets.synthetic import lattice_grid
+
+    at = _open_on_table(lattice_grid(n_samples=100_000, levels=60))
+    assert "dots: 2,000 of 70,000 training rows (drawn at random, seed 0;" in _text(at)
+    dots = [t for t in _key_figure(at)["data"] if str(t.get("name")).startswith("training rows")]
+    assert sum(len(plotly_array(t["x"])) for t in dots) == 3 * 2_000  # three surface panels
+
+
+def test_a_long_forest_fit_runs_with_progress_and_is_kept(monkeypatch):
+    from app_pages.conditioning import cache as cc
+    from datasets.synthetic import lattice_grid
+
+    monkeypatch.setattr(cc, "LARGE_FIT", 1)  # every forest counts as large
+    at = _open_on_table(lattice_grid(n_samples=3_000), FOREST_TAB)
+    view = at.session_state[state.COND_FOREST_FIT]
+    assert view is not None and len(view.fitted.trees) == 50
+    assert "dots: 2,000 of 2,100 training rows" in _text(at)
+    assert len(plotly_figures(at)) == 2  # the key picture and the forest's
+    at.run()  # the finished forest is kept: no second fit
+    assert at.session_state[state.COND_FOREST_FIT] is view
+    assert len(plotly_figures(at)) == 2

@@ -25,6 +25,30 @@ def test_disagreement_on_the_loan_table():
     np.testing.assert_array_equal(report.prediction_lt, mirror(tree).predict(-rows, "<="))
 
 
+def test_the_causes_are_every_value_on_a_threshold_of_a_row_s_paths():
+    """Only rows that reach another leaf are walked (issue 34, item 9): the causes are still
+    every (row, tree, node) whose value equals the threshold on the row's path under either test."""
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 6, size=(400, 3)).astype(float)
+    y = (X.sum(axis=1) + rng.normal(0, 1.5, 400) > 7).astype(int)
+    forest = RandomForestClassifier(n_estimators=8, random_state=0).fit(X[:300], y[:300])
+    rows = X[300:]
+    expected = set()
+    for index, estimator in enumerate(forest.estimators_):
+        tree = estimator.tree_
+        for op in ("<=", "<"):
+            path = tree.decision_path(rows, op).tocoo()
+            for row, node in zip(path.row, path.col, strict=True):
+                if (
+                    tree.feature[node] >= 0
+                    and rows[row, tree.feature[node]] == tree.threshold[node]
+                ):
+                    expected.add((int(row), index, int(node)))
+    causes = conditioning_disagreement(forest, rows).causes
+    assert len(expected) > 20 and {tuple(c) for c in causes.tolist()} == expected
+    assert len(causes) == len(expected)  # each once
+
+
 def test_no_disagreement_off_the_lattice():
     tree = DecisionTreeClassifier().fit(LOAN_X, LOAN_Y).tree_
     off = LOAN_X + 0.25

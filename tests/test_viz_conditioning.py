@@ -8,6 +8,7 @@ plotly.js draws as one scaled image (any other grid brick by brick).
 import base64
 
 import numpy as np
+import pytest
 
 from viz.conditioning import lattice_axis, surfaces_figure
 
@@ -97,3 +98,103 @@ def test_a_line_at_the_end_of_the_axis_keeps_its_width():
     drawn, evaluated = lattice_axis(np.arange(11.0), [10.0], n=30, pad=0.0, widen=0.1)
     assert np.count_nonzero(evaluated == 10.0) == 3  # looks left where the axis ends
     assert _uniform(drawn)
+
+
+# ------------------------------------------- issue 34, item 7: a scale per number of classes
+def _three_classes(op):
+    """P of three classes from x0: class 0 (sure) left of 3, class 1 (unsure) to 6, class 2 beyond."""
+
+    def predict(rows):
+        left = rows[:, 0] <= 3 if op == "<=" else rows[:, 0] < 3
+        probabilities = np.tile([0.1, 0.5, 0.4], (len(rows), 1))  # class 1, barely
+        probabilities[left] = [1.0, 0.0, 0.0]
+        probabilities[rows[:, 0] > 6] = [0.0, 0.2, 0.8]
+        return probabilities
+
+    return predict
+
+
+def _hex(colour):
+    return colour.lower()
+
+
+def _colour_at(scale, value):
+    """The colour a piecewise scale gives ``value``, at a stop or the stop a ramp ends on."""
+    positions = [float(p) for p, _ in scale]
+    k = max(i for i, p in enumerate(positions) if p <= value)
+    return scale[k][1]
+
+
+def test_a_three_class_map_shows_the_predicted_class_as_hue_and_its_probability_as_strength():
+    from viz.colors import blend_with_white, class_color
+
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 10, (300, 2)).astype(float)
+    y = np.digitize(X[:, 0], [3.5, 6.5])
+    figure, n_differ = surfaces_figure(
+        {op: _three_classes(op) for op in ("<=", "<")}, X, y, 0, 1, ["a", "b"],
+        class_names=["setosa", "versicolor", "virginica"], thresholds={0: np.array([3.0])}, n=60,
+    )  # fmt: skip
+    heatmaps = [t for t in figure.to_plotly_json()["data"] if t["type"] == "heatmap"]
+    value, difference = heatmaps[0], heatmaps[-1]
+    scale = value["colorscale"]
+    # One ramp per class on one bar: a pale tint of the class's colour up to the colour itself.
+    for k in range(3):
+        assert [float(p) for p, _ in scale[2 * k : 2 * k + 2]] == [k / 3, (k + 1) / 3]
+        assert _hex(scale[2 * k][1]) == _hex(blend_with_white(class_color(k), 0.12))
+        assert _hex(scale[2 * k + 1][1]) == _hex(class_color(k))
+    assert all(_hex(c) != "#ffffff" for _, c in scale)  # white means nothing here
+    assert list(value["colorbar"]["ticktext"]) == ["setosa", "versicolor", "virginica"]
+    assert "predicted class" in value["colorbar"]["title"]["text"]
+    assert "unsure" in value["colorbar"]["title"]["text"]
+    z = _values(value["z"]).reshape(60, 60)
+    x = _values(value["x"])
+    sure_0, unsure_1, fairly_2 = z[0, x < 2].max(), z[0, (x > 4) & (x < 6)][0], z[0, x > 7][0]
+    assert _hex(_colour_at(scale, sure_0)) == _hex(scale[0][1]) and sure_0 > 0.33 - 0.01
+    assert 1 / 3 <= unsure_1 < 1 / 3 + 0.25 / 3  # P = 0.5 of 3 classes: near the pale end
+    assert 2 / 3 + 0.6 / 3 < fairly_2 < 1.0  # P = 0.8: most of the way to the full colour
+    assert set(np.asarray(value["text"]).ravel()) == {"setosa", "versicolor", "virginica"}
+    # Where the tests differ is still marked: the largest change of a class probability.
+    # On x0 = 3: [1, 0, 0] under <= against [0.1, 0.5, 0.4] under <, P(setosa) moves by 0.9.
+    assert n_differ > 0 and np.nanmax(_values(difference["z"])) == pytest.approx(0.9)
+    assert difference["colorscale"][0][1] == "#efe5f7"
+
+
+def test_a_binary_map_keeps_the_diverging_scale_white_at_undecided():
+    from viz.colors import class_color
+
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 8, (200, 2)).astype(float)
+    y = (X[:, 0] <= 3).astype(int)
+    figure, _ = surfaces_figure(
+        {op: _rule(op) for op in ("<=", "<")}, X, y, 0, 1, ["a", "b"], class_index=1,
+        class_names=["no", "yes"], thresholds={0: np.array([3.0])}, n=40,
+    )  # fmt: skip
+    value = next(t for t in figure.to_plotly_json()["data"] if t["type"] == "heatmap")
+    assert [[float(p), _hex(c)] for p, c in value["colorscale"]] == [
+        [0.0, _hex(class_color(0))], [0.5, "#ffffff"], [1.0, _hex(class_color(1))],
+    ]  # fmt: skip
+    assert (value["zmin"], value["zmid"], value["zmax"]) == (0.0, 0.5, 1.0)
+    assert list(value["colorbar"]["ticktext"]) == ["0 · no", "0.5 · undecided", "1 · yes"]
+    assert set(np.unique(_values(value["z"]))) == {0.0, 1.0}  # P(yes) itself, not a class code
+
+
+def test_a_sample_of_the_rows_is_drawn_and_every_row_builds_the_grid():
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 8, (5000, 2)).astype(float)
+    y = (X[:, 0] <= 3).astype(int)
+    shown = np.arange(0, 5000, 50)
+    kwargs = {"class_index": 1, "thresholds": {0: np.array([3.0])}, "n": 40}
+    predictions = {op: _rule(op) for op in ("<=", "<")}
+    sampled, n_sampled = surfaces_figure(
+        predictions, X, y, 0, 1, ["a", "b"], shown_rows=shown, **kwargs
+    )
+    full, n_full = surfaces_figure(predictions, X, y, 0, 1, ["a", "b"], **kwargs)
+    dots = [
+        t for t in sampled.to_plotly_json()["data"] if str(t.get("name")).startswith("training")
+    ]
+    assert sum(len(_values(t["x"])) for t in dots) == 2 * shown.size  # two surface panels
+    assert n_sampled == n_full
+    heat = [t for t in sampled.to_plotly_json()["data"] if t["type"] == "heatmap"]
+    heat_full = [t for t in full.to_plotly_json()["data"] if t["type"] == "heatmap"]
+    np.testing.assert_array_equal(_values(heat[0]["z"]), _values(heat_full[0]["z"]))

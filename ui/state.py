@@ -90,6 +90,7 @@ RUNS_FINISHED = "runs_finished"  # script runs of this session that reached the 
 DATASET_SWITCH = "sidebar_dataset_switch"  # the sidebar's selectbox
 SIDEBAR_ERROR = "sidebar_error"
 TREE_VIEW_PREFIX = "tree_view_expanded_"  # + view key: nodes the user expanded in a tree view
+TREE_VIEW_ROWS_PREFIX = "tree_rows_"  # + view key: the toggle showing the rows inside the nodes
 
 # ------------------------------------------------------- shareable views
 URL_RESTORED = "url_restored"  # the URL's dataset was read (once per session)
@@ -102,11 +103,17 @@ SHARED_FIRST = "shared_first"  # the value each shared widget was made with (its
 # ---------------------------------------------- presenter mode and reports
 PRESENTER = "presenter_mode"  # the sidebar's toggle
 GUIDE_STEP_PREFIX = "guide_step_"  # + page: the step of its guided sequence
+PRESENTER_SIDEBAR = "presenter_sidebar"  # the sidebar state presenter mode last asked for
+LECTURE = "lecture"  # the lecture path followed in presenter mode (a ui.lectures title)
+LECTURE_STEP = "lecture_step"  # its current step
+LECTURE_GOTO = "lecture_goto"  # the page a lecture step asked to open (a url path)
+LECTURE_VOTES = "lecture_votes"  # {(lecture, step): {choice: count}}: the class's answers
 REPORT = "page_report"  # what the page shows in this run (ui.report)
 REPORT_BUTTON = "report_download"
 
 # ------------------------------------------------------------ Data page
 DATA_FLASH = "data_flash"
+DATA_TAB = "data_tab"  # the open tab
 DATA_GROUP = "data_group"
 DATA_NAME_PREFIX = "data_name_"  # + group: the dataset selectbox of each group
 DATA_PREP_MESSAGE = "data_prep_message"  # why the last preprocessing change was refused
@@ -154,6 +161,8 @@ COND_FY = "cond_fy"  # ... and vertical feature
 COND_CLASS = "cond_class"  # the class whose probability is drawn (more than two classes)
 COND_ROW = "cond_row"  # the held-out row of the worked example
 COND_TAB = "cond_tab"  # the open tab
+COND_FOREST_FIT = "cond_forest_fit"  # the forest grown step by step on large data (progress, Stop)
+STAIR_TAB = "stair_tab"  # the open tab of the staircase page
 COND_EXP_REPEATS = "cond_exp_repeats"
 COND_EXP_FOLDS = "cond_exp_folds"
 COND_TABLES_NAMES = "cond_tables_names"  # the datasets of the Tables 2 and 3 view
@@ -186,7 +195,9 @@ BIAS_TAB = "bias_tab"  # the open tab of the split-selection page
 INST_BOARD = "inst_board"  # the stability scoreboard's run (or, after Stop, what builds it)
 INST_BOARD_SETTINGS = "inst_board_settings"  # the settings that run was made with
 NOISE_STUDY_PREFIX = "noise_study_"  # + rows and settings: the noise-root study (or its part)
+ROOT_STUDY_PREFIX = "root_study_"  # + rows and settings: the root-choice study (or its part)
 STAIR_CURVES = "stair_curves"  # the settings whose complexity curves were asked for
+LESSON_STEP = "lesson_step"  # the step of the first lesson shown (0 is the first)
 
 # ------------------------------------------------------ Your own model page
 MODEL_SOURCE = "model_source"  # radio: audit an uploaded model file, or train one here

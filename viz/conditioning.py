@@ -2,11 +2,14 @@
 
 Colour conventions (one across the app, see ``viz.colors``):
 
-* a class probability is drawn on a diverging scale centred on the decision
-  value P = 0.5, from the colour of the first class (P = 0) through white to
-  the colour of the second (P = 1): the colour says which class the model
-  predicts, and how surely; with more than two classes, P(class k) runs from
-  white to that class's colour;
+* two classes: a class probability is drawn on a diverging scale centred on
+  the decision value P = 0.5, from the colour of the first class (P = 0)
+  through white (undecided) to the colour of the second (P = 1): the colour
+  says which class the model predicts, and how surely;
+* more classes: white cannot mean "undecided" (no single probability is
+  undecided), so the hue is the predicted class (its colour) and the
+  strength its probability, pale at 1/K (unsure among K classes) to the full
+  colour at 1 (:func:`class_map_scale`, one colour bar of K stacked ramps);
 * a regression prediction on a sequential scale titled with the target;
 * where two tests differ, the size of the difference on a purple scale that
   starts at white, so a grid point where only one tree of a forest changes
@@ -18,12 +21,14 @@ Every colour bar has a title.
 import numpy as np
 import plotly.graph_objects as go
 
-from .colors import class_color
+from .colors import blend_with_white, class_color
 from .layout import LAYOUT, axis_key, panel_grid
 from .partition import grid_axis, grid_rows, rows_on_axes
 
 __all__ = [
     "PANEL_TITLES",
+    "class_map_scale",
+    "class_map_values",
     "lattice_axis",
     "held_values",
     "probability_scale",
@@ -41,6 +46,7 @@ PANEL_TITLES = {
 }
 DIFFERENCE_SCALE = [[0.0, "#efe5f7"], [1.0, "#4a1d6e"]]
 _CHANGED_MARKER = {"symbol": "x-thin", "size": 11, "color": "#111111", "line": {"width": 2.5}}
+_MANY_CHANGED_MARKER = {**_CHANGED_MARKER, "size": 7, "line": {"width": 1.2}, "opacity": 0.7}
 _MAX_LABEL = 14  # class names longer than this are cut on colour-bar ticks
 
 
@@ -176,36 +182,88 @@ def _class_label(name):
 
 
 def probability_scale(class_names, class_index):
-    """Heatmap colour options for P(class ``class_index``), centred on the decision value.
+    """Heatmap colour options for P(class ``class_index``) of two classes, centred on 0.5.
 
-    Two classes: diverging from the first class's colour (P = 0) through
-    white (P = 0.5, undecided) to the second's (P = 1), the ends named by
-    their class. More classes: white (P = 0) to the shown class's colour.
+    Diverging from the other class's colour (P = 0) through white (P = 0.5,
+    undecided) to the shown class's (P = 1), the ends named by their class.
+    More than two classes have no undecided value: :func:`class_map_scale`.
     """
     shown = _class_label(class_names[class_index])
-    if len(class_names) == 2:
-        other = _class_label(class_names[1 - class_index])
-        low, high = class_color(1 - class_index), class_color(class_index)
-        colorscale = [[0.0, low], [0.5, "#ffffff"], [1.0, high]]
-        ticks = [f"0 · {other}", "0.5 · undecided", f"1 · {shown}"]
-    else:
-        colorscale = [[0.0, "#ffffff"], [1.0, class_color(class_index)]]
-        ticks = ["0", "0.5", "1"]
+    other = _class_label(class_names[1 - class_index])
+    low, high = class_color(1 - class_index), class_color(class_index)
     return {
-        "colorscale": colorscale,
+        "colorscale": [[0.0, low], [0.5, "#ffffff"], [1.0, high]],
         "zmin": 0.0,
         "zmax": 1.0,
         "zmid": 0.5,
         "colorbar": {
             "title": {"text": f"P({shown})"},
             "tickvals": [0.0, 0.5, 1.0],
-            "ticktext": ticks,
+            "ticktext": [f"0 · {other}", "0.5 · undecided", f"1 · {shown}"],
+            "thickness": 14,
+        },
+    }
+
+
+# How pale a multi-class map's least sure cell is (P = 1/K): a tint of its class, near white.
+_PALE = 0.12
+
+
+def class_map_values(probabilities):
+    """A multi-class map's cells: the predicted class, and how surely, as one number per cell.
+
+    Parameters
+    ----------
+    probabilities : ndarray of shape (..., K)
+
+    Returns
+    -------
+    z : ndarray of shape (...)
+        ``(k + s) / K`` for predicted class ``k`` and strength ``s``: its
+        probability rescaled from [1/K, 1] to [0, 1) (the ramp of class ``k``
+        on :func:`class_map_scale`).
+    winner : ndarray of int
+        The predicted class (the first of tied ones, as ``argmax``).
+    top : ndarray
+        Its probability.
+    """
+    probabilities = np.asarray(probabilities, dtype=float)
+    n_classes = probabilities.shape[-1]
+    winner = np.argmax(probabilities, axis=-1)
+    top = np.take_along_axis(probabilities, winner[..., None], axis=-1)[..., 0]
+    strength = np.clip((top - 1.0 / n_classes) / (1.0 - 1.0 / n_classes), 0.0, 1.0)
+    return (winner + 0.999 * strength) / n_classes, winner, top
+
+
+def class_map_scale(class_names):
+    """Heatmap colour options for a map of more than two classes (:func:`class_map_values`).
+
+    K ramps stacked on one colour bar: class k's from a pale tint of its
+    colour (P = 1/K, unsure) to its full colour (P = 1, sure), each named
+    by its class.
+    """
+    n_classes = len(class_names)
+    colorscale = []
+    for k in range(n_classes):
+        colour = class_color(k)
+        colorscale += [[k / n_classes, blend_with_white(colour, _PALE)],
+                       [(k + 1) / n_classes, colour]]  # fmt: skip
+    return {
+        "colorscale": colorscale,
+        "zmin": 0.0,
+        "zmax": 1.0,
+        "colorbar": {
+            "title": {"text": "predicted class<br>pale: unsure<br>full: sure"},
+            "tickvals": [(k + 0.5) / n_classes for k in range(n_classes)],
+            "ticktext": [_class_label(name) for name in class_names],
             "thickness": 14,
         },
     }
 
 
 def _value_scale(surfaces, class_names, class_index, value_name):
+    if _is_class_map(surfaces):
+        return class_map_scale(class_names)
     if class_index is not None:
         return probability_scale(class_names, class_index)
     low = min(float(np.nanmin(s)) for s in surfaces.values())
@@ -218,10 +276,20 @@ def _value_scale(surfaces, class_names, class_index, value_name):
     }
 
 
-def _scalar(prediction, class_index):
-    """The plotted quantity: a class probability, or the regression value."""
+def _is_class_map(surfaces):
+    """Whether the surfaces hold every class's probability (more than two classes)."""
+    return any(np.ndim(s) == 3 for s in surfaces.values())
+
+
+def _plotted(prediction, class_index):
+    """The plotted quantity: every class's probability (more than two classes), P(class
+    ``class_index``) of two (class 1 by default), or the regression value."""
     prediction = np.asarray(prediction)
-    return prediction[:, class_index] if prediction.ndim == 2 else prediction
+    if prediction.ndim == 1:
+        return prediction
+    if prediction.shape[1] > 2:
+        return prediction
+    return prediction[:, 1 if class_index is None else class_index]
 
 
 def _class_names_of(y, class_names):
@@ -241,12 +309,13 @@ def _grid(X, fx, fy, fixed, n, thresholds):
 
 
 def _surfaces(predictions, X, fx, fy, fixed, n, thresholds, class_index):
-    """Grid axes and each prediction's plotted quantity on the grid, ``{name: (ny, nx)}``."""
+    """Grid axes and each prediction's plotted quantity on the grid, ``{name: (ny, nx)}``
+    (``(ny, nx, K)``: every class's probability, more than two classes)."""
     xs, ys, rows = _grid(X, fx, fy, fixed, n, thresholds)
-    surfaces = {
-        name: _scalar(predict(rows), class_index).reshape(len(ys), len(xs))
-        for name, predict in predictions.items()
-    }
+    surfaces = {}
+    for name, predict in predictions.items():
+        values = _plotted(predict(rows), class_index)
+        surfaces[name] = values.reshape(len(ys), len(xs), *values.shape[1:])
     return xs, ys, surfaces
 
 
@@ -278,6 +347,7 @@ def surfaces_figure(
     differences=None,
     columns=None,
     titles=None,
+    shown_rows=None,
     height_per_row=300,
 ):
     """Surfaces of a model under several tests, and where pairs of them differ.
@@ -292,7 +362,7 @@ def surfaces_figure(
     changed_points : ndarray of shape (m, n_features), optional
         Rows whose prediction changes between the tests (e.g. held-out rows): a black cross.
     class_index : int, optional
-        Classification: the class whose probability is shown (scale centred on 0.5).
+        Two classes: the class whose P is shown (default 1). More: a class map (:func:`class_map_scale`).
     value_name : str
         Regression: the colour bar's title.
     difference_of : pair of names, or None
@@ -305,10 +375,12 @@ def surfaces_figure(
         Without it, every observed value is added.
     differences : list of pairs, optional
         Several difference panels (overrides ``difference_of``).
-    columns : int, optional
-        Panels per row (default: all in one row).
+    columns, height_per_row : int, optional
+        Panels per row (default: all in one row), and pixels per row of panels.
     titles : dict {name: title}, optional
         Panel titles (default: :data:`PANEL_TITLES`, else the name).
+    shown_rows : ndarray of int, optional
+        The rows of ``X`` drawn as dots (default: all); the grid is built from every row.
 
     Returns
     -------
@@ -319,7 +391,8 @@ def surfaces_figure(
     X = np.asarray(X, dtype=float)
     pairs = list(differences) if differences is not None else [p for p in [difference_of] if p]
     xs, ys, surfaces = _surfaces(predictions, X, fx, fy, fixed, n, thresholds, class_index)
-    names = _class_names_of(y, class_names) if class_index is not None else None
+    classified = class_index is not None or class_names is not None
+    names = _class_names_of(y, class_names) if classified else None
     labels = {**PANEL_TITLES, **(titles or {})}
     panel_titles = [labels.get(k, k) for k in surfaces] + [_difference_title(p) for p in pairs]
     grid, grid_cells, n_rows, n_columns = _layout_panels(panel_titles, columns or len(panel_titles))
@@ -327,18 +400,35 @@ def surfaces_figure(
     value_bar, difference_bar = _colorbar_places(n_rows, bool(pairs))
     scale = _value_scale(surfaces, names, class_index, value_name)
     traces = _surface_panels(xs, ys, surfaces, cells, scale, value_bar)
-    differences = [
-        _difference_panel(xs, ys, surfaces[a], surfaces[b], cell, k == 0, difference_bar)
-        for k, ((a, b), cell) in enumerate(zip(pairs, cells[len(surfaces) :], strict=False))
-    ]
-    traces += [trace for trace, _ in differences]
-    for index, cell in enumerate(cells):
-        if index < len(surfaces):  # difference panels show only the rows that change
-            traces += _training_points(X, y, fx, fy, cell, index == 0, names)
-        traces += _changed_points(changed_points, fx, fy, cell, index == 0)
+    differences, n_differ = _difference_panels(xs, ys, surfaces, pairs, cells, difference_bar)
+    traces += differences
+    dots = slice(None) if shown_rows is None else np.asarray(shown_rows, dtype=int)
+    traces += _point_traces(X[dots], np.asarray(y)[dots], fx, fy, cells, len(surfaces), names,
+                            changed_points)  # fmt: skip
     layout = _finish_layout(grid, grid_cells, n_columns, feature_names[fx], feature_names[fy],
                             n_rows, height_per_row)  # fmt: skip
-    return go.Figure(data=traces, layout=layout), (differences[0][1] if differences else 0)
+    return go.Figure(data=traces, layout=layout), n_differ
+
+
+def _difference_panels(xs, ys, surfaces, pairs, cells, bar):
+    """The difference panels of ``pairs`` (after the surfaces' panels), and the grid points
+    where the first pair differs (0 without pairs)."""
+    panels = [
+        _difference_panel(xs, ys, surfaces[a], surfaces[b], cell, k == 0, bar)
+        for k, ((a, b), cell) in enumerate(zip(pairs, cells[len(surfaces) :], strict=False))
+    ]
+    return [trace for trace, _ in panels], (panels[0][1] if panels else 0)
+
+
+def _point_traces(X, y, fx, fy, cells, n_surfaces, class_names, changed_points):
+    """Rows as dots on the surfaces' panels (the difference panels show only the rows that
+    change), and the rows that change as crosses on every panel."""
+    traces = []
+    for index, cell in enumerate(cells):
+        if index < n_surfaces:
+            traces += _training_points(X, y, fx, fy, cell, index == 0, class_names)
+        traces += _changed_points(changed_points, fx, fy, cell, index == 0)
+    return traces
 
 
 def _finish_layout(grid, cells, n_columns, x_title, y_title, n_rows, height_per_row):
@@ -352,6 +442,7 @@ def _finish_layout(grid, cells, n_columns, x_title, y_title, n_rows, height_per_
         **grid,
         **LAYOUT,
         "height": int(height_per_row * n_rows + 90),
+        "font": {"size": 13},  # tick labels and colour bars readable on a 1024 px screen
         "legend": {"orientation": "h", "y": -0.06 - 0.14 / n_rows, "x": 0.0},
     }
 
@@ -364,16 +455,26 @@ def _difference_title(pair):
 def _surface_panels(xs, ys, surfaces, cells, scale, bar):
     """One heatmap per surface, on one colour scale (its bar drawn once, at ``bar``)."""
     hover = scale["colorbar"]["title"]["text"]
-    return [
-        go.Heatmap(
-            # float32 halves what travels to the browser; the values are drawn as colours.
-            x=xs, y=ys, z=np.asarray(surface, dtype=np.float32), showscale=index == 0,
-            **{**scale, "colorbar": {**scale["colorbar"], **bar}},
-            hovertemplate="%{x:.4g}, %{y:.4g}<br>" + hover + " %{z:.3f}<extra></extra>",
+    class_names = scale["colorbar"]["ticktext"] if _is_class_map(surfaces) else None
+    traces = []
+    for index, surface in enumerate(surfaces.values()):
+        # float32 halves what travels to the browser; the values are drawn as colours.
+        cells_of = {"hovertemplate": "%{x:.4g}, %{y:.4g}<br>" + hover + " %{z:.3f}<extra></extra>"}
+        z = surface
+        if class_names is not None:
+            z, winner, top = class_map_values(surface)
+            cells_of = {
+                "text": np.asarray(class_names, dtype=object)[winner],
+                "customdata": top.astype(np.float32),
+                "hovertemplate": "%{x:.4g}, %{y:.4g}<br>predicted %{text}, P = %{customdata:.3f}"
+                "<extra></extra>",
+            }
+        traces.append(go.Heatmap(
+            x=xs, y=ys, z=np.asarray(z, dtype=np.float32), showscale=index == 0,
+            **{**scale, "colorbar": {**scale["colorbar"], **bar}}, **cells_of,
             xaxis=cells[index][0], yaxis=cells[index][1],
-        )
-        for index, surface in enumerate(surfaces.values())
-    ]  # fmt: skip
+        ))  # fmt: skip
+    return traces
 
 
 def _colorbar_places(n_rows, with_difference):
@@ -389,6 +490,8 @@ def _colorbar_places(n_rows, with_difference):
 def _difference_panel(xs, ys, first, second, cell, show_scale, bar):
     """The size of the difference between two surfaces (grid points where they agree blank), and their count."""
     difference = np.abs(first - second)
+    if difference.ndim == 3:  # every class's probability: the largest change among them
+        difference = difference.max(axis=2)
     differs = difference > 1e-12
     shown = np.where(differs, difference, np.nan)
     top = float(np.nanmax(shown)) if differs.any() else 1.0
@@ -405,21 +508,23 @@ def _difference_panel(xs, ys, first, second, cell, show_scale, bar):
 def _training_points(X, y, fx, fy, cell, show_legend, class_names):
     """Training rows in their class colours (grey for regression)."""
     y = np.asarray(y)
+    size, ring = (6, 0.8) if len(y) <= 500 else (4, 0.4)  # many rows: smaller dots, map still seen
     if class_names is None:
         return [
             go.Scatter(
                 x=X[:, fx], y=X[:, fy], mode="markers", name="training rows",
                 legendgroup="rows", showlegend=show_legend, hoverinfo="skip",
-                marker={"size": 5, "color": "#555555", "line": {"width": 0.5, "color": "white"}},
+                marker={"size": size - 1, "color": "#555555", "line": {"width": 0.5, "color": "white"}},
                 xaxis=cell[0], yaxis=cell[1],
             )
         ]  # fmt: skip
     return [
         go.Scatter(
             x=X[y == value, fx], y=X[y == value, fy], mode="markers",
-            name=f"training rows, class {_short(value)}", legendgroup=f"class {k}",
+            name=f"training rows, {_class_label(value)}", legendgroup=f"class {k}",
             showlegend=show_legend, hoverinfo="skip",
-            marker={"size": 6, "color": class_color(k), "line": {"width": 1, "color": "white"}},
+            # A dark ring: a dot on the colour of its own class stays a dot.
+            marker={"size": size, "color": class_color(k), "line": {"width": ring, "color": "#333333"}},
             xaxis=cell[0], yaxis=cell[1],
         )
         for k, value in enumerate(np.unique(y))
@@ -434,7 +539,9 @@ def _changed_points(points, fx, fy, cell, show_legend):
         go.Scatter(
             x=points[:, fx], y=points[:, fy], mode="markers",
             name="new rows whose prediction changes", legendgroup="changed",
-            showlegend=show_legend, marker=_CHANGED_MARKER, xaxis=cell[0], yaxis=cell[1],
+            showlegend=show_legend, xaxis=cell[0], yaxis=cell[1],
+            # Hundreds of crosses (large data) would hide the lines they sit on: thinner ones.
+            marker=_CHANGED_MARKER if len(points) <= 100 else _MANY_CHANGED_MARKER,
         )
     ]  # fmt: skip
 

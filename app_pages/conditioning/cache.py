@@ -7,14 +7,22 @@ of its splits sit on an observed lattice value (source 000's count, against
 every observed value of the dataset), and its thresholds per feature (the
 lines where the tests can differ on the picture's grid). Views and figures are
 cached across sessions, keyed on the dataset's fingerprint and the settings.
+
+On large data the maps draw a sample of the rows as dots (:func:`shown_rows`,
+a fixed seed; the grid and every count use all of them), and a forest whose
+fit takes seconds is grown a few trees at a time (:func:`forest_view`), so
+the page shows its progress and a Stop; the finished view is kept with the
+others (:func:`stored_view`).
 """
 
 from dataclasses import dataclass
 
 import numpy as np
 
+from trees import Tree, from_sklearn
 from trees.conditioning import (
     PACKAGE_ENGINES,
+    FittedModel,
     LatticeIndex,
     conditioning_disagreement,
     fit_model,
@@ -24,9 +32,19 @@ from ui.cached import as_key, held_out_split
 from viz.conditioning import held_values, surfaces_figure, thresholds_by_feature
 
 __all__ = [
+    "FOREST_STEP",
     "HELD_OUT",
+    "LARGE_FIT",
+    "MAX_DOTS",
     "ModelView",
+    "NotStored",
     "axis_order",
+    "fit_in_steps",
+    "forest_view",
+    "is_large_fit",
+    "lattice_index",
+    "shown_rows",
+    "stored_view",
     "parting_features",
     "slice_row",
     "model_view",
@@ -36,6 +54,14 @@ __all__ = [
 # The picture's new rows: 30% of the rows held out with seed 0 (all rows below 20 rows).
 HELD_OUT = (0.3, 0)
 SEED = 5  # source 000's random_state for every fit
+# The maps draw at most this many rows as dots (a random sample of them beyond, seed DOTS_SEED):
+# 70,000 dots covered the map and weighed 6 MB in the browser.
+MAX_DOTS = 2_000
+DOTS_SEED = 0
+# A forest whose training rows times trees reach this takes seconds to grow on the 2-core
+# server (50 trees on 70,000 rows: 14 s): it is grown FOREST_STEP trees at a time, with progress.
+LARGE_FIT = 500_000
+FOREST_STEP = 5
 
 
 @dataclass(frozen=True)
@@ -94,9 +120,15 @@ def _disagreement(engine, fitted, X):
 @cache_budget.resource(show_spinner="Fitting...", max_entries=32)
 def model_view(data_key, task, engine, model, params, _X, _y):
     """The :class:`ModelView` of a ``"tree"`` or ``"forest"`` (``params`` a tuple of pairs)."""
-    X_train, X_test, y_train, y_test = held_out_split(data_key, task, *HELD_OUT, _X, _y)
+    X_train, _, y_train, _ = held_out_split(data_key, task, *HELD_OUT, _X, _y)
     fitted = fit_model(engine, model, task, dict(params), SEED, X_train, y_train)
-    lattice = LatticeIndex(_X, test="paper")
+    return _view_of(data_key, task, engine, fitted, _X, _y)
+
+
+def _view_of(data_key, task, engine, fitted, X, y):
+    """The :class:`ModelView` of a fitted model (fitted on the held-out split's training rows)."""
+    X_train, X_test, y_train, y_test = held_out_split(data_key, task, *HELD_OUT, X, y)
+    lattice = lattice_index(data_key, X)
     marked = [lattice.nodes(tree) for tree in fitted.trees]
     return ModelView(
         fitted=fitted,
@@ -111,6 +143,96 @@ def model_view(data_key, task, engine, model, params, _X, _y):
         thresholds=thresholds_by_feature(fitted.trees),
         lattice_flags=lattice.flags,
     )
+
+
+@cache_budget.resource(show_spinner=False, max_entries=16)
+def lattice_index(data_key, _X):
+    """Source 000's :class:`~trees.conditioning.LatticeIndex` of a dataset, shared by its views.
+
+    It keeps each feature's lattice flag and distinct values once found (a
+    second or so per continuous column of 100,000 rows), so the tree's and
+    the forest's views find them once.
+    """
+    return LatticeIndex(_X, test="paper")
+
+
+class NotStored(LookupError):
+    """No finished view is stored under this signature yet."""
+
+
+@cache_budget.resource(show_spinner=False, max_entries=16)
+def stored_view(signature, _view=None):
+    """The finished view stored under ``signature``; with ``_view``, store it.
+
+    Views grown step by step (:func:`forest_view`) are kept here, across
+    sessions and within the caches' budget, like those of :func:`model_view`.
+
+    Raises
+    ------
+    NotStored
+        Looked up (``_view`` None) before one was stored; nothing is cached then.
+    """
+    if _view is None:
+        raise NotStored(signature)
+    return _view
+
+
+def is_large_fit(n_rows, model, params):
+    """Whether fitting ``model`` on ``n_rows`` rows takes long enough to show its progress."""
+    n_trees = dict(params).get("n_estimators", 1) if model == "forest" else 1
+    return n_rows * (1 - HELD_OUT[0]) * n_trees >= LARGE_FIT
+
+
+def fit_in_steps(engine, task, params, X, y, progress, step=FOREST_STEP):
+    """A forest grown ``step`` trees at a time (``warm_start``), reporting after each step.
+
+    The forests of this package and of scikit-learn give a tree the seed a
+    one-shot fit gives it, so the forest is the one :func:`model_view` fits.
+
+    Parameters
+    ----------
+    progress : callable(done, total)
+        Called with the trees grown so far and the forest's size.
+
+    Returns
+    -------
+    trees.conditioning.FittedModel
+    """
+    params = dict(params)
+    total = int(params["n_estimators"])
+    sizes = [*range(step, total, step), total]
+    first = fit_model(engine, "forest", task, {**params, "n_estimators": sizes[0],
+                                                "warm_start": True}, SEED, X, y)  # fmt: skip
+    estimator = first.estimator
+    progress(sizes[0], total)
+    for size in sizes[1:]:
+        estimator.set_params(n_estimators=size).fit(X, y)
+        progress(size, total)
+    estimator.set_params(warm_start=False)
+    members = estimator.estimators_
+    return FittedModel(
+        trees=[m.tree_ if isinstance(m.tree_, Tree) else from_sklearn(m) for m in members],
+        classes=first.classes,
+        estimator=estimator,
+    )
+
+
+def forest_view(signature, X, y, progress):
+    """The forest's :class:`ModelView`, grown step by step on the training rows, then stored.
+
+    ``progress(done, total, partial)`` is ``ui.experiments.run_with_progress``'s
+    callback: one step per ``FOREST_STEP`` trees, and one for comparing the
+    tests on the held-out rows.
+    """
+    data_key, task, engine, _, params = signature
+    X_train, _, y_train, _ = held_out_split(data_key, task, *HELD_OUT, X, y)
+    total = dict(params)["n_estimators"]
+    steps = -(-total // FOREST_STEP) + 1
+    fitted = fit_in_steps(engine, task, params, X_train, y_train,
+                          lambda done, _: progress(-(-done // FOREST_STEP), steps, None))  # fmt: skip
+    view = _view_of(data_key, task, engine, fitted, X, y)
+    progress(steps, steps, view)
+    return stored_view(signature, _view=view)
 
 
 def parting_features(view):
@@ -203,7 +325,8 @@ def surfaces(signature, fx, fy, class_index, value_name, names, class_names, _vi
     The other features are held at the values of a held-out row that changes
     on a split of one of the axes' features (:func:`slice_row`), so its cross
     sits on a purple line; without one, at observed values off the
-    thresholds (:func:`viz.conditioning.held_values`).
+    thresholds (:func:`viz.conditioning.held_values`). On large data the dots
+    and crosses are a sample (:func:`shown_rows`); the grid uses every row.
 
     Returns
     -------
@@ -214,6 +337,8 @@ def surfaces(signature, fx, fy, class_index, value_name, names, class_names, _vi
     forest = len(view.fitted.trees) > 1
     conditionings = ["<=", "<", "average", "half"] if forest else ["<=", "<", "average"]
     changed = view.X_test[view.report.prediction_differs]
+    crosses = shown_rows(len(changed))
+    changed = changed if crosses is None else changed[crosses]
     # A forest's other trees split on the held features too: a row's values sit on their
     # thresholds, which would paint the whole slice as differing. Forests keep off-threshold values.
     row = None if forest else slice_row(view, (fx, fy))
@@ -241,9 +366,19 @@ def surfaces(signature, fx, fy, class_index, value_name, names, class_names, _vi
         columns=2,
         titles=FOREST_TITLES if forest else None,
         n=90 if forest else 120,
-        height_per_row=280,
+        shown_rows=shown_rows(len(view.X_train)),
+        # Two panels a row, whatever the screen: at 1024 px a panel is ~170 px wide, so taller rows.
+        height_per_row=320 if forest else 290,
     )
     return figure, n_differ, held, row
+
+
+def shown_rows(n_rows, limit=MAX_DOTS, seed=DOTS_SEED):
+    """The rows a map draws as dots: None (all) up to ``limit``, else ``limit`` of them drawn
+    at random with a fixed seed (sorted indices)."""
+    if n_rows <= limit:
+        return None
+    return np.sort(np.random.default_rng(seed).choice(n_rows, limit, replace=False))
 
 
 def view_signature(data_key, task, engine, model, params):

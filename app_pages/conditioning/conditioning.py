@@ -62,12 +62,13 @@ with picture:
             tree_signature, fx, fy, class_index, f"predicted {data.y.name}", tuple(names),
             tuple(view.class_names or ()) or None, view,
         )  # fmt: skip
-        figures.chart(key_figure, key="cond_key_picture",
+        figures.chart(key_figure, key="cond_key_picture", key_picture=True,
                       title="One tree under x ≤ t, x < t and their average")  # fmt: skip
         st.caption(
             words.picture_caption(
                 view, names, (fx, fy), held, slice_row, n_grid, len(y), is_classifier
             )
+            + words.colour_text(view.class_names)
             + f" Tree: {plain(settings.origin('tree'))}; fitted by {cs.ENGINES[settings.engine]}."
         )
 

@@ -87,7 +87,7 @@ def _statistics_controls():
     significance = share.radio(s1, "A difference is significant when", list(cs.SIGNIFICANCE),
                                key="cond_significance", format_func=cs.SIGNIFICANCE.get,
                                help=glossary.explain("significance rule"))  # fmt: skip
-    rho_k_against = share.radio(s2, "ρ_k counts thresholds on the values of", list(cs.RHO_K),
+    rho_k_against = share.radio(s2, "ρ_k (the folds' share of splits on a lattice value) counts thresholds on the values of", list(cs.RHO_K),
                                 key="cond_rho_k", format_func=cs.RHO_K.get,
                                 help=glossary.explain("ρ_k (rho_k)"))  # fmt: skip
     return significance, rho_k_against
@@ -105,14 +105,15 @@ def settings_controls(dataset_name, n_rows, is_classifier, paper_available):
 
 
 def picture_controls(names, order, class_names, is_classifier, settings):
-    """The key picture's two axes and the class whose probability it shows; the settings in force.
+    """The key picture's two axes (and what its colours show); the settings in force.
 
     Returns
     -------
     fx, fy : int
         The features on the horizontal and vertical axes (0 and 0 with a single feature).
     class_index : int or None
-        The class shown (the positive class of two; chosen among more); None in regression.
+        The class whose probability is shown of two (the second); None with more
+        classes (the map shows the predicted class and its probability) and in regression.
     """
     st.markdown("**The picture**")
     p1, p2, p3 = st.columns(3)
@@ -121,12 +122,12 @@ def picture_controls(names, order, class_names, is_classifier, settings):
         fx_name = share.selectbox(p1, "Horizontal axis", names, order[0], key=state.COND_FX)
         fy_name = share.selectbox(p2, "Vertical axis", names, order[1], key=state.COND_FY)
         fx, fy = names.index(fx_name), names.index(fy_name)
-    class_index = None
-    if is_classifier:
-        class_index = 1 if len(class_names) == 2 else 0
-        if len(class_names) > 2:
-            shown = share.selectbox(p3, "Probability shown", class_names, 0, key=state.COND_CLASS)
-            class_index = class_names.index(shown)
+    class_index = 1 if is_classifier and len(class_names) == 2 else None
+    if is_classifier and len(class_names) > 2:
+        p3.caption(
+            f"{len(class_names)} classes: the map's colour is the predicted class, its strength "
+            "the probability of that class."
+        )
     st.markdown("**In force**")
     st.markdown("\n".join(f"- **{k}**: {plain(v)}" for k, v in settings.in_force().items()))
     return fx, fy, class_index

@@ -82,8 +82,8 @@ def show_experiment_tab(page):
     model, repeats, folds = _experiment_controls(limit, reason)
     st.markdown(
         _experiment_text(settings, model, repeats, folds)
-        + f" Significance: {cs.SIGNIFICANCE[settings.significance]}; ρ_k counted against "
-        f"{cs.RHO_K[settings.rho_k_against]}."
+        + f" Significance: {cs.SIGNIFICANCE[settings.significance]}; ρ_k (the folds' share of splits "
+        f"on a lattice value) counted against {cs.RHO_K[settings.rho_k_against]}."
     )
     if st.button("Run in the background", type="primary", key="cond_exp_run", disabled=limit == 0):
         job = cr.experiment_job(
@@ -185,8 +185,9 @@ def show_tables_tab(page):
     )
     st.caption(
         cr.tables_plan_text(chosen, models, repeats, engines, library_settings, settings)
-        + f" Significance: {cs.SIGNIFICANCE[settings.significance]}; ρ_k counted against "
-        f"{cs.RHO_K[settings.rho_k_against]}; change them in the settings above."
+        + f" Significance: {cs.SIGNIFICANCE[settings.significance]}; ρ_k (the folds' share of splits "
+        f"on a lattice value) counted against {cs.RHO_K[settings.rho_k_against]}; change them in "
+        "the settings above."
     )
     if st.button(
         "Run in the background",

@@ -15,10 +15,18 @@ from ui.cached import SMALL
 from ui.markdown import plain
 from ui.snippets import literal
 
-from .cache import HELD_OUT, SEED, parting_features
+from .cache import DOTS_SEED, HELD_OUT, MAX_DOTS, SEED, parting_features
 from .settings import CONTROL_ENGINES
 
-__all__ = ["dataset_lines", "headline", "new_rows", "picture_caption", "snippet"]
+__all__ = [
+    "colour_text",
+    "dataset_lines",
+    "dots_text",
+    "headline",
+    "new_rows",
+    "picture_caption",
+    "snippet",
+]
 
 
 def _verb(count, one, many):
@@ -43,7 +51,7 @@ def headline(view, name, is_classifier, n_rows, engine="trees"):
     if changed:
         classes = int(report.label_differs.sum())
         return (
-            f"**{changed} of the {n_test} {rows} of {name} {_verb(changed, 'sits', 'sit')} exactly "
+            f"**{changed:,} of the {n_test:,} {rows} of {name} {_verb(changed, 'sits', 'sit')} exactly "
             f"on a threshold of this tree and {_verb(changed, 'gets', 'get')} another prediction "
             "under `x < t` (R's `tree`) than under `x ≤ t` (scikit-learn)**"
             + (f", {classes} of them another class" if is_classifier else "")
@@ -51,7 +59,7 @@ def headline(view, name, is_classifier, n_rows, engine="trees"):
         )
     if view.on_lattice:
         return (
-            f"**None of the {n_test} {rows} of {name} lands exactly on a threshold, so the two "
+            f"**None of the {n_test:,} {rows} of {name} lands exactly on a threshold, so the two "
             f"tests agree on all of them; yet {splits} lie on an observed lattice value, where a "
             "new row can land.**"
         )
@@ -77,6 +85,36 @@ def _listed(items, limit=6):
     return ", ".join(items[:limit]) + (", …" if len(items) > limit else "")
 
 
+def dots_text(view, rows, is_classifier):
+    """What the crosses and dots of a map are: all the rows, or (large data) a sample of them."""
+    changed = int(view.report.prediction_differs.sum())
+    n_train = len(view.X_train)
+    text = (
+        "Black crosses: "
+        + (f"{MAX_DOTS:,} of the {changed:,} " if changed > MAX_DOTS else "")
+        + f"{rows} whose prediction changes; dots: "
+        + (
+            f"{MAX_DOTS:,} of {n_train:,} training rows (drawn at random, seed {DOTS_SEED}; "
+            "every row is used for the model and the counts)"
+            if n_train > MAX_DOTS
+            else "training rows"
+        )
+        + (" in their class colours" if is_classifier else "")
+    )
+    return text
+
+
+def colour_text(class_names):
+    """What a map's colours mean (markdown): a class map for more than two classes, else ""."""
+    if class_names is None or len(class_names) <= 2:
+        return ""
+    k = len(class_names)
+    return (
+        f" Colour: the predicted class; strength: its probability, pale at 1/{k} (unsure "
+        f"among {k} classes) to full at 1 (sure)."
+    )
+
+
 def picture_caption(view, names, axes, held, slice_row, n_grid, n_rows, is_classifier):
     """What the key picture shows, and what it cannot (a change on a feature held fixed)."""
     rows = new_rows(n_rows)
@@ -86,9 +124,7 @@ def picture_caption(view, names, axes, held, slice_row, n_grid, n_rows, is_class
         else f"With {n_rows} rows nothing is held out: the tree is fitted on every row, as in the "
         "paper's example. "
     )
-    text += f"Black crosses: {rows} whose prediction changes; dots: training rows" + (
-        " in their class colours" if is_classifier else ""
-    )
+    text += dots_text(view, rows, is_classifier)
     if held:
         values = _listed(f"{plain(names[j])} {v:g}" for j, v in held.items())
         text += (

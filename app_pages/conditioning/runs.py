@@ -76,7 +76,9 @@ DEFINITIONS = (
     "fitted on all the rows (Table 2). **ρ_k**: the same share over the models of the "
     "cross-validation folds. **d**: the mean score under `x ≤ t` minus the mean under `x < t`. "
     "**gain**: the bias-free variant's mean score minus that of the worse test, shown only when "
-    "it is significant (Table 3). **Marks**: " + MARK_LEGEND
+    "it is significant (Table 3). **p≠**: whether `x ≤ t` and `x < t` score differently; "
+    "**p≤**, **p<**: whether the bias-free variant scores better than `x ≤ t`, than `x < t` "
+    "(Wilcoxon signed-rank tests on the same folds). **Marks**: " + MARK_LEGEND
 )
 _AGREE, _DISAGREE = "background-color: #d8f0d8", "background-color: #fbdcc4"
 
@@ -234,29 +236,31 @@ def reading(summary, proposed, metric):
     d = summary["d (<= minus <)"]
     text = (
         f"Over {summary['folds']} folds, `x ≤ t` scores {summary['mean <=']:.4f} and `x < t` "
-        f"{summary['mean <']:.4f} mean {metric} (d = {d:+.1e}). "
+        f"{summary['mean <']:.4f} mean {metric} (d, the first minus the second: {d:+.1e}). "
     )
     if summary["p≠"] == MARKS["different"]:
         text += (
-            "The Wilcoxon test finds their scores **significantly different** (p≠ = *): on this "
+            "The Wilcoxon test finds their scores **significantly different** (p≠, do the tests "
+            "score differently: *): on this "
             "data, which test the library uses changes the model's quality. "
         )
     else:
         text += (
-            "The Wilcoxon test finds **no significant difference** between them (p≠ = =): the "
+            "The Wilcoxon test finds **no significant difference** between them (p≠, do the tests "
+            "score differently: =): the "
             "test the library uses does not measurably matter here. "
         )
     mean = summary[f"mean {proposed}"]
     if summary["improvement significant"]:
         text += (
             f"The bias-free variant ({proposed}) scores {mean:.4f}, "
-            f"{summary['improvement over worst']:+.1e} over the worse test (p≤ = {summary['p≤']}, "
-            f"p< = {summary['p<']})."
+            f"{summary['improvement over worst']:+.1e} over the worse test (better than `x ≤ t`, "
+            f"p≤ = {summary['p≤']}; better than `x < t`, p< = {summary['p<']})."
         )
     else:
         text += (
             f"The bias-free variant ({proposed}) scores {mean:.4f}; it cannot be told apart from "
-            "either test with significance (p≤ = p< = =)."
+            "either test with significance (p≤ = p< = =: not better than `x ≤ t` nor than `x < t`)."
         )
     return text
 
@@ -289,7 +293,9 @@ def settings_used(run):
         used["ties and precision"] = (
             "scikit-learn's: random feature order per node, float32, raw regression sums"
         )
-    used["ρ_k counted against"] = RHO_K[settings["rho_k_against"]]
+    used["ρ_k (the folds' share of splits on a lattice value) counted against"] = RHO_K[
+        settings["rho_k_against"]
+    ]
     used["saved with significance rule"] = SIGNIFICANCE[settings["significance"]]
     used["folds"] = f"{settings['n_repeats']} x {settings['n_splits']}"
     return used

@@ -240,5 +240,7 @@ class Settings:
             "forest": f"{self.origin('forest')}; {self.n_trees} trees",
             "fitted by": self.fit_text(),
             "significance": SIGNIFICANCE[self.significance],
-            "ρ_k counted against": RHO_K[self.rho_k_against],
+            "ρ_k (the folds' share of splits on a lattice value) counted against": RHO_K[
+                self.rho_k_against
+            ],
         }

@@ -15,6 +15,7 @@ from trees import mirror
 from trees.conditioning import row_paths
 from trees.inspection import split_text
 from ui import errors, figures, share, state
+from ui.experiments import run_with_progress, stopped_before_any_step
 from ui.home_example import APPLICANT, CLASS_NAMES, focus_nodes, loan_example
 from ui.markdown import plain
 
@@ -73,7 +74,7 @@ def show_tree_tab(page):
     shown = share.radio(
         st, "Show", ["<=", "<", "mirror"], horizontal=True, key="cond_tree_view",
         format_func={"<=": "the tree, tested with x ≤ t", "<": "the tree, tested with x < t",
-                     "mirror": "its mirror 𝓜[T], tested with −x ≤ −t"}.get,
+                     "mirror": "its mirror 𝓜[T] (every split flipped), tested with −x ≤ −t"}.get,
     )  # fmt: skip
     tree, feature_names, op = view.tree, names, shown
     if shown == "mirror":
@@ -84,15 +85,16 @@ def show_tree_tab(page):
                  marked=np.flatnonzero(view.marked[0]))  # fmt: skip
     st.caption(
         "Purple double border: the split's threshold is an observed value of a lattice feature "
-        "(counted in ρ); a new row with that value goes left under `x ≤ t` and right under `x < t`. "
-        "The mirror swaps the children of every node and negates its threshold: "
-        "T(x, <) = 𝓜[T](−x, ≤) exactly (source 000, §3.1), so a library that only offers `≤` "
+        "(counted in ρ, the share of splits on a lattice value); a new row with that value goes left under `x ≤ t` and right under `x < t`. "
+        "The mirror 𝓜[T] swaps the children of every node and negates its threshold: "
+        "T(x, <) = 𝓜[T](−x, ≤) exactly (the tree under `x < t` predicts what its mirror predicts "
+        "for −x under `≤`; source 000, §3.1), so a library that only offers `≤` "
         "can still predict with `<`."
     )
     report_ = view.report
     st.markdown(
         f"**{view.on_lattice} of {view.internal} splits** on an observed lattice value "
-        f"(ρ = {view.rho:.2f}, counted as the paper counts it, against every observed value of "
+        f"(ρ = {view.rho:.2f}, the share of splits on a lattice value, counted as the paper counts it, against every observed value of "
         f"{plain(page.data.name)}); {int(report_.leaf_differs.sum())} of the {page.n_test} "
         f"{page.new_rows} reach another leaf under `x < t`, "
         f"{int(report_.prediction_differs.sum())} get another prediction."
@@ -186,9 +188,9 @@ def prediction_rows(tree, x, classes):
         return f"{prediction[0]:.4g}"
 
     return pd.DataFrame([
-        {"prediction": "T(x, ≤)", "leaf": str(int(tree.apply(rows, "<=")[0])), "value": value(tree.predict(rows, "<="))},
-        {"prediction": "T(x, <)", "leaf": str(int(tree.apply(rows, "<")[0])), "value": value(tree.predict(rows, "<"))},
-        {"prediction": "𝓜[T](−x, ≤)", "leaf": str(int(mirrored.apply(-rows, "<=")[0])), "value": value(mirrored.predict(-rows, "<="))},
+        {"prediction": "T(x, ≤): the tree, x ≤ t", "leaf": str(int(tree.apply(rows, "<=")[0])), "value": value(tree.predict(rows, "<="))},
+        {"prediction": "T(x, <): the tree, x < t", "leaf": str(int(tree.apply(rows, "<")[0])), "value": value(tree.predict(rows, "<"))},
+        {"prediction": "𝓜[T](−x, ≤): the mirror on −x, ≤", "leaf": str(int(mirrored.apply(-rows, "<=")[0])), "value": value(mirrored.predict(-rows, "<="))},
         {"prediction": "average of both", "leaf": "both", "value": value(tree.predict(rows, "average"))},
     ])  # fmt: skip
 
@@ -199,9 +201,37 @@ def _prediction_table(tree, x, classes):
     )
     rows = x[None, :]
     if np.array_equal(tree.predict(rows, "<"), mirror(tree).predict(-rows, "<=")):
-        st.success("T(x, <) equals 𝓜[T](−x, ≤), as the identity says.")
+        st.success(
+            "T(x, <) equals 𝓜[T](−x, ≤), as the identity says: the tree under `x < t` and its "
+            "mirror on −x under `≤` predict the same."
+        )
     else:  # the identity is exact; this would be a bug worth reporting
         st.error("T(x, <) and 𝓜[T](−x, ≤) differ: this contradicts the mirroring identity.")
+
+
+def _forest_view(page, signature):
+    """The forest's view: from the cache, or grown on every training row with progress and a
+    Stop when that takes seconds (large data); None after a Stop."""
+    n_train = len(page.view.X_train)
+    if not cc.is_large_fit(len(page.y), "forest", signature[4]):
+        return cc.model_view(*signature, page.X, page.y)
+    try:
+        return cc.stored_view(signature)
+    except cc.NotStored:
+        pass
+    if stopped_before_any_step(state.COND_FOREST_FIT):
+        st.info(
+            f"Stopped. The forest is grown on all {n_train:,} training rows, "
+            f"{cc.FOREST_STEP} trees at a time: press the button to grow it."
+        )
+        st.button("Grow the forest", key="cond_forest_grow", type="primary")
+        return None
+    return run_with_progress(
+        state.COND_FOREST_FIT,
+        f"Growing the forest on all {n_train:,} training rows ({cc.FOREST_STEP} trees a step, "
+        "then both tests on the held-out rows)",
+        lambda progress: cc.forest_view(signature, page.X, page.y, progress),
+    )
 
 
 def show_forest_tab(page):
@@ -215,7 +245,9 @@ def show_forest_tab(page):
     params = settings.model_params("forest")
     signature = cc.view_signature(page.data_key, data.task, settings.engine, "forest", params)
     with errors.attempt("Fitting the forest"):
-        forest = cc.model_view(*signature, page.X, page.y)
+        forest = _forest_view(page, signature)
+    if forest is None:
+        return
     class_names = tuple(page.view.class_names or ()) or None
     if len(page.names) >= 2:
         figure, _, _, _ = cc.surfaces(signature, page.fx, page.fy, page.class_index,
@@ -224,12 +256,15 @@ def show_forest_tab(page):
         figures.chart(figure, key="cond_forest_surfaces", title="A random forest four ways")
     differing = forest.report.trees_differing
     st.caption(
-        f"{int(forest.report.prediction_differs.sum())} of the {page.n_test} {page.new_rows} get "
+        words.dots_text(forest, page.new_rows, page.data.task == "classification")
+        + "."
+        + words.colour_text(forest.class_names)
+        + f" {int(forest.report.prediction_differs.sum()):,} of the {page.n_test:,} {page.new_rows} get "
         f"another forest prediction under `x < t` than under `x ≤ t`; those that change are routed "
         f"differently by "
         f"{differing[differing > 0].mean() if (differing > 0).any() else 0:.1f} of the {settings.n_trees} "
-        f"trees on average. {forest.on_lattice} of the forest's {forest.internal} splits lie on an "
-        f"observed lattice value (ρ = {forest.rho:.2f}). Pale purple: one tree changes its vote. "
+        f"trees on average. {forest.on_lattice:,} of the forest's {forest.internal:,} splits lie on an "
+        f"observed lattice value (ρ = {forest.rho:.2f}, the share of splits on a lattice value). Pale purple: one tree changes its vote. "
         f"Forest: {plain(settings.origin('forest'))}; {settings.n_trees} trees"
         + (
             ""

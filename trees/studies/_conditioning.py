@@ -102,11 +102,16 @@ def conditioning_disagreement(model, X):
     trees_differing = np.zeros(X.shape[0], dtype=int)
     causes = []
     for index, tree in enumerate(trees):
-        trees_differing += tree.apply(X, "<=") != tree.apply(X, "<")
+        parted = tree.apply(X, "<=") != tree.apply(X, "<")
+        trees_differing += parted
+        # A row equal to a threshold on its path parts there (the paths agree above the first
+        # such node), so only the rows that reach another leaf can hold a cause: the paths of
+        # the others (most rows, on large data) are not walked.
+        parted_rows = np.flatnonzero(parted)
         pairs = set()
         for op in ROUTING_OPERATORS:
-            rows, nodes = _equality_nodes(tree, X, op)
-            pairs.update(zip(rows.tolist(), nodes.tolist(), strict=True))
+            rows, nodes = _equality_nodes(tree, X[parted_rows], op)
+            pairs.update(zip(parted_rows[rows].tolist(), nodes.tolist(), strict=True))
         causes += [(row, index, node) for row, node in sorted(pairs)]
     le = _model_prediction(model, trees, X, "<=")
     lt = _model_prediction(model, trees, X, "<")
