@@ -62,6 +62,7 @@ def test_the_bundled_data_fit_every_study_page():
     assert MAX_STUDY_CLASSES >= 10  # digits, the most classes bundled
     assert {p.url_path for p in PAGES if p.max_classes is None} == {
         "home",
+        "first_lesson",
         "data",
         "cultivated",
         "split_bias",

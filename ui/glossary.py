@@ -9,6 +9,55 @@ import streamlit as st
 __all__ = ["TERMS", "explain", "popover"]
 
 TERMS = {
+    "decision tree": "A model that predicts by asking yes/no questions about a row's features, one after "
+    "another, until it reaches an answer. Drawn upside down: the first question (the root) at the top.",
+    "row (example)": "One case of the table: an applicant, a patient, a mushroom. The tree learns from the "
+    "training rows and predicts new ones.",
+    "feature": "A column the tree may ask about (income, number of dependents). Also called a variable, "
+    "covariate or attribute.",
+    "class": "One of the answers a classification tree predicts (pays back or defaults). The column holding "
+    "it is the target.",
+    "target": "The column the tree learns to predict: a class (classification) or a number (regression).",
+    "split": "A question that divides a node's rows in two, `x ≤ t` for a number: the rows that answer yes "
+    "go to the left child, the others to the right.",
+    "threshold": "The number t of a split `x ≤ t`. A tree tries the midpoint between each two neighbouring "
+    "values of the feature, because any t between them divides the rows the same way.",
+    "candidate split": "One of the splits a node could make: each feature with each of its thresholds. The "
+    "tree scores them all and keeps the best.",
+    "node": "A box of the tree holding some of the training rows. An internal node asks a question and has "
+    "two children; a node that asks none is a leaf.",
+    "root": "The top node of a tree: it holds every training row and asks the first question.",
+    "leaf": "A node that asks no more questions. It predicts the class most of its training rows have (or "
+    "their mean, in regression); a new row that reaches it gets that answer.",
+    "path": "The nodes a row visits from the root to its leaf, one answer at a time.",
+    "depth": "How many questions lie between the root and a node (the root has depth 0); a tree's depth is "
+    "that of its deepest leaf. Deeper trees ask more questions and fit the training rows more closely.",
+    "impurity": "How mixed the classes of a node's rows are: 0 when they all have one class, largest when "
+    "the classes are equally frequent. A split is good when its children are purer than their parent.",
+    "Gini impurity": "1 minus the sum of the squared class shares of a node: the chance that two rows drawn "
+    "at random from it (with replacement) have different classes. 4 rows of one class and 6 of the other: "
+    "1 − 0.4² − 0.6² = 0.48.",
+    "entropy": "Another impurity: minus the sum of p log₂ p over the class shares, the bits needed to say a "
+    "row's class. 0 when pure, 1 for two equally frequent classes. Its gain is the information gain.",
+    "pure node": "A node whose rows all have the same class (impurity 0): splitting it cannot make it purer, "
+    "so it becomes a leaf.",
+    "training set": "The rows a tree is grown on. Its error there says little about new rows: a tree grown "
+    "to purity makes no mistake on them.",
+    "held-out (test) set": "Rows kept away from the fit and used only to measure the error on rows the model "
+    "has not seen: the honest estimate of how it will do on new data.",
+    "overfitting": "Learning the training rows' accidents instead of their pattern: a deep tree fits every "
+    "training row, noise included, and predicts new rows worse than a shallower one.",
+    "pruning": "Cutting back the branches of a grown tree that buy too little: a smaller tree that overfits "
+    "less.",
+    "regression tree": "A tree that predicts a number: each leaf predicts the mean of its training rows' "
+    "targets, and splits are chosen to lower their variance.",
+    "bootstrap": "A sample of the rows drawn with replacement, as many as there are rows: some rows come "
+    "several times, about a third not at all. Refitting on bootstrap samples shows how much a model "
+    "depends on the particular rows it saw.",
+    "random forest": "Many trees, each grown on a bootstrap sample with a random subset of the features tried "
+    "at each node, whose predictions are averaged (or voted): steadier than one tree, harder to read.",
+    "instability": "How much a tree changes when its training rows change a little: a different first "
+    "question can change the whole tree below it.",
     "lattice feature": "A feature whose values are evenly spaced (counts, ages, rounded prices): some observed "
     "value lies exactly midway between two others, so a midpoint threshold can fall on a value new data "
     "takes (source 000, §4.1).",
@@ -56,9 +105,20 @@ TERMS = {
     "p-value selection": "Choosing the split variable by the smallest p-value of its best split instead of the "
     "largest gain, which removes the preference for features with many values (source 001).",
     "s_l": "The depth of a node counted from 1 at the root (source 002's option tolerance η_l = η₀ / s_l³).",
-    "φ (phi)": "The weight of each threshold in a robust split module's neighbourhood (source 002, eq. 2).",
+    "φ (phi)": "The weight of each threshold in a robust split module's neighbourhood: how much of the "
+    "node's rows sit at that value, the outermost thresholds getting what is left of k (source 002, eq. 2). "
+    "Thresholds where many rows sit count more.",
     "ψ (psi)": "The share of a row a module sends left: the φ-weighted share of its thresholds the row "
     "passes (source 002).",
+    "k (neighbourhood size)": "How many rows' worth of weight a robust split module takes on each side of "
+    "the best threshold; the paper uses the square root of the node's weight (source 002).",
+    "ε (epsilon)": "The near-tie tolerance: a candidate split whose score is within this share of the best "
+    "counts as a near-tie.",
+    "α (alpha)": "The pruning strength of cost-complexity pruning: each leaf costs α, so a branch is kept "
+    "only when it lowers the impurity by more than α per extra leaf.",
+    "Γ (Gamma correction)": "Source 001's way to turn a Gini gain into a p-value: the gain's distribution "
+    "when the feature is unrelated to the class is approximated by a Gamma distribution with the exact mean "
+    "and variance, so features with many values are judged fairly.",
     "spread": "The weighted variance of the leaf values a row reaches in a cultivated forest: the larger, "
     "the less reliable its prediction (source 002).",
     "structural distance": "0 when two trees ask the same questions, 1 when their roots differ; in between, "

@@ -39,6 +39,14 @@ PAGES = [
         max_classes=None,
     ),  # fmt: skip
     PageSpec(
+        "app_pages/first_lesson/first_lesson.py",
+        "A first lesson",
+        ":material/school:",
+        "first_lesson",
+        "Start",
+        max_classes=None,  # its own ten-row table: the loaded data plays no part
+    ),
+    PageSpec(
         "app_pages/data/data.py",
         "Data",
         ":material/table_chart:",

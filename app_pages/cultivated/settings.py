@@ -90,18 +90,26 @@ def crf_settings(data_name, binary):
         s3, "Maximum depth", 1, 30, VARIANTS[variant]["max_depth"], key=f"crf_depth_{variant}"
     )
     eta0 = share.number_input(
-        s4, "η₀", 0.0, 2.0, 0.3, 0.05, key="crf_eta", help=glossary.explain("η₀ (eta0)")
+        s4,
+        "η₀ (option tolerance)",
+        0.0,
+        2.0,
+        0.3,
+        0.05,
+        key="crf_eta",
+        help=glossary.explain("η₀ (eta0)"),
     )
     k_scale = share.number_input(
         s5,
-        "k × √weight",
+        "k (neighbourhood), × √w",
         0.1,
         5.0,
         1.0,
         0.1,
         key="crf_k",
-        help="The robust split module's neighbourhood takes k rows of weight on each side of the "
-        "best threshold; 1 is the paper's k = √(sum of weights in the node).",
+        help="k, the neighbourhood's size: the robust split module takes k rows of weight on each "
+        "side of the best threshold. Set as a multiple of √w, the square root of the node's weight "
+        "(the sum of its rows' weights); 1 is the paper's k = √w.",
     )
     if not binary:
         st.caption(

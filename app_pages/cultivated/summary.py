@@ -44,7 +44,8 @@ def surfaces_caption(n_features):
     """What the surfaces show, and which features are held at their medians."""
     others = f"; {n_features - 2} other features at their medians" if n_features > 2 else ""
     return (
-        f"White is P = 0.5, the decision boundary; colours are the classes' own{others}. CART has the cultivated "
+        f"White is P = 0.5 (the probability is one half), the decision boundary; colours are the classes' "
+        f"own{others}. CART has the cultivated "
         f"tree's depth and minimum node size, so the only difference is the modules; the random forest is the "
         f"paper's benchmark ({FOREST_TREES} trees grown to purity, a third of the features tried at each node). "
         "The star is the row of the tab “One row”."
@@ -77,6 +78,7 @@ def show_surfaces(ctx, settings_box, cart, forest, row_for_star):
             row=min(row_for_star, len(rows.y) - 1),
         ),
         key="crf_surfaces",
+        key_picture=True,
         title=f"P({ctx.class_names[1]}) of the cultivated forest, CART and a random forest",
     )
     st.caption(surfaces_caption(len(names)))
@@ -89,7 +91,7 @@ def report_settings(ctx):
         "data": ctx.rows.source,
         "variant": VARIANT_WORDS[settings.variant],
         "maximum depth": settings.depth,
-        "η₀": settings.eta0,
+        "η₀ (option tolerance)": settings.eta0,
         "k as a multiple of √(node weight)": settings.k_scale,
         "modules": len(ctx.structure),
         "leaves": ctx.model.n_leaves_,

@@ -38,10 +38,10 @@ def show_tree_tab(ctx):
         class_names=ctx.class_names,
     )
     st.caption(
-        "Bars: φ, the weight of each threshold in a robust split module's neighbourhood (source 002, eq. 2); "
-        "the range under them is the neighbourhood. An option module lists one decision per feature. ψ is the "
-        "share of a row sent left. Boxes take the colour of the class they lean to; deeper levels open with "
-        "“+ N more below”."
+        "Bars: φ (how much weight each nearby threshold gets: the rows sitting at it; source 002, eq. 2); "
+        "the range under them is the neighbourhood. An option module lists one decision per feature. "
+        "ψ (the share of a row sent left) labels the left edge, 1 − ψ the right. Boxes take the colour of "
+        "the class they lean to; deeper levels open with “+ N more below”."
     )
 
 
@@ -77,7 +77,7 @@ def show_row_tab(ctx):
     fractions = model.leaf_fractions(rows.X[row][None, :])[0]
     leaf_values = [ctx.structure[leaf]["positive_share"] for leaf in model.leaf_ids_]
     r1, r2, r3 = st.columns(3)
-    r1.metric(f"P({plain(ctx.class_names[1])})", f"{ctx.all_proba[row, 1]:.3f}")
+    r1.metric(f"P({plain(ctx.class_names[1])}), its probability", f"{ctx.all_proba[row, 1]:.3f}")
     r2.metric("Spread", f"{ctx.all_spread[row]:.4f}", help=glossary.explain("spread"))
     r3.metric("True class", ctx.class_names[int(ctx.y01[row])])
     figures.chart(

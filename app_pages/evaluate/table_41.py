@@ -148,7 +148,9 @@ def explain_table_41_differences():
             "- **The split.** The report does not give its 80/20 split's seed; ours is stratified by "
             "class and seeded above. Test errors of a few thousandths move with the split.\n"
             "- **Chi-square.** The report's chi-square is its own formula, "
-            "Σ_j Σ_i |p_i(S_j) − p_i(S)| / √p_i(S), which does not weigh the children by size; "
+            "Σ_j Σ_i |p_i(S_j) − p_i(S)| / √p_i(S) (over the children S_j and the classes i, how far "
+            "each child's class share p_i moves from the parent S's), which does not weigh the "
+            "children by size; "
             "ours is Pearson's statistic, which for two classes picks the same splits as the Gini "
             "impurity, so its tree matches the Gini tree here.\n"
             '- **Misclassification.** "ours" scores the textbook index, the minority share, '

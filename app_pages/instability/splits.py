@@ -144,8 +144,8 @@ def near_tie_panel(near_set, epsilon):
     )
     if near_set.n_trees < 2:
         st.info(
-            f"No split comes within ε = {epsilon:.1%} of the best at any node: a greedy learner "
-            "returns this one tree. Raise ε to see near-ties."
+            f"No split comes within ε = {epsilon:.1%} (the near-tie tolerance) of the best at any "
+            "node: a greedy learner returns this one tree. Raise the tolerance ε to see near-ties."
         )
         return
     st.markdown(near_set.summary() + cut)

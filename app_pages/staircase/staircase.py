@@ -58,6 +58,7 @@ with picture:
             int(depth),
         ),
         key="stair_clf",
+        key_picture=True,
         title="The staircase along an oblique boundary",
     )
 report.add_settings(
@@ -77,8 +78,8 @@ report.add_snippet(
     'print(tree.get_depth(), "levels,", tree.get_n_leaves(), "regions, training accuracy", tree.score(X, y))\n'
 )
 
-regression_tab, depth_tab = st.tabs(
-    ["Regression: steps, and no extrapolation", "How deep to grow?"]
+regression_tab, depth_tab = share.tabs(
+    st, ["Regression: steps, and no extrapolation", "How deep to grow?"], key=state.STAIR_TAB
 )
 
 with regression_tab:
@@ -138,7 +139,9 @@ with depth_tab:
     else:
         signature = (source, task, int(folds), int(repeats), error_name)
         if st.button(
-            "Cross-validate every depth, leaf size and α", key="stair_run", type="primary"
+            "Cross-validate every depth, leaf size and pruning strength α",
+            key="stair_run",
+            type="primary",
         ):
             st.session_state[state.STAIR_CURVES] = signature
         if st.session_state.get(state.STAIR_CURVES) != signature:

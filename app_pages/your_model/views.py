@@ -59,7 +59,7 @@ def show_flips_tab(audit):
         title="Splits on an observed value, per feature",
     )
     st.caption(
-        "Purple: splits whose threshold is a value of the data (source 000 counts their share, ρ); "
+        "Purple: splits whose threshold is a value of the data (their share is source 000's ρ); "
         "a row with that value goes left under `x ≤ t` and right under `x < t`. Grey: thresholds "
         "between values, which no row of the data meets."
     )
@@ -73,8 +73,15 @@ def show_flips_tab(audit):
         )
         figures.table(flips, title="The nodes rows sit on (tree, node, feature, threshold)",
                       hide_index=True)  # fmt: skip
-    st.markdown("**Per feature**: lattice or not, distinct values, splits, splits on a value, ρ.")
-    figures.table(audit.features, title="Per feature", hide_index=True)
+    st.markdown(
+        "**Per feature**: lattice or not, distinct values, splits, splits on a value, and ρ "
+        "(the share of its splits that are on a value)."
+    )
+    figures.table(
+        audit.features.rename(columns={"rho": "ρ (share of splits on a value)"}),
+        title="Per feature",
+        hide_index=True,
+    )
 
 
 def show_remedy_tab(audit):

@@ -29,6 +29,7 @@ OLD_LINKS = {
     "split_bias": "split_bias?bias_n1=8&bias_tab=The+Gini+gain%27s+null+distribution",
     # Added with the page, after the move: its links take the same shape.
     "your_model": "your_model?data=bupa&model_library=xgboost&model_tab=The+remedy",
+    "first_lesson": "first_lesson?data=bupa",
 }
 
 
