@@ -9,24 +9,28 @@ the page's HTML summary (``ui.report``).
 import streamlit as st
 
 from viz.margins import reserve_margins
+from viz.node_glyphs import distributions_caption, node_distributions
 from viz.tree_svg import drawing_to_svg, modules_drawing, tree_drawing
 
 from . import presenter, report
-from .tree_view import show_modules, show_tree
+from .tree_view import rows_toggle, show_modules, show_tree
 
 __all__ = ["chart", "table", "tree", "modules"]
 
 _CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
 
 
-def chart(figure, *, key, title=None, container=None, **options):
+def chart(figure, *, key, title=None, container=None, key_picture=False, **options):
     """Draw a plotly figure (scaled in presenter mode) and add it to the page's summary.
+
+    ``key_picture`` marks the page's key picture: in presenter mode it is sized to show whole
+    on the first screen (``ui.presenter.scale_figure``).
 
     Its margins are raised to hold its labels (``viz.margins``), so the browser
     lays it out once. That changes a cached figure in place; the margins depend
     on the figure alone, so every session sets the same ones.
     """
-    figure = reserve_margins(presenter.scale_figure(figure))
+    figure = reserve_margins(presenter.scale_figure(figure, key_picture))
     report.add_figure(title or _title_of(figure), figure)
     target = container if container is not None else st
     return target.plotly_chart(figure, key=key, config=_CONFIG, **options)
@@ -39,20 +43,38 @@ def table(frame, *, title, container=None, **options):
     return target.dataframe(frame, **options)
 
 
-def tree(model_tree, *, key, title, report_depth=6, **options):
+def tree(model_tree, *, key, title, report_depth=6, rows=None, **options):
     """Draw a :class:`trees.Tree` in the tree view (see ``ui.tree_view.show_tree``), and report it.
 
-    The summary holds the tree down to ``report_depth`` levels.
+    The summary holds the tree down to ``report_depth`` levels. ``rows=(X, y)``, the rows the
+    tree was grown on, adds a toggle above the view (``ui.tree_view.rows_toggle``) that draws
+    them inside the nodes (``viz.node_glyphs``), routed by the view's test ``op``; the summary
+    then shows them too.
     """
+    shown = rows is not None and rows_toggle(key, model_tree.is_classifier)
+    if shown:
+        options["distributions"] = node_distributions(model_tree, *rows, op=options.get("op", "<="))
     names = {
         k: options[k]
-        for k in ("feature_names", "class_names", "op", "marked", "path", "missing")
+        for k in (
+            "feature_names",
+            "class_names",
+            "op",
+            "marked",
+            "path",
+            "missing",
+            "distributions",
+        )
         if k in options
     }
     report.add_tree(
         title, drawing_to_svg(tree_drawing(model_tree, max_depth=report_depth, **names))[0]
     )
-    return show_tree(model_tree, key=key, **options)
+    clicked = show_tree(model_tree, key=key, **options)
+    if shown:
+        membership = any(c is not None for c in model_tree.categories)
+        st.caption(distributions_caption(model_tree.is_classifier, membership))
+    return clicked
 
 
 def modules(structure, feature_names, *, key, title, report_depth=4, **options):

@@ -8,20 +8,30 @@ show the natural size; Ctrl/⌘ + scroll zooms at the pointer. Clicking a box
 selects its node; clicking "+ N more below" expands that subtree.
 
 Which subtrees are expanded or collapsed is kept per view in the session
-(``ui.state.TREE_VIEW_PREFIX``).
+(``ui.state.TREE_VIEW_PREFIX``). A view given the tree's rows offers a toggle that draws
+them inside the nodes (:func:`rows_toggle`, ``viz.node_glyphs``).
 """
 
 import numpy as np
 import streamlit as st
 
+from viz.node_glyphs import distributions_caption
 from viz.tree_svg import FONT_SIZE, drawing_to_svg, drawing_width, modules_drawing, tree_drawing
 
-from . import state
+from . import presenter, share, state
 
-__all__ = ["expanded_nodes", "show_modules", "show_tree", "tree_view"]
+__all__ = ["expanded_nodes", "rows_toggle", "show_modules", "show_tree", "tree_view"]
 
-# Smallest on-screen text: 12 px (the 13 px drawing scaled by 12/13).
+# Smallest on-screen text: 12 px (the 13 px drawing scaled by 12/13); on a projector 16 px.
 MIN_SCALE = 12 / FONT_SIZE
+# The badges' text is 2 px smaller than the boxes' (viz.tree_svg): it sets the scale.
+PRESENTER_MIN_SCALE = presenter.TREE_TEXT_PX / (FONT_SIZE - 2)
+
+
+def _min_scale():
+    """The smallest scale the view may draw at: larger in presenter mode, for the back row."""
+    return PRESENTER_MIN_SCALE if presenter.active() else MIN_SCALE
+
 
 _CSS = """
 .tv-root { font-family: var(--st-font, sans-serif); }
@@ -177,6 +187,8 @@ def tree_view(drawing, *, key, max_height=640, on_select=None, max_scale=1.6):
         The node clicked in this run, if any.
     """
     svg, width, height = drawing_to_svg(drawing)
+    if presenter.active():  # the key tree shows whole on a projector's first screen
+        max_height = min(max_height, presenter.TREE_MAX_HEIGHT)
     component_key = f"{key}_component"
 
     def node_clicked():
@@ -190,7 +202,7 @@ def tree_view(drawing, *, key, max_height=640, on_select=None, max_scale=1.6):
             "svg": svg,
             "width": width,
             "height": height,
-            "min_scale": MIN_SCALE,
+            "min_scale": _min_scale(),
             "max_height": max_height,
             "max_scale": max_scale,
         },
@@ -272,7 +284,7 @@ def show_tree(
         max_depth = _fitting_depth(
             lambda limit: tree_drawing(tree, max_depth=limit, **drawing_options),
             tree.max_depth,
-            fit_width,
+            fit_width * MIN_SCALE / _min_scale(),  # larger type: fewer levels fit
         )
         expanded |= _ways_to_highlights(tree, drawing_options)
     drawing = tree_drawing(tree, max_depth=max_depth, expanded=expanded, **drawing_options)
@@ -304,7 +316,7 @@ def show_modules(
                 structure, feature_names, max_depth=limit, class_names=class_names
             ),
             deepest,
-            fit_width,
+            fit_width * MIN_SCALE / _min_scale(),
         )
     drawing = modules_drawing(
         structure,
@@ -315,3 +327,28 @@ def show_modules(
         class_names=class_names,
     )
     return tree_view(drawing, key=key, max_height=max_height, on_select=on_select)
+
+
+def rows_toggle(key, is_classifier):
+    """The switch that shows the rows inside the nodes of the view ``key`` (``viz.node_glyphs``).
+
+    A toggle beside the view rather than a button in its bar: the glyphs are drawn in Python, so
+    turning them on reruns the script either way, and a widget does that in one step, keeps its
+    state per view in the session (``ui.state.TREE_VIEW_ROWS_PREFIX`` + ``key``, remembered when
+    the page is opened again and carried in a link by ``ui.share``), answers the keyboard and
+    screen readers, and says what the glyphs show in its help. A button in the component would
+    need a trigger value and a second copy of that state.
+
+    Returns
+    -------
+    bool
+        Whether the rows are shown.
+    """
+    return bool(
+        share.toggle(
+            st,
+            "Rows inside the nodes",
+            key=state.TREE_VIEW_ROWS_PREFIX + key,
+            help=distributions_caption(is_classifier),
+        )
+    )

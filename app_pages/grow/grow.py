@@ -53,7 +53,8 @@ with header:
     gs.show_message()
     for note in notes:
         st.info(note)
-    tree_panel(grower, tree, node, confidence, row.paths["<="] if row and row.on_tree else None)
+    path = row.paths["<="] if row and row.on_tree else None
+    tree_panel(grower, tree, node, confidence, path, rows=(split.X_train, split.y_train))
 
 X_train, y_train = gs.scoring_rows(split.X_train, split.y_train)
 X_test, y_test = gs.scoring_rows(split.X_test, split.y_test)

@@ -182,8 +182,11 @@ def action_bar(grower, split):
     st.caption(status_line(grower, split))
 
 
-def tree_panel(grower, tree, node, confidence, path=None):
-    """The tree in the tree view (click a box to select it), its badges and the legend."""
+def tree_panel(grower, tree, node, confidence, path=None, rows=None):
+    """The tree in the tree view (click a box to select it), its badges and the legend.
+
+    ``rows=(X, y)``, the training rows, lets the view draw them inside the nodes.
+    """
     table, reason = confidence
     badges = svg_badges(confidence_badges(table), short=True) if table is not None else None
     figures.tree(
@@ -200,6 +203,7 @@ def tree_panel(grower, tree, node, confidence, path=None):
         on_select=gs.select,
         fit_width=600,
         max_height=560,
+        rows=rows,
     )
     if tree.is_classifier:
         legend = node_legend_html(grower.class_names, badges=badges is not None, path=bool(path))
