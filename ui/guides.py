@@ -1,12 +1,19 @@
 """The guided sequences of presenter mode: for each page, what to show, what to ask, what to reveal.
 
 Written from the source papers (docs/SOURCES.md). Each page's steps follow
-its own layout: the first step is the page's key picture.
+its own layout: the first step is the page's key picture. A step that speaks of
+one dataset, tab or setting names it (``dataset``, ``tab``, ``settings``), and
+``ui.presenter`` sets the page up for it; a step without them speaks of whatever
+data is in front of the class.
 """
 
 from dataclasses import dataclass
 
+from .state import MODEL_LIBRARY, MODEL_SOURCE
+
 __all__ = ["GUIDES", "Step"]
+
+MUSHROOM = "secondary-mushroom"  # source 004's data
 
 
 @dataclass(frozen=True)
@@ -17,6 +24,9 @@ class Step:
     show: str
     ask: str
     reveal: str
+    dataset: str | None = None  # the bundled dataset the step speaks of
+    tab: str | None = None  # the page's tab it shows (a label of the page's ``share.tabs``)
+    settings: tuple = ()  # (shared widget key, value) pairs it needs
 
 
 GUIDES = {
@@ -55,6 +65,7 @@ GUIDES = {
             "If ρ is 0.2, how many of the tree's questions depend on a choice the library made for you?",
             "One in five. Switch the view to the mirror 𝓜[T]: children swapped, thresholds negated. "
             "T(x, <) = 𝓜[T](−x, ≤) exactly, so a library that only tests `≤` can still predict with `<` (§3.1).",
+            tab="Tree and mirror",
         ),
         Step(
             "The paper's loan applicant",
@@ -62,6 +73,7 @@ GUIDES = {
             "The tree was grown on applicants with 2 and 4 dependents. Where should one with 3 go?",
             "Nobody knows: under `≤` she pays back, under `<` she defaults. The paths part at "
             "dependents ≤ 3, and the average gives 50 : 50, the honest answer (Figures 1 and 3).",
+            tab="Worked example",
         ),
         Step(
             "A free remedy for forests",
@@ -69,6 +81,7 @@ GUIDES = {
             "Averaging both tests doubles a tree's work. What does it cost a forest of 100 trees?",
             "Nothing: let 50 trees use `<` and 50 use `≤` (*half*, §3.3). The last panel shows half and "
             "average differ only faintly.",
+            tab="Forest, four ways",
         ),
         Step(
             "Does it matter?",
@@ -76,6 +89,7 @@ GUIDES = {
             "Over hundreds of folds, will the two tests score differently, and which one wins?",
             "Often significantly (p≠ = *), and the winner changes with the data. The bias-free variant is never "
             "significantly worse than both tests and usually beats the worse one (+ in p≤ or p<, Table 3).",
+            tab="Does it matter?",
         ),
     ],
     "grow": [
@@ -87,6 +101,7 @@ GUIDES = {
             "The learner scores every midpoint between two observed values of every feature and keeps "
             "the largest impurity decrease (source 004, §3.4.2: every feature, every midpoint). The "
             "peak of the score curve is that threshold; the table ranks the features by their best.",
+            tab="Selected node",
         ),
         Step(
             "How sure is that choice?",
@@ -95,6 +110,7 @@ GUIDES = {
             "Often one or two: the badge says how many training rows must go before another feature "
             "wins. A flat curve is split-point uncertainty, a close runner-up variable uncertainty "
             "(source 002, §2); the Tree instability page shows what that does to the whole tree.",
+            tab="Selected node",
         ),
         Step(
             "Which leaf next?",
@@ -104,6 +120,7 @@ GUIDES = {
             "Grown to the end, both give the same tree; stopped early by a leaf limit, they differ. "
             "Source 004's learner keeps a queue of leaves and grows the tree level by level from "
             "left to right; best-first spends a limited budget of leaves where the gain is largest.",
+            tab="Selected node",
         ),
         Step(
             "When to stop",
@@ -113,6 +130,7 @@ GUIDES = {
             "Where the held-out curve peaks: the splits after it fit the training rows, not new ones. "
             "Stopping rules end growth early (maximum depth, leaves or nodes for the tree; minimum "
             "rows and zero impurity for a node, source 004, §3.4.1); tuning picks them (Evaluate).",
+            tab="Scores and importances",
         ),
         Step(
             "Split it yourself",
@@ -122,6 +140,7 @@ GUIDES = {
             "The split is made where you clicked; its badge reads 'beaten' (another feature scores "
             "higher at this node), and the held-out score shows whether the greedy choice was "
             "better on new rows.",
+            tab="Selected node",
         ),
         Step(
             "A fairer choice of feature",
@@ -131,6 +150,8 @@ GUIDES = {
             "Choosing the smallest p-value of each feature's best split removes that preference "
             "(source 001, §4: the p-value of any criterion is nearly unbiased), at the cost of "
             "permutation tests at every node.",
+            tab="Selected node",
+            settings=(("grow_selection", "p_value"),),
         ),
     ],
     "instability": [
@@ -141,6 +162,7 @@ GUIDES = {
             "A red badge changes if one or two training rows go, or wins under half the bootstrap "
             "samples. At every node the tree makes an all-in choice even when another variable is "
             "almost as good: variable uncertainty (source 002, §2).",
+            tab="Fragile splits",
         ),
         Step(
             "Many equally good trees",
@@ -149,6 +171,7 @@ GUIDES = {
             "a greedy learner have returned? Do they predict alike?",
             "Often dozens, with almost the same held-out score, yet they disagree on some rows (the "
             "ambiguity): the option trees source 002 builds its option modules from (§2-3).",
+            tab="Near-tie trees",
         ),
         Step(
             "Refit and compare",
@@ -157,6 +180,7 @@ GUIDES = {
             "Clouds are families of trees with different roots: a small change of the data flips the "
             "top split and, through the recursive structure, every decision below it (source 002, "
             "§2). The star is the most typical tree; compare it with the farthest one below the map.",
+            tab="Refits compared",
         ),
         Step(
             "Where the cuts fall",
@@ -164,6 +188,7 @@ GUIDES = {
             "The root keeps its feature in most refits. Does it keep its threshold?",
             "A wide spread of thresholds is split-point uncertainty: a flat impurity surface, where "
             "a sharp cut is not justified (source 002, §2). Robust split modules average over it.",
+            tab="Cutpoints",
         ),
         Step(
             "Not even the data changed",
@@ -171,6 +196,7 @@ GUIDES = {
             "Can a tree change when nothing about the data changes?",
             "Yes, wherever two features tie exactly: the lowest-index rule and scikit-learn's random "
             "order can grow different trees from the same rows.",
+            tab="Tie-break",
         ),
         Step(
             "Which remedy buys stability",
@@ -206,12 +232,14 @@ GUIDES = {
             "Which criteria are gains and which are p-values? Which of them are fair?",
             "Gini gain, information gain and gain ratio lean to many values; the chi-square, G-square and "
             "corrected Gini p-values are nearly fair, except near p₁ N = 1, where all tests lean to few values.",
+            tab="All six criteria",
         ),
         Step(
             "On your data",
             'The tab "On your data": noise columns added to the current dataset.',
             "Would a tree ever put pure noise at its root?",
             "With the Gini gain it can, when the real features are weak; with p-value selection it rarely does.",
+            tab="On your data",
         ),
     ],
     "staircase": [
@@ -234,6 +262,7 @@ GUIDES = {
             "The tab on regression: a smooth curve and the tree's steps; the grey bands have no data.",
             "What does the tree predict to the right of the last training point?",
             "The value of its outermost leaf, flat for ever: a tree cannot follow a trend beyond its data.",
+            tab="Regression: steps, and no extrapolation",
         ),
         Step(
             "How deep to grow",
@@ -242,6 +271,7 @@ GUIDES = {
             "Where is the test error lowest, and why does it rise again?",
             "Around depth 3 on the toy data: shallower trees are too coarse (bias), deeper ones fit noise "
             "(variance). On data with an oblique boundary the linear model may beat every tree.",
+            tab="How deep to grow?",
         ),
     ],
     "data": [
@@ -252,14 +282,16 @@ GUIDES = {
             "always says 'poisonous'?",
             "55%: every model must beat the largest class's share before it has learned anything. The shares "
             "are on the bars.",
+            dataset=MUSHROOM,
         ),
         Step(
             "Gaps everywhere",
-            "The features table: its 'missing' column (switch to secondary-mushroom in the sidebar).",
+            "The features table: its 'missing' column.",
             "Every mushroom row has at least one missing value (source 004, §2.2). Should we drop the "
             "incomplete rows?",
             "Nothing would be left. The report drops the features with 40% or more missing values instead, and "
             "fills the gaps of the others: deletion and imputation mixed.",
+            dataset=MUSHROOM,
         ),
         Step(
             "How to fill a gap",
@@ -269,6 +301,8 @@ GUIDES = {
             "The most frequent value pretends to know and merges the unknown rows into it; a new category keeps "
             "them apart, and a tree can even split on 'unknown'. That is source 004's rule; numbers get the "
             "median, a typical value that outliers do not move.",
+            dataset=MUSHROOM,
+            tab="Preprocessing",
         ),
         Step(
             "Lattice features",
@@ -276,6 +310,7 @@ GUIDES = {
             "cap-diameter has thousands of distinct values. Why is it flagged as a lattice feature?",
             "It is recorded to two decimals: its values are evenly spaced, so a midpoint threshold can fall on "
             "a value new data takes, where `<=` and `<` disagree (source 000, §4.1).",
+            dataset=MUSHROOM,
         ),
     ],
     "evaluate": [
@@ -286,6 +321,7 @@ GUIDES = {
             "never seen?",
             "Read the test error: a few in a thousand on the mushrooms. A training error of 0 says nothing for a "
             "tree grown to purity; only held-out rows say how it generalises (source 004, §4.3.1).",
+            dataset=MUSHROOM,
         ),
         Step(
             "Which mistakes?",
@@ -293,13 +329,17 @@ GUIDES = {
             "Calling a poisonous mushroom edible, or an edible one poisonous: which cell matters more here?",
             "The top-right and bottom-left cells are the two errors; with mushrooms one of them is far costlier, "
             "which a single error rate hides.",
+            dataset=MUSHROOM,
+            tab="Test split",
         ),
         Step(
             "Four metrics, four trees",
-            "The tab Table 4.1: the report's trees beside ours (press the button on the mushroom data).",
+            "The tab Table 4.1: the report's trees beside ours (press its button).",
             "Entropy, Gini, chi-square, misclassification: do they grow the same tree?",
             "Different sizes, similar test errors, except misclassification: its gain is often exactly 0, so "
             "how zero-gain splits are treated decides the tree (§4.1-4.2).",
+            dataset=MUSHROOM,
+            tab="Table 4.1",
         ),
         Step(
             "Choosing the stopping rules",
@@ -308,6 +348,7 @@ GUIDES = {
             "Then the test error would no longer be an honest estimate. The search scores settings on the "
             "training rows only (k-fold or holdout), and nested cross-validation estimates the error of the "
             "whole procedure (§4.3.2-4.3.3).",
+            tab="Search",
         ),
         Step(
             "Many trees",
@@ -315,6 +356,8 @@ GUIDES = {
             "Can trees grown on bootstrap samples, voting together, beat the best single tree?",
             "On the mushrooms the forest is almost perfect (§5); its out-of-bag error estimates the test error "
             "without using the test rows.",
+            dataset=MUSHROOM,
+            tab="Forest",
         ),
     ],
     "cultivated": [
@@ -331,6 +374,7 @@ GUIDES = {
             "If the best threshold is 0.30 but 0.25 is almost as good, why commit to one?",
             "A robust split module keeps every threshold within k rows of the best, weighted by φ; a row near "
             "the boundary goes left with the share ψ and right with 1 − ψ (eq. 2).",
+            tab="The cultivated tree",
         ),
         Step(
             "Several features at once",
@@ -338,6 +382,7 @@ GUIDES = {
             "Two features split almost equally well at a node. Which one should the tree ask about?",
             "Both: an option module averages their decisions. Its tolerance η_l = η₀ / s_l³ shrinks with depth, "
             "so options are many near the root and rare below (section 3).",
+            tab="The cultivated tree",
         ),
         Step(
             "How sure is one prediction?",
@@ -345,6 +390,7 @@ GUIDES = {
             "This row ends up in several leaves that disagree. Should we trust its prediction?",
             "Its spread, the variance of the leaf values weighted by the fractions, says how reliable the "
             "prediction is: near 0 the modules agree, large when they conflict (section 3, Predictions).",
+            tab="One row",
         ),
         Step(
             "Knowing when not to answer",
@@ -352,6 +398,7 @@ GUIDES = {
             "What happens to accuracy if the model may refuse the least reliable 40% of the rows?",
             "The predictions kept are more accurate: about 8 points on Diabetes and Parkinsons in the paper. The "
             "refused rows go to an expert or a new measurement.",
+            tab="Abstaining (Figure 4)",
         ),
         Step(
             "As good as a forest?",
@@ -359,6 +406,7 @@ GUIDES = {
             "Which should win: one cultivated tree or 200 random trees?",
             "In the paper CRF-full is within 0.01 AUC of the random forest on 16 of 22 datasets and beats CART "
             "on all of them, while staying one tree you can read.",
+            tab="AUC (Table 1)",
         ),
     ],
     "your_model": [
@@ -370,6 +418,7 @@ GUIDES = {
             "Only rows whose value equals a threshold on their path; XGBoost places thresholds on values "
             "of the data, so on counts and rounded values there can be many (source 000, §2.3). Switch to "
             "LightGBM or CatBoost: their thresholds lie between values, and nothing changes.",
+            settings=((MODEL_SOURCE, "train"), (MODEL_LIBRARY, "xgboost")),
         ),
         Step(
             "Where it happens",
@@ -377,6 +426,7 @@ GUIDES = {
             "Which features carry the splits that sit on an observed value?",
             "Lattice features, whose values repeat (ages, counts, codes). The table lists each node "
             "rows sit on, with the threshold they equal.",
+            tab="Where in the trees",
         ),
         Step(
             "What to ship",
@@ -384,6 +434,7 @@ GUIDES = {
             "Retrain with the other test, or change how the model predicts?",
             "Neither retraining nor a new library is needed: average both tests (ConditionedModel), or "
             "keep the library and feed the mirrored model −x (§3.1, §3.3). The probe rows test any port.",
+            tab="The remedy",
         ),
     ],
 }

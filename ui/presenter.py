@@ -12,28 +12,46 @@ Pages then
 """
 
 from contextlib import contextmanager
+from functools import partial
 
 import streamlit as st
 
-from . import share, state
+from . import data_controls, share, state
 from .guides import GUIDES
+from .lectures import LECTURES
+from .navigation import spec_for
 
 __all__ = ["active", "guide", "scale_figure", "settings", "style", "toggle"]
 
 # Presenter type: plain HTML elements under a class the app owns. The rules are written only
 # while presenter mode is on, beside the marker they key on (``body:has(.tbl-presenter)``), so
 # they name no Streamlit element and outrank its element styles by the marker's class.
+# Sizes: body text at least 20 px for the back of a room; titles one line at 1024 px wide.
 PRESENTER_CLASS = "tbl-presenter"
+# The guide's bar rides in the page's top strip (fixed, above the title), out of the picture's
+# way: Streamlit gives a keyed container the class ``st-key-<key>``, which the app owns.
+GUIDE_KEY = "tbl_guide"
+GUIDE_CLASS = f"st-key-{GUIDE_KEY}"
 _CSS = f"""
 <style>
-body:has(.{PRESENTER_CLASS}) :is(p, li) {{ font-size: 1.22rem; }}
-body:has(.{PRESENTER_CLASS}) h1 {{ font-size: 2.9rem; }}
-body:has(.{PRESENTER_CLASS}) h2 {{ font-size: 2.1rem; }}
-body:has(.{PRESENTER_CLASS}) h3 {{ font-size: 1.7rem; }}
+body:has(.{PRESENTER_CLASS}) :is(p, li, label, summary) {{ font-size: 1.3rem; }}
+body:has(.{PRESENTER_CLASS}) h1 {{ font-size: 2.25rem; }}
+body:has(.{PRESENTER_CLASS}) h2 {{ font-size: 1.9rem; }}
+body:has(.{PRESENTER_CLASS}) h3 {{ font-size: 1.6rem; }}
+.{GUIDE_CLASS} {{ position: fixed; top: 0.4rem; left: 4rem; width: calc(100vw - 5.5rem);
+  z-index: 999990; background: white; }}
 </style>
 <span class="{PRESENTER_CLASS}"></span>
 """
-FIGURE_FONT = 18
+FIGURE_FONT = 18  # a figure's base type in presenter mode
+FIGURE_MIN_FONT = 16  # no text of a figure below this in presenter mode
+TREE_TEXT_PX = 16  # the tree view's smallest text in presenter mode (``ui.tree_view``)
+# A projector's screen is short: a figure grows by this much, up to the tallest height that
+# leaves it whole on a 768-pixel-high screen below a title, a headline and the guide's bar.
+FIGURE_GROWTH = 1.15
+FIGURE_MAX_HEIGHT = 470
+KEY_PICTURE_HEIGHT = 400
+TREE_MAX_HEIGHT = 380  # the tree view's height in presenter mode, for the same reason
 
 
 def active():
@@ -53,9 +71,18 @@ def toggle(container):
 
 
 def style():
-    """Enlarge the page's type when presenter mode is on."""
-    if active():
-        st.markdown(_CSS, unsafe_allow_html=True)
+    """Enlarge the page's type and fold the sidebar away when presenter mode is on.
+
+    The sidebar is set only when the mode changes (``ui.state.PRESENTER_SIDEBAR``), so a
+    sidebar the teacher opens again stays open on the next click.
+    """
+    on = active()
+    if on:
+        st.html(_CSS)
+    wanted = "collapsed" if on else "expanded"
+    if st.session_state.get(state.PRESENTER_SIDEBAR, "expanded") != wanted:
+        st.session_state[state.PRESENTER_SIDEBAR] = wanted
+        st.set_page_config(initial_sidebar_state=wanted)
 
 
 @contextmanager
@@ -68,42 +95,291 @@ def settings(label="Settings"):
         yield
 
 
-def scale_figure(figure):
-    """A plotly figure with presenter-size type and height (the figure itself when off)."""
+def scale_figure(figure, key_picture=False):
+    """A plotly figure with presenter-size type and height (the figure itself when off).
+
+    A page's key picture (``key_picture``) is at most ``KEY_PICTURE_HEIGHT`` pixels high, so
+    that it shows whole on a 1024 x 768 projector under the page's title and headline.
+
+    Every text of the figure is at least ``FIGURE_MIN_FONT`` pixels: the base font is
+    ``FIGURE_FONT``, and sizes the figure sets itself (ticks, annotations, subplot titles,
+    legends, colour bars, text on marks) are raised to the minimum.
+    """
     if not active():
         return figure
     figure = type(figure)(figure)  # a copy: cached figures are shared
     height = figure.layout.height or 450
-    figure.update_layout(font={"size": FIGURE_FONT}, height=int(height * 1.25))
+    figure.update_layout(
+        font={"size": FIGURE_FONT},
+        height=int(
+            min(height, KEY_PICTURE_HEIGHT)
+            if key_picture
+            else min(height * FIGURE_GROWTH, max(height, FIGURE_MAX_HEIGHT))
+        ),
+    )
+    _name_font_sizes(figure)
+    spec = {
+        "layout": figure.layout.to_plotly_json(),
+        "data": [t.to_plotly_json() for t in figure.data],
+    }
+    for path in _font_size_paths(spec):
+        owner = figure
+        for step in path[:-1]:
+            owner = owner[step]
+        owner["size"] = _at_least(owner["size"], FIGURE_MIN_FONT)
     return figure
 
 
+def _name_font_sizes(figure):
+    """Give the figure's axes, legend, colour bars and annotations explicit type sizes.
+
+    Streamlit draws figures with its own theme, whose smaller sizes (12 px ticks) win over the
+    base font; sizes the figure names win over the theme's.
+    """
+    for axis in [*figure.select_xaxes(), *figure.select_yaxes()]:
+        axis.tickfont.size = axis.tickfont.size or FIGURE_FONT
+        axis.title.font.size = axis.title.font.size or FIGURE_FONT
+    legend = figure.layout.legend
+    legend.font.size = legend.font.size or FIGURE_FONT
+    legend.title.font.size = legend.title.font.size or FIGURE_FONT
+    for annotation in figure.layout.annotations:
+        annotation.font.size = annotation.font.size or FIGURE_FONT
+    # Only the colour bars shown: naming a size on a hidden one would make plotly draw it.
+    bars = [t.colorbar for t in figure.data if "colorbar" in t and t.showscale is not False]
+    bars += [
+        t.marker.colorbar
+        for t in figure.data
+        if "marker" in t and "colorbar" in t.marker and t.marker.showscale
+    ]
+    bars += [
+        figure.layout[name].colorbar
+        for name in figure.layout
+        if name.startswith("coloraxis") and figure.layout[name].showscale is not False
+    ]
+    for bar in bars:
+        bar.tickfont.size = bar.tickfont.size or FIGURE_FONT
+        bar.title.font.size = bar.title.font.size or FIGURE_FONT
+
+
+def _font_size_paths(node, path=(), in_font=False):
+    """The paths to every ``size`` of a font in a plotly figure's JSON (``{"layout", "data"}``).
+
+    A font is any dict under a key ending in ``font`` (``font``, ``tickfont``, ``textfont``,
+    ``insidetextfont``...). The JSON only finds them; the figure's own objects are changed,
+    since its JSON holds arrays in plotly's binary encoding.
+    """
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if in_font and key == "size":
+                yield (*path, key)
+            elif key != "bdata":
+                yield from _font_size_paths(value, (*path, key), str(key).endswith("font"))
+    elif isinstance(node, (list, tuple)):
+        for index, item in enumerate(node):
+            yield from _font_size_paths(item, (*path, index))
+
+
+def _at_least(size, smallest):
+    """A font size (a number, or one per mark) raised to ``smallest``."""
+    if size is None:
+        return size
+    if isinstance(size, (int, float)):
+        return max(size, smallest)
+    return [max(s, smallest) for s in list(size)]
+
+
+# The state key of each page's tabs, so that a step can open the tab it talks about.
+TAB_KEYS = {
+    "conditioning": state.COND_TAB,
+    "data": state.DATA_TAB,
+    "evaluate": state.EVAL_TAB,
+    "cultivated": state.CRF_TAB,
+    "grow": state.GROW_TAB,
+    "instability": state.INST_TAB,
+    "split_bias": state.BIAS_TAB,
+    "staircase": state.STAIR_TAB,
+    "your_model": state.MODEL_TAB,
+}
+
+
 def guide(page):
-    """The guided sequence of ``page`` (a ``ui.navigation`` url path), one step at a time."""
+    """The guided sequence of ``page`` (a ``ui.navigation`` url path), one step at a time.
+
+    A compact bar, so the page's key picture stays on a projector's screen: the step's title,
+    Back and Next, and two pop-overs, the question (what to show, what to ask) and its answer.
+    Each step's answer has its own pop-over, so moving on never shows the next answer. Back and
+    Next set up what the step talks about (its dataset, tab and settings, :func:`set_up`); when
+    the page is not set up for the step (opened on it, or changed since), a button offers to.
+    """
+    if active() and st.session_state.get(state.LECTURE) in LECTURES:
+        _lecture_bar(page)
+        return
     steps = GUIDES.get(page)
     if not active() or not steps:
         return
     key = state.GUIDE_STEP_PREFIX + page
-    step = min(st.session_state.get(key, 0), len(steps) - 1)
-    current = steps[step]
-    with st.container(border=True):
-        st.markdown(f"**Step {step + 1} of {len(steps)}: {current.title}**")
-        st.markdown(f"**Show.** {current.show}")
-        st.markdown(f"**Ask the class.** {current.ask}")
-        with st.expander("Reveal"):
-            st.markdown(current.reveal)
-        back, forward, _ = st.columns([1, 1, 6])
-        back.button(
-            "Back", key=f"{key}_back", disabled=step == 0, on_click=_move, args=(key, step - 1)
-        )
-        forward.button(
-            "Next",
-            key=f"{key}_next",
-            disabled=step == len(steps) - 1,
-            on_click=_move,
-            args=(key, step + 1),
-        )
+    number = min(st.session_state.get(key, 0), len(steps) - 1)
+    step = steps[number]
+    with st.container(border=True, key=GUIDE_KEY):
+        heading = f"**Step {number + 1} of {len(steps)}: {step.title}**"
+        bar = _bar(heading, number, len(steps), key, partial(_move, page, key))
+        with bar.popover("Question", key=f"{key}_ask_{number}"):
+            st.markdown(f"**Show.** {step.show}")
+            st.markdown(f"**Ask the class.** {step.ask}")
+        with bar.popover("Answer", key=f"{key}_reveal_{number}"):
+            st.markdown(step.reveal)
+        missing = unset_parts(page, step)
+        if missing:
+            bar.button(
+                "Set up",
+                key=f"{key}_setup_{number}",
+                help=f"This step talks about {', '.join(missing)}: open them.",
+                on_click=set_up,
+                args=(page, step),
+            )
 
 
-def _move(key, step):
-    st.session_state[key] = step
+def _bar(heading, number, count, key, move):
+    """A guide's bar: the step's heading, then Back and Next (``move(step number)``).
+
+    Returns the bar, a horizontal container the caller adds its pop-overs to.
+    """
+    bar = st.container(horizontal=True, vertical_alignment="center", gap="small")
+    bar.markdown(heading, width="stretch")
+    for label, target in (("Back", number - 1), ("Next", number + 1)):
+        bar.button(
+            label,
+            key=f"{key}_{label.lower()}",
+            disabled=not 0 <= target < count,
+            on_click=move,
+            args=(target,),
+        )
+    return bar
+
+
+def unset_parts(page, step):
+    """What the page lacks for ``step``, in words: its dataset, its tab, its settings."""
+    missing = []
+    if step.dataset and state.current().name != step.dataset:
+        missing.append(f"the dataset {step.dataset}")
+    if step.tab and st.session_state.get(TAB_KEYS[page]) != step.tab:
+        missing.append(f'the tab "{step.tab}"')
+    if any(st.session_state.get(k) != v for k, v in step.settings):
+        missing.append("other settings")
+    return missing
+
+
+def set_up(page, step):
+    """Give the page what ``step`` talks about: load its dataset, open its tab, set its settings.
+
+    Run as a widget callback, before the page draws its widgets.
+    """
+    if step.dataset and state.current().name != step.dataset:
+        problem = data_controls.use_catalog(step.dataset)
+        if problem:
+            st.session_state[state.SIDEBAR_ERROR] = problem
+    if step.tab:
+        share.set_shared(TAB_KEYS[page], step.tab)
+    for widget, value in step.settings:
+        share.set_shared(widget, value)
+
+
+def _move(page, key, number):
+    st.session_state[key] = number
+    set_up(page, GUIDES[page][number])
+
+
+# ------------------------------------------------------------------ lecture paths
+NO_LECTURE = "No lecture: each page's own guide"
+
+
+def lecture_picker(container):
+    """The choice of a lecture path (``ui.lectures``), shown under the switch in presenter mode."""
+    if not active():
+        return
+    share.selectbox(  # shared: a link can start the class on a lecture
+        container,
+        "Lecture",
+        [NO_LECTURE, *LECTURES],
+        key=state.LECTURE,
+        on_change=_lecture_move,
+        args=(0,),
+        help="A story told across pages: each step opens its page, tab and settings, asks the "
+        "class a question, and counts the answers you record before revealing them.",
+    )
+
+
+def follow_lecture(url_path):
+    """Open the page the last lecture step asked for, if it is not the one being shown.
+
+    Called by the frame before the page runs (a page cannot be switched from a callback).
+    """
+    wanted = st.session_state.pop(state.LECTURE_GOTO, None)
+    if wanted and wanted != url_path:
+        st.switch_page(spec_for(wanted).path)
+
+
+def _lecture_bar(page):
+    """The lecture's bar: its step, Back and Next across pages, the question with the class's
+    answers to record, and the answer with their counts."""
+    title = st.session_state[state.LECTURE]
+    steps = LECTURES[title].steps
+    number = min(st.session_state.get(state.LECTURE_STEP, 0), len(steps) - 1)
+    item = steps[number]
+    with st.container(border=True, key=GUIDE_KEY):
+        heading = f"**Lecture, step {number + 1} of {len(steps)}: {item.step.title}**"
+        if item.page != page:
+            st.container(horizontal=True, vertical_alignment="center").markdown(heading)
+            st.button(
+                f"Open its page: {spec_for(item.page).title}",
+                key="lecture_open",
+                on_click=_lecture_move,
+                args=(number,),
+            )
+            return
+        bar = _bar(heading, number, len(steps), "lecture", _lecture_move)
+        votes = _votes(title, number)
+        with bar.popover("Question", key=f"lecture_ask_{number}"):
+            st.markdown(f"**Show.** {item.step.show}")
+            st.markdown(f"**Ask the class.** {item.step.ask}")
+            st.caption("Record each answer the class gives (one click per hand):")
+            for index, choice in enumerate(item.choices):
+                st.button(
+                    f"{choice} ({votes.get(choice, 0)})",
+                    key=f"lecture_vote_{number}_{index}",
+                    on_click=_vote,
+                    args=(title, number, choice),
+                )
+        with bar.popover("Answer", key=f"lecture_reveal_{number}"):
+            st.markdown(vote_summary(item.choices, votes))
+            st.markdown(item.step.reveal)
+
+
+def vote_summary(choices, votes):
+    """The class's answers in words: each choice's count and share, in the order offered."""
+    total = sum(votes.get(choice, 0) for choice in choices)
+    if not total:
+        return "No answers recorded."
+    parts = [f"{choice}: **{votes.get(choice, 0)}** ({votes.get(choice, 0) / total:.0%})"
+             for choice in choices]  # fmt: skip
+    return f"The class answered ({total}): " + " · ".join(parts)
+
+
+def _votes(title, number):
+    return st.session_state.setdefault(state.LECTURE_VOTES, {}).get((title, number), {})
+
+
+def _vote(title, number, choice):
+    votes = st.session_state.setdefault(state.LECTURE_VOTES, {}).setdefault((title, number), {})
+    votes[choice] = votes.get(choice, 0) + 1
+
+
+def _lecture_move(number):
+    """Go to step ``number`` of the chosen lecture: its page, data, tab and settings."""
+    title = st.session_state.get(state.LECTURE)
+    if title not in LECTURES:
+        return
+    item = LECTURES[title].steps[number]
+    st.session_state[state.LECTURE_STEP] = number
+    st.session_state[state.LECTURE_GOTO] = item.page
+    set_up(item.page, item.step)

@@ -100,6 +100,7 @@ def run_app():
     state.ensure_dataset()
     sidebar.render()
     presenter.style()  # after the sidebar's toggle, which takes a link's value on the first run
+    presenter.follow_lecture(page.url_path)
     report.start(page.title, state.current().name)
     link_notes = st.empty()  # filled after the page: its widgets read the link's values
     spec = spec_for(page.url_path)

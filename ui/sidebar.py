@@ -70,4 +70,5 @@ def render():
         _dataset()
         st.divider()
         presenter.toggle(st.sidebar)
+        presenter.lecture_picker(st.sidebar)
         glossary.popover(st.sidebar)

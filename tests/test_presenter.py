@@ -1,0 +1,143 @@
+"""Presenter mode: figures sized for a projector, and guides that set up what each step shows."""
+
+import plotly.graph_objects as go
+import pytest
+from plotly.subplots import make_subplots
+
+from tests.apptest_helpers import by_key, open_page, shown
+from ui import presenter, state
+from ui.guides import GUIDES
+from ui.lectures import LECTURES
+from ui.navigation import PAGES
+
+PAGE_PATHS = {spec.url_path: spec.path for spec in PAGES}
+
+
+@pytest.fixture
+def presenting(monkeypatch):
+    monkeypatch.setattr(presenter, "active", lambda: True)
+
+
+def _small_figure():
+    figure = make_subplots(rows=1, cols=2, subplot_titles=["left", "right"])
+    figure.add_trace(go.Heatmap(z=[[1, 2], [3, 4]], colorbar={"tickfont": {"size": 10}}), 1, 1)
+    figure.add_trace(go.Scatter(x=[1, 2], y=[3, 4], marker={"color": [1, 2]}), 1, 2)
+    figure.add_annotation(text="note", font={"size": 9}, x=0, y=0)
+    figure.update_layout(height=400, xaxis={"tickfont": {"size": 11}}, legend={"font": {"size": 8}})
+    return figure
+
+
+def test_presenter_figures_name_every_size_at_least_the_minimum(presenting):
+    original = _small_figure()
+    scaled = presenter.scale_figure(original)
+    smallest = presenter.FIGURE_MIN_FONT
+    assert scaled.layout.font.size == presenter.FIGURE_FONT
+    for axis in [*scaled.select_xaxes(), *scaled.select_yaxes()]:
+        assert axis.tickfont.size >= smallest and axis.title.font.size >= smallest
+    assert all(a.font.size >= smallest for a in scaled.layout.annotations)
+    assert scaled.layout.legend.font.size >= smallest
+    assert scaled.data[0].colorbar.tickfont.size >= smallest
+    # A colour bar the figure did not show stays hidden (naming its size would draw it).
+    assert scaled.data[1].marker.colorbar.tickfont.size is None
+    # The cached original is untouched.
+    assert original.layout.xaxis.tickfont.size == 11 and original.layout.font.size is None
+
+
+def test_presenter_figures_grow_but_a_key_picture_fits_the_first_screen(presenting):
+    assert presenter.scale_figure(_small_figure()).layout.height > 400
+    tall = _small_figure().update_layout(height=700)
+    assert presenter.scale_figure(tall, key_picture=True).layout.height == (
+        presenter.KEY_PICTURE_HEIGHT
+    )
+
+
+def test_presenter_mode_off_leaves_figures_alone():
+    figure = _small_figure()
+    assert presenter.scale_figure(figure) is figure
+
+
+def test_every_guided_page_has_a_tab_key_and_its_steps_name_real_datasets():
+    from datasets import GROUPS
+
+    names = {name for group in GROUPS.values() for name in group}
+    for page, steps in GUIDES.items():
+        assert page in PAGE_PATHS, page
+        for step in steps:
+            assert step.dataset is None or step.dataset in names, (page, step.title)
+            assert step.tab is None or page in presenter.TAB_KEYS, (page, step.title)
+
+
+def _presenting_page(page):
+    at = open_page(PAGE_PATHS[page], timeout=300)
+    by_key(at.sidebar.toggle, state.PRESENTER).set_value(True).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _walk(at, page):
+    """Press Next through the page's guide; yield the AppTest at each step after the first."""
+    for number in range(1, len(GUIDES[page])):
+        by_key(at.button, f"{state.GUIDE_STEP_PREFIX}{page}_next").click().run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert at.session_state[state.GUIDE_STEP_PREFIX + page] == number
+        yield GUIDES[page][number]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("page", ["conditioning", "instability", "cultivated", "split_bias"])
+def test_next_opens_the_tab_each_step_talks_about(page):
+    at = _presenting_page(page)
+    for step in _walk(at, page):
+        if step.tab:
+            assert at.session_state[presenter.TAB_KEYS[page]] == step.tab, step.title
+            assert step.tab in [tab.label for tab in at.tabs], step.title
+
+
+@pytest.mark.slow
+def test_a_step_about_the_mushrooms_loads_them_and_says_so_when_they_are_not_loaded():
+    at = _presenting_page("data")
+    # Opened on step 1 with another dataset: the guide offers to set the step up.
+    setup = by_key(at.button, f"{state.GUIDE_STEP_PREFIX}data_setup_0")
+    assert "secondary-mushroom" in setup.help
+    setup.click().run()
+    assert not at.exception
+    assert "secondary-mushroom" in shown(" ".join(m.value for m in at.sidebar.markdown))
+    step = next(_walk(at, "data"))  # step 2 keeps the mushrooms
+    assert step.dataset == "secondary-mushroom"
+    assert not [b for b in at.button if b.key == f"{state.GUIDE_STEP_PREFIX}data_setup_1"]
+
+
+def test_vote_summary_counts_each_choice_in_the_order_offered():
+    assert presenter.vote_summary(("a", "b"), {}) == "No answers recorded."
+    text = presenter.vote_summary(("a", "b", "c"), {"b": 3, "a": 1})
+    assert text.index("a: **1**") < text.index("b: **3**") < text.index("c: **0**")
+    assert "(4)" in text and "75%" in text
+
+
+def test_every_lecture_step_opens_a_real_page_and_tab():
+    for lecture in LECTURES.values():
+        assert len(lecture.steps) >= 5
+        for item in lecture.steps:
+            assert item.page in PAGE_PATHS, item.step.title
+            assert len(item.choices) >= 2, item.step.title
+            assert item.step.tab is None or item.page in presenter.TAB_KEYS
+
+
+@pytest.mark.slow
+def test_a_lecture_walks_across_pages_and_counts_the_class_answers():
+    at = _presenting_page("home")
+    title = next(iter(LECTURES))
+    by_key(at.sidebar.selectbox, state.LECTURE).set_value(title).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("Lecture, step 1 of" in m.value for m in at.markdown)
+    vote = by_key(at.button, "lecture_vote_0_2")
+    vote.click().run()
+    by_key(at.button, "lecture_vote_0_2").click().run()
+    assert at.session_state[state.LECTURE_VOTES][(title, 0)] == {"It depends on the library": 2}
+    assert any("It depends on the library: **2**" in m.value for m in at.markdown)
+    by_key(at.button, "lecture_next").click().run()  # step 2 is on the conditioning page
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("conditioning bias" in t.value for t in at.title)
+    assert any("Lecture, step 2 of" in m.value for m in at.markdown)
+    by_key(at.button, "lecture_next").click().run()  # step 3 opens its tab
+    assert at.session_state[state.COND_TAB] == "Tree and mirror"
