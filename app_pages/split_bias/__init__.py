@@ -1,5 +1,7 @@
 """The "Split-variable selection bias" page: ``split_bias.py`` is its script, and the
 modules beside it are used by it alone.
 
-* cache.py: the bias grid, null gains and noise roots
+* cache.py: the bias grid, null gains, noise roots and the roots of the user's columns
+* tabs.py: the page's four tabs
+* root_choice.py: the "On your data" tab's root-choice study (settings, run, figure, verdict)
 """

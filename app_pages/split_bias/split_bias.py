@@ -24,8 +24,8 @@ P1_GRID = tuple(float(p) for p in np.round(np.geomspace(1e-3, 0.5, 7), 6))
 headline, picture = st.container(), st.container()
 with st.expander("Settings of the experiment"):
     c1, c2, c3 = st.columns(3)
-    n1 = share.number_input(c1, "Values of X₁", 2, 50, 10, key="bias_n1")
-    n2 = share.number_input(c2, "Values of X₂", 2, 50, 2, key="bias_n2")
+    n1 = share.number_input(c1, "Values of X₁, the first feature", 2, 50, 10, key="bias_n1")
+    n2 = share.number_input(c2, "Values of X₂, the second", 2, 50, 2, key="bias_n2")
     trials = share.number_input(
         c3,
         "Datasets per cell",
@@ -43,27 +43,30 @@ gini, corrected = result["bias"]["gini gain"][cell], result["bias"]["Gamma-corre
 with headline:
     st.markdown(
         f"**Neither feature says anything about the class, yet the Gini gain picks the one with {int(n1)} values "
-        f"{10**gini:.1f} times as often as the one with {int(n2)}; its p-value (the Gamma correction) picks them "
-        f"{10**corrected:.2f} : 1.** (N = 100 rows, balanced classes.)"
+        f"{10**gini:.1f} times as often as the one with {int(n2)}; Gini's p-value (the Γ correction: how likely "
+        f"a feature unrelated to the class gains as much) picks them {10**corrected:.2f} : 1.** "
+        "(N = 100 rows, balanced classes.)"
     )
     presenter.guide("split_bias")
 with picture:
     figures.chart(
         bias_heatmaps(result, ["gini gain", "Gamma-corrected Gini"], columns=2, height_per_row=330),
         key="bias_key_heatmaps",
-        title="Bias of the Gini gain and of its Gamma-corrected p-value",
+        key_picture=True,
+        title="Bias of the Gini gain and of its Γ-corrected p-value (Gini's p-value)",
     )
     st.caption(
-        "Each cell: datasets of N rows where the class (prior p₁ for class 1) is independent of both features. "
-        "Red: the criterion prefers X₁ (more values); blue: X₂; white: fair. "
-        + glossary.explain("bias (log-odds)")
+        "Each cell: datasets of N rows where the class (p₁: the share of class 1) is independent of both "
+        "features. Red: the criterion prefers X₁ (more values); blue: X₂; white: fair. A p-value is the "
+        "chance that a feature unrelated to the class scores as well: the Γ-corrected Gini picks the "
+        "feature whose Gini gain is least likely by chance. " + glossary.explain("bias (log-odds)")
     )
 report.add_settings(
     {"values of X₁": int(n1), "values of X₂": int(n2), "datasets per cell": int(trials)}
 )
 report.add_note(
     f"At N = 100 and p₁ = 0.5 the Gini gain's bias is {gini:.2f} (X₁ chosen {10**gini:.1f} times as often); "
-    f"the Gamma-corrected Gini's is {corrected:.2f}."
+    f"the Γ-corrected Gini's (Gini's p-value) is {corrected:.2f}."
 )
 report.add_snippet(
     "import numpy as np\n"

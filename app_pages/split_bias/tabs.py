@@ -1,5 +1,6 @@
-"""The split-bias page's tabs: all six criteria, the Gini gain's null distribution, noise roots on
-the user's data, and source 001's full experiment. Each tab is a function of its inputs."""
+"""The split-bias page's tabs: all six criteria, the Gini gain's null distribution, the user's
+data (which columns take the root, and roots on noise), and source 001's full experiment. Each
+tab is a function of its inputs."""
 
 import numpy as np
 import streamlit as st
@@ -18,6 +19,7 @@ from viz.split_bias import (
 )
 
 from .cache import noise_roots, null_gains
+from .root_choice import show_root_choice
 
 __all__ = [
     "PAPER_N",
@@ -37,11 +39,20 @@ def show_criteria_tab(result):
     """Every criterion's bias on the page's grid (``result``: :func:`trees.bias_experiment`'s)."""
     st.markdown(
         "The bias of a criterion is the log-odds that it picks X₁ over X₂ when neither is informative "
-        "(source 001, eq. 7). Gains favour features with many values; p-values are nearly fair, except near "
-        "p₁ N = 1, where every statistical test leans to the feature with few values (section 5)."
+        "(source 001, eq. 7). Gains favour features with many values; p-values (the chance that a feature "
+        "unrelated to the class scores as well) are nearly fair, except near p₁ N = 1 (about one row of "
+        "class 1 in the data), where every statistical test leans to the feature with few values (section 5)."
     )
     st.latex(r"\mathrm{Bias}(X_1, X_2) = \log_{10} \frac{P_s}{1 - P_s}")
+    st.caption(
+        "The bias: log₁₀ of the odds that the criterion picks X₁. 0 is fair, 1 means ten times as often, "
+        "−1 a tenth as often."
+    )
     st.latex(r"P_s = P\big[s(\mathcal{D}, X_1) > s(\mathcal{D}, X_2)\big]")
+    st.caption(
+        "Pₛ: the chance that criterion s scores X₁ above X₂ on a dataset 𝒟 in which neither feature "
+        "says anything about the class."
+    )
     figures.chart(bias_heatmaps(result), key="bias_all_heatmaps", title="Bias of each criterion")
 
 
@@ -52,16 +63,26 @@ def show_null_tab():
         "and a Gamma distribution with the same two moments approximates it; its tail is the p-value."
     )
     st.latex(r"E(\Delta g) = \frac{n-1}{N}\Big(1 - \sum_j p_j^2\Big)")
+    st.caption(
+        "The mean Gini gain Δg of a feature unrelated to the class: n is its number of values, N the "
+        "rows, pⱼ the share of class j. It grows with n: the bias towards features with many values."
+    )
     st.latex(
         r"\begin{aligned}\mathrm{Var}(\Delta g) = \frac{1}{N^2}\Big[&(n-1)\Big(2\sum_j p_j^2 "
         r"+ 2\big(\sum_j p_j^2\big)^2 - 4\sum_j p_j^3\Big) \\ &+ \Big(\sum_i \frac{1}{N_i} - \frac{2n}{N} "
         r"+ \frac{1}{N}\Big) \\ &\quad\times \Big(-2\sum_j p_j^2 - 6\big(\sum_j p_j^2\big)^2 "
         r"+ 8\sum_j p_j^3\Big)\Big]\end{aligned}"
     )
+    st.caption("Its variance (eq. 20); Nᵢ is the number of rows with the feature's i-th value.")
     st.latex(r"\alpha = E^2/\mathrm{Var}, \qquad \theta = \mathrm{Var}/E")
+    st.caption(
+        "α (shape) and θ (scale) make a Gamma distribution Γ with that mean and variance. The chance "
+        "that it passes an observed gain is the Γ-corrected p-value (Gini's p-value): small when the "
+        "gain is larger than chance would give a feature with as many values."
+    )
     d1, d2, d3, d4 = st.columns(4)
-    n_values = share.number_input(d1, "Values n", 2, 100, 10, key="null_n")
-    rows = share.number_input(d2, "Rows N", 2, 100_000, 200, key="null_N")
+    n_values = share.number_input(d1, "Values of the feature, n", 2, 100, 10, key="null_n")
+    rows = share.number_input(d2, "Rows, N", 2, 100_000, 200, key="null_N")
     p_first = share.slider(d3, "Prior of class 1, p₁", 0.01, 0.99, 0.3, 0.01, key="null_p1")
     classes = share.number_input(d4, "Classes", 2, 6, 2, key="null_k")
     if rows < n_values:
@@ -91,10 +112,11 @@ def show_null_tab():
 
 
 def show_data_tab(data, data_key):
-    """How often a stump's root splits on added noise columns, by gain and by p-value."""
+    """The studies of the user's data: which columns take the root, by the Gini gain and by the
+    p-value, against their distinct values; then how often a stump's root splits on added noise."""
     if errors.needs_complete_rows(
         data,
-        "The noise-root study",
+        "This tab",
         "selection by p-value (source 001) has no side for missing values",
     ):
         return
@@ -103,49 +125,52 @@ def show_data_tab(data, data_key):
             f"{plain(data.name)} is a regression dataset; the bias and its correction are about classification. "
             "Pick a classification dataset in the sidebar."
         )
+        return
+    show_root_choice(data, data_key)
+    st.divider()
+    _show_noise_roots(data, data_key)
+
+
+def _show_noise_roots(data, data_key):
+    """How often a stump's root splits on added noise columns, by gain and by p-value."""
+    st.markdown("#### Does the root ever split on pure noise?")
+    X, y, subsampled = sample(data_key, 5_000, 0, *data.arrays())
+    st.markdown(
+        f"Columns of pure noise, with a distinct value on every row, are added to **{plain(data.name)}**; a stump is "
+        "fitted on bootstrap resamples, once choosing the root by the Gini gain and once by the smallest "
+        "permutation p-value. How often does the root split on noise?"
+        + (" (A random 5,000 rows are used.)" if subsampled else "")
+    )
+    e1, e2, e3 = st.columns(3)
+    n_noise = share.number_input(e1, "Noise columns", 1, 20, 3, key="noise_n")
+    resamples = share.number_input(e2, "Resamples", 5, 200, 20, key="noise_resamples")
+    permutations = share.number_input(e3, "Permutations per p-value", 19, 999, 49, key="noise_perm")
+    settings = (int(n_noise), int(resamples), int(permutations))
+    outcome = _noise_outcome(data_key, X, y, settings)
+    if outcome is None:
+        st.info("Stopped before the first resample ended. Change a setting to run the study again.")
+        return
+    if outcome["cancelled"]:
+        st.caption(
+            f"Stopped after {outcome['resamples']} of {settings[1]} resamples: the counts below "
+            "are those resamples'. Change a setting to run the study again."
+        )
+    labels = {"gain": "largest Gini gain", "p_value": "smallest p-value"}
+    figures.chart(noise_root_figure(outcome, labels), key="noise_figure")
+    counts = {k: int(round(outcome[k] * outcome["resamples"])) for k in labels}
+    if not any(counts.values()):
+        verdict = (
+            f"In {outcome['resamples']} resamples the root **never** split on a noise column, under either rule: "
+            f"{plain(data.name)}'s real features beat {int(n_noise)} noise columns every time. Try a dataset whose "
+            "features say less about the class, or more noise columns."
+        )
     else:
-        X, y, subsampled = sample(data_key, 5_000, 0, *data.arrays())
-        st.markdown(
-            f"Columns of pure noise, with a distinct value on every row, are added to **{plain(data.name)}**; a stump is "
-            "fitted on bootstrap resamples, once choosing the root by the Gini gain and once by the smallest "
-            "permutation p-value. How often does the root split on noise?"
-            + (" (A random 5,000 rows are used.)" if subsampled else "")
+        verdict = (
+            f"Over {outcome['resamples']} resamples the Gini gain put a noise column at the root "
+            f"**{counts['gain']} times** ({outcome['gain']:.0%}), the p-value rule **{counts['p_value']} times** "
+            f"({outcome['p_value']:.0%}). A root on noise is a tree whose first question means nothing."
         )
-        e1, e2, e3 = st.columns(3)
-        n_noise = share.number_input(e1, "Noise columns", 1, 20, 3, key="noise_n")
-        resamples = share.number_input(e2, "Resamples", 5, 200, 20, key="noise_resamples")
-        permutations = share.number_input(
-            e3, "Permutations per p-value", 19, 999, 49, key="noise_perm"
-        )
-        settings = (int(n_noise), int(resamples), int(permutations))
-        outcome = _noise_outcome(data_key, X, y, settings)
-        if outcome is None:
-            st.info(
-                "Stopped before the first resample ended. Change a setting to run the study again."
-            )
-            return
-        if outcome["cancelled"]:
-            st.caption(
-                f"Stopped after {outcome['resamples']} of {settings[1]} resamples: the counts below "
-                "are those resamples'. Change a setting to run the study again."
-            )
-        labels = {"gain": "largest Gini gain", "p_value": "smallest p-value"}
-        left, right = st.columns([2, 3])
-        figures.chart(noise_root_figure(outcome, labels), key="noise_figure", container=left)
-        counts = {k: int(round(outcome[k] * outcome["resamples"])) for k in labels}
-        if not any(counts.values()):
-            verdict = (
-                f"In {outcome['resamples']} resamples the root **never** split on a noise column, under either rule: "
-                f"{plain(data.name)}'s real features beat {int(n_noise)} noise columns every time. Try a dataset whose "
-                "features say less about the class, or more noise columns."
-            )
-        else:
-            verdict = (
-                f"Over {outcome['resamples']} resamples the Gini gain put a noise column at the root "
-                f"**{counts['gain']} times** ({outcome['gain']:.0%}), the p-value rule **{counts['p_value']} times** "
-                f"({outcome['p_value']:.0%}). A root on noise is a tree whose first question means nothing."
-            )
-        right.markdown(verdict)
+    st.markdown(verdict)
 
 
 def _noise_outcome(data_key, X, y, settings):
