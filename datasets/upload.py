@@ -2,7 +2,10 @@
 
 Two steps, as the Data page asks for them: :func:`read_table` parses the file
 and checks the table itself; :func:`table_to_dataset` splits off the target
-column the user picked and infers (or checks) the task. Every problem raises
+column the user picked, reads each column by its detected type
+(:mod:`datasets.column_types`: free text, constant and empty columns left
+out, numbers written as text and dates read as numbers) and infers (or
+checks) the task. Every problem raises
 :class:`DataError` with a message saying what is wrong and how to fix it.
 Workbooks and Parquet files are checked before they are unpacked
 (:mod:`datasets.packed_tables`); the app reads uploads in a worker process
@@ -18,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ._record import TASKS, DataError, Dataset, feature_kind, format_names, format_value
+from .column_types import DATE, detect_types, prepared_columns
 from .packed_tables import (
     MAX_CELLS,
     MAX_UNPACKED_BYTES,
@@ -36,11 +40,15 @@ __all__ = [
     "MAX_UPLOAD_BYTES",
     "infer_task",
     "read_table",
+    "size_refusal",
     "table_suffix",
+    "task_reason",
     "table_to_dataset",
 ]
 
-MAX_UPLOAD_BYTES = 50 * 1024 * 1024  # keep equal to server.maxUploadSize in .streamlit/config.toml
+# The largest table the app reads. The uploader takes larger files (server.maxUploadSize in
+# .streamlit/config.toml is above it), so that the page can refuse them in words (size_refusal).
+MAX_UPLOAD_BYTES = 50_000_000  # 50 MB, as browsers on Linux and macOS count a file's size
 MAX_COLUMNS = 2_000
 LARGE_ROWS = 20_000
 _SEPARATORS = [",", ";", "\t", "|"]
@@ -338,6 +346,32 @@ def _is_number(text):
     return True
 
 
+def size_refusal(n_bytes, max_bytes=None):
+    """Why a file of ``n_bytes`` is too large, and how to make it smaller; None when it is not.
+
+    Parameters
+    ----------
+    n_bytes : int
+    max_bytes : int, optional
+        The limit, :data:`MAX_UPLOAD_BYTES` (read at each call) when None.
+
+    Returns
+    -------
+    str or None
+    """
+    limit = MAX_UPLOAD_BYTES if max_bytes is None else max_bytes
+    if n_bytes <= limit:
+        return None
+    megabyte = 10**6  # as the uploader shows the file's size (on Linux and macOS)
+    return (
+        f"The file is {n_bytes / megabyte:,.1f} MB; the limit is {limit / megabyte:,.0f} MB. "
+        "To make it smaller: keep a random sample of the rows (a few tens of thousands show "
+        "how trees split as well as millions do), leave out the columns you will not study, or "
+        "save the table as Parquet or Excel (.xlsx), which hold the same table in a fraction of "
+        "a CSV's size. Then upload the smaller file in place of this one."
+    )
+
+
 def table_suffix(filename):
     """The part of a file name that tells its format: ``".xlsx"``, ``".csv"``; ``""`` if none.
 
@@ -394,11 +428,9 @@ def read_table(file, filename=None, max_bytes=MAX_UPLOAD_BYTES):
     """
     data, name = _file_bytes(file)
     name = filename or name
-    if len(data) > max_bytes:
-        raise DataError(
-            f"The file is {len(data) / 2**20:.1f} MB; the limit is {max_bytes / 2**20:.0f} MB. "
-            "Upload a sample of the rows or fewer columns."
-        )
+    refusal = size_refusal(len(data), max_bytes)
+    if refusal is not None:
+        raise DataError(refusal)
     if not data.strip():
         raise DataError("The file is empty. Upload a table with a header row and data rows.")
     table, lines = _read_packed(data, table_suffix(name)), None
@@ -443,8 +475,29 @@ def infer_task(y):
     return "regression"
 
 
-def table_to_dataset(table, target, task=None, name="Uploaded table"):
-    """Split a parsed table into features and the chosen target.
+def task_reason(y, task):
+    """Why a target means this task, in words: ``"3 classes"``, ``"numbers from 1.5 to 9"``.
+
+    Parameters
+    ----------
+    y : pandas.Series
+        The target as the app reads it (``datasets.column_types.column_values``).
+    task : {"classification", "regression"}
+    """
+    values = y.dropna()
+    distinct = int(values.nunique())
+    if task == "regression":
+        if feature_kind(values) != "numeric" or values.empty:
+            return "text cannot be predicted as a number"
+        low, high = float(values.min()), float(values.max())
+        return f"numbers: {distinct:,} values from {low:.4g} to {high:.4g}"
+    if feature_kind(values) == "numeric" and not pd.api.types.is_bool_dtype(values):
+        return f"{distinct:,} {'class' if distinct == 1 else 'classes'}, written as numbers"
+    return f"{distinct:,} {'class' if distinct == 1 else 'classes'}"
+
+
+def table_to_dataset(table, target, task=None, name="Uploaded table", types=None):
+    """Split a parsed table into features and the chosen target, each column read by its type.
 
     Parameters
     ----------
@@ -455,11 +508,17 @@ def table_to_dataset(table, target, task=None, name="Uploaded table"):
     task : {"classification", "regression"}, optional
         Inferred with :func:`infer_task` when None.
     name : str
+    types : dict {column: datasets.column_types.ColumnType}, optional
+        The columns' types (``datasets.column_types.detect_types(table)`` when None).
+        Free text, constant and empty columns are left out of the features;
+        numbers written as text and dates (as days since the column's first)
+        become numbers, in the features and in the target
+        (``datasets.column_types.prepared_columns``).
 
     Returns
     -------
     Dataset
-        With notes on large tables and dropped rows.
+        With notes on large tables, dropped rows and the columns left out.
 
     Raises
     ------
@@ -470,8 +529,14 @@ def table_to_dataset(table, target, task=None, name="Uploaded table"):
             f"There is no column {format_value(target)}. Pick the target among "
             f"{format_names(table.columns)}."
         )
-    y = table[target]
-    X = table.drop(columns=[target])
+    types = detect_types(table) if types is None else types
+    X, y, left_out = prepared_columns(table, target, types)
+    if X.shape[1] == 0:
+        raise DataError(
+            "No feature is left: every column but the target is free text, empty or the same in "
+            f"every row ({format_names(left_out)}). Upload a table with at least one column of "
+            "numbers or categories besides the target."
+        )
     present = y.notna()
     if not present.any():
         raise DataError(
@@ -492,6 +557,23 @@ def table_to_dataset(table, target, task=None, name="Uploaded table"):
             f"({format_value(y[present].iloc[0])}): there is nothing "
             "to predict. Pick a column with at least two different values."
         )
+    return Dataset(
+        name=name,
+        X=X.reset_index(drop=True),
+        y=y.reset_index(drop=True),
+        task=task,
+        description=f"Uploaded by the user: {len(X):,} rows, {X.shape[1]} features, "
+        f"target {format_value(target)}.",
+        source="uploaded file",
+        group="Uploaded",
+        notes=_upload_notes(table, y, task, left_out, [types[c].kind for c in X.columns]),
+    )
+
+
+def _upload_notes(table, y, task, left_out, kinds):
+    """The notes of an upload: rows without a target, size, many classes, columns left out
+    and dates read as days (no column named: the notes are shown as they are)."""
+    present = y.notna()
     notes = []
     if (~present).any():
         notes.append(f"{(~present).sum()} rows have no target value; preprocessing drops them.")
@@ -502,14 +584,13 @@ def table_to_dataset(table, target, task=None, name="Uploaded table"):
         )
     if task == "classification" and y[present].nunique() > 50:
         notes.append(f"The target has {y[present].nunique()} classes; is it really a class label?")
-    return Dataset(
-        name=name,
-        X=X.reset_index(drop=True),
-        y=y.reset_index(drop=True),
-        task=task,
-        description=f"Uploaded by the user: {len(X):,} rows, {X.shape[1]} features, "
-        f"target {format_value(target)}.",
-        source="uploaded file",
-        group="Uploaded",
-        notes=notes,
-    )
+    if left_out:
+        count = len(left_out)
+        notes.append(
+            f"{count} {'column' if count == 1 else 'columns'} of the file "
+            f"{'is' if count == 1 else 'are'} left out (free text, empty, or the same in every "
+            "row): the Data page says which and why."
+        )
+    if DATE in kinds:
+        notes.append("Dates are features as numbers: the days since the column's first date.")
+    return notes

@@ -130,6 +130,9 @@ def test_bad_uploads_show_an_error_and_keep_the_dataset(name, data, message):
 def test_bad_target_choice_shows_an_error_and_keeps_the_dataset():
     at = open_page("app_pages/data/data.py")
     _upload(at, "const.csv", b"a,b,y\n1,2,k\n3,4,k\n5,6,k\n")
+    assert by_key(at.selectbox, "data_upload_target").value == "b"  # a constant is no target
+    by_key(at.selectbox, "data_upload_target").set_value("y").run()
+    assert any("constant" in w.value for w in at.warning)
     by_key(at.button, "data_use_upload").click().run()
     assert any("single value" in e.value for e in at.error)
     assert at.header[0].value == "Lattice features"

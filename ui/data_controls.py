@@ -10,6 +10,7 @@ import streamlit as st
 
 from datasets import REPORT_PREPROCESSING, DataError, UploadRecord, table_to_dataset
 from datasets import upload as upload_limits
+from datasets.column_types import detect_types
 from datasets.upload_worker import read_table_in_worker
 
 from . import cache_budget, state
@@ -26,13 +27,35 @@ def cached_read_table(data, filename):
     of the page while it sits in the uploader. Returns the table, or raises
     ``DataError`` as ``datasets.upload_worker.read_table_in_worker`` does.
     """
+    return _digest_and_table(data, filename)[1]
+
+
+def read_upload(data, filename):
+    """``(table, types)``: the upload parsed as :func:`cached_read_table` does, and its columns'
+    types (``datasets.column_types.detect_types``), both cached by the file's content.
+
+    Raises ``DataError`` as :func:`cached_read_table` does.
+    """
+    digest, table = _digest_and_table(data, filename)
+    return table, _column_types(digest, upload_limits.table_suffix(filename), table)
+
+
+def _digest_and_table(data, filename):
+    """The upload's sha256 digest and its table (see :func:`cached_read_table`)."""
     data = bytes(data)
     digest = hashlib.sha256(data).hexdigest()
     suffix = upload_limits.table_suffix(filename)
     table, message = _read_upload(digest, suffix, upload_limits.MAX_UPLOAD_BYTES, data)
     if message is not None:
         raise DataError(message)
-    return table
+    return digest, table
+
+
+# A resource, as the table it describes: computed once for every session and never changed.
+@cache_budget.resource(show_spinner="Looking at the columns...", max_entries=8)
+def _column_types(digest, suffix, _table):
+    """``{column: ColumnType}`` of the table read from the file of this digest and suffix."""
+    return detect_types(_table)
 
 
 # A resource: one parsed table for every session, read by table_to_dataset and never changed.
@@ -114,8 +137,10 @@ def use_upload(data, filename, target, task=None):
     """
     record = UploadRecord(filename=filename or "", data=bytes(data), target=str(target), task=task)
     try:
-        table = cached_read_table(record.data, filename)
-        raw = table_to_dataset(table, target, task=task, name=filename or "Uploaded table")
+        table, types = read_upload(record.data, filename)
+        raw = table_to_dataset(
+            table, target, task=task, name=filename or "Uploaded table", types=types
+        )
         state.set_dataset(raw, origin=("upload", raw.name))
     except DataError as err:
         return str(err)

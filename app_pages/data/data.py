@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from app_pages.data import upload_panel
 from app_pages.data.facts import page_facts
 from app_pages.data.feedback import show_flash, show_result
 from datasets import (
@@ -11,8 +12,6 @@ from datasets import (
     NUMERIC_FILLS,
     REPORT_PREPROCESSING,
     DataError,
-    id_like_columns,
-    infer_task,
 )
 from ui import data_controls, figures, glossary, presenter, report, share, snippets, state
 from ui.markdown import plain
@@ -74,6 +73,7 @@ figures.table(
         ),
     },
 )
+upload_panel.left_out_panel(settings)
 chart_column, about_column = st.columns([1, 2])
 figures.chart(target_figure(data), key="data_target_figure", container=chart_column)
 about = " · ".join(text for text in (data.source, data.description) if text)
@@ -85,8 +85,8 @@ report.add_note(sentence)
 report.add_settings({"dataset": data.name, **snippets.preprocessing_words(settings)})
 report.add_snippet(snippets.data_snippet(st.session_state.get(state.DATA_ORIGIN), settings))
 
-choose_tab, prep_tab, rows_tab, pair_tab = st.tabs(
-    ["Choose data", "Preprocessing", "Rows", "Two features"]
+choose_tab, prep_tab, rows_tab, pair_tab = share.tabs(
+    st, ["Choose data", "Preprocessing", "Rows", "Two features"], key=state.DATA_TAB
 )
 
 with choose_tab, presenter.settings("Choose another dataset"):
@@ -139,56 +139,7 @@ with choose_tab, presenter.settings("Choose another dataset"):
             )
 
     with uploaded:
-        st.caption(
-            "Your table stays on this server for this session and comes back if the page is "
-            "reloaded; it is never put in a shared link."
-        )
-        file = st.file_uploader(
-            "A table with a header row: CSV, TSV, semicolon-separated text, Excel (.xlsx) or "
-            "Parquet",
-            type=["csv", "tsv", "txt", "xlsx", "xlsm", "parquet"],
-            key="data_upload_file",
-        )
-        if file is not None:
-            try:
-                table = data_controls.cached_read_table(file.getvalue(), file.name)
-            except DataError as err:
-                st.error(f"{plain(file.name)}: {plain(err)}")
-                st.caption("The dataset you were working on is unchanged.")
-            else:
-                st.caption(f"{plain(file.name)}: {len(table):,} rows, {table.shape[1]} columns.")
-                u1, u2 = st.columns(2)
-                target = u1.selectbox(
-                    "Target column",
-                    list(table.columns),
-                    index=table.shape[1] - 1,
-                    key="data_upload_target",
-                )
-                inferred = infer_task(table[target])
-                task = u2.radio(
-                    "Task",
-                    ["classification", "regression"],
-                    horizontal=True,
-                    key=f"data_upload_task_{target}",
-                    index=0 if inferred == "classification" else 1,
-                    help=f"Inferred from the target: {inferred}.",
-                )
-                upload_ids = id_like_columns(table.drop(columns=[target]))
-                if upload_ids:
-                    st.caption(
-                        "ID-like: "
-                        + "; ".join(f"{c} ({why})" for c, why in upload_ids.items())
-                        + (
-                            ". Excluded by default (see Preprocessing)."
-                            if settings["drop_id_columns"]
-                            else ". Kept, as the preprocessing settings ask."
-                        )
-                    )
-                if st.button("Use this table", type="primary", key="data_use_upload"):
-                    show_result(
-                        data_controls.use_upload(file.getvalue(), file.name, target, task),
-                        f"Now working on {plain(file.name)}.",
-                    )
+        upload_panel.upload_tab(settings)
 
 with prep_tab:
     st.markdown(

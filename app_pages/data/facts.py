@@ -146,12 +146,10 @@ def headline(raw, data, record, settings=None):
         ("one-hot encoded", "one-hot encoded {n}"),
         ("integer encoded", "coded {n} as integers"),
     ):
-        if counts.get(action):
-            done.append(words.format(n=counts[action]))
-    if done:  # "dropped 6 columns ..." : the first count names what it counts
-        first, _, rest = done[0].partition(" ")
-        number, _, tail = rest.partition(" ")
-        done[0] = f"{first} {number} {'column' if number == '1' else 'columns'} {tail}".strip()
+        n = counts.get(action)
+        if n:  # "dropped 6 columns ..., one-hot encoded 2": the first count names what it counts
+            named = f"{n} {'column' if n == 1 else 'columns'}" if not done else n
+            done.append(words.format(n=named))
     if on_lattice:
         lattice = (
             f"{len(on_lattice)} of the {len(flags)} numeric features lie on a lattice "
