@@ -201,7 +201,7 @@ def tree_panel(grower, tree, node, confidence, path=None, rows=None):
         path=path or (),
         missing=grower.missing_features,
         on_select=gs.select,
-        fit_width=600,
+        fit_width=540,
         max_height=560,
         rows=rows,
     )

@@ -94,7 +94,7 @@ def diff_views(a, b, names, class_names, key, labels):
                 feature_names=names,
                 class_names=class_names,
                 marked=sorted(changed),
-                fit_width=600,
+                fit_width=540,
                 max_height=520,
             )
     diff = tree_diff(a, b, feature_names=names)

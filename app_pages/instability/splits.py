@@ -50,7 +50,7 @@ def key_picture(model, table, names, class_names):
         feature_names=names,
         class_names=class_names,
         badges=svg_badges(badges, short=True),
-        fit_width=600,
+        fit_width=540,
         max_height=560,
     )
     st.markdown(_legend(tree, class_names), unsafe_allow_html=True)
