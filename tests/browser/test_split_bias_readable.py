@@ -31,6 +31,17 @@ _UNREADABLE_JS = """() => {
 }"""
 
 
+def _settled(page, run):
+    """Wait until the app has finished its runs: a study that ends under a progress bar reruns
+    the page once more, which replaces its charts. Returns the last run's number."""
+    while True:
+        run = wait_for_run(page, run - 1)
+        page.wait_for_timeout(1_000)  # a rerun the last one asked for starts within this
+        if finished_runs(page) == run:
+            return run
+        run = finished_runs(page)
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_every_figure_of_every_tab_is_readable(size, app_url, browser):
     width, height = SIZES[size]
@@ -44,6 +55,7 @@ def test_every_figure_of_every_tab_is_readable(size, app_url, browser):
         if tab.get_attribute("aria-selected") != "true":
             tab.click()
             run = wait_for_run(page, run)
+        run = _settled(page, run)
         label = tab.inner_text()
         charts = page.locator('[data-testid="stPlotlyChart"]')
         seen.append((label, charts.count()))
