@@ -51,7 +51,7 @@ TREE_TEXT_PX = 16  # the tree view's smallest text in presenter mode (``ui.tree_
 FIGURE_GROWTH = 1.15
 FIGURE_MAX_HEIGHT = 470
 KEY_PICTURE_HEIGHT = 400
-TREE_MAX_HEIGHT = 380  # the tree view's height in presenter mode, for the same reason
+TREE_MAX_HEIGHT = 360  # the tree view's height in presenter mode, for the same reason
 
 
 def active():
@@ -262,7 +262,8 @@ def unset_parts(page, step):
     missing = []
     if step.dataset and state.current().name != step.dataset:
         missing.append(f"the dataset {step.dataset}")
-    if step.tab and st.session_state.get(TAB_KEYS[page]) != step.tab:
+    open_tab = share.peek(TAB_KEYS[page], None)  # None before the page's tabs were first drawn
+    if step.tab and open_tab is not None and open_tab != step.tab:
         missing.append(f'the tab "{step.tab}"')
     if any(st.session_state.get(k) != v for k, v in step.settings):
         missing.append("other settings")
