@@ -44,6 +44,22 @@ def stopped_before_any_step(key):
     return bool(st.session_state.get(f"{key}_stop")) and st.session_state.get(key) is None
 
 
+def latest_study(prefix, identity, label, compute):
+    """The result of ``compute(progress)`` for ``identity``, kept in the session under ``prefix``.
+
+    Run now under :func:`run_with_progress` (progress and a Stop) when not yet kept; only the
+    last identity's result is kept (the others' are dropped, their Stop flags left). None after
+    a Stop that came before the first step ended.
+    """
+    key = prefix + repr(identity)
+    for stale in [k for k in st.session_state if str(k).startswith(prefix)]:
+        if stale != key and not str(stale).endswith("_stop"):
+            del st.session_state[stale]
+    if st.session_state.get(key) is None and not stopped_before_any_step(key):
+        run_with_progress(key, label, compute)
+    return st.session_state.get(key)
+
+
 def session_cached(name, signature, compute):
     """``compute()`` once per ``signature``, kept in this session (for work that shows progress).
 

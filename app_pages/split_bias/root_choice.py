@@ -9,7 +9,7 @@ import streamlit as st
 from trees.selection_bias import ROOT_RULES, many_valued_shares
 from ui import figures, report, share, state
 from ui.cached import sample
-from ui.experiments import run_with_progress, stopped_before_any_step
+from ui.experiments import latest_study
 from ui.markdown import plain
 from viz.split_bias import root_choice_figure
 
@@ -179,14 +179,9 @@ def _root_outcome(data_key, X, y, settings):
     """The root-choice study of these rows and settings: kept in the session once run, else run
     now with progress and a Stop. Only the last settings' result is kept. None after a Stop
     before the first refit ended."""
-    key = state.ROOT_STUDY_PREFIX + repr((data_key, len(y), settings))
-    for stale in [k for k in st.session_state if str(k).startswith(state.ROOT_STUDY_PREFIX)]:
-        if stale != key and not str(stale).endswith("_stop"):
-            del st.session_state[stale]
-    if st.session_state.get(key) is None and not stopped_before_any_step(key):
-        run_with_progress(
-            key,
-            "Choosing the root on resamples, by the Gini gain and by the p-value",
-            lambda progress: root_choices(X, y, *settings, progress),
-        )
-    return st.session_state.get(key)
+    return latest_study(
+        state.ROOT_STUDY_PREFIX,
+        (data_key, len(y), settings),
+        "Choosing the root on resamples, by the Gini gain and by the p-value",
+        lambda progress: root_choices(X, y, *settings, progress),
+    )

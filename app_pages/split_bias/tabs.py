@@ -9,7 +9,7 @@ from lab import SplitBiasJob
 from trees.selection_bias import gini_null_moments
 from ui import errors, figures, runs, share, state
 from ui.cached import sample
-from ui.experiments import run_with_progress, stopped_before_any_step
+from ui.experiments import latest_study
 from ui.markdown import plain
 from viz.split_bias import (
     bias_heatmaps,
@@ -177,17 +177,12 @@ def _noise_outcome(data_key, X, y, settings):
     """The noise-root study of these rows and settings: kept in the session once run, else run
     now with progress and a Stop (at the widgets' limits it takes minutes). Only the last
     settings' result is kept. None after a Stop before the first resample ended."""
-    key = state.NOISE_STUDY_PREFIX + repr((data_key, settings))
-    for stale in [k for k in st.session_state if str(k).startswith(state.NOISE_STUDY_PREFIX)]:
-        if stale != key and not str(stale).endswith("_stop"):
-            del st.session_state[stale]
-    if st.session_state.get(key) is None and not stopped_before_any_step(key):
-        run_with_progress(
-            key,
-            "Fitting stumps on resamples with noise columns",
-            lambda progress: noise_roots(X, y, *settings, progress),
-        )
-    return st.session_state.get(key)
+    return latest_study(
+        state.NOISE_STUDY_PREFIX,
+        (data_key, settings),
+        "Fitting stumps on resamples with noise columns",
+        lambda progress: noise_roots(X, y, *settings, progress),
+    )
 
 
 def show_paper_tab(n1, n2):
