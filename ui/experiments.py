@@ -60,6 +60,23 @@ def latest_study(prefix, identity, label, compute):
     return st.session_state.get(key)
 
 
+def said_stopped(outcome, count, total, unit):
+    """Say on the page that a :func:`latest_study` was stopped; True when nothing is left to show.
+
+    ``outcome`` is the study's result (None after a Stop before its first step), ``count`` the
+    key of its steps done, ``total`` the steps asked for, ``unit`` their name ("refit").
+    """
+    if outcome is None:
+        st.info(f"Stopped before the first {unit} ended. Change a setting to run the study again.")
+        return True
+    if outcome["cancelled"]:
+        st.caption(
+            f"Stopped after {outcome[count]} of {total} {unit}s: what follows covers those "
+            f"{unit}s. Change a setting to run the study again."
+        )
+    return False
+
+
 def session_cached(name, signature, compute):
     """``compute()`` once per ``signature``, kept in this session (for work that shows progress).
 

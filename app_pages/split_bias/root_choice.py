@@ -9,7 +9,7 @@ import streamlit as st
 from trees.selection_bias import ROOT_RULES, many_valued_shares
 from ui import figures, report, share, state
 from ui.cached import sample
-from ui.experiments import latest_study
+from ui.experiments import latest_study, said_stopped
 from ui.markdown import plain
 from viz.split_bias import root_choice_figure
 
@@ -73,14 +73,8 @@ def show_root_choice(data, data_key):
     )  # fmt: skip
     settings = (tuple(categorical), int(refits), int(permutations))
     outcome = _root_outcome(data_key, X, y, settings)
-    if outcome is None:
-        st.info("Stopped before the first refit ended. Change a setting to run the study again.")
+    if said_stopped(outcome, "refits", settings[1], "refit"):
         return
-    if outcome["cancelled"]:
-        st.caption(
-            f"Stopped after {outcome['refits']} of {settings[1]} refits: what follows is those "
-            "refits'. Change a setting to run the study again."
-        )
     figures.chart(
         root_choice_figure(outcome, names, RULE_LABELS),
         key="root_choice_figure",

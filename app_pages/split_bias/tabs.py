@@ -9,7 +9,7 @@ from lab import SplitBiasJob
 from trees.selection_bias import gini_null_moments
 from ui import errors, figures, runs, share, state
 from ui.cached import sample
-from ui.experiments import latest_study
+from ui.experiments import latest_study, said_stopped
 from ui.markdown import plain
 from viz.split_bias import (
     bias_heatmaps,
@@ -147,14 +147,8 @@ def _show_noise_roots(data, data_key):
     permutations = share.number_input(e3, "Permutations per p-value", 19, 999, 49, key="noise_perm")
     settings = (int(n_noise), int(resamples), int(permutations))
     outcome = _noise_outcome(data_key, X, y, settings)
-    if outcome is None:
-        st.info("Stopped before the first resample ended. Change a setting to run the study again.")
+    if said_stopped(outcome, "resamples", settings[1], "resample"):
         return
-    if outcome["cancelled"]:
-        st.caption(
-            f"Stopped after {outcome['resamples']} of {settings[1]} resamples: the counts below "
-            "are those resamples'. Change a setting to run the study again."
-        )
     labels = {"gain": "largest Gini gain", "p_value": "smallest p-value"}
     figures.chart(noise_root_figure(outcome, labels), key="noise_figure")
     counts = {k: int(round(outcome[k] * outcome["resamples"])) for k in labels}
