@@ -137,8 +137,19 @@ def _on_threshold_words(on_threshold, op):
     return f"{on_threshold:,} exactly on the threshold (x {sign} t sends them {side})"
 
 
+class _ThresholdGlyph:
+    """What the glyphs of a split on a threshold share: their width, and a height that holds
+    the plot, its axis and one line per note (rows on the threshold, rows missing)."""
+
+    min_width = GLYPH_WIDTH
+
+    @property
+    def height(self):
+        return _PLOT_HEIGHT + _ROW + _ROW * len(_notes(self.on_threshold, self.missing, self.op))
+
+
 @dataclass(frozen=True)
-class Histogram:
+class Histogram(_ThresholdGlyph):
     """A classification node's rows along its split feature, stacked by class.
 
     Attributes
@@ -164,12 +175,6 @@ class Histogram:
     low: float
     high: float
     op: str
-
-    min_width = GLYPH_WIDTH
-
-    @property
-    def height(self):
-        return _PLOT_HEIGHT + _ROW + _ROW * len(_notes(self.on_threshold, self.missing, self.op))
 
     def position(self, value, width):
         """The x offset of ``value`` in a glyph ``width`` pixels wide."""
@@ -214,7 +219,7 @@ def _notes_svg(x, base, width, on_threshold, missing, op):
 
 
 @dataclass(frozen=True)
-class Scatter:
+class Scatter(_ThresholdGlyph):
     """A regression node's target against its split feature, with each side's mean.
 
     Attributes
@@ -242,12 +247,6 @@ class Scatter:
     op: str
     target_range: tuple
     means: tuple
-
-    min_width = GLYPH_WIDTH
-
-    @property
-    def height(self):
-        return _PLOT_HEIGHT + _ROW + _ROW * len(_notes(self.on_threshold, self.missing, self.op))
 
     def position(self, value, width):
         """The x offset of ``value`` in a glyph ``width`` pixels wide."""
