@@ -6,15 +6,15 @@ inside its own box instead); pages that show a tree show it in the tree view. A 
 the whole page at each size lands in ``test-artifacts/screenshots/`` for people to look at.
 """
 
-from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 
-from tests.browser.conftest import finished_runs, wait_for_run
+from tests.browser.conftest import wait_for_run
 from ui.navigation import PAGES
+from ui.presenter import TAB_KEYS
 
 pytestmark = pytest.mark.browser
-ROOT = Path(__file__).resolve().parents[2]
 
 SIZES = {"1024": (1024, 768), "1440": (1440, 900)}
 # Pages that draw a tree: the tree view must be there.
@@ -55,7 +55,7 @@ def _open(browser, url, size):
             else None
         ),
     )
-    page.goto(url)
+    page.goto(url, wait_until="commit")  # then wait on the app's own state, however slow
     wait_for_run(page)
     return page, problems
 
@@ -117,27 +117,58 @@ def test_tree_labels_are_readable_at_1024(path, app_url, browser):
     page.close()
 
 
-@pytest.mark.parametrize("spec", PAGES, ids=[p.url_path for p in PAGES])
-def test_every_tab_fits_the_screen_at_1024(spec, app_url, browser):
-    """The tabs a page opens on are checked above; here every other tab of its first tab row."""
-    page, problems = _open(browser, f"{app_url}/{'' if spec.default else spec.url_path}", "1024")
-    run = finished_runs(page)
-    # A page whose tabs are ui.share.tabs runs only the open tab's code: opening another reruns.
-    lazy = "share.tabs(" in (ROOT / spec.path).read_text()
-    tabs = page.locator('[data-testid="stMain"] [role="tablist"]').first.locator('[role="tab"]')
-    for index in range(tabs.count()):
-        tab = tabs.nth(index)
-        if tab.get_attribute("aria-selected") == "true":
+_TAB_ROW = '[data-testid="stMain"] [role="tablist"]'
+
+
+def _open_tab(page):
+    """The label of the tab shown in the page's first tab row."""
+    return page.locator(_TAB_ROW).first.locator('[role="tab"][aria-selected="true"]').inner_text()
+
+
+def _change_a_setting(page):
+    """Change one visible setting (a number's step up, a slider's step, a checkbox), in the
+    page's body or else in the sidebar; return whether one was found."""
+    for place in ('[data-testid="stMain"]', '[data-testid="stSidebar"]'):
+        steps = page.locator(f'{place} [data-testid="stNumberInputStepUp"]:visible:enabled')
+        sliders = page.locator(f'{place} [role="slider"]:visible')
+        boxes = page.locator(f'{place} [data-testid="stCheckbox"] label:visible')
+        if steps.count():
+            steps.first.click()
+        elif sliders.count():
+            sliders.first.focus()
+            page.keyboard.press("ArrowRight")
+        elif boxes.count():
+            boxes.first.click()
+        else:
             continue
-        tab.click()
-        if lazy:  # the page reruns and draws the tab's content: wait for that run to finish
-            run = wait_for_run(page, run)
-        else:  # the content is there already, only shown
-            page.wait_for_function(
-                "t => t.getAttribute('aria-selected') === 'true'", arg=tab.element_handle()
-            )
-        label = tab.inner_text()
+        return True
+    return False
+
+
+@pytest.mark.parametrize("spec", PAGES, ids=[p.url_path for p in PAGES])
+def test_every_tab_opens_from_a_link_and_fits_the_screen_at_1024(spec, app_url, browser):
+    """The tab a page opens on is checked above; here every other tab of its first tab row,
+    each opened by a link naming it (issue 34, item 2): the link's tab is the one shown, and
+    nothing reaches beyond 1024 px. The last tab then survives a reload (F5) and a change of
+    setting."""
+    page_url = f"{app_url}/{'' if spec.default else spec.url_path}"
+    page, problems = _open(browser, page_url, "1024")
+    tabs = page.locator(_TAB_ROW).first.locator('[role="tab"]')
+    labels = [tabs.nth(index).inner_text() for index in range(tabs.count())]
+    tab_key = TAB_KEYS.get(spec.url_path)
+    assert tab_key or not labels, f"{spec.url_path} has tabs but no key in presenter.TAB_KEYS"
+    for label in labels[1:]:
+        page.goto(f"{page_url}?{urlencode({tab_key: label})}", wait_until="commit")
+        wait_for_run(page)
+        assert _open_tab(page) == label, f"a link to {label!r} opened another tab"
         assert page.locator('[data-testid="stException"]').count() == 0, label
         assert page.evaluate(_OVERFLOW_JS) == [], f"tab {label!r} reaches beyond 1024 px"
+    if len(labels) > 1:
+        page.reload(wait_until="commit")
+        run = wait_for_run(page)
+        assert _open_tab(page) == labels[-1], "a reload opened another tab"
+        assert _change_a_setting(page), f"no setting to change on {labels[-1]!r}"
+        wait_for_run(page, run)
+        assert _open_tab(page) == labels[-1], "a change of setting opened another tab"
     assert not problems, problems
     page.close()
