@@ -82,6 +82,37 @@ def test_a_legend_below_the_plot_gets_the_room_plotly_gives_it():
     )
 
 
+def _bottom_edge_figure(height):
+    """A heatmap whose horizontal colour bar and legend stand at the figure's bottom edge."""
+    edge = {"y": 0.0, "yref": "container", "yanchor": "bottom"}
+    bar = {"orientation": "h", "x": 1.0, "xanchor": "right", "len": 0.4, "thickness": 12, **edge}
+    return go.Figure(
+        [
+            go.Heatmap(z=[[0, 1], [1, 0]], colorbar=bar),
+            go.Scatter(x=[0, 1], y=[0, 1], name="class 0"),
+        ],
+        layout={
+            **LAYOUT,
+            "height": height,
+            "xaxis": {"title": {"text": "x1"}},
+            "legend": {"orientation": "h", "x": 0.0, **edge},
+        },
+    )
+
+
+def test_a_colour_bar_and_legend_at_the_bottom_edge_get_room_under_the_axis_title():
+    """Placed from the figure's edge in pixels, they need the same room at every height (a
+    presenter's shorter figure included), and more than the axis title alone; a horizontal
+    colour bar takes no room at the right."""
+    tall, short = (reserve_margins(_bottom_edge_figure(h)).layout.margin for h in (600, 300))
+    without = _bottom_edge_figure(600)
+    without.update_layout(showlegend=False)
+    without.update_traces(showscale=False, selector={"type": "heatmap"})
+    axis_only = reserve_margins(without).layout.margin.b
+    assert tall.b == short.b > axis_only + 12 + 12  # the bar and its labels, under the title
+    assert tall.r < 60  # the last tick label's overhang, not a vertical bar's width
+
+
 def test_a_figure_with_nothing_outside_its_plot_keeps_its_margins():
     figure = go.Figure(go.Scatter(x=[0, 1], y=[0, 1]), layout=LAYOUT)
     figure.update_xaxes(showticklabels=False)

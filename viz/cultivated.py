@@ -33,6 +33,35 @@ def probability_colorbar(class_names, **options):
     }
 
 
+# At the figure's bottom edge, at the right of the legend: the panels keep the width a vertical
+# bar would take (at 1024 px with the sidebar open, three panels of ~150 px instead of ~130).
+# Placed from the figure's edge in pixels (``yref="container"``), not in the plot's fractions,
+# so a figure made shorter (presenter mode) does not draw them over the axis titles.
+_AT_BOTTOM_EDGE = {"y": 0.0, "yref": "container", "yanchor": "bottom"}
+_LEGEND_BELOW = {"orientation": "h", "x": 0.0, "xanchor": "left", **_AT_BOTTOM_EDGE}
+
+
+def _probability_bar_below(class_names):
+    """:func:`probability_colorbar` laid horizontally at the bottom right, under the panels: its
+    ends say the classes, its middle the probability shown. (No title: plotly.js draws a
+    horizontal bar's title over the bar when the bar is placed from the figure's edge.)"""
+    return {
+        "tickvals": [0, 0.5, 1],
+        "ticktext": [
+            f"class {class_names[0]}",
+            f"P({class_names[1]}) = 0.5",
+            f"class {class_names[1]}",
+        ],
+        "orientation": "h",
+        "x": 1.0,
+        "xanchor": "right",
+        "len": 0.38,
+        "thickness": 12,
+        "ypad": 4,
+        **_AT_BOTTOM_EDGE,
+    }
+
+
 def soft_surfaces_figure(xs, ys, surfaces, X, y01, fx, fy, feature_names, class_names, row=None):
     """Panels of P(class 1) over two features, one per model, with the training rows (Figure 3).
 
@@ -57,7 +86,7 @@ def soft_surfaces_figure(xs, ys, surfaces, X, y01, fx, fy, feature_names, class_
             go.Heatmap(
                 x=xs, y=ys, z=surfaces[title], zmin=0, zmax=1,
                 colorscale=class_probability_scale(), showscale=index == 0,
-                colorbar=probability_colorbar(class_names, len=0.9, thickness=14),
+                colorbar=_probability_bar_below(class_names),
                 hovertemplate="%{x:.3g}, %{y:.3g}<br>P = %{z:.2f}<extra>" + title + "</extra>",
                 xaxis=x_ref, yaxis=y_ref,
             )
@@ -90,8 +119,8 @@ def soft_surfaces_figure(xs, ys, surfaces, X, y01, fx, fy, feature_names, class_
         grid[axis_key(y_ref)]["range"] = [ys[0], ys[-1]]
         if k == 0:
             grid["yaxis"]["title"] = {"text": feature_names[fy]}
-    layout = {**grid, **TITLED_SUBPLOTS, "height": 380,
-              "legend": {"orientation": "h", "y": -0.22, "x": 0}}  # fmt: skip
+    layout = {**grid, **TITLED_SUBPLOTS, "height": 400,
+              "legend": _LEGEND_BELOW}  # fmt: skip
     return go.Figure(data=traces, layout=layout)
 
 

@@ -34,6 +34,7 @@ _TICK_PAD = 8  # px between the plotting area and a tick label
 _LEGEND_ROW = 20  # px per row of a horizontal legend
 _LEGEND_PAD = 19  # px of padding around a legend
 _LEGEND_SYMBOL = 44  # px of an entry's symbol and gaps
+_LEGEND_GAP = 8  # px between the x axes' titles and a legend or colour bar set at the bottom edge
 _SLACK = 6  # px added to every estimate
 # Tick labels (plotly.js's automatic ticks, default "B" exponent format), counted in decimals:
 # 40 digits hold every tick of a range even as narrow as two neighbouring float64s (17 digits).
@@ -180,7 +181,8 @@ def _left(layout, traces, size):
 
 
 def _bottom(layout, traces, size, height):
-    """Room for the x axes' labels and titles, and for a horizontal legend placed below the plot."""
+    """Room for the x axes' labels and titles, and for a horizontal legend and horizontal colour
+    bars placed below the plot."""
     needed = 0.0
     for name, axis in _axes(layout, "x").items():
         if not _shows_labels(axis) or axis.get("side") == "top":
@@ -191,21 +193,50 @@ def _bottom(layout, traces, size, height):
         tall = _LINE * size if angle < 30 else widest * math.sin(math.radians(min(angle, 90)))
         extra = _STANDOFF + _LINE * (size + 2) if _title(axis) else 0.0
         needed = max(needed, _TICK_PAD + tall + extra)
+    top = (layout.get("margin") or {}).get("t", 0)
+    axes_needed = needed
     legend = layout.get("legend") or {}
-    y = legend.get("y")
-    if (
-        legend.get("orientation") == "h"
-        and y is not None
-        and y < 0
-        and _shows_legend(layout, traces)
-    ):
-        rows = _legend_rows(traces, size)
-        legend_height = _LEGEND_PAD + _LEGEND_ROW * rows
-        # The legend's top sits at y (a fraction of the plot's height, negative: below it):
-        # the margin must hold (-y) * plot height + the legend, where plot height = height - t - b.
-        top = (layout.get("margin") or {}).get("t", 0)
-        needed = max(needed, (legend_height - y * (height - top)) / (1 - y))
+    if legend.get("orientation") == "h" and _shows_legend(layout, traces):
+        legend_height = _LEGEND_PAD + _LEGEND_ROW * _legend_rows(traces, size)
+        needed = max(needed, _room_below(legend, legend_height, (height, top), axes_needed))
+    for trace in traces:
+        bar_height = _colorbar_height(trace, size)
+        if bar_height:
+            bar = _shown_colorbar(trace)
+            needed = max(needed, _room_below(bar, bar_height, (height, top), axes_needed))
     return needed
+
+
+def _room_below(item, item_height, figure_size, axes_needed):
+    """The bottom margin that holds ``item`` (a legend or a colour bar, ``item_height`` px high)
+    placed under the plot; 0 when it is not there.
+
+    Two placements are understood:
+
+    * ``yref="container"`` with ``yanchor="bottom"``: the item stands ``y`` (a fraction of
+      the figure's height) above the figure's bottom edge, so the margin holds it and,
+      above it, the x axes' labels (``axes_needed``), whatever the figure's height;
+    * ``y < 0`` in the plot's fractions, its top at ``y`` (:func:`_below`).
+    """
+    height, top = figure_size
+    y = item.get("y")
+    if y is None:
+        return 0.0
+    if item.get("yref") == "container":
+        if item.get("yanchor") != "bottom" or y >= 0.5:
+            return 0.0
+        return axes_needed + y * height + item_height + _LEGEND_GAP
+    return _below(item_height, y, height, top) if y < 0 else 0.0
+
+
+def _below(item_height, y, height, top):
+    """The bottom margin that holds an item ``item_height`` px high whose top sits at ``y``
+    (a fraction of the plot's height, negative: below it).
+
+    The margin ``b`` must hold ``(-y) * plot height + item_height``, where the plot's height
+    is ``height - top - b``; solved for ``b``.
+    """
+    return (item_height - y * (height - top)) / (1 - y)
 
 
 def _legend_entries(traces):
@@ -234,13 +265,34 @@ def _legend_rows(traces, size, width=400):
     return rows
 
 
-def _colorbar_width(trace, size):
-    """Width of a trace's colour bar, its tick labels and its title (0 when it shows none)."""
+def _shown_colorbar(trace):
+    """A trace's colour bar settings (``{}`` for the defaults), or None when it shows none."""
     colorbar = trace.get("colorbar") or (trace.get("marker") or {}).get("colorbar")
     shows = trace.get("showscale", trace.get("type") in ("heatmap", "contour", "histogram2d"))
     if not colorbar and not shows or shows is False:
+        return None
+    return colorbar or {}
+
+
+def _colorbar_height(trace, size):
+    """Height of a horizontal colour bar (``orientation="h"``), with its tick labels and title;
+    0 for any other colour bar (:func:`_room_below` says whether it is under the plot)."""
+    colorbar = _shown_colorbar(trace)
+    if not colorbar or colorbar.get("orientation") != "h":
         return 0.0
-    colorbar = colorbar or {}
+    title = colorbar.get("title") or {}
+    text = title.get("text") if isinstance(title, dict) else title
+    title_height = _LINE * (size + 2) if text and title.get("side", "top") != "right" else 0.0
+    ticks = _LINE * size + 4  # the labels under the bar, and their gap
+    return colorbar.get("thickness", 30) + ticks + title_height + 2 * colorbar.get("ypad", 10)
+
+
+def _colorbar_width(trace, size):
+    """Width, at the right of the plot, of a trace's vertical colour bar, its tick labels and
+    its title (0 when it shows none, or a horizontal one)."""
+    colorbar = _shown_colorbar(trace)
+    if colorbar is None or colorbar.get("orientation") == "h":
+        return 0.0
     labels = colorbar.get("ticktext") or _tick_labels(_colour_values(trace))
     bar = (
         colorbar.get("thickness", 30) + 4 + max((text_width(t, size) for t in labels), default=0.0)
@@ -271,6 +323,10 @@ def _colour_values(trace):
 def _right(layout, traces, size):
     """Room for colour bars, and for a legend at the right (plotly's default place)."""
     needed = max((_colorbar_width(trace, size) for trace in traces), default=0.0)
+    for trace in traces:  # a horizontal bar's last tick label overhangs its end by half its width
+        if _colorbar_height(trace, size):
+            labels = _shown_colorbar(trace).get("ticktext") or ["0.00"]
+            needed = max(needed, 0.5 * text_width(labels[-1], size))
     coloraxis = layout.get("coloraxis") or {}
     if coloraxis and any((t.get("marker") or {}).get("coloraxis") for t in traces):
         # plotly express puts the colour bar of continuous colours on the layout's colour axis
