@@ -6,6 +6,7 @@ from plotly.subplots import make_subplots
 
 from tests.apptest_helpers import by_key, open_page, shown
 from ui import presenter, state
+from ui.errors import UNEXPECTED
 from ui.guides import GUIDES
 from ui.lectures import LECTURES
 from ui.navigation import PAGES
@@ -71,7 +72,16 @@ def _presenting_page(page):
     at = open_page(PAGE_PATHS[page], timeout=300)
     by_key(at.sidebar.toggle, state.PRESENTER).set_value(True).run()
     assert not at.exception, [e.value for e in at.exception]
+    assert not [e.value for e in at.error if UNEXPECTED in e.value]
     return at
+
+
+@pytest.mark.parametrize("page", sorted(set(GUIDES) - set(presenter.TAB_KEYS)))
+def test_a_guided_page_without_tabs_shows_its_guide_in_presenter_mode(page):
+    """The guide asks what the page lacks for a step; a page without tabs has no tab to ask
+    about (its guide once failed with KeyError on the home page)."""
+    at = _presenting_page(page)
+    assert by_key(at.button, f"{state.GUIDE_STEP_PREFIX}{page}_next")
 
 
 def _walk(at, page):

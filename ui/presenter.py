@@ -262,9 +262,10 @@ def unset_parts(page, step):
     missing = []
     if step.dataset and state.current().name != step.dataset:
         missing.append(f"the dataset {step.dataset}")
-    open_tab = share.peek(TAB_KEYS[page], None)  # None before the page's tabs were first drawn
-    if step.tab and open_tab is not None and open_tab != step.tab:
-        missing.append(f'the tab "{step.tab}"')
+    if step.tab:  # (a page without tabs, the home page's, has no key in TAB_KEYS)
+        open_tab = share.peek(TAB_KEYS[page], None)  # None before the page's tabs were drawn
+        if open_tab is not None and open_tab != step.tab:
+            missing.append(f'the tab "{step.tab}"')
     if any(st.session_state.get(k) != v for k, v in step.settings):
         missing.append("other settings")
     return missing

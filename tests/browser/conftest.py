@@ -171,6 +171,15 @@ def wait_for_run(page, after=0, timeout_s=RUN_TIMEOUT_S):
     return finished_runs(page)
 
 
+def app_error_boxes(page):
+    """The texts of the app's own error boxes on the page (``ui.errors.UNEXPECTED``): the app
+    catches a part's exception and says so in an ``st.error``, which is no ``stException``."""
+    from ui.errors import UNEXPECTED
+
+    alerts = page.locator('[data-testid="stAlert"]')
+    return [text for text in alerts.all_inner_texts() if UNEXPECTED in text]
+
+
 @pytest.fixture(scope="session")
 def screenshot_dir():
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

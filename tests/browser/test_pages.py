@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.browser.conftest import wait_for_run
+from tests.browser.conftest import app_error_boxes, wait_for_run
 from ui.navigation import PAGES
 from ui.presenter import TAB_KEYS
 
@@ -66,6 +66,7 @@ def test_page_opens_cleanly_and_fits_the_screen(spec, size, app_url, browser, sc
     page, problems = _open(browser, f"{app_url}/{'' if spec.default else spec.url_path}", size)
     exceptions = page.locator('[data-testid="stException"]')
     assert exceptions.count() == 0, exceptions.first.inner_text()
+    assert not app_error_boxes(page)
     assert not problems, f"requests or console errors: {problems}"
     assert "Page not found" not in page.locator("body").inner_text()
     assert page.locator("h1").first.inner_text().strip(), "the page has no title"
@@ -162,6 +163,7 @@ def test_every_tab_opens_from_a_link_and_fits_the_screen_at_1024(spec, app_url, 
         wait_for_run(page)
         assert _open_tab(page) == label, f"a link to {label!r} opened another tab"
         assert page.locator('[data-testid="stException"]').count() == 0, label
+        assert not app_error_boxes(page), label
         assert page.evaluate(_OVERFLOW_JS) == [], f"tab {label!r} reaches beyond 1024 px"
     if len(labels) > 1:
         page.reload(wait_until="commit")

@@ -7,7 +7,7 @@ are one pop-over per step, so Next never shows the next answer.
 
 import pytest
 
-from tests.browser.conftest import wait_for_run
+from tests.browser.conftest import app_error_boxes, wait_for_run
 from ui.navigation import PAGES
 
 pytestmark = pytest.mark.browser
@@ -77,6 +77,7 @@ def test_presenter_mode_reads_from_the_back_of_the_room(spec, app_url, browser, 
     if box is not None:
         assert box["y"] + box["height"] <= HEIGHT + 1, f"the key picture ends at {box}"
     assert page.locator('[data-testid="stException"]').count() == 0
+    assert not app_error_boxes(page)
     assert not errors
     page.close()
 
