@@ -12,7 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from .colors import class_color, class_probability_scale
-from .layout import LAYOUT, TITLED_SUBPLOTS, axis_key, panel_grid
+from .layout import AT_BOTTOM_EDGE, LAYOUT, LEGEND_AT_BOTTOM, TITLED_SUBPLOTS, axis_key, panel_grid
 
 __all__ = [
     "abstention_figure",
@@ -33,18 +33,16 @@ def probability_colorbar(class_names, **options):
     }
 
 
-# At the figure's bottom edge, at the right of the legend: the panels keep the width a vertical
-# bar would take (at 1024 px with the sidebar open, three panels of ~150 px instead of ~130).
-# Placed from the figure's edge in pixels (``yref="container"``), not in the plot's fractions,
-# so a figure made shorter (presenter mode) does not draw them over the axis titles.
-_AT_BOTTOM_EDGE = {"y": 0.0, "yref": "container", "yanchor": "bottom"}
-_LEGEND_BELOW = {"orientation": "h", "x": 0.0, "xanchor": "left", **_AT_BOTTOM_EDGE}
-
-
 def _probability_bar_below(class_names):
-    """:func:`probability_colorbar` laid horizontally at the bottom right, under the panels: its
-    ends say the classes, its middle the probability shown. (No title: plotly.js draws a
-    horizontal bar's title over the bar when the bar is placed from the figure's edge.)"""
+    """:func:`probability_colorbar` laid horizontally on the figure's bottom edge, at the right of
+    the legend (``viz.layout.AT_BOTTOM_EDGE``): its ends say the classes, its middle the
+    probability shown.
+
+    Under the panels rather than beside them, the bar leaves its width to the panels: at 1024
+    px with the sidebar open, three panels of ~150 px instead of ~130. It has no title:
+    plotly.js draws a horizontal bar's title over the bar when the bar is placed from the
+    figure's edge.
+    """
     return {
         "tickvals": [0, 0.5, 1],
         "ticktext": [
@@ -58,7 +56,7 @@ def _probability_bar_below(class_names):
         "len": 0.38,
         "thickness": 12,
         "ypad": 4,
-        **_AT_BOTTOM_EDGE,
+        **AT_BOTTOM_EDGE,
     }
 
 
@@ -120,7 +118,7 @@ def soft_surfaces_figure(xs, ys, surfaces, X, y01, fx, fy, feature_names, class_
         if k == 0:
             grid["yaxis"]["title"] = {"text": feature_names[fy]}
     layout = {**grid, **TITLED_SUBPLOTS, "height": 400,
-              "legend": _LEGEND_BELOW}  # fmt: skip
+              "legend": LEGEND_AT_BOTTOM}  # fmt: skip
     return go.Figure(data=traces, layout=layout)
 
 

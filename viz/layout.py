@@ -1,6 +1,13 @@
 """The layout every figure shares (white template, tight margins, room for a title), and panel grids."""
 
-__all__ = ["LAYOUT", "TITLED_SUBPLOTS", "axis_key", "panel_grid"]
+__all__ = [
+    "AT_BOTTOM_EDGE",
+    "LAYOUT",
+    "LEGEND_AT_BOTTOM",
+    "TITLED_SUBPLOTS",
+    "axis_key",
+    "panel_grid",
+]
 
 import plotly.io as pio
 
@@ -14,6 +21,12 @@ pio.templates.default = "plotly_white"
 # Margins leave room for a one-line title; figures with subplot titles need more at the top.
 LAYOUT = {"margin": {"l": 10, "r": 10, "t": 40, "b": 10}}
 TITLED_SUBPLOTS = {**LAYOUT, "margin": {**LAYOUT["margin"], "t": 60}}
+# A legend or colour bar standing on the figure's bottom edge, placed in pixels from it
+# (``yref="container"``) rather than in fractions of the plot's height: a figure made shorter
+# (a presenter's key picture) keeps it clear of the axis titles. ``viz.margins`` reserves the
+# room under the axes for it.
+AT_BOTTOM_EDGE = {"y": 0.0, "yref": "container", "yanchor": "bottom"}
+LEGEND_AT_BOTTOM = {"orientation": "h", "x": 0.0, "xanchor": "left", **AT_BOTTOM_EDGE}
 
 
 def panel_grid(rows, columns, titles=(), horizontal_spacing=0.05, vertical_spacing=0.1,
