@@ -111,22 +111,38 @@ def _threshold_on_lattice_paper(threshold, values):
 _TABLE_CELLS = 1_000_000
 
 
+def _near_a_value(thresholds, values, tolerance=1e-8):
+    """Whether some of the sorted ``values`` lies within ``tolerance`` of each threshold."""
+    if values.shape[0] == 0:
+        return np.zeros(thresholds.shape[0], dtype=bool)
+    i = np.searchsorted(values, thresholds)
+    below = np.abs(thresholds - values[np.maximum(i - 1, 0)])
+    above = np.abs(values[np.minimum(i, values.shape[0] - 1)] - thresholds)
+    return np.minimum(below, above) <= tolerance
+
+
 def _thresholds_on_lattice_paper(thresholds, values):
     """:func:`_threshold_on_lattice_paper` for many thresholds at once (the same test).
 
-    One table of rounded distances, thresholds by values (in chunks of at
-    most ``_TABLE_CELLS`` cells); a row qualifies when it holds a 0 and, once
-    sorted, two equal neighbours (a repeated distance).
+    A distance that rounds to 0 at 8 decimals is at most 5e-9, so a threshold
+    with no value within 1e-8 (:func:`_near_a_value`, a binary search in the
+    sorted ``values``) fails the test: on a continuous column that is nearly
+    every threshold, and the table below is skipped for it (issue 34, item 9:
+    1 s for a tree's 111 thresholds on 100,000 values, before). The others get
+    one table of rounded distances, thresholds by values (in chunks of at most
+    ``_TABLE_CELLS`` cells); a row qualifies when it holds a 0 and, once sorted,
+    two equal neighbours (a repeated distance).
     """
     out = np.zeros(thresholds.shape[0], dtype=bool)
+    candidates = np.flatnonzero(_near_a_value(thresholds, values))
     step = max(1, _TABLE_CELLS // max(values.shape[0], 1))
-    for start in range(0, thresholds.shape[0], step):
-        chunk = thresholds[start : start + step]
-        distances = np.round(np.abs(values[None, :] - chunk[:, None]), 8)
+    for start in range(0, candidates.shape[0], step):
+        rows = candidates[start : start + step]
+        distances = np.round(np.abs(values[None, :] - thresholds[rows][:, None]), 8)
         has_zero = np.any(distances == 0.0, axis=1)
         distances.sort(axis=1)
         repeated = np.any(distances[:, 1:] == distances[:, :-1], axis=1)
-        out[start : start + step] = has_zero & repeated
+        out[rows] = has_zero & repeated
     return out
 
 
