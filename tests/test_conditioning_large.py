@@ -61,3 +61,25 @@ def test_a_large_fit_is_one_that_takes_seconds():
     assert not cc.is_large_fit(100_000, "tree", ())
     assert cc.is_large_fit(100_000, "forest", (("n_estimators", 50),))
     assert not cc.is_large_fit(1_000, "forest", (("n_estimators", 50),))
+
+
+@pytest.mark.parametrize("compact", [False, True])
+def test_a_presenters_key_picture_is_one_row_of_the_two_tests_and_their_difference(compact):
+    """A presenter's key picture is at most 400 px high: a 2 x 2 grid left its panels ~100 px
+    high, so it shows <=, < and where they differ in one row, with the value's colour bar only
+    (two bars' labels overlap in one short row); the legend stands on the bottom edge."""
+    X, y = _lattice(300)
+    params = {"max_depth": 4, "min_samples_leaf": 2}
+    signature = cc.view_signature("test-compact", "classification", "trees", "tree", params)
+    view = cc.model_view(*signature, X, y)
+    figure, _, _, _ = cc.surfaces(
+        signature, 0, 1, 1, "predicted y", ("a", "b", "c"), ("0", "1"), view, compact=compact
+    )
+    spec = figure.to_plotly_json()
+    heatmaps = [t for t in spec["data"] if t["type"] == "heatmap"]
+    bars = [t for t in heatmaps if t.get("showscale") is not False]
+    domains = {tuple(spec["layout"][k]["domain"]) for k in spec["layout"] if k.startswith("yaxis")}
+    assert len(heatmaps) == (3 if compact else 4)
+    assert len(domains) == (1 if compact else 2)  # rows of panels
+    assert len(bars) == (1 if compact else 2)
+    assert spec["layout"]["legend"]["yref"] == "container"

@@ -22,7 +22,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from .colors import blend_with_white, class_color
-from .layout import LAYOUT, axis_key, panel_grid
+from .layout import LAYOUT, LEGEND_AT_BOTTOM, axis_key, panel_grid
 from .partition import grid_axis, grid_rows, rows_on_axes
 
 __all__ = [
@@ -320,11 +320,19 @@ def _surfaces(predictions, X, fx, fy, fixed, n, thresholds, class_index):
 
 
 def _layout_panels(titles, columns):
-    """The panels' grid (shared axes), each panel's axis references, and the numbers of rows and columns."""
+    """The panels' grid, each panel's axis references, and the numbers of rows and columns.
+
+    Every panel maps the same two features, so every panel's axes follow the first panel's:
+    zooming one zooms all, and a difference panel with nothing to draw (the tests agree
+    everywhere) keeps the others' ranges.
+    """
     columns = max(1, min(columns, len(titles)))
     rows = -(-len(titles) // columns)
     grid, cells = panel_grid(rows, columns, titles, horizontal_spacing=0.05,
                              vertical_spacing=0.12 if rows > 1 else 0.0, share_x=True, share_y=True)  # fmt: skip
+    for x_ref, y_ref in cells[1:]:
+        grid[axis_key(x_ref)]["matches"] = "x"
+        grid[axis_key(y_ref)]["matches"] = "y"
     return grid, cells, rows, columns
 
 
@@ -414,7 +422,7 @@ def _difference_panels(xs, ys, surfaces, pairs, cells, bar):
     """The difference panels of ``pairs`` (after the surfaces' panels), and the grid points
     where the first pair differs (0 without pairs)."""
     panels = [
-        _difference_panel(xs, ys, surfaces[a], surfaces[b], cell, k == 0, bar)
+        _difference_panel(xs, ys, surfaces[a], surfaces[b], cell, bar is not None and k == 0, bar)
         for k, ((a, b), cell) in enumerate(zip(pairs, cells[len(surfaces) :], strict=False))
     ]
     return [trace for trace, _ in panels], (panels[0][1] if panels else 0)
@@ -443,7 +451,7 @@ def _finish_layout(grid, cells, n_columns, x_title, y_title, n_rows, height_per_
         **LAYOUT,
         "height": int(height_per_row * n_rows + 90),
         "font": {"size": 13},  # tick labels and colour bars readable on a 1024 px screen
-        "legend": {"orientation": "h", "y": -0.06 - 0.14 / n_rows, "x": 0.0},
+        "legend": LEGEND_AT_BOTTOM,
     }
 
 
@@ -478,8 +486,14 @@ def _surface_panels(xs, ys, surfaces, cells, scale, bar):
 
 
 def _colorbar_places(n_rows, with_difference):
-    """Where the value and difference colour bars sit (right of the figure, stacked)."""
-    if not with_difference:
+    """Where the value and difference colour bars sit (right of the figure, stacked); None:
+    no bar.
+
+    One row of panels (a presenter's key picture) is too short for two bars' labels: the
+    value bar takes the height, and the difference panel, whose title says what it shows,
+    has none.
+    """
+    if not with_difference or n_rows == 1:
         return {"x": 1.01, "y": 0.5, "len": 0.9}, None
     return (
         {"x": 1.01, "y": 1.0, "yanchor": "top", "len": 0.5},

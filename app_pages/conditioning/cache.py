@@ -317,11 +317,13 @@ def _predictors(fitted, conditionings):
 
 
 @cache_budget.resource(show_spinner="Drawing the surfaces...", max_entries=32)
-def surfaces(signature, fx, fy, class_index, value_name, names, class_names, _view):
+def surfaces(signature, fx, fy, class_index, value_name, names, class_names, _view, compact=False):
     """The surfaces figure of a model view (``signature`` identifies the view's settings).
 
     A tree: ``<=``, ``<``, average and where ``<=`` and ``<`` differ, two by
-    two. A forest adds half, and where the average and the half differ.
+    two; ``compact`` (a presenter's key picture, short and wide): ``<=``, ``<``
+    and where they differ, in one row, so the panels keep their height. A
+    forest adds half, and where the average and the half differ.
     The other features are held at the values of a held-out row that changes
     on a split of one of the axes' features (:func:`slice_row`), so its cross
     sits on a purple line; without one, at observed values off the
@@ -336,6 +338,8 @@ def surfaces(signature, fx, fy, class_index, value_name, names, class_names, _vi
     view = _view
     forest = len(view.fitted.trees) > 1
     conditionings = ["<=", "<", "average", "half"] if forest else ["<=", "<", "average"]
+    if compact and not forest:
+        conditionings = ["<=", "<"]
     changed = view.X_test[view.report.prediction_differs]
     crosses = shown_rows(len(changed))
     changed = changed if crosses is None else changed[crosses]
@@ -363,7 +367,7 @@ def surfaces(signature, fx, fy, class_index, value_name, names, class_names, _vi
         class_names=None if class_names is None else list(class_names),
         thresholds=view.thresholds,
         differences=[("<=", "<"), ("average", "half")] if forest else [("<=", "<")],
-        columns=2,
+        columns=None if compact and not forest else 2,
         titles=FOREST_TITLES if forest else None,
         n=90 if forest else 120,
         shown_rows=shown_rows(len(view.X_train)),

@@ -60,7 +60,7 @@ with picture:
     else:
         key_figure, n_grid, held, slice_row = cc.surfaces(
             tree_signature, fx, fy, class_index, f"predicted {data.y.name}", tuple(names),
-            tuple(view.class_names or ()) or None, view,
+            tuple(view.class_names or ()) or None, view, compact=presenter.active(),
         )  # fmt: skip
         figures.chart(key_figure, key="cond_key_picture", key_picture=True,
                       title="One tree under x ≤ t, x < t and their average")  # fmt: skip
