@@ -252,11 +252,19 @@ def _days(times):
 
 
 def _date_words(first, days):
-    """``2021-03-04``, or ``2021-03-04 12:30`` for a time of day: ``first`` and ``days`` after it."""
-    last = first + pd.Timedelta(days=float(days))
-    clock = first != first.normalize() or last != last.normalize()
-    shown = "%Y-%m-%d %H:%M" if clock else "%Y-%m-%d"
-    return first.strftime(shown), last.strftime(shown)
+    """``2021-03-04``, or ``2021-03-04 12:30`` for a time of day: ``first`` and ``days`` after it.
+
+    In numpy's datetimes to the second, which span any year pandas parses: pandas' Timedelta
+    holds 292 years at most (a column from 2021 to 3681 overflowed it), and Python's datetime
+    has no year 0 (which pandas reads in "0000/1/1").
+    """
+    start = first.to_datetime64().astype("datetime64[s]")
+    end = start + np.timedelta64(int(round(float(days) * 86_400)), "s")
+    clock = any(moment != moment.astype("datetime64[D]") for moment in (start, end))
+    unit = "m" if clock else "D"
+    return tuple(
+        np.datetime_as_string(moment, unit=unit).replace("T", " ") for moment in (start, end)
+    )
 
 
 def _read_values(column):

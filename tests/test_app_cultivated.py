@@ -50,7 +50,8 @@ def test_the_surfaces_come_first_on_a_scale_centred_on_one_half():
         and scale[1] == [0.5, "#ffffff"]
         and scale[-1][1] == class_color(1)
     )
-    assert heatmaps[0]["colorbar"]["title"]["text"] == "P(1)"
+    bar = heatmaps[0]["colorbar"]  # under the panels, its middle naming the probability shown
+    assert bar["orientation"] == "h" and bar["ticktext"] == ["class 0", "P(1) = 0.5", "class 1"]
 
 
 def test_the_cultivated_tree_is_drawn_with_real_phi_bars():

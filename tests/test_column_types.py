@@ -92,6 +92,17 @@ def test_dates_in_two_formats_become_days_since_the_first():
     assert days.iloc[1] - days.iloc[0] == 296.0
 
 
+def test_dates_further_apart_than_a_pandas_timedelta_holds_are_dates():
+    """A Timedelta holds 292 years: the span of a column from 2021 to 3681 overflowed it (found
+    by the fuzzers below, as was the year 0)."""
+    column_type = detect_type(pd.Series(["2021-03-04", "3681-01-01 05:03"]))
+    assert column_type.kind == DATE
+    assert "from 2021-03-04 00:00 to 3681-01-01 05:03" in column_type.reason
+    # and pandas reads a year 0, which Python's datetime has not
+    column_type = detect_type(pd.Series(["2021-03-04", "0000/1/1 00"]))
+    assert column_type.kind == DATE and "from 0000-01-01 to 2021-03-04" in column_type.reason
+
+
 def test_month_first_dates_are_read_month_first_when_a_value_says_so():
     values = pd.Series(["03/04/2021", "03/25/2021", "12/31/2021"])
     column_type = detect_type(values)
