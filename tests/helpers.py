@@ -99,3 +99,22 @@ def count_tied_nodes(estimator, X, y, rtol=1e-10):
         if np.count_nonzero(scores >= best - rtol * max(abs(best), 1e-300)) > 1:
             tied += 1
     return tied
+
+
+def run_stopped_study(study, *args, stop_after, **settings):
+    """Run a study that reports each step (``progress(done, total, partial)``) and polls
+    ``should_stop``, asking it to stop after ``stop_after`` steps.
+
+    Returns
+    -------
+    reports : list of (done, total, partial)
+    result : the study's result
+    """
+    reports = []
+    result = study(
+        *args,
+        progress=lambda done, total, partial: reports.append((done, total, partial)),
+        should_stop=lambda: len(reports) >= stop_after,
+        **settings,
+    )
+    return reports, result

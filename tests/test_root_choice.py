@@ -4,6 +4,7 @@ by the Gini gain and by the p-value (source 001), against their distinct values;
 import numpy as np
 import pytest
 
+from tests.helpers import run_stopped_study
 from trees import DecisionTreeClassifier
 from trees.selection_bias import (
     ROOT_RULES,
@@ -95,12 +96,9 @@ def test_refits_are_independent_tasks_and_the_seed_fixes_them():
 
 def test_each_refit_is_reported_and_a_stop_keeps_those_done():
     X, y = _binary_against_noise(rows=120)
-    seen = []
-    result = root_choice_study(
-        X, y, n_refits=6, n_permutations=19,
-        progress=lambda done, total, partial: seen.append((done, total, partial)),
-        should_stop=lambda: len(seen) >= 3,
-    )  # fmt: skip
+    seen, result = run_stopped_study(
+        root_choice_study, X, y, stop_after=3, n_refits=6, n_permutations=19
+    )
     assert [(d, t) for d, t, _ in seen] == [(1, 6), (2, 6), (3, 6)]
     assert all(partial["cancelled"] and partial["refits"] == d for d, _, partial in seen)
     assert result["cancelled"] and result["refits"] == 3

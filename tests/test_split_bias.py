@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from scipy.stats import chi2_contingency, ks_2samp
 
+from tests.helpers import run_stopped_study
 from trees import DecisionTreeClassifier, TreeGrower, bias_experiment
 from trees.selection_bias import (
     BIAS_CRITERIA,
@@ -259,12 +260,9 @@ def test_the_noise_root_study_reports_each_resample_and_a_stop_keeps_those_done(
     rng = np.random.default_rng(0)
     X = rng.integers(0, 3, (120, 2)).astype(float)
     y = (X[:, 0] > 0).astype(int)
-    seen = []
-    result = noise_root_study(
-        X, y, n_resamples=6, n_permutations=19,
-        progress=lambda done, total, partial: seen.append((done, total, partial)),
-        should_stop=lambda: len(seen) >= 3,
-    )  # fmt: skip
+    seen, result = run_stopped_study(
+        noise_root_study, X, y, stop_after=3, n_resamples=6, n_permutations=19
+    )
     assert [(d, t) for d, t, _ in seen] == [(1, 6), (2, 6), (3, 6)]
     assert all(partial["cancelled"] and partial["resamples"] == d for d, _, partial in seen)
     assert result["cancelled"] and result["resamples"] == 3
