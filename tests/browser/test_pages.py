@@ -9,8 +9,9 @@ the whole page at each size lands in ``test-artifacts/screenshots/`` for people 
 from urllib.parse import urlencode
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.browser.conftest import app_error_boxes, wait_for_run
+from tests.browser.conftest import RUN_TIMEOUT_S, app_error_boxes, wait_for_run
 from ui.navigation import PAGES
 from ui.presenter import TAB_KEYS
 
@@ -135,13 +136,40 @@ def _open_tab(page):
     return page.locator(_TAB_ROW).first.locator('[role="tab"][aria-selected="true"]').inner_text()
 
 
+# A setting the test can change, in the page's body or else in the sidebar: a number's step
+# up, a slider, a checkbox; each enabled (a widget is disabled while the app reconnects).
+_SETTING_PLACES = ('[data-testid="stMain"]', '[data-testid="stSidebar"]')
+_SETTING_KINDS = (
+    '[data-testid="stNumberInputStepUp"]:enabled',
+    '[role="slider"]:not([aria-disabled="true"])',
+    '[data-testid="stCheckbox"] label:has(input:enabled)',
+)
+_SETTING_SHOWN_JS = f"""() => {list(_SETTING_PLACES)!r}.some(place => {list(_SETTING_KINDS)!r}.some(
+    kind => Array.from(document.querySelectorAll(place + ' ' + kind)).some(
+        el => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')))"""
+
+
+def _settings_census(page):
+    """What the page holds of each kind of setting, shown or not, for a failure's message."""
+    kinds = ("stNumberInputStepUp", "stSlider", "stCheckbox", "stSelectbox", "stRadio")
+    counts = {kind: page.locator(f'[data-testid="{kind}"]').count() for kind in kinds}
+    counts["disabled"] = page.locator("[disabled], [aria-disabled='true']").count()
+    return counts
+
+
 def _change_a_setting(page):
     """Change one visible setting (a number's step up, a slider's step, a checkbox), in the
-    page's body or else in the sidebar; return whether one was found."""
-    for place in ('[data-testid="stMain"]', '[data-testid="stSidebar"]'):
-        steps = page.locator(f'{place} [data-testid="stNumberInputStepUp"]:visible:enabled')
-        sliders = page.locator(f'{place} [role="slider"]:visible')
-        boxes = page.locator(f'{place} [data-testid="stCheckbox"] label:visible')
+    page's body or else in the sidebar; return whether one was found.
+
+    Waits (on the page's own state, as long as a run may take) for a setting to be shown and
+    enabled first: on a loaded machine the widgets of a reloaded page can come after its run's
+    end marker, or stay disabled while the browser reconnects."""
+    try:
+        page.wait_for_function(_SETTING_SHOWN_JS, timeout=RUN_TIMEOUT_S * 1000)
+    except PlaywrightTimeout:
+        return False
+    for place in _SETTING_PLACES:
+        steps, sliders, boxes = (page.locator(f"{place} {kind}:visible") for kind in _SETTING_KINDS)
         if steps.count():
             steps.first.click()
         elif sliders.count():
@@ -156,7 +184,9 @@ def _change_a_setting(page):
 
 
 @pytest.mark.parametrize("spec", PAGES, ids=[p.url_path for p in PAGES])
-def test_every_tab_opens_from_a_link_and_fits_the_screen_at_1024(spec, app_url, browser):
+def test_every_tab_opens_from_a_link_and_fits_the_screen_at_1024(
+    spec, app_url, browser, screenshot_dir
+):
     """The tab a page opens on is checked above; here every other tab of its first tab row,
     each opened by a link naming it (issue 34, item 2): the link's tab is the one shown, and
     nothing reaches beyond 1024 px. The last tab then survives a reload (F5) and a change of
@@ -178,7 +208,9 @@ def test_every_tab_opens_from_a_link_and_fits_the_screen_at_1024(spec, app_url, 
         page.reload(wait_until="commit")
         run = wait_for_run(page)
         assert _open_tab(page) == labels[-1], "a reload opened another tab"
-        assert _change_a_setting(page), f"no setting to change on {labels[-1]!r}"
+        if not _change_a_setting(page):
+            page.screenshot(path=str(screenshot_dir / f"{spec.url_path}-no-setting.png"))
+            pytest.fail(f"no setting to change on {labels[-1]!r}: {_settings_census(page)}")
         wait_for_run(page, run)
         assert _open_tab(page) == labels[-1], "a change of setting opened another tab"
     assert not problems, problems
