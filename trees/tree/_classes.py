@@ -12,6 +12,7 @@ from ._builder import GrowingTree, grow
 from ._criterion import CLASSIFIER_CRITERIA, REGRESSOR_CRITERIA
 from ._kernels_arrays import kernel_array, no_infinity
 from ._kernels_draws import MAX_SEED, generator_seeds
+from ._node_view import impurity_decrease
 from ._operators import (
     INPUT_DTYPES,
     ROUTING_OPERATORS,
@@ -135,7 +136,14 @@ class BaseDecisionTree(BaseEstimator):
             class_names=None if classes is None else [str(c) for c in classes],
             input_dtype=params.threshold_dtype,
         )
-        self._improvement = growth.nodes.improvement.copy()
+        tree = self.tree_  # its arrays are the growth's: no second pass over the node store
+        self._improvement = impurity_decrease(
+            tree.weighted_n_samples * tree.impurity,
+            tree.feature,
+            tree.left,
+            tree.right,
+            growth.total_weight,
+        )
         if params.ccp_alpha > 0:
             self._prune(params.ccp_alpha)
         return self

@@ -383,6 +383,8 @@ class GrowingTree:
     @property
     def categories(self):
         """Membership nodes and the category codes each sends left."""
+        if not self.categorical.any():
+            return {}  # only a categorical feature makes membership splits
         ints, floats, sets = (
             self.store[STORE_INTS],
             self.store[STORE_FLOATS],

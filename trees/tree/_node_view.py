@@ -27,7 +27,7 @@ from ._kernels_growth import (
     node_means,
 )
 
-__all__ = ["NodeView"]
+__all__ = ["NodeView", "impurity_decrease"]
 
 
 class NodeView:
@@ -108,13 +108,29 @@ class NodeView:
 
     @property
     def improvement(self):
-        """Weighted impurity decrease ``(w_t I_t - w_L I_L - w_R I_R) / w`` of each split
-        (0 at leaves), from the nodes' impurities as scikit-learn's feature importances."""
-        growth, out = self._growth, np.zeros(self.size)
-        internal = np.flatnonzero(self.feature >= 0)
-        weighted = self.weighted_n_samples * self.impurity
-        decrease = (
-            weighted[internal] - weighted[self.left[internal]] - weighted[self.right[internal]]
+        """Weighted impurity decrease of each split (0 at leaves): :func:`impurity_decrease`."""
+        return impurity_decrease(
+            self.weighted_n_samples * self.impurity,
+            self.feature,
+            self.left,
+            self.right,
+            self._growth.total_weight,
         )
-        out[internal] = decrease / growth.total_weight
-        return out
+
+
+def impurity_decrease(weighted_impurity, feature, left, right, total_weight):
+    """Weighted impurity decrease ``(w_t I_t - w_L I_L - w_R I_R) / w`` of each split (0 at
+    leaves), from the nodes' ``w_t I_t``, as scikit-learn's feature importances.
+
+    One rule for the growth's node view and for a fitted tree's arrays (``Tree``'s
+    ``weighted_n_samples * impurity``), which hold the same numbers.
+    """
+    out = np.zeros(feature.shape[0])
+    internal = np.flatnonzero(feature >= 0)
+    decrease = (
+        weighted_impurity[internal]
+        - weighted_impurity[left[internal]]
+        - weighted_impurity[right[internal]]
+    )
+    out[internal] = decrease / total_weight
+    return out

@@ -304,7 +304,8 @@ class TreeParams:
 
     def estimator(self, cls, **extra):
         """An estimator of class ``cls`` with those of these settings that it takes, and ``extra``."""
-        names = [name for name in cls().get_params(deep=False) if name in PARAMETER_CONSTRAINTS]
+        # The class's parameter names read once (``param_names``): a forest makes one per tree.
+        names = [name for name in param_names(cls) if name in PARAMETER_CONSTRAINTS]
         return cls(**{name: getattr(self, name) for name in names}, **extra)
 
 
