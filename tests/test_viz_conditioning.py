@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from viz.conditioning import lattice_axis, surfaces_figure
+from viz.margins import reserve_margins
 
 
 def _uniform(axis):
@@ -198,3 +199,47 @@ def test_a_sample_of_the_rows_is_drawn_and_every_row_builds_the_grid():
     heat = [t for t in sampled.to_plotly_json()["data"] if t["type"] == "heatmap"]
     heat_full = [t for t in full.to_plotly_json()["data"] if t["type"] == "heatmap"]
     np.testing.assert_array_equal(_values(heat[0]["z"]), _values(heat_full[0]["z"]))
+
+
+def _surfaces_in_rows(rows_of_panels):
+    """The surfaces figure of the one-split rule: <=, <, their average and where they differ,
+    in ``rows_of_panels`` rows (1: the presenter's one row of <=, < and the difference)."""
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 8, (200, 2)).astype(float)
+    y = (X[:, 0] <= 3).astype(int)
+    predictions = {op: _rule(op) for op in ("<=", "<")}
+    if rows_of_panels > 1:
+        predictions["average"] = lambda rows: (_rule("<=")(rows) + _rule("<")(rows)) / 2
+    figure, _ = surfaces_figure(
+        predictions, X, y, 0, 1, ["a", "b"], class_index=1, thresholds={0: np.array([3.0])},
+        n=40, difference_of=("<=", "<"), columns=2 if rows_of_panels > 1 else None,
+    )  # fmt: skip
+    return reserve_margins(figure).to_plotly_json()
+
+
+def test_several_rows_of_panels_put_both_colour_bars_under_them_above_the_legend():
+    """Under the panels, the bars leave the figure's width to them (issue 34, item 6)."""
+    figure = _surfaces_in_rows(2)
+    bars = [t["colorbar"] for t in figure["data"] if t["type"] == "heatmap" and t.get("showscale")]
+    assert len(bars) == 2
+    value, difference = bars
+    for bar in bars:
+        assert bar["orientation"] == "h" and bar["yref"] == "container"
+        # Above the legend on the bottom edge, whatever the figure's height.
+        assert bar["y"] * figure["layout"]["height"] >= 60
+    assert value["title"]["text"] == "P(class 1)" and difference["title"]["text"] == "difference"
+    assert (value["x"], value["xanchor"]) == (0.0, "left")
+    assert (difference["x"], difference["xanchor"]) == (1.0, "right")
+    assert value["len"] + difference["len"] < 1.0  # side by side, apart
+    margin = figure["layout"]["margin"]  # raised to what the figure needs (viz.margins)
+    assert margin.get("r", 80) <= 80  # plotly's default: no bar at the right to hold
+    assert margin["b"] >= 60 + 12  # the legend's rows and a bar
+
+
+def test_one_row_of_panels_keeps_one_value_bar_at_the_right():
+    bars = [
+        t["colorbar"]
+        for t in _surfaces_in_rows(1)["data"]
+        if t["type"] == "heatmap" and t.get("showscale") is not False
+    ]
+    assert len(bars) == 1 and bars[0].get("orientation", "v") == "v" and bars[0]["x"] > 1

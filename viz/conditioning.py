@@ -405,7 +405,8 @@ def surfaces_figure(
     panel_titles = [labels.get(k, k) for k in surfaces] + [_difference_title(p) for p in pairs]
     grid, grid_cells, n_rows, n_columns = _layout_panels(panel_titles, columns or len(panel_titles))
     cells = grid_cells[: len(panel_titles)]
-    value_bar, difference_bar = _colorbar_places(n_rows, bool(pairs))
+    height = int(height_per_row * n_rows + 90) + (_BARS_BELOW_PX if n_rows > 1 and pairs else 0)
+    value_bar, difference_bar = _colorbar_places(n_rows, bool(pairs), height)
     scale = _value_scale(surfaces, names, class_index, value_name)
     traces = _surface_panels(xs, ys, surfaces, cells, scale, value_bar)
     differences, n_differ = _difference_panels(xs, ys, surfaces, pairs, cells, difference_bar)
@@ -414,7 +415,7 @@ def surfaces_figure(
     traces += _point_traces(X[dots], np.asarray(y)[dots], fx, fy, cells, len(surfaces), names,
                             changed_points)  # fmt: skip
     layout = _finish_layout(grid, grid_cells, n_columns, feature_names[fx], feature_names[fy],
-                            n_rows, height_per_row)  # fmt: skip
+                            n_rows, height)  # fmt: skip
     return go.Figure(data=traces, layout=layout), n_differ
 
 
@@ -439,7 +440,7 @@ def _point_traces(X, y, fx, fy, cells, n_surfaces, class_names, changed_points):
     return traces
 
 
-def _finish_layout(grid, cells, n_columns, x_title, y_title, n_rows, height_per_row):
+def _finish_layout(grid, cells, n_columns, x_title, y_title, n_rows, height):
     """The figure's layout: the grid, its size, the legend under the panels, axis titles on the outer panels."""
     for k, (x_ref, y_ref) in enumerate(cells):
         if k // n_columns == n_rows - 1:
@@ -449,7 +450,7 @@ def _finish_layout(grid, cells, n_columns, x_title, y_title, n_rows, height_per_
     return {
         **grid,
         **LAYOUT,
-        "height": int(height_per_row * n_rows + 90),
+        "height": height,
         "font": {"size": 13},  # tick labels and colour bars readable on a 1024 px screen
         "legend": LEGEND_AT_BOTTOM,
     }
@@ -479,26 +480,50 @@ def _surface_panels(xs, ys, surfaces, cells, scale, bar):
             }
         traces.append(go.Heatmap(
             x=xs, y=ys, z=np.asarray(z, dtype=np.float32), showscale=index == 0,
-            **{**scale, "colorbar": {**scale["colorbar"], **bar}}, **cells_of,
+            **{**scale, "colorbar": _placed(scale["colorbar"], bar)}, **cells_of,
             xaxis=cells[index][0], yaxis=cells[index][1],
         ))  # fmt: skip
     return traces
 
 
-def _colorbar_places(n_rows, with_difference):
-    """Where the value and difference colour bars sit (right of the figure, stacked); None:
-    no bar.
+# The legend's rows on the figure's bottom edge (two at 1024 px with the sidebar open) under the
+# colour bars' tick labels, and the bars' row, in pixels; the figure grows by the bars' row.
+_LEGEND_ROWS_PX = 68
+_BARS_BELOW_PX = 78
 
-    One row of panels (a presenter's key picture) is too short for two bars' labels: the
-    value bar takes the height, and the difference panel, whose title says what it shows,
-    has none.
+
+def _colorbar_places(n_rows, with_difference, height):
+    """Where the value and difference colour bars sit; None: no bar.
+
+    Several rows of panels: both bars lie under the panels, side by side above the legend
+    (value at the left, difference at the right), so the panels take the width vertical bars
+    took: at 1024 px with the sidebar open, two columns of panels ~210 px wide instead of
+    ~155. They stand ``_LEGEND_ROWS_PX`` above the figure's bottom edge (``yref="container"``,
+    a fraction of ``height``), clear of a legend of two rows at any height.
+
+    One row of panels (a presenter's key picture, whose page is wide): the value bar at the
+    right takes the height, and the difference panel, whose title says what it shows, has none.
     """
     if not with_difference or n_rows == 1:
         return {"x": 1.01, "y": 0.5, "len": 0.9}, None
-    return (
-        {"x": 1.01, "y": 1.0, "yanchor": "top", "len": 0.5},
-        {"x": 1.01, "y": 0.0, "yanchor": "bottom", "len": 0.42},
-    )
+    below = {
+        "orientation": "h",
+        "yref": "container",
+        "y": _LEGEND_ROWS_PX / height,
+        "yanchor": "bottom",
+        "len": 0.44,
+        "thickness": 12,
+        "ypad": 4,
+        "title": {"side": "top"},
+    }
+    return {**below, "x": 0.0, "xanchor": "left"}, {**below, "x": 1.0, "xanchor": "right"}
+
+
+def _placed(colorbar, place):
+    """A colour bar's settings with a place's (:func:`_colorbar_places`); their titles merged,
+    so a place's title side keeps the bar's title text."""
+    title = {**(colorbar.get("title") or {}), **(place.get("title") or {})}
+    return {**colorbar, **place, "title": title}
 
 
 def _difference_panel(xs, ys, first, second, cell, show_scale, bar):
@@ -512,7 +537,7 @@ def _difference_panel(xs, ys, first, second, cell, show_scale, bar):
     trace = go.Heatmap(
         x=xs, y=ys, z=shown.astype(np.float32), zmin=0.0, zmax=top, colorscale=DIFFERENCE_SCALE,
         showscale=show_scale,
-        colorbar={"title": {"text": "difference"}, "thickness": 14, **(bar or {})},
+        colorbar=_placed({"title": {"text": "difference"}, "thickness": 14}, bar or {}),
         hovertemplate="%{x:.4g}, %{y:.4g}<br>differs by %{z:.3g}<extra></extra>",
         xaxis=cell[0], yaxis=cell[1],
     )  # fmt: skip

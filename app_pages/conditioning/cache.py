@@ -371,7 +371,7 @@ def surfaces(signature, fx, fy, class_index, value_name, names, class_names, _vi
         titles=FOREST_TITLES if forest else None,
         n=90 if forest else 120,
         shown_rows=shown_rows(len(view.X_train)),
-        # Two panels a row, whatever the screen: at 1024 px a panel is ~170 px wide, so taller rows.
+        # Two panels a row, whatever the screen (a panel ~210 px wide at 1024 px, the sidebar open).
         height_per_row=320 if forest else 290,
     )
     return figure, n_differ, held, row
