@@ -66,6 +66,8 @@ export default function (component) {
   }
   const viewport = root.querySelector('.tv-viewport');
   const hint = root.querySelector('.tv-hint');
+  // A view without controls (a small tree a page shows whole) keeps its drag and Ctrl+scroll.
+  root.querySelector('.tv-bar').style.display = data.controls === false ? 'none' : '';
   viewport.innerHTML = data.svg;
   const svg = viewport.querySelector('svg');
   const W = data.width, H = data.height, minScale = data.min_scale, maxHeight = data.max_height;
@@ -165,7 +167,7 @@ def _remember_expand(key, result_key):
         st.session_state[_expanded_key(key)] = sorted(expanded_nodes(key) | {int(node)})
 
 
-def tree_view(drawing, *, key, max_height=640, on_select=None, max_scale=1.6):
+def tree_view(drawing, *, key, max_height=640, on_select=None, max_scale=1.6, controls=True):
     """Draw ``drawing`` (a ``viz.tree_svg.Drawing``) in the interactive view.
 
     Parameters
@@ -180,6 +182,10 @@ def tree_view(drawing, *, key, max_height=640, on_select=None, max_scale=1.6):
     max_scale : float
         The largest zoom the picture opens at when it is narrower than the
         column (1 keeps a narrow path at its natural size, so it stays short).
+    controls : bool
+        Whether the zoom buttons and their hint are shown above the view; a
+        small tree shown whole can spare their two lines (dragging and
+        Ctrl/Cmd + scroll still work).
 
     Returns
     -------
@@ -205,6 +211,7 @@ def tree_view(drawing, *, key, max_height=640, on_select=None, max_scale=1.6):
             "min_scale": _min_scale(),
             "max_height": max_height,
             "max_scale": max_scale,
+            "controls": controls,
         },
         on_node_change=node_clicked,
         on_expand_change=lambda: _remember_expand(key, component_key),
@@ -253,6 +260,7 @@ def show_tree(
     on_select=None,
     max_height=640,
     max_scale=1.6,
+    controls=True,
     **drawing_options,
 ):
     """Draw a :class:`trees.Tree` in the view; deeper levels wait behind "+ N more below".
@@ -268,7 +276,7 @@ def show_tree(
     fit_width : float
         The width to fit (about a full page column at 1024 pixels with the
         sidebar; pass less for side-by-side views).
-    max_scale : float
+    max_scale, controls
         See :func:`tree_view`.
     drawing_options
         Passed to :func:`viz.tree_svg.tree_drawing` (names, ``op``,
@@ -288,9 +296,8 @@ def show_tree(
         )
         expanded |= _ways_to_highlights(tree, drawing_options)
     drawing = tree_drawing(tree, max_depth=max_depth, expanded=expanded, **drawing_options)
-    return tree_view(
-        drawing, key=key, max_height=max_height, on_select=on_select, max_scale=max_scale
-    )
+    return tree_view(drawing, key=key, max_height=max_height, on_select=on_select,
+                     max_scale=max_scale, controls=controls)  # fmt: skip
 
 
 def show_modules(

@@ -19,7 +19,7 @@ presenter.guide("home")
 left, right = st.columns(2)
 for column, op, name in ((left, "<=", "x ≤ t (scikit-learn)"), (right, "<", "x < t (R's tree)")):
     with column:
-        st.markdown(f"**Tested with {name}** → {example.verdict[op]}")
+        st.markdown(f"**{name}** → {example.verdict[op]}")  # one line: the leaves above the fold
         figures.tree(
             example.tree,
             key=f"home_tree_{'le' if op == '<=' else 'lt'}",
@@ -33,6 +33,7 @@ for column, op, name in ((left, "<=", "x ≤ t (scikit-learn)"), (right, "<", "x
             max_depth=None,
             fit_width=420,
             max_height=470,
+            controls=False,  # a small tree shown whole: its leaves stay above the fold at 1024x768
         )
 applicant = ", ".join(f"{n} {v:g}" for n, v in zip(example.feature_names, APPLICANT, strict=True))
 st.caption(

@@ -128,6 +128,20 @@ def test_tree_labels_are_readable_at_1024(path, app_url, browser):
     page.close()
 
 
+def test_the_home_pages_leaves_are_on_the_first_screen_at_1024(app_url, browser):
+    """The point of the home page's story, the two leaves the applicant reaches, is on the
+    first screen at 1024 x 768 with the sidebar open (issue 34, item 6): both tree views end
+    above the fold."""
+    page, _ = _open(browser, f"{app_url}/", "1024")
+    assert page.locator('[data-testid="stSidebar"]').is_visible()
+    page.locator(".tv-root svg").nth(1).wait_for(timeout=600_000)  # the views draw after the run
+    bottoms = page.locator(".tv-viewport").evaluate_all(
+        "views => views.map(v => v.getBoundingClientRect().bottom)"
+    )
+    assert len(bottoms) == 2 and max(bottoms) <= 768, f"the tree views end at {bottoms} px"
+    page.close()
+
+
 _TAB_ROW = '[data-testid="stMain"] [role="tablist"]'
 
 
