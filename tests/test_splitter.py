@@ -8,6 +8,7 @@ from trees.tree._splitter import (
     SegmentBatch,
     gather_segments,
     partition_segments,
+    search_layout,
     search_splits,
     sort_features,
 )
@@ -151,3 +152,39 @@ def test_partition_keeps_each_side_sorted():
             for part in (new_xs[f, start : start + nl], new_xs[f, start + nl : start + count]):
                 assert np.all(np.diff(part) >= 0)
             np.testing.assert_array_equal(X[seg, f], new_xs[f, start : start + count])
+
+
+def _lattice_with_gaps(n_rows=300, seed=0):
+    """Rows with ties (rounded features) and missing values, where sort orders are delicate."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n_rows, 5))
+    X[:, 1] = np.round(X[:, 1])
+    X[::7, 3] = np.nan
+    return X
+
+
+def test_the_features_are_sorted_as_one_stable_argsort_of_every_column():
+    """Sorted a column at a time (for memory), the orders are numpy's stable sort of X."""
+    X = _lattice_with_gaps()
+    rows, xs = sort_features(X)
+    expected = np.argsort(X, axis=0, kind="stable").T
+    np.testing.assert_array_equal(rows, expected)
+    np.testing.assert_array_equal(xs, np.take_along_axis(X, expected.T, axis=0).T)
+    assert rows.dtype == np.int32 and rows.flags.c_contiguous and xs.flags.c_contiguous
+    orders_only, none = sort_features(X, with_values=False)
+    assert none is None
+    np.testing.assert_array_equal(orders_only, rows)
+
+
+def test_a_forest_tree_reads_its_rows_values_from_x_as_from_the_sorted_values():
+    """A forest keeps only the orders; the layout a tree gets is the same either way."""
+    X = _lattice_with_gaps()
+    present = np.random.default_rng(1).random(X.shape[0]) < 0.6
+    rows, xs = sort_features(X)
+    from_values = search_layout(X, "best", present)
+    from_x = search_layout(X, "best", present, sorted_rows=rows)
+    for expected, got in zip(from_values, from_x, strict=True):
+        np.testing.assert_array_equal(got, expected)
+    whole = search_layout(X, "best", None, sorted_rows=rows)
+    np.testing.assert_array_equal(whole[0], rows)
+    np.testing.assert_array_equal(whole[1], xs)

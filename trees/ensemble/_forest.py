@@ -317,8 +317,9 @@ class BaseForest(BaseEstimator):
         generator.randint(MAX_SEED, size=len(kept))  # the seeds of the trees kept
         seeds = generator.randint(MAX_SEED, size=n_more)
         X = kernel_array(_round_for_fit(X, params.threshold_dtype))
-        # Sorted once for all trees (random splits read X unsorted: ``search_layout``).
-        sorted_orders = sort_features(X) if params.splitter == "best" else None
+        # Sorted once for all trees (random splits read X unsorted: ``search_layout``); the
+        # orders only, each tree reads its rows' values from X (one copy of the data fewer).
+        sorted_rows = sort_features(X, with_values=False)[0] if params.splitter == "best" else None
         names = getattr(self, "feature_names_in_", None)
         unweighted = np.ones(n_samples)
 
@@ -331,7 +332,7 @@ class BaseForest(BaseEstimator):
                     drawn = np.repeat(np.arange(n_samples), weight.astype(np.intp))
                     weight *= compute_sample_weight("balanced", y, indices=drawn)
             tree = params.estimator(self._tree_class, random_state=seed)
-            return tree._fit_in_forest(X, y, weight, sorted_orders, params, names, generator_seed)
+            return tree._fit_in_forest(X, y, weight, sorted_rows, params, names, generator_seed)
 
         # Each tree's generator seed is the first draw of RandomState(its seed), as the tree's
         # own fit would draw it; all at once, in compiled code (``_draws``).

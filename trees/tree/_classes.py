@@ -201,6 +201,8 @@ class BaseDecisionTree(BaseEstimator):
         # place thresholds and count towards min_samples_leaf.
         self._total_weight = float(sample_weight.sum())  # min_weight_fraction_leaf's whole
         present = sample_weight > 0
+        if present.all():  # the usual case: no copy of X (a mask always copies)
+            return X, np.asarray(y), sample_weight
         return X[present], np.asarray(y)[present], sample_weight[present]
 
     def _is_classifier(self):
@@ -211,22 +213,22 @@ class BaseDecisionTree(BaseEstimator):
         tags.input_tags.allow_nan = routes_missing(self)
         return tags
 
-    def _fit_in_forest(self, X, y, sample_weight, sorted_orders, params, feature_names=None,
+    def _fit_in_forest(self, X, y, sample_weight, sorted_rows, params, feature_names=None,
                        generator_seed=None):  # fmt: skip
         """Grow on the rows of positive weight, without validation (a forest's tree).
 
         The forest validated its settings (``params``, this tree's), ``X``
         (already in the tree's precision) and ``y`` (class indices for a
-        classifier) once and sorted ``X`` once (``sorted_orders``; None for
-        random splits, which need no sort); each tree keeps the rows of its
-        bootstrap sample from those orders (``_splitter.search_layout``)
-        instead of sorting afresh. The tree
+        classifier) once and sorted ``X`` once (``sorted_rows``, the orders;
+        None for random splits, which need no sort); each tree keeps the rows
+        of its bootstrap sample from those orders and reads their values from
+        ``X`` (``_splitter.search_layout``) instead of sorting afresh. The tree
         is the one :meth:`fit` grows on the same rows and weights: rows keep
         their order, so the same statistics are summed in the same order.
         """
         self.tree_params_ = params
         present = sample_weight > 0
-        kept = search_layout(X, params.splitter, present, sorted_orders)
+        kept = search_layout(X, params.splitter, present, sorted_rows)
         # Fractions of rows count every row given, the bootstrap's absent rows too (as fit).
         self._n_rows_given = X.shape[0]
         self._total_weight = float(sample_weight.sum())

@@ -674,11 +674,15 @@ def split_by_membership(data, start, count, feature, chosen, work, left_stats, r
 
 
 @njit(**_JIT)
-def keep_rows(rows, xs, present):
+def keep_rows(rows, values, present, values_by_row=False):
     """The sorted orders of the rows flagged ``present`` (indexed by row id), from those of more rows.
 
     Each feature's order is filtered, keeping the order (a forest's tree
     takes its bootstrap rows from the forest's sorted orders this way).
+    ``values`` are the sorted values (``xs``, read at each position of the
+    order) or, with ``values_by_row``, ``X.T`` (read at each row id): a
+    forest keeps only the orders and reads each tree's values from ``X``,
+    sparing a copy of the data for all its trees.
 
     Returns
     -------
@@ -696,6 +700,6 @@ def keep_rows(rows, xs, present):
             row = rows[f, i]
             if present[row]:
                 kept_rows[f, j] = row
-                kept_xs[f, j] = xs[f, i]
+                kept_xs[f, j] = values[f, row] if values_by_row else values[f, i]
                 j += 1
     return kept_rows, kept_xs

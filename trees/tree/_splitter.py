@@ -89,30 +89,43 @@ TIE_BREAKS = {"first": _index_order, "random": _random_order}
 SPLITTERS = {"best": False, "random": True}
 
 
-def sort_features(X):
+def sort_features(X, with_values=True):
     """Sorted orders of every feature.
 
     Parameters
     ----------
     X : ndarray of shape (n_samples, n_features), float64
+    with_values : bool
+        Whether to gather the sorted values too (a forest keeps only the
+        orders: each tree reads its values from ``X``, ``search_layout``).
 
     Returns
     -------
     rows : ndarray of shape (n_features, n_samples), int32
         ``rows[f]`` sorts feature ``f`` (stable, so ties keep row order).
-    xs : ndarray of shape (n_features, n_samples)
+    xs : ndarray of shape (n_features, n_samples), or None without ``with_values``
         The sorted values, ``xs[f] = X[rows[f], f]``.
     """
-    rows = kernel_array(np.argsort(X, axis=0, kind="stable").T.astype(np.int32))
-    xs = np.take_along_axis(X, rows.T, axis=0).T.copy()
+    n_samples, n_features = X.shape
+    rows = np.empty((n_features, n_samples), dtype=np.int32)
+    xs = np.empty((n_features, n_samples)) if with_values else None
+    # One feature at a time: the sort's int64 order and the gathered values exist for one
+    # column, not for all at once (at 1e6 x 15, 240 MB of temporaries fewer at the fit's peak);
+    # each column's stable sort is the one ``np.argsort(X, axis=0, kind="stable")`` makes.
+    for feature in range(n_features):
+        order = np.argsort(X[:, feature], kind="stable")
+        rows[feature] = order
+        if with_values:
+            xs[feature] = X[order, feature]
     return rows, xs
 
 
-def search_layout(X, splitter, present=None, sorted_orders=None):
+def search_layout(X, splitter, present=None, sorted_rows=None):
     """The rows' layout a growth searches, ``(rows, xs)``, for ``splitter``.
 
     Best splits walk every feature's sorted order (:func:`sort_features`;
-    ``sorted_orders``, a forest's, filtered to the rows ``present``).
+    ``sorted_rows``, a forest's orders of all its rows, filtered to the rows
+    ``present``, their values read from ``X``).
     Random splits read ``X`` through the node's rows and never the sorted
     values (``_kernels_random``), so they take one row order: the rows
     (``present``, default all) in index order, and their values of feature 0
@@ -126,10 +139,12 @@ def search_layout(X, splitter, present=None, sorted_orders=None):
             else np.flatnonzero(present).astype(np.int32)
         )
         return rows[None, :], kernel_array(X[rows, 0][None, :])
-    if sorted_orders is None:
+    if sorted_rows is None:
         rows, xs = sort_features(X)
         return (rows, xs) if present is None else keep_rows(rows, xs, present)
-    return sorted_orders if present is None else keep_rows(*sorted_orders, present)
+    if present is None:
+        present = np.ones(X.shape[0], dtype=np.bool_)
+    return keep_rows(sorted_rows, X.T, present, True)
 
 
 @dataclass

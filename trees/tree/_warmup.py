@@ -77,6 +77,8 @@ def _warm_forest_and_cultivated(X, y, tree):
     ops = np.array([0, 2], dtype=np.intp)
     forest_predict((packed, values, roots, ops), np.ascontiguousarray(X), (0, X.shape[0]), out)
     rows, xs = keep_rows(*sort_features(X), np.ones(X.shape[0], dtype=bool))
+    # A forest's trees read their rows' values from X (``_splitter.search_layout``).
+    keep_rows(rows, X.T, np.ones(X.shape[0], dtype=bool), True)
     stats = np.vstack([1.0 - y, y.astype(float)])
     batch = SegmentBatch(rows, xs, np.array([0]), np.array([X.shape[0]]))
     table = search_splits(batch, stats, CRITERIA_CLF["gini"]())
