@@ -155,3 +155,28 @@ def test_the_cache_guard_clears_stale_kernels(tmp_path, monkeypatch):
     stale.write_text("x")
     _kernels_cache.refresh_cache()  # same digest: nothing to clear
     assert stale.exists() and stamp == (tmp_path / "kernels.digest").read_text()
+
+
+def test_the_growth_and_the_walks_are_not_compiled_again_for_literal_integers():
+    """numba compiles a called kernel once per literal integer argument (``_evaluate(..., 0)``
+    and ``_evaluate(..., node)`` are two compilations, seconds each): the kernels pass int64
+    values instead (issue 30, item 4). Checked where the kernels were compiled in this
+    process (a fresh machine, as CI); kernels loaded from numba's cache have no signatures."""
+    from numba.core import types
+
+    from trees.tree import _kernels_growth, _kernels_traversal
+
+    warm_up()
+    kernels = {
+        "_evaluate": _kernels_growth._evaluate,
+        "_split": _kernels_growth._split,
+        "_scratch": _kernels_growth._scratch,
+        "_walk_rows": _kernels_traversal._walk_rows,
+        "_child": _kernels_traversal._child,
+    }
+    literal = {
+        name: [str(s) for s in kernel.signatures if any(isinstance(t, types.Literal) for t in s)]
+        for name, kernel in kernels.items()
+    }
+    assert not any(literal.values()), literal
+    assert all(len(kernel.signatures) <= 1 for kernel in kernels.values())

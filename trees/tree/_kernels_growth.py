@@ -538,7 +538,9 @@ def _grow_in_order(data, store, search, scratch, keep_alive):
         search[SEARCH_WEIGHTS],
         search[SEARCH_SETTINGS][SETTING_CRIT],
     )
-    budget, size, node = limits[LIMIT_MAX_SPLITS], 1, 0
+    # Integers typed int64, not literals: numba compiles a callee once per literal argument
+    # (``_evaluate`` and ``_split`` again for 0 and 1), seconds of first compilation each.
+    budget, size, node = limits[LIMIT_MAX_SPLITS], np.int64(1), np.int64(0)
     view = _store_views(store)
     while node < size and budget != 0:
         if _may_split(data, view, node, limits, weights, crit, buffers) and _evaluate(
@@ -564,13 +566,14 @@ def _grow_best_first(data, store, search, scratch, keep_alive):
         search[SEARCH_WEIGHTS],
         search[SEARCH_SETTINGS][SETTING_CRIT],
     )
-    budget, size, n_heap = limits[LIMIT_MAX_SPLITS], 1, 0
+    # int64, not literals (see :func:`_grow_in_order`).
+    budget, size, n_heap, root = limits[LIMIT_MAX_SPLITS], np.int64(1), np.int64(0), np.int64(0)
     heap = np.empty((2 * budget + 2, 2))
     view = _store_views(store)
-    if _may_split(data, view, 0, limits, weights, crit, buffers) and _evaluate(
-        data, view, 0, search, buffers
+    if _may_split(data, view, root, limits, weights, crit, buffers) and _evaluate(
+        data, view, root, search, buffers
     ):
-        n_heap = _heap_push(heap, n_heap, -view[STORE_FLOATS][0, CHOICE_IMPROVEMENT], 0)
+        n_heap = _heap_push(heap, n_heap, -view[STORE_FLOATS][root, CHOICE_IMPROVEMENT], root)
     while n_heap > 0 and budget > 0:
         node, n_heap = _heap_pop(heap, n_heap)
         if size + 2 > store[STORE_INTS].shape[0]:
@@ -778,8 +781,16 @@ def split_node(data, store, node, size, raw_sums):
     """
     store = _make_room(store, size + 2)
     n_stats, n_codes = data[DATA_STATS].shape[1], store[STORE_SETS].shape[1]
+    # int64 and bool, not literals: the one specialisation of ``_scratch`` the growth compiles.
+    none = np.int64(0)
     _, work, child_stats = _scratch(
-        n_stats, n_codes, data[DATA_X].shape[1], data[DATA_STATS].shape[0], 0, 0
+        n_stats,
+        n_codes,
+        data[DATA_X].shape[1],
+        data[DATA_STATS].shape[0],
+        none,
+        none,
+        np.bool_(False),
     )
     _split(data, store, node, size, work, child_stats, raw_sums)
     return store

@@ -261,7 +261,9 @@ def route(tree, X, op, rows, out):
     ``op`` ``LESS_EQUAL`` or ``LESS`` fills ``out[0]`` (and ``out[1]`` alike); ``op`` ``BOTH`` fills
     ``out[0]`` (``<=``) and ``out[1]`` (``<``).
     """
-    _walk_rows(_tree_views(tree), unmanaged(X), rows, 0, op, out, 0)
+    # int64, not literals: numba compiles ``_walk_rows`` once per literal argument.
+    root = np.int64(0)
+    _walk_rows(_tree_views(tree), unmanaged(X), rows, root, op, out, root)
 
 
 @njit(**_JIT)
@@ -272,7 +274,7 @@ def predict_values(tree, values, X, op, rows, out):
     arithmetic of ``Tree.predict(X, "average")``.
     """
     leaves = np.empty((2, rows[1] - rows[0]), dtype=np.int64)
-    _walk_rows(_tree_views(tree), unmanaged(X), rows, 0, op, leaves, rows[0])
+    _walk_rows(_tree_views(tree), unmanaged(X), rows, np.int64(0), op, leaves, rows[0])
     for i in range(rows[0], rows[1]):
         a, b = leaves[0, i - rows[0]], leaves[1, i - rows[0]]
         for c in range(values.shape[1]):
@@ -287,14 +289,14 @@ def decision_paths(tree, X, op):
     indptr = np.zeros(X.shape[0] + 1, dtype=np.int64)
     for i in range(X.shape[0]):
         indptr[i + 1] = indptr[i] + 1
-        node = 0
+        node = np.int64(0)  # not a literal: ``_child`` compiled once (see :func:`route`)
         while nodes[node, NODE_FEATURE] != -1:
             code = nodes[node, NODE_FEATURE]
             node = _child(view, node, Xv[i, code if code >= 0 else -2 - code], op)
             indptr[i + 1] += 1
     indices = np.empty(indptr[-1], dtype=np.int64)
     for i in range(X.shape[0]):
-        node, at = 0, indptr[i]
+        node, at = np.int64(0), indptr[i]
         indices[at] = 0
         while nodes[node, NODE_FEATURE] != -1:
             code = nodes[node, NODE_FEATURE]
