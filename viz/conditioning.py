@@ -408,9 +408,8 @@ def surfaces_figure(
     height = int(height_per_row * n_rows + 90) + (_BARS_BELOW_PX if n_rows > 1 and pairs else 0)
     value_bar, difference_bar = _colorbar_places(n_rows, bool(pairs), height)
     scale = _value_scale(surfaces, names, class_index, value_name)
-    traces = _surface_panels(xs, ys, surfaces, cells, scale, value_bar)
     differences, n_differ = _difference_panels(xs, ys, surfaces, pairs, cells, difference_bar)
-    traces += differences
+    traces = _surface_panels(xs, ys, surfaces, cells, scale, value_bar) + differences
     dots = slice(None) if shown_rows is None else np.asarray(shown_rows, dtype=int)
     traces += _point_traces(X[dots], np.asarray(y)[dots], fx, fy, cells, len(surfaces), names,
                             changed_points)  # fmt: skip
