@@ -24,9 +24,12 @@ saved_runs, reopen, compare_runs, delete_run
     What a page lists, reopens, compares and deletes.
 BackgroundRuns, background_runs
     Runs in worker threads of the app's server, found again by any session.
+Computations, server_computations, Stopped
+    Work of a minute a page hands to the server's background worker, its result kept in memory.
 """
 
 from .background import BackgroundRuns, background_runs
+from .computations import Computations, Stopped, server_computations
 from .executors import SchedulerError, make_executor, parse_scheduler
 from .jobs import ConditioningJob, PaperTablesJob, conditioning_result
 from .memory_store import MemoryStore
@@ -43,6 +46,7 @@ from .tuning_jobs import HoldoutSearchJob, NestedSearchJob
 __all__ = [
     "LEGEND",
     "BackgroundRuns",
+    "Computations",
     "ConditioningJob",
     "GridSearchJob",
     "HoldoutSearchJob",
@@ -55,6 +59,7 @@ __all__ = [
     "SchedulerError",
     "SettingsSearchJob",
     "SplitBiasJob",
+    "Stopped",
     "StoreError",
     "background_runs",
     "compare_runs",
@@ -69,4 +74,5 @@ __all__ = [
     "reopen",
     "run_job",
     "saved_runs",
+    "server_computations",
 ]

@@ -536,16 +536,72 @@ def test_a_large_table_draws_a_sample_of_its_rows_and_says_so():
     assert sum(len(plotly_array(t["x"])) for t in dots) == 3 * 2_000  # three surface panels
 
 
-def test_a_long_forest_fit_runs_with_progress_and_is_kept(monkeypatch):
+def test_a_long_forest_fit_runs_in_the_background_with_progress_and_is_kept(monkeypatch):
+    """On large data the forest grows in the server's background worker (issue 34, item 9):
+    the page answers at once with a progress bar and a Stop, and draws the forest once the
+    worker is done; the finished forest is kept for the next runs."""
     from app_pages.conditioning import cache as cc
     from datasets.synthetic import lattice_grid
+    from lab.computations import server_computations
 
     monkeypatch.setattr(cc, "LARGE_FIT", 1)  # every forest counts as large
+    server_computations().clear()
+    cc.stored_view.clear()  # no forest from an earlier test
     at = _open_on_table(lattice_grid(n_samples=3_000), FOREST_TAB)
-    view = at.session_state[state.COND_FOREST_FIT]
-    assert view is not None and len(view.fitted.trees) == 50
+    going = [
+        entry
+        for key, entry in server_computations()._entries.items()
+        if key[0] == "conditioning forest"
+    ]
+    assert len(going) == 1
+    assert going[0].wait(600), "the background forest did not end"
+    assert going[0].status == "done" and going[0].total == 50
+    at.run()  # the next run takes the result and draws it
     assert "dots: 2,000 of 2,100 training rows" in _text(at)
     assert len(plotly_figures(at)) == 2  # the key picture and the forest's
     at.run()  # the finished forest is kept: no second fit
-    assert at.session_state[state.COND_FOREST_FIT] is view
+    assert server_computations().get(going[0].key) is going[0]
+    assert len(plotly_figures(at)) == 2
+    view = at.session_state[state.COND_FOREST_VIEW][1]
+    cc.stored_view.clear()  # as the caches' byte budget does to a forest of hundreds of MB
+    at.run()  # the session's own copy: still no second fit
+    assert server_computations().get(going[0].key) is going[0]
+    assert at.session_state[state.COND_FOREST_VIEW][1] is view
+    assert len(plotly_figures(at)) == 2
+
+
+def test_a_background_forest_stopped_says_so_and_grows_again_on_request(monkeypatch):
+    import threading
+
+    from app_pages.conditioning import cache as cc
+    from datasets.synthetic import lattice_grid
+    from lab.computations import server_computations
+
+    gate, real = threading.Event(), cc.fit_in_steps
+
+    def held(engine, task, params, X, y, progress, step=cc.FOREST_STEP):
+        progress(5, 50)
+        assert gate.wait(600)
+        progress(10, 50)  # the Stop is seen here
+        return real(engine, task, params, X, y, lambda done, total: None, step)
+
+    monkeypatch.setattr(cc, "fit_in_steps", held)
+    monkeypatch.setattr(cc, "LARGE_FIT", 1)
+    server_computations().clear()
+    cc.stored_view.clear()  # no forest from an earlier test
+    at = _open_on_table(lattice_grid(n_samples=3_000), FOREST_TAB)
+    entry = next(
+        e for k, e in server_computations()._entries.items() if k[0] == "conditioning forest"
+    )
+    entry.stop()
+    gate.set()
+    assert entry.wait(600) and entry.status == "stopped"
+    at.run()
+    assert "Stopped (10 of 50 done)" in _text(at)  # stopped after the step that ended
+    assert len(plotly_figures(at)) == 1  # the key picture only
+    at.button(key=f"{state.COND_FOREST_FIT}_restart").click().run()
+    again = server_computations().get(entry.key)
+    assert again is not None and again is not entry
+    assert again.wait(600) and again.status == "done"
+    at.run()
     assert len(plotly_figures(at)) == 2

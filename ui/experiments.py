@@ -7,9 +7,16 @@ the page shows the folds that finished. Streamlit's header offers no Stop of
 its own in this app (``toolbarMode = "minimal"`` in ``.streamlit/config.toml``):
 that Stop ended the run with nothing drawn after it, a progress bar frozen and
 no partial result, so the app's Stop is the one way to stop a run.
+
+Work of a minute or more runs instead in the server's background worker
+(:func:`in_background`, on :mod:`lab.computations`): the page answers meanwhile,
+a bar refreshed every second shows the progress, and the result is drawn when
+it is there.
 """
 
 import streamlit as st
+
+from lab.computations import server_computations
 
 
 def run_with_progress(key, label, run, stop_label="Stop"):
@@ -89,3 +96,61 @@ def session_cached(name, signature, compute):
     result = compute()
     st.session_state[name] = (signature, result)
     return result
+
+
+# Seconds between two refreshes of a background computation's progress bar.
+_REFRESH_SECONDS = 1.0
+
+
+def in_background(name, key, label, compute, restart_label):
+    """The result of ``compute(progress, should_stop)`` computed in the server's background
+    worker (:mod:`lab.computations`), or None while it is not there.
+
+    The first call starts it; until it ends, the page draws a progress bar refreshed every
+    second with a Stop, and the rest of the page works meanwhile; when it ends, the whole page
+    runs again and this call returns the result (the caller keeps it: the registry drops it
+    ``lab.computations.KEEP_SECONDS`` after it ended). ``key`` names what is computed
+    (sessions asking for the same share the work, and a Stop); ``name`` prefixes the widgets'
+    keys. After a Stop, the page says so and offers ``restart_label``, a button that starts it
+    again. A computation that failed raises RuntimeError with its error.
+    """
+    registry = server_computations()
+    entry = registry.get(key)
+    if entry is not None and entry.status == "stopped":
+        done = f"{entry.done} of {entry.total} done" if entry.total else "before its first step"
+        st.info(f"Stopped ({done}). Press “{restart_label}” to start again.")
+        if not st.button(restart_label, key=f"{name}_restart", type="primary"):
+            return None
+        entry = None
+    if entry is None:
+        registry.take(key)
+        entry = registry.start(key, label, compute)
+    if entry.status == "done":
+        # Left in the registry (dropped a while after it ended): a rerun that interrupts the
+        # caller before it kept the result, or another session asking for the same, finds it.
+        return entry.result
+    if entry.status == "failed":
+        registry.take(key)
+        raise RuntimeError(entry.error)
+    _progress_panel(name, key)
+    return None
+
+
+def _progress_panel(name, key):
+    """The progress bar and Stop of the computation of ``key``, refreshed every second; the
+    whole page runs again once it has ended."""
+
+    @st.fragment(run_every=_REFRESH_SECONDS)
+    def panel():
+        entry = server_computations().get(key)
+        if entry is None or not entry.going:
+            st.rerun()  # from a fragment this reruns the whole page, which takes the result
+        waiting = "waits for another computation on this server to end"
+        steps = f"{entry.done} of {entry.total}" if entry.total else "starting"
+        text = f"{entry.label}: {waiting if entry.status == 'queued' else steps}"
+        st.progress(entry.fraction, text=text)
+        if st.button("Stop", key=f"{name}_stop", help="Stops after the current step."):
+            entry.stop()
+        st.caption("It goes on in the background: the rest of the page works meanwhile.")
+
+    panel()

@@ -161,7 +161,12 @@ COND_FY = "cond_fy"  # ... and vertical feature
 COND_CLASS = "cond_class"  # the class whose probability is drawn (more than two classes)
 COND_ROW = "cond_row"  # the held-out row of the worked example
 COND_TAB = "cond_tab"  # the open tab
-COND_FOREST_FIT = "cond_forest_fit"  # the forest grown step by step on large data (progress, Stop)
+COND_FOREST_FIT = (
+    "cond_forest_fit"  # prefix of the background forest's widgets (its Stop, its restart)
+)
+COND_FOREST_VIEW = (
+    "cond_forest_view"  # (signature, view): the last large forest, kept in the session
+)
 STAIR_TAB = "stair_tab"  # the open tab of the staircase page
 COND_EXP_REPEATS = "cond_exp_repeats"
 COND_EXP_FOLDS = "cond_exp_folds"

@@ -10,15 +10,18 @@ cached across sessions, keyed on the dataset's fingerprint and the settings.
 
 On large data the maps draw a sample of the rows as dots (:func:`shown_rows`,
 a fixed seed; the grid and every count use all of them), and a forest whose
-fit takes seconds is grown a few trees at a time (:func:`forest_view`), so
-the page shows its progress and a Stop; the finished view is kept with the
-others (:func:`stored_view`).
+fit takes seconds is grown a few trees at a time in the server's background
+worker (:func:`grow_forest`, ``ui.experiments.in_background``), so the page
+answers meanwhile and shows its progress and a Stop; the finished view is kept
+with the others (:func:`finish_forest_view`, :func:`stored_view`) and in the
+session, since the caches' byte budget may not hold a forest of hundreds of MB.
 """
 
 from dataclasses import dataclass
 
 import numpy as np
 
+from lab.computations import Stopped
 from trees import Tree, from_sklearn
 from trees.conditioning import (
     PACKAGE_ENGINES,
@@ -39,8 +42,9 @@ __all__ = [
     "ModelView",
     "NotStored",
     "axis_order",
+    "finish_forest_view",
     "fit_in_steps",
-    "forest_view",
+    "grow_forest",
     "is_large_fit",
     "lattice_index",
     "shown_rows",
@@ -49,6 +53,7 @@ __all__ = [
     "slice_row",
     "model_view",
     "surfaces",
+    "training_rows",
 ]
 
 # The picture's new rows: 30% of the rows held out with seed 0 (all rows below 20 rows).
@@ -164,7 +169,7 @@ class NotStored(LookupError):
 def stored_view(signature, _view=None):
     """The finished view stored under ``signature``; with ``_view``, store it.
 
-    Views grown step by step (:func:`forest_view`) are kept here, across
+    Views grown step by step (:func:`finish_forest_view`) are kept here, across
     sessions and within the caches' budget, like those of :func:`model_view`.
 
     Raises
@@ -217,22 +222,36 @@ def fit_in_steps(engine, task, params, X, y, progress, step=FOREST_STEP):
     )
 
 
-def forest_view(signature, X, y, progress):
-    """The forest's :class:`ModelView`, grown step by step on the training rows, then stored.
-
-    ``progress(done, total, partial)`` is ``ui.experiments.run_with_progress``'s
-    callback: one step per ``FOREST_STEP`` trees, and one for comparing the
-    tests on the held-out rows.
-    """
-    data_key, task, engine, _, params = signature
+def training_rows(signature, X, y):
+    """The training rows of a view's held-out split (what its model is fitted on)."""
+    data_key, task = signature[0], signature[1]
     X_train, _, y_train, _ = held_out_split(data_key, task, *HELD_OUT, X, y)
-    total = dict(params)["n_estimators"]
-    steps = -(-total // FOREST_STEP) + 1
-    fitted = fit_in_steps(engine, task, params, X_train, y_train,
-                          lambda done, _: progress(-(-done // FOREST_STEP), steps, None))  # fmt: skip
-    view = _view_of(data_key, task, engine, fitted, X, y)
-    progress(steps, steps, view)
-    return stored_view(signature, _view=view)
+    return X_train, y_train
+
+
+def grow_forest(signature, X_train, y_train, progress, should_stop):
+    """A large view's forest, grown :data:`FOREST_STEP` trees at a time in the server's
+    background worker (``ui.experiments.in_background``).
+
+    ``progress(done, total)`` counts the trees; between two steps, ``should_stop()`` True
+    raises :class:`lab.computations.Stopped`. Pure computation (no Streamlit): the page
+    draws the progress and finishes the view (:func:`finish_forest_view`).
+    """
+    _, task, engine, _, params = signature
+
+    def report(done, total):
+        progress(done, total)
+        if done < total and should_stop():
+            raise Stopped
+
+    return fit_in_steps(engine, task, params, X_train, y_train, report)
+
+
+def finish_forest_view(signature, fitted, X, y):
+    """The view of a forest grown by :func:`grow_forest`: both tests compared on the held-out
+    rows, stored under ``signature`` (:func:`stored_view`) for every session."""
+    data_key, task, engine = signature[:3]
+    return stored_view(signature, _view=_view_of(data_key, task, engine, fitted, X, y))
 
 
 def parting_features(view):

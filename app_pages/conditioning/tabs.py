@@ -15,7 +15,7 @@ from trees import mirror
 from trees.conditioning import row_paths
 from trees.inspection import split_text
 from ui import errors, figures, share, state
-from ui.experiments import run_with_progress, stopped_before_any_step
+from ui.experiments import in_background
 from ui.home_example import APPLICANT, CLASS_NAMES, focus_nodes, loan_example
 from ui.markdown import plain
 
@@ -210,28 +210,37 @@ def _prediction_table(tree, x, classes):
 
 
 def _forest_view(page, signature):
-    """The forest's view: from the cache, or grown on every training row with progress and a
-    Stop when that takes seconds (large data); None after a Stop."""
-    n_train = len(page.view.X_train)
+    """The forest's view: from the cache, or, on large data, grown in the server's background
+    with progress and a Stop while the rest of the page works; None until it is there."""
     if not cc.is_large_fit(len(page.y), "forest", signature[4]):
         return cc.model_view(*signature, page.X, page.y)
     try:
         return cc.stored_view(signature)
     except cc.NotStored:
         pass
-    if stopped_before_any_step(state.COND_FOREST_FIT):
-        st.info(
-            f"Stopped. The forest is grown on all {n_train:,} training rows, "
-            f"{cc.FOREST_STEP} trees at a time: press the button to grow it."
-        )
-        st.button("Grow the forest", key="cond_forest_grow", type="primary")
-        return None
-    return run_with_progress(
+    # The caches' byte budget may not hold a large forest (50 trees on 200,000 rows: ~400 MB):
+    # the session keeps its last one, so a rerun never grows it again.
+    kept = st.session_state.pop(state.COND_FOREST_VIEW, None)  # another forest's goes
+    if kept is not None and kept[0] == signature:
+        st.session_state[state.COND_FOREST_VIEW] = kept
+        return kept[1]
+    X_train, y_train = cc.training_rows(signature, page.X, page.y)
+    fitted = in_background(
         state.COND_FOREST_FIT,
-        f"Growing the forest on all {n_train:,} training rows ({cc.FOREST_STEP} trees a step, "
-        "then both tests on the held-out rows)",
-        lambda progress: cc.forest_view(signature, page.X, page.y, progress),
+        ("conditioning forest", signature),
+        f"Growing the forest on all {len(y_train):,} training rows ({cc.FOREST_STEP} trees a "
+        "step), trees grown",
+        lambda progress, should_stop: cc.grow_forest(
+            signature, X_train, y_train, progress, should_stop
+        ),
+        "Grow the forest",
     )
+    if fitted is None:
+        return None
+    with st.spinner("Comparing both tests on the held-out rows"):
+        view = cc.finish_forest_view(signature, fitted, page.X, page.y)
+    st.session_state[state.COND_FOREST_VIEW] = (signature, view)
+    return view
 
 
 def show_forest_tab(page):
