@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from app_pages.conditioning import cache as cc
+from lab.computations import Stopped
 from trees.conditioning import fit_model
 
 
@@ -30,23 +31,33 @@ def test_a_forest_grown_in_steps_is_the_forest_of_one_fit(engine):
         np.testing.assert_array_equal(a.threshold, b.threshold)
 
 
-def test_the_forest_view_reports_each_step_and_is_stored():
+def test_the_background_forest_reports_each_step_and_its_view_is_stored():
     X, y = _lattice(800)
     signature = cc.view_signature("test-large", "classification", "trees", "forest",
                                   {"n_estimators": 10, "min_samples_leaf": 1})  # fmt: skip
     with pytest.raises(cc.NotStored):
         cc.stored_view(signature)
     seen = []
-    view = cc.forest_view(signature, X, y, lambda d, n, partial: seen.append((d, n, partial)))
-    assert [(d, n) for d, n, _ in seen] == [
-        (1, 3),
-        (2, 3),
-        (3, 3),
-    ]  # two steps of 5, then the tests
-    assert seen[-1][2] is view and cc.stored_view(signature) is view
+    X_train, y_train = cc.training_rows(signature, X, y)
+    fitted = cc.grow_forest(
+        signature, X_train, y_train, lambda done, total: seen.append((done, total)), lambda: False
+    )
+    assert seen == [(5, 10), (10, 10)]  # two steps of 5 trees
+    view = cc.finish_forest_view(signature, fitted, X, y)
+    assert cc.stored_view(signature) is view
     direct = cc.model_view(*signature, X, y)
     np.testing.assert_array_equal(view.report.prediction_differs, direct.report.prediction_differs)
     assert (view.on_lattice, view.internal) == (direct.on_lattice, direct.internal)
+
+
+def test_the_background_forest_stops_between_two_steps():
+    X, y = _lattice(800)
+    signature = cc.view_signature("test-large-stop", "classification", "trees", "forest",
+                                  {"n_estimators": 10, "min_samples_leaf": 1})  # fmt: skip
+    seen = []
+    with pytest.raises(Stopped):
+        cc.grow_forest(signature, X, y, lambda done, total: seen.append(done), lambda: True)
+    assert seen == [5]  # the first step ended, the Stop was seen before the second
 
 
 def test_the_rows_drawn_are_all_up_to_the_limit_then_a_fixed_sample():
