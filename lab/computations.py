@@ -15,9 +15,9 @@ one worker for the whole server: a second computation waits for the first,
 so one visitor cannot take every core of a server a class shares.
 """
 
+import queue
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 __all__ = ["KEEP_SECONDS", "Computation", "Computations", "Stopped", "server_computations"]
@@ -69,12 +69,17 @@ class Computation:
 
 
 class Computations:
-    """The registry of the computations of this process, run by ``workers`` threads."""
+    """The registry of the computations of this process, run one at a time by one worker.
 
-    def __init__(self, workers=1):
+    The worker is a daemon thread, as :mod:`lab.background`'s: a server stopping mid-forest
+    exits at once instead of waiting for the forest (a pool's threads are joined at exit).
+    """
+
+    def __init__(self):
         self._entries = {}
         self._lock = threading.Lock()
-        self._executor = ThreadPoolExecutor(workers, thread_name_prefix="tree-bias-lab computation")
+        self._queue = queue.Queue()
+        self._worker = None
 
     def start(self, key, label, compute):
         """Queue ``compute(progress, should_stop)``, or return the computation of ``key`` if
@@ -91,8 +96,18 @@ class Computations:
                 return current
             entry = Computation(key, label)
             self._entries[key] = entry
-        self._executor.submit(self._work, entry, compute)
+            self._queue.put((entry, compute))
+            if self._worker is None:
+                self._worker = threading.Thread(
+                    target=self._serve, name="tree-bias-lab computations", daemon=True
+                )
+                self._worker.start()
         return entry
+
+    def _serve(self):
+        """The worker's loop: the queued computations in turn, for as long as the process."""
+        while True:
+            self._work(*self._queue.get())
 
     @staticmethod
     def _work(entry, compute):
