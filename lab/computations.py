@@ -1,4 +1,4 @@
-"""Computations in a worker thread of the app's server, their results kept until a page takes them.
+"""Computations in a worker thread of the app's server, their results kept for the pages to read.
 
 A page's script thread ends with its rerun, and a computation of a minute (a
 forest grown on 100,000 rows) must neither hold the page for that minute nor
@@ -6,11 +6,12 @@ start again at each rerun. :func:`server_computations` is the registry of this
 process: ``start(key, label, compute)`` runs ``compute(progress,
 should_stop)`` in the server's worker thread and keeps its progress and its
 result under ``key``, what it computes (two sessions asking for the same work
-share one computation); the page draws the progress meanwhile and takes the
+share one computation); the page draws the progress meanwhile and reads the
 result when it is there.
 
 Unlike :mod:`lab.background`'s runs, nothing is saved: a result lives in
-memory until a page takes it, or :data:`KEEP_SECONDS` after it ended. There is
+memory for :data:`KEEP_SECONDS` after it ended (a page keeps what it read;
+``take`` removes one sooner, a failure the page has shown, say). There is
 one worker for the whole server: a second computation waits for the first,
 so one visitor cannot take every core of a server a class shares.
 """
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 
 __all__ = ["KEEP_SECONDS", "Computation", "Computations", "Stopped", "server_computations"]
 
-# How long an ended computation waits for a page to take its result (a visitor who left).
+# How long an ended computation's result stays for the pages that ask (then it is dropped).
 KEEP_SECONDS = 600.0
 
 

@@ -122,15 +122,14 @@ def in_background(name, key, label, compute, restart_label):
         if not st.button(restart_label, key=f"{name}_restart", type="primary"):
             return None
         entry = None
-    if entry is None:
-        registry.take(key)
+    if entry is None:  # (``start`` replaces a stopped computation)
         entry = registry.start(key, label, compute)
     if entry.status == "done":
         # Left in the registry (dropped a while after it ended): a rerun that interrupts the
         # caller before it kept the result, or another session asking for the same, finds it.
         return entry.result
     if entry.status == "failed":
-        registry.take(key)
+        registry.take(key)  # the next run starts it again instead of saying the error again
         raise RuntimeError(entry.error)
     _progress_panel(name, key)
     return None
