@@ -58,8 +58,6 @@ from ._kernels_search import (
     DATA_TARGETS,
     DATA_X,
     FEATURE_THRESHOLD,
-    SETTING_BY_SCORE,
-    SETTING_CRIT,
     category_sums,
     children_allowed,
     membership_left,
@@ -91,7 +89,39 @@ def _gather(X, rows, start, count, feature, values):
 @njit(**_INLINE)
 def _left_of(values, rows, start, count, stats, cut, left):
     """Statistics and row count of the rows sent left by ``cut``, ``(threshold,
-    missing_left)``: a gathered value ``<= threshold``, or missing when ``missing_left``."""
+    missing_left)``: a gathered value ``<= threshold``, or missing when ``missing_left``.
+
+    Up to three statistics (regression's sums, two classes) are summed in local
+    variables: the compiler cannot tell ``left`` from ``stats``, so a sum kept in
+    ``left`` is stored and loaded again at every row (a third of a fully grown extra
+    tree's time). Each column is summed in row order either way.
+    """
+    threshold, missing_left = cut
+    n_stats = stats.shape[1]
+    if n_stats > 3:
+        return _left_of_many(values, rows, start, count, stats, cut, left)
+    s0, s1, s2 = 0.0, 0.0, 0.0
+    n_left = 0
+    for i in range(count):
+        if values[i] <= threshold or (missing_left and np.isnan(values[i])):
+            row = rows[0, start + i]
+            s0 += stats[row, 0]
+            if n_stats > 1:
+                s1 += stats[row, 1]
+            if n_stats > 2:
+                s2 += stats[row, 2]
+            n_left += 1
+    left[0] = s0
+    if n_stats > 1:
+        left[1] = s1
+    if n_stats > 2:
+        left[2] = s2
+    return n_left
+
+
+@njit(**_JIT)
+def _left_of_many(values, rows, start, count, stats, cut, left):
+    """:func:`_left_of` for more than three statistics, summed in ``left``."""
     threshold, missing_left = cut
     left[:] = 0.0
     n_left = 0
@@ -144,10 +174,10 @@ def _categorical_draw(X, feature, rows, start, count, stats, equality, buffers, 
 
 
 @njit(**_INLINE)
-def _threshold_draw(X, rows, node, stats, feature, buffers, rng):
+def _threshold_draw(X, rows, node, stats, feature, values, left, rng):
     """One random threshold of an ordered feature (module docstring), with a side drawn for
-    its missing rows as scikit-learn's ``RandomSplitter`` does; the left child's statistics
-    go to ``buffers[BUFFER_LEFT]``.
+    its missing rows as scikit-learn's ``RandomSplitter`` does; the node's values of the
+    feature go to ``values``, the left child's statistics to ``left``.
 
     Returns
     -------
@@ -158,7 +188,6 @@ def _threshold_draw(X, rows, node, stats, feature, buffers, rng):
     missing_left : bool
     """
     start, count, _ = node
-    values = buffers[BUFFER_VALUES]
     lo, hi, n_missing = _gather(X, rows, start, count, feature, values)
     if n_missing == count or (n_missing == 0 and not lo + FEATURE_THRESHOLD < hi):
         return -1, np.nan, False
@@ -168,24 +197,22 @@ def _threshold_draw(X, rows, node, stats, feature, buffers, rng):
     missing_left = n_missing > 0 and rng.random() < 0.5
     cut = (threshold, missing_left)
     return (
-        _left_of(values, rows, start, count, stats, cut, buffers[BUFFER_LEFT]),
+        _left_of(values, rows, start, count, stats, cut, left),
         threshold,
         missing_left,
     )
 
 
-@njit(**_INLINE)
-def _threshold_key(data, node, settings, cut, buffers):
-    """A drawn threshold's key (its proxy, or its score when ``by_score``), and under the
-    absolute error its children's errors and left weight (``subset_errors``; zeros otherwise).
-    The left child's statistics are in ``buffers[BUFFER_LEFT]``."""
+@njit(**_JIT)
+def _absolute_error_key(data, node, cut, buffers):
+    """A drawn threshold's key under the absolute error, with its children's errors and
+    left weight (``subset_errors``); the node's values of the feature are in
+    ``buffers[BUFFER_VALUES]``. (Other criteria's key is the proxy of the left child's
+    statistics, computed in the search's loop: a helper given the buffers would take a
+    reference to each of its arrays at every candidate.)"""
     start, count, parent = node
-    crit, by_score = settings[SETTING_CRIT], settings[SETTING_BY_SCORE]
-    if crit == ABSOLUTE_ERROR:
-        errors = subset_errors(data, (start, count), buffers[BUFFER_VALUES], cut, buffers)
-        return errors_proxy((errors[0], errors[1]), (errors[2], parent[0] - errors[2])), errors
-    key = proxy(buffers[BUFFER_LEFT], parent, crit)
-    return (score_from_proxy(key, parent, crit) if by_score else key), (0.0, 0.0, 0.0)
+    errors = subset_errors(data, (start, count), buffers[BUFFER_VALUES], cut, buffers)
+    return errors_proxy((errors[0], errors[1]), (errors[2], parent[0] - errors[2])), errors
 
 
 @njit(**_JIT)
@@ -215,7 +242,11 @@ def choose_random_split(data, node, settings, visit, n_allowed, buffers, rng):
     categorical = data[DATA_CATEGORICAL]
     start, count, parent = node
     crit, min_leaf, min_weight, equality, by_score, _ = settings
-    left, best_set = buffers[BUFFER_LEFT], buffers[BUFFER_BEST_CHOSEN]
+    left, best_set, values = (
+        buffers[BUFFER_LEFT],
+        buffers[BUFFER_BEST_CHOSEN],
+        buffers[BUFFER_VALUES],
+    )
     best_left = buffers[BUFFER_SPARE]  # the best threshold candidate's left statistics
     best_key, best_f, best_n_left, best_threshold = -np.inf, -1, 0, np.nan
     best_missing_left = False
@@ -241,13 +272,19 @@ def choose_random_split(data, node, settings, visit, n_allowed, buffers, rng):
                 best_key, best_f, best_n_left, best_threshold = key, f, n_left, np.nan
                 best_set[:] = buffers[BUFFER_CHOSEN]  # later draws overwrite ``chosen``
             continue
-        n_left, threshold, missing_left = _threshold_draw(X, rows, node, stats, f, buffers, rng)
+        n_left, threshold, missing_left = _threshold_draw(X, rows, node, stats, f, values, left,
+                                                          rng)  # fmt: skip
         if n_left < 0:
             continue  # constant in the node (every value missing, or one value): not counted
         visited += 1
         if not children_allowed(left, parent, n_left, count, crit, min_leaf, min_weight):
             continue
-        key, errors = _threshold_key(data, node, settings, (threshold, missing_left), buffers)
+        if absolute_error:
+            key, errors = _absolute_error_key(data, node, (threshold, missing_left), buffers)
+        else:  # the proxy, or the score when ``by_score``
+            key, errors = proxy(left, parent, crit), (0.0, 0.0, 0.0)
+            if by_score:
+                key = score_from_proxy(key, parent, crit)
         if key > best_key:
             best_key, best_f, best_n_left, best_threshold = key, f, n_left, threshold
             best_missing_left, best_errors = missing_left, errors

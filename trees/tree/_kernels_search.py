@@ -568,6 +568,61 @@ def partition(xs, rows, start, count, goes_left, skip_feature, spare_rows, spare
             xs[f, start + n_left + j] = spare_xs[j]
 
 
+@njit(**_INLINE)
+def sums_by_side(rows, order, start, count, stats, goes_left, sums):
+    """Sum a segment's statistics by side: the rows ``rows[order, start:start + count]``
+    flagged in ``goes_left`` into ``sums[0]``, the others into ``sums[1]``, each column in
+    that order of rows.
+
+    Up to three statistics (regression's sums, two classes) are summed in local
+    variables: the compiler cannot tell the sums' arrays from ``stats``, so a sum kept in
+    them is stored and loaded again at every row.
+
+    Returns
+    -------
+    int
+        Rows flagged left.
+    """
+    left_stats, right_stats = sums
+    n_stats = stats.shape[1]
+    n_left = 0
+    if n_stats > 3:
+        left_stats[:] = 0.0
+        right_stats[:] = 0.0
+        for i in range(count):
+            row = rows[order, start + i]
+            if goes_left[row]:
+                for k in range(n_stats):
+                    left_stats[k] += stats[row, k]
+                n_left += 1
+            else:
+                for k in range(n_stats):
+                    right_stats[k] += stats[row, k]
+        return n_left
+    l0, l1, l2, r0, r1, r2 = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+    for i in range(count):
+        row = rows[order, start + i]
+        if goes_left[row]:
+            l0 += stats[row, 0]
+            if n_stats > 1:
+                l1 += stats[row, 1]
+            if n_stats > 2:
+                l2 += stats[row, 2]
+            n_left += 1
+        else:
+            r0 += stats[row, 0]
+            if n_stats > 1:
+                r1 += stats[row, 1]
+            if n_stats > 2:
+                r2 += stats[row, 2]
+    left_stats[0], right_stats[0] = l0, r0
+    if n_stats > 1:
+        left_stats[1], right_stats[1] = l1, r1
+    if n_stats > 2:
+        left_stats[2], right_stats[2] = l2, r2
+    return n_left
+
+
 @njit(**_JIT)
 def split_by_threshold(data, start, count, feature, cut, work, left_stats, right_stats):
     """Split a segment after its ``n_left`` lowest present values of ``feature``.
@@ -595,20 +650,11 @@ def split_by_threshold(data, start, count, feature, cut, work, left_stats, right
     goes_left, spare_rows, spare_xs = work
     n_present_left, missing_left = cut
     n_present = count_present(xs, feature, start, count)
-    left_stats[:] = 0.0
-    right_stats[:] = 0.0
-    n_left = 0
-    for i in range(count):  # (no array variable chosen per row: it would cost reference counting)
-        row = rows[feature, start + i]
-        is_left = i < n_present_left or (missing_left and i >= n_present)
-        if is_left:
-            for k in range(stats.shape[1]):
-                left_stats[k] += stats[row, k]
-        else:
-            for k in range(stats.shape[1]):
-                right_stats[k] += stats[row, k]
-        goes_left[row] = is_left
-        n_left += is_left
+    for i in range(count):
+        goes_left[rows[feature, start + i]] = i < n_present_left or (
+            missing_left and i >= n_present
+        )
+    n_left = sums_by_side(rows, feature, start, count, stats, goes_left, (left_stats, right_stats))
     p = start + n_present_left - 1
     if n_present_left == n_present:
         threshold = np.inf  # every present value left, only the missing rows right
@@ -638,18 +684,7 @@ def split_by_flags(data, start, count, work, left_stats, right_stats):
     """
     xs, rows, stats = data[DATA_XS], data[DATA_ROWS], data[DATA_STATS]
     goes_left, spare_rows, spare_xs = work
-    left_stats[:] = 0.0
-    right_stats[:] = 0.0
-    n_left = 0
-    for i in range(count):
-        row = rows[0, start + i]
-        is_left = goes_left[row]
-        for k in range(stats.shape[1]):
-            if is_left:
-                left_stats[k] += stats[row, k]
-            else:
-                right_stats[k] += stats[row, k]
-        n_left += is_left
+    n_left = sums_by_side(rows, 0, start, count, stats, goes_left, (left_stats, right_stats))
     partition(xs, rows, start, count, goes_left, -1, spare_rows, spare_xs)
     for i in range(n_left):
         goes_left[rows[0, start + i]] = False
