@@ -38,13 +38,13 @@ def test_the_background_forest_reports_each_step_and_its_view_is_stored():
     with pytest.raises(cc.NotStored):
         cc.stored_view(signature)
     seen = []
-    X_train, y_train = cc.training_rows(signature, X, y)
-    fitted = cc.grow_forest(
-        signature, X_train, y_train, lambda done, total: seen.append((done, total)), lambda: False
+    inputs = cc.view_inputs(signature, X, y)
+    computed = cc.grow_forest_view(
+        signature, inputs, lambda done, total: seen.append((done, total)), lambda: False
     )
     assert seen == [(5, 10), (10, 10)]  # two steps of 5 trees
-    view = cc.finish_forest_view(signature, fitted, X, y)
-    assert cc.stored_view(signature) is view
+    view = cc.store_view(signature, computed)
+    assert view is computed and cc.stored_view(signature) is view
     direct = cc.model_view(*signature, X, y)
     np.testing.assert_array_equal(view.report.prediction_differs, direct.report.prediction_differs)
     assert (view.on_lattice, view.internal) == (direct.on_lattice, direct.internal)
@@ -56,7 +56,8 @@ def test_the_background_forest_stops_between_two_steps():
                                   {"n_estimators": 10, "min_samples_leaf": 1})  # fmt: skip
     seen = []
     with pytest.raises(Stopped):
-        cc.grow_forest(signature, X, y, lambda done, total: seen.append(done), lambda: True)
+        cc.grow_forest_view(signature, cc.view_inputs(signature, X, y),
+                            lambda done, total: seen.append(done), lambda: True)  # fmt: skip
     assert seen == [5]  # the first step ended, the Stop was seen before the second
 
 

@@ -11,9 +11,10 @@ cached across sessions, keyed on the dataset's fingerprint and the settings.
 On large data the maps draw a sample of the rows as dots (:func:`shown_rows`,
 a fixed seed; the grid and every count use all of them), and a forest whose
 fit takes seconds is grown a few trees at a time in the server's background
-worker (:func:`grow_forest`, ``ui.experiments.in_background``), so the page
-answers meanwhile and shows its progress and a Stop; the finished view is kept
-with the others (:func:`finish_forest_view`, :func:`stored_view`) and in the
+worker with both tests compared on the held-out rows (:func:`grow_forest_view`,
+``ui.experiments.in_background``), so the page answers meanwhile and shows its
+progress and a Stop; the finished view is kept with the others
+(:func:`store_view`, :func:`stored_view`) and in the
 session, since the caches' byte budget may not hold a forest of hundreds of MB.
 """
 
@@ -42,18 +43,18 @@ __all__ = [
     "ModelView",
     "NotStored",
     "axis_order",
-    "finish_forest_view",
     "fit_in_steps",
-    "grow_forest",
+    "grow_forest_view",
     "is_large_fit",
     "lattice_index",
     "shown_rows",
+    "store_view",
     "stored_view",
     "parting_features",
     "slice_row",
     "model_view",
     "surfaces",
-    "training_rows",
+    "view_inputs",
 ]
 
 # The picture's new rows: 30% of the rows held out with seed 0 (all rows below 20 rows).
@@ -125,15 +126,16 @@ def _disagreement(engine, fitted, X):
 @cache_budget.resource(show_spinner="Fitting...", max_entries=32)
 def model_view(data_key, task, engine, model, params, _X, _y):
     """The :class:`ModelView` of a ``"tree"`` or ``"forest"`` (``params`` a tuple of pairs)."""
-    X_train, _, y_train, _ = held_out_split(data_key, task, *HELD_OUT, _X, _y)
-    fitted = fit_model(engine, model, task, dict(params), SEED, X_train, y_train)
-    return _view_of(data_key, task, engine, fitted, _X, _y)
+    split = held_out_split(data_key, task, *HELD_OUT, _X, _y)
+    fitted = fit_model(engine, model, task, dict(params), SEED, split[0], split[2])
+    return _view_of(engine, fitted, split, lattice_index(data_key, _X))
 
 
-def _view_of(data_key, task, engine, fitted, X, y):
-    """The :class:`ModelView` of a fitted model (fitted on the held-out split's training rows)."""
-    X_train, X_test, y_train, y_test = held_out_split(data_key, task, *HELD_OUT, X, y)
-    lattice = lattice_index(data_key, X)
+def _view_of(engine, fitted, split, lattice):
+    """The :class:`ModelView` of a model fitted on the training rows of the held-out ``split``
+    ``(X_train, X_test, y_train, y_test)``; ``lattice`` is the data's :class:`LatticeIndex`.
+    Pure computation: a background worker may run it."""
+    X_train, X_test, y_train, y_test = split
     marked = [lattice.nodes(tree) for tree in fitted.trees]
     return ModelView(
         fitted=fitted,
@@ -169,7 +171,7 @@ class NotStored(LookupError):
 def stored_view(signature, _view=None):
     """The finished view stored under ``signature``; with ``_view``, store it.
 
-    Views grown step by step (:func:`finish_forest_view`) are kept here, across
+    Views computed in the background (:func:`store_view`) are kept here, across
     sessions and within the caches' budget, like those of :func:`model_view`.
 
     Raises
@@ -222,36 +224,38 @@ def fit_in_steps(engine, task, params, X, y, progress, step=FOREST_STEP):
     )
 
 
-def training_rows(signature, X, y):
-    """The training rows of a view's held-out split (what its model is fitted on)."""
+def view_inputs(signature, X, y):
+    """What a large view's background computation needs from the page's caches: the held-out
+    split of the data (``(X_train, X_test, y_train, y_test)``) and its lattice index."""
     data_key, task = signature[0], signature[1]
-    X_train, _, y_train, _ = held_out_split(data_key, task, *HELD_OUT, X, y)
-    return X_train, y_train
+    return held_out_split(data_key, task, *HELD_OUT, X, y), lattice_index(data_key, X)
 
 
-def grow_forest(signature, X_train, y_train, progress, should_stop):
+def grow_forest_view(signature, inputs, progress, should_stop):
     """A large view's forest, grown :data:`FOREST_STEP` trees at a time in the server's
-    background worker (``ui.experiments.in_background``).
+    background worker (``ui.experiments.in_background``), and its view: both tests compared
+    on the held-out rows (seconds on 90,000 rows, so the page's run that follows only draws).
 
-    ``progress(done, total)`` counts the trees; between two steps, ``should_stop()`` True
-    raises :class:`lab.computations.Stopped`. Pure computation (no Streamlit): the page
-    draws the progress and finishes the view (:func:`finish_forest_view`).
+    ``inputs`` is :func:`view_inputs`'s. ``progress(done, total)`` counts the trees; between two
+    steps, ``should_stop()`` True raises :class:`lab.computations.Stopped`. Pure computation
+    (no Streamlit): the page draws the progress and stores the view (:func:`store_view`).
     """
     _, task, engine, _, params = signature
+    split, lattice = inputs
 
     def report(done, total):
         progress(done, total)
         if done < total and should_stop():
             raise Stopped
 
-    return fit_in_steps(engine, task, params, X_train, y_train, report)
+    fitted = fit_in_steps(engine, task, params, split[0], split[2], report)
+    return _view_of(engine, fitted, split, lattice)
 
 
-def finish_forest_view(signature, fitted, X, y):
-    """The view of a forest grown by :func:`grow_forest`: both tests compared on the held-out
-    rows, stored under ``signature`` (:func:`stored_view`) for every session."""
-    data_key, task, engine = signature[:3]
-    return stored_view(signature, _view=_view_of(data_key, task, engine, fitted, X, y))
+def store_view(signature, view):
+    """Keep a view computed in the background under ``signature`` (:func:`stored_view`), for
+    every session."""
+    return stored_view(signature, _view=view)
 
 
 def parting_features(view):

@@ -224,21 +224,18 @@ def _forest_view(page, signature):
     if kept is not None and kept[0] == signature:
         st.session_state[state.COND_FOREST_VIEW] = kept
         return kept[1]
-    X_train, y_train = cc.training_rows(signature, page.X, page.y)
-    fitted = in_background(
+    inputs = cc.view_inputs(signature, page.X, page.y)
+    view = in_background(
         state.COND_FOREST_FIT,
         ("conditioning forest", signature),
-        f"Growing the forest on all {len(y_train):,} training rows ({cc.FOREST_STEP} trees a "
-        "step), trees grown",
-        lambda progress, should_stop: cc.grow_forest(
-            signature, X_train, y_train, progress, should_stop
-        ),
+        f"Growing the forest on all {len(inputs[0][2]):,} training rows ({cc.FOREST_STEP} trees "
+        "a step, then both tests compared on the held-out rows), trees grown",
+        lambda progress, should_stop: cc.grow_forest_view(signature, inputs, progress, should_stop),
         "Grow the forest",
     )
-    if fitted is None:
+    if view is None:
         return None
-    with st.spinner("Comparing both tests on the held-out rows"):
-        view = cc.finish_forest_view(signature, fitted, page.X, page.y)
+    view = cc.store_view(signature, view)
     st.session_state[state.COND_FOREST_VIEW] = (signature, view)
     return view
 
