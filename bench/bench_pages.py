@@ -38,10 +38,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-import numpy as np
-from sklearn.tree import DecisionTreeClassifier
-
-from bench.common import print_rows
+from bench.common import print_rows, sklearn_yardstick
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -176,19 +173,6 @@ def _open_expanders(page):
             summary.click()
 
 
-def _yardstick(repeat=5):
-    """Median time of one scikit-learn tree fitted and scored on 5,000 x 10 rows."""
-    rng = np.random.default_rng(0)
-    X = rng.normal(size=(5_000, 10))
-    y = (X[:, 0] + rng.normal(size=5_000) > 0).astype(int)
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        DecisionTreeClassifier(random_state=0).fit(X, y).score(X, y)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def _time_page(browser, url, spec, repeat):
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -241,7 +225,7 @@ def main(argv=None):
         )
         _time_page(browser, url, chosen[0], 1)  # warm the server: imports, caches, compilation
         for spec in chosen:
-            yardstick = _yardstick()
+            yardstick = sklearn_yardstick()
             first, interactions = _time_page(browser, url, spec, args.repeat)
             print(f"{spec.url_path}: done", file=sys.stderr, flush=True)
             for kind, seconds, wall in [("first render", first, first), *interactions]:
