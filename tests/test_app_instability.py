@@ -176,3 +176,97 @@ def test_the_report_snippet_reproduces_the_page(page, capsys):
     assert f"two refits agree on {agreement} of the held-out rows" in printed
     assert f"{_metric(page, 'Near-tie trees')} near-tie tree" in printed
     assert "seeds that change the tree: 0 distinct trees: 1" in printed
+
+
+def _background(kind):
+    """The server's computations of ``kind`` (the first item of their key)."""
+    from lab.computations import server_computations
+
+    return [e for k, e in server_computations()._entries.items() if k[0] == kind]
+
+
+@pytest.fixture
+def large(monkeypatch):
+    """Every split judging and near-tie study counts as large work (issue 30, item 3)."""
+    from app_pages.instability import cache
+    from lab.computations import server_computations
+    from ui.experiments import kept_result
+
+    monkeypatch.setattr(cache, "LARGE_WORK", 1)
+    server_computations().clear()
+    kept_result.clear()  # nothing computed by an earlier test
+    yield
+    server_computations().clear()
+    kept_result.clear()
+
+
+def test_large_split_judging_runs_in_the_background_and_badges_the_tree_when_done(large):
+    at = open_page("app_pages/instability/instability.py", timeout=180)
+    _clean(at)
+    # The run ended at once: the tree is drawn without badges, the judging and the refits go
+    # on (one after the other: the server's worker takes one computation at a time).
+    [entry] = _background("split confidence")
+    [refitting] = _background("refits")
+    assert _metric(at, "Fragile splits") == "judging..."
+    assert _metric(at, "Two refits agree on") == "refitting..."
+    assert "#d62728" not in tree_views(at)[0]["svg"]
+    assert any("being judged" in i.value for i in at.info)
+    assert entry.wait(600) and entry.status == "done" and entry.total > 0
+    assert refitting.wait(600) and refitting.status == "done"
+    at.run()  # the next run takes the table and the refits, and badges the tree
+    _clean(at)
+    fragile, total = _metric(at, "Fragile splits").split(" of ")
+    assert 0 < int(fragile) <= int(total)
+    assert _metric(at, "Two refits agree on").endswith("%")
+    assert "#d62728" in tree_views(at)[0]["svg"]
+    _tab(at, "Refits compared")
+    assert "Map of the refits" in " | ".join(_titles(at))
+    again = open_page("app_pages/instability/instability.py", timeout=180)  # another session
+    assert _metric(again, "Fragile splits") == _metric(at, "Fragile splits")  # kept: no rerun
+    assert _background("split confidence") == [entry] and _background("refits") == [refitting]
+
+
+def test_large_tie_break_refits_run_in_the_background(large):
+    at = open_page("app_pages/instability/instability.py", timeout=180)
+    for kind in ("split confidence", "refits"):
+        _background(kind)[0].wait(600)
+    _tab(at, "Tie-break")
+    [entry] = _background("tie-break refits")
+    assert entry.wait(600) and entry.status == "done"
+    at.run()
+    _clean(at)
+    assert int(_metric(at, "Distinct trees")) >= 1  # the study's panel is drawn
+
+
+def test_large_near_tie_trees_grow_in_the_background_and_a_stop_says_so(large, monkeypatch):
+    import threading
+
+    from app_pages.instability import cache
+
+    gate, real = threading.Event(), cache.near_tie_trees
+
+    def held(*args, progress=None, should_stop=None, **kwargs):
+        def gated(done, total):
+            progress(done, total)
+            assert gate.wait(600)
+
+        return real(*args, progress=gated, should_stop=should_stop, **kwargs)
+
+    monkeypatch.setattr(cache, "near_tie_trees", held)
+    at = open_page("app_pages/instability/instability.py", timeout=180)
+    _background("split confidence")[0].wait(600)
+    _tab(at, "Near-tie trees")
+    [entry] = _background("near-tie trees")
+    assert "Alternative paths of the" not in " | ".join(_titles(at))  # not there yet
+    entry.stop()
+    gate.set()
+    assert entry.wait(600) and entry.status == "stopped"
+    at.run()
+    _clean(at)
+    assert any("Stopped" in i.value for i in at.info)
+    at.button(key=f"{state.INST_NEAR_TIES}_restart").click().run()
+    [again] = _background("near-tie trees")
+    assert again is not entry and again.wait(600) and again.status == "done"
+    at.run()
+    _clean(at)
+    assert "Alternative paths of the" in " | ".join(_titles(at))

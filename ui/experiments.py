@@ -17,6 +17,7 @@ it is there.
 import streamlit as st
 
 from lab.computations import server_computations
+from ui import cache_budget
 
 
 def run_with_progress(key, label, run, stop_label="Stop"):
@@ -98,6 +99,35 @@ def session_cached(name, signature, compute):
     return result
 
 
+class NotKept(LookupError):
+    """No result is kept under this key yet (:func:`kept_result`)."""
+
+
+@cache_budget.resource(show_spinner=False, max_entries=32)
+def kept_result(key, _result=None):
+    """The result kept under ``key``; with ``_result``, keep it.
+
+    A cache entry shared by every session, within the caches' byte and time budget, like the
+    pages' own cached computations. Looking up a key not kept raises :class:`NotKept`, which
+    Streamlit does not cache.
+    """
+    if _result is None:
+        raise NotKept(key)
+    return _result
+
+
+def computed_in_background(name, key, label, compute, restart_label):
+    """:func:`in_background`'s result, computed once and then kept (:func:`kept_result`): a
+    rerun, a reload or another session gets it without computing it again. None while it is
+    computed (its progress and Stop are drawn where this is called)."""
+    try:
+        return kept_result(key)
+    except NotKept:
+        pass
+    result = in_background(name, key, label, compute, restart_label)
+    return None if result is None else kept_result(key, _result=result)
+
+
 # Seconds between two refreshes of a background computation's progress bar.
 _REFRESH_SECONDS = 1.0
 
@@ -147,9 +177,11 @@ def _progress_panel(name, key):
         waiting = "waits for another computation on this server to end"
         steps = f"{entry.done} of {entry.total}" if entry.total else "starting"
         text = f"{entry.label}: {waiting if entry.status == 'queued' else steps}"
-        st.progress(entry.fraction, text=text)
-        if st.button("Stop", key=f"{name}_stop", help="Stops after the current step."):
+        # One row, the Stop beside the bar: a page may show two of them above its key picture.
+        bar, stop = st.columns([7, 1], vertical_alignment="bottom")
+        bar.progress(entry.fraction, text=text)
+        help_text = "Stops after the current step. Meanwhile the rest of the page works."
+        if stop.button("Stop", key=f"{name}_stop", help=help_text):
             entry.stop()
-        st.caption("It goes on in the background: the rest of the page works meanwhile.")
 
     panel()

@@ -6,12 +6,20 @@ what depends on it: a new epsilon regrows the near-tie trees, not the refits.
 Results that hold trees are cached with ``st.cache_resource`` (shared,
 never mutated); tables with ``st.cache_data``. The scoreboard, the one long
 run, is not here: the page runs it on request with progress and Stop.
+
+Four studies grow with the rows times a count the user sets (bootstrap samples,
+refits, near-tie trees, tie-break seeds): past :data:`LARGE_WORK` (about two
+seconds on two cores) :func:`judged_splits`, :func:`refits_when_ready`,
+:func:`near_ties_when_ready` and :func:`tie_breaks_when_ready` compute them in the
+server's background worker (``ui.experiments.computed_in_background``), with
+progress and a Stop while the rest of the page answers.
 """
 
 from dataclasses import dataclass
 
 import numpy as np
 
+from lab.computations import Stopped
 from trees import perturbation_study
 from trees.instability import (
     compare_trees,
@@ -25,20 +33,27 @@ from trees.instability import (
     tree_distances,
 )
 from trees.tasks import make_tree
-from ui import cache_budget
+from ui import cache_budget, state
+from ui.experiments import computed_in_background
 
 __all__ = [
+    "LARGE_WORK",
     "Comparison",
     "agreement",
     "comparisons",
     "confidence",
     "cutpoints",
     "first_influential_row",
+    "is_large",
+    "judged_splits",
     "near_ties",
+    "near_ties_when_ready",
     "reference_tree",
     "refits",
+    "refits_when_ready",
     "removal",
     "tie_breaks",
+    "tie_breaks_when_ready",
 ]
 
 
@@ -48,27 +63,100 @@ def reference_tree(data_key, task, params, _X, _y):
     return make_tree(task, dict(params)).fit(_X, _y)
 
 
+# Training rows times bootstrap samples (or near-tie trees) past which a study runs in the
+# background: about two seconds of split judging on this machine (59 s for 14,000 rows x 200).
+LARGE_WORK = 100_000
+
+
+def is_large(n_rows, count):
+    """Whether a study of ``count`` repeats on ``n_rows`` rows runs in the background."""
+    return n_rows * count >= LARGE_WORK
+
+
+def _judge(model, X, y, n_bootstrap, names, progress=None, should_stop=None):
+    """``trees.split_confidence`` of the reference tree, its splits written with ``names``;
+    a stop raises :class:`lab.computations.Stopped` (no partial table is kept)."""
+    table = split_confidence(
+        model,
+        X,
+        y,
+        n_bootstrap=n_bootstrap,
+        random_state=0,
+        feature_names=names,
+        progress=progress,
+        should_stop=should_stop,
+    )
+    if table.attrs.get("cancelled"):
+        raise Stopped
+    return table
+
+
 @cache_budget.data(show_spinner="Judging how firmly each split holds...", max_entries=32)
 def confidence(data_key, task, params, n_bootstrap, _model, _X, _y, _names):
-    """``trees.split_confidence`` of the reference tree, its splits written with ``_names``."""
-    return split_confidence(
-        _model, _X, _y, n_bootstrap=n_bootstrap, random_state=0, feature_names=_names
+    """:func:`_judge`, cached."""
+    return _judge(_model, _X, _y, n_bootstrap, _names)
+
+
+def judged_splits(data_key, task, params, n_bootstrap, model, X, y, names):
+    """The split-confidence table: :func:`confidence` on small work; past :data:`LARGE_WORK`,
+    computed in the server's background worker with progress and a Stop drawn here, and None
+    until it is there."""
+    if not is_large(len(y), n_bootstrap):
+        return confidence(data_key, task, params, n_bootstrap, model, X, y, names)
+    return computed_in_background(
+        state.INST_JUDGING,
+        ("split confidence", data_key, task, params, n_bootstrap),
+        f"Judging every split on {len(y):,} rows and {n_bootstrap} bootstrap samples (steps: "
+        "the splits, then the samples)",
+        lambda progress, should_stop: _judge(
+            model, X, y, n_bootstrap, names, progress, should_stop
+        ),  # fmt: skip
+        "Judge the splits",
     )
 
 
-@cache_budget.resource(show_spinner="Refitting the tree on changed data...", max_entries=16)
-def refits(data_key, task, params, kind, amount, n_fits, _X, _y, _X_test):
-    """``trees.perturbation_study``: the refits and their distances to the reference."""
-    return perturbation_study(
-        _X,
-        _y,
+def _refit(task, params, change, data, progress=None, should_stop=None):
+    """``trees.perturbation_study``: the refits of ``change`` ``(kind, amount, n_fits)`` on the
+    training rows of ``data`` ``(X, y, X_test)`` and their distances to the reference; a stop
+    raises :class:`lab.computations.Stopped`."""
+    (kind, amount, n_fits), (X, y, X_test) = change, data
+    study = perturbation_study(
+        X,
+        y,
         task,
         params=dict(params),
         n_fits=n_fits,
         perturbation=kind,
         amount=amount,
-        X_test=_X_test,
+        X_test=X_test,
         random_state=0,
+        progress=progress,
+        should_stop=should_stop,
+    )
+    if study.cancelled:
+        raise Stopped
+    return study
+
+
+@cache_budget.resource(show_spinner="Refitting the tree on changed data...", max_entries=16)
+def refits(data_key, task, params, kind, amount, n_fits, _X, _y, _X_test):
+    """:func:`_refit`, cached."""
+    return _refit(task, params, (kind, amount, n_fits), (_X, _y, _X_test))
+
+
+def refits_when_ready(data_key, task, params, change, data):
+    """The refits: :func:`refits` on small work; past :data:`LARGE_WORK` (rows times refits),
+    refitted in the server's background worker with progress and a Stop drawn here, and None
+    until they are there. ``change`` is ``(kind, amount, n_fits)``, ``data`` ``(X, y,
+    X_test)``."""
+    if not is_large(len(data[1]), change[2]):
+        return refits(data_key, task, params, *change, *data)
+    return computed_in_background(
+        state.INST_REFITS,
+        ("refits", data_key, task, params, *change),
+        f"Refitting the tree {change[2]} times on {len(data[1]):,} changed rows, refits",
+        lambda progress, should_stop: _refit(task, params, change, data, progress, should_stop),
+        "Refit the tree",
     )
 
 
@@ -96,22 +184,51 @@ def comparisons(data_key, task, params, kind, amount, n_fits, distance, _trees, 
     return Comparison(matrix, distances, refit_map(distances), distance)
 
 
-@cache_budget.resource(show_spinner="Growing the near-tie trees...", max_entries=16)
-def near_ties(data_key, task, params, epsilon, max_trees, _X, _y, _X_test, _y_test, _names):
-    """``trees.near_tie_trees`` on the training rows, judged on the held-out rows."""
-    params = dict(params)
+def _grow_near_ties(task, params, epsilon, max_trees, data, names, progress=None,
+                    should_stop=None):  # fmt: skip
+    """``trees.near_tie_trees`` on the training rows of ``data`` ``(X, y, X_test, y_test)``,
+    judged on its held-out rows; a stop raises :class:`lab.computations.Stopped`."""
+    X, y, X_test, y_test = data
     criterion = "gini" if task == "classification" else "squared_error"
-    return near_tie_trees(
-        _X,
-        _y,
+    found = near_tie_trees(
+        X,
+        y,
         epsilon=epsilon,
         max_trees=max_trees,
         task=task,
-        X_test=_X_test,
-        y_test=_y_test,
-        feature_names=_names,
+        X_test=X_test,
+        y_test=y_test,
+        feature_names=names,
         criterion=criterion,
-        max_depth=params.get("max_depth"),
+        max_depth=dict(params).get("max_depth"),
+        progress=progress,
+        should_stop=should_stop,
+    )
+    if found.cancelled:
+        raise Stopped
+    return found
+
+
+@cache_budget.resource(show_spinner="Growing the near-tie trees...", max_entries=16)
+def near_ties(data_key, task, params, epsilon, max_trees, _X, _y, _X_test, _y_test, _names):
+    """:func:`_grow_near_ties`, cached."""
+    return _grow_near_ties(task, params, epsilon, max_trees, (_X, _y, _X_test, _y_test), _names)
+
+
+def near_ties_when_ready(data_key, task, params, epsilon, max_trees, data, names):
+    """The near-tie trees: :func:`near_ties` on small work; past :data:`LARGE_WORK`, grown in
+    the server's background worker with progress and a Stop drawn here, and None until they
+    are there. ``data`` is ``(X, y, X_test, y_test)``."""
+    if not is_large(len(data[1]), max_trees):
+        return near_ties(data_key, task, params, epsilon, max_trees, *data, names)
+    return computed_in_background(
+        state.INST_NEAR_TIES,
+        ("near-tie trees", data_key, task, params, epsilon, max_trees),
+        f"Growing up to {max_trees} near-tie trees on {len(data[1]):,} rows, trees done",
+        lambda progress, should_stop: _grow_near_ties(
+            task, params, epsilon, max_trees, data, names, progress, should_stop
+        ),  # fmt: skip
+        "Grow the near-tie trees",
     )
 
 
@@ -121,10 +238,38 @@ def cutpoints(data_key, task, params, kind, amount, n_fits, depth, _trees, _name
     return node_cutpoints(_trees, max_depth=depth, feature_names=_names)
 
 
+def _refit_tie_breaks(task, params, n_seeds, data, progress=None, should_stop=None):
+    """``trees.tie_break_study`` on the training rows of ``data`` ``(X, y, X_test)``; a stop
+    raises :class:`lab.computations.Stopped`."""
+    X, y, X_test = data
+    study = tie_break_study(X, y, task, dict(params), n_seeds=n_seeds, X_test=X_test,
+                            progress=progress, should_stop=should_stop)  # fmt: skip
+    if study.cancelled:
+        raise Stopped
+    return study
+
+
 @cache_budget.resource(show_spinner="Refitting with random tie-breaks...", max_entries=16)
 def tie_breaks(data_key, task, params, n_seeds, _X, _y, _X_test):
-    """``trees.tie_break_study`` on the training rows."""
-    return tie_break_study(_X, _y, task, dict(params), n_seeds=n_seeds, X_test=_X_test)
+    """:func:`_refit_tie_breaks`, cached."""
+    return _refit_tie_breaks(task, params, n_seeds, (_X, _y, _X_test))
+
+
+def tie_breaks_when_ready(data_key, task, params, n_seeds, data):
+    """The tie-break study: :func:`tie_breaks` on small work; past :data:`LARGE_WORK` (rows
+    times seeds), refitted in the server's background worker with progress and a Stop drawn
+    here, and None until it is there. ``data`` is ``(X, y, X_test)``."""
+    if not is_large(len(data[1]), n_seeds):
+        return tie_breaks(data_key, task, params, n_seeds, *data)
+    return computed_in_background(
+        state.INST_TIE_BREAKS,
+        ("tie-break refits", data_key, task, params, n_seeds),
+        f"Refitting the tree on {len(data[1]):,} rows with {n_seeds} random tie-breaks, refits",
+        lambda progress, should_stop: _refit_tie_breaks(
+            task, params, n_seeds, data, progress, should_stop
+        ),  # fmt: skip
+        "Refit with random tie-breaks",
+    )
 
 
 @cache_budget.data(show_spinner=False, max_entries=32)

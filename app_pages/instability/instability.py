@@ -5,16 +5,16 @@ import streamlit as st
 from app_pages.instability.cache import (
     agreement,
     comparisons,
-    confidence,
     cutpoints,
     first_influential_row,
-    near_ties,
+    judged_splits,
+    near_ties_when_ready,
     reference_tree,
-    refits,
-    tie_breaks,
+    refits_when_ready,
+    tie_breaks_when_ready,
 )
 from app_pages.instability.controls import distance_choice, settings_panel, snippet
-from app_pages.instability.refits import refits_panel, removal_panel
+from app_pages.instability.refits import most_frequent_root, refits_panel, removal_panel
 from app_pages.instability.scoreboard import scoreboard_panel
 from app_pages.instability.splits import (
     confidence_panel,
@@ -65,27 +65,34 @@ params = settings.params
 change = (settings.kind, settings.amount, settings.n_fits)
 with errors.attempt("Fitting and refitting the tree"):
     model = reference_tree(key, task, params, X_train, y_train)
-    table = confidence(key, task, params, settings.n_bootstrap, model, X_train, y_train, names)
-    study = refits(key, task, params, *change, X_train, y_train, X_test)
-    agree = mean_pairwise(agreement(key, task, params, *change, study.trees, X_test))
+    with picture:  # on large data: the studies' progress and Stop, above the tree
+        table = judged_splits(
+            key, task, params, settings.n_bootstrap, model, X_train, y_train, names
+        )
+        study = refits_when_ready(key, task, params, change, (X_train, y_train, X_test))
+    agree = (
+        None
+        if study is None
+        else mean_pairwise(agreement(key, task, params, *change, study.trees, X_test))
+    )
 class_names = model.tree_.class_names
 
 with picture:
     badges = key_picture(model, table, names, class_names)
     fragile = sum(b["level"] == "fragile" for b in badges.values())
-    roots = [names[f] if f >= 0 else "a leaf" for f in study.root_feature]
-    top_root = max(set(roots), key=roots.count)
+    root_share, top_root = most_frequent_root(study, names)
     m1, m2, m3 = st.columns(3)
-    m1.metric("Fragile splits", f"{fragile} of {len(badges)}")
+    m1.metric("Fragile splits", "judging..." if table is None else f"{fragile} of {len(badges)}")
     m2.metric(
         "Two refits agree on",
-        f"{agree:.1%}",
+        "refitting..." if agree is None else f"{agree:.1%}",
         help="The share of held-out rows two refits predict alike, averaged over all pairs.",
     )
     m3.metric(
         "Root kept",
-        f"{roots.count(top_root) / len(roots):.0%}",
-        help=f"The share of refits whose root splits on {plain(top_root)}, the most frequent root.",
+        "refitting..." if study is None else f"{root_share:.0%}",
+        help=f"The share of refits whose root splits on {plain(top_root or 'one feature')}, "
+        "the most frequent root.",
     )
     rows = (
         f"{len(y_train):,} training rows, {len(y_test):,} held out"
@@ -116,25 +123,26 @@ if tabs[1].open:
         max_trees = share.slider(
             b, "At most this many trees", 10, 200, 50, 10, key="inst_max_trees"
         )
-        near_set = near_ties(
+        near_set = near_ties_when_ready(
             key,
             task,
             params,
             float(epsilon),
             int(max_trees),
-            X_train,
-            y_train,
-            X_test,
-            y_test,
+            (X_train, y_train, X_test, y_test),
             names,
         )
-        near_tie_panel(near_set, float(epsilon))
-if tabs[2].open:
+        if near_set is not None:
+            near_tie_panel(near_set, float(epsilon))
+if (tabs[2].open or tabs[3].open) and study is None:
+    with tabs[2] if tabs[2].open else tabs[3]:
+        st.info("The tree is being refitted: the progress is above the tree.")
+elif tabs[2].open:
     with tabs[2]:
         distance = distance_choice()
         comparison = comparisons(key, task, params, *change, distance, study.trees, X_test)
         refits_panel(study, comparison, names, X_train, task)
-if tabs[3].open:
+elif tabs[3].open:
     with tabs[3]:
         depth = cutpoint_depth(max(t.max_depth for t in study.trees))
         cuts = cutpoints(key, task, params, *change, depth, study.trees, names)
@@ -144,8 +152,9 @@ if tabs[4].open:
         n_seeds = share.slider(
             st, "Seeds of the random feature order", 5, 50, 20, 5, key="inst_seeds"
         )
-        ties = tie_breaks(key, task, params, int(n_seeds), X_train, y_train, X_test)
-        tie_break_panel(ties, names, class_names)
+        ties = tie_breaks_when_ready(key, task, params, int(n_seeds), (X_train, y_train, X_test))
+        if ties is not None:
+            tie_break_panel(ties, names, class_names)
 if tabs[5].open:
     with tabs[5]:
         default_row = first_influential_row(key, task, params, X_train, y_train, model.tree_)
@@ -170,9 +179,17 @@ report.add_settings(
     }
 )
 report.add_note(
-    f"{plural(fragile, 'split')} of {len(badges)} fragile; two refits agree on {agree:.1%} of "
-    f"the held-out rows; {roots.count(top_root) / len(roots):.0%} of the refits split the root "
-    f"on {top_root}."
+    (
+        "the splits are still being judged"
+        if table is None
+        else f"{plural(fragile, 'split')} of {len(badges)} fragile"
+    )
+    + (
+        "; the refits are still being computed."
+        if study is None
+        else f"; two refits agree on {agree:.1%} of the held-out rows; {root_share:.0%} of the "
+        f"refits split the root on {top_root}."
+    )
 )
 report.add_snippet(
     snippet(settings, float(epsilon), int(max_trees), int(n_seeds), held_out, subsampled)

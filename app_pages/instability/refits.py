@@ -20,7 +20,7 @@ from viz.stability import (
 from .cache import removal
 from .controls import DISTANCE_WORDS
 
-__all__ = ["diff_views", "refits_panel", "removal_panel"]
+__all__ = ["diff_views", "most_frequent_root", "refits_panel", "removal_panel"]
 
 
 def _refit_labels(trees, names):
@@ -203,3 +203,13 @@ def removal_panel(data_key, task, params, default_row, X_train, y_train, names, 
     diff_views(
         before, after, names, class_names, "inst_removal", ("Before", "After removing the row")
     )
+
+
+def most_frequent_root(study, names):
+    """The share of the refits whose root splits on the most frequent root feature, and that
+    feature's name ("a leaf" for a root left unsplit); ``(None, None)`` without refits yet."""
+    if study is None:
+        return None, None
+    roots = [names[f] if f >= 0 else "a leaf" for f in study.root_feature]
+    top_root = max(set(roots), key=roots.count)
+    return roots.count(top_root) / len(roots), top_root

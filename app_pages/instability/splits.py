@@ -40,9 +40,10 @@ def _legend(tree, class_names):
 
 
 def key_picture(model, table, names, class_names):
-    """The tree on the training rows, every split badged with how firmly it holds."""
+    """The tree on the training rows, every split badged with how firmly it holds (no badges
+    while ``table`` is None: the splits are being judged in the background)."""
     tree = model.tree_
-    badges = confidence_badges(table)
+    badges = {} if table is None else confidence_badges(table)
     figures.tree(
         tree,
         key="inst_tree",
@@ -59,7 +60,10 @@ def key_picture(model, table, names, class_names):
 
 def confidence_panel(table, settings):
     """Every split's runner-up, rows to flip and bootstrap win rate, as a figure and a table."""
-    if table is None or len(table) == 0:
+    if table is None:
+        st.info("The splits are being judged: the progress is above the tree.")
+        return
+    if len(table) == 0:
         st.info("The tree is a single leaf: it has no split to judge.")
         return
     figures.chart(
