@@ -543,10 +543,11 @@ def test_a_long_forest_fit_runs_in_the_background_with_progress_and_is_kept(monk
     from app_pages.conditioning import cache as cc
     from datasets.synthetic import lattice_grid
     from lab.computations import server_computations
+    from ui.experiments import kept_result
 
     monkeypatch.setattr(cc, "LARGE_FIT", 1)  # every forest counts as large
     server_computations().clear()
-    cc.stored_view.clear()  # no forest from an earlier test
+    kept_result.clear()  # no forest from an earlier test
     at = _open_on_table(lattice_grid(n_samples=3_000), FOREST_TAB)
     going = [
         entry
@@ -563,7 +564,7 @@ def test_a_long_forest_fit_runs_in_the_background_with_progress_and_is_kept(monk
     assert server_computations().get(going[0].key) is going[0]
     assert len(plotly_figures(at)) == 2
     view = at.session_state[state.COND_FOREST_VIEW][1]
-    cc.stored_view.clear()  # as the caches' byte budget does to a forest of hundreds of MB
+    kept_result.clear()  # as the caches' byte budget does to a forest of hundreds of MB
     at.run()  # the session's own copy: still no second fit
     assert server_computations().get(going[0].key) is going[0]
     assert at.session_state[state.COND_FOREST_VIEW][1] is view
@@ -576,6 +577,7 @@ def test_a_background_forest_stopped_says_so_and_grows_again_on_request(monkeypa
     from app_pages.conditioning import cache as cc
     from datasets.synthetic import lattice_grid
     from lab.computations import server_computations
+    from ui.experiments import kept_result
 
     gate, real = threading.Event(), cc.fit_in_steps
 
@@ -588,7 +590,7 @@ def test_a_background_forest_stopped_says_so_and_grows_again_on_request(monkeypa
     monkeypatch.setattr(cc, "fit_in_steps", held)
     monkeypatch.setattr(cc, "LARGE_FIT", 1)
     server_computations().clear()
-    cc.stored_view.clear()  # no forest from an earlier test
+    kept_result.clear()  # no forest from an earlier test
     at = _open_on_table(lattice_grid(n_samples=3_000), FOREST_TAB)
     entry = next(
         e for k, e in server_computations()._entries.items() if k[0] == "conditioning forest"

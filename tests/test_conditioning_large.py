@@ -31,20 +31,16 @@ def test_a_forest_grown_in_steps_is_the_forest_of_one_fit(engine):
         np.testing.assert_array_equal(a.threshold, b.threshold)
 
 
-def test_the_background_forest_reports_each_step_and_its_view_is_stored():
+def test_the_background_forest_reports_each_step_and_its_view_equals_the_direct_one():
     X, y = _lattice(800)
     signature = cc.view_signature("test-large", "classification", "trees", "forest",
                                   {"n_estimators": 10, "min_samples_leaf": 1})  # fmt: skip
-    with pytest.raises(cc.NotStored):
-        cc.stored_view(signature)
     seen = []
     inputs = cc.view_inputs(signature, X, y)
-    computed = cc.grow_forest_view(
+    view = cc.grow_forest_view(
         signature, inputs, lambda done, total: seen.append((done, total)), lambda: False
     )
     assert seen == [(5, 10), (10, 10)]  # two steps of 5 trees
-    view = cc.store_view(signature, computed)
-    assert view is computed and cc.stored_view(signature) is view
     direct = cc.model_view(*signature, X, y)
     np.testing.assert_array_equal(view.report.prediction_differs, direct.report.prediction_differs)
     assert (view.on_lattice, view.internal) == (direct.on_lattice, direct.internal)

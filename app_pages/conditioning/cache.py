@@ -12,10 +12,10 @@ On large data the maps draw a sample of the rows as dots (:func:`shown_rows`,
 a fixed seed; the grid and every count use all of them), and a forest whose
 fit takes seconds is grown a few trees at a time in the server's background
 worker with both tests compared on the held-out rows (:func:`grow_forest_view`,
-``ui.experiments.in_background``), so the page answers meanwhile and shows its
-progress and a Stop; the finished view is kept with the others
-(:func:`store_view`, :func:`stored_view`) and in the
-session, since the caches' byte budget may not hold a forest of hundreds of MB.
+``ui.experiments.computed_in_background``), so the page answers meanwhile and
+shows its progress and a Stop; the finished view is kept for every session
+(``ui.experiments.kept_result``) and in the session, since the caches' byte
+budget may not hold a forest of hundreds of MB.
 """
 
 from dataclasses import dataclass
@@ -41,15 +41,12 @@ __all__ = [
     "LARGE_FIT",
     "MAX_DOTS",
     "ModelView",
-    "NotStored",
     "axis_order",
     "fit_in_steps",
     "grow_forest_view",
     "is_large_fit",
     "lattice_index",
     "shown_rows",
-    "store_view",
-    "stored_view",
     "parting_features",
     "slice_row",
     "model_view",
@@ -163,27 +160,6 @@ def lattice_index(data_key, _X):
     return LatticeIndex(_X, test="paper")
 
 
-class NotStored(LookupError):
-    """No finished view is stored under this signature yet."""
-
-
-@cache_budget.resource(show_spinner=False, max_entries=16)
-def stored_view(signature, _view=None):
-    """The finished view stored under ``signature``; with ``_view``, store it.
-
-    Views computed in the background (:func:`store_view`) are kept here, across
-    sessions and within the caches' budget, like those of :func:`model_view`.
-
-    Raises
-    ------
-    NotStored
-        Looked up (``_view`` None) before one was stored; nothing is cached then.
-    """
-    if _view is None:
-        raise NotStored(signature)
-    return _view
-
-
 def is_large_fit(n_rows, model, params):
     """Whether fitting ``model`` on ``n_rows`` rows takes long enough to show its progress."""
     n_trees = dict(params).get("n_estimators", 1) if model == "forest" else 1
@@ -238,7 +214,7 @@ def grow_forest_view(signature, inputs, progress, should_stop):
 
     ``inputs`` is :func:`view_inputs`'s. ``progress(done, total)`` counts the trees; between two
     steps, ``should_stop()`` True raises :class:`lab.computations.Stopped`. Pure computation
-    (no Streamlit): the page draws the progress and stores the view (:func:`store_view`).
+    (no Streamlit): the page draws the progress and keeps the view.
     """
     _, task, engine, _, params = signature
     split, lattice = inputs
@@ -250,12 +226,6 @@ def grow_forest_view(signature, inputs, progress, should_stop):
 
     fitted = fit_in_steps(engine, task, params, split[0], split[2], report)
     return _view_of(engine, fitted, split, lattice)
-
-
-def store_view(signature, view):
-    """Keep a view computed in the background under ``signature`` (:func:`stored_view`), for
-    every session."""
-    return stored_view(signature, _view=view)
 
 
 def parting_features(view):

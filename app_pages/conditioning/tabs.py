@@ -15,7 +15,7 @@ from trees import mirror
 from trees.conditioning import row_paths
 from trees.inspection import split_text
 from ui import errors, figures, share, state
-from ui.experiments import in_background
+from ui.experiments import computed_in_background
 from ui.home_example import APPLICANT, CLASS_NAMES, focus_nodes, loan_example
 from ui.markdown import plain
 
@@ -214,10 +214,6 @@ def _forest_view(page, signature):
     with progress and a Stop while the rest of the page works; None until it is there."""
     if not cc.is_large_fit(len(page.y), "forest", signature[4]):
         return cc.model_view(*signature, page.X, page.y)
-    try:
-        return cc.stored_view(signature)
-    except cc.NotStored:
-        pass
     # The caches' byte budget may not hold a large forest (50 trees on 200,000 rows: ~400 MB):
     # the session keeps its last one, so a rerun never grows it again.
     kept = st.session_state.pop(state.COND_FOREST_VIEW, None)  # another forest's goes
@@ -225,7 +221,7 @@ def _forest_view(page, signature):
         st.session_state[state.COND_FOREST_VIEW] = kept
         return kept[1]
     inputs = cc.view_inputs(signature, page.X, page.y)
-    view = in_background(
+    view = computed_in_background(
         state.COND_FOREST_FIT,
         ("conditioning forest", signature),
         f"Growing the forest on all {len(inputs[0][2]):,} training rows ({cc.FOREST_STEP} trees "
@@ -233,10 +229,8 @@ def _forest_view(page, signature):
         lambda progress, should_stop: cc.grow_forest_view(signature, inputs, progress, should_stop),
         "Grow the forest",
     )
-    if view is None:
-        return None
-    view = cc.store_view(signature, view)
-    st.session_state[state.COND_FOREST_VIEW] = (signature, view)
+    if view is not None:
+        st.session_state[state.COND_FOREST_VIEW] = (signature, view)
     return view
 
 

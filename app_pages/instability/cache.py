@@ -73,6 +73,14 @@ def is_large(n_rows, count):
     return n_rows * count >= LARGE_WORK
 
 
+def _finished(result, cancelled):
+    """``result``, or :class:`lab.computations.Stopped` raised when a Stop cut the study: a
+    background computation keeps no partial result."""
+    if cancelled:
+        raise Stopped
+    return result
+
+
 def _judge(model, X, y, n_bootstrap, names, progress=None, should_stop=None):
     """``trees.split_confidence`` of the reference tree, its splits written with ``names``;
     a stop raises :class:`lab.computations.Stopped` (no partial table is kept)."""
@@ -86,9 +94,7 @@ def _judge(model, X, y, n_bootstrap, names, progress=None, should_stop=None):
         progress=progress,
         should_stop=should_stop,
     )
-    if table.attrs.get("cancelled"):
-        raise Stopped
-    return table
+    return _finished(table, table.attrs.get("cancelled"))
 
 
 @cache_budget.data(show_spinner="Judging how firmly each split holds...", max_entries=32)
@@ -133,9 +139,7 @@ def _refit(task, params, change, data, progress=None, should_stop=None):
         progress=progress,
         should_stop=should_stop,
     )
-    if study.cancelled:
-        raise Stopped
-    return study
+    return _finished(study, study.cancelled)
 
 
 @cache_budget.resource(show_spinner="Refitting the tree on changed data...", max_entries=16)
@@ -204,9 +208,7 @@ def _grow_near_ties(task, params, epsilon, max_trees, data, names, progress=None
         progress=progress,
         should_stop=should_stop,
     )
-    if found.cancelled:
-        raise Stopped
-    return found
+    return _finished(found, found.cancelled)
 
 
 @cache_budget.resource(show_spinner="Growing the near-tie trees...", max_entries=16)
@@ -244,9 +246,7 @@ def _refit_tie_breaks(task, params, n_seeds, data, progress=None, should_stop=No
     X, y, X_test = data
     study = tie_break_study(X, y, task, dict(params), n_seeds=n_seeds, X_test=X_test,
                             progress=progress, should_stop=should_stop)  # fmt: skip
-    if study.cancelled:
-        raise Stopped
-    return study
+    return _finished(study, study.cancelled)
 
 
 @cache_budget.resource(show_spinner="Refitting with random tie-breaks...", max_entries=16)
