@@ -185,3 +185,35 @@ def test_every_symbol_on_the_page_has_its_words_beside_it():
     open_tab(at, state.BIAS_TAB, "The Gini gain's null distribution")
     captions = " ".join(c.value for c in at.caption)
     assert "α (shape) and θ (scale)" in captions and "Gini's p-value" in captions
+
+
+def test_a_large_grid_is_simulated_in_the_background_and_kept(monkeypatch):
+    """From LARGE_TRIALS datasets per cell the grid runs in the server's background worker with
+    progress and a Stop (7 s at 20,000 under a spinner before; issue 30, item 3)."""
+    from app_pages.split_bias import cache
+    from lab.computations import server_computations
+    from ui.experiments import kept_result
+
+    monkeypatch.setattr(cache, "LARGE_TRIALS", 1500)  # the default 1,000 stays in the page
+    server_computations().clear()
+    kept_result.clear()
+    at = _open()
+    by_key(at.number_input, "bias_trials").set_value(2000).run()
+    assert not at.exception, [e.value for e in at.exception]
+    [entry] = [
+        e for k, e in server_computations()._entries.items() if k[0] == "selection-bias grid"
+    ]
+    assert not any(f["data"] and f["data"][0]["type"] == "heatmap" for f in plotly_figures(at))
+    assert any("being simulated" in i.value for i in at.info)  # the criteria tab says why
+    assert entry.wait(600) and entry.status == "done" and entry.total == 35
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert _heatmaps(at)["gini gain"][-1].max() > 1.0
+    again = _open()  # another session: the kept grid, no second simulation
+    by_key(again.number_input, "bias_trials").set_value(2000).run()
+    assert _heatmaps(again)["gini gain"][-1].max() > 1.0
+    assert [k for k in server_computations()._entries if k[0] == "selection-bias grid"] == [
+        entry.key
+    ]
+    server_computations().clear()
+    kept_result.clear()

@@ -197,6 +197,7 @@ CRF_ROW = "crf_row"  # the row shown in "One row" (a shared widget)
 CRF_OOF_ASKED = "crf_oof_asked"  # the out-of-fold runs asked for (large data waits for a button)
 INST_TAB = "inst_tab"  # the open tab of the instability page
 BIAS_TAB = "bias_tab"  # the open tab of the split-selection page
+BIAS_GRID = "bias_grid"  # prefix of the background bias grid's widgets (its Stop, its restart)
 INST_BOARD = "inst_board"  # the stability scoreboard's run (or, after Stop, what builds it)
 INST_BOARD_SETTINGS = "inst_board_settings"  # the settings that run was made with
 INST_JUDGING = "inst_judging"  # prefix of the background split judging's widgets (Stop, restart)

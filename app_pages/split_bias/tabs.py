@@ -36,7 +36,11 @@ PAPER_P1 = tuple(float(p) for p in np.geomspace(1e-4, 0.5, 12))
 
 
 def show_criteria_tab(result):
-    """Every criterion's bias on the page's grid (``result``: :func:`trees.bias_experiment`'s)."""
+    """Every criterion's bias on the page's grid (``result``: :func:`trees.bias_experiment`'s;
+    None while it is simulated in the background)."""
+    if result is None:
+        st.info("The grid is being simulated: the progress is above.")
+        return
     st.markdown(
         "The bias of a criterion is the log-odds that it picks X₁ over X₂ when neither is informative "
         "(source 001, eq. 7). Gains favour features with many values; p-values (the chance that a feature "
