@@ -217,3 +217,40 @@ def test_a_large_grid_is_simulated_in_the_background_and_kept(monkeypatch):
     ]
     server_computations().clear()
     kept_result.clear()
+
+
+def test_a_large_noise_study_runs_in_the_background_and_a_stop_keeps_its_resamples(monkeypatch):
+    """Large work (LARGE_NOISE_WORK) leaves the page: a bar and a Stop, the study in the
+    server's worker; a Stop keeps the resamples done and says so (issue 30, item 3: minutes at
+    the widgets' limits held the page before)."""
+    import threading
+
+    from app_pages.split_bias import cache
+    from lab.computations import server_computations
+    from ui.experiments import kept_result
+
+    gate, real = threading.Event(), cache.noise_root_study
+
+    def held(*args, progress=None, should_stop=None, **kwargs):
+        def gated(done, total, partial):
+            progress(done, total, partial)
+            assert gate.wait(600)
+
+        return real(*args, progress=gated, should_stop=should_stop, **kwargs)
+
+    monkeypatch.setattr(cache, "noise_root_study", held)
+    monkeypatch.setattr(cache, "LARGE_NOISE_WORK", 1)
+    server_computations().clear()
+    kept_result.clear()
+    at = _open("On your data")
+    assert not at.exception, [e.value for e in at.exception]
+    [entry] = [e for k, e in server_computations()._entries.items() if k[0] == "noise roots"]
+    assert not any("split on a noise column" in m.value for m in at.markdown)  # not there yet
+    entry.stop()
+    gate.set()
+    assert entry.wait(600) and entry.status == "done"  # ended by the Stop, with what it did
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("Stopped after 1 of 20 resamples" in c.value for c in at.caption)
+    server_computations().clear()
+    kept_result.clear()

@@ -205,6 +205,7 @@ INST_NEAR_TIES = "inst_near_ties"  # prefix of the background near-tie trees' wi
 INST_TIE_BREAKS = "inst_tie_breaks"  # prefix of the background tie-break refits' widgets
 INST_REFITS = "inst_refits"  # prefix of the background refits' widgets
 NOISE_STUDY_PREFIX = "noise_study_"  # + rows and settings: the noise-root study (or its part)
+NOISE_STUDY_BACKGROUND = "noise_roots_bg"  # prefix of the background noise study's widgets
 ROOT_STUDY_PREFIX = "root_study_"  # + rows and settings: the root-choice study (or its part)
 STAIR_CURVES = "stair_curves"  # the settings whose complexity curves were asked for
 LESSON_STEP = "lesson_step"  # the step of the first lesson shown (0 is the first)

@@ -22,8 +22,8 @@ _GRID_THREADS = min(4, os.cpu_count() or 1)
 # progress and a Stop: about two seconds of the page's 35 cells on two cores (7 s at 20,000).
 LARGE_TRIALS = 5_000
 
-__all__ = ["LARGE_TRIALS", "bias_grid", "grid_when_ready", "noise_roots", "null_gains",
-           "root_choices"]  # fmt: skip
+__all__ = ["LARGE_NOISE_WORK", "LARGE_TRIALS", "bias_grid", "grid_when_ready", "noise_is_large",
+           "noise_roots", "null_gains", "root_choices"]  # fmt: skip
 
 
 def _simulate(n1, n2, trials, grid, progress=None, should_stop=None):
@@ -68,13 +68,24 @@ def null_gains(n_values, rows, priors):
     return null_gini_gains(n_values, rows, np.asarray(priors), trials=20_000)
 
 
-def noise_roots(X, y, n_noise, resamples, permutations, progress):
+# Rows x resamples x (permutations + 1) from which the noise-root study runs in the server's
+# background worker: a few seconds on two cores (the widgets' limits on 5,000 rows: minutes).
+LARGE_NOISE_WORK = 10_000_000
+
+
+def noise_is_large(n_rows, resamples, permutations):
+    """Whether the noise-root study of these sizes runs in the background."""
+    return n_rows * resamples * (permutations + 1) >= LARGE_NOISE_WORK
+
+
+def noise_roots(X, y, n_noise, resamples, permutations, progress, should_stop=None):
     """:func:`trees.noise_root_study` on the page's rows, reporting ``progress(done, total,
     partial)`` after each resample (run under ``ui.experiments.run_with_progress``, whose Stop
-    keeps the resamples done)."""
+    keeps the resamples done; or in the background, where ``should_stop`` ends it with the
+    resamples done, marked ``cancelled``)."""
     return noise_root_study(
         X, y, n_noise=n_noise, n_resamples=resamples, n_permutations=permutations,
-        progress=progress,
+        progress=progress, should_stop=should_stop,
     )  # fmt: skip
 
 

@@ -9,7 +9,7 @@ from lab import SplitBiasJob
 from trees.selection_bias import gini_null_moments
 from ui import errors, figures, runs, share, state
 from ui.cached import sample
-from ui.experiments import latest_study, said_stopped
+from ui.experiments import computed_in_background, latest_study, said_stopped
 from ui.markdown import plain
 from viz.split_bias import (
     bias_heatmaps,
@@ -18,7 +18,7 @@ from viz.split_bias import (
     saved_bias_grid,
 )
 
-from .cache import noise_roots, null_gains
+from .cache import noise_is_large, noise_roots, null_gains
 from .root_choice import show_root_choice
 
 __all__ = [
@@ -150,7 +150,12 @@ def _show_noise_roots(data, data_key):
     resamples = share.number_input(e2, "Resamples", 5, 200, 20, key="noise_resamples")
     permutations = share.number_input(e3, "Permutations per p-value", 19, 999, 49, key="noise_perm")
     settings = (int(n_noise), int(resamples), int(permutations))
-    outcome = _noise_outcome(data_key, X, y, settings)
+    if noise_is_large(len(y), *settings[1:]):
+        outcome = _noise_in_background(data_key, X, y, settings)
+        if outcome is None:
+            return  # its progress and Stop are drawn
+    else:
+        outcome = _noise_outcome(data_key, X, y, settings)
     if said_stopped(outcome, "resamples", settings[1], "resample"):
         return
     labels = {"gain": "largest Gini gain", "p_value": "smallest p-value"}
@@ -169,6 +174,21 @@ def _show_noise_roots(data, data_key):
             f"({outcome['p_value']:.0%}). A root on noise is a tree whose first question means nothing."
         )
     st.markdown(verdict)
+
+
+def _noise_in_background(data_key, X, y, settings):
+    """The noise-root study of large work, in the server's background worker with progress and
+    a Stop (a Stop keeps the resamples done, marked ``cancelled``), kept for every session;
+    None while it runs."""
+    return computed_in_background(
+        state.NOISE_STUDY_BACKGROUND,
+        ("noise roots", data_key, len(y), settings),
+        "Fitting stumps on resamples with noise columns, resamples",
+        lambda progress, should_stop: noise_roots(
+            X, y, *settings, lambda done, total, partial: progress(done, total), should_stop
+        ),
+        "Run the study again",
+    )
 
 
 def _noise_outcome(data_key, X, y, settings):
