@@ -102,3 +102,16 @@ def test_cultivated_modules_draw_phi_as_bars():
     assert [label for _, label in drawing.nodes[0].children] == ["ψ", "1 − ψ"]
     svg, _, _ = drawing_to_svg(drawing)
     assert svg.count("<rect") > len(drawing.nodes) and "▁" not in svg
+
+
+def test_a_compact_drawing_has_one_line_a_box_and_is_shorter(loan_tree):
+    """``compact``: the split or the outcome only, no class bars, the rest in the tooltip (the
+    home page's trees on a projector)."""
+    tree, names = loan_tree
+    full = tree_drawing(tree, feature_names=names)
+    compact = tree_drawing(tree, feature_names=names, compact=True)
+    assert all(len(box.lines) == 1 and not box.bars for box in compact.nodes.values())
+    for node, box in compact.nodes.items():
+        assert box.lines[0] == full.nodes[node].lines[0]
+        assert box.tooltip == full.nodes[node].tooltip
+    assert drawing_to_svg(compact)[2] < drawing_to_svg(full)[2]

@@ -167,7 +167,8 @@ def _remember_expand(key, result_key):
         st.session_state[_expanded_key(key)] = sorted(expanded_nodes(key) | {int(node)})
 
 
-def tree_view(drawing, *, key, max_height=640, on_select=None, max_scale=1.6, controls=True):
+def tree_view(drawing, *, key, max_height=640, on_select=None, max_scale=1.6, controls=True,
+              presenter_height=presenter.TREE_MAX_HEIGHT):  # fmt: skip
     """Draw ``drawing`` (a ``viz.tree_svg.Drawing``) in the interactive view.
 
     Parameters
@@ -186,6 +187,9 @@ def tree_view(drawing, *, key, max_height=640, on_select=None, max_scale=1.6, co
         Whether the zoom buttons and their hint are shown above the view; a
         small tree shown whole can spare their two lines (dragging and
         Ctrl/Cmd + scroll still work).
+    presenter_height : int
+        The view's height at most in presenter mode, so that a page's key tree shows on a
+        projector's first screen; a page with nothing else above the fold may allow more.
 
     Returns
     -------
@@ -194,7 +198,7 @@ def tree_view(drawing, *, key, max_height=640, on_select=None, max_scale=1.6, co
     """
     svg, width, height = drawing_to_svg(drawing)
     if presenter.active():  # the key tree shows whole on a projector's first screen
-        max_height = min(max_height, presenter.TREE_MAX_HEIGHT)
+        max_height = min(max_height, presenter_height)
     component_key = f"{key}_component"
 
     def node_clicked():
@@ -261,6 +265,7 @@ def show_tree(
     max_height=640,
     max_scale=1.6,
     controls=True,
+    presenter_height=presenter.TREE_MAX_HEIGHT,
     **drawing_options,
 ):
     """Draw a :class:`trees.Tree` in the view; deeper levels wait behind "+ N more below".
@@ -276,7 +281,7 @@ def show_tree(
     fit_width : float
         The width to fit (about a full page column at 1024 pixels with the
         sidebar; pass less for side-by-side views).
-    max_scale, controls
+    max_scale, controls, presenter_height
         See :func:`tree_view`.
     drawing_options
         Passed to :func:`viz.tree_svg.tree_drawing` (names, ``op``,
@@ -297,7 +302,8 @@ def show_tree(
         expanded |= _ways_to_highlights(tree, drawing_options)
     drawing = tree_drawing(tree, max_depth=max_depth, expanded=expanded, **drawing_options)
     return tree_view(drawing, key=key, max_height=max_height, on_select=on_select,
-                     max_scale=max_scale, controls=controls)  # fmt: skip
+                     max_scale=max_scale, controls=controls,
+                     presenter_height=presenter_height)  # fmt: skip
 
 
 def show_modules(

@@ -251,6 +251,7 @@ def tree_drawing(
     precision=4,
     missing=(),
     distributions=None,
+    compact=False,
 ):
     """A :class:`Drawing` of a :class:`trees.Tree`.
 
@@ -273,13 +274,13 @@ def tree_drawing(
     expanded : iterable of int
         Nodes at the depth limit whose children are drawn all the same ("show more").
     focus : iterable of int, optional
-        Draw only these nodes (and the root); an edge to a child left out becomes a short
-        dashed stub, so a path through a large tree stays narrow.
+        Draw only these nodes and the root (a path stays narrow): other edges become stubs.
     missing : iterable of int
-        The features that have missing values: each node testing one says on which edge
-        a missing value goes.
+        Features with missing values: their nodes say which edge a missing value takes.
     distributions : viz.node_glyphs.NodeDistributions, optional
         The rows inside the nodes: each drawn box shows its glyph instead of the class shares.
+    compact : bool, default=False
+        One line a box (its split or outcome; the rest in its tooltip) and no class bars.
     """
     if op not in EDGE_LABELS:
         raise ValueError(f"op must be '<=' or '<' for drawing, got {op!r}.")
@@ -287,24 +288,23 @@ def tree_drawing(
     class_names = class_names or tree.class_names or [str(k) for k in range(tree.value.shape[1])]
     shown, hidden = _shown(tree, max_depth, collapsed, expanded, focus)
     visible = set(shown)
-    values = tree.value[shown, 0]
-    value_range = (float(values.min()), float(values.max()))
+    value_range = (float(tree.value[shown, 0].min()), float(tree.value[shown, 0].max()))
     marked, path, badges = {int(m) for m in marked}, {int(p) for p in path}, badges or {}
     missing = {int(f) for f in missing}
     nodes = {}
     for n in shown:
         lines = _tree_lines(tree, n, feature_names, class_names, op, precision)
         children, stubs = (
-            _tree_children(tree, n, (op, missing), visible) if n not in hidden else ([], [])
+            ([], []) if n in hidden else _tree_children(tree, n, (op, missing), visible)
         )
         outline = {last_split: "last", selected: "selected"}.get(n, "path" if n in path else None)
         bars, glyph = _contents(tree, n, distributions)
         nodes[n] = DrawNode(
             node=n,
-            lines=lines,
+            lines=lines[:1] if compact else lines,
             fill=_node_fill(tree, n, value_range),
             children=children,
-            bars=bars,
+            bars=[] if compact else bars,
             outline=outline,
             marked=n in marked,
             badge=badges.get(n),

@@ -34,6 +34,11 @@ for column, op, name in ((left, "<=", "x ≤ t (scikit-learn)"), (right, "<", "x
             fit_width=420,
             max_height=470,
             controls=False,  # a small tree shown whole: its leaves stay above the fold at 1024x768
+            # On a projector, one line a box, and the view as tall as the first screen allows
+            # (nothing else stands under the two trees): her path down to the leaf, four levels at
+            # 16-px type, is 420 px high.
+            compact=presenter.active(),
+            presenter_height=425,
         )
 applicant = ", ".join(f"{n} {v:g}" for n, v in zip(example.feature_names, APPLICANT, strict=True))
 st.caption(

@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlencode, urlparse
 import numpy as np
 import pytest
 
-from tests.browser.conftest import RUN_TIMEOUT_S, wait_for_run
+from tests.browser.conftest import RUN_TIMEOUT_S, app_error_boxes, wait_for_run
 
 pytestmark = pytest.mark.browser
 
@@ -54,7 +54,13 @@ def test_a_large_forest_grows_in_the_background_and_is_drawn_when_ready(app_url,
     wait_for_run(page)
     # The run has ended with the forest still growing: its bar and Stop are on the page.
     bar = page.locator('[data-testid="stProgress"]')
-    assert bar.count() == 1 and "trees grown" in bar.inner_text()
+    if bar.count() != 1:  # say what the page shows instead (an error box, the forest drawn)
+        page.screenshot(path=str(tmp_path / "no-progress.png"))
+        shown = page.locator('[data-testid="stMain"]').inner_text()
+        pytest.fail(
+            f"No progress bar after the run; errors {app_error_boxes(page)}; {shown[:1500]}"
+        )
+    assert "trees grown" in bar.inner_text()
     assert page.get_by_role("button", name="Stop").count() == 1
     # The worker ends; the page draws the forest by itself: the key picture and the forest's.
     page.wait_for_function(

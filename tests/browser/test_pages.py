@@ -142,6 +142,31 @@ def test_the_home_pages_leaves_are_on_the_first_screen_at_1024(app_url, browser)
     page.close()
 
 
+def test_the_home_pages_trees_are_whole_on_a_projector(app_url, browser):
+    """In presenter mode at 1024 x 768 the two trees are drawn whole down to the applicant's
+    leaves, one line a box at 16-px type: nothing of them scrolls inside their views, and the
+    views end above the fold (issue 34, item 6; before, the leaves were inside the views'
+    scroll)."""
+    page, _ = _open(browser, f"{app_url}/?presenter_mode=1", "1024")
+    page.locator(".tv-root svg").nth(1).wait_for(timeout=600_000)
+    # Each view, and in it the leaf she reaches (its red border): both inside the view and on
+    # the first screen.
+    places = page.locator(".tv-viewport").evaluate_all(
+        """views => views.map(v => {
+            const view = v.getBoundingClientRect();
+            const leaf = v.querySelector('rect[stroke="#d62728"]').getBoundingClientRect();
+            return [view.top, view.bottom, leaf.top, leaf.bottom, leaf.left, leaf.right,
+                    view.left, view.right, v.scrollHeight - v.clientHeight];
+        })"""
+    )
+    assert len(places) == 2
+    for top, bottom, leaf_top, leaf_bottom, leaf_left, leaf_right, left, right, hidden in places:
+        assert bottom <= 768 and hidden <= 1, places  # nothing of the tree scrolls below
+        assert top <= leaf_top and leaf_bottom <= bottom, places
+        assert left <= leaf_left and leaf_right <= right, places
+    page.close()
+
+
 _TAB_ROW = '[data-testid="stMain"] [role="tablist"]'
 
 

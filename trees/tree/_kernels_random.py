@@ -203,6 +203,14 @@ def _threshold_draw(X, rows, node, stats, feature, values, left, rng):
     )
 
 
+@njit(**_INLINE)
+def _key(left, parent, crit, by_score):
+    """A candidate's key from its left child's statistics: its proxy, or its score when
+    ``by_score`` (given single arrays: see :func:`_absolute_error_key`)."""
+    key = proxy(left, parent, crit)
+    return score_from_proxy(key, parent, crit) if by_score else key
+
+
 @njit(**_JIT)
 def _absolute_error_key(data, node, cut, buffers):
     """A drawn threshold's key under the absolute error, with its children's errors and
@@ -235,18 +243,13 @@ def choose_random_split(data, node, settings, visit, n_allowed, buffers, rng):
     threshold : float
         The drawn threshold (NaN for a membership split).
     missing_left : bool
-        Whether the feature's missing rows go left (a side drawn at random
-        when the node has some, as scikit-learn's ``RandomSplitter``).
+        Whether the missing rows go left (drawn when the node has some, as scikit-learn).
     """
     rows, stats, X = data[DATA_ROWS], data[DATA_STATS], data[DATA_X]
-    categorical = data[DATA_CATEGORICAL]
+    categorical, values = data[DATA_CATEGORICAL], buffers[BUFFER_VALUES]
     start, count, parent = node
     crit, min_leaf, min_weight, equality, by_score, _ = settings
-    left, best_set, values = (
-        buffers[BUFFER_LEFT],
-        buffers[BUFFER_BEST_CHOSEN],
-        buffers[BUFFER_VALUES],
-    )
+    left, best_set = buffers[BUFFER_LEFT], buffers[BUFFER_BEST_CHOSEN]
     best_left = buffers[BUFFER_SPARE]  # the best threshold candidate's left statistics
     best_key, best_f, best_n_left, best_threshold = -np.inf, -1, 0, np.nan
     best_missing_left = False
@@ -267,7 +270,7 @@ def choose_random_split(data, node, settings, visit, n_allowed, buffers, rng):
             visited += 1
             if not children_allowed(left, parent, n_left, count, crit, min_leaf, min_weight):
                 continue
-            key = score_from_proxy(proxy(left, parent, crit), parent, crit)
+            key = _key(left, parent, crit, True)
             if key > best_key:
                 best_key, best_f, best_n_left, best_threshold = key, f, n_left, np.nan
                 best_set[:] = buffers[BUFFER_CHOSEN]  # later draws overwrite ``chosen``
@@ -281,10 +284,8 @@ def choose_random_split(data, node, settings, visit, n_allowed, buffers, rng):
             continue
         if absolute_error:
             key, errors = _absolute_error_key(data, node, (threshold, missing_left), buffers)
-        else:  # the proxy, or the score when ``by_score``
-            key, errors = proxy(left, parent, crit), (0.0, 0.0, 0.0)
-            if by_score:
-                key = score_from_proxy(key, parent, crit)
+        else:
+            key, errors = _key(left, parent, crit, by_score), (0.0, 0.0, 0.0)
         if key > best_key:
             best_key, best_f, best_n_left, best_threshold = key, f, n_left, threshold
             best_missing_left, best_errors = missing_left, errors
