@@ -188,3 +188,13 @@ BASIC_WORDS = [
 @pytest.mark.parametrize("word", BASIC_WORDS)
 def test_the_glossary_explains_the_basic_words(word):
     assert len(TERMS[word].split()) >= 8
+
+
+def test_the_table_picture_holds_every_applicant_without_scrolling():
+    """A plotly table taller than its figure scrolls inside it: the tenth applicant was hidden
+    below the others (a two-line header is taller than its nominal height)."""
+    table = lesson.applicants()
+    figure = table_figure(table, lesson.CLASS_NAMES)
+    header, cells, margin = figure.data[0].header, figure.data[0].cells, figure.layout.margin
+    needed = margin.t + margin.b + header.height + len(table) * cells.height
+    assert figure.layout.height >= needed + 20  # and room for the header's second line

@@ -16,6 +16,7 @@ __all__ = ["SIDE_COLORS", "gains_figure", "gini_figure", "plane_figure", "table_
 # The two sides of a question: "yes" rows go left, "no" rows go right (not a class colour).
 SIDE_COLORS = {"left": "#d9efd6", "right": "#eadcf2"}
 _FONT = {"size": 14}
+_HEADER_HEIGHT, _ROW_HEIGHT = 52, 28  # the table's header (two lines) and each row, in px
 
 
 def table_figure(table, class_names, sides=None, title="The ten applicants"):
@@ -50,19 +51,23 @@ def table_figure(table, class_names, sides=None, title="The ten applicants"):
                 ],
                 "fill_color": "#eef1ee",
                 "font": _FONT,
-                "height": 44,
+                "height": _HEADER_HEIGHT,
                 "align": "left",
             },
             cells={
                 "values": values,
                 "fill_color": fills,
                 "font": _FONT,
-                "height": 28,
+                "height": _ROW_HEIGHT,
                 "align": "left",
             },
         )
     )
-    figure.update_layout(title=title, height=100 + 28 * n, **LAYOUT)
+    # Room for every row: a table taller than its figure scrolls inside it, which hid the last
+    # applicant below the others (the header's two lines are taller than their nominal height).
+    margins = LAYOUT["margin"]["t"] + LAYOUT["margin"]["b"]
+    figure.update_layout(title=title, height=margins + _HEADER_HEIGHT + _ROW_HEIGHT * n + 24,
+                         **LAYOUT)  # fmt: skip
     return figure
 
 
