@@ -154,3 +154,15 @@ def test_a_library_that_cannot_train_says_so(monkeypatch):
     by_key(at.radio, state.MODEL_LIBRARY).set_value("catboost").run()
     _clean(at)
     assert any("could not train a model" in e.value for e in at.error)
+
+
+def test_the_changed_rows_are_shown_with_their_columns_in_words(lattice_audit):
+    from app_pages.your_model.words import columns_in_words
+
+    audit, X = lattice_audit
+    ops = (audit.model.native_op, audit.model.other_op)
+    table = columns_in_words(changed_rows(audit, X), audit, ops)
+    native, other = (f"x {op} t" for op in ops)
+    wanted = {"a", "b", "thresholds met", f"{native}: P(1)", f"{other}: P(1)", f"{other}: move"}
+    assert wanted <= set(table.columns)
+    assert not any("_" in c for c in table.columns if c not in ("a", "b"))

@@ -7,7 +7,14 @@ from ui.markdown import plain
 from viz.your_model import feature_flips_figure
 
 from . import cache
-from .words import changed_rows, corrected_predictions, key_figures, model_text, ship_snippet
+from .words import (
+    changed_rows,
+    columns_in_words,
+    corrected_predictions,
+    key_figures,
+    model_text,
+    ship_snippet,
+)
 
 __all__ = ["show_flips_tab", "show_headline", "show_probes_tab", "show_remedy_tab", "show_rows_tab"]
 
@@ -39,11 +46,16 @@ def show_rows_tab(audit, X):
     else:
         st.markdown(
             f"**{len(table):,} rows** get another prediction when the model's "
-            f"`x {audit.model.native_op} t` becomes `x {audit.model.other_op} t`. `thresholds_met`: "
-            "how many nodes on the row's path test a threshold equal to its value; `*_move`: how "
-            "far the prediction moves from the model's own."
+            f"`x {audit.model.native_op} t` becomes `x {audit.model.other_op} t`. *thresholds "
+            "met*: how many nodes on the row's path test a threshold equal to its value; *move*: "
+            "how far the prediction moves from the model's own; *P(k)*: the probability of class "
+            "k under each test (*average*: of both, the remedy)."
         )
-        figures.table(table, title="Rows whose prediction changes", hide_index=True)
+        ops = (audit.model.native_op, audit.model.other_op)
+        figures.table(
+            columns_in_words(table, audit, ops), title="Rows whose prediction changes",
+            hide_index=True,
+        )  # fmt: skip
     st.download_button(
         "Download every row's predictions: native, the other test and their average (CSV)",
         corrected_predictions(audit).to_csv(index=False), file_name="corrected_predictions.csv",

@@ -15,6 +15,7 @@ __all__ = [
     "LIBRARIES",
     "MODEL_FORMATS",
     "changed_rows",
+    "columns_in_words",
     "corrected_predictions",
     "fit_problem",
     "key_figures",
@@ -128,6 +129,23 @@ def changed_rows(audit, X):
     values.columns = [f"{c} (data)" if str(c) in taken else str(c) for c in values.columns]
     table = pd.concat([values, rows], axis=1)[moved.to_numpy()]
     return table.rename_axis("row").reset_index()
+
+
+def columns_in_words(table, audit, ops):
+    """``table`` (:func:`changed_rows`) with the audit's columns named in words for the page:
+    ``other_p_1`` becomes ``x < t: P(1)``, ``thresholds_met`` ``thresholds met``. ``ops`` is
+    ``(native_op, other_op)``; a name a data column already holds stays as it was."""
+    tests = {"native": f"x {ops[0]} t", "other": f"x {ops[1]} t"}
+    words = {}
+    for column in audit.rows.columns:
+        test, _, what = column.partition("_")
+        if test in ("native", "other", "average", "half"):
+            what = f"P({what[2:]})" if what.startswith("p_") else what
+            words[column] = f"{tests.get(test, test)}: {what}"
+        else:
+            words[column] = column.replace("_", " ")
+    taken = set(table.columns)
+    return table.rename(columns={c: w for c, w in words.items() if w not in taken})
 
 
 def corrected_predictions(audit):
