@@ -157,8 +157,9 @@ def wait_for_run(page, after=0, timeout_s=RUN_TIMEOUT_S):
     """Wait until the app has finished a script run numbered above ``after``, and return its number.
 
     The frame (``ui/shell.py``) ends every run with a marker numbered by the session's runs,
-    so this waits on the app's own state, however slow the machine. Plotly charts then get
-    the time they need to draw (waited for, not slept).
+    so this waits on the app's own state, however slow the machine. Plotly charts and the
+    elements Streamlit loads on demand then get the time they need to draw (waited for, not
+    slept).
     """
     page.wait_for_function(
         f"() => ({_FINISHED_JS})() > {int(after)} && !({_RUNNING_JS})()", timeout=timeout_s * 1000
@@ -166,6 +167,12 @@ def wait_for_run(page, after=0, timeout_s=RUN_TIMEOUT_S):
     page.wait_for_function(
         """() => Array.from(document.querySelectorAll('[data-testid="stPlotlyChart"]'))
                  .every(c => c.querySelector('.main-svg'))""",
+        timeout=timeout_s * 1000,
+    )
+    # An element whose code Streamlit loads on demand (a chart's, a table's) stands as a
+    # skeleton until it is there: on a loaded machine the key picture could still be one.
+    page.wait_for_function(
+        """() => !document.querySelector('[data-testid="stMain"] [data-testid="stSkeleton"]')""",
         timeout=timeout_s * 1000,
     )
     return finished_runs(page)
