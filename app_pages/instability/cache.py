@@ -63,8 +63,9 @@ def reference_tree(data_key, task, params, _X, _y):
     return make_tree(task, dict(params)).fit(_X, _y)
 
 
-# Training rows times bootstrap samples (or near-tie trees) past which a study runs in the
-# background: about two seconds of split judging on this machine (59 s for 14,000 rows x 200).
+# Training rows times a study's count (bootstrap samples, refits, near-tie trees, seeds) past
+# which it runs in the background: about two seconds of split judging on this machine (59 s for
+# 14,000 rows x 200 samples).
 LARGE_WORK = 100_000
 
 
