@@ -328,6 +328,9 @@ def test_the_headline_and_the_report_read_the_context():
         "**The tree errs on 7.5% of the 40 test rows it never saw, against 0.6% of the 160 rows"
     )
     assert "Depth 3, 5 leaves: the test error is the honest number" in sentence
+    # Its 160 training rows share their values (all zeros) but not their class.
+    assert "160 training rows share all their values with a row of another class" in sentence
+    assert "share all their values" not in headline_sentence(_context(train_error=0.0), "T")
     regression = _context(data=SimpleNamespace(task="regression", name="r"), test_error=0.25)
     assert headline_sentence(regression, "The tree").startswith(
         "**The tree has an error of 0.25 on the 40 test rows it never saw (1 − R²"
@@ -335,6 +338,17 @@ def test_the_headline_and_the_report_read_the_context():
     settings = report_settings(ctx, 200)
     assert settings["dataset"] == "toy" and settings["rows used"] == 200
     assert settings["test error"] == 0.075 and settings["decision metric"] == "Gini impurity"
+
+
+def test_conflicting_rows_are_rows_whose_values_another_class_shares():
+    import numpy as np
+
+    from app_pages.evaluate.cache import count_conflicting_rows as conflicting_rows
+
+    X = np.array([[0, 1], [0, 1], [0, 2], [1, 2], [1, 2], [np.nan, 3], [np.nan, 3]])
+    y = np.array([0, 1, 0, 1, 1, 0, 1])
+    assert conflicting_rows(X, y) == 4  # the pair (0, 1) and the pair with a missing value
+    assert conflicting_rows(X[2:5], y[2:5]) == 0
 
 
 def test_the_forest_takes_the_trees_stopping_rules_but_not_its_node_limit():

@@ -10,7 +10,7 @@ import streamlit as st
 from ui import figures, presenter, report, snippets, state
 from viz.evaluation import CRITERION_WORDS, settings_table
 
-from .cache import MAX_ROWS
+from .cache import MAX_ROWS, conflicting_rows
 from .settings import BEST
 
 __all__ = [
@@ -51,14 +51,26 @@ def tree_description(shown, record, criterion):
 
 
 def headline_sentence(ctx, what):
-    """The page's first sentence: the tree's test error against its training error."""
+    """The page's first sentence: the tree's test error against its training error, and why
+    the training error is not 0 when rows of different classes cannot be parted."""
     model, split = ctx.model, ctx.split
     if ctx.is_classifier:
+        tied = (
+            conflicting_rows(ctx.data_key, split.name, split.X_train, split.y_train)
+            if ctx.train_error > 0
+            else 0
+        )
         return (
             f"**{what} errs on {ctx.test_error:.1%} of the {len(split.y_test):,} test rows it never "
             f"saw, against {ctx.train_error:.1%} of the {len(split.y_train):,} rows it was grown on.** "
             f"Depth {model.get_depth()}, {model.get_n_leaves()} leaves: the test error is the honest "
             "number (source 004, §4.3.1)."
+            + (
+                f" The training error is not 0: {tied:,} training rows share all their values with "
+                "a row of another class, which no split can part."
+                if tied
+                else ""
+            )
         )
     return (
         f"**{what} has an error of {ctx.test_error:.2f} on the {len(split.y_test):,} test rows it "
