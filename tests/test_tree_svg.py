@@ -115,3 +115,10 @@ def test_a_compact_drawing_has_one_line_a_box_and_is_shorter(loan_tree):
         assert box.lines[0] == full.nodes[node].lines[0]
         assert box.tooltip == full.nodes[node].tooltip
     assert drawing_to_svg(compact)[2] < drawing_to_svg(full)[2]
+
+
+def test_a_modules_weight_of_rows_is_whole_without_a_decimal():
+    from viz.tree_svg import _row_weight
+
+    assert _row_weight(300.0) == "300 rows" and _row_weight(1.0) == "1 row"
+    assert _row_weight(134.5) == "134.5 rows"  # rows that reach the module in part

@@ -343,12 +343,21 @@ def _tree_children(tree, node, labels, visible):
     return children, stubs
 
 
+def _row_weight(weight):
+    """A module's weight of rows: "300 rows" when whole, "134.5 rows" when rows reach it only
+    in part (a hesitating node sends a row partly left, partly right: the page's caption says
+    so)."""
+    if float(weight).is_integer():
+        return f"{int(weight):,} row{'' if weight == 1 else 's'}"
+    return f"{weight:,.1f} rows"
+
+
 def _module_lines(module, names, precision, class_names=None):
     title = {"leaf": "leaf", "split": "split", "robust": "robust split", "option": "option module"}
     positive = f"P({class_names[1]})" if class_names else "P(y=1)"
     lines = [
         f"{positive} {module['positive_share']:.2f}",
-        f"{module['weight']:.1f} rows · {title[module['kind']]}",
+        f"{_row_weight(module['weight'])} · {title[module['kind']]}",
     ]
     for decision in module["decisions"]:
         thresholds = decision["thresholds"]

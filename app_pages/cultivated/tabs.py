@@ -40,8 +40,9 @@ def show_tree_tab(ctx):
     st.caption(
         "Bars: φ (how much weight each nearby threshold gets: the rows sitting at it; source 002, eq. 2); "
         "the range under them is the neighbourhood. An option module lists one decision per feature. "
-        "ψ (the share of a row sent left) labels the left edge, 1 − ψ the right. Boxes take the colour of "
-        "the class they lean to; deeper levels open with “+ N more below”."
+        "ψ (the share of a row sent left) labels the left edge, 1 − ψ the right, so a row may reach a box "
+        "in part, and a box's count of rows need not be whole. Boxes take the colour of the class they "
+        "lean to; deeper levels open with “+ N more below”."
     )
 
 
