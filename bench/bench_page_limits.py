@@ -12,7 +12,10 @@ each tab is printed with the setting that caused it; a run that does not end
 within ``--timeout`` seconds is printed as such (issue 30: every page's
 slowest setting should answer within 30 s, or run in the background). Buttons
 are not pressed: the runs they start (Tables 2 and 3, the lab's experiments)
-go to the server's background worker with progress and a Stop.
+go to the server's background worker with progress and a Stop. A setting whose
+work goes to that worker is timed to the end of the page's run; the worker
+may still use the cores while later tabs are timed, which only makes their
+times longer.
 
 As every benchmark of the project, each time is also printed as a ratio to
 the time of fitting and scoring one scikit-learn tree on 5,000 x 10 rows,

@@ -331,6 +331,8 @@ def test_the_headline_and_the_report_read_the_context():
     # Its 160 training rows share their values (all zeros) but not their class.
     assert "160 training rows share all their values with a row of another class" in sentence
     assert "share all their values" not in headline_sentence(_context(train_error=0.0), "T")
+    limited = _context(params={"criterion": "gini", "max_depth": 2})  # its limit errs too
+    assert "share all their values" not in headline_sentence(limited, "T")
     regression = _context(data=SimpleNamespace(task="regression", name="r"), test_error=0.25)
     assert headline_sentence(regression, "The tree").startswith(
         "**The tree has an error of 0.25 on the 40 test rows it never saw (1 − R²"

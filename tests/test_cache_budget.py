@@ -97,3 +97,34 @@ def test_a_session_that_ends_releases_its_data():
     finally:
         cache_budget.end_session = original
     assert released == [token]
+
+
+def test_a_result_kept_under_a_tuple_naming_its_data_is_dropped_with_the_data():
+    """Background results are kept under a tuple (what, data key, settings): they are released
+    like the caches keyed by the data key itself."""
+    calls = []
+
+    @cache_budget.resource(max_entries=8)
+    def kept(key):
+        calls.append(key)
+        return np.arange(3)
+
+    cache_budget.hold("session-t", {"upload-t"})
+    kept(("study", "upload-t", (("depth", 3),)))
+    kept(("study", "upload-t", (("depth", 3),)))
+    assert len(calls) == 1
+    cache_budget.end_session("session-t")
+    kept(("study", "upload-t", (("depth", 3),)))
+    assert len(calls) == 2  # released with the session that held its data
+    kept.clear()
+
+
+def test_a_cancelled_study_is_told_apart_from_a_finished_one():
+    from ui.experiments import was_cancelled
+
+    table = pd.DataFrame({"a": [1]})
+    table.attrs["cancelled"] = True
+    assert was_cancelled({"cancelled": True}) and was_cancelled(table)
+    assert was_cancelled(type("Study", (), {"cancelled": True})())
+    assert not was_cancelled({"cancelled": False}) and not was_cancelled(pd.DataFrame())
+    assert not was_cancelled(np.arange(3))

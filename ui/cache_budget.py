@@ -150,8 +150,14 @@ class _Cache:
 
 
 def _mentions(arguments, key):
-    """Whether ``key`` (a str) is one of ``arguments`` (compared as str only: arrays are ambiguous)."""
-    return any(isinstance(argument, str) and argument == key for argument in arguments)
+    """Whether ``key`` (a str) is one of ``arguments``, or in a tuple among them (a background
+    result is kept under a tuple naming its dataset); compared as str only: arrays are
+    ambiguous."""
+    return any(
+        _mentions(argument, key) if isinstance(argument, tuple) else argument == key
+        for argument in arguments
+        if isinstance(argument, str | tuple)
+    )
 
 
 def held_bytes():

@@ -16,7 +16,7 @@ it is there.
 
 import streamlit as st
 
-from lab.computations import server_computations
+from lab.computations import Stopped, server_computations
 from ui import cache_budget
 
 
@@ -116,15 +116,38 @@ def kept_result(key, _result=None):
     return _result
 
 
+def was_cancelled(result):
+    """Whether a study's ``result`` says a Stop cut it short: ``result["cancelled"]`` (a dict),
+    ``result.attrs["cancelled"]`` (a table) or ``result.cancelled``."""
+    if isinstance(result, dict):
+        return bool(result.get("cancelled"))
+    attrs = getattr(result, "attrs", None)
+    if isinstance(attrs, dict) and "cancelled" in attrs:
+        return bool(attrs["cancelled"])
+    return bool(getattr(result, "cancelled", False))
+
+
 def computed_in_background(name, key, label, compute, restart_label):
     """:func:`in_background`'s result, computed once and then kept (:func:`kept_result`): a
     rerun, a reload or another session gets it without computing it again. None while it is
-    computed (its progress and Stop are drawn where this is called)."""
+    computed or after a Stop (the progress and Stop, or the restart, are drawn where this is
+    called).
+
+    A study that a Stop ends early returns what it did, marked cancelled
+    (:func:`was_cancelled`); here that counts as stopped, never as a result to keep.
+    """
     try:
         return kept_result(key)
     except NotKept:
         pass
-    result = in_background(name, key, label, compute, restart_label)
+
+    def whole(progress, should_stop):
+        result = compute(progress, should_stop)
+        if was_cancelled(result):
+            raise Stopped
+        return result
+
+    result = in_background(name, key, label, whole, restart_label)
     return None if result is None else kept_result(key, _result=result)
 
 

@@ -55,9 +55,12 @@ def headline_sentence(ctx, what):
     the training error is not 0 when rows of different classes cannot be parted."""
     model, split = ctx.model, ctx.split
     if ctx.is_classifier:
+        # Only a tree grown to purity errs on its training rows for this reason alone; a tree
+        # with limits errs on them by its limits too.
+        grown_to_purity = set(ctx.params) <= {"criterion"}
         tied = (
             conflicting_rows(ctx.data_key, split.name, split.X_train, split.y_train)
-            if ctx.train_error > 0
+            if ctx.train_error > 0 and grown_to_purity
             else 0
         )
         return (

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lab.computations import Stopped
 from trees import perturbation_study
 from trees.instability import (
     compare_trees,
@@ -74,18 +73,9 @@ def is_large(n_rows, count):
     return n_rows * count >= LARGE_WORK
 
 
-def _finished(result, cancelled):
-    """``result``, or :class:`lab.computations.Stopped` raised when a Stop cut the study: a
-    background computation keeps no partial result."""
-    if cancelled:
-        raise Stopped
-    return result
-
-
 def _judge(model, X, y, n_bootstrap, names, progress=None, should_stop=None):
-    """``trees.split_confidence`` of the reference tree, its splits written with ``names``;
-    a stop raises :class:`lab.computations.Stopped` (no partial table is kept)."""
-    table = split_confidence(
+    """``trees.split_confidence`` of the reference tree, its splits written with ``names``."""
+    return split_confidence(
         model,
         X,
         y,
@@ -95,7 +85,6 @@ def _judge(model, X, y, n_bootstrap, names, progress=None, should_stop=None):
         progress=progress,
         should_stop=should_stop,
     )
-    return _finished(table, table.attrs.get("cancelled"))
 
 
 @cache_budget.data(show_spinner="Judging how firmly each split holds...", max_entries=32)
@@ -124,10 +113,9 @@ def judged_splits(data_key, task, params, n_bootstrap, model, X, y, names):
 
 def _refit(task, params, change, data, progress=None, should_stop=None):
     """``trees.perturbation_study``: the refits of ``change`` ``(kind, amount, n_fits)`` on the
-    training rows of ``data`` ``(X, y, X_test)`` and their distances to the reference; a stop
-    raises :class:`lab.computations.Stopped`."""
+    training rows of ``data`` ``(X, y, X_test)`` and their distances to the reference."""
     (kind, amount, n_fits), (X, y, X_test) = change, data
-    study = perturbation_study(
+    return perturbation_study(
         X,
         y,
         task,
@@ -140,7 +128,6 @@ def _refit(task, params, change, data, progress=None, should_stop=None):
         progress=progress,
         should_stop=should_stop,
     )
-    return _finished(study, study.cancelled)
 
 
 @cache_budget.resource(show_spinner="Refitting the tree on changed data...", max_entries=16)
@@ -192,10 +179,10 @@ def comparisons(data_key, task, params, kind, amount, n_fits, distance, _trees, 
 def _grow_near_ties(task, params, epsilon, max_trees, data, names, progress=None,
                     should_stop=None):  # fmt: skip
     """``trees.near_tie_trees`` on the training rows of ``data`` ``(X, y, X_test, y_test)``,
-    judged on its held-out rows; a stop raises :class:`lab.computations.Stopped`."""
+    judged on its held-out rows."""
     X, y, X_test, y_test = data
     criterion = "gini" if task == "classification" else "squared_error"
-    found = near_tie_trees(
+    return near_tie_trees(
         X,
         y,
         epsilon=epsilon,
@@ -209,7 +196,6 @@ def _grow_near_ties(task, params, epsilon, max_trees, data, names, progress=None
         progress=progress,
         should_stop=should_stop,
     )
-    return _finished(found, found.cancelled)
 
 
 @cache_budget.resource(show_spinner="Growing the near-tie trees...", max_entries=16)
@@ -242,12 +228,10 @@ def cutpoints(data_key, task, params, kind, amount, n_fits, depth, _trees, _name
 
 
 def _refit_tie_breaks(task, params, n_seeds, data, progress=None, should_stop=None):
-    """``trees.tie_break_study`` on the training rows of ``data`` ``(X, y, X_test)``; a stop
-    raises :class:`lab.computations.Stopped`."""
+    """``trees.tie_break_study`` on the training rows of ``data`` ``(X, y, X_test)``."""
     X, y, X_test = data
-    study = tie_break_study(X, y, task, dict(params), n_seeds=n_seeds, X_test=X_test,
-                            progress=progress, should_stop=should_stop)  # fmt: skip
-    return _finished(study, study.cancelled)
+    return tie_break_study(X, y, task, dict(params), n_seeds=n_seeds, X_test=X_test,
+                           progress=progress, should_stop=should_stop)  # fmt: skip
 
 
 @cache_budget.resource(show_spinner="Refitting with random tie-breaks...", max_entries=16)

@@ -82,15 +82,17 @@ with picture:
     fragile = sum(b["level"] == "fragile" for b in badges.values())
     root_share, top_root = most_frequent_root(study, names)
     m1, m2, m3 = st.columns(3)
-    m1.metric("Fragile splits", "judging..." if table is None else f"{fragile} of {len(badges)}")
+    m1.metric(
+        "Fragile splits", "not judged yet" if table is None else f"{fragile} of {len(badges)}"
+    )
     m2.metric(
         "Two refits agree on",
-        "refitting..." if agree is None else f"{agree:.1%}",
+        "not refitted yet" if agree is None else f"{agree:.1%}",
         help="The share of held-out rows two refits predict alike, averaged over all pairs.",
     )
     m3.metric(
         "Root kept",
-        "refitting..." if study is None else f"{root_share:.0%}",
+        "not refitted yet" if study is None else f"{root_share:.0%}",
         help=f"The share of refits whose root splits on {plain(top_root or 'one feature')}, "
         "the most frequent root.",
     )
@@ -136,7 +138,9 @@ if tabs[1].open:
             near_tie_panel(near_set, float(epsilon))
 if (tabs[2].open or tabs[3].open) and study is None:
     with tabs[2] if tabs[2].open else tabs[3]:
-        st.info("The tree is being refitted: the progress is above the tree.")
+        st.info(
+            "The refits are not there yet: their progress, or their restart after a Stop, is above the tree."
+        )
 elif tabs[2].open:
     with tabs[2]:
         distance = distance_choice()
@@ -180,12 +184,12 @@ report.add_settings(
 )
 report.add_note(
     (
-        "the splits are still being judged"
+        "the splits are not judged yet"
         if table is None
         else f"{plural(fragile, 'split')} of {len(badges)} fragile"
     )
     + (
-        "; the refits are still being computed."
+        "; the refits are not there yet."
         if study is None
         else f"; two refits agree on {agree:.1%} of the held-out rows; {root_share:.0%} of the "
         f"refits split the root on {top_root}."

@@ -61,7 +61,10 @@ def key_picture(model, table, names, class_names):
 def confidence_panel(table, settings):
     """Every split's runner-up, rows to flip and bootstrap win rate, as a figure and a table."""
     if table is None:
-        st.info("The splits are being judged: the progress is above the tree.")
+        st.info(
+            "The splits are not judged yet: the judging's progress, or its restart after a Stop, "
+            "is above the tree."
+        )
         return
     if len(table) == 0:
         st.info("The tree is a single leaf: it has no split to judge.")

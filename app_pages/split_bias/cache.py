@@ -8,7 +8,6 @@ import os
 
 import numpy as np
 
-from lab.computations import Stopped
 from trees import bias_experiment
 from trees.selection_bias import noise_root_study, null_gini_gains, root_choice_study
 from ui import cache_budget, state
@@ -27,15 +26,11 @@ __all__ = ["LARGE_NOISE_WORK", "LARGE_TRIALS", "bias_grid", "grid_when_ready", "
 
 
 def _simulate(n1, n2, trials, grid, progress=None, should_stop=None):
-    """:func:`trees.bias_experiment` on ``grid`` ``(N_grid, p1_grid)``; a Stop raises
-    :class:`lab.computations.Stopped` (a background computation keeps no partial grid)."""
+    """:func:`trees.bias_experiment` on ``grid`` ``(N_grid, p1_grid)``."""
     N_grid, p1_grid = grid
-    result = bias_experiment(n1=n1, n2=n2, N=list(N_grid), p1=list(p1_grid), trials=trials,
-                             seed=0, n_jobs=_GRID_THREADS, progress=progress,
-                             should_stop=should_stop)  # fmt: skip
-    if result["cancelled"]:
-        raise Stopped
-    return result
+    return bias_experiment(n1=n1, n2=n2, N=list(N_grid), p1=list(p1_grid), trials=trials,
+                           seed=0, n_jobs=_GRID_THREADS, progress=progress,
+                           should_stop=should_stop)  # fmt: skip
 
 
 @cache_budget.data(show_spinner="Simulating datasets under the Null Hypothesis...", max_entries=16)

@@ -39,7 +39,9 @@ def show_criteria_tab(result):
     """Every criterion's bias on the page's grid (``result``: :func:`trees.bias_experiment`'s;
     None while it is simulated in the background)."""
     if result is None:
-        st.info("The grid is being simulated: the progress is above.")
+        st.info(
+            "The grid is not simulated yet: its progress, or its restart after a Stop, is above."
+        )
         return
     st.markdown(
         "The bias of a criterion is the log-odds that it picks X₁ over X₂ when neither is informative "
@@ -178,8 +180,7 @@ def _show_noise_roots(data, data_key):
 
 def _noise_in_background(data_key, X, y, settings):
     """The noise-root study of large work, in the server's background worker with progress and
-    a Stop (a Stop keeps the resamples done, marked ``cancelled``), kept for every session;
-    None while it runs."""
+    a Stop (then a button to run it again), kept for every session; None until it is there."""
     return computed_in_background(
         state.NOISE_STUDY_BACKGROUND,
         ("noise roots", data_key, len(y), settings),

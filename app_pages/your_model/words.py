@@ -119,6 +119,11 @@ def key_figures(summary):
     ]  # fmt: skip
 
 
+# The audit's prediction columns start with the test they are under: the model's own, the
+# other, both averaged, or half the trees under each.
+PREDICTION_PREFIXES = ("native", "other", "average", "half")
+
+
 def changed_rows(audit, X):
     """The rows whose prediction changes with the test, their values and predictions."""
     rows = audit.rows
@@ -139,7 +144,7 @@ def columns_in_words(table, audit, ops):
     words = {}
     for column in audit.rows.columns:
         test, _, what = column.partition("_")
-        if test in ("native", "other", "average", "half"):
+        if test in PREDICTION_PREFIXES:
             what = f"P({what[2:]})" if what.startswith("p_") else what
             words[column] = f"{tests.get(test, test)}: {what}"
         else:
@@ -151,7 +156,7 @@ def columns_in_words(table, audit, ops):
 def corrected_predictions(audit):
     """Every row's prediction under the model's own test, the other one and their average
     (source 000's remedy), as the CSV a user downloads."""
-    keep = [c for c in audit.rows.columns if c.startswith(("native", "other", "average", "half"))]
+    keep = [c for c in audit.rows.columns if c.startswith(PREDICTION_PREFIXES)]
     return audit.rows[["thresholds_met", *keep]].rename_axis("row").reset_index()
 
 
