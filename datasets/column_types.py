@@ -462,7 +462,8 @@ def prepared_columns(table, target, types=None):
             left_out[name] = types[name]
         else:
             features[name] = column_values(table[name], types[name])
-    X = pd.DataFrame(features, index=table.index, columns=list(features))
+    # No copy: the columns kept as they are share the table's memory (pandas copies on write).
+    X = pd.DataFrame(features, index=table.index, columns=list(features), copy=False)
     return X, column_values(table[target], types[target]).rename(target), left_out
 
 

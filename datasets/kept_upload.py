@@ -7,7 +7,8 @@ the dataset exactly (the file's bytes, its name, the target and task the
 user chose, the preprocessing settings in force), small enough to keep and
 serialisable (:meth:`UploadRecord.to_dict`, JSON-safe). :class:`UploadShelf`
 keeps records on the server under unguessable tokens, bounded in count,
-bytes and time, each bound to the browser that made it, so a reloaded page
+bytes and time (and dropped by file, :meth:`UploadShelf.drop_file`, once no
+session works on it: ``ui.state``), each bound to the browser that made it, so a reloaded page
 can find its upload again (``ui.state`` puts the token in the page's URL
 and binds the record to a secret of the browser, ``ui.browser``) while
 another browser given the same URL cannot.
@@ -16,6 +17,7 @@ another browser given the same URL cannot.
 import base64
 import binascii
 import dataclasses
+import functools
 import hashlib
 import hmac
 import secrets
@@ -60,7 +62,7 @@ class UploadRecord:
     task: str | None = None
     settings: dict = field(default_factory=dict)
 
-    @property
+    @functools.cached_property  # computed once: the shelf compares digests often
     def sha256(self):
         """The file's digest: two records of the same file agree on it."""
         return hashlib.sha256(self.data).hexdigest()
@@ -141,8 +143,8 @@ class UploadShelf:
     other names, by other sessions) is held once: records share the bytes
     of an earlier record with the same digest, and the size counts each
     distinct file once. The least recently used go first when the shelf is
-    full, and a record unused for ``max_age`` seconds goes at the next
-    access.
+    full, a record unused for ``max_age`` seconds goes at the next
+    access, and :meth:`drop_file` drops a file's records at once.
 
     Parameters
     ----------
@@ -219,3 +221,11 @@ class UploadShelf:
     def drop(self, token):
         with self._lock:
             self._records.pop(str(token), None)
+
+    def drop_file(self, sha256):
+        """Drop every record of the file whose digest is ``sha256`` (any other key: nothing)."""
+        with self._lock:
+            for token in [
+                t for t, (record, _, _) in self._records.items() if record.sha256 == sha256
+            ]:
+                del self._records[token]

@@ -33,6 +33,7 @@ import sys
 import threading
 from pathlib import Path
 
+from ._memory import give_back_freed_memory
 from ._record import DataError
 from .upload import MAX_UPLOAD_BYTES, read_table
 
@@ -164,6 +165,10 @@ def serve(requests, answers):
             outcome = ("failed", f"{type(err).__name__}: {err}")
         pickle.dump(outcome, answers, protocol=pickle.HIGHEST_PROTOCOL)
         answers.flush()
+        # The helper lives as long as the server: the file and the table it just passed on
+        # would otherwise stay in its heap until the next upload (tens of MB for a large one).
+        data = outcome = None
+        give_back_freed_memory()
 
 
 def _main():

@@ -128,3 +128,40 @@ def test_a_cancelled_study_is_told_apart_from_a_finished_one():
     assert was_cancelled(type("Study", (), {"cancelled": True})())
     assert not was_cancelled({"cancelled": False}) and not was_cancelled(pd.DataFrame())
     assert not was_cancelled(np.arange(3))
+
+
+def test_the_sweep_collects_sessions_left_in_reference_cycles():
+    """An ended session is freed only by the garbage collector: the sweep runs it."""
+    import threading
+    import weakref
+
+    class Session:
+        pass
+
+    ended, stop = threading.Event(), threading.Event()
+    gc.disable()  # only the sweep may collect the cycle
+    try:
+        session = Session()
+        session.itself = session
+        weakref.finalize(session, ended.set)
+        del session
+        cache_budget.collect_ended_sessions(every=0.01, stop=stop)
+        assert ended.wait(timeout=60)
+    finally:
+        stop.set()
+        gc.enable()
+
+
+def test_a_listener_hears_of_data_no_session_holds_any_more():
+    heard = []
+    cache_budget.on_release(heard.append)
+    cache_budget.on_release(heard.append)  # registered once
+    try:
+        cache_budget.hold("session-a", {"file-digest"})
+        cache_budget.hold("session-b", {"file-digest"})
+        cache_budget.end_session("session-a")
+        assert heard == []  # session b still works on it
+        cache_budget.end_session("session-b")
+        assert heard == ["file-digest"]
+    finally:
+        cache_budget._RELEASE_LISTENERS.remove(heard.append)

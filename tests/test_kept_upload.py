@@ -159,6 +159,36 @@ def test_the_link_to_share_never_carries_the_upload():
     assert "upload" not in _shown(at, "link")
 
 
+def test_an_upload_no_session_works_on_any_more_is_given_back():
+    """Issue 33, item 1: the shelf keeps a file while a session works on it (a reload's new
+    session takes it over while the old one lives), and drops it when the last one ends."""
+    from ui import cache_budget, state
+
+    first = _run()
+    _click(first, "do_upload")
+    token = first.query_params["upload"]
+    reloaded = _run({"upload": token})
+    assert _shown(reloaded, "notice") == "restored"
+    cache_budget.end_session(first.session_state[state.SESSION_DATA].token)
+    assert _shown(_run({"upload": token}), "notice") == "restored"  # the reload still holds it
+    cache_budget.end_session(reloaded.session_state[state.SESSION_DATA].token)
+    again = _run({"upload": token})
+    assert _shown(again, "notice") == "dropped"
+    assert _shown(again, "dataset") == "Lattice features"
+
+
+def test_the_shelf_drops_a_file_by_its_digest():
+    shelf = UploadShelf()
+    first = shelf.put(_record(data=bytes(CSV)), owner="a")
+    second = shelf.put(_record(filename="copy.csv", data=bytes(CSV)), owner="b")
+    other = shelf.put(_record(data=b"x,y\n1,0\n2,1\n3,0\n"), owner="a")
+    shelf.drop_file("not a digest")
+    assert len(shelf) == 3
+    shelf.drop_file(_record(data=bytes(CSV)).sha256)
+    assert shelf.get(first, owner="a") is None and shelf.get(second, owner="b") is None
+    assert shelf.get(other, owner="a") is not None
+
+
 def test_switching_to_another_dataset_forgets_the_upload():
     at = _run()
     _click(at, "do_upload")

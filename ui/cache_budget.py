@@ -32,6 +32,7 @@ dataset is held raw, preprocessed and in the computations on it.
 """
 
 import functools
+import gc
 import inspect
 import os
 import sys
@@ -42,19 +43,25 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from datasets._memory import give_back_freed_memory
+
 __all__ = [
     "ENTRY_TTL_SECONDS",
+    "SESSION_SWEEP_SECONDS",
     "budget_bytes",
+    "collect_ended_sessions",
     "data",
     "end_session",
     "estimated_bytes",
     "held_bytes",
     "hold",
+    "on_release",
     "resource",
     "upload_budget_bytes",
 ]
 
 ENTRY_TTL_SECONDS = 2 * 3600
+SESSION_SWEEP_SECONDS = 60.0  # an ended session's data is released within this time
 DEFAULT_BUDGET_MB = 1024
 _BUDGET_VARIABLE = "TREE_BIAS_LAB_CACHE_MB"
 # Objects are walked this deep for the arrays they hold (a forest -> its trees -> their arrays).
@@ -63,6 +70,7 @@ _MAX_DEPTH = 4
 # Every bounded function (_Cache), and the data keys each live session holds.
 _REGISTRY = []
 _HOLDS = {}
+_RELEASE_LISTENERS = []
 # Re-entrant: a cache cleared under the lock may run Streamlit code that calls back here.
 _LOCK = threading.RLock()
 
@@ -195,9 +203,44 @@ def hold(session, keys):
 
 
 def end_session(session):
-    """The session ended: release the keys only it held."""
+    """The session ended: release the keys only it held, and give their memory back."""
     with _LOCK:
         _release_unheld(_HOLDS.pop(session, frozenset()))
+    give_back_freed_memory()
+
+
+def collect_ended_sessions(every=SESSION_SWEEP_SECONDS, stop=None):
+    """Start a daemon thread that collects Python's garbage every ``every`` seconds.
+
+    A session Streamlit dropped sits in reference cycles: it is freed, and its
+    finaliser calls :func:`end_session`, only when the garbage collector runs,
+    which on an idle server may be never. (Streamlit itself drops a closed
+    session once its ``server.disconnectedSessionTTL`` has passed, at the
+    next session it stores.) Call once per process (the app's ``ui.shell``
+    does); a full collection takes a fraction of a second. The thread ends
+    when the event ``stop`` is set.
+    """
+    stop = threading.Event() if stop is None else stop
+
+    def sweep():
+        while not stop.wait(every):
+            gc.collect()
+
+    thread = threading.Thread(target=sweep, name="tree-bias-lab-session-sweep", daemon=True)
+    thread.start()
+    return thread
+
+
+def on_release(listener):
+    """Call ``listener(key)`` each time no live session holds ``key`` any more.
+
+    For what the app keeps outside the caches on a session's behalf (the
+    shelf of kept uploads, ``ui.state``); a listener registered twice is
+    called once.
+    """
+    with _LOCK:
+        if listener not in _RELEASE_LISTENERS:
+            _RELEASE_LISTENERS.append(listener)
 
 
 def _release_unheld(keys):
@@ -205,6 +248,8 @@ def _release_unheld(keys):
         if not any(key in held for held in _HOLDS.values()):
             for cache in _REGISTRY:
                 cache.clear_mentioning(key)
+            for listener in _RELEASE_LISTENERS:
+                listener(key)
 
 
 def _bounded(streamlit_cache, options):

@@ -10,6 +10,7 @@ import streamlit as st
 
 from datasets import REPORT_PREPROCESSING, DataError, UploadRecord, table_to_dataset
 from datasets import upload as upload_limits
+from datasets._memory import give_back_freed_memory
 from datasets.column_types import detect_types
 from datasets.upload_worker import read_table_in_worker
 
@@ -144,6 +145,8 @@ def use_upload(data, filename, target, task=None):
         state.set_dataset(raw, origin=("upload", raw.name))
     except DataError as err:
         return str(err)
+    finally:  # the parse's and the preparation's passing copies go back to the system
+        give_back_freed_memory()
     state.keep_upload(record, raw)
     return None
 

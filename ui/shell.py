@@ -27,10 +27,11 @@ from pathlib import Path
 
 import streamlit as st
 
+from datasets._memory import map_large_blocks
 from trees import warm_up
 from trees.interop import warm_up as warm_up_interop
 
-from . import errors, presenter, report, share, sidebar, state, target_fit, url_values
+from . import cache_budget, errors, presenter, report, share, sidebar, state, target_fit, url_values
 from .navigation import PAGES, spec_for
 
 __all__ = ["run_app"]
@@ -47,7 +48,15 @@ def _warm_up_all():
 @st.cache_resource(show_spinner=False)
 def _warm_up_kernels():
     """Start :func:`trees.warm_up` once per server process (a daemon thread: it never holds
-    the server open). A kernel a page calls meanwhile waits for the compiler's lock."""
+    the server open). A kernel a page calls meanwhile waits for the compiler's lock.
+
+    Also, once per process, so that a class's uploads do not stay in the server's memory:
+    large arrays are given back to the system when freed (``datasets._memory``), and the
+    sessions Streamlit dropped are collected every minute, releasing their data
+    (``cache_budget.collect_ended_sessions``).
+    """
+    map_large_blocks()
+    cache_budget.collect_ended_sessions()
     thread = threading.Thread(target=_warm_up_all, name="tree-bias-lab-warm-up", daemon=True)
     thread.start()
     return thread

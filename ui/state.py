@@ -352,8 +352,16 @@ def dataset_key():
 # ------------------------------------------------------------ kept uploads
 @st.cache_resource(show_spinner=False)
 def kept_uploads():
-    """The server's shelf of kept uploads (one per server process, shared by sessions)."""
-    return UploadShelf()
+    """The server's shelf of kept uploads (one per server process, shared by sessions).
+
+    A file is kept while a session works on it (a reload's new session takes
+    it over while the old one is still alive): when the last session holding
+    its digest ends or moves to other data, the shelf drops it
+    (``cache_budget.on_release``), so a closed class gives its uploads back.
+    """
+    shelf = UploadShelf()
+    cache_budget.on_release(shelf.drop_file)
+    return shelf
 
 
 def keep_upload(record, raw):

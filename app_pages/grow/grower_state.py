@@ -24,7 +24,7 @@ import streamlit as st
 from trees import TreeGrower
 from trees.tasks import subsample, train_test_rows
 from trees.tree import TREE_SETTINGS, TreeParams
-from ui import share, state
+from ui import cache_budget, share, state
 from ui.cached import SMALL
 from ui.markdown import plain
 from ui.state import GROW_GROWER as GROWER
@@ -45,6 +45,7 @@ __all__ = [
     "select",
     "selected_node",
     "show_message",
+    "shared_split",
     "split_data",
     "sync",
     "tree_params",
@@ -103,6 +104,23 @@ def split_data(data, test_share, seed):
         return TrainTest(X, y, X[:0], y[:0])
     train, test = train_test_rows(data.task, y, test_share, seed)
     return TrainTest(X[train], y[train], X[test], y[test])
+
+
+@cache_budget.resource(show_spinner=False, max_entries=8)
+def shared_split(data_key, test_share, seed, _data):
+    """:func:`split_data` once per dataset and split, shared by every session that grows on it.
+
+    A class on one server grows on the same data: each session's grower reads
+    these arrays and none writes them (the held-out copies are made
+    read-only, so a write would fail loudly rather than reach other users).
+    ``data_key`` names the data (``ui.state.dataset_key``): the split goes
+    with the data when no session holds it any more (``ui.cache_budget``).
+    """
+    split = split_data(_data, test_share, seed)
+    if split.held_out:  # copies of their own; without a held-out share they are the data's
+        for rows in (split.X_train, split.y_train, split.X_test, split.y_test):
+            rows.flags.writeable = False
+    return split
 
 
 def tree_params(settings, categorical=None):
@@ -193,7 +211,7 @@ def get_grower(data, settings):
     built_for = st.session_state.get(SIGNATURE)
     if built_for != signature:
         previous = st.session_state.get(GROWER)
-        split = split_data(data, settings.test_share, settings.seed)
+        split = shared_split(signature[0], settings.test_share, settings.seed, data)
         grower = _new_grower(data, split, settings)
         if previous is None or built_for is None:
             done, problem = replay(grower, text)

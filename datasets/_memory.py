@@ -1,0 +1,72 @@
+"""Giving memory a process has freed back to the operating system.
+
+glibc's ``malloc`` keeps what a process frees for its later allocations:
+after a large table is parsed and dropped, the process's resident size stays
+where the parse left it (glibc also raises its threshold for serving large
+blocks from ``mmap`` each time such a block is freed, so later large arrays
+come from the heap, whose free pages are only returned on request). On a
+server that one class shares, that memory counts against every user, so the
+long-lived processes do two things:
+
+* :func:`map_large_blocks` (once, at the server's start) fixes glibc's
+  threshold at 1 MiB, so every array of a megabyte or more is mapped on
+  its own and unmapped, given back, the moment it is freed (the price: a
+  fresh large array costs its page faults again, a few ms for tens of MB);
+* :func:`give_back_freed_memory` returns what smaller blocks left free, at
+  the moments a large table is dropped: the upload helper after each file,
+  the app when a session ends.
+
+Both are glibc's (``mallopt``, ``malloc_trim``); elsewhere (macOS, musl)
+the first does nothing and the second only collects Python's garbage.
+"""
+
+import ctypes
+import ctypes.util
+import gc
+import sys
+
+__all__ = ["LARGE_BLOCK_BYTES", "give_back_freed_memory", "map_large_blocks"]
+
+LARGE_BLOCK_BYTES = 1024 * 1024
+_M_MMAP_THRESHOLD = -3  # mallopt's parameter number, from glibc's malloc.h
+
+
+def _glibc_function(name):
+    """The C library's function ``name`` on Linux, or None where it has none (musl, macOS)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+    except OSError:
+        return None
+    return getattr(libc, name, None)
+
+
+_MALLOC_TRIM = _glibc_function("malloc_trim")
+_MALLOPT = _glibc_function("mallopt")
+
+
+def map_large_blocks(threshold=LARGE_BLOCK_BYTES):
+    """Serve every block of ``threshold`` bytes or more by its own mapping (``mallopt``).
+
+    Returns
+    -------
+    bool
+        Whether the setting took (glibc only).
+    """
+    return _MALLOPT is not None and _MALLOPT(_M_MMAP_THRESHOLD, int(threshold)) == 1
+
+
+def give_back_freed_memory():
+    """Collect Python's garbage, then return the C heap's free pages to the system.
+
+    Returns
+    -------
+    bool
+        Whether pages could be returned (glibc's ``malloc_trim`` is there).
+    """
+    gc.collect()
+    if _MALLOC_TRIM is None:
+        return False
+    _MALLOC_TRIM(0)
+    return True
