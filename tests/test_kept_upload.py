@@ -170,8 +170,10 @@ def test_an_upload_no_session_works_on_any_more_is_given_back():
     reloaded = _run({"upload": token})
     assert _shown(reloaded, "notice") == "restored"
     cache_budget.end_session(first.session_state[state.SESSION_DATA].token)
-    assert _shown(_run({"upload": token}), "notice") == "restored"  # the reload still holds it
-    cache_budget.end_session(reloaded.session_state[state.SESSION_DATA].token)
+    second_reload = _run({"upload": token})
+    assert _shown(second_reload, "notice") == "restored"  # the first reload still holds it
+    for session in (reloaded, second_reload):
+        cache_budget.end_session(session.session_state[state.SESSION_DATA].token)
     again = _run({"upload": token})
     assert _shown(again, "notice") == "dropped"
     assert _shown(again, "dataset") == "Lattice features"

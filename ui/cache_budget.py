@@ -32,7 +32,6 @@ dataset is held raw, preprocessed and in the computations on it.
 """
 
 import functools
-import gc
 import inspect
 import os
 import sys
@@ -203,18 +202,21 @@ def hold(session, keys):
 
 
 def end_session(session):
-    """The session ended: release the keys only it held, and give their memory back."""
+    """The session ended: release the keys only it held (their memory goes back to the
+    system at the next sweep, :func:`collect_ended_sessions`)."""
     with _LOCK:
         _release_unheld(_HOLDS.pop(session, frozenset()))
-    give_back_freed_memory()
 
 
 def collect_ended_sessions(every=SESSION_SWEEP_SECONDS, stop=None):
-    """Start a daemon thread that collects Python's garbage every ``every`` seconds.
+    """Start a daemon thread that collects Python's garbage every ``every`` seconds, then
+    gives the freed memory back to the system (``datasets._memory``).
 
     A session Streamlit dropped sits in reference cycles: it is freed, and its
     finaliser calls :func:`end_session`, only when the garbage collector runs,
-    which on an idle server may be never. (Streamlit itself drops a closed
+    which on an idle server may be never. The memory is given back after the
+    collection, not from the finaliser: a finaliser runs before the cycle's
+    objects are freed. (Streamlit itself drops a closed
     session once its ``server.disconnectedSessionTTL`` has passed, at the
     next session it stores.) Call once per process (the app's ``ui.shell``
     does); a full collection takes a fraction of a second. The thread ends
@@ -224,7 +226,7 @@ def collect_ended_sessions(every=SESSION_SWEEP_SECONDS, stop=None):
 
     def sweep():
         while not stop.wait(every):
-            gc.collect()
+            give_back_freed_memory()
 
     thread = threading.Thread(target=sweep, name="tree-bias-lab-session-sweep", daemon=True)
     thread.start()

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from datasets._memory import map_large_blocks
 from trees import warm_up
 from trees.interop import warm_up as warm_up_interop
 
@@ -50,9 +51,11 @@ def _warm_up_kernels():
     the server open). A kernel a page calls meanwhile waits for the compiler's lock.
 
     Also, once per process, so that a class's uploads do not stay in the server's memory:
-    the sessions Streamlit dropped are collected every minute, releasing their data
+    arrays of 4 MiB or more go back to the system when freed (``datasets._memory``), and the
+    sessions Streamlit dropped are collected every minute, releasing their data
     (``cache_budget.collect_ended_sessions``).
     """
+    map_large_blocks()
     cache_budget.collect_ended_sessions()
     thread = threading.Thread(target=_warm_up_all, name="tree-bias-lab-warm-up", daemon=True)
     thread.start()

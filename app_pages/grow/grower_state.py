@@ -111,16 +111,13 @@ def shared_split(data_key, test_share, seed, _data):
     """:func:`split_data` once per dataset and split, shared by every session that grows on it.
 
     A class on one server grows on the same data: each session's grower reads
-    these arrays and none writes them (the held-out copies are made
-    read-only, so a write would fail loudly rather than reach other users).
-    ``data_key`` names the data (``ui.state.dataset_key``): the split goes
-    with the data when no session holds it any more (``ui.cache_budget``).
+    these arrays and none writes them. They stay writeable: the kernels take
+    writeable arrays only (``trees.tree._kernels_arrays.kernel_array``), so a
+    read-only split would be copied by every session's grower. ``data_key``
+    names the data (``ui.state.dataset_key``): the split goes with the data
+    when no session holds it any more (``ui.cache_budget``).
     """
-    split = split_data(_data, test_share, seed)
-    if split.held_out:  # copies of their own; without a held-out share they are the data's
-        for rows in (split.X_train, split.y_train, split.X_test, split.y_test):
-            rows.flags.writeable = False
-    return split
+    return split_data(_data, test_share, seed)
 
 
 def tree_params(settings, categorical=None):
