@@ -233,11 +233,12 @@ def test_a_large_noise_study_runs_in_the_background_and_a_stop_keeps_nothing_as_
     from ui import state
     from ui.experiments import kept_result
 
-    gate, real = threading.Event(), cache.noise_root_study
+    gate, reached, real = threading.Event(), threading.Event(), cache.noise_root_study
 
     def held(*args, progress=None, should_stop=None, **kwargs):
         def gated(done, total, partial):
             progress(done, total, partial)
+            reached.set()
             assert gate.wait(600)
 
         return real(*args, progress=gated, should_stop=should_stop, **kwargs)
@@ -250,6 +251,9 @@ def test_a_large_noise_study_runs_in_the_background_and_a_stop_keeps_nothing_as_
     assert not at.exception, [e.value for e in at.exception]
     [entry] = [e for k, e in server_computations()._entries.items() if k[0] == "noise roots"]
     assert not any("split on a noise column" in m.value for m in at.markdown)  # not there yet
+    # Stop once the first resample is done: a Stop that reaches the entry while it waits
+    # behind an earlier test's study (a loaded machine) ends it before it starts, at 0 done.
+    assert reached.wait(600)
     entry.stop()
     gate.set()
     assert entry.wait(600) and entry.status == "stopped"
