@@ -7,6 +7,7 @@ from datasets import GROUPS, DataError
 from . import data_controls, glossary, presenter, state
 from .markdown import plain
 from .navigation import PAGES
+from .words import counted
 
 __all__ = ["render"]
 
@@ -36,7 +37,7 @@ def _dataset():
     st.markdown("### Current dataset")
     st.markdown(f"**{plain(data.name)}**")
     st.caption(
-        f"{data.n_rows:,} rows · {data.n_features} features · {data.task}"
+        f"{counted(data.n_rows, 'row')} · {counted(data.n_features, 'feature')} · {data.task}"
         + (f" · {plain(data.group)}" if data.group else "")
     )
     names = [name for names in GROUPS.values() for name in names]

@@ -16,6 +16,7 @@ from datasets import (
 from ui import data_controls, figures, glossary, presenter, report, share, snippets, state
 from ui.markdown import plain
 from ui.navigation import MAX_STUDY_CLASSES
+from ui.words import counted
 from viz.data_figures import scatter_figure, target_figure
 
 # The Data page's choices of the most classes a target keeps (0: every class).
@@ -106,7 +107,8 @@ with choose_tab, presenter.settings("Choose another dataset"):
         try:
             entry = state.cached_load(name)
             st.caption(
-                f"{entry.task} · {entry.n_rows:,} rows · {entry.n_features} features · {entry.source}"
+                f"{entry.task} · {counted(entry.n_rows, 'row')} · "
+                f"{counted(entry.n_features, 'feature')} · {entry.source}"
             )
         except DataError as err:
             st.error(f"{plain(name)} cannot be loaded: {plain(err)}")

@@ -10,6 +10,7 @@ from datasets import feature_kind, id_like_columns
 from trees import lattice_features
 from ui import cache_budget
 from ui.markdown import plain
+from ui.words import counted
 
 __all__ = [
     "feature_summary",
@@ -161,9 +162,9 @@ def headline(raw, data, record, settings=None):
         lattice = "every feature is categorical"
     prepared = "preprocessing " + _joined(done) if done else "preprocessing had nothing to do"
     return (
-        f"**{verb} *{target}*, {_target_words(data)}, from {raw.n_features} features on "
-        f"{raw.n_rows:,} rows.** {lattice[0].upper() + lattice[1:]}; {prepared}, "
-        f"which leaves {data.n_features} columns for the trees."
+        f"**{verb} *{target}*, {_target_words(data)}, from {counted(raw.n_features, 'feature')} on "
+        f"{counted(raw.n_rows, 'row')}.** {lattice[0].upper() + lattice[1:]}; {prepared}, "
+        f"which leaves {counted(data.n_features, 'column')} for the trees."
     )
 
 
