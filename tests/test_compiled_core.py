@@ -5,6 +5,8 @@ The kernels' results are checked against the numpy definitions elsewhere
 cover what only the compiled core has.
 """
 
+import os
+import subprocess
 import sys
 
 import numpy as np
@@ -148,7 +150,7 @@ def test_the_cache_guard_clears_stale_kernels(tmp_path, monkeypatch):
     stale.write_text("x")
     other.write_text("x")
     (tmp_path / "kernels.digest").write_text("an older digest")
-    monkeypatch.setattr(_kernels_cache, "_cache_folders", lambda: [tmp_path])
+    monkeypatch.setattr(_kernels_cache, "_cache_folders", lambda: [(tmp_path, True)])
     _kernels_cache.refresh_cache()
     assert not stale.exists() and other.exists()
     stamp = (tmp_path / "kernels.digest").read_text()
@@ -180,3 +182,28 @@ def test_the_growth_and_the_walks_are_not_compiled_again_for_literal_integers():
     }
     assert not any(literal.values()), literal
     assert all(len(kernel.signatures) <= 1 for kernel in kernels.values())
+
+
+def test_the_cache_digest_covers_every_kernel_module(tmp_path):
+    found = {path.name for path in _kernels_cache.kernel_sources()}
+    assert {"_kernels_random.py", "_kernels_absolute_error.py", "_kernels_search.py"} <= found
+    for name in ("_kernels_search.py", "_kernels_random.py"):
+        (tmp_path / name).write_text("x = 1\n")
+    before = _kernels_cache._digest(tmp_path)
+    (tmp_path / "_kernels_random.py").write_text("x = 2\n")
+    assert _kernels_cache._digest(tmp_path) != before
+
+
+def test_the_cache_guard_stamps_the_folder_numba_fills_under_numba_cache_dir(tmp_path):
+    """With ``NUMBA_CACHE_DIR`` set, the guard looks after the folder numba writes the kernels
+    to (numba 0.68 names it after a hash of the package's folder, which a pattern missed)."""
+    script = (
+        "import numpy as np\n"
+        "from trees.tree._kernels_arrays import no_infinity\n"
+        "no_infinity(np.zeros((2, 2)))\n"
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    subprocess.run([sys.executable, "-c", script], env=env, check=True, timeout=600)
+    filled = {path.parent for path in tmp_path.rglob("_kernels_arrays.no_infinity*.nbi")}
+    assert len(filled) == 1
+    assert (filled.pop() / "kernels.digest").read_text() == _kernels_cache._digest()
