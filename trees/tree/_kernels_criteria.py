@@ -245,7 +245,7 @@ def _report_chi2_proxy(left, parent):
     return 0.0 + part_left + part_right
 
 
-@njit(**_INLINE)
+@njit(**_INLINE, inline="always")
 def proxy(left, parent, crit):
     """A quantity ordering one node's candidates as the score does (``Criterion.proxy``)."""
     if crit == GINI:

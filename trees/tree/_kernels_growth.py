@@ -36,13 +36,7 @@ from numba import njit
 
 from ._kernels_absolute_error import MEDIAN_ROWS, choose_absolute_error_split, impure
 from ._kernels_arrays import unmanaged
-from ._kernels_criteria import (
-    ABSOLUTE_ERROR,
-    impurity,
-    is_regression,
-    weight,
-    weighted_improvement,
-)
+from ._kernels_criteria import ABSOLUTE_ERROR, impurity, is_regression, weight, weighted_improvement
 from ._kernels_random import choose_random_split, split_by_drawn_threshold
 from ._kernels_search import (
     BUFFER_BEST_CHOSEN,
@@ -99,7 +93,7 @@ __all__ = [
     "SEARCH_DRAW",
     "SEARCH_LIMITS",
     "SEARCH_N_ALLOWED",
-    "SEARCH_RNG",
+    "SEARCH_BIT_GENERATOR",
     "SEARCH_SETTINGS",
     "SEARCH_TIE_RANDOM",
     "SEARCH_VISIT",
@@ -181,7 +175,7 @@ class GrowthSettings(NamedTuple):
     SEARCH_SETTINGS,
     SEARCH_LIMITS,
     SEARCH_WEIGHTS,
-    SEARCH_RNG,
+    SEARCH_BIT_GENERATOR,
     SEARCH_DRAW,
     SEARCH_TIE_RANDOM,
     SEARCH_N_ALLOWED,
@@ -285,14 +279,16 @@ def node_means(rows, targets, weights, starts, counts, out):
 
 
 @njit(**_INLINE)
-def _may_split(data, store, node, limits, weights, crit, buffers):
+def _may_split(data, store, node, limits, weights, crit, median_scratch):
     """``StoppingRules.may_split`` for one node, and the pure-node rule of regression.
 
     Regression with centred sums (``limits[LIMIT_RAW_SUMS]`` 0): a node whose target
     varies. With raw sums (1): a node whose variance, computed as
     scikit-learn computes it (``SKLEARN_VARIANCE``), exceeds ``EPSILON``. The
     absolute error: a node whose impurity (its error about its median over its
-    weight, from its rows, with ``buffers``) exceeds ``EPSILON``, as scikit-learn.
+    weight, from its rows) exceeds ``EPSILON``, as scikit-learn; ``median_scratch`` is
+    ``(buffers[BUFFER_RANKS], buffers[BUFFER_MEDIANS])`` (not all the buffers: numba counts
+    references to every array a call takes, at every node).
     """
     ints, node_stats = store[STORE_INTS], store[STORE_STATS]
     n = ints[node, N_SAMPLES]
@@ -309,8 +305,7 @@ def _may_split(data, store, node, limits, weights, crit, buffers):
         return False
     if crit == ABSOLUTE_ERROR:
         rows, targets, row_weights = data[DATA_ROWS], data[DATA_TARGETS], data[DATA_STATS][:, 0]
-        scratch = (buffers[BUFFER_RANKS], buffers[BUFFER_MEDIANS])
-        return impure(rows, ints[node, START], n, targets, row_weights, scratch)
+        return impure(rows, ints[node, START], n, targets, row_weights, median_scratch)
     if is_regression(crit) and limits[LIMIT_RAW_SUMS]:
         return store[STORE_FLOATS][node, SKLEARN_VARIANCE] > EPSILON
     if impurity(node_stats[node], crit) <= EPSILON:
@@ -372,8 +367,8 @@ def _children_sklearn_variance(data, store, node, size, goes_left):
 def _evaluate(data, store, node, search, buffers):
     """Choose the split of ``node`` and record it as the node's pending choice.
 
-    ``search`` is ``(settings, limits, weights, rng, draw, tie_random,
-    n_allowed, visit)`` (positions ``SEARCH_*``). A choice is accepted when its weighted impurity
+    ``search`` is ``(settings, limits, weights, bit_generator, draw, tie_random, n_allowed,
+    visit)`` (``SEARCH_*``; ``_kernels_uniform``). A choice is accepted when its weighted impurity
     decrease reaches ``min_impurity_decrease`` (within rounding) and, for a
     criterion that refuses zero-gain splits, is positive.
 
@@ -383,15 +378,15 @@ def _evaluate(data, store, node, search, buffers):
         Whether the node has an accepted split.
     """
     ints, floats, node_stats, sets = store
-    settings, limits, weights, rng, draw, tie_random, n_allowed, visit = search
+    settings, limits, weights, bit_generator, draw, tie_random, n_allowed, visit = search
     start, count = ints[node, START], ints[node, N_SAMPLES]
     random = settings[SETTING_RANDOM]
     n_visit = visiting_order(
-        data[DATA_XS], start, count, rng, draw, tie_random, n_allowed, visit, random
+        data[DATA_XS], start, count, bit_generator, draw, tie_random, n_allowed, visit, random
     )
     if random:
         f, local, score, g, n_left, threshold, missing_left = choose_random_split(
-            data, (start, count, node_stats[node]), settings, visit, n_visit, buffers, rng
+            data, (start, count, node_stats[node]), settings, visit, n_visit, buffers, bit_generator
         )
     elif settings[SETTING_CRIT] == ABSOLUTE_ERROR:
         f, local, score, g, n_left, missing_left = choose_absolute_error_split(
@@ -533,6 +528,7 @@ def _grow_in_order(data, store, search, scratch, keep_alive):
     (a variable not used any more would be freed under its views).
     """
     buffers, work, child_stats = scratch
+    median_scratch = (buffers[BUFFER_RANKS], buffers[BUFFER_MEDIANS])
     limits, weights, crit = (
         search[SEARCH_LIMITS],
         search[SEARCH_WEIGHTS],
@@ -543,7 +539,7 @@ def _grow_in_order(data, store, search, scratch, keep_alive):
     budget, size, node = limits[LIMIT_MAX_SPLITS], np.int64(1), np.int64(0)
     view = _store_views(store)
     while node < size and budget != 0:
-        if _may_split(data, view, node, limits, weights, crit, buffers) and _evaluate(
+        if _may_split(data, view, node, limits, weights, crit, median_scratch) and _evaluate(
             data, view, node, search, buffers
         ):
             if size + 2 > store[STORE_INTS].shape[0]:
@@ -561,6 +557,7 @@ def _grow_best_first(data, store, search, scratch, keep_alive):
     """Split the open leaf with the largest weighted impurity decrease first (see
     :func:`_grow_in_order` for ``store`` and ``keep_alive``)."""
     buffers, work, child_stats = scratch
+    median_scratch = (buffers[BUFFER_RANKS], buffers[BUFFER_MEDIANS])
     limits, weights, crit = (
         search[SEARCH_LIMITS],
         search[SEARCH_WEIGHTS],
@@ -570,7 +567,7 @@ def _grow_best_first(data, store, search, scratch, keep_alive):
     budget, size, n_heap, root = limits[LIMIT_MAX_SPLITS], np.int64(1), np.int64(0), np.int64(0)
     heap = np.empty((2 * budget + 2, 2))
     view = _store_views(store)
-    if _may_split(data, view, root, limits, weights, crit, buffers) and _evaluate(
+    if _may_split(data, view, root, limits, weights, crit, median_scratch) and _evaluate(
         data, view, root, search, buffers
     ):
         n_heap = _heap_push(heap, n_heap, -view[STORE_FLOATS][root, CHOICE_IMPROVEMENT], root)
@@ -582,7 +579,7 @@ def _grow_best_first(data, store, search, scratch, keep_alive):
         _split(data, view, node, size, work, child_stats, limits[LIMIT_RAW_SUMS])
         budget -= 1
         for child in (size, size + 1):
-            if _may_split(data, view, child, limits, weights, crit, buffers) and _evaluate(
+            if _may_split(data, view, child, limits, weights, crit, median_scratch) and _evaluate(
                 data, view, child, search, buffers
             ):
                 n_heap = _heap_push(
@@ -731,7 +728,7 @@ def grow_compiled(
         split_settings,
         unmanaged(limits),
         unmanaged(weights),
-        rng,
+        rng.bit_generator,  # drawn from without counting the Generator (``_kernels_uniform``)
         draw,
         tie_random,
         n_allowed,
@@ -751,7 +748,7 @@ def grow_compiled(
 def evaluate_nodes(data, store, nodes, search):
     """Choose the split of each of ``nodes`` (the step-by-step grower's search).
 
-    ``search`` is that of :func:`_evaluate`; choices are recorded in the store.
+    ``search`` is that of :func:`_evaluate` with the Generator in place of its bit generator.
 
     Returns
     -------
@@ -763,6 +760,8 @@ def evaluate_nodes(data, store, nodes, search):
     n_rows, crit = data[DATA_STATS].shape[0], search[SEARCH_SETTINGS][SETTING_CRIT]
     buffers = _scratch(n_stats, n_codes, n_features, n_rows, data[DATA_ORDERS].shape[1], n_values,
                        crit == ABSOLUTE_ERROR)[0]  # fmt: skip
+    settings, limits, weights, rng, draw, tie_random, n_allowed, visit = search
+    search = (settings, limits, weights, rng.bit_generator, draw, tie_random, n_allowed, visit)
     ok = np.zeros(nodes.shape[0], dtype=np.bool_)
     for i in range(nodes.shape[0]):
         ok[i] = _evaluate(data, store, nodes[i], search, buffers)

@@ -40,6 +40,7 @@ import numpy as np
 from numba import njit
 
 from ._kernels_criteria import gain, is_regression, proxy, right_weight, score_from_proxy, weight
+from ._kernels_uniform import uniform, uniforms
 
 __all__ = [
     "BUFFER_BEST_CHOSEN",
@@ -391,11 +392,14 @@ def categorical_best(
 
 
 @njit(**_JIT)
-def visiting_order(xs, start, count, rng, draw, tie_random, n_allowed, order, random=False):
+def visiting_order(
+    xs, start, count, bit_generator, draw, tie_random, n_allowed, order, random=False
+):
     """The features a node looks at, in the order it visits them.
 
     Without ``draw`` every feature, in index order. Otherwise one random key
-    per feature from ``rng`` (constant features get +1, so they come last);
+    per feature from ``bit_generator`` (``_kernels_uniform``; constant features get +1, so
+    they come last);
     the ``n_allowed`` smallest keys are the node's feature subset (all
     features when ``n_allowed`` is the number of features), visited in key
     order with ``tie_random`` (scikit-learn's random order) or in index order.
@@ -420,14 +424,14 @@ def visiting_order(xs, start, count, rng, draw, tie_random, n_allowed, order, ra
             order[f] = f
         if draw:
             for f in range(n_features - 1, 0, -1):
-                j = min(int(rng.random() * (f + 1)), f)
+                j = min(int(uniform(bit_generator) * (f + 1)), f)
                 order[f], order[j] = order[j], order[f]
         return n_allowed
     if not draw:
         for f in range(n_features):
             order[f] = f
         return n_features
-    keys = rng.random(n_features)
+    keys = uniforms(bit_generator, n_features)
     for f in range(n_features):
         n_present = count_present(xs, f, start, count)
         if n_present == 0 or (  # constant in the node (module docstring)
