@@ -227,6 +227,8 @@ class Tree:
 
         The last column stands for every code the tree does not know (never left).
         """
+        if not self._any_sets():  # no per-node loop (twice a fully grown tree's rows)
+            return np.zeros((self.node_count, 1), dtype=np.uint8)
         codes = [v for c in self.categories if c is not None for v in c]
         width = (max(codes) + 1 if codes else 0) + 1
         mask = np.zeros((self.node_count, width), dtype=np.uint8)
