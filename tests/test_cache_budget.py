@@ -165,3 +165,26 @@ def test_a_listener_hears_of_data_no_session_holds_any_more():
         assert heard == ["file-digest"]
     finally:
         cache_budget._RELEASE_LISTENERS.remove(heard.append)
+
+
+def _live_sweeps():
+    import threading
+
+    return sum(
+        t.name == "tree-bias-lab-session-sweep" and t.is_alive() for t in threading.enumerate()
+    )
+
+
+def test_clearing_the_caches_starts_no_second_session_sweep():
+    """Each AppTest clears Streamlit's caches and the app's start runs again; it once left a
+    sweep thread per run (178 in one test run, collecting several times a second)."""
+    from ui import shell
+
+    shell._warm_up_kernels()
+    before = _live_sweeps()
+    assert before >= 1
+    for _ in range(3):
+        shell._warm_up_kernels.clear()
+        shell._warm_up_kernels()
+    assert _live_sweeps() <= before
+    assert cache_budget.ensure_session_sweep() is cache_budget.ensure_session_sweep()

@@ -50,6 +50,7 @@ __all__ = [
     "budget_bytes",
     "collect_ended_sessions",
     "data",
+    "ensure_session_sweep",
     "end_session",
     "estimated_bytes",
     "held_bytes",
@@ -72,6 +73,7 @@ _HOLDS = {}
 _RELEASE_LISTENERS = []
 # Re-entrant: a cache cleared under the lock may run Streamlit code that calls back here.
 _LOCK = threading.RLock()
+_SWEEP = []  # the process's sweep thread, once started (``ensure_session_sweep``)
 
 
 def budget_bytes():
@@ -218,9 +220,9 @@ def collect_ended_sessions(every=SESSION_SWEEP_SECONDS, stop=None):
     collection, not from the finaliser: a finaliser runs before the cycle's
     objects are freed. (Streamlit itself drops a closed
     session once its ``server.disconnectedSessionTTL`` has passed, at the
-    next session it stores.) Call once per process (the app's ``ui.shell``
-    does); a full collection takes a fraction of a second. The thread ends
-    when the event ``stop`` is set.
+    next session it stores.) One sweep per process is enough: the app starts it
+    through :func:`ensure_session_sweep`; a full collection takes a fraction of a
+    second. The thread ends when the event ``stop`` is set.
     """
     stop = threading.Event() if stop is None else stop
 
@@ -231,6 +233,24 @@ def collect_ended_sessions(every=SESSION_SWEEP_SECONDS, stop=None):
     thread = threading.Thread(target=sweep, name="tree-bias-lab-session-sweep", daemon=True)
     thread.start()
     return thread
+
+
+def ensure_session_sweep():
+    """Start this process's sweep (:func:`collect_ended_sessions`) unless it runs already.
+
+    The app calls it from a cached resource, which runs again whenever Streamlit's
+    caches are cleared (in tests, at every ``AppTest``): a new sweep each time left 178
+    threads each collecting every minute in one test run, a collection every third of a
+    second that slowed the whole suite.
+
+    Returns
+    -------
+    threading.Thread
+    """
+    with _LOCK:
+        if not (_SWEEP and _SWEEP[0].is_alive()):
+            _SWEEP[:] = [collect_ended_sessions()]
+        return _SWEEP[0]
 
 
 def on_release(listener):

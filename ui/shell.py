@@ -53,10 +53,10 @@ def _warm_up_kernels():
     Also, once per process, so that a class's uploads do not stay in the server's memory:
     arrays of 4 MiB or more go back to the system when freed (``datasets._memory``), and the
     sessions Streamlit dropped are collected every minute, releasing their data
-    (``cache_budget.collect_ended_sessions``).
+    (``cache_budget.ensure_session_sweep``).
     """
     map_large_blocks()
-    cache_budget.collect_ended_sessions()
+    cache_budget.ensure_session_sweep()
     thread = threading.Thread(target=_warm_up_all, name="tree-bias-lab-warm-up", daemon=True)
     thread.start()
     return thread
