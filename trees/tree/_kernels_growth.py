@@ -518,14 +518,20 @@ def _heap_pop(heap, n_heap):
         i = first
 
 
-@njit(**_JIT)
-def _grow_in_order(data, store, search, scratch, keep_alive):
-    """Split nodes in the order they were created, until none is left or the budget ends.
+@njit(**_INLINE)
+def _grow_loop(data, store, search, scratch, best_first):
+    """Split nodes until none is left or the budget ends.
+
+    In the order the nodes were created (level by level), or with ``best_first``
+    the open leaf with the largest weighted impurity decrease first (a heap; ties:
+    the lower node id). Both orders are one compiled function: numba optimises a
+    compiled function together with everything it calls, so a loop function of
+    each order cost that whole optimisation twice (about 4.5 s of the first
+    compilation). For the same reason it is inlined into :func:`grow_compiled`.
 
     ``store`` holds the arrays (returned, grown when full); the loop works on
-    their unmanaged views. ``keep_alive`` holds the arrays the other views
-    were taken from: as an argument, numba keeps them alive during the call
-    (a variable not used any more would be freed under its views).
+    their unmanaged views, and the caller keeps the arrays they were taken from
+    alive until it ends (:func:`_kept_until_here`).
     """
     buffers, work, child_stats = scratch
     median_scratch = (buffers[BUFFER_RANKS], buffers[BUFFER_MEDIANS])
@@ -534,59 +540,54 @@ def _grow_in_order(data, store, search, scratch, keep_alive):
         search[SEARCH_WEIGHTS],
         search[SEARCH_SETTINGS][SETTING_CRIT],
     )
+    raw_sums = limits[LIMIT_RAW_SUMS]
     # Integers typed int64, not literals: numba compiles a callee once per literal argument
     # (``_evaluate`` and ``_split`` again for 0 and 1), seconds of first compilation each.
     budget, size, node = limits[LIMIT_MAX_SPLITS], np.int64(1), np.int64(0)
     view = _store_views(store)
-    while node < size and budget != 0:
-        if _may_split(data, view, node, limits, weights, crit, median_scratch) and _evaluate(
-            data, view, node, search, buffers
+    heap, n_heap = np.empty((2 * budget + 2 if best_first else 0, 2)), np.int64(0)
+    if (
+        best_first
+        and _may_split(data, view, node, limits, weights, crit, median_scratch)
+        and _evaluate(data, view, node, search, buffers)
+    ):
+        n_heap = _heap_push(heap, n_heap, -view[STORE_FLOATS][node, CHOICE_IMPROVEMENT], node)
+    while (n_heap > 0 and budget > 0) if best_first else (node < size and budget != 0):
+        if best_first:
+            node, n_heap = _heap_pop(heap, n_heap)
+        elif not (
+            _may_split(data, view, node, limits, weights, crit, median_scratch)
+            and _evaluate(data, view, node, search, buffers)
         ):
-            if size + 2 > store[STORE_INTS].shape[0]:
-                store = _make_room(store, size + 2)
-                view = _store_views(store)
-            _split(data, view, node, size, work, child_stats, limits[LIMIT_RAW_SUMS])
-            size += 2
-            budget -= 1
+            node += 1
+            continue
+        if size + 2 > store[STORE_INTS].shape[0]:
+            store = _make_room(store, size + 2)
+            view = _store_views(store)
+        _split(data, view, node, size, work, child_stats, raw_sums)
+        budget -= 1
+        for child in (size, size + 1):
+            if (
+                best_first
+                and _may_split(data, view, child, limits, weights, crit, median_scratch)
+                and _evaluate(data, view, child, search, buffers)
+            ):
+                improvement = view[STORE_FLOATS][child, CHOICE_IMPROVEMENT]
+                n_heap = _heap_push(heap, n_heap, -improvement, child)
+        size += 2
         node += 1
     return store, size
 
 
 @njit(**_JIT)
-def _grow_best_first(data, store, search, scratch, keep_alive):
-    """Split the open leaf with the largest weighted impurity decrease first (see
-    :func:`_grow_in_order` for ``store`` and ``keep_alive``)."""
-    buffers, work, child_stats = scratch
-    median_scratch = (buffers[BUFFER_RANKS], buffers[BUFFER_MEDIANS])
-    limits, weights, crit = (
-        search[SEARCH_LIMITS],
-        search[SEARCH_WEIGHTS],
-        search[SEARCH_SETTINGS][SETTING_CRIT],
-    )
-    # int64, not literals (see :func:`_grow_in_order`).
-    budget, size, n_heap, root = limits[LIMIT_MAX_SPLITS], np.int64(1), np.int64(0), np.int64(0)
-    heap = np.empty((2 * budget + 2, 2))
-    view = _store_views(store)
-    if _may_split(data, view, root, limits, weights, crit, median_scratch) and _evaluate(
-        data, view, root, search, buffers
-    ):
-        n_heap = _heap_push(heap, n_heap, -view[STORE_FLOATS][root, CHOICE_IMPROVEMENT], root)
-    while n_heap > 0 and budget > 0:
-        node, n_heap = _heap_pop(heap, n_heap)
-        if size + 2 > store[STORE_INTS].shape[0]:
-            store = _make_room(store, size + 2)
-            view = _store_views(store)
-        _split(data, view, node, size, work, child_stats, limits[LIMIT_RAW_SUMS])
-        budget -= 1
-        for child in (size, size + 1):
-            if _may_split(data, view, child, limits, weights, crit, median_scratch) and _evaluate(
-                data, view, child, search, buffers
-            ):
-                n_heap = _heap_push(
-                    heap, n_heap, -view[STORE_FLOATS][child, CHOICE_IMPROVEMENT], child
-                )
-        size += 2
-    return store, size
+def _kept_until_here(arrays):
+    """Nothing: a use of ``arrays`` after the growth loop, so that numba frees them only then.
+
+    The loop reads them through unmanaged views (``_kernels_arrays``), which do not keep
+    them alive; numba frees a variable after its last use, and once the loop is inlined
+    that use would otherwise come before the loop.
+    """
+    return len(arrays)
 
 
 @njit(**_JIT)
@@ -736,11 +737,9 @@ def grow_compiled(
     search = search + (unmanaged(visit),)
     data = (xs, rows, stats, X, categorical, targets, orders)
     views = (_data_views(data), _scratch_views(scratch))
-    keep_alive = (scratch, visit, limits, weights)
-    if best_first and limits[LIMIT_MAX_SPLITS] >= 0:
-        store, size = _grow_best_first(views[0], store, search, views[1], keep_alive)
-    else:
-        store, size = _grow_in_order(views[0], store, search, views[1], keep_alive)
+    by_gain = best_first and limits[LIMIT_MAX_SPLITS] >= 0
+    store, size = _grow_loop(views[0], store, search, views[1], by_gain)
+    _kept_until_here((scratch, visit, limits, weights))
     return store[STORE_INTS], store[STORE_FLOATS], store[STORE_STATS], store[STORE_SETS], size
 
 

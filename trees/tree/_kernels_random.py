@@ -286,15 +286,14 @@ def _absolute_error_key(data, node, cut, buffers):
 def choose_random_split(data, node, settings, visit, n_allowed, buffers, bit_generator):
     """The best of one random candidate per visited feature (module docstring).
 
-    Arguments are those of ``_kernels_search.choose_split``, except that
-    ``visit`` lists every feature in visiting order and ``n_allowed`` is how
-    many non-constant features to visit (``visiting_order(..., random=True)``).
+    Arguments are those of ``_kernels_search.choose_split``, except that ``visit`` lists every
+    feature in visiting order and ``n_allowed`` is how many non-constant features to visit
+    (``visiting_order(..., random=True)``); ``bit_generator``: ``_kernels_uniform``.
 
     Returns
     -------
     feature : int
-        -1 when no candidate can split the node; a membership winner's
-        category set is then in ``buffers[BUFFER_CHOSEN]``.
+        -1 when no candidate can split; a membership winner's set is in ``BUFFER_CHOSEN``.
     local : int
         Threshold splits: rows sent left minus one; -1 for a membership split.
     score, gain : float
@@ -310,8 +309,7 @@ def choose_random_split(data, node, settings, visit, n_allowed, buffers, bit_gen
     crit, min_leaf, min_weight, equality, by_score, _ = settings
     left, best_set = buffers[BUFFER_LEFT], buffers[BUFFER_BEST_CHOSEN]
     best_left = buffers[BUFFER_SPARE]  # the best threshold candidate's left statistics
-    best_key, best_f, best_n_left, best_threshold = -np.inf, -1, 0, np.nan
-    best_missing_left = False
+    best_key, best_f, best_n_left, best_threshold, best_missing_left = -np.inf, -1, 0, np.nan, False
     absolute_error = crit == ABSOLUTE_ERROR  # (ordered features only: the estimators check)
     best_errors = (0.0, 0.0, 0.0)  # the absolute error's: both children's errors, w_left
     if absolute_error:
