@@ -45,12 +45,12 @@ presenter.guide("data")
 is_report_data = data.group == "Tree-predictor report (source 004)"
 uses_report_rules = all(settings[k] == v for k, v in REPORT_PREPROCESSING.items())
 if is_report_data and not uses_report_rules:
-    left, right = st.columns([3, 1], vertical_alignment="center")
-    left.info(
+    # The button under the note, not beside it: a side column cut its words at 1024 px.
+    st.info(
         "Source 004 prepares this data its own way (section 2.2): columns with 40% or more gaps "
         "dropped, the other gaps filled with a new category u, the nominal features kept as categories."
     )
-    if right.button("Use source 004's preprocessing", key="data_report_prep_top"):
+    if st.button("Use source 004's preprocessing", key="data_report_prep_top"):
         show_result(
             data_controls.use_report_preprocessing(), "Source 004's preprocessing is in force."
         )
@@ -61,8 +61,10 @@ figures.table(
     hide_index=True,
     height=min(38 + 35 * len(features), 390),
     column_config={
-        "feature": st.column_config.TextColumn("feature", width="medium"),
-        "values": st.column_config.TextColumn("values", width="small"),
+        # Sized to their texts: "small" cut "300 numbers" at 1024 px, and a fixed "medium"
+        # feature column then cut the preprocessing words.
+        "feature": st.column_config.TextColumn("feature"),
+        "values": st.column_config.TextColumn("values"),
         "missing share": st.column_config.ProgressColumn(
             "missing", min_value=0.0, max_value=1.0, format="percent", width="small"
         ),
