@@ -122,10 +122,21 @@ def _side_sums_many(values, rows, start, count, stats, cut, on_left, out):
 
 
 @njit(**_INLINE)
+def _plus_row(sums, stats, row):
+    """Three running sums (a tuple of locals) plus the row's statistics (its first three)."""
+    n_stats = stats.shape[1]
+    return (
+        sums[0] + stats[row, 0],
+        sums[1] + stats[row, 1] if n_stats > 1 else 0.0,
+        sums[2] + stats[row, 2] if n_stats > 2 else 0.0,
+    )
+
+
+@njit(**_INLINE)
 def _partition_one_row(data, start, count, feature, cut, work, sums):
     """Stable partition of a segment of the one-row layout by ``cut`` on ``feature`` read
     from ``X``, in one pass that also sums each child's statistics (at most three, in
-    locals: :func:`_side_sums`) into ``sums``, ``(left_stats, right_stats)``, in row order
+    locals: :func:`_plus_row`) into ``sums``, ``(left_stats, right_stats)``, in row order
     (left rows first; ``work[1:]`` holds the right rows meanwhile).
 
     Returns
@@ -134,8 +145,7 @@ def _partition_one_row(data, start, count, feature, cut, work, sums):
     """
     rows, xs, X, stats = data[DATA_ROWS], data[DATA_XS], data[DATA_X], data[DATA_STATS]
     spare_rows, spare_xs = work[1], work[2]
-    n_stats = stats.shape[1]
-    l0, l1, l2, r0, r1, r2 = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+    left, right = (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
     n_left, n_right, n_missing = 0, 0, 0
     for i in range(start, start + count):
         row, moved = rows[0, i], xs[0, i]
@@ -144,24 +154,15 @@ def _partition_one_row(data, start, count, feature, cut, work, sums):
         if _goes_left(value, cut):  # compacting in place is safe: start + n_left <= i
             rows[0, start + n_left], xs[0, start + n_left] = row, moved
             n_left += 1
-            l0 += stats[row, 0]
-            if n_stats > 1:
-                l1 += stats[row, 1]
-            if n_stats > 2:
-                l2 += stats[row, 2]
+            left = _plus_row(left, stats, row)
         else:
             spare_rows[n_right], spare_xs[n_right] = row, moved
             n_right += 1
-            r0 += stats[row, 0]
-            if n_stats > 1:
-                r1 += stats[row, 1]
-            if n_stats > 2:
-                r2 += stats[row, 2]
+            right = _plus_row(right, stats, row)
     for j in range(n_right):
         rows[0, start + n_left + j], xs[0, start + n_left + j] = spare_rows[j], spare_xs[j]
-    for k, (left, right) in enumerate(((l0, r0), (l1, r1), (l2, r2))):
-        if k < n_stats:
-            sums[0][k], sums[1][k] = left, right
+    for k in range(stats.shape[1]):
+        sums[0][k], sums[1][k] = left[k], right[k]
     return n_left, n_missing
 
 
