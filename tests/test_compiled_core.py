@@ -207,3 +207,23 @@ def test_the_cache_guard_stamps_the_folder_numba_fills_under_numba_cache_dir(tmp
     filled = {path.parent for path in tmp_path.rglob("_kernels_arrays.no_infinity*.nbi")}
     assert len(filled) == 1
     assert (filled.pop() / "kernels.digest").read_text() == _kernels_cache._digest()
+
+
+def test_compiled_draws_are_the_generators_own_numbers():
+    """``_kernels_uniform`` draws from ``rng.bit_generator``: the numbers ``rng.random()`` gives,
+    and the Generator's state moves on as if it had drawn them itself."""
+    from numba import njit
+
+    from trees.tree._kernels_uniform import uniform, uniforms
+
+    @njit
+    def draw(rng, n):
+        bit_generator = rng.bit_generator
+        first = uniform(bit_generator)
+        return first, uniforms(bit_generator, n)
+
+    ours, reference = np.random.default_rng(7), np.random.default_rng(7)
+    first, rest = draw(ours, 5)
+    assert first == reference.random()
+    np.testing.assert_array_equal(rest, reference.random(5))
+    assert ours.random() == reference.random()

@@ -398,9 +398,8 @@ def visiting_order(
     """The features a node looks at, in the order it visits them.
 
     Without ``draw`` every feature, in index order. Otherwise one random key
-    per feature from ``bit_generator`` (``_kernels_uniform``; constant features get +1, so
-    they come last);
-    the ``n_allowed`` smallest keys are the node's feature subset (all
+    per feature from ``bit_generator`` (``_kernels_uniform``); constant features
+    get +1, so they come last; the ``n_allowed`` smallest keys are the node's feature subset (all
     features when ``n_allowed`` is the number of features), visited in key
     order with ``tie_random`` (scikit-learn's random order) or in index order.
 
