@@ -135,7 +135,7 @@ def load_secondary_mushroom():
         description=(
             "61,069 simulated mushrooms of 173 species: 3 numeric and 17 nominal features "
             "(letter codes, several largely missing), poisonous (p) or edible (e). Source 004 "
-            "drops the columns with 40% or more missing values, fills the rest with a new "
+            "drops the columns with 20% or more missing values, fills the rest with a new "
             "category 'u' (unknown) and splits the nominal features by membership."
         ),
         source=MUSHROOM_SOURCE,

@@ -110,11 +110,14 @@ PREPROCESS_DEFAULTS = {
     "drop_id_columns": True,
     "max_classes": 0,
 }
-# Source 004, section 2.2, on the Secondary Mushroom data: drop the columns with
-# 40% or more missing values, fill the rest with the new category 'u', and keep
-# the nominal features as categories for membership splits.
+# Source 004 on the Secondary Mushroom data: drop the columns with 20% or more
+# missing values, fill the rest with the new category 'u', and keep the nominal
+# features as categories for membership splits. Section 2.2 says 40%; the report's
+# scripts (Table 4.1's among them) use 20%, which is what printed its numbers
+# (``datasets.source004``).
 REPORT_PREPROCESSING = {
     **PREPROCESS_DEFAULTS,
+    "max_missing_share": 0.2,
     "categorical_fill": "new category",
     "keep_categories": True,
 }
@@ -275,7 +278,7 @@ def preprocess(
     dataset : Dataset
     max_missing_share : float, default=0.4
         Columns with this share of missing values or more are dropped
-        (source 004: ``>= 40%``); columns with no gap are always kept.
+        (source 004: ``>= 20%`` in its code, 40% in its text); columns with no gap are always kept.
     max_onehot : int, default=5
         Categorical columns with at most this many categories are one-hot
         encoded; the others are integer-encoded.

@@ -63,10 +63,11 @@ def test_the_mushroom_data_opens_and_source_004s_preprocessing_is_one_click():
     by_key(at.button, "data_report_prep_top").click().run()
     _clean(at)
     assert at.session_state[state.SETTINGS]["categorical_fill"] == "new category"
+    assert at.session_state[state.SETTINGS]["max_missing_share"] == 0.2  # the report's code
     record = _table(at, "action")
     filled = record[record["action"] == "imputed"]
-    assert len(filled) == 3 and filled["detail"].str.contains("a new category").all()
-    assert "kept 11 as categories" in at.markdown[0].value
+    assert len(filled) == 2 and filled["detail"].str.contains("a new category").all()
+    assert "kept 10 as categories" in at.markdown[0].value
     assert not any("Source 004 prepares" in i.value for i in at.info)
 
 

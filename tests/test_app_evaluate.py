@@ -2,6 +2,7 @@
 
 import json
 
+import pandas as pd
 import pytest
 
 from lab import background_runs
@@ -165,7 +166,9 @@ def test_the_forest_with_the_same_settings_and_its_out_of_bag_error():
 
 
 def test_table_4_1_on_the_mushroom_data_beside_the_report():
-    """Issue 15: Table 4.1's layout, the report's values beside ours, what differs by design."""
+    """Issues 15 and 32: Table 4.1's layout, the report's values beside ours; on the report's
+    script's rows and split, the report's code's rows and (with equality conditions) ours for
+    entropy and Gini are the printed trees."""
     at = open_page("app_pages/data/data.py", timeout=300)
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("secondary-mushroom").run()
     by_key(at.button, "data_report_prep_top").click().run()
@@ -173,34 +176,33 @@ def test_table_4_1_on_the_mushroom_data_beside_the_report():
     open_tab(at, state.EVAL_TAB, "Table 4.1")
     _clean(at)
     assert "membership (x ∈ S)" in by_key(at.selectbox, "eval_nominal").options
-    by_key(at.radio, "eval_t41_rows").set_value("a random 10,000 rows").run()
+    by_key(at.selectbox, "eval_nominal").set_value("equality").run()
+    assert by_key(at.radio, "eval_t41_rows").value.startswith("the report's script")
     by_key(at.button, "eval_t41_run").click().run()
     _clean(at)
     table = next(d.value for d in at.dataframe if "decision metric" in d.value.columns)
-    # The misclassification row first, with the tree grown by the report's code beside it.
-    assert (
-        list(table["tree"])
-        == ["ours", "report's code", "report"]
-        + [
-            "ours",
-            "report",
-        ]
-        * 3
-    )
-    code = table[table["tree"] == "report's code"].iloc[0]
-    assert code["decision metric"] == "misclassification" and code["train error"] > 0
-    report_rows = table[table["tree"] == "report"]
-    assert list(report_rows["depth"]) == [15, 28, 28, 27] and list(report_rows["nodes"]) == [
-        2027,
-        773,
-        837,
-        1119,
+    # Misclassification and chi-square have the report's code's tree beside ours.
+    assert list(table["tree"]) == [
+        *["ours", "report's code", "report"],
+        *["ours", "report"] * 2,
+        *["ours", "report's code", "report"],
     ]
+    sizes = ["depth", "nodes", "leaves"]
+    report_rows = table[table["tree"] == "report"].reset_index(drop=True)
+    assert list(report_rows["nodes"]) == [2027, 773, 837, 1119]
     assert list(report_rows["test error"]) == [0.036, 0.004, 0.005, 0.007]
-    ours = table[table["tree"] == "ours"].set_index("decision metric")
-    assert ours.loc["entropy (information gain)", "test error"] <= 0.02
+    code_rows = table[table["tree"] == "report's code"].reset_index(drop=True)
+    pd.testing.assert_frame_equal(
+        code_rows[sizes], report_rows.loc[[0, 3], sizes].reset_index(drop=True)
+    )
+    ours = table[table["tree"] == "ours"].reset_index(drop=True)
+    pd.testing.assert_frame_equal(ours.loc[[1, 2], sizes], report_rows.loc[[1, 2], sizes])
     assert (ours["leaves"] == (ours["nodes"] + 1) // 2).all()
-    assert any("What differs by design" in e.label for e in at.expander)
+    assert any("How the rows compare" in e.label for e in at.expander)
+    # Other rows: a caption says they are not the report's.
+    by_key(at.radio, "eval_t41_rows").set_value("a random 10,000 rows").run()
+    by_key(at.button, "eval_t41_run").click().run()
+    assert any("compare like with like" in c.value for c in at.caption)
 
 
 def test_the_summary_snippet_reproduces_the_tree(capsys):

@@ -100,3 +100,23 @@ def test_exhaustive_trees_reach_purity(noisy_step):
         if row["criterion"] != "misclassification":  # it can stall before purity (source 003)
             assert row["train error"] == 0.0
         assert row["test error"] > 0.1
+
+
+def test_a_tied_leaf_takes_the_class_of_its_first_row_as_the_reports_code_reads_it():
+    """Counter.most_common keeps equal counts in the order first seen: a leaf with one row of
+    each class is labelled by its first training row; the estimators take the first class."""
+    X = np.array([[0.0], [0.0], [0.0], [0.0]])  # one leaf: no split can part the rows
+    y = np.array(["p", "e", "p", "e"])
+    ours = exhaustive_trees(X, y, X[:1], np.array(["p"]), criteria=["gini"])[0]
+    reports = exhaustive_trees(
+        X, y, X[:1], np.array(["p"]), criteria=["gini"], leaf_classes="report"
+    )[0]
+    assert ours["test error"] == 1.0  # predicts "e", the first class
+    assert reports["test error"] == 0.0  # predicts "p", the class of the first row
+    assert ours["train error"] == reports["train error"] == 0.5
+
+
+def test_exhaustive_trees_names_the_leaf_class_rules_it_knows(noisy_step):
+    X, y = noisy_step
+    with pytest.raises(ValueError, match="leaf_classes must be one of"):
+        exhaustive_trees(X, y, X, y, criteria=["gini"], leaf_classes="vote")

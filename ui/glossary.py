@@ -154,7 +154,7 @@ TERMS = {
     "ID-like column": "A column with a different value on every row (a running number, a customer code): it "
     "names rows instead of describing them, so a tree could only memorise it. Excluded by default.",
     "missing-value threshold": "Columns with at least this share of missing values are dropped; the gaps "
-    "of the others are filled. Source 004 drops a feature when 40% or more of its values are missing.",
+    "of the others are filled. Source 004's code drops a feature when 20% or more of its values are missing (its text says 40%).",
     "fill rule": "How the gaps of a column are filled: numbers with the median (a typical value) or the "
     "most frequent value; categories with the most frequent value or a new category u (unknown), "
     "source 004's rule.",

@@ -289,8 +289,8 @@ GUIDES = {
             "The features table: its 'missing' column.",
             "Every mushroom row has at least one missing value (source 004, §2.2). Should we drop the "
             "incomplete rows?",
-            "Nothing would be left. The report drops the features with 40% or more missing values instead, and "
-            "fills the gaps of the others: deletion and imputation mixed.",
+            "Nothing would be left. The report drops the features with many missing values instead "
+            "(20% or more in its code; its text says 40%), and fills the gaps of the others: deletion and imputation mixed.",
             dataset=MUSHROOM,
         ),
         Step(

@@ -47,8 +47,8 @@ uses_report_rules = all(settings[k] == v for k, v in REPORT_PREPROCESSING.items(
 if is_report_data and not uses_report_rules:
     # The button under the note, not beside it: a side column cut its words at 1024 px.
     st.info(
-        "Source 004 prepares this data its own way (section 2.2): columns with 40% or more gaps "
-        "dropped, the other gaps filled with a new category u, the nominal features kept as categories."
+        "Source 004 prepares this data its own way (section 2.2 and its code): columns with 20% or "
+        "more gaps dropped, the other gaps filled with a new category u, the nominal features kept as categories."
     )
     if st.button("Use source 004's preprocessing", key="data_report_prep_top"):
         show_result(

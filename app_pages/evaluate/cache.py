@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 from sklearn.inspection import permutation_importance
 
+from datasets.source004 import REPORT_ROWS, REPORT_SPLIT_SEED, report_split
 from lab import GridSearchJob, HoldoutSearchJob, NestedSearchJob, reopen, saved_runs
 from trees.tasks import make_model, train_test_rows
 from trees.tuning import (
@@ -35,6 +36,7 @@ __all__ = [
     "exhaustive_row",
     "fit_model",
     "permutation_importances",
+    "report_script_split",
     "run_search",
     "saved_search",
     "search_job",
@@ -99,11 +101,23 @@ def permutation_importances(data_key, split_name, params, _model, _X_test, _y_te
 
 
 @cache_budget.data(show_spinner=False, max_entries=64)
-def exhaustive_row(data_key, split_name, criterion, base, _X_train, _y_train, _X_test, _y_test):
-    """One row of Table 4.1: the tree grown to purity with ``criterion`` (``base`` a tuple of pairs)."""
+def exhaustive_row(
+    data_key, split_name, criterion, base, leaf_classes, _X_train, _y_train, _X_test, _y_test
+):
+    """One row of Table 4.1: the tree grown to purity with ``criterion`` (``base`` a tuple of
+    pairs), its leaves' classes read as ``leaf_classes`` says (``trees.tuning.exhaustive_trees``)."""
     return exhaustive_trees(
-        _X_train, _y_train, _X_test, _y_test, criteria=[criterion], base_params=dict(base)
-    )[0]
+        _X_train, _y_train, _X_test, _y_test, criteria=[criterion], base_params=dict(base),
+        leaf_classes=leaf_classes,
+    )[0]  # fmt: skip
+
+
+def report_script_split(X, y):
+    """Source 004's own train/test split of its first rows (``datasets.source004.report_split``),
+    as a :class:`Split`."""
+    train, test = report_split(REPORT_ROWS)
+    name = f"report's script: first {REPORT_ROWS} rows, seed {REPORT_SPLIT_SEED}"
+    return Split(X[train], X[test], y[train], y[test], name)
 
 
 @dataclass

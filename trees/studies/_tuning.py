@@ -21,7 +21,9 @@ __all__ = [
     "configuration_grid",
     "cross_validated_search",
     "cross_validation_error",
+    "LEAF_CLASSES",
     "exhaustive_trees",
+    "first_seen_leaf_classes",
     "holdout_tuning",
     "nested_cross_validation",
     "split_error",
@@ -201,27 +203,73 @@ def nested_cross_validation(
     )
 
 
-def exhaustive_trees(X_train, y_train, X_test, y_test, criteria=None, base_params=None):
+def majority_leaf_classes(model, X_train, y_train):
+    """Each node's class as the fitted tree predicts it: the class of largest weight, the first
+    in ``classes_`` on a tie (the estimators' rule)."""
+    return model.classes_[np.argmax(model.tree_.value, axis=1)]
+
+
+def first_seen_leaf_classes(model, X_train, y_train):
+    """Each node's class as source 004's code labels a leaf: the most common class of its
+    training rows, and on a tie the one whose first row comes first in ``y_train``.
+
+    The code labels a node with ``Counter(labels).most_common()[0][0]``, which
+    orders equal counts by first appearance; a node's labels keep the order of
+    the training rows. Nodes no training row reaches (none, in a fitted tree)
+    keep the estimators' class.
+    """
+    labels = majority_leaf_classes(model, X_train, y_train)
+    leaves = model.apply(X_train)
+    codes = np.searchsorted(model.classes_, y_train)
+    n_nodes, n_classes = model.tree_.node_count, len(model.classes_)
+    counts = np.zeros((n_nodes, n_classes))
+    np.add.at(counts, (leaves, codes), 1.0)
+    first = np.full((n_nodes, n_classes), len(y_train))
+    np.minimum.at(first, (leaves, codes), np.arange(len(y_train)))
+    tied_first = np.where(counts == counts.max(axis=1, keepdims=True), first, len(y_train) + 1)
+    reached = counts.sum(axis=1) > 0
+    labels[reached] = model.classes_[np.argmin(tied_first[reached], axis=1)]
+    return labels
+
+
+# How a leaf's class is chosen when its classes tie, by name (``exhaustive_trees``).
+LEAF_CLASSES = {"estimator": majority_leaf_classes, "report": first_seen_leaf_classes}
+
+
+def exhaustive_trees(
+    X_train, y_train, X_test, y_test, criteria=None, base_params=None, leaf_classes="estimator"
+):
     """One tree per criterion grown to purity (source 004, section 4.2, Table 4.1).
+
+    ``leaf_classes`` names how a leaf's class is read (:data:`LEAF_CLASSES`):
+    ``"estimator"``, as ``predict`` (a tie goes to the first class), or
+    ``"report"``, as source 004's code (a tie goes to the class seen first).
 
     Returns
     -------
     list of dict
         ``criterion``, ``depth``, ``nodes``, ``leaves``, ``train error``, ``test error``.
     """
+    if leaf_classes not in LEAF_CLASSES:
+        raise ValueError(
+            f"leaf_classes must be one of {tuple(LEAF_CLASSES)}, got {leaf_classes!r}."
+        )
     rows = []
     for criterion in criteria or list(CRITERIA_CLF):
         model = DecisionTreeClassifier(criterion=criterion, **(base_params or {})).fit(
             X_train, y_train
         )
+        classes = LEAF_CLASSES[leaf_classes](model, X_train, y_train)
         rows.append(
             {
                 "criterion": criterion,
                 "depth": model.get_depth(),
                 "nodes": model.tree_.node_count,
                 "leaves": model.get_n_leaves(),
-                "train error": split_error("classification", y_train, model.predict(X_train)),
-                "test error": split_error("classification", y_test, model.predict(X_test)),
+                "train error": split_error(
+                    "classification", y_train, classes[model.apply(X_train)]
+                ),
+                "test error": split_error("classification", y_test, classes[model.apply(X_test)]),
             }
         )
     return rows

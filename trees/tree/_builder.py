@@ -22,7 +22,8 @@ Which splits are accepted (:func:`accepted_choices`): a split must bring a
 weighted impurity decrease ``w_t / w * G`` of at least
 ``min_impurity_decrease`` (within rounding, scikit-learn's rule), and under a
 criterion that refuses zero-gain splits (``refuses_zero_gain``, see
-``_criterion``) a positive one.
+``_criterion``) a positive one; source 004's criteria also need a score above 0
+(``Criterion.accepts_score``).
 """
 
 import heapq
@@ -60,7 +61,9 @@ def accepted_splits(growth, table):
         if choice is not None and choice.codes is not None:
             improvement[i] = growth.choice_improvement(table, choice, i)
     refuse_zero = getattr(growth.criterion, "refuses_zero_gain", False)
-    return choices, improvement, growth.rules.accepts(improvement, refuse_zero)
+    scores = np.array([-np.inf if c is None else c.score for c in choices], dtype=np.float64)
+    ok = growth.rules.accepts(improvement, refuse_zero) & growth.criterion.accepts_score(scores)
+    return choices, improvement, ok
 
 
 def accepted_choices(growth, nodes):

@@ -106,6 +106,20 @@ class Criterion(ABC):
         """Impurity decrease ``G``; equal to :meth:`score` except for ``"chi2"``."""
         return self.score(left, right, parent)
 
+    def rule_impurity(self, stats):
+        """The impurity the node rules compare with ``EPSILON`` (at or below it a node is pure,
+        a leaf): the criterion's own, except where an index never reaches 0
+        (:class:`ReportMisclassification`). The compiled rule is
+        ``_kernels_criteria.rule_impurity``."""
+        return self.impurity(stats)
+
+    @staticmethod
+    def accepts_score(score):
+        """Whether a node may split on a candidate of this score (vectorised): always, except
+        for source 004's criteria, which need a score above 0 as the report's code does
+        (``_kernels_criteria.accepts_score``)."""
+        return np.ones(np.shape(score), dtype=bool)
+
     @staticmethod
     def weighted_improvement(node_weight, total_weight, gain):
         """The improvement ``min_impurity_decrease`` and best-first growth compare:
@@ -311,22 +325,29 @@ class SquaredError(Criterion):
 
 
 class ReportChiSquare(ClassificationCriterion):
-    r"""The chi-square metric of source 004 (section 4.1), not Pearson's statistic.
+    r"""The chi-square metric of source 004 as its code computes it (``chi_square``).
 
     .. math::
 
-        \mathcal{X}_C(S) = \sum_{j \in \{L, R\}} \sum_k
-            \sqrt{\frac{(p_k^{(S_j)} - p_k^{(S)})^2}{p_k^{(S)}}}
+        \mathcal{X}_C(S) = \sum_{j \in \{F, T\}} \sum_{k:\, c_{jk} > 0}
+            \sqrt{\frac{(c_{jk} - e_{jk})^2}{e_{jk}}}, \qquad e_{jk} = w_j\, P_k / w
 
-    with :math:`p_k^{(S)}` the share of class ``k`` in the node and
-    :math:`p_k^{(S_j)}` its share in child ``j``: the deviations of the
-    children's class *shares* from the parent's, each scaled by the parent's
-    share, summed without weighting the children by their size (unlike
-    Pearson's :class:`ChiSquare`, which sums squared deviations of *counts*).
-    It is well defined whenever the node has weight: classes absent from the
-    node (share 0) are skipped, as both shares are then 0. Being unweighted,
-    it favours splits that cut off small, pure groups. The proxy is the metric
-    itself; the impurity stored and the gain ``min_impurity_decrease`` is
+    over the child failing the test (F, the right one) and the child passing it
+    (T, the left one), and within a child over the classes *present in it*:
+    ``c_jk`` its count of class ``k``, ``e_jk`` the count the parent's class
+    shares ``P_k / w`` would give it. Section 4.1 of the report prints another
+    formula, of class *shares*, :math:`\sum_j \sum_k \sqrt{(p_k^{(S_j)} -
+    p_k^{(S)})^2 / p_k^{(S)}}` over every class: the code's terms are the
+    text's times :math:`\sqrt{w_j}`, so larger children weigh more, and a
+    class absent from a child adds nothing. The code is what produced Table
+    4.1: on the report's data and split its chi-square tree is the printed one
+    (depth 27, 1,119 nodes), the text's formula grows a tree of depth 311.
+
+    The sums follow the code's order of operations (each child's terms added
+    as ``np.sum`` adds a short list, then the two children), so candidates tie
+    or differ as they do there. The proxy is the metric itself; a split needs a
+    metric above 0 (:meth:`accepts_score`, the code's search starts its best
+    score at 0); the impurity stored and the gain ``min_impurity_decrease`` is
     compared with are Gini's, as for ``"chi2"``.
     """
 
@@ -337,13 +358,25 @@ class ReportChiSquare(ClassificationCriterion):
 
     def proxy(self, left, right, parent):
         shares = _safe_divide(parent, self.weight(parent))
-        present = shares > 0
-        statistic = 0.0
-        for child in (left, right):
-            deviation = _safe_divide(child, self.weight(child)) - shares
-            terms = np.sqrt(_safe_divide(deviation * deviation, shares))
-            statistic = statistic + np.where(present, terms, 0.0).sum(axis=0)
-        return statistic
+        failing = self._child(right, self.weight(right), shares)
+        return failing + self._child(left, self.weight(left), shares)
+
+    @staticmethod
+    def _child(child, w_child, shares):
+        """One child's sum (``_kernels_criteria._report_chi2_child``): its first present
+        class's term plus the sequential sum of the others'."""
+        first = np.zeros(np.shape(w_child))
+        rest = np.zeros(np.shape(w_child))
+        seen = np.zeros(np.shape(w_child), dtype=bool)
+        for k in range(child.shape[0]):
+            expected = w_child * shares[k]
+            deviation = child[k] - expected
+            term = np.sqrt(_safe_divide(deviation * deviation, expected))
+            present = child[k] > 0
+            rest = np.where(present & seen, rest + term, rest)
+            first = np.where(present & ~seen, term, first)
+            seen = seen | present
+        return first + rest
 
     def score_from_proxy(self, proxy, parent):
         return proxy
@@ -351,29 +384,61 @@ class ReportChiSquare(ClassificationCriterion):
     def gain(self, left, right, parent):
         return Gini().score(left, right, parent)
 
+    @staticmethod
+    def accepts_score(score):
+        return score > 0
+
 
 class ReportMisclassification(ClassificationCriterion):
-    r"""Source 004's misclassification gain as its code computes it (``minimum``).
+    r"""Source 004's misclassification gain as its code computes it (``measure_gain`` with
+    ``minimum``).
 
     The report's index of a set is the smallest *absolute count* among the
     classes present in it (``np.min(np.unique(labels, return_counts=True)[1])``),
     not a share of all classes: a pure set scores its size, and an empty set
     0. The gain is the report's, :math:`G = I(S) - \sum_j (w_j / w)\, I(S_j)`,
     so a split is worth taking when it peels off a small mixed group, and a
-    split into pure children scores below zero. Zero and negative gains are
-    refused (the report keeps a split only when it beats 0). The node
-    impurity stored is this index (a count).
+    split into pure children scores below zero.
 
-    Proxy :math:`-(w_L I(S_L) + w_R I(S_R))`.
+    The rules follow the code too:
+
+    * the gain is computed in the code's order of operations, ``I(S) - (0 +
+      (w_R / w) I(S_R) + (w_L / w) I(S_L))`` with the child failing the test
+      (the right one) first, so that candidates of equal gain tie, or differ in
+      the last bit, as they do there (with the first best kept, this decides
+      which of many equal splits a node takes);
+    * a split needs a gain above 0 (:meth:`accepts_score`: the code's search
+      starts its best score at 0), not a gain above rounding;
+    * a node is pure, and a leaf, when one class is present (:meth:`rule_impurity`
+      is the entropy: the code stops a node at entropy 0). Under this index a
+      pure node scores its size, and any split of it into two pure halves has
+      a positive gain, so the node rules cannot read the index itself.
+
+    The node impurity stored is the index (a count). The proxy is the gain.
     """
 
     name = "report_misclassification"
-    refuses_zero_gain = True
 
     def impurity(self, stats):
         present = np.where(stats > 0, stats, np.inf)
         smallest = present.min(axis=0)
         return np.where(np.isfinite(smallest), smallest, 0.0)
+
+    def proxy(self, left, right, parent):
+        w = self.weight(parent)
+        measure = 0.0 + _safe_divide(self.weight(right), w) * self.impurity(right)
+        measure = measure + _safe_divide(self.weight(left), w) * self.impurity(left)
+        return self.impurity(parent) - measure
+
+    def score_from_proxy(self, proxy, parent):
+        return proxy
+
+    def rule_impurity(self, stats):
+        return Entropy().impurity(stats)
+
+    @staticmethod
+    def accepts_score(score):
+        return score > 0
 
 
 CRITERIA_CLF = {

@@ -363,7 +363,7 @@ class GrowingTree:
         if self._sklearn_pure_rule:
             impurity = self.store[STORE_FLOATS][nodes, SKLEARN_VARIANCE]
         else:
-            impurity = self.criterion.impurity(stats)
+            impurity = self.criterion.rule_impurity(stats)
         ok = self.rules.may_split(
             n.n_samples[nodes], self.criterion.weight(stats), n.depth[nodes], impurity
         )

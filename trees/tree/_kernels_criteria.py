@@ -36,11 +36,13 @@ __all__ = [
     "REPORT_CHI2",
     "REPORT_MISCLASSIFICATION",
     "SQUARED_ERROR",
+    "accepts_score",
     "gain",
     "impurity",
     "is_regression",
     "proxy",
     "right_weight",
+    "rule_impurity",
     "score_from_proxy",
     "weight",
     "weighted_improvement",
@@ -155,6 +157,26 @@ def impurity(stats, crit):
 
 
 @njit(**_INLINE)
+def rule_impurity(stats, crit):
+    """The impurity the node rules compare with ``EPSILON`` (``Criterion.rule_impurity``): the
+    criterion's own, but entropy for source 004's smallest-count index, which never reaches
+    0 (a pure node scores its size); the report's code stops a node at entropy 0."""
+    if crit == REPORT_MISCLASSIFICATION:
+        return _entropy(stats)
+    return impurity(stats, crit)
+
+
+@njit(**_INLINE)
+def accepts_score(score, crit):
+    """Whether a node's best candidate may split it by its score (``Criterion.accepts_score``):
+    source 004's criteria need a score above 0, as the report's code keeps a candidate only
+    when it beats a best score that starts at 0; the others always may."""
+    if crit in (REPORT_MISCLASSIFICATION, REPORT_CHI2):
+        return score > 0
+    return True
+
+
+@njit(**_INLINE)
 def _s_log_mean(s, w):
     """Poisson's ``S log(S / w)``, 0 where ``S <= 0`` (``_criterion.Poisson``)."""
     return s * np.log(s / w) if s > 0 and w > 0 else 0.0
@@ -222,27 +244,51 @@ def _chi2_proxy(left, parent):
 
 
 @njit(**_INLINE)
-def _report_chi2_part(child_k, w_child, share):
-    """One term of source 004's chi-square: ``sqrt((p_child - p_parent)^2 / p_parent)``."""
-    deviation = _safe_divide(child_k, w_child) - share
-    return np.sqrt(deviation * deviation / share)
+def _report_chi2_child(left, parent, side, w_child, w):
+    """Source 004's chi-square of one child (``side`` 0: ``left``; 1: ``parent - left``), as its
+    code's ``chi_square`` computes it: over the classes *present in the child*, in class
+    order, ``sqrt((c - e)^2 / e)`` with the expected count ``e = w_child * (P_k / w)``.
+
+    The terms are added as ``np.sum`` adds a short list: the first, plus the sequential sum
+    of the others (exact to the last bit for up to nine classes).
+    """
+    first, rest, seen = 0.0, 0.0, False
+    for k in range(left.shape[0]):
+        count = parent[k] - left[k] if side else left[k]
+        if count > 0:
+            expected = w_child * _safe_divide(parent[k], w)
+            deviation = count - expected
+            term = np.sqrt(_safe_divide(deviation * deviation, expected))
+            if seen:
+                rest += term
+            else:
+                first, seen = term, True
+    return first + rest
 
 
 @njit(**_INLINE)
 def _report_chi2_proxy(left, parent):
-    """Source 004's chi-square (``_criterion.ReportChiSquare``); absent classes are skipped."""
+    """Source 004's chi-square (``_criterion.ReportChiSquare``): the child failing the test
+    (the right one) plus the child passing it, in that order, as the code adds them."""
     w = weight(parent, REPORT_CHI2)
-    w_left, w_right = 0.0, 0.0
-    for k in range(left.shape[0]):
-        w_left += left[k]
-        w_right += parent[k] - left[k]
-    part_left, part_right = 0.0, 0.0
-    for k in range(left.shape[0]):
-        share = _safe_divide(parent[k], w)
-        if share > 0:
-            part_left += _report_chi2_part(left[k], w_left, share)
-            part_right += _report_chi2_part(parent[k] - left[k], w_right, share)
-    return 0.0 + part_left + part_right
+    w_left = weight(left, REPORT_CHI2)
+    w_right = right_weight(left, parent, REPORT_CHI2)
+    failing = _report_chi2_child(left, parent, 1, w_right, w)
+    return failing + _report_chi2_child(left, parent, 0, w_left, w)
+
+
+@njit(**_INLINE)
+def _report_misclassification_score(left, parent):
+    """Source 004's misclassification gain as its code computes it (``measure_gain`` with
+    ``minimum``; ``_criterion.ReportMisclassification``): ``I(S) - ((w_R / w) I(S_R) +
+    (w_L / w) I(S_L))``, the child failing the test (right) added first, in the code's
+    order of operations, so that candidates of equal gain tie or differ as they do there."""
+    w = weight(parent, REPORT_MISCLASSIFICATION)
+    w_left = weight(left, REPORT_MISCLASSIFICATION)
+    w_right = right_weight(left, parent, REPORT_MISCLASSIFICATION)
+    measure = 0.0 + _safe_divide(w_right, w) * _smallest_present(left, parent, 1)
+    measure = measure + _safe_divide(w_left, w) * _smallest_present(left, parent, 0)
+    return _smallest_present(parent, parent, 0) - measure
 
 
 @njit(**_INLINE, inline="always")
@@ -268,20 +314,15 @@ def proxy(left, parent, crit):
         return _misclassification_proxy(left, parent)
     if crit == CHI2:
         return _chi2_proxy(left, parent)
-    if crit == REPORT_MISCLASSIFICATION:  # -(w_L I_L + w_R I_R)
-        w_left = weight(left, crit)
-        w_right = right_weight(left, parent, crit)
-        return -(
-            w_left * _smallest_present(left, parent, 0)
-            + w_right * _smallest_present(left, parent, 1)
-        )
+    if crit == REPORT_MISCLASSIFICATION:  # the score itself, in the report's arithmetic
+        return _report_misclassification_score(left, parent)
     return _report_chi2_proxy(left, parent)
 
 
 @njit(**_INLINE)
 def score_from_proxy(value, parent, crit):
     """The score (gain, or the chi-square statistic) of a candidate from its proxy."""
-    if crit in (CHI2, REPORT_CHI2):
+    if crit in (CHI2, REPORT_CHI2, REPORT_MISCLASSIFICATION):  # proxies that are the score
         return value
     w = weight(parent, crit)
     if crit == GINI:
@@ -300,8 +341,6 @@ def score_from_proxy(value, parent, crit):
         return _safe_divide(value, w)
     if crit == POISSON:
         return _safe_divide(value - _s_log_mean(parent[1], w), w)
-    if crit == REPORT_MISCLASSIFICATION:
-        return _safe_divide(value + w * _smallest_present(parent, parent, 0), w)
     return _safe_divide(value + w * _entropy(parent), w)
 
 

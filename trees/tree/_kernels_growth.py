@@ -12,21 +12,19 @@ the feature subsets and tie-breaks, membership splits) with the kernels of
 
 Nodes live in four growable arrays, one row per node id:
 
-* ``ints`` (capacity, 11): feature (-1 at a leaf), left, right, n_samples,
-  depth, start (of the node's segment), and the node's pending choice:
-  feature, last left offset (-1 for a membership split), rows sent left,
-  whether it sends missing rows left; then, once split, where the node
-  sends a missing value (1: left);
-* ``floats`` (capacity, 5): threshold, the pending choice's weighted
-  impurity decrease, its score, (regression with raw sums) the node's
-  variance as scikit-learn's arithmetic gives it
-  (:func:`_children_sklearn_variance`), and the pending choice's threshold
-  (a random split's draw; NaN: the midpoint of the cut);
+* ``ints`` (capacity, 11): feature (-1 at a leaf), left, right, n_samples, depth, start (of
+  the node's segment), and the node's pending choice: feature, last left offset (-1 for a
+  membership split), rows sent left, whether it sends missing rows left; then, once split,
+  where the node sends a missing value (1: left);
+* ``floats`` (capacity, 5): threshold, the pending choice's weighted impurity decrease, its
+  score, (regression with raw sums) the node's variance as scikit-learn's arithmetic gives it
+  (:func:`_children_sklearn_variance`), and the pending choice's threshold (a random split's
+  draw; NaN: the midpoint of the cut);
 * ``node_stats`` (capacity, n_stats): the statistics of each node;
 * ``sets`` (capacity, n_codes), uint8: codes a membership node sends left.
 
-Python (``_builder``) turns these into node values and impurities with the
-numpy criteria, so stored numbers are those of the numpy builder.
+Python (``_builder``) turns these into node values and impurities with the numpy criteria,
+so stored numbers are those of the numpy builder.
 """
 
 from typing import NamedTuple
@@ -36,7 +34,14 @@ from numba import njit
 
 from ._kernels_absolute_error import MEDIAN_ROWS, choose_absolute_error_split, impure
 from ._kernels_arrays import unmanaged
-from ._kernels_criteria import ABSOLUTE_ERROR, impurity, is_regression, weight, weighted_improvement
+from ._kernels_criteria import (
+    ABSOLUTE_ERROR,
+    accepts_score,
+    is_regression,
+    rule_impurity,
+    weight,
+    weighted_improvement,
+)
 from ._kernels_random import choose_random_split, split_by_drawn_threshold
 from ._kernels_search import (
     BUFFER_BEST_CHOSEN,
@@ -308,7 +313,7 @@ def _may_split(data, store, node, limits, weights, crit, median_scratch):
         return impure(rows, ints[node, START], n, targets, row_weights, median_scratch)
     if is_regression(crit) and limits[LIMIT_RAW_SUMS]:
         return store[STORE_FLOATS][node, SKLEARN_VARIANCE] > EPSILON
-    if impurity(node_stats[node], crit) <= EPSILON:
+    if rule_impurity(node_stats[node], crit) <= EPSILON:
         return False
     return not is_regression(crit) or not _constant_target(data, ints[node, START], n)
 
@@ -369,8 +374,8 @@ def _evaluate(data, store, node, search, buffers):
 
     ``search`` is ``(settings, limits, weights, bit_generator, draw, tie_random, n_allowed,
     visit)`` (``SEARCH_*``; ``_kernels_uniform``). A choice is accepted when its weighted impurity
-    decrease reaches ``min_impurity_decrease`` (within rounding) and, for a
-    criterion that refuses zero-gain splits, is positive.
+    decrease reaches ``min_impurity_decrease`` (within rounding), for a criterion that refuses
+    zero-gain splits, is positive, and its score passes ``accepts_score`` (source 004's: > 0).
 
     Returns
     -------
@@ -421,7 +426,8 @@ def _evaluate(data, store, node, search, buffers):
     floats[node, CHOICE_THRESHOLD] = threshold
     if local < 0:
         sets[node] = buffers[BUFFER_CHOSEN]
-    if limits[LIMIT_REFUSE_ZERO_GAIN] and not improvement > EPSILON:
+    refused_as_zero = limits[LIMIT_REFUSE_ZERO_GAIN] and not improvement > EPSILON
+    if refused_as_zero or not accepts_score(score, crit):
         return False
     return improvement + EPSILON >= weights[WEIGHT_MIN_IMPURITY_DECREASE]
 
