@@ -114,7 +114,7 @@ def show_table_tab(ctx):
         )
     base41 = as_key(ctx.base)
     table_key = state.EVAL_TABLE41_PREFIX + digest(ctx.data_key, split41.name, base41)
-    if st.button("Grow the four trees", type="primary", key="eval_t41_run"):
+    if st.button("Grow the trees", type="primary", key="eval_t41_run"):
         with errors.attempt("Growing the trees to purity", stop=False):
             run_with_progress(
                 table_key,
@@ -123,7 +123,10 @@ def show_table_tab(ctx):
             )
     grown = st.session_state.get(table_key)
     if not grown:
-        st.info("Press the button to grow the four trees, and the report's code's two.")
+        st.info(
+            "Press the button to grow one tree per decision metric, and two more as the "
+            "report's code grows them."
+        )
     else:
         n_rows = len(split41.y_train) + len(split41.y_test)
         show_table_41(grown, is_report_data, rows_choice == REPORT_SCRIPT_ROWS, n_rows)
@@ -150,8 +153,9 @@ def show_table_41(grown, is_report_data, on_report_rows, n_rows):
         hide_index=True,
         column_config={
             "tree": st.column_config.TextColumn(
-                help="ours: this package's criterion; report's code: our tree grown with the "
-                "metric and rules of the report's code; report: the printed row."
+                help="ours: this package's criterion (Pearson's statistic for chi-square); "
+                "report's code: our tree grown with the metric and rules of the report's code; "
+                "report: the printed row."
             ),
             "train error": st.column_config.NumberColumn(format="%.3f"),
             "test error": st.column_config.NumberColumn(format="%.3f"),
