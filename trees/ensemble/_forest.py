@@ -128,6 +128,18 @@ def _tree_weights(seed, n_samples, n_draws, weights):
     return np.bincount(drawn, minlength=n_samples).astype(np.float64)
 
 
+def _estimator_like(template, **changes):
+    """An unfitted estimator with ``template``'s settings and ``changes``.
+
+    Its attributes are copied, not passed to the constructor: a forest makes one
+    estimator per tree, and scikit-learn's constructor with the tree's twenty
+    settings cost more than a small tree's whole Python side of the fit.
+    """
+    estimator = object.__new__(type(template))
+    estimator.__dict__.update(template.__dict__, **changes)
+    return estimator
+
+
 # A forest's class weights: the trees' and each tree's own bootstrap sample's.
 FOREST_CLASS_WEIGHTS = (*CLASS_WEIGHTS, "balanced_subsample")
 
@@ -322,6 +334,7 @@ class BaseForest(BaseEstimator):
         sorted_rows = sort_features(X, with_values=False)[0] if params.splitter == "best" else None
         names = getattr(self, "feature_names_in_", None)
         unweighted = np.ones(n_samples)
+        template = params.estimator(self._tree_class)
 
         def fit_one(seed, generator_seed):
             if not self.bootstrap:
@@ -331,7 +344,7 @@ class BaseForest(BaseEstimator):
                 if subsample_classes:  # the class weights of the tree's own sample, repeats counted
                     drawn = np.repeat(np.arange(n_samples), weight.astype(np.intp))
                     weight *= compute_sample_weight("balanced", y, indices=drawn)
-            tree = params.estimator(self._tree_class, random_state=seed)
+            tree = _estimator_like(template, random_state=seed)
             return tree._fit_in_forest(X, y, weight, sorted_rows, params, names, generator_seed)
 
         # Each tree's generator seed is the first draw of RandomState(its seed), as the tree's

@@ -136,24 +136,31 @@ class BaseDecisionTree(BaseEstimator):
             class_names=None if classes is None else [str(c) for c in classes],
             input_dtype=params.threshold_dtype,
         )
-        tree = self.tree_  # its arrays are the growth's: no second pass over the node store
-        self._improvement = impurity_decrease(
-            tree.weighted_n_samples * tree.impurity,
-            tree.feature,
-            tree.left,
-            tree.right,
-            growth.total_weight,
-        )
         if params.ccp_alpha > 0:
             self._prune(params.ccp_alpha)
         return self
 
     def _prune(self, ccp_alpha):
         """Keep the subtree minimal cost-complexity pruning chooses (``_pruning.prune``)."""
-        self.tree_, kept = prune(self.tree_, ccp_alpha)
-        improvement = self._improvement[kept]
-        improvement[self.tree_.feature < 0] = 0.0  # a pruned branch's root is a leaf now
-        self._improvement = improvement
+        self.tree_, _ = prune(self.tree_, ccp_alpha)
+
+    @property
+    def _improvement(self):
+        """Weighted impurity decrease of each split, 0 at leaves (:func:`impurity_decrease`),
+        from the fitted tree's arrays; the whole weight is the root's.
+
+        Computed when read (feature importances, tests), not at each fit: a forest of a
+        protocol fits thousands of trees whose importances nobody reads. A pruned
+        branch's root is a leaf of ``tree_``, so it counts 0.
+        """
+        tree = self.tree_
+        return impurity_decrease(
+            tree.weighted_n_samples * tree.impurity,
+            tree.feature,
+            tree.left,
+            tree.right,
+            tree.weighted_n_samples[0],
+        )
 
     def cost_complexity_pruning_path(self, X, y, sample_weight=None):
         """The minimal cost-complexity pruning path of the tree grown on ``(X, y)``.
