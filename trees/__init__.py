@@ -21,7 +21,8 @@ TreeGrower
 from_sklearn
     Convert a fitted scikit-learn tree.
 warm_up
-    Compile the kernels (or load them from numba's on-disk cache) ahead of use.
+    Compile the kernels of the trees and forests (or load them from numba's on-disk cache)
+    ahead of use.
 lattice_features, lattice_split_share, conditioning_experiment
     Source 000's lattice heuristics and evaluation protocol.
 bias_experiment
@@ -49,6 +50,7 @@ from .ensemble import (
     ExtraTreesRegressor,
     RandomForestClassifier,
     RandomForestRegressor,
+    warm_up,
 )
 from .instability import perturbation_study
 from .selection_bias import bias_experiment
@@ -59,7 +61,6 @@ from .tree import (
     TreeGrower,
     from_sklearn,
     mirror,
-    warm_up,
 )
 from .tuning import complexity_curve
 

@@ -12,6 +12,8 @@ tree_operators, tree_groups, mean_of_groups
     averaged ("half": the two half forests' means, with equal weight).
 CultivatedForestClassifier, VARIANTS
     Robust-split and option modules with fractional observations (source 002).
+warm_up
+    Compile the trees' kernels and the forests' own (a forest's batches of trees).
 """
 
 from ._cultivated import VARIANTS, CultivatedForestClassifier
@@ -23,6 +25,7 @@ from ._forest import (
     tree_groups,
     tree_operators,
 )
+from ._warmup import warm_up
 
 __all__ = [
     "VARIANTS",
@@ -34,4 +37,5 @@ __all__ = [
     "mean_of_groups",
     "tree_groups",
     "tree_operators",
+    "warm_up",
 ]

@@ -53,6 +53,7 @@ from ..tree._params import get_params, tree_params_of
 from ..tree._settings import CLASS_WEIGHTS, check_sample_weight, class_weights
 from ..tree._splitter import sort_features
 from ..tree._tree import pack_trees
+from ._batches import estimator_like, grow_in_batches, grows_in_batches
 
 __all__ = [
     "ForestClassifier",
@@ -126,18 +127,6 @@ def _tree_weights(seed, n_samples, n_draws, weights):
         return bootstrap_counts(seed, n_samples, n_draws)
     drawn = bootstrap_indices(seed, n_samples, n_draws, weights)
     return np.bincount(drawn, minlength=n_samples).astype(np.float64)
-
-
-def _estimator_like(template, **changes):
-    """An unfitted estimator with ``template``'s settings and ``changes``.
-
-    Its attributes are copied, not passed to the constructor: a forest makes one
-    estimator per tree, and scikit-learn's constructor with the tree's twenty
-    settings cost more than a small tree's whole Python side of the fit.
-    """
-    estimator = object.__new__(type(template))
-    estimator.__dict__.update(template.__dict__, **changes)
-    return estimator
 
 
 # A forest's class weights: the trees' and each tree's own bootstrap sample's.
@@ -344,17 +333,21 @@ class BaseForest(BaseEstimator):
                 if subsample_classes:  # the class weights of the tree's own sample, repeats counted
                     drawn = np.repeat(np.arange(n_samples), weight.astype(np.intp))
                     weight *= compute_sample_weight("balanced", y, indices=drawn)
-            tree = _estimator_like(template, random_state=seed)
+            tree = estimator_like(template, random_state=seed)
             return tree._fit_in_forest(X, y, weight, sorted_rows, params, names, generator_seed)
 
         # Each tree's generator seed is the first draw of RandomState(its seed), as the tree's
         # own fit would draw it; all at once, in compiled code (``_draws``).
         grown_seeds = generator_seeds(seeds)
-        # Threads share X and the sorted orders; the compiled growth releases the GIL.
-        grown = Parallel(n_jobs=self.n_jobs, prefer="threads")(
-            delayed(fit_one)(seed, int(grown))
-            for seed, grown in zip(seeds, grown_seeds, strict=True)
-        )
+        if grows_in_batches(self, params, X, weights, subsample_classes):
+            draws = (seeds, grown_seeds, n_draws)
+            grown = grow_in_batches(self, (X, y, sorted_rows), draws, params, template)
+        else:
+            # Threads share X and the sorted orders; the compiled growth releases the GIL.
+            grown = Parallel(n_jobs=self.n_jobs, prefer="threads")(
+                delayed(fit_one)(seed, int(grown))
+                for seed, grown in zip(seeds, grown_seeds, strict=True)
+            )
         self.estimators_ = [*kept, *grown]
         self._seeds = np.concatenate([getattr(self, "_seeds", seeds[:0])[: len(kept)], seeds])
         self._draws = (n_draws, weights)  # how the out-of-bag rows are found again

@@ -41,6 +41,8 @@ __all__ = [
     "accepted_choices",
     "accepted_splits",
     "grow",
+    "growth_order",
+    "kernel_inputs",
 ]
 
 
@@ -131,21 +133,38 @@ def _grow_best_first(growth):
 GROWTH_ORDERS = {"best_first": _grow_best_first, "level_order": _grow_level_order}
 
 
-def _grow_in_kernel(growth, order):
-    """Grow the whole tree in the compiled loop (selection by gain)."""
+def kernel_inputs(growth, order):
+    """What :func:`~._kernels_growth.grow_compiled` takes besides the data: ``(settings,
+    rules, rng)`` of ``growth`` grown in ``order`` (:func:`growth_order`)."""
     limits, weights = growth.kernel_rules()
     rng, draw, tie_random, n_allowed = growth.kernel_randomness()
     settings = GrowthSettings(
         *growth.kernel_settings(), draw, tie_random, n_allowed, order == "best_first"
     )
+    return settings, np.concatenate([limits, weights]).astype(np.float64), rng
+
+
+def _grow_in_kernel(growth, order):
+    """Grow the whole tree in the compiled loop (selection by gain)."""
+    settings, rules, rng = kernel_inputs(growth, order)
     *store, size = grow_compiled(
-        *growth.kernel_data(),
-        growth.store[STORE_STATS][0].copy(),
-        settings,
-        np.concatenate([limits, weights]).astype(np.float64),
-        rng,
+        *growth.kernel_data(), growth.store[STORE_STATS][0].copy(), settings, rules, rng
     )
     growth.store, growth.size = tuple(store), int(size)
+
+
+def growth_order(growth, order):
+    """The order ``growth`` grows in: ``order``, but level by level without a limit on leaves or
+    nodes (both orders then give the same tree, and a whole level is grown at a time).
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``order``.
+    """
+    if order not in GROWTH_ORDERS:
+        raise ValueError(f"growth must be one of {tuple(GROWTH_ORDERS)}, got {order!r}.")
+    return "level_order" if growth.rules.max_splits is None else order
 
 
 def grow(growth, order="best_first"):
@@ -159,10 +178,7 @@ def grow(growth, order="best_first"):
         Only matters when ``max_leaf_nodes`` or ``max_nodes`` is set: without
         them both orders give the same tree, grown level by level.
     """
-    if order not in GROWTH_ORDERS:
-        raise ValueError(f"growth must be one of {tuple(GROWTH_ORDERS)}, got {order!r}.")
-    if growth.rules.max_splits is None:
-        order = "level_order"  # the same tree either way: grow a whole level at a time
+    order = growth_order(growth, order)
     if growth.selection == "gain" and growth.size == 1:
         _grow_in_kernel(growth, order)
     else:

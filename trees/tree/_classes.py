@@ -103,7 +103,24 @@ class BaseDecisionTree(BaseEstimator):
         return tree_params_of(self, self._criteria)
 
     def _grow(self, X, row_stats, value_offset, targets=None, presorted=None, generator_seed=None):
-        """Grow ``tree_`` from prepared statistics with the settings ``tree_params_``.
+        """Grow ``tree_`` from prepared statistics with the settings ``tree_params_``
+        (:meth:`_new_growth`'s arguments)."""
+        growth = self._new_growth(X, row_stats, value_offset, targets, presorted, generator_seed)
+        grow(growth, self.tree_params_.growth)
+        names = getattr(self, "feature_names_in_", None)
+        self._set_tree(
+            growth.to_tree(
+                feature_names=None if names is None else list(names),
+                class_names=self._class_names(),
+                input_dtype=self.tree_params_.threshold_dtype,
+            )
+        )
+        return self
+
+    def _new_growth(
+        self, X, row_stats, value_offset, targets=None, presorted=None, generator_seed=None
+    ):
+        """The growth of ``tree_``, still a single leaf, with the settings ``tree_params_``.
 
         ``presorted``: the layout of the rows to grow on (a forest's,
         ``_splitter.search_layout``), when they are not all the rows of ``X``;
@@ -125,20 +142,24 @@ class BaseDecisionTree(BaseEstimator):
             presorted=search_layout(X, params.splitter) if presorted is None else presorted,
             targets=targets,
         )
-        # scikit-learn's meaning: how many features a split looks at (all of them for None).
-        subset = growth.max_features
-        self.max_features_ = growth.n_features if subset is None else int(subset)
-        grow(growth, params.growth)
-        names = getattr(self, "feature_names_in_", None)
+        self._set_max_features(growth.n_features)
+        return growth
+
+    def _set_max_features(self, n_features):
+        """scikit-learn's ``max_features_``: how many features a split looks at (all of them
+        for None)."""
+        subset = self.tree_params_.max_features_for(n_features)
+        self.max_features_ = n_features if subset is None else int(subset)
+
+    def _class_names(self):
         classes = getattr(self, "classes_", None)
-        self.tree_ = growth.to_tree(
-            feature_names=None if names is None else list(names),
-            class_names=None if classes is None else [str(c) for c in classes],
-            input_dtype=params.threshold_dtype,
-        )
-        if params.ccp_alpha > 0:
-            self._prune(params.ccp_alpha)
-        return self
+        return None if classes is None else [str(c) for c in classes]
+
+    def _set_tree(self, tree):
+        """Keep ``tree`` as ``tree_``, pruned when ``ccp_alpha`` asks for it."""
+        self.tree_ = tree
+        if self.tree_params_.ccp_alpha > 0:
+            self._prune(self.tree_params_.ccp_alpha)
 
     def _prune(self, ccp_alpha):
         """Keep the subtree minimal cost-complexity pruning chooses (``_pruning.prune``)."""
@@ -233,16 +254,26 @@ class BaseDecisionTree(BaseEstimator):
         is the one :meth:`fit` grows on the same rows and weights: rows keep
         their order, so the same statistics are summed in the same order.
         """
-        self.tree_params_ = params
+        growth = self._forest_growth(
+            X, y, sample_weight, sorted_rows, params, feature_names, generator_seed
+        )
+        grow(growth, params.growth)
+        names = getattr(self, "feature_names_in_", None)
+        self._set_tree(
+            growth.to_tree(
+                feature_names=None if names is None else list(names),
+                class_names=self._class_names(),
+                input_dtype=params.threshold_dtype,
+            )
+        )
+        return self
+
+    def _forest_growth(self, X, y, sample_weight, sorted_rows, params, feature_names=None,
+                       generator_seed=None):  # fmt: skip
+        """The growth of a forest's tree, still a single leaf (:meth:`_fit_in_forest`)."""
         present = sample_weight > 0
         kept = search_layout(X, params.splitter, present, sorted_rows)
-        # Fractions of rows count every row given, the bootstrap's absent rows too (as fit).
-        self._n_rows_given = X.shape[0]
-        self._total_weight = float(sample_weight.sum())
-        self.n_features_in_ = X.shape[1]
-        if feature_names is not None:
-            self.feature_names_in_ = feature_names
-        self.n_outputs_ = 1
+        self._record_forest_fit(params, X.shape, float(sample_weight.sum()), feature_names)
         criterion = params.new_criterion()
         if self._is_classifier():
             # ``y`` holds the forest's class indices: counting them finds the tree's classes
@@ -251,12 +282,34 @@ class BaseDecisionTree(BaseEstimator):
             self.n_classes_ = self.classes_.shape[0]
             encoded = np.minimum(np.searchsorted(self.classes_, y), self.n_classes_ - 1)
             row_stats = criterion.row_statistics(encoded, sample_weight, self.n_classes_)
-            return self._grow(X, row_stats, 0.0, presorted=kept, generator_seed=generator_seed)
+            return self._new_growth(X, row_stats, 0.0, presorted=kept,
+                                    generator_seed=generator_seed)  # fmt: skip
         offset = regression_offset(y, sample_weight, params.variance_sums, criterion)
         row_stats = criterion.row_statistics(y - offset, sample_weight)
-        return self._grow(
+        return self._new_growth(
             X, row_stats, offset, targets=y, presorted=kept, generator_seed=generator_seed
         )
+
+    def _record_forest_fit(self, params, shape, total_weight, feature_names):
+        """What a forest's tree knows of its fit besides its tree: its settings, the rows and
+        features given (fractions of rows count every row given, the bootstrap's absent rows
+        too, as :meth:`fit`), its total weight and feature names."""
+        self.tree_params_ = params
+        self._n_rows_given, self.n_features_in_ = shape
+        self._total_weight = total_weight
+        if feature_names is not None:
+            self.feature_names_in_ = feature_names
+        self.n_outputs_ = 1
+
+    def _adopt_batch_tree(self, params, shape, total_weight, feature_names, classes, tree):
+        """Become the fitted classification tree a forest's batch grew (``ensemble._forest``):
+        the attributes :meth:`_fit_in_forest` sets, with ``tree`` as ``tree_``."""
+        self._record_forest_fit(params, shape, total_weight, feature_names)
+        self.classes_ = classes
+        self.n_classes_ = classes.shape[0]
+        self._set_max_features(shape[1])
+        self._set_tree(tree)
+        return self
 
     # --------------------------------------------------------- prediction
     def _validate_X_predict(self, X):

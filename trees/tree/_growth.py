@@ -32,6 +32,7 @@ from ._kernels_growth import (
     CHOICE_N_LEFT,
     CHOICE_SCORE,
     CHOICE_THRESHOLD,
+    DEPTH,
     FEATURE,
     FLOAT_COLUMNS,
     INT_COLUMNS,
@@ -87,7 +88,7 @@ from ._splitter import (
 )
 from ._tree import Tree
 
-__all__ = ["SELECTIONS", "Choice", "GrowingTree"]
+__all__ = ["SELECTIONS", "Choice", "GrowingTree", "tree_from_store"]
 
 
 @dataclass
@@ -732,16 +733,10 @@ class GrowingTree:
         """The current tree as an immutable :class:`Tree` (``input_dtype``: the precision of X)."""
         n = self.nodes
         categories = self.categories
-        return Tree(
-            feature=n.feature.copy(),
-            threshold=n.threshold.copy(),
-            left=n.left.copy(),
-            right=n.right.copy(),
-            value=n.value,
-            n_samples=n.n_samples.copy(),
-            weighted_n_samples=n.weighted_n_samples,
-            impurity=n.impurity,
-            depth=n.depth.copy(),
+        return tree_from_store(
+            self.store,
+            self.size,
+            (n.value, n.weighted_n_samples, n.impurity),
             is_classifier=self.criterion.is_classification,
             n_features=self.n_features,
             feature_names=feature_names,
@@ -749,6 +744,30 @@ class GrowingTree:
             categories=[categories.get(i) for i in range(n.size)] if categories else None,
             category_names=category_names,
             input_dtype=input_dtype,
-            missing_go_to_left=n.missing_left != 0,
-            check=False,  # built by the growth: consistent by construction
         )
+
+
+def tree_from_store(store, size, node_numbers, **fields):
+    """A :class:`Tree` of the first ``size`` nodes of a node store (``_kernels_growth``).
+
+    ``node_numbers`` is ``(value, weighted_n_samples, impurity)`` of those nodes, which the
+    criterion gives (:class:`NodeView`); ``fields`` are the tree's other arguments (whether it
+    classifies, its features, names, categories, input precision). One layout for a growth's
+    tree (:meth:`GrowingTree.to_tree`) and a forest's batches (``ensemble._forest``).
+    """
+    ints, floats = store[STORE_INTS][:size], store[STORE_FLOATS][:size]
+    value, weighted_n_samples, impurity = node_numbers
+    return Tree(
+        feature=ints[:, FEATURE].copy(),
+        threshold=floats[:, THRESHOLD].copy(),
+        left=ints[:, LEFT].copy(),
+        right=ints[:, RIGHT].copy(),
+        value=value,
+        n_samples=ints[:, N_SAMPLES].copy(),
+        weighted_n_samples=weighted_n_samples,
+        impurity=impurity,
+        depth=ints[:, DEPTH].copy(),
+        missing_go_to_left=ints[:, MISSING_LEFT] != 0,
+        check=False,  # built by a growth: consistent by construction
+        **fields,
+    )

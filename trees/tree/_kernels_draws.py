@@ -25,7 +25,7 @@ other kernel module.
 import numpy as np
 from numba import njit
 
-__all__ = ["MAX_SEED", "bootstrap_counts", "bootstrap_rows", "generator_seeds"]
+__all__ = ["MAX_SEED", "add_draw_counts", "bootstrap_counts", "bootstrap_rows", "generator_seeds"]
 
 _STATE_WORDS, _SHIFT = 624, 397
 _MATRIX_A, _UPPER, _LOWER, _WORD = 0x9908B0DF, 0x80000000, 0x7FFFFFFF, 0xFFFFFFFF
@@ -109,7 +109,9 @@ def _rows(seed, n_samples, out):
 
 
 @njit(cache=True, nogil=True)
-def _counts(seed, n_samples, n_draws, out):
+def add_draw_counts(seed, n_samples, n_draws, out):
+    """Add to ``out`` how many times :func:`bootstrap_rows`'s draws pick each row (compiled
+    callers: the forest's batches, ``_kernels_forest``)."""
     key = np.empty(_STATE_WORDS, dtype=np.uint64)
     position = _seed(key, seed)
     mask = _mask(n_samples - 1)
@@ -155,5 +157,5 @@ def bootstrap_counts(seed, n_samples, n_draws):
     """How many times each row is drawn by :func:`bootstrap_rows` (float64, the tree's weights),
     without the rows themselves."""
     out = np.zeros(int(n_samples), dtype=np.float64)
-    _counts(_check_seed(seed), int(n_samples), int(n_draws), out)
+    add_draw_counts(_check_seed(seed), int(n_samples), int(n_draws), out)
     return out

@@ -68,7 +68,8 @@ def _warm_grower(X, y):
 
 
 def _warm_forest_and_cultivated(X, y, tree):
-    """The forests' draws, pack walk and row filter; the cultivated forest's neighbourhoods."""
+    """The forests' draws, pack walk and row filter; the cultivated forest's neighbourhoods
+    (a forest's batches are the ensembles' own: ``trees.ensemble.warm_up``)."""
     generator_seeds(np.array([0, 1]))
     bootstrap_rows(0, X.shape[0], X.shape[0])
     bootstrap_counts(0, X.shape[0], X.shape[0])

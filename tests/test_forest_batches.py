@@ -1,0 +1,116 @@
+"""A forest's trees grown in batches (issue 30, item 1): the per-tree path's trees to the bit."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.datasets import make_classification
+
+from trees import ExtraTreesClassifier, RandomForestClassifier, RandomForestRegressor
+from trees.ensemble import _batches, _forest
+
+TREE_ARRAYS = ("feature", "threshold", "left", "right", "value", "impurity",
+               "weighted_n_samples", "n_samples", "depth", "missing_go_to_left")  # fmt: skip
+TREE_ATTRIBUTES = ("classes_", "n_classes_", "max_features_", "n_features_in_", "n_outputs_",
+                   "_n_rows_given", "_total_weight", "random_state")  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def three_classes():
+    X, y = make_classification(
+        n_samples=240, n_features=6, n_informative=4, n_classes=3, random_state=0
+    )
+    X[::17, 2] = np.nan  # missing values are routed the same way on both paths
+    return X, y
+
+
+def _fit(forest, X, y, batched, monkeypatch):
+    with monkeypatch.context() as patch:
+        if not batched:
+            patch.setattr(_forest, "grows_in_batches", lambda *args: False)
+        return forest.fit(X, y)
+
+
+def _assert_same_trees(batched, per_tree, X):
+    assert len(batched.estimators_) == len(per_tree.estimators_)
+    for a, b in zip(batched.estimators_, per_tree.estimators_, strict=True):
+        for name in TREE_ARRAYS:
+            np.testing.assert_array_equal(getattr(a.tree_, name), getattr(b.tree_, name))
+        for name in TREE_ATTRIBUTES:
+            np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
+        assert a.tree_.class_names == b.tree_.class_names
+        assert a.tree_.feature_names == b.tree_.feature_names
+    np.testing.assert_array_equal(batched.predict_proba(X), per_tree.predict_proba(X))
+    np.testing.assert_array_equal(batched.feature_importances_, per_tree.feature_importances_)
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {},
+        {"criterion": "entropy", "max_depth": 4},
+        {"max_features": None, "min_samples_leaf": 3},
+        {"max_leaf_nodes": 9},  # best-first growth
+        {"max_samples": 60, "tie_break": "random"},
+        {"ccp_alpha": 0.02},
+        {"threshold_dtype": "float32"},
+        {"n_jobs": 2, "conditioning": "half"},
+        {"oob_score": True},
+    ],
+)
+def test_batches_grow_the_per_tree_paths_trees(three_classes, settings, monkeypatch):
+    X, y = three_classes
+    batched, per_tree = (
+        _fit(RandomForestClassifier(n_estimators=12, random_state=3, **settings), X, y, batched,
+             monkeypatch)
+        for batched in (True, False)
+    )  # fmt: skip
+    _assert_same_trees(batched, per_tree, X)
+    if settings.get("oob_score"):
+        assert batched.oob_score_ == per_tree.oob_score_
+
+
+def test_batches_keep_feature_names_and_a_sample_that_misses_a_class(monkeypatch):
+    """A bootstrap sample of 8 rows misses a class: the tree knows only its own classes."""
+    X, y = make_classification(n_samples=40, n_features=4, n_classes=3, n_informative=3, n_redundant=0,
+                               random_state=1)  # fmt: skip
+    frame = pd.DataFrame(X, columns=["a", "b", "c", "d"])
+    batched, per_tree = (
+        _fit(RandomForestClassifier(n_estimators=10, max_samples=8, random_state=0), frame, y,
+             batched, monkeypatch)
+        for batched in (True, False)
+    )  # fmt: skip
+    assert any(len(tree.classes_) < 3 for tree in batched.estimators_)
+    _assert_same_trees(batched, per_tree, frame)
+
+
+def test_warm_start_adds_batched_trees_to_the_kept_ones(three_classes, monkeypatch):
+    X, y = three_classes
+    grown = RandomForestClassifier(n_estimators=5, warm_start=True, random_state=0).fit(X, y)
+    grown.set_params(n_estimators=9).fit(X, y)
+    one_shot = _fit(RandomForestClassifier(n_estimators=9, random_state=0), X, y, False,
+                    monkeypatch)  # fmt: skip
+    _assert_same_trees(grown, one_shot, X)
+
+
+@pytest.mark.parametrize(
+    "forest, fit_kwargs, batched",
+    [
+        (RandomForestClassifier(), {}, True),
+        (RandomForestClassifier(class_weight="balanced"), {}, False),
+        (RandomForestClassifier(), {"sample_weight": np.full(240, 2.0)}, False),
+        (RandomForestClassifier(bootstrap=False), {}, False),
+        (RandomForestClassifier(categorical_features=[0]), {}, False),
+        (ExtraTreesClassifier(bootstrap=True), {}, False),
+        (RandomForestRegressor(), {}, False),
+    ],
+)
+def test_which_forests_grow_in_batches(three_classes, forest, fit_kwargs, batched, monkeypatch):
+    """The batches cover what needs nothing per tree but a sample and a generator."""
+    X, y = three_classes
+    X = np.nan_to_num(X)
+    X[:, 0] = np.round(np.abs(X[:, 0]))  # category codes for the categorical case
+    calls = []
+    original = _batches.grow_batch
+    monkeypatch.setattr(_batches, "grow_batch", lambda *a: calls.append(1) or original(*a))
+    forest.set_params(n_estimators=3, random_state=0).fit(X, y, **fit_kwargs)
+    assert bool(calls) == batched

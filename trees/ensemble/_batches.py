@@ -1,0 +1,128 @@
+"""A random forest's classification trees grown in batches, one compiled call per batch.
+
+The per-tree path (``BaseForest._fit_forest`` calling each tree's
+``_fit_in_forest``) prepares every tree in Python: its weights, its rows'
+layout and statistics, its growth object, then the call into the compiled
+growth. At the paper's sizes (a few hundred rows) that Python took two thirds
+of a forest's fit. Here the trees of a batch are prepared and grown in one
+compiled call (``tree._kernels_forest.grow_batch``), and Python only turns
+each node store into the tree's estimator.
+
+The trees are the per-tree path's, to the bit (a test compares them): the
+same bootstrap draws, layouts, statistics, generators and growth loop. The
+batches cover the forests whose trees need nothing per tree but their sample
+and generator (:func:`grows_in_batches`); the others take the per-tree path.
+Batches run in threads, one per job (the compiled call releases the GIL).
+"""
+
+import numpy as np
+from joblib import Parallel, delayed, effective_n_jobs
+from sklearn.base import ClassifierMixin
+
+from ..tree._builder import growth_order, kernel_inputs
+from ..tree._growth import tree_from_store
+from ..tree._kernels_draws import bootstrap_counts
+from ..tree._kernels_forest import grow_batch
+
+__all__ = ["estimator_like", "grow_in_batches", "grows_in_batches"]
+
+
+def estimator_like(template, **changes):
+    """An unfitted estimator with ``template``'s settings and ``changes``.
+
+    Its attributes are copied, not passed to the constructor: a forest makes one
+    estimator per tree, and scikit-learn's constructor with the tree's twenty
+    settings cost more than a small tree's whole Python side of the fit.
+    """
+    estimator = object.__new__(type(template))
+    estimator.__dict__.update(template.__dict__, **changes)
+    return estimator
+
+
+def grows_in_batches(forest, params, X, weights, subsample_classes):
+    """Whether ``forest``'s trees grow in batches: a classifier drawing bootstrap samples of
+    unweighted rows, with best splits chosen by gain and no categorical feature."""
+    return (
+        isinstance(forest, ClassifierMixin)
+        and forest.bootstrap
+        and weights is None
+        and not subsample_classes
+        and params.splitter == "best"
+        and params.selection == "gain"
+        and not params.categorical_mask(X, getattr(forest, "feature_names_in_", None)).any()
+    )
+
+
+def grow_in_batches(forest, data, draws, params, template):
+    """The fitted trees of ``forest``, grown in batches.
+
+    Parameters
+    ----------
+    forest : ForestClassifier
+    data : tuple
+        ``(X, y, sorted_rows)``: the rows in the trees' precision, their class ids, and
+        every feature's sorted order (``_splitter.sort_features``).
+    draws : tuple
+        ``(seeds, generator_seeds, n_draws)``: each tree's seed (its bootstrap sample) and
+        its generator's seed, and the rows each sample draws.
+    params : TreeParams
+        The trees' settings.
+    template : DecisionTreeClassifier
+        An unfitted tree with those settings (each tree is a copy with its seed).
+
+    Returns
+    -------
+    list of DecisionTreeClassifier
+    """
+    X, y, sorted_rows = data
+    seeds, generator_seeds, n_draws = draws
+    names = getattr(forest, "feature_names_in_", None)
+    # Every tree draws n_draws rows of weight 1, so the growth's settings and rules (its
+    # stopping rules resolved against the weight given) are the same for all: read once from
+    # the first tree's growth, made as the per-tree path makes it.
+    first = estimator_like(template)._forest_growth(
+        X, y, bootstrap_counts(seeds[0], X.shape[0], n_draws), sorted_rows, params, names,
+        int(generator_seeds[0]),
+    )  # fmt: skip
+    settings, rules, _ = kernel_inputs(first, growth_order(first, params.growth))
+    batches = np.array_split(
+        np.arange(len(seeds)), min(effective_n_jobs(forest.n_jobs), len(seeds))
+    )
+
+    def grow_one(batch):
+        generators = [np.random.default_rng(int(seed)) for seed in generator_seeds[batch]]
+        return grow_batch(X, sorted_rows, y, forest.n_classes_, np.asarray(seeds[batch],
+                          dtype=np.int64), n_draws, generators, settings, rules)  # fmt: skip
+
+    grown = Parallel(n_jobs=len(batches), prefer="threads")(
+        delayed(grow_one)(batch) for batch in batches
+    )
+    trees = []
+    for batch, (offsets, ints, floats, sets, node_stats, has_class) in zip(
+        batches, grown, strict=True
+    ):
+        for i, seed in enumerate(seeds[batch]):
+            nodes = slice(offsets[i], offsets[i + 1])
+            classes = np.flatnonzero(has_class[i])
+            store = (ints[nodes], floats[nodes], node_stats[nodes][:, classes], sets[nodes])
+            tree = _tree(first.criterion, store, classes, X.shape[1], names, params)
+            estimator = estimator_like(template, random_state=seed)
+            trees.append(estimator._adopt_batch_tree(params, X.shape, float(n_draws), names,
+                                                     classes, tree))  # fmt: skip
+    return trees
+
+
+def _tree(criterion, store, classes, n_features, names, params):
+    """A batch's tree from its node store, with what the growth's node view would give."""
+    stats = store[2].T  # one column per node, as ``NodeView.stats``
+    numbers = (criterion.value(stats), criterion.weight(stats), criterion.impurity(stats))
+    return tree_from_store(
+        store,
+        store[0].shape[0],
+        numbers,
+        is_classifier=True,
+        n_features=n_features,
+        feature_names=None if names is None else list(names),
+        class_names=[str(c) for c in classes],
+        input_dtype=params.threshold_dtype,
+    )

@@ -1,0 +1,135 @@
+"""A batch of a random forest's classification trees grown in one compiled call (issue 30).
+
+A forest of the paper's sizes (a few hundred rows) spends more time in the
+Python around each tree (its weights, its rows' layout and statistics, the
+call into the growth loop) than in the growth itself. :func:`grow_batch` does
+that work for many trees in one call, tree after tree, step for step as the
+per-tree path does (``ensemble._forest`` and ``tree._classes._fit_in_forest``,
+``_growth.GrowingTree``), so that it grows the same trees to the bit:
+
+* the tree's weights: how many times its bootstrap sample draws each row
+  (``_kernels_draws``, numpy's ``RandomState(seed).randint``);
+* its layout: the forest's sorted orders filtered to the rows drawn, their
+  values read from ``X`` (``_kernels_search.keep_rows``);
+* its classes: those of the rows drawn, in the forest's order, and each row's
+  statistics, its weight in the column of its class (0 for a row not drawn);
+* its root statistics, summed over the rows drawn in index order;
+* the growth itself, :func:`~._kernels_growth.grow_compiled`, with the tree's
+  own generator.
+
+It covers the trees the forest's fast path sends here (``BaseForest``'s
+``_grows_in_batches``): classification, bootstrap samples without weights,
+best splits, no categorical feature. The node stores come back end to end, with
+each tree's offset and classes.
+"""
+
+import numpy as np
+from numba import njit
+from numba.typed import List
+
+from ._kernels_draws import add_draw_counts
+from ._kernels_growth import grow_compiled
+from ._kernels_search import keep_rows
+
+__all__ = ["grow_batch"]
+
+_JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
+
+
+@njit(**_JIT)
+def _tree_rows(X, y, n_classes, weights):
+    """A tree's classes (forest class ids), each row's statistics (its weight in the column of
+    its class among the tree's) and the root's (summed over the rows drawn, in index order)."""
+    present = np.zeros(n_classes, dtype=np.bool_)
+    for i in range(y.shape[0]):
+        if weights[i] > 0:
+            present[y[i]] = True
+    classes = np.flatnonzero(present)
+    column = np.full(n_classes, -1, dtype=np.int64)
+    for k in range(classes.shape[0]):
+        column[classes[k]] = k
+    stats = np.zeros((y.shape[0], classes.shape[0]))
+    root = np.zeros(classes.shape[0])
+    for i in range(y.shape[0]):
+        if weights[i] > 0:
+            stats[i, column[y[i]]] = weights[i]
+            root[column[y[i]]] += weights[i]
+    return classes, stats, root
+
+
+@njit(**_JIT)
+def grow_batch(X, sorted_rows, y, n_classes, seeds, n_draws, generators, settings, rules):
+    """Grow one classification tree per seed.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features), float64, C-ordered
+    sorted_rows : ndarray of shape (n_features, n_samples), int32
+        Every feature's sorted order of all the rows (``_splitter.sort_features``).
+    y : ndarray of shape (n_samples,), int
+        The forest's class ids.
+    n_classes : int
+    seeds : ndarray of int
+        Each tree's seed: its bootstrap sample is ``RandomState(seed).randint(0,
+        n_samples, n_draws)``.
+    n_draws : int
+    generators : list of numpy.random.Generator
+        Each tree's generator (its feature subsets and random tie-breaks).
+    settings, rules
+        As :func:`~._kernels_growth.grow_compiled`'s, the same for every tree.
+
+    Returns
+    -------
+    node_offsets : ndarray of shape (n_trees + 1,)
+        Tree ``t``'s nodes are rows ``node_offsets[t]:node_offsets[t + 1]`` of the stores.
+    ints, floats, sets : ndarray
+        The trees' node stores end to end (``_kernels_growth``).
+    node_stats : ndarray of shape (n_nodes, n_classes)
+        Their statistics, in the forest's class columns (0 in a class the tree lacks).
+    has_class : ndarray of shape (n_trees, n_classes), bool
+        The classes of each tree's sample.
+
+    The results are arrays, not lists: a typed list read from Python compiles its accessors
+    in every new process.
+    """
+    n_samples, n_features = X.shape
+    n_trees = seeds.shape[0]
+    categorical = np.zeros(n_features, dtype=np.bool_)
+    targets = np.zeros(0)
+    orders = np.empty((2, 0), dtype=sorted_rows.dtype)
+    by_row = X.T
+    stores = List()
+    has_class = np.zeros((n_trees, n_classes), dtype=np.bool_)
+    node_offsets = np.zeros(n_trees + 1, dtype=np.int64)
+    for t in range(n_trees):
+        weights = np.zeros(n_samples)
+        add_draw_counts(seeds[t], n_samples, n_draws, weights)
+        rows, xs = keep_rows(sorted_rows, by_row, weights > 0, True)
+        classes, stats, root = _tree_rows(X, y, n_classes, weights)
+        ints, floats, node_stats, sets, size = grow_compiled(
+            xs, rows, stats, X, categorical, targets, orders, root, settings, rules, generators[t]
+        )
+        has_class[t, classes] = True
+        node_offsets[t + 1] = node_offsets[t] + size
+        wide = np.zeros((size, n_classes))
+        for k in range(classes.shape[0]):
+            wide[:, classes[k]] = node_stats[:size, k]
+        stores.append((ints[:size].copy(), floats[:size].copy(), wide, sets[:size].copy()))
+    return (node_offsets, _stacked(stores, 0), _stacked(stores, 1), _stacked(stores, 3),
+            _stacked(stores, 2), has_class)  # fmt: skip
+
+
+@njit(**_JIT)
+def _stacked(stores, position):
+    """The arrays at ``position`` of every store, one after the other (rows)."""
+    first = stores[0][position]
+    total = 0
+    for store in stores:
+        total += store[position].shape[0]
+    out = np.empty((total, first.shape[1]), dtype=first.dtype)
+    row = 0
+    for store in stores:
+        part = store[position]
+        out[row : row + part.shape[0]] = part
+        row += part.shape[0]
+    return out
