@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.datasets import make_classification
+from sklearn.datasets import make_classification, make_regression
 
 from trees import ExtraTreesClassifier, RandomForestClassifier, RandomForestRegressor
 from trees.ensemble import _batches, _forest
@@ -101,7 +101,9 @@ def test_warm_start_adds_batched_trees_to_the_kept_ones(three_classes, monkeypat
         (RandomForestClassifier(bootstrap=False), {}, False),
         (RandomForestClassifier(categorical_features=[0]), {}, False),
         (ExtraTreesClassifier(bootstrap=True), {}, False),
-        (RandomForestRegressor(), {}, False),
+        (RandomForestRegressor(), {}, True),
+        (RandomForestRegressor(criterion="poisson"), {}, False),
+        (RandomForestRegressor(variance_sums="raw"), {}, False),
     ],
 )
 def test_which_forests_grow_in_batches(three_classes, forest, fit_kwargs, batched, monkeypatch):
@@ -109,8 +111,38 @@ def test_which_forests_grow_in_batches(three_classes, forest, fit_kwargs, batche
     X, y = three_classes
     X = np.nan_to_num(X)
     X[:, 0] = np.round(np.abs(X[:, 0]))  # category codes for the categorical case
+    if isinstance(forest, RandomForestRegressor):
+        y = X[:, 1] ** 2 + 1.0  # positive targets (Poisson's)
     calls = []
-    original = _batches.grow_batch
-    monkeypatch.setattr(_batches, "grow_batch", lambda *a: calls.append(1) or original(*a))
+    for name in ("grow_batch", "grow_regression_batch"):
+        original = getattr(_batches, name)
+        monkeypatch.setattr(_batches, name, lambda *a, f=original: calls.append(1) or f(*a))
     forest.set_params(n_estimators=3, random_state=0).fit(X, y, **fit_kwargs)
     assert bool(calls) == batched
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {},
+        {"criterion": "friedman_mse", "max_depth": 4},
+        {"max_features": 0.5, "min_samples_leaf": 3},
+        {"max_leaf_nodes": 9},
+        {"n_jobs": 2, "conditioning": "half", "oob_score": True},
+    ],
+)
+def test_regression_batches_grow_the_per_tree_paths_trees(settings, monkeypatch):
+    """Offsets and roots from numpy's sums, values the means of each node's own rows."""
+    X, y = make_regression(n_samples=200, n_features=5, noise=4.0, random_state=2)
+    y = np.round(y, 1)  # repeated targets: pure nodes and constant-target leaves
+    X[::13, 1] = np.nan
+    batched, per_tree = (
+        _fit(RandomForestRegressor(n_estimators=10, random_state=4, **settings), X, y, batched,
+             monkeypatch)
+        for batched in (True, False)
+    )  # fmt: skip
+    for a, b in zip(batched.estimators_, per_tree.estimators_, strict=True):
+        for name in TREE_ARRAYS:
+            np.testing.assert_array_equal(getattr(a.tree_, name), getattr(b.tree_, name))
+    np.testing.assert_array_equal(batched.predict(X), per_tree.predict(X))
+    np.testing.assert_array_equal(batched.feature_importances_, per_tree.feature_importances_)

@@ -1,4 +1,4 @@
-"""A random forest's classification trees grown in batches, one compiled call per batch.
+"""A random forest's trees grown in batches, one compiled call per batch.
 
 The per-tree path (``BaseForest._fit_forest`` calling each tree's
 ``_fit_in_forest``) prepares every tree in Python: its weights, its rows'
@@ -17,12 +17,14 @@ Batches run in threads, one per job (the compiled call releases the GIL).
 
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
-from sklearn.base import ClassifierMixin
+from sklearn.base import ClassifierMixin, RegressorMixin
 
 from ..tree._builder import growth_order, kernel_inputs
 from ..tree._growth import tree_from_store
+from ..tree._kernels_arrays import kernel_array
 from ..tree._kernels_draws import bootstrap_counts
-from ..tree._kernels_forest import grow_batch
+from ..tree._kernels_forest import grow_batch, grow_regression_batch
+from ..tree._settings import regression_offset
 
 __all__ = ["estimator_like", "grow_in_batches", "grows_in_batches"]
 
@@ -40,10 +42,14 @@ def estimator_like(template, **changes):
 
 
 def grows_in_batches(forest, params, X, weights, subsample_classes):
-    """Whether ``forest``'s trees grow in batches: a classifier drawing bootstrap samples of
-    unweighted rows, with best splits chosen by gain and no categorical feature."""
+    """Whether ``forest``'s trees grow in batches: bootstrap samples of unweighted rows, best
+    splits chosen by gain, no categorical feature; a classifier, or a regressor whose
+    statistics are the squared error's sums of centred targets."""
+    regression = isinstance(forest, RegressorMixin) and (
+        params.criterion in _CENTRED_CRITERIA and params.variance_sums == "centred"
+    )
     return (
-        isinstance(forest, ClassifierMixin)
+        (isinstance(forest, ClassifierMixin) or regression)
         and forest.bootstrap
         and weights is None
         and not subsample_classes
@@ -51,6 +57,10 @@ def grows_in_batches(forest, params, X, weights, subsample_classes):
         and params.selection == "gain"
         and not params.categorical_mask(X, getattr(forest, "feature_names_in_", None)).any()
     )
+
+
+# Regression criteria whose statistics are (w, w d, w d^2) of the centred targets d.
+_CENTRED_CRITERIA = ("squared_error", "friedman_mse")
 
 
 def grow_in_batches(forest, data, draws, params, template):
@@ -89,40 +99,67 @@ def grow_in_batches(forest, data, draws, params, template):
         np.arange(len(seeds)), min(effective_n_jobs(forest.n_jobs), len(seeds))
     )
 
+    regression = not isinstance(forest, ClassifierMixin)
+    criterion = first.criterion
+    if regression:
+        y = kernel_array(y, dtype=np.float64)  # the targets, as the growth reads them
+
     def grow_one(batch):
         generators = [np.random.default_rng(int(seed)) for seed in generator_seeds[batch]]
-        return grow_batch(X, sorted_rows, y, forest.n_classes_, np.asarray(seeds[batch],
-                          dtype=np.int64), n_draws, generators, settings, rules)  # fmt: skip
+        batch_seeds = np.asarray(seeds[batch], dtype=np.int64)
+        if regression:
+            centring = _centring(criterion, params, y, batch_seeds, n_draws)
+            return grow_regression_batch(X, sorted_rows, y, batch_seeds, n_draws, centring,
+                                         generators, settings, rules)  # fmt: skip
+        return grow_batch(X, sorted_rows, y, forest.n_classes_, batch_seeds, n_draws,
+                          generators, settings, rules)  # fmt: skip
 
     grown = Parallel(n_jobs=len(batches), prefer="threads")(
         delayed(grow_one)(batch) for batch in batches
     )
     trees = []
-    for batch, (offsets, ints, floats, sets, node_stats, has_class) in zip(
-        batches, grown, strict=True
-    ):
+    for batch, (offsets, ints, floats, sets, node_stats, extra) in zip(batches, grown, strict=True):
         for i, seed in enumerate(seeds[batch]):
             nodes = slice(offsets[i], offsets[i + 1])
-            classes = np.flatnonzero(has_class[i])
-            store = (ints[nodes], floats[nodes], node_stats[nodes][:, classes], sets[nodes])
-            tree = _tree(first.criterion, store, classes, X.shape[1], names, params)
+            if regression:  # ``extra``: the nodes' means
+                classes, stats, values = None, node_stats[nodes], extra[nodes][:, None]
+            else:  # ``extra``: the classes of each tree's sample
+                classes = np.flatnonzero(extra[i])
+                stats = node_stats[nodes][:, classes]
+                values = criterion.value(stats.T)
+            store = (ints[nodes], floats[nodes], stats, sets[nodes])
+            tree = _tree(criterion, store, values, (X.shape[1], names, classes), params)
             estimator = estimator_like(template, random_state=seed)
             trees.append(estimator._adopt_batch_tree(params, X.shape, float(n_draws), names,
                                                      classes, tree))  # fmt: skip
     return trees
 
 
-def _tree(criterion, store, classes, n_features, names, params):
-    """A batch's tree from its node store, with what the growth's node view would give."""
+def _centring(criterion, params, y, seeds, n_draws):
+    """Each tree's offset and root statistics, as the per-tree path computes them
+    (``_classes._forest_growth`` and ``GrowingTree``: numpy's sums, rows in index order)."""
+    offsets, roots = np.empty(len(seeds)), np.empty((len(seeds), 3))
+    for t, seed in enumerate(seeds):
+        weights = bootstrap_counts(seed, y.shape[0], n_draws)
+        offsets[t] = regression_offset(y, weights, params.variance_sums, criterion)
+        stats = criterion.row_statistics(y - offsets[t], weights)
+        roots[t] = stats[:, np.flatnonzero(weights > 0)].sum(axis=1)
+    return offsets, roots
+
+
+def _tree(criterion, store, values, about, params):
+    """A batch's tree from its node store and its nodes' values, with the weights and
+    impurities the growth's node view gives; ``about`` is ``(n_features, feature names,
+    classes or None)``."""
+    n_features, names, classes = about
     stats = store[2].T  # one column per node, as ``NodeView.stats``
-    numbers = (criterion.value(stats), criterion.weight(stats), criterion.impurity(stats))
     return tree_from_store(
         store,
         store[0].shape[0],
-        numbers,
-        is_classifier=True,
+        (values, criterion.weight(stats), criterion.impurity(stats)),
+        is_classifier=classes is not None,
         n_features=n_features,
         feature_names=None if names is None else list(names),
-        class_names=[str(c) for c in classes],
+        class_names=None if classes is None else [str(c) for c in classes],
         input_dtype=params.threshold_dtype,
     )

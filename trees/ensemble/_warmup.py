@@ -3,7 +3,7 @@
 import numpy as np
 
 from ..tree import warm_up as warm_up_trees
-from ._forest import RandomForestClassifier
+from ._forest import RandomForestClassifier, RandomForestRegressor
 
 __all__ = ["warm_up"]
 
@@ -15,3 +15,4 @@ def warm_up():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(40, 3))
     RandomForestClassifier(n_estimators=2, random_state=0).fit(X, (X[:, 0] > 0).astype(int))
+    RandomForestRegressor(n_estimators=2, random_state=0).fit(X, X[:, 1])

@@ -302,11 +302,12 @@ class BaseDecisionTree(BaseEstimator):
         self.n_outputs_ = 1
 
     def _adopt_batch_tree(self, params, shape, total_weight, feature_names, classes, tree):
-        """Become the fitted classification tree a forest's batch grew (``ensemble._forest``):
-        the attributes :meth:`_fit_in_forest` sets, with ``tree`` as ``tree_``."""
+        """Become the fitted tree a forest's batch grew (``ensemble._batches``): the attributes
+        :meth:`_fit_in_forest` sets, with ``tree`` as ``tree_`` (``classes`` None: regression)."""
         self._record_forest_fit(params, shape, total_weight, feature_names)
-        self.classes_ = classes
-        self.n_classes_ = classes.shape[0]
+        if classes is not None:
+            self.classes_ = classes
+            self.n_classes_ = classes.shape[0]
         self._set_max_features(shape[1])
         self._set_tree(tree)
         return self

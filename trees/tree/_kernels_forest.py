@@ -1,4 +1,4 @@
-"""A batch of a random forest's classification trees grown in one compiled call (issue 30).
+"""A batch of a random forest's trees grown in one compiled call (issue 30).
 
 A forest of the paper's sizes (a few hundred rows) spends more time in the
 Python around each tree (its weights, its rows' layout and statistics, the
@@ -17,9 +17,11 @@ per-tree path does (``ensemble._forest`` and ``tree._classes._fit_in_forest``,
 * the growth itself, :func:`~._kernels_growth.grow_compiled`, with the tree's
   own generator.
 
-It covers the trees the forest's fast path sends here (``BaseForest``'s
-``_grows_in_batches``): classification, bootstrap samples without weights,
-best splits, no categorical feature. The node stores come back end to end, with
+For regression (:func:`grow_regression_batch`) each tree's offset and root
+statistics come from Python, whose numpy sums the per-tree path uses, and its
+nodes' values are the means of their own rows. It covers the trees the
+forest's fast path sends here (``ensemble._batches.grows_in_batches``):
+bootstrap samples without weights, best splits, no categorical feature. The node stores come back end to end, with
 each tree's offset and classes.
 """
 
@@ -28,10 +30,10 @@ from numba import njit
 from numba.typed import List
 
 from ._kernels_draws import add_draw_counts
-from ._kernels_growth import grow_compiled
+from ._kernels_growth import N_SAMPLES, START, grow_compiled, node_means
 from ._kernels_search import keep_rows
 
-__all__ = ["grow_batch"]
+__all__ = ["grow_batch", "grow_regression_batch"]
 
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
 
@@ -55,6 +57,15 @@ def _tree_rows(X, y, n_classes, weights):
             stats[i, column[y[i]]] = weights[i]
             root[column[y[i]]] += weights[i]
     return classes, stats, root
+
+
+@njit(**_JIT)
+def _tree_layout(sorted_rows, by_row, seed, n_draws):
+    """A tree's weights (its bootstrap counts) and the layout of the rows it draws."""
+    weights = np.zeros(sorted_rows.shape[1])
+    add_draw_counts(seed, sorted_rows.shape[1], n_draws, weights)
+    rows, xs = keep_rows(sorted_rows, by_row, weights > 0, True)
+    return weights, rows, xs
 
 
 @njit(**_JIT)
@@ -92,8 +103,7 @@ def grow_batch(X, sorted_rows, y, n_classes, seeds, n_draws, generators, setting
     The results are arrays, not lists: a typed list read from Python compiles its accessors
     in every new process.
     """
-    n_samples, n_features = X.shape
-    n_trees = seeds.shape[0]
+    n_trees, n_features = seeds.shape[0], X.shape[1]
     categorical = np.zeros(n_features, dtype=np.bool_)
     targets = np.zeros(0)
     orders = np.empty((2, 0), dtype=sorted_rows.dtype)
@@ -102,9 +112,7 @@ def grow_batch(X, sorted_rows, y, n_classes, seeds, n_draws, generators, setting
     has_class = np.zeros((n_trees, n_classes), dtype=np.bool_)
     node_offsets = np.zeros(n_trees + 1, dtype=np.int64)
     for t in range(n_trees):
-        weights = np.zeros(n_samples)
-        add_draw_counts(seeds[t], n_samples, n_draws, weights)
-        rows, xs = keep_rows(sorted_rows, by_row, weights > 0, True)
+        weights, rows, xs = _tree_layout(sorted_rows, by_row, seeds[t], n_draws)
         classes, stats, root = _tree_rows(X, y, n_classes, weights)
         ints, floats, node_stats, sets, size = grow_compiled(
             xs, rows, stats, X, categorical, targets, orders, root, settings, rules, generators[t]
@@ -133,3 +141,50 @@ def _stacked(stores, position):
         out[row : row + part.shape[0]] = part
         row += part.shape[0]
     return out
+
+
+@njit(**_JIT)
+def grow_regression_batch(X, sorted_rows, y, seeds, n_draws, centring, generators, settings,
+                          rules):  # fmt: skip
+    """Grow one regression tree per seed (:func:`grow_batch`'s arguments, without classes).
+
+    ``centring`` is ``(offsets, roots)``: each tree's offset (the weighted mean of its sample's
+    targets, subtracted before summing: ``_settings.regression_offset``) and its root's
+    statistics, computed in Python with numpy's sums as the per-tree path computes them; each
+    row's statistics are ``(w, w d, w d d)`` with ``d = y - offset``, as
+    ``SquaredError.row_statistics``.
+
+    Returns
+    -------
+    node_offsets, ints, floats, sets, node_stats
+        As :func:`grow_batch`'s (``node_stats`` with the three statistics).
+    means : ndarray of shape (n_nodes,)
+        Each node's mean target from its own rows (``_kernels_growth.node_means``), the
+        nodes' values.
+    """
+    offsets, roots = centring
+    n_trees, n_samples = seeds.shape[0], X.shape[0]
+    categorical = np.zeros(X.shape[1], dtype=np.bool_)
+    orders = np.empty((2, 0), dtype=sorted_rows.dtype)
+    by_row = X.T
+    stores = List()
+    node_offsets = np.zeros(n_trees + 1, dtype=np.int64)
+    for t in range(n_trees):
+        weights, rows, xs = _tree_layout(sorted_rows, by_row, seeds[t], n_draws)
+        stats = np.empty((n_samples, 3))
+        for i in range(n_samples):
+            centred = y[i] - offsets[t]
+            stats[i, 0] = weights[i]
+            stats[i, 1] = weights[i] * centred
+            stats[i, 2] = weights[i] * centred * centred
+        ints, floats, node_stats, sets, size = grow_compiled(
+            xs, rows, stats, X, categorical, y, orders, roots[t], settings, rules, generators[t]
+        )
+        means = np.empty(size)
+        node_means(rows[0], y, stats[:, 0].copy(), ints[:size, START].copy(),
+                   ints[:size, N_SAMPLES].copy(), means)  # fmt: skip
+        node_offsets[t + 1] = node_offsets[t] + size
+        stores.append((ints[:size].copy(), floats[:size].copy(), node_stats[:size].copy(),
+                       sets[:size].copy(), means.reshape(-1, 1)))  # fmt: skip
+    return (node_offsets, _stacked(stores, 0), _stacked(stores, 1), _stacked(stores, 3),
+            _stacked(stores, 2), _stacked(stores, 4)[:, 0])  # fmt: skip
