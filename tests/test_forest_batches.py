@@ -3,9 +3,15 @@
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.base import clone
 from sklearn.datasets import make_classification, make_regression
 
-from trees import ExtraTreesClassifier, RandomForestClassifier, RandomForestRegressor
+from trees import (
+    ExtraTreesClassifier,
+    ExtraTreesRegressor,
+    RandomForestClassifier,
+    RandomForestRegressor,
+)
 from trees.ensemble import _batches, _forest
 
 TREE_ARRAYS = ("feature", "threshold", "left", "right", "value", "impurity",
@@ -98,9 +104,10 @@ def test_warm_start_adds_batched_trees_to_the_kept_ones(three_classes, monkeypat
         (RandomForestClassifier(), {}, True),
         (RandomForestClassifier(class_weight="balanced"), {}, False),
         (RandomForestClassifier(), {"sample_weight": np.full(240, 2.0)}, False),
-        (RandomForestClassifier(bootstrap=False), {}, False),
+        (RandomForestClassifier(bootstrap=False), {}, True),
+        (ExtraTreesClassifier(), {}, True),
         (RandomForestClassifier(categorical_features=[0]), {}, False),
-        (ExtraTreesClassifier(bootstrap=True), {}, False),
+        (ExtraTreesClassifier(class_weight="balanced"), {}, False),
         (RandomForestRegressor(), {}, True),
         (RandomForestRegressor(criterion="poisson"), {}, False),
         (RandomForestRegressor(variance_sums="raw"), {}, False),
@@ -146,3 +153,27 @@ def test_regression_batches_grow_the_per_tree_paths_trees(settings, monkeypatch)
             np.testing.assert_array_equal(getattr(a.tree_, name), getattr(b.tree_, name))
     np.testing.assert_array_equal(batched.predict(X), per_tree.predict(X))
     np.testing.assert_array_equal(batched.feature_importances_, per_tree.feature_importances_)
+
+
+@pytest.mark.parametrize(
+    "forest",
+    [
+        ExtraTreesClassifier(n_estimators=10, random_state=5),
+        ExtraTreesClassifier(n_estimators=10, bootstrap=True, max_depth=5, random_state=5),
+        ExtraTreesRegressor(n_estimators=10, random_state=5),
+        ExtraTreesRegressor(n_estimators=10, bootstrap=True, max_features=2, random_state=5),
+        RandomForestClassifier(n_estimators=10, bootstrap=False, max_features=2, random_state=5),
+    ],
+)
+def test_random_splits_and_whole_samples_in_batches(three_classes, forest, monkeypatch):
+    """Extra trees (one row order, thresholds drawn) and trees on every row, each weighing 1."""
+    X, y = three_classes
+    if isinstance(forest, ExtraTreesRegressor):
+        y = X[:, 0] * 2.0 + np.nan_to_num(X[:, 2])
+    batched = _fit(forest, X, y, True, monkeypatch)
+    per_tree = _fit(clone(forest), X, y, False, monkeypatch)
+    for a, b in zip(batched.estimators_, per_tree.estimators_, strict=True):
+        for name in TREE_ARRAYS:
+            np.testing.assert_array_equal(getattr(a.tree_, name), getattr(b.tree_, name))
+        assert a._total_weight == b._total_weight
+    np.testing.assert_array_equal(batched.predict(X), per_tree.predict(X))

@@ -42,18 +42,16 @@ def estimator_like(template, **changes):
 
 
 def grows_in_batches(forest, params, X, weights, subsample_classes):
-    """Whether ``forest``'s trees grow in batches: bootstrap samples of unweighted rows, best
-    splits chosen by gain, no categorical feature; a classifier, or a regressor whose
-    statistics are the squared error's sums of centred targets."""
+    """Whether ``forest``'s trees grow in batches: unweighted rows (in bootstrap samples or
+    not), best or random splits chosen by gain, no categorical feature; a classifier, or a
+    regressor whose statistics are the squared error's sums of centred targets."""
     regression = isinstance(forest, RegressorMixin) and (
         params.criterion in _CENTRED_CRITERIA and params.variance_sums == "centred"
     )
     return (
         (isinstance(forest, ClassifierMixin) or regression)
-        and forest.bootstrap
         and weights is None
         and not subsample_classes
-        and params.splitter == "best"
         and params.selection == "gain"
         and not params.categorical_mask(X, getattr(forest, "feature_names_in_", None)).any()
     )
@@ -74,7 +72,7 @@ def grow_in_batches(forest, data, draws, params, template):
         every feature's sorted order (``_splitter.sort_features``).
     draws : tuple
         ``(seeds, generator_seeds, n_draws)``: each tree's seed (its bootstrap sample) and
-        its generator's seed, and the rows each sample draws.
+        its generator's seed, and the rows each sample draws (None without bootstrap).
     params : TreeParams
         The trees' settings.
     template : DecisionTreeClassifier
@@ -87,11 +85,16 @@ def grow_in_batches(forest, data, draws, params, template):
     X, y, sorted_rows = data
     seeds, generator_seeds, n_draws = draws
     names = getattr(forest, "feature_names_in_", None)
-    # Every tree draws n_draws rows of weight 1, so the growth's settings and rules (its
-    # stopping rules resolved against the weight given) are the same for all: read once from
-    # the first tree's growth, made as the per-tree path makes it.
+    if sorted_rows is None:  # random splits read X itself
+        sorted_rows = np.empty((0, X.shape[0]), dtype=np.int32)
+    sampling = (n_draws or 0, params.splitter == "random")  # ``_kernels_forest._tree_layout``
+    total_weight = float(n_draws or X.shape[0])
+    # Every tree holds the same total weight (n_draws draws of weight 1, or every row), so the
+    # growth's settings and rules (its stopping rules resolved against the weight given) are
+    # the same for all: read once from the first tree's growth, made as the per-tree path does.
     first = estimator_like(template)._forest_growth(
-        X, y, bootstrap_counts(seeds[0], X.shape[0], n_draws), sorted_rows, params, names,
+        X, y, _weights(seeds[0], X.shape[0], n_draws),
+        None if params.splitter == "random" else sorted_rows, params, names,
         int(generator_seeds[0]),
     )  # fmt: skip
     settings, rules, _ = kernel_inputs(first, growth_order(first, params.growth))
@@ -109,9 +112,9 @@ def grow_in_batches(forest, data, draws, params, template):
         batch_seeds = np.asarray(seeds[batch], dtype=np.int64)
         if regression:
             centring = _centring(criterion, params, y, batch_seeds, n_draws)
-            return grow_regression_batch(X, sorted_rows, y, batch_seeds, n_draws, centring,
+            return grow_regression_batch(X, sorted_rows, y, batch_seeds, sampling, centring,
                                          generators, settings, rules)  # fmt: skip
-        return grow_batch(X, sorted_rows, y, forest.n_classes_, batch_seeds, n_draws,
+        return grow_batch(X, sorted_rows, y, forest.n_classes_, batch_seeds, sampling,
                           generators, settings, rules)  # fmt: skip
 
     grown = Parallel(n_jobs=len(batches), prefer="threads")(
@@ -130,9 +133,15 @@ def grow_in_batches(forest, data, draws, params, template):
             store = (ints[nodes], floats[nodes], stats, sets[nodes])
             tree = _tree(criterion, store, values, (X.shape[1], names, classes), params)
             estimator = estimator_like(template, random_state=seed)
-            trees.append(estimator._adopt_batch_tree(params, X.shape, float(n_draws), names,
+            trees.append(estimator._adopt_batch_tree(params, X.shape, total_weight, names,
                                                      classes, tree))  # fmt: skip
     return trees
+
+
+def _weights(seed, n_samples, n_draws):
+    """A tree's row weights: its bootstrap counts (``_forest._tree_weights``), or 1 for every
+    row without bootstrap (``n_draws`` None)."""
+    return np.ones(n_samples) if n_draws is None else bootstrap_counts(seed, n_samples, n_draws)
 
 
 def _centring(criterion, params, y, seeds, n_draws):
@@ -140,10 +149,13 @@ def _centring(criterion, params, y, seeds, n_draws):
     (``_classes._forest_growth`` and ``GrowingTree``: numpy's sums, rows in index order)."""
     offsets, roots = np.empty(len(seeds)), np.empty((len(seeds), 3))
     for t, seed in enumerate(seeds):
-        weights = bootstrap_counts(seed, y.shape[0], n_draws)
+        weights = _weights(seed, y.shape[0], n_draws)
         offsets[t] = regression_offset(y, weights, params.variance_sums, criterion)
         stats = criterion.row_statistics(y - offsets[t], weights)
-        roots[t] = stats[:, np.flatnonzero(weights > 0)].sum(axis=1)
+        held = np.flatnonzero(weights > 0)
+        # As ``GrowingTree``: every row as they are, or the rows held gathered (a gathered
+        # copy is laid out otherwise, and numpy sums it in another order).
+        roots[t] = stats[:, slice(None) if held.shape[0] == y.shape[0] else held].sum(axis=1)
     return offsets, roots
 
 

@@ -21,7 +21,8 @@ For regression (:func:`grow_regression_batch`) each tree's offset and root
 statistics come from Python, whose numpy sums the per-tree path uses, and its
 nodes' values are the means of their own rows. It covers the trees the
 forest's fast path sends here (``ensemble._batches.grows_in_batches``):
-bootstrap samples without weights, best splits, no categorical feature. The node stores come back end to end, with
+unweighted rows, drawn in bootstrap samples or not, best or random splits, no
+categorical feature. The node stores come back end to end, with
 each tree's offset and classes.
 """
 
@@ -60,30 +61,51 @@ def _tree_rows(X, y, n_classes, weights):
 
 
 @njit(**_JIT)
-def _tree_layout(sorted_rows, by_row, seed, n_draws):
-    """A tree's weights (its bootstrap counts) and the layout of the rows it draws."""
-    weights = np.zeros(sorted_rows.shape[1])
-    add_draw_counts(seed, sorted_rows.shape[1], n_draws, weights)
-    rows, xs = keep_rows(sorted_rows, by_row, weights > 0, True)
+def _tree_layout(X, sorted_rows, seed, sampling):
+    """A tree's weights and the layout of the rows it holds (``_splitter.search_layout``).
+
+    ``sampling`` is ``(n_draws, random)``: the rows each bootstrap sample draws (its weights
+    count them), 0 without bootstrap (every row weighs 1); and whether the splits are random
+    (one row order, the rows in index order with their values of feature 0) or the best (every
+    feature's sorted order, filtered from the forest's ``sorted_rows``).
+    """
+    n_draws, random = sampling
+    n_samples = X.shape[0]
+    if n_draws > 0:
+        weights = np.zeros(n_samples)
+        add_draw_counts(seed, n_samples, n_draws, weights)
+    else:
+        weights = np.ones(n_samples)
+    if not random:
+        rows, xs = keep_rows(sorted_rows, X.T, weights > 0, True)
+        return weights, rows, xs
+    held = np.flatnonzero(weights > 0)
+    rows = np.empty((1, held.shape[0]), dtype=sorted_rows.dtype)
+    xs = np.empty((1, held.shape[0]))
+    for j in range(held.shape[0]):
+        rows[0, j] = held[j]
+        xs[0, j] = X[held[j], 0]
     return weights, rows, xs
 
 
 @njit(**_JIT)
-def grow_batch(X, sorted_rows, y, n_classes, seeds, n_draws, generators, settings, rules):
+def grow_batch(X, sorted_rows, y, n_classes, seeds, sampling, generators, settings, rules):
     """Grow one classification tree per seed.
 
     Parameters
     ----------
     X : ndarray of shape (n_samples, n_features), float64, C-ordered
     sorted_rows : ndarray of shape (n_features, n_samples), int32
-        Every feature's sorted order of all the rows (``_splitter.sort_features``).
+        Every feature's sorted order of all the rows (``_splitter.sort_features``); no rows
+        for random splits.
     y : ndarray of shape (n_samples,), int
         The forest's class ids.
     n_classes : int
     seeds : ndarray of int
         Each tree's seed: its bootstrap sample is ``RandomState(seed).randint(0,
         n_samples, n_draws)``.
-    n_draws : int
+    sampling : tuple
+        ``(n_draws, random)`` (:func:`_tree_layout`).
     generators : list of numpy.random.Generator
         Each tree's generator (its feature subsets and random tie-breaks).
     settings, rules
@@ -107,12 +129,11 @@ def grow_batch(X, sorted_rows, y, n_classes, seeds, n_draws, generators, setting
     categorical = np.zeros(n_features, dtype=np.bool_)
     targets = np.zeros(0)
     orders = np.empty((2, 0), dtype=sorted_rows.dtype)
-    by_row = X.T
     stores = List()
     has_class = np.zeros((n_trees, n_classes), dtype=np.bool_)
     node_offsets = np.zeros(n_trees + 1, dtype=np.int64)
     for t in range(n_trees):
-        weights, rows, xs = _tree_layout(sorted_rows, by_row, seeds[t], n_draws)
+        weights, rows, xs = _tree_layout(X, sorted_rows, seeds[t], sampling)
         classes, stats, root = _tree_rows(X, y, n_classes, weights)
         ints, floats, node_stats, sets, size = grow_compiled(
             xs, rows, stats, X, categorical, targets, orders, root, settings, rules, generators[t]
@@ -144,7 +165,7 @@ def _stacked(stores, position):
 
 
 @njit(**_JIT)
-def grow_regression_batch(X, sorted_rows, y, seeds, n_draws, centring, generators, settings,
+def grow_regression_batch(X, sorted_rows, y, seeds, sampling, centring, generators, settings,
                           rules):  # fmt: skip
     """Grow one regression tree per seed (:func:`grow_batch`'s arguments, without classes).
 
@@ -166,11 +187,10 @@ def grow_regression_batch(X, sorted_rows, y, seeds, n_draws, centring, generator
     n_trees, n_samples = seeds.shape[0], X.shape[0]
     categorical = np.zeros(X.shape[1], dtype=np.bool_)
     orders = np.empty((2, 0), dtype=sorted_rows.dtype)
-    by_row = X.T
     stores = List()
     node_offsets = np.zeros(n_trees + 1, dtype=np.int64)
     for t in range(n_trees):
-        weights, rows, xs = _tree_layout(sorted_rows, by_row, seeds[t], n_draws)
+        weights, rows, xs = _tree_layout(X, sorted_rows, seeds[t], sampling)
         stats = np.empty((n_samples, 3))
         for i in range(n_samples):
             centred = y[i] - offsets[t]
