@@ -121,9 +121,8 @@ def test_which_forests_grow_in_batches(three_classes, forest, fit_kwargs, batche
     if isinstance(forest, RandomForestRegressor):
         y = X[:, 1] ** 2 + 1.0  # positive targets (Poisson's)
     calls = []
-    for name in ("grow_batch", "grow_regression_batch"):
-        original = getattr(_batches, name)
-        monkeypatch.setattr(_batches, name, lambda *a, f=original: calls.append(1) or f(*a))
+    original = _batches.grow_trees
+    monkeypatch.setattr(_batches, "grow_trees", lambda *a: calls.append(1) or original(*a))
     forest.set_params(n_estimators=3, random_state=0).fit(X, y, **fit_kwargs)
     assert bool(calls) == batched
 

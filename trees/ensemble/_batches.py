@@ -5,7 +5,7 @@ The per-tree path (``BaseForest._fit_forest`` calling each tree's
 layout and statistics, its growth object, then the call into the compiled
 growth. At the paper's sizes (a few hundred rows) that Python took two thirds
 of a forest's fit. Here the trees of a batch are prepared and grown in one
-compiled call (``tree._kernels_forest.grow_batch``), and Python only turns
+compiled call (``tree._kernels_forest.grow_trees``), and Python only turns
 each node store into the tree's estimator.
 
 The trees are the per-tree path's, to the bit (a test compares them): the
@@ -23,7 +23,7 @@ from ..tree._builder import growth_order, kernel_inputs
 from ..tree._growth import tree_from_store
 from ..tree._kernels_arrays import kernel_array
 from ..tree._kernels_draws import bootstrap_counts
-from ..tree._kernels_forest import grow_batch, grow_regression_batch
+from ..tree._kernels_forest import grow_trees
 from ..tree._settings import regression_offset
 
 __all__ = ["estimator_like", "grow_in_batches", "grows_in_batches"]
@@ -104,30 +104,32 @@ def grow_in_batches(forest, data, draws, params, template):
 
     regression = not isinstance(forest, ClassifierMixin)
     criterion = first.criterion
-    if regression:
-        y = kernel_array(y, dtype=np.float64)  # the targets, as the growth reads them
+    targets = kernel_array(y, dtype=np.float64)  # class ids or values (``grow_trees``)
+    n_classes = 0 if regression else forest.n_classes_
 
     def grow_one(batch):
         generators = [np.random.default_rng(int(seed)) for seed in generator_seeds[batch]]
         batch_seeds = np.asarray(seeds[batch], dtype=np.int64)
-        if regression:
-            centring = _centring(criterion, params, y, batch_seeds, n_draws)
-            return grow_regression_batch(X, sorted_rows, y, batch_seeds, sampling, centring,
-                                         generators, settings, rules)  # fmt: skip
-        return grow_batch(X, sorted_rows, y, forest.n_classes_, batch_seeds, sampling,
-                          generators, settings, rules)  # fmt: skip
+        centring = (
+            _centring(criterion, params, targets, batch_seeds, n_draws)
+            if regression
+            else (np.zeros(0), np.zeros((0, 3)))
+        )
+        return grow_trees((X, sorted_rows, targets, n_classes), (batch_seeds, sampling),
+                          centring, generators, settings, rules)  # fmt: skip
 
     grown = Parallel(n_jobs=len(batches), prefer="threads")(
         delayed(grow_one)(batch) for batch in batches
     )
     trees = []
-    for batch, (offsets, ints, floats, sets, node_stats, extra) in zip(batches, grown, strict=True):
+    for batch, results in zip(batches, grown, strict=True):
+        offsets, ints, floats, sets, node_stats, means, has_class = results
         for i, seed in enumerate(seeds[batch]):
             nodes = slice(offsets[i], offsets[i + 1])
-            if regression:  # ``extra``: the nodes' means
-                classes, stats, values = None, node_stats[nodes], extra[nodes][:, None]
-            else:  # ``extra``: the classes of each tree's sample
-                classes = np.flatnonzero(extra[i])
+            if regression:
+                classes, stats, values = None, node_stats[nodes], means[nodes][:, None]
+            else:
+                classes = np.flatnonzero(has_class[i])
                 stats = node_stats[nodes][:, classes]
                 values = criterion.value(stats.T)
             store = (ints[nodes], floats[nodes], stats, sets[nodes])

@@ -2,62 +2,42 @@
 
 A forest of the paper's sizes (a few hundred rows) spends more time in the
 Python around each tree (its weights, its rows' layout and statistics, the
-call into the growth loop) than in the growth itself. :func:`grow_batch` does
+call into the growth loop) than in the growth itself. :func:`grow_trees` does
 that work for many trees in one call, tree after tree, step for step as the
 per-tree path does (``ensemble._forest`` and ``tree._classes._fit_in_forest``,
 ``_growth.GrowingTree``), so that it grows the same trees to the bit:
 
 * the tree's weights: how many times its bootstrap sample draws each row
-  (``_kernels_draws``, numpy's ``RandomState(seed).randint``);
-* its layout: the forest's sorted orders filtered to the rows drawn, their
-  values read from ``X`` (``_kernels_search.keep_rows``);
-* its classes: those of the rows drawn, in the forest's order, and each row's
-  statistics, its weight in the column of its class (0 for a row not drawn);
-* its root statistics, summed over the rows drawn in index order;
+  (``_kernels_draws``, numpy's ``RandomState(seed).randint``), or 1 for every
+  row without bootstrap;
+* its layout: the forest's sorted orders filtered to the rows it holds, their
+  values read from ``X`` (``_kernels_search.keep_rows``), or for random
+  splits one order, the rows in index order (``_splitter.search_layout``);
+* its rows' statistics and its root's: for classification, its classes (those
+  of its rows, in the forest's order) and each row's weight in the column of
+  its class; for regression ``(w, w d, w d d)`` of the centred targets ``d``,
+  with the offset and the root summed in Python (numpy's sums, as the per-tree
+  path computes them);
 * the growth itself, :func:`~._kernels_growth.grow_compiled`, with the tree's
-  own generator.
+  own generator; a regression node's value is the mean of its own rows
+  (``node_means``).
 
-For regression (:func:`grow_regression_batch`) each tree's offset and root
-statistics come from Python, whose numpy sums the per-tree path uses, and its
-nodes' values are the means of their own rows. It covers the trees the
-forest's fast path sends here (``ensemble._batches.grows_in_batches``):
-unweighted rows, drawn in bootstrap samples or not, best or random splits, no
-categorical feature. The node stores come back end to end, with
-each tree's offset and classes.
+It covers the trees the forest's fast path sends here
+(``ensemble._batches.grows_in_batches``). One kernel serves both tasks (the
+targets as float64, class ids for classification): each kernel that calls the
+growth loop costs seconds of compiling.
 """
 
 import numpy as np
 from numba import njit
-from numba.typed import List
 
 from ._kernels_draws import add_draw_counts
 from ._kernels_growth import N_SAMPLES, START, grow_compiled, node_means
 from ._kernels_search import keep_rows
 
-__all__ = ["grow_batch", "grow_regression_batch"]
+__all__ = ["grow_trees"]
 
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
-
-
-@njit(**_JIT)
-def _tree_rows(X, y, n_classes, weights):
-    """A tree's classes (forest class ids), each row's statistics (its weight in the column of
-    its class among the tree's) and the root's (summed over the rows drawn, in index order)."""
-    present = np.zeros(n_classes, dtype=np.bool_)
-    for i in range(y.shape[0]):
-        if weights[i] > 0:
-            present[y[i]] = True
-    classes = np.flatnonzero(present)
-    column = np.full(n_classes, -1, dtype=np.int64)
-    for k in range(classes.shape[0]):
-        column[classes[k]] = k
-    stats = np.zeros((y.shape[0], classes.shape[0]))
-    root = np.zeros(classes.shape[0])
-    for i in range(y.shape[0]):
-        if weights[i] > 0:
-            stats[i, column[y[i]]] = weights[i]
-            root[column[y[i]]] += weights[i]
-    return classes, stats, root
 
 
 @njit(**_JIT)
@@ -89,122 +69,125 @@ def _tree_layout(X, sorted_rows, seed, sampling):
 
 
 @njit(**_JIT)
-def grow_batch(X, sorted_rows, y, n_classes, seeds, sampling, generators, settings, rules):
-    """Grow one classification tree per seed.
+def _class_rows(targets, n_classes, weights, has_class):
+    """A classification tree's row and root statistics, one column per class of its rows
+    (flagged in ``has_class``); the root summed in index order."""
+    for i in range(targets.shape[0]):
+        if weights[i] > 0:
+            has_class[int(targets[i])] = True
+    column = np.cumsum(has_class) - 1
+    n_columns = column[-1] + 1
+    stats = np.zeros((targets.shape[0], n_columns))
+    root = np.zeros(n_columns)
+    for i in range(targets.shape[0]):
+        if weights[i] > 0:
+            k = column[int(targets[i])]
+            stats[i, k] = weights[i]
+            root[k] += weights[i]
+    return stats, root
+
+
+@njit(**_JIT)
+def _centred_rows(targets, weights, offset):
+    """A regression tree's row statistics ``(w, w d, w d d)``, ``d = y - offset``, in
+    ``SquaredError.row_statistics``'s order of operations."""
+    stats = np.empty((targets.shape[0], 3))
+    for i in range(targets.shape[0]):
+        centred = targets[i] - offset
+        stats[i, 0] = weights[i]
+        stats[i, 1] = weights[i] * centred
+        stats[i, 2] = weights[i] * centred * centred
+    return stats
+
+
+@njit(**_JIT)
+def _room(array, rows):
+    """``array``, or a copy twice as long when it has fewer than ``rows`` rows."""
+    if array.shape[0] >= rows:
+        return array
+    grown = np.empty((max(rows, 2 * array.shape[0]),) + array.shape[1:], dtype=array.dtype)
+    grown[: array.shape[0]] = array
+    return grown
+
+
+@njit(**_JIT)
+def grow_trees(data, draws, centring, generators, settings, rules):
+    """Grow one tree per seed.
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features), float64, C-ordered
-    sorted_rows : ndarray of shape (n_features, n_samples), int32
-        Every feature's sorted order of all the rows (``_splitter.sort_features``); no rows
-        for random splits.
-    y : ndarray of shape (n_samples,), int
-        The forest's class ids.
-    n_classes : int
-    seeds : ndarray of int
-        Each tree's seed: its bootstrap sample is ``RandomState(seed).randint(0,
-        n_samples, n_draws)``.
-    sampling : tuple
-        ``(n_draws, random)`` (:func:`_tree_layout`).
+    data : tuple
+        ``(X, sorted_rows, targets, n_classes)``: the rows (float64, C-ordered), every
+        feature's sorted order of all of them (int32, ``_splitter.sort_features``; no rows for
+        random splits), the targets as float64 (the forest's class ids for classification)
+        and the number of classes (0 for regression).
+    draws : tuple
+        ``(seeds, sampling)``: each tree's seed (its bootstrap sample: ``RandomState(seed)``)
+        and :func:`_tree_layout`'s ``sampling``.
+    centring : tuple
+        ``(offsets, roots)``: each regression tree's offset and root statistics.
     generators : list of numpy.random.Generator
-        Each tree's generator (its feature subsets and random tie-breaks).
+        Each tree's generator (its feature subsets, random tie-breaks and thresholds).
     settings, rules
         As :func:`~._kernels_growth.grow_compiled`'s, the same for every tree.
 
     Returns
     -------
     node_offsets : ndarray of shape (n_trees + 1,)
-        Tree ``t``'s nodes are rows ``node_offsets[t]:node_offsets[t + 1]`` of the stores.
-    ints, floats, sets : ndarray
-        The trees' node stores end to end (``_kernels_growth``).
-    node_stats : ndarray of shape (n_nodes, n_classes)
-        Their statistics, in the forest's class columns (0 in a class the tree lacks).
-    has_class : ndarray of shape (n_trees, n_classes), bool
-        The classes of each tree's sample.
-
-    The results are arrays, not lists: a typed list read from Python compiles its accessors
-    in every new process.
-    """
-    n_trees, n_features = seeds.shape[0], X.shape[1]
-    categorical = np.zeros(n_features, dtype=np.bool_)
-    targets = np.zeros(0)
-    orders = np.empty((2, 0), dtype=sorted_rows.dtype)
-    stores = List()
-    has_class = np.zeros((n_trees, n_classes), dtype=np.bool_)
-    node_offsets = np.zeros(n_trees + 1, dtype=np.int64)
-    for t in range(n_trees):
-        weights, rows, xs = _tree_layout(X, sorted_rows, seeds[t], sampling)
-        classes, stats, root = _tree_rows(X, y, n_classes, weights)
-        ints, floats, node_stats, sets, size = grow_compiled(
-            xs, rows, stats, X, categorical, targets, orders, root, settings, rules, generators[t]
-        )
-        has_class[t, classes] = True
-        node_offsets[t + 1] = node_offsets[t] + size
-        wide = np.zeros((size, n_classes))
-        for k in range(classes.shape[0]):
-            wide[:, classes[k]] = node_stats[:size, k]
-        stores.append((ints[:size].copy(), floats[:size].copy(), wide, sets[:size].copy()))
-    return (node_offsets, _stacked(stores, 0), _stacked(stores, 1), _stacked(stores, 3),
-            _stacked(stores, 2), has_class)  # fmt: skip
-
-
-@njit(**_JIT)
-def _stacked(stores, position):
-    """The arrays at ``position`` of every store, one after the other (rows)."""
-    first = stores[0][position]
-    total = 0
-    for store in stores:
-        total += store[position].shape[0]
-    out = np.empty((total, first.shape[1]), dtype=first.dtype)
-    row = 0
-    for store in stores:
-        part = store[position]
-        out[row : row + part.shape[0]] = part
-        row += part.shape[0]
-    return out
-
-
-@njit(**_JIT)
-def grow_regression_batch(X, sorted_rows, y, seeds, sampling, centring, generators, settings,
-                          rules):  # fmt: skip
-    """Grow one regression tree per seed (:func:`grow_batch`'s arguments, without classes).
-
-    ``centring`` is ``(offsets, roots)``: each tree's offset (the weighted mean of its sample's
-    targets, subtracted before summing: ``_settings.regression_offset``) and its root's
-    statistics, computed in Python with numpy's sums as the per-tree path computes them; each
-    row's statistics are ``(w, w d, w d d)`` with ``d = y - offset``, as
-    ``SquaredError.row_statistics``.
-
-    Returns
-    -------
-    node_offsets, ints, floats, sets, node_stats
-        As :func:`grow_batch`'s (``node_stats`` with the three statistics).
+        Tree ``t``'s nodes are rows ``node_offsets[t]:node_offsets[t + 1]`` of the others.
+    ints, floats, sets, node_stats : ndarray
+        The trees' node stores end to end (``_kernels_growth``); classification statistics in
+        the forest's class columns (0 in a class the tree lacks).
     means : ndarray of shape (n_nodes,)
-        Each node's mean target from its own rows (``_kernels_growth.node_means``), the
-        nodes' values.
+        Regression: each node's mean target from its own rows, its value.
+    has_class : ndarray of shape (n_trees, n_classes), bool
+        Classification: the classes of each tree's rows.
     """
-    offsets, roots = centring
-    n_trees, n_samples = seeds.shape[0], X.shape[0]
+    X, sorted_rows, targets, n_classes = data
+    seeds, sampling = draws
+    n_trees = seeds.shape[0]
     categorical = np.zeros(X.shape[1], dtype=np.bool_)
     orders = np.empty((2, 0), dtype=sorted_rows.dtype)
-    stores = List()
+    no_targets = np.zeros(0)
+    has_class = np.zeros((n_trees, max(n_classes, 1)), dtype=np.bool_)
     node_offsets = np.zeros(n_trees + 1, dtype=np.int64)
+    capacity = 64 * n_trees
+    all_ints = np.empty((capacity, 0), dtype=np.int64)
+    all_floats, all_sets = np.empty((capacity, 0)), np.empty((capacity, 0), dtype=np.uint8)
+    all_stats = np.zeros((capacity, n_classes if n_classes > 0 else 3))
+    all_means = np.zeros(capacity)
     for t in range(n_trees):
         weights, rows, xs = _tree_layout(X, sorted_rows, seeds[t], sampling)
-        stats = np.empty((n_samples, 3))
-        for i in range(n_samples):
-            centred = y[i] - offsets[t]
-            stats[i, 0] = weights[i]
-            stats[i, 1] = weights[i] * centred
-            stats[i, 2] = weights[i] * centred * centred
+        if n_classes > 0:
+            stats, root = _class_rows(targets, n_classes, weights, has_class[t])
+            row_targets = no_targets
+        else:
+            stats, root = _centred_rows(targets, weights, centring[0][t]), centring[1][t]
+            row_targets = targets
         ints, floats, node_stats, sets, size = grow_compiled(
-            xs, rows, stats, X, categorical, y, orders, roots[t], settings, rules, generators[t]
-        )
-        means = np.empty(size)
-        node_means(rows[0], y, stats[:, 0].copy(), ints[:size, START].copy(),
-                   ints[:size, N_SAMPLES].copy(), means)  # fmt: skip
-        node_offsets[t + 1] = node_offsets[t] + size
-        stores.append((ints[:size].copy(), floats[:size].copy(), node_stats[:size].copy(),
-                       sets[:size].copy(), means.reshape(-1, 1)))  # fmt: skip
-    return (node_offsets, _stacked(stores, 0), _stacked(stores, 1), _stacked(stores, 3),
-            _stacked(stores, 2), _stacked(stores, 4)[:, 0])  # fmt: skip
+            xs, rows, stats, X, categorical, row_targets, orders, root, settings, rules,
+            generators[t],
+        )  # fmt: skip
+        start, end = node_offsets[t], node_offsets[t] + size
+        node_offsets[t + 1] = end
+        if t == 0:  # the stores' widths are the growth's
+            all_ints = np.empty((capacity, ints.shape[1]), dtype=np.int64)
+            all_floats = np.empty((capacity, floats.shape[1]))
+            all_sets = np.empty((capacity, sets.shape[1]), dtype=np.uint8)
+        all_ints, all_floats = _room(all_ints, end), _room(all_floats, end)
+        all_sets, all_stats = _room(all_sets, end), _room(all_stats, end)
+        all_means = _room(all_means, end)
+        all_ints[start:end], all_floats[start:end] = ints[:size], floats[:size]
+        all_sets[start:end] = sets[:size]
+        if n_classes > 0:
+            classes = np.flatnonzero(has_class[t])
+            all_stats[start:end] = 0.0  # the classes the tree lacks
+            for k in range(classes.shape[0]):
+                all_stats[start:end, classes[k]] = node_stats[:size, k]
+        else:
+            all_stats[start:end] = node_stats[:size]
+            node_means(rows[0], targets, stats[:, 0].copy(), ints[:size, START].copy(),
+                       ints[:size, N_SAMPLES].copy(), all_means[start:end])  # fmt: skip
+    end = node_offsets[n_trees]
+    return (node_offsets, all_ints[:end], all_floats[:end], all_sets[:end], all_stats[:end],
+            all_means[:end], has_class)  # fmt: skip
