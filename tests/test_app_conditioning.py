@@ -579,10 +579,11 @@ def test_a_background_forest_stopped_says_so_and_grows_again_on_request(monkeypa
     from lab.computations import server_computations
     from ui.experiments import kept_result
 
-    gate, real = threading.Event(), cc.fit_in_steps
+    gate, started, real = threading.Event(), threading.Event(), cc.fit_in_steps
 
     def held(engine, task, params, X, y, progress, step=cc.FOREST_STEP):
         progress(5, 50)
+        started.set()
         assert gate.wait(600)
         progress(10, 50)  # the Stop is seen here
         return real(engine, task, params, X, y, lambda done, total: None, step)
@@ -595,6 +596,8 @@ def test_a_background_forest_stopped_says_so_and_grows_again_on_request(monkeypa
     entry = next(
         e for k, e in server_computations()._entries.items() if k[0] == "conditioning forest"
     )
+    # The Stop comes once the forest has started (on a busy worker it may wait its turn).
+    assert started.wait(600)
     entry.stop()
     gate.set()
     assert entry.wait(600) and entry.status == "stopped"
