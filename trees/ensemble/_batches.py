@@ -89,21 +89,15 @@ def grow_in_batches(forest, data, draws, params, template):
         sorted_rows = np.empty((0, X.shape[0]), dtype=np.int32)
     sampling = (n_draws or 0, params.splitter == "random")  # ``_kernels_forest._tree_layout``
     total_weight = float(n_draws or X.shape[0])
-    # Every tree holds the same total weight (n_draws draws of weight 1, or every row), so the
-    # growth's settings and rules (its stopping rules resolved against the weight given) are
-    # the same for all: read once from the first tree's growth, made as the per-tree path does.
-    first = estimator_like(template)._forest_growth(
-        X, y, _weights(seeds[0], X.shape[0], n_draws),
-        None if params.splitter == "random" else sorted_rows, params, names,
-        int(generator_seeds[0]),
+    settings, rules, criterion = _shared_inputs(
+        template, (X, y, None if params.splitter == "random" else sorted_rows),
+        (seeds[0], generator_seeds[0], n_draws), params, names,
     )  # fmt: skip
-    settings, rules, _ = kernel_inputs(first, growth_order(first, params.growth))
     batches = np.array_split(
         np.arange(len(seeds)), min(effective_n_jobs(forest.n_jobs), len(seeds))
     )
 
     regression = not isinstance(forest, ClassifierMixin)
-    criterion = first.criterion
     targets = kernel_array(y, dtype=np.float64)  # class ids or values (``grow_trees``)
     n_classes = 0 if regression else forest.n_classes_
 
@@ -138,6 +132,24 @@ def grow_in_batches(forest, data, draws, params, template):
             trees.append(estimator._adopt_batch_tree(params, X.shape, total_weight, names,
                                                      classes, tree))  # fmt: skip
     return trees
+
+
+def _shared_inputs(template, data, first_draws, params, names):
+    """The growth's settings, rules and criterion, the same for every tree of the forest.
+
+    Every tree holds the same total weight (``n_draws`` draws of weight 1, or every row), so
+    its stopping rules, resolved against the weight given, are the same for all: they are read
+    from the first tree's growth, made as the per-tree path makes it and dropped on return (it
+    holds a layout of the data).
+    """
+    X, y, sorted_rows = data
+    seed, generator_seed, n_draws = first_draws
+    first = estimator_like(template)._forest_growth(
+        X, y, _weights(seed, X.shape[0], n_draws), sorted_rows, params, names,
+        int(generator_seed),
+    )  # fmt: skip
+    settings, rules, _ = kernel_inputs(first, growth_order(first, params.growth))
+    return settings, rules, first.criterion
 
 
 def _weights(seed, n_samples, n_draws):
