@@ -5,7 +5,7 @@ import io
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from datasets import (
@@ -397,6 +397,7 @@ small_cell = st.one_of(
     ),
     st.sampled_from(["xlsx", "parquet"]),
 )
+@example(rows=[[0, None], [0, None], ["", None]], kind="xlsx")  # an empty string: no value
 def test_fuzzed_tables_in_packed_formats_are_read_or_refused_clearly(rows, kind):
     frame = pd.DataFrame(rows, columns=[f"c{j}" for j in range(len(rows[0]))])
     buffer = io.BytesIO()
@@ -410,8 +411,10 @@ def test_fuzzed_tables_in_packed_formats_are_read_or_refused_clearly(rows, kind)
         _assert_clear(err)
     else:
         assert list(table.columns) == list(frame.columns)
-        # A workbook does not store trailing empty rows.
-        assert len(frame.dropna(how="all")) <= len(table) <= len(frame)
+        # A workbook does not store trailing empty rows, and keeps an empty string as no value
+        # (Hypothesis found ``[[0, None], [0, None], ["", None]]``: two rows come back).
+        stored = frame.mask(frame.eq("")) if kind == "xlsx" else frame
+        assert len(stored.dropna(how="all")) <= len(table) <= len(frame)
 
 
 def _packed_samples():
