@@ -66,21 +66,22 @@ def grow_in_batches(forest, data, draws, params, template):
 
     Parameters
     ----------
-    forest : ForestClassifier
+    forest : BaseForest
     data : tuple
-        ``(X, y, sorted_rows)``: the rows in the trees' precision, their class ids, and
-        every feature's sorted order (``_splitter.sort_features``).
+        ``(X, y, sorted_rows)``: the rows in the trees' precision, their class ids or
+        targets, and every feature's sorted order (``_splitter.sort_features``; None for
+        random splits).
     draws : tuple
         ``(seeds, generator_seeds, n_draws)``: each tree's seed (its bootstrap sample) and
         its generator's seed, and the rows each sample draws (None without bootstrap).
     params : TreeParams
         The trees' settings.
-    template : DecisionTreeClassifier
+    template : DecisionTreeClassifier or DecisionTreeRegressor
         An unfitted tree with those settings (each tree is a copy with its seed).
 
     Returns
     -------
-    list of DecisionTreeClassifier
+    list of fitted trees
     """
     X, y, sorted_rows = data
     seeds, generator_seeds, n_draws = draws
