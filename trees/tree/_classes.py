@@ -105,7 +105,12 @@ class BaseDecisionTree(BaseEstimator):
     def _grow(self, X, row_stats, value_offset, targets=None, presorted=None, generator_seed=None):
         """Grow ``tree_`` from prepared statistics with the settings ``tree_params_``
         (:meth:`_new_growth`'s arguments)."""
-        growth = self._new_growth(X, row_stats, value_offset, targets, presorted, generator_seed)
+        return self._grow_and_keep(
+            self._new_growth(X, row_stats, value_offset, targets, presorted, generator_seed)
+        )
+
+    def _grow_and_keep(self, growth):
+        """Grow ``growth`` (still a single leaf) and keep its tree as ``tree_``."""
         grow(growth, self.tree_params_.growth)
         names = getattr(self, "feature_names_in_", None)
         self._set_tree(
@@ -254,19 +259,11 @@ class BaseDecisionTree(BaseEstimator):
         is the one :meth:`fit` grows on the same rows and weights: rows keep
         their order, so the same statistics are summed in the same order.
         """
-        growth = self._forest_growth(
-            X, y, sample_weight, sorted_rows, params, feature_names, generator_seed
-        )
-        grow(growth, params.growth)
-        names = getattr(self, "feature_names_in_", None)
-        self._set_tree(
-            growth.to_tree(
-                feature_names=None if names is None else list(names),
-                class_names=self._class_names(),
-                input_dtype=params.threshold_dtype,
+        return self._grow_and_keep(
+            self._forest_growth(
+                X, y, sample_weight, sorted_rows, params, feature_names, generator_seed
             )
         )
-        return self
 
     def _forest_growth(self, X, y, sample_weight, sorted_rows, params, feature_names=None,
                        generator_seed=None):  # fmt: skip
