@@ -42,6 +42,7 @@ training row) and ``buffers[BUFFER_MEDIANS]``, whose rows are
 import numpy as np
 from numba import njit
 
+from ._kernels_arrays import COUNTED
 from ._kernels_search import (
     BUFFER_ERRORS,
     BUFFER_KEYS,
@@ -168,7 +169,7 @@ def _median_and_error(medians, size, top_bit, totals):
     return median, (wy_right - median * w_right) + (median * w_left - wy_left)
 
 
-@njit(**_JIT)
+@njit(**_JIT, **COUNTED)
 def rank_node_targets(rows, start, count, targets, ranks, medians):
     """Rank a node's targets: ``medians[SORTED_Y, :count]`` in increasing order and
     ``ranks[row]`` the rank of each of its rows (ties in any order, as scikit-learn)."""
@@ -391,8 +392,7 @@ def subset_errors(data, node, values, cut, buffers):
     start, count = node
     threshold, missing_left = cut
     ranks, medians = buffers[BUFFER_RANKS], buffers[BUFFER_MEDIANS]
-    errors = np.zeros(2)
-    w_left = 0.0
+    error_left, error_right, w_left = 0.0, 0.0, 0.0
     for side in range(2):  # 0: the left child, 1: the right one
         top_bit = _fenwick_reset(medians, count)
         total_w, total_wy = 0.0, 0.0
@@ -405,8 +405,13 @@ def subset_errors(data, node, values, cut, buffers):
             _fenwick_add(medians, count, ranks[row], y, w)
             total_w += w
             total_wy += w * y
-        if total_w > 0:
-            errors[side] = _median_and_error(medians, count, top_bit, (total_w, total_wy))[1]
+        error = (
+            _median_and_error(medians, count, top_bit, (total_w, total_wy))[1]
+            if total_w > 0
+            else 0.0
+        )
         if side == 0:
-            w_left = total_w
-    return errors[0], errors[1], w_left
+            error_left, w_left = error, total_w
+        else:
+            error_right = error
+    return error_left, error_right, w_left

@@ -13,6 +13,19 @@ kernels (``_kernels_growth``) take such views of their inputs and scratch
 arrays once and pass them down. A view is valid only while the array it was
 taken from is alive: the entry points keep the original arrays referenced for
 as long as they use the views, and never return a view.
+
+Views still pay for a call to numba's reference counting, which returns at
+once for them: at every array a function takes and every one it binds, about
+a seventh of a fully grown extra tree's time. The functions called once per
+node or per candidate are therefore compiled without reference counting
+(:data:`UNCOUNTED`, numba's ``_nrt=False`` option). Such a function may not
+allocate (numba refuses to compile it then: "NRT required but not enabled"),
+nor return or keep an array: a returned array would reach its caller
+uncounted. numba compiles the functions it calls with the same option,
+unless they set their own: a callee that allocates says :data:`COUNTED`. A
+function without arrays to count gives the same results compiled either
+way, so the order in which numba first compiles a shared helper does not
+matter.
 """
 
 import numpy as np
@@ -20,7 +33,11 @@ from numba import carray, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-__all__ = ["kernel_array", "no_infinity", "unmanaged"]
+__all__ = ["COUNTED", "UNCOUNTED", "copy_into", "kernel_array", "no_infinity", "unmanaged"]
+
+# Compile options (module docstring): without reference counting, and with it whoever calls.
+UNCOUNTED = {"_nrt": False}
+COUNTED = {"_nrt": True}
 
 
 @intrinsic
@@ -50,6 +67,15 @@ def kernel_array(array, dtype=None):
 def unmanaged(array):
     """A view of the C-ordered ``array`` without reference counting (module docstring)."""
     return carray(_address_as_void_pointer(array.ctypes.data), array.shape, array.dtype)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def copy_into(destination, source):
+    """``destination[:] = source`` for 1-D arrays of one length, as a loop: numba's slice
+    assignment may allocate a temporary copy (when the two could overlap), which a kernel
+    compiled without reference counting cannot do."""
+    for i in range(destination.shape[0]):
+        destination[i] = source[i]
 
 
 @njit(cache=True, nogil=True)

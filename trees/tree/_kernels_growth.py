@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit
 
 from ._kernels_absolute_error import MEDIAN_ROWS, choose_absolute_error_split, impure
-from ._kernels_arrays import unmanaged
+from ._kernels_arrays import UNCOUNTED, copy_into, unmanaged
 from ._kernels_criteria import (
     ABSOLUTE_ERROR,
     accepts_score,
@@ -365,10 +365,10 @@ def _children_sklearn_variance(data, store, node, size, goes_left):
         goes_left[rows[0, i]] = False
     left, right = children_variances(orders[1], start, count, n_left, targets, weights, node_sums)
     floats[size, SKLEARN_VARIANCE], floats[size + 1, SKLEARN_VARIANCE] = left, right
-    orders[0, start : start + count] = orders[1, start : start + count]
+    copy_into(orders[0, start : start + count], orders[1, start : start + count])
 
 
-@njit(**_JIT)
+@njit(**_JIT, **UNCOUNTED)
 def _evaluate(data, store, node, search, buffers):
     """Choose the split of ``node`` and record it as the node's pending choice.
 
@@ -425,7 +425,7 @@ def _evaluate(data, store, node, search, buffers):
     floats[node, CHOICE_IMPROVEMENT], floats[node, CHOICE_SCORE] = improvement, score
     floats[node, CHOICE_THRESHOLD] = threshold
     if local < 0:
-        sets[node] = buffers[BUFFER_CHOSEN]
+        copy_into(sets[node], buffers[BUFFER_CHOSEN])
     refused_as_zero = limits[LIMIT_REFUSE_ZERO_GAIN] and not improvement > EPSILON
     if refused_as_zero or not accepts_score(score, crit):
         return False
@@ -444,11 +444,11 @@ def _new_leaf(store, child, parent, first, n_rows, stats):
     ints[child, DEPTH] = ints[parent, DEPTH] + 1
     floats[child, :] = 0.0
     floats[child, THRESHOLD] = np.nan
-    node_stats[child] = stats
+    copy_into(node_stats[child], stats)
     sets[child] = 0
 
 
-@njit(**_JIT)
+@njit(**_JIT, **UNCOUNTED)
 def _split(data, store, node, size, work, child_stats, raw_sums):
     """Split ``node`` by its pending choice; its children get ids ``size`` and ``size + 1``.
 

@@ -41,6 +41,7 @@ from ._kernels_absolute_error import (
     split_decrease,
     subset_errors,
 )
+from ._kernels_arrays import COUNTED, UNCOUNTED, copy_into
 from ._kernels_criteria import ABSOLUTE_ERROR, gain, proxy, score_from_proxy
 from ._kernels_search import (
     BUFFER_BEST_CHOSEN,
@@ -70,6 +71,7 @@ __all__ = ["choose_random_split", "split_by_drawn_threshold"]
 
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
 _INLINE = {"cache": True, "nogil": True, "error_model": "numpy", "inline": "always"}
+_UNCOUNTED = {**_JIT, **UNCOUNTED}
 
 
 @njit(**_INLINE)
@@ -80,7 +82,7 @@ def _goes_left(value, cut):
     return value <= threshold or (missing_left and np.isnan(value))
 
 
-@njit(**_JIT)
+@njit(**_UNCOUNTED)
 def _side_sums(values, rows, start, count, stats, cut, on_left, out):
     """Sum into ``out`` the statistics of the rows on one side of ``cut`` (left when
     ``on_left``), in row order.
@@ -110,7 +112,7 @@ def _side_sums(values, rows, start, count, stats, cut, on_left, out):
         out[2] = s2
 
 
-@njit(**_JIT)
+@njit(**_UNCOUNTED)
 def _side_sums_many(values, rows, start, count, stats, cut, on_left, out):
     """:func:`_side_sums` for more than three statistics, summed in ``out``."""
     out[:] = 0.0
@@ -166,7 +168,7 @@ def _partition_one_row(data, start, count, feature, cut, work, sums):
     return n_left, n_missing
 
 
-@njit(**_JIT)
+@njit(**_JIT, **COUNTED)
 def _categorical_draw(X, feature, rows, start, count, stats, equality, buffers, bit_generator):
     """One random category set of a categorical feature (module docstring).
 
@@ -205,7 +207,7 @@ def _categorical_draw(X, feature, rows, start, count, stats, equality, buffers, 
     return n_left
 
 
-@njit(**_JIT)
+@njit(**_UNCOUNTED)
 def _threshold_candidate(X, rows, node, stats, feature, values, left, bit_generator):
     """One random threshold of an ordered feature (module docstring), with a side drawn for
     its missing rows as scikit-learn's ``RandomSplitter`` does, and its left child's
@@ -283,7 +285,7 @@ def _absolute_error_key(data, node, cut, buffers):
     return errors_proxy((errors[0], errors[1]), (errors[2], parent[0] - errors[2])), errors
 
 
-@njit(**_JIT)
+@njit(**_UNCOUNTED)
 def choose_random_split(data, node, settings, visit, n_allowed, buffers, bit_generator):
     """The best of one random candidate per visited feature (module docstring).
 
@@ -333,7 +335,7 @@ def choose_random_split(data, node, settings, visit, n_allowed, buffers, bit_gen
             key = _key(left, parent, crit, True)
             if key > best_key:
                 best_key, best_f, best_n_left, best_threshold = key, f, n_left, np.nan
-                best_set[:] = buffers[BUFFER_CHOSEN]  # later draws overwrite ``chosen``
+                copy_into(best_set, buffers[BUFFER_CHOSEN])  # later draws overwrite ``chosen``
             continue
         n_left, threshold, missing_left = _threshold_candidate(X, rows, node, stats, f, values,
                                                                left, bit_generator)  # fmt: skip
@@ -349,7 +351,7 @@ def choose_random_split(data, node, settings, visit, n_allowed, buffers, bit_gen
         if key > best_key:
             best_key, best_f, best_n_left, best_threshold = key, f, n_left, threshold
             best_missing_left, best_errors = missing_left, errors
-            best_left[:] = left  # later draws overwrite ``left``
+            copy_into(best_left, left)  # later draws overwrite ``left``
     if best_f < 0:
         return -1, -1, -np.inf, 0.0, 0, np.nan, False
     if absolute_error:
@@ -359,14 +361,14 @@ def choose_random_split(data, node, settings, visit, n_allowed, buffers, bit_gen
         best_key if by_score or categorical[best_f] else score_from_proxy(best_key, parent, crit)
     )
     if categorical[best_f]:
-        buffers[BUFFER_CHOSEN][:] = best_set
+        copy_into(buffers[BUFFER_CHOSEN], best_set)
         membership_left(X, best_f, rows, start, count, stats, buffers[BUFFER_CHOSEN], left)
         return best_f, -1, score, gain(left, parent, crit), best_n_left, np.nan, False
     g = gain(best_left, parent, crit)
     return best_f, best_n_left - 1, score, g, best_n_left, best_threshold, best_missing_left
 
 
-@njit(**_JIT)
+@njit(**_UNCOUNTED)
 def split_by_drawn_threshold(data, start, count, feature, cut, work, left_stats, right_stats):
     """Split a segment by ``cut``, ``(threshold, missing_left)``, on ``feature`` read from
     ``X``, summing the children's statistics in the order of ``rows[0]``.

@@ -39,6 +39,7 @@ parallel threads, and is cached on disk (``cache``).
 import numpy as np
 from numba import njit
 
+from ._kernels_arrays import COUNTED
 from ._kernels_criteria import gain, is_regression, proxy, right_weight, score_from_proxy, weight
 from ._kernels_uniform import uniform, uniforms
 
@@ -333,7 +334,7 @@ def _membership_order(present, cat_stats, parent, crit):
     return np.argsort(keys, kind="mergesort")
 
 
-@njit(**_JIT)
+@njit(**_JIT, **COUNTED)
 def categorical_best(
     X, feature, rows, start, count, stats, crit, equality, min_leaf, min_weight, buffers
 ):
@@ -391,7 +392,7 @@ def categorical_best(
     return best, best_n_left
 
 
-@njit(**_JIT)
+@njit(**_JIT, **COUNTED)
 def visiting_order(
     xs, start, count, bit_generator, draw, tie_random, n_allowed, order, random=False
 ):
