@@ -86,11 +86,11 @@ def grow_in_batches(forest, data, draws, params, template):
     X, y, sorted_rows = data
     seeds, generator_seeds, n_draws = draws
     names = getattr(forest, "feature_names_in_", None)
-    if sorted_rows is None:  # random splits read X itself
+    if sorted_rows is None:  # random splits read X feature by feature (``columns``)
         sorted_rows = np.empty((0, X.shape[0]), dtype=np.int32)
     sampling = (n_draws or 0, params.splitter == "random")  # ``_kernels_forest._tree_layout``
     total_weight = float(n_draws or X.shape[0])
-    settings, rules, criterion = _shared_inputs(
+    settings, rules, criterion, columns = _shared_inputs(
         template, (X, y, None if params.splitter == "random" else sorted_rows),
         (seeds[0], generator_seeds[0], n_draws), params, names,
     )  # fmt: skip
@@ -110,7 +110,7 @@ def grow_in_batches(forest, data, draws, params, template):
             if regression
             else (np.zeros(0), np.zeros((0, 3)))
         )
-        return grow_trees((X, sorted_rows, targets, n_classes), (batch_seeds, sampling),
+        return grow_trees((X, sorted_rows, targets, n_classes, columns), (batch_seeds, sampling),
                           centring, generators, settings, rules)  # fmt: skip
 
     grown = Parallel(n_jobs=len(batches), prefer="threads")(
@@ -136,7 +136,8 @@ def grow_in_batches(forest, data, draws, params, template):
 
 
 def _shared_inputs(template, data, first_draws, params, names):
-    """The growth's settings, rules and criterion, the same for every tree of the forest.
+    """The growth's settings, rules and criterion, the same for every tree of the forest, and
+    ``X`` feature by feature for random splits (``GrowingTree.columns``).
 
     Every tree holds the same total weight (``n_draws`` draws of weight 1, or every row), so
     its stopping rules, resolved against the weight given, are the same for all: they are read
@@ -150,7 +151,7 @@ def _shared_inputs(template, data, first_draws, params, names):
         int(generator_seed),
     )  # fmt: skip
     settings, rules, _ = kernel_inputs(first, growth_order(first, params.growth))
-    return settings, rules, first.criterion
+    return settings, rules, first.criterion, first.columns
 
 
 def _weights(seed, n_samples, n_draws):

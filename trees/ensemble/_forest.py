@@ -193,6 +193,19 @@ def mean_of_groups(per_tree, groups):
     return np.mean([per_tree[group].mean(axis=0) for group in groups], axis=0)
 
 
+class _PackedTrees:
+    """A fitted forest's trees packed for prediction, once asked for (``BaseForest._packed``).
+
+    A holder the forest keeps from its fit, filled in place, so that a prediction leaves the
+    forest's attributes as they were (scikit-learn's ``check_dict_unchanged``).
+    """
+
+    __slots__ = ("trees",)
+
+    def __init__(self):
+        self.trees = None
+
+
 class BaseForest(BaseEstimator):
     """Shared fitting and prediction of the forests.
 
@@ -351,7 +364,7 @@ class BaseForest(BaseEstimator):
         self.estimators_ = [*kept, *grown]
         self._seeds = np.concatenate([getattr(self, "_seeds", seeds[:0])[: len(kept)], seeds])
         self._draws = (n_draws, weights)  # how the out-of-bag rows are found again
-        self._pack = self._packed()
+        self._pack = _PackedTrees()  # packed at the first prediction (:meth:`_packed`)
         if self.oob_score:
             self._compute_oob(X, y)
         return self
@@ -373,16 +386,21 @@ class BaseForest(BaseEstimator):
         return kept
 
     def _packed(self):
-        """The trees end to end for the compiled walk (``trees.tree._tree.pack_trees``),
-        built at the end of each fit, with leaf values aligned on the forest's outputs."""
-        trees = [est.tree_ for est in self.estimators_]
-        return pack_trees(trees, [self._leaf_values(est) for est in self.estimators_])
+        """The trees end to end for the compiled walk (``trees.tree._tree.pack_trees``), with
+        leaf values aligned on the forest's outputs: built at the first prediction after a fit
+        and kept (a fit that is never asked to predict, as in a timing or a study of the trees
+        alone, does not pay for it)."""
+        if self._pack.trees is None:
+            trees = [est.tree_ for est in self.estimators_]
+            values = [self._leaf_values(est) for est in self.estimators_]
+            self._pack.trees = pack_trees(trees, values)
+        return self._pack.trees
 
     def _forest_mean(self, X, conditioning):
         """The trees' predictions, each under its test (:func:`tree_operators`), averaged
         within each group of :func:`tree_groups` and over the groups (one compiled walk per
         group)."""
-        tree, values, roots = self._pack
+        tree, values, roots = self._packed()
         n_trees = len(self.estimators_)
         codes = [OPERATOR_CODES[op] for op in tree_operators(n_trees, conditioning)]
         ops = np.array(codes, dtype=np.intp)

@@ -63,6 +63,7 @@ from ._kernels_growth import (
 )
 from ._kernels_search import (
     DATA_CATEGORICAL,
+    DATA_COLUMNS,
     DATA_ORDERS,
     DATA_ROWS,
     DATA_STATS,
@@ -75,6 +76,7 @@ from ._kernels_search import (
     SETTING_MIN_LEAF,
     SETTING_MIN_WEIGHT,
     SETTING_RANDOM,
+    feature_columns,
 )
 from ._node_view import NodeView
 from ._selection import SELECTIONS
@@ -141,6 +143,7 @@ _KERNEL_DATA = {
     DATA_CATEGORICAL: "categorical",
     DATA_TARGETS: "targets",
     DATA_ORDERS: "orders",
+    DATA_COLUMNS: "columns",
 }
 
 
@@ -231,6 +234,9 @@ class GrowingTree:
                 "use criterion='squared_error'."
             )
         self._rank = None  # visiting ranks of the features in the last evaluated table
+        # Random splits read X feature by feature (``_kernels_random``); other searches never.
+        random = SPLITTERS[params.splitter]
+        self.columns = feature_columns(self.X) if random else np.empty((0, 0))
         self.rows, self.xs = sort_features(self.X) if presorted is None else presorted
         self._stats_by_row = kernel_array(row_stats.T)
         self.targets = self._row_targets(targets)

@@ -117,10 +117,10 @@ def grow_trees(data, draws, centring, generators, settings, rules):
     Parameters
     ----------
     data : tuple
-        ``(X, sorted_rows, targets, n_classes)``: the rows (float64, C-ordered), every
-        feature's sorted order of all of them (int32, ``_splitter.sort_features``; no rows for
-        random splits), the targets as float64 (the forest's class ids for classification)
-        and the number of classes (0 for regression).
+        ``(X, sorted_rows, targets, n_classes, columns)``: the rows (float64, C-ordered),
+        every feature's sorted order (int32; no rows for random splits), the targets as
+        float64 (class ids for classification), the number of classes (0 for regression), and
+        ``X`` feature by feature for random splits (``feature_columns``; (0, 0) otherwise).
     draws : tuple
         ``(seeds, sampling)``: each tree's seed (its bootstrap sample: ``RandomState(seed)``)
         and :func:`_tree_layout`'s ``sampling``.
@@ -143,7 +143,7 @@ def grow_trees(data, draws, centring, generators, settings, rules):
     has_class : ndarray of shape (n_trees, n_classes), bool
         Classification: the classes of each tree's rows.
     """
-    X, sorted_rows, targets, n_classes = data
+    X, sorted_rows, targets, n_classes, columns = data
     seeds, sampling = draws
     n_trees = seeds.shape[0]
     categorical = np.zeros(X.shape[1], dtype=np.bool_)
@@ -165,7 +165,7 @@ def grow_trees(data, draws, centring, generators, settings, rules):
             stats, root = _centred_rows(targets, weights, centring[0][t]), centring[1][t]
             row_targets = targets
         ints, floats, node_stats, sets, size = grow_compiled(
-            xs, rows, stats, X, categorical, row_targets, orders, root, settings, rules,
+            xs, rows, stats, X, categorical, row_targets, orders, columns, root, settings, rules,
             generators[t],
         )  # fmt: skip
         start, end = node_offsets[t], node_offsets[t] + size

@@ -42,6 +42,7 @@ from ._kernels_criteria import (
     weight,
     weighted_improvement,
 )
+from ._kernels_heap import heap_pop, heap_push
 from ._kernels_random import choose_random_split, split_by_drawn_threshold
 from ._kernels_search import (
     BUFFER_BEST_CHOSEN,
@@ -60,6 +61,7 @@ from ._kernels_search import (
     BUFFER_SPARE,
     BUFFER_VALUES,
     DATA_CATEGORICAL,
+    DATA_COLUMNS,
     DATA_ORDERS,
     DATA_ROWS,
     DATA_STATS,
@@ -235,6 +237,7 @@ def _data_views(data):
         unmanaged(data[DATA_CATEGORICAL]),
         unmanaged(data[DATA_TARGETS]),
         unmanaged(data[DATA_ORDERS]),
+        unmanaged(data[DATA_COLUMNS]),
     )
 
 
@@ -435,14 +438,16 @@ def _evaluate(data, store, node, search, buffers):
 @njit(**_INLINE)
 def _new_leaf(store, child, parent, first, n_rows, stats):
     ints, floats, node_stats, sets = store
-    ints[child, :] = 0
+    for c in range(INT_COLUMNS):  # constant widths: stores, where a slice's zeros call memset
+        ints[child, c] = 0
+    for c in range(FLOAT_COLUMNS):
+        floats[child, c] = 0.0
     ints[child, FEATURE] = -1
     ints[child, LEFT] = -1
     ints[child, RIGHT] = -1
     ints[child, N_SAMPLES] = n_rows
     ints[child, START] = first
     ints[child, DEPTH] = ints[parent, DEPTH] + 1
-    floats[child, :] = 0.0
     floats[child, THRESHOLD] = np.nan
     copy_into(node_stats[child], stats)
     sets[child] = 0
@@ -484,47 +489,6 @@ def _split(data, store, node, size, work, child_stats, raw_sums):
 
 
 @njit(**_INLINE)
-def _before(heap, i, j):
-    """Whether heap entry ``i`` comes before ``j``: smaller key, then smaller node id."""
-    return heap[i, 0] < heap[j, 0] or (heap[i, 0] == heap[j, 0] and heap[i, 1] < heap[j, 1])
-
-
-@njit(**_INLINE)
-def _swap(heap, i, j):
-    for c in range(2):
-        heap[i, c], heap[j, c] = heap[j, c], heap[i, c]
-
-
-@njit(**_JIT)
-def _heap_push(heap, n_heap, key, node):
-    """Push ``(key, node)`` on a binary min-heap stored in ``heap`` (shape (capacity, 2))."""
-    i = n_heap
-    heap[i, 0], heap[i, 1] = key, node
-    while i > 0 and _before(heap, i, (i - 1) // 2):
-        _swap(heap, i, (i - 1) // 2)
-        i = (i - 1) // 2
-    return n_heap + 1
-
-
-@njit(**_JIT)
-def _heap_pop(heap, n_heap):
-    """Pop the first ``(key, node)``; return the node and the new size."""
-    node = int(heap[0, 1])
-    n_heap -= 1
-    heap[0, 0], heap[0, 1] = heap[n_heap, 0], heap[n_heap, 1]
-    i = 0
-    while True:
-        first = i
-        for child in (2 * i + 1, 2 * i + 2):
-            if child < n_heap and _before(heap, child, first):
-                first = child
-        if first == i:
-            return node, n_heap
-        _swap(heap, i, first)
-        i = first
-
-
-@njit(**_INLINE)
 def _grow_loop(data, store, search, scratch, best_first):
     """Split nodes until none is left or the budget ends.
 
@@ -550,26 +514,26 @@ def _grow_loop(data, store, search, scratch, best_first):
     # Integers typed int64, not literals: numba compiles a callee once per literal argument
     # (``_evaluate`` and ``_split`` again for 0 and 1), seconds of first compilation each.
     budget, size, node = limits[LIMIT_MAX_SPLITS], np.int64(1), np.int64(0)
-    view = _store_views(store)
+    view, capacity = _store_views(store), store[STORE_INTS].shape[0]
     heap, n_heap = np.empty((2 * budget + 2 if best_first else 0, 2)), np.int64(0)
     if (
         best_first
         and _may_split(data, view, node, limits, weights, crit, median_scratch)
         and _evaluate(data, view, node, search, buffers)
     ):
-        n_heap = _heap_push(heap, n_heap, -view[STORE_FLOATS][node, CHOICE_IMPROVEMENT], node)
+        n_heap = heap_push(heap, n_heap, -view[STORE_FLOATS][node, CHOICE_IMPROVEMENT], node)
     while (n_heap > 0 and budget > 0) if best_first else (node < size and budget != 0):
         if best_first:
-            node, n_heap = _heap_pop(heap, n_heap)
+            node, n_heap = heap_pop(heap, n_heap)
         elif not (
             _may_split(data, view, node, limits, weights, crit, median_scratch)
             and _evaluate(data, view, node, search, buffers)
         ):
             node += 1
             continue
-        if size + 2 > store[STORE_INTS].shape[0]:
+        if size + 2 > capacity:  # (an int: reading the store's shape counts a reference)
             store = _make_room(store, size + 2)
-            view = _store_views(store)
+            view, capacity = _store_views(store), store[STORE_INTS].shape[0]
         _split(data, view, node, size, work, child_stats, raw_sums)
         budget -= 1
         for child in (size, size + 1):
@@ -579,7 +543,7 @@ def _grow_loop(data, store, search, scratch, best_first):
                 and _evaluate(data, view, child, search, buffers)
             ):
                 improvement = view[STORE_FLOATS][child, CHOICE_IMPROVEMENT]
-                n_heap = _heap_push(heap, n_heap, -improvement, child)
+                n_heap = heap_push(heap, n_heap, -improvement, child)
         size += 2
         node += 1
     return store, size
@@ -660,13 +624,26 @@ def _scratch_views(scratch):
 
 
 @njit(**_JIT)
-def _root_store(root_stats, n_rows, n_codes):
-    """A node store of 64 rows holding one node, the root: a leaf of ``n_rows`` rows."""
+def _first_capacity(n_rows, limits):
+    """Room for every node a tree on ``n_rows`` rows can have under its limits, at most 2^16
+    rows (the store doubles past them): a fully grown tree of fewer rows is never copied.
+    ``np.zeros`` asks the system for zeroed pages, which cost nothing until written."""
+    most = 2 * max(n_rows // max(limits[LIMIT_MIN_SAMPLES_LEAF], 1), 1) - 1
+    if limits[LIMIT_MAX_DEPTH] >= 0 and limits[LIMIT_MAX_DEPTH] < 62:
+        most = min(most, 2 ** (limits[LIMIT_MAX_DEPTH] + 1) - 1)
+    if limits[LIMIT_MAX_SPLITS] >= 0:
+        most = min(most, 2 * limits[LIMIT_MAX_SPLITS] + 1)
+    return max(min(most, 1 << 16), 1)
+
+
+@njit(**_JIT)
+def _root_store(root_stats, n_rows, n_codes, capacity):
+    """A node store of ``capacity`` rows holding one node, the root: a leaf of ``n_rows`` rows."""
     store = (
-        np.zeros((64, INT_COLUMNS), dtype=np.int64),
-        np.zeros((64, FLOAT_COLUMNS)),
-        np.zeros((64, root_stats.shape[0])),
-        np.zeros((64, n_codes), dtype=np.uint8),
+        np.zeros((capacity, INT_COLUMNS), dtype=np.int64),
+        np.zeros((capacity, FLOAT_COLUMNS)),
+        np.zeros((capacity, root_stats.shape[0])),
+        np.zeros((capacity, n_codes), dtype=np.uint8),
     )
     ints, floats, node_stats = store[STORE_INTS], store[STORE_FLOATS], store[STORE_STATS]
     ints[0, FEATURE] = ints[0, LEFT] = ints[0, RIGHT] = -1
@@ -678,7 +655,7 @@ def _root_store(root_stats, n_rows, n_codes):
 
 @njit(**_JIT)
 def grow_compiled(
-    xs, rows, stats, X, categorical, targets, orders, root_stats, settings, rules, rng
+    xs, rows, stats, X, categorical, targets, orders, columns, root_stats, settings, rules, rng
 ):
     """Grow a whole tree.
 
@@ -688,13 +665,14 @@ def grow_compiled(
 
     Parameters
     ----------
-    xs, rows, stats, X, categorical, targets, orders : ndarray
+    xs, rows, stats, X, categorical, targets, orders, columns : ndarray
         The training arrays (module docstring of ``_kernels_search``;
         ``targets`` holds each row's target, read to find regression nodes
         whose target is constant); ``xs`` and ``rows`` are partitioned in
         place. ``orders`` (2, n_rows) holds the rows in scikit-learn's order
         when ``raw_sums`` (:mod:`._kernels_sklearn_order`; shape (2, 0)
-        otherwise), rewritten in place.
+        otherwise), rewritten in place. ``columns``: ``X`` feature by feature for random
+        splits (``_kernels_search.feature_columns``), shape (0, 0) otherwise.
     root_stats : ndarray of shape (n_stats,)
     settings : GrowthSettings
         The criterion and split settings, whether each node draws feature
@@ -724,7 +702,7 @@ def grow_compiled(
     weights = rules[N_LIMITS:].copy()
     n_features, n_rows, n_stats = X.shape[1], stats.shape[0], stats.shape[1]
     n_codes = max(int(limits[LIMIT_N_CODES]), 1)
-    store = _root_store(root_stats, xs.shape[1], n_codes)
+    store = _root_store(root_stats, xs.shape[1], n_codes, _first_capacity(xs.shape[1], limits))
     if limits[LIMIT_RAW_SUMS]:
         store[STORE_FLOATS][0, SKLEARN_VARIANCE] = root_sklearn_variance(orders, targets, stats)
     scratch = _scratch(n_stats, n_codes, n_features, n_rows, orders.shape[1], xs.shape[1],
@@ -741,7 +719,7 @@ def grow_compiled(
         n_allowed,
     )
     search = search + (unmanaged(visit),)
-    data = (xs, rows, stats, X, categorical, targets, orders)
+    data = (xs, rows, stats, X, categorical, targets, orders, columns)
     views = (_data_views(data), _scratch_views(scratch))
     by_gain = best_first and limits[LIMIT_MAX_SPLITS] >= 0
     store, size = _grow_loop(views[0], store, search, views[1], by_gain)

@@ -24,8 +24,11 @@ Choices made where neither the paper nor scikit-learn decides:
 * under the absolute error a candidate's children are scored by their
   errors about their own weighted medians (``_kernels_absolute_error``).
 
-The search reads ``X`` through the node's rows ``rows[0, start:start +
-count]`` and never the sorted values, so these trees grow on a one-row
+The search reads an ordered feature's values from ``X`` feature by feature
+(``data[DATA_COLUMNS]``, ``_kernels_search.feature_columns``: a node's rows
+are in increasing order, so consecutive ones share cache lines there) at
+the node's rows ``rows[0, start:start + count]``, and never the sorted
+values, so these trees grow on a one-row
 layout (``rows`` and ``xs`` of shape (1, n): no sort, one array moved per
 split) and also on the sorted layout of the step-by-step grower, whose
 every order :func:`split_by_drawn_threshold` keeps sorted. Every draw comes
@@ -54,6 +57,7 @@ from ._kernels_search import (
     BUFFER_SPARE,
     BUFFER_VALUES,
     DATA_CATEGORICAL,
+    DATA_COLUMNS,
     DATA_ROWS,
     DATA_STATS,
     DATA_TARGETS,
@@ -137,7 +141,7 @@ def _plus_row(sums, stats, row):
 @njit(**_INLINE)
 def _partition_one_row(data, start, count, feature, cut, work, sums):
     """Stable partition of a segment of the one-row layout by ``cut`` on ``feature`` read
-    from ``X``, in one pass that also sums each child's statistics (at most three, in
+    from ``data[DATA_COLUMNS]``, in one pass that also sums each child's statistics (at most three, in
     locals: :func:`_plus_row`) into ``sums``, ``(left_stats, right_stats)``, in row order
     (left rows first; ``work[1:]`` holds the right rows meanwhile).
 
@@ -145,13 +149,13 @@ def _partition_one_row(data, start, count, feature, cut, work, sums):
     -------
     n_left, n_missing : int
     """
-    rows, xs, X, stats = data[DATA_ROWS], data[DATA_XS], data[DATA_X], data[DATA_STATS]
-    spare_rows, spare_xs = work[1], work[2]
+    rows, xs, stats = data[DATA_ROWS], data[DATA_XS], data[DATA_STATS]
+    columns, spare_rows, spare_xs = data[DATA_COLUMNS], work[1], work[2]
     left, right = (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
     n_left, n_right, n_missing = 0, 0, 0
     for i in range(start, start + count):
         row, moved = rows[0, i], xs[0, i]
-        value = X[row, feature]
+        value = columns[feature, row]
         n_missing += np.isnan(value)
         if _goes_left(value, cut):  # compacting in place is safe: start + n_left <= i
             rows[0, start + n_left], xs[0, start + n_left] = row, moved
@@ -208,7 +212,7 @@ def _categorical_draw(X, feature, rows, start, count, stats, equality, buffers, 
 
 
 @njit(**_UNCOUNTED)
-def _threshold_candidate(X, rows, node, stats, feature, values, left, bit_generator):
+def _threshold_candidate(columns, rows, node, stats, feature, values, left, bit_generator):
     """One random threshold of an ordered feature (module docstring), with a side drawn for
     its missing rows as scikit-learn's ``RandomSplitter`` does, and its left child's
     statistics (in ``left``); ``node`` is ``(start, count, parent)``.
@@ -238,7 +242,7 @@ def _threshold_candidate(X, rows, node, stats, feature, values, left, bit_genera
     start, count, parent = node
     lo, hi, n_missing = np.inf, -np.inf, 0
     for i in range(count):
-        value = values[i] = X[rows[0, start + i], feature]
+        value = values[i] = columns[feature, rows[0, start + i]]
         if np.isnan(value):
             n_missing += 1
         else:
@@ -306,7 +310,7 @@ def choose_random_split(data, node, settings, visit, n_allowed, buffers, bit_gen
     missing_left : bool
         Whether the missing rows go left (drawn when the node has some, as scikit-learn).
     """
-    rows, stats, X = data[DATA_ROWS], data[DATA_STATS], data[DATA_X]
+    rows, stats, X, columns = data[DATA_ROWS], data[DATA_STATS], data[DATA_X], data[DATA_COLUMNS]
     categorical, values = data[DATA_CATEGORICAL], buffers[BUFFER_VALUES]
     start, count, parent = node
     crit, min_leaf, min_weight, equality, by_score, _ = settings
@@ -337,8 +341,8 @@ def choose_random_split(data, node, settings, visit, n_allowed, buffers, bit_gen
                 best_key, best_f, best_n_left, best_threshold = key, f, n_left, np.nan
                 copy_into(best_set, buffers[BUFFER_CHOSEN])  # later draws overwrite ``chosen``
             continue
-        n_left, threshold, missing_left = _threshold_candidate(X, rows, node, stats, f, values,
-                                                               left, bit_generator)  # fmt: skip
+        n_left, threshold, missing_left = _threshold_candidate(columns, rows, node, stats, f,
+                                                               values, left, bit_generator)  # fmt: skip
         if n_left < 0:
             continue  # constant in the node (every value missing, or one value): not counted
         visited += 1
@@ -371,7 +375,7 @@ def choose_random_split(data, node, settings, visit, n_allowed, buffers, bit_gen
 @njit(**_UNCOUNTED)
 def split_by_drawn_threshold(data, start, count, feature, cut, work, left_stats, right_stats):
     """Split a segment by ``cut``, ``(threshold, missing_left)``, on ``feature`` read from
-    ``X``, summing the children's statistics in the order of ``rows[0]``.
+    ``data[DATA_COLUMNS]``, summing the children's statistics in the order of ``rows[0]``.
 
     A fit's one-row layout (``_splitter.search_layout``) with at most three statistics is
     partitioned and summed in one pass (:func:`_partition_one_row`); more statistics and
@@ -387,7 +391,7 @@ def split_by_drawn_threshold(data, start, count, feature, cut, work, left_stats,
         Where the node sends a missing value: the side drawn when it had
         missing rows, otherwise its child with more rows (ties: right).
     """
-    rows, X, stats, goes_left = data[DATA_ROWS], data[DATA_X], data[DATA_STATS], work[0]
+    rows, stats, goes_left = data[DATA_ROWS], data[DATA_STATS], work[0]
     if rows.shape[0] == 1 and stats.shape[1] <= 3:
         sums = (left_stats, right_stats)
         n_left, n_missing = _partition_one_row(data, start, count, feature, cut, work, sums)
@@ -395,7 +399,7 @@ def split_by_drawn_threshold(data, start, count, feature, cut, work, left_stats,
         n_missing = 0
         for i in range(count):
             row = rows[0, start + i]
-            value = X[row, feature]
+            value = data[DATA_COLUMNS][feature, row]
             n_missing += np.isnan(value)
             goes_left[row] = _goes_left(value, cut)
         n_left = split_by_flags(data, start, count, work, left_stats, right_stats)

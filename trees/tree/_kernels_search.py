@@ -60,6 +60,7 @@ __all__ = [
     "BUFFER_SPARE",
     "BUFFER_VALUES",
     "DATA_CATEGORICAL",
+    "DATA_COLUMNS",
     "DATA_ORDERS",
     "DATA_ROWS",
     "DATA_STATS",
@@ -78,6 +79,7 @@ __all__ = [
     "children_allowed",
     "count_present",
     "choose_split",
+    "feature_columns",
     "fill_candidates",
     "keep_rows",
     "membership_left",
@@ -101,7 +103,10 @@ _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
 FEATURE_THRESHOLD = 1e-7
 # Positions in ``data``, the training arrays every kernel reads, in this order (module
 # docstring; ``GrowingTree.kernel_data``). numba reads these module constants as literals.
-DATA_XS, DATA_ROWS, DATA_STATS, DATA_X, DATA_CATEGORICAL, DATA_TARGETS, DATA_ORDERS = range(7)
+# ``DATA_COLUMNS``: ``X`` feature by feature (``feature_columns``), which random splits read;
+# shape (0, 0) for the other growths.
+(DATA_XS, DATA_ROWS, DATA_STATS, DATA_X, DATA_CATEGORICAL, DATA_TARGETS, DATA_ORDERS,
+ DATA_COLUMNS) = range(8)  # fmt: skip
 # Positions in ``buffers``, the scratch arrays of a node's search (``_kernels_growth._scratch``):
 # per category code its statistics and row count; the left, spare (random splits: the best
 # candidate's left statistics) and parent statistics; one
@@ -390,6 +395,26 @@ def categorical_best(
         for j in range(best_cut if equality else 0, best_cut + 1):
             chosen[present[order[j]]] = 1
     return best, best_n_left
+
+
+@njit(**_JIT)
+def feature_columns(X):
+    """``X`` feature by feature: ``columns[f, row] = X[row, f]`` (C-ordered, shape (n_features,
+    n_rows)).
+
+    Random splits gather one feature's values at a node's rows, which are in increasing order:
+    from ``X`` each value costs a cache line of its own (a row of 20 features spans 160 bytes),
+    from a column consecutive rows share their lines. Measured at 100,000 x 20 with
+    ``max_depth=8``: 10-15% of a fit, at the cost of a copy of ``X`` (the transposition itself,
+    in blocks of rows, is about 1% of it).
+    """
+    n_rows, n_features = X.shape
+    columns = np.empty((n_features, n_rows))
+    for block in range(0, n_rows, 64):  # rows in blocks: each column written in runs of 64
+        for f in range(n_features):
+            for i in range(block, min(block + 64, n_rows)):
+                columns[f, i] = X[i, f]
+    return columns
 
 
 @njit(**_JIT, **COUNTED)
