@@ -94,7 +94,9 @@ def _side_sums(values, rows, start, count, stats, cut, on_left, out):
     Up to three statistics (regression's sums, two classes) are summed in local
     variables: the compiler cannot tell ``out`` from ``stats``, so a sum kept in
     ``out`` is stored and loaded again at every row (a third of a fully grown extra
-    tree's time).
+    tree's time). Rows index as unsigned integers: numba wraps a signed index that could be
+    negative around the array's end, a few instructions per access in the hottest loops
+    (measured: 5% of a fit at 100,000 x 20).
     """
     n_stats = stats.shape[1]
     if n_stats > 3:
@@ -103,7 +105,7 @@ def _side_sums(values, rows, start, count, stats, cut, on_left, out):
     s0, s1, s2 = 0.0, 0.0, 0.0
     for i in range(count):
         if _goes_left(values[i], cut) == on_left:
-            row = rows[0, start + i]
+            row = np.uint64(rows[0, start + i])  # unsigned: numba adds no wraparound code
             s0 += stats[row, 0]
             if n_stats > 1:
                 s1 += stats[row, 1]
@@ -155,16 +157,16 @@ def _partition_one_row(data, start, count, feature, cut, work, sums):
     n_left, n_right, n_missing = 0, 0, 0
     for i in range(start, start + count):
         row, moved = rows[0, i], xs[0, i]
-        value = columns[feature, row]
+        value = columns[feature, np.uint64(row)]  # unsigned (``_side_sums``)
         n_missing += np.isnan(value)
         if _goes_left(value, cut):  # compacting in place is safe: start + n_left <= i
             rows[0, start + n_left], xs[0, start + n_left] = row, moved
             n_left += 1
-            left = _plus_row(left, stats, row)
+            left = _plus_row(left, stats, np.uint64(row))
         else:
             spare_rows[n_right], spare_xs[n_right] = row, moved
             n_right += 1
-            right = _plus_row(right, stats, row)
+            right = _plus_row(right, stats, np.uint64(row))
     for j in range(n_right):
         rows[0, start + n_left + j], xs[0, start + n_left + j] = spare_rows[j], spare_xs[j]
     for k in range(stats.shape[1]):
@@ -241,8 +243,9 @@ def _threshold_candidate(columns, rows, node, stats, feature, values, left, bit_
     """
     start, count, parent = node
     lo, hi, n_missing = np.inf, -np.inf, 0
-    for i in range(count):
-        value = values[i] = columns[feature, rows[0, start + i]]
+    column, node_rows = columns[feature], rows[0, start : start + count]
+    for i in range(count):  # an unsigned index: no code for negative ones (``_side_sums``)
+        value = values[i] = column[np.uint64(node_rows[i])]
         if np.isnan(value):
             n_missing += 1
         else:
