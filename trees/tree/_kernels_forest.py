@@ -111,6 +111,20 @@ def _room(array, rows):
 
 
 @njit(**_JIT)
+def _batch_store(capacity, widths_of, n_stat_columns):
+    """Empty node stores for a batch's trees end to end: ``capacity`` rows of the widths of
+    ``widths_of`` (a growth's ``ints, floats, sets``), statistics and means zeroed."""
+    ints, floats, sets = widths_of
+    return (
+        np.empty((capacity, ints.shape[1]), dtype=np.int64),
+        np.empty((capacity, floats.shape[1])),
+        np.empty((capacity, sets.shape[1]), dtype=np.uint8),
+        np.zeros((capacity, n_stat_columns)),
+        np.zeros(capacity),
+    )
+
+
+@njit(**_JIT)
 def grow_trees(data, draws, centring, generators, settings, rules):
     """Grow one tree per seed.
 
@@ -151,11 +165,11 @@ def grow_trees(data, draws, centring, generators, settings, rules):
     no_targets = np.zeros(0)
     has_class = np.zeros((n_trees, max(n_classes, 1)), dtype=np.bool_)
     node_offsets = np.zeros(n_trees + 1, dtype=np.int64)
-    capacity = 64 * n_trees
-    all_ints = np.empty((capacity, 0), dtype=np.int64)
-    all_floats, all_sets = np.empty((capacity, 0)), np.empty((capacity, 0), dtype=np.uint8)
-    all_stats = np.zeros((capacity, n_classes if n_classes > 0 else 3))
-    all_means = np.zeros(capacity)
+    all_ints, all_floats, all_sets, all_stats, all_means = _batch_store(
+        0,
+        (np.empty((0, 0), dtype=np.int64), np.empty((0, 0)), np.empty((0, 0), dtype=np.uint8)),
+        n_classes if n_classes > 0 else 3,
+    )
     for t in range(n_trees):
         weights, rows, xs = _tree_layout(X, sorted_rows, seeds[t], sampling)
         if n_classes > 0:
@@ -170,10 +184,10 @@ def grow_trees(data, draws, centring, generators, settings, rules):
         )  # fmt: skip
         start, end = node_offsets[t], node_offsets[t] + size
         node_offsets[t + 1] = end
-        if t == 0:  # the stores' widths are the growth's
-            all_ints = np.empty((capacity, ints.shape[1]), dtype=np.int64)
-            all_floats = np.empty((capacity, floats.shape[1]))
-            all_sets = np.empty((capacity, sets.shape[1]), dtype=np.uint8)
+        if t == 0:  # the stores' widths are the growth's; room for trees of the first's size
+            all_ints, all_floats, all_sets, all_stats, all_means = _batch_store(
+                (size + size // 8 + 1) * n_trees, (ints, floats, sets), all_stats.shape[1]
+            )
         all_ints, all_floats = _room(all_ints, end), _room(all_floats, end)
         all_sets, all_stats = _room(all_sets, end), _room(all_stats, end)
         all_means = _room(all_means, end)
