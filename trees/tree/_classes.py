@@ -451,8 +451,11 @@ def _fit_arrays_valid_already(X, y, numeric_y):
     if y.dtype.kind not in kinds or (y.dtype.kind == "f" and not np.isfinite(y).all()):
         return False
     # The compiled scan stops at the first infinity and allocates nothing (numpy's test makes
-    # a boolean copy of X: a millisecond per million values).
-    return no_infinity(X) if X.flags.c_contiguous else not np.isinf(X).any()
+    # a boolean copy of X: a millisecond per million values). It takes the arrays the kernels
+    # take (``kernel_array``): another layout would compile another specialisation.
+    if X.flags.c_contiguous and X.flags.writeable:
+        return no_infinity(X)
+    return not np.isinf(X).any()
 
 
 def _round_for_fit(X, threshold_dtype):

@@ -194,7 +194,7 @@ class GrowingTree:
         Regression: the target of each row, read to leave a node whose
         target is constant a leaf (its computed variance may be a rounding
         error above zero), and to give each node the mean of its rows'
-        targets (``_kernels_growth.node_means``; a pure leaf its target
+        targets (``_kernels_node_values.node_means``; a pure leaf its target
         exactly). Defaults to ``w*y / w`` from ``row_stats``, and the values
         to the criterion's mean plus ``value_offset``.
     """

@@ -32,7 +32,8 @@ import numpy as np
 from numba import njit
 
 from ._kernels_draws import add_draw_counts
-from ._kernels_growth import N_SAMPLES, START, grow_compiled, node_means
+from ._kernels_growth import N_SAMPLES, START, grow_compiled
+from ._kernels_node_values import node_means
 from ._kernels_search import keep_rows
 
 __all__ = ["grow_trees"]

@@ -85,7 +85,6 @@ from ._kernels_sklearn_order import (
 __all__ = [
     "CHOICE_MISSING_LEFT",
     "FLOAT_COLUMNS",
-    "node_means",
     "GrowthSettings",
     "INT_COLUMNS",
     "LIMIT_MAX_DEPTH",
@@ -194,8 +193,9 @@ EPSILON = np.finfo(np.float64).eps
 
 @njit(**_JIT)
 def _grown(array, capacity):
-    """``array`` with room for ``capacity`` rows (new rows zero)."""
-    out = np.zeros((capacity,) + array.shape[1:], dtype=array.dtype)
+    """``array`` with room for ``capacity`` rows (new rows unset: a node's every column is
+    written when it is made, :func:`_new_leaf`)."""
+    out = np.empty((capacity,) + array.shape[1:], dtype=array.dtype)
     out[: array.shape[0]] = array
     return out
 
@@ -254,36 +254,6 @@ def _constant_target(data, start, count):
             elif targets[row] != first:
                 return False
     return True
-
-
-@njit(**_JIT)
-def node_means(rows, targets, weights, starts, counts, out):
-    """Each node's weighted mean target, summed from its own rows (regression values).
-
-    ``rows`` lists row ids so that node ``i`` owns ``rows[starts[i]:starts[i] +
-    counts[i]]``. A node whose weighted rows all share one target gets that
-    target itself, so a pure leaf predicts its value exactly (a sum of equal
-    terms divided by their weight may round off it, and a mean of centred
-    targets plus their offset does: issue 29). A node without weight gets 0.
-    """
-    for node in range(starts.shape[0]):
-        start, count = starts[node], counts[node]
-        total, weight_sum, first, constant = 0.0, 0.0, np.nan, True
-        for i in range(count):
-            row = rows[start + i]
-            w = weights[row]
-            if w <= 0:
-                continue
-            if first != first:
-                first = targets[row]
-            elif targets[row] != first:
-                constant = False
-            total += w * targets[row]
-            weight_sum += w
-        if weight_sum <= 0:
-            out[node] = 0.0
-        else:
-            out[node] = first if constant else total / weight_sum
 
 
 @njit(**_INLINE)
@@ -488,20 +458,28 @@ def _split(data, store, node, size, work, child_stats, raw_sums):
         _children_sklearn_variance(data, store, node, size, work[0])
 
 
-@njit(**_INLINE)
-def _grow_loop(data, store, search, scratch, best_first):
-    """Split nodes until none is left or the budget ends.
+@njit(**_JIT, **UNCOUNTED)
+def _grow_nodes(data, view, search, scratch, heap, state, best_first):
+    """Split nodes until none is left, the budget ends, or the store is full.
 
     In the order the nodes were created (level by level), or with ``best_first``
     the open leaf with the largest weighted impurity decrease first (a heap; ties:
     the lower node id). Both orders are one compiled function: numba optimises a
     compiled function together with everything it calls, so a loop function of
     each order cost that whole optimisation twice (about 4.5 s of the first
-    compilation). For the same reason it is inlined into :func:`grow_compiled`.
+    compilation).
 
-    ``store`` holds the arrays (returned, grown when full); the loop works on
-    their unmanaged views, and the caller keeps the arrays they were taken from
-    alive until it ends (:func:`_kept_until_here`).
+    ``view`` holds unmanaged views of the node store (``_store_views``) and
+    ``heap`` of the heap's array: no array here is reference counted, at any node
+    (:func:`_grow_loop` grows the store between calls). ``state`` is ``(size,
+    node, budget, n_heap)``.
+
+    Returns
+    -------
+    state : tuple
+    ended : bool
+        Whether the growth has ended (otherwise the store needs room for two
+        more nodes).
     """
     buffers, work, child_stats = scratch
     median_scratch = (buffers[BUFFER_RANKS], buffers[BUFFER_MEDIANS])
@@ -510,19 +488,11 @@ def _grow_loop(data, store, search, scratch, best_first):
         search[SEARCH_WEIGHTS],
         search[SEARCH_SETTINGS][SETTING_CRIT],
     )
-    raw_sums = limits[LIMIT_RAW_SUMS]
-    # Integers typed int64, not literals: numba compiles a callee once per literal argument
-    # (``_evaluate`` and ``_split`` again for 0 and 1), seconds of first compilation each.
-    budget, size, node = limits[LIMIT_MAX_SPLITS], np.int64(1), np.int64(0)
-    view, capacity = _store_views(store), store[STORE_INTS].shape[0]
-    heap, n_heap = np.empty((2 * budget + 2 if best_first else 0, 2)), np.int64(0)
-    if (
-        best_first
-        and _may_split(data, view, node, limits, weights, crit, median_scratch)
-        and _evaluate(data, view, node, search, buffers)
-    ):
-        n_heap = heap_push(heap, n_heap, -view[STORE_FLOATS][node, CHOICE_IMPROVEMENT], node)
+    raw_sums, capacity = limits[LIMIT_RAW_SUMS], view[STORE_INTS].shape[0]
+    size, node, budget, n_heap = state
     while (n_heap > 0 and budget > 0) if best_first else (node < size and budget != 0):
+        if size + 2 > capacity:
+            return (size, node, budget, n_heap), False
         if best_first:
             node, n_heap = heap_pop(heap, n_heap)
         elif not (
@@ -531,9 +501,6 @@ def _grow_loop(data, store, search, scratch, best_first):
         ):
             node += 1
             continue
-        if size + 2 > capacity:  # (an int: reading the store's shape counts a reference)
-            store = _make_room(store, size + 2)
-            view, capacity = _store_views(store), store[STORE_INTS].shape[0]
         _split(data, view, node, size, work, child_stats, raw_sums)
         budget -= 1
         for child in (size, size + 1):
@@ -546,7 +513,41 @@ def _grow_loop(data, store, search, scratch, best_first):
                 n_heap = heap_push(heap, n_heap, -improvement, child)
         size += 2
         node += 1
-    return store, size
+    return (size, node, budget, n_heap), True
+
+
+@njit(**_INLINE)
+def _grow_loop(data, store, search, scratch, best_first):
+    """Grow the tree from its root (:func:`_grow_nodes`), doubling the store when full.
+
+    ``store`` holds the arrays (returned, grown when full); the loop works on their
+    unmanaged views, and the caller keeps the arrays they were taken from alive until
+    it ends (:func:`_kept_until_here`). Inlined into :func:`grow_compiled`: a function
+    of its own would be optimised again with everything it calls.
+    """
+    limits, weights, buffers = search[SEARCH_LIMITS], search[SEARCH_WEIGHTS], scratch[0]
+    median_scratch = (buffers[BUFFER_RANKS], buffers[BUFFER_MEDIANS])
+    crit = search[SEARCH_SETTINGS][SETTING_CRIT]
+    # Integers typed int64, not literals: numba compiles a callee once per literal argument
+    # (``_evaluate`` and ``_split`` again for 0 and 1), seconds of first compilation each.
+    budget, node = limits[LIMIT_MAX_SPLITS], np.int64(0)
+    view = _store_views(store)
+    heap = np.empty((2 * budget + 2 if best_first else 0, 2))
+    n_heap = np.int64(0)
+    if (
+        best_first
+        and _may_split(data, view, node, limits, weights, crit, median_scratch)
+        and _evaluate(data, view, node, search, buffers)
+    ):
+        n_heap = heap_push(heap, n_heap, -view[STORE_FLOATS][node, CHOICE_IMPROVEMENT], node)
+    state, ended = (np.int64(1), node, budget, n_heap), False
+    while not ended:
+        state, ended = _grow_nodes(data, view, search, scratch, unmanaged(heap), state, best_first)
+        if not ended:
+            store = _make_room(store, state[0] + 2)
+            view = _store_views(store)
+    _kept_until_here((heap,))
+    return store, state[0]
 
 
 @njit(**_JIT)
@@ -627,7 +628,7 @@ def _scratch_views(scratch):
 def _first_capacity(n_rows, limits):
     """Room for every node a tree on ``n_rows`` rows can have under its limits, at most 2^16
     rows (the store doubles past them): a fully grown tree of fewer rows is never copied.
-    ``np.zeros`` asks the system for zeroed pages, which cost nothing until written."""
+    The store's rows are not cleared (:func:`_root_store`): pages cost nothing until written."""
     most = 2 * max(n_rows // max(limits[LIMIT_MIN_SAMPLES_LEAF], 1), 1) - 1
     if limits[LIMIT_MAX_DEPTH] >= 0 and limits[LIMIT_MAX_DEPTH] < 62:
         most = min(most, 2 ** (limits[LIMIT_MAX_DEPTH] + 1) - 1)
@@ -638,14 +639,20 @@ def _first_capacity(n_rows, limits):
 
 @njit(**_JIT)
 def _root_store(root_stats, n_rows, n_codes, capacity):
-    """A node store of ``capacity`` rows holding one node, the root: a leaf of ``n_rows`` rows."""
+    """A node store of ``capacity`` rows holding one node, the root: a leaf of ``n_rows`` rows.
+
+    Only the root's row is set: a node's every column is written when it is made
+    (:func:`_new_leaf`), so clearing the other rows would only cost a pass over them (for
+    a forest of fully grown trees, a few megabytes per tree).
+    """
     store = (
-        np.zeros((capacity, INT_COLUMNS), dtype=np.int64),
-        np.zeros((capacity, FLOAT_COLUMNS)),
-        np.zeros((capacity, root_stats.shape[0])),
-        np.zeros((capacity, n_codes), dtype=np.uint8),
+        np.empty((capacity, INT_COLUMNS), dtype=np.int64),
+        np.empty((capacity, FLOAT_COLUMNS)),
+        np.empty((capacity, root_stats.shape[0])),
+        np.empty((capacity, n_codes), dtype=np.uint8),
     )
     ints, floats, node_stats = store[STORE_INTS], store[STORE_FLOATS], store[STORE_STATS]
+    ints[0, :], floats[0, :], store[STORE_SETS][0, :] = 0, 0.0, 0
     ints[0, FEATURE] = ints[0, LEFT] = ints[0, RIGHT] = -1
     ints[0, N_SAMPLES] = n_rows
     floats[0, THRESHOLD] = np.nan

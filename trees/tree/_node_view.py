@@ -5,7 +5,7 @@
 (``_kernels_growth``) of a :class:`~trees.tree._growth.GrowingTree`. Values
 and impurities come from each node's statistics with the numpy criteria,
 or, for regression, from each node's own rows: the mean of its targets
-(``_kernels_growth.node_means``), or their weighted median and absolute
+(``_kernels_node_values.node_means``), or their weighted median and absolute
 error (``_kernels_absolute_error.node_medians``).
 """
 
@@ -24,8 +24,8 @@ from ._kernels_growth import (
     STORE_INTS,
     STORE_STATS,
     THRESHOLD,
-    node_means,
 )
+from ._kernels_node_values import node_means
 
 __all__ = ["NodeView", "impurity_decrease"]
 
