@@ -144,3 +144,17 @@ def test_sklearn_conversion_supports_every_operator():
     np.testing.assert_allclose(converted.predict(X, "<="), theirs.predict_proba(X))
     assert converted.class_names == ["0", "1", "2"]
     assert converted.predict(X, "<").shape == (150, 3)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("growth", [{}, {"max_leaf_nodes": 35_000}], ids=["level", "best-first"])
+def test_a_tree_larger_than_its_first_node_store_equals_sklearns(growth):
+    """A store starts with room for 2^16 nodes (``_kernels_growth._first_capacity``); a tree of
+    about 70,000 grows it mid-loop, with a node chosen and waiting for room, in both growth orders."""
+    rng = np.random.default_rng(0)
+    X = rng.permutation(36_000).astype(np.float32)[:, None].astype(np.float64)
+    y = rng.normal(size=36_000)
+    ours = DecisionTreeRegressor(**growth).fit(X, y)
+    theirs = sktree.DecisionTreeRegressor(random_state=0, **growth).fit(X, y)
+    assert ours.tree_.node_count == theirs.tree_.node_count > 2**16
+    assert_same_structure(ours.tree_, from_sklearn(theirs), atol=1e-8 * np.abs(y).max())

@@ -472,7 +472,8 @@ def _grow_nodes(data, view, search, scratch, heap, state, best_first):
     ``view`` holds unmanaged views of the node store (``_store_views``) and
     ``heap`` of the heap's array: no array here is reference counted, at any node
     (:func:`_grow_loop` grows the store between calls). ``state`` is ``(size,
-    node, budget, n_heap)``.
+    node, budget, n_heap, pending)``: ``pending`` when ``node``, chosen and
+    evaluated, waits for room to split (evaluating it again would draw again).
 
     Returns
     -------
@@ -489,11 +490,11 @@ def _grow_nodes(data, view, search, scratch, heap, state, best_first):
         search[SEARCH_SETTINGS][SETTING_CRIT],
     )
     raw_sums, capacity = limits[LIMIT_RAW_SUMS], view[STORE_INTS].shape[0]
-    size, node, budget, n_heap = state
-    while (n_heap > 0 and budget > 0) if best_first else (node < size and budget != 0):
-        if size + 2 > capacity:
-            return (size, node, budget, n_heap), False
-        if best_first:
+    size, node, budget, n_heap, pending = state
+    while pending or ((n_heap > 0 and budget > 0) if best_first else (node < size and budget != 0)):
+        if pending:
+            pending = False
+        elif best_first:
             node, n_heap = heap_pop(heap, n_heap)
         elif not (
             _may_split(data, view, node, limits, weights, crit, median_scratch)
@@ -501,6 +502,8 @@ def _grow_nodes(data, view, search, scratch, heap, state, best_first):
         ):
             node += 1
             continue
+        if size + 2 > capacity:
+            return (size, node, budget, n_heap, True), False
         _split(data, view, node, size, work, child_stats, raw_sums)
         budget -= 1
         for child in (size, size + 1):
@@ -513,7 +516,7 @@ def _grow_nodes(data, view, search, scratch, heap, state, best_first):
                 n_heap = heap_push(heap, n_heap, -improvement, child)
         size += 2
         node += 1
-    return (size, node, budget, n_heap), True
+    return (size, node, budget, n_heap, False), True
 
 
 @njit(**_INLINE)
@@ -540,7 +543,7 @@ def _grow_loop(data, store, search, scratch, best_first):
         and _evaluate(data, view, node, search, buffers)
     ):
         n_heap = heap_push(heap, n_heap, -view[STORE_FLOATS][node, CHOICE_IMPROVEMENT], node)
-    state, ended = (np.int64(1), node, budget, n_heap), False
+    state, ended = (np.int64(1), node, budget, n_heap, False), False
     while not ended:
         state, ended = _grow_nodes(data, view, search, scratch, unmanaged(heap), state, best_first)
         if not ended:
