@@ -93,8 +93,9 @@ def show_table_tab(ctx):
     if rows_choice == REPORT_SCRIPT_ROWS:
         split41 = report_script_split(ctx.X_all, y_all)
         t2.caption(
-            f"{REPORT_ROWS:,} rows, the report's 80/20 split (seed 1234, not stratified); "
-            f"conditions on nominal features: {ctx.settings.nominal}."
+            f"{REPORT_ROWS:,} rows, the report's 80/20 split (seed 1234, not stratified, in "
+            "place of the seed and share above, which the other tabs use); conditions on "
+            f"nominal features: {ctx.settings.nominal}."
         )
     else:
         X41, y41, _ = sample(
