@@ -543,7 +543,8 @@ def _grow_loop(data, store, search, scratch, best_first):
         and _evaluate(data, view, node, search, buffers)
     ):
         n_heap = heap_push(heap, n_heap, -view[STORE_FLOATS][node, CHOICE_IMPROVEMENT], node)
-    state, ended = (np.int64(1), node, budget, n_heap, False), False
+    # ``np.bool_``, not ``False``: a literal in the tuple compiled ``_grow_nodes`` twice (4 s).
+    state, ended = (np.int64(1), node, budget, n_heap, np.bool_(False)), False
     while not ended:
         state, ended = _grow_nodes(data, view, search, scratch, unmanaged(heap), state, best_first)
         if not ended:
