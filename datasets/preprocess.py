@@ -241,7 +241,10 @@ def _rows_and_target(dataset, max_classes, steps):
         raise DataError(
             "At most 1 class leaves nothing to classify: keep at least 2, or 0 for all."
         )
-    X, y = _drop_rows_without_target(dataset.X.copy(), dataset.y.copy(), steps)
+    # Shallow copies: pandas copies a column on its first write (copy on write), so the
+    # processed features share the raw dataset's columns until a step changes one. A deep
+    # copy here held a second copy of every uploaded table (17 MB for 110,000 x 20).
+    X, y = _drop_rows_without_target(dataset.X.copy(deep=False), dataset.y.copy(deep=False), steps)
     if dataset.task == "classification":
         y = _group_rare_classes(y, max_classes, steps)
     return X, y
