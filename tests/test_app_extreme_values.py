@@ -37,7 +37,7 @@ def _csv(rows=80):
 def test_an_upload_near_1e20_and_1e_11_with_a_name_clash_shows_no_error_box():
     # The upload comes back from the server's shelf, as after a reload of the page: the same
     # path from bytes to dataset as an upload (``UploadRecord.to_dataset``), without the widget.
-    token = state.kept_uploads().put(UploadRecord("extreme.csv", _csv(), "y"))
+    token = state.kept_uploads().put(UploadRecord.of_file("extreme.csv", _csv(), "y"))
     at = AppTest.from_file(str(APP), default_timeout=120)
     at.query_params["upload"] = token
     at.run()

@@ -69,9 +69,9 @@ def test_the_target_is_asked_for_and_free_text_is_dropped_with_its_reason():
     assert not any(str(c).startswith("comment") for c in data.X.columns)
     assert "income" in data.X.columns  # read as numbers, not coded as categories
     assert "178" not in " ".join(_texts(at.markdown))
-    # After the upload the page says what was left out, and why.
-    left_out, plan = _plans(at)  # the page's table above the tabs, then the upload tab's
-    assert list(plan.index) == ["age", "city", "income", "signed", "bought", "comment"]
+    # After the upload the page says what was left out, and why (the upload tab shows the
+    # file in use, its target to change, and no plan while the target is unchanged).
+    (left_out,) = _plans(at)
     assert "comment" in left_out.index and "age" not in left_out.index
     assert left_out.loc["comment", "detected type"].startswith("free text")
     assert any("Columns of shop.csv left out or changed" in m for m in _texts(at.markdown))
@@ -102,3 +102,52 @@ def test_a_file_over_the_limit_is_refused_on_the_page_with_its_size_and_the_way_
     assert any("unchanged" in c for c in _texts(at.caption))
     assert not [b for b in at.button if b.key == "data_use_upload"]
     assert at.header[0].value == "Lattice features"
+
+
+def test_a_used_file_leaves_the_uploader_and_its_target_changes_without_uploading_again():
+    """Issue 33, item 1: Streamlit's uploader held its own copy of a used file for the session's
+    life; the kept upload holds it now, and the upload tab changes its target from there."""
+    at = open_page("app_pages/data/data.py")
+    at.file_uploader[0].set_value(("shop.csv", _practitioner_csv(), "text/csv")).run()
+    by_key(at.button, "data_use_upload").click().run()
+    assert not at.exception and not at.error, _texts(at.error)
+    (uploader,) = at.file_uploader
+    assert uploader.key == "data_upload_file_1" and uploader.value is None
+    assert any(
+        m.startswith("**In use: shop.csv**, 200 rows and 6 columns") for m in _texts(at.markdown)
+    )
+    assert by_key(at.selectbox, "data_kept_target").value == "bought"
+    assert not [b for b in at.button if b.key == "data_use_kept"]  # nothing to change yet
+    by_key(at.selectbox, "data_kept_target").set_value("age").run()
+    assert by_key(at.radio, "data_kept_task_age").value == "regression"
+    (left_out, plan) = _plans(at)  # what the new choice would do, as before an upload is used
+    assert list(plan.index) == ["age", "city", "income", "signed", "bought", "comment"]
+    by_key(at.button, "data_use_kept").click().run()
+    assert not at.exception and not at.error, _texts(at.error)
+    data = at.session_state[state.DATA]
+    assert data.y.name == "age" and data.task == "regression" and "bought" in data.X.columns
+    assert at.session_state[state.UPLOAD]["record"].target == "age"
+    assert any("Now predicting age in shop.csv" in s for s in _texts(at.success))
+
+
+def test_releasing_a_used_file_removes_it_from_streamlits_store_of_uploads():
+    from streamlit.testing.v1 import AppTest
+
+    def page():
+        import streamlit as st
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+        from ui import data_controls, state
+
+        file = st.file_uploader("file", key=state.uploader_key())
+        if file is not None:
+            context = get_script_run_ctx()
+            before = context.uploaded_file_mgr.get_files(context.session_id, [file.file_id])
+            data_controls.release_uploaded_file(file)
+            after = context.uploaded_file_mgr.get_files(context.session_id, [file.file_id])
+            st.markdown(f"held: {len(before)} then {len(after)}; key: {state.uploader_key()}")
+
+    at = AppTest.from_function(page, default_timeout=60).run()
+    at.file_uploader[0].set_value(("t.csv", b"a,y\n1,0\n2,1\n", "text/csv")).run()
+    assert not at.exception
+    assert [m.value for m in at.markdown] == ["held: 1 then 0; key: data_upload_file_1"]

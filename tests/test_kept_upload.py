@@ -1,6 +1,8 @@
 """Uploads kept for the session and across page reloads (issue 21, item 9)."""
 
+import hashlib
 import json
+import secrets
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -11,7 +13,7 @@ CSV = b"age,income,label\n30,1000,yes\n40,2000,no\n50,,yes\n60,4000,no\n"
 
 
 def _record(data=CSV, **changes):
-    return UploadRecord(
+    return UploadRecord.of_file(
         **{"filename": "people.csv", "data": data, "target": "label", "task": None, **changes}
     )
 
@@ -63,13 +65,27 @@ def test_the_shelf_keeps_records_under_unguessable_tokens():
 
 
 def test_the_shelf_forgets_the_least_recently_used_when_full():
-    shelf = UploadShelf(max_uploads=2, max_bytes=3 * len(CSV))
+    shelf = UploadShelf(max_uploads=2, max_bytes=3 * _record().n_kept_bytes)
     a, b = shelf.put(_record()), shelf.put(_record())
     shelf.get(a)  # a is now the most recent
     c = shelf.put(_record())
     assert shelf.get(b) is None and shelf.get(a) is not None and shelf.get(c) is not None
-    shelf.put(_record(data=CSV * 2))  # over the byte budget: the oldest go
-    assert shelf.n_bytes <= shelf.max_bytes and len(shelf) <= 2
+    noise = secrets.token_bytes(2 * _record().n_kept_bytes)  # random bytes do not compress
+    d = shelf.put(_record(data=noise))  # over the byte budget: the oldest go
+    assert shelf.n_bytes <= shelf.max_bytes and len(shelf) == 1
+    assert shelf.get(d) is not None and shelf.get(a) is None and shelf.get(c) is None
+
+
+def test_a_record_keeps_its_file_compressed_and_gives_it_back_exactly():
+    """Issue 33, item 1: a kept upload lives on the server while a session works on it."""
+    table = b"age,income,label\n" + b"".join(
+        f"{20 + i % 50},{1000 + 10 * (i % 300)},{'yes' if i % 3 else 'no'}\n".encode()
+        for i in range(5_000)
+    )
+    record = _record(data=table)
+    assert record.data == table and record.n_bytes == len(table)
+    assert record.n_kept_bytes < len(table) / 3
+    assert record.sha256 == hashlib.sha256(table).hexdigest()
 
 
 def test_a_file_larger_than_the_shelf_is_not_kept():
@@ -213,8 +229,8 @@ def test_the_same_file_kept_twice_is_held_once():
     shelf = UploadShelf()
     first = shelf.put(_record(data=bytes(CSV)), owner="a")
     second = shelf.put(_record(filename="copy.csv", data=bytes(CSV)), owner="b")
-    assert shelf.n_bytes == len(CSV)
-    assert shelf.get(first, owner="a").data is shelf.get(second, owner="b").data
+    assert shelf.n_bytes == _record().n_kept_bytes
+    assert shelf.get(first, owner="a").packed is shelf.get(second, owner="b").packed
 
 
 def test_an_upload_unused_for_long_is_dropped():

@@ -7,6 +7,7 @@ dataset is left as it was, so nothing the user loaded is lost.
 import hashlib
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from datasets import REPORT_PREPROCESSING, DataError, UploadRecord, table_to_dataset
 from datasets import upload as upload_limits
@@ -28,7 +29,8 @@ def cached_read_table(data, filename):
     of the page while it sits in the uploader. Returns the table, or raises
     ``DataError`` as ``datasets.upload_worker.read_table_in_worker`` does.
     """
-    return _digest_and_table(data, filename)[1]
+    data = bytes(data)
+    return _table(hashlib.sha256(data).hexdigest(), filename, lambda: data)
 
 
 def read_upload(data, filename):
@@ -37,19 +39,33 @@ def read_upload(data, filename):
 
     Raises ``DataError`` as :func:`cached_read_table` does.
     """
-    digest, table = _digest_and_table(data, filename)
+    data = bytes(data)
+    return _table_and_types(hashlib.sha256(data).hexdigest(), filename, lambda: data)
+
+
+def read_kept_upload(record):
+    """``(table, types)`` of a kept upload (a ``datasets.UploadRecord``), as :func:`read_upload`
+    reads them. The record knows its digest, and its file is decompressed only when the
+    table is not in the cache.
+
+    Raises ``DataError`` as :func:`cached_read_table` does.
+    """
+    return _table_and_types(record.sha256, record.filename, lambda: record.data)
+
+
+def _table_and_types(digest, filename, file_bytes):
+    table = _table(digest, filename, file_bytes)
     return table, _column_types(digest, upload_limits.table_suffix(filename), table)
 
 
-def _digest_and_table(data, filename):
-    """The upload's sha256 digest and its table (see :func:`cached_read_table`)."""
-    data = bytes(data)
-    digest = hashlib.sha256(data).hexdigest()
+def _table(digest, filename, file_bytes):
+    """The table of the file whose sha256 is ``digest``; ``file_bytes()`` gives the file,
+    called only when the table is not cached (see :func:`cached_read_table`)."""
     suffix = upload_limits.table_suffix(filename)
-    table, message = _read_upload(digest, suffix, upload_limits.MAX_UPLOAD_BYTES, data)
+    table, message = _read_upload(digest, suffix, upload_limits.MAX_UPLOAD_BYTES, file_bytes)
     if message is not None:
         raise DataError(message)
-    return digest, table
+    return table
 
 
 # A resource, as the table it describes: computed once for every session and never changed.
@@ -61,13 +77,14 @@ def _column_types(digest, suffix, _table):
 
 # A resource: one parsed table for every session, read by table_to_dataset and never changed.
 @cache_budget.resource(show_spinner="Reading the file...", max_entries=8)
-def _read_upload(digest, suffix, max_bytes, _data):
-    """``(table, None)`` or ``(None, refusal)``; ``digest`` stands for ``_data`` in the key.
+def _read_upload(digest, suffix, max_bytes, _file_bytes):
+    """``(table, None)`` or ``(None, refusal)``; ``digest`` stands for the file in the key.
 
-    Streamlit does not hash an argument whose name starts with "_".
+    ``_file_bytes()`` gives the file. Streamlit does not hash an argument whose name
+    starts with "_".
     """
     try:
-        table = read_table_in_worker(_data, suffix, max_bytes)
+        table = read_table_in_worker(_file_bytes(), suffix, max_bytes)
     except DataError as err:
         return None, str(err)
     return _within_budget(table)
@@ -136,12 +153,16 @@ def use_upload(data, filename, target, task=None):
     str or None
         An error message, or None (the dataset is then current and kept).
     """
-    record = UploadRecord(filename=filename or "", data=bytes(data), target=str(target), task=task)
+    return use_kept_upload(UploadRecord.of_file(filename or "", data, str(target), task))
+
+
+def use_kept_upload(record):
+    """Make the upload ``record`` (a ``datasets.UploadRecord``) the current dataset, with its
+    target and task, and keep it; an error message, or None (as :func:`use_upload`)."""
+    name = record.filename or "Uploaded table"
     try:
-        table, types = read_upload(record.data, filename)
-        raw = table_to_dataset(
-            table, target, task=task, name=filename or "Uploaded table", types=types
-        )
+        table, types = read_kept_upload(record)
+        raw = table_to_dataset(table, record.target, task=record.task, name=name, types=types)
         state.set_dataset(raw, origin=("upload", raw.name))
     except DataError as err:
         return str(err)
@@ -149,6 +170,28 @@ def use_upload(data, filename, target, task=None):
         give_back_freed_memory()
     state.keep_upload(record, raw)
     return None
+
+
+def release_uploaded_file(file):
+    """Let go of Streamlit's copy of an uploaded file whose table is now in use.
+
+    From :func:`use_upload` on, the kept upload holds the file (once for every
+    session of the same content, ``ui.state.keep_upload``). Streamlit's store
+    of uploads would hold its own copy for as long as the session lives, one
+    per session (18 MB each for an 18 MB CSV). So the file is removed from that
+    store, and the uploader is drawn under a new key (empty) from the next run.
+
+    Parameters
+    ----------
+    file : streamlit.runtime.uploaded_file_manager.UploadedFile
+        The uploader's file.
+    """
+    state.next_uploader()
+    context = get_script_run_ctx()
+    # Only the in-memory store (Streamlit's own) can remove one file; st.chat_input does the same.
+    remove = getattr(getattr(context, "uploaded_file_mgr", None), "remove_file", None)
+    if remove is not None:
+        remove(session_id=context.session_id, file_id=file.file_id)
 
 
 def apply_settings(

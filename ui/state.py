@@ -64,8 +64,10 @@ __all__ = [
     "kept_uploads",
     "preprocessing_settings",
     "set_dataset",
+    "next_uploader",
     "take_upload_notice",
     "upload_url_params",
+    "uploader_key",
 ]
 
 # ----------------------------------------------------------- the dataset
@@ -117,6 +119,7 @@ DATA_TAB = "data_tab"  # the open tab
 DATA_GROUP = "data_group"
 DATA_NAME_PREFIX = "data_name_"  # + group: the dataset selectbox of each group
 DATA_PREP_MESSAGE = "data_prep_message"  # why the last preprocessing change was refused
+UPLOADER_ROUND = "data_uploader_round"  # files this session put to use: names the uploader's key
 # (run number, notice): the kept upload's notice, shown by the sidebar and the Data page in one run
 UPLOAD_NOTICE_RUN = "dataset_upload_notice_run"
 # The Data page's preprocessing widgets (their values follow SETTINGS; see ui.data_controls).
@@ -391,6 +394,21 @@ def keep_upload(record, raw):
             f"{plain(record.filename)} is kept while this page stays open, but {why} across a "
             "reload of the page.",
         )
+
+
+def uploader_key():
+    """The key of the Data page's file uploader: a new one once its file is in use.
+
+    A used file leaves the uploader (``ui.data_controls.release_uploaded_file``):
+    the uploader drawn under a new key starts empty, so the browser forgets the
+    file too.
+    """
+    return f"data_upload_file_{st.session_state.get(UPLOADER_ROUND, 0)}"
+
+
+def next_uploader():
+    """Draw the Data page's uploader empty from the next run on (see :func:`uploader_key`)."""
+    st.session_state[UPLOADER_ROUND] = st.session_state.get(UPLOADER_ROUND, 0) + 1
 
 
 def current_upload():

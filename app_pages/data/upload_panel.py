@@ -1,6 +1,8 @@
 """The Data page's upload: the file, the column to predict (suggested, and why), what becomes of
 each column, and, once an upload is in use, what it left out."""
 
+import dataclasses
+
 import pandas as pd
 import streamlit as st
 
@@ -41,8 +43,18 @@ def _refused(name, message):
     st.caption("The dataset you were working on is unchanged.")
 
 
-def _target_choice(table, types):
+def _target_choice(table, types, prefix="data_upload", chosen=None):
     """The column to predict and the task: widgets, the suggestion and why, and warnings.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+    types : dict {column: ColumnType}
+    prefix : str
+        The widgets' key prefix: one per place the choice is drawn.
+    chosen : (str, str), optional
+        The target and task in use, which the widgets start from (else the
+        suggested target and its inferred task).
 
     Returns
     -------
@@ -51,12 +63,13 @@ def _target_choice(table, types):
     """
     names = list(table.columns)
     suggested, why = suggest_target(types)
+    chosen_target, chosen_task = chosen or (suggested, None)
     left, right = st.columns(2)
     target = left.selectbox(
         "Which column do you want to predict?",
         names,
-        index=names.index(suggested),
-        key="data_upload_target",
+        index=names.index(chosen_target if chosen_target in names else suggested),
+        key=f"{prefix}_target",
         format_func=lambda name: f"{name} ({types[name].kind})",
     )
     y = column_values(table[target], types[target])
@@ -65,8 +78,8 @@ def _target_choice(table, types):
         "Task",
         TASKS,
         horizontal=True,
-        key=f"data_upload_task_{target}",
-        index=TASKS.index(inferred),
+        key=f"{prefix}_task_{target}",
+        index=TASKS.index(chosen_task if target == chosen_target and chosen_task else inferred),
         help="It follows from the column you predict: classes or numbers. Change it only if "
         "numbers are really labels, or the other way round.",
     )
@@ -102,9 +115,10 @@ def upload_tab(settings):
     file = st.file_uploader(
         "A table with a header row: CSV, TSV, semicolon-separated text, Excel (.xlsx) or Parquet",
         type=UPLOAD_TYPES,
-        key="data_upload_file",
+        key=state.uploader_key(),
     )
     if file is None:
+        _kept_upload_choice(settings)
         return
     refusal = size_refusal(file.size)  # before the bytes are copied out of the uploader
     if refusal is not None:
@@ -119,9 +133,39 @@ def upload_tab(settings):
     target, task = _target_choice(table, types)
     _plan_table(column_plan(table, target, types, settings))
     if st.button("Use this table", type="primary", key="data_use_upload"):
+        message = data_controls.use_upload(file.getvalue(), file.name, target, task)
+        if message is None:  # the kept upload holds the file now: the uploader lets go of it
+            data_controls.release_uploaded_file(file)
+        show_result(message, f"Now working on {plain(file.name)}.")
+
+
+def _kept_upload_choice(settings):
+    """The upload in use, and its target and task to change (nothing when no upload is in use).
+
+    Once a file is in use it leaves the uploader (``data_controls.release_uploaded_file``),
+    so its choices are made again here, from the kept file, without uploading it again.
+    """
+    record = state.current_upload()
+    if record is None:
+        return
+    try:
+        table, types = data_controls.read_kept_upload(record)
+    except DataError as err:  # it was read when it became the dataset; say so if not now
+        _refused(record.filename, err)
+        return
+    in_use = (record.target, state.current_raw().task)
+    st.markdown(
+        f"**In use: {plain(record.filename)}**, {len(table):,} rows and "
+        f"{table.shape[1]} columns. Predict another of its columns here, or upload another file."
+    )
+    target, task = _target_choice(table, types, prefix="data_kept", chosen=in_use)
+    if (target, task) == in_use:
+        return
+    _plan_table(column_plan(table, target, types, settings))
+    if st.button("Use these choices", type="primary", key="data_use_kept"):
         show_result(
-            data_controls.use_upload(file.getvalue(), file.name, target, task),
-            f"Now working on {plain(file.name)}.",
+            data_controls.use_kept_upload(dataclasses.replace(record, target=target, task=task)),
+            f"Now predicting {plain(target)} in {plain(record.filename)}.",
         )
 
 
@@ -133,7 +177,7 @@ def _changed_columns(raw_key, filename, n_bytes, target, settings, _record):
     target and the settings key the cache, so a rerun does not hash the file.
     """
     try:
-        table, types = data_controls.read_upload(_record.data, _record.filename)
+        table, types = data_controls.read_kept_upload(_record)
     except DataError:  # it was read when it became the dataset; nothing to list if not now
         return pd.DataFrame(columns=_PLAN_COLUMNS)
     return column_plan(table, target, types, dict(settings), changed_only=True)
