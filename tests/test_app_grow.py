@@ -431,3 +431,37 @@ def test_kept_missing_values_are_routed_and_the_drawing_says_where():
     by_key(at.button, "grow_all").click().run()
     _clean(at)
     assert "or missing" in _svg(at)
+
+
+def test_the_manual_split_lists_the_best_thresholds_of_a_node_with_many():
+    """Issue 33, item 1: a node of a large table listed every candidate (69,468 on an upload of
+    110,000 rows), held twice per session and sent to the browser at every run."""
+    from app_pages.grow.node import MAX_LISTED_THRESHOLDS
+
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.query_params["data"] = "Oblique boundary"
+    at.run()
+    at.switch_page("app_pages/grow/grow.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    pick = next(s for s in at.selectbox if s.key and s.key.startswith("grow_manual_pick_0_"))
+    n_candidates = int(pick.label.split(" of ")[1].rstrip(")").replace(",", ""))
+    assert n_candidates > MAX_LISTED_THRESHOLDS
+    assert (
+        pick.label
+        == f"A candidate threshold (the {MAX_LISTED_THRESHOLDS} best of {n_candidates:,})"
+    )
+    assert len(pick.options) == MAX_LISTED_THRESHOLDS
+    thresholds = [float(o.split()[1]) for o in pick.options]
+    assert thresholds == sorted(thresholds)
+    scores = [float(o.split("score ")[1].split(",")[0]) for o in pick.options]
+    assert pick.value == pick.options[scores.index(max(scores))]  # the best is chosen
+
+
+def test_listed_thresholds_keeps_the_best_scores_in_threshold_order():
+    from app_pages.grow.node import listed_thresholds
+
+    scores = [0.1, 0.5, 0.3, 0.5, 0.0, 0.4]
+    assert list(listed_thresholds(scores, limit=10)) == [0, 1, 2, 3, 4, 5]
+    assert list(listed_thresholds(scores, limit=3)) == [1, 3, 5]
+    assert list(listed_thresholds(scores, limit=1)) == [1]  # the earlier of equal scores
+    assert list(listed_thresholds([], limit=3)) == []

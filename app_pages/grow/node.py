@@ -23,7 +23,9 @@ from viz.tree_svg import membership_text, split_text
 
 from . import grower_state as gs
 
-__all__ = ["node_panel"]
+__all__ = ["MAX_LISTED_THRESHOLDS", "listed_thresholds", "node_panel"]
+
+MAX_LISTED_THRESHOLDS = 200  # a longer list is no use to read: any threshold can be typed
 
 
 def _digest(tokens):
@@ -235,6 +237,32 @@ def _near_ties(grower, node):
     )
 
 
+def listed_thresholds(scores, limit=MAX_LISTED_THRESHOLDS):
+    """The candidate thresholds the manual split lists: all, or the ``limit`` best.
+
+    A node of a large table has tens of thousands of candidates (69,468 on
+    110,000 rows of one feature): a list that long cannot be read, and each
+    session held it twice and sent it to the browser at every run. Any
+    threshold can still be typed.
+
+    Parameters
+    ----------
+    scores : array of shape (n_candidates,)
+        The candidates' scores, in threshold order.
+    limit : int
+
+    Returns
+    -------
+    numpy.ndarray of int
+        Indices into ``scores``, in threshold order: the ``limit`` highest
+        scores (the earlier threshold first among equal scores).
+    """
+    scores = np.asarray(scores, dtype=float)
+    if len(scores) <= limit:
+        return np.arange(len(scores))
+    return np.sort(np.argsort(-scores, kind="stable")[:limit])
+
+
 def _manual_form(grower, node, feature, curve_feature_name):
     """Split a leaf by hand: a candidate threshold, a typed one, or a set of categories."""
     with st.form(f"grow_manual_{node}_{feature}"):
@@ -253,24 +281,20 @@ def _manual_form(grower, node, feature, curve_feature_name):
             codes = picked or None
         else:
             curve = grower.score_curve(node, feature)
+            listed = listed_thresholds(curve["score"])
             labels = {
-                f"≤ {t:.6g} (score {v:.4f}, {nl} left / {nr} right)": i
-                for i, (t, v, nl, nr) in enumerate(
-                    zip(
-                        curve["threshold"],
-                        curve["score"],
-                        curve["n_left"],
-                        curve["n_right"],
-                        strict=True,
-                    )
-                )
+                f"≤ {curve['threshold'][i]:.6g} (score {curve['score'][i]:.4f}, "
+                f"{curve['n_left'][i]} left / {curve['n_right'][i]} right)": int(i)
+                for i in listed
             }
-            best = int(np.argmax(curve["score"])) if labels else 0
+            best = int(np.argmax(curve["score"][listed])) if labels else 0
             a, b = st.columns(2)
             # The key carries the labels (scores change with the criterion, candidates with the
             # leaf-size rule): Streamlit matches the choice by its label.
             chosen = a.selectbox(
-                "A candidate threshold",
+                "A candidate threshold"
+                if len(listed) == len(curve["score"])
+                else f"A candidate threshold (the {len(listed)} best of {len(curve['score']):,})",
                 list(labels),
                 index=best if labels else None,
                 key=f"grow_manual_pick_{node}_{feature}_{_digest('|'.join(labels))}",
