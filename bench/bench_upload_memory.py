@@ -8,20 +8,21 @@ headless browser session per name, uploads the same CSV under another file
 name on the Data page, uses it, and opens the grow page from the sidebar's
 menu, as a user moves through the app (issue 33, item 1: four names took
 the server from 530 MB to 6,978 MB). The server's resident memory (its
-process and its children, as ``ps`` reports it) is printed after each
-upload against the table's size once parsed (pandas' in-memory size), then
-again once every session has closed and the server has released them: the
-server runs with ``server.disconnectedSessionTTL`` of 5 s, Streamlit drops
-expired sessions when it stores the next closed one (so a visitor comes and
-goes), and the app's sweep collects them within a minute.
+process and its children, as ``ps`` reports it) is printed twice per name,
+against the table's size once parsed (pandas' in-memory size): once the
+upload is in use (the kept upload: its file, compressed, its parsed table
+and the dataset built on it), then with the grow page open (its working
+state: the training rows, and each session's grower with its rows sorted
+per feature). It is printed again once every session has closed and the
+server has released them: the server runs with
+``server.disconnectedSessionTTL`` of 5 s, Streamlit drops expired sessions
+when it stores the next closed one (so a visitor comes and goes), and the
+app's sweep collects them within a minute.
 
 The reference measured in the same run is the parsed table itself: the
 target is that a kept upload costs at most 3x its parsed size, that a
 second name costs little more than a session's own working state, and that
-closing the sessions gives the memory back. What a session holds besides
-the upload is Streamlit's (the uploader keeps the file's bytes twice while
-the session lives) and its pages' (the grow page's grower sorts its
-training rows).
+closing the sessions gives the memory back.
 """
 
 import argparse
@@ -107,9 +108,9 @@ def _wait_for_run(page, after=0):
     return page.evaluate(_FINISHED_JS)
 
 
-def upload_and_grow(context, url, path):
-    """In a new page of ``context``: upload ``path`` on the Data page, use it, open the grow
-    page from the sidebar's menu (one session, as a user moves through the app)."""
+def upload_and_use(context, url, path):
+    """In a new page of ``context``: upload ``path`` on the Data page and use it (one session,
+    as a user moves through the app); the page and the number of its finished runs."""
     page = context.new_page()
     page.goto(f"{url}/data", wait_until="commit", timeout=RUN_TIMEOUT_MS)
     run = _wait_for_run(page)
@@ -123,12 +124,15 @@ def upload_and_grow(context, url, path):
         f"""() => document.querySelector('[data-testid="stSidebar"]').innerText.includes({path.stem!r})""",
         timeout=RUN_TIMEOUT_MS,
     )
-    run = _wait_for_run(page)
+    return page, _wait_for_run(page)
+
+
+def open_grow_page(page, run):
+    """Open the grow page from the sidebar's menu of ``page`` (``run``: its finished runs)."""
     page.get_by_role("link", name=GROW_PAGE_TITLE).click()
     page.wait_for_url(lambda address: urlparse(address).path.endswith("/grow"),
                       wait_until="commit", timeout=RUN_TIMEOUT_MS)  # fmt: skip
     _wait_for_run(page, run)
-    return page
 
 
 def measure(megabytes, n_names, chromium="/usr/bin/chromium"):
@@ -148,19 +152,23 @@ def measure(megabytes, n_names, chromium="/usr/bin/chromium"):
                 # A small table first: the kernels, the upload worker and the pages' modules load.
                 small = Path(folder) / "warm-up.csv"
                 small.write_bytes(_csv(0.05, seed=1)[0])
-                upload_and_grow(warm, url, small)
+                open_grow_page(*upload_and_use(warm, url, small))
                 idle = rss_megabytes(process.pid)
                 rows.append(("warm server, one small upload", idle, 0.0, 0.0))
+
+                def measured(step):
+                    now = rss_megabytes(process.pid)
+                    rows.append((step, now, now - idle, (now - idle) * 2**20 / parsed))
+
                 contexts = []
                 for i in range(n_names):
                     path = Path(folder) / f"table-{i + 1}.csv"
                     path.write_bytes(text)
                     contexts.append(browser.new_context())
-                    upload_and_grow(contexts[-1], url, path)
-                    now = rss_megabytes(process.pid)
-                    rows.append(
-                        (f"uploaded as {path.name}", now, now - idle, (now - idle) * 2**20 / parsed)
-                    )
+                    page, run = upload_and_use(contexts[-1], url, path)
+                    measured(f"{path.name} in use")
+                    open_grow_page(page, run)
+                    measured(f"{path.name}, grow page open")
                 for context in contexts:
                     context.close()
                 # Streamlit drops closed sessions whose TTL has passed when it stores the next
@@ -171,8 +179,7 @@ def measure(megabytes, n_names, chromium="/usr/bin/chromium"):
                 _wait_for_run(_open(visitor, url))
                 visitor.close()
                 time.sleep(SESSION_SWEEP_SECONDS + 10)
-                now = rss_megabytes(process.pid)
-                rows.append(("sessions closed", now, now - idle, (now - idle) * 2**20 / parsed))
+                measured("sessions closed")
                 browser.close()
         finally:
             process.terminate()
