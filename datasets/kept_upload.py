@@ -99,21 +99,26 @@ class UploadRecord:
         """The memory the record's file takes (compressed)."""
         return len(self.packed)
 
-    def to_dataset(self, reader=read_table):
+    def to_dataset(self, read=None):
         """The raw (not preprocessed) dataset, rebuilt as the Data page built it.
 
-        ``reader(data, filename)`` parses the file: ``read_table`` by default; the
-        app passes its reader in a worker with a time limit (``ui.state``).
+        Parameters
+        ----------
+        read : callable, optional
+            ``read(record)`` gives ``(table, types)``: the parsed file and its
+            columns' types (None: detected again). By default the file is parsed
+            here with ``read_table``; the app reads it once for every session,
+            cached by content, in a worker with a time limit
+            (``ui.upload_tables.read_kept_upload``).
 
         Raises
         ------
         DataError
             When the file or the choices no longer make a dataset.
         """
-        table = reader(self.data, self.filename)
-        return table_to_dataset(
-            table, self.target, task=self.task, name=self.filename or "Uploaded table"
-        )
+        table, types = (read or _parsed_here)(self)
+        name = self.filename or "Uploaded table"
+        return table_to_dataset(table, self.target, task=self.task, name=name, types=types)
 
     def to_dict(self):
         """A JSON-safe dict (the bytes in base64, with their sha256)."""
@@ -157,6 +162,11 @@ class UploadRecord:
         if record.sha256 != document["sha256"]:
             raise DataError("The kept upload's file content does not match its sha256: damaged.")
         return record
+
+
+def _parsed_here(record):
+    """``(table, None)``: the record's file parsed in this process (types detected later)."""
+    return read_table(record.data, record.filename), None
 
 
 class UploadShelf:

@@ -261,7 +261,7 @@ def test_the_time_limit_setting(monkeypatch):
 
 # ---------------------------------------------------------------- the cache
 def test_uploads_are_cached_by_content_not_by_name(monkeypatch):
-    from ui import data_controls
+    from ui import upload_tables
 
     calls = []
 
@@ -269,16 +269,16 @@ def test_uploads_are_cached_by_content_not_by_name(monkeypatch):
         calls.append(suffix)
         return read_table(data, filename=suffix, max_bytes=max_bytes)
 
-    monkeypatch.setattr(data_controls, "read_table_in_worker", counting)
-    data_controls._read_upload.clear()
+    monkeypatch.setattr(upload_tables, "read_table_in_worker", counting)
+    upload_tables._read_upload.clear()
     data = b"a,b,y\n1,2,0\n3,4,1\n"
-    first = data_controls.cached_read_table(data, "monday.csv")
-    second = data_controls.cached_read_table(data, "a copy of monday.CSV")
+    first = upload_tables.cached_read_table(data, "monday.csv")
+    second = upload_tables.cached_read_table(data, "a copy of monday.CSV")
     assert first.equals(second) and calls == [".csv"]
-    data_controls.cached_read_table(data, "monday.txt")  # another format: read again
+    upload_tables.cached_read_table(data, "monday.txt")  # another format: read again
     assert calls == [".csv", ".txt"]
     for name in ("bad.csv", "bad again.csv"):  # a refusal is kept too
         with pytest.raises(DataError, match="repeats"):
-            data_controls.cached_read_table(b"a,a\n1,2\n3,4\n", name)
+            upload_tables.cached_read_table(b"a,a\n1,2\n3,4\n", name)
     assert calls == [".csv", ".txt", ".csv"]
-    data_controls._read_upload.clear()
+    upload_tables._read_upload.clear()

@@ -40,9 +40,8 @@ from datasets import (
     load,
     preprocess,
 )
-from datasets.upload_worker import read_table_in_worker
 
-from . import browser, cache_budget
+from . import browser, cache_budget, upload_tables
 from .markdown import plain
 
 __all__ = [
@@ -456,7 +455,8 @@ def _restore_upload():
         )
         return False
     try:
-        raw = record.to_dataset(reader=read_table_in_worker)  # a reload parses with a time limit
+        # The table every session of this file shares (parsed in a worker, with a time limit).
+        raw = record.to_dataset(read=upload_tables.read_kept_upload)
         set_dataset(raw, record.settings or None, origin=("upload", record.filename))
     except DataError as err:
         _notice("dropped", f"{plain(record.filename)} could not be loaded again: {plain(err)}")

@@ -17,7 +17,7 @@ from datasets.column_types import (
     suggest_target,
 )
 from datasets.upload import size_refusal, task_reason
-from ui import cache_budget, data_controls, report, state
+from ui import cache_budget, data_controls, report, state, upload_tables
 from ui.markdown import plain
 
 __all__ = ["UPLOAD_TYPES", "left_out_panel", "upload_tab"]
@@ -125,7 +125,7 @@ def upload_tab(settings):
         _refused(file.name, refusal)
         return
     try:
-        table, types = data_controls.read_upload(file.getvalue(), file.name)
+        table, types = upload_tables.read_upload(file.getvalue(), file.name)
     except DataError as err:
         _refused(file.name, err)
         return
@@ -149,7 +149,7 @@ def _kept_upload_choice(settings):
     if record is None:
         return
     try:
-        table, types = data_controls.read_kept_upload(record)
+        table, types = upload_tables.read_kept_upload(record)
     except DataError as err:  # it was read when it became the dataset; say so if not now
         _refused(record.filename, err)
         return
@@ -177,7 +177,7 @@ def _changed_columns(raw_key, filename, n_bytes, target, settings, _record):
     target and the settings key the cache, so a rerun does not hash the file.
     """
     try:
-        table, types = data_controls.read_kept_upload(_record)
+        table, types = upload_tables.read_kept_upload(_record)
     except DataError:  # it was read when it became the dataset; nothing to list if not now
         return pd.DataFrame(columns=_PLAN_COLUMNS)
     return column_plan(table, target, types, dict(settings), changed_only=True)
