@@ -31,6 +31,14 @@ ALLOWED = {
 }
 # Inside trees, sub-packages import one way: interop -> studies -> ensemble -> tree.
 TREES_RANK = {"tree": 0, "ensemble": 1, "studies": 2, "interop": 3}
+# The one use of Streamlit's internals, and why: no public API lets go of an uploaded file, and
+# Streamlit's uploader keeps a copy per session for the session's life (issue 33, item 1).
+# st.chat_input removes its files the same way; the call is guarded, so a Streamlit without it
+# only keeps the copy.
+INTERNALS_ALLOWED = {
+    ("ui.data_controls", "streamlit.runtime.scriptrunner"),
+    ("ui.data_controls", "streamlit.runtime.scriptrunner.get_script_run_ctx"),
+}
 MAX_MODULE_LINES = 800
 MAX_FUNCTION_LINES = 80
 
@@ -137,7 +145,7 @@ def test_layers_import_downwards_only(path):
         top = imported.split(".")[0]
         if top in project and top != "app":
             assert top in ALLOWED[layer], f"{name} imports {imported}: {layer} may not import {top}"
-        assert not imported.startswith(
+        assert (name, imported) in INTERNALS_ALLOWED or not imported.startswith(
             ("streamlit.runtime", "streamlit.elements", "streamlit.web")
         ), f"{name} imports Streamlit's internals ({imported})"
         if layer == "trees" and top == "trees" and name.count(".") >= 1:
