@@ -116,3 +116,21 @@ def test_fitted_attributes_mean_what_scikit_learns_mean(ours, theirs, classifier
         assert np.array_equal(getattr(ours, name), getattr(theirs, name)), name
     if hasattr(theirs, "max_features_"):
         assert isinstance(ours.max_features_, int)
+
+
+def test_the_class_target_check_is_skipped_only_where_it_cannot_fail():
+    """The protocol's fits skip scikit-learn's target check on integer labels (issue 30, item 2);
+    every other target still gets it, with its message."""
+    from trees.tree._classes import check_class_targets
+
+    for labels in (
+        np.array([0, 1, 1]),
+        np.array([-3, 7, 2], dtype=np.int8),
+        np.array([True, False]),
+    ):
+        check_class_targets(labels)
+    for labels in (np.array([0.5, 1.5, 2.0]), np.array([0, 1]).reshape(2, 1) * 0.5):
+        with pytest.raises(ValueError, match="Unknown label type"):
+            check_class_targets(labels)
+    with pytest.raises(ValueError, match="Unknown label type"):
+        DecisionTreeClassifier().fit(np.arange(6.0).reshape(3, 2), np.array([0.1, 0.7, 1.3]))

@@ -39,11 +39,10 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.metrics import accuracy_score, r2_score
 from sklearn.utils import check_random_state
 from sklearn.utils.class_weight import compute_sample_weight
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..tree import FOREST_CONDITIONINGS, DecisionTreeClassifier, DecisionTreeRegressor
-from ..tree._classes import _round_for_fit, check_predict_rows
+from ..tree._classes import _round_for_fit, check_class_targets, check_predict_rows
 from ..tree._kernels_arrays import kernel_array
 from ..tree._kernels_draws import MAX_SEED, bootstrap_counts, bootstrap_rows, generator_seeds
 from ..tree._kernels_traversal import forest_predict
@@ -537,7 +536,7 @@ class ForestClassifier(ClassifierMixin, BaseForest):
     def fit(self, X, y, sample_weight=None):
         """Grow the forest on ``(X, y)``."""
         X, y, sample_weight = self._validate_fit(X, y, sample_weight)
-        check_classification_targets(y)
+        check_class_targets(y)
         self.classes_, y_encoded = np.unique(y, return_inverse=True)
         self.n_classes_ = len(self.classes_)
         per_tree = self.class_weight == "balanced_subsample" and self.bootstrap

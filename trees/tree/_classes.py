@@ -362,6 +362,20 @@ class BaseDecisionTree(BaseEstimator):
         return totals / total if total > 0 else totals
 
 
+def check_class_targets(y):
+    """scikit-learn's check of classification targets (``check_classification_targets``),
+    skipped where it cannot fail.
+
+    A non-empty one-dimensional array of integers or booleans is always a
+    binary or multiclass target (``type_of_target``); the check finds that by
+    sorting the labels, about 0.2 ms a fit, a tenth of a single-tree task of
+    source 000's protocol. Any other ``y`` (text labels, floats, a column
+    vector, an empty array) gets the full check and its message.
+    """
+    if not (isinstance(y, np.ndarray) and y.ndim == 1 and y.size and y.dtype.kind in "iub"):
+        check_classification_targets(y)
+
+
 def check_predict_rows(estimator, X):
     """``X`` validated for prediction (features as at fit), float64, C-ordered, finite.
 
@@ -640,7 +654,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         self
         """
         X, y, sample_weight = self._validate_fit_data(X, y, sample_weight, self.class_weight)
-        check_classification_targets(y)
+        check_class_targets(y)
         row_stats, offset, self.classes_ = target_statistics(
             self.tree_params_.new_criterion(), y, sample_weight
         )
