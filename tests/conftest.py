@@ -28,3 +28,20 @@ def clear_streamlit_caches():
     st.cache_data.clear()
     st.cache_resource.clear()
     yield
+
+
+@pytest.fixture
+def parsed_uploads(monkeypatch):
+    """The suffixes the app parses uploads as, in order of parsing: ``ui.upload_tables`` parses
+    in this process (``datasets.read_table``) instead of its worker, and records each parse."""
+    from datasets import read_table
+    from ui import upload_tables
+
+    parsed = []
+
+    def counting(data, suffix, max_bytes):
+        parsed.append(suffix)
+        return read_table(data, filename=suffix, max_bytes=max_bytes)
+
+    monkeypatch.setattr(upload_tables, "read_table_in_worker", counting)
+    return parsed

@@ -264,26 +264,16 @@ def test_the_browser_secret_is_the_xsrf_token_under_its_mask():
     assert browser.secret({}) == ""
 
 
-def test_a_reload_reads_the_table_every_session_of_the_file_shares(monkeypatch):
+def test_a_reload_reads_the_table_every_session_of_the_file_shares(parsed_uploads):
     """Issue 33, item 1: a reloaded page parsed its kept file again, into a table of its own."""
     import numpy as np
 
-    from datasets import read_table
-    from ui import state, upload_tables
+    from ui import state
 
-    parsed = []
-
-    def counting(data, suffix, max_bytes):
-        parsed.append(suffix)
-        return read_table(data, filename=suffix, max_bytes=max_bytes)
-
-    monkeypatch.setattr(upload_tables, "read_table_in_worker", counting)
-    upload_tables._read_upload.clear()
     first = _run()
     _click(first, "do_upload")
     reloaded = _run({"upload": first.query_params["upload"]})
     assert _shown(reloaded, "notice") == "restored"
-    assert parsed == [".csv"]  # read once, when it was uploaded
+    assert parsed_uploads == [".csv"]  # read once, when it was uploaded
     columns = [at.session_state[state.RAW].X["income"].to_numpy() for at in (first, reloaded)]
     assert np.shares_memory(*columns)
-    upload_tables._read_upload.clear()

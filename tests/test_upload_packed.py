@@ -260,17 +260,10 @@ def test_the_time_limit_setting(monkeypatch):
 
 
 # ---------------------------------------------------------------- the cache
-def test_uploads_are_cached_by_content_not_by_name(monkeypatch):
+def test_uploads_are_cached_by_content_not_by_name(parsed_uploads):
     from ui import upload_tables
 
-    calls = []
-
-    def counting(data, suffix, max_bytes):
-        calls.append(suffix)
-        return read_table(data, filename=suffix, max_bytes=max_bytes)
-
-    monkeypatch.setattr(upload_tables, "read_table_in_worker", counting)
-    upload_tables._read_upload.clear()
+    calls = parsed_uploads
     data = b"a,b,y\n1,2,0\n3,4,1\n"
     first = upload_tables.cached_read_table(data, "monday.csv")
     second = upload_tables.cached_read_table(data, "a copy of monday.CSV")
