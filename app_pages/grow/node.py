@@ -292,13 +292,16 @@ def _manual_form(grower, node, feature, curve_feature_name):
             # The key carries the labels (scores change with the criterion, candidates with the
             # leaf-size rule): Streamlit matches the choice by its label.
             chosen = a.selectbox(
-                "A candidate threshold"
-                if len(listed) == len(curve["score"])
-                else f"A candidate threshold (the {len(listed)} best of {len(curve['score']):,})",
+                "A candidate threshold",
                 list(labels),
                 index=best if labels else None,
                 key=f"grow_manual_pick_{node}_{feature}_{_digest('|'.join(labels))}",
             )
+            if len(listed) < len(curve["score"]):
+                a.caption(
+                    f"The {len(listed)} best of {len(curve['score']):,} candidates, in order; "
+                    "type any other."
+                )
             pick = labels.get(chosen)
             typed = b.number_input(
                 "…or type one (rows ≤ it go left)",
