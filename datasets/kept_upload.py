@@ -75,6 +75,13 @@ class UploadRecord:
     sha256: str = field(default="", repr=False)
     n_bytes: int = 0
 
+    def __post_init__(self):
+        # A record made field by field could claim any digest, and the shelf shares files by it.
+        if len(self.sha256) != 64:
+            raise ValueError(
+                "Make an UploadRecord with UploadRecord.of_file (it digests the file)."
+            )
+
     @classmethod
     def of_file(cls, filename, data, target, task=None, settings=None):
         """The record of the file ``data`` (bytes) uploaded as ``filename``, with these choices."""

@@ -86,6 +86,8 @@ def test_a_record_keeps_its_file_compressed_and_gives_it_back_exactly():
     assert record.data == table and record.n_bytes == len(table)
     assert record.n_kept_bytes < len(table) / 3
     assert record.sha256 == hashlib.sha256(table).hexdigest()
+    with pytest.raises(ValueError, match="of_file"):  # no record claims a digest it was not given
+        UploadRecord("people.csv", record.packed, "label")
 
 
 def test_a_file_larger_than_the_shelf_is_not_kept():

@@ -78,8 +78,15 @@ def release_uploaded_file(file):
 
     Parameters
     ----------
-    file : streamlit.runtime.uploaded_file_manager.UploadedFile
-        The uploader's file.
+    file : UploadedFile
+        The uploader's file, as ``st.file_uploader`` returned it.
+
+    Notes
+    -----
+    Streamlit has no public call that lets go of an uploaded file, so this
+    reaches its store through the script's run context, as ``st.chat_input``
+    does for its own files. Where the store has no ``remove_file`` (another
+    store, a later Streamlit), the file stays until the session ends, as before.
     """
     state.next_uploader()
     context = get_script_run_ctx()
