@@ -3,6 +3,8 @@
 import numpy as np
 import pytest
 
+import trees
+from trees import TreeGrower
 from trees.tree import CRITERIA_CLF, CRITERIA_REG, position_to_threshold
 from trees.tree._splitter import (
     SegmentBatch,
@@ -11,6 +13,7 @@ from trees.tree._splitter import (
     search_layout,
     search_splits,
     sort_features,
+    sorted_values,
 )
 
 
@@ -128,12 +131,13 @@ def test_constant_feature_has_no_candidate():
 
 
 def test_gather_segments_takes_the_requested_slices():
-    X = np.arange(12.0).reshape(6, 2)
-    rows, xs = sort_features(X)
-    batch, index = gather_segments(rows, xs, [1, 4], [2, 2])
+    X = np.array([[5.0, 0.5], [3.0, 2.5], [4.0, 1.5], [0.0, 5.5], [2.0, 4.5], [1.0, 3.5]])
+    rows = sort_features(X)
+    batch, index = gather_segments(rows, X, [1, 4], [2, 2])
     np.testing.assert_array_equal(index, [1, 2, 4, 5])
     np.testing.assert_array_equal(batch.seg_start, [0, 2])
     np.testing.assert_array_equal(batch.rows, rows[:, [1, 2, 4, 5]])
+    np.testing.assert_array_equal(batch.xs, [[1.0, 2.0, 4.0, 5.0], [1.5, 2.5, 4.5, 5.5]])
 
 
 def test_partition_keeps_each_side_sorted():
@@ -143,15 +147,14 @@ def test_partition_keeps_each_side_sorted():
     rows = batch.rows
     goes_left = rng.random(50) < 0.4
     n_left = np.array([goes_left[:20].sum(), goes_left[20:].sum()])
-    new_rows, new_xs = partition_segments(batch, n_left, goes_left)
+    new_rows = partition_segments(batch, n_left, goes_left)
     for f in range(3):
         for start, count, nl in [(0, 20, n_left[0]), (20, 30, n_left[1])]:
             seg = new_rows[f, start : start + count]
             assert goes_left[seg[:nl]].all() and not goes_left[seg[nl:]].any()
             assert sorted(seg) == sorted(rows[f, start : start + count])
-            for part in (new_xs[f, start : start + nl], new_xs[f, start + nl : start + count]):
-                assert np.all(np.diff(part) >= 0)
-            np.testing.assert_array_equal(X[seg, f], new_xs[f, start : start + count])
+            for side in (seg[:nl], seg[nl:]):
+                assert np.all(np.diff(X[side, f]) >= 0)
 
 
 def _lattice_with_gaps(n_rows=300, seed=0):
@@ -166,25 +169,54 @@ def _lattice_with_gaps(n_rows=300, seed=0):
 def test_the_features_are_sorted_as_one_stable_argsort_of_every_column():
     """Sorted a column at a time (for memory), the orders are numpy's stable sort of X."""
     X = _lattice_with_gaps()
-    rows, xs = sort_features(X)
+    rows = sort_features(X)
     expected = np.argsort(X, axis=0, kind="stable").T
     np.testing.assert_array_equal(rows, expected)
+    assert rows.dtype == np.int32 and rows.flags.c_contiguous
+    xs = sorted_values(X, rows)
     np.testing.assert_array_equal(xs, np.take_along_axis(X, expected.T, axis=0).T)
-    assert rows.dtype == np.int32 and rows.flags.c_contiguous and xs.flags.c_contiguous
-    orders_only, none = sort_features(X, with_values=False)
-    assert none is None
-    np.testing.assert_array_equal(orders_only, rows)
+    assert xs.flags.c_contiguous
 
 
-def test_a_forest_tree_reads_its_rows_values_from_x_as_from_the_sorted_values():
-    """A forest keeps only the orders; the layout a tree gets is the same either way."""
+def test_a_forest_tree_keeps_the_orders_a_sort_of_its_own_rows_would_make():
+    """A forest sorts once; the layout a tree filters from it is the one a sort would make."""
     X = _lattice_with_gaps()
     present = np.random.default_rng(1).random(X.shape[0]) < 0.6
-    rows, xs = sort_features(X)
-    from_values = search_layout(X, "best", present)
-    from_x = search_layout(X, "best", present, sorted_rows=rows)
-    for expected, got in zip(from_values, from_x, strict=True):
-        np.testing.assert_array_equal(got, expected)
-    whole = search_layout(X, "best", None, sorted_rows=rows)
-    np.testing.assert_array_equal(whole[0], rows)
-    np.testing.assert_array_equal(whole[1], xs)
+    rows = sort_features(X)
+    sorted_afresh = search_layout(X, "best", present)
+    filtered = search_layout(X, "best", present, sorted_rows=rows)
+    np.testing.assert_array_equal(filtered, sorted_afresh)
+    np.testing.assert_array_equal(search_layout(X, "best", None, sorted_rows=rows), rows)
+    random_layout = search_layout(X, "random", present)
+    np.testing.assert_array_equal(random_layout, [np.flatnonzero(present)])
+
+
+def test_a_growth_keeps_the_sorted_orders_and_reads_the_values_from_x():
+    """The layout is four bytes a cell (int32 orders), not twelve: no sorted copy of the
+    values, which doubled a large fit's memory (``_kernels_search``, module docstring)."""
+    rng = np.random.default_rng(3)
+    X = np.round(rng.normal(size=(2000, 6)), 1)
+    X[::9, 2] = np.nan
+    y = (X[:, 0] + rng.normal(size=2000) > 0).astype(int)
+    grower = TreeGrower(X, y)
+    growth = grower._growth
+    cells = X.shape[0] * X.shape[1]
+    per_cell = [
+        name
+        for name, value in vars(growth).items()
+        if isinstance(value, np.ndarray) and value.size >= cells and name != "X"
+    ]
+    assert per_cell == ["rows"] and growth.rows.dtype == np.int32
+    grower.expand(0, feature=2, threshold=0.05)  # a typed threshold reads the node's values
+    assert grower.tree.threshold[0] == 0.05
+    grower.undo()  # and undoing restores the orders alone
+    grower.grow_all()
+    fitted = trees.DecisionTreeClassifier(random_state=0).fit(X, y).tree_
+    grown = grower.tree  # the same tree, its nodes numbered in the grower's order
+
+    def splits(tree):
+        inner = tree.feature >= 0
+        return sorted(zip(tree.feature[inner], tree.threshold[inner], strict=True))
+
+    assert splits(grown) == splits(fitted)
+    np.testing.assert_array_equal(grown.predict(X), fitted.predict(X))

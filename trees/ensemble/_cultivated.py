@@ -48,7 +48,7 @@ from ..tree._kernels_arrays import kernel_array
 from ..tree._kernels_criteria import GINI
 from ..tree._kernels_cultivated import neighbourhood, node_neighbourhoods
 from ..tree._kernels_search import keep_rows
-from ..tree._splitter import SegmentBatch, search_splits, sort_features
+from ..tree._splitter import SegmentBatch, search_splits, sort_features, sorted_values
 
 __all__ = ["VARIANTS", "CultivatedForestClassifier", "Decision", "Module"]
 
@@ -254,10 +254,10 @@ class CultivatedForestClassifier(ClassifierMixin, BaseEstimator):
         self.training_fractions_ = np.vstack([w for _, w in leaves])
         return self
 
-    def _grow(self, X, y, w, depth, leaves, sorted_orders):
+    def _grow(self, X, y, w, depth, leaves, sorted_rows):
         """Add the module of the rows weighted ``w`` and grow its children (depth first).
 
-        ``sorted_orders`` are the sorted orders of the rows of positive weight.
+        ``sorted_rows`` are the sorted orders of the rows of positive weight.
         """
         node = len(self.modules_)
         weight = float(w.sum())
@@ -271,7 +271,7 @@ class CultivatedForestClassifier(ClassifierMixin, BaseEstimator):
             and minority >= MIN_MINORITY
         )
         decisions = (
-            self._module_decisions(X, y, w, depth, module, sorted_orders) if splittable else []
+            self._module_decisions(X, y, w, depth, module, sorted_rows) if splittable else []
         )
         if not decisions:
             leaves.append((node, w))
@@ -288,18 +288,19 @@ class CultivatedForestClassifier(ClassifierMixin, BaseEstimator):
             child_w = np.zeros_like(w)
             child_w[rows] = w[rows] * share
             child_w[child_w < _TINY] = 0.0
-            child_orders = keep_rows(*sorted_orders, child_w > 0)
-            setattr(module, side, self._grow(X, y, child_w, depth + 1, leaves, child_orders))
+            child_rows = keep_rows(sorted_rows, child_w > 0)
+            setattr(module, side, self._grow(X, y, child_w, depth + 1, leaves, child_rows))
         return node
 
-    def _module_decisions(self, X, y, w, depth, module, sorted_orders):
+    def _module_decisions(self, X, y, w, depth, module, sorted_rows):
         """The decisions of a new module (empty when no feature can split the node)."""
         rows = np.flatnonzero(w > 0)
         if rows.size < 2:
             return []
         criterion = CRITERIA_CLF["gini"]()
         stats = criterion.row_statistics(y.astype(int), w, 2)
-        batch = SegmentBatch(*sorted_orders, np.array([0]), np.array([rows.size]))
+        values = sorted_values(X, sorted_rows)
+        batch = SegmentBatch(sorted_rows, values, np.array([0]), np.array([rows.size]))
         table = search_splits(batch, stats, criterion)
         parent_impurity = float(criterion.impurity(table.parent[:, 0]))
         k = self.k_factor * np.sqrt(w[rows].sum()) if self.k == "sqrt" else float(self.k)

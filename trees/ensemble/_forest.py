@@ -330,9 +330,9 @@ class BaseForest(BaseEstimator):
         generator.randint(MAX_SEED, size=len(kept))  # the seeds of the trees kept
         seeds = generator.randint(MAX_SEED, size=n_more)
         X = kernel_array(_round_for_fit(X, params.threshold_dtype))
-        # Sorted once for all trees (random splits read X unsorted: ``search_layout``); the
-        # orders only, each tree reads its rows' values from X (one copy of the data fewer).
-        sorted_rows = sort_features(X, with_values=False)[0] if params.splitter == "best" else None
+        # Sorted once for all trees (random splits read X unsorted: ``search_layout``); each
+        # tree keeps the orders of its rows and reads their values from X.
+        sorted_rows = sort_features(X) if params.splitter == "best" else None
         names = getattr(self, "feature_names_in_", None)
         unweighted = np.ones(n_samples)
         template = params.estimator(self._tree_class)

@@ -396,7 +396,7 @@ class TreeGrower:
     def _expand_at(self, node, feature, threshold):
         growth = self._growth
         start, count = growth.nodes.start[node], growth.nodes.n_samples[node]
-        values = growth.xs[feature, start : start + count]
+        values = growth.X[growth.rows[feature, start : start + count], feature]
         n_left = int(np.searchsorted(values, threshold, side="right"))
         if n_left == 0 or n_left == count:
             side = "right" if n_left == 0 else "left"

@@ -69,7 +69,6 @@ from ._kernels_search import (
     DATA_STATS,
     DATA_TARGETS,
     DATA_X,
-    DATA_XS,
     SETTING_BY_SCORE,
     SETTING_CRIT,
     SETTING_EQUALITY,
@@ -136,7 +135,6 @@ class Choice:
 
 # The attribute of a growing tree at each position of the kernels' ``data``.
 _KERNEL_DATA = {
-    DATA_XS: "xs",
     DATA_ROWS: "rows",
     DATA_STATS: "_stats_by_row",
     DATA_X: "X",
@@ -186,8 +184,8 @@ class GrowingTree:
     rng : numpy.random.Generator, optional
         Source of the feature subsets, of the random tie-break and of the
         permutations.
-    presorted : tuple (rows, xs), optional
-        The sorted orders of the rows (``_splitter.sort_features``), when the
+    presorted : ndarray of shape (n_orders, n_present), optional
+        The layout of the rows (``_splitter.search_layout``), when the
         caller has them (a forest sorts once for all its trees); row ids in
         ``rows`` index ``X`` and ``row_stats``.
     targets : ndarray of shape (n_samples,), optional
@@ -237,7 +235,7 @@ class GrowingTree:
         # Random splits read X feature by feature (``_kernels_random``); other searches never.
         random = SPLITTERS[params.splitter]
         self.columns = feature_columns(self.X) if random else np.empty((0, 0))
-        self.rows, self.xs = sort_features(self.X) if presorted is None else presorted
+        self.rows = sort_features(self.X) if presorted is None else presorted
         self._stats_by_row = kernel_array(row_stats.T)
         self.targets = self._row_targets(targets)
         # Regression values are means of the rows' own targets when the caller gave them.
@@ -465,7 +463,7 @@ class GrowingTree:
         """
         nodes = np.asarray(nodes, dtype=np.intp)
         batch, _ = gather_segments(
-            self.rows, self.xs, self.nodes.start[nodes], self.nodes.n_samples[nodes]
+            self.rows, self.X, self.nodes.start[nodes], self.nodes.n_samples[nodes]
         )
         allowed, self._rank = self._draw_features(batch)
         if allowed is None:
@@ -709,7 +707,6 @@ class GrowingTree:
             "node": int(node),
             "size": self.size,
             "rows": self.rows[:, start : start + count].copy(),
-            "xs": self.xs[:, start : start + count].copy(),
             "orders": self.orders[:, start : start + count].copy(),
         }
 
@@ -723,7 +720,6 @@ class GrowingTree:
         start = self.nodes.start[node]
         count = snapshot["rows"].shape[1]
         self.rows[:, start : start + count] = snapshot["rows"]
-        self.xs[:, start : start + count] = snapshot["xs"]
         self.orders[:, start : start + count] = snapshot["orders"]  # (2, 0) without raw sums
         self.size = snapshot["size"]
         ints = self.store[STORE_INTS]

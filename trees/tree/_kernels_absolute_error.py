@@ -53,9 +53,10 @@ from ._kernels_search import (
     DATA_ROWS,
     DATA_STATS,
     DATA_TARGETS,
-    DATA_XS,
+    DATA_X,
     FEATURE_THRESHOLD,
     count_present,
+    sorted_value,
 )
 
 __all__ = [
@@ -287,11 +288,11 @@ def _scan_feature(data, node, settings, feature, buffers):
     present left row; the missing rows, when the node has some, go right in
     the first search and left in the second (module docstring).
     """
-    xs = data[DATA_XS]
+    X, rows = data[DATA_X], data[DATA_ROWS]
     start, count, parent = node
     _, min_leaf, min_weight = settings
     ranks, medians = buffers[BUFFER_RANKS], buffers[BUFFER_MEDIANS]
-    n_present = count_present(xs, feature, start, count)
+    n_present = count_present(X, rows, feature, start, count)
     n_missing = count - n_present
     best = (-np.inf, -1, 0, 0.0, 0.0, 0.0)
     for side in range(2 if n_missing > 0 else 1):  # 0: missing rows right; 1: left
@@ -299,7 +300,8 @@ def _scan_feature(data, node, settings, feature, buffers):
         _pass(data, ranks, medians, feature, (start, count, shift), False)
         _pass(data, ranks, medians, feature, (start, count, shift), True)
         for i in range(n_present):
-            lower, upper = xs[feature, start + i], xs[feature, start + min(i + 1, count - 1)]
+            lower = sorted_value(X, rows, feature, start + i)
+            upper = sorted_value(X, rows, feature, start + min(i + 1, count - 1))
             between = i < n_present - 1 and lower + FEATURE_THRESHOLD < upper
             if not (between or (side == 0 and n_missing > 0 and i == n_present - 1)):
                 continue
@@ -345,7 +347,7 @@ def choose_absolute_error_split(data, node, settings, visit, n_visit, buffers):
     if best_j < 0:
         return -1, -1, -np.inf, 0.0, 0, 0
     feature, local, missing_left = visit[best_j], locals_[best_j], missing[best_j]
-    n_missing = count - count_present(data[DATA_XS], feature, start, count)
+    n_missing = count - count_present(data[DATA_X], data[DATA_ROWS], feature, start, count)
     n_left = local + 1 + (n_missing if missing_left else 0)
     child_errors = (errors[best_j, 0], errors[best_j, 1])
     g = decrease(node_error, child_errors, (parent[0], errors[best_j, 2]))

@@ -10,8 +10,8 @@ per-tree path does (``ensemble._forest`` and ``tree._classes._fit_in_forest``,
 * the tree's weights: how many times its bootstrap sample draws each row
   (``_kernels_draws``, numpy's ``RandomState(seed).randint``), or 1 for every
   row without bootstrap;
-* its layout: the forest's sorted orders filtered to the rows it holds, their
-  values read from ``X`` (``_kernels_search.keep_rows``), or for random
+* its layout: the forest's sorted orders filtered to the rows it holds
+  (``_kernels_search.keep_rows``; the growth reads the values from ``X``), or for random
   splits one order, the rows in index order (``_splitter.search_layout``);
 * its rows' statistics and its root's: for classification, its classes (those
   of its rows, in the forest's order) and each row's weight in the column of
@@ -47,8 +47,8 @@ def _tree_layout(X, sorted_rows, seed, sampling):
 
     ``sampling`` is ``(n_draws, random)``: the rows each bootstrap sample draws (its weights
     count them), 0 without bootstrap (every row weighs 1); and whether the splits are random
-    (one row order, the rows in index order with their values of feature 0) or the best (every
-    feature's sorted order, filtered from the forest's ``sorted_rows``).
+    (one row order, the rows in index order) or the best (every feature's sorted order,
+    filtered from the forest's ``sorted_rows``).
     """
     n_draws, random = sampling
     n_samples = X.shape[0]
@@ -58,15 +58,12 @@ def _tree_layout(X, sorted_rows, seed, sampling):
     else:
         weights = np.ones(n_samples)
     if not random:
-        rows, xs = keep_rows(sorted_rows, X.T, weights > 0, True)
-        return weights, rows, xs
+        return weights, keep_rows(sorted_rows, weights > 0)
     held = np.flatnonzero(weights > 0)
     rows = np.empty((1, held.shape[0]), dtype=sorted_rows.dtype)
-    xs = np.empty((1, held.shape[0]))
     for j in range(held.shape[0]):
         rows[0, j] = held[j]
-        xs[0, j] = X[held[j], 0]
-    return weights, rows, xs
+    return weights, rows
 
 
 @njit(**_JIT)
@@ -172,7 +169,7 @@ def grow_trees(data, draws, centring, generators, settings, rules):
         n_classes if n_classes > 0 else 3,
     )
     for t in range(n_trees):
-        weights, rows, xs = _tree_layout(X, sorted_rows, seeds[t], sampling)
+        weights, rows = _tree_layout(X, sorted_rows, seeds[t], sampling)
         if n_classes > 0:
             stats, root = _class_rows(targets, n_classes, weights, has_class[t])
             row_targets = no_targets
@@ -180,7 +177,7 @@ def grow_trees(data, draws, centring, generators, settings, rules):
             stats, root = _centred_rows(targets, weights, centring[0][t]), centring[1][t]
             row_targets = targets
         ints, floats, node_stats, sets, size = grow_compiled(
-            xs, rows, stats, X, categorical, row_targets, orders, columns, root, settings, rules,
+            rows, stats, X, categorical, row_targets, orders, columns, root, settings, rules,
             generators[t],
         )  # fmt: skip
         start, end = node_offsets[t], node_offsets[t] + size

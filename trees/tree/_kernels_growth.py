@@ -67,7 +67,6 @@ from ._kernels_search import (
     DATA_STATS,
     DATA_TARGETS,
     DATA_X,
-    DATA_XS,
     SETTING_CRIT,
     SETTING_RANDOM,
     choose_split,
@@ -230,7 +229,6 @@ def _store_views(store):
 def _data_views(data):
     """Unmanaged views of the training arrays (``_kernels_arrays``)."""
     return (
-        unmanaged(data[DATA_XS]),
         unmanaged(data[DATA_ROWS]),
         unmanaged(data[DATA_STATS]),
         unmanaged(data[DATA_X]),
@@ -360,8 +358,9 @@ def _evaluate(data, store, node, search, buffers):
     start, count = ints[node, START], ints[node, N_SAMPLES]
     random = settings[SETTING_RANDOM]
     n_visit = visiting_order(
-        data[DATA_XS], start, count, bit_generator, draw, tie_random, n_allowed, visit, random
-    )
+        data[DATA_X], data[DATA_ROWS], start, count, bit_generator, draw, tie_random, n_allowed,
+        visit, random,
+    )  # fmt: skip
     if random:
         f, local, score, g, n_left, threshold, missing_left = choose_random_split(
             data, (start, count, node_stats[node]), settings, visit, n_visit, buffers, bit_generator
@@ -596,7 +595,6 @@ def _scratch(n_stats, n_codes, n_features, n_rows, n_ordered, n_values, absolute
     work = (
         np.zeros(n_rows, dtype=np.bool_),
         np.empty(n_rows, dtype=np.int32),
-        np.empty(n_rows),
     )
     return buffers, work, (np.zeros(n_stats), np.zeros(n_stats))
 
@@ -623,7 +621,7 @@ def _scratch_views(scratch):
             unmanaged(buffers[BUFFER_MEDIANS]),
             unmanaged(buffers[BUFFER_ERRORS]),
         ),
-        (unmanaged(work[0]), unmanaged(work[1]), unmanaged(work[2])),
+        (unmanaged(work[0]), unmanaged(work[1])),
         (unmanaged(child_stats[0]), unmanaged(child_stats[1])),
     )
 
@@ -666,7 +664,7 @@ def _root_store(root_stats, n_rows, n_codes, capacity):
 
 @njit(**_JIT)
 def grow_compiled(
-    xs, rows, stats, X, categorical, targets, orders, columns, root_stats, settings, rules, rng
+    rows, stats, X, categorical, targets, orders, columns, root_stats, settings, rules, rng
 ):
     """Grow a whole tree.
 
@@ -676,11 +674,10 @@ def grow_compiled(
 
     Parameters
     ----------
-    xs, rows, stats, X, categorical, targets, orders, columns : ndarray
+    rows, stats, X, categorical, targets, orders, columns : ndarray
         The training arrays (module docstring of ``_kernels_search``;
         ``targets`` holds each row's target, read to find regression nodes
-        whose target is constant); ``xs`` and ``rows`` are partitioned in
-        place. ``orders`` (2, n_rows) holds the rows in scikit-learn's order
+        whose target is constant); ``rows`` is partitioned in place. ``orders`` (2, n_rows) holds the rows in scikit-learn's order
         when ``raw_sums`` (:mod:`._kernels_sklearn_order`; shape (2, 0)
         otherwise), rewritten in place. ``columns``: ``X`` feature by feature for random
         splits (``_kernels_search.feature_columns``), shape (0, 0) otherwise.
@@ -713,10 +710,11 @@ def grow_compiled(
     weights = rules[N_LIMITS:].copy()
     n_features, n_rows, n_stats = X.shape[1], stats.shape[0], stats.shape[1]
     n_codes = max(int(limits[LIMIT_N_CODES]), 1)
-    store = _root_store(root_stats, xs.shape[1], n_codes, _first_capacity(xs.shape[1], limits))
+    n_held = rows.shape[1]
+    store = _root_store(root_stats, n_held, n_codes, _first_capacity(n_held, limits))
     if limits[LIMIT_RAW_SUMS]:
         store[STORE_FLOATS][0, SKLEARN_VARIANCE] = root_sklearn_variance(orders, targets, stats)
-    scratch = _scratch(n_stats, n_codes, n_features, n_rows, orders.shape[1], xs.shape[1],
+    scratch = _scratch(n_stats, n_codes, n_features, n_rows, orders.shape[1], n_held,
                        crit == ABSOLUTE_ERROR)  # fmt: skip
     visit = np.empty(n_features, np.int64)
     split_settings = (crit, min_leaf, min_weight, equality, by_score, random)  # SETTING_* order
@@ -730,7 +728,7 @@ def grow_compiled(
         n_allowed,
     )
     search = search + (unmanaged(visit),)
-    data = (xs, rows, stats, X, categorical, targets, orders, columns)
+    data = (rows, stats, X, categorical, targets, orders, columns)
     views = (_data_views(data), _scratch_views(scratch))
     by_gain = best_first and limits[LIMIT_MAX_SPLITS] >= 0
     store, size = _grow_loop(views[0], store, search, views[1], by_gain)

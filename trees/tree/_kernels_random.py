@@ -29,8 +29,7 @@ The search reads an ordered feature's values from ``X`` feature by feature
 are in increasing order, so consecutive ones share cache lines there) at
 the node's rows ``rows[0, start:start + count]``, and never the sorted
 values, so these trees grow on a one-row
-layout (``rows`` and ``xs`` of shape (1, n): no sort, one array moved per
-split) and also on the sorted layout of the step-by-step grower, whose
+layout (``rows`` of shape (1, n): no sort, one array moved per split) and also on the sorted layout of the step-by-step grower, whose
 every order :func:`split_by_drawn_threshold` keeps sorted. Every draw comes
 from the tree's generator in visiting order: the same seed, the same tree.
 """
@@ -62,7 +61,6 @@ from ._kernels_search import (
     DATA_STATS,
     DATA_TARGETS,
     DATA_X,
-    DATA_XS,
     FEATURE_THRESHOLD,
     category_sums,
     children_allowed,
@@ -145,30 +143,30 @@ def _partition_one_row(data, start, count, feature, cut, work, sums):
     """Stable partition of a segment of the one-row layout by ``cut`` on ``feature`` read
     from ``data[DATA_COLUMNS]``, in one pass that also sums each child's statistics (at most three, in
     locals: :func:`_plus_row`) into ``sums``, ``(left_stats, right_stats)``, in row order
-    (left rows first; ``work[1:]`` holds the right rows meanwhile).
+    (left rows first; ``work[1]`` holds the right rows meanwhile).
 
     Returns
     -------
     n_left, n_missing : int
     """
-    rows, xs, stats = data[DATA_ROWS], data[DATA_XS], data[DATA_STATS]
-    columns, spare_rows, spare_xs = data[DATA_COLUMNS], work[1], work[2]
+    rows, stats = data[DATA_ROWS], data[DATA_STATS]
+    columns, spare_rows = data[DATA_COLUMNS], work[1]
     left, right = (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
     n_left, n_right, n_missing = 0, 0, 0
     for i in range(start, start + count):
-        row, moved = rows[0, i], xs[0, i]
+        row = rows[0, i]
         value = columns[feature, np.uint64(row)]  # unsigned (``_side_sums``)
         n_missing += np.isnan(value)
         if _goes_left(value, cut):  # compacting in place is safe: start + n_left <= i
-            rows[0, start + n_left], xs[0, start + n_left] = row, moved
+            rows[0, start + n_left] = row
             n_left += 1
             left = _plus_row(left, stats, np.uint64(row))
         else:
-            spare_rows[n_right], spare_xs[n_right] = row, moved
+            spare_rows[n_right] = row
             n_right += 1
             right = _plus_row(right, stats, np.uint64(row))
     for j in range(n_right):
-        rows[0, start + n_left + j], xs[0, start + n_left + j] = spare_rows[j], spare_xs[j]
+        rows[0, start + n_left + j] = spare_rows[j]
     for k in range(stats.shape[1]):
         sums[0][k], sums[1][k] = left[k], right[k]
     return n_left, n_missing

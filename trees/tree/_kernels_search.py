@@ -1,12 +1,19 @@
 """Compiled split search: the candidates of one node, its best split, and the partition.
 
 Data layout (the same as ``_splitter``): every feature is sorted once.
-``rows[f]`` (int32) lists row ids in increasing order of feature ``f`` and
-``xs[f]`` the matching values; a node owns the segment ``[start, start +
-count)`` of every ``rows[f]``. ``stats`` holds the per-row criterion
-statistics as ``(n_rows, n_stats)`` (one contiguous row of statistics per
-training row, what a walk along a segment reads). ``X`` is the training
-matrix itself, read only for the category codes of categorical features.
+``rows[f]`` (int32) lists row ids in increasing order of feature ``f``; a
+node owns the segment ``[start, start + count)`` of every ``rows[f]``.
+``stats`` holds the per-row criterion statistics as ``(n_rows, n_stats)``
+(one contiguous row of statistics per training row, what a walk along a
+segment reads). ``X`` is the training matrix itself: the value at position
+``p`` of feature ``f`` is ``X[rows[f, p], f]`` (:func:`sorted_value`).
+
+The layout holds no sorted copy of the values. One would make walks read
+memory in order, but it is twice the size of ``rows`` (float64 against
+int32): with it a fit needed 2.2x scikit-learn's memory at 1e6 rows, 5x at
+1e5 (``bench/bench_memory.py``). Reading ``X`` through ``rows`` costs cache
+misses only where a node's rows do not fit in the cache, the few nodes near
+the root of a large fit; a split moves one array per feature instead of two.
 
 Walking a segment of feature ``f`` from its start, the statistics of the
 rows passed are the left child's of the candidate "cut after this row"; a
@@ -66,7 +73,6 @@ __all__ = [
     "DATA_STATS",
     "DATA_TARGETS",
     "DATA_X",
-    "DATA_XS",
     "FEATURE_THRESHOLD",
     "SETTING_BY_SCORE",
     "SETTING_CRIT",
@@ -85,6 +91,7 @@ __all__ = [
     "membership_left",
     "partition",
     "scan_thresholds",
+    "sorted_value",
     "split_by_flags",
     "split_by_membership",
     "split_by_threshold",
@@ -105,8 +112,8 @@ FEATURE_THRESHOLD = 1e-7
 # docstring; ``GrowingTree.kernel_data``). numba reads these module constants as literals.
 # ``DATA_COLUMNS``: ``X`` feature by feature (``feature_columns``), which random splits read;
 # shape (0, 0) for the other growths.
-(DATA_XS, DATA_ROWS, DATA_STATS, DATA_X, DATA_CATEGORICAL, DATA_TARGETS, DATA_ORDERS,
- DATA_COLUMNS) = range(8)  # fmt: skip
+(DATA_ROWS, DATA_STATS, DATA_X, DATA_CATEGORICAL, DATA_TARGETS, DATA_ORDERS,
+ DATA_COLUMNS) = range(7)  # fmt: skip
 # Positions in ``buffers``, the scratch arrays of a node's search (``_kernels_growth._scratch``):
 # per category code its statistics and row count; the left, spare (random splits: the best
 # candidate's left statistics) and parent statistics; one
@@ -166,10 +173,16 @@ def threshold_between(lower, upper):
 
 
 @njit(**_INLINE)
-def count_present(xs, f, start, count):
+def sorted_value(X, rows, f, p):
+    """The value of feature ``f`` at position ``p`` of its sorted order (module docstring)."""
+    return X[rows[f, p], f]
+
+
+@njit(**_INLINE)
+def count_present(X, rows, f, start, count):
     """How many rows of a node's segment of feature ``f`` have a value (NaN sorts last)."""
     n_present = count
-    while n_present > 0 and np.isnan(xs[f, start + n_present - 1]):
+    while n_present > 0 and np.isnan(sorted_value(X, rows, f, start + n_present - 1)):
         n_present -= 1
     return n_present
 
@@ -185,7 +198,7 @@ def children_allowed(left, parent, n_left, count, crit, min_leaf, min_weight):
 
 
 @njit(**_JIT)
-def _scan_with_missing(xs, rows, stats, node, settings, f, left, n_present):
+def _scan_with_missing(X, rows, stats, node, settings, f, left, n_present):
     """Best candidate of feature ``f`` whose node has missing rows (module docstring).
 
     Returns
@@ -208,13 +221,17 @@ def _scan_with_missing(xs, rows, stats, node, settings, f, left, n_present):
                 for k in range(n_stats):
                     left[k] += stats[rows[f, start + i], k]
         last = n_present if side == 0 else n_present - 1
+        x = sorted_value(X, rows, f, start)
         for i in range(last):
             row = rows[f, start + i]
             for k in range(n_stats):
                 left[k] += stats[row, k]
             n_left = i + 1 + side * (count - n_present)
             # Between two present values, or (missing right) every present value on the left.
-            between = i < n_present - 1 and _separable(xs[f, start + i], xs[f, start + i + 1])
+            between = False
+            if i < n_present - 1:
+                next_x = sorted_value(X, rows, f, start + i + 1)
+                between, x = _separable(x, next_x), next_x
             if not (between or (side == 0 and i == n_present - 1)):
                 continue
             if not children_allowed(left, parent, n_left, count, crit, min_leaf, min_weight):
@@ -226,7 +243,7 @@ def _scan_with_missing(xs, rows, stats, node, settings, f, left, n_present):
 
 
 @njit(**_JIT)
-def scan_thresholds(xs, rows, stats, node, settings, visit, categorical, left, out):
+def scan_thresholds(X, rows, stats, node, settings, visit, categorical, left, out):
     """Best candidate of each ordered feature of ``visit`` in one node.
 
     ``node`` is ``(start, count, n_visit, parent statistics)``, ``settings``
@@ -234,9 +251,9 @@ def scan_thresholds(xs, rows, stats, node, settings, visit, categorical, left, o
     for the ``j``-th feature visited, its best proxy (``-inf`` when it has no
     candidate, or is categorical), the offset of the last (present) left row
     of that candidate, and 1 when it sends the missing rows left (a feature
-    with missing rows: :func:`_scan_with_missing`). One call walks every feature, indexing ``xs[f, p]`` rather than
-    slicing: a slice is a new array, whose reference counting would cost
-    more than a small node's walk.
+    with missing rows: :func:`_scan_with_missing`). One call walks every feature, indexing
+    ``rows[f, p]`` rather than slicing: a slice is a new array, whose reference counting
+    would cost more than a small node's walk. Each value is read once, as the next row's.
     """
     start, count, n_visit, parent = node
     crit, min_leaf, min_weight = settings
@@ -247,13 +264,14 @@ def scan_thresholds(xs, rows, stats, node, settings, visit, categorical, left, o
         keys[j], locals_[j], missing[j] = -np.inf, -1, 0
         if categorical[f]:
             continue
-        n_present = count_present(xs, f, start, count)
+        n_present = count_present(X, rows, f, start, count)
         if n_present < count:
             keys[j], locals_[j], missing[j] = _scan_with_missing(
-                xs, rows, stats, (start, count, parent), settings, f, left, n_present
+                X, rows, stats, (start, count, parent), settings, f, left, n_present
             )
             continue
         left[:] = 0.0
+        x = sorted_value(X, rows, f, start)
         for i in range(count - 1):
             row = rows[f, start + i]
             for k in range(n_stats):
@@ -261,7 +279,9 @@ def scan_thresholds(xs, rows, stats, node, settings, visit, categorical, left, o
             n_left = i + 1
             if count - n_left < min_leaf:
                 break
-            if n_left < min_leaf or not _separable(xs[f, start + i], xs[f, start + i + 1]):
+            next_x = sorted_value(X, rows, f, start + i + 1)
+            separable, x = _separable(x, next_x), next_x
+            if n_left < min_leaf or not separable:
                 continue
             if min_weight > 0 and (
                 weight(left, crit) < min_weight or right_weight(left, parent, crit) < min_weight
@@ -419,7 +439,7 @@ def feature_columns(X):
 
 @njit(**_JIT, **COUNTED)
 def visiting_order(
-    xs, start, count, bit_generator, draw, tie_random, n_allowed, order, random=False
+    X, rows, start, count, bit_generator, draw, tie_random, n_allowed, order, random=False
 ):
     """The features a node looks at, in the order it visits them.
 
@@ -429,8 +449,8 @@ def visiting_order(
     features when ``n_allowed`` is the number of features), visited in key
     order with ``tie_random`` (scikit-learn's random order) or in index order.
 
-    With ``random`` (random splits, whose rows need not be sorted: ``xs``
-    may hold one row) every feature is listed, in a random permutation
+    With ``random`` (random splits, whose rows need not be sorted: ``rows``
+    may hold one order) every feature is listed, in a random permutation
     (Fisher-Yates, one draw per place, in place: a node of a few rows, the
     usual one in a fully grown extra tree, costs less than the keys' sort
     and its arrays) or in index order, and ``n_allowed`` is returned: the
@@ -458,9 +478,12 @@ def visiting_order(
         return n_features
     keys = uniforms(bit_generator, n_features)
     for f in range(n_features):
-        n_present = count_present(xs, f, start, count)
+        n_present = count_present(X, rows, f, start, count)
         if n_present == 0 or (  # constant in the node (module docstring)
-            n_present == count and not _separable(xs[f, start], xs[f, start + count - 1])
+            n_present == count
+            and not _separable(
+                sorted_value(X, rows, f, start), sorted_value(X, rows, f, start + count - 1)
+            )
         ):
             keys[f] += 1.0
     by_key = np.argsort(keys)[:n_allowed]
@@ -496,8 +519,8 @@ def membership_left(X, feature, rows, start, count, stats, chosen, left):
 def choose_split(data, node, settings, visit, n_visit, buffers):
     """The best split of one node among the features ``visit[:n_visit]``.
 
-    ``data`` is ``(xs, rows, stats, X, categorical, targets, orders)`` (positions
-    ``DATA_*``; this search reads the first five), ``node`` is
+    ``data`` is ``(rows, stats, X, categorical, targets, orders, columns)`` (positions
+    ``DATA_*``; this search reads the first four), ``node`` is
     ``(start, count, parent statistics)``, ``settings`` is ``(crit,
     min_leaf, min_weight, equality, by_score, random)`` (positions ``SETTING_*``;
     ``random`` is read by the caller, which then searches ``_kernels_random``);
@@ -520,8 +543,7 @@ def choose_split(data, node, settings, visit, n_visit, buffers):
     missing_left : int
         1 when the split sends the feature's missing rows left.
     """
-    xs, rows, stats, X, categorical = (
-        data[DATA_XS],
+    rows, stats, X, categorical = (
         data[DATA_ROWS],
         data[DATA_STATS],
         data[DATA_X],
@@ -532,7 +554,7 @@ def choose_split(data, node, settings, visit, n_visit, buffers):
     left, keys, locals_ = buffers[BUFFER_LEFT], buffers[BUFFER_KEYS], buffers[BUFFER_LOCALS]
     missing = buffers[BUFFER_MISSING]
     scan_thresholds(
-        xs,
+        X,
         rows,
         stats,
         (start, count, n_visit, parent),
@@ -563,7 +585,7 @@ def choose_split(data, node, settings, visit, n_visit, buffers):
         membership_left(X, best_f, rows, start, count, stats, buffers[BUFFER_CHOSEN], left)
         return best_f, -1, best_key, gain(left, parent, crit), n_left, 0
     missing_left = missing[best_j]
-    n_missing = count - count_present(xs, best_f, start, count) if missing_left else 0
+    n_missing = count - count_present(X, rows, best_f, start, count) if missing_left else 0
     _left_statistics(rows, best_f, start, (best_local + 1, count, n_missing), stats, left)
     score = best_key if by_score else score_from_proxy(best_key, parent, crit)
     return (best_f, best_local, score, gain(left, parent, crit), best_local + 1 + n_missing,
@@ -571,14 +593,14 @@ def choose_split(data, node, settings, visit, n_visit, buffers):
 
 
 @njit(**_INLINE)
-def partition(xs, rows, start, count, goes_left, skip_feature, spare_rows, spare_xs):
+def partition(rows, start, count, goes_left, skip_feature, spare_rows):
     """Stable partition of a node's segment in every feature: left rows first.
 
     ``goes_left`` (one flag per training row) says where each row goes; the
     feature ``skip_feature`` (the one split on, already in order) is left
-    as it is. ``spare_rows`` and ``spare_xs`` hold the right rows meanwhile.
+    as it is. ``spare_rows`` holds the right rows meanwhile.
     """
-    for f in range(xs.shape[0]):
+    for f in range(rows.shape[0]):
         if f == skip_feature:
             continue
         n_left, n_right = 0, 0
@@ -586,15 +608,12 @@ def partition(xs, rows, start, count, goes_left, skip_feature, spare_rows, spare
             row = rows[f, i]
             if goes_left[row]:  # compacting in place is safe: start + n_left <= i
                 rows[f, start + n_left] = row
-                xs[f, start + n_left] = xs[f, i]
                 n_left += 1
             else:
                 spare_rows[n_right] = row
-                spare_xs[n_right] = xs[f, i]
                 n_right += 1
         for j in range(n_right):
             rows[f, start + n_left + j] = spare_rows[j]
-            xs[f, start + n_left + j] = spare_xs[j]
 
 
 @njit(**_INLINE)
@@ -658,7 +677,7 @@ def split_by_threshold(data, start, count, feature, cut, work, left_stats, right
 
     ``cut`` is ``(n_left, missing_left)``: the present rows sent left, and
     whether the missing rows (the segment's NaN tail) go left too. ``work``
-    is ``(goes_left, spare_rows, spare_xs)``. Sums the children's
+    is ``(goes_left, spare_rows)``. Sums the children's
     statistics (in the feature's order) into ``left_stats``/``right_stats``
     and partitions the other features (and the split one when missing rows
     go left: they leave its tail for the left child's).
@@ -675,10 +694,10 @@ def split_by_threshold(data, start, count, feature, cut, work, left_stats, right
         missing rows, otherwise its child with more rows (ties: right), as
         scikit-learn.
     """
-    xs, rows, stats = data[DATA_XS], data[DATA_ROWS], data[DATA_STATS]
-    goes_left, spare_rows, spare_xs = work
+    rows, stats, X = data[DATA_ROWS], data[DATA_STATS], data[DATA_X]
+    goes_left, spare_rows = work
     n_present_left, missing_left = cut
-    n_present = count_present(xs, feature, start, count)
+    n_present = count_present(X, rows, feature, start, count)
     for i in range(count):
         goes_left[rows[feature, start + i]] = i < n_present_left or (
             missing_left and i >= n_present
@@ -688,9 +707,11 @@ def split_by_threshold(data, start, count, feature, cut, work, left_stats, right
     if n_present_left == n_present:
         threshold = np.inf  # every present value left, only the missing rows right
     else:
-        threshold = threshold_between(xs[feature, p], xs[feature, p + 1])
+        threshold = threshold_between(
+            sorted_value(X, rows, feature, p), sorted_value(X, rows, feature, p + 1)
+        )
     regroup = missing_left and n_present < count
-    partition(xs, rows, start, count, goes_left, -1 if regroup else feature, spare_rows, spare_xs)
+    partition(rows, start, count, goes_left, -1 if regroup else feature, spare_rows)
     for i in range(n_left):
         goes_left[rows[feature, start + i]] = False
     if n_present == count:
@@ -711,10 +732,10 @@ def split_by_flags(data, start, count, work, left_stats, right_stats):
     int
         Rows sent left.
     """
-    xs, rows, stats = data[DATA_XS], data[DATA_ROWS], data[DATA_STATS]
-    goes_left, spare_rows, spare_xs = work
+    rows, stats = data[DATA_ROWS], data[DATA_STATS]
+    goes_left, spare_rows = work
     n_left = sums_by_side(rows, 0, start, count, stats, goes_left, (left_stats, right_stats))
-    partition(xs, rows, start, count, goes_left, -1, spare_rows, spare_xs)
+    partition(rows, start, count, goes_left, -1, spare_rows)
     for i in range(n_left):
         goes_left[rows[0, start + i]] = False
     return n_left
@@ -738,32 +759,26 @@ def split_by_membership(data, start, count, feature, chosen, work, left_stats, r
 
 
 @njit(**_JIT)
-def keep_rows(rows, values, present, values_by_row=False):
+def keep_rows(rows, present):
     """The sorted orders of the rows flagged ``present`` (indexed by row id), from those of more rows.
 
     Each feature's order is filtered, keeping the order (a forest's tree
     takes its bootstrap rows from the forest's sorted orders this way).
-    ``values`` are the sorted values (``xs``, read at each position of the
-    order) or, with ``values_by_row``, ``X.T`` (read at each row id): a
-    forest keeps only the orders and reads each tree's values from ``X``,
-    sparing a copy of the data for all its trees.
 
     Returns
     -------
-    rows, xs : ndarray of shape (n_features, n_present)
+    ndarray of shape (n_features, n_present)
     """
     n_features, n_rows = rows.shape
     n_present = 0
     for i in range(n_rows):
         n_present += present[rows[0, i]]
-    kept_rows = np.empty((n_features, n_present), dtype=rows.dtype)
-    kept_xs = np.empty((n_features, n_present))
+    kept = np.empty((n_features, n_present), dtype=rows.dtype)
     for f in range(n_features):
         j = 0
         for i in range(n_rows):
             row = rows[f, i]
             if present[row]:
-                kept_rows[f, j] = row
-                kept_xs[f, j] = values[f, row] if values_by_row else values[f, i]
+                kept[f, j] = row
                 j += 1
-    return kept_rows, kept_xs
+    return kept

@@ -9,7 +9,8 @@ candidate of a batch of nodes out as a :class:`SplitTable`.
 Data layout (docs/ARCHITECTURE.md, "The tree package"): every feature is
 sorted once. ``rows[f]`` lists row ids in increasing order of feature ``f``,
 and each node owns one contiguous *segment* ``[start, start + count)`` of
-every ``rows[f]``; ``xs[f]`` holds the matching sorted values. Walking a
+every ``rows[f]``; the values stay in ``X`` (``X[rows[f, p], f]``; a batch
+of nodes searched from Python gathers its own, ``SegmentBatch.xs``). Walking a
 segment, the statistics of the rows passed (see ``_criterion``) are those of
 the left child of each candidate. Splitting a node is a *stable* partition
 of its segment in every feature, which keeps each child's segment sorted.
@@ -44,6 +45,7 @@ __all__ = [
     "position_to_threshold",
     "search_splits",
     "sort_features",
+    "sorted_values",
 ]
 
 
@@ -89,47 +91,47 @@ TIE_BREAKS = {"first": _index_order, "random": _random_order}
 SPLITTERS = {"best": False, "random": True}
 
 
-def sort_features(X, with_values=True):
-    """Sorted orders of every feature.
+def sort_features(X):
+    """Sorted orders of every feature: the layout a growth searches.
+
+    The values stay in ``X`` (``_kernels_search``, module docstring: a
+    sorted copy would be twice the size of the orders).
 
     Parameters
     ----------
     X : ndarray of shape (n_samples, n_features), float64
-    with_values : bool
-        Whether to gather the sorted values too (a forest keeps only the
-        orders: each tree reads its values from ``X``, ``search_layout``).
 
     Returns
     -------
     rows : ndarray of shape (n_features, n_samples), int32
         ``rows[f]`` sorts feature ``f`` (stable, so ties keep row order).
-    xs : ndarray of shape (n_features, n_samples), or None without ``with_values``
-        The sorted values, ``xs[f] = X[rows[f], f]``.
     """
     n_samples, n_features = X.shape
     rows = np.empty((n_features, n_samples), dtype=np.int32)
-    xs = np.empty((n_features, n_samples)) if with_values else None
-    # One feature at a time: the sort's int64 order and the gathered values exist for one
-    # column, not for all at once (at 1e6 x 15, 240 MB of temporaries fewer at the fit's peak);
-    # each column's stable sort is the one ``np.argsort(X, axis=0, kind="stable")`` makes.
+    # One feature at a time: the sort's int64 order exists for one column, not for all at
+    # once (at 1e6 x 15, 112 MB of temporaries fewer at the fit's peak); each column's stable
+    # sort is the one ``np.argsort(X, axis=0, kind="stable")`` makes.
     for feature in range(n_features):
-        order = np.argsort(X[:, feature], kind="stable")
-        rows[feature] = order
-        if with_values:
-            xs[feature] = X[order, feature]
-    return rows, xs
+        rows[feature] = np.argsort(X[:, feature], kind="stable")
+    return rows
+
+
+def sorted_values(X, rows):
+    """The values of a layout, ``xs[f, p] = X[rows[f, p], f]``, for the searches that walk a
+    batch of nodes in Python (:class:`SegmentBatch`): a copy the size of the batch."""
+    return np.take_along_axis(X.T, np.asarray(rows, dtype=np.intp), axis=1)
 
 
 def search_layout(X, splitter, present=None, sorted_rows=None):
-    """The rows' layout a growth searches, ``(rows, xs)``, for ``splitter``.
+    """The rows' layout a growth searches, ``rows`` of shape (n_orders, n_present), for
+    ``splitter``.
 
     Best splits walk every feature's sorted order (:func:`sort_features`;
     ``sorted_rows``, a forest's orders of all its rows, filtered to the rows
-    ``present``, their values read from ``X``).
-    Random splits read ``X`` through the node's rows and never the sorted
-    values (``_kernels_random``), so they take one row order: the rows
-    (``present``, default all) in index order, and their values of feature 0
-    (moved along with them, never read). No sort, and a split moves one
+    ``present``).
+    Random splits read ``X`` through the node's rows and never in sorted
+    order (``_kernels_random``), so they take one row order: the rows
+    (``present``, default all) in index order. No sort, and a split moves one
     array instead of one per feature.
     """
     if SPLITTERS[splitter]:
@@ -138,13 +140,9 @@ def search_layout(X, splitter, present=None, sorted_rows=None):
             if present is None
             else np.flatnonzero(present).astype(np.int32)
         )
-        return rows[None, :], kernel_array(X[rows, 0][None, :])
-    if sorted_rows is None:
-        rows, xs = sort_features(X)
-        return (rows, xs) if present is None else keep_rows(rows, xs, present)
-    if present is None:
-        present = np.ones(X.shape[0], dtype=np.bool_)
-    return keep_rows(sorted_rows, X.T, present, True)
+        return rows[None, :]
+    rows = sort_features(X) if sorted_rows is None else sorted_rows
+    return rows if present is None else keep_rows(rows, kernel_array(present, dtype=np.bool_))
 
 
 @dataclass
@@ -185,22 +183,17 @@ class SegmentBatch:
         """
         counts = np.array([len(r) for r in rows_per_node], dtype=np.intp)
         starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.intp)
-        parts_rows, parts_xs = [], []
+        parts_rows = []
         for node_rows in rows_per_node:
             node_rows = np.asarray(node_rows, dtype=np.intp)
-            local_rows, local_xs = sort_features(X[node_rows])
-            parts_rows.append(node_rows[local_rows])
-            parts_xs.append(local_xs)
-        return cls(
-            rows=np.concatenate(parts_rows, axis=1),
-            xs=np.concatenate(parts_xs, axis=1),
-            seg_start=starts,
-            seg_count=counts,
-        )
+            parts_rows.append(node_rows[sort_features(X[node_rows])])
+        rows = np.concatenate(parts_rows, axis=1)
+        return cls(rows=rows, xs=sorted_values(X, rows), seg_start=starts, seg_count=counts)
 
 
-def gather_segments(rows, xs, starts, counts):
-    """Gather the segments ``[start, start + count)`` of full sorted arrays.
+def gather_segments(rows, X, starts, counts):
+    """Gather the segments ``[start, start + count)`` of a layout's sorted orders, with their
+    values read from ``X``.
 
     Returns
     -------
@@ -212,9 +205,8 @@ def gather_segments(rows, xs, starts, counts):
     counts = np.asarray(counts, dtype=np.intp)
     batch_start = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.intp)
     index = np.arange(counts.sum()) + np.repeat(starts - batch_start, counts)
-    batch = SegmentBatch(
-        np.take(rows, index, axis=1), np.take(xs, index, axis=1), batch_start, counts
-    )
+    batch_rows = np.take(rows, index, axis=1)
+    batch = SegmentBatch(batch_rows, sorted_values(X, batch_rows), batch_start, counts)
     return batch, index
 
 
@@ -405,16 +397,14 @@ def partition_segments(batch, n_left, goes_left):
 
     Returns
     -------
-    rows, xs : ndarray of shape (n_features, n_positions)
-        The batch arrays with every segment partitioned
+    rows : ndarray of shape (n_features, n_positions)
+        The batch's orders with every segment partitioned
         (``_kernels_search.partition``); in every feature row, each side
         keeps its sorted order, so each child's segment is sorted.
     """
     rows = _kernel_rows(batch.rows).copy()
-    xs = np.array(batch.xs, dtype=np.float64, order="C")
     flags = kernel_array(goes_left, dtype=np.bool_)
     spare_rows = np.empty(rows.shape[1], dtype=np.int32)
-    spare_xs = np.empty(rows.shape[1])
     for start, count in zip(batch.seg_start, batch.seg_count, strict=True):
-        partition(xs, rows, int(start), int(count), flags, -1, spare_rows, spare_xs)
-    return rows.astype(batch.rows.dtype, copy=False), xs
+        partition(rows, int(start), int(count), flags, -1, spare_rows)
+    return rows.astype(batch.rows.dtype, copy=False)

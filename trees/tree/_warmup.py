@@ -16,7 +16,13 @@ from ._kernels_cultivated import node_neighbourhoods
 from ._kernels_draws import bootstrap_counts, bootstrap_rows, generator_seeds
 from ._kernels_search import keep_rows
 from ._kernels_traversal import forest_predict
-from ._splitter import SegmentBatch, partition_segments, search_splits, sort_features
+from ._splitter import (
+    SegmentBatch,
+    partition_segments,
+    search_splits,
+    sort_features,
+    sorted_values,
+)
 from ._tree import pack_trees
 
 __all__ = ["warm_up"]
@@ -77,9 +83,8 @@ def _warm_forest_and_cultivated(X, y, tree):
     out = np.zeros((X.shape[0], values.shape[1]))
     ops = np.array([0, 2], dtype=np.intp)
     forest_predict((packed, values, roots, ops), np.ascontiguousarray(X), (0, X.shape[0]), out)
-    rows, xs = keep_rows(*sort_features(X), np.ones(X.shape[0], dtype=bool))
-    # A forest's trees read their rows' values from X (``_splitter.search_layout``).
-    keep_rows(rows, X.T, np.ones(X.shape[0], dtype=bool), True)
+    rows = keep_rows(sort_features(X), np.ones(X.shape[0], dtype=bool))
+    xs = sorted_values(X, rows)
     stats = np.vstack([1.0 - y, y.astype(float)])
     batch = SegmentBatch(rows, xs, np.array([0]), np.array([X.shape[0]]))
     table = search_splits(batch, stats, CRITERIA_CLF["gini"]())
