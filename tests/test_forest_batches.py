@@ -106,7 +106,7 @@ def test_warm_start_adds_batched_trees_to_the_kept_ones(three_classes, monkeypat
         (RandomForestClassifier(), {"sample_weight": np.full(240, 2.0)}, False),
         (RandomForestClassifier(bootstrap=False), {}, True),
         (ExtraTreesClassifier(), {}, True),
-        (RandomForestClassifier(categorical_features=[0]), {}, False),
+        (RandomForestClassifier(categorical_features=[0]), {}, True),
         (ExtraTreesClassifier(class_weight="balanced"), {}, False),
         (RandomForestRegressor(), {}, True),
         (RandomForestRegressor(criterion="poisson"), {}, False),
@@ -175,4 +175,36 @@ def test_random_splits_and_whole_samples_in_batches(three_classes, forest, monke
         for name in TREE_ARRAYS:
             np.testing.assert_array_equal(getattr(a.tree_, name), getattr(b.tree_, name))
         assert a._total_weight == b._total_weight
+    np.testing.assert_array_equal(batched.predict(X), per_tree.predict(X))
+
+
+@pytest.mark.parametrize(
+    "forest",
+    [
+        RandomForestClassifier(n_estimators=8, categorical_features=[0, 3], random_state=6),
+        RandomForestClassifier(
+            n_estimators=8, categorical_features=[0], categorical_split="equality",
+            max_features=None, random_state=6,
+        ),
+        ExtraTreesClassifier(n_estimators=8, categorical_features=[0, 3], random_state=6),
+        RandomForestRegressor(n_estimators=8, categorical_features=[0], max_depth=6,
+                              random_state=6),
+    ],
+)  # fmt: skip
+def test_categorical_features_in_batches(three_classes, forest, monkeypatch):
+    """Membership (or equality) splits on category codes: the same trees, their categories
+    included, as the per-tree path's."""
+    X, y = three_classes
+    X = X.copy()
+    X[:, 0] = np.round(np.abs(X[:, 0]) * 2)  # codes 0..7 or so
+    X[:, 3] = np.where(np.isnan(X[:, 2]), 1.0, np.round(np.abs(X[:, 3])))
+    if isinstance(forest, RandomForestRegressor):
+        y = X[:, 0] + np.nan_to_num(X[:, 1])
+    batched = _fit(forest, X, y, True, monkeypatch)
+    per_tree = _fit(clone(forest), X, y, False, monkeypatch)
+    assert any(a.tree_.is_membership.any() for a in batched.estimators_)
+    for a, b in zip(batched.estimators_, per_tree.estimators_, strict=True):
+        for name in TREE_ARRAYS:
+            np.testing.assert_array_equal(getattr(a.tree_, name), getattr(b.tree_, name))
+        assert a.tree_.categories == b.tree_.categories
     np.testing.assert_array_equal(batched.predict(X), per_tree.predict(X))

@@ -20,7 +20,7 @@ from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.base import ClassifierMixin, RegressorMixin
 
 from ..tree._builder import growth_order, kernel_inputs
-from ..tree._growth import tree_from_store
+from ..tree._growth import node_categories, store_categories, tree_from_store
 from ..tree._kernels_arrays import kernel_array
 from ..tree._kernels_draws import bootstrap_counts
 from ..tree._kernels_forest import grow_trees
@@ -43,8 +43,8 @@ def estimator_like(template, **changes):
 
 def grows_in_batches(forest, params, X, weights, subsample_classes):
     """Whether ``forest``'s trees grow in batches: unweighted rows (in bootstrap samples or
-    not), best or random splits chosen by gain, no categorical feature; a classifier, or a
-    regressor whose statistics are the squared error's sums of centred targets."""
+    not), best or random splits chosen by gain (categorical features included); a classifier,
+    or a regressor whose statistics are the squared error's sums of centred targets."""
     regression = isinstance(forest, RegressorMixin) and (
         params.criterion in _CENTRED_CRITERIA and params.variance_sums == "centred"
     )
@@ -53,7 +53,6 @@ def grows_in_batches(forest, params, X, weights, subsample_classes):
         and weights is None
         and not subsample_classes
         and params.selection == "gain"
-        and not params.categorical_mask(X, getattr(forest, "feature_names_in_", None)).any()
     )
 
 
@@ -90,7 +89,7 @@ def grow_in_batches(forest, data, draws, params, template):
         sorted_rows = np.empty((0, X.shape[0]), dtype=np.int32)
     sampling = (n_draws or 0, params.splitter == "random")  # ``_kernels_forest._tree_layout``
     total_weight = float(n_draws or X.shape[0])
-    settings, rules, criterion, columns = _shared_inputs(
+    settings, rules, criterion, growth_data = _shared_inputs(
         template, (X, y, None if params.splitter == "random" else sorted_rows),
         (seeds[0], generator_seeds[0], n_draws), params, names,
     )  # fmt: skip
@@ -110,8 +109,8 @@ def grow_in_batches(forest, data, draws, params, template):
             if regression
             else (np.zeros(0), np.zeros((0, 3)))
         )
-        return grow_trees((X, sorted_rows, targets, n_classes, columns), (batch_seeds, sampling),
-                          centring, generators, settings, rules)  # fmt: skip
+        return grow_trees((X, sorted_rows, targets, n_classes, *growth_data),
+                          (batch_seeds, sampling), centring, generators, settings, rules)  # fmt: skip
 
     grown = Parallel(n_jobs=len(batches), prefer="threads")(
         delayed(grow_one)(batch) for batch in batches
@@ -128,7 +127,8 @@ def grow_in_batches(forest, data, draws, params, template):
                 stats = node_stats[nodes][:, classes]
                 values = criterion.value(stats.T)
             store = (ints[nodes], floats[nodes], stats, sets[nodes])
-            tree = _tree(criterion, store, values, (X.shape[1], names, classes), params)
+            about = (X.shape[1], names, classes, growth_data[1].any())
+            tree = _tree(criterion, store, values, about, params)
             estimator = estimator_like(template, random_state=seed)
             trees.append(estimator._adopt_batch_tree(params, X.shape, total_weight, names,
                                                      classes, tree))  # fmt: skip
@@ -137,7 +137,8 @@ def grow_in_batches(forest, data, draws, params, template):
 
 def _shared_inputs(template, data, first_draws, params, names):
     """The growth's settings, rules and criterion, the same for every tree of the forest, and
-    ``X`` feature by feature for random splits (``GrowingTree.columns``).
+    its arrays besides the rows': ``(columns, categorical)``, ``X`` feature by feature for
+    random splits and the categorical features' flags (``GrowingTree``).
 
     Every tree holds the same total weight (``n_draws`` draws of weight 1, or every row), so
     its stopping rules, resolved against the weight given, are the same for all: they are read
@@ -151,7 +152,8 @@ def _shared_inputs(template, data, first_draws, params, names):
         int(generator_seed),
     )  # fmt: skip
     settings, rules, _ = kernel_inputs(first, growth_order(first, params.growth))
-    return settings, rules, first.criterion, first.columns
+    categorical = kernel_array(first.categorical, dtype=np.bool_)
+    return settings, rules, first.criterion, (first.columns, categorical)
 
 
 def _weights(seed, n_samples, n_draws):
@@ -178,16 +180,19 @@ def _centring(criterion, params, y, seeds, n_draws):
 def _tree(criterion, store, values, about, params):
     """A batch's tree from its node store and its nodes' values, with the weights and
     impurities the growth's node view gives; ``about`` is ``(n_features, feature names,
-    classes or None)``."""
-    n_features, names, classes = about
+    classes or None, whether a feature is categorical)``."""
+    n_features, names, classes, categorical = about
     stats = store[2].T  # one column per node, as ``NodeView.stats``
+    size = store[0].shape[0]
+    categories = store_categories(store, size) if categorical else {}
     return tree_from_store(
         store,
-        store[0].shape[0],
+        size,
         (values, criterion.weight(stats), criterion.impurity(stats)),
         is_classifier=classes is not None,
         n_features=n_features,
         feature_names=None if names is None else list(names),
         class_names=None if classes is None else [str(c) for c in classes],
+        categories=node_categories(categories, size),
         input_dtype=params.threshold_dtype,
     )

@@ -89,7 +89,14 @@ from ._splitter import (
 )
 from ._tree import Tree
 
-__all__ = ["SELECTIONS", "Choice", "GrowingTree", "tree_from_store"]
+__all__ = [
+    "SELECTIONS",
+    "Choice",
+    "GrowingTree",
+    "node_categories",
+    "store_categories",
+    "tree_from_store",
+]
 
 
 @dataclass
@@ -390,14 +397,7 @@ class GrowingTree:
         """Membership nodes and the category codes each sends left."""
         if not self.categorical.any():
             return {}  # only a categorical feature makes membership splits
-        ints, floats, sets = (
-            self.store[STORE_INTS],
-            self.store[STORE_FLOATS],
-            self.store[STORE_SETS],
-        )
-        internal = ints[: self.size, FEATURE] >= 0
-        membership = np.flatnonzero(internal & np.isnan(floats[: self.size, THRESHOLD]))
-        return {int(i): tuple(np.flatnonzero(sets[i]).tolist()) for i in membership}
+        return store_categories(self.store, self.size)
 
     # ------------------------------------------------------------ searching
     def best_splits(self, nodes):
@@ -734,7 +734,6 @@ class GrowingTree:
     ):
         """The current tree as an immutable :class:`Tree` (``input_dtype``: the precision of X)."""
         n = self.nodes
-        categories = self.categories
         return tree_from_store(
             self.store,
             self.size,
@@ -743,10 +742,25 @@ class GrowingTree:
             n_features=self.n_features,
             feature_names=feature_names,
             class_names=class_names,
-            categories=[categories.get(i) for i in range(n.size)] if categories else None,
+            categories=node_categories(self.categories, n.size),
             category_names=category_names,
             input_dtype=input_dtype,
         )
+
+
+def store_categories(store, size):
+    """The membership nodes among the first ``size`` of a node store (``_kernels_growth``),
+    each with the category codes it sends left: ``{node: codes}``."""
+    ints, floats, sets = store[STORE_INTS], store[STORE_FLOATS], store[STORE_SETS]
+    internal = ints[:size, FEATURE] >= 0
+    membership = np.flatnonzero(internal & np.isnan(floats[:size, THRESHOLD]))
+    return {int(i): tuple(np.flatnonzero(sets[i]).tolist()) for i in membership}
+
+
+def node_categories(categories, size):
+    """:class:`Tree`'s ``categories`` from :func:`store_categories`: each node's codes sent
+    left, None for a threshold node or a leaf; None for a tree without membership node."""
+    return [categories.get(i) for i in range(size)] if categories else None
 
 
 def tree_from_store(store, size, node_numbers, **fields):

@@ -129,10 +129,11 @@ def grow_trees(data, draws, centring, generators, settings, rules):
     Parameters
     ----------
     data : tuple
-        ``(X, sorted_rows, targets, n_classes, columns)``: the rows (float64, C-ordered),
-        every feature's sorted order (int32; no rows for random splits), the targets as
-        float64 (class ids for classification), the number of classes (0 for regression), and
-        ``X`` feature by feature for random splits (``feature_columns``; (0, 0) otherwise).
+        ``(X, sorted_rows, targets, n_classes, columns, categorical)``: the rows (float64,
+        C-ordered), every feature's sorted order (int32; no rows for random splits), the
+        targets as float64 (class ids for classification), the number of classes (0 for
+        regression), ``X`` feature by feature for random splits (``feature_columns``; (0, 0)
+        otherwise), and which features hold category codes (split by membership or equality).
     draws : tuple
         ``(seeds, sampling)``: each tree's seed (its bootstrap sample: ``RandomState(seed)``)
         and :func:`_tree_layout`'s ``sampling``.
@@ -155,10 +156,9 @@ def grow_trees(data, draws, centring, generators, settings, rules):
     has_class : ndarray of shape (n_trees, n_classes), bool
         Classification: the classes of each tree's rows.
     """
-    X, sorted_rows, targets, n_classes, columns = data
+    X, sorted_rows, targets, n_classes, columns, categorical = data
     seeds, sampling = draws
     n_trees = seeds.shape[0]
-    categorical = np.zeros(X.shape[1], dtype=np.bool_)
     orders = np.empty((2, 0), dtype=sorted_rows.dtype)
     no_targets = np.zeros(0)
     has_class = np.zeros((n_trees, max(n_classes, 1)), dtype=np.bool_)
