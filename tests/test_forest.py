@@ -14,7 +14,8 @@ from trees import (
     RandomForestClassifier,
     RandomForestRegressor,
 )
-from trees.ensemble._forest import bootstrap_indices, tree_operators
+from trees.ensemble._bootstrap import bootstrap_indices
+from trees.ensemble._forest import tree_operators
 
 # Bagging draws rows, so a weight of 2 is not the same as a repeated row, nor
 # a weight of 0 the same as a removed one: scikit-learn marks this check as

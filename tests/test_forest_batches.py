@@ -102,8 +102,10 @@ def test_warm_start_adds_batched_trees_to_the_kept_ones(three_classes, monkeypat
     "forest, fit_kwargs, batched",
     [
         (RandomForestClassifier(), {}, True),
-        (RandomForestClassifier(class_weight="balanced"), {}, False),
-        (RandomForestClassifier(), {"sample_weight": np.full(240, 2.0)}, False),
+        (RandomForestClassifier(class_weight="balanced"), {}, True),
+        (RandomForestClassifier(), {"sample_weight": np.full(240, 2.0)}, True),
+        (RandomForestClassifier(bootstrap=False), {"sample_weight": np.full(240, 2.0)}, False),
+        (RandomForestClassifier(class_weight="balanced_subsample"), {}, False),
         (RandomForestClassifier(bootstrap=False), {}, True),
         (ExtraTreesClassifier(), {}, True),
         (RandomForestClassifier(categorical_features=[0]), {}, True),
@@ -207,4 +209,40 @@ def test_categorical_features_in_batches(three_classes, forest, monkeypatch):
         for name in TREE_ARRAYS:
             np.testing.assert_array_equal(getattr(a.tree_, name), getattr(b.tree_, name))
         assert a.tree_.categories == b.tree_.categories
+    np.testing.assert_array_equal(batched.predict(X), per_tree.predict(X))
+
+
+@pytest.mark.parametrize(
+    "forest, weighted",
+    [
+        (RandomForestClassifier(n_estimators=9, random_state=7), "sample"),
+        (RandomForestClassifier(n_estimators=9, class_weight="balanced", random_state=7), None),
+        (RandomForestClassifier(n_estimators=9, class_weight={0: 1.0, 1: 3.5, 2: 0.5},
+                                max_samples=0.5, n_jobs=2, random_state=7), "sample"),
+        (ExtraTreesClassifier(n_estimators=9, bootstrap=True, class_weight="balanced",
+                              random_state=7), "sample"),
+        (RandomForestRegressor(n_estimators=9, max_depth=6, random_state=7), "sample"),
+    ],
+)  # fmt: skip
+def test_weighted_bootstrap_samples_in_batches(three_classes, forest, weighted, monkeypatch):
+    """Weights are the draws' probabilities (scikit-learn 1.9): drawn in Python, counted in
+    the batches' trees, the same trees as the per-tree path's, over more batches than jobs
+    when the drawn weights would be large (a tiny budget here: four trees a batch)."""
+    X, y = three_classes
+    if isinstance(forest, RandomForestRegressor):
+        y = X[:, 0] * 2.0 + np.nan_to_num(X[:, 2])
+    sample_weight = np.random.default_rng(8).uniform(0.1, 3.0, X.shape[0]) if weighted else None
+    monkeypatch.setattr(_batches, "_DRAWN_WEIGHTS_BYTES", 4 * 8 * X.shape[0])
+    calls = []
+    original = _batches.grow_trees
+    monkeypatch.setattr(_batches, "grow_trees", lambda *a: calls.append(1) or original(*a))
+    batched = forest.fit(X, y, sample_weight=sample_weight)
+    assert len(calls) == 3  # nine trees, four a batch
+    with monkeypatch.context() as patch:
+        patch.setattr(_forest, "grows_in_batches", lambda *args: False)
+        per_tree = clone(forest).fit(X, y, sample_weight=sample_weight)
+    for a, b in zip(batched.estimators_, per_tree.estimators_, strict=True):
+        for name in TREE_ARRAYS:
+            np.testing.assert_array_equal(getattr(a.tree_, name), getattr(b.tree_, name))
+        assert a._total_weight == b._total_weight
     np.testing.assert_array_equal(batched.predict(X), per_tree.predict(X))

@@ -16,7 +16,7 @@ from trees import (
     RandomForestClassifier,
     RandomForestRegressor,
 )
-from trees.ensemble._forest import bootstrap_indices, bootstrap_size
+from trees.ensemble._bootstrap import bootstrap_indices, bootstrap_size
 from trees.tree._kernels_draws import generator_seeds
 from trees.tree._splitter import sort_features
 

@@ -22,9 +22,9 @@ from sklearn.base import ClassifierMixin, RegressorMixin
 from ..tree._builder import growth_order, kernel_inputs
 from ..tree._growth import node_categories, store_categories, tree_from_store
 from ..tree._kernels_arrays import kernel_array
-from ..tree._kernels_draws import bootstrap_counts
 from ..tree._kernels_forest import grow_trees
 from ..tree._settings import regression_offset
+from ._bootstrap import tree_weights
 
 __all__ = ["estimator_like", "grow_in_batches", "grows_in_batches"]
 
@@ -43,14 +43,20 @@ def estimator_like(template, **changes):
 
 def grows_in_batches(forest, params, X, weights, subsample_classes):
     """Whether ``forest``'s trees grow in batches: unweighted rows (in bootstrap samples or
-    not), best or random splits chosen by gain (categorical features included); a classifier,
-    or a regressor whose statistics are the squared error's sums of centred targets."""
+    not) or weighted ones in bootstrap samples (the weights are the draws' probabilities:
+    each tree weighs a row by its count), best or random splits chosen by gain (categorical
+    features included); a classifier, or a regressor whose statistics are the squared
+    error's sums of centred targets.
+
+    Weights without bootstrap stay on the per-tree path: each tree would weigh its rows by
+    the weights themselves, and its root's statistics are numpy's sums of them (exact only
+    for counts)."""
     regression = isinstance(forest, RegressorMixin) and (
         params.criterion in _CENTRED_CRITERIA and params.variance_sums == "centred"
     )
     return (
         (isinstance(forest, ClassifierMixin) or regression)
-        and weights is None
+        and (weights is None or forest.bootstrap)
         and not subsample_classes
         and params.selection == "gain"
     )
@@ -71,8 +77,9 @@ def grow_in_batches(forest, data, draws, params, template):
         targets, and every feature's sorted order (``_splitter.sort_features``; None for
         random splits).
     draws : tuple
-        ``(seeds, generator_seeds, n_draws)``: each tree's seed (its bootstrap sample) and
-        its generator's seed, and the rows each sample draws (None without bootstrap).
+        ``(seeds, generator_seeds, n_draws, weights)``: each tree's seed (its bootstrap
+        sample) and its generator's seed, the rows each sample draws (None without
+        bootstrap), and the rows' weights, the draws' probabilities (None: uniform).
     params : TreeParams
         The trees' settings.
     template : DecisionTreeClassifier or DecisionTreeRegressor
@@ -83,7 +90,7 @@ def grow_in_batches(forest, data, draws, params, template):
     list of fitted trees
     """
     X, y, sorted_rows = data
-    seeds, generator_seeds, n_draws = draws
+    seeds, generator_seeds, n_draws, weights = draws
     names = getattr(forest, "feature_names_in_", None)
     if sorted_rows is None:  # random splits read X feature by feature (``columns``)
         sorted_rows = np.empty((0, X.shape[0]), dtype=np.int32)
@@ -91,11 +98,9 @@ def grow_in_batches(forest, data, draws, params, template):
     total_weight = float(n_draws or X.shape[0])
     settings, rules, criterion, growth_data = _shared_inputs(
         template, (X, y, None if params.splitter == "random" else sorted_rows),
-        (seeds[0], generator_seeds[0], n_draws), params, names,
+        (seeds[0], generator_seeds[0], n_draws, weights), params, names,
     )  # fmt: skip
-    batches = np.array_split(
-        np.arange(len(seeds)), min(effective_n_jobs(forest.n_jobs), len(seeds))
-    )
+    batches = _batches_of_trees(len(seeds), X.shape[0], forest.n_jobs, weights is not None)
 
     regression = not isinstance(forest, ClassifierMixin)
     targets = kernel_array(y, dtype=np.float64)  # class ids or values (``grow_trees``)
@@ -104,13 +109,15 @@ def grow_in_batches(forest, data, draws, params, template):
     def grow_one(batch):
         generators = [np.random.default_rng(int(seed)) for seed in generator_seeds[batch]]
         batch_seeds = np.asarray(seeds[batch], dtype=np.int64)
+        given = _drawn_weights(batch_seeds, X.shape[0], n_draws, weights)
         centring = (
-            _centring(criterion, params, targets, batch_seeds, n_draws)
+            _centring(criterion, params, targets, batch_seeds, (n_draws, given))
             if regression
             else (np.zeros(0), np.zeros((0, 3)))
         )
         return grow_trees((X, sorted_rows, targets, n_classes, *growth_data),
-                          (batch_seeds, sampling), centring, generators, settings, rules)  # fmt: skip
+                          (batch_seeds, sampling, given), centring, generators, settings,
+                          rules)  # fmt: skip
 
     grown = Parallel(n_jobs=len(batches), prefer="threads")(
         delayed(grow_one)(batch) for batch in batches
@@ -146,9 +153,9 @@ def _shared_inputs(template, data, first_draws, params, names):
     holds a layout of the data).
     """
     X, y, sorted_rows = data
-    seed, generator_seed, n_draws = first_draws
+    seed, generator_seed, n_draws, weights = first_draws
     first = estimator_like(template)._forest_growth(
-        X, y, _weights(seed, X.shape[0], n_draws), sorted_rows, params, names,
+        X, y, _weights(seed, X.shape[0], n_draws, weights), sorted_rows, params, names,
         int(generator_seed),
     )  # fmt: skip
     settings, rules, _ = kernel_inputs(first, growth_order(first, params.growth))
@@ -156,18 +163,46 @@ def _shared_inputs(template, data, first_draws, params, names):
     return settings, rules, first.criterion, (first.columns, categorical)
 
 
-def _weights(seed, n_samples, n_draws):
-    """A tree's row weights: its bootstrap counts (``_forest._tree_weights``), or 1 for every
-    row without bootstrap (``n_draws`` None)."""
-    return np.ones(n_samples) if n_draws is None else bootstrap_counts(seed, n_samples, n_draws)
+def _weights(seed, n_samples, n_draws, weights):
+    """A tree's row weights: its bootstrap counts (``_bootstrap.tree_weights``), or 1 for
+    every row without bootstrap (``n_draws`` None; the batches take no weights then)."""
+    return (
+        np.ones(n_samples) if n_draws is None else tree_weights(seed, n_samples, n_draws, weights)
+    )
 
 
-def _centring(criterion, params, y, seeds, n_draws):
+# The most bytes of drawn weights a batch holds at once (a weighted forest's trees' counts,
+# one float64 per row and tree): a forest on many rows grows in more batches than jobs.
+_DRAWN_WEIGHTS_BYTES = 32 * 2**20
+
+
+def _batches_of_trees(n_trees, n_rows, n_jobs, weighted):
+    """The trees of each batch: one batch per job, or more when a weighted forest's drawn
+    weights would exceed :data:`_DRAWN_WEIGHTS_BYTES` in a batch."""
+    n_batches = min(effective_n_jobs(n_jobs), n_trees)
+    if weighted:
+        per_batch = max(_DRAWN_WEIGHTS_BYTES // (8 * n_rows), 1)
+        n_batches = max(n_batches, -(-n_trees // per_batch))
+    return np.array_split(np.arange(n_trees), n_batches)
+
+
+def _drawn_weights(seeds, n_rows, n_draws, weights):
+    """Each tree's row weights drawn in Python when the draws are weighted (numpy's
+    ``RandomState.choice``, ``_bootstrap.tree_weights``), shape (n_trees, n_rows); shape
+    (0, n_rows) when the compiled batch draws them itself (uniform draws)."""
+    if weights is None:
+        return np.empty((0, n_rows))
+    return np.vstack([tree_weights(int(seed), n_rows, n_draws, weights) for seed in seeds])
+
+
+def _centring(criterion, params, y, seeds, sampling):
     """Each tree's offset and root statistics, as the per-tree path computes them
-    (``_classes._forest_growth`` and ``GrowingTree``: numpy's sums, rows in index order)."""
+    (``_classes._forest_growth`` and ``GrowingTree``: numpy's sums, rows in index order);
+    ``sampling`` is ``(n_draws, given)`` as :func:`_drawn_weights` gives ``given``."""
+    n_draws, given = sampling
     offsets, roots = np.empty(len(seeds)), np.empty((len(seeds), 3))
     for t, seed in enumerate(seeds):
-        weights = _weights(seed, y.shape[0], n_draws)
+        weights = given[t] if given.shape[0] else _weights(seed, y.shape[0], n_draws, None)
         offsets[t] = regression_offset(y, weights, params.variance_sums, criterion)
         stats = criterion.row_statistics(y - offsets[t], weights)
         held = np.flatnonzero(weights > 0)

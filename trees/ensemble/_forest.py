@@ -44,7 +44,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..tree import FOREST_CONDITIONINGS, DecisionTreeClassifier, DecisionTreeRegressor
 from ..tree._classes import _round_for_fit, check_class_targets, check_predict_rows
 from ..tree._kernels_arrays import kernel_array
-from ..tree._kernels_draws import MAX_SEED, bootstrap_counts, bootstrap_rows, generator_seeds
+from ..tree._kernels_draws import MAX_SEED, generator_seeds
 from ..tree._kernels_traversal import forest_predict
 from ..tree._operators import OPERATOR_CODES
 from ..tree._parallel import in_row_blocks
@@ -53,79 +53,17 @@ from ..tree._settings import CLASS_WEIGHTS, check_sample_weight, class_weights
 from ..tree._splitter import sort_features
 from ..tree._tree import pack_trees
 from ._batches import estimator_like, grow_in_batches, grows_in_batches
+from ._bootstrap import bootstrap_indices, bootstrap_size, tree_weights
 
 __all__ = [
     "ForestClassifier",
     "ForestRegressor",
     "RandomForestClassifier",
     "RandomForestRegressor",
-    "bootstrap_indices",
-    "bootstrap_size",
     "mean_of_groups",
     "tree_groups",
     "tree_operators",
 ]
-
-
-def _bootstrap_rows(state, n_samples, n_draws, weights):
-    """``n_draws`` rows drawn with replacement from ``state``, with probability proportional
-    to ``weights`` (scikit-learn 1.9's rule for a weighted forest)."""
-    drawn = state.choice(n_samples, n_draws, replace=True, p=weights / np.sum(weights))
-    return drawn.astype(np.int32)
-
-
-def bootstrap_indices(seed, n_samples, n_draws=None, weights=None):
-    """Rows drawn with replacement for one tree (scikit-learn's scheme, so the
-    same ``random_state`` draws the same bootstrap samples as its forests);
-    ``n_draws`` rows (default ``n_samples``: see :func:`bootstrap_size`), with
-    probabilities proportional to ``weights`` when given. Uniform draws are
-    ``RandomState(seed).randint(0, n_samples, n_draws)``, computed by
-    :func:`~trees.tree._kernels_draws.bootstrap_rows` without the generator object."""
-    n_draws = n_samples if n_draws is None else n_draws
-    if weights is None:
-        return bootstrap_rows(seed, n_samples, n_draws)
-    return _bootstrap_rows(check_random_state(seed), n_samples, n_draws, weights)
-
-
-def bootstrap_size(n_samples, max_samples, weights=None):
-    """Rows each bootstrap sample draws (scikit-learn 1.9's rule).
-
-    None: ``n_samples``; an int: that many (with replacement, so it may
-    exceed the rows); a float in (0, 1]: that share of the rows, or of the
-    total weight when the forest is weighted, truncated, at least 1.
-
-    Raises
-    ------
-    ValueError
-        For any other value.
-    """
-    if max_samples is None:
-        return n_samples
-    if isinstance(max_samples, numbers.Integral) and not isinstance(max_samples, bool):
-        if max_samples < 1:
-            raise ValueError(
-                f"max_samples must be an int >= 1 or a float in (0, 1], got {max_samples}."
-            )
-        return int(max_samples)
-    if isinstance(max_samples, numbers.Real) and 0.0 < max_samples <= 1.0:
-        total = n_samples if weights is None else float(np.sum(weights))
-        return max(int(max_samples * total), 1)
-    raise ValueError(
-        f"max_samples must be None, an int >= 1 or a float in (0, 1], got {max_samples!r}."
-    )
-
-
-def _tree_weights(seed, n_samples, n_draws, weights):
-    """A tree's row weights: how many times its bootstrap sample drew each row.
-
-    The sample is :func:`bootstrap_indices`'s (the first draws of a fresh
-    ``RandomState(seed)``); uniform draws are counted in compiled code
-    (:func:`~trees.tree._kernels_draws.bootstrap_counts`) without the rows.
-    """
-    if weights is None:
-        return bootstrap_counts(seed, n_samples, n_draws)
-    drawn = bootstrap_indices(seed, n_samples, n_draws, weights)
-    return np.bincount(drawn, minlength=n_samples).astype(np.float64)
 
 
 # A forest's class weights: the trees' and each tree's own bootstrap sample's.
@@ -341,7 +279,7 @@ class BaseForest(BaseEstimator):
             if not self.bootstrap:
                 weight = unweighted.copy() if weights is None else weights.copy()
             else:
-                weight = _tree_weights(seed, n_samples, n_draws, weights)
+                weight = tree_weights(seed, n_samples, n_draws, weights)
                 if subsample_classes:  # the class weights of the tree's own sample, repeats counted
                     drawn = np.repeat(np.arange(n_samples), weight.astype(np.intp))
                     weight *= compute_sample_weight("balanced", y, indices=drawn)
@@ -352,7 +290,7 @@ class BaseForest(BaseEstimator):
         # own fit would draw it; all at once, in compiled code (``_draws``).
         grown_seeds = generator_seeds(seeds)
         if grows_in_batches(self, params, X, weights, subsample_classes):
-            draws = (seeds, grown_seeds, n_draws)
+            draws = (seeds, grown_seeds, n_draws, weights)
             grown = grow_in_batches(self, (X, y, sorted_rows), draws, params, template)
         else:
             # Threads share X and the sorted orders; the compiled growth releases the GIL.

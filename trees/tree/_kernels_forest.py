@@ -42,17 +42,22 @@ _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
 
 
 @njit(**_JIT)
-def _tree_layout(X, sorted_rows, seed, sampling):
-    """A tree's weights and the layout of the rows it holds (``_splitter.search_layout``).
+def _tree_layout(X, sorted_rows, draws, t):
+    """Tree ``t``'s weights and the layout of the rows it holds (``_splitter.search_layout``).
 
-    ``sampling`` is ``(n_draws, random)``: the rows each bootstrap sample draws (its weights
-    count them), 0 without bootstrap (every row weighs 1); and whether the splits are random
-    (one row order, the rows in index order) or the best (every feature's sorted order,
-    filtered from the forest's ``sorted_rows``).
+    ``draws`` is :func:`grow_trees`'s ``(seeds, sampling, given)``: ``given[t]`` holds the
+    tree's weights when its sample was drawn in Python (a weighted forest's draws,
+    ``ensemble._bootstrap``). Otherwise ``sampling`` is ``(n_draws, random)``: the rows each
+    bootstrap sample draws from ``RandomState(seeds[t])`` (its weights count them), 0
+    without bootstrap (every row weighs 1). ``random``: whether the splits are random (one
+    row order, the rows in index order) or the best (every feature's sorted order, filtered
+    from the forest's ``sorted_rows``).
     """
-    n_draws, random = sampling
-    n_samples = X.shape[0]
-    if n_draws > 0:
+    seeds, (n_draws, random), given = draws
+    seed, n_samples = seeds[t], X.shape[0]
+    if given.shape[0] > 0:
+        weights = given[t].copy()
+    elif n_draws > 0:
         weights = np.zeros(n_samples)
         add_draw_counts(seed, n_samples, n_draws, weights)
     else:
@@ -131,12 +136,12 @@ def grow_trees(data, draws, centring, generators, settings, rules):
     data : tuple
         ``(X, sorted_rows, targets, n_classes, columns, categorical)``: the rows (float64,
         C-ordered), every feature's sorted order (int32; no rows for random splits), the
-        targets as float64 (class ids for classification), the number of classes (0 for
-        regression), ``X`` feature by feature for random splits (``feature_columns``; (0, 0)
-        otherwise), and which features hold category codes (split by membership or equality).
+        targets (float64; class ids for classification), the number of classes (0:
+        regression), ``X`` by feature for random splits (``feature_columns``; else (0, 0)),
+        and which features hold category codes (split by membership or equality).
     draws : tuple
-        ``(seeds, sampling)``: each tree's seed (its bootstrap sample: ``RandomState(seed)``)
-        and :func:`_tree_layout`'s ``sampling``.
+        ``(seeds, sampling, given)``: each tree's seed, :func:`_tree_layout`'s ``sampling``,
+        and the trees' weights drawn in Python, shape (n_trees, n_rows) or (0, n_rows).
     centring : tuple
         ``(offsets, roots)``: each regression tree's offset and root statistics.
     generators : list of numpy.random.Generator
@@ -157,8 +162,7 @@ def grow_trees(data, draws, centring, generators, settings, rules):
         Classification: the classes of each tree's rows.
     """
     X, sorted_rows, targets, n_classes, columns, categorical = data
-    seeds, sampling = draws
-    n_trees = seeds.shape[0]
+    n_trees = draws[0].shape[0]
     orders = np.empty((2, 0), dtype=sorted_rows.dtype)
     no_targets = np.zeros(0)
     has_class = np.zeros((n_trees, max(n_classes, 1)), dtype=np.bool_)
@@ -169,7 +173,7 @@ def grow_trees(data, draws, centring, generators, settings, rules):
         n_classes if n_classes > 0 else 3,
     )
     for t in range(n_trees):
-        weights, rows = _tree_layout(X, sorted_rows, seeds[t], sampling)
+        weights, rows = _tree_layout(X, sorted_rows, draws, t)
         if n_classes > 0:
             stats, root = _class_rows(targets, n_classes, weights, has_class[t])
             row_targets = no_targets

@@ -1,0 +1,74 @@
+"""A forest's bootstrap samples (scikit-learn's scheme, so the same ``random_state`` draws
+the same samples as its forests): the rows each tree draws, how many, and the row weights
+they give the tree. Shared by the per-tree path (``_forest``) and the batches (``_batches``).
+"""
+
+import numbers
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+from ..tree._kernels_draws import bootstrap_counts, bootstrap_rows
+
+__all__ = ["bootstrap_indices", "bootstrap_size", "tree_weights"]
+
+
+def _bootstrap_rows(state, n_samples, n_draws, weights):
+    """``n_draws`` rows drawn with replacement from ``state``, with probability proportional
+    to ``weights`` (scikit-learn 1.9's rule for a weighted forest)."""
+    drawn = state.choice(n_samples, n_draws, replace=True, p=weights / np.sum(weights))
+    return drawn.astype(np.int32)
+
+
+def bootstrap_indices(seed, n_samples, n_draws=None, weights=None):
+    """Rows drawn with replacement for one tree (scikit-learn's scheme, so the
+    same ``random_state`` draws the same bootstrap samples as its forests);
+    ``n_draws`` rows (default ``n_samples``: see :func:`bootstrap_size`), with
+    probabilities proportional to ``weights`` when given. Uniform draws are
+    ``RandomState(seed).randint(0, n_samples, n_draws)``, computed by
+    :func:`~trees.tree._kernels_draws.bootstrap_rows` without the generator object."""
+    n_draws = n_samples if n_draws is None else n_draws
+    if weights is None:
+        return bootstrap_rows(seed, n_samples, n_draws)
+    return _bootstrap_rows(check_random_state(seed), n_samples, n_draws, weights)
+
+
+def bootstrap_size(n_samples, max_samples, weights=None):
+    """Rows each bootstrap sample draws (scikit-learn 1.9's rule).
+
+    None: ``n_samples``; an int: that many (with replacement, so it may
+    exceed the rows); a float in (0, 1]: that share of the rows, or of the
+    total weight when the forest is weighted, truncated, at least 1.
+
+    Raises
+    ------
+    ValueError
+        For any other value.
+    """
+    if max_samples is None:
+        return n_samples
+    if isinstance(max_samples, numbers.Integral) and not isinstance(max_samples, bool):
+        if max_samples < 1:
+            raise ValueError(
+                f"max_samples must be an int >= 1 or a float in (0, 1], got {max_samples}."
+            )
+        return int(max_samples)
+    if isinstance(max_samples, numbers.Real) and 0.0 < max_samples <= 1.0:
+        total = n_samples if weights is None else float(np.sum(weights))
+        return max(int(max_samples * total), 1)
+    raise ValueError(
+        f"max_samples must be None, an int >= 1 or a float in (0, 1], got {max_samples!r}."
+    )
+
+
+def tree_weights(seed, n_samples, n_draws, weights):
+    """A tree's row weights: how many times its bootstrap sample drew each row.
+
+    The sample is :func:`bootstrap_indices`'s (the first draws of a fresh
+    ``RandomState(seed)``); uniform draws are counted in compiled code
+    (:func:`~trees.tree._kernels_draws.bootstrap_counts`) without the rows.
+    """
+    if weights is None:
+        return bootstrap_counts(seed, n_samples, n_draws)
+    drawn = bootstrap_indices(seed, n_samples, n_draws, weights)
+    return np.bincount(drawn, minlength=n_samples).astype(np.float64)
