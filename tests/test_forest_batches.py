@@ -104,12 +104,12 @@ def test_warm_start_adds_batched_trees_to_the_kept_ones(three_classes, monkeypat
         (RandomForestClassifier(), {}, True),
         (RandomForestClassifier(class_weight="balanced"), {}, True),
         (RandomForestClassifier(), {"sample_weight": np.full(240, 2.0)}, True),
-        (RandomForestClassifier(bootstrap=False), {"sample_weight": np.full(240, 2.0)}, False),
+        (RandomForestClassifier(bootstrap=False), {"sample_weight": np.full(240, 2.0)}, True),
         (RandomForestClassifier(class_weight="balanced_subsample"), {}, False),
         (RandomForestClassifier(bootstrap=False), {}, True),
         (ExtraTreesClassifier(), {}, True),
         (RandomForestClassifier(categorical_features=[0]), {}, True),
-        (ExtraTreesClassifier(class_weight="balanced"), {}, False),
+        (ExtraTreesClassifier(class_weight="balanced"), {}, True),
         (RandomForestRegressor(), {}, True),
         (RandomForestRegressor(criterion="poisson"), {}, False),
         (RandomForestRegressor(variance_sums="raw"), {}, False),
@@ -222,16 +222,27 @@ def test_categorical_features_in_batches(three_classes, forest, monkeypatch):
         (ExtraTreesClassifier(n_estimators=9, bootstrap=True, class_weight="balanced",
                               random_state=7), "sample"),
         (RandomForestRegressor(n_estimators=9, max_depth=6, random_state=7), "sample"),
+        # Without bootstrap every tree weighs the rows by the weights themselves.
+        (ExtraTreesClassifier(n_estimators=9, class_weight="balanced", random_state=7),
+         "sample"),
+        (RandomForestClassifier(n_estimators=9, bootstrap=False, max_features=3,
+                                min_weight_fraction_leaf=0.02, random_state=7), "with zeros"),
+        (ExtraTreesRegressor(n_estimators=9, random_state=7), "sample"),
+        (RandomForestRegressor(n_estimators=9, bootstrap=False, max_features=0.5,
+                               random_state=7), "with zeros"),
     ],
 )  # fmt: skip
-def test_weighted_bootstrap_samples_in_batches(three_classes, forest, weighted, monkeypatch):
-    """Weights are the draws' probabilities (scikit-learn 1.9): drawn in Python, counted in
-    the batches' trees, the same trees as the per-tree path's, over more batches than jobs
-    when the drawn weights would be large (a tiny budget here: four trees a batch)."""
+def test_weighted_rows_in_batches(three_classes, forest, weighted, monkeypatch):
+    """With bootstrap the weights are the draws' probabilities (scikit-learn 1.9): drawn in
+    Python, counted in the batches' trees; without, the trees weigh the rows by them. The
+    same trees as the per-tree path's, over more batches than jobs when the trees' weights
+    would be large (a tiny budget here: four trees a batch)."""
     X, y = three_classes
-    if isinstance(forest, RandomForestRegressor):
+    if isinstance(forest, RandomForestRegressor | ExtraTreesRegressor):
         y = X[:, 0] * 2.0 + np.nan_to_num(X[:, 2])
     sample_weight = np.random.default_rng(8).uniform(0.1, 3.0, X.shape[0]) if weighted else None
+    if weighted == "with zeros":  # rows a tree does not hold: its root sums the others
+        sample_weight[::5] = 0.0
     monkeypatch.setattr(_batches, "_DRAWN_WEIGHTS_BYTES", 4 * 8 * X.shape[0])
     calls = []
     original = _batches.grow_trees

@@ -42,21 +42,16 @@ def estimator_like(template, **changes):
 
 
 def grows_in_batches(forest, params, X, weights, subsample_classes):
-    """Whether ``forest``'s trees grow in batches: unweighted rows (in bootstrap samples or
-    not) or weighted ones in bootstrap samples (the weights are the draws' probabilities:
-    each tree weighs a row by its count), best or random splits chosen by gain (categorical
-    features included); a classifier, or a regressor whose statistics are the squared
-    error's sums of centred targets.
-
-    Weights without bootstrap stay on the per-tree path: each tree would weigh its rows by
-    the weights themselves, and its root's statistics are numpy's sums of them (exact only
-    for counts)."""
+    """Whether ``forest``'s trees grow in batches: rows unweighted or weighted (in bootstrap
+    samples the weights are the draws' probabilities and each tree weighs a row by its count;
+    without, every tree weighs the rows by the weights), but not "balanced_subsample"; best
+    or random splits chosen by gain (categorical features included); a classifier, or a
+    regressor whose statistics are the squared error's sums of centred targets."""
     regression = isinstance(forest, RegressorMixin) and (
         params.criterion in _CENTRED_CRITERIA and params.variance_sums == "centred"
     )
     return (
         (isinstance(forest, ClassifierMixin) or regression)
-        and (weights is None or forest.bootstrap)
         and not subsample_classes
         and params.selection == "gain"
     )
@@ -95,7 +90,7 @@ def grow_in_batches(forest, data, draws, params, template):
     if sorted_rows is None:  # random splits read X feature by feature (``columns``)
         sorted_rows = np.empty((0, X.shape[0]), dtype=np.int32)
     sampling = (n_draws or 0, params.splitter == "random")  # ``_kernels_forest._tree_layout``
-    total_weight = float(n_draws or X.shape[0])
+    total_weight = float(_weights(seeds[0], X.shape[0], n_draws, weights).sum())
     settings, rules, criterion, growth_data = _shared_inputs(
         template, (X, y, None if params.splitter == "random" else sorted_rows),
         (seeds[0], generator_seeds[0], n_draws, weights), params, names,
@@ -113,7 +108,7 @@ def grow_in_batches(forest, data, draws, params, template):
         centring = (
             _centring(criterion, params, targets, batch_seeds, (n_draws, given))
             if regression
-            else (np.zeros(0), np.zeros((0, 3)))
+            else (np.zeros(0), _class_roots(criterion, y, given, n_draws))
         )
         return grow_trees((X, sorted_rows, targets, n_classes, *growth_data),
                           (batch_seeds, sampling, given), centring, generators, settings,
@@ -164,11 +159,11 @@ def _shared_inputs(template, data, first_draws, params, names):
 
 
 def _weights(seed, n_samples, n_draws, weights):
-    """A tree's row weights: its bootstrap counts (``_bootstrap.tree_weights``), or 1 for
-    every row without bootstrap (``n_draws`` None; the batches take no weights then)."""
-    return (
-        np.ones(n_samples) if n_draws is None else tree_weights(seed, n_samples, n_draws, weights)
-    )
+    """A tree's row weights: its bootstrap counts (``_bootstrap.tree_weights``), or without
+    bootstrap (``n_draws`` None) the weights, 1 for every row when there are none."""
+    if n_draws is not None:
+        return tree_weights(seed, n_samples, n_draws, weights)
+    return np.ones(n_samples) if weights is None else weights.copy()
 
 
 # The most bytes of drawn weights a batch holds at once (a weighted forest's trees' counts,
@@ -187,12 +182,29 @@ def _batches_of_trees(n_trees, n_rows, n_jobs, weighted):
 
 
 def _drawn_weights(seeds, n_rows, n_draws, weights):
-    """Each tree's row weights drawn in Python when the draws are weighted (numpy's
-    ``RandomState.choice``, ``_bootstrap.tree_weights``), shape (n_trees, n_rows); shape
-    (0, n_rows) when the compiled batch draws them itself (uniform draws)."""
+    """Each tree's row weights when the rows are weighted (:func:`_weights`: drawn in Python,
+    numpy's ``RandomState.choice``, or the weights themselves), shape (n_trees, n_rows);
+    shape (0, n_rows) when the compiled batch makes them itself (uniform draws, or 1)."""
     if weights is None:
         return np.empty((0, n_rows))
-    return np.vstack([tree_weights(int(seed), n_rows, n_draws, weights) for seed in seeds])
+    return np.vstack([_weights(int(seed), n_rows, n_draws, weights) for seed in seeds])
+
+
+def _class_roots(criterion, y, given, n_draws):
+    """Classification roots from Python, shape (n_trees, n_classes of the tree), for weights
+    that are not counts (weighted rows without bootstrap), as the per-tree path sums them
+    (``_classes._forest_growth`` and ``GrowingTree``: numpy's sums); shape (0, 0) otherwise,
+    and the batch sums its counts itself (exactly, in any order)."""
+    if n_draws is not None or given.shape[0] == 0:
+        return np.zeros((0, 0))
+    weights = given[0]  # without bootstrap every tree weighs the rows alike
+    present = weights > 0
+    classes = np.flatnonzero(np.bincount(y[present]))
+    encoded = np.minimum(np.searchsorted(classes, y), classes.shape[0] - 1)
+    stats = criterion.row_statistics(encoded, weights, classes.shape[0])
+    held = np.flatnonzero(present)
+    root = stats[:, slice(None) if held.shape[0] == y.shape[0] else held].sum(axis=1)
+    return np.tile(root, (given.shape[0], 1))
 
 
 def _centring(criterion, params, y, seeds, sampling):

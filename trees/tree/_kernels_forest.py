@@ -72,9 +72,11 @@ def _tree_layout(X, sorted_rows, draws, t):
 
 
 @njit(**_JIT)
-def _class_rows(targets, n_classes, weights, has_class):
-    """A classification tree's row and root statistics, one column per class of its rows
-    (flagged in ``has_class``); the root summed in index order."""
+def _class_rows(targets, n_classes, weights, has_class, given_roots, t):
+    """Tree ``t``'s row and root statistics, one column per class of its rows (flagged in
+    ``has_class``); the root summed in index order (exact for counts), or ``given_roots[t]``
+    when there are given roots (numpy's sums of weights that are not counts, as the per-tree
+    path sums them: ``ensemble._batches``)."""
     for i in range(targets.shape[0]):
         if weights[i] > 0:
             has_class[int(targets[i])] = True
@@ -87,7 +89,7 @@ def _class_rows(targets, n_classes, weights, has_class):
             k = column[int(targets[i])]
             stats[i, k] = weights[i]
             root[k] += weights[i]
-    return stats, root
+    return stats, (given_roots[t].copy() if given_roots.shape[0] > 0 else root)
 
 
 @njit(**_JIT)
@@ -143,7 +145,8 @@ def grow_trees(data, draws, centring, generators, settings, rules):
         ``(seeds, sampling, given)``: each tree's seed, :func:`_tree_layout`'s ``sampling``,
         and the trees' weights drawn in Python, shape (n_trees, n_rows) or (0, n_rows).
     centring : tuple
-        ``(offsets, roots)``: each regression tree's offset and root statistics.
+        ``(offsets, roots)``: each regression tree's offset and root statistics; for
+        classification no offset, and the roots only for weights that are not counts.
     generators : list of numpy.random.Generator
         Each tree's generator (its feature subsets, random tie-breaks and thresholds).
     settings, rules
@@ -175,7 +178,7 @@ def grow_trees(data, draws, centring, generators, settings, rules):
     for t in range(n_trees):
         weights, rows = _tree_layout(X, sorted_rows, draws, t)
         if n_classes > 0:
-            stats, root = _class_rows(targets, n_classes, weights, has_class[t])
+            stats, root = _class_rows(targets, n_classes, weights, has_class[t], centring[1], t)
             row_targets = no_targets
         else:
             stats, root = _centred_rows(targets, weights, centring[0][t]), centring[1][t]
