@@ -111,7 +111,8 @@ def test_warm_start_adds_batched_trees_to_the_kept_ones(three_classes, monkeypat
         (RandomForestClassifier(categorical_features=[0]), {}, True),
         (ExtraTreesClassifier(class_weight="balanced"), {}, True),
         (RandomForestRegressor(), {}, True),
-        (RandomForestRegressor(criterion="poisson"), {}, False),
+        (RandomForestRegressor(criterion="poisson"), {}, True),
+        (RandomForestRegressor(criterion="absolute_error"), {}, False),
         (RandomForestRegressor(variance_sums="raw"), {}, False),
     ],
 )
@@ -257,3 +258,43 @@ def test_weighted_rows_in_batches(three_classes, forest, weighted, monkeypatch):
             np.testing.assert_array_equal(getattr(a.tree_, name), getattr(b.tree_, name))
         assert a._total_weight == b._total_weight
     np.testing.assert_array_equal(batched.predict(X), per_tree.predict(X))
+
+
+@pytest.mark.parametrize(
+    "forest",
+    [
+        RandomForestRegressor(n_estimators=8, criterion="poisson", random_state=9),
+        RandomForestRegressor(n_estimators=8, criterion="poisson", max_depth=5,
+                              min_samples_leaf=4, max_features=None, random_state=9),
+        ExtraTreesRegressor(n_estimators=8, criterion="poisson", random_state=9),
+    ],
+)  # fmt: skip
+def test_poisson_forests_in_batches(three_classes, forest, monkeypatch):
+    """Poisson's statistics (w, w y, w y log y), ``y log y`` from numpy's log: the same
+    trees as the per-tree path's, on counts with zeros."""
+    X, _ = three_classes
+    y = np.random.default_rng(10).poisson(np.exp(np.nan_to_num(X[:, 0]) / 2)).astype(float)
+    calls = []
+    original = _batches.grow_trees
+    monkeypatch.setattr(_batches, "grow_trees", lambda *a: calls.append(1) or original(*a))
+    batched = forest.fit(X, y)
+    assert calls
+    per_tree = _fit(clone(forest), X, y, False, monkeypatch)
+    for a, b in zip(batched.estimators_, per_tree.estimators_, strict=True):
+        for name in TREE_ARRAYS:
+            np.testing.assert_array_equal(getattr(a.tree_, name), getattr(b.tree_, name))
+    np.testing.assert_array_equal(batched.predict(X), per_tree.predict(X))
+
+
+def test_a_poisson_sample_of_zero_targets_is_refused_as_on_the_per_tree_path(monkeypatch):
+    """A bootstrap sample whose targets are all 0 has no Poisson deviance: both paths say so."""
+    X = np.arange(40.0).reshape(20, 2)
+    y = np.zeros(20)
+    y[0] = 1.0  # the forest's targets sum above 0; some trees' samples miss row 0
+    messages = []
+    for batched in (True, False):
+        forest = RandomForestRegressor(n_estimators=30, criterion="poisson", random_state=0)
+        with pytest.raises(ValueError, match="sum of y is not positive") as raised:
+            _fit(forest, X, y, batched, monkeypatch)
+        messages.append(str(raised.value))
+    assert messages[0] == messages[1]

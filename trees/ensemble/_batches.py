@@ -46,9 +46,9 @@ def grows_in_batches(forest, params, X, weights, subsample_classes):
     samples the weights are the draws' probabilities and each tree weighs a row by its count;
     without, every tree weighs the rows by the weights), but not "balanced_subsample"; best
     or random splits chosen by gain (categorical features included); a classifier, or a
-    regressor whose statistics are the squared error's sums of centred targets."""
+    regressor whose statistics are the squared error's sums of centred targets or Poisson's."""
     regression = isinstance(forest, RegressorMixin) and (
-        params.criterion in _CENTRED_CRITERIA and params.variance_sums == "centred"
+        params.criterion in _BATCH_REGRESSION_CRITERIA and params.variance_sums == "centred"
     )
     return (
         (isinstance(forest, ClassifierMixin) or regression)
@@ -57,8 +57,9 @@ def grows_in_batches(forest, params, X, weights, subsample_classes):
     )
 
 
-# Regression criteria whose statistics are (w, w d, w d^2) of the centred targets d.
-_CENTRED_CRITERIA = ("squared_error", "friedman_mse")
+# Regression criteria the batches grow: statistics (w, w d, w d^2) of the centred targets d,
+# or Poisson's (w, w y, w y log y) (``_kernels_forest._centred_rows``).
+_BATCH_REGRESSION_CRITERIA = ("squared_error", "friedman_mse", "poisson")
 
 
 def grow_in_batches(forest, data, draws, params, template):
@@ -108,7 +109,7 @@ def grow_in_batches(forest, data, draws, params, template):
         centring = (
             _centring(criterion, params, targets, batch_seeds, (n_draws, given))
             if regression
-            else (np.zeros(0), _class_roots(criterion, y, given, n_draws))
+            else (np.zeros(0), _class_roots(criterion, y, given, n_draws), np.zeros(0))
         )
         return grow_trees((X, sorted_rows, targets, n_classes, *growth_data),
                           (batch_seeds, sampling, given), centring, generators, settings,
@@ -209,8 +210,10 @@ def _class_roots(criterion, y, given, n_draws):
 
 def _centring(criterion, params, y, seeds, sampling):
     """Each tree's offset and root statistics, as the per-tree path computes them
-    (``_classes._forest_growth`` and ``GrowingTree``: numpy's sums, rows in index order);
-    ``sampling`` is ``(n_draws, given)`` as :func:`_drawn_weights` gives ``given``."""
+    (``_classes._forest_growth`` and ``GrowingTree``: numpy's sums, rows in index order), and
+    Poisson's ``y log y`` (its third statistic over the weight, numpy's log; empty for the
+    squared error); ``sampling`` is ``(n_draws, given)`` as :func:`_drawn_weights` gives
+    ``given``. The criterion's own checks of the targets run on each tree's weights."""
     n_draws, given = sampling
     offsets, roots = np.empty(len(seeds)), np.empty((len(seeds), 3))
     for t, seed in enumerate(seeds):
@@ -221,7 +224,9 @@ def _centring(criterion, params, y, seeds, sampling):
         # As ``GrowingTree``: every row as they are, or the rows held gathered (a gathered
         # copy is laid out otherwise, and numpy sums it in another order).
         roots[t] = stats[:, slice(None) if held.shape[0] == y.shape[0] else held].sum(axis=1)
-    return offsets, roots
+    if criterion.name != "poisson":
+        return offsets, roots, np.zeros(0)
+    return offsets, roots, criterion.row_statistics(y, np.ones(y.shape[0]))[2]
 
 
 def _tree(criterion, store, values, about, params):

@@ -93,15 +93,17 @@ def _class_rows(targets, n_classes, weights, has_class, given_roots, t):
 
 
 @njit(**_JIT)
-def _centred_rows(targets, weights, offset):
+def _centred_rows(targets, weights, offset, third):
     """A regression tree's row statistics ``(w, w d, w d d)``, ``d = y - offset``, in
-    ``SquaredError.row_statistics``'s order of operations."""
+    ``SquaredError.row_statistics``'s order of operations; or, when ``third`` is not empty,
+    ``(w, w d, w third)`` (Poisson's ``(w, w y, w y log y)``, ``third`` from numpy's log)."""
     stats = np.empty((targets.shape[0], 3))
+    poisson = third.shape[0] > 0
     for i in range(targets.shape[0]):
         centred = targets[i] - offset
         stats[i, 0] = weights[i]
         stats[i, 1] = weights[i] * centred
-        stats[i, 2] = weights[i] * centred * centred
+        stats[i, 2] = weights[i] * third[i] if poisson else weights[i] * centred * centred
     return stats
 
 
@@ -137,16 +139,15 @@ def grow_trees(data, draws, centring, generators, settings, rules):
     ----------
     data : tuple
         ``(X, sorted_rows, targets, n_classes, columns, categorical)``: the rows (float64,
-        C-ordered), every feature's sorted order (int32; no rows for random splits), the
-        targets (float64; class ids for classification), the number of classes (0:
-        regression), ``X`` by feature for random splits (``feature_columns``; else (0, 0)),
-        and which features hold category codes (split by membership or equality).
+        C-ordered), each feature's sorted order (int32; none for random splits), the targets
+        (float64; class ids), the number of classes (0: regression), ``X`` by feature for
+        random splits (``feature_columns``; else (0, 0)) and the categorical features' flags.
     draws : tuple
         ``(seeds, sampling, given)``: each tree's seed, :func:`_tree_layout`'s ``sampling``,
         and the trees' weights drawn in Python, shape (n_trees, n_rows) or (0, n_rows).
     centring : tuple
-        ``(offsets, roots)``: each regression tree's offset and root statistics; for
-        classification no offset, and the roots only for weights that are not counts.
+        ``(offsets, roots, third)``: regression trees' offsets, roots and Poisson's ``y log y``
+        (else empty); for classification, roots only for weights that are not counts.
     generators : list of numpy.random.Generator
         Each tree's generator (its feature subsets, random tie-breaks and thresholds).
     settings, rules
@@ -181,7 +182,8 @@ def grow_trees(data, draws, centring, generators, settings, rules):
             stats, root = _class_rows(targets, n_classes, weights, has_class[t], centring[1], t)
             row_targets = no_targets
         else:
-            stats, root = _centred_rows(targets, weights, centring[0][t]), centring[1][t]
+            offset, root = centring[0][t], centring[1][t]
+            stats = _centred_rows(targets, weights, offset, centring[2])
             row_targets = targets
         ints, floats, node_stats, sets, size = grow_compiled(
             rows, stats, X, categorical, row_targets, orders, columns, root, settings, rules,
