@@ -20,11 +20,12 @@ from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.base import ClassifierMixin, RegressorMixin
 
 from ..tree._builder import growth_order, kernel_inputs
-from ..tree._growth import node_categories, store_categories, tree_from_store
+from ..tree._classes import tree_class_statistics
+from ..tree._growth import node_categories, root_statistics, store_categories, tree_from_store
 from ..tree._kernels_arrays import kernel_array
 from ..tree._kernels_forest import grow_trees
 from ..tree._settings import regression_offset
-from ._bootstrap import tree_weights
+from ._bootstrap import forest_tree_weights
 
 __all__ = ["estimator_like", "grow_in_batches", "grows_in_batches"]
 
@@ -41,19 +42,20 @@ def estimator_like(template, **changes):
     return estimator
 
 
-def grows_in_batches(forest, params, X, weights, subsample_classes):
-    """Whether ``forest``'s trees grow in batches: rows unweighted or weighted (in bootstrap
-    samples the weights are the draws' probabilities and each tree weighs a row by its count;
-    without, every tree weighs the rows by the weights), but not "balanced_subsample"; best
-    or random splits chosen by gain (categorical features included); a classifier, or a
-    regressor whose statistics are the squared error's sums of centred targets or Poisson's."""
+def grows_in_batches(forest, params, subsample_classes):
+    """Whether ``forest``'s trees grow in batches: best or random splits chosen by gain
+    (categorical features included), on rows unweighted or weighted (each tree's weights are
+    ``_bootstrap.forest_tree_weights``), but not "balanced_subsample"
+    (``subsample_classes``: each tree's total weight is its own, and so are its stopping
+    rules, which a batch shares); a classifier, or a regressor whose statistics are the
+    squared error's sums of centred targets or Poisson's."""
     regression = isinstance(forest, RegressorMixin) and (
         params.criterion in _BATCH_REGRESSION_CRITERIA and params.variance_sums == "centred"
     )
     return (
         (isinstance(forest, ClassifierMixin) or regression)
-        and not subsample_classes
         and params.selection == "gain"
+        and not subsample_classes
     )
 
 
@@ -75,7 +77,8 @@ def grow_in_batches(forest, data, draws, params, template):
     draws : tuple
         ``(seeds, generator_seeds, n_draws, weights)``: each tree's seed (its bootstrap
         sample) and its generator's seed, the rows each sample draws (None without
-        bootstrap), and the rows' weights, the draws' probabilities (None: uniform).
+        bootstrap), and the rows' weights (None: unweighted; with bootstrap, the draws'
+        probabilities).
     params : TreeParams
         The trees' settings.
     template : DecisionTreeClassifier or DecisionTreeRegressor
@@ -159,12 +162,9 @@ def _shared_inputs(template, data, first_draws, params, names):
     return settings, rules, first.criterion, (first.columns, categorical)
 
 
-def _weights(seed, n_samples, n_draws, weights):
-    """A tree's row weights: its bootstrap counts (``_bootstrap.tree_weights``), or without
-    bootstrap (``n_draws`` None) the weights, 1 for every row when there are none."""
-    if n_draws is not None:
-        return tree_weights(seed, n_samples, n_draws, weights)
-    return np.ones(n_samples) if weights is None else weights.copy()
+def _weights(seed, n_samples, n_draws, weights=None):
+    """A tree's row weights (``_bootstrap.forest_tree_weights``, the per-tree path's rule)."""
+    return forest_tree_weights(seed, n_samples, n_draws, weights)
 
 
 # The most bytes of drawn weights a batch holds at once (a weighted forest's trees' counts,
@@ -194,17 +194,13 @@ def _drawn_weights(seeds, n_rows, n_draws, weights):
 def _class_roots(criterion, y, given, n_draws):
     """Classification roots from Python, shape (n_trees, n_classes of the tree), for weights
     that are not counts (weighted rows without bootstrap), as the per-tree path sums them
-    (``_classes._forest_growth`` and ``GrowingTree``: numpy's sums); shape (0, 0) otherwise,
-    and the batch sums its counts itself (exactly, in any order)."""
+    (``_classes._forest_growth`` and ``GrowingTree``: numpy's sums); shape (0, 0) for
+    counts, which the batch sums itself (exactly, in any order)."""
     if n_draws is not None or given.shape[0] == 0:
         return np.zeros((0, 0))
     weights = given[0]  # without bootstrap every tree weighs the rows alike
-    present = weights > 0
-    classes = np.flatnonzero(np.bincount(y[present]))
-    encoded = np.minimum(np.searchsorted(classes, y), classes.shape[0] - 1)
-    stats = criterion.row_statistics(encoded, weights, classes.shape[0])
-    held = np.flatnonzero(present)
-    root = stats[:, slice(None) if held.shape[0] == y.shape[0] else held].sum(axis=1)
+    _, stats = tree_class_statistics(criterion, y, weights)
+    root = root_statistics(stats, np.flatnonzero(weights > 0))
     return np.tile(root, (given.shape[0], 1))
 
 
@@ -217,13 +213,10 @@ def _centring(criterion, params, y, seeds, sampling):
     n_draws, given = sampling
     offsets, roots = np.empty(len(seeds)), np.empty((len(seeds), 3))
     for t, seed in enumerate(seeds):
-        weights = given[t] if given.shape[0] else _weights(seed, y.shape[0], n_draws, None)
+        weights = given[t] if given.shape[0] else _weights(seed, y.shape[0], n_draws)
         offsets[t] = regression_offset(y, weights, params.variance_sums, criterion)
         stats = criterion.row_statistics(y - offsets[t], weights)
-        held = np.flatnonzero(weights > 0)
-        # As ``GrowingTree``: every row as they are, or the rows held gathered (a gathered
-        # copy is laid out otherwise, and numpy sums it in another order).
-        roots[t] = stats[:, slice(None) if held.shape[0] == y.shape[0] else held].sum(axis=1)
+        roots[t] = root_statistics(stats, np.flatnonzero(weights > 0))
     if criterion.name != "poisson":
         return offsets, roots, np.zeros(0)
     return offsets, roots, criterion.row_statistics(y, np.ones(y.shape[0]))[2]

@@ -7,10 +7,11 @@ import numbers
 
 import numpy as np
 from sklearn.utils import check_random_state
+from sklearn.utils.class_weight import compute_sample_weight
 
 from ..tree._kernels_draws import bootstrap_counts, bootstrap_rows
 
-__all__ = ["bootstrap_indices", "bootstrap_size", "tree_weights"]
+__all__ = ["bootstrap_indices", "bootstrap_size", "forest_tree_weights", "tree_weights"]
 
 
 def _bootstrap_rows(state, n_samples, n_draws, weights):
@@ -72,3 +73,21 @@ def tree_weights(seed, n_samples, n_draws, weights):
         return bootstrap_counts(seed, n_samples, n_draws)
     drawn = bootstrap_indices(seed, n_samples, n_draws, weights)
     return np.bincount(drawn, minlength=n_samples).astype(np.float64)
+
+
+def forest_tree_weights(seed, n_samples, n_draws, weights, subsample_classes_of=None):
+    """A forest's tree's row weights (scikit-learn 1.9's rule).
+
+    With bootstrap (``n_draws`` rows drawn), the times its sample drew each row
+    (:func:`tree_weights`; ``weights`` are the draws' probabilities), times each row's
+    class weight within that sample when ``subsample_classes_of`` gives the rows' classes
+    ("balanced_subsample", repeats counted); without (``n_draws`` None), the weights
+    themselves, 1 for every row when there are none.
+    """
+    if n_draws is None:
+        return np.ones(n_samples) if weights is None else weights.copy()
+    weight = tree_weights(seed, n_samples, n_draws, weights)
+    if subsample_classes_of is not None:
+        drawn = np.repeat(np.arange(n_samples), weight.astype(np.intp))
+        weight *= compute_sample_weight("balanced", subsample_classes_of, indices=drawn)
+    return weight

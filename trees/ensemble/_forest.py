@@ -38,7 +38,6 @@ from scipy import sparse
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.metrics import accuracy_score, r2_score
 from sklearn.utils import check_random_state
-from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..tree import FOREST_CONDITIONINGS, DecisionTreeClassifier, DecisionTreeRegressor
@@ -53,7 +52,7 @@ from ..tree._settings import CLASS_WEIGHTS, check_sample_weight, class_weights
 from ..tree._splitter import sort_features
 from ..tree._tree import pack_trees
 from ._batches import estimator_like, grow_in_batches, grows_in_batches
-from ._bootstrap import bootstrap_indices, bootstrap_size, tree_weights
+from ._bootstrap import bootstrap_indices, bootstrap_size, forest_tree_weights
 
 __all__ = [
     "ForestClassifier",
@@ -272,24 +271,19 @@ class BaseForest(BaseEstimator):
         # tree keeps the orders of its rows and reads their values from X.
         sorted_rows = sort_features(X) if params.splitter == "best" else None
         names = getattr(self, "feature_names_in_", None)
-        unweighted = np.ones(n_samples)
         template = params.estimator(self._tree_class)
 
+        classes_of = y if subsample_classes else None
+
         def fit_one(seed, generator_seed):
-            if not self.bootstrap:
-                weight = unweighted.copy() if weights is None else weights.copy()
-            else:
-                weight = tree_weights(seed, n_samples, n_draws, weights)
-                if subsample_classes:  # the class weights of the tree's own sample, repeats counted
-                    drawn = np.repeat(np.arange(n_samples), weight.astype(np.intp))
-                    weight *= compute_sample_weight("balanced", y, indices=drawn)
+            weight = forest_tree_weights(seed, n_samples, n_draws, weights, classes_of)
             tree = estimator_like(template, random_state=seed)
             return tree._fit_in_forest(X, y, weight, sorted_rows, params, names, generator_seed)
 
         # Each tree's generator seed is the first draw of RandomState(its seed), as the tree's
         # own fit would draw it; all at once, in compiled code (``_draws``).
         grown_seeds = generator_seeds(seeds)
-        if grows_in_batches(self, params, X, weights, subsample_classes):
+        if grows_in_batches(self, params, subsample_classes):
             draws = (seeds, grown_seeds, n_draws, weights)
             grown = grow_in_batches(self, (X, y, sorted_rows), draws, params, template)
         else:

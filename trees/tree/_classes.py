@@ -273,12 +273,8 @@ class BaseDecisionTree(BaseEstimator):
         self._record_forest_fit(params, X.shape, float(sample_weight.sum()), feature_names)
         criterion = params.new_criterion()
         if self._is_classifier():
-            # ``y`` holds the forest's class indices: counting them finds the tree's classes
-            # without np.unique's sort or hash (a tenth of a small tree's fit).
-            self.classes_ = np.flatnonzero(np.bincount(y[present]))
+            self.classes_, row_stats = tree_class_statistics(criterion, y, sample_weight)
             self.n_classes_ = self.classes_.shape[0]
-            encoded = np.minimum(np.searchsorted(self.classes_, y), self.n_classes_ - 1)
-            row_stats = criterion.row_statistics(encoded, sample_weight, self.n_classes_)
             return self._new_growth(X, row_stats, 0.0, presorted=kept,
                                     generator_seed=generator_seed)  # fmt: skip
         offset = regression_offset(y, sample_weight, params.variance_sums, criterion)
@@ -374,6 +370,24 @@ def check_class_targets(y):
     """
     if not (isinstance(y, np.ndarray) and y.ndim == 1 and y.size and y.dtype.kind in "iub"):
         check_classification_targets(y)
+
+
+def tree_class_statistics(criterion, y, sample_weight):
+    """A forest's tree's classes and row statistics: the classes of its rows of positive
+    weight, and each row's weight in the column of its class among them.
+
+    ``y`` holds the forest's class indices: counting them finds the tree's classes without
+    np.unique's sort or hash (a tenth of a small tree's fit). One rule for the per-tree path
+    and the batches' roots (``ensemble._batches``).
+
+    Returns
+    -------
+    classes : ndarray of int
+    row_stats : ndarray of shape (n_classes, n_samples)
+    """
+    classes = np.flatnonzero(np.bincount(y[sample_weight > 0]))
+    encoded = np.minimum(np.searchsorted(classes, y), classes.shape[0] - 1)
+    return classes, criterion.row_statistics(encoded, sample_weight, classes.shape[0])
 
 
 def check_predict_rows(estimator, X):

@@ -94,6 +94,7 @@ __all__ = [
     "Choice",
     "GrowingTree",
     "node_categories",
+    "root_statistics",
     "store_categories",
     "tree_from_store",
 ]
@@ -247,12 +248,9 @@ class GrowingTree:
         self.targets = self._row_targets(targets)
         # Regression values are means of the rows' own targets when the caller gave them.
         self.raw_targets = targets is not None and not self.criterion.is_classification
-        # The root's statistics summed over the rows in index order, as ever.
         in_index_order = np.sort(self.rows[0])
-        # Every row (summed as given) unless the layout holds a subset (a forest tree's sample).
-        present = slice(None) if self.rows.shape[1] == self.X.shape[0] else in_index_order
         self.orders = self._sklearn_orders(in_index_order)
-        self._start_store(row_stats[:, present].sum(axis=1))
+        self._start_store(root_statistics(row_stats, in_index_order))
         self.total_weight = float(self.criterion.weight(self.store[STORE_STATS][0]))
 
     @property
@@ -746,6 +744,14 @@ class GrowingTree:
             category_names=category_names,
             input_dtype=input_dtype,
         )
+
+
+def root_statistics(row_stats, held):
+    """A root's statistics: ``row_stats`` (n_stats, n_rows) summed over the rows ``held``
+    (in index order) with numpy's sums, over every row as given when all are held (a gathered
+    copy is laid out otherwise, and numpy sums it in another order). One rule for a growth
+    and a forest's batches (``ensemble._batches``), whose trees must be the same to the bit."""
+    return row_stats[:, slice(None) if held.shape[0] == row_stats.shape[1] else held].sum(axis=1)
 
 
 def store_categories(store, size):
