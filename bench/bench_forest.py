@@ -4,6 +4,9 @@ Usage: ``python -m bench.bench_forest [--quick]``
 
 * A forest of 50 trees, ``max_features="sqrt"``, ``n_jobs=2`` on both sides,
   on 20,000 x 10 synthetic rows: fit and ``predict_proba``.
+* Forests of 100 trees at the paper's sizes (400 x 8) with the settings
+  that now grow in compiled batches: class weights, sample weights, extra
+  trees with class weights (no bootstrap), Poisson regression (fit only).
 * The conditioning experiment with forests of 100 trees (the paper's bupa
   setting, ``min_samples_leaf=2``), 20 x 5 folds on the paper's bupa data:
   the project's :func:`trees.conditioning_experiment` (which scores every
@@ -17,6 +20,7 @@ project / scikit-learn, the target is 1.0 or less.
 
 import argparse
 
+import numpy as np
 from sklearn import ensemble
 from sklearn.datasets import make_classification
 from sklearn.metrics import roc_auc_score
@@ -24,7 +28,12 @@ from sklearn.metrics import roc_auc_score
 from bench.common import interleaved, print_rows, ratio, warmed_up
 from datasets import load, preprocess
 from datasets.bundled import PAPER_SETTINGS
-from trees import RandomForestClassifier, conditioning_experiment
+from trees import (
+    ExtraTreesClassifier,
+    RandomForestClassifier,
+    RandomForestRegressor,
+    conditioning_experiment,
+)
 from trees.tasks import folds
 
 
@@ -79,9 +88,49 @@ def experiment_row(n_repeats, repeat):
     ]
 
 
+# Forests of 100 trees whose settings the batches cover since they took weights and Poisson's
+# statistics: (label, our class, scikit-learn's class, settings, whether fit takes sample weights).
+_WEIGHTED_FORESTS = (
+    ("class_weight='balanced'", RandomForestClassifier, ensemble.RandomForestClassifier,
+     {"class_weight": "balanced"}, False),
+    ("sample_weight", RandomForestClassifier, ensemble.RandomForestClassifier, {}, True),
+    ("extra trees, balanced", ExtraTreesClassifier, ensemble.ExtraTreesClassifier,
+     {"class_weight": "balanced"}, False),
+    ("criterion='poisson'", RandomForestRegressor, ensemble.RandomForestRegressor,
+     {"criterion": "poisson"}, False),
+)  # fmt: skip
+
+
+def _fit_times(forests, data, repeat):
+    """Median fit times of two forests on ``data``, ``(X, y, fit keyword arguments)``,
+    interleaved."""
+    (ours, theirs), (X, y, kwargs) = forests, data
+    return interleaved(lambda: ours.fit(X, y, **kwargs), lambda: theirs.fit(X, y, **kwargs), repeat)
+
+
+def weighted_rows(repeat):
+    """Fit times of :data:`_WEIGHTED_FORESTS` on 400 x 8 rows, ours and scikit-learn's."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(400, 8))
+    labels = (X[:, 2] + rng.normal(size=400) > 0.8).astype(int)  # imbalanced, 1 in 4
+    counts = rng.poisson(np.exp(X[:, 0] / 2)).astype(float)
+    weights = rng.uniform(0.5, 2.0, 400)
+    rows = []
+    for label, ours_class, theirs_class, settings, with_weights in _WEIGHTED_FORESTS:
+        y = counts if ours_class is RandomForestRegressor else labels
+        kwargs = {"sample_weight": weights} if with_weights else {}
+        forests = [made(n_estimators=100, random_state=0, **settings)
+                   for made in (ours_class, theirs_class)]  # fmt: skip
+        fit = _fit_times(forests, (X, y, kwargs), repeat)
+        rows.append([f"forest 100 trees fit, {label}", "400x8", f"{fit[0]:.3f}",
+                     f"{fit[1]:.3f}", ratio(*fit)])  # fmt: skip
+    return rows
+
+
 def run(quick=False):
     print(f"warm_up: {warmed_up():.2f} s")
     rows = forest_rows(repeat=3 if quick else 5)
+    rows += weighted_rows(repeat=3 if quick else 7)
     rows.append(experiment_row(n_repeats=2 if quick else 20, repeat=1 if quick else 3))
     print_rows(["measure", "data", "project s", "sklearn s", "ratio"], rows)
     return rows
