@@ -221,3 +221,32 @@ def test_the_compiled_draws_are_numpys_randomstate_draws_to_the_bit():
     np.testing.assert_array_equal(generator_seeds(seeds), expected)
     with pytest.raises(ValueError, match="2\\*\\*32"):
         bootstrap_rows(-1, 10, 10)
+
+
+def test_the_compiled_weighted_draws_are_numpys_randomstate_choice_to_the_bit():
+    """A weighted forest's samples: ``RandomState(seed).choice(n, n_draws, p=w / sum(w))``,
+    drawn in compiled code (one uniform double a draw, searched in the cumulative shares),
+    rows and counts, with zero weights and a row that holds almost every weight."""
+    from trees.tree._kernels_draws import (
+        add_weighted_draw_counts,
+        draw_cdf,
+        weighted_bootstrap_rows,
+    )
+
+    rng = np.random.default_rng(1)
+    for n_samples in (1, 2, 5, 300, 4_099):
+        for case in range(4):
+            weights = rng.uniform(0.01, 5.0, n_samples)
+            if case == 1:
+                weights[rng.random(n_samples) < 0.4] = 0.0
+                weights[-1] = 2.0
+            if case == 2:
+                weights[0] = 1e9
+            seed, n_draws = int(rng.integers(0, 2**32)), int(rng.integers(1, 3_000))
+            p = weights / np.sum(weights)
+            expected = np.random.RandomState(seed).choice(n_samples, n_draws, p=p)
+            cdf = draw_cdf(weights)
+            np.testing.assert_array_equal(weighted_bootstrap_rows(seed, cdf, n_draws), expected)
+            counts = np.zeros(n_samples)
+            add_weighted_draw_counts(seed, cdf, n_draws, counts)
+            np.testing.assert_array_equal(counts, np.bincount(expected, minlength=n_samples))

@@ -23,6 +23,7 @@ from ..tree._builder import growth_order, kernel_inputs
 from ..tree._classes import tree_class_statistics
 from ..tree._growth import node_categories, root_statistics, store_categories, tree_from_store
 from ..tree._kernels_arrays import kernel_array
+from ..tree._kernels_draws import draw_cdf
 from ..tree._kernels_forest import grow_trees
 from ..tree._settings import regression_offset
 from ._bootstrap import forest_tree_weights
@@ -99,7 +100,10 @@ def grow_in_batches(forest, data, draws, params, template):
         template, (X, y, None if params.splitter == "random" else sorted_rows),
         (seeds[0], generator_seeds[0], n_draws, weights), params, names,
     )  # fmt: skip
-    batches = _batches_of_trees(len(seeds), X.shape[0], forest.n_jobs, weights is not None)
+    batches = np.array_split(
+        np.arange(len(seeds)), min(effective_n_jobs(forest.n_jobs), len(seeds))
+    )
+    row_weights, cdf = _weight_inputs(n_draws, weights)
 
     regression = not isinstance(forest, ClassifierMixin)
     targets = kernel_array(y, dtype=np.float64)  # class ids or values (``grow_trees``)
@@ -108,15 +112,14 @@ def grow_in_batches(forest, data, draws, params, template):
     def grow_one(batch):
         generators = [np.random.default_rng(int(seed)) for seed in generator_seeds[batch]]
         batch_seeds = np.asarray(seeds[batch], dtype=np.int64)
-        given = _drawn_weights(batch_seeds, X.shape[0], n_draws, weights)
         centring = (
-            _centring(criterion, params, targets, batch_seeds, (n_draws, given))
+            _centring(criterion, params, targets, batch_seeds, (n_draws, weights))
             if regression
-            else (np.zeros(0), _class_roots(criterion, y, given, n_draws), np.zeros(0))
+            else (np.zeros(0), _class_roots(criterion, y, row_weights, len(batch)), np.zeros(0))
         )
         return grow_trees((X, sorted_rows, targets, n_classes, *growth_data),
-                          (batch_seeds, sampling, given), centring, generators, settings,
-                          rules)  # fmt: skip
+                          (batch_seeds, sampling, row_weights, cdf), centring, generators,
+                          settings, rules)  # fmt: skip
 
     grown = Parallel(n_jobs=len(batches), prefer="threads")(
         delayed(grow_one)(batch) for batch in batches
@@ -167,53 +170,40 @@ def _weights(seed, n_samples, n_draws, weights=None):
     return forest_tree_weights(seed, n_samples, n_draws, weights)
 
 
-# The most bytes of drawn weights a batch holds at once (a weighted forest's trees' counts,
-# one float64 per row and tree): a forest on many rows grows in more batches than jobs.
-_DRAWN_WEIGHTS_BYTES = 32 * 2**20
-
-
-def _batches_of_trees(n_trees, n_rows, n_jobs, weighted):
-    """The trees of each batch: one batch per job, or more when a weighted forest's drawn
-    weights would exceed :data:`_DRAWN_WEIGHTS_BYTES` in a batch."""
-    n_batches = min(effective_n_jobs(n_jobs), n_trees)
-    if weighted:
-        per_batch = max(_DRAWN_WEIGHTS_BYTES // (8 * n_rows), 1)
-        n_batches = max(n_batches, -(-n_trees // per_batch))
-    return np.array_split(np.arange(n_trees), n_batches)
-
-
-def _drawn_weights(seeds, n_rows, n_draws, weights):
-    """Each tree's row weights when the rows are weighted (:func:`_weights`: drawn in Python,
-    numpy's ``RandomState.choice``, or the weights themselves), shape (n_trees, n_rows);
-    shape (0, n_rows) when the compiled batch makes them itself (uniform draws, or 1)."""
+def _weight_inputs(n_draws, weights):
+    """How a batch makes each tree's weights (``_kernels_forest._tree_layout``):
+    ``(row_weights, cdf)``, the weights themselves without bootstrap, or the cumulative
+    shares weighted draws search (``_kernels_draws.draw_cdf``); empty when not used."""
     if weights is None:
-        return np.empty((0, n_rows))
-    return np.vstack([_weights(int(seed), n_rows, n_draws, weights) for seed in seeds])
+        return np.zeros(0), np.zeros(0)
+    if n_draws is None:
+        return weights, np.zeros(0)
+    return np.zeros(0), draw_cdf(weights)
 
 
-def _class_roots(criterion, y, given, n_draws):
+def _class_roots(criterion, y, row_weights, n_trees):
     """Classification roots from Python, shape (n_trees, n_classes of the tree), for weights
-    that are not counts (weighted rows without bootstrap), as the per-tree path sums them
-    (``_classes._forest_growth`` and ``GrowingTree``: numpy's sums); shape (0, 0) for
-    counts, which the batch sums itself (exactly, in any order)."""
-    if n_draws is not None or given.shape[0] == 0:
+    that are not counts (``row_weights``: weighted rows without bootstrap, the same for every
+    tree), as the per-tree path sums them (``_classes._forest_growth`` and ``GrowingTree``:
+    numpy's sums); shape (0, 0) for counts, which the batch sums itself (exactly, in any
+    order)."""
+    if row_weights.shape[0] == 0:
         return np.zeros((0, 0))
-    weights = given[0]  # without bootstrap every tree weighs the rows alike
-    _, stats = tree_class_statistics(criterion, y, weights)
-    root = root_statistics(stats, np.flatnonzero(weights > 0))
-    return np.tile(root, (given.shape[0], 1))
+    _, stats = tree_class_statistics(criterion, y, row_weights)
+    root = root_statistics(stats, np.flatnonzero(row_weights > 0))
+    return np.tile(root, (n_trees, 1))
 
 
 def _centring(criterion, params, y, seeds, sampling):
     """Each tree's offset and root statistics, as the per-tree path computes them
     (``_classes._forest_growth`` and ``GrowingTree``: numpy's sums, rows in index order), and
     Poisson's ``y log y`` (its third statistic over the weight, numpy's log; empty for the
-    squared error); ``sampling`` is ``(n_draws, given)`` as :func:`_drawn_weights` gives
-    ``given``. The criterion's own checks of the targets run on each tree's weights."""
-    n_draws, given = sampling
+    squared error); ``sampling`` is ``(n_draws, weights)``. The criterion's own checks of the
+    targets run on each tree's weights."""
+    n_draws, forest_weights = sampling
     offsets, roots = np.empty(len(seeds)), np.empty((len(seeds), 3))
     for t, seed in enumerate(seeds):
-        weights = given[t] if given.shape[0] else _weights(seed, y.shape[0], n_draws)
+        weights = _weights(seed, y.shape[0], n_draws, forest_weights)
         offsets[t] = regression_offset(y, weights, params.variance_sums, criterion)
         stats = criterion.row_statistics(y - offsets[t], weights)
         roots[t] = root_statistics(stats, np.flatnonzero(weights > 0))

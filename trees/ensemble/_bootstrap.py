@@ -6,32 +6,32 @@ they give the tree. Shared by the per-tree path (``_forest``) and the batches (`
 import numbers
 
 import numpy as np
-from sklearn.utils import check_random_state
 from sklearn.utils.class_weight import compute_sample_weight
 
-from ..tree._kernels_draws import bootstrap_counts, bootstrap_rows
+from ..tree._kernels_draws import (
+    add_weighted_draw_counts,
+    bootstrap_counts,
+    bootstrap_rows,
+    draw_cdf,
+    weighted_bootstrap_rows,
+)
 
 __all__ = ["bootstrap_indices", "bootstrap_size", "forest_tree_weights", "tree_weights"]
-
-
-def _bootstrap_rows(state, n_samples, n_draws, weights):
-    """``n_draws`` rows drawn with replacement from ``state``, with probability proportional
-    to ``weights`` (scikit-learn 1.9's rule for a weighted forest)."""
-    drawn = state.choice(n_samples, n_draws, replace=True, p=weights / np.sum(weights))
-    return drawn.astype(np.int32)
 
 
 def bootstrap_indices(seed, n_samples, n_draws=None, weights=None):
     """Rows drawn with replacement for one tree (scikit-learn's scheme, so the
     same ``random_state`` draws the same bootstrap samples as its forests);
     ``n_draws`` rows (default ``n_samples``: see :func:`bootstrap_size`), with
-    probabilities proportional to ``weights`` when given. Uniform draws are
-    ``RandomState(seed).randint(0, n_samples, n_draws)``, computed by
-    :func:`~trees.tree._kernels_draws.bootstrap_rows` without the generator object."""
+    probabilities proportional to ``weights`` when given (scikit-learn 1.9's rule for a
+    weighted forest). Uniform draws are ``RandomState(seed).randint(0, n_samples,
+    n_draws)``, weighted ones ``RandomState(seed).choice(n_samples, n_draws, p=weights /
+    sum(weights))``, both computed without the generator object
+    (:mod:`~trees.tree._kernels_draws`, the same numbers to the bit)."""
     n_draws = n_samples if n_draws is None else n_draws
     if weights is None:
         return bootstrap_rows(seed, n_samples, n_draws)
-    return _bootstrap_rows(check_random_state(seed), n_samples, n_draws, weights)
+    return weighted_bootstrap_rows(seed, draw_cdf(weights), n_draws)
 
 
 def bootstrap_size(n_samples, max_samples, weights=None):
@@ -71,8 +71,9 @@ def tree_weights(seed, n_samples, n_draws, weights):
     """
     if weights is None:
         return bootstrap_counts(seed, n_samples, n_draws)
-    drawn = bootstrap_indices(seed, n_samples, n_draws, weights)
-    return np.bincount(drawn, minlength=n_samples).astype(np.float64)
+    counts = np.zeros(n_samples)
+    add_weighted_draw_counts(int(seed), draw_cdf(weights), int(n_draws), counts)
+    return counts
 
 
 def forest_tree_weights(seed, n_samples, n_draws, weights, subsample_classes_of=None):

@@ -16,7 +16,12 @@ the bit (a test compares them over many seeds and sizes):
 * ``randint`` below ``2**32``: numpy's legacy *masked rejection*: draw 32
   bits, keep the bits of the smallest mask ``2**k - 1`` covering the range,
   and draw again while the value is past the range; a range of one value
-  draws nothing.
+  draws nothing;
+* ``choice(n, n_draws, p=p)`` (a weighted forest's samples): one uniform
+  double per draw (``mt19937_next_double``: 27 and 26 bits of two words,
+  ``(a 2**26 + b) / 2**53``), the row the first whose cumulative share
+  ``cdf`` exceeds it (``cdf.searchsorted(u, side="right")``, numpy's
+  ``cdf = p.cumsum(); cdf /= cdf[-1]``, made once by :func:`draw_cdf`).
 
 The forests (``trees.ensemble._forest``) draw through it; it imports no
 other kernel module.
@@ -25,7 +30,16 @@ other kernel module.
 import numpy as np
 from numba import njit
 
-__all__ = ["MAX_SEED", "add_draw_counts", "bootstrap_counts", "bootstrap_rows", "generator_seeds"]
+__all__ = [
+    "MAX_SEED",
+    "add_draw_counts",
+    "add_weighted_draw_counts",
+    "bootstrap_counts",
+    "bootstrap_rows",
+    "draw_cdf",
+    "generator_seeds",
+    "weighted_bootstrap_rows",
+]
 
 _STATE_WORDS, _SHIFT = 624, 397
 _MATRIX_A, _UPPER, _LOWER, _WORD = 0x9908B0DF, 0x80000000, 0x7FFFFFFF, 0xFFFFFFFF
@@ -120,6 +134,47 @@ def add_draw_counts(seed, n_samples, n_draws, out):
         out[row] += 1.0
 
 
+@njit(cache=True, nogil=True)
+def _next_double(key, position):
+    """numpy's ``mt19937_next_double``: a uniform double in [0, 1) from two words (exact: 53
+    bits), and the new position."""
+    high, position = _next_word(key, position)
+    low, position = _next_word(key, position)
+    value = (
+        float(high >> np.uint64(5)) * 67108864.0 + float(low >> np.uint64(6))
+    ) / 9007199254740992.0
+    return value, position
+
+
+@njit(cache=True, nogil=True)
+def _weighted_rows(seed, cdf, out):
+    key = np.empty(_STATE_WORDS, dtype=np.uint64)
+    position = _seed(key, seed)
+    for draw in range(out.shape[0]):
+        value, position = _next_double(key, position)
+        out[draw] = np.searchsorted(cdf, value, side="right")
+
+
+@njit(cache=True, nogil=True)
+def add_weighted_draw_counts(seed, cdf, n_draws, out):
+    """Add to ``out`` how many times :func:`weighted_bootstrap_rows`'s draws pick each row
+    (compiled callers: the forest's batches, ``_kernels_forest``)."""
+    key = np.empty(_STATE_WORDS, dtype=np.uint64)
+    position = _seed(key, seed)
+    for _ in range(n_draws):
+        value, position = _next_double(key, position)
+        out[np.searchsorted(cdf, value, side="right")] += 1.0
+
+
+def draw_cdf(weights):
+    """The cumulative shares a weighted draw searches, as numpy's ``choice`` makes them from
+    scikit-learn's probabilities: ``p = w / sum(w)``, ``cdf = p.cumsum()``, ``cdf /= cdf[-1]``."""
+    weights = np.asarray(weights, dtype=np.float64)
+    cdf = (weights / np.sum(weights)).cumsum()
+    cdf /= cdf[-1]
+    return cdf
+
+
 def _check_seed(seed):
     seed = int(seed)
     if not 0 <= seed <= 0xFFFFFFFF:
@@ -158,4 +213,12 @@ def bootstrap_counts(seed, n_samples, n_draws):
     without the rows themselves."""
     out = np.zeros(int(n_samples), dtype=np.float64)
     add_draw_counts(_check_seed(seed), int(n_samples), int(n_draws), out)
+    return out
+
+
+def weighted_bootstrap_rows(seed, cdf, n_draws):
+    """``RandomState(seed).choice(n, n_draws, replace=True, p=p)`` for the ``cdf``
+    :func:`draw_cdf` makes of ``p``'s weights, compiled (int32 rows)."""
+    out = np.empty(int(n_draws), dtype=np.int32)
+    _weighted_rows(_check_seed(seed), cdf, out)
     return out

@@ -31,7 +31,7 @@ growth loop costs seconds of compiling.
 import numpy as np
 from numba import njit
 
-from ._kernels_draws import add_draw_counts
+from ._kernels_draws import add_draw_counts, add_weighted_draw_counts
 from ._kernels_growth import N_SAMPLES, START, grow_compiled
 from ._kernels_node_values import node_means
 from ._kernels_search import keep_rows
@@ -45,21 +45,24 @@ _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
 def _tree_layout(X, sorted_rows, draws, t):
     """Tree ``t``'s weights and the layout of the rows it holds (``_splitter.search_layout``).
 
-    ``draws`` is :func:`grow_trees`'s ``(seeds, sampling, given)``: ``given[t]`` holds the
-    tree's weights when its sample was drawn in Python (a weighted forest's draws,
-    ``ensemble._bootstrap``). Otherwise ``sampling`` is ``(n_draws, random)``: the rows each
-    bootstrap sample draws from ``RandomState(seeds[t])`` (its weights count them), 0
-    without bootstrap (every row weighs 1). ``random``: whether the splits are random (one
-    row order, the rows in index order) or the best (every feature's sorted order, filtered
-    from the forest's ``sorted_rows``).
+    ``draws`` is :func:`grow_trees`'s ``(seeds, sampling, row_weights, cdf)``;
+    ``sampling`` is ``(n_draws, random)``: the rows each bootstrap sample draws from
+    ``RandomState(seeds[t])`` (its weights count them: uniform draws, or weighted ones by
+    the cumulative shares ``cdf`` when it is not empty, ``_kernels_draws``), 0 without
+    bootstrap (every row weighs 1, or ``row_weights`` when it is not empty). ``random``:
+    whether the splits are random (one row order, the rows in index order) or the best
+    (every feature's sorted order, filtered from the forest's ``sorted_rows``).
     """
-    seeds, (n_draws, random), given = draws
+    seeds, (n_draws, random), row_weights, cdf = draws
     seed, n_samples = seeds[t], X.shape[0]
-    if given.shape[0] > 0:
-        weights = given[t].copy()
-    elif n_draws > 0:
+    if n_draws > 0:
         weights = np.zeros(n_samples)
-        add_draw_counts(seed, n_samples, n_draws, weights)
+        if cdf.shape[0] > 0:
+            add_weighted_draw_counts(seed, cdf, n_draws, weights)
+        else:
+            add_draw_counts(seed, n_samples, n_draws, weights)
+    elif row_weights.shape[0] > 0:
+        weights = row_weights.copy()
     else:
         weights = np.ones(n_samples)
     if not random:
@@ -143,8 +146,8 @@ def grow_trees(data, draws, centring, generators, settings, rules):
         (float64; class ids), the number of classes (0: regression), ``X`` by feature for
         random splits (``feature_columns``; else (0, 0)) and the categorical features' flags.
     draws : tuple
-        ``(seeds, sampling, given)``: each tree's seed, :func:`_tree_layout`'s ``sampling``,
-        and the trees' weights drawn in Python, shape (n_trees, n_rows) or (0, n_rows).
+        ``(seeds, sampling, row_weights, cdf)``: each tree's seed, and how its weights are
+        made (:func:`_tree_layout`; empty ``row_weights`` and ``cdf``: unweighted).
     centring : tuple
         ``(offsets, roots, third)``: regression trees' offsets, roots and Poisson's ``y log y``
         (else empty); for classification, roots only for weights that are not counts.
