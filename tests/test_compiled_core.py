@@ -16,6 +16,7 @@ from numba.core.registry import CPUDispatcher
 from trees import (
     DecisionTreeClassifier,
     DecisionTreeRegressor,
+    ExtraTreesClassifier,
     RandomForestClassifier,
     RandomForestRegressor,
     TreeGrower,
@@ -139,6 +140,19 @@ def test_after_warm_up_the_usual_work_compiles_nothing_new():
         grower.step()
         grower.grow_all()
     RandomForestClassifier(n_estimators=3, random_state=0).fit(X, y_class).predict_proba(X)
+    # The forests the batches grow besides: weighted (drawn, or taken without bootstrap),
+    # Poisson, categorical.
+    weights = _read_only(np.linspace(0.5, 2.0, 60))
+    RandomForestClassifier(n_estimators=3, class_weight="balanced", oob_score=True,
+                           random_state=0).fit(X, y_class, sample_weight=weights)  # fmt: skip
+    ExtraTreesClassifier(n_estimators=3, random_state=0).fit(X, y_class, sample_weight=weights)
+    RandomForestRegressor(n_estimators=3, criterion="poisson", random_state=0).fit(
+        X, _read_only(np.abs(y_value))
+    )
+    codes = _read_only(np.column_stack([np.arange(60) % 4, X[:, 1:]]).astype(float))
+    RandomForestClassifier(n_estimators=3, categorical_features=[0], random_state=0).fit(
+        codes, y_class
+    )
     after = _compiled_signatures()
     new = {key: after[key] - before.get(key, set()) for key in after}
     assert not {key: value for key, value in new.items() if value}

@@ -13,7 +13,14 @@ from ._criterion import CRITERIA_CLF
 from ._grower import TreeGrower
 from ._kernels_criteria import GINI
 from ._kernels_cultivated import node_neighbourhoods
-from ._kernels_draws import bootstrap_counts, bootstrap_rows, generator_seeds
+from ._kernels_draws import (
+    add_weighted_draw_counts,
+    bootstrap_counts,
+    bootstrap_rows,
+    draw_cdf,
+    generator_seeds,
+    weighted_bootstrap_rows,
+)
 from ._kernels_search import keep_rows
 from ._kernels_traversal import forest_predict
 from ._splitter import (
@@ -79,6 +86,9 @@ def _warm_forest_and_cultivated(X, y, tree):
     generator_seeds(np.array([0, 1]))
     bootstrap_rows(0, X.shape[0], X.shape[0])
     bootstrap_counts(0, X.shape[0], X.shape[0])
+    cdf = draw_cdf(np.ones(X.shape[0]))  # a weighted forest's draws
+    weighted_bootstrap_rows(0, cdf, X.shape[0])
+    add_weighted_draw_counts(0, cdf, X.shape[0], np.zeros(X.shape[0]))
     packed, values, roots = pack_trees([tree.tree_, tree.tree_], [tree.tree_.value] * 2)
     out = np.zeros((X.shape[0], values.shape[1]))
     ops = np.array([0, 2], dtype=np.intp)
