@@ -29,11 +29,31 @@ def three_classes():
     return X, y
 
 
-def _fit(forest, X, y, batched, monkeypatch):
+def _fit(forest, X, y, batched, monkeypatch, **fit_kwargs):
     with monkeypatch.context() as patch:
         if not batched:
             patch.setattr(_forest, "grows_in_batches", lambda *args: False)
-        return forest.fit(X, y)
+        return forest.fit(X, y, **fit_kwargs)
+
+
+def _fit_in_batches(forest, X, y, monkeypatch, **fit_kwargs):
+    """``forest`` fitted, having grown its trees in the batches' kernel (checked)."""
+    calls = []
+    original = _batches.grow_trees
+    with monkeypatch.context() as patch:
+        patch.setattr(_batches, "grow_trees", lambda *a: calls.append(1) or original(*a))
+        fitted = forest.fit(X, y, **fit_kwargs)
+    assert calls, "the forest took the per-tree path"
+    return fitted
+
+
+def _assert_same_tree_arrays(batched, per_tree, X):
+    for a, b in zip(batched.estimators_, per_tree.estimators_, strict=True):
+        for name in TREE_ARRAYS:
+            np.testing.assert_array_equal(getattr(a.tree_, name), getattr(b.tree_, name))
+        assert a._total_weight == b._total_weight
+        assert a.tree_.categories == b.tree_.categories
+    np.testing.assert_array_equal(batched.predict(X), per_tree.predict(X))
 
 
 def _assert_same_trees(batched, per_tree, X):
@@ -117,7 +137,8 @@ def test_warm_start_adds_batched_trees_to_the_kept_ones(three_classes, monkeypat
     ],
 )
 def test_which_forests_grow_in_batches(three_classes, forest, fit_kwargs, batched, monkeypatch):
-    """The batches cover what needs nothing per tree but a sample and a generator."""
+    """Which forests grow in batches; the others (balanced_subsample, the absolute error, raw
+    variance sums) take the per-tree path."""
     X, y = three_classes
     X = np.nan_to_num(X)
     X[:, 0] = np.round(np.abs(X[:, 0]))  # category codes for the categorical case
@@ -172,13 +193,9 @@ def test_random_splits_and_whole_samples_in_batches(three_classes, forest, monke
     X, y = three_classes
     if isinstance(forest, ExtraTreesRegressor):
         y = X[:, 0] * 2.0 + np.nan_to_num(X[:, 2])
-    batched = _fit(forest, X, y, True, monkeypatch)
+    batched = _fit_in_batches(forest, X, y, monkeypatch)
     per_tree = _fit(clone(forest), X, y, False, monkeypatch)
-    for a, b in zip(batched.estimators_, per_tree.estimators_, strict=True):
-        for name in TREE_ARRAYS:
-            np.testing.assert_array_equal(getattr(a.tree_, name), getattr(b.tree_, name))
-        assert a._total_weight == b._total_weight
-    np.testing.assert_array_equal(batched.predict(X), per_tree.predict(X))
+    _assert_same_tree_arrays(batched, per_tree, X)
 
 
 @pytest.mark.parametrize(
@@ -203,14 +220,10 @@ def test_categorical_features_in_batches(three_classes, forest, monkeypatch):
     X[:, 3] = np.where(np.isnan(X[:, 2]), 1.0, np.round(np.abs(X[:, 3])))
     if isinstance(forest, RandomForestRegressor):
         y = X[:, 0] + np.nan_to_num(X[:, 1])
-    batched = _fit(forest, X, y, True, monkeypatch)
+    batched = _fit_in_batches(forest, X, y, monkeypatch)
     per_tree = _fit(clone(forest), X, y, False, monkeypatch)
     assert any(a.tree_.is_membership.any() for a in batched.estimators_)
-    for a, b in zip(batched.estimators_, per_tree.estimators_, strict=True):
-        for name in TREE_ARRAYS:
-            np.testing.assert_array_equal(getattr(a.tree_, name), getattr(b.tree_, name))
-        assert a.tree_.categories == b.tree_.categories
-    np.testing.assert_array_equal(batched.predict(X), per_tree.predict(X))
+    _assert_same_tree_arrays(batched, per_tree, X)
 
 
 @pytest.mark.parametrize(
@@ -243,19 +256,9 @@ def test_weighted_rows_in_batches(three_classes, forest, weighted, monkeypatch):
     sample_weight = np.random.default_rng(8).uniform(0.1, 3.0, X.shape[0]) if weighted else None
     if weighted == "with zeros":  # rows a tree does not hold: its root sums the others
         sample_weight[::5] = 0.0
-    calls = []
-    original = _batches.grow_trees
-    monkeypatch.setattr(_batches, "grow_trees", lambda *a: calls.append(1) or original(*a))
-    batched = forest.fit(X, y, sample_weight=sample_weight)
-    assert calls
-    with monkeypatch.context() as patch:
-        patch.setattr(_forest, "grows_in_batches", lambda *args: False)
-        per_tree = clone(forest).fit(X, y, sample_weight=sample_weight)
-    for a, b in zip(batched.estimators_, per_tree.estimators_, strict=True):
-        for name in TREE_ARRAYS:
-            np.testing.assert_array_equal(getattr(a.tree_, name), getattr(b.tree_, name))
-        assert a._total_weight == b._total_weight
-    np.testing.assert_array_equal(batched.predict(X), per_tree.predict(X))
+    batched = _fit_in_batches(forest, X, y, monkeypatch, sample_weight=sample_weight)
+    per_tree = _fit(clone(forest), X, y, False, monkeypatch, sample_weight=sample_weight)
+    _assert_same_tree_arrays(batched, per_tree, X)
 
 
 @pytest.mark.parametrize(
@@ -272,16 +275,9 @@ def test_poisson_forests_in_batches(three_classes, forest, monkeypatch):
     trees as the per-tree path's, on counts with zeros."""
     X, _ = three_classes
     y = np.random.default_rng(10).poisson(np.exp(np.nan_to_num(X[:, 0]) / 2)).astype(float)
-    calls = []
-    original = _batches.grow_trees
-    monkeypatch.setattr(_batches, "grow_trees", lambda *a: calls.append(1) or original(*a))
-    batched = forest.fit(X, y)
-    assert calls
+    batched = _fit_in_batches(forest, X, y, monkeypatch)
     per_tree = _fit(clone(forest), X, y, False, monkeypatch)
-    for a, b in zip(batched.estimators_, per_tree.estimators_, strict=True):
-        for name in TREE_ARRAYS:
-            np.testing.assert_array_equal(getattr(a.tree_, name), getattr(b.tree_, name))
-    np.testing.assert_array_equal(batched.predict(X), per_tree.predict(X))
+    _assert_same_tree_arrays(batched, per_tree, X)
 
 
 def test_a_poisson_sample_of_zero_targets_is_refused_as_on_the_per_tree_path(monkeypatch):
