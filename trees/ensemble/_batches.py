@@ -95,10 +95,11 @@ def grow_in_batches(forest, data, draws, params, template):
     if sorted_rows is None:  # random splits read X feature by feature (``columns``)
         sorted_rows = np.empty((0, X.shape[0]), dtype=np.int32)
     sampling = (n_draws or 0, params.splitter == "random")  # ``_kernels_forest._tree_layout``
-    total_weight = float(_weights(seeds[0], X.shape[0], n_draws, weights).sum())
+    first_weights = _weights(seeds[0], X.shape[0], n_draws, weights)
+    total_weight = float(first_weights.sum())  # every tree's (counts of n_draws, or weights)
     settings, rules, criterion, growth_data = _shared_inputs(
         template, (X, y, None if params.splitter == "random" else sorted_rows),
-        (seeds[0], generator_seeds[0], n_draws, weights), params, names,
+        (first_weights, generator_seeds[0]), params, names,
     )  # fmt: skip
     batches = np.array_split(
         np.arange(len(seeds)), min(effective_n_jobs(forest.n_jobs), len(seeds))
@@ -144,22 +145,22 @@ def grow_in_batches(forest, data, draws, params, template):
     return trees
 
 
-def _shared_inputs(template, data, first_draws, params, names):
+def _shared_inputs(template, data, first_tree, params, names):
     """The growth's settings, rules and criterion, the same for every tree of the forest, and
     its arrays besides the rows': ``(columns, categorical)``, ``X`` feature by feature for
     random splits and the categorical features' flags (``GrowingTree``).
 
-    Every tree holds the same total weight (``n_draws`` draws of weight 1, or every row), so
-    its stopping rules, resolved against the weight given, are the same for all: they are read
-    from the first tree's growth, made as the per-tree path makes it and dropped on return (it
-    holds a layout of the data).
+    Every tree holds the same total weight (``n_draws`` draws of weight 1, or every row with
+    its weight), so its stopping rules, resolved against the weight given, are the same for
+    all: they are read from the first tree's growth (``first_tree``: its row weights and its
+    generator's seed), made as the per-tree path makes it and dropped on return (it holds a
+    layout of the data).
     """
     X, y, sorted_rows = data
-    seed, generator_seed, n_draws, weights = first_draws
+    first_weights, generator_seed = first_tree
     first = estimator_like(template)._forest_growth(
-        X, y, _weights(seed, X.shape[0], n_draws, weights), sorted_rows, params, names,
-        int(generator_seed),
-    )  # fmt: skip
+        X, y, first_weights, sorted_rows, params, names, int(generator_seed)
+    )
     settings, rules, _ = kernel_inputs(first, growth_order(first, params.growth))
     categorical = kernel_array(first.categorical, dtype=np.bool_)
     return settings, rules, first.criterion, (first.columns, categorical)
