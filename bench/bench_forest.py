@@ -6,7 +6,8 @@ Usage: ``python -m bench.bench_forest [--quick]``
   on 20,000 x 10 synthetic rows: fit and ``predict_proba``.
 * Forests of 100 trees at the paper's sizes (400 x 8) with the settings
   that now grow in compiled batches: class weights, sample weights, extra
-  trees with class weights (no bootstrap), Poisson regression (fit only).
+  trees with class weights (no bootstrap), Poisson and absolute-error
+  regression (fit only).
 * The conditioning experiment with forests of 100 trees (the paper's bupa
   setting, ``min_samples_leaf=2``), 20 x 5 folds on the paper's bupa data:
   the project's :func:`trees.conditioning_experiment` (which scores every
@@ -98,6 +99,8 @@ _WEIGHTED_FORESTS = (
      {"class_weight": "balanced"}, False),
     ("criterion='poisson'", RandomForestRegressor, ensemble.RandomForestRegressor,
      {"criterion": "poisson"}, False),
+    ("criterion='absolute_error'", RandomForestRegressor, ensemble.RandomForestRegressor,
+     {"criterion": "absolute_error"}, False),
 )  # fmt: skip
 
 

@@ -132,12 +132,12 @@ def test_warm_start_adds_batched_trees_to_the_kept_ones(three_classes, monkeypat
         (ExtraTreesClassifier(class_weight="balanced"), {}, True),
         (RandomForestRegressor(), {}, True),
         (RandomForestRegressor(criterion="poisson"), {}, True),
-        (RandomForestRegressor(criterion="absolute_error"), {}, False),
+        (RandomForestRegressor(criterion="absolute_error"), {}, True),
         (RandomForestRegressor(variance_sums="raw"), {}, False),
     ],
 )
 def test_which_forests_grow_in_batches(three_classes, forest, fit_kwargs, batched, monkeypatch):
-    """Which forests grow in batches; the others (balanced_subsample, the absolute error, raw
+    """Which forests grow in batches; the others (balanced_subsample, p-value selection, raw
     variance sums) take the per-tree path."""
     X, y = three_classes
     X = np.nan_to_num(X)
@@ -292,3 +292,24 @@ def test_a_poisson_sample_of_zero_targets_is_refused_as_on_the_per_tree_path(mon
             _fit(forest, X, y, batched, monkeypatch)
         messages.append(str(raised.value))
     assert messages[0] == messages[1]
+
+
+@pytest.mark.parametrize(
+    "forest",
+    [
+        RandomForestRegressor(n_estimators=8, criterion="absolute_error", random_state=11),
+        RandomForestRegressor(n_estimators=8, criterion="absolute_error", max_depth=4,
+                              max_features=None, min_samples_leaf=3, random_state=11),
+        ExtraTreesRegressor(n_estimators=8, criterion="absolute_error", random_state=11),
+    ],
+)  # fmt: skip
+def test_absolute_error_forests_in_batches(three_classes, forest, monkeypatch):
+    """Nodes valued by the weighted median of their rows, impurities their mean absolute
+    error (as the growth's node view): the same trees as the per-tree path's, with missing
+    values and repeated targets."""
+    X, _ = three_classes
+    y = np.round(np.nan_to_num(X[:, 0]) * 3 + X[:, 1], 0)
+    batched = _fit_in_batches(forest, X, y, monkeypatch, sample_weight=np.linspace(1, 2, 240))
+    per_tree = _fit(clone(forest), X, y, False, monkeypatch, sample_weight=np.linspace(1, 2, 240))
+    _assert_same_tree_arrays(batched, per_tree, X)
+    np.testing.assert_array_equal(batched.feature_importances_, per_tree.feature_importances_)

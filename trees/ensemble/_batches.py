@@ -60,9 +60,10 @@ def grows_in_batches(forest, params, subsample_classes):
     )
 
 
-# Regression criteria the batches grow: statistics (w, w d, w d^2) of the centred targets d,
-# or Poisson's (w, w y, w y log y) (``_kernels_forest._centred_rows``).
-_BATCH_REGRESSION_CRITERIA = ("squared_error", "friedman_mse", "poisson")
+# Regression criteria the batches grow: statistics (w, w d, w d^2) of the centred targets d
+# (the absolute error's too, d = y, its values and impurities the medians of each node's
+# rows), or Poisson's (w, w y, w y log y) (``_kernels_forest._centred_rows``).
+_BATCH_REGRESSION_CRITERIA = ("squared_error", "friedman_mse", "poisson", "absolute_error")
 
 
 def grow_in_batches(forest, data, draws, params, template):
@@ -130,15 +131,11 @@ def grow_in_batches(forest, data, draws, params, template):
         offsets, ints, floats, sets, node_stats, means, has_class = results
         for i, seed in enumerate(seeds[batch]):
             nodes = slice(offsets[i], offsets[i + 1])
-            if regression:
-                classes, stats, values = None, node_stats[nodes], means[nodes][:, None]
-            else:
-                classes = np.flatnonzero(has_class[i])
-                stats = node_stats[nodes][:, classes]
-                values = criterion.value(stats.T)
+            classes = None if regression else np.flatnonzero(has_class[i])
+            stats = node_stats[nodes] if regression else node_stats[nodes][:, classes]
             store = (ints[nodes], floats[nodes], stats, sets[nodes])
             about = (X.shape[1], names, classes, growth_data[1].any())
-            tree = _tree(criterion, store, values, about, params)
+            tree = _tree(criterion, store, means[nodes], about, params)
             estimator = estimator_like(template, random_state=seed)
             trees.append(estimator._adopt_batch_tree(params, X.shape, total_weight, names,
                                                      classes, tree))  # fmt: skip
@@ -213,18 +210,22 @@ def _centring(criterion, params, y, seeds, sampling):
     return offsets, roots, criterion.row_statistics(y, np.ones(y.shape[0]))[2]
 
 
-def _tree(criterion, store, values, about, params):
-    """A batch's tree from its node store and its nodes' values, with the weights and
-    impurities the growth's node view gives; ``about`` is ``(n_features, feature names,
-    classes or None, whether a feature is categorical)``."""
+def _tree(criterion, store, means, about, params):
+    """A batch's tree from its node store, with the values, weights and impurities the
+    growth's node view gives (``_node_view.NodeView``): class shares; a regression node's
+    value from the batch (``means[:, 0]``: the mean of its rows, or their median under the
+    absolute error, whose impurity is ``means[:, 1]``). ``about`` is ``(n_features, feature
+    names, classes or None, whether a feature is categorical)``."""
     n_features, names, classes, categorical = about
     stats = store[2].T  # one column per node, as ``NodeView.stats``
     size = store[0].shape[0]
     categories = store_categories(store, size) if categorical else {}
+    values = criterion.value(stats) if classes is not None else means[:, :1]
+    impurity = means[:, 1] if criterion.needs_rows else criterion.impurity(stats)
     return tree_from_store(
         store,
         size,
-        (values, criterion.weight(stats), criterion.impurity(stats)),
+        (values, criterion.weight(stats), impurity),
         is_classifier=classes is not None,
         n_features=n_features,
         feature_names=None if names is None else list(names),

@@ -31,6 +31,8 @@ growth loop costs seconds of compiling.
 import numpy as np
 from numba import njit
 
+from ._kernels_absolute_error import node_medians
+from ._kernels_criteria import ABSOLUTE_ERROR
 from ._kernels_draws import add_draw_counts, add_weighted_draw_counts
 from ._kernels_growth import N_SAMPLES, START, grow_compiled
 from ._kernels_node_values import node_means
@@ -111,6 +113,25 @@ def _centred_rows(targets, weights, offset, third):
 
 
 @njit(**_JIT)
+def _node_values(rows, targets, weights, nodes, out):
+    """A regression tree's node values into ``out[:, 0]``, as the growth's node view makes
+    them (``_node_view.NodeView``): the mean of each node's own rows, or under the absolute
+    error their weighted median, with its impurity in ``out[:, 1]``; ``nodes`` is ``(starts,
+    counts, crit)``: the nodes' rows in ``rows[0]``, and the criterion's kernel id."""
+    starts, counts, crit = nodes
+    if crit == ABSOLUTE_ERROR:
+        medians = np.empty((2, starts.shape[0]))
+        node_medians(rows, targets, weights, starts, counts, medians)
+        for node in range(starts.shape[0]):
+            out[node, 0], out[node, 1] = medians[0, node], medians[1, node]
+        return
+    means = np.empty(starts.shape[0])
+    node_means(rows[0], targets, weights, starts, counts, means)
+    for node in range(starts.shape[0]):
+        out[node, 0] = means[node]
+
+
+@njit(**_JIT)
 def _room(array, rows):
     """``array``, or a copy twice as long when it has fewer than ``rows`` rows."""
     if array.shape[0] >= rows:
@@ -123,14 +144,14 @@ def _room(array, rows):
 @njit(**_JIT)
 def _batch_store(capacity, widths_of, n_stat_columns):
     """Empty node stores for a batch's trees end to end: ``capacity`` rows of the widths of
-    ``widths_of`` (a growth's ``ints, floats, sets``), statistics and means zeroed."""
+    ``widths_of`` (a growth's ``ints, floats, sets``), statistics and values zeroed."""
     ints, floats, sets = widths_of
     return (
         np.empty((capacity, ints.shape[1]), dtype=np.int64),
         np.empty((capacity, floats.shape[1])),
         np.empty((capacity, sets.shape[1]), dtype=np.uint8),
         np.zeros((capacity, n_stat_columns)),
-        np.zeros(capacity),
+        np.zeros((capacity, 2)),
     )
 
 
@@ -163,8 +184,8 @@ def grow_trees(data, draws, centring, generators, settings, rules):
     ints, floats, sets, node_stats : ndarray
         The trees' node stores end to end (``_kernels_growth``); classification statistics in
         the forest's class columns (0 in a class the tree lacks).
-    means : ndarray of shape (n_nodes,)
-        Regression: each node's mean target from its own rows, its value.
+    means : ndarray of shape (n_nodes, 2)
+        Regression: each node's value (:func:`_node_values`) and its absolute-error impurity.
     has_class : ndarray of shape (n_trees, n_classes), bool
         Classification: the classes of each tree's rows.
     """
@@ -174,11 +195,9 @@ def grow_trees(data, draws, centring, generators, settings, rules):
     no_targets = np.zeros(0)
     has_class = np.zeros((n_trees, max(n_classes, 1)), dtype=np.bool_)
     node_offsets = np.zeros(n_trees + 1, dtype=np.int64)
-    all_ints, all_floats, all_sets, all_stats, all_means = _batch_store(
-        0,
-        (np.empty((0, 0), dtype=np.int64), np.empty((0, 0)), np.empty((0, 0), dtype=np.uint8)),
-        n_classes if n_classes > 0 else 3,
-    )
+    no_widths = (np.empty((0, 0), dtype=np.int64), np.empty((0, 0)), np.empty((0, 0), np.uint8))
+    stores = _batch_store(0, no_widths, n_classes if n_classes > 0 else 3)
+    all_ints, all_floats, all_sets, all_stats, all_means = stores
     for t in range(n_trees):
         weights, rows = _tree_layout(X, sorted_rows, draws, t)
         if n_classes > 0:
@@ -210,8 +229,8 @@ def grow_trees(data, draws, centring, generators, settings, rules):
                 all_stats[start:end, classes[k]] = node_stats[:size, k]
         else:
             all_stats[start:end] = node_stats[:size]
-            node_means(rows[0], targets, stats[:, 0].copy(), ints[:size, START].copy(),
-                       ints[:size, N_SAMPLES].copy(), all_means[start:end])  # fmt: skip
+            nodes = (ints[:size, START].copy(), ints[:size, N_SAMPLES].copy(), settings[0])
+            _node_values(rows, targets, stats[:, 0].copy(), nodes, all_means[start:end])
     end = node_offsets[n_trees]
     return (node_offsets, all_ints[:end], all_floats[:end], all_sets[:end], all_stats[:end],
             all_means[:end], has_class)  # fmt: skip
