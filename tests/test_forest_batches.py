@@ -133,12 +133,12 @@ def test_warm_start_adds_batched_trees_to_the_kept_ones(three_classes, monkeypat
         (RandomForestRegressor(), {}, True),
         (RandomForestRegressor(criterion="poisson"), {}, True),
         (RandomForestRegressor(criterion="absolute_error"), {}, True),
-        (RandomForestRegressor(variance_sums="raw"), {}, False),
+        (RandomForestRegressor(variance_sums="raw"), {}, True),
     ],
 )
 def test_which_forests_grow_in_batches(three_classes, forest, fit_kwargs, batched, monkeypatch):
-    """Which forests grow in batches; the others (balanced_subsample, p-value selection, raw
-    variance sums) take the per-tree path."""
+    """Which forests grow in batches: all but "balanced_subsample", which takes the
+    per-tree path."""
     X, y = three_classes
     X = np.nan_to_num(X)
     X[:, 0] = np.round(np.abs(X[:, 0]))  # category codes for the categorical case
@@ -313,3 +313,24 @@ def test_absolute_error_forests_in_batches(three_classes, forest, monkeypatch):
     per_tree = _fit(clone(forest), X, y, False, monkeypatch, sample_weight=np.linspace(1, 2, 240))
     _assert_same_tree_arrays(batched, per_tree, X)
     np.testing.assert_array_equal(batched.feature_importances_, per_tree.feature_importances_)
+
+
+@pytest.mark.parametrize(
+    "forest",
+    [
+        RandomForestRegressor(n_estimators=8, variance_sums="raw", random_state=12),
+        RandomForestRegressor(n_estimators=8, variance_sums="raw", tie_break="random",
+                              threshold_dtype="float32", max_depth=6, random_state=12),
+        RandomForestRegressor(n_estimators=8, variance_sums="raw", bootstrap=False,
+                              max_features=2, random_state=12),
+        ExtraTreesRegressor(n_estimators=8, variance_sums="raw", random_state=12),
+    ],
+)  # fmt: skip
+def test_raw_variance_sums_in_batches(three_classes, forest, monkeypatch):
+    """scikit-learn's arithmetic (raw sums, each node's rows in scikit-learn's order, its
+    pure-node rule): the same trees as the per-tree path's."""
+    X, _ = three_classes
+    y = np.round(np.abs(np.nan_to_num(X[:, 0])) * 3 + X[:, 1] ** 2, 1)
+    batched = _fit_in_batches(forest, X, y, monkeypatch)
+    per_tree = _fit(clone(forest), X, y, False, monkeypatch)
+    _assert_same_tree_arrays(batched, per_tree, X)

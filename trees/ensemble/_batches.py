@@ -48,10 +48,10 @@ def grows_in_batches(forest, params, subsample_classes):
     (categorical features included), on rows unweighted or weighted (each tree's weights are
     ``_bootstrap.forest_tree_weights``), but not "balanced_subsample"
     (``subsample_classes``: each tree's total weight is its own, and so are its stopping
-    rules, which a batch shares); a classifier, or a regressor whose statistics are the
-    squared error's sums of centred targets or Poisson's."""
+    rules, which a batch shares); a classifier, or a regressor under the squared error
+    (centred or raw sums), Poisson's criterion or the absolute error."""
     regression = isinstance(forest, RegressorMixin) and (
-        params.criterion in _BATCH_REGRESSION_CRITERIA and params.variance_sums == "centred"
+        params.criterion in _BATCH_REGRESSION_CRITERIA
     )
     return (
         (isinstance(forest, ClassifierMixin) or regression)
@@ -95,7 +95,6 @@ def grow_in_batches(forest, data, draws, params, template):
     names = getattr(forest, "feature_names_in_", None)
     if sorted_rows is None:  # random splits read X feature by feature (``columns``)
         sorted_rows = np.empty((0, X.shape[0]), dtype=np.int32)
-    sampling = (n_draws or 0, params.splitter == "random")  # ``_kernels_forest._tree_layout``
     first_weights = _weights(seeds[0], X.shape[0], n_draws, weights)
     total_weight = float(first_weights.sum())  # every tree's (counts of n_draws, or weights)
     settings, rules, criterion, growth_data = _shared_inputs(
@@ -106,6 +105,8 @@ def grow_in_batches(forest, data, draws, params, template):
         np.arange(len(seeds)), min(effective_n_jobs(forest.n_jobs), len(seeds))
     )
     row_weights, cdf = _weight_inputs(n_draws, weights)
+    random, raw_sums = params.splitter == "random", growth_data[2]
+    sampling = (n_draws or 0, random, raw_sums)  # ``_kernels_forest._tree_layout``
 
     regression = not isinstance(forest, ClassifierMixin)
     targets = kernel_array(y, dtype=np.float64)  # class ids or values (``grow_trees``)
@@ -119,7 +120,7 @@ def grow_in_batches(forest, data, draws, params, template):
             if regression
             else (np.zeros(0), _class_roots(criterion, y, row_weights, len(batch)), np.zeros(0))
         )
-        return grow_trees((X, sorted_rows, targets, n_classes, *growth_data),
+        return grow_trees((X, sorted_rows, targets, n_classes, *growth_data[:2]),
                           (batch_seeds, sampling, row_weights, cdf), centring, generators,
                           settings, rules)  # fmt: skip
 
@@ -144,8 +145,9 @@ def grow_in_batches(forest, data, draws, params, template):
 
 def _shared_inputs(template, data, first_tree, params, names):
     """The growth's settings, rules and criterion, the same for every tree of the forest, and
-    its arrays besides the rows': ``(columns, categorical)``, ``X`` feature by feature for
-    random splits and the categorical features' flags (``GrowingTree``).
+    ``(columns, categorical, raw_sums)``: ``X`` feature by feature for random splits, the
+    categorical features' flags, and whether the trees keep scikit-learn's row order for its
+    raw sums (``GrowingTree``).
 
     Every tree holds the same total weight (``n_draws`` draws of weight 1, or every row with
     its weight), so its stopping rules, resolved against the weight given, are the same for
@@ -160,7 +162,8 @@ def _shared_inputs(template, data, first_tree, params, names):
     )
     settings, rules, _ = kernel_inputs(first, growth_order(first, params.growth))
     categorical = kernel_array(first.categorical, dtype=np.bool_)
-    return settings, rules, first.criterion, (first.columns, categorical)
+    raw_sums = first._sklearn_pure_rule
+    return settings, rules, first.criterion, (first.columns, categorical, raw_sums)
 
 
 def _weights(seed, n_samples, n_draws, weights=None):

@@ -48,14 +48,21 @@ def _tree_layout(X, sorted_rows, draws, t):
     """Tree ``t``'s weights and the layout of the rows it holds (``_splitter.search_layout``).
 
     ``draws`` is :func:`grow_trees`'s ``(seeds, sampling, row_weights, cdf)``;
-    ``sampling`` is ``(n_draws, random)``: the rows each bootstrap sample draws from
+    ``sampling`` is ``(n_draws, random, raw_sums)``: the rows each bootstrap sample draws from
     ``RandomState(seeds[t])`` (its weights count them: uniform draws, or weighted ones by
     the cumulative shares ``cdf`` when it is not empty, ``_kernels_draws``), 0 without
     bootstrap (every row weighs 1, or ``row_weights`` when it is not empty). ``random``:
     whether the splits are random (one row order, the rows in index order) or the best
     (every feature's sorted order, filtered from the forest's ``sorted_rows``).
+    ``raw_sums``: whether the growth keeps the rows in scikit-learn's order too (its raw sums,
+    ``_kernels_sklearn_order``), at first the rows held in index order twice, as
+    ``GrowingTree`` starts them; else an empty pair.
+
+    Returns
+    -------
+    weights, rows, orders : ndarray
     """
-    seeds, (n_draws, random), row_weights, cdf = draws
+    seeds, (n_draws, random, raw_sums), row_weights, cdf = draws
     seed, n_samples = seeds[t], X.shape[0]
     if n_draws > 0:
         weights = np.zeros(n_samples)
@@ -67,13 +74,15 @@ def _tree_layout(X, sorted_rows, draws, t):
         weights = row_weights.copy()
     else:
         weights = np.ones(n_samples)
+    held = np.flatnonzero(weights > 0).astype(sorted_rows.dtype)
+    orders = np.empty((2, held.shape[0] if raw_sums else 0), dtype=sorted_rows.dtype)
+    if raw_sums:
+        orders[0], orders[1] = held, held
     if not random:
-        return weights, keep_rows(sorted_rows, weights > 0)
-    held = np.flatnonzero(weights > 0)
+        return weights, keep_rows(sorted_rows, weights > 0), orders
     rows = np.empty((1, held.shape[0]), dtype=sorted_rows.dtype)
-    for j in range(held.shape[0]):
-        rows[0, j] = held[j]
-    return weights, rows
+    rows[0] = held
+    return weights, rows, orders
 
 
 @njit(**_JIT)
@@ -191,7 +200,6 @@ def grow_trees(data, draws, centring, generators, settings, rules):
     """
     X, sorted_rows, targets, n_classes, columns, categorical = data
     n_trees = draws[0].shape[0]
-    orders = np.empty((2, 0), dtype=sorted_rows.dtype)
     no_targets = np.zeros(0)
     has_class = np.zeros((n_trees, max(n_classes, 1)), dtype=np.bool_)
     node_offsets = np.zeros(n_trees + 1, dtype=np.int64)
@@ -199,7 +207,7 @@ def grow_trees(data, draws, centring, generators, settings, rules):
     stores = _batch_store(0, no_widths, n_classes if n_classes > 0 else 3)
     all_ints, all_floats, all_sets, all_stats, all_means = stores
     for t in range(n_trees):
-        weights, rows = _tree_layout(X, sorted_rows, draws, t)
+        weights, rows, orders = _tree_layout(X, sorted_rows, draws, t)
         if n_classes > 0:
             stats, root = _class_rows(targets, n_classes, weights, has_class[t], centring[1], t)
             row_targets = no_targets
