@@ -16,7 +16,12 @@ from trees import (
     RandomForestClassifier,
     RandomForestRegressor,
 )
-from trees.ensemble._bootstrap import bootstrap_indices, bootstrap_size
+from trees.ensemble._bootstrap import (
+    bootstrap_indices,
+    bootstrap_size,
+    subsample_weights,
+    tree_weights,
+)
 from trees.tree._kernels_draws import generator_seeds
 from trees.tree._splitter import sort_features
 
@@ -252,3 +257,21 @@ def test_warm_start_refuses_other_data_and_scores_out_of_bag_when_asked_later():
     with pytest.warns(UserWarning, match="no tree was added"):
         model.fit(X, y)
     assert 0 <= model.oob_score_ <= 1
+
+
+def test_a_samples_class_factors_are_scikit_learns_to_the_bit():
+    """Under "balanced_subsample" each class weighs n / (k n_c) in a tree's own sample, 0 when the
+    sample missed it; the same numbers as ``compute_sample_weight(..., indices=drawn)``."""
+    rng = np.random.default_rng(0)
+    for _ in range(400):
+        n_rows, n_classes = int(rng.integers(1, 300)), int(rng.integers(1, 6))
+        y = np.unique(rng.integers(0, n_classes, n_rows), return_inverse=True)[1]
+        n_draws = int(rng.integers(1, 2 * n_rows + 1))
+        seed = int(rng.integers(0, 2**31 - 1))
+        counts = tree_weights(seed, n_rows, n_draws, None)
+        drawn = np.repeat(np.arange(n_rows), counts.astype(np.intp))
+        expected = counts * compute_sample_weight("balanced", y, indices=drawn)
+        weights, factors = subsample_weights(seed, n_rows, n_draws, None, y)
+        np.testing.assert_array_equal(weights, expected)
+        assert factors.shape == (y.max() + 1,)
+        assert np.all((factors == 0) == (np.bincount(y, weights=counts) == 0))
