@@ -90,13 +90,15 @@ def experiment_row(n_repeats, repeat):
 
 
 # Forests of 100 trees whose settings the batches cover since they took weights and Poisson's
-# statistics: (label, our class, scikit-learn's class, settings, whether fit takes sample weights).
+# statistics (each tree's own class weights, "balanced_subsample", last): (label, our class, scikit-learn's class, settings, whether fit takes sample weights).
 _WEIGHTED_FORESTS = (
     ("class_weight='balanced'", RandomForestClassifier, ensemble.RandomForestClassifier,
      {"class_weight": "balanced"}, False),
     ("sample_weight", RandomForestClassifier, ensemble.RandomForestClassifier, {}, True),
     ("extra trees, balanced", ExtraTreesClassifier, ensemble.ExtraTreesClassifier,
      {"class_weight": "balanced"}, False),
+    ("class_weight='balanced_subsample'", RandomForestClassifier,
+     ensemble.RandomForestClassifier, {"class_weight": "balanced_subsample"}, False),
     ("criterion='poisson'", RandomForestRegressor, ensemble.RandomForestRegressor,
      {"criterion": "poisson"}, False),
     ("criterion='absolute_error'", RandomForestRegressor, ensemble.RandomForestRegressor,

@@ -140,11 +140,13 @@ def test_after_warm_up_the_usual_work_compiles_nothing_new():
         grower.step()
         grower.grow_all()
     RandomForestClassifier(n_estimators=3, random_state=0).fit(X, y_class).predict_proba(X)
-    # The forests the batches grow besides: weighted (drawn, or taken without bootstrap),
-    # Poisson, categorical.
+    # The forests the batches grow besides: weighted (drawn, or taken without bootstrap,
+    # each tree's classes balanced in its sample), Poisson, categorical.
     weights = _read_only(np.linspace(0.5, 2.0, 60))
     RandomForestClassifier(n_estimators=3, class_weight="balanced", oob_score=True,
                            random_state=0).fit(X, y_class, sample_weight=weights)  # fmt: skip
+    RandomForestClassifier(n_estimators=3, class_weight="balanced_subsample",
+                           random_state=0).fit(X, y_class)  # fmt: skip
     ExtraTreesClassifier(n_estimators=3, random_state=0).fit(X, y_class, sample_weight=weights)
     RandomForestRegressor(n_estimators=3, criterion="poisson", random_state=0).fit(
         X, _read_only(np.abs(y_value))

@@ -13,6 +13,11 @@ from trees import (
     RandomForestRegressor,
 )
 from trees.ensemble import _batches, _forest
+from trees.ensemble._batches import estimator_like
+from trees.ensemble._bootstrap import forest_tree_weights
+from trees.tree._builder import kernel_inputs
+from trees.tree._kernels_draws import generator_seeds
+from trees.tree._splitter import sort_features
 
 TREE_ARRAYS = ("feature", "threshold", "left", "right", "value", "impurity",
                "weighted_n_samples", "n_samples", "depth", "missing_go_to_left")  # fmt: skip
@@ -125,7 +130,7 @@ def test_warm_start_adds_batched_trees_to_the_kept_ones(three_classes, monkeypat
         (RandomForestClassifier(class_weight="balanced"), {}, True),
         (RandomForestClassifier(), {"sample_weight": np.full(240, 2.0)}, True),
         (RandomForestClassifier(bootstrap=False), {"sample_weight": np.full(240, 2.0)}, True),
-        (RandomForestClassifier(class_weight="balanced_subsample"), {}, False),
+        (RandomForestClassifier(class_weight="balanced_subsample"), {}, True),
         (RandomForestClassifier(bootstrap=False), {}, True),
         (ExtraTreesClassifier(), {}, True),
         (RandomForestClassifier(categorical_features=[0]), {}, True),
@@ -137,8 +142,7 @@ def test_warm_start_adds_batched_trees_to_the_kept_ones(three_classes, monkeypat
     ],
 )
 def test_which_forests_grow_in_batches(three_classes, forest, fit_kwargs, batched, monkeypatch):
-    """Which forests grow in batches: all but "balanced_subsample", which takes the
-    per-tree path."""
+    """Which forests grow in batches: every forest grown by gain."""
     X, y = three_classes
     X = np.nan_to_num(X)
     X[:, 0] = np.round(np.abs(X[:, 0]))  # category codes for the categorical case
@@ -334,3 +338,60 @@ def test_raw_variance_sums_in_batches(three_classes, forest, monkeypatch):
     batched = _fit_in_batches(forest, X, y, monkeypatch)
     per_tree = _fit(clone(forest), X, y, False, monkeypatch)
     _assert_same_tree_arrays(batched, per_tree, X)
+
+
+@pytest.mark.parametrize(
+    "forest",
+    [
+        RandomForestClassifier(n_estimators=9, class_weight="balanced_subsample",
+                               min_weight_fraction_leaf=0.04, random_state=5),
+        RandomForestClassifier(n_estimators=9, class_weight="balanced_subsample",
+                               min_impurity_decrease=0.004, max_samples=0.6, random_state=5),
+        RandomForestClassifier(n_estimators=9, class_weight="balanced_subsample",
+                               max_samples=14, min_weight_fraction_leaf=0.1, random_state=5),
+        ExtraTreesClassifier(n_estimators=9, class_weight="balanced_subsample", bootstrap=True,
+                             min_weight_fraction_leaf=0.03, random_state=5),
+    ],
+)  # fmt: skip
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
+def test_balanced_subsample_forests_in_batches(three_classes, forest, weighted, monkeypatch):
+    """Each tree balances the classes of its own sample: its rows' weights, its root and its
+    total (the draws, to a rounding that differs from tree to tree) are its own, and so are its
+    least weight of a leaf and its improvements' scale. The same trees as the per-tree path's,
+    totals included, with and without weights (a sample of 14 rows may miss a class)."""
+    X, y = three_classes
+    y = np.where(y == 2, np.where(np.arange(y.shape[0]) % 3 == 0, 2, 0), y)  # a rare class
+    sample_weight = np.random.default_rng(4).uniform(0.2, 2.0, X.shape[0]) if weighted else None
+    batched = _fit_in_batches(forest, X, y, monkeypatch, sample_weight=sample_weight)
+    per_tree = _fit(clone(forest), X, y, False, monkeypatch, sample_weight=sample_weight)
+    _assert_same_trees(batched, per_tree, X)
+
+
+def test_each_balanced_subsample_tree_gets_the_rules_its_own_growth_has(three_classes):
+    """The rules a batch gives each "balanced_subsample" tree are those its own growth makes
+    (``_builder.kernel_inputs``), to the bit, and they are not one tree's for all: the totals
+    differ from tree to tree in their last bits, where a leaf's least weight is decided."""
+    X, y = three_classes
+    X = np.nan_to_num(X)
+    forest = RandomForestClassifier(n_estimators=6, class_weight="balanced_subsample",
+                                    min_weight_fraction_leaf=0.05, random_state=1)  # fmt: skip
+    forest.fit(X, y)
+    params = forest._tree_params()
+    template = params.estimator(forest._tree_class)
+    n_draws, sorted_rows = X.shape[0], sort_features(X)
+    seeds = forest._seeds
+    growths = [
+        estimator_like(template)._forest_growth(
+            X, y, forest_tree_weights(seed, X.shape[0], n_draws, None, y), sorted_rows, params,
+            None, int(generator_seed),
+        )
+        for seed, generator_seed in zip(seeds, generator_seeds(seeds), strict=True)
+    ]  # fmt: skip
+    expected = np.array([kernel_inputs(growth, "best_first")[1] for growth in growths])
+    shared = (expected[0], 0.0, np.zeros(0), forest.n_classes_)
+    _, _, rules, totals = _batches._class_inputs(
+        growths[0].criterion, params, y, seeds, (n_draws, None, y), shared
+    )
+    np.testing.assert_array_equal(rules, expected)
+    np.testing.assert_array_equal(totals, [tree._total_weight for tree in forest.estimators_])
+    assert len({row.tobytes() for row in rules}) > 1

@@ -10,23 +10,26 @@ each node store into the tree's estimator.
 
 The trees are the per-tree path's, to the bit (a test compares them): the
 same bootstrap draws, layouts, statistics, generators and growth loop. The
-batches cover the forests whose trees need nothing per tree but their sample
-and generator (:func:`grows_in_batches`); the others take the per-tree path.
-Batches run in threads, one per job (the compiled call releases the GIL).
+batches cover the forests grown by gain (:func:`grows_in_batches`); the
+others take the per-tree path. Under "balanced_subsample" each tree's
+classes weigh what its own sample makes them weigh, so Python makes each
+tree's class factors, root and stopping rules (:func:`_class_inputs`) and the
+batch grows the trees. Batches run in threads, one per job (the compiled
+call releases the GIL).
 """
 
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.base import ClassifierMixin, RegressorMixin
 
-from ..tree._builder import growth_order, kernel_inputs
+from ..tree._builder import growth_order, kernel_inputs, rules_for_total_weight
 from ..tree._classes import tree_class_statistics
 from ..tree._growth import node_categories, root_statistics, store_categories, tree_from_store
 from ..tree._kernels_arrays import kernel_array
 from ..tree._kernels_draws import draw_cdf
 from ..tree._kernels_forest import grow_trees
 from ..tree._settings import regression_offset
-from ._bootstrap import forest_tree_weights
+from ._bootstrap import forest_tree_weights, subsample_weights
 
 __all__ = ["estimator_like", "grow_in_batches", "grows_in_batches"]
 
@@ -43,21 +46,16 @@ def estimator_like(template, **changes):
     return estimator
 
 
-def grows_in_batches(forest, params, subsample_classes):
+def grows_in_batches(forest, params):
     """Whether ``forest``'s trees grow in batches: best or random splits chosen by gain
     (categorical features included), on rows unweighted or weighted (each tree's weights are
-    ``_bootstrap.forest_tree_weights``), but not "balanced_subsample"
-    (``subsample_classes``: each tree's total weight is its own, and so are its stopping
-    rules, which a batch shares); a classifier, or a regressor under the squared error
-    (centred or raw sums), Poisson's criterion or the absolute error."""
+    ``_bootstrap.forest_tree_weights``, "balanced_subsample" included); a classifier, or a
+    regressor under the squared error (centred or raw sums), Poisson's criterion or the
+    absolute error."""
     regression = isinstance(forest, RegressorMixin) and (
         params.criterion in _BATCH_REGRESSION_CRITERIA
     )
-    return (
-        (isinstance(forest, ClassifierMixin) or regression)
-        and params.selection == "gain"
-        and not subsample_classes
-    )
+    return (isinstance(forest, ClassifierMixin) or regression) and params.selection == "gain"
 
 
 # Regression criteria the batches grow: statistics (w, w d, w d^2) of the centred targets d
@@ -77,10 +75,10 @@ def grow_in_batches(forest, data, draws, params, template):
         targets, and every feature's sorted order (``_splitter.sort_features``; None for
         random splits).
     draws : tuple
-        ``(seeds, generator_seeds, n_draws, weights)``: each tree's seed (its bootstrap
-        sample) and its generator's seed, the rows each sample draws (None without
-        bootstrap), and the rows' weights (None: unweighted; with bootstrap, the draws'
-        probabilities).
+        ``(seeds, generator_seeds, n_draws, weights, classes_of)``: each tree's seed (its
+        bootstrap sample) and its generator's seed, the rows each sample draws (None without
+        bootstrap), the rows' weights (None: unweighted; with bootstrap, the draws'
+        probabilities), and under "balanced_subsample" each row's class index (else None).
     params : TreeParams
         The trees' settings.
     template : DecisionTreeClassifier or DecisionTreeRegressor
@@ -91,12 +89,11 @@ def grow_in_batches(forest, data, draws, params, template):
     list of fitted trees
     """
     X, y, sorted_rows = data
-    seeds, generator_seeds, n_draws, weights = draws
+    seeds, generator_seeds, n_draws, weights, classes_of = draws
     names = getattr(forest, "feature_names_in_", None)
     if sorted_rows is None:  # random splits read X feature by feature (``columns``)
         sorted_rows = np.empty((0, X.shape[0]), dtype=np.int32)
-    first_weights = _weights(seeds[0], X.shape[0], n_draws, weights)
-    total_weight = float(first_weights.sum())  # every tree's (counts of n_draws, or weights)
+    first_weights = forest_tree_weights(seeds[0], X.shape[0], n_draws, weights, classes_of)
     settings, rules, criterion, growth_data = _shared_inputs(
         template, (X, y, None if params.splitter == "random" else sorted_rows),
         (first_weights, generator_seeds[0]), params, names,
@@ -111,24 +108,27 @@ def grow_in_batches(forest, data, draws, params, template):
     regression = not isinstance(forest, ClassifierMixin)
     targets = kernel_array(y, dtype=np.float64)  # class ids or values (``grow_trees``)
     n_classes = 0 if regression else forest.n_classes_
+    # Every tree's total weight is the first's (``n_draws`` draws of weight 1, or every row
+    # with its weight) but under "balanced_subsample" (``_class_inputs``).
+    shared = (rules, float(first_weights.sum()), row_weights, n_classes)
+    tree_inputs = _regression_inputs if regression else _class_inputs
 
     def grow_one(batch):
         generators = [np.random.default_rng(int(seed)) for seed in generator_seeds[batch]]
         batch_seeds = np.asarray(seeds[batch], dtype=np.int64)
-        centring = (
-            _centring(criterion, params, targets, batch_seeds, (n_draws, weights))
-            if regression
-            else (np.zeros(0), _class_roots(criterion, y, row_weights, len(batch)), np.zeros(0))
+        centring, factors, batch_rules, totals = tree_inputs(
+            criterion, params, y, batch_seeds, (n_draws, weights, classes_of), shared
         )
-        return grow_trees((X, sorted_rows, targets, n_classes, *growth_data[:2]),
-                          (batch_seeds, sampling, row_weights, cdf), centring, generators,
-                          settings, rules)  # fmt: skip
+        grown = grow_trees((X, sorted_rows, targets, n_classes, *growth_data[:2]),
+                           (batch_seeds, sampling, row_weights, cdf, factors), centring,
+                           generators, settings, batch_rules)  # fmt: skip
+        return grown, totals
 
     grown = Parallel(n_jobs=len(batches), prefer="threads")(
         delayed(grow_one)(batch) for batch in batches
     )
     trees = []
-    for batch, results in zip(batches, grown, strict=True):
+    for batch, (results, totals) in zip(batches, grown, strict=True):
         offsets, ints, floats, sets, node_stats, means, has_class = results
         for i, seed in enumerate(seeds[batch]):
             nodes = slice(offsets[i], offsets[i + 1])
@@ -138,7 +138,7 @@ def grow_in_batches(forest, data, draws, params, template):
             about = (X.shape[1], names, classes, growth_data[1].any())
             tree = _tree(criterion, store, means[nodes], about, params)
             estimator = estimator_like(template, random_state=seed)
-            trees.append(estimator._adopt_batch_tree(params, X.shape, total_weight, names,
+            trees.append(estimator._adopt_batch_tree(params, X.shape, float(totals[i]), names,
                                                      classes, tree))  # fmt: skip
     return trees
 
@@ -166,11 +166,6 @@ def _shared_inputs(template, data, first_tree, params, names):
     return settings, rules, first.criterion, (first.columns, categorical, raw_sums)
 
 
-def _weights(seed, n_samples, n_draws, weights=None):
-    """A tree's row weights (``_bootstrap.forest_tree_weights``, the per-tree path's rule)."""
-    return forest_tree_weights(seed, n_samples, n_draws, weights)
-
-
 def _weight_inputs(n_draws, weights):
     """How a batch makes each tree's weights (``_kernels_forest._tree_layout``):
     ``(row_weights, cdf)``, the weights themselves without bootstrap, or the cumulative
@@ -182,17 +177,65 @@ def _weight_inputs(n_draws, weights):
     return np.zeros(0), draw_cdf(weights)
 
 
-def _class_roots(criterion, y, row_weights, n_trees):
-    """Classification roots from Python, shape (n_trees, n_classes of the tree), for weights
-    that are not counts (``row_weights``: weighted rows without bootstrap, the same for every
-    tree), as the per-tree path sums them (``_classes._forest_growth`` and ``GrowingTree``:
-    numpy's sums); shape (0, 0) for counts, which the batch sums itself (exactly, in any
-    order)."""
-    if row_weights.shape[0] == 0:
-        return np.zeros((0, 0))
-    _, stats = tree_class_statistics(criterion, y, row_weights)
-    root = root_statistics(stats, np.flatnonzero(row_weights > 0))
-    return np.tile(root, (n_trees, 1))
+# No class factors: every tree but a "balanced_subsample" forest's (``grow_trees``' draws).
+_NO_FACTORS = np.zeros((0, 0))
+
+
+def _class_inputs(criterion, params, y, seeds, sampling, shared):
+    """A classification batch's inputs besides the data: ``(centring, class_factors, rules,
+    totals)``, its roots (``grow_trees``' centring), each tree's class factors, stopping rules
+    and total weight.
+
+    ``sampling`` is ``(n_draws, weights, classes_of)``, ``shared`` ``(rules, total_weight,
+    row_weights, n_classes)``: the first tree's rules and total weight, which every tree
+    shares but under "balanced_subsample" (``classes_of`` given), and the rows' weights
+    without bootstrap (empty when not used).
+
+    Under "balanced_subsample" each tree's weights are not counts and its total is its own:
+    each tree's weights are made here as the per-tree path makes them
+    (``_bootstrap.subsample_weights``), and so are its root (numpy's sums), its least weight of
+    a leaf (a share of its total, ``TreeParams.stopping_rules``) and the total that scales
+    its improvements (the root's weight, ``GrowingTree.total_weight``). The batch draws the
+    weights again (``_kernels_forest``); only the factors, roots and rules cross.
+    """
+    n_draws, weights, classes_of = sampling
+    rules, total_weight, row_weights, n_classes = shared
+    n_trees = len(seeds)
+    roots = np.zeros((n_trees if classes_of is not None or row_weights.size else 0, n_classes))
+    if classes_of is None:
+        if row_weights.size:  # weights that are not counts, the same for every tree
+            classes, root = _tree_root(criterion, y, row_weights)
+            roots[:, classes] = root
+        centring = (np.zeros(0), roots, np.zeros(0))
+        return centring, _NO_FACTORS, rules[np.newaxis], np.full(n_trees, total_weight)
+    factors, totals = np.empty((n_trees, n_classes)), np.empty(n_trees)
+    tree_rules = np.empty((n_trees, rules.shape[0]))
+    for t, seed in enumerate(seeds):
+        sample, factors[t] = subsample_weights(seed, y.shape[0], n_draws, weights, classes_of)
+        classes, root = _tree_root(criterion, y, sample)
+        roots[t, classes] = root
+        totals[t] = float(sample.sum())
+        min_weight_leaf = params.stopping_rules(y.shape[0], totals[t]).min_weight_leaf
+        root_weight = float(criterion.weight(root))
+        tree_rules[t] = rules_for_total_weight(rules, min_weight_leaf, root_weight)
+    return (np.zeros(0), roots, np.zeros(0)), factors, tree_rules, totals
+
+
+def _tree_root(criterion, y, row_weights):
+    """A tree's classes and its root's statistics in their columns, summed as the per-tree
+    path sums them (``_classes.tree_class_statistics`` and ``GrowingTree``: numpy's sums over
+    the rows of positive weight)."""
+    classes, stats = tree_class_statistics(criterion, y, row_weights)
+    return classes, root_statistics(stats, np.flatnonzero(row_weights > 0))
+
+
+def _regression_inputs(criterion, params, y, seeds, sampling, shared):
+    """A regression batch's inputs besides the data, as :func:`_class_inputs`'s: its
+    offsets and roots (:func:`_centring`), no class factors, the rules and total weight that
+    every tree shares."""
+    rules, total_weight = shared[:2]
+    centring = _centring(criterion, params, y, seeds, sampling[:2])
+    return centring, _NO_FACTORS, rules[np.newaxis], np.full(len(seeds), total_weight)
 
 
 def _centring(criterion, params, y, seeds, sampling):
@@ -204,7 +247,7 @@ def _centring(criterion, params, y, seeds, sampling):
     n_draws, forest_weights = sampling
     offsets, roots = np.empty(len(seeds)), np.empty((len(seeds), 3))
     for t, seed in enumerate(seeds):
-        weights = _weights(seed, y.shape[0], n_draws, forest_weights)
+        weights = forest_tree_weights(seed, y.shape[0], n_draws, forest_weights)
         offsets[t] = regression_offset(y, weights, params.variance_sums, criterion)
         stats = criterion.row_statistics(y - offsets[t], weights)
         roots[t] = root_statistics(stats, np.flatnonzero(weights > 0))

@@ -283,8 +283,8 @@ class BaseForest(BaseEstimator):
         # Each tree's generator seed is the first draw of RandomState(its seed), as the tree's
         # own fit would draw it; all at once, in compiled code (``_draws``).
         grown_seeds = generator_seeds(seeds)
-        if grows_in_batches(self, params, subsample_classes):
-            draws = (seeds, grown_seeds, n_draws, weights)
+        if grows_in_batches(self, params):
+            draws = (seeds, grown_seeds, n_draws, weights, classes_of)
             grown = grow_in_batches(self, (X, y, sorted_rows), draws, params, template)
         else:
             # Threads share X and the sorted orders; the compiled growth releases the GIL.

@@ -31,7 +31,15 @@ import heapq
 import numpy as np
 
 from ._growth import SELECTIONS, Choice, GrowingTree
-from ._kernels_growth import STORE_STATS, GrowthSettings, grow_compiled
+from ._kernels_growth import (
+    N_LIMITS,
+    STORE_STATS,
+    WEIGHT_MIN_LEAF,
+    WEIGHT_TOTAL,
+    GrowthSettings,
+    grow_compiled,
+)
+from ._kernels_search import SETTING_MIN_WEIGHT
 
 __all__ = [
     "GROWTH_ORDERS",
@@ -43,6 +51,7 @@ __all__ = [
     "grow",
     "growth_order",
     "kernel_inputs",
+    "rules_for_total_weight",
 ]
 
 
@@ -138,10 +147,21 @@ def kernel_inputs(growth, order):
     rules, rng)`` of ``growth`` grown in ``order`` (:func:`growth_order`)."""
     limits, weights = growth.kernel_rules()
     rng, draw, tie_random, n_allowed = growth.kernel_randomness()
-    settings = GrowthSettings(
-        *growth.kernel_settings(), draw, tie_random, n_allowed, order == "best_first"
-    )
+    split_settings = list(growth.kernel_settings())
+    del split_settings[SETTING_MIN_WEIGHT]  # a rule, ``weights[WEIGHT_MIN_LEAF]``
+    settings = GrowthSettings(*split_settings, draw, tie_random, n_allowed, order == "best_first")
     return settings, np.concatenate([limits, weights]).astype(np.float64), rng
+
+
+def rules_for_total_weight(rules, min_weight_leaf, total_weight):
+    """:func:`kernel_inputs`' ``rules`` for a tree of the same settings whose total weight is
+    another (a forest's trees under "balanced_subsample", ``ensemble._batches``): its least
+    weight of a leaf (``StoppingRules.min_weight_leaf``, a share of that total) and the
+    total that scales its improvements (``GrowingTree.total_weight``)."""
+    rules = rules.copy()
+    rules[N_LIMITS + WEIGHT_MIN_LEAF] = min_weight_leaf
+    rules[N_LIMITS + WEIGHT_TOTAL] = total_weight
+    return rules
 
 
 def _grow_in_kernel(growth, order):

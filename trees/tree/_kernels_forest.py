@@ -47,7 +47,7 @@ _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
 def _tree_layout(X, sorted_rows, draws, t):
     """Tree ``t``'s weights and the layout of the rows it holds (``_splitter.search_layout``).
 
-    ``draws`` is :func:`grow_trees`'s ``(seeds, sampling, row_weights, cdf)``;
+    ``draws`` is :func:`grow_trees`'s ``(seeds, sampling, row_weights, cdf, class_factors)``;
     ``sampling`` is ``(n_draws, random, raw_sums)``: the rows each bootstrap sample draws from
     ``RandomState(seeds[t])`` (its weights count them: uniform draws, or weighted ones by
     the cumulative shares ``cdf`` when it is not empty, ``_kernels_draws``), 0 without
@@ -62,7 +62,7 @@ def _tree_layout(X, sorted_rows, draws, t):
     -------
     weights, rows, orders : ndarray
     """
-    seeds, (n_draws, random, raw_sums), row_weights, cdf = draws
+    seeds, (n_draws, random, raw_sums), row_weights, cdf, _ = draws
     seed, n_samples = seeds[t], X.shape[0]
     if n_draws > 0:
         weights = np.zeros(n_samples)
@@ -86,11 +86,19 @@ def _tree_layout(X, sorted_rows, draws, t):
 
 
 @njit(**_JIT)
+def _balance_classes(weights, targets, class_factors):
+    """Each row's weight times its class's factor in the tree's own sample ("balanced_subsample",
+    ``ensemble._bootstrap.subsample_class_factors``), as the per-tree path multiplies them."""
+    for i in range(weights.shape[0]):
+        weights[i] *= class_factors[int(targets[i])]
+
+
+@njit(**_JIT)
 def _class_rows(targets, n_classes, weights, has_class, given_roots, t):
     """Tree ``t``'s row and root statistics, one column per class of its rows (flagged in
-    ``has_class``); the root summed in index order (exact for counts), or ``given_roots[t]``
-    when there are given roots (numpy's sums of weights that are not counts, as the per-tree
-    path sums them: ``ensemble._batches``)."""
+    ``has_class``); the root summed in index order (exact for counts), or when there are given
+    roots (numpy's sums of weights that are not counts, as the per-tree path sums them:
+    ``ensemble._batches``), the columns of the tree's classes in ``given_roots[t]``."""
     for i in range(targets.shape[0]):
         if weights[i] > 0:
             has_class[int(targets[i])] = True
@@ -103,7 +111,28 @@ def _class_rows(targets, n_classes, weights, has_class, given_roots, t):
             k = column[int(targets[i])]
             stats[i, k] = weights[i]
             root[k] += weights[i]
-    return stats, (given_roots[t].copy() if given_roots.shape[0] > 0 else root)
+    if given_roots.shape[0] > 0:
+        for c in range(n_classes):
+            if has_class[c]:
+                root[column[c]] = given_roots[t, c]
+    return stats, root
+
+
+@njit(**_JIT)
+def _tree_statistics(targets, classes, weights, has_class, centring, t):
+    """Tree ``t``'s row statistics, its root's and the targets its growth reads (regression's;
+    empty for classification). ``classes`` is ``(n_classes, class_factors)``: 0 for
+    regression; the factors balance the classes of each tree's sample when not empty
+    (:func:`_balance_classes`, which scales ``weights`` in place). ``centring`` as
+    :func:`grow_trees`'."""
+    n_classes, class_factors = classes
+    if n_classes > 0:
+        if class_factors.shape[0] > 0:
+            _balance_classes(weights, targets, class_factors[t])
+        stats, root = _class_rows(targets, n_classes, weights, has_class, centring[1], t)
+        return stats, root, np.zeros(0)
+    stats = _centred_rows(targets, weights, centring[0][t], centring[2])
+    return stats, centring[1][t].copy(), targets
 
 
 @njit(**_JIT)
@@ -176,15 +205,21 @@ def grow_trees(data, draws, centring, generators, settings, rules):
         (float64; class ids), the number of classes (0: regression), ``X`` by feature for
         random splits (``feature_columns``; else (0, 0)) and the categorical features' flags.
     draws : tuple
-        ``(seeds, sampling, row_weights, cdf)``: each tree's seed, and how its weights are
-        made (:func:`_tree_layout`; empty ``row_weights`` and ``cdf``: unweighted).
+        ``(seeds, sampling, row_weights, cdf, class_factors)``: each tree's seed, and how its
+        weights are made (:func:`_tree_layout`; empty ``row_weights`` and ``cdf``:
+        unweighted), then multiplied by its classes' factors in its own sample, shape
+        (n_trees, n_classes) ("balanced_subsample", :func:`_balance_classes`; else (0, 0)).
     centring : tuple
         ``(offsets, roots, third)``: regression trees' offsets, roots and Poisson's ``y log y``
-        (else empty); for classification, roots only for weights that are not counts.
+        (else empty); for classification, roots only for weights that are not counts, shape
+        (n_trees, n_classes): the forest's classes, each tree's own read from them.
     generators : list of numpy.random.Generator
         Each tree's generator (its feature subsets, random tie-breaks and thresholds).
-    settings, rules
+    settings : GrowthSettings
         As :func:`~._kernels_growth.grow_compiled`'s, the same for every tree.
+    rules : ndarray of shape (1, n_rules) or (n_trees, n_rules)
+        :func:`~._kernels_growth.grow_compiled`'s ``rules``, one row for every tree, or each
+        tree's own (trees whose total weights differ, "balanced_subsample").
 
     Returns
     -------
@@ -200,7 +235,6 @@ def grow_trees(data, draws, centring, generators, settings, rules):
     """
     X, sorted_rows, targets, n_classes, columns, categorical = data
     n_trees = draws[0].shape[0]
-    no_targets = np.zeros(0)
     has_class = np.zeros((n_trees, max(n_classes, 1)), dtype=np.bool_)
     node_offsets = np.zeros(n_trees + 1, dtype=np.int64)
     no_widths = (np.empty((0, 0), dtype=np.int64), np.empty((0, 0)), np.empty((0, 0), np.uint8))
@@ -208,16 +242,12 @@ def grow_trees(data, draws, centring, generators, settings, rules):
     all_ints, all_floats, all_sets, all_stats, all_means = stores
     for t in range(n_trees):
         weights, rows, orders = _tree_layout(X, sorted_rows, draws, t)
-        if n_classes > 0:
-            stats, root = _class_rows(targets, n_classes, weights, has_class[t], centring[1], t)
-            row_targets = no_targets
-        else:
-            offset, root = centring[0][t], centring[1][t]
-            stats = _centred_rows(targets, weights, offset, centring[2])
-            row_targets = targets
+        stats, root, row_targets = _tree_statistics(
+            targets, (n_classes, draws[4]), weights, has_class[t], centring, t
+        )
         ints, floats, node_stats, sets, size = grow_compiled(
-            rows, stats, X, categorical, row_targets, orders, columns, root, settings, rules,
-            generators[t],
+            rows, stats, X, categorical, row_targets, orders, columns, root, settings,
+            rules[t] if rules.shape[0] > 1 else rules[0], generators[t],
         )  # fmt: skip
         start, end = node_offsets[t], node_offsets[t] + size
         node_offsets[t + 1] = end

@@ -157,15 +157,17 @@ class GrowthSettings(NamedTuple):
     """The scalar settings of :func:`grow_compiled`, by name.
 
     The node's split settings (``_kernels_search.SETTING_*``: ``random``
-    draws each feature's threshold), then whether
+    draws each feature's threshold) but the least weight of a leaf, then whether
     each node draws feature keys from the generator, whether ties follow
     them, the size of the feature subsets, and whether the growth is
-    best-first (when ``max_splits`` is set).
+    best-first (when ``max_splits`` is set). The least weight of a leaf is a
+    rule (``rules``, ``WEIGHT_MIN_LEAF``): it is a share of the tree's total
+    weight, which a forest's trees may each have their own of
+    (``_kernels_forest.grow_trees``).
     """
 
     crit: int
     min_leaf: int
-    min_weight: float
     equality: bool
     by_score: bool
     random: bool
@@ -683,9 +685,10 @@ def grow_compiled(
         splits (``_kernels_search.feature_columns``), shape (0, 0) otherwise.
     root_stats : ndarray of shape (n_stats,)
     settings : GrowthSettings
-        The criterion and split settings, whether each node draws feature
-        keys from ``rng``, whether ties follow them, the size of the feature
-        subsets, and the order of growth when ``max_splits`` is set.
+        The criterion and split settings (the least weight of a leaf is a rule),
+        whether each node draws feature keys from ``rng``, whether ties follow them,
+        the size of the feature subsets, and the order of growth when ``max_splits``
+        is set.
     rules : ndarray of float64
         ``limits`` then ``weights``, at the positions ``LIMIT_*`` and
         ``N_LIMITS + WEIGHT_*``: ``(max_depth or -1, min_samples_split,
@@ -702,12 +705,12 @@ def grow_compiled(
         The node store (module docstring), ``size`` rows used.
     size : int
     """
-    (crit, min_leaf, min_weight, equality, by_score, random, draw, tie_random, n_allowed,
-     best_first) = settings  # fmt: skip
+    crit, min_leaf, equality, by_score, random, draw, tie_random, n_allowed, best_first = settings
     limits = np.empty(N_LIMITS, dtype=np.int64)
     for i in range(N_LIMITS):
         limits[i] = np.int64(rules[i])
     weights = rules[N_LIMITS:].copy()
+    min_weight = weights[WEIGHT_MIN_LEAF]
     n_features, n_rows, n_stats = X.shape[1], stats.shape[0], stats.shape[1]
     n_codes = max(int(limits[LIMIT_N_CODES]), 1)
     n_held = rows.shape[1]
