@@ -201,7 +201,10 @@ def _class_inputs(criterion, params, y, seeds, sampling, shared):
     n_draws, weights, classes_of = sampling
     rules, total_weight, row_weights, n_classes = shared
     n_trees = len(seeds)
-    roots = np.zeros((n_trees if classes_of is not None or row_weights.size else 0, n_classes))
+    # Roots from Python only for weights that are not counts (the batch sums counts itself,
+    # exactly in any order): no rows otherwise.
+    given_roots = classes_of is not None or row_weights.size > 0
+    roots = np.zeros((n_trees if given_roots else 0, n_classes))
     if classes_of is None:
         if row_weights.size:  # weights that are not counts, the same for every tree
             classes, root = _tree_root(criterion, y, row_weights)
