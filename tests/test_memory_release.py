@@ -59,3 +59,29 @@ def test_the_upload_helper_gives_memory_back_after_each_file(monkeypatch):
     answers.seek(0)
     assert [pickle.load(answers) for _ in range(2)] == [("ok", "a.csv"), ("ok", "b.csv")]
     assert len(given_back) == 2
+
+
+def test_the_run_that_first_shows_an_upload_gives_the_memory_back_at_its_end(monkeypatch):
+    """Using an upload reruns the page to show it: the page's passing copies (its summaries,
+    its figures) go back to the system at the end of that run, not a minute later at the
+    sweep, and only then (not at each run after)."""
+    import streamlit as st
+
+    from tests.apptest_helpers import by_key, open_page
+    from ui import shell, state
+
+    given_back_at = []  # the session's run at whose end memory went back
+    monkeypatch.setattr(
+        shell, "return_free_pages",
+        lambda: given_back_at.append(st.session_state[state.RUNS_FINISHED]),
+    )  # fmt: skip
+    at = open_page("app_pages/data/data.py")
+    csv = b"a,b,y\n" + b"".join(f"{i},{i % 7},{i % 2}\n".encode() for i in range(60))
+    at.file_uploader[0].set_value(("numbers.csv", csv, "text/csv")).run()
+    assert given_back_at == []
+    by_key(at.button, "data_use_upload").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "numbers" in at.header[0].value
+    assert given_back_at == [at.session_state[state.RUNS_FINISHED]]
+    at.run()
+    assert len(given_back_at) == 1

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from datasets._memory import map_large_blocks
+from datasets._memory import map_large_blocks, return_free_pages
 from trees import warm_up
 from trees.interop import warm_up as warm_up_interop
 
@@ -89,6 +89,8 @@ def _after_page():
 
     Last comes an invisible marker numbered by the session's runs: browser tests (and the page
     benchmark) wait for it to know that a run has finished, instead of guessing with a timeout.
+    Before it, the run that first showed a new dataset gives the pages it freed back to the
+    system (``ui.state.give_back_memory_after_run``), so the marker also says it is done.
     """
     with st.sidebar:
         st.divider()
@@ -97,6 +99,8 @@ def _after_page():
     share.sync_url()
     runs = st.session_state.get(state.RUNS_FINISHED, 0) + 1
     st.session_state[state.RUNS_FINISHED] = runs
+    if state.memory_due_back():  # the run that first showed a new dataset: its copies go back
+        return_free_pages()
     st.sidebar.html(f'<span class="run-finished" data-run="{runs}" hidden></span>')
 
 

@@ -58,9 +58,11 @@ __all__ = [
     "current_upload",
     "dataset_key",
     "ensure_dataset",
+    "give_back_memory_after_run",
     "hold_session_data",
     "keep_upload",
     "kept_uploads",
+    "memory_due_back",
     "preprocessing_settings",
     "set_dataset",
     "next_uploader",
@@ -88,6 +90,7 @@ UPLOAD_PARAM = "upload"  # the URL query parameter carrying the kept upload's to
 
 # ------------------------------------------------------------- the frame
 RUNS_FINISHED = "runs_finished"  # script runs of this session that reached the end of the frame
+MEMORY_DUE_RUN = "memory_due_run"  # the run at whose end freed memory goes back (ui.shell)
 DATASET_SWITCH = "sidebar_dataset_switch"  # the sidebar's selectbox
 SIDEBAR_ERROR = "sidebar_error"
 TREE_VIEW_PREFIX = "tree_view_expanded_"  # + view key: nodes the user expanded in a tree view
@@ -323,6 +326,29 @@ def hold_session_data():
     cache_budget.hold(holder.token, keys - {None})
 
 
+def give_back_memory_after_run(runs_ahead=0):
+    """Have the memory freed by the run that first shows a new dataset go back to the system
+    at its end (``ui.shell``, :func:`memory_due_back`): this run's (``runs_ahead=0``, a
+    reloaded page's upload), or the next one's (1: a change of dataset, shown by the rerun it
+    asks for, ``app_pages.data.feedback``).
+
+    Showing a large upload for the first time makes passing copies (its summaries, its
+    figures) in the heap of the thread that ran the page, which glibc keeps until asked
+    (``datasets._memory``); until then the app's sweep gave them back only a minute later.
+    """
+    st.session_state[MEMORY_DUE_RUN] = st.session_state.get(RUNS_FINISHED, 0) + 1 + runs_ahead
+
+
+def memory_due_back():
+    """Whether the run now ending (counted in ``RUNS_FINISHED``) is the one
+    :func:`give_back_memory_after_run` asked for; true once."""
+    due = st.session_state.get(MEMORY_DUE_RUN)
+    if due is None or st.session_state.get(RUNS_FINISHED, 0) < due:
+        return False
+    del st.session_state[MEMORY_DUE_RUN]
+    return True
+
+
 def ensure_dataset():
     """Load the default dataset when the session has none yet (or the upload its URL names)."""
     if DATA not in st.session_state and not _restore_upload():
@@ -463,6 +489,7 @@ def _restore_upload():
         return False
     st.session_state[UPLOAD] = {"record": record, "token": token, "raw": raw}
     hold_session_data()
+    give_back_memory_after_run()
     _notice(
         "restored",
         f"{plain(record.filename)} (target {plain(format_value(record.target))}) is loaded again: the page was reloaded "

@@ -22,6 +22,7 @@ def show_result(message, success):
         st.caption("The dataset you were working on is unchanged.")
     else:
         st.session_state[state.DATA_FLASH] = success
+        state.give_back_memory_after_run(runs_ahead=1)  # once the rerun has shown it
         st.rerun()
 
 
