@@ -318,7 +318,15 @@ def read_parquet(data, max_columns):
 
 
 def _parquet_damaged(err):
-    return f"This Parquet file could not be read ({err}). Write it again, or save the table as CSV."
+    """The refusal of a damaged Parquet file: pyarrow's reason when it gives one in words (a
+    damaged file or column); a key missing from the table description that pandas stores in
+    the file (a ``KeyError`` naming a field such as ``numpy_type``) is said in words instead."""
+    reason = (
+        "its description of the table's columns is incomplete" if isinstance(err, KeyError) else err
+    )
+    return (
+        f"This Parquet file could not be read ({reason}). Write it again, or save the table as CSV."
+    )
 
 
 def _plain_field(pa, field):

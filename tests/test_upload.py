@@ -445,3 +445,26 @@ def test_fuzzed_damaged_workbooks_and_parquet_files_are_refused_clearly(kind, ch
         _assert_clear(err)
     else:
         assert table.shape[1] >= 2 and table.shape[0] >= 2
+
+
+@pytest.mark.parametrize("missing", ["numpy_type", "pandas_type", "name", "columns"])
+def test_a_parquet_file_with_an_incomplete_pandas_description_is_refused_in_words(missing):
+    """The fuzzer's find: a byte changed in the description of the columns that pandas
+    stores in the file made pyarrow raise ``KeyError('numpy_type')``, and the refusal
+    quoted it."""
+    import json
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_pandas(pd.DataFrame({"a": [1.5, 2.0, 3.0], "b": [3, 4, 5]}))
+    description = json.loads(table.schema.metadata[b"pandas"])
+    if missing == "columns":
+        del description["columns"]
+    else:
+        del description["columns"][0][missing]
+    buffer = io.BytesIO()
+    pq.write_table(table.replace_schema_metadata({b"pandas": json.dumps(description)}), buffer)
+    with pytest.raises(DataError, match="description of the table's columns is incomplete") as err:
+        read_table(buffer.getvalue(), filename="t.parquet")
+    _assert_clear(err.value)
