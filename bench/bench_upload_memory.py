@@ -10,11 +10,11 @@ menu, as a user moves through the app (issue 33, item 1: four names took
 the server from 530 MB to 6,978 MB). The server's resident memory (its
 process and its children, as ``ps`` reports it) is printed twice per name,
 against the table's size once parsed (pandas' in-memory size): once the
-upload is in use (the kept upload: its file, compressed, its parsed table
-and the dataset built on it; for the first name also a minute later, once the
-app's sweep gave back what the page's run freed), then with the grow page open (its working
-state: the training rows, and each session's grower with its rows sorted
-per feature). It is printed again once every session has closed and the
+upload is in use and the run that shows it has ended (the kept upload: its
+file, compressed, its parsed table and the dataset built on it; for the first
+name also a minute later, once the app's sweep gave back what the page's run
+freed), then with the grow page open (its working state: the training rows,
+and each session's grower with its rows sorted per feature). It is printed again once every session has closed and the
 server has released them: the server runs with
 ``server.disconnectedSessionTTL`` of 5 s, Streamlit drops expired sessions
 when it stores the next closed one (so a visitor comes and goes), and the
