@@ -118,6 +118,7 @@ REPORT_BUTTON = "report_download"
 # ------------------------------------------------------------ Data page
 DATA_FLASH = "data_flash"
 DATA_TAB = "data_tab"  # the open tab
+DATA_SOURCE_TAB = "data_source_tab"  # the open tab of "Choose data": bundled, generated, uploaded
 DATA_GROUP = "data_group"
 DATA_NAME_PREFIX = "data_name_"  # + group: the dataset selectbox of each group
 DATA_PREP_MESSAGE = "data_prep_message"  # why the last preprocessing change was refused

@@ -93,7 +93,9 @@ choose_tab, prep_tab, rows_tab, pair_tab = share.tabs(
 )
 
 with choose_tab, presenter.settings("Choose another dataset"):
-    bundled, generated, uploaded = st.tabs(["Bundled", "Generate", "Upload your own"])
+    bundled, generated, uploaded = st.tabs(
+        ["Bundled", "Generate", "Upload your own"], key=state.DATA_SOURCE_TAB
+    )
     with bundled:
         if state.DATA_GROUP not in st.session_state:  # open on the current dataset's group
             st.session_state[state.DATA_GROUP] = next(

@@ -178,6 +178,27 @@ def wait_for_run(page, after=0, timeout_s=RUN_TIMEOUT_S):
     return finished_runs(page)
 
 
+def upload_and_use(page, path):
+    """On the Data page open in ``page``: upload the table at ``path`` and press "Use this table".
+
+    Waits until the table is in use and shown: the click's run makes it current and asks for
+    a rerun (``app_pages/data/feedback.py``), whose end is the number returned.
+    """
+    page.get_by_role("tab", name="Upload your own").click()  # a tab opens without a run
+    run = wait_for_run(page)
+    page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(path))
+    use = page.get_by_role("button", name="Use this table")
+    use.wait_for(timeout=RUN_TIMEOUT_S * 1000)
+    run = wait_for_run(page, run)
+    use.click()
+    page.wait_for_function(
+        f"""() => document.querySelector('[data-testid="stSidebar"]').innerText
+                  .includes({path.stem!r})""",
+        timeout=RUN_TIMEOUT_S * 1000,
+    )
+    return wait_for_run(page, run + 1)
+
+
 def app_error_boxes(page):
     """The texts of the app's own error boxes on the page (``ui.errors.UNEXPECTED``): the app
     catches a part's exception and says so in an ``st.error``, which is no ``stException``."""

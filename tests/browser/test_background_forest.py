@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlencode, urlparse
 import numpy as np
 import pytest
 
-from tests.browser.conftest import RUN_TIMEOUT_S, app_error_boxes, wait_for_run
+from tests.browser.conftest import RUN_TIMEOUT_S, app_error_boxes, upload_and_use, wait_for_run
 
 pytestmark = pytest.mark.browser
 
@@ -28,27 +28,16 @@ def _large_csv(path):
     return path
 
 
-def _upload(page, path):
-    """Upload ``path`` on the Data page; return the upload's token (its URL key)."""
-    page.get_by_role("tab", name="Upload your own").click()
-    run = wait_for_run(page)
-    page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(path))
-    use = page.get_by_role("button", name="Use this table")
-    use.wait_for(timeout=RUN_TIMEOUT_S * 1000)
-    wait_for_run(page, run)
-    use.click()
-    page.wait_for_function(
-        "() => location.search.includes('upload=')", timeout=RUN_TIMEOUT_S * 1000
-    )
-    return parse_qs(urlparse(page.url).query)["upload"][0]
-
-
 def test_a_large_forest_grows_in_the_background_and_is_drawn_when_ready(app_url, browser, tmp_path):
     context = browser.new_context(viewport={"width": 1024, "height": 768})
     page = context.new_page()
     page.goto(f"{app_url}/data", wait_until="commit", timeout=RUN_TIMEOUT_S * 1000)
     wait_for_run(page)
-    token = _upload(page, _large_csv(tmp_path / "large.csv"))
+    upload_and_use(page, _large_csv(tmp_path / "forest-upload.csv"))
+    page.wait_for_function(
+        "() => location.search.includes('upload=')", timeout=RUN_TIMEOUT_S * 1000
+    )
+    token = parse_qs(urlparse(page.url).query)["upload"][0]
     query = urlencode({"upload": token, "cond_tab": "Forest, four ways"})
     page.goto(f"{app_url}/conditioning?{query}", wait_until="commit")
     wait_for_run(page)

@@ -8,7 +8,7 @@ the first browser still brings the file back.
 
 import pytest
 
-from tests.browser.conftest import RUN_TIMEOUT_S, wait_for_run
+from tests.browser.conftest import RUN_TIMEOUT_S, upload_and_use, wait_for_run
 
 pytestmark = pytest.mark.browser
 
@@ -21,29 +21,14 @@ def _sidebar_text(page):
     return page.locator('[data-testid="stSidebar"]').inner_text()
 
 
-def _upload(page, tmp_path):
-    path = tmp_path / "private-table.csv"
-    path.write_text(CSV)
-    page.get_by_role("tab", name="Upload your own").click()
-    run = wait_for_run(page)
-    page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(path))
-    use = page.get_by_role("button", name="Use this table")
-    use.wait_for(timeout=RUN_TIMEOUT_S * 1000)
-    run = wait_for_run(page, run)
-    use.click()
-    page.wait_for_function(
-        """() => document.querySelector('[data-testid="stSidebar"]').innerText.includes('private-table')""",
-        timeout=RUN_TIMEOUT_S * 1000,
-    )
-    return wait_for_run(page, run)
-
-
 def test_the_upload_token_opens_nothing_in_another_browser(app_url, browser, tmp_path):
     owner = browser.new_context(viewport={"width": 1440, "height": 900})
     page = owner.new_page()
     page.goto(f"{app_url}/data", wait_until="commit", timeout=RUN_TIMEOUT_S * 1000)
     wait_for_run(page)
-    _upload(page, tmp_path)
+    path = tmp_path / "private-table.csv"
+    path.write_text(CSV)
+    upload_and_use(page, path)
     page.wait_for_function(
         "() => location.search.includes('upload=')", timeout=RUN_TIMEOUT_S * 1000
     )
