@@ -7,6 +7,7 @@ import pytest
 
 from app_pages.your_model.words import (
     changed_rows,
+    changes_sentence,
     corrected_predictions,
     fit_problem,
     key_figures,
@@ -52,6 +53,22 @@ def test_words_say_what_changes(lattice_audit):
     corrected = corrected_predictions(audit)
     assert len(corrected) == len(X) and "average_p_1" in corrected.columns
     assert "XGBoost" in model_text(audit.model) or "xgboost" in model_text(audit.model)
+
+
+def test_the_rows_tab_counts_probabilities_and_classes_apart(lattice_audit):
+    # The headline counts class changes; the rows tab lists every row whose probabilities
+    # move: its sentence says both numbers, so the two do not read as a contradiction.
+    audit, _ = lattice_audit
+    summary = audit.summary()
+    assert summary["rows_changed"] > summary["class_changes"] > 0
+    sentence = changes_sentence(summary, ("<", "<="))
+    assert f"**{summary['rows_changed']:,} rows** get other probabilities" in sentence
+    assert f"**{summary['class_changes']:,}** of them another class" in sentence
+    assert "`x < t` becomes `x <= t`" in sentence
+    regression = {"rows_changed": 1, "class_changes": None}
+    assert changes_sentence(regression, ("<=", "<")) == (
+        "**1 row** gets another value when the model's `x <= t` becomes `x < t`."
+    )
 
 
 def test_a_model_of_other_features_is_refused_with_what_to_do(lattice_audit):

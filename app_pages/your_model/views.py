@@ -9,6 +9,7 @@ from viz.your_model import feature_flips_figure
 from . import cache
 from .words import (
     changed_rows,
+    changes_sentence,
     columns_in_words,
     corrected_predictions,
     key_figures,
@@ -44,14 +45,13 @@ def show_rows_tab(audit, X):
             "equal a threshold on their path, or the trees' leaves agree where they do."
         )
     else:
+        ops = (audit.model.native_op, audit.model.other_op)
         st.markdown(
-            f"**{len(table):,} rows** get another prediction when the model's "
-            f"`x {audit.model.native_op} t` becomes `x {audit.model.other_op} t`. *thresholds "
+            f"{changes_sentence(audit.summary(), ops)} *thresholds "
             "met*: how many nodes on the row's path test a threshold equal to its value; *move*: "
             "how far the prediction moves from the model's own; *P(k)*: the probability of class "
             "k under each test (*average*: of both, the remedy)."
         )
-        ops = (audit.model.native_op, audit.model.other_op)
         figures.table(
             columns_in_words(table, audit, ops), title="Rows whose prediction changes",
             hide_index=True,

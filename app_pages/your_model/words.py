@@ -10,6 +10,7 @@ import pandas as pd
 
 from ui.markdown import plain
 from ui.snippets import literal
+from ui.words import counted
 
 __all__ = [
     "LIBRARIES",
@@ -117,6 +118,23 @@ def key_figures(summary):
         ("Largest change", f"{summary['largest_change']:.3g}",
          "The largest change of a probability (classes) or of the value (regression)."),
     ]  # fmt: skip
+
+
+def changes_sentence(summary, ops):
+    """What the rows tab lists, in the headline's terms (Markdown).
+
+    A classifier's rows on a threshold see their probabilities move under the other test, and
+    only some of them change class, which the headline counts: the sentence says both, so that
+    "162 rows" under "14 rows change class" does not read as a contradiction. ``ops`` is
+    (the model's own test, the other), e.g. ("<", "<=").
+    """
+    native, other = ops
+    change = f"when the model's `x {native} t` becomes `x {other} t`"
+    n_changed, classes = summary["rows_changed"], summary["class_changes"]
+    rows = f"**{counted(n_changed, 'row')}** {'gets' if n_changed == 1 else 'get'}"
+    if classes is None:
+        return f"{rows} another value {change}."
+    return f"{rows} other probabilities {change}; **{classes:,}** of them another class."
 
 
 # The audit's prediction columns start with the test they are under: the model's own, the
