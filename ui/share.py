@@ -331,7 +331,20 @@ def tabs(container, labels, *, key):
     labels = list(labels)
     first = _initial(key, labels[0], lambda text: labels[url_values.choice(text, labels)],
                      lambda v: v in labels)  # fmt: skip
+    st.html(_OPEN_TAB_HEIGHT.format(key=key))
     return container.tabs(labels, default=first, key=key, on_change="rerun")
+
+
+# A tab opened by a click stands empty until the page's rerun draws it (its code ran only
+# while open), so the page shrank under the pointer: the browser pulled the page down to its
+# new end (by 140-235 px at 900 px high) and the click's release landed on whatever moved
+# there, a chart's legend or a number box. The open tab keeps at least a screen's height, so
+# the tab bar stays where it was clicked (up to 75rem: a window made as tall as the page for
+# a screenshot would otherwise add its own height below). Streamlit gives keyed tabs the class
+# st-key-<key>; a style alone takes no room on the page.
+_OPEN_TAB_HEIGHT = (
+    '<style>.st-key-{key} [role="tabpanel"] {{ min-height: min(100vh - 6rem, 75rem); }}</style>'
+)
 
 
 def show_open_tab(*views):
