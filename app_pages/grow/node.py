@@ -219,8 +219,9 @@ def _near_ties(grower, node):
     options = near_tie_options(grower, node, NEAR_TIE)
     if len(options) < 2:
         st.caption(
-            f"No other feature comes within {NEAR_TIE:.0%} of the best split at node {node}: "
-            "the data prefers one feature clearly here."
+            f"No other feature comes within {NEAR_TIE:.0%} of the best split's score at node "
+            f"{node}: on these rows, one feature leads. The node's badge in the tree says whether "
+            "the lead holds when one or two rows change."
         )
         return
     best = options[0].score

@@ -24,6 +24,7 @@ from viz.stability import confidence_badges, svg_badges
 from viz.tables import path_table
 
 from . import grower_state as gs
+from .cache import N_BOOTSTRAP
 
 __all__ = [
     "RowChoice",
@@ -223,7 +224,9 @@ def tree_panel(grower, tree, node, confidence, path=None, rows=None):
             f"{plural(fragile, 'split')} of {len(table)} "
             + ("is" if fragile == 1 else "are")
             + " fragile: removing one or two training rows, or a bootstrap sample, lets another "
-            "feature win that node. Hover a badge's node for its runner-up."
+            f"feature win that node. Badges' shares are of {N_BOOTSTRAP} bootstrap samples of each "
+            "node's rows (the Tree instability page draws as many as you choose, so its shares "
+            "differ a little). Hover a badge's node for its runner-up."
         )
 
 
