@@ -77,7 +77,7 @@ def confidence_panel(table, settings):
     flips = _counts(table["rows_to_flip"], table["flip_exact"])
     moves = _counts(table["rows_to_move"], table["move_exact"])
     runner = [
-        f"{split} ({ratio:.0%} of the score)" if split and not np.isnan(ratio) else "none"
+        f"{split} ({ratio:.0%})" if split and not np.isnan(ratio) else "none"
         for split, ratio in zip(
             table["runner_up_split"], table["score_ratio"].astype(float), strict=True
         )
@@ -90,7 +90,7 @@ def confidence_panel(table, settings):
             "rows to flip": flips,
             "rows to move": moves,
             "bootstrap win rate": 100 * table["boot_win_rate"].astype(float),
-            "runner-up (another feature)": runner,
+            "runner-up": runner,
         }
     )
     figures.table(
@@ -102,12 +102,13 @@ def confidence_panel(table, settings):
             "bootstrap win rate": st.column_config.NumberColumn(
                 format="%.0f%%", help=glossary.explain("bootstrap win rate")
             ),
-            # Narrow count columns leave the split's and the runner-up's text the room.
-            "rows to flip": st.column_config.TextColumn(
-                width="small", help=glossary.explain("rows to flip")
-            ),
-            "rows to move": st.column_config.TextColumn(
-                width="small", help=glossary.explain("rows to move")
+            # Sized to their headers ("small" cut "rows to move" at 1024 px); the runner-up's
+            # share in a number, not words, keeps the last column in view.
+            "rows to flip": st.column_config.TextColumn(help=glossary.explain("rows to flip")),
+            "rows to move": st.column_config.TextColumn(help=glossary.explain("rows to move")),
+            "runner-up": st.column_config.TextColumn(
+                help="The best split on another feature at this node; in brackets, its score as "
+                "a share of the node's split's score."
             ),
         },
     )
@@ -121,7 +122,8 @@ def confidence_panel(table, settings):
         "Rows to move: the fewest whose removal changes which rows go each way at all, another "
         "feature or the same one cutting elsewhere (never more than rows to flip). Both exact up "
         "to 2; '≤' is an upper bound found by search. Win rate: how often the node's feature "
-        f"still wins over {boots}. Source 002, §2: variable and split-point uncertainty."
+        f"still wins over {boots}. Runner-up: the best split on another feature, with its score "
+        "as a share of the node's split's. Source 002, §2: variable and split-point uncertainty."
     )
 
 
