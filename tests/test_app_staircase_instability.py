@@ -57,7 +57,7 @@ def test_staircase_toy_data_is_best_around_depth_3():
     assert {
         "1 - accuracy against the maximum depth",
         "1 - accuracy against the minimum rows per leaf",
-        "1 - accuracy against the pruning strength α (ccp_alpha)",
+        "1 - accuracy against the pruning strength α",
     } <= set(_titles(at))
     alpha = float(text.split("α = **")[1].split("**")[0])
     assert alpha >= 0  # the pruning curve's best strength is named beside the best depth
@@ -70,7 +70,7 @@ def test_staircase_curves_on_regression_data_with_mse():
     by_key(at.button, "stair_run").click().run()
     assert not at.exception
     assert "MSE against the maximum depth" in _titles(at)
-    assert "MSE against the pruning strength α (ccp_alpha)" in _titles(at)
+    assert "MSE against the pruning strength α" in _titles(at)
 
 
 def test_staircase_refuses_too_few_rows_for_the_folds():

@@ -155,6 +155,8 @@ PARAMETER_NAMES = {
     "min_samples_leaf": "minimum rows per leaf",
     "ccp_alpha": "pruning strength α (ccp_alpha)",
 }
+# Where a name is too long for a title beside another figure.
+SHORT_PARAMETER_NAMES = {"ccp_alpha": "pruning strength α"}
 
 
 def _value_label(value):
@@ -193,11 +195,16 @@ def complexity_figure(curve):
         fig.add_trace(
             go.Scatter(x=xs, y=mean, mode="lines+markers", name=name, line={"color": color})
         )
-    fig.add_hline(
-        y=curve.baseline_mean,
-        line={"color": "black", "dash": "dash"},
-        annotation_text="linear baseline",
-        annotation_position="top left",
+    # The baseline is named in the legend: a label on the line sat under the curves.
+    fig.add_trace(
+        go.Scatter(
+            x=[xs[0], xs[-1]],
+            y=[curve.baseline_mean] * 2,
+            mode="lines",
+            name="linear baseline",
+            line={"color": "black", "dash": "dash"},
+            hoverinfo="skip",
+        )
     )
     fig.add_trace(
         go.Scatter(
@@ -210,7 +217,9 @@ def complexity_figure(curve):
     )
     parameter = PARAMETER_NAMES.get(curve.parameter, curve.parameter)
     fig.update_layout(
-        title=f"{curve.error_name}<br>against the {parameter}",
+        # The short name: "pruning strength α (ccp_alpha)" was cut at half of 1024 px; the axis
+        # title says it whole.
+        title=f"{curve.error_name}<br>against the {SHORT_PARAMETER_NAMES.get(curve.parameter, parameter)}",
         yaxis_title=curve.error_name,
         legend={"orientation": "h", "y": -0.38, "yanchor": "top"},
         **LAYOUT,

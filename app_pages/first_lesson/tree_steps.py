@@ -167,20 +167,21 @@ def show_next(data):
     with links, st.container(border=True):
         st.page_link(
             "app_pages/grow/grow.py",
-            label="**Grow a tree step by step** on real data",
+            label="**Grow a tree step by step**",  # one line: a link's longer label is cut at 1024 px
             icon=":material/account_tree:",
         )
         st.caption(
-            "The same steps on any dataset: every candidate of a node with its score curve, your "
+            "The same steps on real data, any dataset: every candidate of a node with its score curve, your "
             "own splits, undo, and how firm each split is."
         )
     with links, st.container(border=True):
         st.page_link(
             "app_pages/conditioning/conditioning.py",
-            label="**The conditioning bias**: a new row exactly on a threshold",
+            label="**The conditioning bias**",
             icon=":material/compare_arrows:",
         )
         st.caption(
+            "A new row exactly on a threshold. "
             f"No applicant of the table has 3 dependents, so the threshold between 2 and 4 is 3. An "
             f"applicant earning 60k with 3 dependents (the star) sits on it: under `x ≤ 3` the tree "
             f"says *{_verdict(tree, le_leaf)}*, under `x < 3` *{_verdict(tree, lt_leaf)}*. "
