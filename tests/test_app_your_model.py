@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from app_pages.your_model.words import (
+    audit_table_in_words,
     changed_rows,
     changes_sentence,
     corrected_predictions,
@@ -69,6 +70,15 @@ def test_the_rows_tab_counts_probabilities_and_classes_apart(lattice_audit):
     assert changes_sentence(regression, ("<=", "<")) == (
         "**1 row** gets another value when the model's `x <= t` becomes `x < t`."
     )
+
+
+def test_the_audit_tables_are_headed_in_words(lattice_audit):
+    audit, _ = lattice_audit
+    for table in (audit.flips, audit.features, audit.comparisons):
+        shown = audit_table_in_words(table)
+        assert len(shown.columns) == len(table.columns)
+        assert not [c for c in shown.columns if "_" in c], list(shown.columns)
+    assert "ρ (share of splits on a value)" in audit_table_in_words(audit.features).columns
 
 
 def test_a_model_of_other_features_is_refused_with_what_to_do(lattice_audit):

@@ -247,8 +247,8 @@ with rows_tab:
     target_name = f"{raw.y.name or 'target'} (target)"
     st.dataframe(raw.X.assign(**{target_name: raw.y}).head(200), height=320, key="data_rows")
     st.caption(
-        f"The first {min(200, raw.n_rows)} of {raw.n_rows:,} rows as loaded, before preprocessing; "
-        "empty cells are missing values."
+        (f"All {raw.n_rows:,}" if raw.n_rows <= 200 else f"The first 200 of {raw.n_rows:,}")
+        + " rows as loaded, before preprocessing; empty cells are missing values."
     )
 
 with pair_tab:

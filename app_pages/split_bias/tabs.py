@@ -166,7 +166,7 @@ def _show_noise_roots(data, data_key):
     if not any(counts.values()):
         verdict = (
             f"In {outcome['resamples']} resamples the root **never** split on a noise column, under either rule: "
-            f"{plain(data.name)}'s real features beat {int(n_noise)} noise columns every time. Try a dataset whose "
+            f"the real features of {plain(data.name)} beat {int(n_noise)} noise columns every time. Try a dataset whose "
             "features say less about the class, or more noise columns."
         )
     else:

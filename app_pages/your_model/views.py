@@ -8,6 +8,7 @@ from viz.your_model import feature_flips_figure
 
 from . import cache
 from .words import (
+    audit_table_in_words,
     changed_rows,
     changes_sentence,
     columns_in_words,
@@ -83,14 +84,15 @@ def show_flips_tab(audit):
             "**The nodes rows sit on**: each node whose threshold equals the value of some rows "
             "that reach it, with how many do and how many of those change their prediction."
         )
-        figures.table(flips, title="The nodes rows sit on (tree, node, feature, threshold)",
+        figures.table(audit_table_in_words(flips),
+                      title="The nodes rows sit on (tree, node, feature, threshold)",
                       hide_index=True)  # fmt: skip
     st.markdown(
         "**Per feature**: lattice or not, distinct values, splits, splits on a value, and ρ "
         "(the share of its splits that are on a value)."
     )
     figures.table(
-        audit.features.rename(columns={"rho": "ρ (share of splits on a value)"}),
+        audit_table_in_words(audit.features),
         title="Per feature",
         hide_index=True,
     )
@@ -104,8 +106,8 @@ def show_remedy_tab(audit):
         "of its trees each way. `float32 vs float64` shows what rounding the rows before comparing "
         "changes (scikit-learn, XGBoost and CatBoost round to float32)."
     )
-    figures.table(audit.comparisons, title="How far each alternative moves the predictions",
-                  hide_index=True)  # fmt: skip
+    figures.table(audit_table_in_words(audit.comparisons),
+                  title="How far each alternative moves the predictions", hide_index=True)  # fmt: skip
     st.markdown(
         "**Ship it**: wrap the model; `predict` and `predict_proba` then average both tests "
         "(scikit-learn compatible, no refit)."

@@ -137,6 +137,25 @@ def changes_sentence(summary, ops):
     return f"{rows} other probabilities {change}; **{classes:,}** of them another class."
 
 
+# The audit's table columns (``ConditioningAudit.flips``, ``features``, ``comparisons``) as
+# the page heads them.
+AUDIT_COLUMN_WORDS = {
+    "rows_on_it": "rows on its threshold",
+    "rows_changed": "rows changed",
+    "n_values": "distinct values",
+    "splits_on_value": "splits on a value",
+    "rho": "ρ (share of splits on a value)",
+    "share": "share of rows",
+    "largest_change": "largest change",
+    "class_changes": "class changes",
+}
+
+
+def audit_table_in_words(frame):
+    """One of the audit's tables with its columns named in words (:data:`AUDIT_COLUMN_WORDS`)."""
+    return frame.rename(columns=AUDIT_COLUMN_WORDS)
+
+
 # The audit's prediction columns start with the test they are under: the model's own, the
 # other, both averaged, or half the trees under each.
 PREDICTION_PREFIXES = ("native", "other", "average", "half")

@@ -119,7 +119,7 @@ class ConditioningAudit:
             count, what = s["rows_changed"], "their predicted value"
         if count == 0:
             return (f"None of the {n} rows changes its prediction when {reading} "
-                    f"(rho = {s['rho']:.2f}).")  # fmt: skip
+                    f"(source 000's ρ = {s['rho']:.2f}).")  # fmt: skip
         k, p = len(s["affected_features"]), len(self.features)
         where = (f"{k} of the {p} features hold every affected split" if k < p
                  else "every feature holds some affected split")  # fmt: skip
