@@ -205,6 +205,16 @@ def test_table_4_1_on_the_mushroom_data_beside_the_report():
     assert any("compare like with like" in c.value for c in at.caption)
 
 
+def test_table_4_1_on_a_small_table_offers_no_choice_of_one():
+    """On 200 rows "all rows" is the only choice: no radio, the rows said in words, and the
+    page says the trees are grown on this dataset, not on the report's mushrooms."""
+    at = _open("Table 4.1")
+    _clean(at)
+    assert not [r for r in at.radio if r.key == "eval_t41_rows"]
+    assert any("200 rows, 80/20 split" in c.value for c in at.caption)
+    assert any("Here, the same on" in m.value for m in at.markdown)
+
+
 def test_the_summary_snippet_reproduces_the_tree(capsys):
     at = open_page("app_pages/evaluate/evaluate.py", timeout=120)
     by_key(at.selectbox, "eval_criterion").set_value("entropy").run()

@@ -115,23 +115,24 @@ def read_grid(chosen, depth, leaves, nodes, split, impurity):
 
 def search_grid(criteria, criterion):
     """The grid's widgets; returns the configurations and what is wrong with them (or None)."""
-    g1, g2, g3 = st.columns(3)
     kept = st.session_state.get(state.EVAL_CRITERIA)
     if kept is not None and not set(kept) <= set(criteria):  # another task: its own metrics
         st.session_state.pop(state.EVAL_CRITERIA)
-    chosen = g1.multiselect(
+    # A row of its own: in a third of 1024 px its chips read "Gini imp…".
+    chosen = st.multiselect(
         "Decision metrics",
         criteria,
         default=None if state.EVAL_CRITERIA in st.session_state else [criterion],
         key=state.EVAL_CRITERIA,
         format_func=lambda c: CRITERION_WORDS.get(c, c),
     )
-    depth_text = g2.text_input("Maximum depth", "2, 4, 6, none", key="eval_depth")
-    leaves_text = g3.text_input("Maximum number of leaves", "none", key="eval_leaves")
-    g4, g5, g6 = st.columns(3)
-    nodes_text = g4.text_input("Maximum number of nodes", "none", key="eval_nodes")
-    split_text = g5.text_input("Minimum rows to split a node", "2, 20", key="eval_split")
-    impurity_text = g6.text_input("Minimum impurity decrease", "0", key="eval_impurity")
+    g1, g2, g3 = st.columns(3)
+    depth_text = g1.text_input("Maximum depth", "2, 4, 6, none", key="eval_depth")
+    leaves_text = g2.text_input("Maximum number of leaves", "none", key="eval_leaves")
+    nodes_text = g3.text_input("Maximum number of nodes", "none", key="eval_nodes")
+    g4, g5, _ = st.columns(3)
+    split_text = g4.text_input("Minimum rows to split a node", "2, 20", key="eval_split")
+    impurity_text = g5.text_input("Minimum impurity decrease", "0", key="eval_impurity")
     return read_grid(chosen, depth_text, leaves_text, nodes_text, split_text, impurity_text)
 
 

@@ -11,6 +11,7 @@ from datasets.source004 import DEPTH_OFFSET, REPORT_ROWS, TABLE_4_1_TEST_SHARE
 from ui import errors, figures, share, state
 from ui.cached import as_key, sample
 from ui.experiments import run_with_progress
+from ui.markdown import plain
 from viz.evaluation import table_41_frame
 
 from .cache import exhaustive_row, report_script_split, test_split
@@ -64,6 +65,7 @@ def show_table_tab(ctx):
         "Source 004 grows one tree per decision metric with no stopping rule but purity, on an 80/20 split of "
         "the preprocessed mushroom data, as reference models whose depth and size bound the ranges worth "
         "searching (§4.2, Table 4.1)."
+        + ("" if ctx.data.group == REPORT_GROUP else f" Here, the same on {plain(ctx.data.name)}.")
     )
     if not ctx.is_classifier:
         st.info(
@@ -72,27 +74,32 @@ def show_table_tab(ctx):
         return
     y_all = ctx.y_all
     is_report_data = ctx.data.group == REPORT_GROUP
-    t1, t2 = st.columns(2)
     options = [
         choice
         for choice in ROW_CHOICES
         if (choice != REPORT_SCRIPT_ROWS or (is_report_data and len(y_all) >= REPORT_ROWS))
         and (choice != "a random 10,000 rows" or len(y_all) > 10_000)
     ]
-    rows_choice = share.radio(
-        t1,
-        "Rows",
-        options,
-        0,
-        key="eval_t41_rows",
-        horizontal=False,
-        help="The report's script for Table 4.1 reads the first 60,000 rows of the file and "
-        "splits them with scikit-learn's train_test_split, seed 1234 (its text says all "
-        "61,069 rows); it tunes on a random 10,000 (§4.3).",
-    )
+    # A choice of one (a small table, not the report's) is no choice: no radio, and the rows'
+    # words take the whole width.
+    if len(options) == 1:
+        rows_choice, about_rows = options[0], st
+    else:
+        choice_column, about_rows = st.columns(2)
+        rows_choice = share.radio(
+            choice_column,
+            "Rows",
+            options,
+            0,
+            key="eval_t41_rows",
+            horizontal=False,
+            help="The report's script for Table 4.1 reads the first 60,000 rows of the file and "
+            "splits them with scikit-learn's train_test_split, seed 1234 (its text says all "
+            "61,069 rows); it tunes on a random 10,000 (§4.3).",
+        )
     if rows_choice == REPORT_SCRIPT_ROWS:
         split41 = report_script_split(ctx.X_all, y_all)
-        t2.caption(
+        about_rows.caption(
             f"{REPORT_ROWS:,} rows, the report's 80/20 split (seed 1234, not stratified, in "
             "place of the seed and share above, which the other tabs use); conditions on "
             f"nominal features: {ctx.settings.nominal}."
@@ -101,7 +108,7 @@ def show_table_tab(ctx):
         X41, y41, _ = sample(
             ctx.data_key, 10_000 if rows_choice != "all rows" else len(y_all), 1, ctx.X_all, y_all
         )
-        t2.caption(
+        about_rows.caption(
             f"{len(y41):,} rows, 80/20 split with the seed above; conditions on nominal "
             f"features: {ctx.settings.nominal}."
         )
@@ -173,7 +180,8 @@ def show_table_41(grown, is_report_data, on_report_rows, n_rows):
             f"{len(grown)} of the {len(GROWTH_ORDER)} trees were grown before the run stopped."
         )
     st.caption(
-        "Depth counts levels with the root as level 1, as the report does. A training error above 0 "
+        "Depth counts levels with the root as level 1, as the report does: one more than the "
+        "depth the lab's other tables and headlines give, which counts splits. A training error above 0 "
         "means rows with equal features and different classes, which no split can separate."
     )
     if is_report_data:
