@@ -284,6 +284,12 @@ def cutpoints_panel(cutpoints, n_refits, depth):
         figures.chart(
             cutpoint_figure(cutpoints, shown), key="inst_cut_one", title=f"Thresholds at {shown}"
         )
+    _cutpoint_table(cutpoints, n_refits)
+
+
+def _cutpoint_table(cutpoints, n_refits):
+    """Per node position: how often the refits have a node and a split there, the most frequent
+    feature and its cutpoints, with the words that tell the shares apart."""
     summary = cutpoint_summary(cutpoints, n_refits)
     thresholds = [
         "—" if np.isnan(mid) else f"{low:.4g} · {mid:.4g} · {high:.4g}"
@@ -298,7 +304,8 @@ def cutpoints_panel(cutpoints, n_refits, depth):
         pd.DataFrame(
             {
                 "node": summary["path"],
-                "refits with it": 100 * summary["present"],
+                "a node": 100 * summary["present"],
+                "a split": 100 * summary["split_share"],
                 "most frequent feature": summary["top_feature"],
                 "its share": 100 * summary["top_share"],
                 "cutpoints 10 · 50 · 90%": thresholds,
@@ -308,11 +315,29 @@ def cutpoints_panel(cutpoints, n_refits, depth):
         hide_index=True,
         width="stretch",
         column_config={
-            "refits with it": st.column_config.NumberColumn(format="%.0f%%"),
-            "its share": st.column_config.NumberColumn(format="%.0f%%"),
+            # A position is a leaf in the refits that have a node there but no split (the
+            # picture above counts those as "leaf"): the feature's share is of the splits.
+            "a node": st.column_config.NumberColumn(
+                format="%.0f%%", help="The share of the refits that have a node at this position."
+            ),
+            "a split": st.column_config.NumberColumn(
+                format="%.0f%%",
+                help="The share of the refits that split at this position (the others that "
+                "reach it end in a leaf there).",
+            ),
+            "its share": st.column_config.NumberColumn(
+                format="%.0f%%",
+                help="How often the most frequent feature splits this position, as a share of "
+                "the refits that split it.",
+            ),
             "cutpoints 10 · 50 · 90%": st.column_config.TextColumn(
                 help="The 10th percentile, the median and the 90th percentile of the thresholds "
                 "of the most frequent feature at this position."
             ),
         },
+    )
+    st.caption(
+        "Of the refits: those with a node at each position (a node) and those that split it (a "
+        'split; the others end in a leaf there, the picture\'s "leaf"). The most frequent '
+        "feature's share, and its cutpoints, are of the refits that split the position."
     )
