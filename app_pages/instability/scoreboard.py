@@ -7,8 +7,9 @@ import pandas as pd
 import streamlit as st
 
 from trees.instability import stability_scoreboard
-from ui import figures, glossary, share, state
+from ui import figures, glossary, report, share, state
 from ui.experiments import run_with_progress, stopped_before_any_step
+from ui.markdown import plain
 from viz.curves import plural
 from viz.stability import (
     scoreboard_figure,
@@ -127,7 +128,6 @@ def scoreboard_panel(X, y, task, settings):
         board.table[
             [
                 "model",
-                "settings",
                 "agreement",
                 "score_mean",
                 "root_entropy",
@@ -149,4 +149,14 @@ def scoreboard_panel(X, y, task, settings):
                 format="percent", help=glossary.explain("agreement")
             )
         },
+    )
+    # The settings in words that wrap: a table's column cut them at 1024 px.
+    settings_shown = board.table[["model", "settings"]]
+    report.add_table("Each learner's settings", settings_shown)
+    st.markdown(
+        "**Each learner's settings**\n\n"
+        + "\n".join(
+            f"- *{plain(model)}*: {plain(words)}"
+            for model, words in settings_shown.itertuples(index=False)
+        )
     )
