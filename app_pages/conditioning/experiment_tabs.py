@@ -271,7 +271,6 @@ def show_tables_result(opened):
     st.caption(
         cr.agreement_text(frame) + " Green: our cell agrees with the paper's; orange: it does not."
     )
-    st.caption(cr.DEFINITIONS)
     st.markdown(
         "**How this run was computed**: "
         + "; ".join(f"{k}: {v}" for k, v in cr.settings_used(run).items())

@@ -77,8 +77,8 @@ DEFINITIONS = (
     "cross-validation folds. **d**: the mean score under `x ≤ t` minus the mean under `x < t`. "
     "**gain**: the bias-free variant's mean score minus that of the worse test, shown only when "
     "it is significant (Table 3). **p≠**: whether `x ≤ t` and `x < t` score differently; "
-    "**p≤**, **p<**: whether the bias-free variant scores better than `x ≤ t`, than `x < t` "
-    "(Wilcoxon signed-rank tests on the same folds). **Marks**: " + MARK_LEGEND
+    "**p≤**, **p<**: whether the bias-free variant scores better than `x ≤ t`, than `x < t`. "
+    "**Marks**: " + MARK_LEGEND  # which ends with the test: Wilcoxon's on the same folds
 )
 _AGREE, _DISAGREE = "background-color: #d8f0d8", "background-color: #fbdcc4"
 
