@@ -3,7 +3,7 @@
 import numpy as np
 import plotly.graph_objects as go
 
-from .layout import LAYOUT
+from .layout import LABEL_BACKGROUND, LAYOUT
 
 __all__ = [
     "NEAR_TIE",
@@ -90,6 +90,7 @@ def score_curve_figure(
         line={"color": "#ff7f0e", "dash": "dot"},
         annotation_text="best = chosen" if same else "best",
         annotation_position="top left",
+        annotation_bgcolor=LABEL_BACKGROUND,
     )
     if chosen is not None and not same:
         fig.add_vline(
@@ -97,7 +98,11 @@ def score_curve_figure(
             line={"color": "#d62728", "width": 2},
             annotation_text="chosen",
             annotation_position="top right",
+            annotation_bgcolor=LABEL_BACKGROUND,
         )
+    # Room above the best score for the lines' labels, which covered its diamond.
+    low = min(float(scores.min()), 0.0)
+    fig.update_yaxes(range=[low, best + 0.22 * (best - low or 1.0)])
     fig.update_layout(
         title=title,
         xaxis_title=f"threshold on {feature_name}",

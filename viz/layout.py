@@ -2,6 +2,7 @@
 
 __all__ = [
     "AT_BOTTOM_EDGE",
+    "LABEL_BACKGROUND",
     "LAYOUT",
     "LEGEND_AT_BOTTOM",
     "TITLED_SUBPLOTS",
@@ -27,6 +28,9 @@ TITLED_SUBPLOTS = {**LAYOUT, "margin": {**LAYOUT["margin"], "t": 60}}
 # room under the axes for it.
 AT_BOTTOM_EDGE = {"y": 0.0, "yref": "container", "yanchor": "bottom"}
 LEGEND_AT_BOTTOM = {"orientation": "h", "x": 0.0, "xanchor": "left", **AT_BOTTOM_EDGE}
+# A line's label drawn over bars or curves (a split's threshold on a histogram) stays readable
+# on a white ground: ``fig.add_vline(..., annotation_bgcolor=LABEL_BACKGROUND)``.
+LABEL_BACKGROUND = "rgba(255, 255, 255, 0.85)"
 
 
 def panel_grid(rows, columns, titles=(), horizontal_spacing=0.05, vertical_spacing=0.1,

@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from .colors import blend_with_white, class_color, value_color
-from .layout import LAYOUT, TITLED_SUBPLOTS
+from .layout import LABEL_BACKGROUND, LAYOUT, TITLED_SUBPLOTS
 from .stability import CONFIDENCE_LEVELS, empty_figure
 from .tree_svg import HIGHLIGHTS
 
@@ -37,6 +37,7 @@ def _threshold_line(fig, threshold, label, color="#d62728"):
         line={"color": color, "width": 2, "dash": "solid" if label == "split" else "dash"},
         annotation_text=f"{label} ≤ {threshold:.4g}",
         annotation_position="top right",
+        annotation_bgcolor=LABEL_BACKGROUND,
     )
 
 

@@ -5,7 +5,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .layout import LAYOUT
+from .layout import LABEL_BACKGROUND, LAYOUT
 from .partition import partition_figure
 
 __all__ = [
@@ -89,6 +89,7 @@ def staircase_regression_figure(tree, x, y, true_function, extend=0.4, depth_lim
             line_width=0,
             annotation_text="no training data",
             annotation_position=position,
+            annotation_bgcolor=LABEL_BACKGROUND,  # the curve crossed it
         )
     fig.add_trace(
         go.Scatter(x=x, y=y, mode="markers", name="rows", marker={"size": 5, "color": "#7f7f7f"})
