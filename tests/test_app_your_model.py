@@ -13,6 +13,7 @@ from app_pages.your_model.words import (
     fit_problem,
     key_figures,
     model_text,
+    probes_in_words,
 )
 from tests.apptest_helpers import by_key, open_page, open_tab
 from ui import state
@@ -79,6 +80,24 @@ def test_the_audit_tables_are_headed_in_words(lattice_audit):
         assert len(shown.columns) == len(table.columns)
         assert not [c for c in shown.columns if "_" in c], list(shown.columns)
     assert "ρ (share of splits on a value)" in audit_table_in_words(audit.features).columns
+
+
+def test_probe_rows_are_shown_to_tell_one_ulp_apart(lattice_audit):
+    from trees.interop import threshold_probes
+
+    audit, X = lattice_audit
+    shown, exact = probes_in_words(threshold_probes(audit.model, X))
+    assert len(shown) <= 200
+    assert list(shown.columns) == [
+        *["probe feature", "probe threshold", "probe side", "a", "b", "probe tree", "probe node"]
+    ]
+    assert {"a", "b", "probe threshold"} <= set(exact) and "probe side" not in exact
+    # Below, on and above one threshold: three values that 17 digits tell apart.
+    first = shown.iloc[:3]
+    feature = first["probe feature"].iloc[0]
+    assert list(first["probe side"]) == ["below", "on", "above"]
+    written = {f"{v:.17g}" for v in first[feature]}
+    assert len(written) == 3
 
 
 def test_a_model_of_other_features_is_refused_with_what_to_do(lattice_audit):

@@ -15,6 +15,7 @@ from .words import (
     corrected_predictions,
     key_figures,
     model_text,
+    probes_in_words,
     ship_snippet,
 )
 
@@ -129,8 +130,17 @@ def show_probes_tab(model_key, data_key, model, X):
     )
     probes = cache.probes(model_key, data_key, model, X)
     report.add_note(f"{len(probes):,} probe rows on the model's thresholds.")
-    figures.table(probes.head(200), title=f"Probe rows (the first 200 of {len(probes):,})",
-                  hide_index=True)  # fmt: skip
+    shown, exact = probes_in_words(probes)
+    figures.table(
+        shown, title=f"Probe rows (the first 200 of {len(probes):,})", hide_index=True,
+        column_config={
+            c: st.column_config.NumberColumn(format="%.17g", width="medium") for c in exact
+        },
+    )  # fmt: skip
+    st.caption(
+        "Values to 17 significant digits, enough to tell a row one ulp from a threshold from the "
+        "row on it; the CSV holds them exactly."
+    )
     st.download_button(
         f"Download the {len(probes):,} probe rows (CSV)", probes.to_csv(index=False),
         file_name="threshold_probes.csv", mime="text/csv", key="model_download_probes",

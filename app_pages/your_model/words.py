@@ -156,6 +156,24 @@ def audit_table_in_words(frame):
     return frame.rename(columns=AUDIT_COLUMN_WORDS)
 
 
+def probes_in_words(probes):
+    """The first 200 probe rows as the page shows them: ``probe_side`` becomes ``probe side``
+    (a name a data column already holds stays as it was), and the names of the float columns,
+    which the page writes to 17 significant digits: a row one ulp below a threshold of 9.5 is
+    9.4999999999999982, which the table's usual precision shows as 9.5, like the row on it."""
+    first, last = ["probe_feature", "probe_threshold", "probe_side"], ["probe_tree", "probe_node"]
+    data = [c for c in probes.columns if c not in first + last]
+    # Which threshold and which side first: at 1024 px the data's columns push the rest aside.
+    shown = probes.head(200)[
+        [c for c in first if c in probes] + data + [c for c in last if c in probes]
+    ]
+    taken = set(shown.columns)
+    words = {c: c.replace("_", " ") for c in shown.columns if c.startswith("probe_")}
+    shown = shown.rename(columns={c: w for c, w in words.items() if w not in taken})
+    exact = [c for c in shown.columns if pd.api.types.is_float_dtype(shown[c])]
+    return shown, exact
+
+
 # The audit's prediction columns start with the test they are under: the model's own, the
 # other, both averaged, or half the trees under each.
 PREDICTION_PREFIXES = ("native", "other", "average", "half")
