@@ -83,7 +83,23 @@ def score_curve_figure(
             hovertemplate="threshold %{x:.4g}<br>near-tie<extra></extra>",
         )
     )
-    best_threshold = thresholds[int(np.argmax(scores))]
+    _mark_best_and_chosen(fig, thresholds[int(np.argmax(scores))], chosen, scores)
+    fig.update_layout(
+        title=title,
+        xaxis_title=f"threshold on {feature_name}",
+        yaxis_title=score_name,
+        legend={"orientation": "h", "y": -0.3},
+        height=360,
+        hovermode="closest",
+        clickmode="event+select" if clickable else "event",
+        **LAYOUT,
+    )
+    return fig
+
+
+def _mark_best_and_chosen(fig, best_threshold, chosen, scores):
+    """Lines at the best candidate and at the node's own split (one line when they agree), and
+    room above the best score for their labels, which covered its diamond."""
     same = chosen is not None and np.isclose(chosen, best_threshold)
     fig.add_vline(
         x=best_threshold,
@@ -101,19 +117,8 @@ def score_curve_figure(
             annotation_bgcolor=LABEL_BACKGROUND,
         )
     # Room above the best score for the lines' labels, which covered its diamond.
-    low = min(float(scores.min()), 0.0)
+    best, low = float(scores.max()), min(float(scores.min()), 0.0)
     fig.update_yaxes(range=[low, best + 0.22 * (best - low or 1.0)])
-    fig.update_layout(
-        title=title,
-        xaxis_title=f"threshold on {feature_name}",
-        yaxis_title=score_name,
-        legend={"orientation": "h", "y": -0.3},
-        height=360,
-        hovermode="closest",
-        clickmode="event+select" if clickable else "event",
-        **LAYOUT,
-    )
-    return fig
 
 
 def nearest_candidate(curve, x):
