@@ -18,6 +18,11 @@ in float32, LightGBM and scikit-learn's histogram boosting in float64.
   ``_registry.ADAPTERS`` maps model types to adapters. The adapters never
   need the library when given its document, so uploaded files are read
   without handing them to a library's parser (``_files``).
+* **Rows** (``_inputs``): the one rule for reading a frame as the model
+  reads it (columns matched by name, categories as the library's codes, the
+  sentinel as missing), on which every prediction, the audit, the command
+  line and the page rely; what it cannot read exactly it refuses
+  (:class:`ModelInputError`).
 * **Traversal** (``_predict``): one compiled walk takes, per tree, the test
   (``<`` or ``<=``), honours the missing-value rules of each library, and
   rounds rows to the model's precision first. Its first way of section 3.1.
@@ -37,9 +42,13 @@ need them: ``import trees`` never imports them.
 
 Public API
 ----------
-from_model(model) -> ImportedModel
+from_model(model, missing=None) -> ImportedModel
     Any supported fitted model, library document (dict, LightGBM text) or
     FrozenEstimator; ``ADAPTERS`` maps (library, type name) to its adapter.
+    ``missing``: XGBoost's sentinel, for a Booster or a file (a wrapper's is read).
+ImportedModel.check_X(X) / frame_from_table(table) / with_missing_value(value)
+    The rows as the model reads them; a file's table with its categorical columns
+    declared; the model reading a sentinel as missing.
 ImportedModel.predict / predict_proba / decision_function / raw_predict (X, conditioning=...)
     ``conditioning`` in ``CONDITIONINGS``: "native", "<=", "<", "average", "half";
     ``precision=`` overrides the library's (float32 or float64).
@@ -61,23 +70,28 @@ train_demo_model(library, X, y, task="binary", random_state=0)
 remedy_snippet(model_file, data_file, target=None, conditioning="average") -> str
 ModelFileError
     A ValueError whose message says what is wrong with a model file and how to fix it.
+ModelInputError
+    A ValueError whose message says why rows cannot be read as the model reads them.
 warm_up()
     Compile the import's kernels (or load them from numba's cache) ahead of use; the app
     runs it in the background when its server starts.
 
 Known limits: CatBoost models with categorical, text or embedding features
-and non-oblivious CatBoost trees; scikit-learn multi-output models and
-HistGradientBoosting categorical splits; XGBoost multi-target and linear
-boosters; LightGBM linear trees. Each is refused with a message. An XGBoost
-``Booster``'s ``predict`` returns probabilities where ``ImportedModel.predict``
-returns classes (compare with ``predict_proba``), and a wrapper's
-``best_iteration`` (early stopping) is not applied: every tree is used.
+and non-oblivious CatBoost trees; scikit-learn multi-output models; XGBoost
+multi-target and linear boosters; LightGBM linear trees. Each is refused
+with a message. An XGBoost ``Booster``'s ``predict`` returns probabilities
+where ``ImportedModel.predict`` returns classes (compare with
+``predict_proba``). Early stopping: the trees the library's ``predict``
+uses are the ones imported (XGBoost's wrappers and model files: up to the
+recorded best iteration; a ``Booster``: every tree), said by
+``ImportedModel.trees_used``.
 """
 
 from ._audit import ConditioningAudit, audit_conditioning
 from ._build import LIMITS, ModelFileError
 from ._demo import DEMO_LIBRARIES, remedy_snippet, train_demo_model
 from ._files import SKOPS_ALLOWED, load_model_file
+from ._inputs import ModelInputError
 from ._model import CONDITIONINGS, ImportedModel
 from ._probes import PROBE_COLUMNS, ParityReport, parity_check, threshold_probes
 from ._registry import ADAPTERS, from_model
@@ -93,6 +107,7 @@ __all__ = [
     "LIMITS",
     "ImportedModel",
     "ModelFileError",
+    "ModelInputError",
     "PROBE_COLUMNS",
     "ParityReport",
     "SKOPS_ALLOWED",

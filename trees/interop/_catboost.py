@@ -15,6 +15,8 @@ feature's ``nan_value_treatment`` is ``"AsTrue"``; the raw score is
 ``scale * sum(leaf values) + bias``, leaf values stored leaf-major
 (``leaf_values[leaf * n_outputs + k]``). Categorical features (one-hot and
 counter statistics) and text or embedding features are not supported.
+The rows' columns are matched by the names each float feature carries
+(``feature_id``), as CatBoost's own predict matches a DataFrame's.
 """
 
 import numpy as np
@@ -66,6 +68,15 @@ def _features(document):
         nan_left[index] = feature.get("nan_value_treatment", "AsIs") != "AsTrue"
     n_features = max(column.values(), default=-1) + 1
     return column, nan_left, n_features
+
+
+def _feature_names(document, n_features):
+    """The training columns' names (``feature_id`` of each float feature), or None."""
+    floats = (document.get("features_info") or {}).get("float_features") or []
+    names = {f.get("flat_feature_index", f.get("feature_index")): f.get("feature_id")
+             for f in floats if isinstance(f, dict)}  # fmt: skip
+    ids = [names.get(j) for j in range(n_features)]
+    return [str(n) for n in ids] if all(isinstance(n, str) and n for n in ids) else None
 
 
 def _oblivious(tree, column, nan_left, n_features, n_outputs):
@@ -148,5 +159,6 @@ def from_catboost(document, kind="CatBoost"):
         missing_kind=[np.zeros(b[0].node_count, dtype=np.int8) for b in built],
         classes_=None if task == "regression" else np.asarray(
             classes if classes else np.arange(max(n_outputs, 2))),
-        n_features=n_features, document=document,
+        n_features=n_features, feature_names=_feature_names(document, n_features),
+        document=document,
     )  # fmt: skip

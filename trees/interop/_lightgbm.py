@@ -15,11 +15,23 @@ leaf values include the learning rate, and the first iteration's include
 the initial score, so the base score is 0. LightGBM reads an input value
 with ``|x| <= 1e-35`` as 0 (it keeps only the values beyond its zero
 threshold), which matters on its splits at that threshold under ``<``.
+
+What the rows must be (``trees.interop._inputs``): the header's
+``feature_names`` (spaces saved as "_"); categorical features, whose
+``feature_infos`` list their codes ("-1:0:2:1") where a numeric feature's
+give a range ("[0:9]"); and, for a model trained on a DataFrame, their
+categories in code order, the ``pandas_categorical`` line after the
+parameters (one list per categorical feature, in column order). A value
+outside them is missing, as LightGBM's own reading makes it (it sets the
+column's categories to those, and an unknown value's code to NaN).
 """
+
+import json
 
 import numpy as np
 
 from ._build import LIMITS, ModelFileError, check_count, make_tree, need
+from ._inputs import model_inputs
 from ._model import ImportedModel
 
 __all__ = ["from_lightgbm", "lightgbm_text"]
@@ -127,6 +139,39 @@ def _objective(header):
     raise ModelFileError(f"The LightGBM objective {name!r} is not supported.")
 
 
+def _categorical_features(header, trees, n_features):
+    """The features LightGBM reads as categories: listed as codes in ``feature_infos``, or
+    split on by a categorical node."""
+    infos = header.get("feature_infos", "").split()
+    listed = {j for j, info in enumerate(infos[:n_features])
+              if info != "none" and not info.startswith("[")}  # fmt: skip
+    split = {int(f) for tree in trees for f, s in zip(tree.feature, tree.categories, strict=True)
+             if s is not None and f >= 0}  # fmt: skip
+    return frozenset(listed | split)
+
+
+def _pandas_categories(text, coded):
+    """The categories of each categorical feature of a model trained on a DataFrame (the
+    ``pandas_categorical`` line, in column order), or {} when they are not stored."""
+    tail = text.rsplit("end of trees", 1)[-1]
+    line = next((row for row in tail.splitlines() if row.startswith("pandas_categorical:")), "")
+    try:
+        lists = json.loads(line.partition(":")[2] or "null")
+    except ValueError:
+        raise ModelFileError("The model's pandas_categorical line is not valid JSON.") from None
+    if not isinstance(lists, list) or len(lists) != len(coded):
+        return {}
+    need(all(isinstance(c, list) for c in lists), "pandas_categorical is not a list of lists.")
+    return {j: tuple(c) for j, c in zip(sorted(coded), lists, strict=True)}
+
+
+def _row_inputs(header, text, trees, n_features, kind):
+    names = header.get("feature_names", "").split() or None
+    coded = _categorical_features(header, trees, n_features)
+    return model_inputs(names, n_features, coded=coded, categories=_pandas_categories(text, coded),
+                        library="lightgbm", kind=kind)  # fmt: skip
+
+
 def from_lightgbm(text, kind="Booster", classes=None):
     """An :class:`ImportedModel` from a LightGBM text model (module docstring).
 
@@ -152,7 +197,7 @@ def from_lightgbm(text, kind="Booster", classes=None):
     averaging = "average_output" in header or "average_output" in text.split("\nTree=")[0]
     if averaging:
         weight /= max(n_trees // n_outputs, 1)  # random-forest mode averages the iterations
-    names = header.get("feature_names", "").split() or None
+    inputs = _row_inputs(header, text, [b[0] for b in built], n_features, kind)
     return ImportedModel(
         library="lightgbm", kind=kind, task=task, trees=[b[0] for b in built], tree_weight=weight,
         tree_output=np.arange(n_trees) % n_outputs, base_score=np.zeros(n_outputs), link=link,
@@ -160,6 +205,6 @@ def from_lightgbm(text, kind="Booster", classes=None):
         missing_kind=[b[2] for b in built],
         classes_=None if task == "regression" else np.asarray(
             classes if classes is not None else np.arange(max(n_outputs, 2))),
-        n_features=n_features, feature_names=names, averaging=averaging,
-        document=text, tiny_as_zero=True,
+        n_features=n_features, feature_names=None if inputs.names is None else list(inputs.names),
+        averaging=averaging, document=text, tiny_as_zero=True, inputs=inputs,
     )  # fmt: skip

@@ -21,18 +21,24 @@ operator that is not native and the others natively (section 3.3's forest
 remedy; with an odd count the native operator has one tree more).
 """
 
+import dataclasses
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ._build import ModelFileError
+from ._inputs import frame_from_table, model_inputs, read_rows
 from ._predict import cast_rows, pack, raw_scores
 
-__all__ = ["CONDITIONINGS", "LINKS", "ImportedModel"]
+__all__ = ["CONDITIONINGS", "LINKS", "OUTPUT_PRECISION", "ImportedModel"]
 
 CONDITIONINGS = ("native", "<=", "<", "average", "half")
 LINKS = ("identity", "logistic", "softmax", "exp", "proba")
 _OTHER = {"<=": "<", "<": "<="}
+# The precision of a library's own predictions: XGBoost sums its float32 leaves in float32 and
+# returns float32; the others compute and return float64.
+OUTPUT_PRECISION = {"xgboost": "float32"}
 
 
 @dataclass(eq=False)
@@ -64,6 +70,7 @@ class ImportedModel:
     classes_ : ndarray or None
     n_features : int
     feature_names : list of str or None
+        The features' names in the order the trees index them.
     averaging : bool
         Whether the trees are averaged (a forest) rather than added (boosting).
     document : object
@@ -71,6 +78,12 @@ class ImportedModel:
         text; the estimator itself for scikit-learn), kept for the mirrored export.
     tiny_as_zero : bool
         Whether the library reads ``|x| <= 1e-35`` as 0 (LightGBM).
+    inputs : ModelInputs
+        What the model expects of its rows: names, categories, the sentinel
+        (``trees.interop._inputs``); by default, ``feature_names`` in the trees' order.
+    trees_used : str
+        Which of the stored trees predict, when not all of them: "trees 1-57 of 300, the
+        library's best iteration (early stopping)". Empty when every tree is used.
     """
 
     library: str
@@ -91,6 +104,8 @@ class ImportedModel:
     averaging: bool = False
     document: object = None
     tiny_as_zero: bool = False
+    inputs: object = None
+    trees_used: str = ""
     _pack: object = field(default=None, repr=False)
 
     def __post_init__(self):
@@ -101,6 +116,8 @@ class ImportedModel:
             raise ValueError(f"Unknown link {self.link!r} or operator {self.native_op!r}.")
         if not self.trees:
             raise ModelFileError("The model holds no tree: there is nothing to predict or audit.")
+        if self.inputs is None:
+            self.inputs = _default_inputs(self)
 
     # ---------------------------------------------------------------- shape
     @property
@@ -141,16 +158,36 @@ class ImportedModel:
             raise ValueError(f"conditioning must be one of {CONDITIONINGS}, got {op!r}.")
         return np.full(self.n_trees, op == "<", dtype=np.uint8)
 
+    @property
+    def output_precision(self):
+        """The precision of the library's own predictions (:data:`OUTPUT_PRECISION`)."""
+        return OUTPUT_PRECISION.get(self.library, "float64")
+
     def check_X(self, X):
-        """``X`` as a float64 array with the model's number of columns."""
-        if hasattr(X, "to_numpy"):
-            X = X.to_numpy(dtype=np.float64, na_value=np.nan)
-        X = np.asarray(X, dtype=np.float64)
-        if X.ndim != 2 or X.shape[1] != self.n_features:
+        """``X`` read as the model reads it (``trees.interop._inputs.read_rows``): columns
+        matched by name, categories as codes, the sentinel as NaN; float64, in the trees'
+        feature order. Raises ``ModelInputError`` saying what cannot be read and why."""
+        return read_rows(self.inputs, X)
+
+    def frame_from_table(self, table):
+        """A table read from a file as the frame the model is given: its categorical
+        features' columns read as categories (``trees.interop._inputs.frame_from_table``)."""
+        return frame_from_table(self.inputs, table)
+
+    def with_missing_value(self, value):
+        """This model reading ``value`` as missing, as XGBoost's ``missing=`` does.
+
+        The sentinel belongs to the rows XGBoost is given (the wrapper's ``missing``,
+        read by :func:`~trees.interop.from_model`; a ``DMatrix``'s for a ``Booster``),
+        not to its model file, so a file's model is told it here. NaN: none.
+        """
+        value = float(value)
+        if self.library != "xgboost" and not math.isnan(value):
             raise ValueError(
-                f"X must be a 2-D array with {self.n_features} columns, got shape {X.shape}."
+                f"Only XGBoost reads a value as missing (missing=); {self.library} reads NaN."
             )
-        return X
+        inputs = dataclasses.replace(self.inputs, missing_value=value)
+        return dataclasses.replace(self, inputs=inputs, _pack=self._pack)
 
     def cast(self, X, precision=None):
         """``X`` checked and read as the library reads it: rounded to its precision
@@ -230,3 +267,9 @@ class ImportedModel:
             f"ImportedModel({self.library} {self.kind}, {self.task}, {self.n_trees} trees, "
             f"x {self.native_op} t in {self.precision})"
         )
+
+
+def _default_inputs(model):
+    """Rows read by position, or by the stored names, every feature as a number."""
+    return model_inputs(model.feature_names, model.n_features, precision=model.precision,
+                        library=model.library, kind=model.kind)  # fmt: skip

@@ -15,11 +15,30 @@ leaf's ``split_conditions`` entry (learning rate included), and the base
 score is stored on the response scale (a probability for logistic
 objectives, a mean for log-link ones) except for softmax, where it is a
 margin per class.
+
+What the rows must be (``trees.interop._inputs``): the document's
+``feature_names``; its ``feature_types`` ("c": categorical, read as codes);
+the categories XGBoost >= 3.1 stores beside the trees (``cats``: per
+feature its categories in code order, numbers or UTF-8 strings; a value
+outside them is refused, as XGBoost refuses it); the wrapper's ``missing=``
+sentinel (a ``Booster``'s belongs to its ``DMatrix``: given to
+:func:`from_xgboost`, or ``ImportedModel.with_missing_value``).
+
+Early stopping: the scikit-learn wrapper predicts with the rounds up to the
+``best_iteration`` it records (``learner.attributes``), and so does a
+wrapper that loads the model's file; a ``Booster`` predicts with every tree
+unless given ``iteration_range``. :func:`from_xgboost` keeps the trees the
+wrapper uses unless told otherwise (``best_iteration=False``, what
+``trees.interop.from_model`` passes for a ``Booster``), and says which
+(``ImportedModel.trees_used``).
 """
+
+import math
 
 import numpy as np
 
 from ._build import LIMITS, ModelFileError, check_count, make_tree, need
+from ._inputs import model_inputs
 from ._model import ImportedModel
 
 __all__ = ["from_xgboost", "xgboost_document"]
@@ -108,7 +127,78 @@ def _tree(tree, n_features):
     return built, default_left
 
 
-def from_xgboost(document, kind="Booster", classes=None):
+def _category_values(entry, j):
+    """One feature's stored categories (``cats.enc``): numbers, or UTF-8 strings cut at
+    ``offsets`` from a list of signed bytes; None for a numeric feature."""
+    if not isinstance(entry, dict) or len(entry.get("values", [])) == 0:
+        return None
+    values = [v for v in np.asarray(entry["values"]).ravel().tolist()]
+    if "offsets" not in entry:
+        return tuple(values)
+    offsets = [int(v) for v in np.asarray(entry["offsets"]).ravel().tolist()]
+    data = bytes(int(v) & 0xFF for v in values)
+    bounds = list(zip(offsets[:-1], offsets[1:], strict=True))
+    need(offsets and offsets[0] == 0 and offsets[-1] <= len(data)
+         and all(a <= b for a, b in bounds),
+         f"The stored categories of feature {j} are damaged.")  # fmt: skip
+    try:
+        return tuple(data[a:b].decode("utf-8") for a, b in bounds)
+    except UnicodeDecodeError:
+        raise ModelFileError(
+            f"XGBoost stored the categories of feature {j} cut short (a name that is not ASCII "
+            "loses its last bytes, an XGBoost limitation), so which code each category has "
+            "cannot be told. Train with ASCII category names, or pass the codes."
+        ) from None
+
+
+def _row_inputs(learner, model, n_features, missing, kind):
+    """What the rows must be: names, categorical features and their categories, the sentinel."""
+    names = learner.get("feature_names")
+    names = [str(n) for n in names] if isinstance(names, list) and names else None
+    types = learner.get("feature_types")
+    types = list(types) if isinstance(types, list) and len(types) == n_features else []
+    coded = frozenset(j for j, t in enumerate(types) if t == "c")
+    enc = (model.get("cats") or {}).get("enc") or []
+    categories = {}
+    if isinstance(enc, list) and len(enc) == n_features:
+        for j in coded:
+            values = _category_values(enc[j], j)
+            if values is not None:
+                categories[j] = values
+    return model_inputs(
+        names, n_features, coded=coded, categories=categories, refuse_unknown=True,
+        missing_value=float(missing), precision="float32", library="xgboost", kind=kind,
+    )  # fmt: skip
+
+
+def _trees_in_use(learner, model, n_trees, best_iteration):
+    """(how many of the stored trees predict, the sentence saying which) (module docstring)."""
+    attributes = learner.get("attributes") or {}
+    try:
+        best = int(attributes["best_iteration"])
+    except (KeyError, TypeError, ValueError):
+        return n_trees, ""
+    bounds = model.get("iteration_indptr")
+    if isinstance(bounds, list) and 0 <= best + 1 < len(bounds):
+        used = int(bounds[best + 1])
+    else:
+        per_round = int((model.get("gbtree_model_param") or {}).get("num_parallel_tree", 1) or 1)
+        n_class = int(learner.get("learner_model_param", {}).get("num_class", 0) or 0)
+        used = (best + 1) * per_round * max(n_class, 1)
+    if not 0 < used < n_trees:
+        return n_trees, ""
+    if not best_iteration:
+        return n_trees, (
+            f"all {n_trees} trees: xgboost.Booster.predict does not apply the best "
+            f"iteration it records (round {best + 1}) unless given iteration_range"
+        )
+    return used, (
+        f"trees 1-{used} of {n_trees}, the library's best iteration (early stopping, "
+        f"round {best + 1}), as XGBClassifier/XGBRegressor.predict uses them"
+    )
+
+
+def from_xgboost(document, kind="Booster", classes=None, missing=math.nan, best_iteration=True):
     """An :class:`ImportedModel` from an XGBoost JSON model document (a dict).
 
     Parameters
@@ -119,6 +209,11 @@ def from_xgboost(document, kind="Booster", classes=None):
         The model's type, for display.
     classes : array-like, optional
         The wrapper's ``classes_`` (default: 0..n_classes-1).
+    missing : float, default=nan
+        The value read as missing besides NaN (the wrapper's ``missing=``).
+    best_iteration : bool, default=True
+        Predict with the rounds up to the recorded best iteration, as the scikit-learn
+        wrapper does (False: every tree, as a ``Booster`` does).
     """
     try:
         learner = document["learner"]
@@ -137,6 +232,9 @@ def from_xgboost(document, kind="Booster", classes=None):
     need(isinstance(trees, list) and isinstance(info, list) and len(trees) == len(info),
          "The model's trees and tree_info are missing or differ in length.")  # fmt: skip
     check_count(len(trees), "trees", "trees")
+    used, trees_used = _trees_in_use(learner, model, len(trees), best_iteration)
+    trees, info = trees[:used], info[:used]
+    weights = weights[:used] if isinstance(weights, list) else weights
     n_features = check_count(params.get("num_feature"), "features", "features")
     n_class = check_count(params.get("num_class", 0), "classes", "classes")
     need(
@@ -156,8 +254,7 @@ def from_xgboost(document, kind="Booster", classes=None):
     need(weight.shape == (len(trees),), "The dart weights do not match the trees.")
     output = np.asarray(info, dtype=np.int64)
     need(np.all((output >= 0) & (output < n_outputs)), "A tree adds to a class the model lacks.")
-    names = learner.get("feature_names")
-    names = [str(n) for n in names] if isinstance(names, list) and names else None
+    inputs = _row_inputs(learner, model, n_features, missing, kind)
     return ImportedModel(
         library="xgboost", kind=kind, task=task, trees=[t for t, _ in built], tree_weight=weight,
         tree_output=output, base_score=_margin(base, link, objective), link=link, native_op="<",
@@ -165,5 +262,6 @@ def from_xgboost(document, kind="Booster", classes=None):
         missing_kind=[np.zeros(t.node_count, dtype=np.int8) for t, _ in built],
         classes_=None if task == "regression" else np.asarray(
             classes if classes is not None else np.arange(max(n_class, 2))),
-        n_features=n_features, feature_names=names, document=document,
+        n_features=n_features, feature_names=None if inputs.names is None else list(inputs.names),
+        document=document, inputs=inputs, trees_used=trees_used,
     )  # fmt: skip
