@@ -118,6 +118,11 @@ class ModelInputs:
         """The model as a message names it, e.g. "the XGBClassifier"."""
         return f"the {self.kind}" if self.kind else "the model"
 
+    @property
+    def subject(self):
+        """:attr:`model_name` opening a sentence."""
+        return "T" + self.model_name[1:]
+
 
 def model_inputs(names, n_columns, **fields):
     """:class:`ModelInputs` with the stored ``names`` (None when absent or of another
@@ -143,7 +148,7 @@ def _saved_form(library, name):
 
 def _width_error(inputs, n):
     return ModelInputError(
-        f"{inputs.model_name.capitalize()} takes {inputs.n_columns} columns; the rows have {n}. "
+        f"{inputs.subject} takes {inputs.n_columns} columns; the rows have {n}. "
         "Give the rows of the columns it was trained on, in the same order."
     )
 
@@ -270,9 +275,11 @@ def _from_array(inputs, X):
         array = np.asarray(X, dtype=object)
     if array.ndim != 2:
         raise ModelInputError(
-            f"The rows must be a 2-D table (one row per sample), got shape {array.shape}; "
-            "a single row is X.reshape(1, -1)."
+            f"The rows must be a 2-D table (one row per sample), got shape {array.shape}. "
+            "Reshape your data: X.reshape(1, -1) for a single row."
         )
+    if array.dtype.kind == "c":
+        raise ModelInputError("The rows hold complex numbers; the model reads real numbers.")
     if array.shape[1] != inputs.n_columns:
         raise _width_error(inputs, array.shape[1])
     names = [_array_name(inputs, j) for j in range(inputs.n_columns)]
@@ -311,7 +318,7 @@ def _check_gaps(inputs, X, names):
     if inputs.accepts_missing or not gaps.any():
         return
     raise ModelInputError(
-        f"{inputs.model_name.capitalize()} does not accept missing values ({inputs.library} "
+        f"{inputs.subject} does not accept missing values ({inputs.library} "
         f"refuses them), and the rows have gaps in {_listed([names[j] for j in np.flatnonzero(gaps)])}. "
         "Fill them first."
     )

@@ -89,4 +89,15 @@ def _imported(model):
         raise ModelFileError(
             f"{key[0]}.{key[1]} is not a supported model; supported: {', '.join(supported)}."
         )
+    _check_fitted(model)
     return ADAPTERS[key](model)
+
+
+def _check_fitted(model):
+    """Refuse, in words, a wrapper that has not been fitted (its library would fail deep in
+    its own code: ``'LGBMClassifier' object has no attribute 'model_to_string'``)."""
+    is_fitted = getattr(model, "__sklearn_is_fitted__", None) or getattr(model, "is_fitted", None)
+    if callable(is_fitted) and not is_fitted():
+        raise ModelFileError(
+            f"The {type(model).__name__} is not fitted: fit it (or load its saved model) first."
+        )
