@@ -23,6 +23,7 @@ import numpy as np
 
 from ._build import LIMITS, ModelFileError, check_count, make_tree, need
 from ._model import ImportedModel
+from ._oblivious import ObliviousTrees
 
 __all__ = ["catboost_document", "from_catboost"]
 
@@ -80,7 +81,7 @@ def _feature_names(document, n_features):
 
 
 def _oblivious(tree, column, nan_left, n_features, n_outputs):
-    """One oblivious tree as (Tree, missing_left)."""
+    """One oblivious tree as (Tree, missing_left, its levels: columns, borders, leaf values)."""
     need(isinstance(tree, dict), "A tree of the model is not a JSON object.")
     splits = tree.get("splits") or []
     need(isinstance(splits, list), "A tree's splits are not a list.")
@@ -109,7 +110,26 @@ def _oblivious(tree, column, nan_left, n_features, n_outputs):
     built = make_tree(feature, threshold, np.concatenate([2 * ids + 1, pad]),
                       np.concatenate([2 * ids + 2, pad]), value, n_features, "float32")  # fmt: skip
     missing = np.concatenate([np.take(nan_sides, level), np.zeros(1 << depth)]).astype(bool)
-    return built, missing
+    return built, missing, (features, borders, leaves.reshape(1 << depth, n_outputs))
+
+
+def _levels(levels, scale, column, nan_left, n_features):
+    """The trees as CatBoost walks them (``_oblivious.ObliviousTrees``)."""
+    depths = np.array([len(f) for f, _, _ in levels], dtype=np.int64)
+    width = max(int(depths.max(initial=0)), 1)
+    features = np.zeros((len(levels), width), dtype=np.int64)
+    borders = np.zeros((len(levels), width), dtype=np.float32)
+    for t, (feature, border, _) in enumerate(levels):
+        features[t, : len(feature)], borders[t, : len(border)] = feature, border
+    sizes = np.array([leaves.shape[0] for _, _, leaves in levels], dtype=np.int64)
+    nan_right = np.zeros(n_features, dtype=bool)
+    for index, flat in column.items():
+        nan_right[flat] = not nan_left[index]
+    return ObliviousTrees(
+        features=features, borders=borders, depths=depths,
+        offsets=np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64),
+        leaves=np.concatenate([leaves for _, _, leaves in levels]) * scale, nan_right=nan_right,
+    )  # fmt: skip
 
 
 def _task(document):
@@ -160,5 +180,6 @@ def from_catboost(document, kind="CatBoost"):
         classes_=None if task == "regression" else np.asarray(
             classes if classes else np.arange(max(n_outputs, 2))),
         n_features=n_features, feature_names=_feature_names(document, n_features),
-        document=document,
+        document=document, oblivious=_levels([b[2] for b in built], scale, column, nan_left,
+                                             n_features),
     )  # fmt: skip

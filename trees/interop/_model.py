@@ -84,6 +84,8 @@ class ImportedModel:
     trees_used : str
         Which of the stored trees predict, when not all of them: "trees 1-57 of 300, the
         library's best iteration (early stopping)". Empty when every tree is used.
+    oblivious : ObliviousTrees or None
+        CatBoost's trees as levels, walked as CatBoost walks them (``_oblivious``).
     """
 
     library: str
@@ -106,6 +108,7 @@ class ImportedModel:
     tiny_as_zero: bool = False
     inputs: object = None
     trees_used: str = ""
+    oblivious: object = None
     _pack: object = field(default=None, repr=False)
 
     def __post_init__(self):
@@ -203,19 +206,21 @@ class ImportedModel:
         """
         X = self.cast(X, precision)
         if conditioning == "average":
-            return 0.5 * sum(self._raw(X, op, n_jobs) for op in _OTHER)
-        return self._raw(X, conditioning, n_jobs)
+            return 0.5 * sum(self._raw(X, op, n_jobs, precision) for op in _OTHER)
+        return self._raw(X, conditioning, n_jobs, precision)
 
-    def _raw(self, X, op, n_jobs=None):
-        return self.base_score + raw_scores(self.packed(), X, self.strict_flags(op), n_jobs)
+    def _raw(self, X, op, n_jobs=None, precision=None):
+        float32 = (precision or self.precision) == "float32"
+        scores = raw_scores(self.packed(), X, self.strict_flags(op), n_jobs, float32_rows=float32)
+        return self.base_score + scores
 
-    def output_of_cast(self, Xc, op, raw=None):
-        """:meth:`output` of rows already cast (:meth:`cast`) under ``op`` (not "average";
-        "other" is the operator the library does not use);
+    def output_of_cast(self, Xc, op, raw=None, precision=None, n_jobs=None):
+        """:meth:`output` of rows already cast (:meth:`cast`, in ``precision``) under ``op``
+        (not "average"; "other" is the operator the library does not use);
         ``raw``: their raw scores without the base score, when already walked."""
         if raw is None:
             op = self.other_op if op == "other" else op
-            raw = raw_scores(self.packed(), Xc, self.strict_flags(op))
+            return self._transform(self._raw(Xc, op, n_jobs, precision))
         return self._transform(self.base_score + raw)
 
     def decision_function(self, X, conditioning="native", precision=None):
