@@ -6,16 +6,27 @@ a table (``datasets.read_table``), prints the audit's headline and summary,
 and with ``--out DIR`` writes ``predictions.csv`` (each row's native,
 other-operator and averaged predictions), ``flips.csv`` (the nodes rows sit
 on) and ``probes.csv`` (rows on every threshold, for testing a converter).
+
+The table's columns are read by the model's own rule, as the API and the page
+read them (``ImportedModel.frame_from_table``, ``trees.interop._inputs``):
+matched by name where the model stores names, categories as the library codes
+them, XGBoost's ``missing=`` sentinel given with ``--missing``. Whatever cannot
+be read exactly is refused in a sentence, with a non-zero exit.
 """
 
 import json
 import os
 
 import numpy as np
-import pandas as pd
 
 from datasets import DataError, read_table
-from trees.interop import LIMITS, audit_conditioning, load_model_file, threshold_probes
+from trees.interop import (
+    LIMITS,
+    ModelInputError,
+    audit_conditioning,
+    load_model_file,
+    threshold_probes,
+)
 
 __all__ = ["add_audit_parser", "run_audit"]
 
@@ -29,6 +40,10 @@ def add_audit_parser(commands):
     audit.add_argument("data", help="CSV, TSV or Excel table of rows")
     audit.add_argument("--target", help="a column of DATA to leave out (and score against)")
     audit.add_argument("--out", help="folder for predictions.csv, flips.csv and probes.csv")
+    audit.add_argument(
+        "--missing", type=float, help="XGBoost only: the value the rows hold for a missing one "
+        "(the model's missing=, e.g. -1; a model file does not record it)"
+    )  # fmt: skip
     return audit
 
 
@@ -41,23 +56,35 @@ def _read_model(path):
         return load_model_file(os.path.basename(path), file.read())
 
 
+def _read_rows_file(path):
+    """The table of ``path``, or a sentence saying why it cannot be read."""
+    if not os.path.exists(path):
+        raise DataError(f"No data file {path!r}.")
+    if os.path.isdir(path):
+        raise DataError(f"{path!r} is a folder, not a data file.")
+    try:
+        return read_table(path)
+    except OSError as error:
+        raise DataError(f"The data file {path!r} cannot be read ({error.strerror}).") from None
+
+
 def _features(table, model, target):
-    """The model's feature columns of the table, as floats."""
+    """The table's rows as the model is given them (the target left out): its categorical
+    features' columns read as categories; the rest is the model's rule, applied by the audit
+    (``ImportedModel.check_X``: names matched, unmatched ones refused)."""
     if target is not None and target not in table.columns:
         raise DataError(f"The table has no column {target!r}.")
     X = table.drop(columns=[target]) if target is not None else table
-    names = model.feature_names
-    if names and all(n in X.columns for n in names):
-        X = X[names]
-    if X.shape[1] != model.n_features:
-        raise DataError(
-            f"The model takes {model.n_features} features; the table has {X.shape[1]} columns"
-            + (" (name the target with --target)." if target is None else ".")
-        )
     try:
-        return X.apply(pd.to_numeric, errors="raise").astype(float)
-    except (ValueError, TypeError):
-        raise DataError("Every feature column must be numeric.") from None
+        return model.frame_from_table(X)
+    except ModelInputError as error:
+        raise _with_target_hint(error, target) from None
+
+
+def _with_target_hint(error, target):
+    """A refusal of the rows, pointing at --target when the table may hold the target."""
+    hint = "" if target is not None else " If a column is the target, name it with --target."
+    return ModelInputError(f"{error}{hint}")
 
 
 def _scores(audit, y):
@@ -75,16 +102,27 @@ def _scores(audit, y):
     return out
 
 
+def _audited(model, X, target):
+    try:
+        return audit_conditioning(model, X)
+    except ModelInputError as error:
+        raise _with_target_hint(error, target) from None
+
+
 def run_audit(args, store, out):
     """The ``audit`` command (``store`` is unused: nothing is saved to the results store)."""
     model = _read_model(args.model)
-    table = read_table(args.data)
+    if args.missing is not None:
+        model = model.with_missing_value(args.missing)
+    table = _read_rows_file(args.data)
     X = _features(table, model, args.target)
-    audit = audit_conditioning(model, X)
+    audit = _audited(model, X, args.target)
     summary = audit.summary()
     if args.target is not None:
         summary.update(_scores(audit, table[args.target].to_numpy()))
     out.write(audit.headline() + "\n")
+    if model.trees_used:
+        out.write(f"Predicting with {model.trees_used}.\n")
     out.write(json.dumps(summary, indent=1, default=str) + "\n")
     if args.out:
         os.makedirs(args.out, exist_ok=True)

@@ -182,17 +182,6 @@ class ConditioningAudit:
                 f"when {reading}; {where}.")  # fmt: skip
 
 
-def _names(model, X):
-    """The features' names in the order the trees index them: the model's, or (a model read
-    by position) the frame's columns, or x0, x1..."""
-    inputs = model.inputs
-    if model.feature_names and not inputs.generated:
-        return [str(n) for n in model.feature_names]
-    if hasattr(X, "columns") and len(X.columns) == model.n_features and inputs.order is None:
-        return [str(c) for c in X.columns]
-    return [f"x{j}" for j in range(model.n_features)]
-
-
 def _split_tables(model, Xp, names, on_value):
     """(per-feature, per-tree) tables of splits and of splits on an observed value."""
     packed = model.packed()
@@ -382,7 +371,7 @@ def audit_conditioning(model, X, n_jobs=None):
         When ``X`` cannot be read as the model reads its rows, saying why.
     """
     model = from_model(model)
-    names = _names(model, X)
+    names = model.column_names(X)
     Xr = model.check_X(X)
     Xp = cast_rows(Xr, model.precision, model.tiny_as_zero)
     on_threshold, moved, on_value, Xq = _scan(model, Xr, Xp)

@@ -172,6 +172,17 @@ class ImportedModel:
         feature order. Raises ``ModelInputError`` saying what cannot be read and why."""
         return read_rows(self.inputs, X)
 
+    def column_names(self, X=None):
+        """The features' names in the order the trees index them: the model's own (not names
+        a library made up), else the frame's columns when it is read by position, else
+        ``x0``, ``x1``..."""
+        if self.feature_names and not self.inputs.generated:
+            return [str(n) for n in self.feature_names]
+        columns = getattr(X, "columns", None)
+        if columns is not None and len(columns) == self.n_features and self.inputs.order is None:
+            return [str(c) for c in columns]
+        return [f"x{j}" for j in range(self.n_features)]
+
     def frame_from_table(self, table):
         """A table read from a file as the frame the model is given: its categorical
         features' columns read as categories (``trees.interop._inputs.frame_from_table``)."""

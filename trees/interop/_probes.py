@@ -104,13 +104,13 @@ def threshold_probes(model, X=None, max_probes=30_000, seed=0):
     Returns
     -------
     DataFrame
-        One column per feature (the model's feature names, or ``x0``...),
-        then :data:`PROBE_COLUMNS`. ``attrs["feature_columns"]`` lists the
-        feature columns.
+        One column per feature (``ImportedModel.column_names``), in the order
+        the trees index them, then :data:`PROBE_COLUMNS`; a categorical
+        feature's column holds the model's categories where it stores them.
+        ``attrs["feature_columns"]`` lists the feature columns.
     """
     model = from_model(model)
-    names = list(X.columns) if hasattr(X, "columns") else (
-        model.feature_names or [f"x{j}" for j in range(model.n_features)])  # fmt: skip
+    names = model.column_names(X)
     sample, fallback = _base_rows(model, X, seed)
     rows, meta = [], []
     for t in range(model.n_trees):
@@ -120,11 +120,24 @@ def threshold_probes(model, X=None, max_probes=30_000, seed=0):
         if len(rows) >= max_probes:
             break
     values = np.array(rows).reshape(-1, model.n_features)
-    frame = pd.DataFrame(values, columns=[str(n) for n in names])
+    frame = _with_categories(model, pd.DataFrame(values, columns=[str(n) for n in names]))
     info = pd.DataFrame(meta, columns=list(PROBE_COLUMNS)).astype({"probe_feature": int})
     info["probe_feature"] = [str(names[f]) for f in info["probe_feature"]]
     frame = pd.concat([frame, info], axis=1)
     frame.attrs["feature_columns"] = [str(n) for n in names]
+    return frame
+
+
+def _with_categories(model, frame):
+    """The probes' categorical columns as the categories the model stores (their values are
+    codes), so that the frame reads back as the model reads its rows."""
+    order = model.inputs.order or range(model.n_features)
+    for j, column in enumerate(order):
+        stored = model.inputs.categories.get(column)
+        if stored is not None:
+            codes = frame.iloc[:, j].to_numpy()
+            frame.isetitem(j, pd.Series([None if np.isnan(c) else stored[int(c)] for c in codes],
+                                        dtype=object))  # fmt: skip
     return frame
 
 
