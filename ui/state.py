@@ -63,7 +63,9 @@ __all__ = [
     "keep_upload",
     "kept_uploads",
     "memory_due_back",
+    "preprocessing_record",
     "preprocessing_settings",
+    "raw_dataset_key",
     "set_dataset",
     "next_uploader",
     "take_upload_notice",
@@ -220,6 +222,7 @@ LESSON_STEP = "lesson_step"  # the step of the first lesson shown (0 is the firs
 MODEL_SOURCE = "model_source"  # radio: audit an uploaded model file, or train one here
 MODEL_LIBRARY = "model_library"  # the library of the model trained here (shared in links)
 MODEL_FILE = "model_file"  # the file uploader of a model file (never pickled, never shared)
+MODEL_MISSING = "model_missing"  # text: the value an XGBoost file's rows hold for a gap
 MODEL_TAB = "model_tab"  # the open tab
 
 # ------------------------------------------------- saved runs (ui.runs)
@@ -376,6 +379,18 @@ def dataset_key():
     """The fingerprint of the current dataset: the key of every cached computation on it."""
     ensure_dataset()
     return st.session_state[DATA_KEY]
+
+
+def raw_dataset_key():
+    """The fingerprint of the current dataset as loaded (before preprocessing)."""
+    ensure_dataset()
+    return st.session_state[RAW_KEY]
+
+
+def preprocessing_record():
+    """What preprocessing did to the current dataset (``datasets.preprocess``'s record)."""
+    ensure_dataset()
+    return st.session_state.get(RECORD)
 
 
 # ------------------------------------------------------------ kept uploads

@@ -117,8 +117,9 @@ class ConditioningAudit:
             self._flip_source = None
         return self._flips
 
-    def _counts(self):
-        """The headline's figures (every figure of :meth:`summary` but the lattice flags)."""
+    def headline_figures(self):
+        """The headline's figures, as a dict (JSON-safe): every figure of :meth:`summary` but
+        the lattice flags, which cost more on columns of many values."""
         ops = self.comparisons.set_index("comparison").loc["<= vs <"]
         prec = self.comparisons.set_index("comparison").loc["float32 vs float64"]
         splits = int(self.trees["splits"].sum())
@@ -151,7 +152,7 @@ class ConditioningAudit:
     def summary(self):
         """The headline figures and the data's lattice features, as a dict (JSON-safe)."""
         lattice = self.features.loc[self.features["lattice"], "feature"]
-        return {**self._counts(), "lattice_features": [str(f) for f in lattice]}
+        return {**self.headline_figures(), "lattice_features": [str(f) for f in lattice]}
 
     def affected_features(self):
         """Names of the features of the splits where some row's prediction changes."""
@@ -159,7 +160,7 @@ class ConditioningAudit:
 
     def headline(self):
         """One plain sentence for the page: how many rows change, and where."""
-        s = self._counts()
+        s = self.headline_figures()
         n, reading = (
             f"{self.n_rows:,}",
             (f"the model's x {self.model.native_op} t is read as x {self.model.other_op} t"),
