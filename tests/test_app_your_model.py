@@ -275,7 +275,7 @@ def test_the_page_and_the_command_line_show_the_api_numbers_on_a_reordered_uploa
     shown_figures = {m.label: m.value for m in at.metric}
     assert shown_figures["On a threshold"] == f"{figures['rows_on_threshold']:,}"
     caption = " ".join(shown(c.value) for c in at.caption)
-    assert "rows as loaded" in caption and "which xgboost routes itself" in caption
+    assert "rows as loaded" in caption and "which XGBoost routes itself" in caption
 
     monkeypatch.setenv("TREE_BIAS_LAB_DATA", str(tmp_path))
     out = io.StringIO()

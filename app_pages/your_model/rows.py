@@ -21,6 +21,8 @@ import pandas as pd
 
 from trees.interop import ModelInputError
 
+from .words import LIBRARY_NAMES
+
 __all__ = ["AuditedRows", "audited_rows", "identifier_columns", "rows_for_choice"]
 
 
@@ -114,5 +116,6 @@ def _raw_reason(model, frame):
     gaps = int(np.count_nonzero(frame.isna().to_numpy().any(axis=1)))
     if gaps == 0:
         return "the rows as loaded (they have no gaps)"
-    return (f"the rows as loaded, {gaps:,} of them with gaps, which {model.library} routes "
-            "itself (the Data page's filled values are not used)")  # fmt: skip
+    library = LIBRARY_NAMES.get(model.library, model.library)
+    return (f"the rows as loaded, {gaps:,} of them with gaps, which {library} routes itself "
+            "(the Data page's filled values are not used)")  # fmt: skip

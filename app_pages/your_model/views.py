@@ -50,10 +50,11 @@ def show_rows_tab(audit, X):
     else:
         ops = (audit.model.native_op, audit.model.other_op)
         st.markdown(
-            f"{changes_sentence(audit.headline_figures(), ops)} The largest change first. *Change*: how far "
-            "the prediction moves from the model's own; *thresholds met*: how many nodes on the "
-            "row's path test a threshold equal to its value; *P(k)*: the probability of class k "
-            "under each test (*average*: of both, the remedy); the row's values come last."
+            f"{changes_sentence(audit.headline_figures(), ops)} The largest change first. "
+            "*Change*: how far the prediction moves from the model's own; *thresholds met*: in "
+            "how many trees the row's value sits on a threshold of its path, where the other "
+            "test sends it down another branch; *P(k)*: the probability of class k under each "
+            "test (*average*: of both, the remedy); the row's values come last."
         )
         figures.table(
             columns_in_words(table, audit, ops), title="Rows whose prediction changes",

@@ -12,6 +12,7 @@ from ui.words import counted
 
 __all__ = [
     "LIBRARIES",
+    "LIBRARY_NAMES",
     "MODEL_FORMATS",
     "changed_rows",
     "columns_in_words",
@@ -30,6 +31,9 @@ LIBRARIES = {
     "lightgbm": "LightGBM",
     "catboost": "CatBoost",
 }
+# A library as a sentence names it.
+LIBRARY_NAMES = {"sklearn": "scikit-learn", "xgboost": "XGBoost", "lightgbm": "LightGBM",
+                 "catboost": "CatBoost"}  # fmt: skip
 # The uploads accepted: each library's own format (never a pickle).
 MODEL_FORMATS = ["json", "ubj", "txt", "skops"]
 

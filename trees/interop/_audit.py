@@ -21,9 +21,9 @@ it on the rows the user gives:
 **The cost of one prediction.** The two tests send a row apart only at a
 node whose threshold equals its value, so only rows with a value exactly on
 a threshold of its feature, in the model's precision
-(``_scan``), are walked under both tests (and from the
-node where they part, the other test alone: ``_predict.tie_walk``); every
-other row is walked once, and its prediction is the same under both, "half"
+(``_scan``), are walked under both tests (``_predict.both_walk``: where the
+two leaves differ, the paths parted at a node whose threshold equals the
+row's value, their deepest common ancestor); every other row is walked once, and its prediction is the same under both, "half"
 and the average. Between the precisions, only rows whose values cross or
 reach a threshold when rounded are walked again. On one thread the audit
 takes at most 3 times the library's own ``predict_proba`` (XGBoost,
@@ -49,7 +49,7 @@ import pandas as pd
 from trees.studies._lattice import lattice_features
 
 from ._model import ImportedModel
-from ._predict import cast_rows, raw_scores, tie_walk
+from ._predict import both_walk, cast_rows, count_ties, raw_scores
 from ._registry import from_model
 from ._scan import scan_thresholds
 
@@ -73,14 +73,17 @@ class ConditioningAudit:
         their rule can cost more than the audit itself on columns of many distinct values
         (``trees.studies._lattice``): they are computed when first read.
     trees : DataFrame
-        Per tree: splits, splits on an observed value, rho, rows on its thresholds.
+        Per tree: splits, splits on an observed value, rho, and ``rows_on_threshold``: the
+        rows it sends to another leaf under the other test (they sit on a threshold of it).
     rows : DataFrame
-        Per row: thresholds met on the native path, the native, other-operator,
-        averaged (and, for forests, half) predictions, how far each moves.
+        Per row: ``thresholds_met``, in how many trees its value sits on a threshold of its
+        path that sends it elsewhere under the other test (the first such node of each tree:
+        below it the two tests follow different nodes); the native, other-operator, averaged
+        (and, for forests, half) predictions, how far each moves.
     flips : DataFrame
-        Per node that rows sit on: tree, node, feature, threshold, rows on it,
-        of which rows whose prediction changes with the operator (computed when first read:
-        the changed rows are walked once more).
+        Per node that rows sit on (every such node of their paths under the model's test):
+        tree, node, feature, threshold, rows on it, of which rows whose prediction changes
+        with the operator (computed when first read: those rows are walked once more).
     comparisons : DataFrame
         One line per comparison (operators, precisions, average, half):
         rows changed, share, largest change, rows whose class changes.
@@ -258,8 +261,8 @@ def _scan(model, Xr, Xp):
     packed = model.packed()
     Xq = cast_rows(Xr, _OTHER_PRECISION[model.precision], model.tiny_as_zero)
     as_zero = (packed.missing >> 1) == 2
-    on_threshold, moved, on_value = scan_thresholds(packed.feature, packed.threshold, Xp, Xq,
-                                                    as_zero)  # fmt: skip
+    on_threshold, moved, on_value = scan_thresholds(packed.threshold_table(), packed.feature,
+                                                    packed.threshold, Xp, Xq, as_zero)  # fmt: skip
     membership = np.unique(-2 - packed.feature[packed.feature < -1])
     if membership.size:
         changed = (Xp[:, membership] != Xq[:, membership]) & ~np.isnan(Xp[:, membership])
@@ -288,7 +291,7 @@ def _walks(model, Xp, on_threshold, n_jobs):
     half = model.strict_flags("half") != model.strict_flags("native") if with_half else None
     step = max(1, _BITS_PER_CHUNK // bits.shape[1])
     for chunk in (tied[k : k + step] for k in range(0, tied.size, step)):
-        ties[chunk], counted, bits[chunk], raw[:, chunk] = tie_walk(packed, Xp[chunk], half, n_jobs)
+        ties[chunk], counted, bits[chunk], raw[:, chunk] = both_walk(packed, Xp[chunk], half, n_jobs)
         node_ties += counted
     return raw, ties, node_ties, bits
 
@@ -333,11 +336,12 @@ def _row_table(model, out, ties, moves, classes):
     return pd.DataFrame(columns)
 
 
-def _flip_table(model, Xp, node_ties, changed, names, n_jobs):
+def _flip_table(model, Xp, parted, changed, names, n_jobs):
+    """Per node whose threshold rows sit on (every such node of their paths under the
+    model's test): the rows, and of them the rows whose prediction changes."""
     packed = model.packed()
-    changed_node = np.zeros(packed.n_nodes, dtype=np.int64)
-    if changed.any():
-        changed_node = tie_walk(packed, Xp[changed], n_jobs=n_jobs)[1]
+    node_ties = count_ties(packed, Xp[parted > 0], n_jobs)
+    changed_node = count_ties(packed, Xp[changed], n_jobs)
     nodes = np.flatnonzero(node_ties)
     return pd.DataFrame({
         "tree": packed.tree_of[nodes], "node": packed.original[nodes],
@@ -388,5 +392,5 @@ def audit_conditioning(model, X, n_jobs=None):
         rows=_row_table(model, out, ties, moves, classes),
         comparisons=_comparisons(moves, classes), affected=_affected(bits, changed, names),
         predictions=out, _features=per_feature, _lattice_source=(Xr, Xp),
-        _flip_source=(Xp, node_ties, changed, names, n_jobs),
+        _flip_source=(Xp, ties, changed, names, n_jobs),
     )  # fmt: skip

@@ -128,7 +128,8 @@ def _levels(levels, scale, column, nan_left, n_features):
     return ObliviousTrees(
         features=features, borders=borders, depths=depths,
         offsets=np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64),
-        leaves=np.concatenate([leaves for _, _, leaves in levels]) * scale, nan_right=nan_right,
+        leaves=np.ascontiguousarray((np.concatenate([leaves for _, _, leaves in levels]) * scale).T),
+        nan_right=nan_right,
     )  # fmt: skip
 
 

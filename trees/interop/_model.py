@@ -234,9 +234,9 @@ class ImportedModel:
             return self._transform(self._raw(Xc, op, n_jobs, precision))
         return self._transform(self.base_score + raw)
 
-    def decision_function(self, X, conditioning="native", precision=None):
+    def decision_function(self, X, conditioning="native", precision=None, n_jobs=None):
         """Raw scores as the library's ``decision_function`` / margin output shapes them."""
-        raw = self.raw_predict(X, conditioning, precision)
+        raw = self.raw_predict(X, conditioning, precision, n_jobs)
         return raw[:, 0] if raw.shape[1] == 1 else raw
 
     def _transform(self, raw):
@@ -253,26 +253,27 @@ class ImportedModel:
         shifted = np.exp(raw - raw.max(axis=1, keepdims=True))
         return shifted / shifted.sum(axis=1, keepdims=True)
 
-    def output(self, X, conditioning="native", precision=None):
+    def output(self, X, conditioning="native", precision=None, n_jobs=None):
         """Class probabilities (classifier) or predicted values (regressor).
 
         ``"average"`` is the mean of the two operators' probabilities or
-        values (source 000, section 3.3), not of their raw scores.
+        values (source 000, section 3.3), not of their raw scores. ``n_jobs``: threads
+        (default 2).
         """
         if conditioning == "average":
-            parts = [self._transform(self.raw_predict(X, op, precision)) for op in _OTHER]
+            parts = [self._transform(self.raw_predict(X, op, precision, n_jobs)) for op in _OTHER]
             return 0.5 * (parts[0] + parts[1])
-        return self._transform(self.raw_predict(X, conditioning, precision))
+        return self._transform(self.raw_predict(X, conditioning, precision, n_jobs))
 
-    def predict_proba(self, X, conditioning="native", precision=None):
+    def predict_proba(self, X, conditioning="native", precision=None, n_jobs=None):
         """Class probabilities, as the library's ``predict_proba``."""
         if not self.is_classifier:
             raise ValueError("predict_proba needs a classifier; this model is a regressor.")
-        return self.output(X, conditioning, precision)
+        return self.output(X, conditioning, precision, n_jobs)
 
-    def predict(self, X, conditioning="native", precision=None):
+    def predict(self, X, conditioning="native", precision=None, n_jobs=None):
         """Predicted classes (labels from ``classes_``) or values, as the library's ``predict``."""
-        out = self.output(X, conditioning, precision)
+        out = self.output(X, conditioning, precision, n_jobs)
         if not self.is_classifier:
             return out
         index = out.argmax(axis=1)

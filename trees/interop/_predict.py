@@ -29,7 +29,7 @@ are rounded to the model's precision before the walk (:func:`cast_rows`).
 
 Only rows with a value equal to a threshold of its feature can take another
 path under the other test (``_scan``): the audit walks those both ways
-(:func:`tie_walk`) and every other row once.
+(:func:`both_walk`) and every other row once.
 """
 
 import threading
@@ -39,9 +39,10 @@ import numpy as np
 
 from ._build import ModelFileError
 from ._oblivious import oblivious_inputs, oblivious_kernel
-from ._walk import leaf_scores, tie_scores
+from ._scan import threshold_table
+from ._walk import both_scores, leaf_scores, tie_counts
 
-__all__ = ["MISSING_KINDS", "Pack", "cast_rows", "pack", "raw_scores", "tie_walk"]
+__all__ = ["MISSING_KINDS", "Pack", "both_walk", "cast_rows", "count_ties", "pack", "raw_scores"]
 
 MISSING_KINDS = {"default": 0, "zero": 1, "as_zero": 2}
 _ZERO = float(np.float32(1e-35))  # LightGBM's kZeroThreshold, a float
@@ -66,8 +67,8 @@ class Pack:
         Each tree's root, and how many levels its rows walk in lock-step (``_walk``).
     special : ndarray of shape (n_trees,), bool
         Trees with nodes no single comparison describes (``_walk``).
-    tree_of, original : ndarray of shape (n_nodes,)
-        Each node's tree, and its id in that tree (``Tree`` numbering).
+    tree_of, original, levels : ndarray of shape (n_nodes,)
+        Each node's tree, its id in that tree (``Tree`` numbering), and its depth there.
     native_strict : bool
         Whether the model's own test is ``x < t``.
     oblivious : ObliviousTrees or None
@@ -75,8 +76,9 @@ class Pack:
     """
 
     def __init__(self, nodes, values, roots, depths, special, tree_of, original, native_strict,
-                 oblivious=None):  # fmt: skip
+                 levels, oblivious=None):  # fmt: skip
         self.feature, self.threshold, self.child, self.missing, self.codes = nodes
+        self.levels = levels
         self.values, self.roots, self.depths, self.special = values, roots, depths, special
         self.tree_of, self.original, self.native_strict = tree_of, original, native_strict
         self.oblivious = oblivious
@@ -115,13 +117,21 @@ class Pack:
             self._records[key] = _records([threshold], [right], self._links())
         return self._records[key]
 
-    def tie_records(self):
-        """Records holding each node's own threshold, for the walk under both tests
-        (``_walk._tie_step``; a missing value's side is the same under both in a plain tree)."""
-        if "ties" not in self._records:
-            threshold, right = self._side(np.zeros(self.n_nodes, dtype=bool))
-            self._records["ties"] = _records([threshold], [right], self._links())
-        return self._records["ties"]
+    def threshold_table(self):
+        """Each feature's sorted distinct thresholds (``_scan.threshold_table``), built once."""
+        if "thresholds" not in self._records:
+            self._records["thresholds"] = threshold_table(self.feature, self.threshold)
+        return self._records["thresholds"]
+
+    def links(self):
+        """Each node's parent (a root its own) and level, for the node where two paths part."""
+        if "links" not in self._records:
+            parent = np.arange(self.n_nodes, dtype=np.int64)
+            internal = np.flatnonzero(self.child >= 0)
+            parent[self.child[internal]] = internal
+            parent[self.child[internal] + 1] = internal
+            self._records["links"] = (parent, self.levels)
+        return self._records["links"]
 
     def _links(self):
         """Each node's first child (itself at a leaf) and feature, packed (``_walk``)."""
@@ -199,9 +209,10 @@ def pack(model):
     tree_new = tree_of[order]
     special = np.bincount(tree_new[special_node], minlength=len(sizes)) > 0
     original = order - starts[tree_new]  # each node's id in its own tree
+    levels = np.concatenate([t.depth for t in model.trees]).astype(np.int64)[order]
     return Pack(nodes, _leaf_values(model, sizes, starts)[order], new[starts],
                 _lock_step_depths(model), special, tree_new, original, model.native_op == "<",
-                oblivious=model.oblivious)  # fmt: skip
+                levels, oblivious=model.oblivious)  # fmt: skip
 
 
 def _leaf_values(model, sizes, starts):
@@ -283,21 +294,23 @@ def raw_scores(packed, X, strict, n_jobs=None, float32_rows=False):
     float32_rows : bool
         Whether the rows are float32 values (CatBoost's oblivious walk compares in float32).
     """
-    out = np.zeros((X.shape[0], packed.values.shape[1]))
     blocks = len(_blocks(X.shape[0], n_jobs))
     trees = packed.oblivious
     if trees is not None and float32_rows:
         columns, borders = oblivious_inputs(trees, X, strict)
         args = (columns, trees.features, borders, trees.depths, trees.offsets, trees.leaves)
-        _run(oblivious_kernel, args, X.shape[0], n_jobs, *([(out,)] * blocks))
-        return out
-    args = (packed.records(strict), packed.general(), packed.trees(strict), packed.values, X)
+        by_output = np.zeros((packed.values.shape[1], X.shape[0]))  # ``_oblivious``
+        _run(oblivious_kernel, args, X.shape[0], n_jobs, *([(by_output,)] * blocks))
+        return by_output.T
+    out = np.zeros((X.shape[0], packed.values.shape[1]))
+    args = (packed.records(strict), packed.general(), packed.trees(strict),
+            packed.values, X)
     _run(leaf_scores, args, X.shape[0], n_jobs, *([(out,)] * blocks))
     return out
 
 
-def tie_walk(packed, X, half=None, n_jobs=None):
-    """The audit's walk of rows under both tests (``_walk.tie_scores``).
+def both_walk(packed, X, half=None, n_jobs=None):
+    """The audit's walk of rows under both tests (``_walk.both_scores``).
 
     Parameters
     ----------
@@ -308,24 +321,36 @@ def tie_walk(packed, X, half=None, n_jobs=None):
 
     Returns
     -------
-    ties : ndarray of shape (n_samples,), int
-        Per row, the nodes of its path (under the model's test) where the tests part.
-    node_ties : ndarray of shape (n_nodes,), int
-        Per node of the pack, the rows whose path parts there.
+    parted : ndarray of shape (n_samples,), int
+        Per row, the trees in which the two tests send it to different leaves.
+    node_parted : ndarray of shape (n_nodes,), int
+        Per node of the pack, the rows whose two paths part there.
     feature_bits : ndarray of shape (n_samples, ceil(n_features / 64)), uint64
-        Per row, bit ``f`` set when its path parts at a node testing feature ``f``.
+        Per row, bit ``f`` set when its paths part at a node testing feature ``f``.
     raw : ndarray of shape (2 or 3, n_samples, n_outputs)
         Raw scores without the base score: the model's test, the other, and "half".
     """
-    ties = np.zeros(X.shape[0], dtype=np.int64)
+    parted = np.zeros(X.shape[0], dtype=np.int64)
     bits = np.zeros((X.shape[0], (X.shape[1] + 63) // 64), dtype=np.uint64)
     out = np.zeros((2 if half is None else 3, X.shape[0], packed.values.shape[1]))
     half = np.zeros(len(packed.roots), dtype=bool) if half is None else half
     native = np.full(len(packed.roots), packed.native_strict, dtype=np.uint8)
     blocks = _blocks(X.shape[0], n_jobs)
     per_block = np.zeros((len(blocks), packed.n_nodes), dtype=np.int64)
-    args = (packed.tie_records(), packed.general(), packed.trees(native),
+    records = (packed.records(native), packed.records(1 - native))
+    args = (records, packed.general(), packed.trees(native), packed.links(),
             np.asarray(half, dtype=np.bool_), packed.values, X)  # fmt: skip
-    outputs = [(ties, per_block[k], bits, out) for k in range(len(blocks))]
-    _run(tie_scores, args, X.shape[0], n_jobs, *outputs)
-    return ties, per_block.sum(axis=0), bits, out
+    outputs = [(parted, per_block[k], bits, out) for k in range(len(blocks))]
+    _run(both_scores, args, X.shape[0], n_jobs, *outputs)
+    return parted, per_block.sum(axis=0), bits, out
+
+
+def count_ties(packed, X, n_jobs=None):
+    """Per node, the rows of ``X`` whose path under the model's test reaches it with a value
+    equal to its threshold (``_walk.tie_counts``)."""
+    native = np.full(len(packed.roots), packed.native_strict, dtype=np.uint8)
+    blocks = _blocks(X.shape[0], n_jobs)
+    per_block = np.zeros((len(blocks), packed.n_nodes), dtype=np.int64)
+    args = (packed.general(), packed.trees(native), X)
+    _run(tie_counts, args, X.shape[0], n_jobs, *[(per_block[k],) for k in range(len(blocks))])
+    return per_block.sum(axis=0)

@@ -12,7 +12,7 @@ of unsorted values took longer than CatBoost's whole prediction.
 import numpy as np
 from numba import njit
 
-__all__ = ["scan_thresholds"]
+__all__ = ["scan_thresholds", "threshold_table"]
 
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
 
@@ -47,12 +47,31 @@ def _scan(X, Xq, features, starts, thresholds, on_threshold, moved, hit):
                 moved[i] |= a > lo and thresholds[a - 1] >= q
 
 
-def scan_thresholds(feature, threshold, X, Xq, as_zero=None):
+def threshold_table(feature, threshold):
+    """Each feature's sorted distinct thresholds, for :func:`scan_thresholds` (a property of
+    the model: ``Pack`` keeps it). Returns (features, starts, thresholds, the nodes with a
+    threshold, each one's entry)."""
+    nodes = (feature >= 0) & ~np.isnan(threshold)
+    order = np.lexsort((threshold[nodes], feature[nodes]))
+    keys_f, keys_t = feature[nodes][order], threshold[nodes][order]
+    new = np.ones(order.size, dtype=bool)
+    new[1:] = (keys_f[1:] != keys_f[:-1]) | (keys_t[1:] != keys_t[:-1])
+    entry = np.empty(order.size, dtype=np.int64)
+    entry[order] = np.cumsum(new) - 1
+    distinct_f, distinct_t = keys_f[new], keys_t[new]
+    features, first = np.unique(distinct_f, return_index=True)
+    starts = np.append(first, distinct_f.size).astype(np.int64)
+    return features.astype(np.int64), starts, np.ascontiguousarray(distinct_t), nodes, entry
+
+
+def scan_thresholds(table, feature, threshold, X, Xq, as_zero=None):
     """Rows on a threshold of their feature, rows the other precision moves across one, and
     the nodes whose threshold some row equals.
 
     Parameters
     ----------
+    table : tuple
+        :func:`threshold_table` of the nodes.
     feature, threshold : ndarray of shape (n_nodes,)
         The nodes' features (negative: not a threshold node) and thresholds (NaN: none).
     X, Xq : ndarray of shape (n_samples, n_features)
@@ -66,18 +85,13 @@ def scan_thresholds(feature, threshold, X, Xq, as_zero=None):
     on_threshold, moved : ndarray of shape (n_samples,), bool
     on_value : ndarray of shape (n_nodes,), bool
     """
-    nodes = (feature >= 0) & ~np.isnan(threshold)
-    pairs, inverse = np.unique(np.column_stack([feature[nodes], threshold[nodes]]), axis=0,
-                               return_inverse=True)  # fmt: skip
-    features, first = np.unique(pairs[:, 0].astype(np.int64), return_index=True)
-    starts = np.append(first, pairs.shape[0]).astype(np.int64)
+    features, starts, thresholds, nodes, entry = table
     on_threshold = np.zeros(X.shape[0], dtype=np.bool_)
     moved = np.zeros(X.shape[0], dtype=np.bool_)
-    hit = np.zeros(pairs.shape[0], dtype=np.bool_)
-    thresholds = np.ascontiguousarray(pairs[:, 1])
+    hit = np.zeros(thresholds.shape[0], dtype=np.bool_)
     _scan(X, Xq, features, starts, thresholds, on_threshold, moved, hit)
     on_value = np.zeros(feature.shape[0], dtype=bool)
-    on_value[nodes] = hit[np.ravel(inverse)]
+    on_value[nodes] = hit[entry]
     if as_zero is not None and as_zero.any():
         zero = np.unique(feature[as_zero & (threshold == 0.0)])
         if zero.size:
