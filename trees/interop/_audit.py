@@ -291,7 +291,9 @@ def _walks(model, Xp, on_threshold, n_jobs):
     half = model.strict_flags("half") != model.strict_flags("native") if with_half else None
     step = max(1, _BITS_PER_CHUNK // bits.shape[1])
     for chunk in (tied[k : k + step] for k in range(0, tied.size, step)):
-        ties[chunk], counted, bits[chunk], raw[:, chunk] = both_walk(packed, Xp[chunk], half, n_jobs)
+        ties[chunk], counted, bits[chunk], raw[:, chunk] = both_walk(
+            packed, Xp[chunk], half, n_jobs
+        )
         node_ties += counted
     return raw, ties, node_ties, bits
 

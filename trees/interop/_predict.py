@@ -303,8 +303,7 @@ def raw_scores(packed, X, strict, n_jobs=None, float32_rows=False):
         _run(oblivious_kernel, args, X.shape[0], n_jobs, *([(by_output,)] * blocks))
         return by_output.T
     out = np.zeros((X.shape[0], packed.values.shape[1]))
-    args = (packed.records(strict), packed.general(), packed.trees(strict),
-            packed.values, X)
+    args = (packed.records(strict), packed.general(), packed.trees(strict), packed.values, X)
     _run(leaf_scores, args, X.shape[0], n_jobs, *([(out,)] * blocks))
     return out
 

@@ -4,20 +4,21 @@ The node records (built by ``_predict.pack``; every tree numbered breadth
 first, so that a node's children are adjacent, ``right = left + 1``):
 
 * ``ints[node, 0]`` packs the first child (bits 32-63; a leaf is its own
-  child), the feature (bits 2-31) and the side a missing value takes under
-  each test (bit 0 under the test walked, bit 1 under the other: 1 is right);
-* ``floats[node, 1 + c]`` (the same memory read as floats) is the threshold a
-  row's value is compared with, one column per test: a row goes right when
-  ``x > t``. Under ``x <= t`` that is the model's threshold; under ``x < t``
-  the largest float below it (``x >= t`` exactly when ``x > prev(t)``), so
-  both tests are one comparison. A leaf's threshold is ``inf``: no row
-  leaves it.
+  child), the feature (bits 2-31) and, in bit 0, the side a missing value
+  takes under the records' test (1: right);
+* ``floats[node, 1]`` (the same memory read as floats) is the threshold a
+  row's value is compared with: a row goes right when ``x > t``. Under
+  ``x <= t`` that is the model's threshold; under ``x < t`` the largest
+  float below it (``x >= t`` exactly when ``x > prev(t)``), so either test is
+  one comparison. A leaf's threshold is ``inf``: no row leaves it. Each test
+  has its records (``Pack.records``).
 
 A missing value goes right when its bit says so, whatever the threshold.
 LightGBM's ``missing_type=None`` reads it as 0 and compares: its bit is
-``0 > t`` under each test. Nodes no comparison describes (membership splits,
-LightGBM's ``zero_as_missing``, a threshold of ``-inf``) make their tree
-*special*: it is walked node by node through :func:`general_child`.
+``0 > t`` under the test. Nodes no comparison describes under both tests
+(membership splits, LightGBM's ``zero_as_missing``, a threshold of ``-inf``,
+a missing value read as 0 at a threshold of 0) make their tree *special*: it
+is walked node by node through :func:`general_child`.
 
 Why this layout (measured against each library's own predict on one
 thread): a node's threshold and links share a cache line; one comparison
@@ -31,7 +32,7 @@ where the deepest is far deeper), then each row finishes on its own.
 import numpy as np
 from numba import njit
 
-__all__ = ["LANES", "ROW_BLOCK", "general_child", "leaf_scores", "tie_scores"]
+__all__ = ["LANES", "ROW_BLOCK", "both_scores", "general_child", "leaf_scores", "tie_counts"]
 
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
 ROW_BLOCK = 256  # rows walked through every tree before the next rows (they stay in cache)
