@@ -227,3 +227,26 @@ def test_catboost_levels_walk_as_its_expanded_trees_under_every_test():
         nodes = raw_scores(imported.packed(), rows, flags, float32_rows=False)
         np.testing.assert_allclose(levels, nodes, atol=1e-12)
     assert np.abs(imported.output(rows, "<") - imported.output(rows)).max() > 0
+
+
+def test_the_audit_of_deep_trees_walked_once_then_from_where_they_part_is_exact():
+    """Trees deeper than the two-walk depth take the other walk (``_walk._first_parting``)."""
+    from sklearn.ensemble import RandomForestClassifier
+
+    from trees.interop._walk import DUAL_DEPTH
+
+    rng = np.random.default_rng(2)
+    X = np.column_stack([rng.integers(0, 30, (3000, 3)), rng.normal(size=(3000, 2))])
+    y = (X[:, 0] + X[:, 1] - X[:, 2] + rng.normal(0, 4, 3000) > 15).astype(int)
+    model = RandomForestClassifier(n_estimators=6, min_samples_leaf=1, random_state=0).fit(X, y)
+    imported = from_model(model)
+    assert (imported.packed().depths > DUAL_DEPTH).all()
+    rows = np.vstack([X[:500], h.on_threshold_rows(imported, X[:500])])
+    audit = audit_conditioning(imported, rows, n_jobs=1)
+    out = audit.predictions
+    np.testing.assert_allclose(out["native"], model.predict_proba(rows))
+    np.testing.assert_allclose(out["other"], imported.output(rows, "<"))
+    np.testing.assert_allclose(out["half"], imported.output(rows, "half"))
+    changed = np.abs(out["other"] - out["native"]).max(axis=1) > 0
+    assert changed.sum() == audit.headline_figures()["rows_changed"] > 0
+    assert (audit.rows["thresholds_met"].to_numpy()[changed] > 0).all()

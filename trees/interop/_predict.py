@@ -336,7 +336,8 @@ def both_walk(packed, X, half=None, n_jobs=None):
     native = np.full(len(packed.roots), packed.native_strict, dtype=np.uint8)
     blocks = _blocks(X.shape[0], n_jobs)
     per_block = np.zeros((len(blocks), packed.n_nodes), dtype=np.int64)
-    records = (packed.records(native), packed.records(1 - native))
+    records = (packed.records(native), packed.records(1 - native),
+               packed.records(np.zeros_like(native)))  # fmt: skip
     args = (records, packed.general(), packed.trees(native), packed.links(),
             np.asarray(half, dtype=np.bool_), packed.values, X)  # fmt: skip
     outputs = [(parted, per_block[k], bits, out) for k in range(len(blocks))]
