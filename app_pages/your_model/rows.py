@@ -19,9 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from trees.interop import ModelInputError
-
-from .words import LIBRARY_NAMES
+from trees.interop import LIBRARY_NAMES, ModelInputError
 
 __all__ = ["AuditedRows", "audited_rows", "identifier_columns", "rows_for_choice"]
 

@@ -12,7 +12,6 @@ from ui.words import counted
 
 __all__ = [
     "LIBRARIES",
-    "LIBRARY_NAMES",
     "MODEL_FORMATS",
     "changed_rows",
     "columns_in_words",
@@ -31,9 +30,6 @@ LIBRARIES = {
     "lightgbm": "LightGBM",
     "catboost": "CatBoost",
 }
-# A library as a sentence names it.
-LIBRARY_NAMES = {"sklearn": "scikit-learn", "xgboost": "XGBoost", "lightgbm": "LightGBM",
-                 "catboost": "CatBoost"}  # fmt: skip
 # The uploads accepted: each library's own format (never a pickle).
 MODEL_FORMATS = ["json", "ubj", "txt", "skops"]
 

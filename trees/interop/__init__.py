@@ -91,7 +91,7 @@ from ._audit import ConditioningAudit, audit_conditioning
 from ._build import LIMITS, ModelFileError
 from ._demo import DEMO_LIBRARIES, remedy_snippet, train_demo_model
 from ._files import SKOPS_ALLOWED, load_model_file
-from ._inputs import ModelInputError
+from ._inputs import LIBRARY_NAMES, ModelInputError
 from ._model import CONDITIONINGS, ImportedModel
 from ._probes import PROBE_COLUMNS, ParityReport, parity_check, threshold_probes
 from ._registry import ADAPTERS, from_model
@@ -104,6 +104,7 @@ __all__ = [
     "DEMO_LIBRARIES",
     "ConditionedModel",
     "ConditioningAudit",
+    "LIBRARY_NAMES",
     "LIMITS",
     "ImportedModel",
     "ModelFileError",

@@ -53,7 +53,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-__all__ = ["ModelInputError", "ModelInputs", "frame_from_table", "model_inputs", "read_rows"]
+__all__ = ["LIBRARY_NAMES", "ModelInputError", "ModelInputs", "frame_from_table", "model_inputs",
+           "read_rows"]  # fmt: skip
+
+# A library as a sentence names it.
+LIBRARY_NAMES = {"sklearn": "scikit-learn", "xgboost": "XGBoost", "lightgbm": "LightGBM",
+                 "catboost": "CatBoost"}  # fmt: skip
 
 _LISTED = 6  # names listed in a message before "and N more"
 # Names libraries make up for the columns of a model trained on an array: LightGBM's,
@@ -117,6 +122,11 @@ class ModelInputs:
     def model_name(self):
         """The model as a message names it, e.g. "the XGBClassifier"."""
         return f"the {self.kind}" if self.kind else "the model"
+
+    @property
+    def library_name(self):
+        """The library as a sentence names it (:data:`LIBRARY_NAMES`)."""
+        return LIBRARY_NAMES.get(self.library, self.library or "the library")
 
     @property
     def subject(self):
@@ -218,7 +228,7 @@ def _mapped(values, categories, inputs, name):
         seen = list(dict.fromkeys(values[unseen].tolist()))
         raise ModelInputError(
             f"The column {name!r} holds categories {inputs.model_name} never saw in training "
-            f"({_listed(seen)}), which {inputs.library or 'the library'} refuses too. Keep the "
+            f"({_listed(seen)}), which {inputs.library_name} refuses too. Keep the "
             f"rows whose categories are among its {len(categories)}, or map the others to one "
             "of them."
         )
@@ -248,7 +258,7 @@ def _codes(series, inputs, j, name):
         raise ModelInputError(
             f"The column {name!r} is categorical in {inputs.model_name}, which stores its "
             f"categories ({_listed(list(stored))}), but the rows hold numbers there, which "
-            f"{inputs.library or 'the library'} refuses too. Pass it as a pandas categorical "
+            f"{inputs.library_name} refuses too. Pass it as a pandas categorical "
             f"column (X[{name!r}].astype('category')) or as text, so that each category gets "
             "its code."
         )
@@ -318,7 +328,7 @@ def _check_gaps(inputs, X, names):
     if inputs.accepts_missing or not gaps.any():
         return
     raise ModelInputError(
-        f"{inputs.subject} does not accept missing values ({inputs.library} "
+        f"{inputs.subject} does not accept missing values ({inputs.library_name} "
         f"refuses them), and the rows have gaps in {_listed([names[j] for j in np.flatnonzero(gaps)])}. "
         "Fill them first."
     )
