@@ -7,6 +7,7 @@ No Streamlit here, so a test reaches each one. The numbers come from
 import numpy as np
 import pandas as pd
 
+from trees.interop import LIBRARY_NAMES
 from ui.snippets import literal
 from ui.words import counted
 
@@ -50,7 +51,8 @@ def model_text(model):
     kind = {"binary": "two classes", "multiclass": "several classes", "regression": "regression"}
     trees = model.trees_used or f"{model.n_trees:,} tree{'s' if model.n_trees != 1 else ''}"
     return (
-        f"{model.kind} from {model.library}: {trees}, {kind.get(model.task, model.task)}; it "
+        f"{model.kind} from {LIBRARY_NAMES.get(model.library, model.library)}: {trees}, "
+        f"{kind.get(model.task, model.task)}; it "
         f"sends a row left when x {model.native_op} t, comparing in {model.precision}."
     )
 
