@@ -52,9 +52,10 @@ ImportedModel.check_X(X) / frame_from_table(table) / with_missing_value(value)
 ImportedModel.predict / predict_proba / decision_function / raw_predict (X, conditioning=...)
     ``conditioning`` in ``CONDITIONINGS``: "native", "<=", "<", "average", "half";
     ``precision=`` overrides the library's (float32 or float64).
-audit_conditioning(model, X) -> ConditioningAudit
-    ``summary()``, ``headline()`` and the tables ``features``, ``trees``,
-    ``rows``, ``flips``, ``comparisons``.
+audit_conditioning(model, X, n_jobs=None) -> ConditioningAudit
+    ``summary()``, ``headline()``, ``headline_figures()`` and the tables ``features``,
+    ``trees``, ``rows``, ``flips``, ``comparisons``; a prediction changes beyond
+    ``CHANGE_TOLERANCE`` of the library's output precision.
 threshold_probes(model, X=None, max_probes=30_000, seed=0) -> DataFrame
     Rows on every threshold and one ulp either side (``PROBE_COLUMNS``).
 parity_check(predict_a, predict_b, probes, atol=1e-6, rtol=1e-6) -> ParityReport
@@ -87,7 +88,7 @@ recorded best iteration; a ``Booster``: every tree), said by
 ``ImportedModel.trees_used``.
 """
 
-from ._audit import ConditioningAudit, audit_conditioning
+from ._audit import CHANGE_TOLERANCE, ConditioningAudit, audit_conditioning
 from ._build import LIMITS, ModelFileError
 from ._demo import DEMO_LIBRARIES, remedy_snippet, train_demo_model
 from ._files import SKOPS_ALLOWED, load_model_file
@@ -100,6 +101,7 @@ from ._warmup import warm_up
 
 __all__ = [
     "ADAPTERS",
+    "CHANGE_TOLERANCE",
     "CONDITIONINGS",
     "DEMO_LIBRARIES",
     "ConditionedModel",
