@@ -250,3 +250,16 @@ def test_the_audit_of_deep_trees_walked_once_then_from_where_they_part_is_exact(
     changed = np.abs(out["other"] - out["native"]).max(axis=1) > 0
     assert changed.sum() == audit.headline_figures()["rows_changed"] > 0
     assert (audit.rows["thresholds_met"].to_numpy()[changed] > 0).all()
+
+
+def test_the_tables_computed_on_first_use_are_computed_once_for_every_thread(stump):
+    """An audit the app caches is shared by sessions: concurrent first reads agree."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    audit = audit_conditioning(stump, np.array([[1.0], [3.0], [3.0], [5.0]]))
+    with ThreadPoolExecutor(4) as pool:
+        features = list(pool.map(lambda _: audit.features, range(8)))
+        flips = list(pool.map(lambda _: audit.flips, range(8)))
+    assert all(f is features[0] for f in features) and all(f is flips[0] for f in flips)
+    assert list(features[0].columns[:3]) == ["feature", "lattice", "n_values"]
+    assert flips[0]["rows_on_it"].tolist() == [2]

@@ -1,9 +1,11 @@
 """The "Your own model" page's cached work: the model read or trained, its audit, its probes.
 
 An uploaded model is keyed by a digest of its bytes (the same file under another name is
-the same model), a trained one by the dataset's fingerprint and the library; the audit by
-the model's key and the dataset's. Models and audits are held with ``st.cache_resource``
-(shared between sessions, never mutated).
+the same model; its missing= value added), a trained one by the dataset's fingerprint and
+the library; the audit by the model's key and the audited rows' (the raw dataset's or the
+prepared one's fingerprint). Models and audits are held with ``st.cache_resource``
+(shared between sessions, never changed: an audit's tables computed on first use are computed
+once, under its lock).
 """
 
 import dataclasses
@@ -59,8 +61,9 @@ def trained_model(data_key, library, task, _X, _y):
 
 
 @cache_budget.resource(show_spinner="Auditing the model on every row...", max_entries=16)
-def audit(model_key, data_key, _model, _X):
-    """:func:`trees.interop.audit_conditioning` of the model on the dataset's rows."""
+def audit(model_key, rows_key, _model, _X):
+    """:func:`trees.interop.audit_conditioning` of the model on the rows the page audits
+    (``rows.AuditedRows``; ``rows_key``: the fingerprint of the raw or the prepared dataset)."""
     return audit_conditioning(_model, _X)
 
 

@@ -41,6 +41,7 @@ smaller difference is rounding, not a change, and is not counted, nor is it
 the "largest change".
 """
 
+import threading
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -96,29 +97,35 @@ class ConditioningAudit:
     comparisons: pd.DataFrame
     affected: list
     predictions: dict = field(repr=False, default_factory=dict)
-    _features: pd.DataFrame = field(repr=False, default=None)
+    _splits: pd.DataFrame = field(repr=False, default=None)
     _lattice_source: object = field(repr=False, default=None)
-    _flips: pd.DataFrame = field(repr=False, default=None)
     _flip_source: tuple = field(repr=False, default=None)
+    _lazy: dict = field(repr=False, default_factory=dict)
+    # The tables computed on first use are computed once, under a lock: an audit cached by
+    # the app is shared by every session that opens the same model and rows.
+    _lock: object = field(repr=False, default_factory=threading.Lock)
 
     @property
     def features(self):
         """Per feature (class docstring); the lattice flags and the distinct values counted
         on first use."""
-        if "lattice" not in self._features:
-            rows, cast = self._lattice_source
-            self._features.insert(1, "lattice", lattice_features(rows))
-            self._features.insert(2, "n_values", [pd.unique(c[~np.isnan(c)]).size for c in cast.T])
-            self._lattice_source = None
-        return self._features
+        with self._lock:
+            if "features" not in self._lazy:
+                rows, cast = self._lattice_source
+                table = self._splits.copy()
+                table.insert(1, "lattice", lattice_features(rows))
+                table.insert(2, "n_values", [pd.unique(c[~np.isnan(c)]).size for c in cast.T])
+                self._lazy["features"], self._lattice_source = table, None
+        return self._lazy["features"]
 
     @property
     def flips(self):
         """Per node that rows sit on (class docstring), computed on first use."""
-        if self._flips is None:
-            self._flips = _flip_table(self.model, *self._flip_source)
-            self._flip_source = None
-        return self._flips
+        with self._lock:
+            if "flips" not in self._lazy:
+                self._lazy["flips"] = _flip_table(self.model, *self._flip_source)
+                self._flip_source = None
+        return self._lazy["flips"]
 
     def headline_figures(self):
         """The headline's figures, as a dict (JSON-safe): every figure of :meth:`summary` but
@@ -393,6 +400,6 @@ def audit_conditioning(model, X, n_jobs=None):
         model=model, n_rows=Xr.shape[0], trees=per_tree,
         rows=_row_table(model, out, ties, moves, classes),
         comparisons=_comparisons(moves, classes), affected=_affected(bits, changed, names),
-        predictions=out, _features=per_feature, _lattice_source=(Xr, Xp),
+        predictions=out, _splits=per_feature, _lattice_source=(Xr, Xp),
         _flip_source=(Xp, ties, changed, names, n_jobs),
     )  # fmt: skip
