@@ -309,3 +309,18 @@ def test_a_model_refusing_gaps_is_audited_on_the_gap_filled_rows(tmp_path):
     with_id = filled[features].assign(id=np.arange(len(table)))
     kept = audited_rows(model, with_id, filled[features], record)
     assert kept.dropped == ("id",) and list(kept.frame.columns) == features
+
+
+def test_the_snippet_reads_the_rows_the_page_audits():
+    import ast
+
+    from app_pages.your_model.rows import AuditedRows
+    from app_pages.your_model.words import reproduce_snippet
+
+    raw = AuditedRows(None, "raw", "", ("id",))
+    code = reproduce_snippet("upload", "m.json", None, "raw = data = None", raw, -1.0)
+    ast.parse(code)
+    assert ".with_missing_value(-1.0)" in code
+    assert "X = model.frame_from_table(raw.X.drop(columns=['id']))" in code
+    filled = reproduce_snippet("upload", "m.json", None, "", AuditedRows(None, "filled", ""))
+    assert "X = model.frame_from_table(data.X)" in filled

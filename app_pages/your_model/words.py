@@ -226,15 +226,17 @@ def ship_snippet(library):
 
 
 def _upload_lines(file_name, rows, missing):
-    """The lines that read the uploaded model and the rows the page audits it on."""
-    table = "raw.X" if rows.kind == "raw" else "data.X"
-    if rows.dropped:
-        table += f".drop(columns={literal(list(rows.dropped))})  # identifiers"
+    """The lines that read the uploaded model and the rows the page audits it on (``rows``
+    None: the rows as loaded)."""
+    kind, dropped = ("raw", ()) if rows is None else (rows.kind, rows.dropped)
+    table = "raw.X" if kind == "raw" else "data.X"
+    if dropped:
+        table += f".drop(columns={literal(list(dropped))})"  # the identifiers it left out
     sentinel = "" if missing is None else f".with_missing_value({literal(missing)})"
     return [
         f"model = load_model_file({literal(file_name)}, "
         f"Path({literal(file_name)}).read_bytes()){sentinel}",
-        f"X = model.frame_from_table({table})  # {rows.kind} rows, read by the model's rule",
+        f"X = model.frame_from_table({table})  # {kind} rows, read by the model's rule",
     ]
 
 
