@@ -278,3 +278,16 @@ def test_the_scatter_axes_are_shared_and_follow_the_dataset():
     columns = state_columns(at)
     titles = [f["layout"]["title"]["text"] for f in plotly_figures(at)]
     assert f"{columns[1]} against {columns[0]}" in titles
+
+
+def test_the_apps_own_address_bar_is_not_read_back_as_a_links_values():
+    """Issue 57, item 4: after another dataset came in (an upload, a guide's "Set up"), the
+    scatter's axes of the old data, which the app had written into the address bar itself,
+    were read as a link's and refused in a note on the projector ("The link's value a for
+    data_scatter_x was not used")."""
+    at = open_page("app_pages/data/data.py")
+    assert at.query_params["data_scatter_x"] == "a"  # the app wrote it: not a link's value
+    by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("iris").run()
+    _clean(at)
+    assert not [i.value for i in at.info if "was not used" in i.value]
+    assert at.query_params["data_scatter_x"] != "a"

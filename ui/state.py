@@ -99,6 +99,7 @@ TREE_VIEW_ROWS_PREFIX = "tree_rows_"  # + view key: the toggle showing the rows 
 # ------------------------------------------------------- shareable views
 URL_RESTORED = "url_restored"  # the URL's dataset was read (once per session)
 URL_CONSUMED = "url_consumed"  # widget keys whose URL value was used
+LINK_QUERY = "link_query"  # the query of the link that opened the session (ui.share.link_query)
 URL_NOTES = "url_notes"  # link values that were not used, and why (ui.url_values)
 SHARED_KEYS = "shared_keys"  # widget keys drawn by ui.share in this run
 SHARED_VALUES = "shared_values"  # their last values, so a page opened again keeps its settings
