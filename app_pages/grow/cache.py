@@ -12,11 +12,13 @@ import numpy as np
 from trees.inspection import feature_importances
 from trees.instability import split_confidence
 from ui import cache_budget
+from ui.cached import SPLIT_BOOTSTRAPS
 
-__all__ = ["confidence", "importances", "step_scores"]
+__all__ = ["N_BOOTSTRAP", "confidence", "importances", "step_scores"]
 
-# Bootstrap samples behind each node's win rate on this page (the instability page offers more).
-N_BOOTSTRAP = 25
+# Bootstrap samples behind each node's win rate: as many as the Tree instability page draws by
+# default, so that the same split reads the same rate on both pages.
+N_BOOTSTRAP = SPLIT_BOOTSTRAPS
 
 
 @cache_budget.data(show_spinner="Judging how firmly each split holds...", max_entries=64)
