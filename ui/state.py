@@ -113,6 +113,8 @@ LECTURE = "lecture"  # the lecture path followed in presenter mode (a ui.lecture
 LECTURE_STEP = "lecture_step"  # its current step
 LECTURE_GOTO = "lecture_goto"  # the page a lecture step asked to open (a url path)
 LECTURE_VOTES = "lecture_votes"  # {(lecture, step): {choice: count}}: the class's answers
+GUIDE_REVEALED = "guide_revealed"  # {(page or lecture, step)}: the steps whose answer is shown
+GUIDE_SCROLL_TO = "guide_scroll_to"  # the tabs' key a step just opened: scrolled into view once
 REPORT = "page_report"  # what the page shows in this run (ui.report)
 REPORT_BUTTON = "report_download"
 
@@ -215,7 +217,8 @@ NOISE_STUDY_PREFIX = "noise_study_"  # + rows and settings: the noise-root study
 NOISE_STUDY_BACKGROUND = "noise_roots_bg"  # prefix of the background noise study's widgets
 ROOT_STUDY_PREFIX = "root_study_"  # + rows and settings: the root-choice study (or its part)
 STAIR_CURVES = "stair_curves"  # the settings whose complexity curves were asked for
-LESSON_STEP = "lesson_step"  # the step of the first lesson shown (0 is the first)
+LESSON_STEP = "lesson_step"  # the step of the first lesson shown (0 is the first), in links
+LESSON_PREDICTIONS = "lesson_predictions"  # {step: the choice the student predicted}
 
 # ------------------------------------------------------ Your own model page
 MODEL_SOURCE = "model_source"  # radio: audit an uploaded model file, or train one here

@@ -18,14 +18,16 @@ from app_pages.grow.panels import (
 )
 from app_pages.grow.save_load import load_panel, reproduce_snippet
 from ui import errors, presenter, report, share, state
+from ui.guides import BADGES
 from viz.curves import plural
 
 st.title("Grow a tree step by step")
 presenter.guide("grow")
-st.markdown(
-    "**Step** splits the next node at its best split; **click a box** to see why that split won. "
-    "Red badges mark splits that one or two training rows would change."
-)
+if not presenter.active():  # in front of a class the guide says what to do, and the curve fits
+    st.markdown(
+        "**Step** splits the next node at its best split; **click a box** to see why that split "
+        "won. Red badges mark splits that one or two training rows would change."
+    )
 
 data = state.current()
 header = st.container()
@@ -54,7 +56,15 @@ with header:
     for note in notes:
         st.info(note)
     path = row.paths["<="] if row and row.on_tree else None
-    tree_panel(grower, tree, node, confidence, path, rows=(split.X_train, split.y_train))
+    tree_panel(
+        grower,
+        tree,
+        node,
+        confidence,
+        path,
+        rows=(split.X_train, split.y_train),
+        badges_shown=not presenter.held_back("grow", BADGES),
+    )
 
 X_train, y_train = gs.scoring_rows(split.X_train, split.y_train)
 X_test, y_test = gs.scoring_rows(split.X_test, split.y_test)

@@ -27,14 +27,16 @@ from app_pages.instability.splits import (
 from trees.instability import mean_pairwise
 from ui import errors, presenter, report, share, state
 from ui.cached import SMALL, held_out_split, sample
+from ui.guides import BADGES
 from ui.markdown import plain
 from viz.curves import plural
 
 st.title("Tree instability")
 presenter.guide("instability")
-st.markdown(
+presenter.headline(
+    "instability",
     "**A tree commits to one split at every node, and everything below depends on it. The badges "
-    "say how firmly each split holds: a red one changes if one or two training rows go.**"
+    "say how firmly each split holds: a red one changes if one or two training rows go.**",
 )
 
 data = state.current()
@@ -78,12 +80,16 @@ with errors.attempt("Fitting and refitting the tree"):
 class_names = model.tree_.class_names
 
 with picture:
-    badges = key_picture(model, table, names, class_names)
+    badges_shown = not presenter.held_back("instability", BADGES)
+    badges = key_picture(model, table, names, class_names, shown=badges_shown)
     fragile = sum(b["level"] == "fragile" for b in badges.values())
     root_share, top_root = most_frequent_root(study, names)
     m1, m2, m3 = st.columns(3)
     m1.metric(
-        "Fragile splits", "not judged yet" if table is None else f"{fragile} of {len(badges)}"
+        "Fragile splits",
+        "not judged yet"
+        if table is None
+        else (f"{fragile} of {len(badges)}" if badges_shown else "? (Reveal)"),
     )
     m2.metric(
         "Two refits agree on",

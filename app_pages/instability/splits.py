@@ -32,16 +32,19 @@ __all__ = [
 ]
 
 
-def _legend(tree, class_names):
+def _legend(tree, class_names, badges=True):
     if tree.is_classifier:
-        return node_legend_html(class_names, borders=())
+        return node_legend_html(class_names, badges=badges, borders=())
     values = tree.value[:, 0]
-    return node_legend_html(value_range=(float(values.min()), float(values.max())), borders=())
+    return node_legend_html(
+        value_range=(float(values.min()), float(values.max())), badges=badges, borders=()
+    )
 
 
-def key_picture(model, table, names, class_names):
+def key_picture(model, table, names, class_names, shown=True):
     """The tree on the training rows, every split badged with how firmly it holds (no badges
-    while ``table`` is None: the splits are being judged in the background)."""
+    while ``table`` is None: the splits are being judged in the background; none drawn, and
+    none in the legend, when not ``shown``: the class is asked first). Returns the badges."""
     tree = model.tree_
     badges = {} if table is None else confidence_badges(table)
     figures.tree(
@@ -50,11 +53,11 @@ def key_picture(model, table, names, class_names):
         title="The tree, and how firmly each split holds",
         feature_names=names,
         class_names=class_names,
-        badges=svg_badges(badges, short=True),
+        badges=svg_badges(badges if shown else {}, short=True),
         fit_width=540,
         max_height=560,
     )
-    st.markdown(_legend(tree, class_names), unsafe_allow_html=True)
+    st.markdown(_legend(tree, class_names, shown), unsafe_allow_html=True)
     return badges
 
 
