@@ -213,6 +213,7 @@ INST_JUDGING = "inst_judging"  # prefix of the background split judging's widget
 INST_NEAR_TIES = "inst_near_ties"  # prefix of the background near-tie trees' widgets
 INST_TIE_BREAKS = "inst_tie_breaks"  # prefix of the background tie-break refits' widgets
 INST_REFITS = "inst_refits"  # prefix of the background refits' widgets
+INST_REMOVALS = "inst_removals"  # prefix of the background search of rows to remove one by one
 NOISE_STUDY_PREFIX = "noise_study_"  # + rows and settings: the noise-root study (or its part)
 NOISE_STUDY_BACKGROUND = "noise_roots_bg"  # prefix of the background noise study's widgets
 ROOT_STUDY_PREFIX = "root_study_"  # + rows and settings: the root-choice study (or its part)

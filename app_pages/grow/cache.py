@@ -13,8 +13,11 @@ from trees.inspection import feature_importances
 from trees.instability import split_confidence
 from ui import cache_budget
 from ui.cached import SPLIT_BOOTSTRAPS
+from viz.animation import split_fall_figure
 
-__all__ = ["N_BOOTSTRAP", "confidence", "importances", "step_scores"]
+from .falling import split_fall
+
+__all__ = ["N_BOOTSTRAP", "confidence", "importances", "split_fall_chart", "step_scores"]
 
 # Bootstrap samples behind each node's win rate: as many as the Tree instability page draws by
 # default, so that the same split reads the same rate on both pages.
@@ -46,3 +49,10 @@ def importances(data_key, settings, tokens, _tree, _X, _y):
     if len(_y) == 0:
         return feature_importances(_tree)
     return feature_importances(_tree, np.asarray(_X), np.asarray(_y), n_repeats=5, random_state=0)
+
+
+@cache_budget.data(show_spinner=False, max_entries=64)
+def split_fall_chart(data_key, settings, tokens, node, _grower, _y):
+    """The animation of ``node``'s split (``falling.split_fall``), or None when it has none."""
+    fall = split_fall(_grower, node, _y)
+    return None if fall is None else split_fall_figure(fall)

@@ -71,7 +71,7 @@ X_test, y_test = gs.scoring_rows(split.X_test, split.y_test)
 scores = grow_cache.step_scores(key, settings_key, tokens, grower, X_train, y_train, X_test, y_test)
 if tabs[0].open:
     with tabs[0]:
-        node_panel(grower, tree, node, tokens, split)
+        node_panel(grower, tree, node, tokens, split, (key, settings_key))
 if tabs[1].open:
     with tabs[1]:
         X_eval, y_eval = (X_test, y_test) if split.held_out else (X_train, y_train)

@@ -14,7 +14,12 @@ from app_pages.instability.cache import (
     tie_breaks_when_ready,
 )
 from app_pages.instability.controls import distance_choice, settings_panel, snippet
-from app_pages.instability.refits import most_frequent_root, refits_panel, removal_panel
+from app_pages.instability.refits import (
+    most_frequent_root,
+    refits_panel,
+    removal_animation_panel,
+    removal_panel,
+)
 from app_pages.instability.scoreboard import scoreboard_panel
 from app_pages.instability.splits import (
     confidence_panel,
@@ -167,6 +172,7 @@ if tabs[4].open:
             tie_break_panel(ties, names, class_names)
 if tabs[5].open:
     with tabs[5]:
+        removal_animation_panel(key, task, params, X_train, y_train, names)
         default_row = first_influential_row(key, task, params, X_train, y_train, model.tree_)
         removal_panel(key, task, params, default_row, X_train, y_train, names, class_names)
 
