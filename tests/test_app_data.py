@@ -291,3 +291,17 @@ def test_the_apps_own_address_bar_is_not_read_back_as_a_links_values():
     _clean(at)
     assert not [i.value for i in at.info if "was not used" in i.value]
     assert at.query_params["data_scatter_x"] != "a"
+
+
+def test_the_headline_does_not_count_an_excluded_id_column_as_a_feature():
+    """Issue 57, item 6: "from 2 features" for a table of one feature and a running number."""
+    at = open_page("app_pages/data/data.py")
+    csv = b"customer_id,age,bought\n" + b"".join(
+        f"{1000 + i},{20 + (i * 7) % 40},{i % 2}\n".encode() for i in range(60)
+    )
+    _upload(at, "shop.csv", csv)
+    by_key(at.button, "data_use_upload").click().run()
+    _clean(at)
+    sentence = html.unescape(at.markdown[0].value).replace("\u2060", "")
+    assert "from 1 feature (besides 1 ID-like column) on 60 rows" in sentence, sentence
+    assert "1 of the 1 numeric features" in sentence or "no numeric feature" in sentence

@@ -25,6 +25,7 @@ from app_pages.instability.splits import (
     confidence_panel,
     cutpoint_depth,
     cutpoints_panel,
+    fragility_words,
     key_picture,
     near_tie_panel,
     tie_break_panel,
@@ -107,6 +108,8 @@ with picture:
         help=f"The share of refits whose root splits on {plain(top_root or 'one feature')}, "
         "the most frequent root.",
     )
+    if badges_shown:
+        st.markdown(fragility_words(table, badges, len(y_train)))
     rows = (
         f"{len(y_train):,} training rows, {len(y_test):,} held out"
         if held_out

@@ -24,6 +24,7 @@ from .refits import diff_views
 
 __all__ = [
     "confidence_panel",
+    "fragility_words",
     "cutpoint_depth",
     "cutpoints_panel",
     "key_picture",
@@ -59,6 +60,47 @@ def key_picture(model, table, names, class_names, shown=True):
     )
     st.markdown(_legend(tree, class_names, shown), unsafe_allow_html=True)
     return badges
+
+
+def fragility_words(table, badges, n_rows):
+    """What the count of fragile splits means for the tree in front of the student, in words.
+
+    "8 of 8 fragile" alone says nothing to act on: the sentence names the root's fate (how many
+    rows change it) and what holds better (a shallower tree, a remedy of the scoreboard below).
+    """
+    if table is None or not badges:
+        return ""
+    fragile = sum(b["level"] == "fragile" for b in badges.values())
+    root_fragile = 0 in badges and badges[0]["level"] == "fragile"
+    why = _root_reason(table) if root_fragile else ""
+    if fragile == len(badges):
+        return (
+            f"**Every split is fragile, the root too{why}:** each ties with another feature, "
+            f"changes when a row or two of the {n_rows:,} training rows go, or loses most "
+            "bootstrap samples. A shallower tree (Settings) keeps fewer, firmer splits; the "
+            "scoreboard at the bottom shows which remedy holds best."
+        )
+    if fragile == 0:
+        return (
+            f"**No split is fragile:** each holds when one or two of the {n_rows:,} training rows "
+            "go, and wins most bootstrap samples."
+        )
+    where = f"the root among them{why}" if root_fragile else "the root holds"
+    return (
+        f"**{fragile} of {len(badges)} splits are fragile, {where}:** the red boxes are where "
+        "a row or two change the tree; below a red box, everything can change with it."
+    )
+
+
+def _root_reason(table):
+    """Why the root is fragile, in a few words: a tie, the rows that change it, or its wins."""
+    root = table.loc[table["node"] == 0].iloc[0]
+    flips = root["rows_to_flip"]
+    if bool(root.get("tied")):
+        return " (another feature ties it)"
+    if not pd.isna(flips) and int(flips) <= 2:
+        return f" (removing {plural(int(flips), 'row')} changes its feature)"
+    return f" (it wins {float(root['boot_win_rate']):.0%} of the bootstrap samples)"
 
 
 def confidence_panel(table, settings):
