@@ -52,7 +52,7 @@ _CSS = f"""
 <style>
 body:has(.{PRESENTER_CLASS}) :is(p, li, label, summary) {{ font-size: max(1.3rem, 1.5em - 0.8rem); }}
 body:has(.{PRESENTER_CLASS}) :is(input, textarea) {{ font-size: 1.3rem; }}
-body:has(.{PRESENTER_CLASS}) :is(td, th) {{ font-size: 1.2rem; }}
+body:has(.{PRESENTER_CLASS}) :is(td, th) {{ font-size: 1.3rem; }}
 body:has(.{PRESENTER_CLASS}) h1 {{ font-size: 2.75rem; }}
 body:has(.{PRESENTER_CLASS}) h2 {{ font-size: 2.1rem; }}
 body:has(.{PRESENTER_CLASS}) h3 {{ font-size: 1.75rem; }}

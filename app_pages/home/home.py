@@ -12,10 +12,9 @@ st.title("Tree Bias Lab")
 example = loan_example()
 presenter.headline(
     "home",
-    "**One tree, one loan applicant, two answers.** She has 3 dependents, exactly the number "
-    f"the tree's last question compares with. Asked *“3 or fewer?”* she **{example.verdict['<=']}**; "
-    f"asked *“fewer than 3?”* she **{example.verdict['<']}**. Popular libraries ask it either way "
-    "(scikit-learn the first, R's `tree` the second).",
+    "**One tree, one loan applicant, two answers.** She has 3 dependents, exactly the tree's last "
+    f"threshold: asked *“3 or fewer?”* (as scikit-learn asks) she **{example.verdict['<=']}**; "
+    f"asked *“fewer than 3?”* (as R's `tree` asks) she **{example.verdict['<']}**.",
 )
 presenter.guide("home")
 if not presenter.active():  # a student on their own; in front of a class the teacher is there
@@ -49,9 +48,9 @@ for column, op, name in ((left, "<=", "x ≤ t (scikit-learn)"), (right, "<", "x
             controls=False,  # a small tree shown whole: its leaves stay above the fold at 1024x768
             # On a projector, one line a box, and the view as tall as the first screen allows
             # (nothing else stands under the two trees): her path down to the leaf, four levels at
-            # 16-px type, is 420 px high.
+            # 16-px type, is 420 px high, of which the view shows all but its bottom margin.
             compact=presenter.active(),
-            presenter_height=425,
+            presenter_height=416,
         )
 applicant = ", ".join(f"{n} {v:g}" for n, v in zip(example.feature_names, APPLICANT, strict=True))
 st.caption(
