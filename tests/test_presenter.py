@@ -172,17 +172,19 @@ def test_the_home_page_asks_before_it_answers_and_reveal_shows_the_answer():
     assert "Ask the class:" in _texts(at)
     assert "pays back**" not in _texts(at) and "defaults**" not in _texts(at)
     assert "→ ?" in _texts(at)
-    # The tree views draw no path and no selected leaf before Reveal.
+    # The tree views mark no leaf (a red border) before Reveal.
     from tests.apptest_helpers import tree_views
 
-    assert all("tv-path" not in view["svg"] for view in tree_views(at))
+    assert all('stroke="#d62728"' not in view["svg"] for view in tree_views(at))
     at.session_state[state.GUIDE_REVEALED] = {("home", 0)}
     at.run()
-    assert "she **pays back**" in _texts(at) and "she **defaults**" in _texts(at)
-    assert "Ask the class:" not in _texts(at)
-    # The next step holds nothing back: the headline is there at once.
+    # On a projector the verdicts stand over the trees (the headline is one line).
+    assert "→ pays back" in _texts(at) and "→ defaults" in _texts(at)
+    assert "Ask the class:" not in _texts(at) and "One tree, two answers" in _texts(at)
+    assert all('stroke="#d62728"' in view["svg"] for view in tree_views(at))
+    # The next step holds nothing back: the verdicts are there at once.
     by_key(at.button, f"{state.GUIDE_STEP_PREFIX}home_next").click().run()
-    assert "she **pays back**" in _texts(at)
+    assert "→ pays back" in _texts(at)
 
 
 def test_outside_presenter_mode_nothing_is_held_back():
@@ -214,7 +216,7 @@ def test_the_lecture_holds_back_its_first_steps_answer():
     at = _presenting_page("home")
     title = next(iter(LECTURES))
     by_key(at.sidebar.selectbox, state.LECTURE).set_value(title).run()
-    assert "Ask the class:" in _texts(at) and "she **defaults**" not in _texts(at)
+    assert "Ask the class:" in _texts(at) and "→ defaults" not in _texts(at)
     at.session_state[state.GUIDE_REVEALED] = {(title, 0)}
     at.run()
-    assert "she **defaults**" in _texts(at)
+    assert "→ defaults" in _texts(at)

@@ -46,8 +46,7 @@ GUIDES = {
         Step(
             "One tree, two tests",
             "The two drawings at the top: the same tree, once testing `x <= t` and once `x < t`.",
-            "The paper's applicant has 3 dependents, exactly the threshold. Which leaf does each tree send "
-            "the applicant to?",
+            "She has 3 dependents, exactly the threshold: which leaf does each tree send her to?",
             "Under `<=` the applicant goes left and pays back; under `<` right and defaults. Same data, same "
             "tree, opposite decisions: the threshold test is a hidden modelling choice (source 000, §2.3).",
             hides=(HEADLINE, PATH),

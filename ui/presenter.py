@@ -36,7 +36,8 @@ __all__ = [
 # Presenter type: plain HTML elements under a class the app owns. The rules are written only
 # while presenter mode is on, beside the marker they key on (``body:has(.tbl-presenter)``), so
 # they name no Streamlit element and outrank its element styles by the marker's class.
-# Sizes: body text at least 20 px for the back of a room; titles 44 px, one line at 1024 px.
+# Sizes: body text at least 20 px for the back of a room; titles 44 px (no smaller than
+# outside presenter mode), one line at 1024 px.
 PRESENTER_CLASS = "tbl-presenter"
 # The guide's bar rides in the page's top strip (fixed, above the title), out of the picture's
 # way: Streamlit gives a keyed container the class ``st-key-<key>``, which the app owns.
@@ -345,7 +346,7 @@ def headline(page, sentence, container=None):
     if not held_back(page, HEADLINE):
         target.markdown(sentence)
         return
-    target.markdown(f"**Ask the class:** {shown_step(page)[2].ask} *(Reveal shows the answer.)*")
+    target.markdown(f"**Ask the class:** {shown_step(page)[2].ask}")
 
 
 def _reveal_popover(bar, sequence, number, key):

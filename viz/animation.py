@@ -35,8 +35,9 @@ __all__ = [
 ]
 
 CONTROL_FONT = 14
+SLIDER_PIXELS = 420  # the step slider's length
 # Room under the plot for the Play/Pause buttons and the slider (pixels).
-CONTROLS_HEIGHT = 200
+CONTROLS_HEIGHT = 180
 _JITTER = 0.28  # half the height of a band of dots
 
 
@@ -73,7 +74,10 @@ def animation_controls(names, duration=700, transition=400, from_start=False):
              "font": font}
         ],
         "sliders": [
-            {"active": 0, "steps": steps, "x": 0.0, "len": 1.0, "xanchor": "left",
+            # A length in pixels: a fraction of a plot the browser first lays out a few pixels
+            # wide gave the slider's rail a negative width (a console error).
+            {"active": 0, "steps": steps, "x": 0.0, "len": SLIDER_PIXELS, "lenmode": "pixels",
+             "xanchor": "left",
              "y": 0, "yanchor": "top", "pad": {"t": 100, "b": 0},
              "currentvalue": {"prefix": "Step: ", "font": font, "xanchor": "right"}, "font": font}
         ],
@@ -161,7 +165,7 @@ def _fall_frame(x, top, bottom, threshold, ys, title, name):
     return name, [dots, line], title
 
 
-def split_fall_figure(fall, height=420):
+def split_fall_figure(fall, height=480):
     """The node's rows at the top while a threshold sweeps the candidates, then falling to
     the left (bottom, ``x <= t``) or right (bottom, ``x > t``) as the tree sends them."""
     rng = np.random.default_rng(0)
@@ -232,7 +236,12 @@ class ThresholdJump:
 _OP_WORDS = {"<=": "x ≤ t", "<": "x < t"}
 
 
-def threshold_jump_figure(jump, height=400, max_dots=600):
+def _rows_on(count):
+    """``"1 row on t goes"`` or ``"3 rows on t go"``."""
+    return f"{count:,} row on t goes" if count == 1 else f"{count:,} rows on t go"
+
+
+def threshold_jump_figure(jump, height=460, max_dots=600):
     """The split's rows in two lanes, left (top) and right (bottom), under ``x <= t`` and then
     ``x < t``: the rows exactly on ``t`` (ringed) jump from the left lane to the right.
 
@@ -252,7 +261,7 @@ def threshold_jump_figure(jump, height=400, max_dots=600):
         ys = np.where(left, 1.0, 0.0) + jitter
         title = (f"Under {_OP_WORDS[op]} at {jump.feature_name} = {jump.threshold:g}: "
                  f"{int(left.sum()):,} rows go left, {int((~left).sum()):,} right; the "
-                 f"{int(on.sum()):,} on t go {'left' if left[on].all() else 'right'}")  # fmt: skip
+                 f"{_rows_on(int(on.sum()))} {'left' if left[on].all() else 'right'}")  # fmt: skip
         frames.append((_OP_WORDS[op], [{"type": "scatter", "x": jump.values[rows], "y": ys[rows]}
                                        for rows in (others, on_rows)], title))  # fmt: skip
     first = frames[0][1]

@@ -12,17 +12,15 @@ st.title("Tree Bias Lab")
 example = loan_example()
 presenter.headline(
     "home",
-    "**One tree, one loan applicant, two answers.** She has 3 dependents, exactly the tree's last "
-    f"threshold: asked *“3 or fewer?”* (as scikit-learn asks) she **{example.verdict['<=']}**; "
+    # On a projector one line, so the two trees stay whole on the first screen: the verdicts
+    # stand over the trees.
+    "**One tree, two answers:** her 3 dependents sit exactly on the last threshold."
+    if presenter.active()
+    else "**One tree, one loan applicant, two answers.** She has 3 dependents, exactly the tree's "
+    f"last threshold: asked *“3 or fewer?”* (as scikit-learn asks) she **{example.verdict['<=']}**; "
     f"asked *“fewer than 3?”* (as R's `tree` asks) she **{example.verdict['<']}**.",
 )
 presenter.guide("home")
-if not presenter.active():  # a student on their own; in front of a class the teacher is there
-    st.page_link(
-        "app_pages/first_lesson/first_lesson.py",
-        label="New to decision trees? **Start with a first lesson**: ten short steps, no background needed.",
-        icon=":material/school:",
-    )
 path_shown = not presenter.held_back("home", PATH)
 
 left, right = st.columns(2)
@@ -48,10 +46,18 @@ for column, op, name in ((left, "<=", "x ≤ t (scikit-learn)"), (right, "<", "x
             controls=False,  # a small tree shown whole: its leaves stay above the fold at 1024x768
             # On a projector, one line a box, and the view as tall as the first screen allows
             # (nothing else stands under the two trees): her path down to the leaf, four levels at
-            # 16-px type, is 420 px high, of which the view shows all but its bottom margin.
+            # 16-px type, is 420 px high.
             compact=presenter.active(),
-            presenter_height=416,
+            presenter_height=425,
         )
+if not presenter.active():  # a student on their own; in front of a class the teacher is there
+    # The first link of the page, under the picture: above it, it pushed the leaves below the
+    # first screen at 1024 x 768.
+    st.page_link(
+        "app_pages/first_lesson/first_lesson.py",
+        label="New to decision trees? **Start with a first lesson**: ten short steps, no background needed.",
+        icon=":material/school:",
+    )
 applicant = ", ".join(f"{n} {v:g}" for n, v in zip(example.feature_names, APPLICANT, strict=True))
 st.caption(
     f"The applicant: {applicant}. "
