@@ -35,7 +35,6 @@ __all__ = [
 ]
 
 CONTROL_FONT = 14
-SLIDER_PIXELS = 420  # the step slider's length
 # Room under the plot for the Play/Pause buttons and the slider (pixels).
 CONTROLS_HEIGHT = 180
 _JITTER = 0.28  # half the height of a band of dots
@@ -74,10 +73,7 @@ def animation_controls(names, duration=700, transition=400, from_start=False):
              "font": font}
         ],
         "sliders": [
-            # A length in pixels: a fraction of a plot the browser first lays out a few pixels
-            # wide gave the slider's rail a negative width (a console error).
-            {"active": 0, "steps": steps, "x": 0.0, "len": SLIDER_PIXELS, "lenmode": "pixels",
-             "xanchor": "left",
+            {"active": 0, "steps": steps, "x": 0.0, "len": 1.0, "xanchor": "left",
              "y": 0, "yanchor": "top", "pad": {"t": 100, "b": 0},
              "currentvalue": {"prefix": "Step: ", "font": font, "xanchor": "right"}, "font": font}
         ],
@@ -275,7 +271,13 @@ def threshold_jump_figure(jump, height=460, max_dots=600):
                                "line": {"width": 2.5, "color": "#6a1b9a"}}),
         ]
     )  # fmt: skip
-    figure.add_vline(x=jump.threshold, line={"color": "#6a1b9a", "width": 2, "dash": "dot"})
+    # The threshold as a line trace (the frames leave it as it is), not a shape: beside a
+    # slider, a shape spanning the axis's domain gave the slider's rail a negative width in
+    # the browser (a console error in every load of the page).
+    figure.add_trace(
+        go.Scatter(x=[jump.threshold, jump.threshold], y=[-0.5, 1.5], mode="lines",
+                   line={"color": "#6a1b9a", "width": 2, "dash": "dot"}, hoverinfo="skip")
+    )  # fmt: skip
     figure.update_yaxes(tickvals=[1, 0], ticktext=["left", "right"], range=[-0.6, 1.6],
                         fixedrange=True, tickfont={"size": 14})  # fmt: skip
     figure.update_xaxes(title={"text": jump.feature_name, "font": {"size": 14}},
