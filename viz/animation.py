@@ -271,13 +271,7 @@ def threshold_jump_figure(jump, height=460, max_dots=600):
                                "line": {"width": 2.5, "color": "#6a1b9a"}}),
         ]
     )  # fmt: skip
-    # The threshold as a line trace (the frames leave it as it is), not a shape: beside a
-    # slider, a shape spanning the axis's domain gave the slider's rail a negative width in
-    # the browser (a console error in every load of the page).
-    figure.add_trace(
-        go.Scatter(x=[jump.threshold, jump.threshold], y=[-0.5, 1.5], mode="lines",
-                   line={"color": "#6a1b9a", "width": 2, "dash": "dot"}, hoverinfo="skip")
-    )  # fmt: skip
+    figure.add_vline(x=jump.threshold, line={"color": "#6a1b9a", "width": 2, "dash": "dot"})
     figure.update_yaxes(tickvals=[1, 0], ticktext=["left", "right"], range=[-0.6, 1.6],
                         fixedrange=True, tickfont={"size": 14})  # fmt: skip
     figure.update_xaxes(title={"text": jump.feature_name, "font": {"size": 14}},

@@ -386,10 +386,14 @@ def view_signature(data_key, task, engine, model, params):
     return (data_key, task, engine, model, as_key(params))
 
 
-@cache_budget.data(show_spinner=False, max_entries=32)
+@cache_budget.resource(show_spinner=False, max_entries=32)
 def jump_chart(signature, node, names, _view, _X, _y):
     """The animation of the rows on ``node``'s threshold jumping sides (``jumps``), for the
-    tree of ``signature`` on the data's rows ``_X``, ``_y``."""
+    tree of ``signature`` on the data's rows ``_X``, ``_y``.
+
+    Kept as a resource: a figure of hundreds of points and its frames, never changed but for
+    its margins (the same every time), is not copied at every run.
+    """
     classes = (
         np.searchsorted(np.asarray(_view.fitted.classes), _y)
         if _view.fitted.classes is not None

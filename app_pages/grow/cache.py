@@ -51,8 +51,9 @@ def importances(data_key, settings, tokens, _tree, _X, _y):
     return feature_importances(_tree, np.asarray(_X), np.asarray(_y), n_repeats=5, random_state=0)
 
 
-@cache_budget.data(show_spinner=False, max_entries=64)
+@cache_budget.resource(show_spinner=False, max_entries=64)
 def split_fall_chart(data_key, settings, tokens, node, _grower, _y):
-    """The animation of ``node``'s split (``falling.split_fall``), or None when it has none."""
+    """The animation of ``node``'s split (``falling.split_fall``), or None when it has none
+    (a resource: its frames are not copied at every run)."""
     fall = split_fall(_grower, node, _y)
     return None if fall is None else split_fall_figure(fall)

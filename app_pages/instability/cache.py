@@ -294,9 +294,9 @@ def _removal_animation(task, params, X, y, names, progress=None, should_stop=Non
     return tree_removal_figure(frames, list(names)), order
 
 
-@cache_budget.data(show_spinner="Refitting as rows are removed...", max_entries=32)
+@cache_budget.resource(show_spinner="Refitting as rows are removed...", max_entries=32)
 def removal_animation(data_key, task, params, _X, _y, names):
-    """:func:`_removal_animation`, cached."""
+    """:func:`_removal_animation`, cached as a resource (its frames are not copied at every run)."""
     return _removal_animation(task, params, _X, _y, names)
 
 
