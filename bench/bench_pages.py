@@ -6,11 +6,11 @@ and times, from the user's action to the end of the app's run (the frame's
 
 * the first render of the page (a fresh browser tab, the server already warm),
   by the wall clock from the navigation;
-* three interactions with the page's own controls: the first number input
-  stepped up, the first slider moved one step, the first select box set to
-  its second option (or the next control of another kind when a page has
-  none of these); then a click on each of the page's tabs, one after the
-  other, and back on the first. These are timed inside the page, on the browser's clock:
+* the page's own controls: the first number input stepped up, the first
+  slider moved one step, the first select box set to another option, the
+  first radio set to another option, the buttons the page is used through
+  (Grow's Step, the first lesson's Next); then a click on each of the page's
+  tabs, one after the other, and back on the first. These are timed inside the page, on the browser's clock:
   from the input event (the ``pointerdown`` or ``keydown`` that the user's
   click or key press makes) to the first frame that shows the run's marker.
   The wall clock around Playwright's ``click`` would add its own work before
@@ -55,7 +55,11 @@ _CONTROLS = {
     "number input": '[data-testid="stMain"] [data-testid="stNumberInput"]',
     "slider": '[data-testid="stMain"] [data-testid="stSlider"]',
     "select box": '[data-testid="stMain"] [data-testid="stSelectbox"]',
+    "radio": '[data-testid="stMain"] [data-testid="stRadio"]',
 }
+# The buttons a page is used through, pressed once each (a page's other buttons start long
+# runs, which show progress and a Stop instead of answering within the target).
+_BUTTONS = {"grow": ("Step",), "first_lesson": ("Next →",)}
 
 
 def _free_port():
@@ -147,6 +151,10 @@ def _interact(page, kind, index, before_action=None):
     if kind == "number input":
         arm(page)
         control.locator('button[data-testid="stNumberInputStepUp"]').click()
+    elif kind == "radio":  # an option not chosen yet (the first lesson's prediction, say)
+        option = control.locator("label").filter(has_not=page.locator("input:checked")).first
+        arm(page)
+        option.click()
     elif kind == "slider":
         control.locator(
             'input[type="range"]'
@@ -236,6 +244,13 @@ def _time_page(browser, url, spec, repeat):
             in_page.append(seconds if seconds is not None else wall[-1])
         if in_page:
             results.append((kind, statistics.median(in_page), statistics.median(wall)))
+    for label in _BUTTONS.get(spec.url_path, ()):
+        page.evaluate(_ARM_INPUT_CLOCK_JS)
+        started = time.perf_counter()
+        page.get_by_role("button", name=label, exact=True).first.click()
+        run, seconds = _wait_for_run_in_page(page, run, _NO_RUN_AFTER_MS)
+        wall = time.perf_counter() - started
+        results.append((f"button {label}", seconds if seconds is not None else wall, wall))
     run, tab_results = _time_tabs(page, run, repeat)
     page.close()
     return first, results + tab_results
