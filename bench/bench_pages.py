@@ -152,7 +152,8 @@ def _interact(page, kind, index, before_action=None):
         arm(page)
         control.locator('button[data-testid="stNumberInputStepUp"]').click()
     elif kind == "radio":  # an option not chosen yet (the first lesson's prediction, say)
-        option = control.locator("label").filter(has_not=page.locator("input:checked")).first
+        options = control.locator('[role="radiogroup"] label')
+        option = options.filter(has_not=page.locator("input:checked")).first
         arm(page)
         option.click()
     elif kind == "slider":
