@@ -6,7 +6,9 @@ The trees of an :class:`~trees.interop.ImportedModel` are packed end to end
 * ``feature``: the feature tested, -1 at a leaf, ``-2 - feature`` at a
   membership node (a categorical split: the row goes left when its value,
   truncated to an integer as LightGBM and XGBoost do, is one of the node's
-  codes, ``codes[node, code] == 1``; negative and unknown codes go right);
+  codes, ``codes[code_row[node], code] == 1``; negative and unknown codes go
+  right); the code table has a row per membership node only, so its size is
+  the membership nodes times the codes (``LIMITS["category_cells"]``);
 * ``threshold``, ``left``, ``right`` (children ids in the pack);
 * ``missing``: bit 0 is the node's default direction (1: left), bits 1-2
   how the node reads a missing value (:data:`MISSING_KINDS`):
@@ -17,6 +19,12 @@ The trees of an :class:`~trees.interop.ImportedModel` are packed end to end
     way (LightGBM's ``missing_type=Zero``);
   - 2, ``"as_zero"``: NaN is read as 0 and compared (LightGBM's
     ``missing_type=None``).
+
+Leaf values are one column per node when each tree adds to one output (a
+boosted model, a class per tree: ``columns[t]`` is the output), and one
+column per output when a tree's leaves hold a vector (a forest's class
+probabilities: ``columns[t] = -1``); a 1,000-class booster then packs one
+value a node, not 1,000, and its walk adds one.
 
 The threshold test of each tree is a flag (``strict``): ``x < t`` (1) or
 ``x <= t`` (0), so one walk serves the two operators of source 000 (section
@@ -31,7 +39,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numba import njit
 
-from ._build import ModelFileError
+from ._build import LIMITS, ModelFileError
 
 __all__ = ["MISSING_KINDS", "Pack", "cast_rows", "pack", "raw_scores", "tie_counts"]
 
@@ -45,10 +53,13 @@ _POOL, _LOCK = None, threading.Lock()
 class Pack:
     """The packed arrays of a model's trees (module docstring); built by :func:`pack`."""
 
-    def __init__(self, feature, threshold, left, right, missing, codes, values, roots, depth):
+    def __init__(self, feature, threshold, left, right, missing, codes, values, roots, depth,
+                 columns, n_outputs):  # fmt: skip
         self.feature, self.threshold = feature, threshold
-        self.left, self.right, self.missing, self.codes = left, right, missing, codes
+        self.left, self.right, self.missing = left, right, missing
+        self.codes, self.code_row = codes
         self.values, self.roots, self.max_depth = values, roots, depth
+        self.columns, self.n_outputs = columns, n_outputs
         # The fast walk's arrays: the feature of plain numeric nodes (NaN goes the default
         # way), -1 at leaves, -2 at nodes with other rules; the children side by side.
         special = (feature < -1) | ((missing >> 1) != 0)
@@ -58,7 +69,8 @@ class Pack:
 
     def arrays(self):
         """The arrays in the kernels' argument order."""
-        return (self.feature, self.threshold, self.left, self.right, self.missing, self.codes)
+        return (self.feature, self.threshold, self.left, self.right, self.missing, self.codes,
+                self.code_row)  # fmt: skip
 
 
 def pack(model):
@@ -81,30 +93,46 @@ def pack(model):
         children.append(np.where(ids >= 0, ids + shift, -1))
     kinds = np.concatenate(model.missing_kind).astype(np.int8)
     missing = (np.concatenate(model.missing_left).astype(np.int8) | (kinds << 1)).astype(np.int8)
-    codes = _code_table(model.trees, sizes.sum())
-    values = np.zeros((sizes.sum(), model.n_outputs))
+    values, columns = _leaf_values(model, roots, sizes)
+    depth = max((t.max_depth for t in model.trees), default=0)
+    return Pack(feature, threshold, *children, missing, _code_table(model.trees), values, roots,
+                depth, columns, model.n_outputs)  # fmt: skip
+
+
+def _leaf_values(model, roots, sizes):
+    """The weighted leaf values, and per tree the output they add to (module docstring)."""
+    vector = np.any(model.tree_output < 0)
+    values = np.zeros((sizes.sum(), model.n_outputs if vector else 1))
     for t, tree in enumerate(model.trees):
         block = tree.value * model.tree_weight[t]
         rows = slice(roots[t], roots[t] + sizes[t])
-        if block.shape[1] == model.n_outputs and model.tree_output[t] < 0:
+        if not vector:
+            values[rows, 0] = block[:, 0]
+        elif block.shape[1] == model.n_outputs and model.tree_output[t] < 0:
             values[rows] = block
         else:
             values[rows, model.tree_output[t]] = block[:, 0]
-    depth = max((t.max_depth for t in model.trees), default=0)
-    return Pack(feature, threshold, *children, missing, codes, values, roots, depth)
+    return values, (np.full(len(model.trees), -1) if vector else model.tree_output).astype(np.int64)
 
 
-def _code_table(trees, n_nodes):
-    """(n_nodes, width) uint8: 1 where a membership node sends a code left."""
+def _code_table(trees):
+    """``(table, row)``: per membership node a row of the (n_membership, width) uint8 table,
+    1 where it sends a code left (the last column: codes it does not know); -1 elsewhere."""
     sets = [c for t in trees for c in t.categories]
-    width = max((max(c) + 1 for c in sets if c), default=0) + 1
-    if width > 1 and n_nodes * width > 50_000_000:
-        raise ModelFileError("The model's categorical splits name too many categories.")
-    table = np.zeros((n_nodes, width), dtype=np.uint8)
-    for node, c in enumerate(sets):
-        if c:
-            table[node, list(c)] = 1
-    return table
+    row = np.full(len(sets), -1, dtype=np.int64)
+    members = [node for node, c in enumerate(sets) if c is not None]
+    width = max((max(sets[node]) + 1 for node in members if sets[node]), default=0) + 1
+    if len(members) * width > LIMITS["category_cells"]:
+        raise ModelFileError(
+            f"The model's categorical splits name too many categories ({len(members):,} nodes "
+            f"by {width - 1:,} codes; at most {LIMITS['category_cells']:,} together). Export a "
+            "model with fewer categories."
+        )
+    table = np.zeros((max(len(members), 1), width), dtype=np.uint8)
+    for k, node in enumerate(members):
+        row[node] = k
+        table[k, list(sets[node])] = 1
+    return table, row
 
 
 def cast_rows(X, precision, tiny_as_zero=False):
@@ -123,7 +151,7 @@ def cast_rows(X, precision, tiny_as_zero=False):
 
 
 @njit(**_JIT)
-def _child(feature, threshold, left, right, missing, codes, node, X, i, strict):
+def _child(feature, threshold, left, right, missing, codes, code_row, node, X, i, strict):
     """The child row ``X[i]`` goes to at the internal ``node`` (module docstring)."""
     f = feature[node]
     index = f if f >= 0 else -2 - f
@@ -139,7 +167,7 @@ def _child(feature, threshold, left, right, missing, codes, node, X, i, strict):
     if f < -1:
         invalid = codes.shape[1] - 1
         # the libraries truncate a category value to an integer (2.7 reads as 2)
-        if 0 <= value < invalid and codes[node, int(value)]:
+        if 0 <= value < invalid and codes[code_row[node], int(value)]:
             return left[node]
         return right[node]
     if strict:
@@ -151,7 +179,7 @@ _ROW_BLOCK = 256  # rows walked through every tree before the next rows (they st
 
 
 @njit(**_JIT)
-def _accumulate(arrays, fast, values, roots, strict, X, start, stop, out):
+def _accumulate(arrays, fast, values, columns, roots, strict, X, start, stop, out):
     """Add to ``out[i]`` the leaf values of rows ``start:stop`` in every tree.
 
     Blocks of rows walk the trees one after the other (the block's values and
@@ -161,7 +189,7 @@ def _accumulate(arrays, fast, values, roots, strict, X, start, stop, out):
     :func:`_child`. The walk is written out here, not called: measured, a call
     per row and tree (its array arguments passed each time) is 6 times slower.
     """
-    feature, threshold, left, right, missing, codes = arrays
+    feature, threshold, left, right, missing, codes, code_row = arrays
     plain, children, default = fast
     for first in range(start, stop, _ROW_BLOCK):
         last = min(first + _ROW_BLOCK, stop)
@@ -181,15 +209,17 @@ def _accumulate(arrays, fast, values, roots, strict, X, start, stop, out):
                     elif f == -1:
                         break
                     else:
-                        node = _child(
-                            feature, threshold, left, right, missing, codes, node, X, i, s
-                        )
-                for k in range(values.shape[1]):
-                    out[i, k] += values[node, k]
+                        node = _child(feature, threshold, left, right, missing, codes,
+                                      code_row, node, X, i, s)  # fmt: skip
+                if columns[t] >= 0:  # the tree adds to one output (module docstring)
+                    out[i, columns[t]] += values[node, 0]
+                else:
+                    for k in range(values.shape[1]):
+                        out[i, k] += values[node, k]
 
 
 @njit(**_JIT)
-def _ties(arrays, fast, values, roots, strict, X, start, stop, row_ties, node_ties, out):
+def _ties(arrays, fast, values, columns, roots, strict, X, start, stop, row_ties, node_ties, out):
     """Walk rows ``start:stop`` under ``strict`` and under the other test at once.
 
     Counts, along each row's path, the numeric nodes whose threshold equals
@@ -199,7 +229,7 @@ def _ties(arrays, fast, values, roots, strict, X, start, stop, row_ties, node_ti
     tests take the same path (they differ only at ``x == t``). Written out as
     :func:`_accumulate` is.
     """
-    feature, threshold, left, right, missing, codes = arrays
+    feature, threshold, left, right, missing, codes, code_row = arrays
     plain, children, default = fast
     for first in range(start, stop, _ROW_BLOCK):
         last = min(first + _ROW_BLOCK, stop)
@@ -226,9 +256,8 @@ def _ties(arrays, fast, values, roots, strict, X, start, stop, row_ties, node_ti
                         if g >= 0 and X[i, g] == threshold[node]:
                             ties += 1
                             node_ties[node] += 1
-                        node = _child(
-                            feature, threshold, left, right, missing, codes, node, X, i, s
-                        )
+                        node = _child(feature, threshold, left, right, missing, codes,
+                                      code_row, node, X, i, s)  # fmt: skip
                 row_ties[i] += ties
                 other = node
                 if ties > 0:  # the other test's path, from the root
@@ -247,10 +276,14 @@ def _ties(arrays, fast, values, roots, strict, X, start, stop, row_ties, node_ti
                             break
                         else:
                             other = _child(feature, threshold, left, right, missing, codes,
-                                           other, X, i, o)  # fmt: skip
-                for k in range(values.shape[1]):
-                    out[0, i, k] += values[node, k]
-                    out[1, i, k] += values[other, k]
+                                           code_row, other, X, i, o)  # fmt: skip
+                if columns[t] >= 0:
+                    out[0, i, columns[t]] += values[node, 0]
+                    out[1, i, columns[t]] += values[other, 0]
+                else:
+                    for k in range(values.shape[1]):
+                        out[0, i, k] += values[node, k]
+                        out[1, i, k] += values[other, k]
 
 
 def _pool():
@@ -278,8 +311,8 @@ def raw_scores(packed, X, strict, n_jobs=None):
     n_jobs : int, optional
         Threads (default 2).
     """
-    out = np.zeros((X.shape[0], packed.values.shape[1]))
-    args = (packed.arrays(), packed.fast, packed.values, packed.roots, strict, X)
+    out = np.zeros((X.shape[0], packed.n_outputs))
+    args = (packed.arrays(), packed.fast, packed.values, packed.columns, packed.roots, strict, X)
     blocks = _blocks(X.shape[0], n_jobs)
     if len(blocks) == 1:
         _accumulate(*args, 0, X.shape[0], out)
@@ -302,10 +335,10 @@ def tie_counts(packed, X, strict, n_jobs=None):
         Raw scores without the base score: under ``strict``, then under the other test.
     """
     row_ties = np.zeros(X.shape[0], dtype=np.int64)
-    out = np.zeros((2, X.shape[0], packed.values.shape[1]))
+    out = np.zeros((2, X.shape[0], packed.n_outputs))
     blocks = _blocks(X.shape[0], n_jobs)
     per_block = np.zeros((len(blocks), packed.feature.shape[0]), dtype=np.int64)
-    args = (packed.arrays(), packed.fast, packed.values, packed.roots, strict, X)
+    args = (packed.arrays(), packed.fast, packed.values, packed.columns, packed.roots, strict, X)
     futures = [_pool().submit(_ties, *args, a, b, row_ties, per_block[k], out)
                for k, (a, b) in enumerate(blocks)]  # fmt: skip
     for future in futures:
