@@ -41,7 +41,15 @@ from numba import njit
 
 from ._build import LIMITS, ModelFileError
 
-__all__ = ["MISSING_KINDS", "Pack", "cast_rows", "pack", "raw_scores", "tie_counts"]
+__all__ = [
+    "MISSING_KINDS",
+    "Pack",
+    "cast_rows",
+    "code_table_shape",
+    "pack",
+    "raw_scores",
+    "tie_counts",
+]
 
 MISSING_KINDS = {"default": 0, "zero": 1, "as_zero": 2}
 _ZERO = float(np.float32(1e-35))  # LightGBM's kZeroThreshold, a float
@@ -115,19 +123,30 @@ def _leaf_values(model, roots, sizes):
     return values, (np.full(len(model.trees), -1) if vector else model.tree_output).astype(np.int64)
 
 
-def _code_table(trees):
-    """``(table, row)``: per membership node a row of the (n_membership, width) uint8 table,
-    1 where it sends a code left (the last column: codes it does not know); -1 elsewhere."""
-    sets = [c for t in trees for c in t.categories]
-    row = np.full(len(sets), -1, dtype=np.int64)
-    members = [node for node, c in enumerate(sets) if c is not None]
-    width = max((max(sets[node]) + 1 for node in members if sets[node]), default=0) + 1
+def code_table_shape(trees):
+    """``(members, width)``: the packed ids of the membership nodes and the code table's
+    width (the largest code + 2), refused past ``LIMITS["category_cells"]`` cells."""
+    sizes = [t.node_count for t in trees]
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    members = [start + node for t, start in zip(trees, starts, strict=True)
+               for node in np.flatnonzero(t.is_membership)]  # fmt: skip
+    sets = [t.categories[node] for t in trees for node in np.flatnonzero(t.is_membership)]
+    width = max((max(c) + 1 for c in sets if c), default=0) + 1
     if len(members) * width > LIMITS["category_cells"]:
         raise ModelFileError(
             f"The model's categorical splits name too many categories ({len(members):,} nodes "
             f"by {width - 1:,} codes; at most {LIMITS['category_cells']:,} together). Export a "
             "model with fewer categories."
         )
+    return members, width
+
+
+def _code_table(trees):
+    """``(table, row)``: per membership node a row of the (n_membership, width) uint8 table,
+    1 where it sends a code left (the last column: codes it does not know); -1 elsewhere."""
+    members, width = code_table_shape(trees)
+    sets = [c for t in trees for c in t.categories]
+    row = np.full(len(sets), -1, dtype=np.int64)
     table = np.zeros((max(len(members), 1), width), dtype=np.uint8)
     for k, node in enumerate(members):
         row[node] = k
