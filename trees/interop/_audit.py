@@ -26,6 +26,7 @@ import pandas as pd
 
 from trees.studies._lattice import lattice_features
 
+from ._build import ModelFileError
 from ._model import ImportedModel
 from ._predict import tie_counts
 from ._registry import from_model
@@ -223,8 +224,24 @@ def _predictions(model, X, Xp, ties, raw):
     return out
 
 
+def _check_finite(out, n_rows):
+    """Refuse predictions that are not finite numbers (raw scores that overflowed float64):
+    a NaN under both tests differs by NaN, which no count of changed rows would include."""
+    bad = np.zeros(n_rows, dtype=bool)
+    for name in ("native", "other"):
+        bad |= ~np.isfinite(np.asarray(out[name]).reshape(n_rows, -1)).all(axis=1)
+    if bad.any():
+        raise ModelFileError(
+            f"The model's predictions are not finite numbers on {bad.sum():,} of the {n_rows:,} "
+            "rows (its leaf values add up past the largest float64 number), so the lab cannot "
+            "compare them; the file is damaged, or the rows are far outside the training data."
+        )
+
+
 def _row_table(model, out, ties):
-    rows = pd.DataFrame({"thresholds_met": ties})
+    # The columns are gathered first and framed once: inserted one at a time, a 1,000-class
+    # model's 4,000 columns took seconds and a pandas warning per insert.
+    rows = {"thresholds_met": ties}
     for name in ("native", "other", "average", "half"):
         if name not in out:
             continue
@@ -238,7 +255,7 @@ def _row_table(model, out, ties):
             rows[name] = values
         if name != "native":
             rows[f"{name}_move"] = _change(values, out["native"])
-    return rows
+    return pd.DataFrame(rows)
 
 
 def _flip_table(model, Xp, ties_node, changed, tree_of, names):
@@ -280,6 +297,7 @@ def audit_conditioning(model, X):
     per_tree["rows_on_threshold"] = np.bincount(tree_of, weights=ties_node,
                                                 minlength=model.n_trees).astype(int)  # fmt: skip
     out = _predictions(model, X, Xp, ties, raw)
+    _check_finite(out, X.shape[0])
     clf = model.is_classifier
     comparisons = [_comparison("<= vs <", out["<="], out["<"], clf),
                    _comparison("float32 vs float64", out["native"], out["precision"], clf),
