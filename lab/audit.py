@@ -1,21 +1,28 @@
 """``python -m lab audit MODEL DATA``: is a model affected by the conditioning bias?
 
 Reads a model file safely (``trees.interop.load_model_file``: XGBoost JSON or
-UBJSON, LightGBM text, CatBoost JSON, scikit-learn skops; never a pickle) and
+UBJSON, LightGBM text, CatBoost JSON, scikit-learn skops; never a pickle), in
+a worker process with a time and a memory limit (``lab.model_files``), and
 a table (``datasets.read_table``), prints the audit's headline and summary,
 and with ``--out DIR`` writes ``predictions.csv`` (each row's native,
 other-operator and averaged predictions), ``flips.csv`` (the nodes rows sit
 on) and ``probes.csv`` (rows on every threshold, for testing a converter).
+The ``--out`` folder is made (and checked writable) before anything is read;
+what the reader noted about the model (``ImportedModel.notes``) goes to stderr.
 """
 
 import json
 import os
+import sys
 
 import numpy as np
 import pandas as pd
 
 from datasets import DataError, read_table
-from trees.interop import LIMITS, audit_conditioning, load_model_file, threshold_probes
+from trees.interop import LIMITS, audit_conditioning, threshold_probes
+
+from .model_files import read_model_in_worker
+from .paths import output_folder
 
 __all__ = ["add_audit_parser", "run_audit"]
 
@@ -38,7 +45,7 @@ def _read_model(path):
     if os.path.getsize(path) > LIMITS["bytes"]:
         raise ValueError(f"{path} is larger than {LIMITS['bytes'] // 2**20} MB.")
     with open(path, "rb") as file:
-        return load_model_file(os.path.basename(path), file.read())
+        return read_model_in_worker(os.path.basename(path), file.read())
 
 
 def _features(table, model, target):
@@ -77,7 +84,19 @@ def _scores(audit, y):
 
 def run_audit(args, store, out):
     """The ``audit`` command (``store`` is unused: nothing is saved to the results store)."""
+    made = output_folder(args.out, "--out") if args.out else False
+    try:
+        _audit(args, out)
+    except BaseException:
+        if made and not os.listdir(args.out):  # made for this run, which wrote nothing
+            os.rmdir(args.out)
+        raise
+
+
+def _audit(args, out):
     model = _read_model(args.model)
+    for note in model.notes:
+        print(f"tree-bias-lab: note: {note}", file=sys.stderr)
     table = read_table(args.data)
     X = _features(table, model, args.target)
     audit = audit_conditioning(model, X)
@@ -87,7 +106,6 @@ def run_audit(args, store, out):
     out.write(audit.headline() + "\n")
     out.write(json.dumps(summary, indent=1, default=str) + "\n")
     if args.out:
-        os.makedirs(args.out, exist_ok=True)
         audit.rows.to_csv(os.path.join(args.out, "predictions.csv"), index_label="row")
         audit.flips.to_csv(os.path.join(args.out, "flips.csv"), index=False)
         threshold_probes(model, X).to_csv(os.path.join(args.out, "probes.csv"), index=False)
