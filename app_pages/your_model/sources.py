@@ -90,6 +90,8 @@ def _uploaded():
     except ModelFileError as err:
         st.error(f"{plain(file.name)} cannot be read: {plain(err)}")
         errors.end_page()
+    for note in model.notes:  # what the reader read in its library's own way
+        st.info(f"{plain(file.name)}: {plain(note)}")
     return ModelChoice(model, key, "upload", file_name=file.name)
 
 
