@@ -263,8 +263,8 @@ def check_library_params(engine, params, tasks=("classification", "regression"))
     small = {**params, **{name: 1 for name in _TREE_COUNTS[engine] if name in params}}
     rng = np.random.default_rng(0)
     X = rng.normal(size=(40, 3))
-    name = type(library_estimator(engine, tasks[0], small, 0)).__name__
     for task in tasks:
+        name = type(library_estimator(engine, task, small, 0)).__name__
         y = (X[:, 0] > 0).astype(int) if task == "classification" else X[:, 0]
         try:
             with warnings.catch_warnings(record=True) as caught:
