@@ -9,11 +9,11 @@ itself. The valid models they start from are trained in the tests
 import functools
 import io
 import json
-import struct
 import zipfile
 
 import numpy as np
 
+from bench import model_fuzz
 from tests import interop_helpers as h
 
 # ----------------------------------------------------------------- valid models
@@ -56,36 +56,9 @@ def rows(n_rows=200):
 
 
 # ------------------------------------------------------------------------ UBJSON
-
-
-def ubjson(value):
-    """``value`` (dicts, lists, numpy arrays, str, int, float, bool, None) as UBJSON bytes."""
-    if isinstance(value, dict):
-        return b"{" + b"".join(_key(k) + ubjson(v) for k, v in value.items()) + b"}"
-    if isinstance(value, np.ndarray):  # a typed array, of the array's own type
-        code = value.dtype.kind + str(value.dtype.itemsize)
-        kind, dtype = _TYPED.get(code, (b"U", ">u1"))
-        return b"[$" + kind + b"#L" + struct.pack(">q", value.size) + value.astype(dtype).tobytes()
-    if isinstance(value, list | tuple):
-        return b"[" + b"".join(ubjson(v) for v in value) + b"]"
-    if isinstance(value, str):
-        return b"S" + _key(value)
-    if isinstance(value, bool):
-        return b"T" if value else b"F"
-    if value is None:
-        return b"Z"
-    if isinstance(value, int):
-        return b"L" + struct.pack(">q", value)
-    return b"D" + struct.pack(">d", value)
-
-
-_TYPED = {"i1": (b"i", ">i1"), "u1": (b"U", ">u1"), "i2": (b"I", ">i2"), "i4": (b"l", ">i4"),
-          "i8": (b"L", ">i8"), "f4": (b"d", ">f4"), "f8": (b"D", ">f8")}  # fmt: skip
-
-
-def _key(text):
-    raw = text.encode()
-    return b"L" + struct.pack(">q", len(raw)) + raw
+# ``ubjson(value)``: the fuzzer's encoder (numpy arrays as typed arrays, as XGBoost writes them).
+ubjson = model_fuzz.ubjson
+_key = model_fuzz._key
 
 
 # ------------------------------------------------------------------------ XGBoost
@@ -318,3 +291,14 @@ def skops_with_schema(edit):
 def tree_schema(schema):
     """The schema node of the tree's ``tree_`` (a scikit-learn ``Tree``)."""
     return schema["content"]["content"]["tree_"]
+
+
+def schema_nodes(value):
+    """Every dict of a skops schema."""
+    if isinstance(value, dict):
+        yield value
+        for item in value.values():
+            yield from schema_nodes(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from schema_nodes(item)

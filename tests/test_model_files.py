@@ -162,18 +162,36 @@ def _written(data, name):
 # ------------------------------------------------------------ skops files that lie to sklearn
 
 
+def _everywhere(schema, node, content):
+    """Set ``content`` in ``node`` and in every node of its id (skops builds one object per
+    id: a careful attacker changes them all)."""
+    for other in hm.schema_nodes(schema):
+        if other.get("__id__") == node["__id__"]:
+            other["content"] = content
+
+
 def test_a_skops_tree_declaring_more_nodes_than_it_holds():
     def more_nodes(schema):
-        hm.tree_schema(schema)["content"]["content"]["node_count"]["content"] = "100000"
+        _everywhere(schema, hm.tree_schema(schema)["content"]["content"]["node_count"], "100000")
 
     _refused("tree.skops", hm.skops_with_schema(more_nodes), "declares 100,000 nodes")
 
 
 def test_a_skops_tree_declaring_more_outputs_than_class_counts():
     def more_outputs(schema):
-        hm.tree_schema(schema)["__reduce__"]["args"]["content"][2]["content"] = "1000000000"
+        _everywhere(schema, hm.tree_schema(schema)["__reduce__"]["args"]["content"][2], "1000000")
 
     _refused("tree.skops", hm.skops_with_schema(more_outputs), "Multi-output")
+
+
+def test_a_skops_schema_giving_one_object_two_values():
+    """skops builds an object once per id: the tree's n_features is the estimator's
+    n_features_in_; a schema saying 4 in one place and 2**63 - 1 in the other is refused."""
+
+    def two_values(schema):
+        hm.tree_schema(schema)["__reduce__"]["args"]["content"][0]["content"] = str(2**63 - 1)
+
+    _refused("tree.skops", hm.skops_with_schema(two_values), "one object two different values")
 
 
 # -------------------------------------------------------------- issue 61: damaged documents

@@ -160,6 +160,7 @@ def from_sklearn_model(model):
     name = type(model).__name__
     need(name in SKLEARN_TYPES, f"{name} is not a supported scikit-learn tree model.")
     need(hasattr(model, "n_features_in_"), f"The {name} is not fitted.")
+    check_count(model.n_features_in_, "features", "features")
     if name in _SINGLE:
         return _averaged(model, [model])
     if name in _FORESTS:

@@ -16,6 +16,12 @@ is read here and every tree it describes must declare one output, one
 class count within the limits, and as many nodes as its arrays hold (their
 ``.npy`` headers are read, never their data). The tree's children are
 checked after loading (``_sklearn._checked_trees``).
+
+skops builds an object once per ``__id__`` and reuses it wherever the id
+comes again (the tree's ``n_features`` is the estimator's
+``n_features_in_``, one int): a schema whose nodes of one id say different
+things would have a tree read one value here and be built with another, so
+it is refused first.
 """
 
 import json
@@ -107,6 +113,18 @@ def _check_tree(archive, node):
     return count
 
 
+def _one_value_per_id(schema):
+    """Refuse a schema in which two nodes of one ``__id__`` hold different values."""
+    seen = {}
+    for node in _nodes_of(schema):
+        if "__id__" not in node or node.get("__loader__") not in ("JsonNode", "NdArrayNode"):
+            continue
+        value = (node.get("__loader__"), str(node.get("content")), str(node.get("file")))
+        need(seen.setdefault(str(node["__id__"]), value) == value,
+             "The skops file gives one object two different values; it was edited, not saved "
+             "by skops. Save the model again with skops.io.dump.")  # fmt: skip
+
+
 def check_skops_trees(archive, schema):
     """Check every scikit-learn ``Tree`` a skops file's schema describes (module docstring).
 
@@ -125,6 +143,7 @@ def check_skops_trees(archive, schema):
     ValueError
         An array the schema names that cannot be read.
     """
+    _one_value_per_id(schema)
     counts = [_check_tree(archive, node) for node in _nodes_of(schema)
               if (node.get("__module__"), node.get("__class__")) == _TREE]  # fmt: skip
     check_count(len(counts), "trees", "trees")
