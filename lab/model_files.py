@@ -69,20 +69,20 @@ def _failure(status, value, name, seconds, megabytes):
         return value
     if status == "timeout":
         return (
-            f"Reading {name} took longer than {seconds:g} seconds, so it was stopped: it is "
-            "larger than the models the lab reads, or damaged. Export a model with fewer trees, "
-            f"or, on a server you run, raise ${TIMEOUT_ENV}."
+            f"Reading {name} took longer than {seconds:g} seconds, so it was stopped (it is "
+            "larger than the models the lab reads, or damaged): export a model with fewer "
+            f"trees, or, on a server you run, raise ${TIMEOUT_ENV}."
         )
     if status == "memory":
         return (
-            f"Reading {name} needed more than {megabytes:g} MB of memory, so it was stopped: it "
-            "declares more than its bytes hold, or is larger than the models the lab reads. "
-            f"Export a model with fewer trees, or, on a server you run, raise ${MEMORY_ENV}."
+            f"Reading {name} needed more than {megabytes:g} MB of memory, so it was stopped (it "
+            "declares more than its bytes hold, or is larger than the models the lab reads): "
+            f"export a model with fewer trees, or, on a server you run, raise ${MEMORY_ENV}."
         )
     if status == "died":
         return (
-            f"Reading {name} stopped before it was done (the reader crashed on it): the file is "
-            "damaged. Save the model again in its library's own format and open that file."
+            f"Reading {name} stopped before it was done (the reader crashed on it), so the file "
+            "is damaged: save the model again in its library's own format and open that file."
         )
     raise RuntimeError(f"The model file could not be read: {value}")
 

@@ -190,10 +190,10 @@ def lightgbm_with_categories(words, n_nodes=5_000, high_bit=False):
     return (header + "\n\n" + tree + "\nend of trees\n").encode()
 
 
-def lightgbm_with_threshold(value):
-    """Issue 60: the valid LightGBM model with its first numeric threshold read as ``value``
-    (and its first tree's declared size, ``tree_sizes``, changed to match)."""
-    text = lightgbm_text()
+def lightgbm_with_threshold(value, text=None):
+    """Issue 60: a LightGBM model text (the valid one by default) with its first numeric
+    threshold read as ``value`` (and its first tree's declared size changed to match)."""
+    text = lightgbm_text() if text is None else text
     start = text.index("\nthreshold=") + len("\nthreshold=")
     end = text.index(" ", start)
     sizes = text.split("tree_sizes=")[1].split("\n")[0]

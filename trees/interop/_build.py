@@ -62,6 +62,10 @@ LIMITS = {
 }
 
 
+# What to do about a file whose structure is broken (the end of a refusal's sentence).
+_DAMAGED = "the file is damaged or was edited; save the model again from its library."
+
+
 class ModelFileError(ValueError):
     """A model file or object that cannot be imported; the message says why and what to do."""
 
@@ -80,7 +84,7 @@ class Budget:
         """Take ``amount``; refuse (naming ``what``) when the model would pass its limit."""
         self.left -= int(amount)
         need(self.left >= 0, f"The model's {what} pass the limit of {LIMITS[self.kind]:,} "
-             "together. Export a smaller model.")  # fmt: skip
+             "together: export a smaller model.")  # fmt: skip
 
 
 def need(condition, message):
@@ -97,8 +101,8 @@ def check_count(value, limit, what):
         raise ModelFileError(f"The model's {what} is not a whole number ({value!r}).") from None
     need(
         0 <= number <= LIMITS[limit],
-        f"The model declares {number} {what}; at most {LIMITS[limit]:,} are accepted. "
-        "Export a smaller model.",
+        f"The model declares {number} {what}, and at most {LIMITS[limit]:,} are accepted: "
+        "export a smaller model.",
     )
     return number
 
@@ -117,18 +121,18 @@ def _depths(left, right):
     while level.size:
         need(
             np.all(depth[level] < 0) and np.unique(level).size == level.size,
-            "A node of the model is reached twice: its children do not form a tree.",
+            "A node of the model is reached twice (its children do not form a tree): " + _DAMAGED,
         )
         need(
             current <= LIMITS["depth"],
-            f"A tree of the model is deeper than {LIMITS['depth']} levels; no library grows such "
-            "trees by default. Export the model again, or a shallower one.",
+            f"A tree of the model is deeper than {LIMITS['depth']} levels, which no library grows "
+            "by default: export the model again, or a shallower one.",
         )
         depth[level] = current
         internal = level[left[level] >= 0]
         level = np.concatenate([left[internal], right[internal]])
         current += 1
-    need(np.all(depth >= 0), "Some nodes of the model cannot be reached from its root.")
+    need(np.all(depth >= 0), "Some nodes of the model cannot be reached from its root: " + _DAMAGED)
     return depth
 
 
@@ -151,7 +155,7 @@ def check_tree_shape(left, right):
     leaf = left < 0
     need(
         np.all((right < 0) == leaf) and np.all(left[~leaf] < n) and np.all(right[~leaf] < n),
-        "A node of the model has a child id outside its tree.",
+        "A node of the model has a child id outside its tree: " + _DAMAGED,
     )
     return _depths(left, right)
 

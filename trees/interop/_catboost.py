@@ -109,8 +109,8 @@ def _oblivious(tree, column, nan_left, n_features, n_outputs):
 # scale crashes it (a segmentation fault).
 _NOT_A_NUMBER = (
     "CatBoost never writes such a number, and its own JSON reader cannot use it (it stops "
-    "reading there, or crashes), so no reading of this file is the model that was saved. "
-    "Export the model again with save_model(path, format='json')."
+    "reading there, or crashes), so no reading of this file is the model that was saved; "
+    "export the model again with save_model(path, format='json')."
 )
 
 
@@ -121,7 +121,7 @@ def _class_names(info):
     need(names is None or (isinstance(names, list) and all(
          isinstance(n, str | int | float) and not isinstance(n, bool) for n in names)),
          "The model's class names (model_info.class_params.class_names) are not a list of "
-         "labels. Export the model again with save_model(path, format='json').")  # fmt: skip
+         "labels: export the model again with save_model(path, format='json').")  # fmt: skip
     return names or None
 
 

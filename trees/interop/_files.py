@@ -77,11 +77,11 @@ def _check_json_budget(name, data):
     containers = data.count(b"{") + data.count(b"[")
     need(containers <= LIMITS["containers"],
          f"{name} holds up to {containers:,} JSON objects and arrays; a model file has at most "
-         f"{LIMITS['containers']:,}. It is not a model the lab reads.")  # fmt: skip
+         f"{LIMITS['containers']:,}, so it is not a model the lab reads.")  # fmt: skip
     strings = data.count(b'"') // 2
     need(strings <= LIMITS["strings"],
          f"{name} holds up to {strings:,} JSON strings; a model file has at most "
-         f"{LIMITS['strings']:,}. It is not a model the lab reads.")  # fmt: skip
+         f"{LIMITS['strings']:,}, so it is not a model the lab reads.")  # fmt: skip
 
 
 def _parse_json(name, data):

@@ -35,8 +35,9 @@ def lightgbm_text(model):
     return booster.model_to_string()
 
 
-_SAVE_AGAIN = "Save the model again with model.booster_.save_model('model.txt')"
-_TRUNCATED = f"{_SAVE_AGAIN} and use the whole file."
+_TRUNCATED = (
+    "save the model again with model.booster_.save_model('model.txt') and use the whole file."
+)
 
 
 def _fields(block):
@@ -55,7 +56,7 @@ def _tree_blocks(header, text, start):
     """
     end = text.find("\nend of trees", start)
     need(end >= 0, "The LightGBM model text has no 'end of trees' line: it is cut short "
-         f"(LightGBM itself cannot load it). {_TRUNCATED}")  # fmt: skip
+         f"(LightGBM itself cannot load it); {_TRUNCATED}")  # fmt: skip
     region = text[start + 1 : end + 1] if start >= 0 else ""
     if "tree_sizes" not in header:
         blocks = ("\n" + region).split("\nTree=")[1:] if region else []
@@ -71,7 +72,7 @@ def _tree_blocks(header, text, start):
          and all(block.startswith("Tree=") for block in blocks),
          f"The LightGBM model text declares {len(sizes):,} trees and their sizes in bytes "
          f"(tree_sizes), and holds {region.count('Tree='):,} trees of {len(region):,} bytes: it "
-         f"is cut short or was edited. {_TRUNCATED}")  # fmt: skip
+         f"is cut short or was edited; {_TRUNCATED}")  # fmt: skip
     return blocks
 
 
@@ -108,7 +109,7 @@ def _bitsets(tree):
     need(bounds[0] == 0 and np.all(np.diff(bounds) >= 0), "The categorical bounds are not sorted.")
     need(bounds[-1] <= LIMITS["category_code"] // 32,
          f"The categorical bitsets of a tree name more than {LIMITS['category_code']:,} "
-         "categories. Export a model with fewer categories.")  # fmt: skip
+         "categories: export a model with fewer categories.")  # fmt: skip
     words = _array(tree, "cat_threshold", np.int64, int(bounds[-1]))
     need(np.all((words >= 0) & (words < 2**32)), "A categorical bitset holds a word that is not "
          "a 32-bit number.")  # fmt: skip

@@ -266,7 +266,7 @@ def check_finite_outputs(model):
         if bad:
             raise ModelFileError(
                 f"{bad:,} of the model's {what} are not finite numbers (nan or inf), so every "
-                "prediction it makes would be one too; the file is damaged. Export the model "
+                "prediction it makes would be one too; the file is damaged: export the model "
                 "again."
             )
 

@@ -135,7 +135,7 @@ def code_table_shape(trees):
     if len(members) * width > LIMITS["category_cells"]:
         raise ModelFileError(
             f"The model's categorical splits name too many categories ({len(members):,} nodes "
-            f"by {width - 1:,} codes; at most {LIMITS['category_cells']:,} together). Export a "
+            f"by {width - 1:,} codes; at most {LIMITS['category_cells']:,} together): export a "
             "model with fewer categories."
         )
     return members, width

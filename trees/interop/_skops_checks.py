@@ -121,8 +121,8 @@ def _one_value_per_id(schema):
             continue
         value = (node.get("__loader__"), str(node.get("content")), str(node.get("file")))
         need(seen.setdefault(str(node["__id__"]), value) == value,
-             "The skops file gives one object two different values; it was edited, not saved "
-             "by skops. Save the model again with skops.io.dump.")  # fmt: skip
+             "The skops file gives one object two different values, so it was edited, not "
+             "saved by skops: save the model again with skops.io.dump.")  # fmt: skip
 
 
 def check_skops_trees(archive, schema):
@@ -148,5 +148,5 @@ def check_skops_trees(archive, schema):
               if (node.get("__module__"), node.get("__class__")) == _TREE]  # fmt: skip
     check_count(len(counts), "trees", "trees")
     need(sum(counts) <= LIMITS["nodes"],
-         f"The skops file holds {sum(counts):,} nodes; at most {LIMITS['nodes']:,} are "
-         "accepted. Export a smaller model.")  # fmt: skip
+         f"The skops file holds {sum(counts):,} nodes, and at most {LIMITS['nodes']:,} are "
+         "accepted: export a smaller model.")  # fmt: skip

@@ -43,8 +43,8 @@ class _Reader:
         self.made[kind] += 1
         if self.made[kind] > LIMITS[kind]:
             raise ModelFileError(
-                f"The UBJSON file holds more than {LIMITS[kind]:,} {kind}; an XGBoost model has "
-                "far fewer. It is not a model the lab reads."
+                f"The UBJSON file holds more than {LIMITS[kind]:,} {kind}, far more than an "
+                "XGBoost model, so it is not a model the lab reads."
             )
 
     def left(self):

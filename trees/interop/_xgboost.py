@@ -119,8 +119,8 @@ def _declared(model, trees):
     other counts than it declares. The nodes of all trees are counted against
     the limits from the arrays' lengths, before any array is built.
     """
-    message = ("The XGBoost model declares {} and holds {}: the file is cut short or was edited. "
-               "Save the model again with save_model('model.json') and use the whole file.")  # fmt: skip
+    message = ("The XGBoost model declares {} and holds {}: the file is cut short or was edited; "
+               "save the model again with save_model('model.json') and use the whole file.")  # fmt: skip
     declared = (model.get("gbtree_model_param") or {}).get("num_trees")
     if declared is not None:
         need(str(declared) == str(len(trees)),
