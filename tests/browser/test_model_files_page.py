@@ -50,6 +50,7 @@ def test_a_hostile_file_is_refused_in_words(app_url, browser, model_files, scree
     alert = page.get_by_text("cannot be read").first
     alert.wait_for(timeout=RUN_TIMEOUT_S * 1000)
     assert "reached twice" in alert.inner_text()
+    alert.scroll_into_view_if_needed()
     assert page.locator('[data-testid="stException"]').count() == 0
     assert page.evaluate(_OVERFLOW_JS) == []
     page.screenshot(path=str(screenshot_dir / f"your_model-hostile-{width}.png"), full_page=True)
@@ -67,6 +68,7 @@ def test_an_infinite_threshold_is_read_and_said(app_url, browser, model_files, s
     wait_for_run(page, run)
     note = page.get_by_text("the threshold inf").first
     assert "LightGBM sends every finite value left there" in note.inner_text()
+    note.scroll_into_view_if_needed()  # the page scrolls inside its frame: show the note
     assert page.locator('[data-testid="stException"]').count() == 0
     assert page.evaluate(_OVERFLOW_JS) == []
     page.screenshot(path=str(screenshot_dir / f"your_model-inf-threshold-{width}.png"),
