@@ -325,6 +325,15 @@ class WorkerHelper:
             self.process = process
         return process
 
+    def start(self):
+        """Start the helper now (it imports its reader's libraries while a user picks a file);
+        returns at once when another caller holds it (it is then running already)."""
+        if self.lock.acquire(blocking=False):
+            try:
+                self._running()
+            finally:
+                self.lock.release()
+
     def ask(self, args, timeout, memory=None):
         """The helper's answer ``(status, value)`` to reading ``args`` (:func:`serve`); the
         helper is killed (and restarted next time) when it does not answer within the time

@@ -33,6 +33,7 @@ __all__ = [
     "model_limits",
     "read_model_file",
     "read_model_in_worker",
+    "start_worker",
 ]
 
 # Seconds a model file may take to read: the largest models the limits accept (4 million
@@ -56,6 +57,11 @@ def model_limits():
     (a value that is not a positive number is ignored)."""
     return (positive_setting(TIMEOUT_ENV, MODEL_TIMEOUT),
             positive_setting(MEMORY_ENV, MODEL_MEMORY_MB))  # fmt: skip
+
+
+def start_worker():
+    """Start the model worker's helper ahead of a file (its imports take a few seconds once)."""
+    _HELPER.start()
 
 
 def read_model_file(name, data):

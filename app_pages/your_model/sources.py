@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from lab.model_files import start_worker
 from trees.interop import ModelFileError
 from ui import errors, share, state
 from ui.markdown import plain
@@ -67,6 +68,7 @@ def _trained(data, data_key, X, y):
 
 
 def _uploaded():
+    start_worker()  # the reader's helper imports its libraries while a file is chosen
     file = st.file_uploader(
         "A model in its library's own format: XGBoost .json or .ubj, LightGBM .txt, CatBoost "
         ".json, scikit-learn .skops (never a pickle: opening one runs any code it holds)",
