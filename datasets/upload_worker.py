@@ -25,9 +25,9 @@ slow uploads cannot take every core of the server.
 
 The same machinery reads other files (:class:`WorkerHelper` is given the
 helper's module; ``lab.model_files`` reads model files with it), with a
-memory limit besides: the child's address space is capped at its size when
-forked plus the limit (``RLIMIT_AS``), so an allocation past it raises
-``MemoryError`` in the child, not in the server.
+memory limit besides: the child's writable memory is capped at its size when
+forked plus the limit (``RLIMIT_DATA``, :func:`_limit_memory`), so an
+allocation past it raises ``MemoryError`` in the child, not in the server.
 
 The helper and its child end with their parent: a server killed with
 ``kill -9`` closes the helper's pipe, which the helper watches while a
@@ -110,17 +110,25 @@ def _die_with_parent():
 
 
 def _limit_memory(memory):
-    """Cap this process's address space at its present size plus ``memory`` bytes (Linux)."""
+    """Cap this process's writable private memory at its present size plus ``memory`` bytes.
+
+    ``RLIMIT_DATA`` (Linux >= 4.7: the heap, anonymous mappings, and reserved
+    regions as they are made writable) against the process's ``VmData``, not
+    ``RLIMIT_AS``: glibc and the libraries reserve address space they fill
+    later (64 MB a malloc arena), which an address-space cap would not count.
+    Elsewhere (no ``/proc``) nothing is capped.
+    """
     import resource
 
     try:
-        with open("/proc/self/statm") as statm:
-            size = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
+        with open("/proc/self/status") as status:
+            line = next(line for line in status if line.startswith("VmData:"))
+        size = int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError, StopIteration):
         return
-    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    _, hard = resource.getrlimit(resource.RLIMIT_DATA)
     cap = size + int(memory)
-    resource.setrlimit(resource.RLIMIT_AS, (cap if hard < 0 else min(cap, hard), hard))
+    resource.setrlimit(resource.RLIMIT_DATA, (cap if hard < 0 else min(cap, hard), hard))
 
 
 def _child(connection, function, args, refusals=(DataError,), memory=None):
@@ -134,6 +142,10 @@ def _child(connection, function, args, refusals=(DataError,), memory=None):
         outcome = ("refused", str(err))
     except MemoryError:
         outcome = ("memory", "the reader needed more memory than its limit")
+    except SystemError as err:
+        # Under a memory limit, C code whose allocation failed may return an error without
+        # setting one (measured: numpy, reading a model with a 5 MB limit): the limit's doing.
+        outcome = ("memory" if memory is not None else "failed", f"SystemError: {err}")
     except Exception as err:  # a bug, reported to the caller as one
         outcome = ("failed", f"{type(err).__name__}: {err}")
     try:

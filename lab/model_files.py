@@ -11,7 +11,12 @@ lab.model_files``, started on first use, forks a child per file, kills it
 at the time limit and caps its memory. No file can then hold the server for
 longer than :data:`MODEL_TIMEOUT` or take more than :data:`MODEL_MEMORY_MB`
 of its memory beyond the helper's own, and what went wrong is said in words
-with what to do (:class:`trees.interop.ModelFileError`).
+with what to do (:class:`trees.interop.ModelFileError`). The cap is on the
+child's writable memory (``RLIMIT_DATA``: its size when forked plus the
+limit), so free memory the helper's heap already holds comes on top; the
+helper maps large arrays on their own (``map_large_blocks``), which it unmaps
+when they are freed, so that is the small objects' heap only. A 39 MB XGBoost
+JSON file of 16,000 trees and 389,000 nodes reads within 300 MB.
 
 The helper imports the readers' libraries once (skops, scikit-learn's tree
 modules) with one thread each, so a child is a fork of a warm process and its
@@ -22,6 +27,7 @@ parsed JSON file takes several times its size).
 
 import dataclasses
 
+from datasets._memory import map_large_blocks
 from datasets.upload_worker import WorkerHelper, helper_main, positive_setting
 from trees.interop import LIMITS, ModelFileError, load_model_file
 
@@ -142,5 +148,8 @@ def _warm_imports():
 
 
 if __name__ == "__main__":
+    # Large arrays mapped on their own and unmapped when freed (as in the app): a model the
+    # helper passed on leaves no free heap a child could then use beyond its memory limit.
+    map_large_blocks()
     _warm_imports()
     helper_main(read_model_file, (ModelFileError,))

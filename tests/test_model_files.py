@@ -260,3 +260,43 @@ def test_outputs_that_overflow_are_refused_never_counted_as_unchanged():
     model = read_model_in_worker("big.txt", "\n".join(lines).encode(), SECONDS, MEGABYTES)
     with pytest.raises(ModelFileError, match="not finite numbers on 200 of the 200 rows"):
         audit_conditioning(model, hm.rows())
+
+
+# ------------------------------------------------------------------- the worker's own limits
+
+
+def test_a_file_past_the_time_limit_is_stopped_and_said():
+    data = hm.catboost_many_trees(2_000)
+    with pytest.raises(ModelFileError, match=r"took longer than 0.01 seconds, so it was stopped"):
+        read_model_in_worker("many.json", data, 0.01, MEGABYTES)
+
+
+def test_a_file_past_the_memory_limit_is_stopped_and_said(monkeypatch):
+    """A fresh helper (the limit caps the child's address space beyond the helper's, whose
+    heap may hold free memory from earlier files: lab.model_files' docstring)."""
+    from datasets.upload_worker import WorkerHelper
+    from lab import model_files
+
+    helper = WorkerHelper("lab.model_files", env={"OMP_NUM_THREADS": "1"})
+    monkeypatch.setattr(model_files, "_HELPER", helper)
+    data = hm.xgboost_many_classes(1_000, 100_000)
+    try:
+        with pytest.raises(ModelFileError, match=r"needed more than 5 MB of memory, so it was"):
+            read_model_in_worker("many.ubj", data, VALID_MODEL_SECONDS, 5)
+        model = read_model_in_worker("many.ubj", data, VALID_MODEL_SECONDS, MEGABYTES)
+        assert model.n_outputs == 1_000
+    finally:
+        helper.process.kill()
+        helper.process.wait()
+
+
+def test_the_limits_are_settings(monkeypatch):
+    from lab.model_files import MODEL_MEMORY_MB, MODEL_TIMEOUT, model_limits
+
+    monkeypatch.setenv("TREE_BIAS_LAB_MODEL_TIMEOUT", "12.5")
+    monkeypatch.setenv("TREE_BIAS_LAB_MODEL_MEMORY_MB", "300")
+    assert model_limits() == (12.5, 300)
+    for bad in ("-1", "soon", "inf", ""):
+        monkeypatch.setenv("TREE_BIAS_LAB_MODEL_TIMEOUT", bad)
+        monkeypatch.setenv("TREE_BIAS_LAB_MODEL_MEMORY_MB", bad)
+        assert model_limits() == (MODEL_TIMEOUT, MODEL_MEMORY_MB)
