@@ -44,8 +44,8 @@ def _read_model(path):
         raise ValueError(f"No model file {path!r}.")
     if os.path.getsize(path) > LIMITS["bytes"]:
         raise ValueError(f"{path} is larger than {LIMITS['bytes'] // 2**20} MB.")
-    with open(path, "rb") as file:
-        return read_model_in_worker(os.path.basename(path), file.read())
+    with open(path, "rb") as file:  # a child forked from this one-thread command
+        return read_model_in_worker(os.path.basename(path), file.read(), fork=True)
 
 
 def _features(table, model, target):

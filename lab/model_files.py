@@ -28,7 +28,7 @@ parsed JSON file takes several times its size).
 import dataclasses
 
 from datasets._memory import map_large_blocks
-from datasets.upload_worker import WorkerHelper, helper_main, positive_setting
+from datasets.upload_worker import WorkerHelper, helper_main, positive_setting, run_in_worker
 from trees.interop import LIMITS, ModelFileError, load_model_file
 
 __all__ = [
@@ -99,7 +99,22 @@ def _failure(status, value, name, seconds, megabytes):
     raise RuntimeError(f"The model file could not be read: {value}")
 
 
-def read_model_in_worker(name, data, seconds=None, megabytes=None):
+def _forked(name, data, seconds, memory):
+    """``(status, value)`` of :func:`read_model_file` in a child forked from this process."""
+    try:
+        return "ok", run_in_worker(read_model_file, (name, data), seconds,
+                                   refusals=(ModelFileError,), memory=memory)  # fmt: skip
+    except TimeoutError:
+        return "timeout", seconds
+    except MemoryError:
+        return "memory", memory
+    except ValueError as error:  # a refusal of the reader
+        return "refused", str(error)
+    except ChildProcessError as error:
+        return "died", str(error)
+
+
+def read_model_in_worker(name, data, seconds=None, megabytes=None, fork=False):
     """:func:`read_model_file` in the worker, stopped at the time and memory limits.
 
     Parameters
@@ -109,6 +124,10 @@ def read_model_in_worker(name, data, seconds=None, megabytes=None):
     data : bytes
     seconds, megabytes : float, optional
         The limits; :func:`model_limits` when None.
+    fork : bool, default=False
+        Fork this process for the file instead of asking the helper: for a caller with
+        no threads of its own (the command line), which then pays no helper's start
+        (its imports, a few seconds); a server's threads make a fork of it unsafe.
 
     Returns
     -------
@@ -129,7 +148,11 @@ def read_model_in_worker(name, data, seconds=None, megabytes=None):
     name = str(name or "the file")
     if len(data) > LIMITS["bytes"]:  # refused here: no need to send it to the helper
         return read_model_file(name, data)
-    status, value = _HELPER.ask((name, bytes(data)), seconds, int(megabytes * 2**20))
+    memory = int(megabytes * 2**20)
+    if fork:
+        status, value = _forked(name, bytes(data), seconds, memory)
+    else:
+        status, value = _HELPER.ask((name, bytes(data)), seconds, memory)
     if status == "ok":
         return value
     raise ModelFileError(_failure(status, value, name, seconds, megabytes))
