@@ -300,3 +300,16 @@ def test_the_limits_are_settings(monkeypatch):
         monkeypatch.setenv("TREE_BIAS_LAB_MODEL_TIMEOUT", bad)
         monkeypatch.setenv("TREE_BIAS_LAB_MODEL_MEMORY_MB", bad)
         assert model_limits() == (MODEL_TIMEOUT, MODEL_MEMORY_MB)
+
+
+def test_the_command_lines_fork_says_the_same_words():
+    """``python -m lab audit`` forks itself for the file (no helper to start): the same
+    refusals, time and memory limits, in the same words."""
+    hostile = hm.skops_tree(hm.root_its_own_child)
+    with pytest.raises(ModelFileError, match="reached twice"):
+        read_model_in_worker("tree.skops", hostile, SECONDS, MEGABYTES, fork=True)
+    many = hm.catboost_many_trees(2_000)
+    with pytest.raises(ModelFileError, match="took longer than 0.01 seconds"):
+        read_model_in_worker("many.json", many, 0.01, MEGABYTES, fork=True)
+    model = read_model_in_worker("many.json", many, VALID_MODEL_SECONDS, MEGABYTES, fork=True)
+    assert model.n_trees == 2_000 and model.document is None
