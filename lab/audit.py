@@ -1,11 +1,14 @@
 """``python -m lab audit MODEL DATA``: is a model affected by the conditioning bias?
 
 Reads a model file safely (``trees.interop.load_model_file``: XGBoost JSON or
-UBJSON, LightGBM text, CatBoost JSON, scikit-learn skops; never a pickle) and
+UBJSON, LightGBM text, CatBoost JSON, scikit-learn skops; never a pickle), in
+a worker process with a time and a memory limit (``lab.model_files``), and
 a table (``datasets.read_table``), prints the audit's headline and summary,
 and with ``--out DIR`` writes ``predictions.csv`` (each row's native,
 other-operator and averaged predictions), ``flips.csv`` (the nodes rows sit
 on) and ``probes.csv`` (rows on every threshold, for testing a converter).
+The ``--out`` folder is made (and checked writable) before anything is read;
+what the reader noted about the model (``ImportedModel.notes``) goes to stderr.
 
 The table's columns are read by the model's own rule, as the API and the page
 read them (``ImportedModel.frame_from_table``, ``trees.interop._inputs``):
@@ -16,17 +19,15 @@ be read exactly is refused in a sentence, with a non-zero exit.
 
 import json
 import os
+import sys
 
 import numpy as np
 
 from datasets import DataError, read_table
-from trees.interop import (
-    LIMITS,
-    ModelInputError,
-    audit_conditioning,
-    load_model_file,
-    threshold_probes,
-)
+from trees.interop import LIMITS, ModelInputError, audit_conditioning, threshold_probes
+
+from .model_files import read_model_in_worker
+from .paths import output_folder
 
 __all__ = ["add_audit_parser", "run_audit"]
 
@@ -52,20 +53,18 @@ def _read_model(path):
         raise ValueError(f"No model file {path!r}.")
     if os.path.getsize(path) > LIMITS["bytes"]:
         raise ValueError(f"{path} is larger than {LIMITS['bytes'] // 2**20} MB.")
-    with open(path, "rb") as file:
-        return load_model_file(os.path.basename(path), file.read())
+    with open(path, "rb") as file:  # a child forked from this one-thread command
+        return read_model_in_worker(os.path.basename(path), file.read(), fork=True)
 
 
 def _read_rows_file(path):
-    """The table of ``path``, or a sentence saying why it cannot be read."""
+    """The table of ``path``; a missing file or a folder is refused naming DATA (any other
+    error of the system on the file is said by the command line's own handler, ``lab.cli``)."""
     if not os.path.exists(path):
         raise DataError(f"No data file {path!r}.")
     if os.path.isdir(path):
         raise DataError(f"{path!r} is a folder, not a data file.")
-    try:
-        return read_table(path)
-    except OSError as error:
-        raise DataError(f"The data file {path!r} cannot be read ({error.strerror}).") from None
+    return read_table(path)
 
 
 def _features(table, model, target):
@@ -111,7 +110,19 @@ def _audited(model, X, target):
 
 def run_audit(args, store, out):
     """The ``audit`` command (``store`` is unused: nothing is saved to the results store)."""
+    made = output_folder(args.out, "--out") if args.out else False
+    try:
+        _audit(args, out)
+    except BaseException:
+        if made and not os.listdir(args.out):  # made for this run, which wrote nothing
+            os.rmdir(args.out)
+        raise
+
+
+def _audit(args, out):
     model = _read_model(args.model)
+    for note in model.notes:
+        print(f"tree-bias-lab: note: {note}", file=sys.stderr)
     if args.missing is not None:
         model = model.with_missing_value(args.missing)
     table = _read_rows_file(args.data)
@@ -125,7 +136,6 @@ def run_audit(args, store, out):
         out.write(f"Predicting with {model.trees_used}.\n")
     out.write(json.dumps(summary, indent=1, default=str) + "\n")
     if args.out:
-        os.makedirs(args.out, exist_ok=True)
         audit.rows.to_csv(os.path.join(args.out, "predictions.csv"), index_label="row")
         audit.flips.to_csv(os.path.join(args.out, "flips.csv"), index=False)
         threshold_probes(model, X).to_csv(os.path.join(args.out, "probes.csv"), index=False)

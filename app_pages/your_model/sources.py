@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from lab.model_files import start_worker
 from trees.interop import ModelFileError
 from ui import errors, share, state
 from ui.markdown import plain
@@ -70,6 +71,7 @@ def _trained(data, data_key, X, y):
 
 
 def _uploaded():
+    start_worker()  # the reader's helper imports its libraries while a file is chosen
     file = st.file_uploader(
         "A model in its library's own format: XGBoost .json or .ubj, LightGBM .txt, CatBoost "
         ".json, scikit-learn .skops (never a pickle: opening one runs any code it holds)",
@@ -93,6 +95,8 @@ def _uploaded():
     except ModelFileError as err:
         st.error(f"{plain(file.name)} cannot be read: {plain(err)}")
         errors.end_page()
+    for note in model.notes:  # what the reader read in its library's own way
+        st.info(f"{plain(file.name)}: {plain(note)}")
     missing = _sentinel() if model.library == "xgboost" else None
     if missing is not None:
         model, key = model.with_missing_value(missing), f"{key}:missing={missing!r}"

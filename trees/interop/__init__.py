@@ -35,7 +35,10 @@ in float32, LightGBM and scikit-learn's histogram boosting in float64.
   compatible wrapper, and the mirrored model (section 3.1's second way) in
   the library's own format, to be fed ``-X``.
 * **Files** (``_files``): the safe loader (no pickle; skops with an
-  allow-list for scikit-learn), with size and count limits (``_build``).
+  allow-list for scikit-learn), with every file's structure and declared
+  sizes checked against named limits before anything is built (``_build``,
+  ``_skops_checks``, ``_ubjson``); what a reader read in its library's own
+  way (a NaN threshold) is said in ``ImportedModel.notes``.
 
 The third-party libraries are imported lazily, inside the functions that
 need them: ``import trees`` never imports them.
