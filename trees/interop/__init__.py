@@ -29,6 +29,9 @@ in float32, LightGBM and scikit-learn's histogram boosting in float64.
 * **Remedy** (``_remedy``): :class:`ConditionedModel`, a scikit-learn
   compatible wrapper, and the mirrored model (section 3.1's second way) in
   the library's own format, to be fed ``-X``.
+* **Export** (``_onnx``, ``_onnx_trees``): the model as an ONNX ``TreeEnsemble`` graph
+  (``ai.onnx.ml`` opset 5, float64) under the chosen test or their average, rows read as
+  the library reads them, for onnxruntime and every other ONNX runtime.
 * **Files** (``_files``): the safe loader (no pickle; skops with an
   allow-list for scikit-learn), with size and count limits (``_build``).
 
@@ -51,6 +54,8 @@ threshold_probes(model, X=None, max_probes=30_000, seed=0) -> DataFrame
 parity_check(predict_a, predict_b, probes, atol=1e-6, rtol=1e-6) -> ParityReport
 ConditionedModel(model, conditioning="average")
     A fit-less scikit-learn estimator predicting under the chosen conditioning.
+export_onnx(model, conditioning="native", input_dtype="float64") -> onnx.ModelProto
+    The model as one ONNX graph under "native", "<=", "<", "average" or "half".
 mirrored_model(model)
     The operator-swapped model in the library's own type (XGBoost, LightGBM,
     scikit-learn), to be fed ``-X``.
@@ -79,6 +84,7 @@ from ._build import LIMITS, ModelFileError
 from ._demo import DEMO_LIBRARIES, remedy_snippet, train_demo_model
 from ._files import SKOPS_ALLOWED, load_model_file
 from ._model import CONDITIONINGS, ImportedModel
+from ._onnx import export_onnx
 from ._probes import PROBE_COLUMNS, ParityReport, parity_check, threshold_probes
 from ._registry import ADAPTERS, from_model
 from ._remedy import ConditionedModel, mirrored_model
@@ -97,6 +103,7 @@ __all__ = [
     "ParityReport",
     "SKOPS_ALLOWED",
     "audit_conditioning",
+    "export_onnx",
     "from_model",
     "load_model_file",
     "mirrored_model",
