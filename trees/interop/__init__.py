@@ -32,6 +32,10 @@ in float32, LightGBM and scikit-learn's histogram boosting in float64.
 * **Export** (``_onnx``, ``_onnx_trees``): the model as an ONNX ``TreeEnsemble`` graph
   (``ai.onnx.ml`` opset 5, float64) under the chosen test or their average, rows read as
   the library reads them, for onnxruntime and every other ONNX runtime.
+* **Parity** (``_parity``, ``_runtimes``, ``_library``): probe rows and the user's rows
+  through each runtime a model is deployed to (onnxruntime on the lab's export and on the
+  usual converter's, treelite, m2cgen), against the library's own predict; each
+  disagreement located (tree, node, threshold, side), explained and given its fix.
 * **Files** (``_files``): the safe loader (no pickle; skops with an
   allow-list for scikit-learn), with size and count limits (``_build``).
 
@@ -56,6 +60,9 @@ ConditionedModel(model, conditioning="average")
     A fit-less scikit-learn estimator predicting under the chosen conditioning.
 export_onnx(model, conditioning="native", input_dtype="float64") -> onnx.ModelProto
     The model as one ONNX graph under "native", "<=", "<", "average" or "half".
+parity_report(model, X=None, runtimes=None) -> RuntimeParityReport
+    ``summary`` (a line per runtime of ``RUNTIMES``: status, disagreements by side, cause,
+    fix) and ``disagreements`` (``DISAGREEMENT_COLUMNS``).
 mirrored_model(model)
     The operator-swapped model in the library's own type (XGBoost, LightGBM,
     scikit-learn), to be fed ``-X``.
@@ -85,15 +92,18 @@ from ._demo import DEMO_LIBRARIES, remedy_snippet, train_demo_model
 from ._files import SKOPS_ALLOWED, load_model_file
 from ._model import CONDITIONINGS, ImportedModel
 from ._onnx import export_onnx
+from ._parity import DISAGREEMENT_COLUMNS, RuntimeParityReport, parity_report
 from ._probes import PROBE_COLUMNS, ParityReport, parity_check, threshold_probes
 from ._registry import ADAPTERS, from_model
 from ._remedy import ConditionedModel, mirrored_model
+from ._runtimes import RUNTIME_STATUSES, RUNTIMES
 from ._warmup import warm_up
 
 __all__ = [
     "ADAPTERS",
     "CONDITIONINGS",
     "DEMO_LIBRARIES",
+    "DISAGREEMENT_COLUMNS",
     "ConditionedModel",
     "ConditioningAudit",
     "LIMITS",
@@ -101,6 +111,9 @@ __all__ = [
     "ModelFileError",
     "PROBE_COLUMNS",
     "ParityReport",
+    "RUNTIMES",
+    "RUNTIME_STATUSES",
+    "RuntimeParityReport",
     "SKOPS_ALLOWED",
     "audit_conditioning",
     "export_onnx",
@@ -108,6 +121,7 @@ __all__ = [
     "load_model_file",
     "mirrored_model",
     "parity_check",
+    "parity_report",
     "remedy_snippet",
     "threshold_probes",
     "train_demo_model",

@@ -4,13 +4,16 @@ import numpy as np
 from sklearn.ensemble import RandomForestClassifier
 
 from ._audit import audit_conditioning
+from ._predict import leaf_nodes
 from ._probes import threshold_probes
+from ._registry import from_model
 
 __all__ = ["warm_up"]
 
 
 def warm_up():
-    """Audit a tiny scikit-learn forest once: every kernel the audit and the probes call runs.
+    """Audit a tiny scikit-learn forest once: every kernel the audit, the probes and the
+    parity report call runs.
 
     The audit is run on the forest's probe rows, which sit on its thresholds, so the walks
     that only rows on a threshold take (the "average", "half" and precision comparisons)
@@ -24,3 +27,5 @@ def warm_up():
     forest = RandomForestClassifier(n_estimators=2, max_depth=2, random_state=0).fit(X, y)
     probes = threshold_probes(forest, X)
     audit_conditioning(forest, probes[probes.attrs["feature_columns"]].to_numpy())
+    imported = from_model(forest)  # the parity report's walk to each row's leaves
+    leaf_nodes(imported.packed(), imported.cast(X), imported.strict_flags("native"))
