@@ -60,6 +60,8 @@ ConditionedModel(model, conditioning="average")
     A fit-less scikit-learn estimator predicting under the chosen conditioning.
 export_onnx(model, conditioning="native", input_dtype="float64") -> onnx.ModelProto
     The model as one ONNX graph under "native", "<=", "<", "average" or "half".
+check_export(model, onnx_model, X, conditioning="native") -> (n_rows, n_disagree)
+    The exported file run in onnxruntime against the lab's walk under that conditioning.
 parity_report(model, X=None, runtimes=None) -> RuntimeParityReport
     ``summary`` (a line per runtime of ``RUNTIMES``: status, disagreements by side, cause,
     fix) and ``disagreements`` (``DISAGREEMENT_COLUMNS``).
@@ -92,7 +94,7 @@ from ._demo import DEMO_LIBRARIES, remedy_snippet, train_demo_model
 from ._files import SKOPS_ALLOWED, load_model_file
 from ._model import CONDITIONINGS, ImportedModel
 from ._onnx import export_onnx
-from ._parity import DISAGREEMENT_COLUMNS, RuntimeParityReport, parity_report
+from ._parity import DISAGREEMENT_COLUMNS, RuntimeParityReport, check_export, parity_report
 from ._probes import PROBE_COLUMNS, ParityReport, parity_check, threshold_probes
 from ._registry import ADAPTERS, from_model
 from ._remedy import ConditionedModel, mirrored_model
@@ -116,6 +118,7 @@ __all__ = [
     "RuntimeParityReport",
     "SKOPS_ALLOWED",
     "audit_conditioning",
+    "check_export",
     "export_onnx",
     "from_model",
     "load_model_file",

@@ -34,9 +34,9 @@ from ._library import LIBRARY_NAMES, LibraryMissing, library_model, library_outp
 from ._predict import Pack, cast_rows, leaf_nodes, raw_scores
 from ._probes import threshold_probes
 from ._registry import from_model
-from ._runtimes import RUNTIMES, RuntimeUnavailable, shaped_output
+from ._runtimes import RUNTIMES, RuntimeUnavailable, onnx_predictor, shaped_output
 
-__all__ = ["DISAGREEMENT_COLUMNS", "RuntimeParityReport", "parity_report"]
+__all__ = ["DISAGREEMENT_COLUMNS", "RuntimeParityReport", "check_export", "parity_report"]
 
 DISAGREEMENT_COLUMNS = ("runtime", "row", "source", "tree", "node", "feature", "threshold",
                         "value", "side", "library", "runtime_output", "difference", "cause",
@@ -319,8 +319,8 @@ def _disagreement_frame(name, walks, rows, columns, bad, outputs, explained):
     return pd.DataFrame(lines, columns=list(DISAGREEMENT_COLUMNS))
 
 
-def _summary_line(name, status, detail, n_rows, table=None):
-    label = RUNTIMES[name].label if name in RUNTIMES else "your own predictor"
+def _summary_line(name, library, status, detail, n_rows, table=None):
+    label = RUNTIMES[name].label_for(library) if name in RUNTIMES else "your own predictor"
     line = {"runtime": name, "label": label, "status": status, "detail": detail,
             "rows": n_rows, "disagree": None, "below": None, "on": None, "above": None,
             "cause": "", "fix": ""}  # fmt: skip
@@ -338,10 +338,10 @@ def _summary_line(name, status, detail, n_rows, table=None):
 def _run_one(runtime, imported, library, walks, rows, columns, reference, tolerance):
     """(summary line, disagreement table or None, outputs or None) of one runtime: a name of
     ``RUNTIMES`` or a ``(name, predict)`` pair."""
-    n = walks.X.shape[0]
+    n, lib = walks.X.shape[0], imported.library
     name, own = runtime if isinstance(runtime, tuple) else (runtime, None)
     if own is None and library is None and name != "onnx-lab":
-        return _summary_line(name, "fails", "needs the library's own model, missing here", n), \
+        return _summary_line(name, lib, "fails", "needs the library's own model, missing here", n), \
             None, None  # fmt: skip
     try:
         if own is None:
@@ -349,14 +349,15 @@ def _run_one(runtime, imported, library, walks, rows, columns, reference, tolera
         else:
             out = shaped_output(own(walks.X.copy()), imported, n)
     except RuntimeUnavailable as unavailable:
-        return _summary_line(name, unavailable.status, unavailable.detail, n), None, None
+        return _summary_line(name, lib, unavailable.status, unavailable.detail, n), None, None
     except Exception as error:  # a runtime's own failure on these rows
-        return _summary_line(name, "fails", f"{type(error).__name__}: {error}"[:300], n), None, \
+        return _summary_line(name, lib, "fails", f"{type(error).__name__}: {error}"[:300], n), \
+            None, \
             None  # fmt: skip
     bad = np.flatnonzero(~_close(reference, out, *tolerance))
     explained = _explain(walks, bad, out[bad], *tolerance)
     table = _disagreement_frame(name, walks, rows, columns, bad, (reference, out), explained)
-    return _summary_line(name, "ran", "", n, table), table, out
+    return _summary_line(name, lib, "ran", "", n, table), table, out
 
 
 def parity_report(
@@ -428,3 +429,23 @@ def parity_report(
         columns=list(DISAGREEMENT_COLUMNS))  # fmt: skip
     return RuntimeParityReport(imported, said, rows, pd.DataFrame(lines), frame, note, cancelled,
                                {"library": reference, **outputs})  # fmt: skip
+
+
+def check_export(model, onnx_model, X, conditioning="native", input_dtype="float64",
+                 atol=1e-9, rtol=1e-9):  # fmt: skip
+    """How many rows of ``X`` an exported file predicts otherwise than the lab's walk.
+
+    Runs ``onnx_model`` (from :func:`export_onnx` with ``conditioning`` and
+    ``input_dtype``) in onnxruntime and compares it with ``from_model(model).output(X,
+    conditioning)``: the check the page and the command line run on the file they hand out.
+
+    Returns
+    -------
+    (n_rows, n_disagree) : tuple of int
+    """
+    imported = from_model(model)
+    X = imported.check_X(X)
+    dtype = np.float32 if input_dtype == "float32" else np.float64
+    predict = onnx_predictor(onnx_model.SerializeToString(), imported, dtype)
+    agree = _close(imported.output(X, conditioning), predict(X), atol, rtol)
+    return int(X.shape[0]), int((~agree).sum())

@@ -33,7 +33,14 @@ import numpy as np
 
 from ._onnx import export_onnx
 
-__all__ = ["RUNTIMES", "RUNTIME_STATUSES", "Runtime", "RuntimeUnavailable", "shaped_output"]
+__all__ = [
+    "RUNTIMES",
+    "RUNTIME_STATUSES",
+    "Runtime",
+    "RuntimeUnavailable",
+    "onnx_predictor",
+    "shaped_output",
+]
 
 RUNTIME_STATUSES = ("ran", "not installed", "does not read this model", "fails")
 _CONVERTERS = {"sklearn": "skl2onnx", "xgboost": "onnxmltools", "lightgbm": "onnxmltools",
@@ -79,7 +86,10 @@ def _session(onnx_bytes):
     return ort.InferenceSession(onnx_bytes, options, providers=["CPUExecutionProvider"])
 
 
-def _onnx_predictor(session, imported, dtype):
+def onnx_predictor(onnx_bytes, imported, dtype):
+    """``predict(X)`` of an ONNX file in onnxruntime, fed ``dtype`` rows, shaped as the
+    library's output (:func:`shaped_output`)."""
+    session = _session(onnx_bytes)
     name = session.get_inputs()[0].name
     wanted = 1 if imported.is_classifier and len(session.get_outputs()) > 1 else 0
 
@@ -92,8 +102,7 @@ def _onnx_predictor(session, imported, dtype):
 
 def _lab_export(imported, library):
     _require("onnx", "onnx")
-    onnx_bytes = export_onnx(imported).SerializeToString()
-    return _onnx_predictor(_session(onnx_bytes), imported, np.float64)
+    return onnx_predictor(export_onnx(imported).SerializeToString(), imported, np.float64)
 
 
 def _skl2onnx(library, imported):
@@ -132,13 +141,11 @@ def _converter(imported, library):
     converter = _CONVERTERS[imported.library]
     _require("onnxruntime", "onnxruntime")
     try:
-        onnx_bytes = _CONVERT[converter](library, imported)
-        session = _session(onnx_bytes)
+        return onnx_predictor(_CONVERT[converter](library, imported), imported, np.float32)
     except RuntimeUnavailable:
         raise
     except Exception as error:  # each converter raises its own kinds
         raise RuntimeUnavailable("fails", f"{converter}: {_first_line(error)}") from None
-    return _onnx_predictor(session, imported, np.float32)
 
 
 # ---------------------------------------------------------------------- treelite
@@ -226,22 +233,22 @@ def _m2cgen(imported, library):
 
 @dataclass(frozen=True)
 class Runtime:
-    """A runtime of :data:`RUNTIMES`: its label in words and how to build its predictor."""
+    """A runtime of :data:`RUNTIMES`: its label in words and how to build its predictor,
+    ``build(imported, library_object) -> predict``."""
 
     label: str
     build: object
 
+    def label_for(self, library):
+        """The label, naming the converter used for ``library`` where it depends on it."""
+        return self.label.format(converter=_CONVERTERS[library])
+
 
 RUNTIMES = {
     "onnx-lab": Runtime("onnxruntime, the lab's export", _lab_export),
-    "onnx-converter": Runtime("onnxruntime, the usual converter (skl2onnx, onnxmltools, "
-                              "CatBoost's own)", _converter),
+    "onnx-converter": Runtime("onnxruntime, the usual converter's file ({converter})",
+                              _converter),
     "treelite-float32": Runtime("treelite, float32 rows", partial(_treelite, dtype=np.float32)),
     "treelite-float64": Runtime("treelite, float64 rows", partial(_treelite, dtype=np.float64)),
     "m2cgen": Runtime("m2cgen's generated Python", _m2cgen),
 }  # fmt: skip
-
-
-def converter_name(library):
-    """The converter ``onnx-converter`` uses for ``library``."""
-    return _CONVERTERS[library]
