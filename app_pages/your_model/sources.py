@@ -37,6 +37,8 @@ class ModelChoice:
         The library of a model trained here.
     file_name : str or None
         The name of an uploaded file.
+    file_data : bytes or None
+        Its bytes (the Deploy tab reads the library's document from them).
     """
 
     model: object
@@ -44,6 +46,7 @@ class ModelChoice:
     source: str
     library: object = None
     file_name: object = None
+    file_data: object = None
 
 
 def _trained(data, data_key, X, y):
@@ -90,7 +93,7 @@ def _uploaded():
     except ModelFileError as err:
         st.error(f"{plain(file.name)} cannot be read: {plain(err)}")
         errors.end_page()
-    return ModelChoice(model, key, "upload", file_name=file.name)
+    return ModelChoice(model, key, "upload", file_name=file.name, file_data=data)
 
 
 def choose_model(data, data_key, X, y):

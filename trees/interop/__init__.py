@@ -64,7 +64,8 @@ check_export(model, onnx_model, X, conditioning="native") -> (n_rows, n_disagree
     The exported file run in onnxruntime against the lab's walk under that conditioning.
 parity_report(model, X=None, runtimes=None) -> RuntimeParityReport
     ``summary`` (a line per runtime of ``RUNTIMES``: status, disagreements by side, cause,
-    fix) and ``disagreements`` (``DISAGREEMENT_COLUMNS``).
+    fix) and ``disagreements`` (``DISAGREEMENT_COLUMNS``); ``LIBRARY_NAMES`` names the
+    libraries in words.
 mirrored_model(model)
     The operator-swapped model in the library's own type (XGBoost, LightGBM,
     scikit-learn), to be fed ``-X``.
@@ -92,6 +93,7 @@ from ._audit import ConditioningAudit, audit_conditioning
 from ._build import LIMITS, ModelFileError
 from ._demo import DEMO_LIBRARIES, remedy_snippet, train_demo_model
 from ._files import SKOPS_ALLOWED, load_model_file
+from ._library import LIBRARY_NAMES
 from ._model import CONDITIONINGS, ImportedModel
 from ._onnx import export_onnx
 from ._parity import DISAGREEMENT_COLUMNS, RuntimeParityReport, check_export, parity_report
@@ -108,6 +110,7 @@ __all__ = [
     "DISAGREEMENT_COLUMNS",
     "ConditionedModel",
     "ConditioningAudit",
+    "LIBRARY_NAMES",
     "LIMITS",
     "ImportedModel",
     "ModelFileError",

@@ -45,6 +45,8 @@ __all__ = [
 RUNTIME_STATUSES = ("ran", "not installed", "does not read this model", "fails")
 _CONVERTERS = {"sklearn": "skl2onnx", "xgboost": "onnxmltools", "lightgbm": "onnxmltools",
                "catboost": "catboost"}  # fmt: skip
+_CONVERTER_FILES = {"skl2onnx": "skl2onnx's file", "onnxmltools": "onnxmltools' file",
+                    "catboost": "CatBoost's own file"}  # fmt: skip
 
 
 class RuntimeUnavailable(Exception):
@@ -241,14 +243,13 @@ class Runtime:
 
     def label_for(self, library):
         """The label, naming the converter used for ``library`` where it depends on it."""
-        return self.label.format(converter=_CONVERTERS[library])
+        return self.label.format(converter=_CONVERTER_FILES[_CONVERTERS[library]])
 
 
 RUNTIMES = {
     "onnx-lab": Runtime("onnxruntime, the lab's export", _lab_export),
-    "onnx-converter": Runtime("onnxruntime, the usual converter's file ({converter})",
-                              _converter),
+    "onnx-converter": Runtime("onnxruntime, {converter}", _converter),
     "treelite-float32": Runtime("treelite, float32 rows", partial(_treelite, dtype=np.float32)),
     "treelite-float64": Runtime("treelite, float64 rows", partial(_treelite, dtype=np.float64)),
-    "m2cgen": Runtime("m2cgen's generated Python", _m2cgen),
+    "m2cgen": Runtime("m2cgen's Python code", _m2cgen),
 }  # fmt: skip
