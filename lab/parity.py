@@ -81,7 +81,7 @@ def _print_summary(report, out):
         "runtime": [r["runtime"] for r in lines], "status": [r["status"] for r in lines],
         "rows": [f"{r['rows']:,}" for r in lines],
         **{key: [_count(r[key]) if r["status"] == "ran" else "-" for r in lines]
-           for key in ("disagree", "below", "on", "above")},
+           for key in ("disagree", "below", "on", "above", "elsewhere")},
         "why not": [r["detail"] for r in lines],
     })  # fmt: skip
     with pd.option_context("display.width", 200, "display.max_colwidth", 80):

@@ -67,15 +67,33 @@ def runtime_sentence(report, runtime):
     if not line["disagree"]:
         return (f"**{label}** agrees with {plain(library)} on every one of the {n_rows} rows "
                 "checked, those on and one ulp beside every threshold included.")  # fmt: skip
-    sides = ", ".join(f"{int(line[s]):,} {s}" for s in _SIDES if line[s])
+    sides = [f"{int(line[s]):,} {s}" for s in _SIDES if line[s]]
+    where = f"{', '.join(sides)} the threshold where the paths part" if sides else ""
+    if line["elsewhere"]:
+        where += (
+            f"{'; ' if where else ''}{int(line['elsewhere']):,} at a missing value or a category"
+        )
     return (f"**{label}** disagrees with {plain(library)} on "
-            f"**{counted(int(line['disagree']), 'row')}** of {n_rows} ({sides} the threshold "
-            f"where the paths part). Why: {plain(line['cause'])}. **Fix**: "
-            f"{plain(line['fix'])}.")  # fmt: skip
+            f"**{counted(int(line['disagree']), 'row')}** of {n_rows} ({where}). Why: "
+            f"{plain(line['cause'])}. **Fix**: {plain(line['fix'])}.")  # fmt: skip
 
 
 # The columns of a runtime's disagreements, in the page's order and words: where and which
 # side first (at 1024 px the first six show whole), then what each predicts, then the rest.
+def _where(table):
+    """Where a runtime's disagreeing rows part from the library's path, in words."""
+    sides = table["side"].value_counts()
+    beside = [f"{sides[s]:,} {s}" for s in _SIDES if sides.get(s, 0)]
+    words = [f"{', '.join(beside)} the threshold where the paths part"] if beside else []
+    for side, said in (("missing", "at a missing value"), ("category", "at a category")):
+        if sides.get(side, 0):
+            words.append(f"{sides[side]:,} {said}")
+    unexplained = int(sides.get("", 0) + sides.get("not located", 0))
+    if unexplained:
+        words.append(f"{unexplained:,} the lab cannot place")
+    return words
+
+
 _COLUMN_WORDS = {"feature": "feature", "threshold": "threshold", "value": "the row's value",
                  "side": "side", "library": "library says", "runtime_output": "runtime says",
                  "tree": "tree", "node": "node", "row": "row", "source": "row from",

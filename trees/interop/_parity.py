@@ -32,7 +32,7 @@ import pandas as pd
 
 from ._library import LIBRARY_NAMES, LibraryMissing, library_model, library_output
 from ._predict import Pack, cast_rows, leaf_nodes, raw_scores
-from ._probes import threshold_probes
+from ._probes import _neighbours, threshold_probes
 from ._registry import from_model
 from ._runtimes import RUNTIMES, RuntimeUnavailable, onnx_predictor, shaped_output
 
@@ -67,10 +67,14 @@ def _variants(model):
     for a, b in combinations(singles, 2):
         if a.missing and b.missing:
             continue
-        merged = {k: v for k, v in vars(a).items() if v != getattr(_Variant(), k)}
-        merged.update({k: v for k, v in vars(b).items() if v != getattr(_Variant(), k)})
-        pairs.append(_Variant(**merged))
+        pairs.append(_Variant(**dict(_parts(a) | _parts(b))))
     return singles + pairs
+
+
+def _parts(variant):
+    """The changes a variant makes, as a set (a pair's includes each of its singles')."""
+    default = _Variant()
+    return {(k, v) for k, v in vars(variant).items() if v != getattr(default, k)}
 
 
 def _cause(model, variant):
@@ -193,8 +197,11 @@ def _explain(walks, rows, runtime_out, atol, rtol):
         best = int(np.argmax(counts))  # the first of the largest
         if counts[best] == 0:
             break
+        # each row gets the simplest part of that variant that reproduces it: a probe row
+        # with no missing value is not put down to the runtime's missing-value rule
+        parts = [u for u, v in enumerate(variants) if _parts(v) <= _parts(variants[best])]
         for i in np.flatnonzero(matches[best] & left):
-            causes[i] = variants[best]
+            causes[i] = variants[next(u for u in parts if matches[u, i])]
         left &= ~matches[best]
     places = [None] * len(rows)
     for variant in set(c for c in causes if c is not None):
@@ -230,12 +237,14 @@ class RuntimeParityReport:
         library or its document is missing) the lab's walk, which reproduces it.
     rows : DataFrame
         The rows checked: one column per feature, :data:`PROBE_COLUMNS` (NaN on the user's
-        rows) and ``source`` ("probe" or "your rows").
+        rows), ``probe_ulp`` (the precision whose ulp a row below or above a threshold is
+        away: every threshold has both) and ``source`` ("probe" or "your rows").
     summary : DataFrame
         One line per runtime: ``runtime``, ``label``, ``status`` (``RUNTIME_STATUSES``),
         ``detail``, ``rows``, ``disagree``, the disagreements ``below``, ``on`` and
-        ``above`` the threshold where their paths part, and the commonest ``cause`` and
-        its ``fix``.
+        ``above`` the threshold where their paths part and ``elsewhere`` (a missing value, a
+        category, or no path that parts), the causes (commonest first, with their rows when
+        there are several) and the fixes.
     disagreements : DataFrame
         One line per runtime and disagreeing row (:data:`DISAGREEMENT_COLUMNS`): where the
         paths part (tree, node, feature, threshold, the row's value, side), the library's
@@ -265,10 +274,34 @@ class RuntimeParityReport:
                 for r in self.summary.to_dict("records")}  # fmt: skip
 
 
+def _with_other_ulps(probes, model):
+    """The probes, and rows one ulp of the *other* precision either side of each threshold
+    (``probe_ulp`` says which precision's ulp a row is away): a float64 ulp tells a float32
+    library from a runtime that keeps float64 rows, a float32 ulp a float64 library from a
+    runtime that rounds its thresholds to float32."""
+    columns = probes.attrs["feature_columns"]
+    probes = probes.assign(probe_ulp=np.where(probes["probe_side"] == "on", "", model.precision))
+    on = probes[probes["probe_side"] == "on"]
+    other = _OTHER_PRECISION[model.precision]
+    parts = [probes]
+    for k, side in enumerate(("below", "above")):
+        part = on.copy()
+        for feature, index in part.groupby("probe_feature").groups.items():
+            part.loc[index, feature] = [_neighbours(t, other)[k]
+                                        for t in part.loc[index, "probe_threshold"]]  # fmt: skip
+        part["probe_side"], part["probe_ulp"] = side, other
+        parts.append(part)
+    out = pd.concat(parts, ignore_index=True)
+    out.attrs["feature_columns"] = columns
+    return out
+
+
 def _checked_rows(model, X, max_probes, max_rows, seed):
-    """The probe rows and (a sample of at most ``max_rows`` of) the user's rows, and a note."""
+    """The probe rows (one ulp of either precision either side of each threshold) and (a
+    sample of at most ``max_rows`` of) the user's rows, and a note."""
     probes = threshold_probes(model, X, max_probes=max_probes, seed=seed)
     columns = probes.attrs["feature_columns"]
+    probes = _with_other_ulps(probes, model)
     probes["source"] = "probe"
     if X is None:
         return probes, columns, ""
@@ -323,15 +356,16 @@ def _summary_line(name, library, status, detail, n_rows, table=None):
     label = RUNTIMES[name].label_for(library) if name in RUNTIMES else "your own predictor"
     line = {"runtime": name, "label": label, "status": status, "detail": detail,
             "rows": n_rows, "disagree": None, "below": None, "on": None, "above": None,
-            "cause": "", "fix": ""}  # fmt: skip
+            "elsewhere": None, "cause": "", "fix": ""}  # fmt: skip
     if table is not None:
-        sides = table["side"].value_counts()
-        line.update(
-            disagree=len(table), **{s: int(sides.get(s, 0)) for s in ("below", "on", "above")}
-        )
+        sides = {s: int((table["side"] == s).sum()) for s in ("below", "on", "above")}
+        line.update(disagree=len(table), elsewhere=len(table) - sum(sides.values()), **sides)
         if len(table):
-            cause = table["cause"].value_counts().index[0]
-            line.update(cause=cause, fix=table.loc[table["cause"] == cause, "fix"].iat[0])
+            causes = table["cause"].value_counts()
+            line["cause"] = causes.index[0] if len(causes) == 1 else "; ".join(
+                f"{cause} ({n:,} rows)" for cause, n in causes.items())  # fmt: skip
+            fixes = [table.loc[table["cause"] == cause, "fix"].iat[0] for cause in causes.index]
+            line["fix"] = "; ".join(dict.fromkeys(p for f in fixes for p in f.split("; ")))
     return line
 
 
