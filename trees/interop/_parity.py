@@ -130,7 +130,6 @@ class _Walks:
         self.parent[base.left[internal]] = internal
         self.parent[base.right[internal]] = internal
         self.depth = np.concatenate([t.depth for t in model.trees]).astype(np.int64)
-        self.native = self.leaves(_Variant())
 
     def _pack(self, variant):
         b = self.base
@@ -204,14 +203,15 @@ def _explain(walks, rows, runtime_out, atol, rtol):
             causes[i] = variants[next(u for u in parts if matches[u, i])]
         left &= ~matches[best]
     places = [None] * len(rows)
+    native = walks.leaves(_Variant(), rows)  # the disagreeing rows' own leaves only
     for variant in set(c for c in causes if c is not None):
         chosen = np.array([i for i, c in enumerate(causes) if c == variant])
         other = walks.leaves(variant, rows[chosen])
         for k, i in enumerate(chosen):
-            differ = np.flatnonzero(other[k] != walks.native[rows[i]])
+            differ = np.flatnonzero(other[k] != native[i])
             if differ.size:
                 t = int(differ[0])
-                node = walks.parting_node(walks.native[rows[i], t], other[k, t])
+                node = walks.parting_node(native[i, t], other[k, t])
                 places[i] = (t, int(node - walks.base.roots[t]))
     return causes, places
 
@@ -287,8 +287,7 @@ def _with_other_ulps(probes, model):
     for k, side in enumerate(("below", "above")):
         part = on.copy()
         for feature, index in part.groupby("probe_feature").groups.items():
-            part.loc[index, feature] = [_neighbours(t, other)[k]
-                                        for t in part.loc[index, "probe_threshold"]]  # fmt: skip
+            part.loc[index, feature] = _neighbours(part.loc[index, "probe_threshold"], other)[k]
         part["probe_side"], part["probe_ulp"] = side, other
         parts.append(part)
     out = pd.concat(parts, ignore_index=True)

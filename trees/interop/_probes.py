@@ -22,13 +22,17 @@ _SAMPLE = 256
 
 
 def _neighbours(t, precision):
-    """The largest value below ``t`` and the smallest above it, in ``precision``."""
+    """The largest value below ``t`` and the smallest above it, in ``precision`` (``t`` a
+    float, or an array of them)."""
+    t = np.asarray(t, dtype=np.float64)
     if precision == "float64":
-        return np.nextafter(t, -np.inf), np.nextafter(t, np.inf)
-    v = np.float32(t)
-    below = v if float(v) < t else np.nextafter(v, np.float32(-np.inf))
-    above = v if float(v) > t else np.nextafter(v, np.float32(np.inf))
-    return float(below), float(above)
+        below, above = np.nextafter(t, -np.inf), np.nextafter(t, np.inf)
+    else:
+        with np.errstate(over="ignore"):
+            v = t.astype(np.float32)
+        below = np.where(v < t, v, np.nextafter(v, np.float32(-np.inf))).astype(np.float64)
+        above = np.where(v > t, v, np.nextafter(v, np.float32(np.inf))).astype(np.float64)
+    return (float(below), float(above)) if t.ndim == 0 else (below, above)
 
 
 def _base_rows(model, X, seed):

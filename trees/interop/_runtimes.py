@@ -85,6 +85,10 @@ def _session(onnx_bytes):
     ort = _require("onnxruntime", "onnxruntime")
     options = ort.SessionOptions()
     options.log_severity_level = 3  # the converters' files draw shape warnings on every run
+    # One thread, and no spinning while idle: onnxruntime's pool otherwise keeps cores busy
+    # after a run, which the library's own predict (OpenMP) and a shared server pay for.
+    options.intra_op_num_threads = options.inter_op_num_threads = 1
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return ort.InferenceSession(onnx_bytes, options, providers=["CPUExecutionProvider"])
 
 
