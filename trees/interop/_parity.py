@@ -384,9 +384,8 @@ def _run_one(runtime, imported, library, walks, rows, columns, reference, tolera
     except RuntimeUnavailable as unavailable:
         return _summary_line(name, lib, unavailable.status, unavailable.detail, n), None, None
     except Exception as error:  # a runtime's own failure on these rows
-        return _summary_line(name, lib, "fails", f"{type(error).__name__}: {error}"[:300], n), \
-            None, \
-            None  # fmt: skip
+        said = f"it raised {type(error).__name__} on these rows: {error}"[:300]
+        return _summary_line(name, lib, "fails", said, n), None, None
     bad = np.flatnonzero(~_close(reference, out, *tolerance))
     explained = _explain(walks, bad, out[bad], *tolerance)
     table = _disagreement_frame(name, walks, rows, columns, bad, (reference, out), explained)

@@ -175,7 +175,9 @@ def _treelite(imported, library, dtype):
     except RuntimeUnavailable:
         raise
     except Exception as error:
-        raise RuntimeUnavailable("fails", f"treelite: {_first_line(error)}") from None
+        # treelite says "Not supported model type: ..." for a type it has no importer for
+        status = "does not read this model" if "not supported" in str(error).lower() else "fails"
+        raise RuntimeUnavailable(status, f"treelite: {_first_line(error)}") from None
 
     def predict(X):
         out = gtil.predict(model, np.ascontiguousarray(X, dtype=dtype))
