@@ -229,3 +229,16 @@ def test_m2cgen_code_runs_only_when_it_is_plain_arithmetic():
                     "def score(input):\n    return __import__('os')\n"):  # fmt: skip
         with pytest.raises(ValueError):
             _checked_python(hostile)
+
+
+def test_a_library_that_refuses_the_rows_is_said_and_the_lab_walk_stands_in(monkeypatch):
+    from trees.interop import _parity
+
+    def refuse(*args):
+        raise ValueError("feature names mismatch")
+
+    monkeypatch.setattr(_parity, "library_output", refuse)
+    model, _, X_test, _ = fitted("xgboost", "wrapper", "binary")
+    report = parity_report(model, X_test, runtimes=["onnx-lab", "treelite-float32"])
+    assert "XGBoost's own predict failed on these rows: feature names mismatch" in report.reference
+    assert report.counts() == {"onnx-lab": 0, "treelite-float32": 0}

@@ -318,13 +318,18 @@ def _checked_rows(model, X, max_probes, max_rows, seed):
 
 
 def _reference(model, imported, X):
-    """The library's own outputs on ``X`` and their name, or the lab's walk when missing."""
+    """The library's own outputs on ``X`` and their name, or the lab's walk (which reproduces
+    them, ``tests/test_interop_import.py``) when the library is missing or fails, said so."""
     try:
         library = library_model(model, imported)
-        said = f"{LIBRARY_NAMES[imported.library]}'s own predict"
-        return library, library_output(library, imported, X), said
     except LibraryMissing as missing:
         return None, imported.output(X), f"the lab's walk of the model ({missing})"
+    name = LIBRARY_NAMES[imported.library]
+    try:
+        return library, library_output(library, imported, X), f"{name}'s own predict"
+    except Exception as error:  # the library's own predict refused these rows
+        said = f"the lab's walk of the model ({name}'s own predict failed on these rows: {error})"
+        return library, imported.output(X), said
 
 
 def _disagreement_frame(name, walks, rows, columns, bad, outputs, explained):
