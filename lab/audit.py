@@ -29,7 +29,19 @@ from trees.interop import LIMITS, ModelInputError, audit_conditioning, threshold
 from .model_files import read_model_in_worker
 from .paths import output_folder
 
-__all__ = ["add_audit_parser", "run_audit"]
+__all__ = ["add_audit_parser", "add_model_arguments", "read_model_and_rows", "run_audit"]
+
+
+def add_model_arguments(command, target_help):
+    """The arguments of the commands that read a model file and a table of its rows (``audit``,
+    ``parity``): MODEL, DATA, ``--target`` and ``--missing``."""
+    command.add_argument("model", help="XGBoost .json/.ubj, LightGBM .txt, CatBoost .json, .skops")
+    command.add_argument("data", help="CSV, TSV or Excel table of rows")
+    command.add_argument("--target", help=target_help)
+    command.add_argument(
+        "--missing", type=float, help="XGBoost only: the value the rows hold for a missing one "
+        "(the model's missing=, e.g. -1; a model file does not record it)"
+    )  # fmt: skip
 
 
 def add_audit_parser(commands):
@@ -37,24 +49,19 @@ def add_audit_parser(commands):
     audit = commands.add_parser(
         "audit", help="audit a model file for the conditioning bias on a table of rows"
     )
-    audit.add_argument("model", help="XGBoost .json/.ubj, LightGBM .txt, CatBoost .json, .skops")
-    audit.add_argument("data", help="CSV, TSV or Excel table of rows")
-    audit.add_argument("--target", help="a column of DATA to leave out (and score against)")
+    add_model_arguments(audit, "a column of DATA to leave out (and score against)")
     audit.add_argument("--out", help="folder for predictions.csv, flips.csv and probes.csv")
-    audit.add_argument(
-        "--missing", type=float, help="XGBoost only: the value the rows hold for a missing one "
-        "(the model's missing=, e.g. -1; a model file does not record it)"
-    )  # fmt: skip
     return audit
 
 
-def _read_model(path):
+def _read_model(path, document=False):
     if not os.path.isfile(path):
         raise ValueError(f"No model file {path!r}.")
     if os.path.getsize(path) > LIMITS["bytes"]:
         raise ValueError(f"{path} is larger than {LIMITS['bytes'] // 2**20} MB.")
     with open(path, "rb") as file:  # a child forked from this one-thread command
-        return read_model_in_worker(os.path.basename(path), file.read(), fork=True)
+        return read_model_in_worker(os.path.basename(path), file.read(), fork=True,
+                                    document=document)  # fmt: skip
 
 
 def _read_rows_file(path):
@@ -119,14 +126,21 @@ def run_audit(args, store, out):
         raise
 
 
-def _audit(args, out):
-    model = _read_model(args.model)
+def read_model_and_rows(args, document=False):
+    """``(model, table, X)`` of a command's MODEL and DATA (:func:`add_model_arguments`): the
+    model read in the worker (its notes said on stderr, ``--missing`` applied; ``document``:
+    with its library's document), the table, and its rows as the model is given them."""
+    model = _read_model(args.model, document)
     for note in model.notes:
         print(f"tree-bias-lab: note: {note}", file=sys.stderr)
     if args.missing is not None:
         model = model.with_missing_value(args.missing)
     table = _read_rows_file(args.data)
-    X = _features(table, model, args.target)
+    return model, table, _features(table, model, args.target)
+
+
+def _audit(args, out):
+    model, table, X = read_model_and_rows(args)
     audit = _audited(model, X, args.target)
     summary = audit.summary()
     if args.target is not None:

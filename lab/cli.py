@@ -17,6 +17,7 @@ Examples::
     python -m lab runs list
     python -m lab runs show 3f2a9c0d1e2b4a5c
     python -m lab audit model.json data.csv --target y --out audit/
+    python -m lab parity model.txt data.csv --target y --export model.onnx --conditioning average
 """
 
 import argparse
@@ -36,6 +37,7 @@ from .checks import check_seed
 from .executors import SchedulerError, check_workers, make_executor, max_workers
 from .jobs import SELECTION_REPEATS, PaperTablesJob
 from .paper import comparison_frame, engines_frame, write_html
+from .parity import add_parity_parser, run_parity
 from .paths import check_output_file
 from .runner import damaged_text, run_job
 from .saved import chosen_settings_frame, delete_run, engine_runs, reopen, saved_runs
@@ -271,6 +273,7 @@ def _parser():
     delete = actions.add_parser("delete")
     delete.add_argument("run_id")
     add_audit_parser(commands)
+    add_parity_parser(commands)
     return parser  # fmt: skip
 
 
@@ -483,7 +486,8 @@ def _print_frame(frame, out):
 
 _COMMANDS = {"conditioning": _conditioning, "engines-table": _engines_table,
              "split-bias": _split_bias,
-             "paper-settings": _paper_settings, "runs": _runs, "audit": run_audit}  # fmt: skip
+             "paper-settings": _paper_settings, "runs": _runs, "audit": run_audit,
+             "parity": run_parity}  # fmt: skip
 
 
 def _os_error_sentence(error):
@@ -499,7 +503,7 @@ def main(argv=None, out=None):
     out = out or sys.stdout
     args = _parser().parse_args(argv)
     try:
-        store = None if args.command == "audit" else _store(args)  # audit saves nothing
+        store = None if args.command in ("audit", "parity") else _store(args)  # they save nothing
         _COMMANDS[args.command](args, store, out)
     except (DataError, SchedulerError, ValueError, KeyError) as error:
         message = error.args[0] if isinstance(error, KeyError) and error.args else error

@@ -21,8 +21,9 @@ JSON file of 16,000 trees and 389,000 nodes reads within 300 MB.
 The helper imports the readers' libraries once (skops, scikit-learn's tree
 modules) with one thread each, so a child is a fork of a warm process and its
 memory limit is spent on the file, not on imports. The model comes back
-without the library's own document (the page and the audit do not use it; a
-parsed JSON file takes several times its size).
+without the library's own document (the audit does not use it; a parsed JSON
+file takes several times its size), unless asked for it (``document=True``:
+the parity report rebuilds the library's own model from it).
 """
 
 import dataclasses
@@ -70,9 +71,11 @@ def start_worker():
     _HELPER.start()
 
 
-def read_model_file(name, data):
-    """:func:`trees.interop.load_model_file`, without the library's document (module docstring)."""
-    return dataclasses.replace(load_model_file(name, data), document=None)
+def read_model_file(name, data, document=False):
+    """:func:`trees.interop.load_model_file`, without the library's document unless
+    ``document`` (module docstring)."""
+    model = load_model_file(name, data)
+    return model if document else dataclasses.replace(model, document=None)
 
 
 def _failure(status, value, name, seconds, megabytes):
@@ -99,10 +102,10 @@ def _failure(status, value, name, seconds, megabytes):
     raise RuntimeError(f"The model file could not be read: {value}")
 
 
-def _forked(name, data, seconds, memory):
+def _forked(args, seconds, memory):
     """``(status, value)`` of :func:`read_model_file` in a child forked from this process."""
     try:
-        return "ok", run_in_worker(read_model_file, (name, data), seconds,
+        return "ok", run_in_worker(read_model_file, args, seconds,
                                    refusals=(ModelFileError,), memory=memory)  # fmt: skip
     except TimeoutError:
         return "timeout", seconds
@@ -114,7 +117,7 @@ def _forked(name, data, seconds, memory):
         return "died", str(error)
 
 
-def read_model_in_worker(name, data, seconds=None, megabytes=None, fork=False):
+def read_model_in_worker(name, data, seconds=None, megabytes=None, fork=False, document=False):
     """:func:`read_model_file` in the worker, stopped at the time and memory limits.
 
     Parameters
@@ -128,6 +131,8 @@ def read_model_in_worker(name, data, seconds=None, megabytes=None, fork=False):
         Fork this process for the file instead of asking the helper: for a caller with
         no threads of its own (the command line), which then pays no helper's start
         (its imports, a few seconds); a server's threads make a fork of it unsafe.
+    document : bool, default=False
+        Keep the library's own document on the model (``ImportedModel.document``).
 
     Returns
     -------
@@ -148,11 +153,11 @@ def read_model_in_worker(name, data, seconds=None, megabytes=None, fork=False):
     name = str(name or "the file")
     if len(data) > LIMITS["bytes"]:  # refused here: no need to send it to the helper
         return read_model_file(name, data)
-    memory = int(megabytes * 2**20)
+    memory, args = int(megabytes * 2**20), (name, bytes(data), bool(document))
     if fork:
-        status, value = _forked(name, bytes(data), seconds, memory)
+        status, value = _forked(args, seconds, memory)
     else:
-        status, value = _HELPER.ask((name, bytes(data)), seconds, memory)
+        status, value = _HELPER.ask(args, seconds, memory)
     if status == "ok":
         return value
     raise ModelFileError(_failure(status, value, name, seconds, megabytes))

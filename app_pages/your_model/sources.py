@@ -40,6 +40,8 @@ class ModelChoice:
         The name of an uploaded file.
     missing : float or None
         The value an XGBoost file's rows hold for a gap, as the user gave it.
+    file_data : bytes or None
+        Its bytes (the Deploy tab reads the library's document from them).
     """
 
     model: object
@@ -48,6 +50,7 @@ class ModelChoice:
     library: object = None
     file_name: object = None
     missing: object = None
+    file_data: object = None
 
 
 def _trained(data, data_key, X, y):
@@ -100,7 +103,7 @@ def _uploaded():
     missing = _sentinel() if model.library == "xgboost" else None
     if missing is not None:
         model, key = model.with_missing_value(missing), f"{key}:missing={missing!r}"
-    return ModelChoice(model, key, "upload", file_name=file.name, missing=missing)
+    return ModelChoice(model, key, "upload", file_name=file.name, missing=missing, file_data=data)
 
 
 def _sentinel():

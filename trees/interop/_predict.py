@@ -48,10 +48,10 @@ import numpy as np
 from ._build import LIMITS, ModelFileError
 from ._oblivious import oblivious_inputs, oblivious_kernel
 from ._scan import threshold_table
-from ._walk import both_scores, leaf_scores, tie_counts
+from ._walk import both_scores, leaf_ids, leaf_scores, tie_counts
 
 __all__ = ["MISSING_KINDS", "Pack", "both_walk", "cast_rows", "code_table_shape", "count_ties",
-           "pack", "raw_scores"]  # fmt: skip
+           "leaf_nodes", "pack", "raw_scores"]  # fmt: skip
 
 MISSING_KINDS = {"default": 0, "zero": 1, "as_zero": 2}
 _ZERO = float(np.float32(1e-35))  # LightGBM's kZeroThreshold, a float
@@ -102,6 +102,14 @@ class Pack:
     @property
     def n_nodes(self):
         return int(self.feature.shape[0])
+
+    def with_nodes(self, threshold, missing):
+        """This pack with other thresholds and missing-value bits (a runtime's reading of the
+        model, ``_parity``): its trees' kinds recomputed, walked node by node (no levels)."""
+        nodes = (self.feature, threshold, self.child, missing, self.codes, self.code_row)
+        special = _special_trees(nodes, self.tree_of, len(self.roots))
+        return Pack(nodes, (self.values, self.columns, self.n_outputs), self.roots, self.depths,
+                    special, self.tree_of, self.original, self.native_strict, self.levels)  # fmt: skip
 
     def general(self):
         """The arrays of ``_walk.general_child``."""
@@ -219,22 +227,27 @@ def pack(model):
     codes, code_row = _code_table(model.trees)
     nodes = (feature[order], threshold[order], child[order], missing[order], codes,
              code_row[order])  # fmt: skip
-    # Nodes no single comparison describes under both tests: membership splits, LightGBM's
-    # zero_as_missing, a -inf or NaN threshold (``x > NaN`` is never true, where the library
-    # sends every value right: ``x <= NaN`` is never true either), and a missing value read
-    # as 0 on a threshold of 0 (its side then differs between the tests).
-    internal = nodes[0] >= 0
-    special_node = ((nodes[0] < -1) | ((nodes[3] >> 1) == 1)
-                    | (internal & ((nodes[1] == -np.inf) | np.isnan(nodes[1])))
-                    | (internal & ((nodes[3] >> 1) == 2) & (nodes[1] == 0.0)))  # fmt: skip
     tree_new = tree_of[order]
-    special = np.bincount(tree_new[special_node], minlength=len(sizes)) > 0
+    special = _special_trees(nodes, tree_new, len(sizes))
     original = order - starts[tree_new]  # each node's id in its own tree
     levels = np.concatenate([t.depth for t in model.trees]).astype(np.int64)[order]
     values, columns = _leaf_values(model, sizes, starts)
     return Pack(nodes, (values[order], columns, model.n_outputs), new[starts],
                 _lock_step_depths(model), special, tree_new, original, model.native_op == "<",
                 levels, oblivious=model.oblivious)  # fmt: skip
+
+
+def _special_trees(nodes, tree_of, n_trees):
+    """The trees with nodes no single comparison describes under both tests: membership
+    splits, LightGBM's zero_as_missing, a -inf or NaN threshold (``x > NaN`` is never true,
+    where the library sends every value right: ``x <= NaN`` is never true either), and a
+    missing value read as 0 on a threshold of 0 (its side then differs between the tests)."""
+    feature, threshold, _, missing = nodes[:4]
+    internal = feature >= 0
+    special_node = ((feature < -1) | ((missing >> 1) == 1)
+                    | (internal & ((threshold == -np.inf) | np.isnan(threshold)))
+                    | (internal & ((missing >> 1) == 2) & (threshold == 0.0)))  # fmt: skip
+    return np.bincount(tree_of[special_node], minlength=n_trees) > 0
 
 
 def _leaf_values(model, sizes, starts):
@@ -399,3 +412,23 @@ def count_ties(packed, X, n_jobs=None):
     args = (packed.general(), packed.trees(native), X)
     _run(tie_counts, args, X.shape[0], n_jobs, *[(per_block[k],) for k in range(len(blocks))])
     return per_block.sum(axis=0)
+
+
+def leaf_nodes(packed, X, strict):
+    """The leaf each row reaches in each tree, as node ids of the pack (``_walk.leaf_ids``;
+    ``packed.original`` gives a node's id in its tree).
+
+    Parameters
+    ----------
+    packed : Pack
+    X : ndarray of shape (n_samples, n_features), float64, already cast
+    strict : ndarray of shape (n_trees,), uint8
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_trees), int64
+    """
+    out = np.empty((X.shape[0], len(packed.roots)), dtype=np.int64)
+    trees = packed.trees(strict)
+    leaf_ids(packed.general(), trees, np.ascontiguousarray(X, dtype=np.float64), 0, X.shape[0], out)
+    return out

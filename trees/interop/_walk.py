@@ -32,8 +32,8 @@ where the deepest is far deeper), then each row finishes on its own.
 import numpy as np
 from numba import njit
 
-__all__ = ["DUAL_DEPTH", "LANES", "ROW_BLOCK", "both_scores", "general_child", "leaf_scores",
-           "tie_counts"]  # fmt: skip
+__all__ = ["DUAL_DEPTH", "LANES", "ROW_BLOCK", "both_scores", "general_child", "leaf_ids",
+           "leaf_scores", "tie_counts"]  # fmt: skip
 
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
 ROW_BLOCK = 256  # rows walked through every tree before the next rows (they stay in cache)
@@ -429,3 +429,15 @@ def tie_counts(general, trees, X, start, stop, node_ties):
                 if a != b:
                     node_ties[node] += 1
                 node = a
+
+
+@njit(**_JIT)
+def leaf_ids(general, trees, X, start, stop, out):
+    """``out[i, t]``: the leaf (a node of the pack) row ``i`` of ``start:stop`` reaches in tree
+    ``t``, node by node through :func:`general_child`, the statement of the routing rules every
+    special tree is walked by: this walk serves a parity report's rows (thousands, not
+    millions), for which the records' fast walk is not worth a copy that keeps the leaves."""
+    roots, _, _, strict = trees
+    for i in range(start, stop):
+        for t in range(roots.shape[0]):
+            out[i, t] = _general_leaf(general, roots[t], X, i, strict[t] != 0)
