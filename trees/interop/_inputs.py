@@ -440,7 +440,7 @@ def array_rows(inputs, values):
     for j, stored in sorted(inputs.categories.items()):
         if not all(isinstance(c, int | float | np.number) for c in stored):
             raise ModelInputError(
-                f"The categories of {inputs.model_name}'s column {_array_name(inputs, j)} are "
+                f"The categories of {inputs.model_name}'s {_array_name(inputs, j)} are "
                 f"text, and its library reads an array's numbers as category values: no array "
                 "of numbers holds them, so this model cannot be served from one (an ONNX file, "
                 "treelite, generated code). Serve it with ConditionedModel on a DataFrame."
