@@ -125,3 +125,31 @@ def test_the_exported_file_of_the_tab_reproduces_the_average():
     session = ort.InferenceSession(data, providers=["CPUExecutionProvider"])
     got = session.run(["probabilities"], {"X": X_test})[0]
     np.testing.assert_allclose(got, model.output(X_test, "average"), atol=1e-12)
+
+
+def test_runtimes_stopped_for_one_reason_are_named_together_in_the_runtimes_words():
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    from trees.interop._runtimes import _first_line
+    from ui.markdown import plain
+
+    said = _first_line(RuntimeError(
+        "[02:59:31] /project/src/model_loader/delegated_handler.cc:810: Check failed: "
+        "output.enc.empty() && output.sorted_idx.empty(): Treelite does not yet support "
+        "XGBoost models with categorical splits.\nStack trace: ..."))  # fmt: skip
+    assert said == "Treelite does not yet support XGBoost models with categorical splits."
+    lines = [("onnx-lab", "onnxruntime, the lab's export", "ran", ""),
+             ("treelite-float32", "treelite, float32 rows", "does not read this model", said),
+             ("treelite-float64", "treelite, float64 rows", "does not read this model", said)]  # fmt: skip
+    summary = pd.DataFrame(lines, columns=["runtime", "label", "status", "detail"]).assign(
+        rows=10, disagree=[0, None, None], below=[0, None, None], on=[0, None, None],
+        above=[0, None, None])  # fmt: skip
+    report = SimpleNamespace(summary=summary)
+    assert not_run_sentence(report) == (
+        "Not run here: **treelite, float32 rows** and **treelite, float64 rows**: does not read "
+        f"this model ({plain(said)})."
+    )
+    assert runtime_overview(report)["status"].tolist() == ["ran", "does not read it",
+                                                           "does not read it"]  # fmt: skip

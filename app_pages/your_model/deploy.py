@@ -32,6 +32,8 @@ from .deploy_words import (
 
 __all__ = ["show_deploy_tab"]
 
+_WIDTHS = {"runtime": 200, "disagree": 66, "below t": 60, "on t": 46, "above t": 60}
+
 
 def _with_document(choice):
     """The model with its library's own document, from which parity_report rebuilds the
@@ -138,7 +140,8 @@ def show_deploy_tab(choice, rows_key, X):
     note = f" Your rows: {plain(parity.note)}." if parity.note else ""
     st.caption(f"Compared with {plain(parity.reference)}; {len(parity.rows):,} rows.{note}")
     overview = runtime_overview(parity)
-    narrow = {c: st.column_config.TextColumn(width="small") for c in overview.columns[1:-1]}
+    # widths in pixels that fit the six columns in the main column at 1024 px
+    narrow = {c: st.column_config.TextColumn(width=w) for c, w in _WIDTHS.items()}
     figures.table(overview, title="Each runtime against the library", hide_index=True,
                   column_config=narrow)  # fmt: skip
     st.caption(

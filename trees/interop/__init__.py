@@ -68,17 +68,20 @@ audit_conditioning(model, X, n_jobs=None) -> ConditioningAudit
     ``CHANGE_TOLERANCE`` of the library's output precision.
 threshold_probes(model, X=None, max_probes=30_000, seed=0) -> DataFrame
     Rows on every threshold and one ulp either side (``PROBE_COLUMNS``).
-parity_check(predict_a, predict_b, probes, atol=1e-6, rtol=1e-6) -> ParityReport
+parity_check(predict_a, predict_b, probes, atol=1e-6, rtol=1e-6, model=None) -> ParityReport
+    The predictors get the probes as an array (with ``model``: the one its library's
+    predict takes, categories as the library's codes or values).
 ConditionedModel(model, conditioning="average")
     A fit-less scikit-learn estimator predicting under the chosen conditioning.
 export_onnx(model, conditioning="native", input_dtype="float64") -> onnx.ModelProto
-    The model as one ONNX graph under "native", "<=", "<", "average" or "half".
+    The model as one ONNX graph under "native", "<=", "<", "average" or "half", taking
+    the array the library's own predict takes.
 check_export(model, onnx_model, X, conditioning="native") -> (n_rows, n_disagree)
     The exported file run in onnxruntime against the lab's walk under that conditioning.
 parity_report(model, X=None, runtimes=None) -> RuntimeParityReport
     ``summary`` (a line per runtime of ``RUNTIMES``: status, disagreements by side, cause,
-    fix) and ``disagreements`` (``DISAGREEMENT_COLUMNS``); ``LIBRARY_NAMES`` names the
-    libraries in words.
+    fix), ``disagreements`` (``DISAGREEMENT_COLUMNS``) and ``array`` (the rows as every
+    runtime got them); ``LIBRARY_NAMES`` names the libraries in words.
 mirrored_model(model)
     The operator-swapped model in the library's own type (XGBoost, LightGBM,
     scikit-learn), to be fed ``-X``.

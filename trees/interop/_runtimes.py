@@ -24,6 +24,7 @@ import ast
 import builtins
 import math
 import os
+import re
 import tempfile
 from dataclasses import dataclass
 from functools import partial
@@ -65,9 +66,16 @@ def _require(module, package):
         raise RuntimeUnavailable("not installed", f"pip install {package}") from None
 
 
+# A C++ library's check as it reaches Python: "[12:00:00] path/file.cc:810: Check failed:
+# <expression>: " before the sentence that says what failed (treelite).
+_NATIVE_PREFIX = re.compile(r"^\[[\d:]+\] \S+:\d+: (Check failed: .*?: (?=[A-Z]))?")
+
+
 def _first_line(error):
+    """The first line of a runtime's error, without a native check's time, file and
+    expression."""
     text = str(error).strip().splitlines()
-    return (text[0] if text else type(error).__name__)[:300]
+    return _NATIVE_PREFIX.sub("", text[0] if text else type(error).__name__)[:300]
 
 
 def shaped_output(out, imported, n):
@@ -176,7 +184,10 @@ def _treelite(imported, library, dtype):
         raise
     except Exception as error:
         # treelite says "Not supported model type: ..." for a type it has no importer for
-        status = "does not read this model" if "not supported" in str(error).lower() else "fails"
+        # and "does not yet support ..." for a model's part it cannot read (categories)
+        said = str(error).lower()
+        refused = "not supported" in said or "not yet support" in said
+        status = "does not read this model" if refused else "fails"
         raise RuntimeUnavailable(status, f"treelite: {_first_line(error)}") from None
 
     def predict(X):
