@@ -77,7 +77,7 @@ def _timings(name, n_trees, n_rows, X_train, y_train):
     X_user, _ = _data(n_rows, seed=1)
     X_big, _ = _data(10 * n_rows, seed=2)
     report = parity_report(model, X_user, runtimes=["onnx-lab"])  # compiles, warms the caches
-    X_rows = report.rows[report.rows.attrs["feature_columns"]].to_numpy(dtype=float)
+    X_rows = report.array  # the rows as the library and every runtime read them
     rows = []
 
     def add(step, ours, reference, repeat=3):

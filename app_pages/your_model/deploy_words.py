@@ -141,7 +141,8 @@ def deploy_snippet(conditioning):
         "",
         f"onnx_model = export_onnx(model, conditioning={conditioning!r})",
         'open("model.onnx", "wb").write(onnx_model.SerializeToString())',
-        "# onnxruntime takes the array your library's predict takes (the training columns'",
-        "# order, a category as its code): report.array holds the rows checked",
+        "# onnxruntime takes the array the library's predict takes:",
+        "# training columns in order, a category as its code",
+        "# (report.array holds the rows checked):",
         "# session.run(None, {'X': report.array})",
     ])  # fmt: skip
