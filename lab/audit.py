@@ -130,12 +130,12 @@ def read_model_and_rows(args, document=False):
     """``(model, table, X)`` of a command's MODEL and DATA (:func:`add_model_arguments`): the
     model read in the worker (its notes said on stderr, ``--missing`` applied; ``document``:
     with its library's document), the table, and its rows as the model is given them."""
+    table = _read_rows_file(args.data)  # a missing DATA is said before the model is read
     model = _read_model(args.model, document)
     for note in model.notes:
         print(f"tree-bias-lab: note: {note}", file=sys.stderr)
     if args.missing is not None:
         model = model.with_missing_value(args.missing)
-    table = _read_rows_file(args.data)
     return model, table, _features(table, model, args.target)
 
 
