@@ -305,3 +305,28 @@ def test_the_headline_does_not_count_an_excluded_id_column_as_a_feature():
     sentence = html.unescape(at.markdown[0].value).replace("\u2060", "")
     assert "from 1 feature (besides 1 ID-like column) on 60 rows" in sentence, sentence
     assert "1 of the 1 numeric features" in sentence or "no numeric feature" in sentence
+
+
+def test_the_lattice_column_does_not_change_with_the_unit():
+    """Issue 61, item 3: one table measured in micrometres and in metres. A particle's
+    diameter is continuous, its position on a 0.1 µm grid a lattice, in either unit; the Data
+    page said "lattice" of the continuous column in metres (values below 1e-6)."""
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    length_um = rng.uniform(0.05, 1.0, 300)
+    grid_um = 0.1 * rng.integers(0, 12, 300)
+    label = (length_um > 0.5).astype(int)
+    flags = {}
+    for unit, factor in (("micrometres", 1.0), ("metres", 1e-6)):
+        rows = "".join(
+            f"{float(a * factor)!r},{float(b * factor)!r},{c}\n"  # every digit kept
+            for a, b, c in zip(length_um, grid_um, label, strict=True)
+        )
+        at = open_page("app_pages/data/data.py")
+        _upload(at, f"cells_{unit}.csv", f"length,grid,label\n{rows}".encode())
+        by_key(at.button, "data_use_upload").click().run()
+        _clean(at)
+        features = _table(at, "lattice").set_index("feature")
+        flags[unit] = features["lattice"].to_dict()
+    assert flags["micrometres"] == flags["metres"] == {"length": False, "grid": True}

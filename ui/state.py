@@ -229,6 +229,9 @@ MODEL_LIBRARY = "model_library"  # the library of the model trained here (shared
 MODEL_FILE = "model_file"  # the file uploader of a model file (never pickled, never shared)
 MODEL_MISSING = "model_missing"  # text: the value an XGBoost file's rows hold for a gap
 MODEL_TAB = "model_tab"  # the open tab
+MODEL_DEPLOY = "model_deploy"  # prefix of the background parity check's widgets (Stop, restart)
+MODEL_RUNTIME = "model_runtime"  # the runtime whose disagreements the Deploy tab lists
+MODEL_EXPORT = "model_export"  # the test of the ONNX file the Deploy tab offers
 
 # ------------------------------------------------- saved runs (ui.runs)
 RUNS_OPENED_PREFIX = "runs_opened_"  # + the panel's key: the run reopened in this session

@@ -13,13 +13,8 @@ import hashlib
 
 import numpy as np
 
-from trees.interop import (
-    audit_conditioning,
-    from_model,
-    load_model_file,
-    threshold_probes,
-    train_demo_model,
-)
+from lab.model_files import read_model_in_worker
+from trees.interop import audit_conditioning, from_model, threshold_probes, train_demo_model
 from ui import cache_budget
 
 __all__ = ["audit", "demo_task", "digest", "probes", "read_model", "trained_model"]
@@ -35,10 +30,12 @@ def read_model(model_key, name, _data):
     """The uploaded file ``name`` as an :class:`~trees.interop.ImportedModel` (``model_key``:
     :func:`digest` of its bytes). Raises :class:`~trees.interop.ModelFileError`.
 
-    The library's own document (kept for a mirrored export, which the page does not offer)
-    is dropped: a parsed JSON file takes several times its size, for every cached upload.
+    Read in a worker process with a time and a memory limit (``lab.model_files``: no file
+    holds the server longer, or takes more of its memory); the library's own document (kept
+    for a mirrored export, which the page does not offer) is dropped there: a parsed JSON
+    file takes several times its size, for every cached upload.
     """
-    return dataclasses.replace(load_model_file(name, _data), document=None)
+    return read_model_in_worker(name, _data)
 
 
 def demo_task(task, y):

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from lab.model_files import start_worker
 from trees.interop import ModelFileError
 from ui import errors, share, state
 from ui.markdown import plain
@@ -39,6 +40,8 @@ class ModelChoice:
         The name of an uploaded file.
     missing : float or None
         The value an XGBoost file's rows hold for a gap, as the user gave it.
+    file_data : bytes or None
+        Its bytes (the Deploy tab reads the library's document from them).
     """
 
     model: object
@@ -47,6 +50,7 @@ class ModelChoice:
     library: object = None
     file_name: object = None
     missing: object = None
+    file_data: object = None
 
 
 def _trained(data, data_key, X, y):
@@ -70,6 +74,7 @@ def _trained(data, data_key, X, y):
 
 
 def _uploaded():
+    start_worker()  # the reader's helper imports its libraries while a file is chosen
     file = st.file_uploader(
         "A model in its library's own format: XGBoost .json or .ubj, LightGBM .txt, CatBoost "
         ".json, scikit-learn .skops (never a pickle: opening one runs any code it holds)",
@@ -93,10 +98,12 @@ def _uploaded():
     except ModelFileError as err:
         st.error(f"{plain(file.name)} cannot be read: {plain(err)}")
         errors.end_page()
+    for note in model.notes:  # what the reader read in its library's own way
+        st.info(f"{plain(file.name)}: {plain(note)}")
     missing = _sentinel() if model.library == "xgboost" else None
     if missing is not None:
         model, key = model.with_missing_value(missing), f"{key}:missing={missing!r}"
-    return ModelChoice(model, key, "upload", file_name=file.name, missing=missing)
+    return ModelChoice(model, key, "upload", file_name=file.name, missing=missing, file_data=data)
 
 
 def _sentinel():

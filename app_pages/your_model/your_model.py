@@ -5,6 +5,7 @@ from functools import partial
 import streamlit as st
 
 from app_pages.your_model import cache
+from app_pages.your_model.deploy import show_deploy_tab
 from app_pages.your_model.rows import rows_for_choice
 from app_pages.your_model.sources import choose_model
 from app_pages.your_model.views import (
@@ -62,11 +63,13 @@ report.add_snippet(
     )  # fmt: skip
 )
 
-TABS = ["Rows that change", "Where in the trees", "The remedy", "Probe rows for a converter"]
-rows_tab, flips_tab, remedy_tab, probes_tab = share.tabs(st, TABS, key=state.MODEL_TAB)
+TABS = ["Rows that change", "Where in the trees", "The remedy", "Probe rows for a converter",
+        "Deploy"]  # fmt: skip
+rows_tab, flips_tab, remedy_tab, probes_tab, deploy_tab = share.tabs(st, TABS, key=state.MODEL_TAB)
 share.show_open_tab(  # only the open tab runs
     (rows_tab, partial(show_rows_tab, audit, rows.frame)),
     (flips_tab, partial(show_flips_tab, audit)),
     (remedy_tab, partial(show_remedy_tab, audit)),
     (probes_tab, partial(show_probes_tab, choice.key, rows_key, choice.model, rows.frame)),
+    (deploy_tab, partial(show_deploy_tab, choice, rows_key, rows.frame)),
 )

@@ -34,8 +34,18 @@ in float32, LightGBM and scikit-learn's histogram boosting in float64.
 * **Remedy** (``_remedy``): :class:`ConditionedModel`, a scikit-learn
   compatible wrapper, and the mirrored model (section 3.1's second way) in
   the library's own format, to be fed ``-X``.
+* **Export** (``_onnx``, ``_onnx_trees``): the model as an ONNX ``TreeEnsemble`` graph
+  (``ai.onnx.ml`` opset 5, float64) under the chosen test or their average, rows read as
+  the library reads them, for onnxruntime and every other ONNX runtime.
+* **Parity** (``_parity``, ``_runtimes``, ``_library``): probe rows and the user's rows
+  through each runtime a model is deployed to (onnxruntime on the lab's export and on the
+  usual converter's, treelite, m2cgen), against the library's own predict; each
+  disagreement located (tree, node, threshold, side), explained and given its fix.
 * **Files** (``_files``): the safe loader (no pickle; skops with an
-  allow-list for scikit-learn), with size and count limits (``_build``).
+  allow-list for scikit-learn), with every file's structure and declared
+  sizes checked against named limits before anything is built (``_build``,
+  ``_skops_checks``, ``_ubjson``); what a reader read in its library's own
+  way (a NaN threshold) is said in ``ImportedModel.notes``.
 
 The third-party libraries are imported lazily, inside the functions that
 need them: ``import trees`` never imports them.
@@ -58,9 +68,20 @@ audit_conditioning(model, X, n_jobs=None) -> ConditioningAudit
     ``CHANGE_TOLERANCE`` of the library's output precision.
 threshold_probes(model, X=None, max_probes=30_000, seed=0) -> DataFrame
     Rows on every threshold and one ulp either side (``PROBE_COLUMNS``).
-parity_check(predict_a, predict_b, probes, atol=1e-6, rtol=1e-6) -> ParityReport
+parity_check(predict_a, predict_b, probes, atol=1e-6, rtol=1e-6, model=None) -> ParityReport
+    The predictors get the probes as an array (with ``model``: the one its library's
+    predict takes, categories as the library's codes or values).
 ConditionedModel(model, conditioning="average")
     A fit-less scikit-learn estimator predicting under the chosen conditioning.
+export_onnx(model, conditioning="native", input_dtype="float64") -> onnx.ModelProto
+    The model as one ONNX graph under "native", "<=", "<", "average" or "half", taking
+    the array the library's own predict takes.
+check_export(model, onnx_model, X, conditioning="native") -> (n_rows, n_disagree)
+    The exported file run in onnxruntime against the lab's walk under that conditioning.
+parity_report(model, X=None, runtimes=None) -> RuntimeParityReport
+    ``summary`` (a line per runtime of ``RUNTIMES``: status, disagreements by side, cause,
+    fix), ``disagreements`` (``DISAGREEMENT_COLUMNS``) and ``array`` (the rows as every
+    runtime got them); ``LIBRARY_NAMES`` names the libraries in words.
 mirrored_model(model)
     The operator-swapped model in the library's own type (XGBoost, LightGBM,
     scikit-learn), to be fed ``-X``.
@@ -94,9 +115,12 @@ from ._demo import DEMO_LIBRARIES, remedy_snippet, train_demo_model
 from ._files import SKOPS_ALLOWED, load_model_file
 from ._inputs import LIBRARY_NAMES, ModelInputError
 from ._model import CONDITIONINGS, ImportedModel
+from ._onnx import export_onnx
+from ._parity import DISAGREEMENT_COLUMNS, RuntimeParityReport, check_export, parity_report
 from ._probes import PROBE_COLUMNS, ParityReport, parity_check, threshold_probes
 from ._registry import ADAPTERS, from_model
 from ._remedy import ConditionedModel, mirrored_model
+from ._runtimes import RUNTIME_STATUSES, RUNTIMES
 from ._warmup import warm_up
 
 __all__ = [
@@ -104,6 +128,7 @@ __all__ = [
     "CHANGE_TOLERANCE",
     "CONDITIONINGS",
     "DEMO_LIBRARIES",
+    "DISAGREEMENT_COLUMNS",
     "ConditionedModel",
     "ConditioningAudit",
     "LIBRARY_NAMES",
@@ -113,12 +138,18 @@ __all__ = [
     "ModelInputError",
     "PROBE_COLUMNS",
     "ParityReport",
+    "RUNTIMES",
+    "RUNTIME_STATUSES",
+    "RuntimeParityReport",
     "SKOPS_ALLOWED",
     "audit_conditioning",
+    "check_export",
+    "export_onnx",
     "from_model",
     "load_model_file",
     "mirrored_model",
     "parity_check",
+    "parity_report",
     "remedy_snippet",
     "threshold_probes",
     "train_demo_model",

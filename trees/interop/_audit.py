@@ -49,6 +49,7 @@ import pandas as pd
 
 from trees.studies._lattice import lattice_features
 
+from ._build import ModelFileError
 from ._model import ImportedModel
 from ._predict import both_walk, cast_rows, count_ties, raw_scores
 from ._registry import from_model
@@ -328,6 +329,20 @@ def _predictions(model, Xp, Xq, moved, raw, n_jobs):
     return out
 
 
+def _check_finite(out, n_rows):
+    """Refuse predictions that are not finite numbers (raw scores that overflowed float64):
+    a NaN under both tests differs by NaN, which no count of changed rows would include."""
+    bad = np.zeros(n_rows, dtype=bool)
+    for name in ("native", "other"):
+        bad |= ~np.isfinite(np.asarray(out[name]).reshape(n_rows, -1)).all(axis=1)
+    if bad.any():
+        raise ModelFileError(
+            f"The model's predictions are not finite numbers on {bad.sum():,} of the {n_rows:,} "
+            "rows (its leaf values add up past the largest float64 number), so the lab cannot "
+            "compare them; the file is damaged, or the rows are far outside the training data."
+        )
+
+
 def _row_table(model, out, ties, moves, classes):
     columns = {"thresholds_met": ties}
     for name in ("native", "other", "average", "half"):
@@ -394,6 +409,7 @@ def audit_conditioning(model, X, n_jobs=None):
     per_tree["rows_on_threshold"] = np.bincount(model.packed().tree_of, weights=node_ties,
                                                 minlength=model.n_trees).astype(int)  # fmt: skip
     out = _predictions(model, Xp, Xq, moved, raw, n_jobs)
+    _check_finite(out, Xr.shape[0])
     moves, classes = _moves(model, out)
     changed = moves["other"][0]
     return ConditioningAudit(

@@ -95,6 +95,8 @@ def _oblivious(tree, column, nan_left, n_features, n_outputs):
         raise ModelFileError(f"A split is not a float-feature split ({error}).") from None
     need(all(s.get("split_type", "FloatFeature") == "FloatFeature" for s in splits),
          "Only float-feature splits are supported (no one-hot or counter splits).")  # fmt: skip
+    bad = borders[~np.isfinite(borders)]
+    need(not bad.size, f"A split has the border {', '.join(map(str, bad[:1]))}: {_NOT_A_NUMBER}")
     need(leaves.shape == (n_outputs << depth,), "A tree's leaf values do not match its depth.")
     n_internal = (1 << depth) - 1
     level = np.floor(np.log2(np.arange(n_internal) + 1)).astype(np.intp)
@@ -133,15 +135,50 @@ def _levels(levels, scale, column, nan_left, n_features):
     )  # fmt: skip
 
 
+# What CatBoost 1.2.10 does with NaN or Infinity in its JSON (measured): its reader stops at
+# the token and keeps what it read before (a NaN border: the trees before it, and that tree's
+# split on the first feature's first border with uninitialised leaf values); a NaN or infinite
+# scale crashes it (a segmentation fault).
+_NOT_A_NUMBER = (
+    "CatBoost never writes such a number, and its own JSON reader cannot use it (it stops "
+    "reading there, or crashes), so no reading of this file is the model that was saved; "
+    "export the model again with save_model(path, format='json')."
+)
+
+
+def _class_names(info):
+    """The class names of ``model_info.class_params``: a list of strings or numbers, or None."""
+    params = info.get("class_params") if isinstance(info, dict) else None
+    names = params.get("class_names") if isinstance(params, dict) else None
+    need(names is None or (isinstance(names, list) and all(
+         isinstance(n, str | int | float) and not isinstance(n, bool) for n in names)),
+         "The model's class names (model_info.class_params.class_names) are not a list of "
+         "labels: export the model again with save_model(path, format='json').")  # fmt: skip
+    return names or None
+
+
+def _scale_and_bias(document):
+    """``(scale, bias)`` of ``scale_and_bias`` (1 and [0] when absent), finite numbers."""
+    if "scale_and_bias" not in document:
+        return 1.0, np.zeros(1)
+    try:
+        scale, bias = float(document["scale_and_bias"][0]), document["scale_and_bias"][1]
+        bias = np.atleast_1d(np.asarray(bias, dtype=np.float64))
+    except (TypeError, ValueError, IndexError, KeyError):
+        raise ModelFileError("scale_and_bias is not [scale, [bias, ...]].") from None
+    need(bias.ndim == 1, "scale_and_bias is not [scale, [bias, ...]].")
+    need(np.isfinite(scale) and np.all(np.isfinite(bias)),
+         f"The model's scale and bias are {scale} and {bias.tolist()}: {_NOT_A_NUMBER}")  # fmt: skip
+    return scale, bias
+
+
 def _task(document):
     """(task, link, classes) from the model's loss function and class names."""
     info = document.get("model_info", {})
     params = info.get("params", {}) if isinstance(info, dict) else {}
     loss = params.get("loss_function", {}) if isinstance(params, dict) else {}
     name = loss.get("type") if isinstance(loss, dict) else None
-    classes = (
-        (info.get("class_params") or {}).get("class_names") if isinstance(info, dict) else None
-    )
+    classes = _class_names(info)
     if name in _IDENTITY:
         return "regression", "identity", None
     need(name in _LOSSES, f"The CatBoost loss {name!r} is not supported.")
@@ -159,13 +196,7 @@ def from_catboost(document, kind="CatBoost"):
     trees = document["oblivious_trees"]
     need(isinstance(trees, list), "oblivious_trees is not a list.")
     check_count(len(trees), "trees", "trees")
-    scale, bias = 1.0, [0.0]
-    if "scale_and_bias" in document:
-        try:
-            scale, bias = float(document["scale_and_bias"][0]), document["scale_and_bias"][1]
-            bias = np.atleast_1d(np.asarray(bias, dtype=np.float64))
-        except (TypeError, ValueError, IndexError, KeyError):
-            raise ModelFileError("scale_and_bias is not [scale, [bias, ...]].") from None
+    scale, bias = _scale_and_bias(document)
     n_outputs = max(len(classes) if task == "multiclass" and classes else len(bias), 1)
     check_count(n_outputs, "classes", "outputs")
     nodes = sum(1 << min(len(t.get("splits") or []) if isinstance(t, dict) else 0,

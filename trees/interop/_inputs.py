@@ -41,6 +41,12 @@ command line and the page alike, and refuses what it cannot read exactly
 The columns then come in the order the trees index them (``order``:
 HistGradientBoosting moves its categorical columns first).
 
+A runtime the model is deployed to (an ONNX file, treelite, generated code)
+and the library's own predict take an array: :func:`array_rows` gives the rows
+read here back in that form (the training columns' order, the codes, or
+HistGradientBoosting's category values, missing values as NaN), which
+:func:`read_rows` reads back to the same values.
+
 A table read from a file has no dtypes: :func:`frame_from_table` (the
 command line, the page, the snippets) declares the column of each
 categorical feature whose categories the model stores as pandas categories
@@ -53,8 +59,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-__all__ = ["LIBRARY_NAMES", "ModelInputError", "ModelInputs", "frame_from_table", "model_inputs",
-           "read_rows"]  # fmt: skip
+__all__ = ["LIBRARY_NAMES", "ModelInputError", "ModelInputs", "array_rows", "frame_from_table",
+           "model_inputs", "read_rows"]  # fmt: skip
 
 # A library as a sentence names it.
 LIBRARY_NAMES = {"sklearn": "scikit-learn", "xgboost": "XGBoost", "lightgbm": "LightGBM",
@@ -404,3 +410,44 @@ def _as_text(value):
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
+
+
+def array_rows(inputs, values):
+    """Rows read by :func:`read_rows` as the array the library's own predict reads to them
+    (module docstring): the training columns' order, a categorical feature's code (XGBoost,
+    LightGBM) or, where the library's encoder maps values (HistGradientBoosting), its
+    category value; missing values (the sentinel included) as NaN.
+
+    Parameters
+    ----------
+    inputs : ModelInputs
+    values : ndarray of shape (n_samples, n_columns), float64, in the trees' order
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_columns), float64
+
+    Raises
+    ------
+    ModelInputError
+        Where a category the encoder maps is text: no array of numbers holds it.
+    """
+    out = np.array(values, dtype=np.float64)
+    if inputs.order is not None:
+        out[:, list(inputs.order)] = values
+    if not inputs.numbers_are_values:
+        return out
+    for j, stored in sorted(inputs.categories.items()):
+        if not all(isinstance(c, int | float | np.number) for c in stored):
+            raise ModelInputError(
+                f"The categories of {inputs.model_name}'s {_array_name(inputs, j)} are "
+                f"text, and its library reads an array's numbers as category values: no array "
+                "of numbers holds them, so this model cannot be served from one (an ONNX file, "
+                "treelite, generated code). Serve it with ConditionedModel on a DataFrame."
+            )
+        codes = out[:, j]
+        known = ~np.isnan(codes)
+        column = np.full(codes.shape, np.nan)
+        column[known] = np.asarray(stored, dtype=np.float64)[codes[known].astype(np.int64)]
+        out[:, j] = column
+    return out

@@ -30,7 +30,7 @@ import json
 
 import numpy as np
 
-from ._build import LIMITS, ModelFileError, check_count, make_tree, need
+from ._build import LIMITS, Budget, ModelFileError, check_count, make_tree, need
 from ._inputs import model_inputs
 from ._model import ImportedModel
 
@@ -47,18 +47,53 @@ def lightgbm_text(model):
     return booster.model_to_string()
 
 
+_TRUNCATED = (
+    "save the model again with model.booster_.save_model('model.txt') and use the whole file."
+)
+
+
+def _fields(block):
+    """A block's ``key=value`` lines as a dict of strings."""
+    pairs = (line.split("=", 1) for line in block.splitlines() if "=" in line)
+    return {key.strip(): value.strip() for key, value in pairs}
+
+
+def _tree_blocks(header, text, start):
+    """Each tree's text, checked against the end marker and the header's ``tree_sizes``.
+
+    LightGBM ends its trees with an ``end of trees`` line and (since version 3)
+    declares every tree's length in bytes (``tree_sizes``), which it reads the
+    trees by: a file cut short lacks the line or the bytes, where splitting on
+    ``Tree=`` would read the trees before the cut as the whole model.
+    """
+    end = text.find("\nend of trees", start)
+    need(end >= 0, "The LightGBM model text has no 'end of trees' line: it is cut short "
+         f"(LightGBM itself cannot load it); {_TRUNCATED}")  # fmt: skip
+    region = text[start + 1 : end + 1] if start >= 0 else ""
+    if "tree_sizes" not in header:
+        blocks = ("\n" + region).split("\nTree=")[1:] if region else []
+        return [f"Tree={block}" for block in blocks[: check_count(len(blocks), "trees", "trees")]]
+    try:
+        sizes = [int(size) for size in header["tree_sizes"].split()]
+    except ValueError:
+        raise ModelFileError("The model text's tree_sizes are not whole numbers.") from None
+    check_count(len(sizes), "trees", "trees")
+    cuts = np.concatenate([[0], np.cumsum(sizes)])
+    blocks = [region[a:b] for a, b in zip(cuts[:-1], cuts[1:], strict=True)]
+    need(min(sizes, default=0) >= 0 and cuts[-1] == len(region)
+         and all(block.startswith("Tree=") for block in blocks),
+         f"The LightGBM model text declares {len(sizes):,} trees and their sizes in bytes "
+         f"(tree_sizes), and holds {region.count('Tree='):,} trees of {len(region):,} bytes: it "
+         f"is cut short or was edited; {_TRUNCATED}")  # fmt: skip
+    return blocks
+
+
 def _sections(text):
     """The header's ``key=value`` lines and each tree's, as dicts of strings."""
     need(isinstance(text, str) and text.startswith("tree"), "This is not a LightGBM model text.")
-    body = text.split("end of trees")[0]
-    blocks = body.split("\nTree=")
-    check_count(len(blocks) - 1, "trees", "trees")
-
-    def fields(block):
-        pairs = (line.split("=", 1) for line in block.splitlines() if "=" in line)
-        return {key.strip(): value.strip() for key, value in pairs}
-
-    return fields(blocks[0]), [fields(block) for block in blocks[1:]]
+    start = text.find("\nTree=")
+    header = _fields(text[: start if start >= 0 else len(text)])
+    return header, [_fields(block) for block in _tree_blocks(header, text, start)]
 
 
 def _array(tree, key, dtype, size):
@@ -74,27 +109,56 @@ def _array(tree, key, dtype, size):
     return values
 
 
-def _categories(tree, threshold, categorical):
-    """The codes each categorical node sends left (LightGBM's ``cat_threshold`` bitsets)."""
+def _bitsets(tree):
+    """A tree's categorical bitsets (``cat_boundaries``, ``cat_threshold``) as bit arrays.
+
+    Checked against the declared counts before anything of their size is
+    built: ``num_cat`` bitsets, boundaries sorted from 0, at most
+    ``LIMITS["category_code"]`` codes (32 a word), each word a uint32.
+    """
+    n_cat = check_count(tree.get("num_cat", 0), "trees", "categorical splits")
+    bounds = _array(tree, "cat_boundaries", np.int64, n_cat + 1)
+    need(bounds[0] == 0 and np.all(np.diff(bounds) >= 0), "The categorical bounds are not sorted.")
+    need(bounds[-1] <= LIMITS["category_code"] // 32,
+         f"The categorical bitsets of a tree name more than {LIMITS['category_code']:,} "
+         "categories: export a model with fewer categories.")  # fmt: skip
+    words = _array(tree, "cat_threshold", np.int64, int(bounds[-1]))
+    need(np.all((words >= 0) & (words < 2**32)), "A categorical bitset holds a word that is not "
+         "a 32-bit number.")  # fmt: skip
+    bits = np.unpackbits(words.astype("<u4").view(np.uint8), bitorder="little")
+    return [bits[32 * a : 32 * b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+
+
+def _categories(tree, threshold, categorical, budget):
+    """The codes each categorical node sends left (LightGBM's ``cat_threshold`` bitsets).
+
+    The codes of every node are counted (``budget``: the model's
+    ``LIMITS["category_entries"]``) before any node's set is made: a file
+    naming one large bitset from thousands of nodes multiplies it.
+    """
     sets = [None] * threshold.size
     if not categorical.any():
         return None
-    n_cat = check_count(tree.get("num_cat", 0), "trees", "categorical splits")
-    bounds = _array(tree, "cat_boundaries", np.int64, n_cat + 1)
-    words = _array(tree, "cat_threshold", np.int64, int(bounds[-1]) if bounds.size else 0)
-    need(np.all(np.diff(bounds) >= 0) and bounds[0] == 0, "The categorical bounds are not sorted.")
-    need(bounds[-1] * 32 <= LIMITS["category_code"], "The categorical bitsets are too large.")
-    for node in np.flatnonzero(categorical):
-        index = int(threshold[node])
-        need(0 <= index < n_cat, "A categorical split points outside the bitsets.")
-        chunk = words[bounds[index] : bounds[index + 1]].astype(np.uint32)
-        bits = np.unpackbits(chunk.view(np.uint8), bitorder="little")
-        sets[node] = tuple(int(c) for c in np.flatnonzero(bits))
+    bitsets = _bitsets(tree)
+    nodes = np.flatnonzero(categorical)
+    index = threshold[nodes]
+    need(np.all((index >= 0) & (index < len(bitsets)) & (index == np.floor(index))),
+         "A categorical split points outside the bitsets.")  # fmt: skip
+    index = index.astype(np.int64)
+    sizes = np.array([int(bits.sum()) for bits in bitsets], dtype=np.int64)
+    budget.spend(sizes[index].sum(), "category codes named by categorical splits")
+    codes = [tuple(int(c) for c in np.flatnonzero(bits)) for bits in bitsets]
+    for node, k in zip(nodes, index, strict=True):
+        sets[node] = codes[k]
     return sets
 
 
-def _tree(tree, n_features):
-    """One tree as (Tree, missing_left, missing_kind): internal nodes first, then leaves."""
+def _tree(tree, n_features, budget):
+    """One tree as (Tree, missing_left, missing_kind): internal nodes first, then leaves.
+
+    A numeric threshold that is not a finite number is refused: LightGBM itself
+    stops on such a file (``nan``, ``inf`` cannot be a split of its bins).
+    """
     n_leaves = check_count(tree.get("num_leaves"), "nodes_per_tree", "leaves in a tree")
     need(n_leaves >= 1, "A tree of the model has no leaves.")
     need(tree.get("is_linear", "0") == "0", "Linear-tree LightGBM models are not supported.")
@@ -106,7 +170,7 @@ def _tree(tree, n_features):
     children = [_array(tree, key, np.int64, n_int) for key in ("left_child", "right_child")]
     left, right = (np.where(c >= 0, c, n_int + (-1 - c)) for c in children)
     categorical = (decision & 1).astype(bool)
-    sets = _categories(tree, threshold, categorical)
+    sets = _categories(tree, threshold, categorical, budget)
     pad = np.full(n_leaves, -1)
     built = make_tree(
         np.concatenate([feature, pad]), np.concatenate([np.where(categorical, np.nan, threshold),
@@ -190,7 +254,8 @@ def from_lightgbm(text, kind="Booster", classes=None):
     need(per_iteration == n_outputs, "num_tree_per_iteration does not match the objective.")
     total = sum(check_count(b.get("num_leaves"), "nodes_per_tree", "leaves") for b in blocks)
     check_count(2 * total, "nodes", "nodes in all")
-    built = [_tree(block, n_features) for block in blocks]
+    budget = Budget("category_entries")
+    built = [_tree(block, n_features, budget) for block in blocks]
     n_trees = len(built)
     weight = np.ones(n_trees)
     # LightGBM writes the flag as a bare line of the header, which _sections does not keep.

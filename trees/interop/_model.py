@@ -28,10 +28,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._build import ModelFileError
-from ._inputs import frame_from_table, model_inputs, read_rows
-from ._predict import cast_rows, pack, raw_scores
+from ._inputs import LIBRARY_NAMES, frame_from_table, model_inputs, read_rows
+from ._predict import cast_rows, code_table_shape, pack, raw_scores
 
-__all__ = ["CONDITIONINGS", "LINKS", "OUTPUT_PRECISION", "ImportedModel"]
+__all__ = ["CONDITIONINGS", "LINKS", "OUTPUT_PRECISION", "ImportedModel", "check_finite_outputs",
+           "threshold_notes"]  # fmt: skip
 
 CONDITIONINGS = ("native", "<=", "<", "average", "half")
 LINKS = ("identity", "logistic", "softmax", "exp", "proba")
@@ -86,6 +87,10 @@ class ImportedModel:
         library's best iteration (early stopping)". Empty when every tree is used.
     oblivious : ObliviousTrees or None
         CatBoost's trees as levels, walked as CatBoost walks them (``_oblivious``).
+    notes : tuple of str
+        What the lab read in a way a user should know (:func:`threshold_notes`: splits
+        whose threshold is NaN or infinite, read as the library reads them); the page and
+        the command line say them.
     """
 
     library: str
@@ -109,6 +114,7 @@ class ImportedModel:
     inputs: object = None
     trees_used: str = ""
     oblivious: object = None
+    notes: tuple = ()
     _pack: object = field(default=None, repr=False)
 
     def __post_init__(self):
@@ -119,6 +125,9 @@ class ImportedModel:
             raise ValueError(f"Unknown link {self.link!r} or operator {self.native_op!r}.")
         if not self.trees:
             raise ModelFileError("The model holds no tree: there is nothing to predict or audit.")
+        check_finite_outputs(self)
+        code_table_shape(self.trees)  # the walk's category table, refused before it is made
+        self.notes = tuple(self.notes) or threshold_notes(self)
         if self.inputs is None:
             self.inputs = _default_inputs(self)
 
@@ -244,11 +253,17 @@ class ImportedModel:
         if self.link == "identity":
             return raw[:, 0] if raw.shape[1] == 1 else raw
         if self.link == "exp":
-            return np.exp(raw[:, 0])
+            with np.errstate(over="ignore"):  # refused below: a value past float64
+                value = np.exp(raw[:, 0])
+            refuse_overflow(value, raw[:, 0])
+            return value
         if self.link == "proba":
             return raw
         if self.link == "logistic":
-            p = 1.0 / (1.0 + np.exp(-raw[:, 0]))
+            # exp(-raw) overflows to inf for raw < -709, and p = 1 / (1 + inf) = 0 is then the
+            # logistic's float64 value exactly (it is below 1e-308): nothing to warn about.
+            with np.errstate(over="ignore"):
+                p = 1.0 / (1.0 + np.exp(-raw[:, 0]))
             return np.column_stack([1.0 - p, p])
         shifted = np.exp(raw - raw.max(axis=1, keepdims=True))
         return shifted / shifted.sum(axis=1, keepdims=True)
@@ -290,3 +305,69 @@ def _default_inputs(model):
     """Rows read by position, or by the stored names, every feature as a number."""
     return model_inputs(model.feature_names, model.n_features, precision=model.precision,
                         library=model.library, kind=model.kind)  # fmt: skip
+
+
+def check_finite_outputs(model):
+    """Refuse a model whose base score, tree weights or leaf values are NaN or infinite.
+
+    Every prediction would then be NaN or infinite, and an audit comparing two of
+    them would find nothing "changed" (NaN - NaN is NaN, never above 0).
+    """
+    parts = {
+        "base score (bias)": model.base_score,
+        "tree weights (scale, learning rate)": model.tree_weight,
+        "leaf values": np.concatenate([t.value[t.feature < 0].ravel() for t in model.trees]),
+    }
+    for what, values in parts.items():
+        bad = int(np.count_nonzero(~np.isfinite(values)))
+        if bad:
+            raise ModelFileError(
+                f"{bad:,} of the model's {what} are not finite numbers (nan or inf), so every "
+                "prediction it makes would be one too; the file is damaged: export the model "
+                "again."
+            )
+
+
+def refuse_overflow(value, raw):
+    """Refuse predictions that overflowed float64 from finite raw scores (a wrong number)."""
+    over = np.isinf(value) & np.isfinite(raw)
+    if over.any():
+        raise ModelFileError(
+            f"The model's prediction passes the largest float64 number on {over.sum():,} rows "
+            f"(a raw score up to {raw[over].max():.4g}, exp of which overflows), so the lab "
+            "refuses the number rather than show infinity."
+        )
+
+
+def _sentence(count, threshold, op, outcome):
+    splits = "split has" if count == 1 else "splits have"
+    return f"{count:,} {splits} the threshold {threshold}: x {op} {threshold} {outcome}."
+
+
+def threshold_notes(model):
+    """Sentences on numeric splits whose threshold is NaN or infinite, read as the library
+    reads them: it compares with them as with any threshold (XGBoost, LightGBM: checked
+    against their own predictions; CatBoost's reader cannot use them, so its adapter
+    refuses them). scikit-learn writes ``inf`` for a split of missing values from the
+    others (every present value left), so only its NaN is said."""
+    nan = inf = minus = 0
+    for tree in model.trees:
+        values = tree.threshold[(tree.feature >= 0) & ~tree.is_membership]
+        nan += int(np.isnan(values).sum())
+        inf += int((values == np.inf).sum())
+        minus += int((values == -np.inf).sum())
+    if model.library == "sklearn":
+        inf = minus = 0
+    op, name = model.native_op, LIBRARY_NAMES.get(model.library, model.library)
+    notes = []
+    if nan:
+        notes.append(_sentence(nan, "NaN", op, f"is never true, so {name} sends every value "
+                               "right there (a missing value follows the split's own rule), "
+                               "and so does the lab"))  # fmt: skip
+    if inf:
+        notes.append(_sentence(inf, "inf", op, f"holds for every finite value, so {name} "
+                               "sends every finite value left there, and so does the lab"))  # fmt: skip
+    if minus:
+        notes.append(_sentence(minus, "-inf", op, f"holds for no finite value, so {name} "
+                               "sends every finite value right there, and so does the lab"))  # fmt: skip
+    return tuple(notes)

@@ -7,7 +7,9 @@ adjacent, one row per node:
 * ``feature``: the feature tested, -1 at a leaf, ``-2 - feature`` at a
   membership node (a categorical split: the row goes left when its value,
   truncated to an integer as LightGBM and XGBoost do, is one of the node's
-  codes, ``codes[node, code] == 1``; negative and unknown codes go right);
+  codes, ``codes[code_row[node], code] == 1``; negative and unknown codes go
+  right); the code table has a row per membership node only, so its size is
+  the membership nodes times the codes (``LIMITS["category_cells"]``);
 * ``threshold``, ``child`` (the left child; the right one is ``child + 1``);
 * ``missing``: bit 0 is the node's default direction (1: left), bits 1-2
   how the node reads a missing value (:data:`MISSING_KINDS`):
@@ -18,6 +20,12 @@ adjacent, one row per node:
     way (LightGBM's ``missing_type=Zero``);
   - 2, ``"as_zero"``: NaN is read as 0 and compared (LightGBM's
     ``missing_type=None``).
+
+Leaf values are one column per node when each tree adds to one output (a
+boosted model, a class per tree: ``columns[t]`` is the output), and one
+column per output when a tree's leaves hold a vector (a forest's class
+probabilities: ``columns[t] = -1``); a 1,000-class booster then packs one
+value a node, not 1,000, and its walk adds one.
 
 The threshold test of each tree is a flag (``strict``): ``x < t`` (1) or
 ``x <= t`` (0), so one walk serves the two operators of source 000 (section
@@ -37,12 +45,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from ._build import ModelFileError
+from ._build import LIMITS, ModelFileError
 from ._oblivious import oblivious_inputs, oblivious_kernel
 from ._scan import threshold_table
-from ._walk import both_scores, leaf_scores, tie_counts
+from ._walk import both_scores, leaf_ids, leaf_scores, tie_counts
 
-__all__ = ["MISSING_KINDS", "Pack", "both_walk", "cast_rows", "count_ties", "pack", "raw_scores"]
+__all__ = ["MISSING_KINDS", "Pack", "both_walk", "cast_rows", "code_table_shape", "count_ties",
+           "leaf_nodes", "pack", "raw_scores"]  # fmt: skip
 
 MISSING_KINDS = {"default": 0, "zero": 1, "as_zero": 2}
 _ZERO = float(np.float32(1e-35))  # LightGBM's kZeroThreshold, a float
@@ -59,10 +68,15 @@ class Pack:
 
     Attributes
     ----------
-    feature, threshold, child, missing, codes : ndarray
+    feature, threshold, child, missing : ndarray
         Per node (module docstring).
-    values : ndarray of shape (n_nodes, n_outputs)
-        The weighted leaf values, aligned on the outputs.
+    codes, code_row : ndarray
+        The code table of the membership nodes, and each node's row in it (-1: none).
+    values : ndarray of shape (n_nodes, 1 or n_outputs)
+        The weighted leaf values (module docstring).
+    columns : ndarray of shape (n_trees,), int
+        The output each tree adds to, -1 where its leaves hold a vector.
+    n_outputs : int
     roots, depths : ndarray of shape (n_trees,)
         Each tree's root, and how many levels its rows walk in lock-step (``_walk``).
     special : ndarray of shape (n_trees,), bool
@@ -75,11 +89,12 @@ class Pack:
         CatBoost's trees as levels (``_oblivious``).
     """
 
-    def __init__(self, nodes, values, roots, depths, special, tree_of, original, native_strict,
+    def __init__(self, nodes, leaves, roots, depths, special, tree_of, original, native_strict,
                  levels, oblivious=None):  # fmt: skip
-        self.feature, self.threshold, self.child, self.missing, self.codes = nodes
+        self.feature, self.threshold, self.child, self.missing, self.codes, self.code_row = nodes
         self.levels = levels
-        self.values, self.roots, self.depths, self.special = values, roots, depths, special
+        self.values, self.columns, self.n_outputs = leaves
+        self.roots, self.depths, self.special = roots, depths, special
         self.tree_of, self.original, self.native_strict = tree_of, original, native_strict
         self.oblivious = oblivious
         self._records = {}
@@ -88,9 +103,21 @@ class Pack:
     def n_nodes(self):
         return int(self.feature.shape[0])
 
+    def with_nodes(self, threshold, missing):
+        """This pack with other thresholds and missing-value bits (a runtime's reading of the
+        model, ``_parity``): its trees' kinds recomputed, walked node by node (no levels)."""
+        nodes = (self.feature, threshold, self.child, missing, self.codes, self.code_row)
+        special = _special_trees(nodes, self.tree_of, len(self.roots))
+        return Pack(nodes, (self.values, self.columns, self.n_outputs), self.roots, self.depths,
+                    special, self.tree_of, self.original, self.native_strict, self.levels)  # fmt: skip
+
     def general(self):
         """The arrays of ``_walk.general_child``."""
-        return self.feature, self.threshold, self.child, self.missing, self.codes
+        return self.feature, self.threshold, self.child, self.missing, self.codes, self.code_row
+
+    def leaves(self):
+        """The leaf values and each tree's output (``_walk.leaf_scores``)."""
+        return self.values, self.columns
 
     def trees(self, strict):
         """(roots, lock-step depths, special, strict) of every tree, for the walks."""
@@ -197,47 +224,78 @@ def pack(model):
     kinds = np.concatenate(model.missing_kind).astype(np.int8)
     missing = (np.concatenate(model.missing_left).astype(np.int8) | (kinds << 1)).astype(np.int8)
     child = np.where(left >= 0, new[np.maximum(left, 0)], -1)
-    nodes = (feature[order], threshold[order], child[order], missing[order],
-             _code_table(model.trees, sizes.sum())[order])  # fmt: skip
-    # Nodes no single comparison describes under both tests: membership splits, LightGBM's
-    # zero_as_missing, a -inf threshold, and a missing value read as 0 on a threshold of 0
-    # (its side then differs between the tests).
-    internal = nodes[0] >= 0
-    special_node = ((nodes[0] < -1) | ((nodes[3] >> 1) == 1)
-                    | (internal & (nodes[1] == -np.inf))
-                    | (internal & ((nodes[3] >> 1) == 2) & (nodes[1] == 0.0)))  # fmt: skip
+    codes, code_row = _code_table(model.trees)
+    nodes = (feature[order], threshold[order], child[order], missing[order], codes,
+             code_row[order])  # fmt: skip
     tree_new = tree_of[order]
-    special = np.bincount(tree_new[special_node], minlength=len(sizes)) > 0
+    special = _special_trees(nodes, tree_new, len(sizes))
     original = order - starts[tree_new]  # each node's id in its own tree
     levels = np.concatenate([t.depth for t in model.trees]).astype(np.int64)[order]
-    return Pack(nodes, _leaf_values(model, sizes, starts)[order], new[starts],
+    values, columns = _leaf_values(model, sizes, starts)
+    return Pack(nodes, (values[order], columns, model.n_outputs), new[starts],
                 _lock_step_depths(model), special, tree_new, original, model.native_op == "<",
                 levels, oblivious=model.oblivious)  # fmt: skip
 
 
+def _special_trees(nodes, tree_of, n_trees):
+    """The trees with nodes no single comparison describes under both tests: membership
+    splits, LightGBM's zero_as_missing, a -inf or NaN threshold (``x > NaN`` is never true,
+    where the library sends every value right: ``x <= NaN`` is never true either), and a
+    missing value read as 0 on a threshold of 0 (its side then differs between the tests)."""
+    feature, threshold, _, missing = nodes[:4]
+    internal = feature >= 0
+    special_node = ((feature < -1) | ((missing >> 1) == 1)
+                    | (internal & ((threshold == -np.inf) | np.isnan(threshold)))
+                    | (internal & ((missing >> 1) == 2) & (threshold == 0.0)))  # fmt: skip
+    return np.bincount(tree_of[special_node], minlength=n_trees) > 0
+
+
 def _leaf_values(model, sizes, starts):
-    values = np.zeros((sizes.sum(), model.n_outputs))
+    """The weighted leaf values, and per tree the output they add to (module docstring)."""
+    vector = np.any(model.tree_output < 0)
+    values = np.zeros((sizes.sum(), model.n_outputs if vector else 1))
     for t, tree in enumerate(model.trees):
         block = tree.value * model.tree_weight[t]
         rows = slice(starts[t], starts[t] + sizes[t])
-        if block.shape[1] == model.n_outputs and model.tree_output[t] < 0:
+        if not vector:
+            values[rows, 0] = block[:, 0]
+        elif block.shape[1] == model.n_outputs and model.tree_output[t] < 0:
             values[rows] = block
         else:
             values[rows, model.tree_output[t]] = block[:, 0]
-    return values
+    return values, (np.full(len(model.trees), -1) if vector else model.tree_output).astype(np.int64)
 
 
-def _code_table(trees, n_nodes):
-    """(n_nodes, width) uint8: 1 where a membership node sends a code left."""
-    sets = [c for t in trees for c in t.categories]
+def code_table_shape(trees):
+    """``(members, width)``: the packed ids of the membership nodes (in ``Tree`` numbering,
+    trees end to end) and the code table's width (the largest code + 2), refused past
+    ``LIMITS["category_cells"]`` cells."""
+    sizes = [t.node_count for t in trees]
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    members = [start + node for t, start in zip(trees, starts, strict=True)
+               for node in np.flatnonzero(t.is_membership)]  # fmt: skip
+    sets = [t.categories[node] for t in trees for node in np.flatnonzero(t.is_membership)]
     width = max((max(c) + 1 for c in sets if c), default=0) + 1
-    if width > 1 and n_nodes * width > 50_000_000:
-        raise ModelFileError("The model's categorical splits name too many categories.")
-    table = np.zeros((n_nodes, width), dtype=np.uint8)
-    for node, c in enumerate(sets):
-        if c:
-            table[node, list(c)] = 1
-    return table
+    if len(members) * width > LIMITS["category_cells"]:
+        raise ModelFileError(
+            f"The model's categorical splits name too many categories ({len(members):,} nodes "
+            f"by {width - 1:,} codes; at most {LIMITS['category_cells']:,} together): export a "
+            "model with fewer categories."
+        )
+    return members, width
+
+
+def _code_table(trees):
+    """``(table, row)``: per membership node a row of the (n_membership, width) uint8 table,
+    1 where it sends a code left (the last column: codes it does not know); -1 elsewhere."""
+    members, width = code_table_shape(trees)
+    sets = [c for t in trees for c in t.categories]
+    row = np.full(len(sets), -1, dtype=np.int64)
+    table = np.zeros((max(len(members), 1), width), dtype=np.uint8)
+    for k, node in enumerate(members):
+        row[node] = k
+        table[k, list(sets[node])] = 1
+    return table, row
 
 
 def cast_rows(X, precision, tiny_as_zero=False):
@@ -299,11 +357,11 @@ def raw_scores(packed, X, strict, n_jobs=None, float32_rows=False):
     if trees is not None and float32_rows:
         columns, borders = oblivious_inputs(trees, X, strict)
         args = (columns, trees.features, borders, trees.depths, trees.offsets, trees.leaves)
-        by_output = np.zeros((packed.values.shape[1], X.shape[0]))  # ``_oblivious``
+        by_output = np.zeros((packed.n_outputs, X.shape[0]))  # ``_oblivious``
         _run(oblivious_kernel, args, X.shape[0], n_jobs, *([(by_output,)] * blocks))
         return by_output.T
-    out = np.zeros((X.shape[0], packed.values.shape[1]))
-    args = (packed.records(strict), packed.general(), packed.trees(strict), packed.values, X)
+    out = np.zeros((X.shape[0], packed.n_outputs))
+    args = (packed.records(strict), packed.general(), packed.trees(strict), packed.leaves(), X)
     _run(leaf_scores, args, X.shape[0], n_jobs, *([(out,)] * blocks))
     return out
 
@@ -331,7 +389,7 @@ def both_walk(packed, X, half=None, n_jobs=None):
     """
     parted = np.zeros(X.shape[0], dtype=np.int64)
     bits = np.zeros((X.shape[0], (X.shape[1] + 63) // 64), dtype=np.uint64)
-    out = np.zeros((2 if half is None else 3, X.shape[0], packed.values.shape[1]))
+    out = np.zeros((2 if half is None else 3, X.shape[0], packed.n_outputs))
     half = np.zeros(len(packed.roots), dtype=bool) if half is None else half
     native = np.full(len(packed.roots), packed.native_strict, dtype=np.uint8)
     blocks = _blocks(X.shape[0], n_jobs)
@@ -339,7 +397,7 @@ def both_walk(packed, X, half=None, n_jobs=None):
     records = (packed.records(native), packed.records(1 - native),
                packed.records(np.zeros_like(native)))  # fmt: skip
     args = (records, packed.general(), packed.trees(native), packed.links(),
-            np.asarray(half, dtype=np.bool_), packed.values, X)  # fmt: skip
+            np.asarray(half, dtype=np.bool_), packed.leaves(), X)  # fmt: skip
     outputs = [(parted, per_block[k], bits, out) for k in range(len(blocks))]
     _run(both_scores, args, X.shape[0], n_jobs, *outputs)
     return parted, per_block.sum(axis=0), bits, out
@@ -354,3 +412,23 @@ def count_ties(packed, X, n_jobs=None):
     args = (packed.general(), packed.trees(native), X)
     _run(tie_counts, args, X.shape[0], n_jobs, *[(per_block[k],) for k in range(len(blocks))])
     return per_block.sum(axis=0)
+
+
+def leaf_nodes(packed, X, strict):
+    """The leaf each row reaches in each tree, as node ids of the pack (``_walk.leaf_ids``;
+    ``packed.original`` gives a node's id in its tree).
+
+    Parameters
+    ----------
+    packed : Pack
+    X : ndarray of shape (n_samples, n_features), float64, already cast
+    strict : ndarray of shape (n_trees,), uint8
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_trees), int64
+    """
+    out = np.empty((X.shape[0], len(packed.roots)), dtype=np.int64)
+    trees = packed.trees(strict)
+    leaf_ids(packed.general(), trees, np.ascontiguousarray(X, dtype=np.float64), 0, X.shape[0], out)
+    return out

@@ -28,7 +28,7 @@ import numpy as np
 
 from trees.tree import from_sklearn
 
-from ._build import make_tree, need
+from ._build import check_count, check_tree_shape, make_tree, need
 from ._inputs import model_inputs
 from ._model import ImportedModel
 
@@ -47,6 +47,7 @@ def _task(model):
     classes = getattr(model, "classes_", None)
     if classes is None:
         return "regression", None
+    check_count(len(classes), "classes", "classes")
     return ("binary" if len(classes) == 2 else "multiclass"), np.asarray(classes)
 
 
@@ -77,12 +78,34 @@ def _common(model, trees, missing, inputs=None, **fields):
     )  # fmt: skip
 
 
+def _checked_trees(estimators, n_features):
+    """Each fitted tree's ``tree_`` checked (before anything walks it), then converted.
+
+    A tree loaded from a file holds whatever the file said: its node count
+    beyond the nodes it allocated, children that loop back, features out of
+    range. Each is refused in words (``_build.check_tree_shape``) before
+    :func:`trees.tree.from_sklearn`, whose depth walk would loop on a cycle.
+    """
+    check_count(len(estimators), "trees", "trees")
+    total = 0
+    for estimator in estimators:
+        sk_tree = estimator.tree_
+        need(sk_tree.n_outputs == 1, "Multi-output scikit-learn models are not supported.")
+        count = check_count(sk_tree.node_count, "nodes_per_tree", "nodes in a tree")
+        need(count <= sk_tree.capacity, "A tree of the model declares more nodes than it holds.")
+        total = check_count(total + count, "nodes", "nodes in all")
+        check_tree_shape(sk_tree.children_left, sk_tree.children_right)
+        internal = sk_tree.children_left >= 0
+        features = sk_tree.feature[internal]
+        need(sk_tree.n_features == n_features and np.all((features >= 0) & (features < n_features)),
+             f"A split of the model tests a feature outside 0..{n_features - 1}.")  # fmt: skip
+    return [from_sklearn(e) for e in estimators]
+
+
 def _averaged(model, estimators):
     """A single tree or a forest: the mean of the trees' probabilities or values."""
     task, classes = _task(model)
-    for estimator in estimators:
-        need(estimator.tree_.n_outputs == 1, "Multi-output scikit-learn models are not supported.")
-    trees = [from_sklearn(e) for e in estimators]
+    trees = _checked_trees(estimators, int(model.n_features_in_))
     n_outputs = 1 if classes is None else len(classes)
     return _common(
         model, trees, [_missing(e) for e in estimators], task=task,
@@ -101,12 +124,10 @@ def _gradient_boosting(model):
          "GradientBoostingClassifier(loss='exponential') is not supported.")  # fmt: skip
     base = np.asarray(model._raw_predict_init(np.zeros((1, model.n_features_in_))))[0]
     grid = model.estimators_
-    trees, missing, output = [], [], []
-    for k in range(grid.shape[1]):
-        for i in range(grid.shape[0]):
-            trees.append(from_sklearn(grid[i, k]))
-            missing.append(_missing(grid[i, k]))
-            output.append(k)
+    order = [(i, k) for k in range(grid.shape[1]) for i in range(grid.shape[0])]
+    trees = _checked_trees([grid[i, k] for i, k in order], int(model.n_features_in_))
+    missing = [_missing(grid[i, k]) for i, k in order]
+    output = [k for _, k in order]
     link = {"regression": "identity", "binary": "logistic", "multiclass": "softmax"}[task]
     return _common(
         model, trees, missing, task=task, tree_weight=np.full(len(trees), model.learning_rate),
@@ -171,6 +192,9 @@ def _hist_gradient_boosting(model):
     link = link or ("exp" if loss in ("poisson", "gamma") else "identity")
     need(link != "identity" or loss in ("squared_error", "absolute_error", "quantile"),
          f"HistGradientBoostingRegressor(loss={loss!r}) is not supported.")  # fmt: skip
+    check_count(sum(len(iteration) for iteration in model._predictors), "trees", "trees")
+    nodes = sum(predictor.nodes.shape[0] for it in model._predictors for predictor in it)
+    check_count(nodes, "nodes", "nodes in all")
     trees, missing, output = [], [], []
     for iteration in model._predictors:
         for k, predictor in enumerate(iteration):
@@ -191,6 +215,7 @@ def from_sklearn_model(model):
     name = type(model).__name__
     need(name in SKLEARN_TYPES, f"{name} is not a supported scikit-learn tree model.")
     need(hasattr(model, "n_features_in_"), f"The {name} is not fitted.")
+    check_count(model.n_features_in_, "features", "features")
     if name in _SINGLE:
         return _averaged(model, [model])
     if name in _FORESTS:

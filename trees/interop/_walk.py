@@ -16,7 +16,7 @@ first, so that a node's children are adjacent, ``right = left + 1``):
 A missing value goes right when its bit says so, whatever the threshold.
 LightGBM's ``missing_type=None`` reads it as 0 and compares: its bit is
 ``0 > t`` under the test. Nodes no comparison describes under both tests
-(membership splits, LightGBM's ``zero_as_missing``, a threshold of ``-inf``,
+(membership splits, LightGBM's ``zero_as_missing``, a threshold of ``-inf`` or NaN,
 a missing value read as 0 at a threshold of 0) make their tree *special*: it
 is walked node by node through :func:`general_child`.
 
@@ -32,8 +32,8 @@ where the deepest is far deeper), then each row finishes on its own.
 import numpy as np
 from numba import njit
 
-__all__ = ["DUAL_DEPTH", "LANES", "ROW_BLOCK", "both_scores", "general_child", "leaf_scores",
-           "tie_counts"]  # fmt: skip
+__all__ = ["DUAL_DEPTH", "LANES", "ROW_BLOCK", "both_scores", "general_child", "leaf_ids",
+           "leaf_scores", "tie_counts"]  # fmt: skip
 
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
 ROW_BLOCK = 256  # rows walked through every tree before the next rows (they stay in cache)
@@ -71,11 +71,12 @@ def _finish(ints, floats, X, i, node, column):
 
 
 @njit(**_JIT)
-def general_child(feature, threshold, child, missing, codes, node, X, i, strict):
+def general_child(feature, threshold, child, missing, codes, code_row, node, X, i, strict):
     """The child of a node of a special tree (module docstring; -1 at a leaf).
 
     ``feature``: -1 at a leaf, ``-2 - f`` at a membership node (left when the value,
-    truncated to an integer as LightGBM and XGBoost do, is one of its codes); ``missing``:
+    truncated to an integer as LightGBM and XGBoost do, is one of its codes: its row
+    ``code_row[node]`` of the table ``codes``); ``missing``:
     bit 0 the default direction (1: left), bits 1-2 how the node reads a missing value
     (``_predict.MISSING_KINDS``); ``strict``: the test is ``x < t``.
     """
@@ -94,7 +95,7 @@ def general_child(feature, threshold, child, missing, codes, node, X, i, strict)
         return default
     if f < -1:
         invalid = codes.shape[1] - 1
-        if 0 <= value < invalid and codes[node, int(value)]:
+        if 0 <= value < invalid and codes[code_row[node], int(value)]:
             return left
         return left + 1
     if strict:
@@ -104,10 +105,10 @@ def general_child(feature, threshold, child, missing, codes, node, X, i, strict)
 
 @njit(inline="always")
 def _general_leaf(general, root, X, i, strict):
-    feature, threshold, child, missing, codes = general
+    feature, threshold, child, missing, codes, code_row = general
     node = root
     while True:
-        nxt = general_child(feature, threshold, child, missing, codes, node, X, i, strict)
+        nxt = general_child(feature, threshold, child, missing, codes, code_row, node, X, i, strict)
         if nxt < 0:
             return node
         node = nxt
@@ -129,12 +130,14 @@ def _plain_leaves(ints, floats, X, first, last, root, depth, leaf, nodes):
 
 
 @njit(inline="always")
-def _add_leaves(values, leaf, out, first, last):
-    """``out[first + j] += values[leaf[j]]``. One output goes through 1-D slices (measured: a
-    third of the time of ``out[i, k]`` indexing on CatBoost's and XGBoost's single output);
-    several, node by node (a forest's class probabilities share a cache line)."""
-    if values.shape[1] == 1:
-        weights, sums = values[:, 0], out[first:last, 0]
+def _add_leaves(values, column, leaf, out, first, last):
+    """``out[first + j] += values[leaf[j]]``: a tree that adds to one output (``column``, its
+    values in ``values[:, 0]``) through 1-D slices (measured: a third of the time of
+    ``out[i, k]`` indexing on CatBoost's and XGBoost's single output); a tree whose leaves
+    hold a vector (``column < 0``), node by node (a forest's class probabilities share a
+    cache line)."""
+    if column >= 0:
+        weights, sums = values[:, 0], out[first:last, column]
         for j in range(last - first):
             sums[j] += weights[leaf[j]]
         return
@@ -145,15 +148,16 @@ def _add_leaves(values, leaf, out, first, last):
 
 
 @njit(**_JIT)
-def leaf_scores(records, general, trees, values, X, start, stop, out):
+def leaf_scores(records, general, trees, leaves, X, start, stop, out):
     """Add to ``out[i]`` the leaf values of rows ``start:stop`` in every tree
     (:func:`_add_leaves`).
 
     ``records``: (ints, floats) for the test each tree is walked with (column 0);
     ``general``: the arrays of :func:`general_child`; ``trees``: (root, fixed depth, special,
-    strict) per tree.
+    strict) per tree; ``leaves``: the leaf values and the output each tree adds to.
     """
     ints, floats = records
+    values, columns = leaves
     roots, depths, special, strict = trees
     leaf = np.empty(ROW_BLOCK, dtype=np.int64)
     nodes = np.empty(LANES, dtype=np.int64)
@@ -165,7 +169,7 @@ def leaf_scores(records, general, trees, values, X, start, stop, out):
                     leaf[i - first] = _general_leaf(general, roots[t], X, i, strict[t] != 0)
             else:
                 _plain_leaves(ints, floats, X, first, last, roots[t], depths[t], leaf, nodes)
-            _add_leaves(values, leaf, out, first, last)
+            _add_leaves(values, columns[t], leaf, out, first, last)
 
 
 @njit(inline="always")
@@ -328,13 +332,15 @@ def _first_parting(ints, floats, X, first, last, depth, ge, leaf, tie, other, wo
 def _general_both(general, root, X, i, strict, counts):
     """(native leaf, the other test's leaf) of row ``i`` in a special tree, noting the node
     where they part."""
-    feature, threshold, child, missing, codes = general
+    feature, threshold, child, missing, codes, code_row = general
     node = root
     while True:
-        a = general_child(feature, threshold, child, missing, codes, node, X, i, strict)
+        a = general_child(feature, threshold, child, missing, codes, code_row, node, X, i, strict)
         if a < 0:
             return node, node
-        b = general_child(feature, threshold, child, missing, codes, node, X, i, not strict)
+        b = general_child(
+            feature, threshold, child, missing, codes, code_row, node, X, i, not strict
+        )
         if a != b:
             _note_parting(node, feature[node], i, counts)
             native = _general_leaf(general, a, X, i, strict)
@@ -343,7 +349,7 @@ def _general_both(general, root, X, i, strict, counts):
 
 
 @njit(**_JIT)
-def both_scores(records, general, trees, links, half, values, X, start, stop, parted,
+def both_scores(records, general, trees, links, half, leaves, X, start, stop, parted,
                 node_parted, bits, out):  # fmt: skip
     """Walk rows ``start:stop`` under the model's test and under the other.
 
@@ -362,6 +368,7 @@ def both_scores(records, general, trees, links, half, values, X, start, stop, pa
     times XGBoost's predict).
     """
     roots, depths, special, strict = trees
+    values, columns = leaves
     parent, level = links
     feature = general[0]
     counts = (parted, node_parted, bits)
@@ -393,10 +400,10 @@ def both_scores(records, general, trees, links, half, values, X, start, stop, pa
                     if a != b:
                         node = _parting(a, b, parent, level)
                         _note_parting(node, feature[node], i, counts)
-            _add_leaves(values, leaf, out[0], first, last)
-            _add_leaves(values, other, out[1], first, last)
+            _add_leaves(values, columns[t], leaf, out[0], first, last)
+            _add_leaves(values, columns[t], other, out[1], first, last)
             if with_half:
-                _add_leaves(values, other if half[t] else leaf, out[2], first, last)
+                _add_leaves(values, columns[t], other if half[t] else leaf, out[2], first, last)
 
 
 @njit(**_JIT)
@@ -404,16 +411,33 @@ def tie_counts(general, trees, X, start, stop, node_ties):
     """Per node, the rows ``start:stop`` whose path under the model's test reaches it with a
     value equal to its threshold (every such node of the path, not only where the tests
     part), node by node: the audit's table of nodes, computed when it is read."""
-    feature, threshold, child, missing, codes = general
+    feature, threshold, child, missing, codes, code_row = general
     roots, _, _, strict = trees
     for i in range(start, stop):
         for t in range(roots.shape[0]):
             node = roots[t]
             s = strict[t] != 0
             while True:
-                a = general_child(feature, threshold, child, missing, codes, node, X, i, s)
+                a = general_child(
+                    feature, threshold, child, missing, codes, code_row, node, X, i, s
+                )
                 if a < 0:
                     break
-                if a != general_child(feature, threshold, child, missing, codes, node, X, i, not s):
+                b = general_child(
+                    feature, threshold, child, missing, codes, code_row, node, X, i, not s
+                )
+                if a != b:
                     node_ties[node] += 1
                 node = a
+
+
+@njit(**_JIT)
+def leaf_ids(general, trees, X, start, stop, out):
+    """``out[i, t]``: the leaf (a node of the pack) row ``i`` of ``start:stop`` reaches in tree
+    ``t``, node by node through :func:`general_child`, the statement of the routing rules every
+    special tree is walked by: this walk serves a parity report's rows (thousands, not
+    millions), for which the records' fast walk is not worth a copy that keeps the leaves."""
+    roots, _, _, strict = trees
+    for i in range(start, stop):
+        for t in range(roots.shape[0]):
+            out[i, t] = _general_leaf(general, roots[t], X, i, strict[t] != 0)

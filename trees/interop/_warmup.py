@@ -5,7 +5,9 @@ from sklearn.ensemble import RandomForestClassifier
 
 from ._audit import audit_conditioning
 from ._catboost import from_catboost
+from ._predict import leaf_nodes
 from ._probes import threshold_probes
+from ._registry import from_model
 
 __all__ = ["warm_up"]
 
@@ -22,8 +24,8 @@ _CATBOOST_STUMP = {
 
 
 def warm_up():
-    """Audit a tiny scikit-learn forest once: every kernel the audit and the probes call runs;
-    then predict with a one-level CatBoost tree (the oblivious walk).
+    """Audit a tiny scikit-learn forest once: every kernel the audit, the probes and the
+    parity report call runs; then predict with a one-level CatBoost tree (the oblivious walk).
 
     The audit is run on the forest's probe rows, which sit on its thresholds, so the walks
     that only rows on a threshold take (the "average", "half" and precision comparisons)
@@ -39,3 +41,5 @@ def warm_up():
     audit = audit_conditioning(forest, probes[probes.attrs["feature_columns"]].to_numpy())
     audit.flips  # noqa: B018 (its per-node count has a kernel of its own)
     from_catboost(_CATBOOST_STUMP).predict(X[:, :1])
+    imported = from_model(forest)  # the parity report's walk to each row's leaves
+    leaf_nodes(imported.packed(), imported.cast(X), imported.strict_flags("native"))

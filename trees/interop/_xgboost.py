@@ -37,7 +37,7 @@ import math
 
 import numpy as np
 
-from ._build import LIMITS, ModelFileError, check_count, make_tree, need
+from ._build import LIMITS, Budget, ModelFileError, check_count, make_tree, need
 from ._inputs import model_inputs
 from ._model import ImportedModel
 
@@ -83,13 +83,16 @@ def _margin(base, link, objective):
     return base
 
 
-def _categories(tree, n):
-    """The category codes of each categorical node (XGBoost sends them right)."""
+def _categories(tree, n, budget):
+    """The category codes of each categorical node (XGBoost sends them right); the codes of
+    all nodes are counted (``budget``) before any node's set is made."""
     sets = [None] * n
     nodes = tree.get("categories_nodes", [])
     starts, sizes = tree.get("categories_segments", []), tree.get("categories_sizes", [])
     codes = tree.get("categories", [])
     need(len(nodes) == len(starts) == len(sizes), "The categorical split lists differ in length.")
+    budget.spend(np.sum(np.asarray(sizes, dtype=np.int64).clip(0)),
+                 "category codes named by categorical splits")  # fmt: skip
     for node, start, size in zip(nodes, starts, sizes, strict=True):
         need(0 <= node < n and start >= 0 and start + size <= len(codes),
              "A categorical split points outside its lists.")  # fmt: skip
@@ -99,9 +102,8 @@ def _categories(tree, n):
     return sets
 
 
-def _tree(tree, n_features):
+def _tree(tree, n_features, budget):
     """One tree of the document as (Tree, missing_left)."""
-    need(isinstance(tree, dict), "A tree of the model is not a JSON object.")
     try:
         left = np.asarray(tree["left_children"], dtype=np.int64)
         right = np.asarray(tree["right_children"], dtype=np.int64)
@@ -117,7 +119,7 @@ def _tree(tree, n_features):
     need(all(a.shape == (n,) for a in (right, feature, cond, default_left, split_type)),
          "The arrays of a tree of the model differ in length.")  # fmt: skip
     leaf = left < 0
-    sets = _categories(tree, n) if np.any(split_type[~leaf] == 1) else None
+    sets = _categories(tree, n, budget) if np.any(split_type[~leaf] == 1) else None
     if sets is not None:  # our membership sends its set left: swap the children back
         swap = np.array([s is not None for s in sets])
         left, right = np.where(swap, right, left), np.where(swap, left, right)
@@ -198,6 +200,40 @@ def _trees_in_use(learner, model, n_trees, best_iteration):
     )
 
 
+def _declared(model, trees):
+    """Check the trees read against the counts the document declares, before building any.
+
+    XGBoost declares the number of trees (``gbtree_model_param.num_trees``),
+    the trees each boosting round added (``iteration_indptr``) and each tree's
+    nodes (``tree_param.num_nodes``): a document cut short or edited holds
+    other counts than it declares. The nodes of all trees are counted against
+    the limits from the arrays' lengths, before any array is built.
+    """
+    message = ("The XGBoost model declares {} and holds {}: the file is cut short or was edited; "
+               "save the model again with save_model('model.json') and use the whole file.")  # fmt: skip
+    declared = (model.get("gbtree_model_param") or {}).get("num_trees")
+    if declared is not None:
+        need(str(declared) == str(len(trees)),
+             message.format(f"{declared} trees", f"{len(trees):,}"))  # fmt: skip
+    indptr = model.get("iteration_indptr")
+    if indptr is not None:
+        indptr = np.asarray(indptr, dtype=np.int64)
+        need(indptr.ndim == 1 and indptr.size >= 1 and indptr[0] == 0
+             and np.all(np.diff(indptr) >= 0) and indptr[-1] == len(trees),
+             message.format("its trees per boosting round (iteration_indptr)",
+                            f"{len(trees):,} trees"))  # fmt: skip
+    total = 0
+    for tree in trees:
+        need(isinstance(tree, dict), "A tree of the model is not a JSON object.")
+        children = tree.get("left_children")
+        n = len(children) if isinstance(children, list | np.ndarray) else 0
+        declared = (tree.get("tree_param") or {}).get("num_nodes")
+        need(declared is None or str(declared) == str(n),
+             message.format(f"a tree of {declared} nodes", f"{n:,}"))  # fmt: skip
+        total = check_count(total + check_count(n, "nodes_per_tree", "nodes in a tree"),
+                            "nodes", "nodes in all")  # fmt: skip
+
+
 def from_xgboost(document, kind="Booster", classes=None, missing=math.nan, best_iteration=True):
     """An :class:`ImportedModel` from an XGBoost JSON model document (a dict).
 
@@ -232,6 +268,7 @@ def from_xgboost(document, kind="Booster", classes=None, missing=math.nan, best_
     need(isinstance(trees, list) and isinstance(info, list) and len(trees) == len(info),
          "The model's trees and tree_info are missing or differ in length.")  # fmt: skip
     check_count(len(trees), "trees", "trees")
+    _declared(model, trees)
     used, trees_used = _trees_in_use(learner, model, len(trees), best_iteration)
     trees, info = trees[:used], info[:used]
     weights = weights[:used] if isinstance(weights, list) else weights
@@ -248,8 +285,8 @@ def from_xgboost(document, kind="Booster", classes=None, missing=math.nan, best_
     n_outputs = max(n_class, 1)
     base = _floats(params.get("base_score", "0"))
     base = np.resize(base, n_outputs) if base.size else np.zeros(n_outputs)
-    built = [_tree(t, n_features) for t in trees]
-    check_count(sum(t.node_count for t, _ in built), "nodes", "nodes in all")
+    budget = Budget("category_entries")
+    built = [_tree(t, n_features, budget) for t in trees]
     weight = np.ones(len(trees)) if weights is None else np.asarray(weights, dtype=np.float64)
     need(weight.shape == (len(trees),), "The dart weights do not match the trees.")
     output = np.asarray(info, dtype=np.int64)
