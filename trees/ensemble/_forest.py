@@ -41,7 +41,6 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..tree import FOREST_CONDITIONINGS, DecisionTreeClassifier, DecisionTreeRegressor
-from ..tree._classes import _round_for_fit, check_class_targets, check_predict_rows
 from ..tree._kernels_arrays import kernel_array
 from ..tree._kernels_draws import MAX_SEED, generator_seeds
 from ..tree._kernels_traversal import forest_predict
@@ -51,6 +50,7 @@ from ..tree._params import get_params, tree_params_of
 from ..tree._settings import CLASS_WEIGHTS, check_sample_weight, class_weights
 from ..tree._splitter import sort_features
 from ..tree._tree import pack_trees
+from ..tree._validation import check_class_targets, check_predict_rows, round_for_fit
 from ._batches import estimator_like, grow_in_batches, grows_in_batches
 from ._bootstrap import bootstrap_indices, bootstrap_size, forest_tree_weights
 
@@ -261,12 +261,12 @@ class BaseForest(BaseEstimator):
                 stacklevel=3,
             )
             if self.oob_score and not hasattr(self, "oob_score_"):  # asked for only now
-                self._compute_oob(kernel_array(_round_for_fit(X, params.threshold_dtype)), y)
+                self._compute_oob(kernel_array(round_for_fit(X, params.threshold_dtype)), y)
             return self
         generator = check_random_state(self.random_state)
         generator.randint(MAX_SEED, size=len(kept))  # the seeds of the trees kept
         seeds = generator.randint(MAX_SEED, size=n_more)
-        X = kernel_array(_round_for_fit(X, params.threshold_dtype))
+        X = kernel_array(round_for_fit(X, params.threshold_dtype))
         # Sorted once for all trees (random splits read X unsorted: ``search_layout``); each
         # tree keeps the orders of its rows and reads their values from X.
         sorted_rows = sort_features(X) if params.splitter == "best" else None
