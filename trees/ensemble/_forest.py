@@ -308,17 +308,22 @@ class BaseForest(EnsembleProtocol, BaseEstimator):
         self.estimators_ = [*kept, *grown]
         self._seeds = np.concatenate([getattr(self, "_seeds", seeds[:0])[: len(kept)], seeds])
         # How the bootstrap rows are drawn again (out of bag, ``estimators_samples_``), under
-        # scikit-learn's names.
-        self._n_samples, self._n_samples_bootstrap, self._sample_weight = (
-            n_samples,
-            n_draws,
-            weights,
-        )
+        # scikit-learn's names (``_draws``).
+        self._n_samples = n_samples
+        self._n_samples_bootstrap = n_draws
+        self._sample_weight = weights
         self.estimator_ = template
         self._pack = _PackedTrees()  # packed at the first prediction (:meth:`_packed`)
         if self.oob_score:
             self._set_oob_score_and_attributes(X, y)
         return self
+
+    @property
+    def _draws(self):
+        """``(n_draws, weights)``: how many rows each bootstrap sample draws (None without
+        bootstrap) and their probabilities (None: uniform), the last arguments of
+        ``_bootstrap.bootstrap_indices``."""
+        return self._n_samples_bootstrap, self._sample_weight
 
     def _kept_trees(self, signature):
         """The trees a warm start keeps (none otherwise); they must have seen the same data."""
@@ -380,9 +385,7 @@ class BaseForest(EnsembleProtocol, BaseEstimator):
         total, counts = None, np.zeros(n_samples)
         operators = tree_operators(len(self.estimators_), self.conditioning)
         for seed, tree, op in zip(self._seeds, self.estimators_, operators, strict=True):
-            drawn = bootstrap_indices(
-                seed, n_samples, self._n_samples_bootstrap, self._sample_weight
-            )
+            drawn = bootstrap_indices(seed, n_samples, *self._draws)
             out = np.bincount(drawn, minlength=n_samples) == 0
             prediction = self._tree_output(tree, X[out], op)
             if total is None:
