@@ -35,7 +35,7 @@ def test_poisson_targets_are_refused_in_scikit_learns_words_and_ours(model, y, s
 
 def test_a_zero_dimensional_sample_weight_is_a_type_error_a_number_weighs_every_row():
     y = [0, 1, 0, 1, 0, 1]
-    with pytest.raises(TypeError, match=r"got scalar `array\(0\.\)` instead: give sample_weight"):
+    with pytest.raises(TypeError, match=r"got scalar `array\(0\.\)` instead\. Give sample_weight"):
         DecisionTreeClassifier().fit(X, y, sample_weight=np.array(0))
     weighed = DecisionTreeClassifier().fit(X, y, sample_weight=2.0)
     assert weighed.tree_.weighted_n_samples[0] == 12.0

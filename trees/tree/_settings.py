@@ -191,7 +191,7 @@ def check_sample_weight(sample_weight, n_samples):
         # scikit-learn's rule and sentence: a number weighs every row, a 0-d array is refused.
         raise TypeError(
             "Input should have at least 1 dimension i.e. satisfy `len(x.shape) > 0`, got "
-            f"scalar `{sample_weight.astype(np.float64)!r}` instead: give sample_weight one "
+            f"scalar `{sample_weight.astype(np.float64)!r}` instead. Give sample_weight one "
             "entry per row, or a plain number to weigh every row alike."
         )
     try:
