@@ -18,15 +18,17 @@ scikit-learn                   the lab's ``Tree``
 =============================  ==============================================================
 
 ``feature``, ``threshold``, ``value``, ``impurity``, ``n_features``, ``node_count``,
-``max_depth``, ``n_leaves``, ``missing_go_to_left``, ``apply`` and ``decision_path`` are the
-tree's own and mean what scikit-learn's mean at every split node. Three differ, by design of the
-lab's tree: at a leaf ``feature`` is -1 and ``threshold`` NaN (scikit-learn's
-``TREE_UNDEFINED``, -2, in both; a leaf is told by ``children_left == TREE_LEAF`` in either),
-and ``value`` has shape ``(node_count, n_classes)`` (``(node_count, 1)`` for regression)
-where scikit-learn's has ``(node_count, n_outputs, max_n_classes)``, the same numbers: the class
-fractions of each node's weighted training rows, or its mean (``value.reshape(node_count, 1,
--1)`` is scikit-learn's shape). A membership node (a categorical feature, which scikit-learn's trees do not have) has
-no threshold either (NaN).
+``max_depth``, ``n_leaves``, ``missing_go_to_left``, ``apply``, ``decision_path`` and
+``predict`` are the tree's own and mean what scikit-learn's mean at every split node. By design
+of the lab's tree (its saved format, its walks and the code reading it), three differ: at a leaf
+``feature`` is -1 and ``threshold`` NaN (scikit-learn's ``TREE_UNDEFINED``, -2, in both; a leaf
+is told by ``children_left == TREE_LEAF`` in either), and ``value`` has shape ``(node_count,
+n_classes)`` (``(node_count, 1)`` for regression) where scikit-learn's has ``(node_count,
+n_outputs, max_n_classes)``: the same numbers, the class fractions of each node's weighted
+training rows or its mean (``value.reshape(node_count, 1, -1)`` is scikit-learn's shape); so
+``predict`` gives a regression tree's values as ``(n_samples,)``, not ``(n_samples, 1)``. A
+membership node (a categorical feature, which scikit-learn's trees do not have) has no
+threshold either (NaN).
 """
 
 import numpy as np
