@@ -93,5 +93,7 @@ def test_the_extra_trees_forests_grow_extra_trees(forest, tree):
     fitted = forest(n_estimators=3, max_depth=4, random_state=0).fit(X, y)
     for member in fitted.estimators_:
         assert type(member) is tree
-        alone = tree(max_depth=4, max_features=fitted.max_features, random_state=member.random_state)
+        alone = tree(
+            max_depth=4, max_features=fitted.max_features, random_state=member.random_state
+        )
         assert alone.fit(X, y).tree_ == member.tree_

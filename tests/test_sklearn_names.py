@@ -89,7 +89,9 @@ def test_a_single_leaf_has_depth_one_and_no_importance():
 def test_the_estimators_importances_are_the_trees(iris):
     X, y = iris
     model = DecisionTreeClassifier(random_state=0).fit(X, y)
-    np.testing.assert_allclose(model.tree_.compute_feature_importances(), model.feature_importances_)
+    np.testing.assert_allclose(
+        model.tree_.compute_feature_importances(), model.feature_importances_
+    )
 
 
 def test_from_sklearn_refuses_a_tree_of_this_package_in_words(iris):
