@@ -7,7 +7,8 @@ are applied by the same code, and rho is counted the same way.
 
 The engines of other libraries (``xgboost``, ``xgboost-rf``, ``lightgbm``,
 ``lightgbm-rf``, ``catboost``, ``sklearn-hgb``; ``trees.interop._engines``,
-added with :func:`register_engine`) fit the
+added with :func:`register_engine` when ``trees.conditioning.register_library_engines``
+is called) fit the
 library's ensemble and predict through its import
 (:class:`trees.interop.ImportedModel`), whose trees are project Trees too.
 """
@@ -130,7 +131,8 @@ def _fit_sklearn(model, task, params, seed, X, y):
 
 
 # Engine name -> function (model, task, params, seed, X, y) -> FittedModel. The engines of
-# other libraries are added by ``trees.interop._engines`` (``register_engine``).
+# other libraries are added by ``trees.conditioning.register_library_engines`` (explicitly: an
+# import adds none).
 ENGINES = {"trees": _fit_trees, "extra-trees": _fit_extra_trees, "sklearn": _fit_sklearn}
 # The engines whose models are this package's estimators: they take its options (tie-break,
 # precision, regression sums) and predict through the estimator.
