@@ -36,8 +36,8 @@ TREES_RANK = {"tree": 0, "ensemble": 1, "studies": 2, "interop": 3}
 # st.chat_input removes its files the same way; the call is guarded, so a Streamlit without it
 # only keeps the copy.
 INTERNALS_ALLOWED = {
-    ("ui.data_controls", "streamlit.runtime.scriptrunner"),
-    ("ui.data_controls", "streamlit.runtime.scriptrunner.get_script_run_ctx"),
+    ("app_pages.data.uploader", "streamlit.runtime.scriptrunner"),
+    ("app_pages.data.uploader", "streamlit.runtime.scriptrunner.get_script_run_ctx"),
 }
 MAX_MODULE_LINES = 800
 MAX_FUNCTION_LINES = 80
