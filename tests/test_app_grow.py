@@ -423,7 +423,7 @@ def test_regression_defaults_to_squared_error_and_poisson_refuses_negative_targe
     by_key(at.selectbox, "grow_criterion").select("poisson").run()
     assert not at.exception
     message = shown(" ".join(e.value for e in at.error))
-    assert "negative, which criterion='poisson' does not allow" in message
+    assert "negative which is not allowed for Poisson regression" in message  # scikit-learn's words
     assert "criterion='squared_error'" in message
 
 
