@@ -193,6 +193,18 @@ def test_importing_the_studies_adds_no_engine_until_asked():
     assert out.stdout.strip() == "['extra-trees', 'sklearn', 'trees'] 9"
 
 
+def test_an_engine_not_yet_registered_is_refused_with_the_way_to_add_it():
+    """A notebook that asks for a library engine before registering it is told how, not just
+    that the name is unknown (a fresh process: this module's fixture registered them here)."""
+    code = ("import numpy as np; from trees.conditioning import conditioning_experiment\n"
+            "try:\n    conditioning_experiment(np.zeros((6, 1)), np.arange(6) % 2, 'classification', "
+            "engine='xgboost', n_repeats=1, n_splits=2)\nexcept ValueError as err:\n    print(err)")  # fmt: skip
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         check=True)  # fmt: skip
+    assert "Unknown engine 'xgboost'" in out.stdout
+    assert "trees.conditioning.register_library_engines()" in out.stdout
+
+
 def test_the_engines_table_has_a_column_group_per_engine(tmp_path):
     from lab.cli import main
     from lab.paper import PAPER_ENGINE, engines_frame

@@ -27,6 +27,7 @@ __all__ = [
     "ENGINES",
     "PACKAGE_ENGINES",
     "FittedModel",
+    "check_engine",
     "engine_conditionings",
     "fit_model",
     "register_engine",
@@ -154,10 +155,19 @@ def engine_conditionings(engine, model):
     return OPERATORS if model == "tree" else FOREST_CONDITIONINGS
 
 
+def check_engine(engine):
+    """Refuse an engine not in ``ENGINES``, saying how the other libraries' engines join it."""
+    if engine not in ENGINES:
+        raise ValueError(
+            f"Unknown engine {engine!r}; use one of {sorted(ENGINES)}. The engines of other "
+            "libraries (xgboost, lightgbm, catboost, sklearn-hgb...) join them when "
+            "trees.conditioning.register_library_engines() is called."
+        )
+
+
 def fit_model(engine, model, task, params, seed, X, y):
     """Fit ``model`` ("tree" or "forest") for ``task`` with ``engine`` (a key of ``ENGINES``)."""
-    if engine not in ENGINES:
-        raise ValueError(f"Unknown engine {engine!r}; use one of {sorted(ENGINES)}.")
+    check_engine(engine)
     if (model, task) not in _SKLEARN_CLASSES:
         raise ValueError(
             f"model must be 'tree' or 'forest' and task 'classification' or 'regression', "
