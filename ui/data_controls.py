@@ -109,15 +109,7 @@ def apply_settings(
 
 def use_report_preprocessing():
     """Source 004's preprocessing (section 2.2) on the current dataset; an error message or None."""
-    return apply_settings(
-        REPORT_PREPROCESSING["max_missing_share"],
-        REPORT_PREPROCESSING["max_onehot"],
-        REPORT_PREPROCESSING["keep_categories"],
-        numeric_fill=REPORT_PREPROCESSING["numeric_fill"],
-        categorical_fill=REPORT_PREPROCESSING["categorical_fill"],
-        drop_id_columns=REPORT_PREPROCESSING["drop_id_columns"],
-        max_classes=REPORT_PREPROCESSING["max_classes"],
-    )
+    return apply_settings(**REPORT_PREPROCESSING)
 
 
 def upload_notice():

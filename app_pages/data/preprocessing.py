@@ -27,14 +27,6 @@ def apply_preprocessing_widgets():
     leaves its message in ``keys.PREP_MESSAGE`` for the page to show.
     """
     values = {name: st.session_state[key] for key, name in keys.PREP_WIDGETS.items()}
-    message = data_controls.apply_settings(
-        values["max_missing_share"],
-        values["max_onehot"],
-        values["keep_categories"],
-        numeric_fill=values["numeric_fill"],
-        categorical_fill=values["categorical_fill"],
-        drop_id_columns=values["drop_id_columns"],
-        max_classes=values["max_classes"],
-    )
+    message = data_controls.apply_settings(**values)
     if message:
         st.session_state[keys.PREP_MESSAGE] = message
