@@ -32,27 +32,38 @@ from streamlit.testing.v1 import AppTest
 from bench.common import print_rows, sklearn_yardstick
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from ui import presenter  # noqa: E402 (the app's own tab keys)
-from ui.navigation import PAGES  # noqa: E402 (the app's own list of pages)
 
 NUMBER_KINDS = ("number_input", "slider")
 
 
-def _open(spec, dataset, timeout):
-    """An AppTest on ``spec``'s page, with ``dataset`` loaded from the sidebar when given."""
+def page_scripts():
+    """``{name: script}`` of the app's pages: each is a package of ``app_pages/`` whose script
+    bears its name (``app_pages/grow/grow.py``), the layout ``tests/test_architecture.py``
+    holds, so the benchmark finds them as the app's navigation does, without importing it."""
+    scripts = (ROOT / "app_pages").glob("*/*.py")
+    return {p.stem: p for p in sorted(scripts) if p.stem == p.parent.name}
+
+
+def _open(script, dataset, timeout):
+    """An AppTest on the page ``script``, with ``dataset`` loaded from the sidebar when given."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=timeout)
     at.run()
     if dataset:
         [switch] = [w for w in at.sidebar.selectbox if w.key == "sidebar_dataset_switch"]
         switch.select(dataset).run()
-    at.switch_page(spec.path).run()
+    at.switch_page(str(script.relative_to(ROOT))).run()
     return at
 
 
 def _tab_key(at):
-    """The key of the page's lazy tab row (``presenter.TAB_KEYS``), or None."""
-    keys = [key for key in presenter.TAB_KEYS.values() if key in at.session_state]
+    """The key of the page's lazy tab row, or None: the session key, named as every page names
+    its tab row (its prefix, then ``tab``: ``grow_tab``), that holds the open (first) tab."""
+    if not at.tabs:
+        return None
+    opened = at.tabs[0].label
+    keys = [
+        key for key, value in at.session_state.items() if key.endswith("_tab") and value == opened
+    ]
     return keys[0] if keys else None
 
 
@@ -107,20 +118,20 @@ def _tab_limits(at, tab_label):
 def run(pages, dataset, timeout):
     yardstick = sklearn_yardstick()
     rows = []
-    for spec in pages:
-        at = _open(spec, dataset, timeout)
+    for name, script in pages.items():
+        at = _open(script, dataset, timeout)
         tab_key = _tab_key(at)
         labels = [t.label for t in at.tabs] if tab_key else [None]
         for label in labels:
             if label is not None:
-                at = _open(spec, dataset, timeout)  # each tab from its page's defaults
+                at = _open(script, dataset, timeout)  # each tab from its page's defaults
                 at.session_state[tab_key] = label
                 at.run()
             seconds, setting, n_settings = _tab_limits(at, label)
             shown = f">{timeout:.0f}" if seconds is None else f"{seconds:.2f}"
             ratio = "" if seconds is None else f"{seconds / yardstick:.0f}"
-            rows.append([spec.url_path, label or "-", n_settings, setting, shown, ratio])
-            print(f"{spec.url_path} / {label}: {shown} s ({setting})", file=sys.stderr, flush=True)
+            rows.append([name, label or "-", n_settings, setting, shown, ratio])
+            print(f"{name} / {label}: {shown} s ({setting})", file=sys.stderr, flush=True)
     print(f"Slowest run of each tab with its numbers at their limits (dataset: "
           f"{dataset or 'the default'}); ratio = time / one scikit-learn tree fit "
           f"({yardstick * 1e3:.0f} ms)")  # fmt: skip
@@ -129,12 +140,14 @@ def run(pages, dataset, timeout):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pages", default="", help="comma-separated url paths (default: all)")
+    parser.add_argument("--pages", default="", help="comma-separated page names (default: all)")
     parser.add_argument("--dataset", default="", help="a bundled dataset's name")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds a run may take")
     args = parser.parse_args(argv)
     wanted = {p for p in args.pages.split(",") if p}
-    pages = [p for p in PAGES if not wanted or p.url_path in wanted]
+    pages = {n: s for n, s in page_scripts().items() if not wanted or n in wanted}
+    if not pages:
+        sys.exit(f"No page is named {args.pages}: the pages are {', '.join(page_scripts())}.")
     run(pages, args.dataset or None, args.timeout)
 
 

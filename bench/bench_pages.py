@@ -25,7 +25,8 @@ the machine is. The target is 0.5 s per interaction on the bundled data; a
 second table gives each page's slowest interaction (its first render apart).
 
 Run: ``python -m bench.bench_pages`` (needs Chromium; ``--pages grow,data`` to
-pick pages, ``--repeat 3`` to repeat each interaction, tab clicks included).
+pick pages by their URL paths, "/" for the start page, as the app's menu links them;
+``--repeat 3`` to repeat each interaction, tab clicks included).
 """
 
 import argparse
@@ -43,8 +44,6 @@ from pathlib import Path
 from bench.common import print_rows, sklearn_yardstick
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from ui.navigation import PAGES  # noqa: E402 (the app's own list of pages)
 
 _FINISHED_JS = """() => {
     const marks = document.querySelectorAll('.run-finished');
@@ -60,6 +59,28 @@ _CONTROLS = {
 # The buttons a page is used through, pressed once each (a page's other buttons start long
 # runs, which show progress and a Stop instead of answering within the target).
 _BUTTONS = {"grow": ("Step",), "first_lesson": ("Next →",)}
+# The links of the app's menu (the frame draws it in the sidebar with st.page_link).
+_MENU_LINKS_JS = """() => Array.from(
+    document.querySelectorAll('[data-testid="stSidebar"] a[data-testid="stPageLink-NavLink"]'),
+    a => new URL(a.href).pathname.replace(/^\\/+/, ''))"""
+
+
+def _name(path):
+    """A page's name in the tables and in ``--pages``: its URL path, "/" for the start page."""
+    return path or "/"
+
+
+def menu_pages(browser, url):
+    """The URL paths of the app's pages, in its menu's order, read from the menu as a user sees
+    it ("" is the start page, at the app's root)."""
+    page = browser.new_page()
+    page.goto(url)
+    _wait_for_run(page, 0)
+    paths = page.evaluate(_MENU_LINKS_JS)
+    page.close()
+    if not paths:
+        sys.exit("The app's menu showed no page link: is the sidebar drawn?")
+    return list(dict.fromkeys(paths))
 
 
 def _free_port():
@@ -220,12 +241,12 @@ def _time_tabs(page, run, repeat):
     return run, results
 
 
-def _time_page(browser, url, spec, repeat):
+def _time_page(browser, url, path, repeat):
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     page = browser.new_page(viewport={"width": 1440, "height": 900})
     start = time.perf_counter()
-    page.goto(f"{url}/{'' if spec.default else spec.url_path}")
+    page.goto(f"{url}/{path}")
     run = _wait_for_run(page, 0)
     first = time.perf_counter() - start
     _open_expanders(page)
@@ -239,13 +260,13 @@ def _time_page(browser, url, spec, repeat):
             try:
                 run, seconds = _wait_for_run_in_page(page, run, _NO_RUN_AFTER_MS)
             except PlaywrightTimeout:  # the input changed nothing the app reruns for
-                print(f"{spec.url_path}: a {kind} input started no run; skipped", file=sys.stderr)
+                print(f"{_name(path)}: a {kind} input started no run; skipped", file=sys.stderr)
                 break
             wall.append(time.perf_counter() - started)
             in_page.append(seconds if seconds is not None else wall[-1])
         if in_page:
             results.append((kind, statistics.median(in_page), statistics.median(wall)))
-    for label in _BUTTONS.get(spec.url_path, ()):
+    for label in _BUTTONS.get(path, ()):
         page.evaluate(_ARM_INPUT_CLOCK_JS)
         started = time.perf_counter()
         page.get_by_role("button", name=label, exact=True).first.click()
@@ -262,7 +283,6 @@ def main(argv=None):
     parser.add_argument("--pages", help="comma-separated url paths (default: every page)")
     parser.add_argument("--repeat", type=int, default=3, help="times each interaction is repeated")
     args = parser.parse_args(argv)
-    chosen = [p for p in PAGES if not args.pages or p.url_path in args.pages.split(",")]
     chromium = (
         shutil.which("chromium")
         or shutil.which("chromium-browser")
@@ -278,19 +298,25 @@ def main(argv=None):
             executable_path=chromium,
             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
         )
+        every = menu_pages(browser, url)
+        wanted = args.pages.split(",") if args.pages else None
+        chosen = [p for p in every if wanted is None or _name(p) in wanted]
+        if not chosen:
+            sys.exit(f"No page of the menu is named {args.pages}: the pages are "
+                     f"{', '.join(_name(p) for p in every)}.")  # fmt: skip
         _time_page(browser, url, chosen[0], 1)  # warm the server: imports, caches, compilation
-        for spec in chosen:
+        for path in chosen:
             yardstick = sklearn_yardstick()
-            first, interactions = _time_page(browser, url, spec, args.repeat)
-            print(f"{spec.url_path}: done", file=sys.stderr, flush=True)
+            first, interactions = _time_page(browser, url, path, args.repeat)
+            print(f"{_name(path)}: done", file=sys.stderr, flush=True)
             if interactions:
                 kind, seconds, _ = max(interactions, key=lambda item: item[1])
-                slowest.append([spec.url_path, kind, f"{seconds:.2f}", f"{seconds / yardstick:.0f}",
+                slowest.append([_name(path), kind, f"{seconds:.2f}", f"{seconds / yardstick:.0f}",
                                 "yes" if seconds <= TARGET_SECONDS else "no"])  # fmt: skip
             for kind, seconds, wall in [("first render", first, first), *interactions]:
                 rows.append(
                     [
-                        spec.url_path,
+                        _name(path),
                         kind,
                         f"{seconds:.2f}",
                         f"{seconds / yardstick:.0f}",

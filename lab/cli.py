@@ -30,7 +30,13 @@ from dataclasses import replace
 import pandas as pd
 
 from datasets import DataError
-from trees.conditioning import ENGINES, LIBRARY_ENGINES, PACKAGE_ENGINES, engine_models
+from trees.conditioning import (
+    ENGINES,
+    LIBRARY_ENGINES,
+    PACKAGE_ENGINES,
+    engine_models,
+    register_library_engines,
+)
 
 from .audit import add_audit_parser, run_audit
 from .checks import check_seed
@@ -501,6 +507,7 @@ def _os_error_sentence(error):
 def main(argv=None, out=None):
     """Run the command line; returns the exit status (0 ok, 1 store error, 2 bad arguments)."""
     out = out or sys.stdout
+    register_library_engines()  # before the parser, which offers every engine
     args = _parser().parse_args(argv)
     try:
         store = None if args.command in ("audit", "parity") else _store(args)  # they save nothing

@@ -30,6 +30,7 @@ from trees.conditioning import (
     combine_conditioning,
     conditioning_plan,
     engine_versions,
+    register_library_engines,
     run_conditioning_task,
 )
 
@@ -202,6 +203,7 @@ class ConditioningJob(_SavedJob):
 
     def plan(self):
         def build():
+            register_library_engines()  # a worker process rebuilds the engines' table too
             if self.arrays is not None:
                 X, y = self.arrays
             else:

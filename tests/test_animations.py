@@ -8,8 +8,11 @@
 import numpy as np
 import pytest
 
+from app_pages.conditioning import keys as conditioning_keys
 from app_pages.conditioning.jumps import nodes_with_rows_on_threshold, threshold_jump
+from app_pages.grow import keys as grow_keys
 from app_pages.grow.falling import FALL_FRAMES, split_fall
+from app_pages.instability import keys as instability_keys
 from app_pages.instability.removals import removal_frames, removal_order
 from datasets import load
 from trees import DecisionTreeClassifier, TreeGrower
@@ -204,19 +207,20 @@ def _animated_figures(at):
 
 def test_the_pages_draw_their_animations():
     from tests.apptest_helpers import by_key, open_page, open_tab
-    from ui import state
 
     at = open_page("app_pages/grow/grow.py")
     by_key(at.button, "grow_step").click().run()
-    at.session_state[state.GROW_NODE] = 0
+    at.session_state[grow_keys.NODE] = 0
     at.run()
     assert len(_animated_figures(at)) == 1, "Grow: the root's split falling"
     at = open_tab(
-        open_page("app_pages/instability/instability.py"), state.INST_TAB, "One row removed"
+        open_page("app_pages/instability/instability.py"), instability_keys.TAB, "One row removed"
     )
     assert len(_animated_figures(at)) == 1, "Tree instability: rows removed one at a time"
     at = open_tab(
-        open_page("app_pages/conditioning/conditioning.py"), state.COND_TAB, "Tree and mirror"
+        open_page("app_pages/conditioning/conditioning.py"),
+        conditioning_keys.TAB,
+        "Tree and mirror",
     )
     (figure,) = _animated_figures(at)
     assert [f["name"] for f in figure["frames"]] == ["x ≤ t", "x < t"]

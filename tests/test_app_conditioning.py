@@ -8,6 +8,7 @@ wait for its worker thread and look at what the page shows of it.
 import numpy as np
 import pytest
 
+from app_pages.conditioning import keys as conditioning_keys
 from lab import background_runs
 from tests.apptest_helpers import (
     by_key,
@@ -58,7 +59,7 @@ def _switch(at, dataset):
 
 
 def _tab(at, label):
-    open_tab(at, state.COND_TAB, label)
+    open_tab(at, conditioning_keys.TAB, label)
 
 
 def _text(at):
@@ -85,7 +86,7 @@ def _wait_for_background(kind):
 
 
 def _run_experiment(at):
-    by_key(at.number_input, state.COND_EXP_REPEATS).set_value(2).run()
+    by_key(at.number_input, conditioning_keys.EXP_REPEATS).set_value(2).run()
     by_key(at.button, "cond_exp_run").click().run()
     assert not at.exception, [e.value for e in at.exception]
     _wait_for_background("conditioning")
@@ -130,8 +131,8 @@ def test_changing_the_main_controls_changes_what_is_shown():
     assert not at.exception
     assert "fitted by scikit-learn's trees" in _text(at)
     assert by_key(at.radio, "cond_tie_break").disabled  # scikit-learn has its own
-    by_key(at.selectbox, state.COND_FX).set_value("b").run()
-    by_key(at.selectbox, state.COND_FY).set_value("a").run()
+    by_key(at.selectbox, conditioning_keys.FX).set_value("b").run()
+    by_key(at.selectbox, conditioning_keys.FY).set_value("a").run()
     layout = _key_figure(at)["layout"]
     assert layout["xaxis3"]["title"]["text"] == "b" and layout["yaxis"]["title"]["text"] == "a"
     by_key(at.radio, "cond_tree_view").set_value("mirror").run()
@@ -148,24 +149,24 @@ def test_the_tree_tab_marks_the_lattice_splits_and_counts_rho():
 # ----------------------------------------------- issue 21, item 2: settings follow the dataset
 def test_the_paper_setting_follows_a_switch_to_one_of_its_datasets():
     at = _open()
-    toggle = by_key(at.toggle, state.COND_PAPER)
+    toggle = by_key(at.toggle, conditioning_keys.PAPER)
     assert toggle.value is False and toggle.disabled  # Lattice features is not one of the 40
     assert "is not one of the paper's 40 datasets" in _text(at)
     _switch(at, "bupa")
-    toggle = by_key(at.toggle, state.COND_PAPER)
+    toggle = by_key(at.toggle, conditioning_keys.PAPER)
     assert toggle.value is True and not toggle.disabled
     assert "the paper's setting for bupa: at least 4.1% of the rows in every leaf" in _text(at)
     assert by_key(at.number_input, "cond_max_depth").disabled  # the paper's rule is in force
     _tab(at, EXPERIMENT_TAB)
     assert "the paper's setting for bupa" in _text(at)  # the experiment says what it runs
     _switch(at, "Lattice features")
-    assert by_key(at.toggle, state.COND_PAPER).value is False
+    assert by_key(at.toggle, conditioning_keys.PAPER).value is False
     assert "is not one of the paper's 40 datasets" in _text(at)
 
 
 def test_switching_the_paper_setting_off_says_so():
     at = _open("bupa")
-    by_key(at.toggle, state.COND_PAPER).set_value(False).run()
+    by_key(at.toggle, conditioning_keys.PAPER).set_value(False).run()
     assert "the paper's for bupa are switched off" in _text(at)
 
 
@@ -198,7 +199,7 @@ def test_the_forest_difference_panel_is_not_a_solid_block():
 def test_the_loan_table_limits_the_folds_with_a_clear_message():
     at = _open("Loan table", EXPERIMENT_TAB)
     assert "At most 3 folds: the smallest class, 0, has 3 rows" in _text(at)
-    folds = by_key(at.number_input, state.COND_EXP_FOLDS)
+    folds = by_key(at.number_input, conditioning_keys.EXP_FOLDS)
     assert folds.max == 3 and folds.value == 3
     _run_experiment(at)
     assert "n_splits" not in _text(at)
@@ -303,9 +304,9 @@ def test_the_paper_s_rules_are_the_defaults_and_both_are_named():
 
 def test_the_paper_s_100_trees_are_one_click_away():
     at = _open(tab=FOREST_TAB)
-    assert by_key(at.number_input, state.COND_TREES).value == 50
+    assert by_key(at.number_input, conditioning_keys.TREES).value == 50
     by_key(at.button, "cond_paper_trees").click().run()
-    assert by_key(at.number_input, state.COND_TREES).value == 100
+    assert by_key(at.number_input, conditioning_keys.TREES).value == 100
     assert "(the paper used 100" not in _text(at)
 
 
@@ -318,7 +319,7 @@ def test_a_background_run_is_listed_and_reopened_in_another_session():
     assert "Run the experiment, or reopen a saved run below." in _text(again)
     saved = again.dataframe[0].value
     assert len(saved) == 1 and saved.iloc[0]["status"] == "done"
-    by_key(again.button, f"{state.COND_RUNS}_reopen").click().run()
+    by_key(again.button, f"{conditioning_keys.RUNS}_reopen").click().run()
     assert not again.exception
     assert "Over 10 folds" in _text(again)
     assert any(
@@ -330,9 +331,9 @@ def test_a_background_run_is_listed_and_reopened_in_another_session():
 def test_the_tables_view_runs_in_the_background_beside_the_paper():
     at = _open(tab=TABLES_TAB)
     assert MARK_LEGEND in _text(at)
-    by_key(at.multiselect, state.COND_TABLES_NAMES).set_value(["o-ring", "haberman"]).run()
+    by_key(at.multiselect, conditioning_keys.TABLES_NAMES).set_value(["o-ring", "haberman"]).run()
     by_key(at.multiselect, "cond_tables_models").set_value(["tree"]).run()
-    by_key(at.number_input, state.COND_TABLES_REPEATS).set_value(1).run()
+    by_key(at.number_input, conditioning_keys.TABLES_REPEATS).set_value(1).run()
     by_key(at.button, "cond_tables_run").click().run()
     _wait_for_background("tables")
     at.run()
@@ -361,7 +362,7 @@ def test_the_tables_view_sets_engines_side_by_side(store):
     run_job(PaperTablesJob(names=("haberman",), models=("forest",), n_repeats=1, engine="xgboost",
                            extra_params=(("max_depth", 2), ("n_estimators", 3))), saved)  # fmt: skip
     at = _open(tab=TABLES_TAB)
-    by_key(at.multiselect, state.COND_TABLES_NAMES).set_value(["haberman"]).run()
+    by_key(at.multiselect, conditioning_keys.TABLES_NAMES).set_value(["haberman"]).run()
     by_key(at.multiselect, "cond_tables_engines").set_value(["sklearn", "xgboost"]).run()
     assert not at.exception, [e.value for e in at.exception]
     tables = [d.value for d in at.dataframe if "xgboost: rho" in getattr(d.value, "columns", ())]
@@ -398,10 +399,10 @@ def test_the_tables_view_chooses_a_librarys_settings_first(monkeypatch):
     monkeypatch.setitem(LIBRARY_GRIDS, "xgboost", ({"n_estimators": 2}, {"n_estimators": 4}))
     monkeypatch.setattr("app_pages.conditioning.runs.SELECTION_REPEATS", 1)
     at = _open(tab=TABLES_TAB)
-    by_key(at.multiselect, state.COND_TABLES_NAMES).set_value(["o-ring"]).run()
+    by_key(at.multiselect, conditioning_keys.TABLES_NAMES).set_value(["o-ring"]).run()
     by_key(at.multiselect, "cond_tables_engines").set_value(["xgboost"]).run()
-    by_key(at.number_input, state.COND_TABLES_REPEATS).set_value(1).run()
-    by_key(at.radio, state.COND_TABLES_LIBRARY_SETTINGS).set_value("chosen").run()
+    by_key(at.number_input, conditioning_keys.TABLES_REPEATS).set_value(1).run()
+    by_key(at.radio, conditioning_keys.TABLES_LIBRARY_SETTINGS).set_value("chosen").run()
     # 6 folds (1 x 5 and all data) of the forest + 2 candidates x 1 x 5 folds of the selection
     assert "16 fits" in " ".join(c.value for c in at.caption)
     by_key(at.button, "cond_tables_run").click().run()
@@ -416,8 +417,8 @@ def test_the_tables_view_chooses_a_librarys_settings_first(monkeypatch):
 def test_the_tables_buttons_pick_the_paper_s_groups():
     at = _open(tab=TABLES_TAB)
     by_key(at.button, "cond_tables_reg").click().run()
-    assert len(by_key(at.multiselect, state.COND_TABLES_NAMES).value) == 20
-    assert "o-ring" in by_key(at.multiselect, state.COND_TABLES_NAMES).value
+    assert len(by_key(at.multiselect, conditioning_keys.TABLES_NAMES).value) == 20
+    assert "o-ring" in by_key(at.multiselect, conditioning_keys.TABLES_NAMES).value
 
 
 # ------------------------------------------------------------ the worked example
@@ -477,26 +478,26 @@ def test_a_tables_run_reopens_on_a_page_opened_from_a_link():
     from tests.apptest_helpers import APP
 
     at = _open(tab=TABLES_TAB)
-    by_key(at.multiselect, state.COND_TABLES_NAMES).set_value(["o-ring"]).run()
+    by_key(at.multiselect, conditioning_keys.TABLES_NAMES).set_value(["o-ring"]).run()
     by_key(at.multiselect, "cond_tables_models").set_value(["tree"]).run()
-    by_key(at.number_input, state.COND_TABLES_REPEATS).set_value(1).run()
+    by_key(at.number_input, conditioning_keys.TABLES_REPEATS).set_value(1).run()
     by_key(at.button, "cond_tables_run").click().run()
     _wait_for_background("tables")
     linked = AppTest.from_file(str(APP), default_timeout=180)
-    linked.query_params.update({state.COND_TAB: TABLES_TAB})
+    linked.query_params.update({conditioning_keys.TAB: TABLES_TAB})
     linked.switch_page(PAGE)
     linked.run()
-    assert linked.session_state[state.COND_TAB] == TABLES_TAB
-    by_key(linked.button, f"{state.COND_TABLES_RUNS}_reopen").click().run()
+    assert linked.session_state[conditioning_keys.TAB] == TABLES_TAB
+    by_key(linked.button, f"{conditioning_keys.TABLES_RUNS}_reopen").click().run()
     assert not linked.exception, [e.value for e in linked.exception]
-    assert linked.session_state[state.COND_TAB] == TABLES_TAB
+    assert linked.session_state[conditioning_keys.TAB] == TABLES_TAB
     assert "o-ring" in list(linked.dataframe[0].value["dataset"])
 
 
 # ------------------------------------------- issue 34, item 7: a map of more than two classes
 def test_a_three_class_map_shows_the_predicted_class_and_says_how_to_read_it():
     at = _open("wine")
-    assert not [s for s in at.selectbox if s.key == state.COND_CLASS]  # no class to choose
+    assert not [s for s in at.selectbox if s.key == conditioning_keys.CLASS]  # no class to choose
     value = _heatmaps(_key_figure(at))[0]
     assert list(value["colorbar"]["ticktext"]) == ["class_0", "class_1", "class_2"]
     assert "#ffffff" not in [c.lower() for _, c in value["colorscale"]]
@@ -565,11 +566,11 @@ def test_a_long_forest_fit_runs_in_the_background_with_progress_and_is_kept(monk
     at.run()  # the finished forest is kept: no second fit
     assert server_computations().get(going[0].key) is going[0]
     assert len(plotly_figures(at)) == 2
-    view = at.session_state[state.COND_FOREST_VIEW][1]
+    view = at.session_state[conditioning_keys.FOREST_VIEW][1]
     kept_result.clear()  # as the caches' byte budget does to a forest of hundreds of MB
     at.run()  # the session's own copy: still no second fit
     assert server_computations().get(going[0].key) is going[0]
-    assert at.session_state[state.COND_FOREST_VIEW][1] is view
+    assert at.session_state[conditioning_keys.FOREST_VIEW][1] is view
     assert len(plotly_figures(at)) == 2
 
 
@@ -606,7 +607,7 @@ def test_a_background_forest_stopped_says_so_and_grows_again_on_request(monkeypa
     at.run()
     assert "Stopped (10 of 50 done)" in _text(at)  # stopped after the step that ended
     assert len(plotly_figures(at)) == 1  # the key picture only
-    at.button(key=f"{state.COND_FOREST_FIT}_restart").click().run()
+    at.button(key=f"{conditioning_keys.FOREST_FIT}_restart").click().run()
     again = server_computations().get(entry.key)
     assert again is not None and again is not entry
     assert again.wait(600) and again.status == "done"

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from app_pages.cultivated import keys as cultivated_keys
 from tests.apptest_helpers import (
     by_key,
     open_page,
@@ -22,7 +23,7 @@ def _clean(at):
 def _open(tab, timeout=180):
     """The page, on one of its tabs (only the open tab's code runs)."""
     return open_tab(
-        open_page("app_pages/cultivated/cultivated.py", timeout=timeout), state.CRF_TAB, tab
+        open_page("app_pages/cultivated/cultivated.py", timeout=timeout), cultivated_keys.TAB, tab
     )
 
 
@@ -92,7 +93,7 @@ def test_a_row_its_leaves_and_its_spread():
     assert "Abstaining when the spread is high" not in titles  # another tab's: not computed
     stars = [t for t in _surfaces(at)["data"] if t.get("name") == "row 5"]
     assert len(stars) == 3  # on every panel
-    open_tab(at, state.CRF_TAB, "Abstaining (Figure 4)")
+    open_tab(at, cultivated_keys.TAB, "Abstaining (Figure 4)")
     titles = [f["layout"].get("title", {}).get("text") for f in plotly_figures(at)]
     assert "Abstaining when the spread is high" in titles and "Where the row ends up" not in titles
     stars = [t for t in _surfaces(at)["data"] if t.get("name") == "row 5"]
@@ -135,7 +136,7 @@ def test_small_data_gives_ranges_from_the_data():
     _clean(at)
     row = by_key(at.number_input, "crf_row")
     assert row.min == 0 and row.max == at.session_state[state.DATA].n_rows - 1 > 0
-    open_tab(at, state.CRF_TAB, "Abstaining (Figure 4)")
+    open_tab(at, cultivated_keys.TAB, "Abstaining (Figure 4)")
     assert any("cross-validation needs at least 2 rows" in i.value for i in at.info) or by_key(
         at.number_input, "crf_folds"
     )

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from app_pages.your_model import keys as your_model_keys
 from app_pages.your_model.deploy_words import (
     disagreements_in_words,
     export_caption,
@@ -13,7 +14,6 @@ from app_pages.your_model.deploy_words import (
 from tests import interop_helpers as h
 from tests.apptest_helpers import by_key, open_page, open_tab
 from trees.interop import from_model, parity_report
-from ui import state
 
 PAGE = "app_pages/your_model/your_model.py"
 
@@ -91,8 +91,8 @@ def test_the_deploy_tab_checks_the_runtimes_in_the_background_then_lists_them():
     kept_result.clear()
     try:
         at = open_page(PAGE, timeout=180)
-        by_key(at.radio, state.MODEL_LIBRARY).set_value("lightgbm").run()
-        open_tab(at, state.MODEL_TAB, "Deploy")
+        by_key(at.radio, your_model_keys.LIBRARY).set_value("lightgbm").run()
+        open_tab(at, your_model_keys.TAB, "Deploy")
         _clean(at)
         [entry] = [e for k, e in server_computations()._entries.items() if k[0] == "parity"]
         assert entry.wait(600) and entry.status == "done", entry.error
@@ -102,10 +102,10 @@ def test_the_deploy_tab_checks_the_runtimes_in_the_background_then_lists_them():
         assert titles and "onnxruntime, the lab's export" in titles[0]["runtime"].tolist()
         lab_line = titles[0].set_index("runtime").loc["onnxruntime, the lab's export"]
         assert lab_line["disagree"] == "0"
-        by_key(at.selectbox, state.MODEL_RUNTIME).set_value("onnx-converter").run()
+        by_key(at.selectbox, your_model_keys.RUNTIME).set_value("onnx-converter").run()
         _clean(at)
         assert any("onnxmltools" in m.value and "Fix" in m.value for m in at.markdown)
-        by_key(at.radio, state.MODEL_EXPORT).set_value("average").run()
+        by_key(at.radio, your_model_keys.EXPORT).set_value("average").run()
         _clean(at)
         assert any("none disagrees" in c.value for c in at.caption)
     finally:

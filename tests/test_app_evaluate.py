@@ -5,6 +5,7 @@ import json
 import pandas as pd
 import pytest
 
+from app_pages.evaluate import keys as evaluate_keys
 from lab import background_runs
 from tests.apptest_helpers import (
     by_key,
@@ -31,7 +32,7 @@ def _clean(at):
 def _open(tab, timeout=120):
     """The page on one of its tabs (only the open tab's code runs)."""
     return open_tab(
-        open_page("app_pages/evaluate/evaluate.py", timeout=timeout), state.EVAL_TAB, tab
+        open_page("app_pages/evaluate/evaluate.py", timeout=timeout), evaluate_keys.TAB, tab
     )
 
 
@@ -173,7 +174,7 @@ def test_table_4_1_on_the_mushroom_data_beside_the_report():
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("secondary-mushroom").run()
     by_key(at.button, "data_report_prep_top").click().run()
     at.switch_page("app_pages/evaluate/evaluate.py").run()
-    open_tab(at, state.EVAL_TAB, "Table 4.1")
+    open_tab(at, evaluate_keys.TAB, "Table 4.1")
     _clean(at)
     assert "membership (x ∈ S)" in by_key(at.selectbox, "eval_nominal").options
     by_key(at.selectbox, "eval_nominal").set_value("equality").run()

@@ -9,6 +9,7 @@ table's own ``c=x``.
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from app_pages.grow import keys as grow_keys
 from datasets import UploadRecord
 from tests.apptest_helpers import APP, by_key
 from ui import state
@@ -50,7 +51,7 @@ def test_an_upload_near_1e20_and_1e_11_with_a_name_clash_shows_no_error_box():
     _clean(at, "grow page")
     by_key(at.button, "grow_all").click().run()
     for tab in ("Selected node", "Scores and importances", "Regions", "A row's path"):
-        at.session_state[state.GROW_TAB] = tab
+        at.session_state[grow_keys.TAB] = tab
         at.run()
         _clean(at, f"grow page, {tab}")
     at.switch_page("app_pages/conditioning/conditioning.py")

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
+from app_pages.first_lesson import keys as first_lesson_keys
 from app_pages.first_lesson.course import STEPS
 from tests.apptest_helpers import by_key, open_page, plotly_figures, shown, tree_views
-from ui import state
 
 PAGE = "app_pages/first_lesson/first_lesson.py"
 
@@ -54,9 +54,9 @@ def test_next_walks_through_every_step_and_back_returns():
 def _open_step(step, predicted=0):
     """The lesson at ``step`` (0-based), its prediction made (``predicted``: the choice, or None)."""
     at = open_page(PAGE)
-    at.session_state[state.LESSON_STEP] = step
+    at.session_state[first_lesson_keys.STEP] = step
     if predicted is not None:
-        at.session_state[state.LESSON_PREDICTIONS] = {step: predicted}
+        at.session_state[first_lesson_keys.PREDICTIONS] = {step: predicted}
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
@@ -116,7 +116,7 @@ def test_each_step_asks_for_a_prediction_before_its_answer():
     # Back and Next keep the prediction: the answer is there on coming back.
     _click(at, "lesson_back_top")
     _click(at, "lesson_next_top")
-    assert at.session_state[state.LESSON_PREDICTIONS][5] == prediction.answer
+    assert at.session_state[first_lesson_keys.PREDICTIONS][5] == prediction.answer
     assert plotly_figures(at)
 
 
@@ -147,14 +147,14 @@ def test_the_step_travels_in_the_link_and_comes_back_on_a_reload():
     from tests.apptest_helpers import APP
 
     at = _open_step(3)
-    assert at.query_params[state.LESSON_STEP] == "3"
+    assert at.query_params[first_lesson_keys.STEP] == "3"
     reloaded = AppTest.from_file(str(APP), default_timeout=60)
-    reloaded.query_params[state.LESSON_STEP] = "3"
+    reloaded.query_params[first_lesson_keys.STEP] = "3"
     reloaded.switch_page(PAGE)
     reloaded.run()
     assert "Step 4 of" in _progress_label(reloaded)
     odd = AppTest.from_file(str(APP), default_timeout=60)
-    odd.query_params[state.LESSON_STEP] = "99"  # clamped to the last step
+    odd.query_params[first_lesson_keys.STEP] = "99"  # clamped to the last step
     odd.switch_page(PAGE)
     odd.run()
     assert f"Step {len(STEPS)} of" in _progress_label(odd)

@@ -5,6 +5,7 @@ import json
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from app_pages.grow import keys as grow_keys
 from tests.apptest_helpers import (
     APP,
     by_key,
@@ -55,7 +56,7 @@ def _split_button(at):
 
 def _tab(at, label):
     """Open a tab of the page (only the open tab runs) and rerun."""
-    at.session_state[state.GROW_TAB] = label
+    at.session_state[grow_keys.TAB] = label
     return at.run()
 
 
@@ -390,18 +391,18 @@ def test_clicking_a_point_splits_the_leaf_at_the_nearest_candidate():
 
         import streamlit as st
 
+        from app_pages.grow import keys
         from app_pages.grow.node import _split_from_click
         from datasets import generate
         from trees import TreeGrower
-        from ui.state import GROW_GROWER, GROW_MESSAGE
 
         X, y = generate("Lattice features").arrays()
-        st.session_state[GROW_GROWER] = grower = TreeGrower(X, y, feature_names=["a", "b"])
+        st.session_state[keys.GROWER] = grower = TreeGrower(X, y, feature_names=["a", "b"])
         clicked = SimpleNamespace(selection=SimpleNamespace(points=[{"x": 7.3, "y": 0.1}]))
         st.session_state["chart"] = clicked
         _split_from_click("chart", 0, 0, "score curve")
         st.write(f"{grower.n_steps} {grower.tree.threshold[0]}")
-        st.write(st.session_state[GROW_MESSAGE][1])
+        st.write(st.session_state[keys.MESSAGE][1])
         st.session_state["chart"] = SimpleNamespace(selection=SimpleNamespace(points=[]))
         _split_from_click("chart", 1, 0, "distribution")  # nothing selected: nothing happens
         st.write(f"{grower.n_steps}")

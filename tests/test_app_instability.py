@@ -2,6 +2,7 @@
 
 import pytest
 
+from app_pages.instability import keys as instability_keys
 from tests.apptest_helpers import by_key, open_page, plotly_figures, shown, tree_views
 from ui import state
 from ui.errors import UNEXPECTED
@@ -17,7 +18,7 @@ def _metric(at, label):
 
 def _tab(at, label):
     """Open a tab of the page (only the open tab runs) and rerun."""
-    at.session_state[state.INST_TAB] = label
+    at.session_state[instability_keys.TAB] = label
     return at.run()
 
 
@@ -160,7 +161,7 @@ def test_a_stopped_scoreboard_shows_the_refits_it_finished(page):
     stability_scoreboard(
         *data.arrays(), "classification", n_refits=3, n_permutations=9, on_refit=builds.append
     )
-    page.session_state[state.INST_BOARD] = builds[0]  # what a Stop after one refit leaves
+    page.session_state[instability_keys.BOARD] = builds[0]  # what a Stop after one refit leaves
     page.run()
     _clean(page)
     assert any("Stopped after 1 refit" in w.value for w in page.warning)
@@ -269,7 +270,7 @@ def test_large_near_tie_trees_grow_in_the_background_and_a_stop_says_so(large, m
     at.run()
     _clean(at)
     assert any("Stopped" in i.value for i in at.info)
-    at.button(key=f"{state.INST_NEAR_TIES}_restart").click().run()
+    at.button(key=f"{instability_keys.NEAR_TIES}_restart").click().run()
     [again] = _background("near-tie trees")
     assert again is not entry and again.wait(600) and again.status == "done"
     at.run()

@@ -2,6 +2,7 @@
 
 import pytest
 
+from app_pages.grow import keys as grow_keys
 from tests.apptest_helpers import by_key, open_page, tree_views
 from ui import state
 
@@ -33,7 +34,7 @@ def test_the_grow_page_draws_the_training_rows_inside_the_nodes():
     # Two splits: two histograms and three leaves' class counts, one glyph per box drawn.
     assert sorted(kinds) == ["classes"] * 3 + ["histogram"] * 2
     assert svg.count('class="tv-node"') == len(kinds)
-    training = len(at.session_state[state.GROW_SPLIT].y_train)  # the root holds every one
+    training = len(at.session_state[grow_keys.SPLIT].y_train)  # the root holds every one
     assert f"#0 · {training:,} rows" in svg and f"{training:,} rows with a value" in svg
     assert any(c.value.startswith("Inside each split") for c in at.caption)
     summary = at.session_state[state.REPORT]

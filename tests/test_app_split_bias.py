@@ -2,14 +2,14 @@
 
 import pytest
 
+from app_pages.split_bias import keys as split_bias_keys
 from tests.apptest_helpers import by_key, open_page, open_tab, plotly_array, plotly_figures
-from ui import state
 
 
 def _open(tab=None):
     """The page, on one of its tabs when given (only the open tab's code runs)."""
     at = open_page("app_pages/split_bias/split_bias.py", timeout=120)
-    return open_tab(at, state.BIAS_TAB, tab) if tab else at
+    return open_tab(at, split_bias_keys.TAB, tab) if tab else at
 
 
 def _heatmaps(at):
@@ -61,7 +61,7 @@ def test_the_paper_setting_runs_in_the_background_and_can_be_stopped():
 
     at = open_page("app_pages/split_bias/split_bias.py", timeout=120)
     assert len(plotly_figures(at)) == 2  # the key picture and the open tab's six criteria
-    open_tab(at, state.BIAS_TAB, "The paper's full experiment")
+    open_tab(at, split_bias_keys.TAB, "The paper's full experiment")
     assert not background_runs().active("split-bias")
     by_key(at.button, "bias_run_paper").click().run()
     assert not at.exception
@@ -159,7 +159,7 @@ def test_the_studies_on_your_data_say_what_they_need():
     from tests.apptest_helpers import open_with_kept_missing
 
     at = open_with_kept_missing("app_pages/split_bias/split_bias.py")
-    open_tab(at, state.BIAS_TAB, "On your data")
+    open_tab(at, split_bias_keys.TAB, "On your data")
     message = " ".join(i.value for i in at.info)
     assert "This tab needs complete rows" in message
     assert "fill rule" in message
@@ -182,7 +182,7 @@ def test_every_symbol_on_the_page_has_its_words_beside_it():
     assert "A p-value is the chance" in " ".join(c.value for c in at.caption)
     six = plotly_figures(at)[1]
     assert "χ² p-value<br>(chi-square test)" in [a["text"] for a in six["layout"]["annotations"]]
-    open_tab(at, state.BIAS_TAB, "The Gini gain's null distribution")
+    open_tab(at, split_bias_keys.TAB, "The Gini gain's null distribution")
     captions = " ".join(c.value for c in at.caption)
     assert "α (shape) and θ (scale)" in captions and "Gini's p-value" in captions
 
@@ -230,7 +230,6 @@ def test_a_large_noise_study_runs_in_the_background_and_a_stop_keeps_nothing_as_
 
     from app_pages.split_bias import cache
     from lab.computations import server_computations
-    from ui import state
     from ui.experiments import kept_result
 
     gate, reached, real = threading.Event(), threading.Event(), cache.noise_root_study
@@ -261,7 +260,7 @@ def test_a_large_noise_study_runs_in_the_background_and_a_stop_keeps_nothing_as_
     assert not at.exception, [e.value for e in at.exception]
     assert any("Stopped (1 of 20 done)" in i.value for i in at.info)
     assert not any("split on a noise column" in m.value for m in at.markdown)
-    at.button(key=f"{state.NOISE_STUDY_BACKGROUND}_restart").click().run()
+    at.button(key=f"{split_bias_keys.NOISE_STUDY_BACKGROUND}_restart").click().run()
     [again] = [e for k, e in server_computations()._entries.items() if k[0] == "noise roots"]
     assert again is not entry and again.wait(600) and again.status == "done"
     at.run()

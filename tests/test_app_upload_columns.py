@@ -137,15 +137,15 @@ def test_releasing_a_used_file_removes_it_from_streamlits_store_of_uploads():
         import streamlit as st
         from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-        from ui import data_controls, state
+        from app_pages.data.uploader import release_uploaded_file, uploader_key
 
-        file = st.file_uploader("file", key=state.uploader_key())
+        file = st.file_uploader("file", key=uploader_key())
         if file is not None:
             context = get_script_run_ctx()
             before = context.uploaded_file_mgr.get_files(context.session_id, [file.file_id])
-            data_controls.release_uploaded_file(file)
+            release_uploaded_file(file)
             after = context.uploaded_file_mgr.get_files(context.session_id, [file.file_id])
-            st.markdown(f"held: {len(before)} then {len(after)}; key: {state.uploader_key()}")
+            st.markdown(f"held: {len(before)} then {len(after)}; key: {uploader_key()}")
 
     at = AppTest.from_function(page, default_timeout=60).run()
     at.file_uploader[0].set_value(("t.csv", b"a,y\n1,0\n2,1\n", "text/csv")).run()

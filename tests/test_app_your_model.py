@@ -5,6 +5,7 @@ import io
 import numpy as np
 import pytest
 
+from app_pages.your_model import keys as your_model_keys
 from app_pages.your_model.rows import audited_rows
 from app_pages.your_model.words import (
     audit_table_in_words,
@@ -113,20 +114,20 @@ def test_page_trains_each_library_and_audits_it():
     at = open_page(PAGE, timeout=180)
     _clean(at)
     for library in ("sklearn", "xgboost", "lightgbm", "catboost"):
-        by_key(at.radio, state.MODEL_LIBRARY).set_value(library).run()
+        by_key(at.radio, your_model_keys.LIBRARY).set_value(library).run()
         _clean(at)
         sentence = _headline(at)
         assert "rows" in sentence and ("t is read as" in sentence), sentence
         assert len(at.metric) == 4
     for tab in ("Where in the trees", "The remedy", "Probe rows for a converter"):
-        open_tab(at, state.MODEL_TAB, tab)
+        open_tab(at, your_model_keys.TAB, tab)
         _clean(at)
         assert not at.error, [e.value for e in at.error]
 
 
 def test_page_asks_for_a_file_when_none_is_open():
     at = open_page(PAGE, timeout=180)
-    by_key(at.radio, state.MODEL_SOURCE).set_value("upload").run()
+    by_key(at.radio, your_model_keys.SOURCE).set_value("upload").run()
     _clean(at)
     assert any("Open a model file" in i.value for i in at.info)
 
@@ -144,7 +145,7 @@ def test_a_pickle_is_refused_by_the_loader():
 
 def test_the_report_snippet_reproduces_the_page(capsys):
     at = open_page(PAGE, timeout=180)
-    by_key(at.radio, state.MODEL_LIBRARY).set_value("xgboost").run()
+    by_key(at.radio, your_model_keys.LIBRARY).set_value("xgboost").run()
     _clean(at)
     snippet = at.session_state[state.REPORT].snippet
     exec(compile(snippet, "<your model snippet>", "exec"), {})  # noqa: S102 (our own code)
@@ -153,8 +154,8 @@ def test_the_report_snippet_reproduces_the_page(capsys):
 
 def test_a_model_trained_here_names_the_dataset_labels():
     at = open_page(PAGE, timeout=180)
-    by_key(at.radio, state.MODEL_LIBRARY).set_value("xgboost").run()
-    open_tab(at, state.MODEL_TAB, "Rows that change")
+    by_key(at.radio, your_model_keys.LIBRARY).set_value("xgboost").run()
+    open_tab(at, your_model_keys.TAB, "Rows that change")
     from datasets import generate
 
     labels = {str(v) for v in generate("Lattice features").y.unique()}
@@ -178,7 +179,7 @@ def test_a_library_that_cannot_train_says_so(monkeypatch):
 
     monkeypatch.setattr(model_cache, "train_demo_model", refuse)
     at = open_page(PAGE, timeout=180)
-    by_key(at.radio, state.MODEL_LIBRARY).set_value("catboost").run()
+    by_key(at.radio, your_model_keys.LIBRARY).set_value("catboost").run()
     _clean(at)
     assert any("could not train a model" in e.value for e in at.error)
 
@@ -259,8 +260,8 @@ def test_the_page_and_the_command_line_show_the_api_numbers_on_a_reordered_uploa
     at = open_page("app_pages/data/data.py", timeout=180)
     _open_upload(at, folder, "churn.csv")
     at.switch_page(PAGE).run()
-    by_key(at.radio, state.MODEL_SOURCE).set_value("upload").run()
-    uploader = next(u for u in at.file_uploader if u.key == state.MODEL_FILE)
+    by_key(at.radio, your_model_keys.SOURCE).set_value("upload").run()
+    uploader = next(u for u in at.file_uploader if u.key == your_model_keys.FILE)
     uploader.set_value(("churn.json", (folder / "churn.json").read_bytes(), "application/json"))
     at.run()
     _clean(at)

@@ -19,6 +19,7 @@ from trees.conditioning import (
     conditioning_plan,
     engine_conditionings,
     fit_model,
+    register_library_engines,
     run_conditioning_task,
 )
 from trees.studies._conditioning_experiment import _rho_counts
@@ -45,6 +46,12 @@ def _data(task):
     return X, y
 
 
+@pytest.fixture(scope="module", autouse=True)
+def library_engines():
+    """The library engines in the experiment's table, as the entry points add them."""
+    return register_library_engines()
+
+
 @pytest.fixture(scope="module")
 def fitted():
     """Every library engine fitted once per task on the lattice data."""
@@ -58,7 +65,8 @@ def fitted():
     }
 
 
-def test_every_library_engine_is_registered():
+def test_every_library_engine_is_registered(library_engines):
+    assert library_engines == tuple(LIBRARY_ENGINES)
     assert set(LIBRARY_ENGINES) <= set(ENGINES)
     assert {"trees", "extra-trees", "sklearn", "xgboost", "xgboost-rf", "lightgbm",
             "lightgbm-rf", "catboost", "sklearn-hgb"} == set(ENGINES)  # fmt: skip
@@ -173,6 +181,28 @@ def test_importing_trees_does_not_import_the_libraries():
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          check=True)  # fmt: skip
     assert out.stdout.strip() == "[]"
+
+
+def test_importing_the_studies_adds_no_engine_until_asked():
+    """Registration is explicit: an import leaves the table as the studies define it."""
+    code = ("from trees.conditioning import ENGINES, register_library_engines; "
+            "before = sorted(ENGINES); register_library_engines(); register_library_engines(); "
+            "print(before, len(ENGINES))")  # fmt: skip
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         check=True)  # fmt: skip
+    assert out.stdout.strip() == "['extra-trees', 'sklearn', 'trees'] 9"
+
+
+def test_an_engine_not_yet_registered_is_refused_with_the_way_to_add_it():
+    """A notebook that asks for a library engine before registering it is told how, not just
+    that the name is unknown (a fresh process: this module's fixture registered them here)."""
+    code = ("import numpy as np; from trees.conditioning import conditioning_experiment\n"
+            "try:\n    conditioning_experiment(np.zeros((6, 1)), np.arange(6) % 2, 'classification', "
+            "engine='xgboost', n_repeats=1, n_splits=2)\nexcept ValueError as err:\n    print(err)")  # fmt: skip
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         check=True)  # fmt: skip
+    assert "Unknown engine 'xgboost'" in out.stdout
+    assert "trees.conditioning.register_library_engines()" in out.stdout
 
 
 def test_the_engines_table_has_a_column_group_per_engine(tmp_path):

@@ -20,12 +20,19 @@ from trees.conditioning import (
     PAPER_RANDOM_STATE,
     fit_model,
     native_predictions,
+    register_library_engines,
 )
 from trees.interop._engines import library_estimator
 from trees.tasks import folds
 
 # A grid small enough for a test: two candidates that differ a lot (2 shallow trees, 30 deeper).
 TINY_GRID = ({"n_estimators": 2, "max_depth": 1}, {"n_estimators": 30, "max_depth": 3})
+
+
+@pytest.fixture(scope="module", autouse=True)
+def library_engines():
+    """The library engines in the experiment's table, as the entry points add them."""
+    register_library_engines()
 
 
 @pytest.fixture

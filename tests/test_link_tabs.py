@@ -9,14 +9,17 @@ with the default it was made with.
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from app_pages.conditioning import keys as conditioning_keys
+from app_pages.evaluate import keys as evaluate_keys
+from app_pages.grow import keys as grow_keys
+from app_pages.instability import keys as instability_keys
 from tests.apptest_helpers import APP
-from ui import state
 
 CASES = [
-    ("app_pages/instability/instability.py", state.INST_TAB, "Cutpoints"),
-    ("app_pages/conditioning/conditioning.py", state.COND_TAB, "Worked example"),
-    ("app_pages/evaluate/evaluate.py", state.EVAL_TAB, "Importances"),
-    ("app_pages/grow/grow.py", state.GROW_TAB, "Regions"),
+    ("app_pages/instability/instability.py", instability_keys.TAB, "Cutpoints"),
+    ("app_pages/conditioning/conditioning.py", conditioning_keys.TAB, "Worked example"),
+    ("app_pages/evaluate/evaluate.py", evaluate_keys.TAB, "Importances"),
+    ("app_pages/grow/grow.py", grow_keys.TAB, "Regions"),
 ]
 
 

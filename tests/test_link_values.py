@@ -17,6 +17,13 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
+from app_pages.conditioning import keys as conditioning_keys
+from app_pages.cultivated import keys as cultivated_keys
+from app_pages.evaluate import keys as evaluate_keys
+from app_pages.grow import keys as grow_keys
+from app_pages.instability import keys as instability_keys
+from app_pages.split_bias import keys as split_bias_keys
+from app_pages.your_model import keys as your_model_keys
 from tests.apptest_helpers import APP, by_key, open_page
 from ui import state
 from ui.errors import UNEXPECTED
@@ -30,13 +37,13 @@ LINK = f"[Sign in](http://{EVIL}/login)"
 IMAGE = f"![](http://{EVIL}/x.png)"
 # The tabbed pages' tab keys (ui.share.tabs), by URL path.
 TAB_KEYS = {
-    "grow": state.GROW_TAB,
-    "conditioning": state.COND_TAB,
-    "evaluate": state.EVAL_TAB,
-    "cultivated": state.CRF_TAB,
-    "instability": state.INST_TAB,
-    "split_bias": state.BIAS_TAB,
-    "your_model": state.MODEL_TAB,
+    "grow": grow_keys.TAB,
+    "conditioning": conditioning_keys.TAB,
+    "evaluate": evaluate_keys.TAB,
+    "cultivated": cultivated_keys.TAB,
+    "instability": instability_keys.TAB,
+    "split_bias": split_bias_keys.TAB,
+    "your_model": your_model_keys.TAB,
 }
 
 

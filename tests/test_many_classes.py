@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from app_pages.data import keys as data_keys
 from datasets import DataError, Dataset, preprocess
 from datasets.preprocess import OTHER_CLASSES
 from tests.apptest_helpers import by_key, open_page
@@ -90,4 +91,4 @@ def test_a_study_page_says_the_target_has_too_many_classes_and_groups_them_on_re
     assert at.session_state[state.DATA].y.nunique() == MAX_STUDY_CLASSES
     assert "at most" not in " ".join(w.value for w in at.warning)
     at.switch_page("app_pages/data/data.py").run()
-    assert by_key(at.selectbox, state.PREP_CLASSES).value == MAX_STUDY_CLASSES
+    assert by_key(at.selectbox, data_keys.PREP_CLASSES).value == MAX_STUDY_CLASSES

@@ -4,6 +4,7 @@ import plotly.graph_objects as go
 import pytest
 from plotly.subplots import make_subplots
 
+from app_pages.conditioning import keys as conditioning_keys
 from tests.apptest_helpers import by_key, open_page, shown
 from ui import presenter, state
 from ui.errors import UNEXPECTED
@@ -151,7 +152,7 @@ def test_a_lecture_walks_across_pages_and_counts_the_class_answers():
     assert any("conditioning bias" in t.value for t in at.title)
     assert any("Lecture, step 2 of" in m.value for m in at.markdown)
     by_key(at.button, "lecture_next").click().run()  # step 3 opens its tab
-    assert at.session_state[state.COND_TAB] == "Tree and mirror"
+    assert at.session_state[conditioning_keys.TAB] == "Tree and mirror"
 
 
 # ---------------------------------------------- issue 57: the question before the answer

@@ -22,6 +22,9 @@ LIBRARY_ENGINES, engine_conditionings, engine_models, engine_versions, installed
     histogram boosting; their settings), the tests each engine is scored
     under, the models each fits (a library: its ensemble only), the library versions a
     run records, and those installed here.
+register_library_engines
+    Adds the library engines to ``ENGINES`` (call it before running one; importing this
+    module adds none).
 check_library_params
     A library engine's settings checked against the library's own ranges before a run.
 LIBRARY_GRIDS, native_predictions
@@ -42,6 +45,7 @@ from .interop._engines import (
     engine_versions,
     installed_library_engines,
     native_predictions,
+    register_library_engines,
 )
 from .studies._conditioning import Disagreement, conditioning_disagreement, row_paths
 from .studies._conditioning_experiment import (
@@ -114,6 +118,7 @@ __all__ = [
     "lattice_nodes",
     "lattice_split_share",
     "native_predictions",
+    "register_library_engines",
     "row_paths",
     "run_conditioning_task",
     "tree_operators",

@@ -1,11 +1,13 @@
-"""Actions of the Data page that change the current dataset, each safe against bad input.
+"""Actions that change the current dataset, each safe against bad input.
 
-Each function returns an error message (str) or None; on error the current
-dataset is left as it was, so nothing the user loaded is lost.
+The Data page loads, generates, uploads and preprocesses through them; the frame
+too (presenter mode loads a step's dataset, ``ui.target_fit`` groups rare
+classes, the sidebar shows a kept upload's notice). Each function returns an
+error message (str) or None; on error the current dataset is left as it was, so
+nothing the user loaded is lost.
 """
 
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from datasets import REPORT_PREPROCESSING, DataError, UploadRecord
 from datasets._memory import give_back_freed_memory
@@ -67,35 +69,6 @@ def use_kept_upload(record):
     return None
 
 
-def release_uploaded_file(file):
-    """Let go of Streamlit's copy of an uploaded file whose table is now in use.
-
-    From :func:`use_upload` on, the kept upload holds the file (once for every
-    session of the same content, ``ui.state.keep_upload``). Streamlit's store
-    of uploads would hold its own copy for as long as the session lives, one
-    per session (18 MB each for an 18 MB CSV). So the file is removed from that
-    store, and the uploader is drawn under a new key (empty) from the next run.
-
-    Parameters
-    ----------
-    file : UploadedFile
-        The uploader's file, as ``st.file_uploader`` returned it.
-
-    Notes
-    -----
-    Streamlit has no public call that lets go of an uploaded file, so this
-    reaches its store through the script's run context, as ``st.chat_input``
-    does for its own files. Where the store has no ``remove_file`` (another
-    store, a later Streamlit), the file stays until the session ends, as before.
-    """
-    state.next_uploader()
-    context = get_script_run_ctx()
-    # Only the in-memory store (Streamlit's own) can remove one file; st.chat_input does the same.
-    remove = getattr(getattr(context, "uploaded_file_mgr", None), "remove_file", None)
-    if remove is not None:
-        remove(session_id=context.session_id, file_id=file.file_id)
-
-
 def apply_settings(
     max_missing_share,
     max_onehot,
@@ -136,46 +109,7 @@ def apply_settings(
 
 def use_report_preprocessing():
     """Source 004's preprocessing (section 2.2) on the current dataset; an error message or None."""
-    return apply_settings(
-        REPORT_PREPROCESSING["max_missing_share"],
-        REPORT_PREPROCESSING["max_onehot"],
-        REPORT_PREPROCESSING["keep_categories"],
-        numeric_fill=REPORT_PREPROCESSING["numeric_fill"],
-        categorical_fill=REPORT_PREPROCESSING["categorical_fill"],
-        drop_id_columns=REPORT_PREPROCESSING["drop_id_columns"],
-        max_classes=REPORT_PREPROCESSING["max_classes"],
-    )
-
-
-def sync_preprocessing_widgets():
-    """Set the Data page's preprocessing widgets to the settings in force, before they are drawn.
-
-    The settings can change elsewhere (a link, source 004's preset, a refused
-    change), so the widgets follow them rather than the other way round.
-    """
-    settings = state.preprocessing_settings()
-    for key, name in state.PREP_WIDGETS.items():
-        st.session_state[key] = settings[name]
-
-
-def apply_preprocessing_widgets():
-    """The preprocessing widgets' callback: preprocess again with their values.
-
-    A refusal (nothing left to work with) keeps the previous settings and
-    leaves its message in ``state.DATA_PREP_MESSAGE`` for the page to show.
-    """
-    values = {name: st.session_state[key] for key, name in state.PREP_WIDGETS.items()}
-    message = apply_settings(
-        values["max_missing_share"],
-        values["max_onehot"],
-        values["keep_categories"],
-        numeric_fill=values["numeric_fill"],
-        categorical_fill=values["categorical_fill"],
-        drop_id_columns=values["drop_id_columns"],
-        max_classes=values["max_classes"],
-    )
-    if message:
-        st.session_state[state.DATA_PREP_MESSAGE] = message
+    return apply_settings(**REPORT_PREPROCESSING)
 
 
 def upload_notice():

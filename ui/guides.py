@@ -13,8 +13,6 @@ teacher presses Reveal (``ui.presenter.held_back``).
 
 from dataclasses import dataclass
 
-from .state import MODEL_LIBRARY, MODEL_SOURCE
-
 __all__ = ["BADGES", "GUIDES", "HEADLINE", "PARTS", "PATH", "REGIONS", "Step"]
 
 MUSHROOM = "secondary-mushroom"  # source 004's data
@@ -37,7 +35,9 @@ class Step:
     reveal: str
     dataset: str | None = None  # the bundled dataset the step speaks of
     tab: str | None = None  # the page's tab it shows (a label of the page's ``share.tabs``)
-    settings: tuple = ()  # (shared widget key, value) pairs it needs
+    # (name, value) pairs it needs: shared widgets of its page, each named by the rest of its key
+    # after the page's prefix (``ui.navigation.PageSpec.key``: "selection" is "grow_selection").
+    settings: tuple = ()
     hides: tuple = ()  # the page's PARTS that answer the question, held back until Reveal
 
 
@@ -165,7 +165,7 @@ GUIDES = {
             "(source 001, §4: the p-value of any criterion is nearly unbiased), at the cost of "
             "permutation tests at every node.",
             tab="Selected node",
-            settings=(("grow_selection", "p_value"),),
+            settings=(("selection", "p_value"),),
         ),
     ],
     "instability": [
@@ -440,7 +440,7 @@ GUIDES = {
             "Only rows whose value equals a threshold on their path; XGBoost places thresholds on values "
             "of the data, so on counts and rounded values there can be many (source 000, §2.3). Switch to "
             "LightGBM or CatBoost: their thresholds lie between values, and nothing changes.",
-            settings=((MODEL_SOURCE, "train"), (MODEL_LIBRARY, "xgboost")),
+            settings=(("source", "train"), ("library", "xgboost")),
         ),
         Step(
             "Where it happens",

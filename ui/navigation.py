@@ -17,6 +17,13 @@ class PageSpec:
     page's address (``/grow``), which links and bookmarks keep. ``max_classes``:
     the most classes of a classification target the page takes (None: any);
     the frame says so instead of running it on more (``ui.target_fit``).
+
+    ``prefixes``: every widget and session key the page defines (in its room,
+    ``app_pages/<name>/keys.py`` or at the widget) starts with one of them;
+    ``tests/test_architecture.py`` holds each room to its own. The frame reaches
+    the few keys of a page it needs by their names on the page (:meth:`key`):
+    presenter mode opens the tab a guide's step talks about (``"tab"``, on a
+    page with ``tabs``) and sets the settings the step names.
     """
 
     path: str
@@ -24,8 +31,14 @@ class PageSpec:
     icon: str
     url_path: str
     section: str
+    prefixes: tuple
     default: bool = False
     max_classes: int | None = MAX_STUDY_CLASSES
+    tabs: bool = True
+
+    def key(self, name):
+        """The page's session key ``name`` (its first prefix, then the name: ``"grow_tab"``)."""
+        return self.prefixes[0] + name
 
 
 PAGES = [
@@ -35,16 +48,20 @@ PAGES = [
         ":material/home:",
         "home",
         "Start",
+        ("home_",),
         default=True,
         max_classes=None,
-    ),  # fmt: skip
+        tabs=False,
+    ),
     PageSpec(
         "app_pages/first_lesson/first_lesson.py",
         "A first lesson",
         ":material/school:",
         "first_lesson",
         "Start",
+        ("lesson_",),
         max_classes=None,  # its own ten-row table: the loaded data plays no part
+        tabs=False,
     ),
     PageSpec(
         "app_pages/data/data.py",
@@ -52,14 +69,16 @@ PAGES = [
         ":material/table_chart:",
         "data",
         "Start",
+        ("data_", "prep_"),
         max_classes=None,
-    ),  # fmt: skip
+    ),
     PageSpec(
         "app_pages/grow/grow.py",
         "Grow a tree step by step",
         ":material/account_tree:",
         "grow",
         "Explore",
+        ("grow_",),
     ),
     PageSpec(
         "app_pages/staircase/staircase.py",
@@ -67,6 +86,7 @@ PAGES = [
         ":material/stairs:",
         "staircase",
         "Explore",
+        ("stair_",),
     ),
     PageSpec(
         "app_pages/instability/instability.py",
@@ -74,6 +94,7 @@ PAGES = [
         ":material/shuffle:",
         "instability",
         "Explore",
+        ("inst_",),
     ),
     PageSpec(
         "app_pages/evaluate/evaluate.py",
@@ -81,6 +102,7 @@ PAGES = [
         ":material/tune:",
         "evaluate",
         "Explore",
+        ("eval_",),
     ),
     PageSpec(
         "app_pages/cultivated/cultivated.py",
@@ -88,6 +110,7 @@ PAGES = [
         ":material/forest:",
         "cultivated",
         "Remedies",
+        ("crf_",),
         max_classes=None,  # two-class data only; on other data it shows its simulated data
     ),
     PageSpec(
@@ -96,6 +119,7 @@ PAGES = [
         ":material/compare_arrows:",
         "conditioning",
         "Biases",
+        ("cond_",),
     ),
     PageSpec(
         "app_pages/your_model/your_model.py",
@@ -103,6 +127,7 @@ PAGES = [
         ":material/upload_file:",
         "your_model",
         "Biases",
+        ("model_",),
     ),
     PageSpec(
         "app_pages/split_bias/split_bias.py",
@@ -110,6 +135,7 @@ PAGES = [
         ":material/balance:",
         "split_bias",
         "Biases",
+        ("bias_", "null_", "noise_", "root_"),  # its studies' widgets are named for them
         max_classes=None,  # simulated data; its one study on the user's data fits stumps
     ),
 ]

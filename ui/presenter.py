@@ -19,7 +19,7 @@ import streamlit as st
 from . import data_controls, share, state
 from .guides import GUIDES, HEADLINE
 from .lectures import LECTURES
-from .navigation import spec_for
+from .navigation import PAGES, spec_for
 
 __all__ = [
     "active",
@@ -207,18 +207,9 @@ def _at_least(size, smallest):
     return [max(s, smallest) for s in list(size)]
 
 
-# The state key of each page's tabs, so that a step can open the tab it talks about.
-TAB_KEYS = {
-    "conditioning": state.COND_TAB,
-    "data": state.DATA_TAB,
-    "evaluate": state.EVAL_TAB,
-    "cultivated": state.CRF_TAB,
-    "grow": state.GROW_TAB,
-    "instability": state.INST_TAB,
-    "split_bias": state.BIAS_TAB,
-    "staircase": state.STAIR_TAB,
-    "your_model": state.MODEL_TAB,
-}
+# The key of each page's tabs (a page's ``PageSpec.key("tab")``), so that a step can open the
+# tab it talks about; pages without tabs have none.
+TAB_KEYS = {spec.url_path: spec.key("tab") for spec in PAGES if spec.tabs}
 
 
 def guide(page):
@@ -363,7 +354,8 @@ def unset_parts(page, step):
         open_tab = share.peek(TAB_KEYS[page], None)  # None before the page's tabs were drawn
         if open_tab is not None and open_tab != step.tab:
             missing.append(f'the tab "{step.tab}"')
-    if any(st.session_state.get(k) != v for k, v in step.settings):
+    spec = spec_for(page)
+    if any(st.session_state.get(spec.key(name)) != v for name, v in step.settings):
         missing.append("other settings")
     return missing
 
@@ -380,8 +372,9 @@ def set_up(page, step):
     if step.tab:
         share.set_shared(TAB_KEYS[page], step.tab)
         st.session_state[state.GUIDE_SCROLL_TO] = TAB_KEYS[page]
-    for widget, value in step.settings:
-        share.set_shared(widget, value)
+    spec = spec_for(page)
+    for name, value in step.settings:
+        share.set_shared(spec.key(name), value)
 
 
 # Brings a page's tabs to the top of the screen, under the guide's fixed bar, once the run that

@@ -1,8 +1,11 @@
-"""Every session-state key the app reads or writes, and the functions that own the current dataset.
+"""The frame's session-state keys, and the functions that own the current dataset.
 
-Widgets keep their own keys (each page names its widgets with a page
-prefix, e.g. ``cond_max_depth``); the keys below are the ones the code reads
-and writes itself, so each is defined once, here.
+The keys below are those the frame reads or writes (the dataset, the sidebar,
+shareable links, presenter mode, the report), each defined once, here. A page's
+own keys live in its room, ``app_pages/<name>/keys.py``, and start with the
+page's prefix (``ui.navigation.PageSpec.prefixes``: ``grow_``, ``cond_``...);
+the frame reaches the few it needs (a page's tabs, the settings a guide's step
+names) by their names on the page, ``PageSpec.key(name)``.
 
 The current dataset persists across pages: ``RAW`` is what the user loaded,
 ``DATA`` its preprocessed (numeric, complete) version that the pages use,
@@ -67,10 +70,8 @@ __all__ = [
     "preprocessing_settings",
     "raw_dataset_key",
     "set_dataset",
-    "next_uploader",
     "take_upload_notice",
     "upload_url_params",
-    "uploader_key",
 ]
 
 # ----------------------------------------------------------- the dataset
@@ -89,6 +90,8 @@ DATA_ORIGIN = (
 UPLOAD = "dataset_upload"
 UPLOAD_NOTICE = "dataset_upload_notice"
 UPLOAD_PARAM = "upload"  # the URL query parameter carrying the kept upload's token
+# (run number, notice): the kept upload's notice, shown by the sidebar and the Data page in one run
+UPLOAD_NOTICE_RUN = "dataset_upload_notice_run"
 
 # ------------------------------------------------------------- the frame
 RUNS_FINISHED = "runs_finished"  # script runs of this session that reached the end of the frame
@@ -119,119 +122,6 @@ GUIDE_REVEALED = "guide_revealed"  # {(page or lecture, step)}: the steps whose 
 GUIDE_SCROLL_TO = "guide_scroll_to"  # the tabs' key a step just opened: scrolled into view once
 REPORT = "page_report"  # what the page shows in this run (ui.report)
 REPORT_BUTTON = "report_download"
-
-# ------------------------------------------------------------ Data page
-DATA_FLASH = "data_flash"
-DATA_TAB = "data_tab"  # the open tab
-DATA_SOURCE_TAB = "data_source_tab"  # the open tab of "Choose data": bundled, generated, uploaded
-DATA_GROUP = "data_group"
-DATA_NAME_PREFIX = "data_name_"  # + group: the dataset selectbox of each group
-DATA_PREP_MESSAGE = "data_prep_message"  # why the last preprocessing change was refused
-UPLOADER_ROUND = "data_uploader_round"  # files this session put to use: names the uploader's key
-# (run number, notice): the kept upload's notice, shown by the sidebar and the Data page in one run
-UPLOAD_NOTICE_RUN = "dataset_upload_notice_run"
-# The Data page's preprocessing widgets (their values follow SETTINGS; see ui.data_controls).
-PREP_MISSING = "prep_missing"
-PREP_ONEHOT = "prep_onehot"
-PREP_KEEP = "prep_keep"
-PREP_NUMERIC_FILL = "prep_numeric_fill"
-PREP_CATEGORICAL_FILL = "prep_categorical_fill"
-PREP_DROP_IDS = "prep_drop_ids"
-PREP_CLASSES = "prep_classes"
-# Widget key -> the preprocessing setting it shows.
-PREP_WIDGETS = {
-    PREP_MISSING: "max_missing_share",
-    PREP_ONEHOT: "max_onehot",
-    PREP_KEEP: "keep_categories",
-    PREP_NUMERIC_FILL: "numeric_fill",
-    PREP_CATEGORICAL_FILL: "categorical_fill",
-    PREP_DROP_IDS: "drop_id_columns",
-    PREP_CLASSES: "max_classes",
-}
-
-# ------------------------------------------------------------ Grow page
-GROW_GROWER = "grow_grower"
-GROW_SIGNATURE = "grow_signature"  # (dataset key, GrowSettings) the grower was built for
-GROW_SPLIT = "grow_split"
-GROW_TREE = (
-    "grow_tree"  # the grown tree's splits as text (app_pages.grow.history), shared in the URL
-)
-GROW_NODE = "grow_node"  # the node selected in the tree view, shared in the URL
-GROW_TAB = "grow_tab"  # the open tab
-GROW_MESSAGE = "grow_message"
-GROW_LOADED = "grow_loaded"
-
-# ------------------------------------------------------ Conditioning page
-# The dataset key the page's dataset-dependent settings were last set for: when the dataset
-# changes, "use the paper's setting" follows it and the axes, class and row start afresh.
-COND_DATA_SEEN = "cond_data_seen"
-COND_PAPER = "cond_paper"  # toggle: the paper's per-dataset setting (source 000, Table 1)
-COND_TREES = "cond_trees"  # trees per forest (the paper's 100 is one click away)
-COND_FX = "cond_fx"  # the picture's horizontal feature
-COND_FY = "cond_fy"  # ... and vertical feature
-COND_CLASS = "cond_class"  # the class whose probability is drawn (more than two classes)
-COND_ROW = "cond_row"  # the held-out row of the worked example
-COND_TAB = "cond_tab"  # the open tab
-COND_FOREST_FIT = (
-    "cond_forest_fit"  # prefix of the background forest's widgets (its Stop, its restart)
-)
-COND_FOREST_VIEW = (
-    "cond_forest_view"  # (signature, view): the last large forest, kept in the session
-)
-STAIR_TAB = "stair_tab"  # the open tab of the staircase page
-COND_EXP_REPEATS = "cond_exp_repeats"
-COND_EXP_FOLDS = "cond_exp_folds"
-COND_TABLES_NAMES = "cond_tables_names"  # the datasets of the Tables 2 and 3 view
-COND_TABLES_REPEATS = "cond_tables_repeats"
-COND_TABLES_LIBRARY_SETTINGS = "cond_tables_library_settings"  # library engines: defaults or chosen
-COND_RUNS = "cond_runs"  # key of the saved-runs panel of the experiment (ui.runs)
-COND_TABLES_RUNS = "cond_tables_runs"  # ... and of the Tables 2 and 3 view
-
-# ------------------------------------------- results of long runs, per page
-EVAL_TAB = "eval_tab"  # the open tab
-EVAL_SEARCH = "eval_search"
-EVAL_SEARCH_PREFIX = "eval_search_"  # + dataset and split digest: the page's last grid search
-EVAL_TABLE41_PREFIX = "eval_table41_"  # + dataset and rows digest: Table 4.1's trees grown so far
-EVAL_SHOWN = "eval_shown"  # the radio: the tree grown to purity or the search's best
-EVAL_SHOW_BEST = "eval_show_best"  # a search just ended: the next run shows its best tree
-EVAL_FOREST_TREES = (
-    "eval_forest_trees"  # the forest tab's number of trees (read by the test split too)
-)
-EVAL_FORESTS = "eval_forests"  # signatures of the forests asked for in this session
-EVAL_CRITERIA = (
-    "eval_criteria"  # the search's decision metrics (re-validated when the task changes)
-)
-CRF_AUC = "crf_auc"
-CRF_AUC_PREFIX = "crf_auc_"  # + rows and folds: Table 1's scores so far
-CRF_TAB = "crf_tab"  # the open tab
-CRF_ROW = "crf_row"  # the row shown in "One row" (a shared widget)
-CRF_OOF_ASKED = "crf_oof_asked"  # the out-of-fold runs asked for (large data waits for a button)
-INST_TAB = "inst_tab"  # the open tab of the instability page
-BIAS_TAB = "bias_tab"  # the open tab of the split-selection page
-BIAS_GRID = "bias_grid"  # prefix of the background bias grid's widgets (its Stop, its restart)
-INST_BOARD = "inst_board"  # the stability scoreboard's run (or, after Stop, what builds it)
-INST_BOARD_SETTINGS = "inst_board_settings"  # the settings that run was made with
-INST_JUDGING = "inst_judging"  # prefix of the background split judging's widgets (Stop, restart)
-INST_NEAR_TIES = "inst_near_ties"  # prefix of the background near-tie trees' widgets
-INST_TIE_BREAKS = "inst_tie_breaks"  # prefix of the background tie-break refits' widgets
-INST_REFITS = "inst_refits"  # prefix of the background refits' widgets
-INST_REMOVALS = "inst_removals"  # prefix of the background search of rows to remove one by one
-NOISE_STUDY_PREFIX = "noise_study_"  # + rows and settings: the noise-root study (or its part)
-NOISE_STUDY_BACKGROUND = "noise_roots_bg"  # prefix of the background noise study's widgets
-ROOT_STUDY_PREFIX = "root_study_"  # + rows and settings: the root-choice study (or its part)
-STAIR_CURVES = "stair_curves"  # the settings whose complexity curves were asked for
-LESSON_STEP = "lesson_step"  # the step of the first lesson shown (0 is the first), in links
-LESSON_PREDICTIONS = "lesson_predictions"  # {step: the choice the student predicted}
-
-# ------------------------------------------------------ Your own model page
-MODEL_SOURCE = "model_source"  # radio: audit an uploaded model file, or train one here
-MODEL_LIBRARY = "model_library"  # the library of the model trained here (shared in links)
-MODEL_FILE = "model_file"  # the file uploader of a model file (never pickled, never shared)
-MODEL_MISSING = "model_missing"  # text: the value an XGBoost file's rows hold for a gap
-MODEL_TAB = "model_tab"  # the open tab
-MODEL_DEPLOY = "model_deploy"  # prefix of the background parity check's widgets (Stop, restart)
-MODEL_RUNTIME = "model_runtime"  # the runtime whose disagreements the Deploy tab lists
-MODEL_EXPORT = "model_export"  # the test of the ONNX file the Deploy tab offers
 
 # ------------------------------------------------- saved runs (ui.runs)
 RUNS_OPENED_PREFIX = "runs_opened_"  # + the panel's key: the run reopened in this session
@@ -443,21 +333,6 @@ def keep_upload(record, raw):
             f"{plain(record.filename)} is kept while this page stays open, but {why} across a "
             "reload of the page.",
         )
-
-
-def uploader_key():
-    """The key of the Data page's file uploader: a new one once its file is in use.
-
-    A used file leaves the uploader (``ui.data_controls.release_uploaded_file``):
-    the uploader drawn under a new key starts empty, so the browser forgets the
-    file too.
-    """
-    return f"data_upload_file_{st.session_state.get(UPLOADER_ROUND, 0)}"
-
-
-def next_uploader():
-    """Draw the Data page's uploader empty from the next run on (see :func:`uploader_key`)."""
-    st.session_state[UPLOADER_ROUND] = st.session_state.get(UPLOADER_ROUND, 0) + 1
 
 
 def current_upload():

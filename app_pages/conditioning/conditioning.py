@@ -5,6 +5,7 @@ from functools import partial
 import streamlit as st
 
 from app_pages.conditioning import cache as cc
+from app_pages.conditioning import keys
 from app_pages.conditioning import report as words
 from app_pages.conditioning import settings as cs
 from app_pages.conditioning.controls import picture_controls, settings_controls
@@ -94,9 +95,7 @@ TABS = [
     "Does it matter?",
     "Tables 2 and 3",
 ]
-tree_tab, example_tab, forest_tab, experiment_tab, tables_tab = share.tabs(
-    st, TABS, key=state.COND_TAB
-)
+tree_tab, example_tab, forest_tab, experiment_tab, tables_tab = share.tabs(st, TABS, key=keys.TAB)
 share.show_open_tab(  # only the open tab runs
     (tree_tab, partial(show_tree_tab, page)),
     (example_tab, partial(show_example_tab, page)),

@@ -6,7 +6,8 @@ page's script calls them inside its settings expander.
 
 import streamlit as st
 
-from ui import glossary, share, state
+from app_pages.conditioning import keys
+from ui import glossary, share
 from ui.markdown import plain
 
 from . import settings as cs
@@ -30,20 +31,20 @@ def _model_controls(n_rows, paper_available):
     st.markdown("**The model**")
     m1, m2, m3, m4 = st.columns(4)
     use_paper = share.toggle(
-        m1, "Use the paper's setting", value=paper_available, key=state.COND_PAPER,
+        m1, "Use the paper's setting", value=paper_available, key=keys.PAPER,
         disabled=not paper_available,
         help="Source 000 chose a stopping rule per dataset and model (Table 1); on its 40 datasets "
         "the page uses it unless you switch it off.",
     )  # fmt: skip
     own_disabled = bool(use_paper) and paper_available
-    clip("cond_min_leaf", 1, max(2, n_rows // 2))
+    clip(keys.MIN_LEAF, 1, max(2, n_rows // 2))
     max_depth = share.number_input(m2, "Maximum depth (0: no limit)", 0, 40, 0,
                                    key="cond_max_depth", disabled=own_disabled)  # fmt: skip
     min_leaf = share.number_input(m3, "Minimum rows per leaf", 1, max(2, n_rows // 2), 1,
-                                  key="cond_min_leaf", disabled=own_disabled)  # fmt: skip
-    n_trees = share.number_input(m4, "Trees per forest", 10, 300, 50, 10, key=state.COND_TREES)
+                                  key=keys.MIN_LEAF, disabled=own_disabled)  # fmt: skip
+    n_trees = share.number_input(m4, "Trees per forest", 10, 300, 50, 10, key=keys.TREES)
     m4.button("The paper's 100 trees", key="cond_paper_trees", on_click=set_value,
-              args=(state.COND_TREES, cs.PAPER_TREES))  # fmt: skip
+              args=(keys.TREES, cs.PAPER_TREES))  # fmt: skip
     return bool(use_paper), int(max_depth) or None, int(min_leaf), int(n_trees)
 
 
@@ -119,8 +120,8 @@ def picture_controls(names, order, class_names, is_classifier, settings):
     p1, p2, p3 = st.columns(3)
     fx = fy = 0
     if len(names) >= 2:
-        fx_name = share.selectbox(p1, "Horizontal axis", names, order[0], key=state.COND_FX)
-        fy_name = share.selectbox(p2, "Vertical axis", names, order[1], key=state.COND_FY)
+        fx_name = share.selectbox(p1, "Horizontal axis", names, order[0], key=keys.FX)
+        fy_name = share.selectbox(p2, "Vertical axis", names, order[1], key=keys.FY)
         fx, fy = names.index(fx_name), names.index(fy_name)
     class_index = 1 if is_classifier and len(class_names) == 2 else None
     if is_classifier and len(class_names) > 2:

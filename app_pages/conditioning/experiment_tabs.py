@@ -9,11 +9,12 @@ from functools import partial
 
 import streamlit as st
 
+from app_pages.conditioning import keys
 from datasets.bundled import PAPER_CLASSIFICATION, PAPER_REGRESSION
 from lab.paper import ALL_PAPER_DATASETS, engines_frame, html_page
 from lab.saved import chosen_settings_frame, engine_runs
 from trees.conditioning import PAPER_RANDOM_STATE, engine_conditionings, installed_library_engines
-from ui import figures, runs, share, state
+from ui import figures, runs, share
 from ui.markdown import plain
 from viz.conditioning import score_distribution_figure
 
@@ -38,14 +39,14 @@ def _experiment_controls(limit, reason):
         help="A library's ensemble is fitted with the library's defaults and predicted under "
              "both tests through its imported trees (boosting: ≤, < and their average).",
     )  # fmt: skip
-    repeats = share.number_input(e2, "Repeats", 1, 400, 10, key=state.COND_EXP_REPEATS,
+    repeats = share.number_input(e2, "Repeats", 1, 400, 10, key=keys.EXP_REPEATS,
                                  help="The paper repeats 5-fold cross-validation 400 times.")  # fmt: skip
     e2.button("The paper's 400 repeats", key="cond_exp_paper_repeats", on_click=set_value,
-              args=(state.COND_EXP_REPEATS, 400))  # fmt: skip
+              args=(keys.EXP_REPEATS, 400))  # fmt: skip
     folds = 2
     if limit > 2:
-        clip(state.COND_EXP_FOLDS, 2, max(2, limit))
-        folds = share.number_input(e3, "Folds", 2, limit, min(5, limit), key=state.COND_EXP_FOLDS)
+        clip(keys.EXP_FOLDS, 2, max(2, limit))
+        folds = share.number_input(e3, "Folds", 2, limit, min(5, limit), key=keys.EXP_FOLDS)
     elif limit == 2:
         e3.markdown("**Folds**: 2")
     if reason and limit:
@@ -89,8 +90,8 @@ def show_experiment_tab(page):
         job = cr.experiment_job(
             page.X, page.y, data, page.data_key, settings, model, repeats, folds
         )
-        runs.start(job, panel_key=state.COND_RUNS)
-    runs.runs_section("conditioning", page.data_key, state.COND_RUNS,
+        runs.start(job, panel_key=keys.RUNS)
+    runs.runs_section("conditioning", page.data_key, keys.RUNS,
                       "Saved runs on this dataset: reopen, compare two, delete",
                       partial(show_experiment_result, settings.significance))  # fmt: skip
     st.caption(cr.DEFINITIONS)
@@ -141,18 +142,18 @@ def _tables_controls(dataset_name, engine):
         ("The 20 classification", "cond_tables_clf", list(PAPER_CLASSIFICATION)),
         ("The 20 regression", "cond_tables_reg", list(PAPER_REGRESSION)),
     ):
-        buttons.button(label, key=key, on_click=set_value, args=(state.COND_TABLES_NAMES, names_))
+        buttons.button(label, key=key, on_click=set_value, args=(keys.TABLES_NAMES, names_))
     default = [dataset_name] if dataset_name in options else ["haberman", "bupa", "o-ring"]
-    chosen = st.multiselect("Datasets", options, key=state.COND_TABLES_NAMES,
-                            default=None if state.COND_TABLES_NAMES in st.session_state else default)  # fmt: skip
+    chosen = st.multiselect("Datasets", options, key=keys.TABLES_NAMES,
+                            default=None if keys.TABLES_NAMES in st.session_state else default)  # fmt: skip
     t1, t2 = st.columns(2)
     models = t1.multiselect(
         "Models", ["tree", "forest"], default=["tree", "forest"], key="cond_tables_models"
     )
     repeats = share.number_input(t2, "Repeats of 5-fold cross-validation", 1, 400, 10,
-                                 key=state.COND_TABLES_REPEATS)  # fmt: skip
+                                 key=keys.TABLES_REPEATS)  # fmt: skip
     t2.button("The paper's 400 repeats", key="cond_tables_paper", on_click=set_value,
-              args=(state.COND_TABLES_REPEATS, 400))  # fmt: skip
+              args=(keys.TABLES_REPEATS, 400))  # fmt: skip
     engines = st.multiselect(
         "Engines (a column group each in the side-by-side table)", list(cs.TABLE_ENGINES),
         default=[engine], key="cond_tables_engines", format_func=cs.engine_chip,
@@ -163,7 +164,7 @@ def _tables_controls(dataset_name, engine):
     if any(e in cs.LIBRARY_ENGINE_TEXT for e in engines):
         library_settings = share.radio(
             st, "The libraries' settings", list(cs.LIBRARY_SETTINGS),
-            key=state.COND_TABLES_LIBRARY_SETTINGS, horizontal=True,
+            key=keys.TABLES_LIBRARY_SETTINGS, horizontal=True,
             format_func=cs.LIBRARY_SETTINGS.get,
             help="Chosen: for each dataset, the number of trees and the depth from the "
                  "engine's small grid with the best mean AUC or R² under the library's own test "
@@ -196,7 +197,7 @@ def show_tables_tab(page):
         disabled=not (chosen and models and engines),
     ):
         _start_tables(chosen, models, repeats, settings, engines, library_settings)
-    runs.runs_section("tables", None, state.COND_TABLES_RUNS,
+    runs.runs_section("tables", None, keys.TABLES_RUNS,
                       "Saved runs of Tables 2 and 3: reopen, compare two, delete",
                       show_tables_result)  # fmt: skip
     show_engines_side_by_side(chosen, engines)
@@ -218,7 +219,7 @@ def _start_tables(chosen, models, repeats, settings, engines, library_settings):
             runs.start(cr.selection_job(chosen, engine), kind="tables",
                        then=cr.tables_after_selection(chosen, repeats, settings, engine))  # fmt: skip
             continue
-        runs.start(job, panel_key=state.COND_TABLES_RUNS if index == 0 else None)
+        runs.start(job, panel_key=keys.TABLES_RUNS if index == 0 else None)
 
 
 def show_engines_side_by_side(chosen, engines):

@@ -23,10 +23,11 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from app_pages.conditioning import keys
 from datasets.bundled import PAPER_SETTINGS
 from datasets.source000 import paper_settings, settings_table, table1
 from trees.conditioning import LIBRARY_ENGINES, PACKAGE_ENGINES, PAPER_RANDOM_STATE
-from ui import share, state
+from ui import share
 
 __all__ = [
     "CONTROL_ENGINES",
@@ -97,7 +98,7 @@ RHO_K = {
 }
 PAPER_TREES = 100  # source 000's forests: scikit-learn's default of 100 trees
 # Widgets whose values only make sense for one dataset.
-DATASET_DEPENDENT = (state.COND_FX, state.COND_FY, state.COND_CLASS, state.COND_ROW)
+DATASET_DEPENDENT = (keys.FX, keys.FY, keys.CLASS, keys.ROW)
 
 
 def in_paper(name):
@@ -113,14 +114,14 @@ def follow_dataset(data_key, name):
     exactly when the dataset (``name``) is one of the paper's, and the axes, the
     class and the example row start from their defaults.
     """
-    seen = st.session_state.get(state.COND_DATA_SEEN)
-    st.session_state[state.COND_DATA_SEEN] = data_key
+    seen = st.session_state.get(keys.DATA_SEEN)
+    st.session_state[keys.DATA_SEEN] = data_key
     if seen is None or seen == data_key:
         return False
     share.forget(*DATASET_DEPENDENT)
     # Set, not forgotten: a widget whose key is dropped keeps the old state in the browser,
     # which then showed "off" while the paper's setting was in force (issue 34, item 5).
-    share.set_shared(state.COND_PAPER, in_paper(name))
+    share.set_shared(keys.PAPER, in_paper(name))
     return True
 
 

@@ -11,10 +11,11 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from app_pages.conditioning import keys
 from trees import mirror
 from trees.conditioning import row_paths
 from trees.inspection import split_text
-from ui import errors, figures, share, state
+from ui import errors, figures, share
 from ui.experiments import computed_in_background
 from ui.home_example import APPLICANT, CLASS_NAMES, focus_nodes, loan_example
 from ui.markdown import plain
@@ -157,9 +158,9 @@ def _example_source(page):
     changed = np.flatnonzero(page.view.report.prediction_differs)
     row, n_test = 0, page.n_test
     if n_test > 1:
-        clip(state.COND_ROW, 0, n_test - 1)
+        clip(keys.ROW, 0, n_test - 1)
         row = share.number_input(st, "Held-out row", 0, n_test - 1, int(changed[0]) if changed.size else 0,
-                                 key=state.COND_ROW,
+                                 key=keys.ROW,
                                  help="Opens on the first held-out row whose prediction changes.")  # fmt: skip
     listed = ", ".join(str(int(i)) for i in changed[:12]) + (", …" if changed.size > 12 else "")
     st.caption(
@@ -246,13 +247,13 @@ def _forest_view(page, signature):
         return cc.model_view(*signature, page.X, page.y)
     # The caches' byte budget may not hold a large forest (50 trees on 200,000 rows: ~400 MB):
     # the session keeps its last one, so a rerun never grows it again.
-    kept = st.session_state.pop(state.COND_FOREST_VIEW, None)  # another forest's goes
+    kept = st.session_state.pop(keys.FOREST_VIEW, None)  # another forest's goes
     if kept is not None and kept[0] == signature:
-        st.session_state[state.COND_FOREST_VIEW] = kept
+        st.session_state[keys.FOREST_VIEW] = kept
         return kept[1]
     inputs = cc.view_inputs(signature, page.X, page.y)
     view = computed_in_background(
-        state.COND_FOREST_FIT,
+        keys.FOREST_FIT,
         ("conditioning forest", signature),
         f"Growing the forest on all {len(inputs[0][2]):,} training rows ({cc.FOREST_STEP} trees "
         "a step, then both tests compared on the held-out rows), trees grown",
@@ -260,7 +261,7 @@ def _forest_view(page, signature):
         "Grow the forest",
     )
     if view is not None:
-        st.session_state[state.COND_FOREST_VIEW] = (signature, view)
+        st.session_state[keys.FOREST_VIEW] = (signature, view)
     return view
 
 

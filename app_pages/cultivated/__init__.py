@@ -1,6 +1,7 @@
 """The "Cultivated random forests" page: ``cultivated.py`` is its script, and the
 modules beside it are used by it alone.
 
+* keys.py: the page's session keys (``crf_``)
 * cache.py: cultivated forests, references, surfaces and Table 1 scores
 * settings.py: the settings box's widgets, and the rows the page fits on
 * context.py: the rows, settings and fitted tree that the panels share (``CultivatedContext``)

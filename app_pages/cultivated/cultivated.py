@@ -4,6 +4,7 @@ from functools import partial
 
 import streamlit as st
 
+from app_pages.cultivated import keys
 from app_pages.cultivated.cache import fit_crf, references
 from app_pages.cultivated.context import cultivated_context
 from app_pages.cultivated.settings import MAX_ROWS, crf_settings, page_rows
@@ -39,18 +40,18 @@ with errors.attempt("Growing the cultivated forest"):
 with errors.attempt("Fitting CART and the random forest"):
     cart, forest = references(rows.key, settings.depth, model.min_node_weight, rows.X, rows.y)
 ctx = cultivated_context(rows, settings, model)
-if st.session_state.get(state.CRF_ROW, 0) > len(rows.y) - 1:
-    share.forget(state.CRF_ROW)  # fewer rows than before: start again at the least reliable one
+if st.session_state.get(keys.ROW, 0) > len(rows.y) - 1:
+    share.forget(keys.ROW)  # fewer rows than before: start again at the least reliable one
 
 with headline:
     show_headline(ctx)
 with picture:
-    row_for_star = st.session_state.get(state.CRF_ROW, ctx.least_reliable)
+    row_for_star = st.session_state.get(keys.ROW, ctx.least_reliable)
     show_surfaces(ctx, settings_box, cart, forest, row_for_star)
 add_to_report(ctx)
 
 TABS = ["The cultivated tree", "One row", "Abstaining (Figure 4)", "AUC (Table 1)"]
-tree_tab, row_tab, abstain_tab, auc_tab = share.tabs(st, TABS, key=state.CRF_TAB)
+tree_tab, row_tab, abstain_tab, auc_tab = share.tabs(st, TABS, key=keys.TAB)
 share.show_open_tab(
     (tree_tab, partial(show_tree_tab, ctx)),
     (row_tab, partial(show_row_tab, ctx)),

@@ -7,8 +7,9 @@ Each ``show_*_tab`` draws one tab from the page's
 import numpy as np
 import streamlit as st
 
+from app_pages.cultivated import keys
 from trees.reliability import abstention_curve
-from ui import figures, glossary, report, share, state
+from ui import figures, glossary, report, share
 from ui.experiments import run_with_progress
 from ui.markdown import plain
 from viz.cultivated import abstention_figure, auc_table, leaf_fraction_figure
@@ -71,7 +72,7 @@ def show_row_tab(ctx):
         0,
         len(rows.y) - 1,
         ctx.least_reliable,
-        key=state.CRF_ROW,
+        key=keys.ROW,
         help="Starts at the training row with the largest spread: the least reliable prediction.",
     )
     row = int(row)
@@ -130,7 +131,7 @@ def show_abstention_tab(ctx):
     )
     folds = min(int(folds), smallest)
     oof_signature = repr((rows.key, *ctx.settings.key, folds))
-    asked = st.session_state.setdefault(state.CRF_OOF_ASKED, set())
+    asked = st.session_state.setdefault(keys.OOF_ASKED, set())
     if len(rows.y) > QUICK_ROWS and oof_signature not in asked:
         st.info(
             f"{folds} cultivated forests on {len(rows.y):,} rows take a few seconds: run them when you want "
@@ -164,7 +165,7 @@ def show_auc_tab(ctx):
         help="The paper uses 10.",
     )
     table_folds = min(int(table_folds), smallest)
-    table_key = state.CRF_AUC_PREFIX + repr((rows.key, table_folds))
+    table_key = keys.AUC_PREFIX + repr((rows.key, table_folds))
     if t2.button("Cross-validate the six models", type="primary", key="crf_compare"):
         run_with_progress(
             table_key,

@@ -2,9 +2,10 @@
 
 import streamlit as st
 
-from app_pages.data import upload_panel
+from app_pages.data import keys, upload_panel
 from app_pages.data.facts import page_facts
 from app_pages.data.feedback import show_flash, show_result
+from app_pages.data.preprocessing import apply_preprocessing_widgets, sync_preprocessing_widgets
 from datasets import (
     CATEGORICAL_FILLS,
     GENERATORS,
@@ -28,7 +29,7 @@ show_flash()
 notice = data_controls.upload_notice()
 if notice is not None:
     (st.success if notice[0] == "restored" else st.warning)(notice[1])
-message = st.session_state.pop(state.DATA_PREP_MESSAGE, None)
+message = st.session_state.pop(keys.PREP_MESSAGE, None)
 if message:
     st.error(message)
 
@@ -89,25 +90,23 @@ report.add_settings({"dataset": data.name, **snippets.preprocessing_words(settin
 report.add_snippet(snippets.data_snippet(st.session_state.get(state.DATA_ORIGIN), settings))
 
 choose_tab, prep_tab, rows_tab, pair_tab = share.tabs(
-    st, ["Choose data", "Preprocessing", "Rows", "Two features"], key=state.DATA_TAB
+    st, ["Choose data", "Preprocessing", "Rows", "Two features"], key=keys.TAB
 )
 
 with choose_tab, presenter.settings("Choose another dataset"):
     bundled, generated, uploaded = st.tabs(
-        ["Bundled", "Generate", "Upload your own"], key=state.DATA_SOURCE_TAB
+        ["Bundled", "Generate", "Upload your own"], key=keys.SOURCE_TAB
     )
     with bundled:
-        if state.DATA_GROUP not in st.session_state:  # open on the current dataset's group
-            st.session_state[state.DATA_GROUP] = next(
+        if keys.GROUP not in st.session_state:  # open on the current dataset's group
+            st.session_state[keys.GROUP] = next(
                 (g for g, names in GROUPS.items() if data.name in names), list(GROUPS)[0]
             )
-            if data.name in GROUPS[st.session_state[state.DATA_GROUP]]:
-                st.session_state[state.DATA_NAME_PREFIX + st.session_state[state.DATA_GROUP]] = (
-                    data.name
-                )
+            if data.name in GROUPS[st.session_state[keys.GROUP]]:
+                st.session_state[keys.NAME_PREFIX + st.session_state[keys.GROUP]] = data.name
         g1, g2 = st.columns(2)
-        group = g1.selectbox("Group", list(GROUPS), key=state.DATA_GROUP)
-        name = g2.selectbox("Dataset", GROUPS[group], key=state.DATA_NAME_PREFIX + group)
+        group = g1.selectbox("Group", list(GROUPS), key=keys.GROUP)
+        name = g2.selectbox("Dataset", GROUPS[group], key=keys.NAME_PREFIX + group)
         try:
             entry = state.cached_load(name)
             st.caption(
@@ -153,21 +152,21 @@ with prep_tab:
         "at the bottom; the sources' choices are the defaults (source 000, §4.1; source 004, §2.2)."
     )
     with presenter.settings("Preprocessing settings"):
-        data_controls.sync_preprocessing_widgets()
-        apply = data_controls.apply_preprocessing_widgets
+        sync_preprocessing_widgets()
+        apply = apply_preprocessing_widgets
         p1, p2 = st.columns(2)
         p1.slider(
             "Drop columns with at least this share missing",
             0.0,
             1.0,
             step=0.05,
-            key=state.PREP_MISSING,
+            key=keys.PREP_MISSING,
             on_change=apply,
             help=glossary.explain("missing-value threshold"),
         )
         p2.checkbox(
             "Exclude ID-like columns",
-            key=state.PREP_DROP_IDS,
+            key=keys.PREP_DROP_IDS,
             on_change=apply,
             help=glossary.explain("ID-like column"),
         )
@@ -175,7 +174,7 @@ with prep_tab:
             "Fill the gaps of numeric columns with",
             list(NUMERIC_FILLS),
             format_func=lambda rule: NUMERIC_FILLS[rule][1],
-            key=state.PREP_NUMERIC_FILL,
+            key=keys.PREP_NUMERIC_FILL,
             on_change=apply,
             help="The median is a typical value that outliers do not move; the most frequent value "
             "can be odd for a continuous column (an income of 19.7 where most are near 43).",
@@ -184,14 +183,14 @@ with prep_tab:
             "Fill the gaps of categorical columns with",
             list(CATEGORICAL_FILLS),
             format_func=lambda rule: CATEGORICAL_FILLS[rule][1],
-            key=state.PREP_CATEGORICAL_FILL,
+            key=keys.PREP_CATEGORICAL_FILL,
             on_change=apply,
             help="A new category keeps 'unknown' apart from the real values, as source 004 does "
             "with 'u'; the most frequent value merges the unknown rows into it.",
         )
         p1.checkbox(
             "Keep categories (membership splits)",
-            key=state.PREP_KEEP,
+            key=keys.PREP_KEEP,
             on_change=apply,
             help="Each categorical column becomes one column of codes that trees split by "
             "membership (x ∈ S), as source 004 does; pages without membership splits read the "
@@ -201,7 +200,7 @@ with prep_tab:
             "One-hot encode categories up to",
             1,
             50,
-            key=state.PREP_ONEHOT,
+            key=keys.PREP_ONEHOT,
             on_change=apply,
             disabled=bool(settings["keep_categories"]),
             help="Source 000: one-hot columns for at most 5 categories, integer codes above "
@@ -214,7 +213,7 @@ with prep_tab:
             format_func=lambda k: (
                 "keep every class" if k == 0 else f"at most {k}: the rarest grouped"
             ),
-            key=state.PREP_CLASSES,
+            key=keys.PREP_CLASSES,
             on_change=apply,
             disabled=data.task != "classification",
             help="A target of many classes (a free-text column, say) leaves the studies nothing "

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from app_pages.data import keys
 from ui import state
 
 __all__ = ["show_flash", "show_result"]
@@ -21,12 +22,12 @@ def show_result(message, success):
         st.error(message)
         st.caption("The dataset you were working on is unchanged.")
     else:
-        st.session_state[state.DATA_FLASH] = success
+        st.session_state[keys.FLASH] = success
         state.give_back_memory_after_run(runs_ahead=1)  # once the rerun has shown it
         st.rerun()
 
 
 def show_flash():
     """The success sentence a change left for this run, once."""
-    if state.DATA_FLASH in st.session_state:
-        st.success(st.session_state.pop(state.DATA_FLASH))
+    if keys.FLASH in st.session_state:
+        st.success(st.session_state.pop(keys.FLASH))

@@ -7,6 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from app_pages.data.feedback import show_result
+from app_pages.data.uploader import release_uploaded_file, uploader_key
 from datasets import DataError, infer_task
 from datasets import upload as upload_limits
 from datasets.column_types import (
@@ -115,7 +116,7 @@ def upload_tab(settings):
     file = st.file_uploader(
         "A table with a header row: CSV, TSV, semicolon-separated text, Excel (.xlsx) or Parquet",
         type=UPLOAD_TYPES,
-        key=state.uploader_key(),
+        key=uploader_key(),
     )
     if file is None:
         _kept_upload_choice(settings)
@@ -135,14 +136,14 @@ def upload_tab(settings):
     if st.button("Use this table", type="primary", key="data_use_upload"):
         message = data_controls.use_upload(file.getvalue(), file.name, target, task)
         if message is None:  # the kept upload holds the file now: the uploader lets go of it
-            data_controls.release_uploaded_file(file)
+            release_uploaded_file(file)
         show_result(message, f"Now working on {plain(file.name)}.")
 
 
 def _kept_upload_choice(settings):
     """The upload in use, and its target and task to change (nothing when no upload is in use).
 
-    Once a file is in use it leaves the uploader (``data_controls.release_uploaded_file``),
+    Once a file is in use it leaves the uploader (``uploader.release_uploaded_file``),
     so its choices are made again here, from the kept file, without uploading it again.
     """
     record = state.current_upload()

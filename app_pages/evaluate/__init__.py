@@ -1,6 +1,7 @@
 """The "Evaluate and tune" page: ``evaluate.py`` is its script, and the
 modules beside it are used by it alone.
 
+* keys.py: the page's session keys (``eval_``)
 * cache.py: cached fits, grid searches and Table 4.1
 * context.py: the settings, split and tree shown that the panels share (``EvaluateContext``)
 * settings.py: the settings box's widgets (the split, the decision metric, the tree shown)

@@ -4,6 +4,7 @@ from functools import partial
 
 import streamlit as st
 
+from app_pages.evaluate import keys
 from app_pages.evaluate.cache import MAX_ROWS, fit_model, test_split
 from app_pages.evaluate.context import EvaluateContext
 from app_pages.evaluate.search import current_search, show_search_tab
@@ -84,9 +85,7 @@ with picture:
 add_to_report(ctx, len(y))
 
 TABS = ["Test split", "Importances", "Forest", "Search", "Table 4.1"]
-split_tab, importance_tab, forest_tab, search_tab, table_tab = share.tabs(
-    st, TABS, key=state.EVAL_TAB
-)
+split_tab, importance_tab, forest_tab, search_tab, table_tab = share.tabs(st, TABS, key=keys.TAB)
 share.show_open_tab(
     (split_tab, partial(show_split_tab, ctx)),
     (importance_tab, partial(show_importance_tab, ctx)),

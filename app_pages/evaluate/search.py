@@ -11,8 +11,9 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
+from app_pages.evaluate import keys
 from trees.tuning import configuration_grid
-from ui import figures, glossary, runs, share, state
+from ui import figures, glossary, runs, share
 from ui.experiments import run_with_progress
 from ui.markdown import plain
 from viz.evaluation import CRITERION_WORDS, outer_folds_table, search_table, settings_table
@@ -22,7 +23,6 @@ from .context import digest
 
 __all__ = [
     "LOWEST",
-    "RUNS_KEY",
     "SearchState",
     "current_search",
     "parse_values",
@@ -30,7 +30,6 @@ __all__ = [
     "show_search_tab",
 ]
 
-RUNS_KEY = "eval_runs"  # the saved-run panel's widgets
 LOWEST = {
     "max_depth": 1,
     "max_leaf_nodes": 2,
@@ -65,9 +64,9 @@ def current_search(data_key, split_name):
     """The search of this dataset and split: the run opened or saved last, else the page's own."""
     # The search runs on this split's training rows: its runs are saved and listed per dataset and split.
     rows = digest(data_key, split_name)
-    key = state.EVAL_SEARCH_PREFIX + rows
+    key = keys.SEARCH_PREFIX + rows
     store = runs.results_store()
-    opened_id = runs.opened_run_id(RUNS_KEY)
+    opened_id = runs.opened_run_id(keys.RUNS)
     saved = saved_search(store, rows, opened_id) if store is not None else None
     record = saved[1] if saved else st.session_state.get(key)
     return SearchState(store, rows, key, opened_id, saved, record)
@@ -115,15 +114,15 @@ def read_grid(chosen, depth, leaves, nodes, split, impurity):
 
 def search_grid(criteria, criterion):
     """The grid's widgets; returns the configurations and what is wrong with them (or None)."""
-    kept = st.session_state.get(state.EVAL_CRITERIA)
+    kept = st.session_state.get(keys.CRITERIA)
     if kept is not None and not set(kept) <= set(criteria):  # another task: its own metrics
-        st.session_state.pop(state.EVAL_CRITERIA)
+        st.session_state.pop(keys.CRITERIA)
     # A row of its own: in a third of 1024 px its chips read "Gini imp…".
     chosen = st.multiselect(
         "Decision metrics",
         criteria,
-        default=None if state.EVAL_CRITERIA in st.session_state else [criterion],
-        key=state.EVAL_CRITERIA,
+        default=None if keys.CRITERIA in st.session_state else [criterion],
+        key=keys.CRITERIA,
         format_func=lambda c: CRITERION_WORDS.get(c, c),
     )
     g1, g2, g3 = st.columns(3)
@@ -226,18 +225,18 @@ def start_search(ctx, search, grid, problem, method, folds, inner, smallest):
                 ctx.task, search.rows, split.X_train, split.y_train, grid, folds, inner, settings.seed,
                 ctx.base,
             )  # fmt: skip
-            if st.button("Search", type="primary", key="eval_run", help="Runs in the background: it goes "
+            if st.button("Search", type="primary", key=keys.RUN, help="Runs in the background: it goes "
                          "on if you close the tab, and is saved with its results."):  # fmt: skip
-                runs.start(job, panel_key=RUNS_KEY)  # the page shows the new run
-                st.session_state[state.EVAL_SHOW_BEST] = True
+                runs.start(job, panel_key=keys.RUNS)  # the page shows the new run
+                st.session_state[keys.SHOW_BEST] = True
             runs.show_background("grid-search", search.rows, rerun_when_done=True)
-        elif st.button("Search", type="primary", key="eval_run"):
+        elif st.button("Search", type="primary", key=keys.RUN):
             description = dict(
                 method=method, folds=int(folds), inner=int(inner), grid_text=str(grid)
             )
             run = partial(search_in_page, ctx=ctx, description=description, grid=grid)
             run_with_progress(search.key, "Fitting configurations", run)
-            st.session_state[state.EVAL_SHOW_BEST] = True
+            st.session_state[keys.SHOW_BEST] = True
             st.rerun()  # the tree shown follows the new best settings
 
 
@@ -298,8 +297,8 @@ def show_search_tab(ctx, search):
     start_search(ctx, search, grid, problem, *search_method(ctx.is_classifier, ctx.split.y_train))
     if search.store is not None:
         with st.expander("Saved searches on this dataset and split", expanded=False):
-            runs.saved_runs_panel("grid-search", search.rows, key=RUNS_KEY)
-        if runs.opened_run_id(RUNS_KEY) != search.opened_id:
-            st.session_state[state.EVAL_SHOW_BEST] = True
+            runs.saved_runs_panel("grid-search", search.rows, key=keys.RUNS)
+        if runs.opened_run_id(keys.RUNS) != search.opened_id:
+            st.session_state[keys.SHOW_BEST] = True
             st.rerun()  # a saved search was reopened: the tree shown above follows it
     show_search_result(search.record, search.saved, ctx.error_name)

@@ -5,8 +5,9 @@ Widgets only; each function draws into the container the caller opened (``with s
 
 import streamlit as st
 
+from app_pages.evaluate import keys
 from trees.tree import CRITERIA_CLF
-from ui import glossary, share, state
+from ui import glossary, share
 from viz.evaluation import CRITERION_WORDS
 
 from .cache import MAX_ROWS
@@ -60,17 +61,17 @@ def split_settings(is_classifier, categorical, subsampled, n_rows):
 def tree_shown(searched):
     """The tree shown: grown to purity, or (once a search has results) its best settings."""
     choices = [GROWN] + ([BEST] if searched else [])
-    if st.session_state.pop(state.EVAL_SHOW_BEST, False):
-        share.forget(state.EVAL_SHOWN)  # a search just ended: open on its best tree
-    if st.session_state.get(state.EVAL_SHOWN) not in (None, *choices):
-        st.session_state.pop(state.EVAL_SHOWN)  # another dataset: no search to show yet
+    if st.session_state.pop(keys.SHOW_BEST, False):
+        share.forget(keys.SHOWN)  # a search just ended: open on its best tree
+    if st.session_state.get(keys.SHOWN) not in (None, *choices):
+        st.session_state.pop(keys.SHOWN)  # another dataset: no search to show yet
     if len(choices) > 1:
         return share.radio(
             st,
             "Tree shown",
             choices,
             len(choices) - 1,
-            key=state.EVAL_SHOWN,
+            key=keys.SHOWN,
             horizontal=True,
             help="A tree grown to purity is source 004's reference (Table 4.1); the search tab finds "
             "stopping rules that may generalise better.",

@@ -7,6 +7,7 @@ functions draw them from the page's context.
 import numpy as np
 import streamlit as st
 
+from app_pages.evaluate import keys
 from datasets import REPORT_PREPROCESSING, REPORT_RULES, REPORT_VARIANTS, TABLE_4_1
 from datasets.source004 import DEPTH_OFFSET, REPORT_ROWS, TABLE_4_1_TEST_SHARE
 from ui import errors, figures, share, state
@@ -122,7 +123,7 @@ def show_table_tab(ctx):
             "dropped): set it on the Data page to compare like with like."
         )
     base41 = as_key(ctx.base)
-    table_key = state.EVAL_TABLE41_PREFIX + digest(ctx.data_key, split41.name, base41)
+    table_key = keys.TABLE41_PREFIX + digest(ctx.data_key, split41.name, base41)
     if st.button("Grow the trees", type="primary", key="eval_t41_run"):
         with errors.attempt("Growing the trees to purity", stop=False):
             run_with_progress(

@@ -8,9 +8,10 @@ import numpy as np
 import streamlit as st
 from sklearn.metrics import confusion_matrix, roc_auc_score, roc_curve
 
+from app_pages.evaluate import keys
 from trees import RandomForestClassifier
 from trees.tuning import split_error
-from ui import errors, figures, glossary, report, share, state
+from ui import errors, figures, glossary, report, share
 from ui.cached import as_key
 from ui.markdown import plain
 from viz.evaluation import confusion_figure, importance_figure, roc_figure
@@ -63,7 +64,7 @@ def fitted_forest(ctx, n_trees):
     Both the forest tab and the test split's ROC curve use it (a cached fit).
     """
     forest_params, signature, cheap = forest_settings(ctx, n_trees)
-    if not cheap and signature not in st.session_state.setdefault(state.EVAL_FORESTS, set()):
+    if not cheap and signature not in st.session_state.setdefault(keys.FORESTS, set()):
         return None
     with errors.attempt("Fitting the forest", stop=False):
         return fit_model(
@@ -86,10 +87,10 @@ def show_forest_tab(ctx):
         "Its out-of-bag error scores each training row with the trees that did not see it."
     )
     n_trees = share.number_input(
-        st.columns([1, 2])[0], "Trees in the forest", 5, 300, 30, 5, key=state.EVAL_FOREST_TREES
+        st.columns([1, 2])[0], "Trees in the forest", 5, 300, 30, 5, key=keys.FOREST_TREES
     )
     _, signature, cheap = forest_settings(ctx, n_trees)
-    asked = st.session_state.setdefault(state.EVAL_FORESTS, set())
+    asked = st.session_state.setdefault(keys.FORESTS, set())
     if not cheap and signature not in asked:
         st.info(
             f"{int(n_trees)} trees on {len(ctx.split.y_train):,} rows take a while: fit the forest when you want it."
@@ -129,7 +130,7 @@ def _roc_curves(split, model, forest):
 
 
 def show_split_tab(ctx):
-    forest = fitted_forest(ctx, share.peek(state.EVAL_FOREST_TREES, 30))
+    forest = fitted_forest(ctx, share.peek(keys.FOREST_TREES, 30))
     split, model = ctx.split, ctx.model
     m1, m2, m3 = st.columns(3)
     m1.metric("Test error", f"{ctx.test_error:.4f}", help=ctx.error_name)

@@ -1,6 +1,7 @@
 """The "A first lesson" page: ``first_lesson.py`` is its script, and the
 modules beside it are used by it alone.
 
+* keys.py: the page's session keys (``lesson_``)
 * lesson.py: the lesson's table and its numbers (thresholds, Gini, gains, paths)
 * steps.py: the first six steps (the table to the best split) and the shared pictures
 * tree_steps.py: the last four steps (nodes and leaves to what next)

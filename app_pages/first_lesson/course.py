@@ -1,7 +1,7 @@
 """The first lesson's course: its steps in order, where the student is, Back and Next.
 
 ``STEPS`` lists each step's title, the function that draws it and the glossary words it
-introduces (``ui.glossary``). The step shown is kept in ``ui.state.LESSON_STEP`` and travels in
+introduces (``ui.glossary``). The step shown is kept in ``keys.STEP`` and travels in
 the page's link (``ui.share.value``), so a reload or a link opens the same step. Each step asks
 for a prediction before its answer (``predictions.PREDICTIONS``): its function draws up to the
 question, and the rest once the student has chosen (:func:`ask`).
@@ -11,7 +11,8 @@ from functools import partial
 
 import streamlit as st
 
-from ui import glossary, report, share, state, url_values
+from app_pages.first_lesson import keys
+from ui import glossary, report, share, url_values
 
 from .predictions import PREDICTIONS
 from .steps import (
@@ -49,7 +50,7 @@ def current_step():
     """The step shown: the link's (once), else the session's, else 0 (the URL carries it)."""
     last = len(STEPS) - 1
     step = share.value(
-        state.LESSON_STEP,
+        keys.STEP,
         0,
         parse=lambda text: url_values.number(text, int, 0, last),
         valid=lambda value: isinstance(value, int) and 0 <= value <= last,
@@ -58,7 +59,7 @@ def current_step():
 
 
 def _move(step):
-    st.session_state[state.LESSON_STEP] = step
+    st.session_state[keys.STEP] = step
 
 
 def step_buttons(step, where):
@@ -90,23 +91,23 @@ def step_buttons(step, where):
 
 
 def _keep_prediction(step):
-    predicted = st.session_state.get(f"lesson_predict_{step}")
-    st.session_state.setdefault(state.LESSON_PREDICTIONS, {})[step] = predicted
+    predicted = st.session_state.get(f"{keys.PREDICT_PREFIX}{step}")
+    st.session_state.setdefault(keys.PREDICTIONS, {})[step] = predicted
 
 
 def ask(step, prediction):
     """Ask ``prediction`` of ``step``; once the student has chosen, say whether it was right.
 
     Returns whether the step may show its answer (a choice was made). The choice is kept for
-    the session (``ui.state.LESSON_PREDICTIONS``), so Back and Next find it again.
+    the session (``keys.PREDICTIONS``), so Back and Next find it again.
     """
-    kept = st.session_state.get(state.LESSON_PREDICTIONS, {}).get(step)
+    kept = st.session_state.get(keys.PREDICTIONS, {}).get(step)
     choice = st.radio(
         f"**Your prediction.** {prediction.question}",
         range(len(prediction.choices)),
         index=kept,
         format_func=prediction.choices.__getitem__,
-        key=f"lesson_predict_{step}",
+        key=f"{keys.PREDICT_PREFIX}{step}",
         on_change=_keep_prediction,
         args=(step,),
     )

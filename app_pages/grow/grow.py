@@ -6,6 +6,7 @@ import streamlit as st
 
 from app_pages.grow import cache as grow_cache
 from app_pages.grow import grower_state as gs
+from app_pages.grow import keys
 from app_pages.grow.node import node_panel
 from app_pages.grow.panels import (
     action_bar,
@@ -36,7 +37,7 @@ with st.expander("Settings: criterion, growth order, stopping rules, held-out ro
 tabs = share.tabs(  # only the open tab runs: an interaction redraws what is on screen
     st,
     ["Selected node", "Scores and importances", "Regions", "A row's path", "Save or load"],
-    key=state.GROW_TAB,
+    key=keys.TAB,
 )
 with errors.attempt("Growing a tree on this dataset"):
     grower, split = gs.get_grower(data, settings)

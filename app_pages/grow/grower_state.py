@@ -21,18 +21,13 @@ from dataclasses import dataclass, fields
 import numpy as np
 import streamlit as st
 
+from app_pages.grow import keys
 from trees import TreeGrower
 from trees.tasks import subsample, train_test_rows
 from trees.tree import TREE_SETTINGS, TreeParams
 from ui import cache_budget, share, state
 from ui.cached import SMALL
 from ui.markdown import plain
-from ui.state import GROW_GROWER as GROWER
-from ui.state import GROW_MESSAGE as MESSAGE
-from ui.state import GROW_NODE as NODE
-from ui.state import GROW_SIGNATURE as SIGNATURE
-from ui.state import GROW_SPLIT as SPLIT
-from ui.state import GROW_TREE as TREE
 
 from .history import encode, replay, replay_splits, splits_of
 
@@ -203,11 +198,11 @@ def get_grower(data, settings):
     Built on the first visit (rebuilding the tree a link describes), kept with its splits when
     a setting changes, started again when the dataset changes (see the module docstring).
     """
-    text = share.value(TREE, "")
+    text = share.value(keys.TREE, "")
     signature = (state.dataset_key(), settings)
-    built_for = st.session_state.get(SIGNATURE)
+    built_for = st.session_state.get(keys.SIGNATURE)
     if built_for != signature:
-        previous = st.session_state.get(GROWER)
+        previous = st.session_state.get(keys.GROWER)
         split = shared_split(signature[0], settings.test_share, settings.seed, data)
         grower = _new_grower(data, split, settings)
         if previous is None or built_for is None:
@@ -219,13 +214,13 @@ def get_grower(data, settings):
         elif built_for[0] != signature[0]:
             if previous.n_steps:
                 say("info", "The dataset changed: the tree starts again from a single leaf.")
-            st.session_state[NODE] = 0
+            st.session_state[keys.NODE] = 0
         else:
             _keep_tree(previous, grower, built_for[1], settings)
-        st.session_state[SPLIT] = split
-        st.session_state[GROWER] = grower
-        st.session_state[SIGNATURE] = signature
-    return st.session_state[GROWER], st.session_state[SPLIT]
+        st.session_state[keys.SPLIT] = split
+        st.session_state[keys.GROWER] = grower
+        st.session_state[keys.SIGNATURE] = signature
+    return st.session_state[keys.GROWER], st.session_state[keys.SPLIT]
 
 
 def sync(grower):
@@ -236,33 +231,33 @@ def sync(grower):
     caches of what is computed on the tree.
     """
     text = encode(grower)
-    st.session_state[TREE] = text
+    st.session_state[keys.TREE] = text
     return text
 
 
 def selected_node(tree):
     """The selected node (shared in the URL), reset to the root when the tree no longer has it."""
-    node = share.value(NODE, 0, int, lambda v: v >= 0)
+    node = share.value(keys.NODE, 0, int, lambda v: v >= 0)
     if not isinstance(node, int | np.integer) or not 0 <= node < tree.node_count:
         node = 0
-        st.session_state[NODE] = 0
+        st.session_state[keys.NODE] = 0
     return int(node)
 
 
 def select(node):
     """Select ``node`` (called by the tree view's click, the node picker and the actions)."""
-    st.session_state[NODE] = int(node)
+    st.session_state[keys.NODE] = int(node)
 
 
 def replace_grower(grower):
     """Put a grower built elsewhere (a loaded tree) in place of the current one."""
-    st.session_state[GROWER] = grower
-    st.session_state[NODE] = 0
+    st.session_state[keys.GROWER] = grower
+    st.session_state[keys.NODE] = 0
 
 
 def say(kind, text):
     """Remember a message to show after the rerun that an action triggers."""
-    st.session_state[MESSAGE] = (kind, text)
+    st.session_state[keys.MESSAGE] = (kind, text)
 
 
 _SHOW = {"error": st.error, "success": st.success, "info": st.info, "warning": st.warning}
@@ -270,7 +265,7 @@ _SHOW = {"error": st.error, "success": st.success, "info": st.info, "warning": s
 
 def show_message():
     """Show (once) the message an action or a change left."""
-    kind, text = st.session_state.pop(MESSAGE, (None, None))
+    kind, text = st.session_state.pop(keys.MESSAGE, (None, None))
     if kind in _SHOW:
         _SHOW[kind](text)
 

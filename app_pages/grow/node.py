@@ -15,7 +15,6 @@ import streamlit as st
 from trees.instability import near_tie_options
 from ui import figures, glossary, presenter, share
 from ui.markdown import plain
-from ui.state import GROW_GROWER
 from viz.curves import NEAR_TIE, category_curve_figure, nearest_candidate, score_curve_figure
 from viz.node_views import node_distribution_figure
 from viz.tables import candidates_table
@@ -23,6 +22,7 @@ from viz.tree_svg import membership_text, split_text
 
 from . import cache as grow_cache
 from . import grower_state as gs
+from . import keys
 from .falling import MAX_DOTS
 
 __all__ = ["MAX_LISTED_THRESHOLDS", "listed_thresholds", "node_panel"]
@@ -98,7 +98,7 @@ def _split_from_click(chart_key, node, feature, source):
     points = _selected_points(st.session_state.get(chart_key))
     if not points:
         return
-    grower = st.session_state[GROW_GROWER]
+    grower = st.session_state[keys.GROWER]
     clicked = points[0].get("x")
     threshold = nearest_candidate(grower.score_curve(node, feature), clicked)
     if threshold is None:

@@ -24,6 +24,7 @@ from viz.stability import confidence_badges, svg_badges
 from viz.tables import path_table
 
 from . import grower_state as gs
+from . import keys
 from .cache import N_BOOTSTRAP
 
 __all__ = [
@@ -83,7 +84,7 @@ def settings_panel(data):
             c3,
             "Split variable chosen by",
             list(SELECTION_WORDS),
-            key="grow_selection",
+            key=keys.SELECTION,
             format_func=SELECTION_WORDS.get,
             help=glossary.explain("p-value selection"),
         )

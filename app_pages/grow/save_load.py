@@ -9,9 +9,9 @@ which refuses a split that would leave a side empty there.
 
 import streamlit as st
 
+from app_pages.grow import keys
 from trees import Tree, TreeGrower
 from trees.tree import check_tree_for_data, parse_tree_json
-from ui import state
 from ui.markdown import plain
 from ui.snippets import dataset_code
 from viz.tree_dot import tree_to_dot
@@ -81,9 +81,9 @@ def load_panel(grower, split, settings, data):
         type=["json"],
         key="grow_load",
     )
-    if uploaded is None or st.session_state.get(state.GROW_LOADED) == uploaded.file_id:
+    if uploaded is None or st.session_state.get(keys.LOADED) == uploaded.file_id:
         return
-    st.session_state[state.GROW_LOADED] = uploaded.file_id
+    st.session_state[keys.LOADED] = uploaded.file_id
     try:
         replayed = load_tree(uploaded.getvalue(), grower, split, settings, data)
     except ValueError as err:

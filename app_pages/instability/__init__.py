@@ -1,6 +1,7 @@
 """The "Tree instability" page: ``instability.py`` is its script, and the
 modules beside it are used by it alone.
 
+* keys.py: the page's session keys (``inst_``)
 * controls.py: the page's settings (the tree, the perturbation, the refits) and its snippet
 * cache.py: the cached studies
 * splits.py: how firm the reference tree's splits are (fragile splits, near-tie trees, the

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from app_pages.instability import keys
 from trees import perturbation_study
 from trees.instability import (
     compare_trees,
@@ -32,7 +33,7 @@ from trees.instability import (
     tree_distances,
 )
 from trees.tasks import make_tree
-from ui import cache_budget, state
+from ui import cache_budget
 from ui.experiments import computed_in_background
 from viz.tree_animation import tree_removal_figure
 
@@ -105,7 +106,7 @@ def judged_splits(data_key, task, params, n_bootstrap, model, X, y, names):
     if not is_large(len(y), n_bootstrap):
         return confidence(data_key, task, params, n_bootstrap, model, X, y, names)
     return computed_in_background(
-        state.INST_JUDGING,
+        keys.JUDGING,
         ("split confidence", data_key, task, params, n_bootstrap),
         f"Judging every split on {len(y):,} rows and {n_bootstrap} bootstrap samples (steps: "
         "the splits, then the samples)",
@@ -149,7 +150,7 @@ def refits_when_ready(data_key, task, params, change, data):
     if not is_large(len(data[1]), change[2]):
         return refits(data_key, task, params, *change, *data)
     return computed_in_background(
-        state.INST_REFITS,
+        keys.REFITS,
         ("refits", data_key, task, params, *change),
         f"Refitting the tree {change[2]} times on {len(data[1]):,} changed rows, refits",
         lambda progress, should_stop: _refit(task, params, change, data, progress, should_stop),
@@ -216,7 +217,7 @@ def near_ties_when_ready(data_key, task, params, epsilon, max_trees, data, names
     if not is_large(len(data[1]), max_trees):
         return near_ties(data_key, task, params, epsilon, max_trees, *data, names)
     return computed_in_background(
-        state.INST_NEAR_TIES,
+        keys.NEAR_TIES,
         ("near-tie trees", data_key, task, params, epsilon, max_trees),
         f"Growing up to {max_trees} near-tie trees on {len(data[1]):,} rows, trees done",
         lambda progress, should_stop: _grow_near_ties(
@@ -252,7 +253,7 @@ def tie_breaks_when_ready(data_key, task, params, n_seeds, data):
     if not is_large(len(data[1]), n_seeds):
         return tie_breaks(data_key, task, params, n_seeds, *data)
     return computed_in_background(
-        state.INST_TIE_BREAKS,
+        keys.TIE_BREAKS,
         ("tie-break refits", data_key, task, params, n_seeds),
         f"Refitting the tree on {len(data[1]):,} rows with {n_seeds} random tie-breaks, refits",
         lambda progress, should_stop: _refit_tie_breaks(
@@ -307,7 +308,7 @@ def removal_animation_when_ready(data_key, task, params, X, y, names):
     if len(y) < REMOVAL_ROWS:
         return removal_animation(data_key, task, params, X, y, names)
     return computed_in_background(
-        state.INST_REMOVALS,
+        keys.REMOVALS,
         ("removals", data_key, task, params),
         f"Finding rows whose removal changes the root, on {len(y):,} rows (steps: rows removed)",
         lambda progress, should_stop: _removal_animation(

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from app_pages.instability import keys
 from app_pages.instability.cache import (
     agreement,
     comparisons,
@@ -66,7 +67,7 @@ tabs = share.tabs(  # only the open tab runs (and computes what it needs)
         "Tie-break",
         "One row removed",
     ],
-    key=state.INST_TAB,
+    key=keys.TAB,
 )
 
 params = settings.params
@@ -134,11 +135,9 @@ if tabs[1].open:
             0.2,
             0.05,
             0.01,
-            key="inst_eps",
+            key=keys.EPS,
         )
-        max_trees = share.slider(
-            b, "At most this many trees", 10, 200, 50, 10, key="inst_max_trees"
-        )
+        max_trees = share.slider(b, "At most this many trees", 10, 200, 50, 10, key=keys.MAX_TREES)
         near_set = near_ties_when_ready(
             key,
             task,
@@ -168,7 +167,7 @@ elif tabs[3].open:
 if tabs[4].open:
     with tabs[4]:
         n_seeds = share.slider(
-            st, "Seeds of the random feature order", 5, 50, 20, 5, key="inst_seeds"
+            st, "Seeds of the random feature order", 5, 50, 20, 5, key=keys.SEEDS
         )
         ties = tie_breaks_when_ready(key, task, params, int(n_seeds), (X_train, y_train, X_test))
         if ties is not None:
@@ -183,9 +182,9 @@ st.subheader("Which remedy buys how much stability")
 with errors.attempt("The scoreboard", stop=False):
     scoreboard_panel(X, y, task, settings)
 
-epsilon = share.peek("inst_eps", 0.05)
-max_trees = share.peek("inst_max_trees", 50)
-n_seeds = share.peek("inst_seeds", 20)
+epsilon = share.peek(keys.EPS, 0.05)
+max_trees = share.peek(keys.MAX_TREES, 50)
+n_seeds = share.peek(keys.SEEDS, 20)
 report.add_settings(
     {
         "maximum depth": settings.max_depth or "none",

@@ -193,7 +193,7 @@ def removal_animation_panel(data_key, task, params, X_train, y_train, names):
     if not order.rows:
         st.caption("No row's removal lets another feature win at the root here.")
         return
-    figures.chart(chart, key="inst_removals", title="The tree refitted as rows are removed")
+    figures.chart(chart, key="inst_removals_chart", title="The tree refitted as rows are removed")
     holds = order.needed > len(order.rows)
     st.caption(
         f"Press Play: {plural(len(order.rows), 'training row')} go one after the other, the "

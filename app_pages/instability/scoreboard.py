@@ -6,8 +6,9 @@ every learner finished are shown.
 import pandas as pd
 import streamlit as st
 
+from app_pages.instability import keys
 from trees.instability import stability_scoreboard
-from ui import figures, glossary, report, share, state
+from ui import figures, glossary, report, share
 from ui.experiments import run_with_progress, stopped_before_any_step
 from ui.markdown import plain
 from viz.curves import plural
@@ -25,10 +26,10 @@ BOARD_TREES = 50
 
 def _stored_board():
     """The scoreboard of the last run; after a Stop, built from the refits every learner finished."""
-    stored = st.session_state.get(state.INST_BOARD)
+    stored = st.session_state.get(keys.BOARD)
     if callable(stored):  # a stopped run left the function that builds its partial board
         stored = stored()
-        st.session_state[state.INST_BOARD] = stored
+        st.session_state[keys.BOARD] = stored
     return stored
 
 
@@ -51,8 +52,8 @@ def _run_board(X, y, task, settings, n_refits):
             on_refit=lambda build: latest.__setitem__("build", build),
         )
 
-    st.session_state[state.INST_BOARD_SETTINGS] = (settings, n_refits)
-    run_with_progress(state.INST_BOARD, "Refitting seven learners", run)
+    st.session_state[keys.BOARD_SETTINGS] = (settings, n_refits)
+    run_with_progress(keys.BOARD, "Refitting seven learners", run)
 
 
 def _learner_sentence(table, settings):
@@ -98,7 +99,7 @@ def scoreboard_panel(X, y, task, settings):
     if b.button("Run the scoreboard", type="primary", key="inst_board_run", width="stretch"):
         _run_board(X, y, task, settings, int(n_refits))
     board = _stored_board()
-    if stopped_before_any_step(state.INST_BOARD):
+    if stopped_before_any_step(keys.BOARD):
         st.warning("Stopped before the first refit finished: nothing to show yet.")
     if board is None:
         st.caption(
@@ -107,12 +108,12 @@ def scoreboard_panel(X, y, task, settings):
             f"trees {BOARD_TREES} trees each."
         )
         return
-    ran_with = st.session_state.get(state.INST_BOARD_SETTINGS)
+    ran_with = st.session_state.get(keys.BOARD_SETTINGS)
     if ran_with != (settings, int(n_refits)):
         st.warning("The scoreboard below was run with other settings: run it again to update it.")
     if board.cancelled:
         st.warning(f"Stopped after {plural(board.n_refits, 'refit')} that every learner finished.")
-    figures.chart(scoreboard_figure(board), key="inst_board", title="Stability scoreboard")
+    figures.chart(scoreboard_figure(board), key="inst_board_chart", title="Stability scoreboard")
     for line in board.reading:
         st.markdown(f"- {line}")
     sentence = _learner_sentence(board.table, ran_with[0] if ran_with else settings)

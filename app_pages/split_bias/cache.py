@@ -8,9 +8,10 @@ import os
 
 import numpy as np
 
+from app_pages.split_bias import keys
 from trees import bias_experiment
 from trees.selection_bias import noise_root_study, null_gini_gains, root_choice_study
-from ui import cache_budget, state
+from ui import cache_budget
 from ui.experiments import computed_in_background
 
 # Threads for a page's Monte Carlo grid: its cells are independent and release the GIL, and a
@@ -47,7 +48,7 @@ def grid_when_ready(n1, n2, trials, N_grid, p1_grid):
         return bias_grid(n1, n2, trials, N_grid, p1_grid)
     grid = (N_grid, p1_grid)
     return computed_in_background(
-        state.BIAS_GRID,
+        keys.GRID,
         ("selection-bias grid", n1, n2, trials, N_grid, p1_grid),
         f"Simulating {trials:,} datasets in each of the {len(N_grid) * len(p1_grid)} cells, "
         "cells done",

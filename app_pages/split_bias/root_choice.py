@@ -6,8 +6,9 @@ figure, the verdict in words and the numbers per column."""
 import pandas as pd
 import streamlit as st
 
+from app_pages.split_bias import keys
 from trees.selection_bias import ROOT_RULES, many_valued_shares
-from ui import figures, report, share, state
+from ui import figures, report, share
 from ui.cached import sample
 from ui.experiments import latest_study, said_stopped
 from ui.markdown import plain
@@ -180,7 +181,7 @@ def _root_outcome(data_key, X, y, settings):
     now with progress and a Stop. Only the last settings' result is kept. None after a Stop
     before the first refit ended."""
     return latest_study(
-        state.ROOT_STUDY_PREFIX,
+        keys.ROOT_STUDY_PREFIX,
         (data_key, len(y), settings),
         "Choosing the root on resamples, by the Gini gain and by the p-value",
         lambda progress: root_choices(X, y, *settings, progress),

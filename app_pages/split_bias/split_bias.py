@@ -5,6 +5,7 @@ from functools import partial
 import numpy as np
 import streamlit as st
 
+from app_pages.split_bias import keys
 from app_pages.split_bias.cache import grid_when_ready
 from app_pages.split_bias.tabs import (
     show_criteria_tab,
@@ -93,7 +94,7 @@ TABS = [
     "On your data",
     "The paper's full experiment",
 ]
-criteria_tab, null_tab, data_tab, paper_tab = share.tabs(st, TABS, key=state.BIAS_TAB)
+criteria_tab, null_tab, data_tab, paper_tab = share.tabs(st, TABS, key=keys.TAB)
 
 
 share.show_open_tab(  # only the open tab runs

@@ -5,9 +5,10 @@ tab is a function of its inputs."""
 import numpy as np
 import streamlit as st
 
+from app_pages.split_bias import keys
 from lab import SplitBiasJob
 from trees.selection_bias import gini_null_moments
-from ui import errors, figures, runs, share, state
+from ui import errors, figures, runs, share
 from ui.cached import sample
 from ui.experiments import computed_in_background, latest_study, said_stopped
 from ui.markdown import plain
@@ -182,7 +183,7 @@ def _noise_in_background(data_key, X, y, settings):
     """The noise-root study of large work, in the server's background worker with progress and
     a Stop (then a button to run it again), kept for every session; None until it is there."""
     return computed_in_background(
-        state.NOISE_STUDY_BACKGROUND,
+        keys.NOISE_STUDY_BACKGROUND,
         ("noise roots", data_key, len(y), settings),
         "Fitting stumps on resamples with noise columns, resamples",
         lambda progress, should_stop: noise_roots(
@@ -197,7 +198,7 @@ def _noise_outcome(data_key, X, y, settings):
     now with progress and a Stop (at the widgets' limits it takes minutes). Only the last
     settings' result is kept. None after a Stop before the first resample ended."""
     return latest_study(
-        state.NOISE_STUDY_PREFIX,
+        keys.NOISE_STUDY_PREFIX,
         (data_key, settings),
         "Fitting stumps on resamples with noise columns",
         lambda progress: noise_roots(X, y, *settings, progress),

@@ -3,6 +3,7 @@
 import numpy as np
 import streamlit as st
 
+from app_pages.staircase import keys
 from app_pages.staircase.cache import (
     complexity_curves,
     logistic_fit,
@@ -82,7 +83,7 @@ report.add_snippet(
 )
 
 regression_tab, depth_tab = share.tabs(
-    st, ["Regression: steps, and no extrapolation", "How deep to grow?"], key=state.STAIR_TAB
+    st, ["Regression: steps, and no extrapolation", "How deep to grow?"], key=keys.TAB
 )
 
 with regression_tab:
@@ -146,8 +147,8 @@ with depth_tab:
             key="stair_run",
             type="primary",
         ):
-            st.session_state[state.STAIR_CURVES] = signature
-        if st.session_state.get(state.STAIR_CURVES) != signature:
+            st.session_state[keys.CURVES] = signature
+        if st.session_state.get(keys.CURVES) != signature:
             st.info(
                 f"Press the button to cross-validate 29 tree sizes on {'the toy data' if use_toy else plain(data.name)}"
                 + (" (a random 20,000 rows)" if subsampled else "")

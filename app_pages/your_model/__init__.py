@@ -7,6 +7,7 @@ whether reading its thresholds with the other test (``x <= t`` or ``x < t``) cha
 predictions: on which rows, where in the trees, by how much, and what to ship instead
 (source 000, sections 3.1 and 3.3; the work is done by :mod:`trees.interop`).
 
+* keys.py: the page's session keys (``model_``)
 * sources.py: where the model comes from (an upload, or a model trained here)
 * rows.py: which rows it is audited on (as loaded, or gap-filled where its library refuses gaps)
 * cache.py: the model loaded or trained, its audit and its threshold probes, cached

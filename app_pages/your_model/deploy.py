@@ -14,9 +14,10 @@ import dataclasses
 
 import streamlit as st
 
+from app_pages.your_model import keys
 from lab.model_files import read_model_in_worker
 from trees.interop import check_export, export_onnx, parity_report
-from ui import cache_budget, figures, report, share, state
+from ui import cache_budget, figures, report, share
 from ui.experiments import computed_in_background
 from ui.markdown import plain
 
@@ -54,7 +55,7 @@ def _report(choice, X, progress, should_stop):
 def _parity(choice, rows_key, X):
     """The parity report of the model on the audited rows, or None while it is computed."""
     return computed_in_background(
-        state.MODEL_DEPLOY,
+        keys.DEPLOY,
         ("parity", choice.key, rows_key),
         f"Running {choice.model.n_trees:,} trees through each runtime (steps: the runtimes)",
         lambda progress, should_stop: _report(choice, X, progress, should_stop),
@@ -75,7 +76,7 @@ def _runtime_table(parity):
     disagree = parity.summary["disagree"].fillna(0).to_numpy()
     default = next((i for i, n in enumerate(disagree) if n > 0), 0)
     labels = dict(zip(runtimes, parity.summary["label"], strict=True))
-    runtime = share.selectbox(st, "Runtime", runtimes, index=default, key=state.MODEL_RUNTIME,
+    runtime = share.selectbox(st, "Runtime", runtimes, index=default, key=keys.RUNTIME,
                               format_func=labels.get)  # fmt: skip
     st.markdown(runtime_sentence(parity, runtime))
     table = parity.table(runtime)
@@ -97,7 +98,7 @@ def _downloads(choice, rows_key, parity):
     """The fixed ONNX file under the chosen test, the rows checked, the disagreements."""
     st.markdown("**Ship the fix**: the lab's ONNX file reproduces the library in any ONNX "
                 "runtime, or predicts under the test you choose.")  # fmt: skip
-    conditioning = share.radio(st, "The file's test", list(EXPORT_TESTS), key=state.MODEL_EXPORT,
+    conditioning = share.radio(st, "The file's test", list(EXPORT_TESTS), key=keys.EXPORT,
                                format_func=EXPORT_TESTS.get, horizontal=True)  # fmt: skip
     if parity.array is None:  # no array of numbers holds these rows (the table says why)
         st.info(plain(parity.summary["detail"].iat[0]))

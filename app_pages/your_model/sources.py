@@ -8,9 +8,10 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from app_pages.your_model import keys
 from lab.model_files import start_worker
 from trees.interop import ModelFileError
-from ui import errors, share, state
+from ui import errors, share
 from ui.markdown import plain
 
 from . import cache
@@ -54,7 +55,7 @@ class ModelChoice:
 
 
 def _trained(data, data_key, X, y):
-    library = share.radio(st, "Library", list(LIBRARIES), key=state.MODEL_LIBRARY,
+    library = share.radio(st, "Library", list(LIBRARIES), key=keys.LIBRARY,
                           horizontal=True, format_func=LIBRARIES.get)  # fmt: skip
     task = cache.demo_task(data.task, y)
     try:
@@ -79,7 +80,7 @@ def _uploaded():
         "A model in its library's own format: XGBoost .json or .ubj, LightGBM .txt, CatBoost "
         ".json, scikit-learn .skops (never a pickle: opening one runs any code it holds)",
         type=MODEL_FORMATS,
-        key=state.MODEL_FILE,
+        key=keys.FILE,
     )
     st.caption(
         "Save it with: XGBoost `model.save_model('model.json')`; LightGBM "
@@ -112,7 +113,7 @@ def _sentinel():
     text = st.text_input(
         "The value your rows hold for a missing one (XGBoost's missing=; empty: gaps are "
         "empty cells)",
-        key=state.MODEL_MISSING,
+        key=keys.MISSING,
         placeholder="e.g. -1",
     ).strip()
     if not text:
@@ -127,7 +128,7 @@ def _sentinel():
 
 def choose_model(data, data_key, X, y):
     """The model the user chose (ends the page with a message while there is none)."""
-    source = share.radio(st, "Where the model comes from", list(SOURCES), key=state.MODEL_SOURCE,
+    source = share.radio(st, "Where the model comes from", list(SOURCES), key=keys.SOURCE,
                          horizontal=True, format_func=SOURCES.get)  # fmt: skip
     if source == "train":
         return _trained(data, data_key, X, y)

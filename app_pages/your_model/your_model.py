@@ -4,7 +4,7 @@ from functools import partial
 
 import streamlit as st
 
-from app_pages.your_model import cache
+from app_pages.your_model import cache, keys
 from app_pages.your_model.deploy import show_deploy_tab
 from app_pages.your_model.rows import rows_for_choice
 from app_pages.your_model.sources import choose_model
@@ -65,7 +65,7 @@ report.add_snippet(
 
 TABS = ["Rows that change", "Where in the trees", "The remedy", "Probe rows for a converter",
         "Deploy"]  # fmt: skip
-rows_tab, flips_tab, remedy_tab, probes_tab, deploy_tab = share.tabs(st, TABS, key=state.MODEL_TAB)
+rows_tab, flips_tab, remedy_tab, probes_tab, deploy_tab = share.tabs(st, TABS, key=keys.TAB)
 share.show_open_tab(  # only the open tab runs
     (rows_tab, partial(show_rows_tab, audit, rows.frame)),
     (flips_tab, partial(show_flips_tab, audit)),

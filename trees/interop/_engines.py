@@ -49,9 +49,11 @@ Choices made here:
 
 The libraries are imported inside the fit functions: ``import trees`` never
 imports them. The engines join the experiment's table
-(``trees.studies._engines.ENGINES``) through ``register_engine`` when this
-module is imported (``trees.conditioning`` does), since the studies sit
-below the import (interop -> studies -> ensemble -> tree).
+(``trees.studies._engines.ENGINES``) when :func:`register_library_engines` is
+called, never by an import: the studies sit below this module (interop ->
+studies -> ensemble -> tree), so the table cannot name them itself, and the
+entry points that offer them call it (the command line, the app, a lab job
+rebuilt in a worker process, the tests that fit them).
 """
 
 import re
@@ -76,6 +78,7 @@ __all__ = [
     "installed_library_engines",
     "library_estimator",
     "native_predictions",
+    "register_library_engines",
 ]
 
 # Engine -> (distributions whose versions a run records, fixed settings, description).
@@ -349,5 +352,18 @@ def imported_conditionings(engine):
     return (*base, "half") if engine.endswith("-rf") else base
 
 
-for _name in LIBRARY_ENGINES:
-    register_engine(_name, partial(fit_library, _name), imported_conditionings(_name))
+def register_library_engines():
+    """Add every engine of :data:`LIBRARY_ENGINES` to the experiment's table of engines.
+
+    Each is fitted by :func:`fit_library` and scored under
+    :func:`imported_conditionings`. Calling it again changes nothing. The
+    libraries themselves are imported only when an engine fits.
+
+    Returns
+    -------
+    tuple of str
+        The library engines' names, in :data:`LIBRARY_ENGINES`' order.
+    """
+    for name in LIBRARY_ENGINES:
+        register_engine(name, partial(fit_library, name), imported_conditionings(name))
+    return tuple(LIBRARY_ENGINES)

@@ -33,7 +33,7 @@ from joblib import Parallel, delayed
 
 from ._by_task import folds as task_folds
 from ._by_task import score
-from ._engines import ENGINES, engine_conditionings, fit_model
+from ._engines import check_engine, engine_conditionings, fit_model
 from ._lattice import LatticeIndex
 from ._significance import ALPHA, SIGNIFICANCE_RULES, improvement_over_worse, wilcoxon_marks
 
@@ -110,7 +110,7 @@ def conditioning_plan(
     _check_choice(model, ("tree", "forest"), "model")
     _check_choice(rho_k_against, RHO_K_REFERENCES, "rho_k reference")
     _check_choice(significance, SIGNIFICANCE_RULES, "significance rule")
-    _check_choice(engine, ENGINES, "engine")
+    check_engine(engine)
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y)
     folds = task_folds(task, X, y, n_splits, n_repeats, random_state)

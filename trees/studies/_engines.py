@@ -7,7 +7,8 @@ are applied by the same code, and rho is counted the same way.
 
 The engines of other libraries (``xgboost``, ``xgboost-rf``, ``lightgbm``,
 ``lightgbm-rf``, ``catboost``, ``sklearn-hgb``; ``trees.interop._engines``,
-added with :func:`register_engine`) fit the
+added with :func:`register_engine` when ``trees.conditioning.register_library_engines``
+is called) fit the
 library's ensemble and predict through its import
 (:class:`trees.interop.ImportedModel`), whose trees are project Trees too.
 """
@@ -26,6 +27,7 @@ __all__ = [
     "ENGINES",
     "PACKAGE_ENGINES",
     "FittedModel",
+    "check_engine",
     "engine_conditionings",
     "fit_model",
     "register_engine",
@@ -130,7 +132,8 @@ def _fit_sklearn(model, task, params, seed, X, y):
 
 
 # Engine name -> function (model, task, params, seed, X, y) -> FittedModel. The engines of
-# other libraries are added by ``trees.interop._engines`` (``register_engine``).
+# other libraries are added by ``trees.conditioning.register_library_engines`` (explicitly: an
+# import adds none).
 ENGINES = {"trees": _fit_trees, "extra-trees": _fit_extra_trees, "sklearn": _fit_sklearn}
 # The engines whose models are this package's estimators: they take its options (tie-break,
 # precision, regression sums) and predict through the estimator.
@@ -152,10 +155,19 @@ def engine_conditionings(engine, model):
     return OPERATORS if model == "tree" else FOREST_CONDITIONINGS
 
 
+def check_engine(engine):
+    """Refuse an engine not in ``ENGINES``, saying how the other libraries' engines join it."""
+    if engine not in ENGINES:
+        raise ValueError(
+            f"Unknown engine {engine!r}; use one of {sorted(ENGINES)}. The engines of other "
+            "libraries (xgboost, lightgbm, catboost, sklearn-hgb...) join them when "
+            "trees.conditioning.register_library_engines() is called."
+        )
+
+
 def fit_model(engine, model, task, params, seed, X, y):
     """Fit ``model`` ("tree" or "forest") for ``task`` with ``engine`` (a key of ``ENGINES``)."""
-    if engine not in ENGINES:
-        raise ValueError(f"Unknown engine {engine!r}; use one of {sorted(ENGINES)}.")
+    check_engine(engine)
     if (model, task) not in _SKLEARN_CLASSES:
         raise ValueError(
             f"model must be 'tree' or 'forest' and task 'classification' or 'regression', "
