@@ -18,6 +18,14 @@ Examples::
     python -m lab runs show 3f2a9c0d1e2b4a5c
     python -m lab audit model.json data.csv --target y --out audit/
     python -m lab parity model.txt data.csv --target y --export model.onnx --conditioning average
+
+Every argument is checked before a run exists: argparse types; the folds against every chosen
+dataset, seeds, sizes, ``--jobs``, ``--data-dir``; a library engine's settings against the
+library's own ranges (``trees.conditioning.check_library_params``, in the Tables job's
+constructor); output paths tried as they will be written (:mod:`lab.paths`). A refusal exits
+with code 2 and says what is wrong in one sentence, an operating system's error on a file
+included. Jobs bring their settings to one normal form (:mod:`lab.checks`), so the app and the
+command line give one run id for one set of settings.
 """
 
 import argparse

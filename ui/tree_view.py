@@ -10,6 +10,14 @@ selects its node; clicking "+ N more below" expands that subtree.
 Which subtrees are expanded or collapsed is kept per view in the session
 (``ui.state.TREE_VIEW_PREFIX``). A view given the tree's rows offers a toggle that draws
 them inside the nodes (:func:`rows_toggle`, ``viz.node_glyphs``).
+
+The rows inside the nodes are drawn as dtreeviz draws them (``viz.node_glyphs``): a split's rows
+along its feature (stacked by class, or the target against it), the threshold as a line with the
+rows exactly on it counted, a membership split's categories, a leaf's class counts or targets.
+The rows are routed once by the tree's own ``decision_path``, and only the boxes drawn get a
+glyph. A small tree a page shows whole may leave out the zoom buttons and hint
+(``controls=False``; dragging and Ctrl/⌘ + scroll still work): the home page does, so the leaves
+its story is about stay on the first screen at 1024 x 768 with the sidebar open.
 """
 
 import numpy as np

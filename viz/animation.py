@@ -15,6 +15,10 @@ tests check them there):
 
 Every figure names its type sizes, so presenter mode's scaling
 (``ui.presenter.scale_figure``) reaches the buttons and the slider too.
+
+A frame carries only what moves (its marks' positions), which keeps a figure of 25 frames quick
+to build; the pages keep each figure as a cache resource, and ``tests/test_animations.py``
+checks every frame's rows per side against the model.
 """
 
 from dataclasses import dataclass

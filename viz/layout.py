@@ -1,4 +1,14 @@
-"""The layout every figure shares (white template, tight margins, room for a title), and panel grids."""
+"""The layout every figure shares (white template, tight margins, room for a title), and panel grids.
+
+A legend or a horizontal colour bar under the panels stands on the figure's bottom edge
+(:data:`LEGEND_AT_BOTTOM`, :data:`AT_BOTTOM_EDGE`: placed in pixels from the edge, not in
+fractions of the plot), so a figure made shorter for a projector does not draw it over the axis
+titles; ``viz.margins`` reserves the room above it. The conditioning and cultivated surfaces put
+their colour bars there, side by side above the legend, so the panels take the width vertical
+bars took (about 210 px a panel at 1024 px with the sidebar open, not 155).
+:func:`panel_grid` lays a grid of panels out as plain layout dicts, for figures a page redraws
+on every widget change.
+"""
 
 __all__ = [
     "AT_BOTTOM_EDGE",

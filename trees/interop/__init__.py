@@ -107,6 +107,10 @@ where ``ImportedModel.predict`` returns classes (compare with
 uses are the ones imported (XGBoost's wrappers and model files: up to the
 recorded best iteration; a ``Booster``: every tree), said by
 ``ImportedModel.trees_used``.
+
+The libraries are the optional extra ``models`` of ``pyproject.toml`` (``pip install
+.[models]``; treelite and m2cgen are the ``runtimes`` extra, ``requirements-runtimes.txt``),
+imported only inside the functions that need them: ``import trees`` needs none of them.
 """
 
 from ._audit import CHANGE_TOLERANCE, ConditioningAudit, audit_conditioning

@@ -1,4 +1,23 @@
-"""Decision-tree estimators with the scikit-learn API and a choice of threshold test."""
+"""Decision-tree estimators with the scikit-learn API and a choice of threshold test.
+
+What scikit-learn users rely on, and where each rule is kept:
+
+* a leaf's regression value is the weighted mean of its own rows, summed from them
+  (``_kernels_node_values.node_means``), so a pure leaf gives its target exactly;
+* two values of a node within 1e-7 are not told apart (``FEATURE_THRESHOLD`` in
+  ``_kernels_search``, scikit-learn's rule for near-constant features);
+* ``max_features_``, ``n_outputs_`` and ``classes_`` mean what scikit-learn's mean; class
+  weights multiply the sample weights (``_settings.class_weights``);
+  ``min_weight_fraction_leaf`` is a share of the fit's total weight;
+* minimal cost-complexity pruning (``ccp_alpha``, :meth:`cost_complexity_pruning_path`) is
+  scikit-learn's weakest-link loop (``_pruning``), and ``Tree.pruned`` keeps the subtree;
+* the precision thresholds are compared in is ``threshold_dtype`` (``Tree.input_dtype``:
+  ``"float32"`` rounds X first, as scikit-learn; ``from_sklearn`` trees are float32);
+* where scikit-learn's tests match an error or a warning, its sentence comes first and the
+  lab's reason after it: ``tests/sklearn_suites.py`` runs scikit-learn's installed
+  ``test_tree.py`` and ``test_forest.py`` unchanged, their estimator names bound to the lab's
+  during the import only (``python -m tests.sklearn_suites`` counts the failures by cause).
+"""
 
 import numbers
 

@@ -23,6 +23,15 @@ A tree records the precision it compares in, ``input_dtype`` (see
 ``trees/tree/_operators.py``): with ``"float32"`` every routing method first
 rounds X to float32, as scikit-learn does, so a converted scikit-learn tree
 predicts exactly as scikit-learn.
+
+Missing values (NaN) are routed as scikit-learn >= 1.3 routes them: each split node records
+the side its missing rows go to, ``missing_go_to_left`` (the growth chooses it: the search tries
+the missing rows on the right and on the left, ``_kernels_search``; a node that saw none sends
+them to its child with more rows). Every walk reads it under every test (the routing arrays'
+column ``NODE_MISSING``), :func:`mirror` flips it with the children, saved trees keep it, and the
+drawing says "or missing" on that edge (``viz.tree_svg``). A tree built by the growth skips the
+consistency checks of the constructor (``check=False``, ``_growth.tree_from_store``; a test runs
+them on grown trees).
 """
 
 import json
