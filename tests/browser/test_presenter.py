@@ -1,8 +1,8 @@
 """Presenter mode on a 1024 x 768 projector, in headless Chromium, on every page.
 
-Body text at least 20 px, every figure's text at least 16 px, tree labels at least 16 px,
-titles at least 40 px, metric values at least 36 px, tables and inputs enlarged, the sidebar
-folded away, and the page's key picture starting on the first screen (whole where it fits).
+Body text (the legends under tree views too) at least 20 px, every figure's text at least
+16 px, tree labels at least 16 px, titles at least 40 px, metric values at least 36 px, tables
+and inputs enlarged, the sidebar folded away, and the page's key picture starting on the first screen (whole where it fits).
 The guide's answers are one pop-over per step, so Next never shows the next answer; the
 question comes first: what answers it stays hidden until Reveal (issue 57).
 """
@@ -31,7 +31,7 @@ _SIZES_JS = """() => {
     const main = document.querySelector('[data-testid="stMain"]');
     const shown = (e) => e.getBoundingClientRect().width > 0 && e.innerText.trim();
     const size = (e) => parseFloat(getComputedStyle(e).fontSize);
-    const text = [...main.querySelectorAll('p, li')]
+    const text = [...main.querySelectorAll('p, li, .tbl-legend')]
         .filter(e => shown(e) && !e.closest('.stPlotlyChart, [data-testid="stDataFrame"]'))
         .map(e => [size(e), e.innerText.slice(0, 50)]);
     const titles = [...main.querySelectorAll('h1')].filter(shown).map(size);
