@@ -17,6 +17,14 @@ Only public Streamlit APIs are used.
 The navigation menu is drawn by the frame with ``st.page_link``; Streamlit's
 own menu is hidden (``st.navigation(..., position="hidden")``).
 
+Opened at a page's URL (``/grow``), the browser's console shows two 404s,
+``/grow/_stcore/health`` and ``/grow/_stcore/host-config``: Streamlit's
+frontend first looks for a server whose base path is the page's path, then
+finds it at ``/`` (streamlit/streamlit#7074). Only the host page could say
+where the server is (``window.__streamlit``), which no public API of an app
+sets; the home URL has none, and the browser tests check that no other
+request fails.
+
 The first run of the process starts :func:`trees.warm_up` in a background
 thread, so the compiled kernels are loaded (or, on a machine that never
 compiled them, compiled) while the visitor reads the first page.
