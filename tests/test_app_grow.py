@@ -9,6 +9,7 @@ from tests.apptest_helpers import (
     APP,
     by_key,
     open_page,
+    open_tab,
     open_with_kept_missing,
     plotly_array,
     plotly_figures,
@@ -338,6 +339,7 @@ def test_native_categories_on_the_grow_page():
         "Categorical with missing values"
     ).run()
     at.switch_page("app_pages/data/data.py").run()
+    open_tab(at, state.DATA_TAB, "Preprocessing")
     by_key(at.checkbox, "prep_keep").check().run()
     at.switch_page("app_pages/grow/grow.py").run()
     _clean(at)

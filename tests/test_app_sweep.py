@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.apptest_helpers import by_key, open_page, open_tab
-from ui import presenter
+from ui import presenter, state
 from ui.errors import UNEXPECTED
 from ui.navigation import PAGES
 
@@ -36,6 +36,7 @@ WIDGET_KINDS = ("number_input", "slider", "selectbox", "radio", "toggle", "check
 def _use_dataset(at, name, keep_categories):
     if keep_categories:
         at.switch_page("app_pages/data/data.py").run()
+        open_tab(at, state.DATA_TAB, "Preprocessing")
         by_key(at.checkbox, "prep_keep").check().run()
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select(name).run()
 
