@@ -255,3 +255,21 @@ def test_the_worked_example_asks_where_the_applicant_goes_before_it_shows_her_pa
     at.run()
     assert "→ ?" not in _texts(at) and "(purple border)" in _texts(at)
     assert "→ pays back" in _texts(at) and "→ defaults" in _texts(at)
+
+
+def test_held_back_both_trees_open_the_same_nodes():
+    """The nodes a tree view opens follow the row's path: held back, both trees open the nodes
+    of both paths, or the one that opens another branch would show where they part."""
+    import re
+
+    from tests.apptest_helpers import tree_views
+
+    at = _presenting_page("conditioning")
+    for _ in range(2):
+        by_key(at.button, f"{state.GUIDE_STEP_PREFIX}conditioning_next").click().run()
+    for source in ("loan", "data"):
+        by_key(at.radio, "cond_example").set_value(source).run()
+        assert not at.exception, [e.value for e in at.exception]
+        views = [v["svg"] for v in tree_views(at)][-2:]
+        opened = [sorted(set(re.findall(r"#(\d+) ·", svg))) for svg in views]
+        assert opened[0] and opened[0] == opened[1], (source, opened)

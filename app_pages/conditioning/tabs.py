@@ -183,6 +183,11 @@ def show_example_tab(page):
     shown = not presenter.held_back("conditioning", PATH)
     paths = row_paths(tree, x)
     parting = paths["parting"] if shown else None
+    # Each tree opens the nodes of its own path; held back, both open the nodes of both paths,
+    # as the nodes a tree opens would show where the paths part.
+    focus = {op: focus_nodes(tree, paths[op]) for op in ("<=", "<")}
+    if not shown:
+        focus = dict.fromkeys(focus, sorted(set(focus["<="]) | set(focus["<"])))
     left, right = st.columns(2)
     for column, op in ((left, "<="), (right, "<")):
         with column:
@@ -194,7 +199,7 @@ def show_example_tab(page):
                          feature_names=feature_names, class_names=classes, op=op,
                          path=paths[op] if shown else (), selected=paths[op][-1] if shown else None,
                          marked=[] if parting is None else [parting],
-                         focus=focus_nodes(tree, paths[op]), max_depth=None, fit_width=420,
+                         focus=focus[op], max_depth=None, fit_width=420,
                          max_height=520, max_scale=1.0)  # fmt: skip
     row_text = ", ".join(f"{plain(n)} {v:g}" for n, v in zip(feature_names, x, strict=True))
     if not shown:
