@@ -27,7 +27,9 @@ def _link(page):
 
 
 def test_a_link_with_settings_restores_them(app_url, browser):
-    page, _, errors = _open(browser, f"{app_url}/data?data=bupa")
+    # The Data page's on/off setting (the scatter's jitter) lives in its tab "Two features",
+    # whose code runs only while it is open.
+    page, _, errors = _open(browser, f"{app_url}/data?data=bupa&data_tab=Two+features")
     assert "bupa" in page.locator('[data-testid="stSidebar"]').inner_text()
     params = dict(parse_qsl(urlsplit(_link(page)).query))
     assert params.get("data") == "bupa"
