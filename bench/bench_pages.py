@@ -56,7 +56,7 @@ _FINISHED_JS = """() => {
 _SERVER_SECONDS_JS = """() => {
     const marks = Array.from(document.querySelectorAll('.run-finished'));
     const last = marks.sort((a, b) => Number(b.dataset.run) - Number(a.dataset.run))[0];
-    return last ? Number(last.dataset.seconds) : null;
+    return last && last.dataset.seconds !== undefined ? Number(last.dataset.seconds) : null;
 }"""
 # The page's own controls, in the main area, in the order a user meets them.
 _CONTROLS = {
