@@ -80,10 +80,13 @@ def tree_views(at):
 
 def open_with_kept_missing(path):
     """The page ``path`` on "Categorical with missing values", its numeric gaps kept (Data page)."""
+    from app_pages.data import keys as data_keys
+
     at = open_page("app_pages/data/data.py")
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select(
         "Categorical with missing values"
     ).run()
+    open_tab(at, data_keys.TAB, "Preprocessing")
     fill = next(s for s in at.selectbox if s.label.startswith("Fill the gaps of numeric"))
     fill.select("keep missing").run()
     assert "kept missing" in " ".join(str(frame.value) for frame in at.dataframe)

@@ -2,7 +2,8 @@
 
 import html
 
-from tests.apptest_helpers import by_key, open_page, plotly_figures, sidebar_text
+from app_pages.data import keys as data_keys
+from tests.apptest_helpers import by_key, open_page, open_tab, plotly_figures, sidebar_text
 from ui import state
 from viz.colors import class_color
 
@@ -21,6 +22,11 @@ def _shown(elements):
 def _clean(at):
     assert not at.exception, [e.value for e in at.exception][:1]
     assert not [e.value for e in at.error if "unexpected" in e.value], [e.value for e in at.error]
+
+
+def _open_preprocessing(at):
+    """Open the Preprocessing tab (only the open tab's code runs)."""
+    return open_tab(at, data_keys.TAB, "Preprocessing")
 
 
 def _mushroom(at):
@@ -64,7 +70,7 @@ def test_the_mushroom_data_opens_and_source_004s_preprocessing_is_one_click():
     _clean(at)
     assert at.session_state[state.SETTINGS]["categorical_fill"] == "new category"
     assert at.session_state[state.SETTINGS]["max_missing_share"] == 0.2  # the report's code
-    record = _table(at, "action")
+    record = _table(_open_preprocessing(at), "action")
     filled = record[record["action"] == "imputed"]
     assert len(filled) == 2 and filled["detail"].str.contains("a new category").all()
     assert "kept 10 as categories" in at.markdown[0].value
@@ -77,6 +83,7 @@ def test_each_fill_rule_is_named_and_can_be_chosen():
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select(
         "Categorical with missing values"
     ).run()
+    _open_preprocessing(at)
     numeric = by_key(at.selectbox, "prep_numeric_fill")
     assert numeric.value == "median" and numeric.options == [
         "the median",
@@ -102,7 +109,7 @@ def test_each_fill_rule_is_named_and_can_be_chosen():
 
 def test_the_missing_threshold_reads_at_least():
     """The rule is ">=": the slider says so, and a column at the threshold is dropped."""
-    at = open_page("app_pages/data/data.py")
+    at = _open_preprocessing(open_page("app_pages/data/data.py"))
     slider = by_key(at.slider, "prep_missing")
     assert slider.label == "Drop columns with at least this share missing"
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select(
@@ -147,7 +154,7 @@ def test_an_id_like_column_is_excluded_by_default_with_a_note():
     assert features.loc["customer_id", "preprocessing"] == "excluded: ID-like"
     assert any("customer_id" in i.value and "not used as features" in i.value for i in at.info)
     assert "customer_id" not in state_columns(at)
-    by_key(at.checkbox, "prep_drop_ids").uncheck().run()
+    by_key(_open_preprocessing(at).checkbox, "prep_drop_ids").uncheck().run()
     assert "customer_id" in state_columns(at)
 
 
@@ -212,7 +219,9 @@ def test_preprocessing_settings_travel_in_the_link_and_come_back():
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select(
         "Categorical with missing values"
     ).run()
-    by_key(at.selectbox, "prep_categorical_fill").set_value("new category").run()
+    by_key(_open_preprocessing(at).selectbox, "prep_categorical_fill").set_value(
+        "new category"
+    ).run()
     by_key(at.checkbox, "prep_drop_ids").uncheck().run()
     by_key(at.selectbox, "prep_numeric_fill").set_value("most frequent").run()
     params = dict(at.query_params)
@@ -271,6 +280,7 @@ def test_presenter_mode_shows_the_guided_sequence():
 def test_the_scatter_axes_are_shared_and_follow_the_dataset():
     at = open_page("app_pages/data/data.py")
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("iris").run()
+    open_tab(at, data_keys.TAB, "Two features")
     by_key(at.selectbox, "data_scatter_y").select("petal width (cm)").run()
     assert at.query_params["data_scatter_y"] == "petal width (cm)"
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("Two Gaussian classes").run()
@@ -285,7 +295,7 @@ def test_the_apps_own_address_bar_is_not_read_back_as_a_links_values():
     scatter's axes of the old data, which the app had written into the address bar itself,
     were read as a link's and refused in a note on the projector ("The link's value a for
     data_scatter_x was not used")."""
-    at = open_page("app_pages/data/data.py")
+    at = open_tab(open_page("app_pages/data/data.py"), data_keys.TAB, "Two features")
     assert at.query_params["data_scatter_x"] == "a"  # the app wrote it: not a link's value
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("iris").run()
     _clean(at)

@@ -5,11 +5,13 @@ import json
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from app_pages.data import keys as data_keys
 from app_pages.grow import keys as grow_keys
 from tests.apptest_helpers import (
     APP,
     by_key,
     open_page,
+    open_tab,
     open_with_kept_missing,
     plotly_array,
     plotly_figures,
@@ -339,6 +341,7 @@ def test_native_categories_on_the_grow_page():
         "Categorical with missing values"
     ).run()
     at.switch_page("app_pages/data/data.py").run()
+    open_tab(at, data_keys.TAB, "Preprocessing")
     by_key(at.checkbox, "prep_keep").check().run()
     at.switch_page("app_pages/grow/grow.py").run()
     _clean(at)

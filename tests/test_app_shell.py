@@ -2,7 +2,16 @@
 
 import pytest
 
-from tests.apptest_helpers import by_key, open_page, plotly_figures, shown, sidebar_text, tree_views
+from app_pages.data import keys as data_keys
+from tests.apptest_helpers import (
+    by_key,
+    open_page,
+    open_tab,
+    plotly_figures,
+    shown,
+    sidebar_text,
+    tree_views,
+)
 
 
 def test_home_page_shows_the_applicant_under_both_tests():
@@ -40,6 +49,7 @@ def test_data_page_shows_summary_figures_and_record():
     assert list(summary["feature"]) == ["a", "b"] and summary["lattice"].all()
     figures = plotly_figures(at)
     assert figures[0]["layout"]["title"]["text"] == "Class balance"
+    figures = plotly_figures(open_tab(at, data_keys.TAB, "Two features"))
     assert figures[1]["layout"]["title"]["text"] == "b against a"
 
 
@@ -67,6 +77,7 @@ def test_generator_parameters_are_used():
 def test_changing_the_scatter_axes():
     at = open_page("app_pages/data/data.py")
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("iris").run()
+    open_tab(at, data_keys.TAB, "Two features")
     by_key(at.selectbox, "data_scatter_y").select("petal width (cm)").run()
     assert (
         plotly_figures(at)[1]["layout"]["title"]["text"]
@@ -79,7 +90,7 @@ def test_categorical_data_shows_the_preprocessing_record():
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select(
         "Categorical with missing values"
     ).run()
-    record = _table(at, "action")
+    record = _table(open_tab(at, data_keys.TAB, "Preprocessing"), "action")
     assert {"dropped", "imputed", "one-hot encoded", "integer encoded"} <= set(record["action"])
     by_key(at.slider, "prep_missing").set_value(0.9).run()
     assert not at.exception
@@ -103,6 +114,7 @@ def test_uploading_a_csv_and_using_it():
     assert not at.exception and not at.error
     assert shown(at.header[0].value) == "shop.csv"
     assert "60 rows" in sidebar_text(at)
+    open_tab(at, data_keys.TAB, "Preprocessing")
     assert "one-hot encoded" in set(_table(at, "action")["action"])
 
 

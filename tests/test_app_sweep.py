@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from app_pages.data import keys as data_keys
 from tests.apptest_helpers import by_key, open_page, open_tab
 from ui import presenter
 from ui.errors import UNEXPECTED
@@ -36,6 +37,7 @@ WIDGET_KINDS = ("number_input", "slider", "selectbox", "radio", "toggle", "check
 def _use_dataset(at, name, keep_categories):
     if keep_categories:
         at.switch_page("app_pages/data/data.py").run()
+        open_tab(at, data_keys.TAB, "Preprocessing")
         by_key(at.checkbox, "prep_keep").check().run()
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select(name).run()
 

@@ -13,7 +13,7 @@ import pytest
 from app_pages.data import keys as data_keys
 from datasets import DataError, Dataset, preprocess
 from datasets.preprocess import OTHER_CLASSES
-from tests.apptest_helpers import by_key, open_page
+from tests.apptest_helpers import by_key, open_page, open_tab
 from ui import state
 from ui.navigation import MAX_STUDY_CLASSES, PAGES
 
@@ -91,4 +91,5 @@ def test_a_study_page_says_the_target_has_too_many_classes_and_groups_them_on_re
     assert at.session_state[state.DATA].y.nunique() == MAX_STUDY_CLASSES
     assert "at most" not in " ".join(w.value for w in at.warning)
     at.switch_page("app_pages/data/data.py").run()
+    open_tab(at, data_keys.TAB, "Preprocessing")
     assert by_key(at.selectbox, data_keys.PREP_CLASSES).value == MAX_STUDY_CLASSES

@@ -221,3 +221,56 @@ def test_the_lecture_holds_back_its_first_steps_answer():
     at.session_state[state.GUIDE_REVEALED] = {(title, 0)}
     at.run()
     assert "→ defaults" in _texts(at)
+
+
+def test_the_model_page_asks_how_many_rows_change_before_it_counts_them():
+    """Its first step asks how many rows change: the sentence, its four figures and the rows
+    that change (the open tab) wait for Reveal (issue 57)."""
+    at = _presenting_page("your_model")
+    by_key(at.button, f"{state.GUIDE_STEP_PREFIX}your_model_setup_0").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "Ask the class:" in _texts(at) and not at.subheader
+    assert [m.value for m in at.metric] == ["?"] * 4
+    assert "after Reveal" in " ".join(i.value for i in at.info)
+    at.session_state[state.GUIDE_REVEALED] = {("your_model", 0)}
+    at.run()
+    assert "Ask the class:" not in _texts(at) and "rows" in at.subheader[0].value
+    assert all(m.value != "?" for m in at.metric)
+    assert "after Reveal" not in " ".join(i.value for i in at.info)
+
+
+def test_the_worked_example_asks_where_the_applicant_goes_before_it_shows_her_paths():
+    """Step 3 of the conditioning guide asks where she goes: her verdicts, paths and
+    predictions wait for Reveal (issue 57)."""
+    from tests.apptest_helpers import tree_views
+
+    at = _presenting_page("conditioning")
+    for _ in range(2):
+        by_key(at.button, f"{state.GUIDE_STEP_PREFIX}conditioning_next").click().run()
+    assert at.session_state[conditioning_keys.TAB] == "Worked example"
+    assert _texts(at).count("→ ?") == 2 and "→ pays back" not in _texts(at)
+    assert "show after Reveal" in _texts(at) and "(purple border)" not in _texts(at)
+    example_views = [v for v in tree_views(at) if 'stroke="#d62728"' in v["svg"]]
+    assert not example_views  # no leaf marked as reached
+    at.session_state[state.GUIDE_REVEALED] = {("conditioning", 2)}
+    at.run()
+    assert "→ ?" not in _texts(at) and "(purple border)" in _texts(at)
+    assert "→ pays back" in _texts(at) and "→ defaults" in _texts(at)
+
+
+def test_held_back_both_trees_open_the_same_nodes():
+    """The nodes a tree view opens follow the row's path: held back, both trees open the nodes
+    of both paths, or the one that opens another branch would show where they part."""
+    import re
+
+    from tests.apptest_helpers import tree_views
+
+    at = _presenting_page("conditioning")
+    for _ in range(2):
+        by_key(at.button, f"{state.GUIDE_STEP_PREFIX}conditioning_next").click().run()
+    for source in ("loan", "data"):
+        by_key(at.radio, "cond_example").set_value(source).run()
+        assert not at.exception, [e.value for e in at.exception]
+        views = [v["svg"] for v in tree_views(at)][-2:]
+        opened = [sorted(set(re.findall(r"#(\d+) ·", svg))) for svg in views]
+        assert opened[0] and opened[0] == opened[1], (source, opened)

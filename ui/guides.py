@@ -13,16 +13,19 @@ teacher presses Reveal (``ui.presenter.held_back``).
 
 from dataclasses import dataclass
 
-__all__ = ["BADGES", "GUIDES", "HEADLINE", "PARTS", "PATH", "REGIONS", "Step"]
+__all__ = ["BADGES", "CHANGES", "GUIDES", "HEADLINE", "PARTS", "PATH", "REGIONS", "Step"]
 
 MUSHROOM = "secondary-mushroom"  # source 004's data
 
 # The parts of a page that can answer a step's question, held back until Reveal.
-HEADLINE = "headline"  # the sentence under the title, with the page's numbers
-PATH = "path"  # the home page's path and leaf of the applicant, and their verdicts
+HEADLINE = "headline"  # the sentence under the title, with the page's numbers (its figures too)
+# A row's paths and leaves under both tests, their verdicts and its predictions: the home page's
+# applicant, and the conditioning page's worked example (where the paths part too)
+PATH = "path"
 REGIONS = "regions"  # the staircase's regions of the tree (the points and the line stay)
 BADGES = "badges"  # how firm each split is: the tree's badges and their count
-PARTS = (HEADLINE, PATH, REGIONS, BADGES)
+CHANGES = "changes"  # the model page's rows that change: their count, table and file
+PARTS = (HEADLINE, PATH, REGIONS, BADGES, CHANGES)
 
 
 @dataclass(frozen=True)
@@ -87,6 +90,7 @@ GUIDES = {
             "Nobody knows: under `≤` she pays back, under `<` she defaults. The paths part at "
             "dependents ≤ 3, and the average gives 50 : 50, the honest answer (Figures 1 and 3).",
             tab="Worked example",
+            hides=(PATH,),
         ),
         Step(
             "A free remedy for forests",
@@ -441,6 +445,7 @@ GUIDES = {
             "of the data, so on counts and rounded values there can be many (source 000, §2.3). Switch to "
             "LightGBM or CatBoost: their thresholds lie between values, and nothing changes.",
             settings=(("source", "train"), ("library", "xgboost")),
+            hides=(HEADLINE, CHANGES),
         ),
         Step(
             "Where it happens",

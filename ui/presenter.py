@@ -16,6 +16,8 @@ from functools import partial
 
 import streamlit as st
 
+from viz.node_views import LEGEND_CLASS
+
 from . import data_controls, share, state
 from .guides import GUIDES, HEADLINE
 from .lectures import LECTURES
@@ -48,12 +50,15 @@ GUIDE_CLASS = f"st-key-{GUIDE_KEY}"
 # Streamlit draws large (a metric's value, 36 px) inherits more and grows further
 # (41.2 px). One rule for every paragraph: the old ``1.3rem`` shrank metric values to 20.8 px,
 # since they are paragraphs too. Nested text does not compound: the rule's fixed point is
-# 25.6 px, above any body text. Tables are HTML in presenter mode (``ui.figures.table``).
+# 25.6 px, above any body text. Tables are HTML in presenter mode (``ui.figures.table``). The
+# legend under a tree view (``viz.node_views``: HTML text, not a paragraph) sets its own .9rem
+# inline, which only an important rule outranks.
 _CSS = f"""
 <style>
 body:has(.{PRESENTER_CLASS}) :is(p, li, label, summary) {{ font-size: max(1.3rem, 1.5em - 0.8rem); }}
 body:has(.{PRESENTER_CLASS}) :is(input, textarea) {{ font-size: 1.3rem; }}
 body:has(.{PRESENTER_CLASS}) :is(td, th) {{ font-size: 1.3rem; }}
+body:has(.{PRESENTER_CLASS}) .{LEGEND_CLASS} {{ font-size: 1.3rem !important; }}
 body:has(.{PRESENTER_CLASS}) h1 {{ font-size: 2.75rem; }}
 body:has(.{PRESENTER_CLASS}) h2 {{ font-size: 2.1rem; }}
 body:has(.{PRESENTER_CLASS}) h3 {{ font-size: 1.75rem; }}

@@ -17,12 +17,21 @@ Only public Streamlit APIs are used.
 The navigation menu is drawn by the frame with ``st.page_link``; Streamlit's
 own menu is hidden (``st.navigation(..., position="hidden")``).
 
+Opened at a page's URL (``/grow``), the browser's console shows two 404s,
+``/grow/_stcore/health`` and ``/grow/_stcore/host-config``: Streamlit's
+frontend first looks for a server whose base path is the page's path, then
+finds it at ``/`` (streamlit/streamlit#7074). Only the host page could say
+where the server is (``window.__streamlit``), which no public API of an app
+sets; the home URL has none, and the browser tests check that no other
+request fails.
+
 The first run of the process starts :func:`trees.warm_up` in a background
 thread, so the compiled kernels are loaded (or, on a machine that never
 compiled them, compiled) while the visitor reads the first page.
 """
 
 import threading
+import time
 from pathlib import Path
 
 import streamlit as st
@@ -84,11 +93,14 @@ def _show_link_notes(slot):
         slot.info("\n\n".join(notes))
 
 
-def _after_page():
+def _after_page(started):
     """The view's link and the page's summary, at the end of the sidebar; the URL brought up to date.
 
     Last comes an invisible marker numbered by the session's runs: browser tests (and the page
-    benchmark) wait for it to know that a run has finished, instead of guessing with a timeout.
+    benchmark) wait for it to know that a run has finished, instead of guessing with a timeout;
+    it carries the script's time on the server since ``started`` (``time.perf_counter``; a
+    widget's callback, run before the script, is not in it), so that the page benchmark can
+    tell the server's share of a click from the browser's.
     Before it, the run that first showed a new dataset gives the pages it freed back to the
     system (``ui.state.give_back_memory_after_run``), so the marker also says it is done.
     """
@@ -101,11 +113,15 @@ def _after_page():
     st.session_state[state.RUNS_FINISHED] = runs
     if state.memory_due_back():  # the run that first showed a new dataset: its copies go back
         return_free_pages()
-    st.sidebar.html(f'<span class="run-finished" data-run="{runs}" hidden></span>')
+    seconds = time.perf_counter() - started
+    st.sidebar.html(
+        f'<span class="run-finished" data-run="{runs}" data-seconds="{seconds:.3f}" hidden></span>'
+    )
 
 
 def run_app():
     """Build the navigation and run the selected page inside the frame (the body of app.py)."""
+    started = time.perf_counter()
     st.set_page_config(page_title="Tree Bias Lab", page_icon=str(ICON), layout="wide")
     _warm_up_kernels()
     page = _navigation()
@@ -128,4 +144,4 @@ def run_app():
                 )
     finally:
         _show_link_notes(link_notes)
-        _after_page()
+        _after_page(started)

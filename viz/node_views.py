@@ -18,7 +18,10 @@ from .layout import LABEL_BACKGROUND, LAYOUT, TITLED_SUBPLOTS
 from .stability import CONFIDENCE_LEVELS, empty_figure
 from .tree_svg import HIGHLIGHTS
 
-__all__ = ["importance_figure", "node_distribution_figure", "node_legend_html"]
+__all__ = ["LEGEND_CLASS", "importance_figure", "node_distribution_figure", "node_legend_html"]
+
+# The class of a tree drawing's legend (HTML under the tree view).
+LEGEND_CLASS = "tbl-legend"
 
 _MAX_POINTS = 3_000
 # The confidence levels in a few words (viz.stability.CONFIDENCE_LEVELS says them in full).
@@ -274,4 +277,9 @@ def node_legend_html(
             _chip(CONFIDENCE_LEVELS[level][0], f"{level} ({meaning})")
             for level, meaning in _BADGE_WORDS.items()
         ]
-    return '<div style="font-size:.9rem;line-height:1.7">' + "".join(parts) + "</div>"
+    # The class is the app's own: presenter mode enlarges it (``ui.presenter``).
+    return (
+        f'<div class="{LEGEND_CLASS}" style="font-size:.9rem;line-height:1.7">'
+        + "".join(parts)
+        + "</div>"
+    )

@@ -15,8 +15,9 @@ from app_pages.conditioning import keys
 from trees import mirror
 from trees.conditioning import row_paths
 from trees.inspection import split_text
-from ui import errors, figures, share
+from ui import errors, figures, presenter, share
 from ui.experiments import computed_in_background
+from ui.guides import PATH
 from ui.home_example import APPLICANT, CLASS_NAMES, focus_nodes, loan_example
 from ui.markdown import plain
 
@@ -171,25 +172,41 @@ def _example_source(page):
 
 
 def show_example_tab(page):
-    """One row's two paths, side by side, where they part, and its four predictions."""
+    """One row's two paths, side by side, where they part, and its four predictions.
+
+    In front of a class whose step asks where the row goes (``ui.guides.PATH``), the trees
+    stand without its paths, verdicts and predictions until Reveal.
+    """
     tree, feature_names, x, classes = _example_source(page)
     if tree.node_count == 1:
         st.info("The tree has no split: every row reaches its only leaf, under either test.")
         return
+    shown = not presenter.held_back("conditioning", PATH)
     paths = row_paths(tree, x)
-    parting = paths["parting"]
+    parting = paths["parting"] if shown else None
+    # Each tree opens the nodes of its own path; held back, both open the nodes of both paths,
+    # as the nodes a tree opens would show where the paths part.
+    focus = {op: focus_nodes(tree, paths[op]) for op in ("<=", "<")}
+    if not shown:
+        focus = dict.fromkeys(focus, sorted(set(focus["<="]) | set(focus["<"])))
     left, right = st.columns(2)
     for column, op in ((left, "<="), (right, "<")):
         with column:
-            st.markdown(f"**{TEST_NAMES[op]}** → {_verdict(tree, x, op, classes)}")
+            st.markdown(
+                f"**{TEST_NAMES[op]}** → {_verdict(tree, x, op, classes) if shown else '?'}"
+            )
             figures.tree(tree, key=f"cond_example_{'le' if op == '<=' else 'lt'}",
                          title=f"The example's path, tested with {TEST_NAMES[op]}",
                          feature_names=feature_names, class_names=classes, op=op,
-                         path=paths[op], selected=paths[op][-1],
+                         path=paths[op] if shown else (), selected=paths[op][-1] if shown else None,
                          marked=[] if parting is None else [parting],
-                         focus=focus_nodes(tree, paths[op]), max_depth=None, fit_width=420,
+                         focus=focus[op], max_depth=None, fit_width=420,
                          max_height=520, max_scale=1.0)  # fmt: skip
     row_text = ", ".join(f"{plain(n)} {v:g}" for n, v in zip(feature_names, x, strict=True))
+    if not shown:
+        st.markdown(f"x = ({row_text}). Which leaf does it reach in each tree? Its paths, where "
+                    "they part and its predictions show after Reveal.")  # fmt: skip
+        return
     if parting is None:
         st.markdown(
             f"x = ({row_text}). Both tests send it to the same leaf: none of its values equals a threshold on its path."

@@ -89,6 +89,8 @@ report.add_note(sentence)
 report.add_settings({"dataset": data.name, **snippets.preprocessing_words(settings)})
 report.add_snippet(snippets.data_snippet(st.session_state.get(state.DATA_ORIGIN), settings))
 
+# Only the open tab's code runs (a closed tab's table or scatter cost every click 0.1-0.2 s);
+# the choice of data always runs: an upload in progress lives in its widgets.
 choose_tab, prep_tab, rows_tab, pair_tab = share.tabs(
     st, ["Choose data", "Preprocessing", "Rows", "Two features"], key=keys.TAB
 )
@@ -146,130 +148,136 @@ with choose_tab, presenter.settings("Choose another dataset"):
     with uploaded:
         upload_panel.upload_tab(settings)
 
-with prep_tab:
-    st.markdown(
-        "Trees need complete, numeric columns. Each step below is a choice, named in the record "
-        "at the bottom; the sources' choices are the defaults (source 000, §4.1; source 004, §2.2)."
-    )
-    with presenter.settings("Preprocessing settings"):
-        sync_preprocessing_widgets()
-        apply = apply_preprocessing_widgets
-        p1, p2 = st.columns(2)
-        p1.slider(
-            "Drop columns with at least this share missing",
-            0.0,
-            1.0,
-            step=0.05,
-            key=keys.PREP_MISSING,
-            on_change=apply,
-            help=glossary.explain("missing-value threshold"),
+if prep_tab.open:
+    with prep_tab:
+        st.markdown(
+            "Trees need complete, numeric columns. Each step below is a choice, named in the record "
+            "at the bottom; the sources' choices are the defaults (source 000, §4.1; source 004, §2.2)."
         )
-        p2.checkbox(
-            "Exclude ID-like columns",
-            key=keys.PREP_DROP_IDS,
-            on_change=apply,
-            help=glossary.explain("ID-like column"),
-        )
-        p1.selectbox(
-            "Fill the gaps of numeric columns with",
-            list(NUMERIC_FILLS),
-            format_func=lambda rule: NUMERIC_FILLS[rule][1],
-            key=keys.PREP_NUMERIC_FILL,
-            on_change=apply,
-            help="The median is a typical value that outliers do not move; the most frequent value "
-            "can be odd for a continuous column (an income of 19.7 where most are near 43).",
-        )
-        p2.selectbox(
-            "Fill the gaps of categorical columns with",
-            list(CATEGORICAL_FILLS),
-            format_func=lambda rule: CATEGORICAL_FILLS[rule][1],
-            key=keys.PREP_CATEGORICAL_FILL,
-            on_change=apply,
-            help="A new category keeps 'unknown' apart from the real values, as source 004 does "
-            "with 'u'; the most frequent value merges the unknown rows into it.",
-        )
-        p1.checkbox(
-            "Keep categories (membership splits)",
-            key=keys.PREP_KEEP,
-            on_change=apply,
-            help="Each categorical column becomes one column of codes that trees split by "
-            "membership (x ∈ S), as source 004 does; pages without membership splits read the "
-            "codes as numbers.",
-        )
-        p2.number_input(
-            "One-hot encode categories up to",
-            1,
-            50,
-            key=keys.PREP_ONEHOT,
-            on_change=apply,
-            disabled=bool(settings["keep_categories"]),
-            help="Source 000: one-hot columns for at most 5 categories, integer codes above "
-            "(unused while categories are kept).",
-        )
-        class_choices = sorted({*CLASS_LIMITS, int(settings["max_classes"])})
-        p1.selectbox(
-            "Classes of the target",
-            class_choices,
-            format_func=lambda k: (
-                "keep every class" if k == 0 else f"at most {k}: the rarest grouped"
-            ),
-            key=keys.PREP_CLASSES,
-            on_change=apply,
-            disabled=data.task != "classification",
-            help="A target of many classes (a free-text column, say) leaves the studies nothing "
-            "to learn from its rare classes and runs them for minutes; the study pages take at "
-            f"most {MAX_STUDY_CLASSES}. The most frequent classes are kept and the others become "
-            "one class, 'other classes'.",
-        )
-        if ids:
-            verb = "are excluded" if settings["drop_id_columns"] else "are used as features"
-            st.caption(
-                f"ID-like columns in {plain(data.name)}: {plain(', '.join(map(str, ids)))} ({verb})."
+        with presenter.settings("Preprocessing settings"):
+            sync_preprocessing_widgets()
+            apply = apply_preprocessing_widgets
+            p1, p2 = st.columns(2)
+            p1.slider(
+                "Drop columns with at least this share missing",
+                0.0,
+                1.0,
+                step=0.05,
+                key=keys.PREP_MISSING,
+                on_change=apply,
+                help=glossary.explain("missing-value threshold"),
             )
-        if not uses_report_rules and st.button(
-            "Use source 004's preprocessing", key="data_report_prep"
-        ):
-            show_result(
-                data_controls.use_report_preprocessing(), "Source 004's preprocessing is in force."
+            p2.checkbox(
+                "Exclude ID-like columns",
+                key=keys.PREP_DROP_IDS,
+                on_change=apply,
+                help=glossary.explain("ID-like column"),
             )
-    if record is None or record.empty:
-        st.markdown("**Record:** nothing to do: every feature is numeric and no value is missing.")
-    else:
-        figures.table(
-            record,
-            title="Preprocessing record",
-            hide_index=True,
-            column_config={"detail": st.column_config.TextColumn("detail", width="large")},
+            p1.selectbox(
+                "Fill the gaps of numeric columns with",
+                list(NUMERIC_FILLS),
+                format_func=lambda rule: NUMERIC_FILLS[rule][1],
+                key=keys.PREP_NUMERIC_FILL,
+                on_change=apply,
+                help="The median is a typical value that outliers do not move; the most frequent value "
+                "can be odd for a continuous column (an income of 19.7 where most are near 43).",
+            )
+            p2.selectbox(
+                "Fill the gaps of categorical columns with",
+                list(CATEGORICAL_FILLS),
+                format_func=lambda rule: CATEGORICAL_FILLS[rule][1],
+                key=keys.PREP_CATEGORICAL_FILL,
+                on_change=apply,
+                help="A new category keeps 'unknown' apart from the real values, as source 004 does "
+                "with 'u'; the most frequent value merges the unknown rows into it.",
+            )
+            p1.checkbox(
+                "Keep categories (membership splits)",
+                key=keys.PREP_KEEP,
+                on_change=apply,
+                help="Each categorical column becomes one column of codes that trees split by "
+                "membership (x ∈ S), as source 004 does; pages without membership splits read the "
+                "codes as numbers.",
+            )
+            p2.number_input(
+                "One-hot encode categories up to",
+                1,
+                50,
+                key=keys.PREP_ONEHOT,
+                on_change=apply,
+                disabled=bool(settings["keep_categories"]),
+                help="Source 000: one-hot columns for at most 5 categories, integer codes above "
+                "(unused while categories are kept).",
+            )
+            class_choices = sorted({*CLASS_LIMITS, int(settings["max_classes"])})
+            p1.selectbox(
+                "Classes of the target",
+                class_choices,
+                format_func=lambda k: (
+                    "keep every class" if k == 0 else f"at most {k}: the rarest grouped"
+                ),
+                key=keys.PREP_CLASSES,
+                on_change=apply,
+                disabled=data.task != "classification",
+                help="A target of many classes (a free-text column, say) leaves the studies nothing "
+                "to learn from its rare classes and runs them for minutes; the study pages take at "
+                f"most {MAX_STUDY_CLASSES}. The most frequent classes are kept and the others become "
+                "one class, 'other classes'.",
+            )
+            if ids:
+                verb = "are excluded" if settings["drop_id_columns"] else "are used as features"
+                st.caption(
+                    f"ID-like columns in {plain(data.name)}: {plain(', '.join(map(str, ids)))} ({verb})."
+                )
+            if not uses_report_rules and st.button(
+                "Use source 004's preprocessing", key="data_report_prep"
+            ):
+                show_result(
+                    data_controls.use_report_preprocessing(),
+                    "Source 004's preprocessing is in force.",
+                )
+        if record is None or record.empty:
+            st.markdown(
+                "**Record:** nothing to do: every feature is numeric and no value is missing."
+            )
+        else:
+            figures.table(
+                record,
+                title="Preprocessing record",
+                hide_index=True,
+                column_config={"detail": st.column_config.TextColumn("detail", width="large")},
+            )
+
+if rows_tab.open:
+    with rows_tab:
+        target_name = f"{raw.y.name or 'target'} (target)"
+        figures.table(raw.X.assign(**{target_name: raw.y}).head(200), title="The first 200 rows",
+                      in_report=False, height=320, key="data_rows")  # fmt: skip
+        st.caption(
+            (f"All {raw.n_rows:,}" if raw.n_rows <= 200 else f"The first 200 of {raw.n_rows:,}")
+            + " rows as loaded, before preprocessing; empty cells are missing values."
         )
 
-with rows_tab:
-    target_name = f"{raw.y.name or 'target'} (target)"
-    figures.table(raw.X.assign(**{target_name: raw.y}).head(200), title="The first 200 rows",
-                  in_report=False, height=320, key="data_rows")  # fmt: skip
-    st.caption(
-        (f"All {raw.n_rows:,}" if raw.n_rows <= 200 else f"The first 200 of {raw.n_rows:,}")
-        + " rows as loaded, before preprocessing; empty cells are missing values."
-    )
-
-with pair_tab:
-    columns = list(data.X.columns)
-    if len(columns) < 2:
-        st.info(
-            f"{plain(data.name)} has a single feature after preprocessing: there is no pair to plot."
-        )
-    else:
-        a1, a2, a3 = st.columns([2, 2, 1], vertical_alignment="bottom")
-        fx = share.selectbox(a1, "Horizontal axis", columns, 0, key="data_scatter_x")
-        fy = share.selectbox(a2, "Vertical axis", columns, 1, key="data_scatter_y")
-        lattice = dict(zip(features["feature"], features["lattice"], strict=True))
-        jitter = share.checkbox(
-            a3,
-            "Jitter",
-            value=bool(lattice.get(fx) or lattice.get(fy)),
-            key="data_scatter_jitter",
-            help="Moves points slightly so rows with equal values (a lattice) do not hide each other.",
-        )
-        figure, shown = scatter_figure(data, fx, fy, jitter=jitter)
-        figures.chart(figure, key="data_scatter_figure")
-        if shown < data.n_rows:
-            st.caption(f"A random {shown:,} of the {data.n_rows:,} rows are drawn.")
+if pair_tab.open:
+    with pair_tab:
+        columns = list(data.X.columns)
+        if len(columns) < 2:
+            st.info(
+                f"{plain(data.name)} has a single feature after preprocessing: there is no pair to plot."
+            )
+        else:
+            a1, a2, a3 = st.columns([2, 2, 1], vertical_alignment="bottom")
+            fx = share.selectbox(a1, "Horizontal axis", columns, 0, key="data_scatter_x")
+            fy = share.selectbox(a2, "Vertical axis", columns, 1, key="data_scatter_y")
+            lattice = dict(zip(features["feature"], features["lattice"], strict=True))
+            jitter = share.checkbox(
+                a3,
+                "Jitter",
+                value=bool(lattice.get(fx) or lattice.get(fy)),
+                key="data_scatter_jitter",
+                help="Moves points slightly so rows with equal values (a lattice) do not hide each other.",
+            )
+            figure, shown = scatter_figure(data, fx, fy, jitter=jitter)
+            figures.chart(figure, key="data_scatter_figure")
+            if shown < data.n_rows:
+                st.caption(f"A random {shown:,} of the {data.n_rows:,} rows are drawn.")

@@ -32,13 +32,17 @@ if not presenter.active():  # in front of a class the guide says what to do, and
 
 data = state.current()
 header = st.container()
-with st.expander("Settings: criterion, growth order, stopping rules, held-out rows"):
-    settings, notes = settings_panel(data)
+# The settings stand under the tree; in front of a class, at the page's end, so that the score
+# curve the first step talks about starts on a 1024 x 768 screen under the tree and its legend.
+settings_place = None if presenter.active() else st.container()
 tabs = share.tabs(  # only the open tab runs: an interaction redraws what is on screen
     st,
     ["Selected node", "Scores and importances", "Regions", "A row's path", "Save or load"],
     key=keys.TAB,
 )
+place = settings_place if settings_place is not None else st.container()
+with place.expander("Settings: criterion, growth order, stopping rules, held-out rows"):
+    settings, notes = settings_panel(data)
 with errors.attempt("Growing a tree on this dataset"):
     grower, split = gs.get_grower(data, settings)
 tokens = gs.sync(grower)

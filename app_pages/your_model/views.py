@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-from ui import figures, report
+from ui import figures, presenter, report
+from ui.guides import CHANGES, HEADLINE
 from ui.markdown import plain
 from viz.your_model import feature_flips_figure
 
@@ -24,14 +25,22 @@ __all__ = ["show_flips_tab", "show_headline", "show_probes_tab", "show_remedy_ta
 
 def show_headline(audit, dataset_name, rows_reason):
     """The audit in one sentence, large enough for the back of a room, and four figures;
-    ``rows_reason``: which rows were audited, and why those (``rows.AuditedRows``)."""
+    ``rows_reason``: which rows were audited, and why those (``rows.AuditedRows``).
+
+    In front of a class asked how many rows change (``ui.guides.HEADLINE``), the question
+    stands in the sentence's place and the figures read "?" until Reveal.
+    """
     sentence = audit.headline()
-    st.subheader(sentence)
+    shown = not presenter.held_back("your_model", HEADLINE)
+    if shown:
+        st.subheader(sentence)
+    else:
+        presenter.headline("your_model", sentence)  # the question, in the sentence's place
     columns = st.columns(4)
     for column, (label, value, help_text) in zip(
         columns, key_figures(audit.headline_figures()), strict=True
     ):
-        column.metric(label, value, help=help_text)
+        column.metric(label, value if shown else "?", help=help_text if shown else None)
     st.caption(
         f"{model_text(audit.model)} Audited on the {audit.n_rows:,} rows of "
         f"{plain(dataset_name)}: {rows_reason}."
@@ -40,7 +49,11 @@ def show_headline(audit, dataset_name, rows_reason):
 
 
 def show_rows_tab(audit, X):
-    """The rows whose prediction changes, and every row's corrected prediction to download."""
+    """The rows whose prediction changes, and every row's corrected prediction to download
+    (after Reveal, in front of a class asked how many change: ``ui.guides.CHANGES``)."""
+    if presenter.held_back("your_model", CHANGES):
+        st.info("Which rows change, and how many: the table shows after Reveal.")
+        return
     table = changed_rows(audit, X)
     if table.empty:
         st.success(

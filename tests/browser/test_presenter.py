@@ -1,8 +1,8 @@
 """Presenter mode on a 1024 x 768 projector, in headless Chromium, on every page.
 
-Body text at least 20 px, every figure's text at least 16 px, tree labels at least 16 px,
-titles at least 40 px, metric values at least 36 px, tables and inputs enlarged, the sidebar
-folded away, and the page's key picture starting on the first screen (whole where it fits).
+Body text (the legends under tree views too) at least 20 px, every figure's text at least
+16 px, tree labels at least 16 px, titles at least 40 px, metric values at least 36 px, tables
+and inputs enlarged, the sidebar folded away, and the page's key picture starting on the first screen (whole where it fits).
 The guide's answers are one pop-over per step, so Next never shows the next answer; the
 question comes first: what answers it stays hidden until Reveal (issue 57).
 """
@@ -31,7 +31,7 @@ _SIZES_JS = """() => {
     const main = document.querySelector('[data-testid="stMain"]');
     const shown = (e) => e.getBoundingClientRect().width > 0 && e.innerText.trim();
     const size = (e) => parseFloat(getComputedStyle(e).fontSize);
-    const text = [...main.querySelectorAll('p, li')]
+    const text = [...main.querySelectorAll('p, li, .tbl-legend')]
         .filter(e => shown(e) && !e.closest('.stPlotlyChart, [data-testid="stDataFrame"]'))
         .map(e => [size(e), e.innerText.slice(0, 50)]);
     const titles = [...main.querySelectorAll('h1')].filter(shown).map(size);
@@ -217,5 +217,48 @@ def test_a_double_click_on_set_up_reveals_nothing(app_url, browser):
     assert page.get_by_role("button", name="Set up").is_disabled()  # still there, in its place
     box = _key_picture_box(page, next(p for p in PAGES if p.url_path == "data"))
     assert box is not None and box["y"] < HEIGHT, f"the features table starts at {box}"
+    assert not errors
+    page.close()
+
+
+def test_the_worked_example_holds_back_the_applicants_paths_until_reveal(app_url, browser):
+    """The conditioning guide's step 3 asks where the applicant goes: on the projector, her
+    verdicts read "?" and her paths wait for Reveal, which then shows both."""
+    page, errors = _presenting(browser, f"{app_url}/conditioning?presenter_mode=1")
+    run = wait_for_run(page)
+    for _ in range(2):
+        page.get_by_role("button", name="Next").click()
+        run = wait_for_run(page, run)
+    assert "Step 3 of" in page.locator("body").inner_text()
+    text = _main_text(page)
+    assert text.count("→ ?") == 2 and "→ pays back" not in text and "→ defaults" not in text
+    assert "show after Reveal" in text
+    _reveal(page, run)
+    text = _main_text(page)
+    assert "→ pays back" in text and "→ defaults" in text and "→ ?" not in text
+    assert not errors
+    page.close()
+
+
+def test_the_model_page_asks_how_many_rows_change_before_it_counts_them(app_url, browser):
+    """The model page's first step: after Set up (a model trained here), the question stands
+    in the headline's place and the four figures read "?" until Reveal."""
+    page, errors = _presenting(browser, f"{app_url}/your_model?presenter_mode=1")
+    run = wait_for_run(page)
+    page.get_by_role("button", name="Set up").click()
+    page.wait_for_function(
+        """() => document.querySelectorAll('[data-testid="stMain"] [data-testid="stMetric"]')
+                  .length === 4""",
+        timeout=600_000,
+    )
+    run = wait_for_run(page, run)
+    values = page.locator('[data-testid="stMetricValue"]').all_inner_texts()
+    assert [v.strip() for v in values] == ["?"] * 4
+    assert "Ask the class:" in _main_text(page)
+    assert page.locator('[data-testid="stMain"] h3').count() == 0  # no sentence with numbers
+    _reveal(page, run)
+    values = page.locator('[data-testid="stMetricValue"]').all_inner_texts()
+    assert len(values) == 4 and all(v.strip() != "?" for v in values), values
+    assert "rows" in page.locator('[data-testid="stMain"] h3').first.inner_text()
     assert not errors
     page.close()

@@ -27,7 +27,9 @@ def _link(page):
 
 
 def test_a_link_with_settings_restores_them(app_url, browser):
-    page, _, errors = _open(browser, f"{app_url}/data?data=bupa")
+    # The Data page's on/off setting (the scatter's jitter) lives in its tab "Two features",
+    # whose code runs only while it is open.
+    page, _, errors = _open(browser, f"{app_url}/data?data=bupa&data_tab=Two+features")
     assert "bupa" in page.locator('[data-testid="stSidebar"]').inner_text()
     params = dict(parse_qsl(urlsplit(_link(page)).query))
     assert params.get("data") == "bupa"
@@ -101,3 +103,22 @@ def test_two_sessions_share_no_state(app_url, browser):
     assert not errors and not errors_second
     first.close()
     second.close()
+
+
+def _failed_requests(browser, url):
+    """The URLs that answered 400 or more while ``url`` opened and ran (path only)."""
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    failed = []
+    page.on("response", lambda r: r.status >= 400 and failed.append(urlsplit(r.url).path))
+    page.goto(url)
+    wait_for_run(page)
+    page.close()
+    return failed
+
+
+def test_the_only_requests_that_fail_are_streamlits_own_probes(app_url, browser):
+    """Opened at the home URL, nothing answers 404; opened at a page's URL, only the two probes
+    by which Streamlit's frontend looks for a server under that path (see ``ui/shell.py``)."""
+    assert _failed_requests(browser, app_url) == []
+    failed = _failed_requests(browser, f"{app_url}/grow")
+    assert sorted(failed) == ["/grow/_stcore/health", "/grow/_stcore/host-config"], failed
