@@ -51,13 +51,14 @@ def _forest_variants():
 
 
 # The trees' parts the app's first pages need, before the forests'.
-_FIRST = ("tree", "grower", "regression", "draws and cultivated")
+_FIRST = ("tree", "grower", "walks", "regression", "draws and cultivated")
 # Every kind of entry kernel a plan compiles.
 PLAN_KINDS = {**TREE_PLAN_KINDS, "forest": _forest}
 # The trees' parts and the forests', in the order the app's pages first need them.
 PARTS = {
     "tree": TREE_PARTS["tree"],
     "grower": TREE_PARTS["grower"],
+    "walks": TREE_PARTS["walks"],
     "regression": TREE_PARTS["regression"],
     "forest": (
         ("forest", plan_of("gini", draw=True)),

@@ -112,9 +112,15 @@ def warm_up_plan(kind, plan, kinds=None):
     (PLAN_KINDS if kinds is None else kinds)[kind](plan)
 
 
+def _paths():
+    """The rows' paths down a tree (``decision_path``), which the app's first picture draws."""
+    X, y, _ = tiny_data()
+    DecisionTreeClassifier().fit(X, y).tree_.decision_path(X, "<=")
+
+
 def _walks():
-    """Every walk of one tree (the predictions under each test, apply and decision paths) and
-    the estimators' check of their input."""
+    """The other walks of one tree (the predictions under each test, apply) and the
+    estimators' check of their input."""
     X, y, _ = tiny_data()
     estimator = DecisionTreeClassifier().fit(X, y)
     estimator.predict_proba(X)
@@ -122,7 +128,6 @@ def _walks():
     for op in ("<=", "<", "average"):
         tree.predict(X, op)
     tree.apply(X, "<")
-    tree.decision_path(X, "<=")
 
 
 def _score_tables():
@@ -193,10 +198,12 @@ def _draws_and_cultivated():
 _GINI = plan_of("gini")
 _SQUARED_ERROR = plan_of("squared_error")
 # The trees' parts, in the order the app's pages first need them: its first picture (a Gini
-# tree and its walks), the grower, regression, then the settings a page offers besides.
+# tree and its rows' paths), the grower, the other walks, regression, then the settings a
+# page offers besides.
 TREE_PARTS = {
-    "tree": (("grow", _GINI), _walks),
+    "tree": (("grow", _GINI), _paths),
     "grower": (("grower", _GINI), _score_tables),
+    "walks": (_walks,),
     "regression": (
         ("grow", _SQUARED_ERROR),
         _regression_values,
