@@ -16,7 +16,9 @@ class PageSpec:
     the script, beside the modules only that page uses); ``url_path`` is the
     page's address (``/grow``), which links and bookmarks keep. ``max_classes``:
     the most classes of a classification target the page takes (None: any);
-    the frame says so instead of running it on more (``ui.target_fit``).
+    the frame says so instead of running it on more (``ui.target_fit``). ``kernels``: the
+    parts of the compiled kernels its first view runs (``trees.kernels.PARTS``), prepared
+    before it on a machine that never compiled them (``ui.engine``).
     """
 
     path: str
@@ -26,6 +28,7 @@ class PageSpec:
     section: str
     default: bool = False
     max_classes: int | None = MAX_STUDY_CLASSES
+    kernels: tuple = ("tree",)
 
 
 PAGES = [
@@ -45,6 +48,7 @@ PAGES = [
         "first_lesson",
         "Start",
         max_classes=None,  # its own ten-row table: the loaded data plays no part
+        kernels=("tree", "grower"),
     ),
     PageSpec(
         "app_pages/data/data.py",
@@ -53,6 +57,7 @@ PAGES = [
         "data",
         "Start",
         max_classes=None,
+        kernels=(),
     ),  # fmt: skip
     PageSpec(
         "app_pages/grow/grow.py",
@@ -60,6 +65,7 @@ PAGES = [
         ":material/account_tree:",
         "grow",
         "Explore",
+        kernels=("tree", "grower", "walks"),
     ),
     PageSpec(
         "app_pages/staircase/staircase.py",
@@ -67,6 +73,7 @@ PAGES = [
         ":material/stairs:",
         "staircase",
         "Explore",
+        kernels=("tree", "walks", "regression"),
     ),
     PageSpec(
         "app_pages/instability/instability.py",
@@ -74,6 +81,7 @@ PAGES = [
         ":material/shuffle:",
         "instability",
         "Explore",
+        kernels=("tree", "walks"),
     ),
     PageSpec(
         "app_pages/evaluate/evaluate.py",
@@ -81,6 +89,7 @@ PAGES = [
         ":material/tune:",
         "evaluate",
         "Explore",
+        kernels=("tree", "walks", "forest"),
     ),
     PageSpec(
         "app_pages/cultivated/cultivated.py",
@@ -89,6 +98,7 @@ PAGES = [
         "cultivated",
         "Remedies",
         max_classes=None,  # two-class data only; on other data it shows its simulated data
+        kernels=("tree", "walks", "forest"),
     ),
     PageSpec(
         "app_pages/conditioning/conditioning.py",
@@ -96,6 +106,7 @@ PAGES = [
         ":material/compare_arrows:",
         "conditioning",
         "Biases",
+        kernels=("tree", "walks", "forest"),
     ),
     PageSpec(
         "app_pages/your_model/your_model.py",
@@ -103,6 +114,7 @@ PAGES = [
         ":material/upload_file:",
         "your_model",
         "Biases",
+        kernels=("interop",),
     ),
     PageSpec(
         "app_pages/split_bias/split_bias.py",
@@ -111,6 +123,7 @@ PAGES = [
         "split_bias",
         "Biases",
         max_classes=None,  # simulated data; its one study on the user's data fits stumps
+        kernels=(),
     ),
 ]
 

@@ -17,21 +17,29 @@ Only public Streamlit APIs are used.
 The navigation menu is drawn by the frame with ``st.page_link``; Streamlit's
 own menu is hidden (``st.navigation(..., position="hidden")``).
 
-The first run of the process starts :func:`trees.warm_up` in a background
-thread, so the compiled kernels are loaded (or, on a machine that never
-compiled them, compiled) while the visitor reads the first page.
+Before a page runs, the frame prepares the compiled kernels its first view needs, on a
+machine that never compiled them, saying so above the page; after the process's first run,
+the others are prepared in the background, in the pages' order (:mod:`ui.engine`).
 """
 
-import threading
 from pathlib import Path
 
 import streamlit as st
 
 from datasets._memory import map_large_blocks, return_free_pages
-from trees import warm_up
-from trees.interop import warm_up as warm_up_interop
 
-from . import cache_budget, errors, presenter, report, share, sidebar, state, target_fit, url_values
+from . import (
+    cache_budget,
+    engine,
+    errors,
+    presenter,
+    report,
+    share,
+    sidebar,
+    state,
+    target_fit,
+    url_values,
+)
 from .navigation import PAGES, spec_for
 
 __all__ = ["run_app"]
@@ -39,27 +47,16 @@ __all__ = ["run_app"]
 ICON = Path(__file__).resolve().parent.parent / "assets" / "icon.png"
 
 
-def _warm_up_all():
-    """The tree package's kernels, then those that read other libraries' models."""
-    warm_up()
-    warm_up_interop()
-
-
 @st.cache_resource(show_spinner=False)
-def _warm_up_kernels():
-    """Start :func:`trees.warm_up` once per server process (a daemon thread: it never holds
-    the server open). A kernel a page calls meanwhile waits for the compiler's lock.
-
-    Also, once per process, so that a class's uploads do not stay in the server's memory:
-    arrays of 4 MiB or more go back to the system when freed (``datasets._memory``), and the
-    sessions Streamlit dropped are collected every minute, releasing their data
-    (``cache_budget.ensure_session_sweep``).
-    """
+def _start_process_services():
+    """Once per server process: new growth plans are compiled by the kernels' worker, the page
+    saying so (``ui.engine.install``); and so that a class's uploads do not stay in the
+    server's memory, arrays of 4 MiB or more go back to the system when freed
+    (``datasets._memory``), and the sessions Streamlit dropped are collected every minute,
+    releasing their data (``cache_budget.ensure_session_sweep``)."""
     map_large_blocks()
     cache_budget.ensure_session_sweep()
-    thread = threading.Thread(target=_warm_up_all, name="tree-bias-lab-warm-up", daemon=True)
-    thread.start()
-    return thread
+    engine.install()
 
 
 def _navigation():
@@ -107,8 +104,10 @@ def _after_page():
 def run_app():
     """Build the navigation and run the selected page inside the frame (the body of app.py)."""
     st.set_page_config(page_title="Tree Bias Lab", page_icon=str(ICON), layout="wide")
-    _warm_up_kernels()
+    _start_process_services()
     page = _navigation()
+    spec = spec_for(page.url_path)
+    engine.start_preparing(spec.kernels)  # the worker begins while the frame is drawn
     share.restore_dataset()
     state.ensure_dataset()
     sidebar.render()
@@ -116,9 +115,9 @@ def run_app():
     presenter.follow_lecture(page.url_path)
     report.start(page.title, state.current().name)
     link_notes = st.empty()  # filled after the page: its widgets read the link's values
-    spec = spec_for(page.url_path)
     try:
-        with errors.page_boundary():
+        with errors.page_boundary(), engine.reporting(st.empty()):
+            engine.prepare(spec.kernels)  # on a machine that never compiled them
             if target_fit.fits(state.current(), spec.max_classes):
                 page.run()
             else:
@@ -129,3 +128,4 @@ def run_app():
     finally:
         _show_link_notes(link_notes)
         _after_page()
+        engine.start_background()  # once per process, after its first run

@@ -1,0 +1,36 @@
+"""A machine that never compiled the tree engine: the first page says so, then answers (issue 56).
+
+The server starts on an empty kernel cache of its own, with its kernels' worker
+(``ui.engine``): the home page shows "Preparing the tree engine for this machine, once"
+with its progress while the worker compiles, then its tree, and the message is gone.
+Compiles the home page's kernels: tens of seconds.
+"""
+
+import pytest
+
+from .conftest import RUN_TIMEOUT_S, serve_app, wait_for_run
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+_MESSAGE = "Preparing the tree engine for this machine, once"
+
+
+def test_the_first_page_says_it_prepares_the_engine_then_shows_its_tree(
+    browser, tmp_path, screenshot_dir
+):
+    environment = {"NUMBA_CACHE_DIR": str(tmp_path), "TREE_BIAS_LAB_KERNEL_WORKER": "1"}
+    with serve_app(environment) as url:
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        page.goto(url)
+        page.wait_for_function(
+            f"() => document.body.innerText.includes({_MESSAGE!r})", timeout=RUN_TIMEOUT_S * 1000
+        )
+        assert " of 2 (" in page.inner_text('[data-testid="stMain"]')  # the home page's steps
+        page.screenshot(path=str(screenshot_dir / "cold_start_preparing_1024.png"))
+        wait_for_run(page)
+        main = page.inner_text('[data-testid="stMain"]')
+        assert _MESSAGE not in main
+        assert "One tree, one loan applicant, two libraries." in main
+        assert page.locator('[data-testid="stMain"] iframe, [data-testid="stMain"] svg').count()
+        page.screenshot(path=str(screenshot_dir / "cold_start_answered_1024.png"))
+        page.close()
