@@ -188,7 +188,8 @@ def _server(cache):
 
 def _first_answer(browser, cache, spec):
     """Serve the app on ``cache`` and open ``spec``'s page: ``(seconds from the server's start
-    to the page's first answer, CPU s of the server and workers, largest peak MB, message)``."""
+    to the page's first answer, CPU s of the server and workers, the server's peak MB, the
+    largest worker's peak MB, the page's last progress message)``."""
     with _server(cache) as (process, url, started):
         page = browser.new_page(viewport={"width": 1440, "height": 900})
         page.goto(f"{url}/{'' if spec.default else spec.url_path}")
@@ -207,7 +208,8 @@ def _first_answer(browser, cache, spec):
                 sys.exit(f"{spec.url_path}: no answer within 900 s.")
             time.sleep(0.1)
         page.close()
-    return seconds, sum(cpu_of.values()), max(peaks.values()), message
+    server_peak = peaks.pop(process.pid)
+    return seconds, sum(cpu_of.values()), server_peak, max(peaks.values(), default=0.0), message
 
 
 def _pages_table(browser, chosen, workdir, reference):
@@ -218,8 +220,9 @@ def _pages_table(browser, chosen, workdir, reference):
         warm = _first_answer(browser, cache, spec)
         print(f"{spec.url_path}: cold {cold[0]:.1f} s, warm {warm[0]:.1f} s", file=sys.stderr)
         rows.append([spec.url_path, f"{cold[0]:.1f}", f"{cold[0] / reference:.0f}",
-                     f"{cold[1]:.1f}", f"{cold[2]:.0f}", f"{warm[0]:.1f}",
-                     f"{warm[0] / reference:.0f}", f"{warm[1]:.1f}", cold[3] or "-"])  # fmt: skip
+                     f"{cold[1]:.1f}", f"{cold[2]:.0f}", f"{cold[3]:.0f}", f"{warm[0]:.1f}",
+                     f"{warm[0] / reference:.0f}", f"{warm[1]:.1f}", f"{warm[2]:.0f}",
+                     cold[4] or "-"])  # fmt: skip
     return rows
 
 
@@ -270,10 +273,11 @@ def main(argv=None):
             rows = _pages_table(browser, chosen, workdir, reference_wall)
             browser.close()
     print("\nEach page's first answer, opened first on a new server (seconds from its start)")
-    print_rows(["page", "cold s", "ratio", "CPU s", "peak MB", "warm s", "ratio", "CPU s",
-                "the page said"], rows)  # fmt: skip
-    print(f"\nratio: seconds / the reference's {reference_wall:.2f} s; peak MB: the largest of "
-          "the server and its workers; wall times were taken on this machine's load.")  # fmt: skip
+    print_rows(["page", "cold s", "ratio", "CPU s", "server MB", "worker MB", "warm s", "ratio",
+                "CPU s", "server MB", "the page said (cold)"], rows)  # fmt: skip
+    print(f"\nratio: seconds / the reference's {reference_wall:.2f} s; CPU: the server and its "
+          "workers; MB: peak resident memory (the largest worker's); wall times depend on this "
+          "machine's load.")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ Examples::
     python -m lab runs list
     python -m lab runs show 3f2a9c0d1e2b4a5c
     python -m lab audit model.json data.csv --target y --out audit/
+    python -m lab kernels                      # compile the tree engine before the first visitor
 """
 
 import argparse
@@ -35,6 +36,7 @@ from .audit import add_audit_parser, run_audit
 from .checks import check_seed
 from .executors import SchedulerError, check_workers, make_executor, max_workers
 from .jobs import SELECTION_REPEATS, PaperTablesJob
+from .kernels import add_kernels_parser, run_kernels
 from .paper import comparison_frame, engines_frame, write_html
 from .runner import damaged_text, run_job
 from .saved import chosen_settings_frame, delete_run, engine_runs, reopen, saved_runs
@@ -270,6 +272,7 @@ def _parser():
     delete = actions.add_parser("delete")
     delete.add_argument("run_id")
     add_audit_parser(commands)
+    add_kernels_parser(commands)
     return parser  # fmt: skip
 
 
@@ -473,7 +476,8 @@ def _print_frame(frame, out):
 
 _COMMANDS = {"conditioning": _conditioning, "engines-table": _engines_table,
              "split-bias": _split_bias,
-             "paper-settings": _paper_settings, "runs": _runs, "audit": run_audit}  # fmt: skip
+             "paper-settings": _paper_settings, "runs": _runs, "audit": run_audit,
+             "kernels": run_kernels}  # fmt: skip
 
 
 def main(argv=None, out=None):
@@ -481,7 +485,8 @@ def main(argv=None, out=None):
     out = out or sys.stdout
     args = _parser().parse_args(argv)
     try:
-        store = None if args.command == "audit" else _store(args)  # audit saves nothing
+        # audit and kernels save nothing
+        store = None if args.command in ("audit", "kernels") else _store(args)
         _COMMANDS[args.command](args, store, out)
     except (DataError, SchedulerError, ValueError, KeyError) as error:
         message = error.args[0] if isinstance(error, KeyError) and error.args else error

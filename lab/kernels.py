@@ -13,8 +13,12 @@ a queue served by one worker at a time: those a page waits for first, then the o
 the order given (the pages' order). A worker that runs over its memory budget ends after
 its request and a new one takes the next. A request whose worker fails, or that cannot
 start one, fails: the page then compiles in its own process, as a notebook does.
+
+``python -m lab kernels`` compiles them all at once (:func:`run_kernels`), to prepare a
+machine before its first visitor: an image being built, a class's server the day before.
 """
 
+import argparse
 import json
 import os
 import subprocess
@@ -24,9 +28,15 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from trees.kernels import PARTS, part_compiled, plan_compiled
+from trees.kernels import PARTS, part_compiled, plan_compiled, warm_up_part
 
-__all__ = ["KernelPreparation", "Request", "preparation"]
+__all__ = [
+    "KernelPreparation",
+    "Request",
+    "add_kernels_parser",
+    "preparation",
+    "run_kernels",
+]
 
 ROOT = Path(__file__).resolve().parent.parent
 # A worker ends after a request that leaves it above this many MB (a fresh one starts at
@@ -249,3 +259,34 @@ def preparation():
 def steps_of(what):
     """How many steps a request of ``what`` has (a part's steps; a plan is one)."""
     return len(PARTS[what[1]]) if what[0] == "part" else 1
+
+
+def _part_names(text):
+    """``--parts``: names of ``trees.kernels.PARTS`` separated by commas."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in PARTS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"unknown parts {unknown}; the parts are {', '.join(PARTS)}"
+        )
+    return names
+
+
+def add_kernels_parser(commands):
+    """The ``kernels`` command of ``python -m lab``."""
+    kernels = commands.add_parser(
+        "kernels",
+        help="compile the tree engine on this machine now, as the app's first start would",
+    )
+    kernels.add_argument("--parts", type=_part_names, help="parts to compile (default: all)")
+
+
+def run_kernels(args, store, out):
+    """Compile (or load) every part, or those of ``--parts``, saying how long each took."""
+    names = args.parts or list(PARTS)
+    for number, name in enumerate(names, start=1):
+        compiled_before, started = part_compiled(name), time.perf_counter()
+        warm_up_part(name)
+        how = "loaded" if compiled_before else "compiled"
+        seconds = time.perf_counter() - started
+        out.write(f"{number}/{len(names)} {name}: {how} in {seconds:.1f} s\n")

@@ -141,3 +141,15 @@ def test_nothing_is_said_on_a_machine_that_compiled_the_parts(monkeypatch):
     with engine.reporting(slot):
         engine.prepare(["tree", "forest"])
     assert slot.shown == [None]
+
+
+def test_the_command_line_compiles_the_parts_asked_for(capsys):
+    from lab.cli import main
+
+    out = io.StringIO()
+    assert main(["kernels", "--parts", "tree,walks"], out=out) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("1/2 tree: ") and lines[1].startswith("2/2 walks: ")
+    with pytest.raises(SystemExit) as exit_:
+        main(["kernels", "--parts", "tree,leaves"])
+    assert exit_.value.code == 2 and "unknown parts ['leaves']" in capsys.readouterr().err
