@@ -6,10 +6,11 @@ and times, from the user's action to the end of the app's run (the frame's
 
 * the first render of the page (a fresh browser tab, the server already warm),
   by the wall clock from the navigation;
-* three interactions with the page's own controls: the first number input
-  stepped up, the first slider moved one step, the first select box set to
-  its second option (or the next control of another kind when a page has
-  none of these). These are timed inside the page, on the browser's clock:
+* the page's own controls: the first number input stepped up, the first
+  slider moved one step, the first select box set to another option, the
+  first radio set to another option, the buttons the page is used through
+  (Grow's Step, the first lesson's Next); then a click on each of the page's
+  tabs, one after the other, and back on the first. These are timed inside the page, on the browser's clock:
   from the input event (the ``pointerdown`` or ``keydown`` that the user's
   click or key press makes) to the first frame that shows the run's marker.
   The wall clock around Playwright's ``click`` would add its own work before
@@ -20,10 +21,11 @@ and times, from the user's action to the end of the app's run (the frame's
 As every benchmark of the project, it prints a ratio to scikit-learn
 measured in the same run: each time divided by the time of fitting and
 scoring one scikit-learn tree on 5,000 x 10 rows, a yardstick of how busy
-the machine is. The target is 0.5 s per interaction on the bundled data.
+the machine is. The target is 0.5 s per interaction on the bundled data; a
+second table gives each page's slowest interaction (its first render apart).
 
 Run: ``python -m bench.bench_pages`` (needs Chromium; ``--pages grow,data`` to
-pick pages, ``--repeat 3`` to repeat each interaction).
+pick pages, ``--repeat 3`` to repeat each interaction, tab clicks included).
 """
 
 import argparse
@@ -53,7 +55,11 @@ _CONTROLS = {
     "number input": '[data-testid="stMain"] [data-testid="stNumberInput"]',
     "slider": '[data-testid="stMain"] [data-testid="stSlider"]',
     "select box": '[data-testid="stMain"] [data-testid="stSelectbox"]',
+    "radio": '[data-testid="stMain"] [data-testid="stRadio"]',
 }
+# The buttons a page is used through, pressed once each (a page's other buttons start long
+# runs, which show progress and a Stop instead of answering within the target).
+_BUTTONS = {"grow": ("Step",), "first_lesson": ("Next →",)}
 
 
 def _free_port():
@@ -95,6 +101,7 @@ def _serve():
         process.wait(timeout=20)
 
 
+TARGET_SECONDS = 0.5  # an interaction on the bundled data answers within this, in the page
 # An input that starts no run within this time changed nothing (e.g. an option that the page
 # puts back): the benchmark goes on to the next control rather than wait for ever. A page's
 # slowest run on an idle server takes a few seconds.
@@ -144,6 +151,11 @@ def _interact(page, kind, index, before_action=None):
     if kind == "number input":
         arm(page)
         control.locator('button[data-testid="stNumberInputStepUp"]').click()
+    elif kind == "radio":  # an option not chosen yet (the first lesson's prediction, say)
+        options = control.locator('[role="radiogroup"] label')
+        option = options.filter(has_not=page.locator("input:checked")).first
+        arm(page)
+        option.click()
     elif kind == "slider":
         control.locator(
             'input[type="range"]'
@@ -173,6 +185,41 @@ def _open_expanders(page):
             summary.click()
 
 
+_TABS = '[data-testid="stMain"] [role="tablist"] [role="tab"]'
+
+
+def _time_tabs(page, run, repeat):
+    """Click each tab of the page's first tab bar after the first, then the first again; return
+    the run reached and ``(label, in-page seconds, wall seconds)`` per tab (medians)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    tabs = page.locator(_TABS)
+    labels = [t.inner_text().strip() for t in tabs.all() if t.is_visible()]
+    results = []
+    for label in [*labels[1:], *labels[:1]] if len(labels) > 1 else []:
+        in_page, wall = [], []
+        for _ in range(repeat):
+            tab = page.locator(_TABS).filter(has_text=label).first
+            tab.scroll_into_view_if_needed()
+            page.evaluate(_ARM_INPUT_CLOCK_JS)
+            started = time.perf_counter()
+            tab.click()
+            try:
+                run, seconds = _wait_for_run_in_page(page, run, _NO_RUN_AFTER_MS)
+            except PlaywrightTimeout:  # a tab already open: nothing to run
+                break
+            wall.append(time.perf_counter() - started)
+            in_page.append(seconds if seconds is not None else wall[-1])
+            if label != labels[0]:  # back to the first tab, so the next click opens it again
+                page.locator(_TABS).filter(has_text=labels[0]).first.click()
+                run = _wait_for_run(page, run)
+        if in_page:
+            results.append(
+                (f"tab {label[:28]}", statistics.median(in_page), statistics.median(wall))
+            )
+    return run, results
+
+
 def _time_page(browser, url, spec, repeat):
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -198,8 +245,16 @@ def _time_page(browser, url, spec, repeat):
             in_page.append(seconds if seconds is not None else wall[-1])
         if in_page:
             results.append((kind, statistics.median(in_page), statistics.median(wall)))
+    for label in _BUTTONS.get(spec.url_path, ()):
+        page.evaluate(_ARM_INPUT_CLOCK_JS)
+        started = time.perf_counter()
+        page.get_by_role("button", name=label, exact=True).first.click()
+        run, seconds = _wait_for_run_in_page(page, run, _NO_RUN_AFTER_MS)
+        wall = time.perf_counter() - started
+        results.append((f"button {label}", seconds if seconds is not None else wall, wall))
+    run, tab_results = _time_tabs(page, run, repeat)
     page.close()
-    return first, results
+    return first, results + tab_results
 
 
 def main(argv=None):
@@ -217,7 +272,7 @@ def main(argv=None):
         sys.exit("No Chromium on this machine: apt-get install chromium.")
     from playwright.sync_api import sync_playwright
 
-    rows = []
+    rows, slowest = [], []
     with _serve() as url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=chromium,
@@ -228,6 +283,10 @@ def main(argv=None):
             yardstick = sklearn_yardstick()
             first, interactions = _time_page(browser, url, spec, args.repeat)
             print(f"{spec.url_path}: done", file=sys.stderr, flush=True)
+            if interactions:
+                kind, seconds, _ = max(interactions, key=lambda item: item[1])
+                slowest.append([spec.url_path, kind, f"{seconds:.2f}", f"{seconds / yardstick:.0f}",
+                                "yes" if seconds <= TARGET_SECONDS else "no"])  # fmt: skip
             for kind, seconds, wall in [("first render", first, first), *interactions]:
                 rows.append(
                     [
@@ -243,6 +302,9 @@ def main(argv=None):
         f"Pages in headless Chromium ({os.cpu_count()} cores); ratio = time / one scikit-learn tree fit"
     )
     print_rows(["page", "action", "seconds", "ratio", "wall"], rows)
+    print()
+    print(f"Each page's slowest interaction (target: {TARGET_SECONDS} s)")
+    print_rows(["page", "slowest interaction", "seconds", "ratio", "within"], slowest)
 
 
 if __name__ == "__main__":

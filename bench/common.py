@@ -36,21 +36,23 @@ def best_time(func, repeat=3):
     return best, result
 
 
-def interleaved(ours, theirs, repeat=5):
-    """Median wall-clock seconds of ``ours()`` and ``theirs()``, called alternately.
+def interleaved(ours, theirs, repeat=5, clock=time.perf_counter):
+    """Median seconds of ``ours()`` and ``theirs()``, called alternately.
 
-    Each is called once first, untimed (first-call costs such as imports).
+    Each is called once first, untimed (first-call costs such as imports). ``clock``:
+    wall-clock by default; ``time.process_time`` counts the CPU time of every thread of the
+    process, steadier than wall-clock for single-threaded work on a shared machine.
     """
     ours()
     theirs()
     times_ours, times_theirs = [], []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = clock()
         ours()
-        times_ours.append(time.perf_counter() - start)
-        start = time.perf_counter()
+        times_ours.append(clock() - start)
+        start = clock()
         theirs()
-        times_theirs.append(time.perf_counter() - start)
+        times_theirs.append(clock() - start)
     return statistics.median(times_ours), statistics.median(times_theirs)
 
 

@@ -22,12 +22,27 @@ each upload over a pipe (:func:`serve`); the helper forks a child per upload
 (safe: it has no other threads) and kills the child at the time limit. An
 upload then costs a fork, not a new interpreter; one is read at a time, so
 slow uploads cannot take every core of the server.
+
+The same machinery reads other files (:class:`WorkerHelper` is given the
+helper's module; ``lab.model_files`` reads model files with it), with a
+memory limit besides: the child's writable memory is capped at its size when
+forked plus the limit (``RLIMIT_DATA``, :func:`_limit_memory`), so an
+allocation past it raises ``MemoryError`` in the child, not in the server.
+
+The helper and its child end with their parent: a server killed with
+``kill -9`` closes the helper's pipe, which the helper watches while a
+child works (and kills the child), and the child asks the kernel for a
+``SIGKILL`` when the helper dies (Linux's ``PR_SET_PDEATHSIG``; the helper
+forks it from its only thread, so the signal means the helper's end).
 """
 
+import ctypes
 import multiprocessing
+import multiprocessing.connection
 import os
 import pickle
 import select
+import signal
 import subprocess
 import sys
 import threading
@@ -40,6 +55,9 @@ from .upload import MAX_UPLOAD_BYTES, read_table
 __all__ = [
     "TIMEOUT_ENV",
     "UPLOAD_TIMEOUT",
+    "ParentGone",
+    "WorkerHelper",
+    "positive_setting",
     "read_table_in_worker",
     "run_in_worker",
     "serve",
@@ -49,8 +67,23 @@ __all__ = [
 UPLOAD_TIMEOUT = 60.0  # seconds; a workbook within MAX_CELLS reads in about 20 s
 TIMEOUT_ENV = "TREE_BIAS_LAB_UPLOAD_TIMEOUT"
 _GRACE = 30.0  # seconds the helper may take beyond the limit (its own start, the result's trip)
-_HELPER = {"process": None}
-_HELPER_LOCK = threading.Lock()
+_PR_SET_PDEATHSIG = 1  # prctl's option number, from linux/prctl.h
+
+
+class ParentGone(Exception):
+    """The helper's parent ended (its request pipe closed) while a child worked."""
+
+
+def positive_setting(name, default):
+    """The positive number in the environment variable ``name``, or ``default``.
+
+    A value that is not a positive, finite number is ignored.
+    """
+    try:
+        value = float(os.environ.get(name, ""))
+    except ValueError:
+        return default
+    return value if 0 < value < float("inf") else default
 
 
 def upload_timeout():
@@ -58,31 +91,88 @@ def upload_timeout():
 
     A value that is not a positive number is ignored.
     """
-    try:
-        value = float(os.environ.get(TIMEOUT_ENV, ""))
-    except ValueError:
-        return UPLOAD_TIMEOUT
-    return value if 0 < value < float("inf") else UPLOAD_TIMEOUT
+    return positive_setting(TIMEOUT_ENV, UPLOAD_TIMEOUT)
 
 
 # ------------------------------------------------------------ in the helper
-def _child(connection, function, args):
+def _die_with_parent():
+    """Ask Linux to kill this process when its parent ends (module docstring); elsewhere,
+    the parent's watch of its own pipe is all there is."""
+    if not sys.platform.startswith("linux"):
+        return
+    parent = os.getppid()
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent ended before the request took effect
+        os._exit(1)
+
+
+def _limit_memory(memory):
+    """Cap this process's writable private memory at its present size plus ``memory`` bytes.
+
+    ``RLIMIT_DATA`` (Linux >= 4.7: the heap, anonymous mappings, and reserved
+    regions as they are made writable) against the process's ``VmData``, not
+    ``RLIMIT_AS``: glibc and the libraries reserve address space they fill
+    later (64 MB a malloc arena), which an address-space cap would not count.
+    Elsewhere (no ``/proc``) nothing is capped.
+    """
+    import resource
+
+    try:
+        with open("/proc/self/status") as status:
+            line = next(line for line in status if line.startswith("VmData:"))
+        size = int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError, StopIteration):
+        return
+    _, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    cap = size + int(memory)
+    resource.setrlimit(resource.RLIMIT_DATA, (cap if hard < 0 else min(cap, hard), hard))
+
+
+def _child(connection, function, args, refusals=(DataError,), memory=None):
     """Run ``function(*args)`` in the worker and send ``(status, value)`` back."""
+    _die_with_parent()
+    if memory is not None:
+        _limit_memory(memory)
     try:
         outcome = ("ok", function(*args))
-    except DataError as err:
+    except refusals as err:
         outcome = ("refused", str(err))
+    except MemoryError:
+        outcome = ("memory", "the reader needed more memory than its limit")
+    except SystemError as err:
+        # Under a memory limit, C code whose allocation failed may return an error without
+        # setting one (measured: numpy, reading a model with a 5 MB limit): the limit's doing.
+        outcome = ("memory" if memory is not None else "failed", f"SystemError: {err}")
     except Exception as err:  # a bug, reported to the caller as one
         outcome = ("failed", f"{type(err).__name__}: {err}")
     try:
         connection.send(outcome)
+    except MemoryError:  # a result too large to send within the limit
+        connection.send(("memory", "the result needed more memory than the limit"))
     except Exception as err:  # a result that cannot be pickled
         connection.send(("failed", f"{type(err).__name__}: {err}"))
     finally:
         connection.close()
 
 
-def run_in_worker(function, args, timeout, context=None):
+def _wait(receiver, timeout, watch):
+    """Wait for the child's answer; raise :class:`ParentGone` if ``watch`` (the helper's
+    request pipe) becomes readable first: its parent closed it (it ended), or broke the
+    protocol; either way the child's work has no one to go to."""
+    waited = [receiver] + ([watch] if watch is not None else [])
+    ready = multiprocessing.connection.wait(waited, timeout)
+    if receiver in ready:
+        return True
+    if ready:
+        raise ParentGone("the helper's parent closed its pipe")
+    return False
+
+
+def run_in_worker(function, args, timeout, context=None, refusals=(DataError,), memory=None,
+                  watch=None):  # fmt: skip
     """``function(*args)`` in a new process, killed after ``timeout`` seconds.
 
     Parameters
@@ -96,6 +186,13 @@ def run_in_worker(function, args, timeout, context=None):
     context : multiprocessing context, optional
         ``fork`` where there is one (the helper has no other threads, so a
         fork is safe there), else ``spawn``.
+    refusals : tuple of exception types
+        What ``function`` raises for a bad file (its message is for the user).
+    memory : int, optional
+        Bytes the process may allocate beyond its size when it starts (Linux).
+    watch : file object, optional
+        The helper's request pipe: the child is killed, and :class:`ParentGone`
+        raised, when it becomes readable while the child works (module docstring).
 
     Returns
     -------
@@ -106,10 +203,15 @@ def run_in_worker(function, args, timeout, context=None):
     ------
     TimeoutError
         When it ran longer than ``timeout`` (the process is then killed).
-    DataError
-        As ``function`` raised it.
+    DataError or another of ``refusals``
+        As ``function`` raised it (a ``refusals`` type other than ``DataError``
+        is raised as a ``ValueError`` with its message).
+    MemoryError
+        When it needed more than ``memory``.
     ChildProcessError
         When the process died (killed for its memory, say) before it answered.
+    ParentGone
+        When ``watch`` says the helper's parent is gone.
     RuntimeError
         When ``function`` raised another exception.
     """
@@ -117,11 +219,12 @@ def run_in_worker(function, args, timeout, context=None):
         forks = "fork" in multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if forks else "spawn")
     receiver, sender = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(sender, function, args), daemon=True)
+    process = context.Process(target=_child, args=(sender, function, args, refusals, memory),
+                              daemon=True)  # fmt: skip
     process.start()
     try:
         sender.close()  # the child holds its own copy: EOF reaches us if it dies
-        if not receiver.poll(timeout):
+        if not _wait(receiver, timeout, watch):
             raise TimeoutError(f"still running after {timeout:g} s")
         try:
             status, value = receiver.recv()
@@ -134,30 +237,50 @@ def run_in_worker(function, args, timeout, context=None):
         process.join()
         receiver.close()
     if status == "refused":
-        raise DataError(value)
+        raise DataError(value) if DataError in refusals else ValueError(value)
+    if status == "memory":
+        raise MemoryError(value)
     if status == "failed":
         raise RuntimeError(value)
     return value
 
 
-def serve(requests, answers):
-    """The helper's loop: read ``(data, filename, max_bytes, timeout)``, answer ``(status, value)``.
+def _pipe_of(stream):
+    """``stream`` when it is an operating-system pipe or file (one can wait on it), else None."""
+    try:
+        stream.fileno()
+    except (AttributeError, OSError, ValueError):  # io.BytesIO, in the tests
+        return None
+    return stream
+
+
+def serve(requests, answers, function=read_table, refusals=(DataError,)):
+    """The helper's loop: read ``(args, timeout, memory)``, answer ``(status, value)``.
 
     Each request is a pickle on ``requests``; each answer, a pickle on
-    ``answers``: ``("ok", table)``, ``("refused", message)``, ``("timeout",
-    seconds)``, ``("died", description)`` (the worker process died) or
-    ``("failed", description)`` (a bug). Returns when ``requests`` ends.
+    ``answers``: ``("ok", what function(*args) returned)``, ``("refused",
+    message)``, ``("timeout", seconds)``, ``("memory", memory)`` (it needed
+    more than ``memory`` bytes; None: no limit), ``("died", description)``
+    (the worker process died) or ``("failed", description)`` (a bug).
+    Returns when ``requests`` ends, or when its parent ends during a read.
     """
+    watch = _pipe_of(requests)
     while True:
         try:
-            data, filename, max_bytes, timeout = pickle.load(requests)
+            args, timeout, memory = pickle.load(requests)
         except EOFError:
             return
         try:
-            outcome = ("ok", run_in_worker(read_table, (data, filename, max_bytes), timeout))
+            result = run_in_worker(function, args, timeout, refusals=refusals, memory=memory,
+                                   watch=watch)  # fmt: skip
+            outcome = ("ok", result)
+        except ParentGone:
+            return
         except TimeoutError:
             outcome = ("timeout", timeout)
-        except DataError as err:
+        except MemoryError:
+            outcome = ("memory", memory)
+        except (DataError, ValueError) as err:
             outcome = ("refused", str(err))
         except ChildProcessError as err:
             outcome = ("died", str(err))
@@ -167,54 +290,85 @@ def serve(requests, answers):
         answers.flush()
         # The helper lives as long as the server: the file and the table it just passed on
         # would otherwise stay in its heap until the next upload (tens of MB for a large one).
-        data = outcome = None
+        args = result = outcome = None
         give_back_freed_memory()
 
 
-def _main():
+def helper_main(function=read_table, refusals=(DataError,)):
+    """A helper's entry point: :func:`serve` on its standard input and output."""
     # The answers go to a copy of stdout, and stdout itself now writes to stderr: a library
     # that prints while parsing cannot corrupt the answers.
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-    serve(sys.stdin.buffer, answers)
+    serve(sys.stdin.buffer, answers, function, refusals)
 
 
 # ------------------------------------------------------------ in the app
-def _helper():
-    """The running helper process (started on first use, and again if it died)."""
-    process = _HELPER["process"]
-    if process is None or process.poll() is not None:
-        root = str(Path(__file__).resolve().parent.parent)
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
-        process = subprocess.Popen(
-            [sys.executable, "-m", "datasets.upload_worker"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            env=env,
-            cwd=root,
-        )
-        _HELPER["process"] = process
-    return process
+class WorkerHelper:
+    """The helper process of one reader, run as ``python -m <module>`` (module docstring).
+
+    Started on first use, and again if it died; one request at a time.
+
+    Parameters
+    ----------
+    module : str
+        The helper's module: its ``__main__`` calls :func:`helper_main` with its reader.
+    env : dict, optional
+        Environment variables set for the helper (on top of the server's).
+    """
+
+    def __init__(self, module, env=None):
+        self.module, self.env = module, dict(env or {})
+        self.process, self.lock = None, threading.Lock()
+
+    def _running(self):
+        process = self.process
+        if process is None or process.poll() is not None:
+            root = str(Path(__file__).resolve().parent.parent)
+            env = {**os.environ, **self.env}
+            env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+            process = subprocess.Popen(
+                [sys.executable, "-m", self.module],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                env=env,
+                cwd=root,
+            )
+            self.process = process
+        return process
+
+    def start(self):
+        """Start the helper now (it imports its reader's libraries while a user picks a file);
+        returns at once when another caller holds it (it is then running already)."""
+        if self.lock.acquire(blocking=False):
+            try:
+                self._running()
+            finally:
+                self.lock.release()
+
+    def ask(self, args, timeout, memory=None):
+        """The helper's answer ``(status, value)`` to reading ``args`` (:func:`serve`); the
+        helper is killed (and restarted next time) when it does not answer within the time
+        limit and a grace, or its pipe breaks (then the status is "died")."""
+        wait = timeout + _GRACE
+        with self.lock:
+            process = self._running()
+            try:
+                pickle.dump((args, timeout, memory), process.stdin,
+                            protocol=pickle.HIGHEST_PROTOCOL)  # fmt: skip
+                process.stdin.flush()
+                if os.name == "posix":  # select() waits on pipes on POSIX systems only
+                    ready, _, _ = select.select([process.stdout], [], [], wait)
+                    if not ready:
+                        raise TimeoutError(f"the helper did not answer in {wait:g} s")
+                return pickle.load(process.stdout)
+            except (OSError, EOFError, TimeoutError, pickle.UnpicklingError) as err:
+                process.kill()
+                process.wait()
+                return ("died", f"{type(err).__name__}: {err}")
 
 
-def _ask(request, wait):
-    """The helper's answer to ``request``; the helper is killed (and restarted next time)
-    when it does not answer within ``wait`` seconds or its pipe breaks."""
-    with _HELPER_LOCK:
-        process = _helper()
-        try:
-            pickle.dump(request, process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
-            process.stdin.flush()
-            if os.name == "posix":  # select() waits on pipes on POSIX systems only
-                ready, _, _ = select.select([process.stdout], [], [], wait)
-                if not ready:
-                    raise TimeoutError(f"the helper did not answer in {wait:g} s")
-            return pickle.load(process.stdout)
-        except (OSError, EOFError, TimeoutError, pickle.UnpicklingError) as err:
-            process.kill()
-            process.wait()
-            return ("died", f"{type(err).__name__}: {err}")
+_TABLES = WorkerHelper("datasets.upload_worker")
 
 
 def read_table_in_worker(data, filename=None, max_bytes=MAX_UPLOAD_BYTES, timeout=None):
@@ -242,7 +396,7 @@ def read_table_in_worker(data, filename=None, max_bytes=MAX_UPLOAD_BYTES, timeou
         When the worker failed for another reason (a bug).
     """
     timeout = upload_timeout() if timeout is None else float(timeout)
-    status, value = _ask((bytes(data), filename, max_bytes, timeout), timeout + _GRACE)
+    status, value = _TABLES.ask((bytes(data), filename, max_bytes), timeout)
     if status == "ok":
         return value
     if status == "refused":
@@ -253,7 +407,7 @@ def read_table_in_worker(data, filename=None, max_bytes=MAX_UPLOAD_BYTES, timeou
             "fewer rows or columns, or save the table as CSV (the fastest format to read) and "
             "upload that."
         )
-    if status == "died":
+    if status in ("died", "memory"):
         raise DataError(
             "Reading this file stopped before it was done (it may need more memory than the "
             "server has). Upload fewer rows or columns, or save the table as CSV and upload that."
@@ -262,4 +416,4 @@ def read_table_in_worker(data, filename=None, max_bytes=MAX_UPLOAD_BYTES, timeou
 
 
 if __name__ == "__main__":
-    _main()
+    helper_main()

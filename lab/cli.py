@@ -17,6 +17,7 @@ Examples::
     python -m lab runs list
     python -m lab runs show 3f2a9c0d1e2b4a5c
     python -m lab audit model.json data.csv --target y --out audit/
+    python -m lab parity model.txt data.csv --target y --export model.onnx --conditioning average
     python -m lab kernels                      # compile the tree engine before the first visitor
 """
 
@@ -38,6 +39,8 @@ from .executors import SchedulerError, check_workers, make_executor, max_workers
 from .jobs import SELECTION_REPEATS, PaperTablesJob
 from .kernels import add_kernels_parser, run_kernels
 from .paper import comparison_frame, engines_frame, write_html
+from .parity import add_parity_parser, run_parity
+from .paths import check_output_file
 from .runner import damaged_text, run_job
 from .saved import chosen_settings_frame, delete_run, engine_runs, reopen, saved_runs
 from .search import SettingsSearchJob, chosen_settings
@@ -272,6 +275,7 @@ def _parser():
     delete = actions.add_parser("delete")
     delete.add_argument("run_id")
     add_audit_parser(commands)
+    add_parity_parser(commands)
     add_kernels_parser(commands)
     return parser  # fmt: skip
 
@@ -367,8 +371,16 @@ def _selected(args, names, store, out):
     return selected
 
 
+def _check_exports(args):
+    """``--csv`` and ``--html`` checked writable before a run (``lab.paths``)."""
+    check_output_file(args.csv, "--csv")
+    check_output_file(args.html, "--html")
+
+
 def _conditioning(args, store, out):
-    # Every setting is checked (the job's constructor) before a run, the selection's too, starts.
+    # Every setting is checked (the job's constructor, the library's own ranges included) and
+    # every output path, before a run, the selection's too, starts.
+    _check_exports(args)
     job = PaperTablesJob(
         names=resolve_names(args.datasets), models=_models(args), n_repeats=args.repeats,
         n_splits=args.folds, random_state=args.seed, engine=args.engine,
@@ -393,6 +405,7 @@ def _export(frame, args, title):
 
 
 def _engines_table(args, store, out):
+    _check_exports(args)
     engines = [e.strip() for e in args.engines.split(",") if e.strip()]
     unknown = [e for e in engines if e not in ENGINES]
     if unknown:
@@ -477,7 +490,15 @@ def _print_frame(frame, out):
 _COMMANDS = {"conditioning": _conditioning, "engines-table": _engines_table,
              "split-bias": _split_bias,
              "paper-settings": _paper_settings, "runs": _runs, "audit": run_audit,
-             "kernels": run_kernels}  # fmt: skip
+             "parity": run_parity, "kernels": run_kernels}  # fmt: skip
+
+
+def _os_error_sentence(error):
+    """An operating system's error on a file as one sentence: the file, and why."""
+    reason = (error.strerror or str(error)).lower()
+    if error.filename is None:
+        return f"a file could not be read or written ({reason})."
+    return f"{error.filename} could not be read or written ({reason})."
 
 
 def main(argv=None, out=None):
@@ -485,8 +506,8 @@ def main(argv=None, out=None):
     out = out or sys.stdout
     args = _parser().parse_args(argv)
     try:
-        # audit and kernels save nothing
-        store = None if args.command in ("audit", "kernels") else _store(args)
+        # audit, parity and kernels save nothing
+        store = None if args.command in ("audit", "parity", "kernels") else _store(args)
         _COMMANDS[args.command](args, store, out)
     except (DataError, SchedulerError, ValueError, KeyError) as error:
         message = error.args[0] if isinstance(error, KeyError) and error.args else error
@@ -495,6 +516,9 @@ def main(argv=None, out=None):
     except StoreError as error:
         print(f"tree-bias-lab: error: {error}", file=sys.stderr)
         return 1
+    except OSError as error:  # a file the command reads or writes, refused by the system
+        print(f"tree-bias-lab: error: {_os_error_sentence(error)}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("tree-bias-lab: interrupted; run the same command again to resume.", file=sys.stderr)
         return 130

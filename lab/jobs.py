@@ -19,12 +19,14 @@ from importlib import metadata
 import numpy as np
 
 from datasets import DataError, fingerprint, load
+from datasets.bundled import PAPER_CLASSIFICATION
 from datasets.source000 import paper_settings
 from trees.conditioning import (
     ALL_DATA,
     LIBRARY_ENGINES,
     PAPER_RANDOM_STATE,
     ConditioningResult,
+    check_library_params,
     combine_conditioning,
     conditioning_plan,
     engine_versions,
@@ -316,6 +318,10 @@ class PaperTablesJob(_SavedJob):
                   random_state=check_seed(self.random_state, "seed of the folds"),
                   extra_params=without_default_options(self.extra_params),
                   selected=tuple(sorted(self.selected)))  # fmt: skip
+        if self.engine in LIBRARY_ENGINES and self.extra_params:
+            # the library's own ranges, before a run exists (a run refused by the library at
+            # its first fit would be saved as failed)
+            check_library_params(self.engine, dict(self.extra_params), self._tasks())
         if self.selected and self.engine not in LIBRARY_ENGINES:
             raise ValueError(
                 "Settings chosen per dataset apply to the library engines; the trees and "
@@ -326,6 +332,12 @@ class PaperTablesJob(_SavedJob):
             raise ValueError(
                 f"No chosen settings for {', '.join(missing)}: run the selection first."
             )
+
+    def _tasks(self):
+        """The tasks of the run's datasets ("classification", "regression"), in that order."""
+        found = {"classification" if n in PAPER_CLASSIFICATION else "regression"
+                 for n in self.names}  # fmt: skip
+        return tuple(t for t in ("classification", "regression") if t in found)
 
     def job(self, name, model):
         if self.engine in LIBRARY_ENGINES:

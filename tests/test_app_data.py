@@ -278,3 +278,55 @@ def test_the_scatter_axes_are_shared_and_follow_the_dataset():
     columns = state_columns(at)
     titles = [f["layout"]["title"]["text"] for f in plotly_figures(at)]
     assert f"{columns[1]} against {columns[0]}" in titles
+
+
+def test_the_apps_own_address_bar_is_not_read_back_as_a_links_values():
+    """Issue 57, item 4: after another dataset came in (an upload, a guide's "Set up"), the
+    scatter's axes of the old data, which the app had written into the address bar itself,
+    were read as a link's and refused in a note on the projector ("The link's value a for
+    data_scatter_x was not used")."""
+    at = open_page("app_pages/data/data.py")
+    assert at.query_params["data_scatter_x"] == "a"  # the app wrote it: not a link's value
+    by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("iris").run()
+    _clean(at)
+    assert not [i.value for i in at.info if "was not used" in i.value]
+    assert at.query_params["data_scatter_x"] != "a"
+
+
+def test_the_headline_does_not_count_an_excluded_id_column_as_a_feature():
+    """Issue 57, item 6: "from 2 features" for a table of one feature and a running number."""
+    at = open_page("app_pages/data/data.py")
+    csv = b"customer_id,age,bought\n" + b"".join(
+        f"{1000 + i},{20 + (i * 7) % 40},{i % 2}\n".encode() for i in range(60)
+    )
+    _upload(at, "shop.csv", csv)
+    by_key(at.button, "data_use_upload").click().run()
+    _clean(at)
+    sentence = html.unescape(at.markdown[0].value).replace("\u2060", "")
+    assert "from 1 feature (besides 1 ID-like column) on 60 rows" in sentence, sentence
+    assert "1 of the 1 numeric features" in sentence or "no numeric feature" in sentence
+
+
+def test_the_lattice_column_does_not_change_with_the_unit():
+    """Issue 61, item 3: one table measured in micrometres and in metres. A particle's
+    diameter is continuous, its position on a 0.1 µm grid a lattice, in either unit; the Data
+    page said "lattice" of the continuous column in metres (values below 1e-6)."""
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    length_um = rng.uniform(0.05, 1.0, 300)
+    grid_um = 0.1 * rng.integers(0, 12, 300)
+    label = (length_um > 0.5).astype(int)
+    flags = {}
+    for unit, factor in (("micrometres", 1.0), ("metres", 1e-6)):
+        rows = "".join(
+            f"{float(a * factor)!r},{float(b * factor)!r},{c}\n"  # every digit kept
+            for a, b, c in zip(length_um, grid_um, label, strict=True)
+        )
+        at = open_page("app_pages/data/data.py")
+        _upload(at, f"cells_{unit}.csv", f"length,grid,label\n{rows}".encode())
+        by_key(at.button, "data_use_upload").click().run()
+        _clean(at)
+        features = _table(at, "lattice").set_index("feature")
+        flags[unit] = features["lattice"].to_dict()
+    assert flags["micrometres"] == flags["metres"] == {"length": False, "grid": True}

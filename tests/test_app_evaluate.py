@@ -389,3 +389,21 @@ def test_kept_missing_values_are_routed_by_the_evaluated_tree():
     at = open_with_kept_missing("app_pages/evaluate/evaluate.py")
     assert not at.exception and not at.error
     assert "or missing" in tree_views(at)[0]["svg"]
+
+
+def test_table_41s_sentence_reads_the_misclassification_row_on_screen():
+    """Issue 57, item 6: a fixed "0.0175" stood beside a row that showed 0.014."""
+    from app_pages.evaluate.table_41 import misclassification_sentence
+
+    def rows(error):
+        return [
+            {"criterion": "gini", "train error": 0.0},
+            {"criterion": "report_misclassification", "train error": error},
+        ]
+
+    assert "here is 0.0175: the report prints 0.017, the same cut" in misclassification_sentence(
+        rows(0.0175)
+    )
+    other = misclassification_sentence(rows(0.014))
+    assert "here is 0.0140; the report prints 0.017" in other and "same" not in other
+    assert misclassification_sentence(rows(0.0)[:1]) == ""

@@ -275,3 +275,23 @@ def test_large_near_tie_trees_grow_in_the_background_and_a_stop_says_so(large, m
     at.run()
     _clean(at)
     assert "Alternative paths of the" in " | ".join(_titles(at))
+
+
+def test_the_count_of_fragile_splits_says_what_it_means():
+    """Issue 57, item 9: "8 of 8 fragile" on the wine data said nothing a student can use."""
+    from app_pages.instability.splits import fragility_words
+    from datasets import load
+    from trees import DecisionTreeClassifier
+    from trees.instability import split_confidence
+    from trees.tasks import train_test_rows
+    from viz.stability import confidence_badges
+
+    data = load("wine")
+    X, y = data.arrays()
+    train, _ = train_test_rows("classification", y, 0.3, 0)
+    model = DecisionTreeClassifier(max_depth=4).fit(X[train], y[train])
+    table = split_confidence(model, X[train], y[train], n_bootstrap=50)
+    words = fragility_words(table, confidence_badges(table), len(train))
+    assert words.startswith("**Every split is fragile, the root too (removing 1 row changes")
+    assert "A shallower tree (Settings)" in words
+    assert fragility_words(None, {}, len(train)) == ""

@@ -268,3 +268,26 @@ def test_a_large_noise_study_runs_in_the_background_and_a_stop_keeps_nothing_as_
     assert any("split on a noise column" in m.value for m in at.markdown)  # all 20 resamples
     server_computations().clear()
     kept_result.clear()
+
+
+def test_the_verdict_says_yes_only_past_chance_and_names_a_signal():
+    """Issue 57, item 7: a bold "Yes" at a sign test's p = 1 (100% against 97% of refits), for a
+    many-valued column that simply carries the class."""
+    import numpy as np
+
+    from app_pages.split_bias.root_choice import root_verdict
+    from trees.selection_bias import many_valued_shares
+
+    outcome = {
+        "refits": 30,
+        "distinct": np.array([30, 2]),
+        "roots": {"gini": np.zeros(30, dtype=int), "p_value": np.array([0] * 29 + [1])},
+    }
+    summary = many_valued_shares(outcome)
+    assert (summary["gini"], round(summary["p_value"], 2), summary["chance"]) == (1.0, 0.97, 1.0)
+    verdict = root_verdict(outcome, ["signal", "coin"])
+    assert verdict.startswith("**No sign of the bias here")
+    assert "carry the class's signal" in verdict and "**Yes" not in verdict
+    # Past chance, the verdict is given.
+    outcome["roots"]["p_value"] = np.array([0] * 10 + [1] * 20)
+    assert root_verdict(outcome, ["signal", "coin"]).startswith("**Yes: your many-valued")

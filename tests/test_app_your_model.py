@@ -5,17 +5,17 @@ import io
 import numpy as np
 import pytest
 
+from app_pages.your_model.rows import audited_rows
 from app_pages.your_model.words import (
     audit_table_in_words,
     changed_rows,
     changes_sentence,
     corrected_predictions,
-    fit_problem,
     key_figures,
     model_text,
     probes_in_words,
 )
-from tests.apptest_helpers import by_key, open_page, open_tab
+from tests.apptest_helpers import by_key, open_page, open_tab, shown
 from ui import state
 
 PAGE = "app_pages/your_model/your_model.py"
@@ -45,7 +45,7 @@ def lattice_audit():
 
 def test_words_say_what_changes(lattice_audit):
     audit, X = lattice_audit
-    summary = audit.summary()
+    summary = audit.headline_figures()
     figures = dict((label, value) for label, value, _ in key_figures(summary))
     assert figures["Class changes"] == f"{summary['class_changes']:,}"
     table = changed_rows(audit, X)
@@ -100,12 +100,13 @@ def test_probe_rows_are_shown_to_tell_one_ulp_apart(lattice_audit):
     assert len(written) == 3
 
 
-def test_a_model_of_other_features_is_refused_with_what_to_do(lattice_audit):
-    audit, _ = lattice_audit
-    assert "trained on 2 features and the current dataset has 3" in fit_problem(
-        audit.model, 3, ["a", "b", "c"]
-    )
-    assert fit_problem(audit.model, 2, ["a", "b"]) is None
+def test_a_model_of_other_columns_is_refused_with_what_to_do(lattice_audit):
+    from trees.interop import ModelInputError
+
+    audit, X = lattice_audit
+    with pytest.raises(ModelInputError, match="takes 2 columns; the rows have 3"):
+        audited_rows(audit.model, X.assign(c=1.0), X.assign(c=1.0))
+    assert audited_rows(audit.model, X, X).kind == "raw"
 
 
 def test_page_trains_each_library_and_audits_it():
@@ -121,17 +122,6 @@ def test_page_trains_each_library_and_audits_it():
         open_tab(at, state.MODEL_TAB, tab)
         _clean(at)
         assert not at.error, [e.value for e in at.error]
-
-
-def test_names_a_library_made_up_are_not_compared(lattice_audit):
-    audit, _ = lattice_audit
-    model = audit.model
-    for generated in (["Column_0", "Column_1"], ["f0", "f1"], ["0", "1"]):
-        renamed = type(model).__new__(type(model))
-        renamed.__dict__.update(model.__dict__, feature_names=generated)
-        assert fit_problem(renamed, 2, ["a", "b"]) is None
-    renamed.__dict__.update(feature_names=["income", "age"])
-    assert "different names" in fit_problem(renamed, 2, ["a", "b"])
 
 
 def test_page_asks_for_a_file_when_none_is_open():
@@ -173,15 +163,6 @@ def test_a_model_trained_here_names_the_dataset_labels():
     assert classes <= labels, (classes, labels)
 
 
-def test_names_are_compared_as_libraries_save_them(lattice_audit):
-    audit, _ = lattice_audit
-    renamed = type(audit.model).__new__(type(audit.model))
-    renamed.__dict__.update(audit.model.__dict__, feature_names=["chest_pain", "age"])
-    assert fit_problem(renamed, 2, ["chest pain", "age"]) is None
-    renamed.__dict__.update(feature_names=["chest_pain", "age", "extra"])  # a malformed file
-    assert fit_problem(renamed, 2, ["chest pain", "age"]) is not None
-
-
 def test_data_columns_named_like_the_audit_columns_are_kept_apart(lattice_audit):
     audit, X = lattice_audit
     clash = X.rename(columns={"a": "row", "b": "thresholds_met"})
@@ -209,6 +190,137 @@ def test_the_changed_rows_are_shown_with_their_columns_in_words(lattice_audit):
     ops = (audit.model.native_op, audit.model.other_op)
     table = columns_in_words(changed_rows(audit, X), audit, ops)
     native, other = (f"x {op} t" for op in ops)
-    wanted = {"a", "b", "thresholds met", f"{native}: P(1)", f"{other}: P(1)", f"{other}: move"}
+    wanted = {"a", "b", "thresholds met", f"{native}: P(1)", f"{other}: P(1)", "change"}
     assert wanted <= set(table.columns)
     assert not any("_" in c for c in table.columns if c not in ("a", "b"))
+
+
+def test_the_changed_rows_show_their_key_columns_first_largest_change_first(lattice_audit):
+    audit, X = lattice_audit
+    table = changed_rows(audit, X)
+    assert list(table.columns[:5]) == ["row", "other_move", "thresholds_met", "native_class",
+                                       "other_class"]  # fmt: skip
+    assert list(table.columns[-2:]) == ["a", "b"]  # the row's values last
+    moves = table["other_move"].to_numpy()
+    assert (moves[:-1] >= moves[1:]).all() and moves[0] == audit.rows["other_move"].max()
+
+
+def _churn_table(n=400, seed=5):
+    """A practitioner's table: an integer column with gaps, a price, a text category, a count,
+    and the target last."""
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    table = pd.DataFrame({
+        "tenure": rng.integers(0, 24, n).astype(float),
+        "charges": rng.normal(60, 20, n).round(2),
+        "plan": rng.choice(["basic", "plus", "pro"], n),
+        "calls": rng.integers(0, 8, n),
+    })  # fmt: skip
+    table.loc[rng.random(n) < 0.15, "tenure"] = np.nan
+    score = (table["calls"] > 3) + (table["plan"] == "pro") - table["tenure"].fillna(12) / 12
+    table["churned"] = (score + rng.normal(0, 0.5, n) > 0.3).astype(int)
+    return table
+
+
+@pytest.fixture(scope="module")
+def churn_model(tmp_path_factory):
+    """An XGBoost model trained on the table's columns in another order, its file and CSV."""
+    import pandas as pd
+    import xgboost as xgb
+
+    folder = tmp_path_factory.mktemp("churn")
+    table = _churn_table()
+    training = table[["calls", "tenure", "plan", "charges"]].assign(
+        plan=pd.Categorical(table["plan"]))  # fmt: skip
+    model = xgb.XGBClassifier(n_estimators=15, max_depth=3, nthread=1, enable_categorical=True,
+                              max_cat_to_onehot=1).fit(training, table["churned"])  # fmt: skip
+    model.save_model(folder / "churn.json")
+    table.to_csv(folder / "churn.csv", index=False)
+    return folder
+
+
+def _open_upload(at, folder, name):
+    at.file_uploader[0].set_value((name, (folder / name).read_bytes(), "text/csv")).run()
+    by_key(at.button, "data_use_upload").click().run()
+    _clean(at)
+
+
+def test_the_page_and_the_command_line_show_the_api_numbers_on_a_reordered_upload(
+    churn_model, parsed_uploads, tmp_path, monkeypatch
+):
+    import json
+
+    from datasets import read_table
+    from lab.cli import main
+    from trees.interop import audit_conditioning, load_model_file
+
+    folder = churn_model
+    at = open_page("app_pages/data/data.py", timeout=180)
+    _open_upload(at, folder, "churn.csv")
+    at.switch_page(PAGE).run()
+    by_key(at.radio, state.MODEL_SOURCE).set_value("upload").run()
+    uploader = next(u for u in at.file_uploader if u.key == state.MODEL_FILE)
+    uploader.set_value(("churn.json", (folder / "churn.json").read_bytes(), "application/json"))
+    at.run()
+    _clean(at)
+    assert not at.error, [e.value for e in at.error]
+
+    model = load_model_file("churn.json", (folder / "churn.json").read_bytes())
+    table = read_table(str(folder / "churn.csv"))
+    expected = audit_conditioning(model, model.frame_from_table(table.drop(columns=["churned"])))
+    figures = expected.headline_figures()
+    assert figures["rows_on_threshold"] > 0 and figures["rows_changed"] > 0
+    assert shown(_headline(at)) == expected.headline()
+    shown_figures = {m.label: m.value for m in at.metric}
+    assert shown_figures["On a threshold"] == f"{figures['rows_on_threshold']:,}"
+    caption = " ".join(shown(c.value) for c in at.caption)
+    assert "rows as loaded" in caption and "which XGBoost routes itself" in caption
+
+    monkeypatch.setenv("TREE_BIAS_LAB_DATA", str(tmp_path))
+    out = io.StringIO()
+    status = main(["audit", str(folder / "churn.json"), str(folder / "churn.csv"),
+                   "--target", "churned"], out=out)  # fmt: skip
+    assert status == 0
+    text = out.getvalue()
+    printed = json.loads(text[text.index("{") : text.rindex("}") + 1])
+    for key in ("rows_on_threshold", "rows_changed", "class_changes", "rho"):
+        assert printed[key] == figures[key], key
+    assert text.splitlines()[0] == expected.headline()
+
+
+def test_a_model_refusing_gaps_is_audited_on_the_gap_filled_rows(tmp_path):
+    import pandas as pd
+    from sklearn.ensemble import GradientBoostingClassifier
+
+    from trees.interop import from_model
+
+    table = _churn_table().drop(columns=["plan"])
+    filled = table.fillna({"tenure": table["tenure"].median()})
+    features = ["tenure", "charges", "calls"]
+    model = from_model(GradientBoostingClassifier(n_estimators=5, random_state=0).fit(
+        filled[features], filled["churned"]))  # fmt: skip
+    rows = audited_rows(model, table[features], filled[features])
+    assert rows.kind == "filled" and "refuses missing values" in rows.reason
+    complete = audited_rows(model, filled[features], filled[features])
+    assert complete.kind == "raw" and complete.reason.endswith("(they have no gaps)")
+    # an identifier column the Data page left out, and the model does not name, is dropped
+    record = pd.DataFrame({"column": ["id"], "action": ["excluded (ID-like)"], "detail": [""]})
+    with_id = filled[features].assign(id=np.arange(len(table)))
+    kept = audited_rows(model, with_id, filled[features], record)
+    assert kept.dropped == ("id",) and list(kept.frame.columns) == features
+
+
+def test_the_snippet_reads_the_rows_the_page_audits():
+    import ast
+
+    from app_pages.your_model.rows import AuditedRows
+    from app_pages.your_model.words import reproduce_snippet
+
+    raw = AuditedRows(None, "raw", "", ("id",))
+    code = reproduce_snippet("upload", "m.json", None, "raw = data = None", raw, -1.0)
+    ast.parse(code)
+    assert ".with_missing_value(-1.0)" in code
+    assert "X = model.frame_from_table(raw.X.drop(columns=['id']))" in code
+    filled = reproduce_snippet("upload", "m.json", None, "", AuditedRows(None, "filled", ""))
+    assert "X = model.frame_from_table(data.X)" in filled

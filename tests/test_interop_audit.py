@@ -146,3 +146,120 @@ def test_the_headline_names_what_changes_and_where():
         assert "predicted probabilities (never their class)" in sentence
     k = len(s["affected_features"])
     assert (f"{k} of the 3 features" in sentence) or (k == 3 and "every feature" in sentence)
+
+
+def _stump(left, right, library="sklearn"):
+    """An ImportedModel of one regression stump at x <= 1 with the given leaf values."""
+    from trees.interop import ImportedModel
+    from trees.interop._build import make_tree
+
+    tree = make_tree([0, -1, -1], [1.0, np.nan, np.nan], [1, -1, -1], [2, -1, -1],
+                     [0.0, left, right], 1, "float64")  # fmt: skip
+    return ImportedModel(
+        library=library, kind="stump", task="regression", trees=[tree], tree_weight=[1.0],
+        tree_output=[0], base_score=[0.0], link="identity", native_op="<=",
+        precision="float64", missing_left=[np.zeros(3, bool)],
+        missing_kind=[np.zeros(3, np.int8)], classes_=None, n_features=1,
+    )  # fmt: skip
+
+
+def test_a_change_below_the_output_precision_is_rounding_not_a_change():
+    from trees.interop._audit import CHANGE_TOLERANCE
+
+    rows = np.array([[1.0], [0.0], [2.0]])
+    noise = _stump(0.3, 0.3 + 5e-17)
+    s = audit_conditioning(noise, rows).summary()
+    assert s["rows_on_threshold"] == 1 and s["rows_changed"] == 0 and s["largest_change"] == 0
+    assert s["change_tolerance"] == CHANGE_TOLERANCE["float64"] == 2.0**-40
+    real = audit_conditioning(_stump(0.3, 0.31), rows).summary()
+    assert real["rows_changed"] == 1 and real["largest_change"] == pytest.approx(0.01)
+    # XGBoost outputs float32: a change of 1e-7 is below its resolution, 1e-5 is not
+    assert audit_conditioning(_stump(0.3, 0.3 + 1e-7, "xgboost"), rows).summary()[
+        "rows_changed"] == 0  # fmt: skip
+    assert audit_conditioning(_stump(0.3, 0.3 + 1e-5, "xgboost"), rows).summary()[
+        "rows_changed"] == 1  # fmt: skip
+
+
+def _special_models():
+    """Models whose trees the walks read node by node: LightGBM categorical splits and
+    zero_as_missing, and CatBoost with missing values sent right."""
+    import catboost as cb
+    import lightgbm as lgb
+
+    X, X_test = h.lattice_data()
+    y = h.target(X, "binary")
+    codes = np.nan_to_num(X.copy())
+    codes[:, 0] = np.abs(codes[:, 0]).astype(int)
+    params = {"n_estimators": 6, "num_leaves": 7, "verbose": -1, "n_jobs": 1,
+              "min_child_samples": 5, "min_data_per_group": 5, "cat_smooth": 1}  # fmt: skip
+    categorical = lgb.LGBMClassifier(**params).fit(codes, y, categorical_feature=[0])
+    zero = lgb.LGBMClassifier(zero_as_missing=True, **params).fit(np.nan_to_num(X), y)
+    catboost = cb.CatBoostClassifier(iterations=6, depth=3, thread_count=1, verbose=0,
+                                     nan_mode="Max", allow_writing_files=False).fit(X, y)  # fmt: skip
+    return [(categorical, X_test), (zero, np.where(np.isnan(X_test), 0.0, X_test)),
+            (catboost, X_test)]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "case", range(3), ids=["lightgbm-categorical", "lightgbm-zero", "catboost"]
+)
+def test_the_audit_of_trees_read_node_by_node_equals_full_predictions(case):
+    model, X_test = _special_models()[case]
+    imported = from_model(model)
+    rows = np.vstack([X_test, h.on_threshold_rows(imported, X_test)])
+    rows[::9, 1] = np.nan
+    out = audit_conditioning(imported, rows, n_jobs=1).predictions
+    np.testing.assert_allclose(out["native"], h.library_prediction(model, rows), atol=1e-9)
+    np.testing.assert_allclose(out["other"], imported.output(rows, imported.other_op))
+    other = {"float32": "float64", "float64": "float32"}[imported.precision]
+    np.testing.assert_allclose(out["precision"], imported.output(rows, precision=other))
+
+
+def test_catboost_levels_walk_as_its_expanded_trees_under_every_test():
+    from trees.interop._predict import cast_rows, raw_scores
+
+    model, X_test = _special_models()[2]
+    imported = from_model(model)
+    rows = cast_rows(np.vstack([X_test, h.on_threshold_rows(imported, X_test)]), "float32")
+    for conditioning in ("native", "<", "half"):
+        flags = imported.strict_flags(conditioning)
+        levels = raw_scores(imported.packed(), rows, flags, float32_rows=True)
+        nodes = raw_scores(imported.packed(), rows, flags, float32_rows=False)
+        np.testing.assert_allclose(levels, nodes, atol=1e-12)
+    assert np.abs(imported.output(rows, "<") - imported.output(rows)).max() > 0
+
+
+def test_the_audit_of_deep_trees_walked_once_then_from_where_they_part_is_exact():
+    """Trees deeper than the two-walk depth take the other walk (``_walk._first_parting``)."""
+    from sklearn.ensemble import RandomForestClassifier
+
+    from trees.interop._walk import DUAL_DEPTH
+
+    rng = np.random.default_rng(2)
+    X = np.column_stack([rng.integers(0, 30, (3000, 3)), rng.normal(size=(3000, 2))])
+    y = (X[:, 0] + X[:, 1] - X[:, 2] + rng.normal(0, 4, 3000) > 15).astype(int)
+    model = RandomForestClassifier(n_estimators=6, min_samples_leaf=1, random_state=0).fit(X, y)
+    imported = from_model(model)
+    assert (imported.packed().depths > DUAL_DEPTH).all()
+    rows = np.vstack([X[:500], h.on_threshold_rows(imported, X[:500])])
+    audit = audit_conditioning(imported, rows, n_jobs=1)
+    out = audit.predictions
+    np.testing.assert_allclose(out["native"], model.predict_proba(rows))
+    np.testing.assert_allclose(out["other"], imported.output(rows, "<"))
+    np.testing.assert_allclose(out["half"], imported.output(rows, "half"))
+    changed = np.abs(out["other"] - out["native"]).max(axis=1) > 0
+    assert changed.sum() == audit.headline_figures()["rows_changed"] > 0
+    assert (audit.rows["thresholds_met"].to_numpy()[changed] > 0).all()
+
+
+def test_the_tables_computed_on_first_use_are_computed_once_for_every_thread(stump):
+    """An audit the app caches is shared by sessions: concurrent first reads agree."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    audit = audit_conditioning(stump, np.array([[1.0], [3.0], [3.0], [5.0]]))
+    with ThreadPoolExecutor(4) as pool:
+        features = list(pool.map(lambda _: audit.features, range(8)))
+        flips = list(pool.map(lambda _: audit.flips, range(8)))
+    assert all(f is features[0] for f in features) and all(f is flips[0] for f in flips)
+    assert list(features[0].columns[:3]) == ["feature", "lattice", "n_values"]
+    assert flips[0]["rows_on_it"].tolist() == [2]

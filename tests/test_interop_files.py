@@ -7,7 +7,6 @@ a message, never another exception, a hang or unbounded memory.
 import functools
 import json
 import pickle
-import time
 
 import numpy as np
 import pytest
@@ -73,7 +72,8 @@ def test_a_skops_file_naming_other_types_is_refused():
 def test_size_and_declared_counts_are_capped():
     with pytest.raises(ModelFileError, match="limit"):
         load_model_file("big.json", b" " * (LIMITS["bytes"] + 1))
-    text = files()[0]["model.txt"].decode()
+    text = files()[0]["model.txt"].decode()  # without its declared tree sizes, as before v3
+    text = "\n".join(line for line in text.splitlines() if not line.startswith("tree_sizes="))
     with pytest.raises(ModelFileError, match="at most"):
         load_model_file("m.txt", text.replace("num_leaves=", "num_leaves=9999999", 1).encode())
     document = json.loads(files()[0]["model.json"])
@@ -112,40 +112,6 @@ def test_a_cycle_of_children_is_refused_before_any_walk():
     tree["left_children"][1] = 0
     with pytest.raises(ModelFileError, match="reached twice|outside|reached"):
         from_model(document)
-
-
-def _check_one(name, data, X):
-    try:
-        model = load_model_file(name, data)
-    except ModelFileError as error:
-        assert str(error)
-        return "refused"
-    model.output(X)  # a loaded model must also predict (no cycle, no index out of range)
-    return "loaded"
-
-
-@pytest.mark.slow
-def test_fuzzed_files_give_a_model_or_a_message():
-    """Truncations and random byte flips of every format, a seeded loop bounded in time."""
-    rng = np.random.default_rng(0)
-    data, _ = files()
-    _, X = h.lattice_data(n_rows=20)
-    outcomes = []
-    deadline = time.monotonic() + 60
-    for name, original in data.items():
-        for trial in range(40):
-            if time.monotonic() > deadline:
-                break
-            raw = bytearray(original)
-            if trial % 2:
-                raw = raw[: rng.integers(0, len(raw))]
-            else:
-                for position in rng.integers(0, len(raw), size=rng.integers(1, 6)):
-                    raw[position] = rng.integers(0, 256)
-            start = time.monotonic()
-            outcomes.append(_check_one(name, bytes(raw), X))
-            assert time.monotonic() - start < 10, f"{name} trial {trial} took too long"
-    assert "refused" in outcomes and len(outcomes) >= 100
 
 
 def test_a_lightgbm_model_with_a_tree_of_one_leaf_imports():

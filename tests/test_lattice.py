@@ -73,3 +73,52 @@ def test_rho_counts_only_observed_midpoints():
     )
     # 2.0 is observed and the midpoint of 1 and 3; 6.5 is not observed.
     assert lattice_split_share(tree, X) == (0.5, 1, 2)
+
+
+# ------------------------------------------------- the rule at every scale (issue 61, item 3)
+def _definition(values):
+    """Source 000's definition in exact arithmetic: some observed ``v`` and ``r > 0`` with
+    ``v - r`` and ``v + r`` observed, i.e. two values whose mean is a third one."""
+    from fractions import Fraction
+
+    exact = sorted({Fraction(v) for v in values})
+    present = set(exact)
+    return any(
+        (a + b) / 2 in present for i, a in enumerate(exact) for b in exact[i + 2 :]
+    )  # b two places on at least: a value strictly between them
+
+
+def _columns(rng):
+    """(name, exact values, float column) of lattice and continuous columns, in their units."""
+    from fractions import Fraction
+
+    steps = rng.integers(0, 20, 300)
+    tenths = rng.integers(0, 50, 300)
+    uniform = rng.uniform(0.0, 1.0, 300)
+    return [
+        ("integers", [Fraction(int(k)) for k in steps], steps.astype(float)),
+        ("tenths", [Fraction(int(k), 10) for k in tenths], tenths / 10),
+        ("uniform", [Fraction(v) for v in uniform], uniform),
+        ("doubling", [Fraction(2**k) for k in range(12)], 2.0 ** np.arange(12)),
+    ]
+
+
+@pytest.mark.parametrize("exponent", range(-12, 13))
+def test_the_lattice_rule_does_not_change_with_the_unit(exponent):
+    """A column multiplied by a power of ten (micrometres for metres, and so on) is a lattice
+    feature exactly when source 000's definition says its values are; it answered True for
+    continuous columns in units of 1e-6 and below."""
+    rng = np.random.default_rng(7)
+    for name, exact, column in _columns(rng):
+        scaled = column * 10.0**exponent
+        expected = _definition(exact)
+        assert lattice_features(scaled[:, None])[0] == expected, (name, exponent)
+    assert [_definition(exact) for _, exact, _ in _columns(rng)] == [True, True, False, False]
+
+
+def test_values_that_differ_in_their_last_digits_are_one_value():
+    """Decimal data written by different tools: 0.30000000000000004 and 0.3 are one value,
+    so three readings of two values are no lattice, at any scale."""
+    for scale in (1e-9, 1.0, 1e9):
+        column = np.array([0.1, 0.1 + 0.2, 0.3]) * scale
+        assert not lattice_features(column[:, None])[0]

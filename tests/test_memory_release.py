@@ -49,10 +49,12 @@ def test_the_upload_helper_gives_memory_back_after_each_file(monkeypatch):
     """The helper outlives every upload: after each answer it returns the file's memory."""
     given_back = []
     monkeypatch.setattr(upload_worker, "give_back_freed_memory", lambda: given_back.append(1))
-    monkeypatch.setattr(upload_worker, "run_in_worker", lambda function, args, timeout: args[1])
+    monkeypatch.setattr(
+        upload_worker, "run_in_worker", lambda function, args, timeout, **_: args[1]
+    )
     requests = io.BytesIO()
     for name in ("a.csv", "b.csv"):
-        pickle.dump((b"x,y\n1,0\n", name, 1000, 5.0), requests)
+        pickle.dump(((b"x,y\n1,0\n", name, 1000), 5.0, None), requests)
     requests.seek(0)
     answers = io.BytesIO()
     upload_worker.serve(requests, answers)

@@ -44,17 +44,21 @@ def test_pyproject_floors_equal_requirements_floors():
     package = _floors(project["dependencies"])
     app = _floors((ROOT / "requirements.txt").read_text().splitlines())
     dask = _floors(project["optional-dependencies"]["dask"])
+    runtimes = _floors(project["optional-dependencies"]["runtimes"])
     assert package, "pyproject.toml declares no dependencies"
     assert {name: app.get(name) for name in package} == package
     assert dask == _floors((ROOT / "requirements-dask.txt").read_text().splitlines())
+    assert runtimes == _floors((ROOT / "requirements-runtimes.txt").read_text().splitlines())
 
 
 def test_every_import_of_trees_is_declared():
     """The third-party modules ``trees`` imports are all dependencies of the package
-    (or of its "models" extra, which ``trees.interop`` imports lazily)."""
+    (or of its "models" and "runtimes" extras, which ``trees.interop`` imports lazily, some
+    by name through ``importlib.import_module``)."""
     project = _pyproject()["project"]
     declared = set(_floors(project["dependencies"]))
-    declared |= set(_floors(project["optional-dependencies"]["models"]))
+    for extra in ("models", "runtimes"):
+        declared |= set(_floors(project["optional-dependencies"][extra]))
     module_of = {"scikit-learn": "sklearn", "xgboost-cpu": "xgboost"}
     importable = {module_of.get(name, name) for name in declared}
     imported = set()
@@ -64,6 +68,8 @@ def test_every_import_of_trees_is_declared():
                 imported |= {alias.name.split(".")[0] for alias in node.names}
             elif isinstance(node, ast.ImportFrom) and node.level == 0:
                 imported.add(node.module.split(".")[0])
+            elif _imports_by_name(node):
+                imported.add(node.args[0].value.split(".")[0])
     third_party = {
         name
         for name in imported
@@ -72,3 +78,16 @@ def test_every_import_of_trees_is_declared():
         and not name.startswith("_")
     }
     assert third_party <= importable, third_party - importable
+
+
+def _imports_by_name(node):
+    """Whether ``node`` is a call of ``import_module`` (or the runtimes' ``_require``) with a
+    module's name as a literal."""
+    return (
+        isinstance(node, ast.Call)
+        and getattr(node.func, "id", getattr(node.func, "attr", None))
+        in ("import_module", "_require")
+        and bool(node.args)
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    )

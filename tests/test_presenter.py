@@ -114,7 +114,8 @@ def test_a_step_about_the_mushrooms_loads_them_and_says_so_when_they_are_not_loa
     assert "secondary-mushroom" in shown(" ".join(m.value for m in at.sidebar.markdown))
     step = next(_walk(at, "data"))  # step 2 keeps the mushrooms
     assert step.dataset == "secondary-mushroom"
-    assert not [b for b in at.button if b.key == f"{state.GUIDE_STEP_PREFIX}data_setup_1"]
+    # Set up stays in its place, disabled: the bar never moves under the pointer.
+    assert by_key(at.button, f"{state.GUIDE_STEP_PREFIX}data_setup_1").disabled
 
 
 def test_vote_summary_counts_each_choice_in_the_order_offered():
@@ -151,3 +152,71 @@ def test_a_lecture_walks_across_pages_and_counts_the_class_answers():
     assert any("Lecture, step 2 of" in m.value for m in at.markdown)
     by_key(at.button, "lecture_next").click().run()  # step 3 opens its tab
     assert at.session_state[state.COND_TAB] == "Tree and mirror"
+
+
+# ---------------------------------------------- issue 57: the question before the answer
+def _texts(at):
+    return " ".join(m.value for m in at.markdown)
+
+
+def test_every_part_a_step_holds_back_is_one_the_pages_know():
+    from ui.guides import PARTS
+
+    steps = [s for steps in GUIDES.values() for s in steps]
+    steps += [item.step for lecture in LECTURES.values() for item in lecture.steps]
+    assert all(set(step.hides) <= set(PARTS) for step in steps)
+
+
+def test_the_home_page_asks_before_it_answers_and_reveal_shows_the_answer():
+    at = _presenting_page("home")
+    assert "Ask the class:" in _texts(at)
+    assert "pays back**" not in _texts(at) and "defaults**" not in _texts(at)
+    assert "→ ?" in _texts(at)
+    # The tree views mark no leaf (a red border) before Reveal.
+    from tests.apptest_helpers import tree_views
+
+    assert all('stroke="#d62728"' not in view["svg"] for view in tree_views(at))
+    at.session_state[state.GUIDE_REVEALED] = {("home", 0)}
+    at.run()
+    # On a projector the verdicts stand over the trees (the headline is one line).
+    assert "→ pays back" in _texts(at) and "→ defaults" in _texts(at)
+    assert "Ask the class:" not in _texts(at) and "One tree, two answers" in _texts(at)
+    assert all('stroke="#d62728"' in view["svg"] for view in tree_views(at))
+    # The next step holds nothing back: the verdicts are there at once.
+    by_key(at.button, f"{state.GUIDE_STEP_PREFIX}home_next").click().run()
+    assert "→ pays back" in _texts(at)
+
+
+def test_outside_presenter_mode_nothing_is_held_back():
+    at = open_page(PAGE_PATHS["home"])
+    assert "she **pays back**" in _texts(at) and "Ask the class:" not in _texts(at)
+    assert "first lesson" in " ".join(p.label for p in at.get("page_link")).lower()
+
+
+# A fragment of each page's headline, which states the numbers its first step asks about.
+HEADLINES = {
+    "staircase": "regions for",
+    "cultivated": "modules whose nodes hesitate",
+    "conditioning": "sit exactly on a threshold",
+    "split_bias": "times as often",
+}
+
+
+@pytest.mark.parametrize("page", sorted(HEADLINES))
+def test_a_first_step_about_the_headline_shows_the_question_in_its_place(page):
+    at = _presenting_page(page)
+    assert "Ask the class:" in _texts(at) and GUIDES[page][0].ask in _texts(at)
+    assert HEADLINES[page] not in _texts(at)
+    at.session_state[state.GUIDE_REVEALED] = {(page, 0)}
+    at.run()
+    assert HEADLINES[page] in _texts(at) and "Ask the class:" not in _texts(at)
+
+
+def test_the_lecture_holds_back_its_first_steps_answer():
+    at = _presenting_page("home")
+    title = next(iter(LECTURES))
+    by_key(at.sidebar.selectbox, state.LECTURE).set_value(title).run()
+    assert "Ask the class:" in _texts(at) and "→ defaults" not in _texts(at)
+    at.session_state[state.GUIDE_REVEALED] = {(title, 0)}
+    at.run()
+    assert "→ defaults" in _texts(at)

@@ -126,3 +126,16 @@ def test_presenter_sized_type_needs_wider_margins():
     large = _heatmap_figure()
     large.update_layout(font={"size": 18})
     assert reserve_margins(large).layout.margin.l > normal
+
+
+def test_a_figure_that_went_through_a_pickle_gets_the_same_margins():
+    """A ``st.cache_data`` copy holds its numpy arrays as plotly's typed arrays (``bdata``);
+    read as text they made margins over 1,000 px wide (issue 57, the conditioning animation)."""
+    import pickle
+
+    def figure():
+        return go.Figure(go.Scatter(x=np.linspace(0, 20, 50), y=np.linspace(-1, 1, 50)))
+
+    copy = pickle.loads(pickle.dumps(figure()))
+    assert isinstance(copy.data[0].to_plotly_json()["x"], dict)  # the typed-array form
+    assert reserve_margins(copy).layout.margin == reserve_margins(figure()).layout.margin

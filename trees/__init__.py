@@ -8,6 +8,8 @@ Public API
 ----------
 DecisionTreeClassifier, DecisionTreeRegressor
     scikit-learn compatible estimators with ``conditioning=``.
+ExtraTreeClassifier, ExtraTreeRegressor
+    Single random-split trees (scikit-learn's extra tree: ``splitter="random"``).
 RandomForestClassifier, RandomForestRegressor
     Forests whose conditioning may also be "half" (source 000, section 3.3).
 ExtraTreesClassifier, ExtraTreesRegressor
@@ -57,6 +59,8 @@ from .selection_bias import bias_experiment
 from .tree import (
     DecisionTreeClassifier,
     DecisionTreeRegressor,
+    ExtraTreeClassifier,
+    ExtraTreeRegressor,
     Tree,
     TreeGrower,
     from_sklearn,
@@ -68,6 +72,8 @@ __all__ = [
     "CultivatedForestClassifier",
     "DecisionTreeClassifier",
     "DecisionTreeRegressor",
+    "ExtraTreeClassifier",
+    "ExtraTreeRegressor",
     "ExtraTreesClassifier",
     "ExtraTreesRegressor",
     "RandomForestClassifier",

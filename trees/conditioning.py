@@ -22,6 +22,8 @@ LIBRARY_ENGINES, engine_conditionings, engine_models, engine_versions, installed
     histogram boosting; their settings), the tests each engine is scored
     under, the models each fits (a library: its ensemble only), the library versions a
     run records, and those installed here.
+check_library_params
+    A library engine's settings checked against the library's own ranges before a run.
 LIBRARY_GRIDS, native_predictions
     Each library engine's small grid of trees and depth, and the library's own
     predictions the paper's selection rule scores the candidates with.
@@ -35,6 +37,7 @@ from .ensemble import tree_operators
 from .interop._engines import (
     LIBRARY_ENGINES,
     LIBRARY_GRIDS,
+    check_library_params,
     engine_models,
     engine_versions,
     installed_library_engines,
@@ -96,6 +99,7 @@ __all__ = [
     "RHO_K_REFERENCES",
     "SIGNIFICANCE_RULES",
     "THRESHOLD_TESTS",
+    "check_library_params",
     "combine_conditioning",
     "conditioning_disagreement",
     "conditioning_experiment",

@@ -5,15 +5,26 @@ its own layout: the first step is the page's key picture. A step that speaks of
 one dataset, tab or setting names it (``dataset``, ``tab``, ``settings``), and
 ``ui.presenter`` sets the page up for it; a step without them speaks of whatever
 data is in front of the class.
+
+The question comes before the answer: a step names the parts of its page that
+answer it (``hides``, from ``PARTS``), and the page holds them back until the
+teacher presses Reveal (``ui.presenter.held_back``).
 """
 
 from dataclasses import dataclass
 
 from .state import MODEL_LIBRARY, MODEL_SOURCE
 
-__all__ = ["GUIDES", "Step"]
+__all__ = ["BADGES", "GUIDES", "HEADLINE", "PARTS", "PATH", "REGIONS", "Step"]
 
 MUSHROOM = "secondary-mushroom"  # source 004's data
+
+# The parts of a page that can answer a step's question, held back until Reveal.
+HEADLINE = "headline"  # the sentence under the title, with the page's numbers
+PATH = "path"  # the home page's path and leaf of the applicant, and their verdicts
+REGIONS = "regions"  # the staircase's regions of the tree (the points and the line stay)
+BADGES = "badges"  # how firm each split is: the tree's badges and their count
+PARTS = (HEADLINE, PATH, REGIONS, BADGES)
 
 
 @dataclass(frozen=True)
@@ -27,6 +38,7 @@ class Step:
     dataset: str | None = None  # the bundled dataset the step speaks of
     tab: str | None = None  # the page's tab it shows (a label of the page's ``share.tabs``)
     settings: tuple = ()  # (shared widget key, value) pairs it needs
+    hides: tuple = ()  # the page's PARTS that answer the question, held back until Reveal
 
 
 GUIDES = {
@@ -34,10 +46,10 @@ GUIDES = {
         Step(
             "One tree, two tests",
             "The two drawings at the top: the same tree, once testing `x <= t` and once `x < t`.",
-            "The paper's applicant has 3 dependents, exactly the threshold. Which leaf does each tree send "
-            "the applicant to?",
+            "She has 3 dependents, exactly the threshold: which leaf does each tree send her to?",
             "Under `<=` the applicant goes left and pays back; under `<` right and defaults. Same data, same "
             "tree, opposite decisions: the threshold test is a hidden modelling choice (source 000, §2.3).",
+            hides=(HEADLINE, PATH),
         ),
         Step(
             "Where the lab goes next",
@@ -58,6 +70,7 @@ GUIDES = {
             "values; on lattice features (counts, ages, rounded prices) a midpoint can be a value new data "
             "takes, and there the test decides the side (source 000, §2.3). The average panel is white there: "
             "undecided, as it should be.",
+            hides=(HEADLINE,),
         ),
         Step(
             "Count the fragile splits",
@@ -105,11 +118,12 @@ GUIDES = {
         ),
         Step(
             "How sure is that choice?",
-            "Press Step once. Read the badge on the root and the orange near-ties on the score curve.",
+            "Press Step once. Look at the orange near-ties on the score curve: the runner-ups.",
             "If the runner-up scores 97% of the winner, how many rows would it take to change the root?",
             "Often one or two: the badge says how many training rows must go before another feature "
             "wins. A flat curve is split-point uncertainty, a close runner-up variable uncertainty "
             "(source 002, §2); the Tree instability page shows what that does to the whole tree.",
+            hides=(BADGES,),
             tab="Selected node",
         ),
         Step(
@@ -157,11 +171,12 @@ GUIDES = {
     "instability": [
         Step(
             "Fragile splits",
-            "The tree at the top and its badges: red, orange, green.",
+            "The tree at the top: every box is a split the tree committed to.",
             "Which of these splits would you trust least, and what would it take to change it?",
             "A red badge changes if one or two training rows go, or wins under half the bootstrap "
             "samples. At every node the tree makes an all-in choice even when another variable is "
             "almost as good: variable uncertainty (source 002, §2).",
+            hides=(HEADLINE, BADGES),
             tab="Fragile splits",
         ),
         Step(
@@ -217,6 +232,7 @@ GUIDES = {
             "10 values over the one with 2?",
             "Half of the time (bias 0, white). The Gini gain picks the 10-valued feature far more often (red): "
             "more values give chance more ways to look informative (source 001, section 3).",
+            hides=(HEADLINE,),
         ),
         Step(
             "Correct the criterion, not the data",
@@ -225,6 +241,7 @@ GUIDES = {
             "Compare p-values instead of gains: the chance of a gain this large if the feature were useless. "
             "Dobra and Gehrke prove p-values are nearly unbiased and give the Gini gain's null moments exactly "
             "(eqs. 19-21).",
+            hides=(HEADLINE,),
         ),
         Step(
             "Every criterion",
@@ -245,10 +262,11 @@ GUIDES = {
     "staircase": [
         Step(
             "A diagonal boundary",
-            "The picture: classes split by an oblique line, the tree's regions, the logistic line dashed.",
+            "The picture: two classes split by an oblique line (dashed); after Reveal, the tree's regions.",
             "A tree asks one question about one feature at each node. How can it draw a diagonal?",
             "Only as a staircase of axis-parallel steps; each step costs a split, so an oblique boundary needs a "
             "deep tree where one linear cut would do (source 003, the staircase effect).",
+            hides=(HEADLINE, REGIONS),
         ),
         Step(
             "More depth, finer stairs",
@@ -283,6 +301,7 @@ GUIDES = {
             "55%: every model must beat the largest class's share before it has learned anything. The shares "
             "are on the bars.",
             dataset=MUSHROOM,
+            hides=(HEADLINE,),
         ),
         Step(
             "Gaps everywhere",
@@ -316,12 +335,14 @@ GUIDES = {
     "evaluate": [
         Step(
             "Grown to purity",
-            "The sentence at the top and the tree under it.",
-            "This tree makes no mistake on the rows it was grown on. How will it do on mushrooms it has "
-            "never seen?",
-            "Read the test error: a few in a thousand on the mushrooms. A training error of 0 says nothing for a "
-            "tree grown to purity; only held-out rows say how it generalises (source 004, §4.3.1).",
+            "The tree under the title, grown until its leaves are pure.",
+            "This tree makes (almost) no mistake on the rows it was grown on. How will it do on mushrooms "
+            "it has never seen?",
+            "Read the test error now shown at the top: small on the mushrooms, but not 0. A training error of 0 "
+            "says nothing for a tree grown to purity; only held-out rows say how it generalises (source 004, "
+            "§4.3.1).",
             dataset=MUSHROOM,
+            hides=(HEADLINE,),
         ),
         Step(
             "Which mistakes?",
@@ -367,6 +388,7 @@ GUIDES = {
             "Where does a small move of one feature flip CART's prediction? And the others'?",
             "CART jumps at its thresholds; the cultivated forest and the random forest change gradually near the "
             "boundary (source 002, Figure 3), yet the cultivated forest is a single tree.",
+            hides=(HEADLINE,),
         ),
         Step(
             "A node that hesitates",

@@ -9,7 +9,7 @@ and the instability story from one refit to the scoreboard of remedies (sources 
 
 from dataclasses import dataclass
 
-from .guides import Step
+from .guides import BADGES, HEADLINE, PATH, Step
 
 __all__ = ["LECTURES", "Lecture", "LectureStep"]
 
@@ -40,6 +40,7 @@ CONDITIONING = Lecture(
                 "The applicant has 3 dependents, exactly the threshold. Does she pay back?",
                 "Under `≤` she pays back, under `<` she defaults: the same tree and the same row give "
                 "opposite decisions. The test at a threshold is a choice the library made (source 000, §2.3).",
+                hides=(HEADLINE, PATH),
             ),
             ("She pays back", "She defaults", "It depends on the library"),
         ),
@@ -51,6 +52,7 @@ CONDITIONING = Lecture(
                 "For which new rows can the two tests give different predictions?",
                 "Only for rows with a value exactly on a threshold: the purple lines. Anywhere else both "
                 "tests send the row the same way.",
+                hides=(HEADLINE,),
             ),
             ("Everywhere", "Only on the thresholds' lines", "Nowhere"),
         ),
@@ -113,10 +115,11 @@ INSTABILITY = Lecture(
             "instability",
             Step(
                 "Fragile splits",
-                "The tree at the top and its badges: red, orange, green.",
+                "The tree at the top: every box is a split the tree committed to.",
                 "How many training rows must go before the root changes?",
                 "For a red badge one or two: another feature scores almost as well, and the greedy learner "
                 "commits to one (variable uncertainty, source 002, §2).",
+                hides=(HEADLINE, BADGES),
                 tab="Fragile splits",
             ),
             ("One or two", "About a tenth of them", "Most of them"),
@@ -178,6 +181,7 @@ INSTABILITY = Lecture(
                 "row partly left and partly right (source 002, eq. 2), yet it stays one tree you can read. "
                 "The instability page's scoreboard compares it with CART, p-value selection (source 001) "
                 "and a random forest.",
+                hides=(HEADLINE,),
             ),
             ("No", "Yes"),
         ),

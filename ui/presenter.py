@@ -17,27 +17,46 @@ from functools import partial
 import streamlit as st
 
 from . import data_controls, share, state
-from .guides import GUIDES
+from .guides import GUIDES, HEADLINE
 from .lectures import LECTURES
 from .navigation import spec_for
 
-__all__ = ["active", "guide", "scale_figure", "settings", "style", "toggle"]
+__all__ = [
+    "active",
+    "guide",
+    "headline",
+    "held_back",
+    "scale_figure",
+    "settings",
+    "shown_step",
+    "style",
+    "toggle",
+]
 
 # Presenter type: plain HTML elements under a class the app owns. The rules are written only
 # while presenter mode is on, beside the marker they key on (``body:has(.tbl-presenter)``), so
 # they name no Streamlit element and outrank its element styles by the marker's class.
-# Sizes: body text at least 20 px for the back of a room; titles one line at 1024 px wide.
+# Sizes: body text at least 20 px for the back of a room; titles 44 px (no smaller than
+# outside presenter mode), one line at 1024 px.
 PRESENTER_CLASS = "tbl-presenter"
 # The guide's bar rides in the page's top strip (fixed, above the title), out of the picture's
 # way: Streamlit gives a keyed container the class ``st-key-<key>``, which the app owns.
 GUIDE_KEY = "tbl_guide"
 GUIDE_CLASS = f"st-key-{GUIDE_KEY}"
+# Text: ``max(1.3rem, 1.5em - 0.8rem)`` reads the size the element inherits (``em``). Body
+# text, labels and captions inherit 16 px or less, and take 1.3rem (20.8 px); a number
+# Streamlit draws large (a metric's value, 36 px) inherits more and grows further
+# (41.2 px). One rule for every paragraph: the old ``1.3rem`` shrank metric values to 20.8 px,
+# since they are paragraphs too. Nested text does not compound: the rule's fixed point is
+# 25.6 px, above any body text. Tables are HTML in presenter mode (``ui.figures.table``).
 _CSS = f"""
 <style>
-body:has(.{PRESENTER_CLASS}) :is(p, li, label, summary) {{ font-size: 1.3rem; }}
-body:has(.{PRESENTER_CLASS}) h1 {{ font-size: 2.25rem; }}
-body:has(.{PRESENTER_CLASS}) h2 {{ font-size: 1.9rem; }}
-body:has(.{PRESENTER_CLASS}) h3 {{ font-size: 1.6rem; }}
+body:has(.{PRESENTER_CLASS}) :is(p, li, label, summary) {{ font-size: max(1.3rem, 1.5em - 0.8rem); }}
+body:has(.{PRESENTER_CLASS}) :is(input, textarea) {{ font-size: 1.3rem; }}
+body:has(.{PRESENTER_CLASS}) :is(td, th) {{ font-size: 1.3rem; }}
+body:has(.{PRESENTER_CLASS}) h1 {{ font-size: 2.75rem; }}
+body:has(.{PRESENTER_CLASS}) h2 {{ font-size: 2.1rem; }}
+body:has(.{PRESENTER_CLASS}) h3 {{ font-size: 1.75rem; }}
 .{GUIDE_CLASS} {{ position: fixed; top: 0.4rem; left: 4rem; width: calc(100vw - 5.5rem);
   z-index: 999990; background: white; }}
 </style>
@@ -206,11 +225,16 @@ def guide(page):
     """The guided sequence of ``page`` (a ``ui.navigation`` url path), one step at a time.
 
     A compact bar, so the page's key picture stays on a projector's screen: the step's title,
-    Back and Next, and two pop-overs, the question (what to show, what to ask) and its answer.
-    Each step's answer has its own pop-over, so moving on never shows the next answer. Back and
-    Next set up what the step talks about (its dataset, tab and settings, :func:`set_up`); when
-    the page is not set up for the step (opened on it, or changed since), a button offers to.
+    Set up (when the step talks about a dataset, tab or settings), Back and Next, then two
+    pop-overs, the question (what to show, what to ask) and Reveal, its answer. Opening Reveal
+    also shows what the page held back for the question (:func:`held_back`); each step has a
+    Reveal of its own, so moving on never shows the next answer. Back and Next set up what the
+    step talks about (:func:`set_up`); when the page is not set up for the step (opened on it,
+    or changed since), Set up offers to, and stays in its place, disabled, once it is: the bar
+    never moves under the pointer (a double click on Set up once landed on the answer).
     """
+    if active():
+        _scroll_to_asked_tab()
     if active() and st.session_state.get(state.LECTURE) in LECTURES:
         _lecture_bar(page)
         return
@@ -222,30 +246,24 @@ def guide(page):
     step = steps[number]
     with st.container(border=True, key=GUIDE_KEY):
         heading = f"**Step {number + 1} of {len(steps)}: {step.title}**"
-        bar = _bar(heading, number, len(steps), key, partial(_move, page, key))
+        bar = _bar(heading, (page, step), number, len(steps), key, partial(_move, page, key))
         with bar.popover("Question", key=f"{key}_ask_{number}"):
             st.markdown(f"**Show.** {step.show}")
             st.markdown(f"**Ask the class.** {step.ask}")
-        with bar.popover("Answer", key=f"{key}_reveal_{number}"):
+        with _reveal_popover(bar, page, number, f"{key}_reveal_{number}"):
             st.markdown(step.reveal)
-        missing = unset_parts(page, step)
-        if missing:
-            bar.button(
-                "Set up",
-                key=f"{key}_setup_{number}",
-                help=f"This step talks about {', '.join(missing)}: open them.",
-                on_click=set_up,
-                args=(page, step),
-            )
 
 
-def _bar(heading, number, count, key, move):
-    """A guide's bar: the step's heading, then Back and Next (``move(step number)``).
+def _bar(heading, setting_up, number, count, key, move):
+    """A guide's bar: the step's heading, Set up, then Back and Next (``move(step number)``).
 
+    ``setting_up`` is the (page, step) Set up gives the page what it needs for, or None.
     Returns the bar, a horizontal container the caller adds its pop-overs to.
     """
     bar = st.container(horizontal=True, vertical_alignment="center", gap="small")
     bar.markdown(heading, width="stretch")
+    if setting_up is not None:
+        _setup_button(bar, *setting_up, key=f"{key}_setup_{number}")
     for label, target in (("Back", number - 1), ("Next", number + 1)):
         bar.button(
             label,
@@ -255,6 +273,85 @@ def _bar(heading, number, count, key, move):
             args=(target,),
         )
     return bar
+
+
+def _setup_button(bar, page, step, *, key):
+    """Set up, for a step that names its dataset, tab or settings: enabled while the page lacks
+    them, disabled (in the same place) once it has them."""
+    if not (step.dataset or step.tab or step.settings):
+        return
+    missing = unset_parts(page, step)
+    bar.button(
+        "Set up",
+        key=key,
+        help=f"This step talks about {', '.join(missing)}: open them."
+        if missing
+        else "The page shows what this step talks about.",
+        disabled=not missing,
+        on_click=set_up,
+        args=(page, step),
+    )
+
+
+# ------------------------------------------------------------------ question first
+def shown_step(page):
+    """The step in front of the class on ``page``: (its sequence, its number, its ``Step``).
+
+    The sequence is the page's guide (named by the page) or the lecture followed (named by its
+    title); None when presenter mode is off, or the lecture's step is on another page.
+    """
+    if not active():
+        return None
+    lecture = st.session_state.get(state.LECTURE)
+    if lecture in LECTURES:
+        steps = LECTURES[lecture].steps
+        number = min(st.session_state.get(state.LECTURE_STEP, 0), len(steps) - 1)
+        return (lecture, number, steps[number].step) if steps[number].page == page else None
+    steps = GUIDES.get(page)
+    if not steps:
+        return None
+    number = min(st.session_state.get(state.GUIDE_STEP_PREFIX + page, 0), len(steps) - 1)
+    return page, number, steps[number]
+
+
+def _revealed(sequence, number):
+    return (sequence, number) in st.session_state.get(state.GUIDE_REVEALED, set())
+
+
+def _reveal(sequence, number):
+    st.session_state.setdefault(state.GUIDE_REVEALED, set()).add((sequence, number))
+
+
+def held_back(page, part):
+    """Whether ``page`` holds back ``part`` (one of ``ui.guides.PARTS``) for now.
+
+    True in presenter mode while the step in front of the class (its page's guide, or a lecture
+    step on this page) names ``part`` among what answers its question and has not been
+    revealed; outside presenter mode every part shows.
+    """
+    shown = shown_step(page)
+    if shown is None:
+        return False
+    sequence, number, step = shown
+    return part in step.hides and not _revealed(sequence, number)
+
+
+def headline(page, sentence, container=None):
+    """Write ``page``'s headline, or, while it is held back (:func:`held_back`), the question.
+
+    The headline states the page's numbers, which answer the first step's question: before
+    Reveal the class reads the question in its place.
+    """
+    target = container if container is not None else st
+    if not held_back(page, HEADLINE):
+        target.markdown(sentence)
+        return
+    target.markdown(f"**Ask the class:** {shown_step(page)[2].ask}")
+
+
+def _reveal_popover(bar, sequence, number, key):
+    """The pop-over with a step's answer; opening it reveals what the page held back."""
+    return bar.popover("Reveal", key=key, on_change=_reveal, args=(sequence, number))
 
 
 def unset_parts(page, step):
@@ -282,8 +379,40 @@ def set_up(page, step):
             st.session_state[state.SIDEBAR_ERROR] = problem
     if step.tab:
         share.set_shared(TAB_KEYS[page], step.tab)
+        st.session_state[state.GUIDE_SCROLL_TO] = TAB_KEYS[page]
     for widget, value in step.settings:
         share.set_shared(widget, value)
+
+
+# Brings a page's tabs to the top of the screen, under the guide's fixed bar, once the run that
+# draws them has ended (the frame's end-of-run marker, ``ui.shell``): the page above them is
+# laid out by then, so the tabs do not move after the scroll.
+_SCROLL_JS = """<script>(() => {{
+  const started = Date.now();
+  const go = () => {{
+    const done = document.querySelector('.run-finished[data-run="{run}"]');
+    const tabs = document.querySelector('.{tabs}');
+    if (!done || !tabs) {{
+      if (Date.now() - started < 60000) requestAnimationFrame(go);
+      return;
+    }}
+    tabs.style.scrollMarginTop = '6.5rem';
+    requestAnimationFrame(() => tabs.scrollIntoView({{block: 'start'}}));
+  }};
+  go();
+}})();</script>"""
+
+
+def _scroll_to_asked_tab():
+    """After a step opened a tab (:func:`set_up`), scroll the page to its tabs, once.
+
+    A lecture's or a guide's step about a tab would otherwise open it below the picture at
+    the top of the page, out of a projector's screen.
+    """
+    tabs_key = st.session_state.pop(state.GUIDE_SCROLL_TO, None)
+    if tabs_key:
+        run = st.session_state.get(state.RUNS_FINISHED, 0) + 1  # this run's end marker
+        st.html(_SCROLL_JS.format(run=run, tabs=f"st-key-{tabs_key}"), unsafe_allow_javascript=True)
 
 
 def _move(page, key, number):
@@ -322,8 +451,8 @@ def follow_lecture(url_path):
 
 
 def _lecture_bar(page):
-    """The lecture's bar: its step, Back and Next across pages, the question with the class's
-    answers to record, and the answer with their counts."""
+    """The lecture's bar: its step, Set up, Back and Next across pages, the question with the
+    class's answers to record, and Reveal: the answer with their counts."""
     title = st.session_state[state.LECTURE]
     steps = LECTURES[title].steps
     number = min(st.session_state.get(state.LECTURE_STEP, 0), len(steps) - 1)
@@ -339,7 +468,7 @@ def _lecture_bar(page):
                 args=(number,),
             )
             return
-        bar = _bar(heading, number, len(steps), "lecture", _lecture_move)
+        bar = _bar(heading, (page, item.step), number, len(steps), "lecture", _lecture_move)
         votes = _votes(title, number)
         with bar.popover("Question", key=f"lecture_ask_{number}"):
             st.markdown(f"**Show.** {item.step.show}")
@@ -352,7 +481,7 @@ def _lecture_bar(page):
                     on_click=_vote,
                     args=(title, number, choice),
                 )
-        with bar.popover("Answer", key=f"lecture_reveal_{number}"):
+        with _reveal_popover(bar, title, number, f"lecture_reveal_{number}"):
             st.markdown(vote_summary(item.choices, votes))
             st.markdown(item.step.reveal)
 

@@ -38,6 +38,7 @@ __all__ = [
     "fitting_params",
     "forget",
     "link_box",
+    "link_query",
     "number_input",
     "peek",
     "radio",
@@ -99,30 +100,45 @@ def _generator_params(name, query):
 def _preprocessing_from_url():
     """Preprocessing settings named in the URL (invalid values are ignored)."""
     settings = {}
+    link = link_query()
     for param, (name, parse) in PREPROCESSING_PARAMS.items():
-        if param in st.query_params:
+        if param in link:
             try:
-                settings[name] = parse(st.query_params[param])
+                settings[name] = parse(link[param])
             except UnusableValue as err:
-                url_values.note_dropped(param, st.query_params[param], err)
+                url_values.note_dropped(param, link[param], err)
     return settings
+
+
+def link_query():
+    """The query of the link that opened this session, as it was on the session's first run.
+
+    Only these are a link's values. After the first run the address bar holds what the app
+    wrote there itself (:func:`sync_url`); a widget made later (on another dataset, after a
+    guide's "Set up") must not read those back as a link's, and refuse them as if a visitor
+    had sent them ("The link's value a for data_scatter_x was not used" after loading the
+    mushrooms). A reload starts a new session, whose link is the address bar of the old one.
+    """
+    return st.session_state.setdefault(state.LINK_QUERY, dict(st.query_params))
 
 
 def restore_dataset():
     """Load the dataset the URL names, once per session (before the default dataset is loaded)."""
+    link_query()  # the first thing a session does: the link as the visitor opened it
     if st.session_state.get(state.URL_RESTORED):
         return
     st.session_state[state.URL_RESTORED] = True
     settings = _preprocessing_from_url()
     if settings:
         st.session_state[state.SETTINGS] = {**state.DEFAULT_SETTINGS, **settings}
-    name = st.query_params.get(DATA_PARAM)
+    link = link_query()
+    name = link.get(DATA_PARAM)
     if not name:
         return
     catalogue = {n for names in GROUPS.values() for n in names}
     try:
-        if name in GENERATORS and any(k.startswith(GENERATOR_PREFIX) for k in st.query_params):
-            params = _generator_params(name, st.query_params)
+        if name in GENERATORS and any(k.startswith(GENERATOR_PREFIX) for k in link):
+            params = _generator_params(name, link)
             state.set_dataset(
                 state.cached_generate(name, tuple(sorted(params.items()))),
                 origin=("generator", name, params),
@@ -191,9 +207,10 @@ def _initial(key, default, parse, valid):
 def _first_value(key, default, parse, valid):
     """A new widget's value: the URL's (once), else the value it had last time, else ``default``."""
     consumed = st.session_state.setdefault(state.URL_CONSUMED, set())
-    if key in st.query_params and key not in consumed:
+    link = link_query()
+    if key in link and key not in consumed:
         consumed.add(key)
-        text = st.query_params[key]
+        text = link[key]
         try:
             value = parse(text)
         except ValueError as err:  # UnusableValue, or a page's own parser refusing the text

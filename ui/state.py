@@ -63,7 +63,9 @@ __all__ = [
     "keep_upload",
     "kept_uploads",
     "memory_due_back",
+    "preprocessing_record",
     "preprocessing_settings",
+    "raw_dataset_key",
     "set_dataset",
     "next_uploader",
     "take_upload_notice",
@@ -99,6 +101,7 @@ TREE_VIEW_ROWS_PREFIX = "tree_rows_"  # + view key: the toggle showing the rows 
 # ------------------------------------------------------- shareable views
 URL_RESTORED = "url_restored"  # the URL's dataset was read (once per session)
 URL_CONSUMED = "url_consumed"  # widget keys whose URL value was used
+LINK_QUERY = "link_query"  # the query of the link that opened the session (ui.share.link_query)
 URL_NOTES = "url_notes"  # link values that were not used, and why (ui.url_values)
 SHARED_KEYS = "shared_keys"  # widget keys drawn by ui.share in this run
 SHARED_VALUES = "shared_values"  # their last values, so a page opened again keeps its settings
@@ -112,6 +115,8 @@ LECTURE = "lecture"  # the lecture path followed in presenter mode (a ui.lecture
 LECTURE_STEP = "lecture_step"  # its current step
 LECTURE_GOTO = "lecture_goto"  # the page a lecture step asked to open (a url path)
 LECTURE_VOTES = "lecture_votes"  # {(lecture, step): {choice: count}}: the class's answers
+GUIDE_REVEALED = "guide_revealed"  # {(page or lecture, step)}: the steps whose answer is shown
+GUIDE_SCROLL_TO = "guide_scroll_to"  # the tabs' key a step just opened: scrolled into view once
 REPORT = "page_report"  # what the page shows in this run (ui.report)
 REPORT_BUTTON = "report_download"
 
@@ -210,17 +215,23 @@ INST_JUDGING = "inst_judging"  # prefix of the background split judging's widget
 INST_NEAR_TIES = "inst_near_ties"  # prefix of the background near-tie trees' widgets
 INST_TIE_BREAKS = "inst_tie_breaks"  # prefix of the background tie-break refits' widgets
 INST_REFITS = "inst_refits"  # prefix of the background refits' widgets
+INST_REMOVALS = "inst_removals"  # prefix of the background search of rows to remove one by one
 NOISE_STUDY_PREFIX = "noise_study_"  # + rows and settings: the noise-root study (or its part)
 NOISE_STUDY_BACKGROUND = "noise_roots_bg"  # prefix of the background noise study's widgets
 ROOT_STUDY_PREFIX = "root_study_"  # + rows and settings: the root-choice study (or its part)
 STAIR_CURVES = "stair_curves"  # the settings whose complexity curves were asked for
-LESSON_STEP = "lesson_step"  # the step of the first lesson shown (0 is the first)
+LESSON_STEP = "lesson_step"  # the step of the first lesson shown (0 is the first), in links
+LESSON_PREDICTIONS = "lesson_predictions"  # {step: the choice the student predicted}
 
 # ------------------------------------------------------ Your own model page
 MODEL_SOURCE = "model_source"  # radio: audit an uploaded model file, or train one here
 MODEL_LIBRARY = "model_library"  # the library of the model trained here (shared in links)
 MODEL_FILE = "model_file"  # the file uploader of a model file (never pickled, never shared)
+MODEL_MISSING = "model_missing"  # text: the value an XGBoost file's rows hold for a gap
 MODEL_TAB = "model_tab"  # the open tab
+MODEL_DEPLOY = "model_deploy"  # prefix of the background parity check's widgets (Stop, restart)
+MODEL_RUNTIME = "model_runtime"  # the runtime whose disagreements the Deploy tab lists
+MODEL_EXPORT = "model_export"  # the test of the ONNX file the Deploy tab offers
 
 # ------------------------------------------------- saved runs (ui.runs)
 RUNS_OPENED_PREFIX = "runs_opened_"  # + the panel's key: the run reopened in this session
@@ -376,6 +387,18 @@ def dataset_key():
     """The fingerprint of the current dataset: the key of every cached computation on it."""
     ensure_dataset()
     return st.session_state[DATA_KEY]
+
+
+def raw_dataset_key():
+    """The fingerprint of the current dataset as loaded (before preprocessing)."""
+    ensure_dataset()
+    return st.session_state[RAW_KEY]
+
+
+def preprocessing_record():
+    """What preprocessing did to the current dataset (``datasets.preprocess``'s record)."""
+    ensure_dataset()
+    return st.session_state.get(RECORD)
 
 
 # ------------------------------------------------------------ kept uploads

@@ -17,6 +17,7 @@ estimate errs on the large side: too small, and plotly.js still makes the room
 stay around the figure. Margins are only ever raised, never lowered.
 """
 
+import base64
 import math
 from decimal import ROUND_CEILING, ROUND_FLOOR, Context, Decimal, localcontext
 
@@ -139,6 +140,17 @@ def _axes(layout, letter):
     return found or {letter: layout.get(f"{letter}axis", {})}
 
 
+def _array(value):
+    """A trace's data as a numpy array, plotly's typed-array form (``{"dtype", "bdata"}``)
+    decoded: a figure that went through a pickle (a ``st.cache_data`` copy) holds its numpy
+    arrays so, and read as text they made margins over 1,000 px wide."""
+    if isinstance(value, dict) and "bdata" in value:
+        array = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
+        shape = value.get("shape")
+        return array.reshape([int(n) for n in str(shape).split(",")]) if shape else array
+    return np.asarray(value)
+
+
 def _axis_values(traces, letter, name):
     """The data of every trace drawn on axis ``name`` (e.g. "x2")."""
     chunks = []
@@ -146,7 +158,7 @@ def _axis_values(traces, letter, name):
         if (trace.get(f"{letter}axis") or letter) != name:
             continue
         if trace.get(letter) is not None:
-            chunks.append(np.asarray(trace[letter]).ravel())
+            chunks.append(_array(trace[letter]).ravel())
         elif trace.get("type") == "histogram":  # counts, at most the number of values
             other = trace.get("y" if letter == "x" else "x")
             chunks.append(np.array([0.0, float(len(other) if other is not None else 0)]))

@@ -35,11 +35,13 @@ def depth_title(tree, depth_limit, pieces):
 
 
 def staircase_classification_figure(
-    tree, X, y, names, class_names, coef=None, intercept=None, depth_limit=None
+    tree, X, y, names, class_names, coef=None, intercept=None, depth_limit=None, regions=True
 ):
     """The tree's regions over the points, with the logistic-regression boundary as a line.
 
     Both axes share one scale (a 45 degree boundary looks like one), and the plot is square.
+    ``regions=False`` draws the points and the line only (the question before the answer: how
+    can a tree, one feature at a time, separate them?).
     """
     fig = partition_figure(
         tree,
@@ -49,8 +51,12 @@ def staircase_classification_figure(
         1,
         names,
         class_names,
-        title=depth_title(tree, depth_limit, "regions"),
+        title=depth_title(tree, depth_limit, "regions")
+        if regions
+        else "Two classes on either side of a slanted line",
     )
+    if not regions:
+        fig.data = fig.data[1:]  # the regions' heatmap is the first trace
     if coef is not None:
         bx, by = linear_boundary(coef, intercept, (X[:, 0].min(), X[:, 0].max()))
         keep = (by >= X[:, 1].min()) & (by <= X[:, 1].max())

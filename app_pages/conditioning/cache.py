@@ -33,7 +33,10 @@ from trees.conditioning import (
 )
 from ui import cache_budget
 from ui.cached import as_key, held_out_split
+from viz.animation import threshold_jump_figure
 from viz.conditioning import held_values, surfaces_figure, thresholds_by_feature
+
+from .jumps import nodes_with_rows_on_threshold, threshold_jump
 
 __all__ = [
     "FOREST_STEP",
@@ -381,3 +384,25 @@ def shown_rows(n_rows, limit=MAX_DOTS, seed=DOTS_SEED):
 def view_signature(data_key, task, engine, model, params):
     """The hashable identity of a model view (the arguments of :func:`model_view`)."""
     return (data_key, task, engine, model, as_key(params))
+
+
+@cache_budget.resource(show_spinner=False, max_entries=32)
+def jump_chart(signature, node, names, _view, _X, _y):
+    """The animation of the rows on ``node``'s threshold jumping sides (``jumps``), for the
+    tree of ``signature`` on the data's rows ``_X``, ``_y``.
+
+    Kept as a resource: a figure of hundreds of points and its frames, never changed but for
+    its margins (the same every time), is not copied at every run.
+    """
+    classes = (
+        np.searchsorted(np.asarray(_view.fitted.classes), _y)
+        if _view.fitted.classes is not None
+        else np.zeros(len(_y), dtype=int)
+    )
+    return threshold_jump_figure(threshold_jump(_view.tree, _X, classes, list(names), node))
+
+
+@cache_budget.data(show_spinner=False, max_entries=32)
+def splits_with_rows_on_threshold(signature, _view, _X):
+    """``jumps.nodes_with_rows_on_threshold`` of the tree of ``signature``."""
+    return nodes_with_rows_on_threshold(_view.tree, _X)

@@ -49,7 +49,7 @@ with settings_box:
 # ------------------------------------------------------------- key picture
 sentence = words.headline(view, data.name, is_classifier, len(y), settings.engine)
 with headline:
-    st.markdown(sentence)
+    presenter.headline("conditioning", sentence)
     presenter.guide("conditioning")
 
 with picture:

@@ -13,7 +13,7 @@ from datasets.bundled import PAPER_CLASSIFICATION, PAPER_REGRESSION
 from lab.paper import ALL_PAPER_DATASETS, engines_frame, html_page
 from lab.saved import chosen_settings_frame, engine_runs
 from trees.conditioning import PAPER_RANDOM_STATE, engine_conditionings, installed_library_engines
-from ui import figures, report, runs, share, state
+from ui import figures, runs, share, state
 from ui.markdown import plain
 from viz.conditioning import score_distribution_figure
 
@@ -266,8 +266,8 @@ def show_tables_result(opened):
             "No dataset has finished yet: its rows appear here as each dataset and model is done."
         )
         return
-    report.add_table("Tables 2 and 3 beside the paper's", frame)
-    st.dataframe(cr.comparison_display(frame), hide_index=True, key="cond_tables_table")
+    figures.table(cr.comparison_display(frame), title="Tables 2 and 3 beside the paper's",
+                  hide_index=True, key="cond_tables_table")  # fmt: skip
     st.caption(
         cr.agreement_text(frame) + " Green: our cell agrees with the paper's; orange: it does not."
     )

@@ -99,6 +99,36 @@ def show_tree_tab(page):
         f"{page.new_rows} reach another leaf under `x < t`, "
         f"{int(report_.prediction_differs.sum())} get another prediction."
     )
+    _threshold_jump(page)
+
+
+def _threshold_jump(page):
+    """The rows on one threshold jumping sides as ``x ≤ t`` becomes ``x < t``, animated."""
+    signature = cc.view_signature(page.data_key, page.data.task, page.settings.engine, "tree",
+                                  page.settings.model_params("tree"))  # fmt: skip
+    nodes = cc.splits_with_rows_on_threshold(signature, page.view, page.X)
+    st.markdown("**Rows on a threshold change sides**")
+    if not nodes:
+        st.caption(
+            f"No row of {plain(page.data.name)} sits exactly on a threshold of this tree: both "
+            "tests send every row the same way."
+        )
+        return
+    node = next(iter(nodes))
+    if len(nodes) > 1:
+        node = share.selectbox(
+            st, "Split", list(nodes), key="cond_jump_node",
+            format_func=lambda n: f"node {n}: {split_text(page.view.tree, n, page.names)} "
+            f"({nodes[n]:,} rows on its threshold)",
+        )  # fmt: skip
+    figures.chart(cc.jump_chart(signature, int(node), tuple(page.names), page.view, page.X, page.y),
+                  key=f"cond_jump_{node}", title="Rows on a threshold, under x ≤ t and x < t")  # fmt: skip
+    st.caption(
+        f"The {nodes[node]:,} rows of the data exactly on the threshold (ringed) go left under "
+        "`x ≤ t` and right under `x < t`; every other row stays where it was. Press Play, or "
+        "drag the slider between the two tests. The split with the most rows on its threshold "
+        "comes first."
+    )
 
 
 def _verdict(tree, x, op, classes):

@@ -36,7 +36,7 @@ def headline_sentence(ctx):
 
 
 def show_headline(ctx):
-    st.markdown(headline_sentence(ctx))
+    presenter.headline("cultivated", headline_sentence(ctx))
     presenter.guide("cultivated")
 
 

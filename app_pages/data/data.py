@@ -40,7 +40,7 @@ sentence, features, ids = page_facts(
     state.dataset_key(), raw_shape, tuple(sorted(settings.items())), raw, data, record
 )
 st.header(plain(data.name), divider="gray")
-st.markdown(sentence)
+presenter.headline("data", sentence)
 presenter.guide("data")
 is_report_data = data.group == "Tree-predictor report (source 004)"
 uses_report_rules = all(settings[k] == v for k, v in REPORT_PREPROCESSING.items())
@@ -245,7 +245,8 @@ with prep_tab:
 
 with rows_tab:
     target_name = f"{raw.y.name or 'target'} (target)"
-    st.dataframe(raw.X.assign(**{target_name: raw.y}).head(200), height=320, key="data_rows")
+    figures.table(raw.X.assign(**{target_name: raw.y}).head(200), title="The first 200 rows",
+                  in_report=False, height=320, key="data_rows")  # fmt: skip
     st.caption(
         (f"All {raw.n_rows:,}" if raw.n_rows <= 200 else f"The first 200 of {raw.n_rows:,}")
         + " rows as loaded, before preprocessing; empty cells are missing values."

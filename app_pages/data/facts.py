@@ -91,6 +91,13 @@ def record_counts(record):
     return record.groupby("action")["column"].nunique().to_dict()
 
 
+def excluded_id_columns(record):
+    """The columns preprocessing left out as ID-like (they name rows: not features)."""
+    if record is None or record.empty:
+        return set()
+    return set(record.loc[record["action"] == "excluded (ID-like)", "column"])
+
+
 def _names(names, limit=4):
     shown = ", ".join(plain(n) for n in names[:limit])
     return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
@@ -134,7 +141,9 @@ def headline(raw, data, record, settings=None):
     """
     target = plain(raw.y.name or "target")
     verb = "Classify" if data.task == "classification" else "Predict"
-    flags = lattice_flags(raw)
+    # An ID-like column names rows: it is neither a feature nor on a lattice of the data.
+    ids = excluded_id_columns(record)
+    flags = {name: flag for name, flag in lattice_flags(raw).items() if name not in ids}
     on_lattice = [name for name, flag in flags.items() if flag]
     counts = record_counts(record)
     done = []
@@ -161,8 +170,10 @@ def headline(raw, data, record, settings=None):
     else:
         lattice = "every feature is categorical"
     prepared = "preprocessing " + _joined(done) if done else "preprocessing had nothing to do"
+    besides = f" (besides {counted(len(ids), 'ID-like column')})" if ids else ""
     return (
-        f"**{verb} *{target}*, {_target_words(data)}, from {counted(raw.n_features, 'feature')} on "
+        f"**{verb} *{target}*, {_target_words(data)}, from "
+        f"{counted(raw.n_features - len(ids), 'feature')}{besides} on "
         f"{counted(raw.n_rows, 'row')}.** {lattice[0].upper() + lattice[1:]}; {prepared}, "
         f"which leaves {counted(data.n_features, 'column')} for the trees."
     )

@@ -84,7 +84,7 @@ def headline_sentence(ctx, what):
 
 
 def show_headline(ctx, what):
-    st.markdown(headline_sentence(ctx, what))
+    presenter.headline("evaluate", headline_sentence(ctx, what))
     presenter.guide("evaluate")
 
 

@@ -4,6 +4,7 @@
 functions draw them from the page's context.
 """
 
+import numpy as np
 import streamlit as st
 
 from datasets import REPORT_PREPROCESSING, REPORT_RULES, REPORT_VARIANTS, TABLE_4_1
@@ -185,10 +186,36 @@ def show_table_41(grown, is_report_data, on_report_rows, n_rows):
         "means rows with equal features and different classes, which no split can separate."
     )
     if is_report_data:
-        explain_table_41_differences()
+        explain_table_41_differences(grown)
 
 
-def explain_table_41_differences():
+# The train error Table 4.1 prints for the misclassification tree (840 of 48,000 rows, cut).
+PRINTED_MISCLASSIFICATION_TRAIN_ERROR = 0.017
+
+
+def misclassification_sentence(grown):
+    """What the "report's code" misclassification row's train error is, beside the printed one.
+
+    The sentence reads the row on screen (its rows and split are the ones chosen above), so it
+    never states a number the table does not show.
+    """
+    row = next((r for r in grown if r["criterion"] == "report_misclassification"), None)
+    if row is None:
+        return ""
+    error = float(row["train error"])
+    if np.floor(error * 1000) / 1000 == PRINTED_MISCLASSIFICATION_TRAIN_ERROR:
+        return (
+            f" Its train error here is {error:.4f}: the report prints "
+            f"{PRINTED_MISCLASSIFICATION_TRAIN_ERROR}, the same cut to three decimals."
+        )
+    return (
+        f" Its train error here is {error:.4f}; the report prints "
+        f"{PRINTED_MISCLASSIFICATION_TRAIN_ERROR} (840 of its 48,000 rows), on the report's "
+        "script's rows and split."
+    )
+
+
+def explain_table_41_differences(grown):
     """How our rows compare with the printed ones, and why each difference is there."""
     with st.expander("How the rows compare", expanded=True):
         st.markdown(
@@ -204,8 +231,7 @@ def explain_table_41_differences():
             "scores the smallest class *count* in a set (a pure child scores its size, so the "
             "gain favours peeling off small mixed groups) and stops a node when one class is "
             "left; \"report's code\" grows with that index, in the code's order of operations "
-            "(equal gains tie, or not, as there). Its train error is 840 of 48,000 rows, 0.0175: "
-            "the report prints 0.017, cut to three decimals.\n"
+            "(equal gains tie, or not, as there)." + misclassification_sentence(grown) + "\n"
             '- **Chi-square.** "ours" is Pearson\'s statistic, which for two classes picks the '
             "same splits as the Gini impurity. The report's code sums "
             "√((c − e)² / e) over the classes present in each child (c a class's count, e the "

@@ -1,13 +1,19 @@
 """The first lesson's course: its steps in order, where the student is, Back and Next.
 
 ``STEPS`` lists each step's title, the function that draws it and the glossary words it
-introduces (``ui.glossary``); the step shown is kept in ``ui.state.LESSON_STEP``.
+introduces (``ui.glossary``). The step shown is kept in ``ui.state.LESSON_STEP`` and travels in
+the page's link (``ui.share.value``), so a reload or a link opens the same step. Each step asks
+for a prediction before its answer (``predictions.PREDICTIONS``): its function draws up to the
+question, and the rest once the student has chosen (:func:`ask`).
 """
+
+from functools import partial
 
 import streamlit as st
 
-from ui import glossary, report, state
+from ui import glossary, report, share, state, url_values
 
+from .predictions import PREDICTIONS
 from .steps import (
     lesson_data,
     show_best,
@@ -19,7 +25,7 @@ from .steps import (
 )
 from .tree_steps import show_grow_on, show_next, show_nodes, show_predict
 
-__all__ = ["STEPS", "current_step", "show_step", "step_buttons"]
+__all__ = ["STEPS", "ask", "current_step", "show_step", "step_buttons"]
 
 STEPS = [
     ("Ten applicants", show_table, ("row (example)", "feature", "class", "target")),
@@ -40,8 +46,15 @@ STEPS = [
 
 
 def current_step():
-    """The step shown (kept in the session; 0 on a first visit)."""
-    return min(max(int(st.session_state.get(state.LESSON_STEP, 0)), 0), len(STEPS) - 1)
+    """The step shown: the link's (once), else the session's, else 0 (the URL carries it)."""
+    last = len(STEPS) - 1
+    step = share.value(
+        state.LESSON_STEP,
+        0,
+        parse=lambda text: url_values.number(text, int, 0, last),
+        valid=lambda value: isinstance(value, int) and 0 <= value <= last,
+    )
+    return min(max(int(step), 0), last)
 
 
 def _move(step):
@@ -76,11 +89,44 @@ def step_buttons(step, where):
         middle.caption(f"Next: {STEPS[step + 1][0]}")
 
 
+def _keep_prediction(step):
+    predicted = st.session_state.get(f"lesson_predict_{step}")
+    st.session_state.setdefault(state.LESSON_PREDICTIONS, {})[step] = predicted
+
+
+def ask(step, prediction):
+    """Ask ``prediction`` of ``step``; once the student has chosen, say whether it was right.
+
+    Returns whether the step may show its answer (a choice was made). The choice is kept for
+    the session (``ui.state.LESSON_PREDICTIONS``), so Back and Next find it again.
+    """
+    kept = st.session_state.get(state.LESSON_PREDICTIONS, {}).get(step)
+    choice = st.radio(
+        f"**Your prediction.** {prediction.question}",
+        range(len(prediction.choices)),
+        index=kept,
+        format_func=prediction.choices.__getitem__,
+        key=f"lesson_predict_{step}",
+        on_change=_keep_prediction,
+        args=(step,),
+    )
+    if choice is None:
+        st.caption("Choose an answer: the step then shows the tree's.")
+        return False
+    right = prediction.choices[prediction.answer]
+    if choice == prediction.answer:
+        st.success(f"**Right: {right}.** {prediction.why}")
+    else:
+        st.info(f"**Not quite: {right}.** {prediction.why}")
+    return True
+
+
 def show_step(step):
-    """Draw step ``step`` (its title is in the progress bar above): its sentences and pictures,
-    then the words it introduced."""
+    """Draw step ``step`` (its title is in the progress bar above): its sentences up to its
+    question, the rest once the student has predicted the answer, then the words it introduced."""
     title, draw, words = STEPS[step]
-    draw(lesson_data())
+    data = lesson_data()
+    draw(data, partial(ask, step, PREDICTIONS[step](data)))
     with st.expander("Words in this step: " + ", ".join(words)):
         for word in words:
             st.markdown(f"**{word}**: {glossary.explain(word)}")

@@ -96,7 +96,7 @@ def _table_and_plane(data, feature, threshold, title, key):
         )
 
 
-def show_table(data):
+def show_table(data, ask):
     st.markdown(
         "A bank lent money to ten people. For each it knows the **income** (in thousands) and the "
         "number of **dependents** (children and others the applicant supports), and whether the "
@@ -104,23 +104,26 @@ def show_table(data):
         "back? A decision tree answers by asking a few yes/no questions about the two numbers, "
         "questions it learns from these ten rows."
     )
-    st.markdown(
-        "Each row is an **example**; income and dependents are its **features**; *pays back* and "
-        "*defaults* are the two **classes** the tree predicts (blue and orange in every picture)."
-    )
     left, right = st.columns([11, 10])
     with left:
         figures.chart(table_figure(data.table, lesson.CLASS_NAMES), key="lesson_table")
     with right:
-        plane(data, "Each applicant is a point", "lesson_plane")
+        if ask():
+            plane(data, "Each applicant is a point", "lesson_plane")
+    st.markdown(
+        "Each row is an **example**; income and dependents are its **features**; *pays back* and "
+        "*defaults* are the two **classes** the tree predicts (blue and orange in every picture)."
+    )
 
 
-def show_question(data):
+def show_question(data, ask):
     st.markdown(
         "A tree's question is about **one feature** and **one number**, the threshold t: "
         "*is the income ≤ t?* Every row answers yes or no. The rows that answer **yes go left**, "
         "those that answer **no go right**. That is a **split**: one group becomes two."
     )
+    if not ask():
+        return
     a, b = st.columns([1, 2])
     feature = a.radio(
         "Ask about",
@@ -147,12 +150,17 @@ def show_question(data):
     _table_and_plane(data, feature, threshold, "The question splits the plane", "lesson_question")
 
 
-def show_thresholds(data):
+def show_thresholds(data, ask):
     st.markdown(
         "Only the **order** of the values matters: every t between two neighbouring values of the "
         "table splits the rows the same way. So a tree tries one threshold per gap, the **midpoint**: "
-        "between incomes 40 and 45 it tries 42.5. Ten different incomes give 9 thresholds; the "
-        "dependents 0, 1, 2, 4 and 5 give 4. These 13 questions are the **candidate splits**."
+        "between incomes 40 and 45 it tries 42.5."
+    )
+    if not ask():
+        return
+    st.markdown(
+        "Ten different incomes give 9 thresholds; the dependents 0, 1, 2, 4 and 5 give 4. These 13 "
+        "questions are the **candidate splits**."
     )
     rows = [
         {
@@ -172,7 +180,7 @@ def show_thresholds(data):
         plane(data, "Dotted: the 13 candidates", "lesson_candidates", candidates=candidates)
 
 
-def show_impurity(data):
+def show_impurity(data, ask):
     counts = lesson.class_counts(data.y)
     st.markdown(
         "Which question is best? The one after which each side is **least mixed**. A tree measures "
@@ -180,6 +188,8 @@ def show_impurity(data):
         "the squares of each class's share. It is the chance that two rows picked at random from the "
         "group (each time from all of it) have different classes."
     )
+    if not ask():
+        return
     st.markdown(
         f"All ten applicants: {counts[0]} paid back, {counts[1]} defaulted.  \n"
         f"Gini = {lesson.gini_arithmetic(counts)}.  \n"
@@ -196,12 +206,14 @@ def show_impurity(data):
     figures.chart(gini_figure(points, lesson.CLASS_NAMES[1]), key="lesson_gini")
 
 
-def show_score(data):
+def show_score(data, ask):
     st.markdown(
         "A question is scored by how much purer it leaves the rows. Compute the Gini of each side, "
         "average the two **weighted by how many rows each side has**, and subtract that from the "
         "Gini before the split: the difference is the question's **gain**."
     )
+    if not ask():
+        return
     questions = [s.question for s in data.scores]
     chosen = st.selectbox(
         "Candidate split",
@@ -223,12 +235,16 @@ def show_score(data):
     _table_and_plane(data, s.feature, s.threshold, f"{s.question}?", "lesson_score")
 
 
-def show_best(data):
+def show_best(data, ask):
     best = lesson.best_split(data.scores)
     seconds = lesson.runners_up(data.scores)
     fitted = data.fitted
     st.markdown(
-        "The tree scores **every** candidate the same way and keeps the one with the largest gain. "
+        "The tree scores **every** candidate the same way and keeps the one with the largest gain."
+    )
+    if not ask():
+        return
+    st.markdown(
         f"Here that is **{best.question}**, gain {best.gain:.3f}: the four applicants with the "
         "lowest incomes all defaulted, so one side is pure at once. The `trees` package, fitted on "
         f"the same table, asks the same first question: **{lesson.FEATURES[fitted.feature[0]]} ≤ "

@@ -10,6 +10,7 @@ from ui import figures
 from viz.lesson import gains_figure
 
 from . import lesson
+from .predictions import ON_THE_THRESHOLD
 from .steps import BOUNDS, plane
 
 __all__ = ["leaf_words", "show_grow_on", "show_next", "show_nodes", "show_predict"]
@@ -66,13 +67,15 @@ def _leaf_sentences(tree, data):
     return sentences
 
 
-def show_nodes(data):
+def show_nodes(data, ask):
     tree = data.trees[1]
     st.markdown(
         "The tree so far. Each box is a **node** holding some of the ten rows. The top one, the "
         "**root**, holds all ten and asks the first question; its two **children** hold the rows "
         "that answered yes (left) and no (right). The bars in a box show its classes' shares."
     )
+    if not ask():
+        return
     st.markdown(
         f"The left child: {leaf_words(tree, 1)}. All its rows have one class, it is **pure**: no "
         "question can make it purer, so it stays a **leaf**, a node that answers instead of asking "
@@ -84,15 +87,20 @@ def show_nodes(data):
     )
 
 
-def show_grow_on(data):
+def show_grow_on(data, ask):
     tree, right = data.trees[2], data.X[:, 0] > data.trees[1].threshold[0]
     scores = lesson.split_scores(data.X[right], data.y[right])
     best = lesson.best_split(scores)
     st.markdown(
         f"In the right child the tree runs **the same search again, on its {int(right.sum())} rows "
-        f"only**: {len(scores)} candidates, the best being **{best.question}** (gain "
-        f"{best.gain:.3f}). Both of its sides are pure, so both become leaves: every leaf of the "
-        "tree is pure and the growth stops."
+        "only**, and goes on until every leaf is pure."
+    )
+    if not ask():
+        return
+    st.markdown(
+        f"{len(scores)} candidates, the best being **{best.question}** (gain {best.gain:.3f}). Both "
+        "of its sides are pure, so both become leaves: every leaf of the tree is pure and the "
+        "growth stops."
     )
     st.markdown(
         f"The grown tree has **depth {tree.max_depth}** (at most {tree.max_depth} questions before "
@@ -111,13 +119,16 @@ def show_grow_on(data):
         figures.chart(figure, key="lesson_right_gains")
 
 
-def show_predict(data):
+def show_predict(data, ask):
     tree = data.trees[-1]
     st.markdown(
         "A new applicant arrives. The tree asks its questions from the root down, following the "
         "answers: the nodes it visits are the row's **path**, and the leaf at the end gives the "
-        "prediction. Change the applicant and watch the path move."
+        "prediction."
     )
+    if not ask():
+        return
+    st.markdown("Change the applicant and watch the path move.")
     a, b, _ = st.columns([1, 1, 1])
     income = a.number_input(
         "Income (k)", 0.0, 150.0, lesson.NEW_APPLICANT[0], 1.0, format="%.1f", key="lesson_income"
@@ -154,15 +165,18 @@ def show_predict(data):
     )
 
 
-def show_next(data):
+def show_next(data, ask):
     tree = data.trees[-1]
-    on_it = (60.0, 3.0)
+    on_it = ON_THE_THRESHOLD
     le_leaf, lt_leaf = (lesson.path_questions(tree, on_it, op)[1][-1] for op in ("<=", "<"))
     st.markdown(
         "You have grown a decision tree by hand: candidate thresholds at the midpoints, the Gini "
         "impurity of each side, the gain of each question, the best one kept, the same search "
-        "again in every impure node, and a path from the root to a leaf for a new row."
+        "again in every impure node, and a path from the root to a leaf for a new row. One last "
+        "question, about a row that lands exactly on a threshold."
     )
+    if not ask():
+        return
     links, picture = st.columns([1, 1])
     with links, st.container(border=True):
         st.page_link(

@@ -12,11 +12,16 @@ import numpy as np
 from trees.inspection import feature_importances
 from trees.instability import split_confidence
 from ui import cache_budget
+from ui.cached import SPLIT_BOOTSTRAPS
+from viz.animation import split_fall_figure
 
-__all__ = ["confidence", "importances", "step_scores"]
+from .falling import split_fall
 
-# Bootstrap samples behind each node's win rate on this page (the instability page offers more).
-N_BOOTSTRAP = 25
+__all__ = ["N_BOOTSTRAP", "confidence", "importances", "split_fall_chart", "step_scores"]
+
+# Bootstrap samples behind each node's win rate: as many as the Tree instability page draws by
+# default, so that the same split reads the same rate on both pages.
+N_BOOTSTRAP = SPLIT_BOOTSTRAPS
 
 
 @cache_budget.data(show_spinner="Judging how firmly each split holds...", max_entries=64)
@@ -44,3 +49,11 @@ def importances(data_key, settings, tokens, _tree, _X, _y):
     if len(_y) == 0:
         return feature_importances(_tree)
     return feature_importances(_tree, np.asarray(_X), np.asarray(_y), n_repeats=5, random_state=0)
+
+
+@cache_budget.resource(show_spinner=False, max_entries=64)
+def split_fall_chart(data_key, settings, tokens, node, _grower, _y):
+    """The animation of ``node``'s split (``falling.split_fall``), or None when it has none
+    (a resource: its frames are not copied at every run)."""
+    fall = split_fall(_grower, node, _y)
+    return None if fall is None else split_fall_figure(fall)

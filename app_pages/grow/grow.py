@@ -18,14 +18,16 @@ from app_pages.grow.panels import (
 )
 from app_pages.grow.save_load import load_panel, reproduce_snippet
 from ui import errors, presenter, report, share, state
+from ui.guides import BADGES
 from viz.curves import plural
 
 st.title("Grow a tree step by step")
 presenter.guide("grow")
-st.markdown(
-    "**Step** splits the next node at its best split; **click a box** to see why that split won. "
-    "Red badges mark splits that one or two training rows would change."
-)
+if not presenter.active():  # in front of a class the guide says what to do, and the curve fits
+    st.markdown(
+        "**Step** splits the next node at its best split; **click a box** to see why that split "
+        "won. Red badges mark splits that one or two training rows would change."
+    )
 
 data = state.current()
 header = st.container()
@@ -54,14 +56,22 @@ with header:
     for note in notes:
         st.info(note)
     path = row.paths["<="] if row and row.on_tree else None
-    tree_panel(grower, tree, node, confidence, path, rows=(split.X_train, split.y_train))
+    tree_panel(
+        grower,
+        tree,
+        node,
+        confidence,
+        path,
+        rows=(split.X_train, split.y_train),
+        badges_shown=not presenter.held_back("grow", BADGES),
+    )
 
 X_train, y_train = gs.scoring_rows(split.X_train, split.y_train)
 X_test, y_test = gs.scoring_rows(split.X_test, split.y_test)
 scores = grow_cache.step_scores(key, settings_key, tokens, grower, X_train, y_train, X_test, y_test)
 if tabs[0].open:
     with tabs[0]:
-        node_panel(grower, tree, node, tokens, split)
+        node_panel(grower, tree, node, tokens, split, (key, settings_key))
 if tabs[1].open:
     with tabs[1]:
         X_eval, y_eval = (X_test, y_test) if split.held_out else (X_train, y_train)

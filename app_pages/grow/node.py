@@ -13,7 +13,7 @@ import numpy as np
 import streamlit as st
 
 from trees.instability import near_tie_options
-from ui import figures, glossary, share
+from ui import figures, glossary, presenter, share
 from ui.markdown import plain
 from ui.state import GROW_GROWER
 from viz.curves import NEAR_TIE, category_curve_figure, nearest_candidate, score_curve_figure
@@ -21,7 +21,9 @@ from viz.node_views import node_distribution_figure
 from viz.tables import candidates_table
 from viz.tree_svg import membership_text, split_text
 
+from . import cache as grow_cache
 from . import grower_state as gs
+from .falling import MAX_DOTS
 
 __all__ = ["MAX_LISTED_THRESHOLDS", "listed_thresholds", "node_panel"]
 
@@ -327,28 +329,63 @@ def _manual_form(grower, node, feature, curve_feature_name):
             st.rerun()
 
 
-def node_panel(grower, tree, node, tokens, split):
-    """Everything about the selected node."""
-    names = grower.feature_names
-    candidates = grower.candidates(node)
-    usable = [c for c in candidates if c.threshold is not None or c.categories is not None]
-    a, b = st.columns([3, 2])
-    with a:
-        _picker(tree, node, names, tokens)
-    feature = _shown_feature(b, grower, tree, node, usable)
+def _node_figures(grower, tree, node, feature, tokens, split, usable, cache_key):
+    """The score curve and distribution of ``feature`` at ``node`` and the near-ties, or why
+    no feature can split it."""
     if not usable:
         st.info(
             f"No feature can split node {node}: every feature is constant in its "
             f"{tree.n_samples[node]:,} rows, or no threshold keeps the minimum rows on both sides."
         )
-    else:
-        _figures(grower, tree, node, feature, tokens, split)
-        if tree.feature[node] < 0 and not grower.categorical[feature]:
-            st.caption(
-                f"Click a point of the score curve, or a bar of the distribution, to split node "
-                f"{node} on {plain(names[feature])} at the nearest candidate threshold."
-            )
-        _near_ties(grower, node)
+        return
+    _figures(grower, tree, node, feature, tokens, split)
+    if tree.feature[node] < 0 and not grower.categorical[feature]:
+        st.caption(
+            f"Click a point of the score curve, or a bar of the distribution, to split node "
+            f"{node} on {plain(grower.feature_names[feature])} at the nearest candidate threshold."
+        )
+    _near_ties(grower, node)
+    _split_fall(grower, node, tokens, split, cache_key)
+
+
+def _split_fall(grower, node, tokens, split, cache_key):
+    """The animation of the node's split: its threshold chosen, its rows falling to each side.
+
+    ``cache_key``: the dataset's key and the grower's settings, which the cached figure is
+    kept under with the tree's text and the node.
+    """
+    chart = grow_cache.split_fall_chart(*cache_key, tokens, int(node), grower, split.y_train)
+    if chart is None:
+        return
+    figures.chart(chart, key=f"grow_fall_{_digest(tokens)}_{node}",
+                  title=f"How node {node} was split")  # fmt: skip
+    st.caption(
+        "Press Play: a threshold sweeps the candidates (the rows each side and the score of each), "
+        "stops at the one chosen, and the node's rows fall to the side the tree sends them, in "
+        "their class colours. Drag the slider to go step by step."
+        + (
+            f" {MAX_DOTS} of the {grower.tree.n_samples[node]:,} rows are drawn; every count is of "
+            "all of them."
+            if grower.tree.n_samples[node] > MAX_DOTS
+            else ""
+        )  # fmt: skip
+    )
+
+
+def node_panel(grower, tree, node, tokens, split, cache_key):
+    """Everything about the selected node (``cache_key``: the dataset's key and the settings)."""
+    names = grower.feature_names
+    candidates = grower.candidates(node)
+    usable = [c for c in candidates if c.threshold is not None or c.categories is not None]
+    # On a projector the figures come first, so that the score curve shows on the first screen
+    # at 1024 x 768; the pickers under them still choose what they show (read before drawing).
+    above = st.container() if presenter.active() else None
+    a, b = st.columns([3, 2])
+    with a:
+        _picker(tree, node, names, tokens)
+    feature = _shown_feature(b, grower, tree, node, usable)
+    with above if above is not None else st.container():
+        _node_figures(grower, tree, node, feature, tokens, split, usable, cache_key)
     figures.table(
         candidates_table(
             candidates, grower.is_classifier, grower.class_names, "score", grower.category_names

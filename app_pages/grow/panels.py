@@ -183,12 +183,15 @@ def action_bar(grower, split):
     st.caption(status_line(grower, split))
 
 
-def tree_panel(grower, tree, node, confidence, path=None, rows=None):
+def tree_panel(grower, tree, node, confidence, path=None, rows=None, badges_shown=True):
     """The tree in the tree view (click a box to select it), its badges and the legend.
 
-    ``rows=(X, y)``, the training rows, lets the view draw them inside the nodes.
+    ``rows=(X, y)``, the training rows, lets the view draw them inside the nodes. Without
+    ``badges_shown`` (the class is asked how firm a split is first) no badge is drawn.
     """
     table, reason = confidence
+    if not badges_shown:
+        table, reason = None, "they show after Reveal."
     badges = svg_badges(confidence_badges(table), short=True) if table is not None else None
     figures.tree(
         tree,
@@ -224,9 +227,9 @@ def tree_panel(grower, tree, node, confidence, path=None, rows=None):
             f"{plural(fragile, 'split')} of {len(table)} "
             + ("is" if fragile == 1 else "are")
             + " fragile: removing one or two training rows, or a bootstrap sample, lets another "
-            f"feature win that node. Badges' shares are of {N_BOOTSTRAP} bootstrap samples of each "
-            "node's rows (the Tree instability page draws as many as you choose, so its shares "
-            "differ a little). Hover a badge's node for its runner-up."
+            f"feature win that node. Badges' shares are of {N_BOOTSTRAP} bootstrap samples of the "
+            "training rows, the same samples as on the Tree instability page (where their number "
+            "is a setting). Hover a badge's node for its runner-up."
         )
 
 

@@ -8,6 +8,7 @@ import streamlit as st
 
 from trees.instability import DISTANCES, PERTURBATIONS
 from ui import glossary, share
+from ui.cached import SPLIT_BOOTSTRAPS
 from ui.inputs import count_input
 from ui.snippets import dataset_code
 from viz.curves import plural
@@ -90,7 +91,7 @@ def settings_panel(n_train):
         "Bootstrap samples per node (split confidence)",
         0,
         200,
-        50,
+        SPLIT_BOOTSTRAPS,
         10,
         key="inst_boot",
         help=glossary.explain("bootstrap win rate"),

@@ -14,12 +14,18 @@ from app_pages.instability.cache import (
     tie_breaks_when_ready,
 )
 from app_pages.instability.controls import distance_choice, settings_panel, snippet
-from app_pages.instability.refits import most_frequent_root, refits_panel, removal_panel
+from app_pages.instability.refits import (
+    most_frequent_root,
+    refits_panel,
+    removal_animation_panel,
+    removal_panel,
+)
 from app_pages.instability.scoreboard import scoreboard_panel
 from app_pages.instability.splits import (
     confidence_panel,
     cutpoint_depth,
     cutpoints_panel,
+    fragility_words,
     key_picture,
     near_tie_panel,
     tie_break_panel,
@@ -27,14 +33,16 @@ from app_pages.instability.splits import (
 from trees.instability import mean_pairwise
 from ui import errors, presenter, report, share, state
 from ui.cached import SMALL, held_out_split, sample
+from ui.guides import BADGES
 from ui.markdown import plain
 from viz.curves import plural
 
 st.title("Tree instability")
 presenter.guide("instability")
-st.markdown(
+presenter.headline(
+    "instability",
     "**A tree commits to one split at every node, and everything below depends on it. The badges "
-    "say how firmly each split holds: a red one changes if one or two training rows go.**"
+    "say how firmly each split holds: a red one changes if one or two training rows go.**",
 )
 
 data = state.current()
@@ -78,12 +86,16 @@ with errors.attempt("Fitting and refitting the tree"):
 class_names = model.tree_.class_names
 
 with picture:
-    badges = key_picture(model, table, names, class_names)
+    badges_shown = not presenter.held_back("instability", BADGES)
+    badges = key_picture(model, table, names, class_names, shown=badges_shown)
     fragile = sum(b["level"] == "fragile" for b in badges.values())
     root_share, top_root = most_frequent_root(study, names)
     m1, m2, m3 = st.columns(3)
     m1.metric(
-        "Fragile splits", "not judged yet" if table is None else f"{fragile} of {len(badges)}"
+        "Fragile splits",
+        "not judged yet"
+        if table is None
+        else (f"{fragile} of {len(badges)}" if badges_shown else "? (Reveal)"),
     )
     m2.metric(
         "Two refits agree on",
@@ -96,6 +108,8 @@ with picture:
         help=f"The share of refits whose root splits on {plain(top_root or 'one feature')}, "
         "the most frequent root.",
     )
+    if badges_shown:
+        st.markdown(fragility_words(table, badges, len(y_train)))
     rows = (
         f"{len(y_train):,} training rows, {len(y_test):,} held out"
         if held_out
@@ -161,6 +175,7 @@ if tabs[4].open:
             tie_break_panel(ties, names, class_names)
 if tabs[5].open:
     with tabs[5]:
+        removal_animation_panel(key, task, params, X_train, y_train, names)
         default_row = first_influential_row(key, task, params, X_train, y_train, model.tree_)
         removal_panel(key, task, params, default_row, X_train, y_train, names, class_names)
 

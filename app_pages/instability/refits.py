@@ -17,10 +17,16 @@ from viz.stability import (
     refit_map_figure,
 )
 
-from .cache import removal
+from .cache import removal, removal_animation_when_ready
 from .controls import DISTANCE_WORDS
 
-__all__ = ["diff_views", "most_frequent_root", "refits_panel", "removal_panel"]
+__all__ = [
+    "removal_animation_panel",
+    "diff_views",
+    "most_frequent_root",
+    "refits_panel",
+    "removal_panel",
+]
 
 
 def _refit_labels(trees, names):
@@ -173,6 +179,28 @@ def _spread_map(trees, X_train, names, task):
     st.caption(
         "Other features at their medians. Bright bands are where refits disagree: near the splits "
         "that move."
+    )
+
+
+def removal_animation_panel(data_key, task, params, X_train, y_train, names):
+    """The tree redrawn as rows are removed one at a time, each bringing the root's change
+    nearer (``removals``)."""
+    st.markdown("**Rows removed one at a time**")
+    found = removal_animation_when_ready(data_key, task, params, X_train, y_train, tuple(names))
+    if found is None:
+        return
+    chart, order = found
+    if not order.rows:
+        st.caption("No row's removal lets another feature win at the root here.")
+        return
+    figures.chart(chart, key="inst_removals", title="The tree refitted as rows are removed")
+    holds = order.needed > len(order.rows)
+    st.caption(
+        f"Press Play: {plural(len(order.rows), 'training row')} go one after the other, the "
+        "rows that let another feature win at the root first; every frame is the tree refitted "
+        "on the rows left, each box in the colour of the class it predicts, those that differ "
+        "from the first tree outlined in red. The top levels are drawn (▾: more below)."
+        + (f" The root holds here: it takes {order.needed} rows to change it." if holds else "")
     )
 
 

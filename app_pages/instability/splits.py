@@ -24,6 +24,7 @@ from .refits import diff_views
 
 __all__ = [
     "confidence_panel",
+    "fragility_words",
     "cutpoint_depth",
     "cutpoints_panel",
     "key_picture",
@@ -32,16 +33,19 @@ __all__ = [
 ]
 
 
-def _legend(tree, class_names):
+def _legend(tree, class_names, badges=True):
     if tree.is_classifier:
-        return node_legend_html(class_names, borders=())
+        return node_legend_html(class_names, badges=badges, borders=())
     values = tree.value[:, 0]
-    return node_legend_html(value_range=(float(values.min()), float(values.max())), borders=())
+    return node_legend_html(
+        value_range=(float(values.min()), float(values.max())), badges=badges, borders=()
+    )
 
 
-def key_picture(model, table, names, class_names):
+def key_picture(model, table, names, class_names, shown=True):
     """The tree on the training rows, every split badged with how firmly it holds (no badges
-    while ``table`` is None: the splits are being judged in the background)."""
+    while ``table`` is None: the splits are being judged in the background; none drawn, and
+    none in the legend, when not ``shown``: the class is asked first). Returns the badges."""
     tree = model.tree_
     badges = {} if table is None else confidence_badges(table)
     figures.tree(
@@ -50,12 +54,53 @@ def key_picture(model, table, names, class_names):
         title="The tree, and how firmly each split holds",
         feature_names=names,
         class_names=class_names,
-        badges=svg_badges(badges, short=True),
+        badges=svg_badges(badges if shown else {}, short=True),
         fit_width=540,
         max_height=560,
     )
-    st.markdown(_legend(tree, class_names), unsafe_allow_html=True)
+    st.markdown(_legend(tree, class_names, shown), unsafe_allow_html=True)
     return badges
+
+
+def fragility_words(table, badges, n_rows):
+    """What the count of fragile splits means for the tree in front of the student, in words.
+
+    "8 of 8 fragile" alone says nothing to act on: the sentence names the root's fate (how many
+    rows change it) and what holds better (a shallower tree, a remedy of the scoreboard below).
+    """
+    if table is None or not badges:
+        return ""
+    fragile = sum(b["level"] == "fragile" for b in badges.values())
+    root_fragile = 0 in badges and badges[0]["level"] == "fragile"
+    why = _root_reason(table) if root_fragile else ""
+    if fragile == len(badges):
+        return (
+            f"**Every split is fragile, the root too{why}:** each ties with another feature, "
+            f"changes when a row or two of the {n_rows:,} training rows go, or loses most "
+            "bootstrap samples. A shallower tree (Settings) keeps fewer, firmer splits; the "
+            "scoreboard at the bottom shows which remedy holds best."
+        )
+    if fragile == 0:
+        return (
+            f"**No split is fragile:** each holds when one or two of the {n_rows:,} training rows "
+            "go, and wins most bootstrap samples."
+        )
+    where = f"the root among them{why}" if root_fragile else "the root holds"
+    return (
+        f"**{fragile} of {len(badges)} splits are fragile, {where}:** the red boxes are where "
+        "a row or two change the tree; below a red box, everything can change with it."
+    )
+
+
+def _root_reason(table):
+    """Why the root is fragile, in a few words: a tie, the rows that change it, or its wins."""
+    root = table.loc[table["node"] == 0].iloc[0]
+    flips = root["rows_to_flip"]
+    if bool(root.get("tied")):
+        return " (another feature ties it)"
+    if not pd.isna(flips) and int(flips) <= 2:
+        return f" (removing {plural(int(flips), 'row')} changes its feature)"
+    return f" (it wins {float(root['boot_win_rate']):.0%} of the bootstrap samples)"
 
 
 def confidence_panel(table, settings):

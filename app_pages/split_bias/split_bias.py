@@ -46,11 +46,12 @@ if result is not None:
         result["bias"]["Gamma-corrected Gini"][cell],
     )
     with headline:
-        st.markdown(
+        presenter.headline(
+            "split_bias",
             f"**Neither feature says anything about the class, yet the Gini gain picks the one with {int(n1)} values "
             f"{10**gini:.1f} times as often as the one with {int(n2)}; Gini's p-value (the Γ correction: how likely "
             f"a feature unrelated to the class gains as much) picks them {10**corrected:.2f} : 1.** "
-            "(N = 100 rows, balanced classes.)"
+            "(N = 100 rows, balanced classes.)",
         )
     with picture:
         figures.chart(

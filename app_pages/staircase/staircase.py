@@ -12,6 +12,7 @@ from app_pages.staircase.cache import (
 from datasets.synthetic import smooth_function, surface_function
 from ui import figures, presenter, report, share, state
 from ui.cached import sample
+from ui.guides import REGIONS
 from ui.markdown import plain
 from viz.staircase import (
     complexity_figure,
@@ -39,10 +40,11 @@ logistic = logistic_fit(X_clf, y_clf, ("Oblique boundary", angle, rows, noise))
 tree_accuracy = float(np.mean(np.argmax(tree.predict(X_clf), axis=1) == y_clf))
 linear_accuracy = float(logistic.score(X_clf, y_clf))
 with headline:
-    st.markdown(
+    presenter.headline(
+        "staircase",
         f"**A tree asks about one feature at a time, so a {int(angle)}° boundary becomes a staircase:** depth "
         f"{tree.max_depth} needs {tree.n_leaves} regions for {tree_accuracy:.0%} training accuracy; one oblique "
-        f"line (logistic regression, dashed) gets {linear_accuracy:.0%}."
+        f"line (logistic regression, dashed) gets {linear_accuracy:.0%}.",
     )
     presenter.guide("staircase")
 with picture:
@@ -56,6 +58,7 @@ with picture:
             logistic.coef_[0],
             logistic.intercept_[0],
             int(depth),
+            regions=not presenter.held_back("staircase", REGIONS),
         ),
         key="stair_clf",
         key_picture=True,

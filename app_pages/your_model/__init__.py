@@ -7,8 +7,11 @@ whether reading its thresholds with the other test (``x <= t`` or ``x < t``) cha
 predictions: on which rows, where in the trees, by how much, and what to ship instead
 (source 000, sections 3.1 and 3.3; the work is done by :mod:`trees.interop`).
 
-* sources.py: where the model and the rows come from (an upload, or a model trained here)
+* sources.py: where the model comes from (an upload, or a model trained here)
+* rows.py: which rows it is audited on (as loaded, or gap-filled where its library refuses gaps)
 * cache.py: the model loaded or trained, its audit and its threshold probes, cached
 * words.py: the page's sentences, tables and snippet, without Streamlit (unit-tested)
 * views.py: the headline and the tabs, each a function of the audit
+* deploy.py, deploy_words.py: the Deploy tab (each serving runtime against the library,
+  ``trees.interop.parity_report``, and the fixed ONNX file, ``export_onnx``) and its words
 """

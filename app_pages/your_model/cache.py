@@ -1,9 +1,11 @@
 """The "Your own model" page's cached work: the model read or trained, its audit, its probes.
 
 An uploaded model is keyed by a digest of its bytes (the same file under another name is
-the same model), a trained one by the dataset's fingerprint and the library; the audit by
-the model's key and the dataset's. Models and audits are held with ``st.cache_resource``
-(shared between sessions, never mutated).
+the same model; its missing= value added), a trained one by the dataset's fingerprint and
+the library; the audit by the model's key and the audited rows' (the raw dataset's or the
+prepared one's fingerprint). Models and audits are held with ``st.cache_resource``
+(shared between sessions, never changed: an audit's tables computed on first use are computed
+once, under its lock).
 """
 
 import dataclasses
@@ -11,13 +13,8 @@ import hashlib
 
 import numpy as np
 
-from trees.interop import (
-    audit_conditioning,
-    from_model,
-    load_model_file,
-    threshold_probes,
-    train_demo_model,
-)
+from lab.model_files import read_model_in_worker
+from trees.interop import audit_conditioning, from_model, threshold_probes, train_demo_model
 from ui import cache_budget
 
 __all__ = ["audit", "demo_task", "digest", "probes", "read_model", "trained_model"]
@@ -33,10 +30,12 @@ def read_model(model_key, name, _data):
     """The uploaded file ``name`` as an :class:`~trees.interop.ImportedModel` (``model_key``:
     :func:`digest` of its bytes). Raises :class:`~trees.interop.ModelFileError`.
 
-    The library's own document (kept for a mirrored export, which the page does not offer)
-    is dropped: a parsed JSON file takes several times its size, for every cached upload.
+    Read in a worker process with a time and a memory limit (``lab.model_files``: no file
+    holds the server longer, or takes more of its memory); the library's own document (kept
+    for a mirrored export, which the page does not offer) is dropped there: a parsed JSON
+    file takes several times its size, for every cached upload.
     """
-    return dataclasses.replace(load_model_file(name, _data), document=None)
+    return read_model_in_worker(name, _data)
 
 
 def demo_task(task, y):
@@ -59,8 +58,9 @@ def trained_model(data_key, library, task, _X, _y):
 
 
 @cache_budget.resource(show_spinner="Auditing the model on every row...", max_entries=16)
-def audit(model_key, data_key, _model, _X):
-    """:func:`trees.interop.audit_conditioning` of the model on the dataset's rows."""
+def audit(model_key, rows_key, _model, _X):
+    """:func:`trees.interop.audit_conditioning` of the model on the rows the page audits
+    (``rows.AuditedRows``; ``rows_key``: the fingerprint of the raw or the prepared dataset)."""
     return audit_conditioning(_model, _X)
 
 

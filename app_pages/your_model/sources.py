@@ -8,12 +8,13 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from lab.model_files import start_worker
 from trees.interop import ModelFileError
 from ui import errors, share, state
 from ui.markdown import plain
 
 from . import cache
-from .words import LIBRARIES, MODEL_FORMATS
+from .words import LIBRARIES, MODEL_FORMATS, parse_sentinel
 
 __all__ = ["ModelChoice", "choose_model"]
 
@@ -37,6 +38,10 @@ class ModelChoice:
         The library of a model trained here.
     file_name : str or None
         The name of an uploaded file.
+    missing : float or None
+        The value an XGBoost file's rows hold for a gap, as the user gave it.
+    file_data : bytes or None
+        Its bytes (the Deploy tab reads the library's document from them).
     """
 
     model: object
@@ -44,6 +49,8 @@ class ModelChoice:
     source: str
     library: object = None
     file_name: object = None
+    missing: object = None
+    file_data: object = None
 
 
 def _trained(data, data_key, X, y):
@@ -67,6 +74,7 @@ def _trained(data, data_key, X, y):
 
 
 def _uploaded():
+    start_worker()  # the reader's helper imports its libraries while a file is chosen
     file = st.file_uploader(
         "A model in its library's own format: XGBoost .json or .ubj, LightGBM .txt, CatBoost "
         ".json, scikit-learn .skops (never a pickle: opening one runs any code it holds)",
@@ -90,7 +98,31 @@ def _uploaded():
     except ModelFileError as err:
         st.error(f"{plain(file.name)} cannot be read: {plain(err)}")
         errors.end_page()
-    return ModelChoice(model, key, "upload", file_name=file.name)
+    for note in model.notes:  # what the reader read in its library's own way
+        st.info(f"{plain(file.name)}: {plain(note)}")
+    missing = _sentinel() if model.library == "xgboost" else None
+    if missing is not None:
+        model, key = model.with_missing_value(missing), f"{key}:missing={missing!r}"
+    return ModelChoice(model, key, "upload", file_name=file.name, missing=missing, file_data=data)
+
+
+def _sentinel():
+    """The value an XGBoost file's rows hold for a gap (its ``missing=``, which the file does
+    not record), or None: gaps are empty cells."""
+    text = st.text_input(
+        "The value your rows hold for a missing one (XGBoost's missing=; empty: gaps are "
+        "empty cells)",
+        key=state.MODEL_MISSING,
+        placeholder="e.g. -1",
+    ).strip()
+    if not text:
+        return None
+    value = parse_sentinel(text)
+    if value is None:
+        st.error(f"{plain(text)} is not a number: write the value XGBoost reads as missing, "
+                 "e.g. -1 or -999, or leave the box empty.")  # fmt: skip
+        errors.end_page()
+    return value
 
 
 def choose_model(data, data_key, X, y):

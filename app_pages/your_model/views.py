@@ -22,18 +22,19 @@ from .words import (
 __all__ = ["show_flips_tab", "show_headline", "show_probes_tab", "show_remedy_tab", "show_rows_tab"]
 
 
-def show_headline(audit, dataset_name):
-    """The audit in one sentence, large enough for the back of a room, and four figures."""
+def show_headline(audit, dataset_name, rows_reason):
+    """The audit in one sentence, large enough for the back of a room, and four figures;
+    ``rows_reason``: which rows were audited, and why those (``rows.AuditedRows``)."""
     sentence = audit.headline()
     st.subheader(sentence)
     columns = st.columns(4)
     for column, (label, value, help_text) in zip(
-        columns, key_figures(audit.summary()), strict=True
+        columns, key_figures(audit.headline_figures()), strict=True
     ):
         column.metric(label, value, help=help_text)
     st.caption(
-        f"{model_text(audit.model)} Audited on the {audit.n_rows:,} rows of {plain(dataset_name)} as the "
-        "Data page prepared them (its gaps filled, its categories coded)."
+        f"{model_text(audit.model)} Audited on the {audit.n_rows:,} rows of "
+        f"{plain(dataset_name)}: {rows_reason}."
     )
     return sentence
 
@@ -49,10 +50,11 @@ def show_rows_tab(audit, X):
     else:
         ops = (audit.model.native_op, audit.model.other_op)
         st.markdown(
-            f"{changes_sentence(audit.summary(), ops)} *thresholds "
-            "met*: how many nodes on the row's path test a threshold equal to its value; *move*: "
-            "how far the prediction moves from the model's own; *P(k)*: the probability of class "
-            "k under each test (*average*: of both, the remedy)."
+            f"{changes_sentence(audit.headline_figures(), ops)} The largest change first. "
+            "*Change*: how far the prediction moves from the model's own; *thresholds met*: in "
+            "how many trees the row's value sits on a threshold of its path, where the other "
+            "test sends it down another branch; *P(k)*: the probability of class k under each "
+            "test (*average*: of both, the remedy); the row's values come last."
         )
         figures.table(
             columns_in_words(table, audit, ops), title="Rows whose prediction changes",
@@ -116,7 +118,7 @@ def show_remedy_tab(audit):
     st.code(ship_snippet(audit.model.library), language="python")
     st.caption(
         "On these rows the average moves a prediction by at most "
-        f"{audit.summary()['average_largest_move']:.3g} from the model's own."
+        f"{audit.headline_figures()['average_largest_move']:.3g} from the model's own."
     )
 
 

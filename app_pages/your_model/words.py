@@ -4,11 +4,10 @@ No Streamlit here, so a test reaches each one. The numbers come from
 :class:`trees.interop.ConditioningAudit`; this module only says them.
 """
 
-import re
-
+import numpy as np
 import pandas as pd
 
-from ui.markdown import plain
+from trees.interop import LIBRARY_NAMES
 from ui.snippets import literal
 from ui.words import counted
 
@@ -18,9 +17,9 @@ __all__ = [
     "changed_rows",
     "columns_in_words",
     "corrected_predictions",
-    "fit_problem",
     "key_figures",
     "model_text",
+    "parse_sentinel",
     "reproduce_snippet",
     "ship_snippet",
 ]
@@ -36,57 +35,25 @@ LIBRARIES = {
 MODEL_FORMATS = ["json", "ubj", "txt", "skops"]
 
 
-def fit_problem(model, n_features, feature_names):
-    """Why the model cannot be audited on the dataset's rows, or None when it can.
-
-    The rows must have the model's number of features; when the model names its
-    features (not with a library's made-up names), the names must be the same, in
-    the same order, spaces read as underscores as LightGBM saves them.
-    """
-    if model.n_features != n_features:
-        return (
-            f"The model was trained on {model.n_features} features and the current dataset has "
-            f"{n_features}. Open the table the model was trained on (without its target column) on "
-            "the Data page, with the same columns in the same order."
-        )
-    names = [_as_saved(n) for n in feature_names]
-    saved = [_as_saved(n) for n in model.feature_names or []]
-    if _named(saved) and saved != names:
-        differ = [f"{plain(a)} / {plain(b)}" for a, b in zip(saved, names, strict=False) if a != b][
-            :3
-        ]
-        if len(saved) != len(names):
-            differ.append(f"{len(saved)} names for {len(names)} columns")
-        return (
-            "The model's features and the dataset's columns have different names ("
-            + ", ".join(differ)
-            + "): open the table the model was trained on, with its columns in the same order."
-        )
-    return None
-
-
-# Names a library gives features it was not told the names of (LightGBM's Column_0, XGBoost's
-# f0, CatBoost's 0): they say nothing about the columns, so they are not compared.
-_GENERATED_NAME = re.compile(r"(Column_|f|x|feature_)?\d+")
-
-
-def _as_saved(name):
-    """A feature name as libraries save it: LightGBM writes "chest pain" as "chest_pain"."""
-    return re.sub(r"\s+", "_", str(name).strip())
-
-
-def _named(names):
-    """Whether ``names`` are real feature names rather than a library's generated ones."""
-    return bool(names) and not all(_GENERATED_NAME.fullmatch(str(n)) for n in names)
+def parse_sentinel(text):
+    """The number a user typed as XGBoost's ``missing=`` value, or None when it is not one
+    (a finite number: NaN is already missing, and an infinity is a value)."""
+    try:
+        value = float(str(text).strip())
+    except ValueError:
+        return None
+    return value if np.isfinite(value) else None
 
 
 def model_text(model):
-    """One line on the model: its library and kind, trees, task, operator and precision."""
+    """One line on the model: its library and kind, trees (which of them predict, after early
+    stopping), task, operator and precision."""
     kind = {"binary": "two classes", "multiclass": "several classes", "regression": "regression"}
+    trees = model.trees_used or f"{model.n_trees:,} tree{'s' if model.n_trees != 1 else ''}"
     return (
-        f"{model.kind} from {model.library}: {model.n_trees:,} tree"
-        f"{'s' if model.n_trees != 1 else ''}, {kind.get(model.task, model.task)}; it sends a row "
-        f"left when x {model.native_op} t, comparing in {model.precision}."
+        f"{model.kind} from {LIBRARY_NAMES.get(model.library, model.library)}: {trees}, "
+        f"{kind.get(model.task, model.task)}; it "
+        f"sends a row left when x {model.native_op} t, comparing in {model.precision}."
     )
 
 
@@ -179,27 +146,42 @@ def probes_in_words(probes):
 PREDICTION_PREFIXES = ("native", "other", "average", "half")
 
 
+def _key_columns(rows):
+    """The audit's columns in the order a reader needs them: how far the prediction moves,
+    how many thresholds the row sits on, the class each test predicts, then each test's
+    probabilities (or value) and how far it moves from the model's own."""
+    ordered = ["other_move", "thresholds_met", *(f"{test}_class" for test in PREDICTION_PREFIXES)]
+    for test in PREDICTION_PREFIXES:
+        ordered += [test, *(c for c in rows.columns if c.startswith(f"{test}_p_")), f"{test}_move"]
+    return [c for c in dict.fromkeys(ordered) if c in rows.columns]
+
+
 def changed_rows(audit, X):
-    """The rows whose prediction changes with the test, their values and predictions."""
+    """The rows whose prediction changes with the test, the largest change first: the row
+    number, the audit's key columns (:func:`_key_columns`), then the row's values."""
     rows = audit.rows
-    moved = rows["other_move"] > 0
+    moved = (rows["other_move"] > 0).to_numpy()
     values = X.reset_index(drop=True)
     # A data column named like one of the audit's (or "row") keeps its values under "name (data)".
     taken = {*rows.columns, "row"}
     values.columns = [f"{c} (data)" if str(c) in taken else str(c) for c in values.columns]
-    table = pd.concat([values, rows], axis=1)[moved.to_numpy()]
-    return table.rename_axis("row").reset_index()
+    table = pd.concat([rows[_key_columns(rows)], values], axis=1)[moved]
+    table = table.rename_axis("row").reset_index()
+    return table.sort_values(["other_move", "row"], ascending=[False, True], ignore_index=True)
 
 
 def columns_in_words(table, audit, ops):
     """``table`` (:func:`changed_rows`) with the audit's columns named in words for the page:
-    ``other_p_1`` becomes ``x < t: P(1)``, ``thresholds_met`` ``thresholds met``. ``ops`` is
+    ``other_p_1`` becomes ``x < t: P(1)``, ``thresholds_met`` ``thresholds met``, the move
+    under the other test, which the table is sorted by, ``change``. ``ops`` is
     ``(native_op, other_op)``; a name a data column already holds stays as it was."""
     tests = {"native": f"x {ops[0]} t", "other": f"x {ops[1]} t"}
     words = {}
     for column in audit.rows.columns:
         test, _, what = column.partition("_")
-        if test in PREDICTION_PREFIXES:
+        if column == "other_move":
+            words[column] = "change"
+        elif test in PREDICTION_PREFIXES:
             what = f"P({what[2:]})" if what.startswith("p_") else what
             words[column] = f"{tests.get(test, test)}: {what}"
         else:
@@ -243,13 +225,29 @@ def ship_snippet(library):
     return "\n".join(lines)
 
 
-def reproduce_snippet(source, file_name, library, dataset_code):
+def _upload_lines(file_name, rows, missing):
+    """The lines that read the uploaded model and the rows the page audits it on (``rows``
+    None: the rows as loaded)."""
+    kind, dropped = ("raw", ()) if rows is None else (rows.kind, rows.dropped)
+    table = "raw.X" if kind == "raw" else "data.X"
+    if dropped:
+        table += f".drop(columns={literal(list(dropped))})"  # the identifiers it left out
+    sentinel = "" if missing is None else f".with_missing_value({literal(missing)})"
+    return [
+        f"model = load_model_file({literal(file_name)}, "
+        f"Path({literal(file_name)}).read_bytes()){sentinel}",
+        f"X = model.frame_from_table({table})  # {kind} rows, read by the model's rule",
+    ]
+
+
+def reproduce_snippet(source, file_name, library, dataset_code, rows=None, missing=None):
     """Python that reproduces the page's audit on the same rows.
 
-    The rows are the current dataset as the app prepared it (``dataset_code``:
-    the lines that build it as ``data``); the model is the uploaded file
-    ``file_name``, read safely, or one of ``library`` trained again with the
-    same seed.
+    The dataset is built as the app builds it (``dataset_code``: the lines
+    that build ``raw``, ``data`` and ``record``); the model is the uploaded
+    file ``file_name``, read safely (told the sentinel ``missing``), audited on
+    the page's ``rows`` (``rows.AuditedRows``: the raw or the gap-filled rows),
+    or one of ``library`` trained again with the same seed on the prepared rows.
     """
     lines = [
         "from datasets import generate, load, preprocess, read_table, table_to_dataset",
@@ -258,14 +256,12 @@ def reproduce_snippet(source, file_name, library, dataset_code):
         "from trees.interop import ConditionedModel, audit_conditioning, load_model_file, train_demo_model",
         "",
         dataset_code,
-        "X, y = data.X, data.y.to_numpy()",
     ]
     if source == "upload":
-        lines.append(
-            f"model = load_model_file({literal(file_name)}, Path({literal(file_name)}).read_bytes())"
-        )
+        lines += _upload_lines(file_name, rows, missing)
     else:
         lines += [
+            "X, y = data.X, data.y.to_numpy()",
             'task = "regression" if data.task != "classification" else (',
             '    "binary" if np.unique(y).size <= 2 else "multiclass")',
             'codes = y if task == "regression" else np.unique(y, return_inverse=True)[1]',

@@ -5,6 +5,8 @@ from functools import partial
 import streamlit as st
 
 from app_pages.your_model import cache
+from app_pages.your_model.deploy import show_deploy_tab
+from app_pages.your_model.rows import rows_for_choice
 from app_pages.your_model.sources import choose_model
 from app_pages.your_model.views import (
     show_flips_tab,
@@ -13,8 +15,10 @@ from app_pages.your_model.views import (
     show_remedy_tab,
     show_rows_tab,
 )
-from app_pages.your_model.words import fit_problem, reproduce_snippet
+from app_pages.your_model.words import reproduce_snippet
+from trees.interop import ModelInputError
 from ui import errors, presenter, report, share, snippets, state
+from ui.markdown import plain
 
 st.title("Your own model")
 st.markdown(
@@ -31,14 +35,17 @@ data_key = state.dataset_key()
 X, y = data.arrays()
 with st.expander("The model", expanded=True):
     choice = choose_model(data, data_key, X, y)
-problem = fit_problem(choice.model, X.shape[1], data.X.columns)
-if problem:
-    st.error(problem)
+try:
+    rows = rows_for_choice(choice.source, choice.model, state.current_raw().X, data.X,
+                           state.preprocessing_record())  # fmt: skip
+except ModelInputError as err:
+    st.error(f"The model cannot read the rows of {plain(data.name)}: {plain(err)}")
     errors.end_page()
+rows_key = state.raw_dataset_key() if rows.kind == "raw" else data_key
 with errors.attempt("Auditing the model"):
-    audit = cache.audit(choice.key, data_key, choice.model, data.X)
+    audit = cache.audit(choice.key, rows_key, choice.model, rows.frame)
 with headline:
-    sentence = show_headline(audit, data.name)
+    sentence = show_headline(audit, data.name, rows.reason)
 
 report.add_settings(
     {"model": choice.file_name or f"{choice.library}, trained here", "rows": data.name}
@@ -46,14 +53,23 @@ report.add_settings(
 report.add_note(sentence)
 report.add_table("The alternatives compared", audit.comparisons)
 report.add_snippet(
-    reproduce_snippet(choice.source, choice.file_name, choice.library, snippets.dataset_code())
+    reproduce_snippet(
+        choice.source,
+        choice.file_name,
+        choice.library,
+        snippets.dataset_code(),
+        rows,
+        choice.missing,
+    )  # fmt: skip
 )
 
-TABS = ["Rows that change", "Where in the trees", "The remedy", "Probe rows for a converter"]
-rows_tab, flips_tab, remedy_tab, probes_tab = share.tabs(st, TABS, key=state.MODEL_TAB)
+TABS = ["Rows that change", "Where in the trees", "The remedy", "Probe rows for a converter",
+        "Deploy"]  # fmt: skip
+rows_tab, flips_tab, remedy_tab, probes_tab, deploy_tab = share.tabs(st, TABS, key=state.MODEL_TAB)
 share.show_open_tab(  # only the open tab runs
-    (rows_tab, partial(show_rows_tab, audit, data.X)),
+    (rows_tab, partial(show_rows_tab, audit, rows.frame)),
     (flips_tab, partial(show_flips_tab, audit)),
     (remedy_tab, partial(show_remedy_tab, audit)),
-    (probes_tab, partial(show_probes_tab, choice.key, data_key, choice.model, data.X)),
+    (probes_tab, partial(show_probes_tab, choice.key, rows_key, choice.model, rows.frame)),
+    (deploy_tab, partial(show_deploy_tab, choice, rows_key, rows.frame)),
 )

@@ -149,6 +149,11 @@ def test_the_home_pages_trees_are_whole_on_a_projector(app_url, browser):
     scroll)."""
     page, _ = _open(browser, f"{app_url}/?presenter_mode=1", "1024")
     page.locator(".tv-root svg").nth(1).wait_for(timeout=600_000)
+    # The guide's first step asks which leaf she reaches: Reveal marks it (issue 57).
+    run = wait_for_run(page)
+    page.get_by_role("button", name="Reveal").click()
+    wait_for_run(page, run)
+    page.locator('.tv-viewport rect[stroke="#d62728"]').nth(1).wait_for(timeout=600_000)
     # Each view, and in it the leaf she reaches (its red border): both inside the view and on
     # the first screen.
     places = page.locator(".tv-viewport").evaluate_all(

@@ -1,8 +1,10 @@
 """Presenter mode on a 1024 x 768 projector, in headless Chromium, on every page.
 
-Body text at least 20 px, every figure's text at least 16 px, tree labels at least 16 px, the
-sidebar folded away, and the page's key picture whole on the first screen. The guide's answers
-are one pop-over per step, so Next never shows the next answer.
+Body text at least 20 px, every figure's text at least 16 px, tree labels at least 16 px,
+titles at least 40 px, metric values at least 36 px, tables and inputs enlarged, the sidebar
+folded away, and the page's key picture starting on the first screen (whole where it fits).
+The guide's answers are one pop-over per step, so Next never shows the next answer; the
+question comes first: what answers it stays hidden until Reveal (issue 57).
 """
 
 import pytest
@@ -14,26 +16,34 @@ pytestmark = pytest.mark.browser
 WIDTH, HEIGHT = 1024, 768
 
 # The key picture of each page: the first figure or tree view, unless named here (the Data
-# page's is its table of features; the model page's, its table of rows that change).
+# page's is its table of features, HTML in presenter mode; the model page's, its table of rows
+# that change; the Grow page's, the score curve its first step talks about).
 _KEY_PICTURES = {
-    "data": '[data-testid="stDataFrame"]',
-    "your_model": '[data-testid="stMetric"], [data-testid="stDataFrame"]',
+    "data": "table",
+    "grow": ".stPlotlyChart",
+    "your_model": '[data-testid="stMetric"], table',
 }
-# The first lesson reads its sentences before each step's pictures (a student's own pace):
-# its pictures are not held to the first screen.
-_TEXT_FIRST = {"first_lesson"}
+# Pages whose key picture starts on the first screen but runs below it: the first lesson reads
+# its sentences first (a student's own pace); the Grow page's curve stands under the tree.
+_TOP_ONLY = {"first_lesson", "grow"}
 
 _SIZES_JS = """() => {
     const main = document.querySelector('[data-testid="stMain"]');
     const shown = (e) => e.getBoundingClientRect().width > 0 && e.innerText.trim();
+    const size = (e) => parseFloat(getComputedStyle(e).fontSize);
     const text = [...main.querySelectorAll('p, li')]
         .filter(e => shown(e) && !e.closest('.stPlotlyChart, [data-testid="stDataFrame"]'))
-        .map(e => [parseFloat(getComputedStyle(e).fontSize), e.innerText.slice(0, 50)]);
+        .map(e => [size(e), e.innerText.slice(0, 50)]);
+    const titles = [...main.querySelectorAll('h1')].filter(shown).map(size);
+    const metrics = [...main.querySelectorAll('[data-testid="stMetricValue"] p')].filter(shown).map(size);
+    const cells = [...main.querySelectorAll('td, th')].filter(shown).map(size);
+    const inputs = [...main.querySelectorAll('input[type="text"], input[type="number"]')]
+        .filter(e => e.getBoundingClientRect().width > 0).map(size);
     const figures = [...main.querySelectorAll('.stPlotlyChart svg text')]
         .filter(e => e.textContent.trim())
         .map(e => [parseFloat(e.style.fontSize || getComputedStyle(e).fontSize), e.textContent]);
     const sidebar = document.querySelector('[data-testid="stSidebar"]').getBoundingClientRect();
-    return {text, figures, sidebarRight: sidebar.right};
+    return {text, figures, titles, metrics, cells, inputs, sidebarRight: sidebar.right};
 }"""
 _TREE_JS = """(texts) => texts.map(e => {
     const m = e.getScreenCTM();
@@ -70,11 +80,19 @@ def test_presenter_mode_reads_from_the_back_of_the_room(spec, app_url, browser, 
     assert not small_text, small_text[:5]
     small_figure_text = [(size, text) for size, text in sizes["figures"] if size < 16]
     assert not small_figure_text, small_figure_text[:5]
+    # No smaller than outside presenter mode: titles (44 px), metric values (36 px there),
+    # tables (14 px) and inputs (16 px).
+    assert sizes["titles"] and min(sizes["titles"]) >= 40, sizes["titles"]
+    assert all(size >= 36 for size in sizes["metrics"]), sizes["metrics"]
+    assert all(size >= 18 for size in sizes["cells"]), sizes["cells"][:5]
+    assert all(size >= 20 for size in sizes["inputs"]), sizes["inputs"][:5]
     trees = page.locator(".tv-root svg text")
     if trees.count():
         assert min(trees.evaluate_all(_TREE_JS)) >= 15.9  # 16 px, less the rounding of a scale
-    box = None if spec.url_path in _TEXT_FIRST else _key_picture_box(page, spec)
-    if box is not None:
+    box = _key_picture_box(page, spec)
+    assert box is not None, "no key picture"
+    assert box["y"] < HEIGHT, f"the key picture starts below the first screen: {box}"
+    if spec.url_path not in _TOP_ONLY:
         assert box["y"] + box["height"] <= HEIGHT + 1, f"the key picture ends at {box}"
     assert page.locator('[data-testid="stException"]').count() == 0
     assert not app_error_boxes(page)
@@ -85,9 +103,10 @@ def test_presenter_mode_reads_from_the_back_of_the_room(spec, app_url, browser, 
 def test_next_opens_the_next_step_with_its_answer_hidden(app_url, browser):
     page, errors = _presenting(browser, f"{app_url}/conditioning?presenter_mode=1")
     run = wait_for_run(page)
-    page.get_by_role("button", name="Answer").click()
+    page.get_by_role("button", name="Reveal").click()
     first_answer = page.get_by_text("Only when one of its values equals a threshold")
     first_answer.first.wait_for(timeout=600_000)
+    run = wait_for_run(page, run)
     page.get_by_role("button", name="Next").click()
     run = wait_for_run(page, run)
     assert "Step 2 of" in page.locator("body").inner_text()
@@ -95,7 +114,108 @@ def test_next_opens_the_next_step_with_its_answer_hidden(app_url, browser):
     assert not page.get_by_text("One in five.").first.is_visible()
     selected = page.locator('[role="tab"][aria-selected="true"]').first.inner_text()
     assert "Tree and mirror" in selected
-    page.get_by_role("button", name="Answer").click()
+    page.get_by_role("button", name="Reveal").click()
     page.get_by_text("One in five.").first.wait_for(timeout=600_000)
+    assert not errors
+    page.close()
+
+
+# ----------------------------------------------- issue 57: the question before the answer
+# Words of each page's headline that answer its first step's question.
+_ANSWERS = {
+    "home": "→ pays back",
+    "staircase": "regions for",
+    "cultivated": "modules whose nodes hesitate",
+    "conditioning": "sit exactly on a threshold",
+}
+
+
+def _main_text(page):
+    return page.locator('[data-testid="stMain"]').inner_text()
+
+
+def _reveal(page, run):
+    """Open the step's Reveal pop-over; return the number of the run it started."""
+    page.get_by_role("button", name="Reveal").click()
+    return wait_for_run(page, run)
+
+
+@pytest.mark.parametrize("name", sorted(_ANSWERS))
+def test_what_answers_the_question_waits_for_reveal(name, app_url, browser):
+    path = "" if name == "home" else name
+    page, errors = _presenting(browser, f"{app_url}/{path}?presenter_mode=1")
+    run = wait_for_run(page)
+    assert "Ask the class:" in _main_text(page)
+    assert _ANSWERS[name] not in _main_text(page)
+    if name == "home":  # the verdicts over the trees are what waits, and no leaf is marked
+        assert _main_text(page).count("→ ?") == 2
+    _reveal(page, run)
+    assert _ANSWERS[name] in _main_text(page)
+    assert "Ask the class:" not in _main_text(page)
+    assert not errors
+    page.close()
+
+
+def _tab_picture_top(page):
+    """The top of the first figure or tree view in the open tab (None when it draws none)."""
+    boxes = [
+        b
+        for b in (
+            e.bounding_box()
+            for e in page.locator(
+                '[role="tabpanel"] .tv-root, [role="tabpanel"] .stPlotlyChart'
+            ).all()
+        )
+        if b and b["height"] > 0
+    ]
+    return min(b["y"] for b in boxes) if boxes else None
+
+
+def test_the_lecture_path_asks_first_and_opens_each_tab_on_the_screen(app_url, browser):
+    from urllib.parse import quote
+
+    from ui.lectures import LECTURES
+
+    title = next(iter(LECTURES))
+    page, errors = _presenting(browser, f"{app_url}/?presenter_mode=1&lecture={quote(title)}")
+    run = wait_for_run(page)
+    assert "Lecture, step 1 of" in page.locator("body").inner_text()
+    assert "Ask the class:" in _main_text(page) and "→ pays back" not in _main_text(page)
+    page.get_by_role("button", name="Next").click()  # step 2: the conditioning page
+    run = wait_for_run(page, run)
+    assert "Ask the class:" in _main_text(page)
+    assert "sit exactly on a threshold" not in _main_text(page)
+    page.get_by_role("button", name="Next").click()  # step 3 opens its tab, scrolled into view
+    run = wait_for_run(page, run)
+    page.wait_for_function(
+        """() => { const tabs = document.querySelector('[role="tablist"]');
+                   return tabs && tabs.getBoundingClientRect().top < 300; }""",
+        timeout=600_000,
+    )
+    top = _tab_picture_top(page)
+    assert top is not None and top < HEIGHT, f"the tab's picture starts at {top}"
+    assert not errors
+    page.close()
+
+
+def test_a_double_click_on_set_up_reveals_nothing(app_url, browser):
+    from ui.guides import GUIDES
+
+    page, errors = _presenting(browser, f"{app_url}/data?presenter_mode=1")
+    run = wait_for_run(page)
+    setup = page.get_by_role("button", name="Set up")
+    setup.dblclick()  # the first click loads the mushrooms; the second lands where Set up was
+    page.wait_for_function(
+        """() => document.querySelector('[data-testid="stSidebar"]').innerText
+                  .includes('secondary-mushroom')""",
+        timeout=600_000,
+    )
+    wait_for_run(page, run)
+    answer = GUIDES["data"][0].reveal[:40]
+    assert not page.get_by_text(answer).first.is_visible()
+    assert "Ask the class:" in _main_text(page)
+    assert page.get_by_role("button", name="Set up").is_disabled()  # still there, in its place
+    box = _key_picture_box(page, next(p for p in PAGES if p.url_path == "data"))
+    assert box is not None and box["y"] < HEIGHT, f"the features table starts at {box}"
     assert not errors
     page.close()

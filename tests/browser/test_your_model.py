@@ -67,3 +67,55 @@ def test_a_pickle_is_refused_with_a_message(app_url, browser, tmp_path):
     assert page.locator('[data-testid="stException"]').count() == 0
     assert not errors
     page.close()
+
+
+@pytest.fixture(scope="module")
+def churn_files(tmp_path_factory):
+    """A practitioner's table with gaps and a text category, and an XGBoost model trained on
+    its columns in another order (tests/test_app_your_model.py's churn table)."""
+    import pandas as pd
+    import xgboost as xgb
+
+    from tests.test_app_your_model import _churn_table
+
+    folder = tmp_path_factory.mktemp("churn")
+    table = _churn_table(1000, seed=7)
+    training = table[["calls", "tenure", "plan", "charges"]].assign(
+        plan=pd.Categorical(table["plan"]))  # fmt: skip
+    model = xgb.XGBClassifier(n_estimators=40, max_depth=4, nthread=1, enable_categorical=True,
+                              max_cat_to_onehot=1).fit(training, table["churned"])  # fmt: skip
+    model.save_model(folder / "churn_model.json")
+    table.to_csv(folder / "churn.csv", index=False)
+    return folder
+
+
+@pytest.mark.parametrize("width", [1024, 1440])
+def test_a_reordered_upload_shows_the_change_first(app_url, browser, churn_files, screenshot_dir,
+                                                   width):  # fmt: skip
+    from tests.browser.conftest import upload_and_use
+
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{app_url}/data", wait_until="commit", timeout=RUN_TIMEOUT_S * 1000)
+    run = upload_and_use(page, churn_files / "churn.csv")
+    page.locator('[data-testid="stSidebar"]').get_by_text("Your own model").click()
+    run = wait_for_run(page, run)
+    page.get_by_text("open my own model file").click()
+    run = wait_for_run(page, run)
+    page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(
+        str(churn_files / "churn_model.json")
+    )
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"stMain\"] h3')", timeout=RUN_TIMEOUT_S * 1000
+    )
+    wait_for_run(page, run)
+    main = page.locator('[data-testid="stMain"]').inner_text()
+    assert "of 1,000 rows" in main and "rows as loaded" in main and "XGBoost routes" in main
+    assert page.evaluate(_OVERFLOW_JS) == []
+    assert page.locator('[data-testid="stException"]').count() == 0
+    tabs = page.locator('[data-testid="stTabs"]').first
+    tabs.scroll_into_view_if_needed()
+    tabs.screenshot(path=str(screenshot_dir / f"your_model-changed-rows-{width}.png"))
+    assert not errors
+    page.close()

@@ -44,8 +44,9 @@ def bootstrap_size(n_samples, max_samples, weights=None):
     """Rows each bootstrap sample draws (scikit-learn 1.9's rule).
 
     None: ``n_samples``; an int: that many (with replacement, so it may
-    exceed the rows); a float in (0, 1]: that share of the rows, or of the
-    total weight when the forest is weighted, truncated, at least 1.
+    exceed the rows); a float > 0: that share of the rows, or of the total
+    weight when the forest is weighted, truncated, at least 1 (above 1.0 a
+    sample draws more rows than there are, as an int may).
 
     Raises
     ------
@@ -56,15 +57,14 @@ def bootstrap_size(n_samples, max_samples, weights=None):
         return n_samples
     if isinstance(max_samples, numbers.Integral) and not isinstance(max_samples, bool):
         if max_samples < 1:
-            raise ValueError(
-                f"max_samples must be an int >= 1 or a float in (0, 1], got {max_samples}."
-            )
+            raise ValueError(f"max_samples must be an int >= 1 or a float > 0, got {max_samples}.")
         return int(max_samples)
-    if isinstance(max_samples, numbers.Real) and 0.0 < max_samples <= 1.0:
+    if isinstance(max_samples, numbers.Real) and 0.0 < max_samples < np.inf:
         total = n_samples if weights is None else float(np.sum(weights))
         return max(int(max_samples * total), 1)
     raise ValueError(
-        f"max_samples must be None, an int >= 1 or a float in (0, 1], got {max_samples!r}."
+        f"max_samples must be None, an int >= 1 or a float > 0 (a share of the rows), got "
+        f"{max_samples!r}."
     )
 
 

@@ -4,9 +4,9 @@ Geurts, Ernst and Wehenkel (2006), "Extremely randomized trees", Machine
 Learning 63(1): at each node every visited feature gets one threshold drawn
 uniformly between its smallest and largest value in the node, and the best
 of those few candidates splits it; by default every tree sees every row
-(no bootstrap). The trees are this package's :class:`DecisionTreeClassifier`
-and :class:`DecisionTreeRegressor` with ``splitter="random"``
-(``trees.tree._kernels_search.scan_random_thresholds``); the fitting,
+(no bootstrap). The trees are this package's :class:`ExtraTreeClassifier`
+and :class:`ExtraTreeRegressor` (decision trees with ``splitter="random"``,
+``trees.tree._kernels_random``), as scikit-learn's; the fitting,
 prediction and threshold tests are those of the random forests
 (``_forest``). The same ``random_state`` grows the same forest.
 
@@ -17,13 +17,14 @@ predictions (rho, the share of splits on an observed value, is 0).
 
 # The signatures repeat the random forests' with another default, as scikit-learn's extra trees
 # do: ``get_params`` reads each class's own signature.
+from ..tree import ExtraTreeClassifier, ExtraTreeRegressor
 from ._forest import ForestClassifier, ForestRegressor
 
 __all__ = ["ExtraTreesClassifier", "ExtraTreesRegressor"]
 
 
 class ExtraTreesClassifier(ForestClassifier):
-    """Extra-trees classifier: a forest of random-split :class:`DecisionTreeClassifier`.
+    """Extra-trees classifier: a forest of :class:`ExtraTreeClassifier` (random splits).
 
     Parameters are those of :class:`RandomForestClassifier` (scikit-learn's
     names and defaults), except ``bootstrap=False`` by default, as
@@ -32,13 +33,14 @@ class ExtraTreesClassifier(ForestClassifier):
 
     Attributes
     ----------
-    estimators_ : list of DecisionTreeClassifier
-        Trees with ``splitter="random"``.
+    estimators_ : list of ExtraTreeClassifier
+        Decision trees with ``splitter="random"``.
     classes_ : ndarray
     oob_score_, oob_decision_function_ : present with ``oob_score=True``
         (needs ``bootstrap=True``).
     """
 
+    _tree_class = ExtraTreeClassifier
     _splitter = "random"
 
     def __init__(
@@ -94,12 +96,13 @@ class ExtraTreesClassifier(ForestClassifier):
 
 
 class ExtraTreesRegressor(ForestRegressor):
-    """Extra-trees regressor: a forest of random-split :class:`DecisionTreeRegressor`.
+    """Extra-trees regressor: a forest of :class:`ExtraTreeRegressor` (random splits).
 
     Parameters are those of :class:`RandomForestRegressor`, except
     ``bootstrap=False`` by default, as scikit-learn's ``ExtraTreesRegressor``.
     """
 
+    _tree_class = ExtraTreeRegressor
     _splitter = "random"
 
     def __init__(

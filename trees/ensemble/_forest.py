@@ -41,7 +41,6 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..tree import FOREST_CONDITIONINGS, DecisionTreeClassifier, DecisionTreeRegressor
-from ..tree._classes import _round_for_fit, check_class_targets, check_predict_rows
 from ..tree._kernels_arrays import kernel_array
 from ..tree._kernels_draws import MAX_SEED, generator_seeds
 from ..tree._kernels_traversal import forest_predict
@@ -51,8 +50,10 @@ from ..tree._params import get_params, tree_params_of
 from ..tree._settings import CLASS_WEIGHTS, check_sample_weight, class_weights
 from ..tree._splitter import sort_features
 from ..tree._tree import pack_trees
+from ..tree._validation import check_class_targets, check_predict_rows, round_for_fit
 from ._batches import estimator_like, grow_in_batches, grows_in_batches
 from ._bootstrap import bootstrap_indices, bootstrap_size, forest_tree_weights
+from ._ensemble import EnsembleProtocol
 
 __all__ = [
     "ForestClassifier",
@@ -142,8 +143,12 @@ class _PackedTrees:
         self.trees = None
 
 
-class BaseForest(BaseEstimator):
+class BaseForest(EnsembleProtocol, BaseEstimator):
     """Shared fitting and prediction of the forests.
+
+    A fitted forest is also scikit-learn's container of its trees (``len``,
+    indexing, iteration), with ``estimator``, ``estimator_`` and
+    ``estimators_samples_`` (``_ensemble.EnsembleProtocol``).
 
     ``_splitter`` is the trees' splitter: ``"best"`` for random forests,
     ``"random"`` for extra trees (``_extra_trees``).
@@ -211,12 +216,17 @@ class BaseForest(BaseEstimator):
             raise ValueError(
                 f"conditioning must be one of {FOREST_CONDITIONINGS}, got {self.conditioning!r}."
             )
-        if self.oob_score and not self.bootstrap:
-            raise ValueError("oob_score needs bootstrap=True: without it no row is out of bag.")
+        # scikit-learn's messages first (its tests match them), then the lab's reason.
         if self.max_samples is not None and not self.bootstrap:
             raise ValueError(
-                "max_samples sizes the bootstrap samples: it needs bootstrap=True (without it "
-                "every tree sees every row)."
+                "`max_sample` cannot be set if `bootstrap=False`. Either switch to "
+                "`bootstrap=True` or set `max_sample=None`: max_samples sizes the bootstrap "
+                "samples, so it needs bootstrap=True (without it every tree sees every row)."
+            )
+        if self.oob_score and not self.bootstrap:
+            raise ValueError(
+                "Out of bag estimation only available if bootstrap=True: oob_score needs "
+                "bootstrap samples, and without them no row is out of bag."
             )
 
     def _tree_params(self):
@@ -255,18 +265,21 @@ class BaseForest(BaseEstimator):
         n_more = self.n_estimators - len(kept)
         if n_more == 0:
             warnings.warn(
-                "warm_start=True and n_estimators equals the trees already grown: no tree was "
-                "added. Raise n_estimators to grow more.",
+                "Warm-start fitting without increasing n_estimators does not fit new trees: "
+                f"no tree was added to the {self.n_estimators} grown. Raise n_estimators to "
+                "grow more.",
                 UserWarning,
                 stacklevel=3,
             )
             if self.oob_score and not hasattr(self, "oob_score_"):  # asked for only now
-                self._compute_oob(kernel_array(_round_for_fit(X, params.threshold_dtype)), y)
+                self._set_oob_score_and_attributes(
+                    kernel_array(round_for_fit(X, params.threshold_dtype)), y
+                )
             return self
         generator = check_random_state(self.random_state)
         generator.randint(MAX_SEED, size=len(kept))  # the seeds of the trees kept
         seeds = generator.randint(MAX_SEED, size=n_more)
-        X = kernel_array(_round_for_fit(X, params.threshold_dtype))
+        X = kernel_array(round_for_fit(X, params.threshold_dtype))
         # Sorted once for all trees (random splits read X unsorted: ``search_layout``); each
         # tree keeps the orders of its rows and reads their values from X.
         sorted_rows = sort_features(X) if params.splitter == "best" else None
@@ -294,11 +307,23 @@ class BaseForest(BaseEstimator):
             )
         self.estimators_ = [*kept, *grown]
         self._seeds = np.concatenate([getattr(self, "_seeds", seeds[:0])[: len(kept)], seeds])
-        self._draws = (n_draws, weights)  # how the out-of-bag rows are found again
+        # How the bootstrap rows are drawn again (out of bag, ``estimators_samples_``), under
+        # scikit-learn's names (``_draws``).
+        self._n_samples = n_samples
+        self._n_samples_bootstrap = n_draws
+        self._sample_weight = weights
+        self.estimator_ = template
         self._pack = _PackedTrees()  # packed at the first prediction (:meth:`_packed`)
         if self.oob_score:
-            self._compute_oob(X, y)
+            self._set_oob_score_and_attributes(X, y)
         return self
+
+    @property
+    def _draws(self):
+        """``(n_draws, weights)``: how many rows each bootstrap sample draws (None without
+        bootstrap) and their probabilities (None: uniform), the last arguments of
+        ``_bootstrap.bootstrap_indices``."""
+        return self._n_samples_bootstrap, self._sample_weight
 
     def _kept_trees(self, signature):
         """The trees a warm start keeps (none otherwise); they must have seen the same data."""
@@ -353,7 +378,9 @@ class BaseForest(BaseEstimator):
             mean += out / len(roots[group])
         return mean / len(groups)
 
-    def _compute_oob(self, X, y):
+    def _set_oob_score_and_attributes(self, X, y):
+        """The out-of-bag predictions and score (scikit-learn's name for this step): each row
+        predicted by the trees whose bootstrap sample left it out, under their tests."""
         n_samples = X.shape[0]
         total, counts = None, np.zeros(n_samples)
         operators = tree_operators(len(self.estimators_), self.conditioning)
@@ -371,6 +398,15 @@ class BaseForest(BaseEstimator):
                 f"No row was left out of every bootstrap sample (n_samples = {n_samples}, "
                 f"{len(self.estimators_)} trees): the out-of-bag score needs more rows or more "
                 "trees, or oob_score=False."
+            )
+        if not seen.all():  # scikit-learn's warning first (its tests match it)
+            warnings.warn(
+                "Some inputs do not have OOB scores. This probably means too few trees were "
+                f"used to compute any reliable OOB estimates: {n_samples - seen.sum()} of "
+                f"{n_samples} rows were in every tree's bootstrap sample; their out-of-bag "
+                "predictions are NaN and the out-of-bag score leaves them out.",
+                UserWarning,
+                stacklevel=4,
             )
         shape = (-1,) + (1,) * (total.ndim - 1)
         oob = np.divide(
@@ -469,13 +505,40 @@ class ForestClassifier(ClassifierMixin, BaseForest):
         """Grow the forest on ``(X, y)``."""
         X, y, sample_weight = self._validate_fit(X, y, sample_weight)
         check_class_targets(y)
-        self.classes_, y_encoded = np.unique(y, return_inverse=True)
+        y_encoded, weighted = self._validate_y_class_weight(y, sample_weight)
+        if weighted is not None:
+            sample_weight = weighted if sample_weight is None else sample_weight * weighted
+        per_tree = self.class_weight == "balanced_subsample" and self.bootstrap
+        return self._fit_forest(X, y_encoded, sample_weight, subsample_classes=per_tree)
+
+    def _validate_y_class_weight(self, y, sample_weight=None):
+        """The classes (``classes_``, ``n_classes_``), ``y`` as class indices and each row's
+        class weight (scikit-learn's name and returns for this step).
+
+        ``y`` has shape (n_samples,) or (n_samples, 1); the indices come back in
+        its shape. The class weights are None when no class weight applies to
+        the whole forest: none given, or "balanced_subsample" with bootstrap
+        (each tree balances its own sample).
+
+        Raises
+        ------
+        ValueError
+            For a ``y`` of several columns (several targets).
+        """
+        y = np.asarray(y)
+        if y.ndim == 2 and y.shape[1] != 1:
+            raise ValueError(
+                f"y should be a 1d array, got an array of shape {y.shape} instead: these "
+                "forests fit one target; fit one forest per column."
+            )
+        self.classes_, y_encoded = np.unique(y.ravel(), return_inverse=True)
         self.n_classes_ = len(self.classes_)
         per_tree = self.class_weight == "balanced_subsample" and self.bootstrap
-        if self.class_weight is not None and not per_tree:
-            weighted = forest_class_weights(self.class_weight, y, sample_weight)
-            sample_weight = weighted if sample_weight is None else sample_weight * weighted
-        return self._fit_forest(X, y_encoded, sample_weight, subsample_classes=per_tree)
+        if self.class_weight is None or per_tree:
+            return y_encoded.reshape(y.shape), None
+        return y_encoded.reshape(y.shape), forest_class_weights(
+            self.class_weight, y.ravel(), sample_weight
+        )
 
     def _set_oob(self, oob, y, seen):
         self.oob_decision_function_ = oob
@@ -534,7 +597,8 @@ class RandomForestClassifier(ForestClassifier):
         Accuracy on the out-of-bag rows, in ``oob_score_``.
     max_samples : int, float or None, default=None
         Rows each bootstrap sample draws: all (None), a count, or a share of
-        the rows (at least 1); needs ``bootstrap=True``.
+        the rows (at least 1; above 1.0 more rows than there are, as
+        scikit-learn 1.9); needs ``bootstrap=True``.
     warm_start : bool, default=False
         A new ``fit`` keeps the trees grown and adds ``n_estimators`` minus
         their number, seeded as a one-shot fit seeds them (same data: same

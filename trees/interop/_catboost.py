@@ -15,12 +15,15 @@ feature's ``nan_value_treatment`` is ``"AsTrue"``; the raw score is
 ``scale * sum(leaf values) + bias``, leaf values stored leaf-major
 (``leaf_values[leaf * n_outputs + k]``). Categorical features (one-hot and
 counter statistics) and text or embedding features are not supported.
+The rows' columns are matched by the names each float feature carries
+(``feature_id``), as CatBoost's own predict matches a DataFrame's.
 """
 
 import numpy as np
 
 from ._build import LIMITS, ModelFileError, check_count, make_tree, need
 from ._model import ImportedModel
+from ._oblivious import ObliviousTrees
 
 __all__ = ["catboost_document", "from_catboost"]
 
@@ -68,8 +71,17 @@ def _features(document):
     return column, nan_left, n_features
 
 
+def _feature_names(document, n_features):
+    """The training columns' names (``feature_id`` of each float feature), or None."""
+    floats = (document.get("features_info") or {}).get("float_features") or []
+    names = {f.get("flat_feature_index", f.get("feature_index")): f.get("feature_id")
+             for f in floats if isinstance(f, dict)}  # fmt: skip
+    ids = [names.get(j) for j in range(n_features)]
+    return [str(n) for n in ids] if all(isinstance(n, str) and n for n in ids) else None
+
+
 def _oblivious(tree, column, nan_left, n_features, n_outputs):
-    """One oblivious tree as (Tree, missing_left)."""
+    """One oblivious tree as (Tree, missing_left, its levels: columns, borders, leaf values)."""
     need(isinstance(tree, dict), "A tree of the model is not a JSON object.")
     splits = tree.get("splits") or []
     need(isinstance(splits, list), "A tree's splits are not a list.")
@@ -83,6 +95,8 @@ def _oblivious(tree, column, nan_left, n_features, n_outputs):
         raise ModelFileError(f"A split is not a float-feature split ({error}).") from None
     need(all(s.get("split_type", "FloatFeature") == "FloatFeature" for s in splits),
          "Only float-feature splits are supported (no one-hot or counter splits).")  # fmt: skip
+    bad = borders[~np.isfinite(borders)]
+    need(not bad.size, f"A split has the border {', '.join(map(str, bad[:1]))}: {_NOT_A_NUMBER}")
     need(leaves.shape == (n_outputs << depth,), "A tree's leaf values do not match its depth.")
     n_internal = (1 << depth) - 1
     level = np.floor(np.log2(np.arange(n_internal) + 1)).astype(np.intp)
@@ -98,7 +112,64 @@ def _oblivious(tree, column, nan_left, n_features, n_outputs):
     built = make_tree(feature, threshold, np.concatenate([2 * ids + 1, pad]),
                       np.concatenate([2 * ids + 2, pad]), value, n_features, "float32")  # fmt: skip
     missing = np.concatenate([np.take(nan_sides, level), np.zeros(1 << depth)]).astype(bool)
-    return built, missing
+    return built, missing, (features, borders, leaves.reshape(1 << depth, n_outputs))
+
+
+def _levels(levels, scale, column, nan_left, n_features):
+    """The trees as CatBoost walks them (``_oblivious.ObliviousTrees``)."""
+    depths = np.array([len(f) for f, _, _ in levels], dtype=np.int64)
+    width = max(int(depths.max(initial=0)), 1)
+    features = np.zeros((len(levels), width), dtype=np.int64)
+    borders = np.zeros((len(levels), width), dtype=np.float32)
+    for t, (feature, border, _) in enumerate(levels):
+        features[t, : len(feature)], borders[t, : len(border)] = feature, border
+    sizes = np.array([leaves.shape[0] for _, _, leaves in levels], dtype=np.int64)
+    nan_right = np.zeros(n_features, dtype=bool)
+    for index, flat in column.items():
+        nan_right[flat] = not nan_left[index]
+    return ObliviousTrees(
+        features=features, borders=borders, depths=depths,
+        offsets=np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64),
+        leaves=np.ascontiguousarray((np.concatenate([leaves for _, _, leaves in levels]) * scale).T),
+        nan_right=nan_right,
+    )  # fmt: skip
+
+
+# What CatBoost 1.2.10 does with NaN or Infinity in its JSON (measured): its reader stops at
+# the token and keeps what it read before (a NaN border: the trees before it, and that tree's
+# split on the first feature's first border with uninitialised leaf values); a NaN or infinite
+# scale crashes it (a segmentation fault).
+_NOT_A_NUMBER = (
+    "CatBoost never writes such a number, and its own JSON reader cannot use it (it stops "
+    "reading there, or crashes), so no reading of this file is the model that was saved; "
+    "export the model again with save_model(path, format='json')."
+)
+
+
+def _class_names(info):
+    """The class names of ``model_info.class_params``: a list of strings or numbers, or None."""
+    params = info.get("class_params") if isinstance(info, dict) else None
+    names = params.get("class_names") if isinstance(params, dict) else None
+    need(names is None or (isinstance(names, list) and all(
+         isinstance(n, str | int | float) and not isinstance(n, bool) for n in names)),
+         "The model's class names (model_info.class_params.class_names) are not a list of "
+         "labels: export the model again with save_model(path, format='json').")  # fmt: skip
+    return names or None
+
+
+def _scale_and_bias(document):
+    """``(scale, bias)`` of ``scale_and_bias`` (1 and [0] when absent), finite numbers."""
+    if "scale_and_bias" not in document:
+        return 1.0, np.zeros(1)
+    try:
+        scale, bias = float(document["scale_and_bias"][0]), document["scale_and_bias"][1]
+        bias = np.atleast_1d(np.asarray(bias, dtype=np.float64))
+    except (TypeError, ValueError, IndexError, KeyError):
+        raise ModelFileError("scale_and_bias is not [scale, [bias, ...]].") from None
+    need(bias.ndim == 1, "scale_and_bias is not [scale, [bias, ...]].")
+    need(np.isfinite(scale) and np.all(np.isfinite(bias)),
+         f"The model's scale and bias are {scale} and {bias.tolist()}: {_NOT_A_NUMBER}")  # fmt: skip
+    return scale, bias
 
 
 def _task(document):
@@ -107,9 +178,7 @@ def _task(document):
     params = info.get("params", {}) if isinstance(info, dict) else {}
     loss = params.get("loss_function", {}) if isinstance(params, dict) else {}
     name = loss.get("type") if isinstance(loss, dict) else None
-    classes = (
-        (info.get("class_params") or {}).get("class_names") if isinstance(info, dict) else None
-    )
+    classes = _class_names(info)
     if name in _IDENTITY:
         return "regression", "identity", None
     need(name in _LOSSES, f"The CatBoost loss {name!r} is not supported.")
@@ -127,13 +196,7 @@ def from_catboost(document, kind="CatBoost"):
     trees = document["oblivious_trees"]
     need(isinstance(trees, list), "oblivious_trees is not a list.")
     check_count(len(trees), "trees", "trees")
-    scale, bias = 1.0, [0.0]
-    if "scale_and_bias" in document:
-        try:
-            scale, bias = float(document["scale_and_bias"][0]), document["scale_and_bias"][1]
-            bias = np.atleast_1d(np.asarray(bias, dtype=np.float64))
-        except (TypeError, ValueError, IndexError, KeyError):
-            raise ModelFileError("scale_and_bias is not [scale, [bias, ...]].") from None
+    scale, bias = _scale_and_bias(document)
     n_outputs = max(len(classes) if task == "multiclass" and classes else len(bias), 1)
     check_count(n_outputs, "classes", "outputs")
     nodes = sum(1 << min(len(t.get("splits") or []) if isinstance(t, dict) else 0,
@@ -148,5 +211,7 @@ def from_catboost(document, kind="CatBoost"):
         missing_kind=[np.zeros(b[0].node_count, dtype=np.int8) for b in built],
         classes_=None if task == "regression" else np.asarray(
             classes if classes else np.arange(max(n_outputs, 2))),
-        n_features=n_features, document=document,
+        n_features=n_features, feature_names=_feature_names(document, n_features),
+        document=document, oblivious=_levels([b[2] for b in built], scale, column, nan_left,
+                                             n_features),
     )  # fmt: skip

@@ -69,7 +69,7 @@ from trees.interop import ConditionedModel, audit_conditioning, load_model_file
 
 model = load_model_file({model_file!r}, Path({model_file!r}).read_bytes())
 table = pd.read_csv({data_file!r})
-X = table.drop(columns={drop!r})
+X = model.frame_from_table(table.drop(columns={drop!r}))  # categorical columns as categories
 
 audit = audit_conditioning(model, X)
 print(audit.headline())

@@ -54,6 +54,7 @@ module is imported (``trees.conditioning`` does), since the studies sit
 below the import (interop -> studies -> ensemble -> tree).
 """
 
+import re
 from functools import partial
 from importlib import metadata, util
 from itertools import product
@@ -61,11 +62,13 @@ from itertools import product
 import numpy as np
 
 from ..studies._engines import FittedModel, register_engine
+from ._build import LIMITS
 from ._registry import from_model
 
 __all__ = [
     "LIBRARY_ENGINES",
     "LIBRARY_GRIDS",
+    "check_library_params",
     "engine_models",
     "engine_versions",
     "fit_library",
@@ -192,6 +195,88 @@ def library_estimator(engine, task, params, seed):
             f"{cls.__name__} does not accept these settings ({error}); use the library's "
             f"parameter names with engine={engine!r}."
         ) from error
+
+
+# Engine -> the names (the library's own, with its aliases) of its number of trees, which
+# the lab bounds: a model of more trees than LIMITS["trees"] would be refused at its import,
+# after its fit.
+_TREE_COUNTS = {
+    "xgboost": ("n_estimators", "num_parallel_tree"),
+    "xgboost-rf": ("n_estimators", "num_parallel_tree"),
+    "lightgbm": ("n_estimators", "num_iterations", "num_iteration", "n_iter", "num_tree",
+                 "num_trees", "num_round", "num_rounds", "nrounds", "num_boost_round",
+                 "max_iter"),
+    "catboost": ("iterations", "n_estimators", "num_boost_round", "num_trees"),
+    "sklearn-hgb": ("max_iter",),
+}  # fmt: skip
+_TREE_COUNTS["lightgbm-rf"] = _TREE_COUNTS["lightgbm"]
+
+
+def _tree_counts(engine, params):
+    """Check the number-of-trees settings of ``params``: whole numbers from 1 to the limit."""
+    for name in _TREE_COUNTS[engine]:
+        if name not in params:
+            continue
+        value = params[name]
+        number = value if isinstance(value, int | float) and not isinstance(value, bool) else None
+        big = isinstance(value, float) and abs(value) >= 1e6  # 1e9 reads better than 1000000000.0
+        shown = f"{value:g}" if big else repr(value)
+        if number is None or number != number or not 1 <= number <= LIMITS["trees"]:
+            raise ValueError(
+                f"{name}={shown} is not a number of trees the lab can import: give a whole "
+                f"number from 1 to {LIMITS['trees']:,}."
+            )
+        if not isinstance(value, int):
+            raise ValueError(f"{name}={shown} is not a whole number: write it as {int(value)}.")
+
+
+def _library_words(error):
+    """The first line of a library's error, without its source file and line (XGBoost,
+    LightGBM and CatBoost prefix or end their C++ messages with them)."""
+    line = (str(error).strip().splitlines() or [type(error).__name__])[0]
+    line = re.sub(r"^\[[\d:]+\]\s*", "", line)
+    line = re.sub(r"^\S+\.(?:cc|cpp|h):\d+:\s*", "", line)
+    return re.sub(r"\s+at\s+\S+\.(?:cc|cpp|h), line \d+\s*\.?$", "", line).rstrip(". ")
+
+
+def check_library_params(engine, params, tasks=("classification", "regression")):
+    """Check a library engine's settings against the library's own ranges, before a run.
+
+    The number of trees is bounded here (``LIMITS["trees"]``, what the import
+    takes); every other setting is checked by the library itself: the
+    engine's estimator, with these settings and one tree, is fitted to 40 rows
+    of each of ``tasks`` (XGBoost, LightGBM, CatBoost and scikit-learn check
+    their parameters when they fit). A setting XGBoost does not use (it warns
+    and goes on) is refused too.
+
+    Raises
+    ------
+    ValueError
+        One sentence: the setting and what the library says of it.
+    """
+    import warnings
+
+    params = dict(params or {})
+    if engine not in LIBRARY_ENGINES or not params:
+        return
+    _tree_counts(engine, params)
+    small = {**params, **{name: 1 for name in _TREE_COUNTS[engine] if name in params}}
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 3))
+    for task in tasks:
+        name = type(library_estimator(engine, task, small, 0)).__name__
+        y = (X[:, 0] > 0).astype(int) if task == "classification" else X[:, 0]
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                fit_library_estimator(engine, task, small, 0, X, y)
+        except Exception as error:  # each library raises its own error types
+            raise ValueError(f"{name} refuses these settings: {_library_words(error)}.") from None
+        unused = [str(w.message) for w in caught if "are not used" in str(w.message)]
+        if unused:
+            names = re.findall(r"\{(.*?)\}", unused[0]) or [""]
+            raise ValueError(f"{name} does not use the settings {names[0].strip()}: give the "
+                             "library's own parameter names.")  # fmt: skip
 
 
 def engine_models(engine, models):

@@ -30,6 +30,7 @@ from ._build import LIMITS, ModelFileError, need
 from ._catboost import from_catboost
 from ._lightgbm import from_lightgbm
 from ._sklearn import SKLEARN_TYPES, from_sklearn_model
+from ._skops_checks import check_skops_trees
 from ._ubjson import decode_ubjson
 from ._xgboost import from_xgboost
 
@@ -65,15 +66,39 @@ def _refuse_pickle(name, data):
         )
 
 
-def _json(name, data):
+def _check_json_budget(name, data):
+    """Refuse JSON whose containers or strings would amplify in memory, before parsing it.
+
+    Each ``{`` or ``[`` may open a container (a Python object of 56-64 bytes
+    for two bytes of file), each pair of ``"`` a string: their counts, an upper
+    bound read in one pass, are held to ``LIMITS["containers"]`` and
+    ``LIMITS["strings"]``.
+    """
+    containers = data.count(b"{") + data.count(b"[")
+    need(containers <= LIMITS["containers"],
+         f"{name} holds up to {containers:,} JSON objects and arrays; a model file has at most "
+         f"{LIMITS['containers']:,}, so it is not a model the lab reads.")  # fmt: skip
+    strings = data.count(b'"') // 2
+    need(strings <= LIMITS["strings"],
+         f"{name} holds up to {strings:,} JSON strings; a model file has at most "
+         f"{LIMITS['strings']:,}, so it is not a model the lab reads.")  # fmt: skip
+
+
+def _parse_json(name, data):
+    """The JSON document ``data`` (bounded: :func:`_check_json_budget`), or a message."""
+    _check_json_budget(name, data)
     try:
-        document = json.loads(data.decode("utf-8"))
+        return json.loads(data.decode("utf-8"))
     except UnicodeDecodeError:
         raise ModelFileError(f"{name} is not UTF-8 text. {SAVE_HINT}") from None
     except RecursionError:
         raise ModelFileError(f"{name} nests its JSON too deeply to be a model file.") from None
     except ValueError as error:
         raise ModelFileError(f"{name} is not valid JSON ({error}); is it truncated?") from None
+
+
+def _json(name, data):
+    document = _parse_json(name, data)
     need(isinstance(document, dict), f"{name} holds JSON, but not an object. {SAVE_HINT}")
     if "learner" in document:
         return from_xgboost(document, kind="XGBoost JSON")
@@ -84,6 +109,31 @@ def _json(name, data):
     )
 
 
+def _check_skops_schema(name, data):
+    """The zip's declared sizes, then its schema's trees (``_skops_checks``), before skops runs.
+
+    The members' sizes are those the zip's directory declares (a member read
+    stops at its declared size), summed before anything is decompressed.
+    """
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        members = archive.infolist()
+    except (zipfile.BadZipFile, ValueError, OSError):
+        raise ModelFileError(f"{name} is not a valid skops file (a damaged zip).") from None
+    need(sum(m.file_size for m in members) <= 4 * LIMITS["bytes"],
+         f"{name} unpacks to more than {4 * LIMITS['bytes'] // 2**20} MB.")  # fmt: skip
+    sizes = {m.filename: m.file_size for m in members}
+    need(sizes.get("schema.json", LIMITS["bytes"] + 1) <= LIMITS["bytes"],
+         f"{name} is not a valid skops file (its schema.json is missing or too large).")  # fmt: skip
+    try:
+        schema = _parse_json(f"{name}'s schema.json", archive.read("schema.json"))
+        check_skops_trees(archive, schema)
+    except (zipfile.BadZipFile, ValueError, OSError, EOFError) as error:
+        if isinstance(error, ModelFileError):
+            raise
+        raise ModelFileError(f"{name} is not a valid skops file ({error}).") from None
+
+
 def _skops(name, data):
     try:
         import skops.io
@@ -92,12 +142,7 @@ def _skops(name, data):
             f"{name} is a skops file, and reading one needs skops: pip install '.[models]'."
         ) from None
 
-    try:
-        members = zipfile.ZipFile(io.BytesIO(data)).infolist()
-    except (zipfile.BadZipFile, ValueError, OSError):
-        raise ModelFileError(f"{name} is not a valid skops file (a damaged zip).") from None
-    need(sum(m.file_size for m in members) <= 4 * LIMITS["bytes"],
-         f"{name} unpacks to more than {4 * LIMITS['bytes'] // 2**20} MB.")  # fmt: skip
+    _check_skops_schema(name, data)
     try:
         untrusted = skops.io.get_untrusted_types(data=data)
     except Exception as error:  # skops raises many kinds on a damaged file

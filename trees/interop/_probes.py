@@ -13,22 +13,27 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ._inputs import ModelInputError, array_rows
 from ._registry import from_model
 
-__all__ = ["PROBE_COLUMNS", "ParityReport", "parity_check", "threshold_probes"]
+__all__ = ["PROBE_COLUMNS", "ParityReport", "parity_check", "probe_values", "threshold_probes"]
 
 PROBE_COLUMNS = ("probe_tree", "probe_node", "probe_feature", "probe_threshold", "probe_side")
 _SAMPLE = 256
 
 
 def _neighbours(t, precision):
-    """The largest value below ``t`` and the smallest above it, in ``precision``."""
+    """The largest value below ``t`` and the smallest above it, in ``precision`` (``t`` a
+    float, or an array of them)."""
+    t = np.asarray(t, dtype=np.float64)
     if precision == "float64":
-        return np.nextafter(t, -np.inf), np.nextafter(t, np.inf)
-    v = np.float32(t)
-    below = v if float(v) < t else np.nextafter(v, np.float32(-np.inf))
-    above = v if float(v) > t else np.nextafter(v, np.float32(np.inf))
-    return float(below), float(above)
+        below, above = np.nextafter(t, -np.inf), np.nextafter(t, np.inf)
+    else:
+        with np.errstate(over="ignore"):
+            v = t.astype(np.float32)
+        below = np.where(v < t, v, np.nextafter(v, np.float32(-np.inf))).astype(np.float64)
+        above = np.where(v > t, v, np.nextafter(v, np.float32(np.inf))).astype(np.float64)
+    return (float(below), float(above)) if t.ndim == 0 else (below, above)
 
 
 def _base_rows(model, X, seed):
@@ -104,13 +109,13 @@ def threshold_probes(model, X=None, max_probes=30_000, seed=0):
     Returns
     -------
     DataFrame
-        One column per feature (the model's feature names, or ``x0``...),
-        then :data:`PROBE_COLUMNS`. ``attrs["feature_columns"]`` lists the
-        feature columns.
+        One column per feature (``ImportedModel.column_names``), in the order
+        the trees index them, then :data:`PROBE_COLUMNS`; a categorical
+        feature's column holds the model's categories where it stores them.
+        ``attrs["feature_columns"]`` lists the feature columns.
     """
     model = from_model(model)
-    names = list(X.columns) if hasattr(X, "columns") else (
-        model.feature_names or [f"x{j}" for j in range(model.n_features)])  # fmt: skip
+    names = model.column_names(X)
     sample, fallback = _base_rows(model, X, seed)
     rows, meta = [], []
     for t in range(model.n_trees):
@@ -120,12 +125,56 @@ def threshold_probes(model, X=None, max_probes=30_000, seed=0):
         if len(rows) >= max_probes:
             break
     values = np.array(rows).reshape(-1, model.n_features)
-    frame = pd.DataFrame(values, columns=[str(n) for n in names])
+    frame = _with_categories(model, pd.DataFrame(values, columns=[str(n) for n in names]))
     info = pd.DataFrame(meta, columns=list(PROBE_COLUMNS)).astype({"probe_feature": int})
     info["probe_feature"] = [str(names[f]) for f in info["probe_feature"]]
     frame = pd.concat([frame, info], axis=1)
     frame.attrs["feature_columns"] = [str(n) for n in names]
     return frame
+
+
+def _stored_categories(model):
+    """(column of the probes, the categories the model stores) of each categorical feature."""
+    order = model.inputs.order or range(model.n_features)
+    return [(j, model.inputs.categories[column]) for j, column in enumerate(order)
+            if column in model.inputs.categories]  # fmt: skip
+
+
+def _with_categories(model, frame):
+    """The probes' categorical columns as the categories the model stores (their values are
+    codes), so that the frame reads back as the model reads its rows."""
+    for j, stored in _stored_categories(model):
+        codes = frame.iloc[:, j].to_numpy()
+        frame.isetitem(j, pd.Series([None if np.isnan(c) else stored[int(c)] for c in codes],
+                                    dtype=object))  # fmt: skip
+    return frame
+
+
+def probe_values(model, probes):
+    """The probes' feature columns as the values the lab reads (the trees' order, a category
+    as its code): the inverse of :func:`_with_categories`.
+
+    Parameters
+    ----------
+    model : ImportedModel
+    probes : DataFrame
+        From :func:`threshold_probes` (its rows moved or added, its columns kept).
+
+    Returns
+    -------
+    ndarray of shape (n_probes, n_features), float64
+    """
+    frame = probes[probes.attrs["feature_columns"]]
+    coded = dict(_stored_categories(model))
+    values = np.empty(frame.shape, dtype=np.float64)
+    for j in range(frame.shape[1]):
+        column = frame.iloc[:, j]
+        if j in coded:
+            codes = pd.Index(list(coded[j]), dtype=object).get_indexer(column.astype(object))
+            values[:, j] = np.where(codes >= 0, codes, np.nan)
+        else:
+            values[:, j] = column.to_numpy(dtype=np.float64)
+    return values
 
 
 @dataclass
@@ -151,7 +200,26 @@ class ParityReport:
                    for side in ("below", "on", "above")}}  # fmt: skip
 
 
-def parity_check(predict_a, predict_b, probes, atol=1e-6, rtol=1e-6):
+def _probe_array(probes, model):
+    """The probes as the float64 array the predictors take (:func:`parity_check`)."""
+    if model is not None:
+        model = from_model(model)
+        return array_rows(model.inputs, probe_values(model, probes))
+    columns = probes.attrs.get("feature_columns") or [
+        c for c in probes.columns if c not in PROBE_COLUMNS
+    ]
+    frame = probes[columns]
+    text = [str(c) for c in columns if not pd.api.types.is_numeric_dtype(frame[c].dtype)]
+    if text:
+        raise ModelInputError(
+            f"The probes hold the model's categories in {', '.join(text)}, which no float64 "
+            "array holds: pass the model too (parity_check(a, b, probes, model=model)), and "
+            "the predictors get the array its library's predict takes."
+        )
+    return frame.to_numpy(dtype=np.float64)
+
+
+def parity_check(predict_a, predict_b, probes, atol=1e-6, rtol=1e-6, model=None):
     """Run the probes through two predictors and list where they disagree.
 
     Parameters
@@ -164,15 +232,16 @@ def parity_check(predict_a, predict_b, probes, atol=1e-6, rtol=1e-6):
         From :func:`threshold_probes`.
     atol, rtol : float
         Outputs closer than ``atol + rtol * |a|`` agree.
+    model : optional
+        The model the probes were made for: the predictors then get the array its
+        library's predict takes (``_inputs.array_rows``: the training columns' order, a
+        category as the library's code or value). Needed where the probes hold categories.
 
     Returns
     -------
     ParityReport
     """
-    columns = probes.attrs.get("feature_columns") or [
-        c for c in probes.columns if c not in PROBE_COLUMNS
-    ]
-    X = probes[columns].to_numpy(dtype=np.float64)
+    X = _probe_array(probes, model)
     a = np.asarray(predict_a(X), dtype=np.float64).reshape(X.shape[0], -1)
     b = np.asarray(predict_b(X), dtype=np.float64).reshape(X.shape[0], -1)
     if a.shape != b.shape:

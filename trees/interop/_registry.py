@@ -1,5 +1,7 @@
 """Which adapter imports which model type: :func:`from_model`."""
 
+import math
+
 from ._build import ModelFileError
 from ._catboost import catboost_document, from_catboost
 from ._lightgbm import from_lightgbm, lightgbm_text
@@ -11,8 +13,14 @@ __all__ = ["ADAPTERS", "from_model"]
 
 
 def _xgboost(model):
+    """A wrapper predicts with its best iteration and reads its ``missing=`` as missing; a
+    ``Booster`` predicts with every tree, and its sentinel belongs to its ``DMatrix``."""
+    wrapper = type(model).__name__ != "Booster"
+    missing = getattr(model, "missing", math.nan) if wrapper else math.nan
     return from_xgboost(xgboost_document(model), type(model).__name__,
-                        getattr(model, "classes_", None))  # fmt: skip
+                        getattr(model, "classes_", None),
+                        missing=math.nan if missing is None else float(missing),
+                        best_iteration=wrapper)  # fmt: skip
 
 
 def _lightgbm(model):
@@ -35,7 +43,7 @@ ADAPTERS = {
 }  # fmt: skip
 
 
-def from_model(model):
+def from_model(model, missing=None):
     """The common representation (:class:`ImportedModel`) of a fitted tree model.
 
     Parameters
@@ -47,6 +55,9 @@ def from_model(model):
         XGBoost or CatBoost JSON document (dict), a LightGBM model text
         (str), an :class:`ImportedModel` (returned as is), or any of these
         wrapped in ``sklearn.frozen.FrozenEstimator``.
+    missing : float, optional
+        XGBoost only: the value its rows hold for a missing one (``missing=``). By default the
+        wrapper's own ``missing``; a ``Booster`` or a document reads NaN alone unless told.
 
     Returns
     -------
@@ -57,6 +68,11 @@ def from_model(model):
     ModelFileError
         For an unsupported type or a model the adapters cannot read, saying why.
     """
+    imported = _imported(model)
+    return imported if missing is None else imported.with_missing_value(missing)
+
+
+def _imported(model):
     if isinstance(model, ImportedModel):
         return model
     if type(model).__name__ == "FrozenEstimator":  # sklearn.frozen: survives clone()
@@ -73,4 +89,15 @@ def from_model(model):
         raise ModelFileError(
             f"{key[0]}.{key[1]} is not a supported model; supported: {', '.join(supported)}."
         )
+    _check_fitted(model)
     return ADAPTERS[key](model)
+
+
+def _check_fitted(model):
+    """Refuse, in words, a wrapper that has not been fitted (its library would fail deep in
+    its own code: ``'LGBMClassifier' object has no attribute 'model_to_string'``)."""
+    is_fitted = getattr(model, "__sklearn_is_fitted__", None) or getattr(model, "is_fitted", None)
+    if callable(is_fitted) and not is_fitted():
+        raise ModelFileError(
+            f"The {type(model).__name__} is not fitted: fit it (or load its saved model) first."
+        )

@@ -46,9 +46,15 @@ class ConditionedModel(BaseEstimator):
 
     Notes
     -----
-    ``sklearn.base.clone`` clones the wrapped model unfitted, as for any
-    meta-estimator; wrap it as ``ConditionedModel(FrozenEstimator(model))``
-    (``sklearn.frozen``) where it will be cloned (cross-validation, pipelines).
+    A meta-estimator around a model that is already fitted, as
+    ``sklearn.frozen.FrozenEstimator`` is: ``fit`` learns nothing, and
+    ``sklearn.base.clone`` returns a new wrapper around the same fitted model
+    (``__sklearn_clone__``), so cross-validation and pipelines keep the model
+    (``cross_val_score(ConditionedModel(model), X, y)`` scores it under the
+    conditioning on every fold). ``score`` is the accuracy (classifiers) or R²
+    (regressors), as scikit-learn's mixins define it. Rows are read by the
+    model's own rule (``ImportedModel.check_X``: columns by name, categories as
+    codes). A model that is not fitted is refused when used, in words.
     """
 
     def __init__(self, model, conditioning="average"):
@@ -57,28 +63,59 @@ class ConditionedModel(BaseEstimator):
 
     def _imported(self):
         if self.conditioning not in CONDITIONINGS:
-            raise ValueError(f"conditioning must be one of {CONDITIONINGS}.")
+            raise ValueError(
+                f"conditioning must be one of {CONDITIONINGS}, got {self.conditioning!r}."
+            )
         cached = self.__dict__.get("_cache")
         if cached is None or cached[0] is not self.model:
             cached = (self.model, from_model(self.model))
             self.__dict__["_cache"] = cached
         return cached[1]
 
-    def fit(self, X=None, y=None):
-        """Nothing to fit: the wrapped model is already fitted. Returns self."""
+    def fit(self, X=None, y=None, **fit_params):
+        """Nothing to fit: the wrapped model is already fitted (checked here). Returns self."""
         self._imported()
         return self
 
+    def __sklearn_clone__(self):
+        return type(self)(self.model, conditioning=self.conditioning)
+
     def __sklearn_is_fitted__(self):
+        try:
+            self._imported()
+        except ValueError:
+            return False
         return True
+
+    def __getstate__(self):
+        state = super().__getstate__()
+        state.pop("_cache", None)  # rebuilt from the model when used
+        return state
+
+    def _estimator_type_of_model(self):
+        """ "classifier", "regressor" or None, without importing a scikit-learn-like model."""
+        if hasattr(self.model, "__sklearn_tags__") and not isinstance(self.model, type):
+            from sklearn.utils import get_tags
+
+            model = getattr(self.model, "estimator", self.model)  # FrozenEstimator
+            kind = get_tags(model).estimator_type
+            if kind in ("classifier", "regressor"):
+                return kind
+        try:
+            return "classifier" if self._imported().is_classifier else "regressor"
+        except ValueError:
+            return None
 
     def __sklearn_tags__(self):
         from sklearn.utils import ClassifierTags, RegressorTags
 
         tags = super().__sklearn_tags__()
-        if self._imported().is_classifier:
+        tags.requires_fit = False
+        tags.input_tags.allow_nan = True
+        kind = self._estimator_type_of_model()
+        if kind == "classifier":
             tags.estimator_type, tags.classifier_tags = "classifier", ClassifierTags()
-        else:
+        elif kind == "regressor":
             tags.estimator_type, tags.regressor_tags = "regressor", RegressorTags()
         return tags
 
@@ -92,8 +129,16 @@ class ConditionedModel(BaseEstimator):
 
     @property
     def n_features_in_(self):
-        """Number of features the model takes."""
-        return self._imported().n_features
+        """Number of columns the model takes."""
+        return self._imported().inputs.n_columns
+
+    @property
+    def feature_names_in_(self):
+        """The names of the columns the model was trained on, when it stores them."""
+        inputs = self._imported().inputs
+        if inputs.names is None or inputs.generated:
+            raise AttributeError("The model stores no names of its columns.")
+        return np.asarray(inputs.names, dtype=object)
 
     def predict(self, X):
         """Classes or values under ``conditioning``."""
@@ -107,6 +152,13 @@ class ConditionedModel(BaseEstimator):
         """Raw scores under ``conditioning`` (the average of the two operators' raw scores)."""
         return self._imported().decision_function(X, self.conditioning)
 
+    def score(self, X, y, sample_weight=None):
+        """Accuracy (classifiers) or R² (regressors) of :meth:`predict` on ``(X, y)``."""
+        from sklearn.metrics import accuracy_score, r2_score
+
+        metric = accuracy_score if self._imported().is_classifier else r2_score
+        return float(metric(y, self.predict(X), sample_weight=sample_weight))
+
 
 def _plain(value):
     """A JSON document with numpy arrays (from UBJSON) turned into lists."""
@@ -119,6 +171,7 @@ def _mirror_xgboost(imported):
     document = _plain(imported.document)
     booster = document["learner"]["gradient_booster"]
     model = (booster["gbtree"] if booster.get("name") == "dart" else booster)["model"]
+    _keep_trees(document, model, imported.n_trees)
     for tree in model["trees"]:
         left, right = tree["left_children"], tree["right_children"]
         need(
@@ -133,6 +186,21 @@ def _mirror_xgboost(imported):
     mirrored = xgboost.Booster()
     mirrored.load_model(bytearray(json.dumps(document).encode()))
     return mirrored
+
+
+def _keep_trees(document, model, n_trees):
+    """Keep the first ``n_trees`` trees of an XGBoost document: those the imported model
+    predicts with (early stopping), so that the mirror's ``Booster.predict`` uses the same."""
+    if len(model["trees"]) == n_trees:
+        return
+    model["trees"], model["tree_info"] = model["trees"][:n_trees], model["tree_info"][:n_trees]
+    if isinstance(model.get("iteration_indptr"), list):
+        model["iteration_indptr"] = [i for i in model["iteration_indptr"] if i <= n_trees]
+    model.setdefault("gbtree_model_param", {})["num_trees"] = str(n_trees)
+    booster = document["learner"]["gradient_booster"]
+    if booster.get("name") == "dart":
+        booster["weight_drop"] = booster["weight_drop"][:n_trees]
+    (document["learner"].get("attributes") or {}).pop("best_iteration", None)
 
 
 def _mirror_lightgbm_block(block):
@@ -180,6 +248,7 @@ def _mirror_sklearn_tree(sk_tree):
 
 def _mirror_hist_predictor(predictor):
     nodes = predictor.nodes
+    need(not np.any(nodes["is_categorical"]), "Trees with categorical splits cannot be mirrored.")
     internal = nodes["is_leaf"] == 0
     left = nodes["left"].copy()
     nodes["left"] = np.where(internal, nodes["right"], left)

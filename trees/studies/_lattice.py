@@ -9,6 +9,7 @@ between two observed values can coincide with a third observed value, and
 import numpy as np
 
 __all__ = [
+    "LATTICE_RTOL",
     "THRESHOLD_TESTS",
     "LatticeIndex",
     "lattice_features",
@@ -20,40 +21,75 @@ __all__ = [
 # Exhaustive below this budget; above it only pairs at most ``budget / m``
 # apart in rank are tried (see ``_has_midpoint_triple``).
 _PAIR_BUDGET = 5_000_000
+# Two numbers within this share of their magnitude are one value (see ``lattice_features``).
+LATTICE_RTOL = 1e-12
 
 
-def _has_midpoint_triple(values, decimals):
-    """Whether some sorted unique value is the midpoint of two others.
+def _within(a, b, rtol):
+    """Whether ``a`` and ``b`` agree to ``rtol`` of the larger of their magnitudes."""
+    return np.abs(a - b) <= rtol * np.maximum(np.abs(a), np.abs(b))
+
+
+def _distinct(values, rtol):
+    """Sorted unique ``values`` with each run of values within ``rtol`` of its first kept once."""
+    keep = np.ones(values.shape[0], dtype=bool)
+    close = _within(values[1:], values[:-1], rtol)
+    if close.any():  # rare (values that differ in their last digits): a pass in order
+        last = values[0]
+        for i in range(1, values.shape[0]):
+            keep[i] = not _within(values[i], last, rtol)
+            last = values[i] if keep[i] else last
+    return values[keep]
+
+
+def _has_midpoint_triple(values, rtol):
+    """Whether some sorted unique value is the midpoint of two others, to ``rtol``.
 
     For ``m`` values, pairs ``(values[i], values[i + k])`` are tried for
     ``k = 2, 3, ...`` (``k = 1`` has no value in between) until one has its
-    midpoint among the values, up to ``k = m - 1`` when ``m**2`` stays within
-    ``_PAIR_BUDGET`` and up to ``k = _PAIR_BUDGET / m`` otherwise. The cap
-    keeps 100,000-value continuous columns fast; a lattice (evenly spaced
-    values) is always found at ``k = 2``. Midpoints are rounded to
-    ``decimals`` like the values and compared exactly.
+    midpoint among the values in between, up to ``k = m - 1`` when ``m**2``
+    stays within ``_PAIR_BUDGET`` and up to ``k = _PAIR_BUDGET / m``
+    otherwise. The cap keeps 100,000-value continuous columns fast; a lattice
+    (evenly spaced values) is always found at ``k = 2``. A value matches a
+    midpoint when they agree to ``rtol`` of the pair's magnitude.
     """
     m = values.shape[0]
     max_gap = m - 1 if m * m <= _PAIR_BUDGET else max(2, _PAIR_BUDGET // m)
     for gap in range(2, max_gap + 1):
-        mid = np.round(values[:-gap] / 2.0 + values[gap:] / 2.0, decimals)
-        j = np.minimum(np.searchsorted(values, mid), m - 1)
-        if np.any(values[j] == mid):
-            return True
+        low, high = values[:-gap], values[gap:]
+        mid = low / 2.0 + high / 2.0
+        scale = np.maximum(np.abs(low), np.abs(high))
+        first = np.arange(m - gap)
+        right = np.searchsorted(values, mid)
+        for j in (right - 1, right):  # the values either side of each midpoint
+            inside = (j > first) & (j < first + gap)  # a third value, not the pair's own
+            j = np.clip(j, 0, m - 1)
+            if np.any(inside & (np.abs(values[j] - mid) <= rtol * scale)):
+                return True
     return False
 
 
-def lattice_features(X, decimals=12):
+def lattice_features(X, rtol=LATTICE_RTOL):
     """Which columns are lattice features (source 000, section 4.1).
+
+    Source 000's definition: a feature is a lattice feature when some observed
+    value ``v`` and some ``r > 0`` have both ``v - r`` and ``v + r`` observed.
+    In exact arithmetic the definition does not change when a column is
+    multiplied by any number, so neither does this test: values, and a
+    midpoint and a value, count as equal when they agree to ``rtol`` of their
+    magnitude (a relative tolerance; an absolute one, rounding to 12
+    decimals, called a continuous column in micrometres a lattice and lost
+    the lattice of one in units of 1e-13).
 
     Parameters
     ----------
     X : array-like of shape (n_samples, n_features)
         Numeric data; NaN values are ignored.
-    decimals : int, default=12
-        Values and midpoints are rounded to this many decimals and then
-        compared exactly: a tolerance of 1e-12 that absorbs the rounding of
-        decimal data (0.1 + 0.3 = 2 * 0.2 only approximately in binary).
+    rtol : float, default=1e-12
+        The relative tolerance (:data:`LATTICE_RTOL`): it absorbs the rounding
+        of decimal data (0.1 + 0.3 = 2 * 0.2 only to about 1e-16 in binary),
+        and leaves a chance agreement of a continuous column's midpoint with a
+        third value unlikely (about 1e-12 / 3e-3 per pair at 300 values).
 
     Returns
     -------
@@ -62,20 +98,23 @@ def lattice_features(X, decimals=12):
     Notes
     -----
     With tens of thousands of distinct continuous values, a midpoint that
-    agrees with a third value to 12 decimals by pure chance becomes likely
+    agrees with a third value to 12 digits by pure chance becomes likely
     (about one column in four at 50,000 uniform values): the heuristic, like
     the paper's, then flags the column.
     """
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2:
         raise ValueError(f"X must be 2-D, got shape {X.shape}.")
-    return np.array([_is_lattice_column(X[:, j], decimals) for j in range(X.shape[1])], dtype=bool)
+    return np.array([_is_lattice_column(X[:, j], rtol) for j in range(X.shape[1])], dtype=bool)
 
 
-def _is_lattice_column(column, decimals=12):
+def _is_lattice_column(column, rtol=LATTICE_RTOL):
     """Whether one column is a lattice feature (:func:`lattice_features`)."""
-    values = np.unique(np.round(column[np.isfinite(column)], decimals))
-    return bool(values.shape[0] >= 3 and _has_midpoint_triple(values, decimals))
+    values = np.unique(column[np.isfinite(column)])
+    if values.shape[0] < 3:
+        return False
+    values = _distinct(values, rtol)
+    return bool(values.shape[0] >= 3 and _has_midpoint_triple(values, rtol))
 
 
 def _threshold_on_lattice(threshold, values):

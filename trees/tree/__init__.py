@@ -12,6 +12,8 @@ OPERATORS, ROUTING_OPERATORS, FOREST_CONDITIONINGS, INPUT_DTYPES, check_operator
     The threshold tests and the precisions they compare in, named once.
 DecisionTreeClassifier, DecisionTreeRegressor
     scikit-learn compatible estimators with ``conditioning=``.
+ExtraTreeClassifier, ExtraTreeRegressor
+    Single extremely randomised trees (``splitter="random"``), scikit-learn's.
 TreeParams, PARAMETER_CONSTRAINTS, TREE_SETTINGS
     A tree's settings as one validated value, and the table it is checked against.
 TreeGrower, Candidate
@@ -42,6 +44,7 @@ from . import _kernels_cache  # noqa: F401, I001
 from ._builder import GROWTH_ORDERS, SELECTIONS
 from ._categorical import CATEGORICAL_SPLITS
 from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
+from ._extra_tree import ExtraTreeClassifier, ExtraTreeRegressor
 from ._criterion import (
     CLASSIFIER_CRITERIA,
     CRITERIA_CLF,
@@ -87,6 +90,8 @@ __all__ = [
     "Candidate",
     "DecisionTreeClassifier",
     "DecisionTreeRegressor",
+    "ExtraTreeClassifier",
+    "ExtraTreeRegressor",
     "Tree",
     "TreeGrower",
     "TreeParams",

@@ -5,18 +5,14 @@ import numbers
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
 from sklearn.utils import Bunch, check_random_state
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._builder import GrowingTree, grow
 from ._criterion import CLASSIFIER_CRITERIA, REGRESSOR_CRITERIA
-from ._kernels_arrays import kernel_array, no_infinity
 from ._kernels_draws import MAX_SEED, generator_seeds
 from ._node_view import impurity_decrease
 from ._operators import (
-    INPUT_DTYPES,
     ROUTING_OPERATORS,
-    cast_input,
     check_operator,
 )
 from ._params import get_params, tree_params_of
@@ -29,6 +25,13 @@ from ._settings import (
     target_statistics,
 )
 from ._splitter import search_layout
+from ._validation import (
+    check_class_targets,
+    check_predict_rows,
+    fit_arrays_valid_already,
+    round_for_fit,
+    routes_missing,
+)
 
 __all__ = ["BaseDecisionTree", "DecisionTreeClassifier", "DecisionTreeRegressor"]
 
@@ -209,7 +212,7 @@ class BaseDecisionTree(BaseEstimator):
 
     def _validate_fit_data(self, X, y, sample_weight, class_weight=None):
         self.tree_params_ = self._tree_params()
-        if _fit_arrays_valid_already(X, y, numeric_y=not self._is_classifier()):
+        if fit_arrays_valid_already(X, y, numeric_y=not self._is_classifier()):
             self.n_features_in_ = X.shape[1]  # what validate_data(reset=True) records
             if hasattr(self, "feature_names_in_"):
                 del self.feature_names_in_
@@ -223,7 +226,7 @@ class BaseDecisionTree(BaseEstimator):
                 ensure_all_finite="allow-nan",  # missing values are routed (``_kernels_search``)
             )
         check_missing_values(X, self.tree_params_.selection)
-        X = _round_for_fit(X, self.tree_params_.threshold_dtype)
+        X = round_for_fit(X, self.tree_params_.threshold_dtype)
         sample_weight = check_sample_weight(sample_weight, X.shape[0])
         if class_weight is not None:  # scikit-learn's rule: each row's weight times its class's
             sample_weight = sample_weight * class_weights(class_weight, y)
@@ -358,20 +361,6 @@ class BaseDecisionTree(BaseEstimator):
         return totals / total if total > 0 else totals
 
 
-def check_class_targets(y):
-    """scikit-learn's check of classification targets (``check_classification_targets``),
-    skipped where it cannot fail.
-
-    A non-empty one-dimensional array of integers or booleans is always a
-    binary or multiclass target (``type_of_target``); the check finds that by
-    sorting the labels, about 0.2 ms a fit, a tenth of a single-tree task of
-    source 000's protocol. Any other ``y`` (text labels, floats, a column
-    vector, an empty array) gets the full check and its message.
-    """
-    if not (isinstance(y, np.ndarray) and y.ndim == 1 and y.size and y.dtype.kind in "iub"):
-        check_classification_targets(y)
-
-
 def tree_class_statistics(criterion, y, sample_weight):
     """A forest's tree's classes and row statistics: the classes of its rows of positive
     weight, and each row's weight in the column of its class among them.
@@ -390,58 +379,6 @@ def tree_class_statistics(criterion, y, sample_weight):
     return classes, criterion.row_statistics(encoded, sample_weight, classes.shape[0])
 
 
-def check_predict_rows(estimator, X):
-    """``X`` validated for prediction (features as at fit), float64, C-ordered, finite.
-
-    scikit-learn's validation without its finiteness test, which a compiled
-    test replaces (on small inputs scikit-learn's took as long as the
-    prediction itself).
-
-    Raises
-    ------
-    ValueError
-        When ``X`` has infinite values, or not the features of the fit (NaN, a
-        missing value, goes where each node sends missing values).
-    """
-    # scikit-learn's validation sniffs for every dataframe library it knows: on 1,000 rows it
-    # took three times as long as the prediction. Rows that are already what it would return
-    # skip it; anything else (a DataFrame, a list, another dtype or width) goes through it.
-    if not _validated_already(estimator, X):
-        X = validate_data(estimator, X, dtype=np.float64, reset=False, ensure_all_finite=False)
-    X = kernel_array(X)
-    if not routes_missing(estimator) and np.isnan(X).any():
-        raise ValueError(
-            "Input X contains NaN (missing values): this tree chose its splits by p-value, "
-            "which does not route them. Fill them first, or fit with selection='gain'."
-        )
-    if not no_infinity(X):
-        raise ValueError(
-            "Input X contains infinity: replace infinite values by large finite ones, or by NaN "
-            "(a missing value, which the trees route)."
-        )
-    return X
-
-
-def routes_missing(estimator):
-    """Whether ``estimator`` routes missing values (NaN): every tree and forest but a tree that
-    selects its splits by p-value (``_settings.check_missing_values``)."""
-    return getattr(estimator, "selection", "gain") != "p_value"
-
-
-def _validated_already(estimator, X):
-    """Whether ``validate_data(estimator, X, dtype=float64, reset=False)`` would return ``X``
-    as it is: a non-empty 2-D float64 ndarray as wide as the fit's rows, for an estimator
-    fitted without feature names (so there are no names to compare)."""
-    return (
-        type(X) is np.ndarray
-        and X.ndim == 2
-        and X.dtype == np.float64
-        and X.shape[0] > 0
-        and X.shape[1] == getattr(estimator, "n_features_in_", -1)
-        and not hasattr(estimator, "feature_names_in_")
-    )
-
-
 def _generator_seed(random_state):
     """The seed of a tree's generator: ``check_random_state(random_state).randint(2**31 - 1)``.
 
@@ -452,56 +389,6 @@ def _generator_seed(random_state):
     if isinstance(random_state, numbers.Integral) and 0 <= random_state <= 0xFFFFFFFF:
         return int(generator_seeds([random_state])[0])
     return check_random_state(random_state).randint(MAX_SEED)
-
-
-def _fit_arrays_valid_already(X, y, numeric_y):
-    """Whether scikit-learn's fit validation would return ``X`` and ``y`` as they are.
-
-    A non-empty 2-D float64 ndarray with no infinity (NaN is a missing
-    value) and a 1-D ndarray of as many targets: numbers (finite for a
-    regressor, or when they are floats), or strings for a classifier.
-    Anything else goes through ``validate_data``, with its messages.
-    scikit-learn's validation sniffs for every dataframe library it knows:
-    it cost as much as growing a small tree, and a protocol fits thousands.
-    """
-    if not (
-        type(X) is np.ndarray
-        and X.ndim == 2
-        and X.dtype == np.float64
-        and X.shape[0] > 0
-        and X.shape[1] > 0
-        and type(y) is np.ndarray
-        and y.ndim == 1
-        and y.shape[0] == X.shape[0]
-    ):
-        return False
-    kinds = "biuf" if numeric_y else "biufU"
-    if y.dtype.kind not in kinds or (y.dtype.kind == "f" and not np.isfinite(y).all()):
-        return False
-    # The compiled scan stops at the first infinity and allocates nothing (numpy's test makes
-    # a boolean copy of X: a millisecond per million values). It takes the arrays the kernels
-    # take (``kernel_array``): another layout would compile another specialisation.
-    if X.flags.c_contiguous and X.flags.writeable:
-        return no_infinity(X)
-    return not np.isinf(X).any()
-
-
-def _round_for_fit(X, threshold_dtype):
-    """Training rows in the precision the tree compares in (float32: scikit-learn's).
-
-    Raises
-    ------
-    ValueError
-        When a value lies beyond the precision's range (it would become infinite).
-    """
-    rounded = cast_input(X, threshold_dtype)
-    if rounded is not X and np.isinf(rounded).any():
-        raise ValueError(
-            f"X has values beyond {threshold_dtype}'s range (about "
-            f"{np.finfo(INPUT_DTYPES[threshold_dtype]).max:.3g}): rescale them or use "
-            "threshold_dtype='float64'."
-        )
-    return rounded
 
 
 class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):

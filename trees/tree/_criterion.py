@@ -515,14 +515,17 @@ class Poisson(Criterion):
         """
         y = np.asarray(y, dtype=np.float64)
         if np.any(y < 0):
+            # scikit-learn's sentences first (its tests match them), then the lab's advice.
             raise ValueError(
-                "Some value(s) of y are negative, which criterion='poisson' does not allow: it "
-                "models counts or rates. Use criterion='squared_error' for this target."
+                "Some value(s) of y are negative which is not allowed for Poisson regression: "
+                "criterion='poisson' models counts or rates. Use criterion='squared_error' for "
+                "this target."
             )
         if not np.sum(sample_weight * y) > 0:
             raise ValueError(
-                "The sum of y is not positive, which criterion='poisson' needs (every target is "
-                "0). Use criterion='squared_error' for this target."
+                "Sum of y is not strictly positive which is necessary for Poisson regression: "
+                "the sum of y is not positive (every target is 0), and the Poisson deviance of "
+                "criterion='poisson' needs it. Use criterion='squared_error' for this target."
             )
         ylogy = np.where(y > 0, y * np.log(np.where(y > 0, y, 1.0)), 0.0)
         return np.vstack([sample_weight, sample_weight * y, sample_weight * ylogy])

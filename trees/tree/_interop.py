@@ -43,6 +43,11 @@ def from_sklearn(estimator):
         ``predict_proba`` / ``predict`` on float64 inputs.
     """
     sk_tree = getattr(estimator, "tree_", None)
+    if isinstance(sk_tree, Tree):  # answers scikit-learn's names, but is this package's already
+        raise ValueError(
+            f"{type(estimator).__name__} is this package's estimator: its tree_ is a Tree "
+            "already (use estimator.tree_, or tree_.copy() for a copy)."
+        )
     if sk_tree is None or not hasattr(sk_tree, "children_left"):
         raise ValueError(
             "from_sklearn needs a fitted scikit-learn DecisionTreeClassifier/Regressor."

@@ -182,9 +182,18 @@ def check_sample_weight(sample_weight, n_samples):
     ValueError
         When the weights are not numbers, have another shape, are NaN,
         infinite or negative, or are all zero.
+    TypeError
+        For a 0-d array (scikit-learn's rule; a plain number weighs every row).
     """
     if sample_weight is None:
         return np.ones(n_samples)
+    if isinstance(sample_weight, np.ndarray) and sample_weight.ndim == 0:
+        # scikit-learn's rule and sentence: a number weighs every row, a 0-d array is refused.
+        raise TypeError(
+            "Input should have at least 1 dimension i.e. satisfy `len(x.shape) > 0`, got "
+            f"scalar `{sample_weight.astype(np.float64)!r}` instead. Give sample_weight one "
+            "entry per row, or a plain number to weigh every row alike."
+        )
     try:
         weight = np.array(sample_weight, dtype=np.float64)
     except (TypeError, ValueError) as err:

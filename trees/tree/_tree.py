@@ -54,6 +54,7 @@ from ._operators import (
     check_operator,
 )
 from ._parallel import in_row_blocks
+from ._sklearn_names import SklearnTreeNames
 from ._tree_json import parse_tree_json, validate_tree_document
 
 __all__ = ["OPERATORS", "Tree", "mirror", "pack_trees"]
@@ -72,8 +73,12 @@ _ARRAY_FIELDS = (
 )
 
 
-class Tree:
+class Tree(SklearnTreeNames):
     """A fitted binary decision tree stored as parallel arrays.
+
+    It also answers scikit-learn's ``tree_`` names (``children_left``,
+    ``n_node_samples``, ``compute_feature_importances`` ...; where its own
+    arrays differ from scikit-learn's: ``trees/tree/_sklearn_names.py``).
 
     Parameters
     ----------

@@ -1,0 +1,137 @@
+"""The checks of a tree's input: training rows and targets, and rows to predict.
+
+scikit-learn's validation (``validate_data``) with its messages, skipped where it would return
+its input unchanged: it sniffs for every dataframe library it knows, and cost as much as growing
+a small tree, where source 000's protocol fits thousands. The forests share these checks.
+"""
+
+import numpy as np
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import validate_data
+
+from ._kernels_arrays import kernel_array, no_infinity
+from ._operators import INPUT_DTYPES, cast_input
+
+__all__ = [
+    "check_class_targets",
+    "check_predict_rows",
+    "fit_arrays_valid_already",
+    "round_for_fit",
+    "routes_missing",
+]
+
+
+def check_class_targets(y):
+    """scikit-learn's check of classification targets (``check_classification_targets``),
+    skipped where it cannot fail.
+
+    A non-empty one-dimensional array of integers or booleans is always a
+    binary or multiclass target (``type_of_target``); the check finds that by
+    sorting the labels, about 0.2 ms a fit, a tenth of a single-tree task of
+    source 000's protocol. Any other ``y`` (text labels, floats, a column
+    vector, an empty array) gets the full check and its message.
+    """
+    if not (isinstance(y, np.ndarray) and y.ndim == 1 and y.size and y.dtype.kind in "iub"):
+        check_classification_targets(y)
+
+
+def check_predict_rows(estimator, X):
+    """``X`` validated for prediction (features as at fit), float64, C-ordered, finite.
+
+    scikit-learn's validation without its finiteness test, which a compiled
+    test replaces (on small inputs scikit-learn's took as long as the
+    prediction itself).
+
+    Raises
+    ------
+    ValueError
+        When ``X`` has infinite values, or not the features of the fit (NaN, a
+        missing value, goes where each node sends missing values).
+    """
+    # scikit-learn's validation sniffs for every dataframe library it knows: on 1,000 rows it
+    # took three times as long as the prediction. Rows that are already what it would return
+    # skip it; anything else (a DataFrame, a list, another dtype or width) goes through it.
+    if not _validated_already(estimator, X):
+        X = validate_data(estimator, X, dtype=np.float64, reset=False, ensure_all_finite=False)
+    X = kernel_array(X)
+    if not routes_missing(estimator) and np.isnan(X).any():
+        raise ValueError(
+            "Input X contains NaN (missing values): this tree chose its splits by p-value, "
+            "which does not route them. Fill them first, or fit with selection='gain'."
+        )
+    if not no_infinity(X):
+        raise ValueError(
+            "Input X contains infinity: replace infinite values by large finite ones, or by NaN "
+            "(a missing value, which the trees route)."
+        )
+    return X
+
+
+def routes_missing(estimator):
+    """Whether ``estimator`` routes missing values (NaN): every tree and forest but a tree that
+    selects its splits by p-value (``_settings.check_missing_values``)."""
+    return getattr(estimator, "selection", "gain") != "p_value"
+
+
+def _validated_already(estimator, X):
+    """Whether ``validate_data(estimator, X, dtype=float64, reset=False)`` would return ``X``
+    as it is: a non-empty 2-D float64 ndarray as wide as the fit's rows, for an estimator
+    fitted without feature names (so there are no names to compare)."""
+    return (
+        type(X) is np.ndarray
+        and X.ndim == 2
+        and X.dtype == np.float64
+        and X.shape[0] > 0
+        and X.shape[1] == getattr(estimator, "n_features_in_", -1)
+        and not hasattr(estimator, "feature_names_in_")
+    )
+
+
+def fit_arrays_valid_already(X, y, numeric_y):
+    """Whether scikit-learn's fit validation would return ``X`` and ``y`` as they are.
+
+    A non-empty 2-D float64 ndarray with no infinity (NaN is a missing
+    value) and a 1-D ndarray of as many targets: numbers (finite for a
+    regressor, or when they are floats), or strings for a classifier.
+    Anything else goes through ``validate_data``, with its messages.
+    scikit-learn's validation sniffs for every dataframe library it knows:
+    it cost as much as growing a small tree, and a protocol fits thousands.
+    """
+    if not (
+        type(X) is np.ndarray
+        and X.ndim == 2
+        and X.dtype == np.float64
+        and X.shape[0] > 0
+        and X.shape[1] > 0
+        and type(y) is np.ndarray
+        and y.ndim == 1
+        and y.shape[0] == X.shape[0]
+    ):
+        return False
+    kinds = "biuf" if numeric_y else "biufU"
+    if y.dtype.kind not in kinds or (y.dtype.kind == "f" and not np.isfinite(y).all()):
+        return False
+    # The compiled scan stops at the first infinity and allocates nothing (numpy's test makes
+    # a boolean copy of X: a millisecond per million values). It takes the arrays the kernels
+    # take (``kernel_array``): another layout would compile another specialisation.
+    if X.flags.c_contiguous and X.flags.writeable:
+        return no_infinity(X)
+    return not np.isinf(X).any()
+
+
+def round_for_fit(X, threshold_dtype):
+    """Training rows in the precision the tree compares in (float32: scikit-learn's).
+
+    Raises
+    ------
+    ValueError
+        When a value lies beyond the precision's range (it would become infinite).
+    """
+    rounded = cast_input(X, threshold_dtype)
+    if rounded is not X and np.isinf(rounded).any():
+        raise ValueError(
+            f"X has values beyond {threshold_dtype}'s range (about "
+            f"{np.finfo(INPUT_DTYPES[threshold_dtype]).max:.3g}): rescale them or use "
+            "threshold_dtype='float64'."
+        )
+    return rounded
