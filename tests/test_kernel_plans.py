@@ -162,3 +162,24 @@ def test_every_plan_of_the_warm_up_parts_is_the_plan_its_fit_uses(prepared):
         prepared.clear()
         warm_up_plan(kind, plan)
         assert (kind, plan) in prepared, (kind, plan, prepared)
+
+
+def test_the_single_extra_trees_and_the_random_control_are_warmed(prepared):
+    """scikit-learn's single extra trees (``ExtraTreeClassifier`` draws its features) and the
+    conditioning page's control (a random-split tree of each task) fit with plans a warm-up
+    part compiles, and predict as the same trees grown again."""
+    from trees import ExtraTreeClassifier, ExtraTreeRegressor
+    from trees.tree._warmup import tiny_data
+
+    warmed = {step for steps in PARTS.values() for step in steps if not callable(step)}
+    X, y, value = tiny_data()
+    fits = [
+        (ExtraTreeClassifier(random_state=0), y),
+        (ExtraTreeRegressor(random_state=0), value),
+        (ExtraTreeClassifier(max_features=None, random_state=0), y),
+    ]
+    for estimator, target in fits:
+        prepared.clear()
+        first = estimator.fit(X, target).predict(X)
+        assert prepared and set(prepared) <= warmed, (estimator, prepared)
+        np.testing.assert_array_equal(estimator.fit(X, target).predict(X), first)

@@ -227,8 +227,13 @@ TREE_PARTS = {
         ("grower", plan_of("gini", categorical=True)),
         ("grower", plan_of("squared_error", categorical=True)),
     ),
+    # The conditioning page's control (a random-split tree of either task), scikit-learn's
+    # single extra trees (ExtraTreeClassifier draws sqrt(n) features a node), their
+    # categorical form.
     "random splits": (
         ("grow", plan_of("gini", random=True)),
+        ("grow", plan_of("gini", random=True, draw=True)),
+        ("grow", plan_of("squared_error", random=True)),
         ("grow", plan_of("gini", categorical=True, random=True)),
     ),
     "absolute error": (("grow", plan_of("absolute_error")), _absolute_error_values),
