@@ -65,9 +65,16 @@ X = rng.normal(size=(200, 5)); y = (X[:, 0] > 0).astype(int)
 DecisionTreeClassifier().fit(X, y)
 """
 _ALL_IN_ONE = """
-from trees.kernels import PARTS, warm_up_part
-for name in PARTS:
-    warm_up_part(name)
+try:
+    from trees.kernels import PARTS, warm_up_part
+except ImportError:  # a tree from before the kernels' parts: its one warm-up, as its app ran it
+    from trees import warm_up
+    from trees.interop import warm_up as warm_up_interop
+    warm_up()
+    warm_up_interop()
+else:
+    for name in PARTS:
+        warm_up_part(name)
 """
 _IN_WORKERS = """
 import json, time
@@ -126,6 +133,19 @@ def _compile_in_workers(cache):
     costs.append(last)
     cpu = sum(c["cpu_s"] for c in costs)
     return cpu, max(c["peak_mb"] for c in costs), len(costs), result["wall"]
+
+
+def _compile_table(workdir):
+    """Print the compiling's figures: in the app's workers, and all of it in one process (the
+    only row for a tree from before the workers, which has no ``lab.kernels``)."""
+    rows = []
+    if (ROOT / "lab" / "kernels.py").exists():
+        cpu, peak, workers, wall = _compile_in_workers(workdir / "workers")
+        rows.append(["the app's workers", f"{cpu:.1f}", f"{wall:.1f}", f"{peak:.0f}", workers])
+    _, one_cpu, one_peak, one_wall = _python(_ALL_IN_ONE, workdir / "one-process")
+    rows.append(["one process", f"{one_cpu:.1f}", f"{one_wall:.1f}", f"{one_peak:.0f}", 1])
+    print("\nCompiling every part of the kernels on an empty cache")
+    print_rows(["how", "CPU s", "wall s", "peak MB", "processes"], rows)
 
 
 def _free_port():
@@ -257,13 +277,7 @@ def main(argv=None):
         print_rows(["cache", "fit CPU s", "fit wall s", "process CPU s", "peak MB",
                     "CPU ratio"], fit_rows)  # fmt: skip
         if not args.skip_compile:
-            cpu, peak, workers, wall = _compile_in_workers(workdir / "workers")
-            _, one_cpu, one_peak, one_wall = _python(_ALL_IN_ONE, workdir / "one-process")
-            print("\nCompiling every part of the kernels on an empty cache")
-            print_rows(["how", "CPU s", "wall s", "peak MB", "processes"], [
-                ["the app's workers", f"{cpu:.1f}", f"{wall:.1f}", f"{peak:.0f}", workers],
-                ["one process", f"{one_cpu:.1f}", f"{one_wall:.1f}", f"{one_peak:.0f}", 1],
-            ])  # fmt: skip
+            _compile_table(workdir)
         from playwright.sync_api import sync_playwright
 
         with sync_playwright() as playwright:
