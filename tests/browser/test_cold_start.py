@@ -29,17 +29,17 @@ def test_the_first_page_says_it_prepares_the_engine_then_shows_its_tree(
         for width in _WIDTHS:
             page = pages[width] = browser.new_page(viewport={"width": width, "height": 768})
             page.goto(url)
+            # Shown once it has counted a second or more: the screenshot is of a page waiting.
             page.wait_for_function(
-                f"() => document.body.innerText.includes({_MESSAGE!r})",
+                f"() => /{_MESSAGE}: \\d+ of 2 \\([1-9]\\d* s\\)/.test(document.body.innerText)",
                 timeout=RUN_TIMEOUT_S * 1000,
             )
-            assert " of 2 (" in page.inner_text('[data-testid="stMain"]')  # the home page's steps
             page.screenshot(path=str(screenshot_dir / f"cold_start_preparing_{width}.png"))
         for width, page in pages.items():
             wait_for_run(page)
             main = page.inner_text('[data-testid="stMain"]')
             assert _MESSAGE not in main
-            assert "One tree, one loan applicant, two libraries." in main
+            assert "One tree, one loan applicant" in main  # the home page's headline
             assert page.locator('[data-testid="stMain"] iframe, [data-testid="stMain"] svg').count()
             page.screenshot(path=str(screenshot_dir / f"cold_start_answered_{width}.png"))
             page.close()
