@@ -4,6 +4,8 @@ The trees' parts and their plans are ``trees.tree``'s (``TREE_PARTS``); the fore
 kind of entry kernel, a batch of trees grown for a plan (``"forest"``), and their parts.
 """
 
+import warnings
+
 import numpy as np
 
 from ..tree._warmup import PLAN_KINDS as TREE_PLAN_KINDS
@@ -47,7 +49,11 @@ def _forest_variants():
     RandomForestClassifier(n_estimators=2, class_weight="balanced_subsample", random_state=0).fit(
         X, y
     )
-    RandomForestClassifier(n_estimators=2, oob_score=True, random_state=0).fit(X, y).predict(X)
+    with warnings.catch_warnings():
+        # Two trees leave rows in both samples: the fit's warning about them (a user's warning,
+        # not the warm-up's) would be printed by every warm-up and `python -m lab kernels`.
+        warnings.filterwarnings("ignore", "Some inputs do not have OOB scores", UserWarning)
+        RandomForestClassifier(n_estimators=2, oob_score=True, random_state=0).fit(X, y).predict(X)
 
 
 # The trees' parts the app's first pages need, before the forests'.
