@@ -153,3 +153,32 @@ def test_the_command_line_compiles_the_parts_asked_for(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["kernels", "--parts", "tree,leaves"])
     assert exit_.value.code == 2 and "unknown parts ['leaves']" in capsys.readouterr().err
+
+
+def _cached_fit_page():
+    """A page whose fit runs under st.cache_data and meets a plan this machine never
+    compiled (the preparer is called inside the cached function)."""
+    import streamlit as st
+
+    from ui import engine
+    from ui.engine import _prepare_plan
+
+    @st.cache_data
+    def fit(seed):
+        _prepare_plan("grow", None)  # as the kernels' preparer is, inside the page's fit
+        return seed + 1
+
+    with engine.reporting(st.empty()):
+        st.write(f"fitted {fit(1)}")
+
+
+def test_a_new_plan_met_inside_a_cached_fit_does_not_break_the_page(monkeypatch):
+    """Streamlit refuses an element a cached function writes into a block made outside it;
+    the message is left out there, and the page runs (twice: the second from the cache)."""
+    from streamlit.testing.v1 import AppTest
+
+    monkeypatch.setenv("TREE_BIAS_LAB_KERNEL_WORKER", "0")
+    app = AppTest.from_function(_cached_fit_page).run(timeout=60)
+    assert not app.exception and app.markdown[0].value == "fitted 2"
+    app.run(timeout=60)
+    assert not app.exception and app.markdown[0].value == "fitted 2"
