@@ -219,7 +219,9 @@ def _first_answer(browser, cache, spec):
             said = [line for line in shown.splitlines() if "Preparing" in line]
             message = said[0] if said else message
             for pid in [process.pid, *_descendants(process.pid)]:
-                cpu_of[pid], peak = _proc_figures(pid)
+                # A worker that ended meanwhile reads as 0: keep its last figures.
+                cpu, peak = _proc_figures(pid)
+                cpu_of[pid] = max(cpu_of.get(pid, 0.0), cpu)
                 peaks[pid] = max(peaks.get(pid, 0.0), peak)
             if marks:
                 seconds = time.perf_counter() - started
