@@ -18,6 +18,7 @@ Examples::
     python -m lab runs show 3f2a9c0d1e2b4a5c
     python -m lab audit model.json data.csv --target y --out audit/
     python -m lab parity model.txt data.csv --target y --export model.onnx --conditioning average
+    python -m lab kernels                      # compile the tree engine before the first visitor
 
 Every argument is checked before a run exists: argparse types; the folds against every chosen
 dataset, seeds, sizes, ``--jobs``, ``--data-dir``; a library engine's settings against the
@@ -50,6 +51,7 @@ from .audit import add_audit_parser, run_audit
 from .checks import check_seed
 from .executors import SchedulerError, check_workers, make_executor, max_workers
 from .jobs import SELECTION_REPEATS, PaperTablesJob
+from .kernels import add_kernels_parser, run_kernels
 from .paper import comparison_frame, engines_frame, write_html
 from .parity import add_parity_parser, run_parity
 from .paths import check_output_file
@@ -288,6 +290,7 @@ def _parser():
     delete.add_argument("run_id")
     add_audit_parser(commands)
     add_parity_parser(commands)
+    add_kernels_parser(commands)
     return parser  # fmt: skip
 
 
@@ -501,7 +504,7 @@ def _print_frame(frame, out):
 _COMMANDS = {"conditioning": _conditioning, "engines-table": _engines_table,
              "split-bias": _split_bias,
              "paper-settings": _paper_settings, "runs": _runs, "audit": run_audit,
-             "parity": run_parity}  # fmt: skip
+             "parity": run_parity, "kernels": run_kernels}  # fmt: skip
 
 
 def _os_error_sentence(error):
@@ -518,7 +521,8 @@ def main(argv=None, out=None):
     register_library_engines()  # before the parser, which offers every engine
     args = _parser().parse_args(argv)
     try:
-        store = None if args.command in ("audit", "parity") else _store(args)  # they save nothing
+        # audit, parity and kernels save nothing
+        store = None if args.command in ("audit", "parity", "kernels") else _store(args)
         _COMMANDS[args.command](args, store, out)
     except (DataError, SchedulerError, ValueError, KeyError) as error:
         message = error.args[0] if isinstance(error, KeyError) and error.args else error

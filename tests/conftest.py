@@ -20,6 +20,23 @@ def private_results_store(tmp_path_factory):
         os.environ["TREE_BIAS_LAB_DATA"] = previous
 
 
+@pytest.fixture(autouse=True, scope="session")
+def kernels_compiled_in_process():
+    """The app under test compiles its kernels in its own process (``ui.engine``), as the
+    library does: a worker process per app would compile them again beside the suite's. The
+    worker's own path has its tests (``test_kernel_preparation``, ``browser/test_cold_start``).
+
+    Set for the whole session, so the app servers of the browser tests inherit it.
+    """
+    previous = os.environ.get("TREE_BIAS_LAB_KERNEL_WORKER")
+    os.environ["TREE_BIAS_LAB_KERNEL_WORKER"] = "0"
+    yield
+    if previous is None:
+        os.environ.pop("TREE_BIAS_LAB_KERNEL_WORKER", None)
+    else:
+        os.environ["TREE_BIAS_LAB_KERNEL_WORKER"] = previous
+
+
 @pytest.fixture(autouse=True)
 def clear_streamlit_caches():
     """AppTest runs share Streamlit's process-wide caches; start each test clean."""

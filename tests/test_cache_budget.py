@@ -180,11 +180,11 @@ def test_clearing_the_caches_starts_no_second_session_sweep():
     sweep thread per run (178 in one test run, collecting several times a second)."""
     from ui import shell
 
-    shell._warm_up_kernels()
+    shell._start_process_services()
     before = _live_sweeps()
     assert before >= 1
     for _ in range(3):
-        shell._warm_up_kernels.clear()
-        shell._warm_up_kernels()
+        shell._start_process_services.clear()
+        shell._start_process_services()
     assert _live_sweeps() <= before
     assert cache_budget.ensure_session_sweep() is cache_budget.ensure_session_sweep()

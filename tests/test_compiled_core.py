@@ -175,29 +175,43 @@ def test_the_cache_guard_clears_stale_kernels(tmp_path, monkeypatch):
     assert stale.exists() and stamp == (tmp_path / "kernels.digest").read_text()
 
 
+def _literals(numba_type):
+    """The literal types inside ``numba_type`` (a tuple's members, at any depth)."""
+    from numba.core import types
+
+    if isinstance(numba_type, types.Literal):
+        return [numba_type]
+    if isinstance(numba_type, types.BaseTuple):
+        return [literal for member in numba_type.types for literal in _literals(member)]
+    return []
+
+
 def test_the_growth_and_the_walks_are_not_compiled_again_for_literal_integers():
     """numba compiles a called kernel once per literal integer argument (``_evaluate(..., 0)``
     and ``_evaluate(..., node)`` are two compilations, seconds each): the kernels pass int64
-    values instead (issue 30, item 4). Checked where the kernels were compiled in this
-    process (a fresh machine, as CI); kernels loaded from numba's cache have no signatures."""
+    values instead (issue 30, item 4). The only literals are a growth's plan, in its settings
+    (issue 56: one compilation per plan, ``trees/tree/_kernels_plan.py``). Checked where the
+    kernels were compiled in this process (a fresh machine, as CI); kernels loaded from
+    numba's cache have no signatures."""
     from numba.core import types
 
-    from trees.tree import _kernels_growth, _kernels_traversal
+    from trees.tree import _kernels_growth, _kernels_store, _kernels_traversal
 
     warm_up()
     kernels = {
         "_evaluate": _kernels_growth._evaluate,
         "_split": _kernels_growth._split,
-        "_scratch": _kernels_growth._scratch,
+        "scratch_arrays": _kernels_store.scratch_arrays,
         "_walk_rows": _kernels_traversal._walk_rows,
         "_child": _kernels_traversal._child,
     }
-    literal = {
-        name: [str(s) for s in kernel.signatures if any(isinstance(t, types.Literal) for t in s)]
-        for name, kernel in kernels.items()
-    }
-    assert not any(literal.values()), literal
-    assert all(len(kernel.signatures) <= 1 for kernel in kernels.values())
+    for name, kernel in kernels.items():
+        signatures = kernel.signatures
+        assert not any(isinstance(t, types.Literal) for s in signatures for t in s), name
+        plans = {tuple(map(str, _literals(types.Tuple(s)))) for s in signatures}
+        assert len(plans) == len(signatures), f"{name} compiled twice for one plan"
+        if name not in ("_evaluate", "_split"):
+            assert len(signatures) <= 1, name
 
 
 def test_the_cache_digest_covers_every_kernel_module(tmp_path):

@@ -44,9 +44,9 @@ def _fit(forest, X, y, batched, monkeypatch, **fit_kwargs):
 def _fit_in_batches(forest, X, y, monkeypatch, **fit_kwargs):
     """``forest`` fitted, having grown its trees in the batches' kernel (checked)."""
     calls = []
-    original = _batches.grow_trees
+    original = _batches.forest_kernel  # the batches' kernel of the forest's plan
     with monkeypatch.context() as patch:
-        patch.setattr(_batches, "grow_trees", lambda *a: calls.append(1) or original(*a))
+        patch.setattr(_batches, "forest_kernel", lambda plan: calls.append(1) or original(plan))
         fitted = forest.fit(X, y, **fit_kwargs)
     assert calls, "the forest took the per-tree path"
     return fitted
@@ -149,8 +149,8 @@ def test_which_forests_grow_in_batches(three_classes, forest, fit_kwargs, batche
     if isinstance(forest, RandomForestRegressor):
         y = X[:, 1] ** 2 + 1.0  # positive targets (Poisson's)
     calls = []
-    original = _batches.grow_trees
-    monkeypatch.setattr(_batches, "grow_trees", lambda *a: calls.append(1) or original(*a))
+    original = _batches.forest_kernel
+    monkeypatch.setattr(_batches, "forest_kernel", lambda plan: calls.append(1) or original(plan))
     forest.set_params(n_estimators=3, random_state=0).fit(X, y, **fit_kwargs)
     assert bool(calls) == batched
 

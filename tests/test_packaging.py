@@ -20,10 +20,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _floors(lines):
-    """``{package: floor}`` of lines such as ``numpy>=2.0``."""
+    """``{package: floor}`` of lines such as ``numpy>=2.0`` (and ``xgboost-cpu>=3.2; marker``)."""
     floors = {}
     for line in lines:
-        match = re.fullmatch(r"\s*([A-Za-z0-9_.-]+)\s*>=\s*([0-9][0-9.]*)\s*", line.split("#")[0])
+        requirement = line.split("#")[0].split(";")[0]
+        match = re.fullmatch(r"\s*([A-Za-z0-9_.-]+)\s*>=\s*([0-9][0-9.]*)\s*", requirement)
         if match:
             floors[match.group(1).lower()] = match.group(2)
     return floors
@@ -58,7 +59,7 @@ def test_every_import_of_trees_is_declared():
     declared = set(_floors(project["dependencies"]))
     for extra in ("models", "runtimes"):
         declared |= set(_floors(project["optional-dependencies"][extra]))
-    module_of = {"scikit-learn": "sklearn"}
+    module_of = {"scikit-learn": "sklearn", "xgboost-cpu": "xgboost"}
     importable = {module_of.get(name, name) for name in declared}
     imported = set()
     for path in (ROOT / "trees").rglob("*.py"):

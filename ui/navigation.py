@@ -16,7 +16,9 @@ class PageSpec:
     the script, beside the modules only that page uses); ``url_path`` is the
     page's address (``/grow``), which links and bookmarks keep. ``max_classes``:
     the most classes of a classification target the page takes (None: any);
-    the frame says so instead of running it on more (``ui.target_fit``).
+    the frame says so instead of running it on more (``ui.target_fit``). ``kernels``: the
+    parts of the compiled kernels its first view runs (``trees.kernels.PARTS``), prepared
+    before it on a machine that never compiled them (``ui.engine``).
 
     ``prefixes``: every widget and session key the page defines (in its room,
     ``app_pages/<name>/keys.py`` or at the widget) starts with one of them;
@@ -34,6 +36,7 @@ class PageSpec:
     prefixes: tuple
     default: bool = False
     max_classes: int | None = MAX_STUDY_CLASSES
+    kernels: tuple = ("tree",)
     tabs: bool = True
 
     def key(self, name):
@@ -62,6 +65,7 @@ PAGES = [
         ("lesson_",),
         max_classes=None,  # its own ten-row table: the loaded data plays no part
         tabs=False,
+        kernels=("tree", "grower"),
     ),
     PageSpec(
         "app_pages/data/data.py",
@@ -71,6 +75,7 @@ PAGES = [
         "Start",
         ("data_", "prep_"),
         max_classes=None,
+        kernels=(),
     ),
     PageSpec(
         "app_pages/grow/grow.py",
@@ -79,6 +84,7 @@ PAGES = [
         "grow",
         "Explore",
         ("grow_",),
+        kernels=("tree", "grower", "walks"),
     ),
     PageSpec(
         "app_pages/staircase/staircase.py",
@@ -87,6 +93,7 @@ PAGES = [
         "staircase",
         "Explore",
         ("stair_",),
+        kernels=("tree", "walks", "regression"),
     ),
     PageSpec(
         "app_pages/instability/instability.py",
@@ -95,6 +102,7 @@ PAGES = [
         "instability",
         "Explore",
         ("inst_",),
+        kernels=("tree", "walks"),
     ),
     PageSpec(
         "app_pages/evaluate/evaluate.py",
@@ -103,6 +111,7 @@ PAGES = [
         "evaluate",
         "Explore",
         ("eval_",),
+        kernels=("tree", "walks", "forest"),
     ),
     PageSpec(
         "app_pages/cultivated/cultivated.py",
@@ -112,6 +121,7 @@ PAGES = [
         "Remedies",
         ("crf_",),
         max_classes=None,  # two-class data only; on other data it shows its simulated data
+        kernels=("tree", "walks", "forest"),
     ),
     PageSpec(
         "app_pages/conditioning/conditioning.py",
@@ -120,6 +130,7 @@ PAGES = [
         "conditioning",
         "Biases",
         ("cond_",),
+        kernels=("tree", "walks", "forest"),
     ),
     PageSpec(
         "app_pages/your_model/your_model.py",
@@ -128,6 +139,7 @@ PAGES = [
         "your_model",
         "Biases",
         ("model_",),
+        kernels=("interop",),
     ),
     PageSpec(
         "app_pages/split_bias/split_bias.py",
@@ -137,6 +149,7 @@ PAGES = [
         "Biases",
         ("bias_", "null_", "noise_", "root_"),  # its studies' widgets are named for them
         max_classes=None,  # simulated data; its one study on the user's data fits stumps
+        kernels=(),
     ),
 ]
 

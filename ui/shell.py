@@ -12,7 +12,6 @@ Streamlit puts a server whose entry point has a ``pages/`` folder beside it in i
 older page-folder mode until ``st.navigation`` first runs, and in that mode a link
 to a page that is not a file of ``pages/`` opened first on a fresh server shows
 "Page not found". Without it every URL runs app.py, hence this frame, first.
-Only public Streamlit APIs are used.
 
 The navigation menu is drawn by the frame with ``st.page_link``; Streamlit's
 own menu is hidden (``st.navigation(..., position="hidden")``).
@@ -25,22 +24,30 @@ where the server is (``window.__streamlit``), which no public API of an app
 sets; the home URL has none, and the browser tests check that no other
 request fails.
 
-The first run of the process starts :func:`trees.warm_up` in a background
-thread, so the compiled kernels are loaded (or, on a machine that never
-compiled them, compiled) while the visitor reads the first page.
+Before a page runs, the frame prepares the compiled kernels its first view needs, on a
+machine that never compiled them, saying so above the page; after the process's first run,
+the others are prepared in the background, in the pages' order (:mod:`ui.engine`).
 """
 
-import threading
 import time
 from pathlib import Path
 
 import streamlit as st
 
 from datasets._memory import map_large_blocks, return_free_pages
-from trees import warm_up
-from trees.interop import warm_up as warm_up_interop
 
-from . import cache_budget, errors, presenter, report, share, sidebar, state, target_fit, url_values
+from . import (
+    cache_budget,
+    engine,
+    errors,
+    presenter,
+    report,
+    share,
+    sidebar,
+    state,
+    target_fit,
+    url_values,
+)
 from .navigation import PAGES, spec_for
 
 __all__ = ["run_app"]
@@ -48,27 +55,16 @@ __all__ = ["run_app"]
 ICON = Path(__file__).resolve().parent.parent / "assets" / "icon.png"
 
 
-def _warm_up_all():
-    """The tree package's kernels, then those that read other libraries' models."""
-    warm_up()
-    warm_up_interop()
-
-
 @st.cache_resource(show_spinner=False)
-def _warm_up_kernels():
-    """Start :func:`trees.warm_up` once per server process (a daemon thread: it never holds
-    the server open). A kernel a page calls meanwhile waits for the compiler's lock.
-
-    Also, once per process, so that a class's uploads do not stay in the server's memory:
-    arrays of 4 MiB or more go back to the system when freed (``datasets._memory``), and the
-    sessions Streamlit dropped are collected every minute, releasing their data
-    (``cache_budget.ensure_session_sweep``).
-    """
+def _start_process_services():
+    """Once per server process: new growth plans are compiled by the kernels' worker, the page
+    saying so (``ui.engine.install``); and so that a class's uploads do not stay in the
+    server's memory, arrays of 4 MiB or more go back to the system when freed
+    (``datasets._memory``), and the sessions Streamlit dropped are collected every minute,
+    releasing their data (``cache_budget.ensure_session_sweep``)."""
     map_large_blocks()
     cache_budget.ensure_session_sweep()
-    thread = threading.Thread(target=_warm_up_all, name="tree-bias-lab-warm-up", daemon=True)
-    thread.start()
-    return thread
+    engine.install()
 
 
 def _navigation():
@@ -123,8 +119,10 @@ def run_app():
     """Build the navigation and run the selected page inside the frame (the body of app.py)."""
     started = time.perf_counter()
     st.set_page_config(page_title="Tree Bias Lab", page_icon=str(ICON), layout="wide")
-    _warm_up_kernels()
+    _start_process_services()
     page = _navigation()
+    spec = spec_for(page.url_path)
+    engine.start_preparing(spec.kernels)  # the worker begins while the frame is drawn
     share.restore_dataset()
     state.ensure_dataset()
     sidebar.render()
@@ -132,9 +130,9 @@ def run_app():
     presenter.follow_lecture(page.url_path)
     report.start(page.title, state.current().name)
     link_notes = st.empty()  # filled after the page: its widgets read the link's values
-    spec = spec_for(page.url_path)
     try:
-        with errors.page_boundary():
+        with errors.page_boundary(), engine.reporting(st.empty()):
+            engine.prepare(spec.kernels)  # on a machine that never compiled them
             if target_fit.fits(state.current(), spec.max_classes):
                 page.run()
             else:
@@ -145,3 +143,4 @@ def run_app():
     finally:
         _show_link_notes(link_notes)
         _after_page(started)
+        engine.start_background()  # once per process, after its first run

@@ -61,10 +61,14 @@ def _chromium_path():
 
 
 @contextlib.contextmanager
-def serve_app():
-    """Serve app.py on a free localhost port; yield its URL; stop it afterwards."""
+def serve_app(environment=None):
+    """Serve app.py on a free localhost port; yield its URL; stop it afterwards.
+
+    ``environment``: variables to set for the server besides the suite's (a kernel cache of
+    its own, the kernels' worker on).
+    """
     port = _free_port()
-    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", **(environment or {}))
     process = subprocess.Popen(
         [
             sys.executable,

@@ -27,7 +27,7 @@ from ..tree._classes import tree_class_statistics
 from ..tree._growth import node_categories, root_statistics, store_categories, tree_from_store
 from ..tree._kernels_arrays import kernel_array
 from ..tree._kernels_draws import draw_cdf
-from ..tree._kernels_forest import grow_trees
+from ..tree._kernels_entries import forest_kernel
 from ..tree._settings import regression_offset
 from ._bootstrap import forest_tree_weights, subsample_weights
 
@@ -94,7 +94,7 @@ def grow_in_batches(forest, data, draws, params, template):
     if sorted_rows is None:  # random splits read X feature by feature (``columns``)
         sorted_rows = np.empty((0, X.shape[0]), dtype=np.int32)
     first_weights = forest_tree_weights(seeds[0], X.shape[0], n_draws, weights, classes_of)
-    settings, rules, criterion, growth_data = _shared_inputs(
+    plan, settings, rules, criterion, growth_data = _shared_inputs(
         template, (X, y, None if params.splitter == "random" else sorted_rows),
         (first_weights, generator_seeds[0]), params, names,
     )  # fmt: skip
@@ -113,13 +113,15 @@ def grow_in_batches(forest, data, draws, params, template):
     shared = (rules, float(first_weights.sum()), row_weights, n_classes)
     tree_inputs = _regression_inputs if regression else _class_inputs
 
+    grow_batch = forest_kernel(plan)  # ``grow_trees`` compiled for the trees' plan
+
     def grow_one(batch):
         generators = [np.random.default_rng(int(seed)) for seed in generator_seeds[batch]]
         batch_seeds = np.asarray(seeds[batch], dtype=np.int64)
         centring, factors, batch_rules, totals = tree_inputs(
             criterion, params, y, batch_seeds, (n_draws, weights, classes_of), shared
         )
-        grown = grow_trees((X, sorted_rows, targets, n_classes, *growth_data[:2]),
+        grown = grow_batch((X, sorted_rows, targets, n_classes, *growth_data[:2]),
                            (batch_seeds, sampling, row_weights, cdf, factors), centring,
                            generators, settings, batch_rules)  # fmt: skip
         return grown, totals
@@ -144,8 +146,8 @@ def grow_in_batches(forest, data, draws, params, template):
 
 
 def _shared_inputs(template, data, first_tree, params, names):
-    """The growth's settings, rules and criterion, the same for every tree of the forest, and
-    ``(columns, categorical, raw_sums)``: ``X`` feature by feature for random splits, the
+    """The growth's plan (``_kernels_plan``), settings, rules and criterion, the same for every
+    tree of the forest, and ``(columns, categorical, raw_sums)``: ``X`` feature by feature for random splits, the
     categorical features' flags, and whether the trees keep scikit-learn's row order for its
     raw sums (``GrowingTree``).
 
@@ -163,7 +165,8 @@ def _shared_inputs(template, data, first_tree, params, names):
     settings, rules, _ = kernel_inputs(first, growth_order(first, params.growth))
     categorical = kernel_array(first.categorical, dtype=np.bool_)
     raw_sums = first._sklearn_pure_rule
-    return settings, rules, first.criterion, (first.columns, categorical, raw_sums)
+    plan = first.kernel_plan()
+    return plan, settings, rules, first.criterion, (first.columns, categorical, raw_sums)
 
 
 def _weight_inputs(n_draws, weights):

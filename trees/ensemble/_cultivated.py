@@ -47,7 +47,7 @@ from ..tree import CRITERIA_CLF
 from ..tree._kernels_arrays import kernel_array
 from ..tree._kernels_criteria import GINI
 from ..tree._kernels_cultivated import neighbourhood, node_neighbourhoods
-from ..tree._kernels_search import keep_rows
+from ..tree._kernels_layout import keep_rows
 from ..tree._splitter import SegmentBatch, search_splits, sort_features, sorted_values
 
 __all__ = ["VARIANTS", "CultivatedForestClassifier", "Decision", "Module"]

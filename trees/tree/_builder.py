@@ -31,15 +31,14 @@ import heapq
 import numpy as np
 
 from ._growth import SELECTIONS, Choice, GrowingTree
+from ._kernels_entries import growth_kernel
 from ._kernels_growth import (
     N_LIMITS,
     STORE_STATS,
     WEIGHT_MIN_LEAF,
     WEIGHT_TOTAL,
     GrowthSettings,
-    grow_compiled,
 )
-from ._kernels_search import SETTING_MIN_WEIGHT
 
 __all__ = [
     "GROWTH_ORDERS",
@@ -143,13 +142,12 @@ GROWTH_ORDERS = {"best_first": _grow_best_first, "level_order": _grow_level_orde
 
 
 def kernel_inputs(growth, order):
-    """What :func:`~._kernels_growth.grow_compiled` takes besides the data: ``(settings,
-    rules, rng)`` of ``growth`` grown in ``order`` (:func:`growth_order`)."""
+    """What :func:`~._kernels_growth.grow_compiled` takes besides its plan and the data:
+    ``(settings, rules, rng)`` of ``growth`` grown in ``order`` (:func:`growth_order`)."""
     limits, weights = growth.kernel_rules()
-    rng, draw, tie_random, n_allowed = growth.kernel_randomness()
-    split_settings = list(growth.kernel_settings())
-    del split_settings[SETTING_MIN_WEIGHT]  # a rule, ``weights[WEIGHT_MIN_LEAF]``
-    settings = GrowthSettings(*split_settings, draw, tie_random, n_allowed, order == "best_first")
+    rng, _, tie_random, n_allowed = growth.kernel_randomness()  # draws: the plan's
+    min_leaf, _, equality = growth.kernel_settings()  # the least weight: ``weights``' rule
+    settings = GrowthSettings(min_leaf, equality, tie_random, n_allowed, order == "best_first")
     return settings, np.concatenate([limits, weights]).astype(np.float64), rng
 
 
@@ -167,7 +165,8 @@ def rules_for_total_weight(rules, min_weight_leaf, total_weight):
 def _grow_in_kernel(growth, order):
     """Grow the whole tree in the compiled loop (selection by gain)."""
     settings, rules, rng = kernel_inputs(growth, order)
-    *store, size = grow_compiled(
+    grow = growth_kernel(growth.kernel_plan())  # compiled for the growth's plan
+    *store, size = grow(
         *growth.kernel_data(), growth.store[STORE_STATS][0].copy(), settings, rules, rng
     )
     growth.store, growth.size = tuple(store), int(size)

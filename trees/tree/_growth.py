@@ -24,6 +24,7 @@ import numpy as np
 from ._categorical import best_categorical_split
 from ._kernels_arrays import kernel_array
 from ._kernels_criteria import KERNEL_IDS
+from ._kernels_entries import grower_kernels
 from ._kernels_growth import (
     CHOICE_FEATURE,
     CHOICE_IMPROVEMENT,
@@ -42,7 +43,6 @@ from ._kernels_growth import (
     LIMIT_MIN_SAMPLES_LEAF,
     LIMIT_MIN_SAMPLES_SPLIT,
     LIMIT_N_CODES,
-    LIMIT_RAW_SUMS,
     LIMIT_REFUSE_ZERO_GAIN,
     MISSING_LEFT,
     N_LIMITS,
@@ -57,10 +57,10 @@ from ._kernels_growth import (
     WEIGHT_MIN_IMPURITY_DECREASE,
     WEIGHT_MIN_LEAF,
     WEIGHT_TOTAL,
-    evaluate_nodes,
     root_sklearn_variance,
-    split_node,
 )
+from ._kernels_layout import feature_columns
+from ._kernels_plan import kernel_plan
 from ._kernels_search import (
     DATA_CATEGORICAL,
     DATA_COLUMNS,
@@ -69,13 +69,6 @@ from ._kernels_search import (
     DATA_STATS,
     DATA_TARGETS,
     DATA_X,
-    SETTING_BY_SCORE,
-    SETTING_CRIT,
-    SETTING_EQUALITY,
-    SETTING_MIN_LEAF,
-    SETTING_MIN_WEIGHT,
-    SETTING_RANDOM,
-    feature_columns,
 )
 from ._node_view import NodeView
 from ._selection import SELECTIONS
@@ -309,17 +302,24 @@ class GrowingTree:
             data[position] = getattr(self, name)
         return tuple(data)
 
+    def kernel_plan(self):
+        """The growth's plan (``_kernels_plan.KernelPlan``): what chooses its compiled code."""
+        return kernel_plan(
+            KERNEL_IDS[self.criterion.name],
+            by_score=self.categorical.any(),
+            random=SPLITTERS[self.params.splitter],
+            draw=self.kernel_randomness()[1],
+            raw_sums=self._sklearn_pure_rule,
+        )
+
     def kernel_settings(self):
-        """``(crit, min_leaf, min_weight, equality, by_score, random)`` for the kernels
-        (``SETTING_*``)."""
-        settings = [None] * 6
-        settings[SETTING_CRIT] = KERNEL_IDS[self.criterion.name]
-        settings[SETTING_MIN_LEAF] = int(self.rules.min_samples_leaf)
-        settings[SETTING_MIN_WEIGHT] = float(self.rules.min_weight_leaf)
-        settings[SETTING_EQUALITY] = self.params.categorical_split == "equality"
-        settings[SETTING_BY_SCORE] = bool(self.categorical.any())
-        settings[SETTING_RANDOM] = SPLITTERS[self.params.splitter]
-        return tuple(settings)
+        """``(min_leaf, min_weight, equality)``: the split rules besides the plan
+        (``_kernels_search.SETTING_*``)."""
+        return (
+            int(self.rules.min_samples_leaf),
+            float(self.rules.min_weight_leaf),
+            self.params.categorical_split == "equality",
+        )
 
     def kernel_rules(self):
         """``limits`` and ``weights`` arrays of ``_kernels_growth.grow_compiled``."""
@@ -331,7 +331,6 @@ class GrowingTree:
         limits[LIMIT_MAX_SPLITS] = -1 if rules.max_splits is None else rules.max_splits
         limits[LIMIT_REFUSE_ZERO_GAIN] = int(getattr(self.criterion, "refuses_zero_gain", False))
         limits[LIMIT_N_CODES] = self.store[STORE_SETS].shape[1]
-        limits[LIMIT_RAW_SUMS] = int(self._sklearn_pure_rule)
         weights = np.empty(3)
         weights[WEIGHT_MIN_LEAF] = rules.min_weight_leaf
         weights[WEIGHT_MIN_IMPURITY_DECREASE] = rules.min_impurity_decrease
@@ -414,15 +413,18 @@ class GrowingTree:
         """
         nodes = np.asarray(nodes, dtype=np.int64)
         limits, weights = self.kernel_rules()
-        # In the order of ``_kernels_growth.SEARCH_*``.
+        rng, _, tie_random, n_allowed = self.kernel_randomness()  # draws: the plan's
         search = (
             self.kernel_settings(),
             limits,
             weights,
-            *self.kernel_randomness(),
+            rng,
+            tie_random,
+            n_allowed,
             np.empty(self.n_features, dtype=np.int64),
         )
-        ok = evaluate_nodes(self.kernel_data(), self.store, nodes, search)
+        evaluate = grower_kernels(self.kernel_plan()).evaluate
+        ok = evaluate(self.kernel_data(), self.store, nodes, search)
         ints, floats, sets = (
             self.store[STORE_INTS],
             self.store[STORE_FLOATS],
@@ -630,9 +632,8 @@ class GrowingTree:
         if codes is not None:
             self.store[STORE_SETS][node] = 0
             self.store[STORE_SETS][node, list(codes)] = 1
-        self.store = split_node(
-            self.kernel_data(), self.store, node, self.size, int(self._sklearn_pure_rule)
-        )
+        split = grower_kernels(self.kernel_plan()).split
+        self.store = split(self.kernel_data(), self.store, node, self.size)
         self.size += 2
         return np.array([self.size - 2, self.size - 1])
 

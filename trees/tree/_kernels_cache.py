@@ -15,17 +15,32 @@ when that is set (numba 0.68 names it ``tree_<sha1 of the package folder>``),
 and the user-wide cache numba uses where the package's folder cannot be
 written, when it exists. It never fails an import (a read-only folder just
 keeps its files, which a fresh install replaces anyway).
+
+It also keeps the record of what this machine compiled: the growth plans
+(``_kernels_plan``) whose entry kernels are in the cache (:func:`compiled`,
+:func:`record_compiled`), and the warm-up's parts done, so that an app can tell,
+before a page runs, whether its kernels will load in a moment or must be compiled
+first. The record lives beside the kernels' cached files, in the folder numba
+writes them to, under the kernels' digest, numba's version and this machine's
+processor: when any of them changes, numba compiles again and the record is empty.
 """
 
 import hashlib
+import json
+import os
+import sys
+import tempfile
 from pathlib import Path
 
+import numba
 from numba.core import caching, config
+from numba.core.registry import cpu_target
 
-__all__ = ["kernel_sources", "refresh_cache"]
+__all__ = ["compiled", "kernel_sources", "record_compiled", "refresh_cache"]
 
 _HERE = Path(__file__).resolve().parent
 _STAMP = "kernels.digest"
+_RECORD = "compiled.json"
 
 
 def kernel_sources(folder=_HERE):
@@ -56,6 +71,62 @@ def _cache_folders():
     return folders
 
 
+def _record_folder():
+    """The folder numba writes the kernels' cache to (numba's own order of locators): the one
+    under ``NUMBA_CACHE_DIR`` when that is set, else the package's ``__pycache__`` when it can be
+    written, else the user-wide cache."""
+    folders = _cache_folders()
+    if config.CACHE_DIR:
+        return folders[1][0]
+    in_tree = folders[0][0]
+    try:
+        in_tree.mkdir(parents=True, exist_ok=True)
+        if os.access(in_tree, os.W_OK):
+            return in_tree
+    except OSError:
+        pass
+    return folders[-1][0]
+
+
+def _record_key():
+    """What the record is valid for: the kernels' sources, numba and Python, and the processor
+    as numba's cache tells it (its target, its name and features)."""
+    machine = cpu_target.target_context.codegen().magic_tuple()
+    return f"{_digest()}|numba {numba.__version__}|{sys.version_info[:2]}|{machine}"
+
+
+def _read_record():
+    try:
+        record = json.loads((_record_folder() / _RECORD).read_text())
+    except (OSError, ValueError):
+        return set()
+    if not isinstance(record, dict) or record.get("key") != _record_key():
+        return set()
+    return {json.dumps(entry) for entry in record.get("compiled", ())}
+
+
+def compiled(entry):
+    """Whether this machine's cache holds ``entry``'s kernels (:func:`record_compiled`)."""
+    return json.dumps(entry) in _read_record()
+
+
+def record_compiled(entry):
+    """Record that the kernels of ``entry`` (a JSON value: ``["grow", plan]``, ``["part",
+    name]``) are in numba's cache of this machine. Written atomically (a temporary file
+    replaced); two processes recording at once may lose one entry, which then is compiled
+    again (loaded from numba's cache, in fact) the next time it is asked for. Never fails."""
+    entries = _read_record() | {json.dumps(entry)}
+    record = {"key": _record_key(), "compiled": [json.loads(e) for e in sorted(entries)]}
+    try:
+        folder = _record_folder()
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", dir=folder, delete=False, suffix=".tmp") as file:
+            json.dump(record, file)
+        os.replace(file.name, folder / _RECORD)
+    except OSError:
+        return
+
+
 def refresh_cache():
     """Delete the kernels' cached files when their sources changed since they were written."""
     digest = _digest()
@@ -66,8 +137,8 @@ def refresh_cache():
                 continue
             if stamp.exists() and stamp.read_text() == digest:
                 continue
-            for cached in folder.glob("_kernels_*.nb[ic]"):
-                cached.unlink()
+            for cached in [*folder.glob("_kernels_*.nb[ic]"), folder / _RECORD]:
+                cached.unlink(missing_ok=True)
             folder.mkdir(parents=True, exist_ok=True)
             stamp.write_text(digest)
         except OSError:

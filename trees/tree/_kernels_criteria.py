@@ -16,13 +16,19 @@ Statistics are 1-D arrays of length ``n_stats``:
 
 A candidate is given by its left child's statistics and its parent's (the
 right child is their difference, computed on the fly). A criterion is named
-by an integer (``KERNEL_IDS``, from the criterion's ``name``); the functions
-dispatch on it and are inlined into the search loops (``inline="always"``),
-so a candidate's proxy is computed in registers, without a call.
+by an integer (``KERNEL_IDS``, from the criterion's ``name``). Each formula
+that differs by criterion (:func:`impurity`, :func:`rule_impurity`,
+:func:`proxy`, :func:`score_from_proxy`) is one compiled function per
+criterion, in a table by id; compiled with a literal id (a growth's plan,
+``_kernels_plan``) the function is that criterion's alone, inlined, so a
+Gini growth compiles no other criterion and a candidate's proxy is computed
+in registers, without a call. Given an id known only at run time (the split
+tables, the cultivated forest) it tests the id, every criterion compiled.
 """
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 __all__ = [
     "ABSOLUTE_ERROR",
@@ -133,30 +139,85 @@ def _smallest_present(stats, parent, sign):
     return smallest if smallest < np.inf else 0.0
 
 
+def _compiled_by_criterion(generic, by_crit):
+    """Compile ``generic(..., crit)`` (two or three arguments) as the module docstring says:
+    for a literal ``crit`` the function ``by_crit[crit]`` of the other arguments; for one
+    known at run time ``generic`` itself, compiled, which tests it."""
+    any_crit = njit(**_INLINE)(generic)
+    if generic.__code__.co_argcount == 2:
+
+        @overload(generic, prefer_literal=True)
+        def _one(stats, crit):
+            if isinstance(crit, types.IntegerLiteral):
+                function = by_crit[crit.literal_value]
+                return lambda stats, crit: function(stats)
+            return lambda stats, crit: any_crit(stats, crit)
+
+    else:
+
+        @overload(generic, prefer_literal=True)
+        def _two(first, second, crit):
+            if isinstance(crit, types.IntegerLiteral):
+                function = by_crit[crit.literal_value]
+                return lambda first, second, crit: function(first, second)
+            return lambda first, second, crit: any_crit(first, second, crit)
+
+
 @njit(**_INLINE)
+def _gini_impurity(stats):
+    """``1 - sum_k p_k^2`` (also the chi-squares')."""
+    w, squares = 0.0, 0.0
+    for k in range(stats.shape[0]):
+        w += stats[k]
+        squares += stats[k] * stats[k]
+    return 1.0 - _safe_divide(squares, w * w)
+
+
+@njit(**_INLINE)
+def _misclassification_impurity(stats):
+    """``1 - max_k p_k``."""
+    w, largest = 0.0, stats[0]
+    for k in range(stats.shape[0]):
+        w += stats[k]
+        largest = max(largest, stats[k])
+    return 1.0 - _safe_divide(largest, w)
+
+
+@njit(**_INLINE)
+def _smallest_count(stats):
+    """Source 004's index of a node: its smallest class count among those present."""
+    return _smallest_present(stats, stats, 0)
+
+
+@njit(**_INLINE)
+def _poisson_impurity(stats):
+    """Poisson's half deviance over the weight, ``(sum w y log y - S log(S / w)) / w``."""
+    return max(_safe_divide(stats[2] - _s_log_mean(stats[1], stats[0]), stats[0]), 0.0)
+
+
+@njit(**_INLINE)
+def _variance(stats):
+    """``sum w y^2 / w - (sum w y / w)^2``, at least 0."""
+    mean = _safe_divide(stats[1], stats[0])
+    return max(_safe_divide(stats[2], stats[0]) - mean * mean, 0.0)
+
+
 def impurity(stats, crit):
     """Impurity of a node: Gini (also the chi-squares'), entropy, misclassification or variance
-    (or source 004's smallest class count)."""
+    (or source 004's smallest class count); compiled by criterion (module docstring)."""
     if crit == ENTROPY:
         return _entropy(stats)
     if crit == REPORT_MISCLASSIFICATION:
         return _smallest_present(stats, stats, 0)
     if crit == POISSON:
-        return max(_safe_divide(stats[2] - _s_log_mean(stats[1], stats[0]), stats[0]), 0.0)
+        return _poisson_impurity(stats)
     if is_regression(crit):
-        mean = _safe_divide(stats[1], stats[0])
-        return max(_safe_divide(stats[2], stats[0]) - mean * mean, 0.0)
-    w, largest, squares = 0.0, stats[0], 0.0
-    for k in range(stats.shape[0]):
-        w += stats[k]
-        largest = max(largest, stats[k])
-        squares += stats[k] * stats[k]
+        return _variance(stats)
     if crit == MISCLASSIFICATION:
-        return 1.0 - _safe_divide(largest, w)
-    return 1.0 - _safe_divide(squares, w * w)
+        return _misclassification_impurity(stats)
+    return _gini_impurity(stats)
 
 
-@njit(**_INLINE)
 def rule_impurity(stats, crit):
     """The impurity the node rules compare with ``EPSILON`` (``Criterion.rule_impurity``): the
     criterion's own, but entropy for source 004's smallest-count index, which never reaches
@@ -164,6 +225,25 @@ def rule_impurity(stats, crit):
     if crit == REPORT_MISCLASSIFICATION:
         return _entropy(stats)
     return impurity(stats, crit)
+
+
+# Each criterion's impurity. The absolute error's statistics are the squared error's (its
+# weights are read by the node rules; its splits and impurities come from the rows:
+# ``_kernels_absolute_error``).
+IMPURITIES = {
+    GINI: _gini_impurity,
+    ENTROPY: _entropy,
+    MISCLASSIFICATION: _misclassification_impurity,
+    CHI2: _gini_impurity,
+    SQUARED_ERROR: _variance,
+    REPORT_CHI2: _gini_impurity,
+    FRIEDMAN_MSE: _variance,
+    POISSON: _poisson_impurity,
+    ABSOLUTE_ERROR: _variance,
+    REPORT_MISCLASSIFICATION: _smallest_count,
+}
+_compiled_by_criterion(impurity, IMPURITIES)
+_compiled_by_criterion(rule_impurity, {**IMPURITIES, REPORT_MISCLASSIFICATION: _entropy})
 
 
 @njit(**_INLINE)
@@ -291,23 +371,42 @@ def _report_misclassification_score(left, parent):
     return _smallest_present(parent, parent, 0) - measure
 
 
-@njit(**_INLINE, inline="always")
+@njit(**_INLINE)
+def _squared_error_proxy(left, parent):
+    """``S_L^2 / w_L + S_R^2 / w_R``."""
+    right_w, right_s = parent[0] - left[0], parent[1] - left[1]
+    return _safe_divide(left[1] * left[1], left[0]) + _safe_divide(right_s * right_s, right_w)
+
+
+@njit(**_INLINE)
+def _friedman_proxy(left, parent):
+    """``(w_R S_L - w_L S_R)^2 / (w_L w_R)``."""
+    right_w, right_s = parent[0] - left[0], parent[1] - left[1]
+    diff = right_w * left[1] - left[0] * right_s
+    return _safe_divide(diff * diff, left[0] * right_w)
+
+
+@njit(**_INLINE)
+def _poisson_proxy(left, parent):
+    """``S_L log(S_L / w_L) + S_R log(S_R / w_R)``; ``-inf`` where a child's sum is not
+    positive."""
+    right_w, right_s = parent[0] - left[0], parent[1] - left[1]
+    if left[1] <= EPSILON or right_s <= EPSILON:
+        return -np.inf
+    return _s_log_mean(left[1], left[0]) + _s_log_mean(right_s, right_w)
+
+
 def proxy(left, parent, crit):
-    """A quantity ordering one node's candidates as the score does (``Criterion.proxy``)."""
+    """A quantity ordering one node's candidates as the score does (``Criterion.proxy``);
+    compiled by criterion (module docstring)."""
     if crit == GINI:
         return _gini_proxy(left, parent)
     if crit == SQUARED_ERROR:
-        right_w, right_s = parent[0] - left[0], parent[1] - left[1]
-        return _safe_divide(left[1] * left[1], left[0]) + _safe_divide(right_s * right_s, right_w)
+        return _squared_error_proxy(left, parent)
     if crit == FRIEDMAN_MSE:
-        right_w, right_s = parent[0] - left[0], parent[1] - left[1]
-        diff = right_w * left[1] - left[0] * right_s
-        return _safe_divide(diff * diff, left[0] * right_w)
+        return _friedman_proxy(left, parent)
     if crit == POISSON:
-        right_w, right_s = parent[0] - left[0], parent[1] - left[1]
-        if left[1] <= EPSILON or right_s <= EPSILON:
-            return -np.inf
-        return _s_log_mean(left[1], left[0]) + _s_log_mean(right_s, right_w)
+        return _poisson_proxy(left, parent)
     if crit == ENTROPY:
         return _entropy_proxy(left, parent)
     if crit == MISCLASSIFICATION:
@@ -320,28 +419,98 @@ def proxy(left, parent, crit):
 
 
 @njit(**_INLINE)
+def _proxy_is_score(value, parent):
+    """The chi-squares' and the report's misclassification: the proxy is the score."""
+    return value
+
+
+@njit(**_INLINE)
+def _gini_score(value, parent):
+    w = weight(parent, GINI)
+    squares = 0.0
+    for k in range(parent.shape[0]):
+        squares += parent[k] * parent[k]
+    return _safe_divide(value - _safe_divide(squares, w), w)
+
+
+@njit(**_INLINE)
+def _misclassification_score(value, parent):
+    w = weight(parent, MISCLASSIFICATION)
+    largest = parent[0]
+    for k in range(1, parent.shape[0]):
+        largest = max(largest, parent[k])
+    return _safe_divide(value - largest, w)
+
+
+@njit(**_INLINE)
+def _squared_error_score(value, parent):
+    w = weight(parent, SQUARED_ERROR)
+    return _safe_divide(value - _safe_divide(parent[1] * parent[1], w), w)
+
+
+@njit(**_INLINE)
+def _friedman_score(value, parent):
+    return _safe_divide(value, weight(parent, FRIEDMAN_MSE))
+
+
+@njit(**_INLINE)
+def _poisson_score(value, parent):
+    w = weight(parent, POISSON)
+    return _safe_divide(value - _s_log_mean(parent[1], w), w)
+
+
+@njit(**_INLINE)
+def _entropy_score(value, parent):
+    w = weight(parent, ENTROPY)
+    return _safe_divide(value + w * _entropy(parent), w)
+
+
 def score_from_proxy(value, parent, crit):
-    """The score (gain, or the chi-square statistic) of a candidate from its proxy."""
+    """The score (gain, or the chi-square statistic) of a candidate from its proxy; compiled by
+    criterion (module docstring)."""
     if crit in (CHI2, REPORT_CHI2, REPORT_MISCLASSIFICATION):  # proxies that are the score
         return value
-    w = weight(parent, crit)
     if crit == GINI:
-        squares = 0.0
-        for k in range(parent.shape[0]):
-            squares += parent[k] * parent[k]
-        return _safe_divide(value - _safe_divide(squares, w), w)
+        return _gini_score(value, parent)
     if crit == MISCLASSIFICATION:
-        largest = parent[0]
-        for k in range(1, parent.shape[0]):
-            largest = max(largest, parent[k])
-        return _safe_divide(value - largest, w)
+        return _misclassification_score(value, parent)
     if crit == SQUARED_ERROR:
-        return _safe_divide(value - _safe_divide(parent[1] * parent[1], w), w)
+        return _squared_error_score(value, parent)
     if crit == FRIEDMAN_MSE:
-        return _safe_divide(value, w)
+        return _friedman_score(value, parent)
     if crit == POISSON:
-        return _safe_divide(value - _s_log_mean(parent[1], w), w)
-    return _safe_divide(value + w * _entropy(parent), w)
+        return _poisson_score(value, parent)
+    return _entropy_score(value, parent)
+
+
+# Each criterion's proxy and score (module docstring); the absolute error's are the squared
+# error's (its splits are scored from the rows: ``_kernels_absolute_error``).
+PROXIES = {
+    GINI: _gini_proxy,
+    ENTROPY: _entropy_proxy,
+    MISCLASSIFICATION: _misclassification_proxy,
+    CHI2: _chi2_proxy,
+    SQUARED_ERROR: _squared_error_proxy,
+    REPORT_CHI2: _report_chi2_proxy,
+    FRIEDMAN_MSE: _friedman_proxy,
+    POISSON: _poisson_proxy,
+    ABSOLUTE_ERROR: _squared_error_proxy,
+    REPORT_MISCLASSIFICATION: _report_misclassification_score,
+}
+SCORES = {
+    GINI: _gini_score,
+    ENTROPY: _entropy_score,
+    MISCLASSIFICATION: _misclassification_score,
+    CHI2: _proxy_is_score,
+    SQUARED_ERROR: _squared_error_score,
+    REPORT_CHI2: _proxy_is_score,
+    FRIEDMAN_MSE: _friedman_score,
+    POISSON: _poisson_score,
+    ABSOLUTE_ERROR: _squared_error_score,
+    REPORT_MISCLASSIFICATION: _proxy_is_score,
+}
+_compiled_by_criterion(proxy, PROXIES)
+_compiled_by_criterion(score_from_proxy, SCORES)
 
 
 @njit(**_INLINE)

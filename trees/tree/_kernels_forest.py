@@ -11,7 +11,7 @@ per-tree path does (``ensemble._forest`` and ``tree._classes._fit_in_forest``,
   (``_kernels_draws``, numpy's ``RandomState(seed).randint``), or 1 for every
   row without bootstrap;
 * its layout: the forest's sorted orders filtered to the rows it holds
-  (``_kernels_search.keep_rows``; the growth reads the values from ``X``), or for random
+  (``_kernels_layout.keep_rows``; the growth reads the values from ``X``), or for random
   splits one order, the rows in index order (``_splitter.search_layout``);
 * its rows' statistics and its root's: for classification, its classes (those
   of its rows, in the forest's order) and each row's weight in the column of
@@ -32,15 +32,18 @@ import numpy as np
 from numba import njit
 
 from ._kernels_absolute_error import node_medians
-from ._kernels_criteria import ABSOLUTE_ERROR
+from ._kernels_arrays import copy_into
 from ._kernels_draws import add_draw_counts, add_weighted_draw_counts
 from ._kernels_growth import N_SAMPLES, START, grow_compiled
+from ._kernels_layout import keep_rows
 from ._kernels_node_values import node_means
-from ._kernels_search import keep_rows
+from ._kernels_plan import PLAN_ABSOLUTE_ERROR, only_when
 
 __all__ = ["grow_trees"]
 
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
+# Kernels a plan may not call, compiled only for those that do (``_kernels_plan``).
+_node_medians_when = only_when(node_medians)
 
 
 @njit(**_JIT)
@@ -76,12 +79,13 @@ def _tree_layout(X, sorted_rows, draws, t):
         weights = np.ones(n_samples)
     held = np.flatnonzero(weights > 0).astype(sorted_rows.dtype)
     orders = np.empty((2, held.shape[0] if raw_sums else 0), dtype=sorted_rows.dtype)
-    if raw_sums:
-        orders[0], orders[1] = held, held
+    if raw_sums:  # loops: no shape check (``_copy_rows``)
+        copy_into(orders[0], held)
+        copy_into(orders[1], held)
     if not random:
         return weights, keep_rows(sorted_rows, weights > 0), orders
     rows = np.empty((1, held.shape[0]), dtype=sorted_rows.dtype)
-    rows[0] = held
+    copy_into(rows[0], held)
     return weights, rows, orders
 
 
@@ -155,11 +159,12 @@ def _node_values(rows, targets, weights, nodes, out):
     """A regression tree's node values into ``out[:, 0]``, as the growth's node view makes
     them (``_node_view.NodeView``): the mean of each node's own rows, or under the absolute
     error their weighted median, with its impurity in ``out[:, 1]``; ``nodes`` is ``(starts,
-    counts, crit)``: the nodes' rows in ``rows[0]``, and the criterion's kernel id."""
-    starts, counts, crit = nodes
-    if crit == ABSOLUTE_ERROR:
+    counts, absolute_error)``: the nodes' rows in ``rows[0]``, and the plan's flag
+    (``_kernels_plan``: the medians' kernel is compiled for its plan only)."""
+    starts, counts, absolute_error = nodes
+    if absolute_error:
         medians = np.empty((2, starts.shape[0]))
-        node_medians(rows, targets, weights, starts, counts, medians)
+        _node_medians_when(absolute_error, (rows, targets, weights, starts, counts, medians), None)
         for node in range(starts.shape[0]):
             out[node, 0], out[node, 1] = medians[0, node], medians[1, node]
         return
@@ -170,12 +175,34 @@ def _node_values(rows, targets, weights, nodes, out):
 
 
 @njit(**_JIT)
+def _copy_rows(destination, start, source, size):
+    """``destination[start:start + size] = source[:size]`` for 2-D arrays, as a loop: numba's
+    slice assignment checks the shapes and compiles the message it would raise (its string
+    formatting: seconds of a first compilation)."""
+    for i in range(size):
+        for j in range(source.shape[1]):
+            destination[start + i, j] = source[i, j]
+
+
+@njit(**_JIT)
+def _copy_class_columns(destination, start, source, size, classes):
+    """A tree's class statistics into the forest's class columns: ``source``'s column ``k``
+    into ``destination``'s column ``classes[k]``, rows ``start:start + size``, and 0 in the
+    columns of the classes the tree lacks (loops: ``_copy_rows``)."""
+    for i in range(size):
+        for j in range(destination.shape[1]):
+            destination[start + i, j] = 0.0
+        for k in range(classes.shape[0]):
+            destination[start + i, classes[k]] = source[i, k]
+
+
+@njit(**_JIT)
 def _room(array, rows):
-    """``array``, or a copy twice as long when it has fewer than ``rows`` rows."""
+    """The 2-D ``array``, or a copy twice as long when it has fewer than ``rows`` rows."""
     if array.shape[0] >= rows:
         return array
-    grown = np.empty((max(rows, 2 * array.shape[0]),) + array.shape[1:], dtype=array.dtype)
-    grown[: array.shape[0]] = array
+    grown = np.empty((max(rows, 2 * array.shape[0]), array.shape[1]), dtype=array.dtype)
+    _copy_rows(grown, 0, array, array.shape[0])
     return grown
 
 
@@ -194,11 +221,14 @@ def _batch_store(capacity, widths_of, n_stat_columns):
 
 
 @njit(**_JIT)
-def grow_trees(data, draws, centring, generators, settings, rules):
+def grow_trees(plan, data, draws, centring, generators, settings, rules):
     """Grow one tree per seed.
 
     Parameters
     ----------
+    plan : tuple
+        The trees' plan, literal values (``_kernels_plan``; given by its entry kernel,
+        ``_kernels_entries.forest_kernel``).
     data : tuple
         ``(X, sorted_rows, targets, n_classes, columns, categorical)``: the rows (float64,
         C-ordered), each feature's sorted order (int32; none for random splits), the targets
@@ -246,7 +276,7 @@ def grow_trees(data, draws, centring, generators, settings, rules):
             targets, (n_classes, draws[4]), weights, has_class[t], centring, t
         )
         ints, floats, node_stats, sets, size = grow_compiled(
-            rows, stats, X, categorical, row_targets, orders, columns, root, settings,
+            plan, rows, stats, X, categorical, row_targets, orders, columns, root, settings,
             rules[t] if rules.shape[0] > 1 else rules[0], generators[t],
         )  # fmt: skip
         start, end = node_offsets[t], node_offsets[t] + size
@@ -258,16 +288,15 @@ def grow_trees(data, draws, centring, generators, settings, rules):
         all_ints, all_floats = _room(all_ints, end), _room(all_floats, end)
         all_sets, all_stats = _room(all_sets, end), _room(all_stats, end)
         all_means = _room(all_means, end)
-        all_ints[start:end], all_floats[start:end] = ints[:size], floats[:size]
-        all_sets[start:end] = sets[:size]
+        _copy_rows(all_ints, start, ints, size)
+        _copy_rows(all_floats, start, floats, size)
+        _copy_rows(all_sets, start, sets, size)
         if n_classes > 0:
-            classes = np.flatnonzero(has_class[t])
-            all_stats[start:end] = 0.0  # the classes the tree lacks
-            for k in range(classes.shape[0]):
-                all_stats[start:end, classes[k]] = node_stats[:size, k]
+            _copy_class_columns(all_stats, start, node_stats, size, np.flatnonzero(has_class[t]))
         else:
-            all_stats[start:end] = node_stats[:size]
-            nodes = (ints[:size, START].copy(), ints[:size, N_SAMPLES].copy(), settings[0])
+            _copy_rows(all_stats, start, node_stats, size)
+            starts, counts = ints[:size, START].copy(), ints[:size, N_SAMPLES].copy()
+            nodes = (starts, counts, plan[PLAN_ABSOLUTE_ERROR])
             _node_values(rows, targets, stats[:, 0].copy(), nodes, all_means[start:end])
     end = node_offsets[n_trees]
     return (node_offsets, all_ints[:end], all_floats[:end], all_sets[:end], all_stats[:end],

@@ -10,32 +10,20 @@ the feature subsets and tie-breaks, membership splits) with the kernels of
 * ``"best_first"`` with a limit keeps the open leaves in a heap ordered by
   weighted impurity decrease (ties: the lower node id), scikit-learn's order.
 
-Nodes live in four growable arrays, one row per node id:
-
-* ``ints`` (capacity, 11): feature (-1 at a leaf), left, right, n_samples, depth, start (of
-  the node's segment), and the node's pending choice: feature, last left offset (-1 for a
-  membership split), rows sent left, whether it sends missing rows left; then, once split,
-  where the node sends a missing value (1: left);
-* ``floats`` (capacity, 5): threshold, the pending choice's weighted impurity decrease, its
-  score, (regression with raw sums) the node's variance as scikit-learn's arithmetic gives it
-  (:func:`_children_sklearn_variance`), and the pending choice's threshold (a random split's
-  draw; NaN: the midpoint of the cut);
-* ``node_stats`` (capacity, n_stats): the statistics of each node;
-* ``sets`` (capacity, n_codes), uint8: codes a membership node sends left.
-
-Python (``_builder``) turns these into node values and impurities with the numpy criteria,
-so stored numbers are those of the numpy builder.
+Nodes live in the node store (``_kernels_store``: four growable arrays, one row per node
+id); Python (``_builder``) turns them into node values and impurities with the numpy
+criteria, so stored numbers are those of the numpy builder.
 """
 
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
-from ._kernels_absolute_error import MEDIAN_ROWS, choose_absolute_error_split, impure
+from ._kernels_absolute_error import choose_absolute_error_split, impure
 from ._kernels_arrays import UNCOUNTED, copy_into, unmanaged
 from ._kernels_criteria import (
-    ABSOLUTE_ERROR,
     accepts_score,
     is_regression,
     rule_impurity,
@@ -43,32 +31,31 @@ from ._kernels_criteria import (
     weighted_improvement,
 )
 from ._kernels_heap import heap_pop, heap_push
+from ._kernels_plan import (
+    PLAN_ABSOLUTE_ERROR,
+    PLAN_BY_SCORE,
+    PLAN_CRIT,
+    PLAN_DRAW,
+    PLAN_RANDOM,
+    PLAN_RAW_SUMS,
+    only_when,
+)
 from ._kernels_random import choose_random_split, split_by_drawn_threshold
 from ._kernels_search import (
-    BUFFER_BEST_CHOSEN,
-    BUFFER_CATEGORY_COUNTS,
-    BUFFER_CATEGORY_STATS,
     BUFFER_CHOSEN,
-    BUFFER_ERRORS,
-    BUFFER_KEYS,
-    BUFFER_LEFT,
-    BUFFER_LOCALS,
     BUFFER_MEDIANS,
-    BUFFER_MISSING,
     BUFFER_ORDERED_VALUES,
-    BUFFER_PARENT,
     BUFFER_RANKS,
-    BUFFER_SPARE,
-    BUFFER_VALUES,
-    DATA_CATEGORICAL,
-    DATA_COLUMNS,
     DATA_ORDERS,
     DATA_ROWS,
     DATA_STATS,
     DATA_TARGETS,
     DATA_X,
+    SETTING_ABSOLUTE_ERROR,
+    SETTING_BY_SCORE,
     SETTING_CRIT,
     SETTING_RANDOM,
+    SETTING_RAW_SUMS,
     choose_split,
     split_by_membership,
     split_by_threshold,
@@ -79,6 +66,38 @@ from ._kernels_sklearn_order import (
     ordered_sums,
     partition_rows,
     sorted_for_search,
+)
+from ._kernels_store import (
+    CHOICE_FEATURE,
+    CHOICE_IMPROVEMENT,
+    CHOICE_LOCAL,
+    CHOICE_MISSING_LEFT,
+    CHOICE_N_LEFT,
+    CHOICE_SCORE,
+    CHOICE_THRESHOLD,
+    DEPTH,
+    FEATURE,
+    FLOAT_COLUMNS,
+    INT_COLUMNS,
+    LEFT,
+    MISSING_LEFT,
+    N_SAMPLES,
+    RIGHT,
+    SKLEARN_VARIANCE,
+    START,
+    STORE_FLOATS,
+    STORE_INTS,
+    STORE_SETS,
+    STORE_STATS,
+    THRESHOLD,
+    data_views,
+    kept_until_here,
+    make_room,
+    new_leaf,
+    root_store,
+    scratch_arrays,
+    scratch_views,
+    store_views,
 )
 
 __all__ = [
@@ -91,7 +110,6 @@ __all__ = [
     "LIMIT_MIN_SAMPLES_LEAF",
     "LIMIT_MIN_SAMPLES_SPLIT",
     "LIMIT_N_CODES",
-    "LIMIT_RAW_SUMS",
     "MISSING_LEFT",
     "LIMIT_REFUSE_ZERO_GAIN",
     "N_LIMITS",
@@ -112,31 +130,14 @@ __all__ = [
     "WEIGHT_TOTAL",
     "evaluate_nodes",
     "grow_compiled",
+    "plan_settings",
     "root_sklearn_variance",
+    "search_node",
     "split_node",
 ]
 
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
 _INLINE = {"cache": True, "nogil": True, "error_model": "numpy", "inline": "always"}
-# Columns of ``ints``.
-(
-    FEATURE,
-    LEFT,
-    RIGHT,
-    N_SAMPLES,
-    DEPTH,
-    START,
-    CHOICE_FEATURE,
-    CHOICE_LOCAL,
-    CHOICE_N_LEFT,
-    CHOICE_MISSING_LEFT,
-    MISSING_LEFT,
-) = range(11)
-INT_COLUMNS = 11
-THRESHOLD, CHOICE_IMPROVEMENT, CHOICE_SCORE, SKLEARN_VARIANCE, CHOICE_THRESHOLD = range(5)
-FLOAT_COLUMNS = 5
-# Positions in the node ``store`` (module docstring).
-STORE_INTS, STORE_FLOATS, STORE_STATS, STORE_SETS = range(4)
 # Positions in ``limits`` (int64) and ``weights`` (float64), the stopping rules the loop reads
 # (``GrowingTree.kernel_rules``); ``grow_compiled`` receives them end to end in one float64
 # array of ``N_LIMITS + 3`` entries.
@@ -147,31 +148,25 @@ STORE_INTS, STORE_FLOATS, STORE_STATS, STORE_SETS = range(4)
     LIMIT_MAX_SPLITS,
     LIMIT_REFUSE_ZERO_GAIN,
     LIMIT_N_CODES,
-    LIMIT_RAW_SUMS,
-) = range(7)
-N_LIMITS = 7
+) = range(6)
+N_LIMITS = 6
 WEIGHT_MIN_LEAF, WEIGHT_MIN_IMPURITY_DECREASE, WEIGHT_TOTAL = range(3)
 
 
 class GrowthSettings(NamedTuple):
-    """The scalar settings of :func:`grow_compiled`, by name.
+    """The scalar settings of :func:`grow_compiled` besides its plan (``_kernels_plan``), by name.
 
-    The node's split settings (``_kernels_search.SETTING_*``: ``random``
-    draws each feature's threshold) but the least weight of a leaf, then whether
-    each node draws feature keys from the generator, whether ties follow
-    them, the size of the feature subsets, and whether the growth is
+    The least rows of a leaf and whether a category split sends one category left
+    (``_kernels_search.SETTING_*``), whether ties follow the feature keys a node draws (when
+    its plan draws them), the size of the feature subsets, and whether the growth is
     best-first (when ``max_splits`` is set). The least weight of a leaf is a
     rule (``rules``, ``WEIGHT_MIN_LEAF``): it is a share of the tree's total
     weight, which a forest's trees may each have their own of
     (``_kernels_forest.grow_trees``).
     """
 
-    crit: int
     min_leaf: int
     equality: bool
-    by_score: bool
-    random: bool
-    draw: bool
     tie_random: bool
     n_allowed: int
     best_first: bool
@@ -190,55 +185,11 @@ class GrowthSettings(NamedTuple):
 ) = range(8)
 # Impurities and gains within this of zero count as zero (``_settings.EPSILON``).
 EPSILON = np.finfo(np.float64).eps
-
-
-@njit(**_JIT)
-def _grown(array, capacity):
-    """``array`` with room for ``capacity`` rows (new rows unset: a node's every column is
-    written when it is made, :func:`_new_leaf`)."""
-    out = np.empty((capacity,) + array.shape[1:], dtype=array.dtype)
-    out[: array.shape[0]] = array
-    return out
-
-
-@njit(**_JIT)
-def _make_room(store, size):
-    """The node store with room for ``size`` nodes (doubling)."""
-    ints, floats, node_stats, sets = store
-    if size <= ints.shape[0]:
-        return store
-    capacity = max(2 * ints.shape[0], size)
-    return (
-        _grown(ints, capacity),
-        _grown(floats, capacity),
-        _grown(node_stats, capacity),
-        _grown(sets, capacity),
-    )
-
-
-@njit(**_INLINE)
-def _store_views(store):
-    """Unmanaged views of the node store (``_kernels_arrays``)."""
-    return (
-        unmanaged(store[STORE_INTS]),
-        unmanaged(store[STORE_FLOATS]),
-        unmanaged(store[STORE_STATS]),
-        unmanaged(store[STORE_SETS]),
-    )
-
-
-@njit(**_INLINE)
-def _data_views(data):
-    """Unmanaged views of the training arrays (``_kernels_arrays``)."""
-    return (
-        unmanaged(data[DATA_ROWS]),
-        unmanaged(data[DATA_STATS]),
-        unmanaged(data[DATA_X]),
-        unmanaged(data[DATA_CATEGORICAL]),
-        unmanaged(data[DATA_TARGETS]),
-        unmanaged(data[DATA_ORDERS]),
-        unmanaged(data[DATA_COLUMNS]),
-    )
+# Kernels a plan may not call, compiled only for the plans that do (``_kernels_plan``).
+_impure_when = only_when(impure)
+_sorted_for_search_when = only_when(sorted_for_search)
+_split_by_drawn_threshold_when = only_when(split_by_drawn_threshold)
+_split_by_membership_when = only_when(split_by_membership)
 
 
 @njit(**_INLINE)
@@ -257,17 +208,18 @@ def _constant_target(data, start, count):
 
 
 @njit(**_INLINE)
-def _may_split(data, store, node, limits, weights, crit, median_scratch):
+def _may_split(data, store, node, limits, weights, settings, median_scratch):
     """``StoppingRules.may_split`` for one node, and the pure-node rule of regression.
 
-    Regression with centred sums (``limits[LIMIT_RAW_SUMS]`` 0): a node whose target
-    varies. With raw sums (1): a node whose variance, computed as
+    Regression with centred sums: a node whose target varies. With raw sums
+    (``settings[SETTING_RAW_SUMS]``): a node whose variance, computed as
     scikit-learn computes it (``SKLEARN_VARIANCE``), exceeds ``EPSILON``. The
     absolute error: a node whose impurity (its error about its median over its
     weight, from its rows) exceeds ``EPSILON``, as scikit-learn; ``median_scratch`` is
     ``(buffers[BUFFER_RANKS], buffers[BUFFER_MEDIANS])`` (not all the buffers: numba counts
     references to every array a call takes, at every node).
     """
+    crit, absolute_error = settings[SETTING_CRIT], settings[SETTING_ABSOLUTE_ERROR]
     ints, node_stats = store[STORE_INTS], store[STORE_STATS]
     n = ints[node, N_SAMPLES]
     max_depth, min_split, min_leaf = (
@@ -281,10 +233,11 @@ def _may_split(data, store, node, limits, weights, crit, median_scratch):
         return False
     if max_depth >= 0 and ints[node, DEPTH] >= max_depth:
         return False
-    if crit == ABSOLUTE_ERROR:
+    if absolute_error:  # compiled only for the absolute error's plan (``only_when``)
         rows, targets, row_weights = data[DATA_ROWS], data[DATA_TARGETS], data[DATA_STATS][:, 0]
-        return impure(rows, ints[node, START], n, targets, row_weights, median_scratch)
-    if is_regression(crit) and limits[LIMIT_RAW_SUMS]:
+        by_rows = (rows, ints[node, START], n, targets, row_weights, median_scratch)
+        return _impure_when(absolute_error, by_rows, False)
+    if settings[SETTING_RAW_SUMS]:
         return store[STORE_FLOATS][node, SKLEARN_VARIANCE] > EPSILON
     if rule_impurity(node_stats[node], crit) <= EPSILON:
         return False
@@ -304,6 +257,9 @@ def root_sklearn_variance(orders, targets, stats):
     (``orders[0]``, :mod:`._kernels_sklearn_order`)."""
     w, s, q = ordered_sums(orders[0], 0, orders.shape[1], targets, stats[:, 0])
     return sklearn_variance(w, s, q)
+
+
+_root_sklearn_variance_when = only_when(root_sklearn_variance)
 
 
 @njit(**_JIT)
@@ -341,6 +297,55 @@ def _children_sklearn_variance(data, store, node, size, goes_left):
     copy_into(orders[0, start : start + count], orders[1, start : start + count])
 
 
+_children_sklearn_variance_when = only_when(_children_sklearn_variance)
+
+
+def search_node(data, node, settings, visit, n_visit, buffers, bit_generator):
+    """The best split of one node by the search of the plan in ``settings``: random thresholds
+    (``_kernels_random.choose_random_split``), the absolute error's
+    (``_kernels_absolute_error``) or the best threshold or category set
+    (``_kernels_search.choose_split``).
+
+    Compiled with the plan's literal values, only that search is compiled (``_kernels_plan``).
+
+    Returns
+    -------
+    tuple
+        ``choose_random_split``'s results: the feature (-1: none), the last left row's offset
+        (-1: a membership split), score, gain, rows sent left, the drawn threshold (NaN: the
+        midpoint of the cut) and whether the missing rows go left.
+    """
+    if settings[SETTING_RANDOM]:
+        return choose_random_split(data, node, settings, visit, n_visit, buffers, bit_generator)
+    search = choose_absolute_error_split if settings[SETTING_ABSOLUTE_ERROR] else choose_split
+    f, local, score, g, n_left, missing_left = search(data, node, settings, visit, n_visit, buffers)
+    return f, local, score, g, n_left, np.nan, missing_left
+
+
+@overload(search_node, prefer_literal=True)
+def _search_node(data, node, settings, visit, n_visit, buffers, bit_generator):
+    """The compiled :func:`search_node`: for a plan's literal values the one search it takes,
+    otherwise the choice at run time (every search compiled)."""
+    random, absolute_error = settings[SETTING_RANDOM], settings[SETTING_ABSOLUTE_ERROR]
+    if not isinstance(random, types.BooleanLiteral) or not isinstance(
+        absolute_error, types.BooleanLiteral
+    ):
+        return search_node
+    if random.literal_value:
+        return lambda data, node, settings, visit, n_visit, buffers, bit_generator: (
+            choose_random_split(data, node, settings, visit, n_visit, buffers, bit_generator)
+        )
+    search = choose_absolute_error_split if absolute_error.literal_value else choose_split
+
+    def chosen(data, node, settings, visit, n_visit, buffers, bit_generator):
+        f, local, score, g, n_left, missing_left = search(
+            data, node, settings, visit, n_visit, buffers
+        )
+        return f, local, score, g, n_left, np.nan, missing_left
+
+    return chosen
+
+
 @njit(**_JIT, **UNCOUNTED)
 def _evaluate(data, store, node, search, buffers):
     """Choose the split of ``node`` and record it as the node's pending choice.
@@ -358,38 +363,20 @@ def _evaluate(data, store, node, search, buffers):
     ints, floats, node_stats, sets = store
     settings, limits, weights, bit_generator, draw, tie_random, n_allowed, visit = search
     start, count = ints[node, START], ints[node, N_SAMPLES]
-    random = settings[SETTING_RANDOM]
     n_visit = visiting_order(
         data[DATA_X], data[DATA_ROWS], start, count, bit_generator, draw, tie_random, n_allowed,
-        visit, random,
+        visit, settings[SETTING_RANDOM],
     )  # fmt: skip
-    if random:
-        f, local, score, g, n_left, threshold, missing_left = choose_random_split(
-            data, (start, count, node_stats[node]), settings, visit, n_visit, buffers, bit_generator
-        )
-    elif settings[SETTING_CRIT] == ABSOLUTE_ERROR:
-        f, local, score, g, n_left, missing_left = choose_absolute_error_split(
-            data, (start, count, node_stats[node]), settings, visit, n_visit, buffers
-        )
-        threshold = np.nan
-    else:
-        f, local, score, g, n_left, missing_left = choose_split(
-            data, (start, count, node_stats[node]), settings, visit, n_visit, buffers
-        )
-        threshold = np.nan
+    f, local, score, g, n_left, threshold, missing_left = search_node(
+        data, (start, count, node_stats[node]), settings, visit, n_visit, buffers, bit_generator
+    )
     ints[node, CHOICE_FEATURE] = f
     if f < 0:
         return False
-    if limits[LIMIT_RAW_SUMS]:  # raw sums: the rows in the order scikit-learn's search leaves them
-        sorted_for_search(
-            data[DATA_ORDERS],
-            data[DATA_X],
-            start,
-            count,
-            visit,
-            n_visit,
-            buffers[BUFFER_ORDERED_VALUES],
-        )
+    # Raw sums: the rows in the order scikit-learn's search leaves them (its plan only).
+    ordering = (data[DATA_ORDERS], data[DATA_X], start, count, visit, n_visit,
+                buffers[BUFFER_ORDERED_VALUES])  # fmt: skip
+    _sorted_for_search_when(settings[SETTING_RAW_SUMS], ordering, None)
     crit = settings[SETTING_CRIT]
     improvement = weighted_improvement(
         weight(node_stats[node], crit), weights[WEIGHT_TOTAL], g, crit
@@ -406,57 +393,40 @@ def _evaluate(data, store, node, search, buffers):
     return improvement + EPSILON >= weights[WEIGHT_MIN_IMPURITY_DECREASE]
 
 
-@njit(**_INLINE)
-def _new_leaf(store, child, parent, first, n_rows, stats):
-    ints, floats, node_stats, sets = store
-    for c in range(INT_COLUMNS):  # constant widths: stores, where a slice's zeros call memset
-        ints[child, c] = 0
-    for c in range(FLOAT_COLUMNS):
-        floats[child, c] = 0.0
-    ints[child, FEATURE] = -1
-    ints[child, LEFT] = -1
-    ints[child, RIGHT] = -1
-    ints[child, N_SAMPLES] = n_rows
-    ints[child, START] = first
-    ints[child, DEPTH] = ints[parent, DEPTH] + 1
-    floats[child, THRESHOLD] = np.nan
-    copy_into(node_stats[child], stats)
-    sets[child] = 0
-
-
 @njit(**_JIT, **UNCOUNTED)
-def _split(data, store, node, size, work, child_stats, raw_sums):
+def _split(data, store, node, size, work, child_stats, settings):
     """Split ``node`` by its pending choice; its children get ids ``size`` and ``size + 1``.
 
-    ``raw_sums``: regression with scikit-learn's sums, whose pure-node rule
-    reads the children's ``SKLEARN_VARIANCE`` (not computed otherwise).
+    The plan in ``settings`` says which splits the tree makes: a drawn threshold only with
+    random splits, a category set only with categorical features (the other kernels are not
+    compiled for it: ``_kernels_plan``); with raw sums (regression with scikit-learn's sums,
+    whose pure-node rule reads the children's ``SKLEARN_VARIANCE``) the children's variances.
     """
     ints, floats, node_stats, sets = store
+    random, by_score = settings[SETTING_RANDOM], settings[SETTING_BY_SCORE]
     start, count = ints[node, START], ints[node, N_SAMPLES]
     f, local = ints[node, CHOICE_FEATURE], ints[node, CHOICE_LOCAL]
     left_stats, right_stats = child_stats
     drawn, missing_left = floats[node, CHOICE_THRESHOLD], ints[node, CHOICE_MISSING_LEFT] != 0
-    if local >= 0 and not np.isnan(drawn):  # a random split: its threshold as drawn
-        n_left, missing_left = split_by_drawn_threshold(
-            data, start, count, f, (drawn, missing_left), work, left_stats, right_stats
-        )
+    if random and local >= 0 and not np.isnan(drawn):  # a random split: its threshold as drawn
+        cut = (data, start, count, f, (drawn, missing_left), work, left_stats, right_stats)
+        n_left, missing_left = _split_by_drawn_threshold_when(random, cut, (np.int64(0), False))
         threshold = drawn
     elif local >= 0:
         threshold, n_left, missing_left = split_by_threshold(
             data, start, count, f, (local + 1, missing_left), work, left_stats, right_stats
         )
-    else:
-        n_left = split_by_membership(
-            data, start, count, f, sets[node], work, left_stats, right_stats
-        )
+    else:  # a membership split (only a tree with categorical features makes one)
+        chosen = (data, start, count, f, sets[node], work, left_stats, right_stats)
+        n_left = _split_by_membership_when(by_score, chosen, np.int64(0))
         threshold = np.nan
     ints[node, FEATURE], ints[node, LEFT], ints[node, RIGHT] = f, size, size + 1
     ints[node, MISSING_LEFT] = missing_left and local >= 0
     floats[node, THRESHOLD] = threshold
-    _new_leaf(store, size, node, start, n_left, left_stats)
-    _new_leaf(store, size + 1, node, start + n_left, count - n_left, right_stats)
-    if raw_sums:
-        _children_sklearn_variance(data, store, node, size, work[0])
+    new_leaf(store, size, node, start, n_left, left_stats)
+    new_leaf(store, size + 1, node, start + n_left, count - n_left, right_stats)
+    variances = (data, store, node, size, work[0])
+    _children_sklearn_variance_when(settings[SETTING_RAW_SUMS], variances, None)
 
 
 @njit(**_JIT, **UNCOUNTED)
@@ -470,7 +440,7 @@ def _grow_nodes(data, view, search, scratch, heap, state, best_first):
     each order cost that whole optimisation twice (about 4.5 s of the first
     compilation).
 
-    ``view`` holds unmanaged views of the node store (``_store_views``) and
+    ``view`` holds unmanaged views of the node store (``_kernels_store.store_views``) and
     ``heap`` of the heap's array: no array here is reference counted, at any node
     (:func:`_grow_loop` grows the store between calls). ``state`` is ``(size,
     node, budget, n_heap, pending)``: ``pending`` when ``node``, chosen and
@@ -485,12 +455,12 @@ def _grow_nodes(data, view, search, scratch, heap, state, best_first):
     """
     buffers, work, child_stats = scratch
     median_scratch = (buffers[BUFFER_RANKS], buffers[BUFFER_MEDIANS])
-    limits, weights, crit = (
+    limits, weights, settings = (
         search[SEARCH_LIMITS],
         search[SEARCH_WEIGHTS],
-        search[SEARCH_SETTINGS][SETTING_CRIT],
+        search[SEARCH_SETTINGS],
     )
-    raw_sums, capacity = limits[LIMIT_RAW_SUMS], view[STORE_INTS].shape[0]
+    capacity = view[STORE_INTS].shape[0]
     size, node, budget, n_heap, pending = state
     while pending or ((n_heap > 0 and budget > 0) if best_first else (node < size and budget != 0)):
         if pending:
@@ -498,19 +468,19 @@ def _grow_nodes(data, view, search, scratch, heap, state, best_first):
         elif best_first:
             node, n_heap = heap_pop(heap, n_heap)
         elif not (
-            _may_split(data, view, node, limits, weights, crit, median_scratch)
+            _may_split(data, view, node, limits, weights, settings, median_scratch)
             and _evaluate(data, view, node, search, buffers)
         ):
             node += 1
             continue
         if size + 2 > capacity:
             return (size, node, budget, n_heap, True), False
-        _split(data, view, node, size, work, child_stats, raw_sums)
+        _split(data, view, node, size, work, child_stats, settings)
         budget -= 1
         for child in (size, size + 1):
             if (
                 best_first
-                and _may_split(data, view, child, limits, weights, crit, median_scratch)
+                and _may_split(data, view, child, limits, weights, settings, median_scratch)
                 and _evaluate(data, view, child, search, buffers)
             ):
                 improvement = view[STORE_FLOATS][child, CHOICE_IMPROVEMENT]
@@ -526,21 +496,21 @@ def _grow_loop(data, store, search, scratch, best_first):
 
     ``store`` holds the arrays (returned, grown when full); the loop works on their
     unmanaged views, and the caller keeps the arrays they were taken from alive until
-    it ends (:func:`_kept_until_here`). Inlined into :func:`grow_compiled`: a function
+    it ends (``_kernels_store.kept_until_here``). Inlined into :func:`grow_compiled`: a function
     of its own would be optimised again with everything it calls.
     """
     limits, weights, buffers = search[SEARCH_LIMITS], search[SEARCH_WEIGHTS], scratch[0]
     median_scratch = (buffers[BUFFER_RANKS], buffers[BUFFER_MEDIANS])
-    crit = search[SEARCH_SETTINGS][SETTING_CRIT]
+    settings = search[SEARCH_SETTINGS]
     # Integers typed int64, not literals: numba compiles a callee once per literal argument
     # (``_evaluate`` and ``_split`` again for 0 and 1), seconds of first compilation each.
     budget, node = limits[LIMIT_MAX_SPLITS], np.int64(0)
-    view = _store_views(store)
+    view = store_views(store)
     heap = np.empty((2 * budget + 2 if best_first else 0, 2))
     n_heap = np.int64(0)
     if (
         best_first
-        and _may_split(data, view, node, limits, weights, crit, median_scratch)
+        and _may_split(data, view, node, limits, weights, settings, median_scratch)
         and _evaluate(data, view, node, search, buffers)
     ):
         n_heap = heap_push(heap, n_heap, -view[STORE_FLOATS][node, CHOICE_IMPROVEMENT], node)
@@ -549,90 +519,17 @@ def _grow_loop(data, store, search, scratch, best_first):
     while not ended:
         state, ended = _grow_nodes(data, view, search, scratch, unmanaged(heap), state, best_first)
         if not ended:
-            store = _make_room(store, state[0] + 2)
-            view = _store_views(store)
-    _kept_until_here((heap,))
+            store = make_room(store, state[0] + 2)
+            view = store_views(store)
+    kept_until_here((heap,))
     return store, state[0]
-
-
-@njit(**_JIT)
-def _kept_until_here(arrays):
-    """Nothing: a use of ``arrays`` after the growth loop, so that numba frees them only then.
-
-    The loop reads them through unmanaged views (``_kernels_arrays``), which do not keep
-    them alive; numba frees a variable after its last use, and once the loop is inlined
-    that use would otherwise come before the loop.
-    """
-    return len(arrays)
-
-
-@njit(**_JIT)
-def _scratch(n_stats, n_codes, n_features, n_rows, n_ordered, n_values, absolute_error=False):
-    """Scratch arrays of a growth: search buffers, partition work, children statistics.
-
-    ``n_values``: the most rows a node holds (random splits gather a feature's values).
-    ``absolute_error``: whether the criterion's scratch is needed (``_kernels_absolute_error``:
-    a rank per row, and its Fenwick tree and passes over a node's rows).
-
-    ``n_ordered``: rows kept in scikit-learn's order (raw sums; 0 otherwise),
-    whose float32 values the last search buffer holds while they are sorted.
-    """
-    buffers = (
-        np.zeros((n_codes, n_stats)),
-        np.zeros(n_codes, dtype=np.int64),
-        np.zeros(n_stats),
-        np.zeros(n_stats),
-        np.zeros(n_stats),
-        np.zeros(n_codes, dtype=np.uint8),
-        np.zeros(n_features),
-        np.zeros(n_features, dtype=np.int64),
-        np.empty(n_ordered, dtype=np.float32),
-        np.zeros(n_codes, dtype=np.uint8),
-        np.empty(n_values),
-        np.zeros(n_features, dtype=np.int64),
-        np.zeros(n_rows if absolute_error else 0, dtype=np.int64),
-        np.zeros((MEDIAN_ROWS, n_values + 1 if absolute_error else 0)),
-        np.zeros((n_features, 3)),
-    )
-    work = (
-        np.zeros(n_rows, dtype=np.bool_),
-        np.empty(n_rows, dtype=np.int32),
-    )
-    return buffers, work, (np.zeros(n_stats), np.zeros(n_stats))
-
-
-@njit(**_INLINE)
-def _scratch_views(scratch):
-    """Unmanaged views of the scratch arrays (``_kernels_arrays``)."""
-    buffers, work, child_stats = scratch
-    return (
-        (
-            unmanaged(buffers[BUFFER_CATEGORY_STATS]),
-            unmanaged(buffers[BUFFER_CATEGORY_COUNTS]),
-            unmanaged(buffers[BUFFER_LEFT]),
-            unmanaged(buffers[BUFFER_SPARE]),
-            unmanaged(buffers[BUFFER_PARENT]),
-            unmanaged(buffers[BUFFER_CHOSEN]),
-            unmanaged(buffers[BUFFER_KEYS]),
-            unmanaged(buffers[BUFFER_LOCALS]),
-            unmanaged(buffers[BUFFER_ORDERED_VALUES]),
-            unmanaged(buffers[BUFFER_BEST_CHOSEN]),
-            unmanaged(buffers[BUFFER_VALUES]),
-            unmanaged(buffers[BUFFER_MISSING]),
-            unmanaged(buffers[BUFFER_RANKS]),
-            unmanaged(buffers[BUFFER_MEDIANS]),
-            unmanaged(buffers[BUFFER_ERRORS]),
-        ),
-        (unmanaged(work[0]), unmanaged(work[1])),
-        (unmanaged(child_stats[0]), unmanaged(child_stats[1])),
-    )
 
 
 @njit(**_JIT)
 def _first_capacity(n_rows, limits):
     """Room for every node a tree on ``n_rows`` rows can have under its limits, at most 2^16
     rows (the store doubles past them): a fully grown tree of fewer rows is never copied.
-    The store's rows are not cleared (:func:`_root_store`): pages cost nothing until written."""
+    The store's rows are not cleared (``_kernels_store.root_store``): pages cost nothing until written."""
     most = 2 * max(n_rows // max(limits[LIMIT_MIN_SAMPLES_LEAF], 1), 1) - 1
     if limits[LIMIT_MAX_DEPTH] >= 0 and limits[LIMIT_MAX_DEPTH] < 62:
         most = min(most, 2 ** (limits[LIMIT_MAX_DEPTH] + 1) - 1)
@@ -641,51 +538,41 @@ def _first_capacity(n_rows, limits):
     return max(min(most, 1 << 16), 1)
 
 
-@njit(**_JIT)
-def _root_store(root_stats, n_rows, n_codes, capacity):
-    """A node store of ``capacity`` rows holding one node, the root: a leaf of ``n_rows`` rows.
-
-    Only the root's row is set: a node's every column is written when it is made
-    (:func:`_new_leaf`), so clearing the other rows would only cost a pass over them (for
-    a forest of fully grown trees, a few megabytes per tree).
-    """
-    store = (
-        np.empty((capacity, INT_COLUMNS), dtype=np.int64),
-        np.empty((capacity, FLOAT_COLUMNS)),
-        np.empty((capacity, root_stats.shape[0])),
-        np.empty((capacity, n_codes), dtype=np.uint8),
-    )
-    ints, floats, node_stats = store[STORE_INTS], store[STORE_FLOATS], store[STORE_STATS]
-    ints[0, :], floats[0, :], store[STORE_SETS][0, :] = 0, 0.0, 0
-    ints[0, FEATURE] = ints[0, LEFT] = ints[0, RIGHT] = -1
-    ints[0, N_SAMPLES] = n_rows
-    floats[0, THRESHOLD] = np.nan
-    node_stats[0] = root_stats
-    return store
+@njit(**_INLINE)
+def plan_settings(plan, min_leaf, min_weight, equality):
+    """A node search's ``settings`` (``_kernels_search.SETTING_*``): the growth's ``plan``
+    (``_kernels_plan``, literal values: inlined, so they stay literal) and its rules."""
+    return (plan[PLAN_CRIT], min_leaf, min_weight, equality, plan[PLAN_BY_SCORE],
+            plan[PLAN_RANDOM], plan[PLAN_RAW_SUMS], plan[PLAN_ABSOLUTE_ERROR])  # fmt: skip
 
 
 @njit(**_JIT)
 def grow_compiled(
-    rows, stats, X, categorical, targets, orders, columns, root_stats, settings, rules, rng
+    plan, rows, stats, X, categorical, targets, orders, columns, root_stats, settings, rules, rng
 ):
     """Grow a whole tree.
 
-    Arguments are flat (arrays, scalars, short tuples of scalars) rather
+    Called through its plan's entry kernel (``_kernels_entries``), which gives ``plan``
+    as literal values. Arguments are flat (arrays, scalars, short tuples of scalars) rather
     than tuples of arrays: numba types a tuple argument in Python at every
     call, which cost more than growing a small tree.
 
     Parameters
     ----------
+    plan : tuple
+        The growth's plan (``_kernels_plan.KernelPlan``): its criterion, categorical
+        features, random splits, raw sums, absolute error.
     rows, stats, X, categorical, targets, orders, columns : ndarray
         The training arrays (module docstring of ``_kernels_search``;
         ``targets`` holds each row's target, read to find regression nodes
-        whose target is constant); ``rows`` is partitioned in place. ``orders`` (2, n_rows) holds the rows in scikit-learn's order
-        when ``raw_sums`` (:mod:`._kernels_sklearn_order`; shape (2, 0)
-        otherwise), rewritten in place. ``columns``: ``X`` feature by feature for random
-        splits (``_kernels_search.feature_columns``), shape (0, 0) otherwise.
+        whose target is constant); ``rows`` is partitioned in place. ``orders`` (2, n_rows)
+        holds the rows in scikit-learn's order under raw sums
+        (:mod:`._kernels_sklearn_order`; shape (2, 0) otherwise), rewritten in place.
+        ``columns``: ``X`` feature by feature for random splits
+        (``_kernels_layout.feature_columns``), shape (0, 0) otherwise.
     root_stats : ndarray of shape (n_stats,)
     settings : GrowthSettings
-        The criterion and split settings (the least weight of a leaf is a rule),
+        The split settings besides the plan (the least weight of a leaf is a rule),
         whether each node draws feature keys from ``rng``, whether ties follow them,
         the size of the feature subsets, and the order of growth when ``max_splits``
         is set.
@@ -693,10 +580,7 @@ def grow_compiled(
         ``limits`` then ``weights``, at the positions ``LIMIT_*`` and
         ``N_LIMITS + WEIGHT_*``: ``(max_depth or -1, min_samples_split,
         min_samples_leaf, max_splits or -1, refuse_zero_gain, n_codes,
-        raw_sums, min_weight_leaf, min_impurity_decrease, total_weight)``;
-        ``raw_sums`` (regression)
-        1 when the statistics are sums of the raw targets and the
-        pure-node rule is scikit-learn's (:func:`_may_split`).
+        min_weight_leaf, min_impurity_decrease, total_weight)``.
     rng : numpy.random.Generator
 
     Returns
@@ -705,45 +589,49 @@ def grow_compiled(
         The node store (module docstring), ``size`` rows used.
     size : int
     """
-    crit, min_leaf, equality, by_score, random, draw, tie_random, n_allowed, best_first = settings
+    min_leaf, equality, tie_random, n_allowed, best_first = settings
     limits = np.empty(N_LIMITS, dtype=np.int64)
     for i in range(N_LIMITS):
         limits[i] = np.int64(rules[i])
     weights = rules[N_LIMITS:].copy()
-    min_weight = weights[WEIGHT_MIN_LEAF]
     n_features, n_rows, n_stats = X.shape[1], stats.shape[0], stats.shape[1]
     n_codes = max(int(limits[LIMIT_N_CODES]), 1)
     n_held = rows.shape[1]
-    store = _root_store(root_stats, n_held, n_codes, _first_capacity(n_held, limits))
-    if limits[LIMIT_RAW_SUMS]:
-        store[STORE_FLOATS][0, SKLEARN_VARIANCE] = root_sklearn_variance(orders, targets, stats)
-    scratch = _scratch(n_stats, n_codes, n_features, n_rows, orders.shape[1], n_held,
-                       crit == ABSOLUTE_ERROR)  # fmt: skip
+    store = root_store(root_stats, n_held, n_codes, _first_capacity(n_held, limits))
+    if plan[PLAN_RAW_SUMS]:
+        variance = _root_sklearn_variance_when(plan[PLAN_RAW_SUMS], (orders, targets, stats), 0.0)
+        store[STORE_FLOATS][0, SKLEARN_VARIANCE] = variance
+    scratch = scratch_arrays(n_stats, n_codes, n_features, n_rows, orders.shape[1], n_held,
+                             np.bool_(plan[PLAN_ABSOLUTE_ERROR]))  # fmt: skip
     visit = np.empty(n_features, np.int64)
-    split_settings = (crit, min_leaf, min_weight, equality, by_score, random)  # SETTING_* order
-    search = (  # SEARCH_* order
-        split_settings,
+    # One tuple (SEARCH_* order), not a concatenation: numba's ``+`` of tuples drops the
+    # literal types of the plan in them (``_kernels_plan``).
+    search = (
+        plan_settings(plan, min_leaf, weights[WEIGHT_MIN_LEAF], equality),
         unmanaged(limits),
         unmanaged(weights),
         rng.bit_generator,  # drawn from without counting the Generator (``_kernels_uniform``)
-        draw,
+        plan[PLAN_DRAW],
         tie_random,
         n_allowed,
+        unmanaged(visit),
     )
-    search = search + (unmanaged(visit),)
     data = (rows, stats, X, categorical, targets, orders, columns)
-    views = (_data_views(data), _scratch_views(scratch))
+    views = (data_views(data), scratch_views(scratch))
     by_gain = best_first and limits[LIMIT_MAX_SPLITS] >= 0
     store, size = _grow_loop(views[0], store, search, views[1], by_gain)
-    _kept_until_here((scratch, visit, limits, weights))
+    kept_until_here((scratch, visit, limits, weights))
     return store[STORE_INTS], store[STORE_FLOATS], store[STORE_STATS], store[STORE_SETS], size
 
 
 @njit(**_JIT)
-def evaluate_nodes(data, store, nodes, search):
+def evaluate_nodes(plan, data, store, nodes, search):
     """Choose the split of each of ``nodes`` (the step-by-step grower's search).
 
-    ``search`` is that of :func:`_evaluate` with the Generator in place of its bit generator.
+    ``plan`` as :func:`grow_compiled`'s; ``search`` is ``(rules, limits, weights, rng,
+    tie_random, n_allowed, visit)``: that of :func:`_evaluate` with ``(min_leaf, min_weight,
+    equality)`` in place of its settings, the Generator in place of its bit generator, and
+    no ``draw`` (the plan's).
 
     Returns
     -------
@@ -752,11 +640,15 @@ def evaluate_nodes(data, store, nodes, search):
     """
     n_stats, n_codes = data[DATA_STATS].shape[1], store[STORE_SETS].shape[1]
     n_features, n_values = data[DATA_X].shape[1], data[DATA_ROWS].shape[1]
-    n_rows, crit = data[DATA_STATS].shape[0], search[SEARCH_SETTINGS][SETTING_CRIT]
-    buffers = _scratch(n_stats, n_codes, n_features, n_rows, data[DATA_ORDERS].shape[1], n_values,
-                       crit == ABSOLUTE_ERROR)[0]  # fmt: skip
-    settings, limits, weights, rng, draw, tie_random, n_allowed, visit = search
-    search = (settings, limits, weights, rng.bit_generator, draw, tie_random, n_allowed, visit)
+    n_rows = data[DATA_STATS].shape[0]
+    absolute_error = np.bool_(plan[PLAN_ABSOLUTE_ERROR])
+    n_ordered = data[DATA_ORDERS].shape[1]
+    buffers = scratch_arrays(n_stats, n_codes, n_features, n_rows, n_ordered, n_values,
+                             absolute_error)[0]  # fmt: skip
+    rules, limits, weights, rng, tie_random, n_allowed, visit = search
+    settings = plan_settings(plan, rules[0], rules[1], rules[2])
+    search = (settings, limits, weights, rng.bit_generator, plan[PLAN_DRAW], tie_random,
+              n_allowed, visit)  # fmt: skip
     ok = np.zeros(nodes.shape[0], dtype=np.bool_)
     for i in range(nodes.shape[0]):
         ok[i] = _evaluate(data, store, nodes[i], search, buffers)
@@ -764,20 +656,21 @@ def evaluate_nodes(data, store, nodes, search):
 
 
 @njit(**_JIT)
-def split_node(data, store, node, size, raw_sums):
-    """Split ``node`` by its recorded choice (children ``size``, ``size + 1``); ``raw_sums``
-    as in :func:`_split`.
+def split_node(plan, data, store, node, size):
+    """Split ``node`` by its recorded choice (children ``size``, ``size + 1``) with the kernels
+    of ``plan`` (:func:`_split`).
 
     Returns
     -------
     tuple
         The store, grown when it had no room for two more nodes.
     """
-    store = _make_room(store, size + 2)
+    store = make_room(store, size + 2)
     n_stats, n_codes = data[DATA_STATS].shape[1], store[STORE_SETS].shape[1]
-    # int64 and bool, not literals: the one specialisation of ``_scratch`` the growth compiles.
+    # int64 and bool, not literals: the one specialisation of ``scratch_arrays`` the growth
+    # compiles.
     none = np.int64(0)
-    _, work, child_stats = _scratch(
+    _, work, child_stats = scratch_arrays(
         n_stats,
         n_codes,
         data[DATA_X].shape[1],
@@ -786,5 +679,7 @@ def split_node(data, store, node, size, raw_sums):
         none,
         np.bool_(False),
     )
-    _split(data, store, node, size, work, child_stats, raw_sums)
+    # Only the plan matters to a split: the rules are a search's.
+    settings = plan_settings(plan, none, 0.0, np.bool_(False))
+    _split(data, store, node, size, work, child_stats, settings)
     return store

@@ -25,7 +25,7 @@ Choices made where neither the paper nor scikit-learn decides:
   errors about their own weighted medians (``_kernels_absolute_error``).
 
 The search reads an ordered feature's values from ``X`` feature by feature
-(``data[DATA_COLUMNS]``, ``_kernels_search.feature_columns``: a node's rows
+(``data[DATA_COLUMNS]``, ``_kernels_layout.feature_columns``: a node's rows
 are in increasing order, so consecutive ones share cache lines there) at
 the node's rows ``rows[0, start:start + count]``, and never the sorted
 values, so these trees grow on a one-row
@@ -44,7 +44,8 @@ from ._kernels_absolute_error import (
     subset_errors,
 )
 from ._kernels_arrays import COUNTED, UNCOUNTED, copy_into
-from ._kernels_criteria import ABSOLUTE_ERROR, gain, proxy, score_from_proxy
+from ._kernels_criteria import gain, proxy, score_from_proxy
+from ._kernels_plan import only_when
 from ._kernels_search import (
     BUFFER_BEST_CHOSEN,
     BUFFER_CATEGORY_COUNTS,
@@ -74,6 +75,9 @@ __all__ = ["choose_random_split", "split_by_drawn_threshold"]
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
 _INLINE = {"cache": True, "nogil": True, "error_model": "numpy", "inline": "always"}
 _UNCOUNTED = {**_JIT, **UNCOUNTED}
+# Kernels a plan may not call, compiled only for the plans that do (``_kernels_plan``).
+_rank_node_targets_when = only_when(rank_node_targets)
+_split_decrease_when = only_when(split_decrease)
 
 
 @njit(**_INLINE)
@@ -211,6 +215,9 @@ def _categorical_draw(X, feature, rows, start, count, stats, equality, buffers, 
     return n_left
 
 
+_categorical_draw_when = only_when(_categorical_draw)
+
+
 @njit(**_UNCOUNTED)
 def _threshold_candidate(columns, rows, node, stats, feature, values, left, bit_generator):
     """One random threshold of an ordered feature (module docstring), with a side drawn for
@@ -290,6 +297,9 @@ def _absolute_error_key(data, node, cut, buffers):
     return errors_proxy((errors[0], errors[1]), (errors[2], parent[0] - errors[2])), errors
 
 
+_absolute_error_key_when = only_when(_absolute_error_key)
+
+
 @njit(**_UNCOUNTED)
 def choose_random_split(data, node, settings, visit, n_allowed, buffers, bit_generator):
     """The best of one random candidate per visited feature (module docstring).
@@ -314,24 +324,23 @@ def choose_random_split(data, node, settings, visit, n_allowed, buffers, bit_gen
     rows, stats, X, columns = data[DATA_ROWS], data[DATA_STATS], data[DATA_X], data[DATA_COLUMNS]
     categorical, values = data[DATA_CATEGORICAL], buffers[BUFFER_VALUES]
     start, count, parent = node
-    crit, min_leaf, min_weight, equality, by_score, _ = settings
+    # ``SETTING_*``; ``by_score``, ``absolute_error`` (ordered features only: the estimators
+    # check) are the plan's, whose kernels alone are compiled (``_kernels_plan.only_when``).
+    crit, min_leaf, min_weight, equality, by_score, _, _, absolute_error = settings
     left, best_set = buffers[BUFFER_LEFT], buffers[BUFFER_BEST_CHOSEN]
     best_left = buffers[BUFFER_SPARE]  # the best threshold candidate's left statistics
     best_key, best_f, best_n_left, best_threshold, best_missing_left = -np.inf, -1, 0, np.nan, False
-    absolute_error = crit == ABSOLUTE_ERROR  # (ordered features only: the estimators check)
     best_errors = (0.0, 0.0, 0.0)  # the absolute error's: both children's errors, w_left
-    if absolute_error:
-        rank_node_targets(rows, start, count, data[DATA_TARGETS], buffers[BUFFER_RANKS],
-                          buffers[BUFFER_MEDIANS])  # fmt: skip
+    ranks = (buffers[BUFFER_RANKS], buffers[BUFFER_MEDIANS])
+    _rank_node_targets_when(absolute_error, (rows, start, count, data[DATA_TARGETS], *ranks), None)
     visited = 0
     for j in range(visit.shape[0]):
         if visited >= n_allowed:
             break
         f = visit[j]
         if categorical[f]:
-            n_left = _categorical_draw(
-                X, f, rows, start, count, stats, equality, buffers, bit_generator
-            )
+            drawing = (X, f, rows, start, count, stats, equality, buffers, bit_generator)
+            n_left = _categorical_draw_when(by_score, drawing, np.int64(-1))
             if n_left < 0:
                 continue
             visited += 1
@@ -350,7 +359,8 @@ def choose_random_split(data, node, settings, visit, n_allowed, buffers, bit_gen
         if not children_allowed(left, parent, n_left, count, crit, min_leaf, min_weight):
             continue
         if absolute_error:
-            key, errors = _absolute_error_key(data, node, (threshold, missing_left), buffers)
+            cut = (data, node, (threshold, missing_left), buffers)
+            key, errors = _absolute_error_key_when(absolute_error, cut, (-np.inf, best_errors))
         else:
             key, errors = _key(left, parent, crit, by_score), (0.0, 0.0, 0.0)
         if key > best_key:
@@ -360,7 +370,7 @@ def choose_random_split(data, node, settings, visit, n_allowed, buffers, bit_gen
     if best_f < 0:
         return -1, -1, -np.inf, 0.0, 0, np.nan, False
     if absolute_error:
-        g = split_decrease(data, node, best_errors, buffers)
+        g = _split_decrease_when(absolute_error, (data, node, best_errors, buffers), 0.0)
         return best_f, best_n_left - 1, g, g, best_n_left, best_threshold, best_missing_left
     score = (
         best_key if by_score or categorical[best_f] else score_from_proxy(best_key, parent, crit)

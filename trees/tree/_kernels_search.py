@@ -48,6 +48,7 @@ from numba import njit
 
 from ._kernels_arrays import COUNTED
 from ._kernels_criteria import gain, is_regression, proxy, right_weight, score_from_proxy, weight
+from ._kernels_plan import only_when
 from ._kernels_uniform import uniform, uniforms
 
 __all__ = [
@@ -80,14 +81,14 @@ __all__ = [
     "SETTING_MIN_LEAF",
     "SETTING_MIN_WEIGHT",
     "SETTING_RANDOM",
+    "SETTING_RAW_SUMS",
+    "SETTING_ABSOLUTE_ERROR",
     "categorical_best",
     "category_sums",
     "children_allowed",
     "count_present",
     "choose_split",
-    "feature_columns",
     "fill_candidates",
-    "keep_rows",
     "membership_left",
     "partition",
     "scan_thresholds",
@@ -141,8 +142,10 @@ FEATURE_THRESHOLD = 1e-7
     BUFFER_MEDIANS,
     BUFFER_ERRORS,
 ) = range(15)
-# Positions in a node's split ``settings`` (``GrowingTree.kernel_settings``); ``random``: the
-# splitter draws its thresholds (``_kernels_random``).
+# Positions in a node's split ``settings``: the growth's plan (``_kernels_plan``; literal values
+# in compiled code, put there by the entry kernels) and the rules a candidate must meet.
+# ``by_score``: the data have categorical features (threshold and membership splits compared by
+# their scores); ``random``: the splitter draws its thresholds (``_kernels_random``).
 (
     SETTING_CRIT,
     SETTING_MIN_LEAF,
@@ -150,7 +153,9 @@ FEATURE_THRESHOLD = 1e-7
     SETTING_EQUALITY,
     SETTING_BY_SCORE,
     SETTING_RANDOM,
-) = range(6)
+    SETTING_RAW_SUMS,
+    SETTING_ABSOLUTE_ERROR,
+) = range(8)
 # Small functions called once per feature or row are inlined into their callers: a call
 # passing arrays costs reference counting, which dominates on small nodes.
 _INLINE = {"cache": True, "nogil": True, "error_model": "numpy", "inline": "always"}
@@ -417,24 +422,31 @@ def categorical_best(
     return best, best_n_left
 
 
-@njit(**_JIT)
-def feature_columns(X):
-    """``X`` feature by feature: ``columns[f, row] = X[row, f]`` (C-ordered, shape (n_features,
-    n_rows)).
+_categorical_best_when = only_when(categorical_best)
 
-    Random splits gather one feature's values at a node's rows, which are in increasing order:
-    from ``X`` each value costs a cache line of its own (a row of 20 features spans 160 bytes),
-    from a column consecutive rows share their lines. Measured at 100,000 x 20 with
-    ``max_depth=8``: 10-15% of a fit, at the cost of a copy of ``X`` (the transposition itself,
-    in blocks of rows, is about 1% of it).
-    """
-    n_rows, n_features = X.shape
-    columns = np.empty((n_features, n_rows))
-    for block in range(0, n_rows, 64):  # rows in blocks: each column written in runs of 64
-        for f in range(n_features):
-            for i in range(block, min(block + 64, n_rows)):
-                columns[f, i] = X[i, f]
-    return columns
+
+@njit(**_JIT, **COUNTED)
+def _drawn_order(X, rows, start, count, bit_generator, tie_random, n_allowed, order):
+    """:func:`visiting_order`'s drawn feature subset and order (its docstring)."""
+    n_features = order.shape[0]
+    keys = uniforms(bit_generator, n_features)
+    for f in range(n_features):
+        n_present = count_present(X, rows, f, start, count)
+        if n_present == 0 or (  # constant in the node (module docstring)
+            n_present == count
+            and not _separable(
+                sorted_value(X, rows, f, start), sorted_value(X, rows, f, start + count - 1)
+            )
+        ):
+            keys[f] += 1.0
+    by_key = np.argsort(keys)[:n_allowed]
+    chosen = by_key if tie_random else np.sort(by_key)
+    for f in range(n_allowed):  # a loop: a slice assignment compiles its shape error's message
+        order[f] = chosen[f]
+    return n_allowed
+
+
+_drawn_order_when = only_when(_drawn_order)
 
 
 @njit(**_JIT, **COUNTED)
@@ -448,6 +460,8 @@ def visiting_order(
     get +1, so they come last; the ``n_allowed`` smallest keys are the node's feature subset (all
     features when ``n_allowed`` is the number of features), visited in key
     order with ``tie_random`` (scikit-learn's random order) or in index order.
+    ``draw`` and ``random`` are a growth's plan (``_kernels_plan``): the keys' sorts are
+    compiled only for a plan that draws.
 
     With ``random`` (random splits, whose rows need not be sorted: ``rows``
     may hold one order) every feature is listed, in a random permutation
@@ -476,19 +490,8 @@ def visiting_order(
         for f in range(n_features):
             order[f] = f
         return n_features
-    keys = uniforms(bit_generator, n_features)
-    for f in range(n_features):
-        n_present = count_present(X, rows, f, start, count)
-        if n_present == 0 or (  # constant in the node (module docstring)
-            n_present == count
-            and not _separable(
-                sorted_value(X, rows, f, start), sorted_value(X, rows, f, start + count - 1)
-            )
-        ):
-            keys[f] += 1.0
-    by_key = np.argsort(keys)[:n_allowed]
-    order[:n_allowed] = by_key if tie_random else np.sort(by_key)
-    return n_allowed
+    drawing = (X, rows, start, count, bit_generator, tie_random, n_allowed, order)
+    return _drawn_order_when(draw, drawing, n_features)
 
 
 @njit(**_INLINE)
@@ -521,13 +524,13 @@ def choose_split(data, node, settings, visit, n_visit, buffers):
 
     ``data`` is ``(rows, stats, X, categorical, targets, orders, columns)`` (positions
     ``DATA_*``; this search reads the first four), ``node`` is
-    ``(start, count, parent statistics)``, ``settings`` is ``(crit,
-    min_leaf, min_weight, equality, by_score, random)`` (positions ``SETTING_*``;
-    ``random`` is read by the caller, which then searches ``_kernels_random``);
-    ``buffers`` (positions ``BUFFER_*``) those of :func:`categorical_best`
-    followed by each visited feature's key and offset. Features are compared by proxy, or by score when ``by_score``
-    (trees with categorical features compare threshold and membership splits
-    by their scores); the first best in the visiting order wins.
+    ``(start, count, parent statistics)``, ``settings`` holds the plan and rules
+    (positions ``SETTING_*``; ``random`` is read by the caller, which then searches
+    ``_kernels_random``); ``buffers`` (positions ``BUFFER_*``) those of :func:`categorical_best`
+    followed by each visited feature's key and offset. Features are compared by proxy, or by
+    score when ``by_score`` (trees with categorical features compare threshold and membership
+    splits by their scores; only then is the membership search compiled); the first best in
+    the visiting order wins.
 
     Returns
     -------
@@ -550,7 +553,9 @@ def choose_split(data, node, settings, visit, n_visit, buffers):
         data[DATA_CATEGORICAL],
     )
     start, count, parent = node
-    crit, min_leaf, min_weight, equality, by_score, _ = settings
+    crit, min_leaf = settings[SETTING_CRIT], settings[SETTING_MIN_LEAF]
+    min_weight, equality = settings[SETTING_MIN_WEIGHT], settings[SETTING_EQUALITY]
+    by_score = settings[SETTING_BY_SCORE]
     left, keys, locals_ = buffers[BUFFER_LEFT], buffers[BUFFER_KEYS], buffers[BUFFER_LOCALS]
     missing = buffers[BUFFER_MISSING]
     scan_thresholds(
@@ -564,13 +569,14 @@ def choose_split(data, node, settings, visit, n_visit, buffers):
         left,
         (keys, locals_, missing),
     )
+    no_membership = (-np.inf, np.int64(0))  # a tree without categorical features has none
     best_key, best_j = -np.inf, -1
     for j in range(n_visit):
         f, key = visit[j], keys[j]
         if categorical[f]:
-            key = categorical_best(
-                X, f, rows, start, count, stats, crit, equality, min_leaf, min_weight, buffers
-            )[0]
+            membership = (X, f, rows, start, count, stats, crit, equality, min_leaf, min_weight,
+                          buffers)  # fmt: skip
+            key = _categorical_best_when(by_score, membership, no_membership)[0]
         elif by_score and locals_[j] >= 0:
             key = score_from_proxy(key, parent, crit)
         if key > best_key:
@@ -579,9 +585,9 @@ def choose_split(data, node, settings, visit, n_visit, buffers):
         return -1, -1, -np.inf, 0.0, 0, 0
     best_f, best_local = visit[best_j], locals_[best_j]
     if categorical[best_f]:  # the winner's set (the search of later features overwrote it)
-        n_left = categorical_best(
-            X, best_f, rows, start, count, stats, crit, equality, min_leaf, min_weight, buffers
-        )[1]
+        membership = (X, best_f, rows, start, count, stats, crit, equality, min_leaf,
+                      min_weight, buffers)  # fmt: skip
+        n_left = _categorical_best_when(by_score, membership, no_membership)[1]
         membership_left(X, best_f, rows, start, count, stats, buffers[BUFFER_CHOSEN], left)
         return best_f, -1, best_key, gain(left, parent, crit), n_left, 0
     missing_left = missing[best_j]
@@ -756,29 +762,3 @@ def split_by_membership(data, start, count, feature, chosen, work, left_stats, r
         row = rows[0, start + i]
         goes_left[row] = chosen[int(X[row, feature])] != 0
     return split_by_flags(data, start, count, work, left_stats, right_stats)
-
-
-@njit(**_JIT)
-def keep_rows(rows, present):
-    """The sorted orders of the rows flagged ``present`` (indexed by row id), from those of more rows.
-
-    Each feature's order is filtered, keeping the order (a forest's tree
-    takes its bootstrap rows from the forest's sorted orders this way).
-
-    Returns
-    -------
-    ndarray of shape (n_features, n_present)
-    """
-    n_features, n_rows = rows.shape
-    n_present = 0
-    for i in range(n_rows):
-        n_present += present[rows[0, i]]
-    kept = np.empty((n_features, n_present), dtype=rows.dtype)
-    for f in range(n_features):
-        j = 0
-        for i in range(n_rows):
-            row = rows[f, i]
-            if present[row]:
-                kept[f, j] = row
-                j += 1
-    return kept

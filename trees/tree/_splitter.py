@@ -43,7 +43,8 @@ import numpy as np
 
 from ._kernels_arrays import kernel_array
 from ._kernels_criteria import KERNEL_IDS
-from ._kernels_search import fill_candidates, keep_rows, partition
+from ._kernels_layout import keep_rows
+from ._kernels_search import fill_candidates, partition
 
 __all__ = [
     "TIE_BREAKS",

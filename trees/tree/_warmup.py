@@ -1,17 +1,22 @@
-"""Compiling the kernels ahead of use: :func:`warm_up`.
+"""Compiling the kernels ahead of use, by part: :func:`warm_up`, :func:`warm_up_plan`.
 
-The kernels are compiled the first time they run, or loaded from numba's
-on-disk cache when this machine compiled them before. An app calls
-:func:`warm_up` in a background thread when it starts, so that the first
-page does not wait for the compiler.
+The kernels are compiled the first time they run, or loaded from numba's on-disk cache when
+this machine compiled them before; a growth's kernels are compiled for its plan alone (its
+criterion, splitter and kind of data: ``_kernels_plan``). An app compiles them ahead of use,
+part by part in the order its pages need them (``TREE_PARTS``; ``trees.ensemble`` adds the
+forests' parts), so that a page does not wait for the compiler.
+
+A part is a tuple of steps; a step is either a plan, ``(kind, plan)`` with ``kind`` one of
+``PLAN_KINDS`` (compiled by :func:`warm_up_plan`), or a function of no argument running
+kernels once on tiny data with the argument types the package uses.
 """
 
 import numpy as np
 
 from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
-from ._criterion import CRITERIA_CLF
+from ._criterion import CLASSIFIER_CRITERIA, CRITERIA_CLF
 from ._grower import TreeGrower
-from ._kernels_criteria import GINI
+from ._kernels_criteria import GINI, KERNEL_IDS
 from ._kernels_cultivated import node_neighbourhoods
 from ._kernels_draws import (
     add_weighted_draw_counts,
@@ -21,7 +26,8 @@ from ._kernels_draws import (
     generator_seeds,
     weighted_bootstrap_rows,
 )
-from ._kernels_search import keep_rows
+from ._kernels_layout import keep_rows
+from ._kernels_plan import kernel_plan
 from ._kernels_traversal import forest_predict
 from ._splitter import (
     SegmentBatch,
@@ -32,64 +38,142 @@ from ._splitter import (
 )
 from ._tree import pack_trees
 
-__all__ = ["warm_up"]
+__all__ = [
+    "PLAN_KINDS",
+    "TREE_PARTS",
+    "plan_of",
+    "run_steps",
+    "settings_of",
+    "tiny_data",
+    "warm_up",
+    "warm_up_plan",
+]
+
+# The criterion's name of each kernel id.
+_CRITERION_NAMES = {kernel_id: name for name, kernel_id in KERNEL_IDS.items()}
 
 
-def _tiny_data():
+def tiny_data():
+    """40 rows: feature 0 holds category codes 0-2, features 1 and 2 are numbers; a two-class
+    target and a positive value (a Poisson target too)."""
     rng = np.random.default_rng(0)
     X = np.column_stack([rng.integers(0, 3, 40), rng.normal(size=40), rng.normal(size=40)])
     y = (X[:, 1] + (X[:, 0] == 1) > 0).astype(int)
-    return X, y
+    return X, y, np.abs(X[:, 1]) + 0.5
 
 
-def _warm_trees(X, y):
-    """Growth (both orders, categorical splits, random draws) and every walk of one tree."""
-    tree = DecisionTreeClassifier(
-        categorical_features=[0], max_features=2, tie_break="random", random_state=0
-    ).fit(X, y)
-    DecisionTreeRegressor(max_leaf_nodes=4).fit(X, X[:, 1])
-    # Random splits on their one-row layout (categorical draws too).
-    DecisionTreeClassifier(splitter="random", categorical_features=[0], random_state=0).fit(X, y)
-    # The absolute error's values and impurities are medians from each node's rows.
-    DecisionTreeRegressor(criterion="absolute_error", max_depth=2).fit(X[:, 1:], X[:, 1])
-    # scikit-learn's sums (the root's variance is computed from Python, in its own kernel)
-    DecisionTreeRegressor(max_depth=2, variance_sums="raw").fit(X, X[:, 1])
-    # Selection by p-value (source 001): the compiled permutation test of ordered features.
-    DecisionTreeClassifier(selection="p_value", max_depth=2, n_permutations=9).fit(X, y)
-    # Pruning: the path (its weakest links to the root) and a fit that stops at an alpha.
-    DecisionTreeClassifier(ccp_alpha=0.01).fit(X, y).cost_complexity_pruning_path(X, y)
+def plan_of(criterion, *, categorical=False, random=False, draw=False, raw_sums=False):
+    """The plan (``_kernels_plan.KernelPlan``) of a growth by ``criterion`` (its name) with
+    categorical features, random splits, drawn feature orders or scikit-learn's raw sums."""
+    return kernel_plan(
+        KERNEL_IDS[criterion], by_score=categorical, random=random, draw=draw, raw_sums=raw_sums
+    )
+
+
+def settings_of(plan):
+    """The estimator settings whose growth has ``plan``, and whether it is a classifier's."""
+    criterion = _CRITERION_NAMES[plan.crit]
+    settings = {"criterion": criterion}
+    if plan.by_score:
+        settings["categorical_features"] = [0]
+    if plan.random:
+        settings["splitter"] = "random"
+    if plan.draw:
+        settings["tie_break"] = "random"
+    if plan.raw_sums:
+        settings["variance_sums"] = "raw"
+    return settings, criterion in CLASSIFIER_CRITERIA
+
+
+def _grow(plan):
+    """A tree fitted with ``plan`` (``_kernels_entries.growth_kernel``)."""
+    X, y, value = tiny_data()
+    settings, classification = settings_of(plan)
+    estimator = DecisionTreeClassifier if classification else DecisionTreeRegressor
+    estimator(random_state=0, **settings).fit(X, y if classification else value)
+
+
+def _grower(plan):
+    """A step-by-step grower with ``plan``: its search and split (``grower_kernels``)."""
+    X, y, value = tiny_data()
+    settings, classification = settings_of(plan)
+    grower = TreeGrower(X, y if classification else value, **settings)
+    grower.step()
+    grower.expand(grower.leaves()[0], feature=1)
+
+
+# How each kind of entry kernel is compiled for a plan (``trees.ensemble`` adds "forest").
+PLAN_KINDS = {"grow": _grow, "grower": _grower}
+
+
+def warm_up_plan(kind, plan, kinds=None):
+    """Compile (or load) the entry kernels of ``kind`` (``PLAN_KINDS``) for ``plan`` by running
+    them on tiny data; ``kinds``: the table to read (``trees.ensemble`` adds the forests')."""
+    (PLAN_KINDS if kinds is None else kinds)[kind](plan)
+
+
+def _paths():
+    """The rows' paths down a tree (``decision_path``), which the app's first picture draws."""
+    X, y, _ = tiny_data()
+    DecisionTreeClassifier().fit(X, y).tree_.decision_path(X, "<=")
+
+
+def _walks():
+    """The other walks of one tree (the predictions under each test, apply) and the
+    estimators' check of their input."""
+    X, y, _ = tiny_data()
+    estimator = DecisionTreeClassifier().fit(X, y)
+    estimator.predict_proba(X)
+    tree = estimator.tree_
     for op in ("<=", "<", "average"):
-        tree.tree_.predict(X, op)
-    tree.tree_.apply(X, "<")
-    tree.tree_.decision_path(X, "<=")
-    return tree
+        tree.predict(X, op)
+    tree.apply(X, "<")
 
 
-def _warm_grower(X, y):
-    """The step-by-step grower, classification and regression: search, splits, score tables.
-
-    A regression grower's statistics have another layout, so numba compiles
-    its own specialisations: without it the first regression step of a
-    session waited seconds for the compiler.
-    """
-    for target, criterion in ((y, "gini"), (X[:, 1], "squared_error")):
-        grower = TreeGrower(X, target, criterion=criterion, categorical_features=[0])
-        grower.step()
-        grower.candidates(0)
-        grower.score_curve(0, 1)
-        grower.expand(grower.leaves()[0], feature=1)
+def _score_tables():
+    """The grower's tables of every candidate and its score curves (``fill_candidates``)."""
+    X, y, _ = tiny_data()
+    grower = TreeGrower(X, y)
+    grower.candidates(0)
+    grower.score_curve(0, 1)
 
 
-def _warm_forest_and_cultivated(X, y, tree):
+def _regression_values():
+    """A regression tree grown best-first (``max_leaf_nodes``) and its node values."""
+    X, _, value = tiny_data()
+    DecisionTreeRegressor(max_leaf_nodes=4).fit(X, value).predict(X)
+
+
+def _pruning():
+    """Pruning: the weakest-link path, and a fit that stops at an alpha."""
+    X, y, _ = tiny_data()
+    DecisionTreeClassifier(ccp_alpha=0.01).fit(X, y).cost_complexity_pruning_path(X, y)
+
+
+def _p_values():
+    """Selection by p-value (source 001): the compiled permutation test of ordered features."""
+    X, y, _ = tiny_data()
+    DecisionTreeClassifier(selection="p_value", max_depth=2, n_permutations=9).fit(X, y)
+
+
+def _absolute_error_values():
+    """The absolute error's medians of a grown tree's nodes (``node_medians``)."""
+    X, _, value = tiny_data()
+    DecisionTreeRegressor(criterion="absolute_error", max_depth=2).fit(X[:, 1:], value)
+
+
+def _draws_and_cultivated():
     """The forests' draws, pack walk and row filter; the cultivated forest's neighbourhoods
-    (a forest's batches are the ensembles' own: ``trees.ensemble.warm_up``)."""
+    and the segments of a batch (a forest's batches of trees are ``trees.ensemble``'s)."""
+    X, y, _ = tiny_data()
+    tree = DecisionTreeClassifier().fit(X, y).tree_
     generator_seeds(np.array([0, 1]))
     bootstrap_rows(0, X.shape[0], X.shape[0])
     bootstrap_counts(0, X.shape[0], X.shape[0])
     cdf = draw_cdf(np.ones(X.shape[0]))  # a weighted forest's draws
     weighted_bootstrap_rows(0, cdf, X.shape[0])
     add_weighted_draw_counts(0, cdf, X.shape[0], np.zeros(X.shape[0]))
-    packed, values, roots = pack_trees([tree.tree_, tree.tree_], [tree.tree_.value] * 2)
+    packed, values, roots = pack_trees([tree, tree], [tree.value] * 2)
     out = np.zeros((X.shape[0], values.shape[1]))
     ops = np.array([0, 2], dtype=np.intp)
     forest_predict((packed, values, roots, ops), np.ascontiguousarray(X), (0, X.shape[0]), out)
@@ -111,16 +195,79 @@ def _warm_forest_and_cultivated(X, y, tree):
     partition_segments(batch, np.array([10, 10]), np.arange(40) % 2 == 0)
 
 
-def warm_up():
-    """Compile every kernel of the package, or load it from numba's on-disk cache.
+_GINI = plan_of("gini")
+_SQUARED_ERROR = plan_of("squared_error")
+# The trees' parts, in the order the app's pages first need them: its first picture (a Gini
+# tree and its rows' paths), the grower, the other walks, regression, then the settings a
+# page offers besides.
+TREE_PARTS = {
+    "tree": (("grow", _GINI), _paths),
+    "grower": (("grower", _GINI), _score_tables),
+    "walks": (_walks,),
+    "regression": (
+        ("grow", _SQUARED_ERROR),
+        _regression_values,
+        ("grower", _SQUARED_ERROR),
+        _pruning,
+    ),
+    "criteria": tuple(
+        ("grow", plan_of(name))
+        for name in (
+            "entropy",
+            "misclassification",
+            "report_chi2",
+            "report_misclassification",
+            "chi2",
+            "friedman_mse",
+            "poisson",
+        )
+    ),  # fmt: skip
+    "categorical": (
+        ("grow", plan_of("gini", categorical=True, draw=True)),
+        ("grower", plan_of("gini", categorical=True)),
+        ("grower", plan_of("squared_error", categorical=True)),
+    ),
+    # The conditioning page's control (a random-split tree of either task), scikit-learn's
+    # single extra trees (ExtraTreeClassifier draws sqrt(n) features a node), their
+    # categorical form.
+    "random splits": (
+        ("grow", plan_of("gini", random=True)),
+        ("grow", plan_of("gini", random=True, draw=True)),
+        ("grow", plan_of("squared_error", random=True)),
+        ("grow", plan_of("gini", categorical=True, random=True)),
+    ),
+    "absolute error": (("grow", plan_of("absolute_error")), _absolute_error_values),
+    "raw sums": (("grow", plan_of("squared_error", raw_sums=True)),),
+    "p-values": (_p_values,),
+    "draws and cultivated": (_draws_and_cultivated,),
+}
 
-    Runs each kernel once on tiny data, with the argument types the package
-    uses. Safe to call from a background thread (numba compiles under a lock;
-    a kernel called meanwhile waits for it). Takes a few seconds when the
-    kernels are in the on-disk cache, and about a minute when this machine
+
+def run_steps(steps, kinds=None, progress=None):
+    """Run ``steps`` (parts' steps: plans or functions); ``progress(done, total)`` after each."""
+    for done, step in enumerate(steps, start=1):
+        if callable(step):
+            step()
+        else:
+            warm_up_plan(*step, kinds=kinds)
+        if progress is not None:
+            progress(done, len(steps))
+
+
+def warm_up(parts=None, progress=None):
+    """Compile the trees' kernels, or load them from numba's on-disk cache.
+
+    Parameters
+    ----------
+    parts : sequence of str, optional
+        Names of ``TREE_PARTS`` to compile, in order; all of them by default.
+    progress : callable, optional
+        ``progress(done, total)`` after each step.
+
+    Safe to call from a background thread (numba compiles under a lock; a
+    kernel called meanwhile waits for it). Takes a few seconds when the
+    kernels are in the on-disk cache, and a minute or two when this machine
     compiles them for the first time.
     """
-    X, y = _tiny_data()
-    tree = _warm_trees(X, y)
-    _warm_grower(X, y)
-    _warm_forest_and_cultivated(X, y, tree)
+    names = TREE_PARTS if parts is None else parts
+    run_steps([step for name in names for step in TREE_PARTS[name]], progress=progress)

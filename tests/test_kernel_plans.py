@@ -1,0 +1,185 @@
+"""Compile what is used when it is used (issue 56): growth plans, their record, their preparer.
+
+A growth's kernels are compiled for its plan (``trees/tree/_kernels_plan.py``): a Gini
+tree compiles no other criterion, no random or absolute-error search, no categorical
+split. The machine keeps a record of the plans and parts it compiled, and an app may have a
+new plan compiled elsewhere before it first runs (``set_kernel_preparer``).
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from numba import njit
+
+from trees.kernels import PARTS, plan_from_fields, warm_up_plan
+from trees.tree import _kernels_cache, _kernels_entries
+from trees.tree._kernels_plan import KernelPlan, kernel_plan, only_when
+from trees.tree._warmup import plan_of
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@njit
+def _plus_one(x):
+    return x + 1
+
+
+_plus_one_when = only_when(_plus_one)
+
+
+def _gated(flag):
+    @njit
+    def call(x):
+        return _plus_one_when(flag, (x,), -1)
+
+    return call
+
+
+def test_only_when_compiles_the_side_a_literal_flag_takes():
+    called = njit(lambda x: _plus_one_when(True, (x,), -1))
+    assert _gated(False)(3) == -1
+    assert not _plus_one.signatures  # a plan that never calls it never compiles it
+    assert called(3) == 4
+    assert _plus_one.signatures
+
+
+def test_only_when_chooses_at_run_time_for_a_flag_that_is_not_literal():
+    @njit
+    def either(flag, x):
+        return _plus_one_when(flag, (x,), np.int64(-1))
+
+    assert either(True, 3) == 4
+    assert either(False, 3) == -1
+
+
+def test_a_plan_is_python_values_that_numba_reads_as_literals():
+    plan = kernel_plan(np.int64(8), by_score=np.bool_(False), random=0, draw=1, raw_sums=False)
+    assert plan == KernelPlan(8, False, False, True, False, True)  # the absolute error's id
+    assert all(type(v) in (int, bool) for v in plan)
+    assert plan_from_fields(json.loads(json.dumps(list(plan)))) == plan
+
+
+_GINI_FIT = """
+import json
+import numpy as np
+from numba.core import event
+compiled = set()
+class Listener(event.Listener):
+    def on_start(self, ev):
+        compiled.add(ev.data["dispatcher"].py_func.__qualname__)
+    def on_end(self, ev):
+        pass
+event.register("numba:compile", Listener())
+from trees import DecisionTreeClassifier
+rng = np.random.default_rng(0)
+X = rng.normal(size=(200, 5))
+DecisionTreeClassifier().fit(X, (X[:, 0] > 0).astype(int))
+print(json.dumps(sorted(compiled)))
+"""
+
+
+@pytest.mark.slow
+def test_a_gini_fit_compiles_the_gini_path_only(tmp_path):
+    """On an empty kernel cache a default classifier compiles its own search alone: no other
+    criterion, no random or absolute-error search, no membership split, no feature draws."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    output = subprocess.run([sys.executable, "-c", _GINI_FIT], cwd=ROOT, env=env, check=True,
+                            capture_output=True, text=True, timeout=1800).stdout  # fmt: skip
+    compiled = set(json.loads(output.strip().splitlines()[-1]))
+    assert {"choose_split", "_gini_proxy", "growth_kernel.<locals>.grow"} <= compiled
+    never = {
+        "choose_random_split",
+        "choose_absolute_error_split",
+        "impure",
+        "categorical_best",
+        "split_by_membership",
+        "split_by_drawn_threshold",
+        "sorted_for_search",
+        "_drawn_order",
+        "_entropy_proxy",
+        "_chi2_proxy",
+        "_report_chi2_proxy",
+        "_poisson_proxy",
+    }
+    assert not compiled & never
+
+
+@pytest.fixture
+def record_folder(tmp_path, monkeypatch):
+    monkeypatch.setattr(_kernels_cache, "_record_folder", lambda: tmp_path)
+    return tmp_path
+
+
+def test_the_record_keeps_what_this_machine_compiled(record_folder):
+    entry = ["grow", list(plan_of("entropy"))]
+    assert not _kernels_cache.compiled(entry)
+    _kernels_cache.record_compiled(entry)
+    _kernels_cache.record_compiled(["part", "tree"])
+    assert _kernels_cache.compiled(entry) and _kernels_cache.compiled(["part", "tree"])
+    assert not _kernels_cache.compiled(["part", "grower"])
+
+
+def test_a_record_for_other_sources_or_another_numba_is_empty(record_folder):
+    _kernels_cache.record_compiled(["part", "tree"])
+    record = json.loads((record_folder / "compiled.json").read_text())
+    record["key"] = "another digest|numba 0.1"
+    (record_folder / "compiled.json").write_text(json.dumps(record))
+    assert not _kernels_cache.compiled(["part", "tree"])
+    (record_folder / "compiled.json").write_text("not json")
+    assert not _kernels_cache.compiled(["part", "tree"])
+
+
+@pytest.fixture
+def prepared(monkeypatch):
+    """The plans the kernels' preparer is called for, as if this machine had compiled none."""
+    calls, previous = [], list(_kernels_entries._PREPARER)
+    monkeypatch.setattr(_kernels_entries, "compiled", lambda entry: False)
+    for factory in (_kernels_entries.growth_kernel, _kernels_entries.grower_kernels,
+                    _kernels_entries.forest_kernel):  # fmt: skip
+        factory.cache_clear()
+    _kernels_entries.set_kernel_preparer(lambda kind, plan: calls.append((kind, plan)))
+    yield calls
+    _kernels_entries.set_kernel_preparer(previous[0] if previous else None)
+
+
+def test_the_preparer_is_called_once_before_a_new_plan_first_runs(prepared):
+    plan = plan_of("gini")
+    warm_up_plan("grow", plan)
+    warm_up_plan("grow", plan)
+    assert prepared == [("grow", plan)]
+
+
+def test_every_plan_of_the_warm_up_parts_is_the_plan_its_fit_uses(prepared):
+    """The tiny fit made for a plan (``warm_up_plan``) runs that very plan: a worker asked for
+    a plan compiles the right kernels."""
+    plans = {step for steps in PARTS.values() for step in steps if not callable(step)}
+    for kind, plan in sorted(plans, key=str):
+        prepared.clear()
+        warm_up_plan(kind, plan)
+        assert (kind, plan) in prepared, (kind, plan, prepared)
+
+
+def test_the_single_extra_trees_and_the_random_control_are_warmed(prepared):
+    """scikit-learn's single extra trees (``ExtraTreeClassifier`` draws its features) and the
+    conditioning page's control (a random-split tree of each task) fit with plans a warm-up
+    part compiles, and predict as the same trees grown again."""
+    from trees import ExtraTreeClassifier, ExtraTreeRegressor
+    from trees.tree._warmup import tiny_data
+
+    warmed = {step for steps in PARTS.values() for step in steps if not callable(step)}
+    X, y, value = tiny_data()
+    fits = [
+        (ExtraTreeClassifier(random_state=0), y),
+        (ExtraTreeRegressor(random_state=0), value),
+        (ExtraTreeClassifier(max_features=None, random_state=0), y),
+    ]
+    for estimator, target in fits:
+        prepared.clear()
+        first = estimator.fit(X, target).predict(X)
+        assert prepared and set(prepared) <= warmed, (estimator, prepared)
+        np.testing.assert_array_equal(estimator.fit(X, target).predict(X), first)

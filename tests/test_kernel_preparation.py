@@ -1,0 +1,184 @@
+"""The kernels' worker and its queue (``lab.kernel_worker``, ``lab.kernels``), and what the
+page says meanwhile (``ui.engine``): issue 56.
+
+The worker runs real parts here; their kernels are in the cache by now (the suite compiled
+them), so a request takes the worker's start and a load from numba's cache, seconds.
+"""
+
+import io
+import json
+import sys
+
+import pytest
+
+from lab import kernel_worker, kernels
+from ui import engine
+from ui.navigation import PAGES
+
+_PLAN = ["grow", [0, False, False, False, False, False]]
+
+
+def _served(requests, memory_mb=1e9):
+    output = io.StringIO()
+    kernel_worker.serve([json.dumps(r) + "\n" for r in requests], output, memory_mb)
+    return [json.loads(line) for line in output.getvalue().splitlines()]
+
+
+def test_the_worker_says_each_step_then_done():
+    messages = _served([{"id": 1, "part": "tree"}, {"id": 2, "plan": _PLAN}])
+    assert [m["step"] for m in messages if m["id"] == 1 and "step" in m] == [[1, 2], [2, 2]]
+    done = [m for m in messages if m.get("done")]
+    assert [m["id"] for m in done] == [1, 2]
+    assert all(m["cpu_s"] > 0 and m["peak_mb"] > 0 and not m["full"] for m in done)
+
+
+def test_the_worker_reports_a_failure_and_goes_on():
+    messages = _served([{"id": 1, "part": "no such part"}, {"id": 2, "plan": _PLAN}])
+    assert "KeyError" in messages[0]["error"]
+    assert messages[-1]["id"] == 2 and messages[-1]["done"]
+
+
+def test_the_worker_ends_after_a_request_that_leaves_it_over_its_memory():
+    messages = _served([{"id": 1, "plan": _PLAN}, {"id": 2, "plan": _PLAN}], memory_mb=1)
+    assert messages[-1]["id"] == 1 and messages[-1]["done"] and messages[-1]["full"]
+    assert all(m["id"] == 1 for m in messages)  # the second request is a new worker's
+
+
+@pytest.fixture
+def nothing_compiled(monkeypatch):
+    """The queue behaves as on a machine whose record is empty."""
+    monkeypatch.setattr(kernels, "_already_compiled", lambda what: False)
+
+
+def test_a_worker_prepares_the_requests_urgent_first(nothing_compiled):
+    preparation = kernels.KernelPreparation()
+    try:
+        first, second = preparation.request_parts(["grower", "tree"])
+        urgent = preparation.request(("plan", _PLAN[0], tuple(_PLAN[1])), urgent=True)
+        assert preparation.wait([first, second, urgent])
+        assert first.ended < urgent.ended < second.ended  # the first was running already
+        assert all(r.state == "done" and r.steps[0] == r.steps[1] for r in (first, second, urgent))
+    finally:
+        preparation.close()
+
+
+def test_a_new_worker_takes_over_past_the_memory_budget(nothing_compiled):
+    preparation = kernels.KernelPreparation(memory_mb=1)
+    try:
+        requests = preparation.request_parts(["tree", "grower"])
+        assert preparation.wait(requests)
+        assert requests[0].worker_cost["cpu_s"] > 0
+    finally:
+        preparation.close()
+
+
+def test_no_worker_fails_the_requests_and_gives_up(nothing_compiled):
+    preparation = kernels.KernelPreparation(command=[sys.executable, "-c", "raise SystemExit(3)"])
+    requests = preparation.request_parts(["tree"])
+    assert not preparation.wait(requests, timeout=120)
+    assert requests[0].state == "failed"
+    for name in ["grower", "regression", "forest"][: kernels.MAX_FAILED_WORKERS]:
+        preparation.wait([preparation.request(("part", name))], timeout=120)
+    assert preparation.gave_up
+    assert preparation.request(("part", "criteria")).state == "failed"
+
+
+def test_a_recorded_part_is_done_without_a_worker(monkeypatch):
+    monkeypatch.setattr(kernels, "_already_compiled", lambda what: True)
+    preparation = kernels.KernelPreparation(command=["no such command"])
+    assert preparation.request(("part", "tree")).state == "done"
+
+
+def test_the_background_follows_the_pages_then_every_other_part():
+    order = engine.background_order()
+    first = list(dict.fromkeys(name for spec in PAGES for name in spec.kernels))
+    assert order[: len(first)] == first
+    assert sorted(order) == sorted(kernels.PARTS) and len(order) == len(set(order))
+
+
+class _Slot:
+    def __init__(self):
+        self.shown = []
+
+    def info(self, text, icon=None):
+        self.shown.append(text)
+
+    def empty(self):
+        self.shown.append(None)
+
+
+def test_in_this_process_the_page_says_each_step(monkeypatch):
+    monkeypatch.setenv("TREE_BIAS_LAB_KERNEL_WORKER", "0")
+    monkeypatch.setattr(engine, "part_compiled", lambda name: False)
+    slot = _Slot()
+    with engine.reporting(slot):
+        engine.prepare(["tree", "grower"])
+    texts = [t for t in slot.shown if t]
+    assert texts[0].startswith("Preparing the tree engine for this machine, once: 0 of 4")
+    assert any(" 4 of 4 " in t for t in texts)
+    assert slot.shown[-1] is None  # emptied once the page is done
+
+
+def test_a_page_waits_for_the_worker_and_says_how_far_it_is(monkeypatch, nothing_compiled):
+    monkeypatch.delenv("TREE_BIAS_LAB_KERNEL_WORKER", raising=False)
+    monkeypatch.setattr(engine, "part_compiled", lambda name: False)
+    preparation = kernels.KernelPreparation()
+    monkeypatch.setattr(engine, "preparation", lambda: preparation)
+    slot = _Slot()
+    try:
+        with engine.reporting(slot):
+            engine.prepare(["tree"])
+    finally:
+        preparation.close()
+    texts = [t for t in slot.shown if t]
+    assert texts[0].startswith("Preparing the tree engine for this machine, once: 0 of 2")
+    assert texts[-1].startswith("Preparing the tree engine for this machine, once: 2 of 2")
+
+
+def test_nothing_is_said_on_a_machine_that_compiled_the_parts(monkeypatch):
+    monkeypatch.setattr(engine, "part_compiled", lambda name: True)
+    slot = _Slot()
+    with engine.reporting(slot):
+        engine.prepare(["tree", "forest"])
+    assert slot.shown == [None]
+
+
+def test_the_command_line_compiles_the_parts_asked_for(capsys):
+    from lab.cli import main
+
+    out = io.StringIO()
+    assert main(["kernels", "--parts", "tree,walks"], out=out) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("1/2 tree: ") and lines[1].startswith("2/2 walks: ")
+    with pytest.raises(SystemExit) as exit_:
+        main(["kernels", "--parts", "tree,leaves"])
+    assert exit_.value.code == 2 and "unknown parts ['leaves']" in capsys.readouterr().err
+
+
+def _cached_fit_page():
+    """A page whose fit runs under st.cache_data and meets a plan this machine never
+    compiled (the preparer is called inside the cached function)."""
+    import streamlit as st
+
+    from ui import engine
+    from ui.engine import _prepare_plan
+
+    @st.cache_data
+    def fit(seed):
+        _prepare_plan("grow", None)  # as the kernels' preparer is, inside the page's fit
+        return seed + 1
+
+    with engine.reporting(st.empty()):
+        st.write(f"fitted {fit(1)}")
+
+
+def test_a_new_plan_met_inside_a_cached_fit_does_not_break_the_page(monkeypatch):
+    """Streamlit refuses an element a cached function writes into a block made outside it;
+    the message is left out there, and the page runs (twice: the second from the cache)."""
+    from streamlit.testing.v1 import AppTest
+
+    monkeypatch.setenv("TREE_BIAS_LAB_KERNEL_WORKER", "0")
+    app = AppTest.from_function(_cached_fit_page).run(timeout=60)
+    assert not app.exception and app.markdown[0].value == "fitted 2"
+    app.run(timeout=60)
+    assert not app.exception and app.markdown[0].value == "fitted 2"

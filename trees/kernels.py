@@ -1,0 +1,77 @@
+"""Compiled once per machine: what the package compiles, by part and by plan, and when.
+
+The kernels are numba functions, compiled the first time they run and loaded from numba's
+on-disk cache after that. A growth's kernels are compiled for its plan alone (its
+criterion, splitter and kind of data); the rest once. An app compiles them ahead of use,
+part by part in the order its pages need them, and can have each new plan compiled
+elsewhere (another process) before it first runs, so that it says so on its page.
+
+Why plans. Before them a single fit compiled nearly every kernel (68 s of CPU on a 2-core
+machine; all of them 77 s and 0.94 GB): LLVM 42 s, numba's typing and lowering in Python 33 s,
+and a kernel links and optimises again every kernel it calls, so the whole could not be halved
+with numba. Plans cut what a page waits for instead (a default Gini fit: about 16 s of CPU
+instead of 51), and the worker keeps the compiler's memory out of the server. The price: every
+plan compiles its own chain, so all parts together cost about 300 s of CPU (2.3 GB in one
+process; the app's workers, replaced past their memory budget, peak near 840 MB), four times
+the single code's.
+
+Public API
+----------
+PARTS
+    The warm-up's parts in the order the lab's pages first need them: name -> steps (a
+    plan, ``(kind, plan)``, or a function running kernels on tiny data).
+warm_up_part, warm_up_plan
+    Compile (or load) one part, or the kernels of one kind for one plan; a part done is
+    written in this machine's record.
+part_compiled, plan_compiled
+    Whether this machine's record says a part's, or a plan's, kernels are compiled.
+KernelPlan, plan_from_fields
+    A growth's plan, and one read back from its fields (a list of JSON values).
+set_kernel_preparer
+    Have a function called before a plan this machine has not compiled first runs.
+"""
+
+from .ensemble._warmup import PARTS as TREE_AND_FOREST_PARTS
+from .ensemble._warmup import PLAN_KINDS, warm_up_plan
+from .interop import warm_up as warm_up_interop
+from .tree._kernels_cache import compiled, record_compiled
+from .tree._kernels_entries import plan_entry, set_kernel_preparer
+from .tree._kernels_plan import KernelPlan
+from .tree._warmup import run_steps
+
+__all__ = [
+    "PARTS",
+    "KernelPlan",
+    "part_compiled",
+    "plan_compiled",
+    "plan_from_fields",
+    "set_kernel_preparer",
+    "warm_up_part",
+    "warm_up_plan",
+]
+
+# The trees' and forests' parts, then the kernels that read other libraries' models.
+PARTS = {**TREE_AND_FOREST_PARTS, "interop": (warm_up_interop,)}
+
+
+def warm_up_part(name, progress=None):
+    """Compile (or load) the kernels of the part ``name`` (``PARTS``), then write it in this
+    machine's record; ``progress(done, total)`` after each of its steps."""
+    run_steps(PARTS[name], PLAN_KINDS, progress)
+    record_compiled(["part", name])
+
+
+def part_compiled(name):
+    """Whether this machine's record says the part ``name`` is compiled (:func:`warm_up_part`)."""
+    return compiled(["part", name])
+
+
+def plan_compiled(kind, plan):
+    """Whether this machine's record says the ``kind`` kernels of ``plan`` are compiled."""
+    return compiled(plan_entry(kind, plan))
+
+
+def plan_from_fields(fields):
+    """The :class:`KernelPlan` whose fields are ``fields`` (its JSON form: ``list(plan)``)."""
+    crit, *flags = fields
+    return KernelPlan(int(crit), *(bool(flag) for flag in flags))

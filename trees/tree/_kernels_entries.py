@@ -1,0 +1,148 @@
+"""The compiled kernels Python calls to grow trees, made for each plan.
+
+A growth's plan (``_kernels_plan.KernelPlan``: its criterion, categorical
+features, random splits, drawn feature orders, raw sums and absolute error)
+chooses its compiled code. Each function here makes, once per plan and
+process, the entry kernels of one kind for that plan: compiled functions whose
+closure holds the plan's values, which they pass on as literal constants
+(``_kernels_plan``), so that numba compiles the growth below them for that
+plan only:
+
+* :func:`growth_kernel` (kind ``"grow"``): a tree's growth (``_kernels_growth.grow_compiled``);
+* :func:`grower_kernels` (kind ``"grower"``): the step-by-step grower's search and split
+  (``evaluate_nodes``, ``split_node``);
+* :func:`forest_kernel` (kind ``"forest"``): a batch of a forest's trees
+  (``_kernels_forest.grow_trees``).
+
+numba caches a closure on disk under the values it holds (they are part of its
+cache key), so each plan is compiled once per machine, like every other kernel.
+Once its kernels have run, a plan is written in the machine's record
+(``_kernels_cache.record_compiled``). Before a plan this machine has not compiled
+runs for the first time, the preparer given to :func:`set_kernel_preparer` is
+called, if any: an app compiles the plan in another process and says so on its
+page, so that its own process never compiles (``lab.kernels``).
+"""
+
+from functools import cache
+from typing import NamedTuple
+
+from numba import njit
+
+from ._kernels_cache import compiled, record_compiled
+from ._kernels_forest import grow_trees
+from ._kernels_growth import evaluate_nodes, grow_compiled, split_node
+
+__all__ = [
+    "GrowerKernels",
+    "forest_kernel",
+    "grower_kernels",
+    "growth_kernel",
+    "plan_entry",
+    "set_kernel_preparer",
+]
+
+_JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
+# ``preparer(kind, plan)``, called before a plan this machine has not compiled first runs.
+_PREPARER = []
+
+
+def set_kernel_preparer(preparer):
+    """Have ``preparer(kind, plan)`` called before the entry kernels of a plan (``kind``:
+    ``"grow"``, ``"grower"`` or ``"forest"``) first run in this process, when this machine's
+    record says they are not compiled; it returns once they are in numba's on-disk cache (or
+    gives up: they are then compiled here). ``None`` removes it."""
+    _PREPARER[:] = [] if preparer is None else [preparer]
+
+
+def plan_entry(kind, plan):
+    """The record's entry of the ``kind`` kernels of ``plan`` (``_kernels_cache``)."""
+    return [kind, list(plan)]
+
+
+class _Recorded:
+    """A compiled entry kernel that writes its plan in the machine's record after it first
+    ran (its kernels are then in numba's cache); ``together`` records only when every
+    kernel of the same ``_Recorded`` group has run."""
+
+    def __init__(self, kernel, entry, together):
+        self._kernel, self._entry, self._together = kernel, entry, together
+        self.ran = False
+
+    def __call__(self, *args):
+        result = self._kernel(*args)
+        if not self.ran:
+            self.ran = True
+            if all(other.ran for other in self._together):
+                record_compiled(self._entry)
+        return result
+
+
+def _prepared(kind, plan):
+    """Call the preparer before a plan this machine has not compiled (module docstring)."""
+    if _PREPARER and not compiled(plan_entry(kind, plan)):
+        _PREPARER[0](kind, plan)
+
+
+def _recorded(kind, plan, *kernels):
+    group = []
+    group += [_Recorded(kernel, plan_entry(kind, plan), group) for kernel in kernels]
+    return group
+
+
+@cache
+def growth_kernel(plan):
+    """``grow(*data, root_stats, settings, rules, rng)``: ``grow_compiled`` (its arguments after
+    the plan) for the trees of ``plan`` (a ``KernelPlan``), made once per process."""
+    _prepared("grow", plan)
+    crit, by_score, random, draw, raw_sums, absolute_error = plan
+
+    @njit(**_JIT)
+    def grow(rows, stats, X, categorical, targets, orders, columns, root_stats, settings, rules,
+             rng):  # fmt: skip
+        planned = (crit, by_score, random, draw, raw_sums, absolute_error)
+        return grow_compiled(planned, rows, stats, X, categorical, targets, orders, columns,
+                             root_stats, settings, rules, rng)  # fmt: skip
+
+    return _recorded("grow", plan, grow)[0]
+
+
+class GrowerKernels(NamedTuple):
+    """The step-by-step grower's entry kernels of one plan: ``evaluate(data, store, nodes,
+    search)`` and ``split(data, store, node, size)`` (``evaluate_nodes``', ``split_node``')."""
+
+    evaluate: object
+    split: object
+
+
+@cache
+def grower_kernels(plan):
+    """The :class:`GrowerKernels` of ``plan`` (a ``KernelPlan``), made once per process."""
+    _prepared("grower", plan)
+    crit, by_score, random, draw, raw_sums, absolute_error = plan
+
+    @njit(**_JIT)
+    def evaluate(data, store, nodes, search):
+        planned = (crit, by_score, random, draw, raw_sums, absolute_error)
+        return evaluate_nodes(planned, data, store, nodes, search)
+
+    @njit(**_JIT)
+    def split(data, store, node, size):
+        planned = (crit, by_score, random, draw, raw_sums, absolute_error)
+        return split_node(planned, data, store, node, size)
+
+    return GrowerKernels(*_recorded("grower", plan, evaluate, split))
+
+
+@cache
+def forest_kernel(plan):
+    """``grow(data, draws, centring, generators, settings, rules)``: ``grow_trees`` for the
+    forests of ``plan`` (a ``KernelPlan``), made once per process."""
+    _prepared("forest", plan)
+    crit, by_score, random, draw, raw_sums, absolute_error = plan
+
+    @njit(**_JIT)
+    def grow(data, draws, centring, generators, settings, rules):
+        planned = (crit, by_score, random, draw, raw_sums, absolute_error)
+        return grow_trees(planned, data, draws, centring, generators, settings, rules)
+
+    return _recorded("forest", plan, grow)[0]

@@ -1,0 +1,176 @@
+"""The tree engine's preparation on the page: compiled once per machine, and said while it is.
+
+The lab's compiled kernels, its tree engine, compile on a machine's first use of each
+(``trees.kernels``), in a worker process (``lab.kernels``). Before a page runs, the frame
+asks for the parts its first view needs (``PageSpec.kernels``) and, while they compile,
+shows "Preparing the tree engine for this machine, once: 1 of 3 (12 s)" above the page; a
+plan the page then uses that this machine never compiled (another criterion, random
+splits, categorical features) is prepared the same way when the page first asks for it
+(:func:`install`: the kernels' preparer). After the first run of the server, every other
+part is prepared in the background, in the order of the pages (:func:`start_background`).
+On a machine that compiled them before, nothing is shown: they load in a moment.
+
+With ``TREE_BIAS_LAB_KERNEL_WORKER=0`` in the environment, or when no worker can run, a
+page's parts compile in the app's own process, step by step with the same message, and a
+new plan where it is first used.
+"""
+
+import contextlib
+import os
+import threading
+import time
+
+from lab.kernels import preparation
+from trees.kernels import PARTS, part_compiled, set_kernel_preparer, warm_up_part
+
+from .navigation import PAGES
+
+__all__ = [
+    "MESSAGE",
+    "background_order",
+    "install",
+    "prepare",
+    "progress_text",
+    "reporting",
+    "start_background",
+    "start_preparing",
+    "uses_workers",
+]
+
+MESSAGE = "Preparing the tree engine for this machine, once: {done} of {total} ({seconds} s)"
+_ONCE = {"installed": False, "background": False}
+_ONCE_LOCK = threading.Lock()
+# The message's place on the page this thread is running, if it runs one (:func:`reporting`).
+_PAGE = threading.local()
+
+
+def uses_workers():
+    """Whether kernels compile in a worker process (not ``TREE_BIAS_LAB_KERNEL_WORKER=0``, and
+    workers did not fail too often)."""
+    return os.environ.get("TREE_BIAS_LAB_KERNEL_WORKER", "1") != "0" and not preparation().gave_up
+
+
+def progress_text(done, total, seconds):
+    """:data:`MESSAGE` filled in (``seconds``: since the page began waiting)."""
+    return MESSAGE.format(done=done, total=total, seconds=int(seconds))
+
+
+@contextlib.contextmanager
+def reporting(slot):
+    """While the page runs, a plan's preparation shows its message in ``slot`` (a placeholder
+    above the page), emptied once the page is done."""
+    _PAGE.slot = slot
+    try:
+        yield
+    finally:
+        _PAGE.slot = None
+        slot.empty()
+
+
+def _in_cached_function():
+    """Whether this thread runs a function under ``st.cache_data`` or ``st.cache_resource``
+    (a page's fit is, and a new plan is first met there). Streamlit records every element
+    such a function writes, to replay it, and refuses one written into a block made outside
+    it (CacheReplayClosureError): the message's slot is. Streamlit has no public test for
+    it; its own context variable is read, and without it the message is shown."""
+    try:
+        from streamlit.runtime.scriptrunner_utils.script_run_context import in_cached_function
+    except ImportError:
+        return False
+    return in_cached_function.get()
+
+
+def _show(text):
+    slot = getattr(_PAGE, "slot", None)
+    # Inside a cached function the page waits without the message (the function's own
+    # spinner stands instead): writing it would fail the page (:func:`_in_cached_function`).
+    if slot is not None and not _in_cached_function():
+        slot.info(text, icon=":material/hourglass_top:")
+
+
+def _wait(requests):
+    """Wait for the worker to finish ``requests``, the message updated meanwhile; whether all
+    of them were done (False: the page compiles what failed itself)."""
+    work = preparation()
+    ahead = work.ahead_of(requests)  # the background request the worker finishes first
+    counted = ([ahead] if ahead is not None else []) + list(requests)
+    started = time.monotonic()
+
+    def tick():
+        done = sum(r.steps[1] if r.finished else r.steps[0] for r in counted)
+        total = sum(r.steps[1] for r in counted)
+        _show(progress_text(done, total, time.monotonic() - started))
+
+    tick()
+    done = work.wait(requests, tick=tick)
+    tick()
+    return done
+
+
+def _in_this_process(names):
+    """Compile the parts ``names`` here, step by step, the message updated between steps."""
+    total = sum(len(PARTS[name]) for name in names)
+    started, done = time.monotonic(), 0
+    for name in names:
+
+        def step(part_done, _, before=done):
+            _show(progress_text(before + part_done, total, time.monotonic() - started))
+
+        step(0, None)
+        warm_up_part(name, progress=step)
+        done += len(PARTS[name])
+
+
+def start_preparing(names):
+    """Have the worker start on the parts ``names`` a page needs (if this machine has not
+    compiled them) while the frame draws the rest; :func:`prepare` then waits for them."""
+    missing = [name for name in names if not part_compiled(name)]
+    if missing and uses_workers():
+        preparation().request_parts(missing, urgent=True)
+
+
+def prepare(names):
+    """Before a page: the parts ``names`` it needs, compiled if this machine has not (the
+    message above the page meanwhile); nothing to wait for on a machine that compiled them."""
+    missing = [name for name in names if not part_compiled(name)]
+    if not missing:
+        return
+    if uses_workers():
+        requests = preparation().request_parts(missing, urgent=True)
+        if _wait(requests):
+            return
+        missing = [request.what[1] for request in requests if request.state != "done"]
+    _in_this_process(missing)
+
+
+def _prepare_plan(kind, plan):
+    """The kernels' preparer (:func:`install`): a plan this machine has not compiled, compiled
+    by the worker while the page says so; without a worker it compiles where it is used."""
+    if not uses_workers():
+        _show(progress_text(0, 1, 0))
+        return
+    _wait([preparation().request(("plan", kind, plan), urgent=True)])
+
+
+def install():
+    """Once per process: new plans are prepared by the worker (``trees.kernels``)."""
+    with _ONCE_LOCK:
+        if not _ONCE["installed"]:
+            set_kernel_preparer(_prepare_plan)
+            _ONCE["installed"] = True
+
+
+def background_order():
+    """Every part, in the order the pages first need them, then the others."""
+    order = [name for spec in PAGES for name in spec.kernels]
+    return list(dict.fromkeys(order + list(PARTS)))
+
+
+def start_background():
+    """Once per process, after its first run: the worker prepares every part not yet compiled
+    on this machine, in :func:`background_order`."""
+    with _ONCE_LOCK:
+        if _ONCE["background"] or not uses_workers():
+            return
+        _ONCE["background"] = True
+    preparation().request_parts([n for n in background_order() if not part_compiled(n)])
