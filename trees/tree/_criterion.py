@@ -21,15 +21,11 @@ To keep the search fast a criterion first computes a *proxy* that orders the
 candidates of one node exactly as the score does (scikit-learn's "proxy
 improvement"), and turns proxies into scores only where they are needed.
 
-Each formula has one body, compiled (``_kernels_criteria``): the split search
-calls it for one candidate at a time, and the methods here call it for many
-nodes or candidates at once through compiled loops over the same body, so that
-a rule changes in one place. A candidate is given by its left child's
-statistics and its parent's (the right child is ``parent - left``). The
-classes below hold what is not a formula of the split: the criteria's names
-and flags, the rows' statistics, weights and node values, and the refusals.
-The readable numpy versions of the formulas are the tests' reference
-(``tests/criterion_reference.py``).
+Each formula has one body, compiled (``_kernels_criteria``), which the split
+search calls per candidate and the methods here call through compiled loops
+over many nodes or candidates. A candidate is its left child's statistics and
+its parent's (the right child is ``parent - left``). The readable numpy
+formulas are the tests' reference (``tests/criterion_reference.py``).
 """
 
 import numpy as np
@@ -90,7 +86,7 @@ def _rows(stats, shape):
 
 
 def _flat(values, shape):
-    """``values`` broadcast to ``shape``, as one C-contiguous float64 row."""
+    """``values`` broadcast to ``shape``, as one contiguous float64 row."""
     return np.ascontiguousarray(np.broadcast_to(values, shape), dtype=np.float64).ravel()
 
 

@@ -537,12 +537,9 @@ def gain(left, parent, crit):
 
 
 # ------------------------------------------------------------------ many nodes or candidates
-# Python scores many nodes or candidates at once (the split tables, the step-by-step grower,
-# the studies: ``_criterion``) with the formulas above, through these loops: one compiled
-# loop per formula and criterion, whose closure holds the criterion's id, so that numba
-# compiles that criterion's formula alone and caches it on disk under the id (as the growth's
-# plans, ``_kernels_plan``). Arguments are rows of statistics, one C-contiguous row per node
-# or candidate (``stats[j]``), and the loop writes the formula of row ``j`` into ``out[j]``.
+# ``_criterion`` scores many nodes or candidates through these loops, one per formula and
+# criterion: its closure holds the id, so numba compiles that criterion alone and caches it
+# by the id (as the plans, ``_kernels_plan``). Row ``j`` (one per node or candidate) -> ``out[j]``.
 _LOOP = {"cache": True, "nogil": True, "error_model": "numpy"}
 
 
@@ -576,8 +573,8 @@ def candidate_loop(formula, crit):
 
 @cache
 def gain_loop(crit):
-    """``each(left, parent, out)``: :func:`gain` of each candidate (a compiled function held
-    by a closure would not be cached: numba keys it by its process's identity)."""
+    """``each(left, parent, out)``: :func:`gain` of each candidate (not :func:`candidate_loop`:
+    numba keys a closure's compiled function by its process's identity, and would not cache)."""
 
     @njit(**_LOOP)
     def each(left, parent, out):

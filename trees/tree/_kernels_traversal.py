@@ -68,10 +68,8 @@ NODE_COLUMNS = 5
 _INLINE = {"cache": True, "nogil": True, "error_model": "numpy", "inline": "always"}
 
 
-# How a node reads a missing value (NaN; ``trees.interop._predict.MISSING_KINDS``): it goes
-# to the node's missing child (this package's trees, scikit-learn, XGBoost, CatBoost); or it
-# is read as 0, and a 0 goes to the missing child (LightGBM's ``missing_type=Zero``); or it is
-# read as 0 and compared (LightGBM's ``missing_type=None``).
+# How a node reads NaN: it goes to the missing child; read as 0, a 0 going to the missing child
+# (LightGBM's ``missing_type=Zero``); read as 0 and compared (its ``None``).
 MISSING_CHILD, MISSING_ZERO, MISSING_AS_ZERO = range(3)
 # At most this far from 0 a value is 0 to LightGBM (its kZeroThreshold, a float).
 ZERO_WIDTH = float(np.float32(1e-35))
@@ -79,23 +77,17 @@ ZERO_WIDTH = float(np.float32(1e-35))
 
 @njit(**_INLINE)
 def goes_left(value, threshold, strict):
-    """Whether a value goes left at a threshold node: ``x < t`` (``strict``) or ``x <= t``;
-    NaN never does (its node's missing rule decides: :func:`child_of`).
-
-    ``x < t`` is ``x <= t and not x == t``: bitwise operators on the booleans,
-    so that a lane walk has no branch here (a branch mispredicts half the time
-    on real data: measured 4 times slower).
-    """
+    """Whether a value goes left at a threshold: ``x < t`` (``strict``) or ``x <= t``; NaN
+    never does. ``x < t`` is ``x <= t and not x == t``, bitwise: no branch in a lane walk (a
+    branch mispredicts half the time on real data: measured 4 times slower)."""
     return (value <= threshold) & ~(strict & (value == threshold))
 
 
 @njit(**_INLINE)
 def code_goes_left(value, codes, row, truncate):
-    """Whether a value goes left at a membership node: its code is one of the node's
-    (``codes[row, code] != 0``; the table's last column stands for every code the node does
-    not know). The code is the value itself (``truncate`` False: this package's trees, whose
-    codes are integers) or the value truncated to an integer (LightGBM and XGBoost); a
-    negative, unknown, non-integral or missing value goes right."""
+    """Whether a value goes left at a membership node: ``codes[row, code] != 0`` (the last
+    column: codes the node does not know), the code the value itself, or truncated to an
+    integer (``truncate``: LightGBM, XGBoost); other values (NaN, negative) go right."""
     n_codes = codes.shape[1] - 1
     if not (0 <= value < n_codes and (truncate or value == np.floor(value))):
         return False
@@ -104,25 +96,11 @@ def code_goes_left(value, codes, row, truncate):
 
 @njit(**_INLINE)
 def child_of(value, test, children, membership):
-    """The child a row with ``value`` goes to at an internal node: the routing rule every
-    walk of this package and of ``trees.interop`` applies node by node.
-
-    Parameters
-    ----------
-    value : float
-        The row's value of the node's feature, in the precision the node compares in (the
-        rows are cast before the walk: ``Tree`` to its thresholds' dtype, ``trees.interop``
-        to the model's).
-    test : tuple
-        ``(threshold, strict, missing_kind)``: ``x < t`` when ``strict`` else ``x <= t``
-        (:func:`goes_left`), and how a missing value is read (``MISSING_*``).
-    children : tuple
-        ``(left, right, missing)``: the node's children, and the one its missing rule sends
-        a row to.
-    membership : tuple
-        ``(is_membership, codes, row, truncate)``: whether the node tests membership
-        (:func:`code_goes_left` of the table ``codes`` at ``row``) rather than a threshold.
-    """
+    """The child a row goes to at an internal node: the routing rule of every node-by-node
+    walk, of ``Tree`` and of ``trees.interop``. ``value``: the row's, in the precision the
+    node compares in (rows are cast before a walk); ``test``: ``(threshold, strict,
+    missing_kind)`` (:func:`goes_left`, ``MISSING_*``); ``children``: ``(left, right,
+    missing)``; ``membership``: ``(is_membership, codes, row, truncate)`` (:func:`code_goes_left`)."""
     threshold, strict, missing_kind = test
     left, right, missing = children
     is_membership, codes, row, truncate = membership
@@ -173,9 +151,8 @@ def _side(value, threshold, op):
 
 @njit(**_INLINE)
 def _membership_child(nodes, X, i, node, codes, sign):
-    """The child row ``i`` goes to at membership ``node`` (:func:`code_goes_left` of ``sign *
-    x``; not :func:`child_of`, whose missing rule a lane walk does not need here: a missing
-    value fails every membership and goes right, which is the node's missing child)."""
+    """The child row ``i`` goes to at membership ``node`` (:func:`code_goes_left` of ``sign * x``;
+    NaN goes right, the node's missing child, as in :func:`child_of`)."""
     value = sign[node] * X[i, -2 - nodes[node, NODE_FEATURE]]
     left = code_goes_left(value, codes, node, False)
     return nodes[node, NODE_LEFT] if left else nodes[node, NODE_RIGHT]
@@ -206,11 +183,7 @@ def _walk_rows_one(tree, X, rows, root, op, leaves, offset):
         tree[ROUTE_SIGN],
     )
     lane_row, lane_node = np.full(LANES, -1, dtype=np.int64), np.zeros(LANES, dtype=np.int64)
-    following, active = rows[0], 0
-    for lane in range(LANES):
-        if following < rows[1]:
-            lane_row[lane], lane_node[lane] = following, root
-            following, active = following + 1, active + 1
+    following, active = _first_lanes(rows, root, lane_row, lane_node)
     while active > 0:
         for lane in range(LANES):
             i, node = lane_row[lane], lane_node[lane]
