@@ -21,7 +21,7 @@ def _brute_force_best(codes, stats, criterion):
     for size in range(1, len(present)):
         for subset in combinations(present, size):
             left = stats[:, np.isin(codes, subset)].sum(axis=1)
-            best = max(best, float(criterion.score(left, parent - left, parent)))
+            best = max(best, float(criterion.score(left, parent)))
     return best
 
 

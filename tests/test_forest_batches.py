@@ -1,4 +1,7 @@
-"""A forest's trees grown in batches (issue 30, item 1): the per-tree path's trees to the bit."""
+"""A forest's trees grown in batches (issue 30, item 1): the per-tree path's trees to the bit.
+
+The per-tree path is the tests' reference (``tests/forest_reference.py``).
+"""
 
 import numpy as np
 import pandas as pd
@@ -6,13 +9,14 @@ import pytest
 from sklearn.base import clone
 from sklearn.datasets import make_classification, make_regression
 
+from tests.forest_reference import fit_per_tree
 from trees import (
     ExtraTreesClassifier,
     ExtraTreesRegressor,
     RandomForestClassifier,
     RandomForestRegressor,
 )
-from trees.ensemble import _batches, _forest
+from trees.ensemble import _batches
 from trees.ensemble._batches import estimator_like
 from trees.ensemble._bootstrap import forest_tree_weights
 from trees.tree._builder import kernel_inputs
@@ -35,10 +39,10 @@ def three_classes():
 
 
 def _fit(forest, X, y, batched, monkeypatch, **fit_kwargs):
-    with monkeypatch.context() as patch:
-        if not batched:
-            patch.setattr(_forest, "grows_in_batches", lambda *args: False)
+    """``forest`` fitted in batches, or tree by tree (the reference, ``forest_reference``)."""
+    if batched:
         return forest.fit(X, y, **fit_kwargs)
+    return fit_per_tree(forest, X, y, monkeypatch, **fit_kwargs)
 
 
 def _fit_in_batches(forest, X, y, monkeypatch, **fit_kwargs):
@@ -124,25 +128,25 @@ def test_warm_start_adds_batched_trees_to_the_kept_ones(three_classes, monkeypat
 
 
 @pytest.mark.parametrize(
-    "forest, fit_kwargs, batched",
+    "forest, fit_kwargs",
     [
-        (RandomForestClassifier(), {}, True),
-        (RandomForestClassifier(class_weight="balanced"), {}, True),
-        (RandomForestClassifier(), {"sample_weight": np.full(240, 2.0)}, True),
-        (RandomForestClassifier(bootstrap=False), {"sample_weight": np.full(240, 2.0)}, True),
-        (RandomForestClassifier(class_weight="balanced_subsample"), {}, True),
-        (RandomForestClassifier(bootstrap=False), {}, True),
-        (ExtraTreesClassifier(), {}, True),
-        (RandomForestClassifier(categorical_features=[0]), {}, True),
-        (ExtraTreesClassifier(class_weight="balanced"), {}, True),
-        (RandomForestRegressor(), {}, True),
-        (RandomForestRegressor(criterion="poisson"), {}, True),
-        (RandomForestRegressor(criterion="absolute_error"), {}, True),
-        (RandomForestRegressor(variance_sums="raw"), {}, True),
+        (RandomForestClassifier(), {}),
+        (RandomForestClassifier(class_weight="balanced"), {}),
+        (RandomForestClassifier(), {"sample_weight": np.full(240, 2.0)}),
+        (RandomForestClassifier(bootstrap=False), {"sample_weight": np.full(240, 2.0)}),
+        (RandomForestClassifier(class_weight="balanced_subsample"), {}),
+        (RandomForestClassifier(bootstrap=False), {}),
+        (ExtraTreesClassifier(), {}),
+        (RandomForestClassifier(categorical_features=[0]), {}),
+        (ExtraTreesClassifier(class_weight="balanced"), {}),
+        (RandomForestRegressor(), {}),
+        (RandomForestRegressor(criterion="poisson"), {}),
+        (RandomForestRegressor(criterion="absolute_error"), {}),
+        (RandomForestRegressor(variance_sums="raw"), {}),
     ],
 )
-def test_which_forests_grow_in_batches(three_classes, forest, fit_kwargs, batched, monkeypatch):
-    """Which forests grow in batches: every forest grown by gain."""
+def test_every_forest_grows_in_batches(three_classes, forest, fit_kwargs, monkeypatch):
+    """Every forest grows in batches (the per-tree path is the tests' reference)."""
     X, y = three_classes
     X = np.nan_to_num(X)
     X[:, 0] = np.round(np.abs(X[:, 0]))  # category codes for the categorical case
@@ -152,7 +156,7 @@ def test_which_forests_grow_in_batches(three_classes, forest, fit_kwargs, batche
     original = _batches.forest_kernel
     monkeypatch.setattr(_batches, "forest_kernel", lambda plan: calls.append(1) or original(plan))
     forest.set_params(n_estimators=3, random_state=0).fit(X, y, **fit_kwargs)
-    assert bool(calls) == batched
+    assert calls
 
 
 @pytest.mark.parametrize(

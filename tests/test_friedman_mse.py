@@ -38,9 +38,8 @@ def test_friedman_gain_is_the_node_weight_times_the_squared_error_gain():
     """Within a node both criteria rank splits alike; Friedman's gain is w times the other."""
     left = np.array([[4.0, 7.0], [3.0, -1.5], [5.0, 2.0]])  # (w, S, Q) per candidate column
     parent = np.array([10.0, 2.0, 9.0])[:, None]
-    right = parent - left
-    friedman = FriedmanMSE().score(left, right, parent)
-    squared = SquaredError().score(left, right, parent)
+    friedman = FriedmanMSE().score(left, parent)
+    squared = SquaredError().score(left, parent)
     np.testing.assert_allclose(friedman, parent[0] * squared)
     assert CRITERIA_REG["friedman_mse"] is FriedmanMSE
 

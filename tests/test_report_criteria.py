@@ -12,17 +12,13 @@ def test_report_chi2_by_hand():
     """The code's chi-square: over each child's classes present, sqrt((c - e)^2 / e) with e the
     child's size times the parent's share; the failing (right) child first."""
     crit = REPORT_CRITERIA["report_chi2"]()
-    parent, left, right = (
-        np.array([[4.0], [2.0]]),
-        np.array([[3.0], [0.0]]),
-        np.array([[1.0], [2.0]]),
-    )
+    parent, left = np.array([[4.0], [2.0]]), np.array([[3.0], [0.0]])  # the right child: (1, 2)
     share = [4 / 6, 2 / 6]
     right_sum = np.sqrt((1 - 3 * share[0]) ** 2 / (3 * share[0])) + np.sqrt(
         (2 - 3 * share[1]) ** 2 / (3 * share[1])
     )
     left_sum = np.sqrt((3 - 3 * share[0]) ** 2 / (3 * share[0]))  # class 1 absent: no term
-    assert crit.score(left, right, parent)[0] == right_sum + left_sum
+    assert crit.score(left, parent)[0] == right_sum + left_sum
 
 
 def test_report_chi2_weighs_children_by_the_square_root_of_their_size():
@@ -30,17 +26,17 @@ def test_report_chi2_weighs_children_by_the_square_root_of_their_size():
     as much (the text's formula of shares would score both alike)."""
     crit = REPORT_CRITERIA["report_chi2"]()
     parent, left = np.array([[6.0], [6.0]]), np.array([[5.0], [1.0]])
-    small = crit.score(left, parent - left, parent)[0]
-    large = crit.score(2 * left, 2 * (parent - left), 2 * parent)[0]
+    small = crit.score(left, parent)[0]
+    large = crit.score(2 * left, 2 * parent)[0]
     assert large == pytest.approx(np.sqrt(2) * small)
 
 
 def test_report_chi2_skips_classes_absent_from_a_child():
     crit = REPORT_CRITERIA["report_chi2"]()
     parent = np.array([[3.0], [3.0], [0.0]])
-    left, right = np.array([[3.0], [0.0], [0.0]]), np.array([[0.0], [3.0], [0.0]])
+    left = np.array([[3.0], [0.0], [0.0]])  # the right child: (0, 3, 0)
     # Each child holds one class: |3 - 1.5| / sqrt(1.5) each.
-    assert crit.score(left, right, parent)[0] == pytest.approx(2 * np.sqrt(1.5))
+    assert crit.score(left, parent)[0] == pytest.approx(2 * np.sqrt(1.5))
 
 
 def _code_misclassification_gain(left, parent):
@@ -60,7 +56,7 @@ def test_the_reports_misclassification_gain_is_computed_in_its_codes_arithmetic(
     crit = REPORT_CRITERIA["report_misclassification"]()
     parents = rng.integers(1, 40, size=(200, 3)).astype(float)
     lefts = np.floor(parents * rng.random((200, 3)))
-    scores = crit.score(lefts.T, (parents - lefts).T, parents.T)
+    scores = crit.score(lefts.T, parents.T)
     for score, left, parent in zip(scores, lefts, parents, strict=True):
         if 0 < left.sum() < parent.sum():
             assert score == _code_misclassification_gain(list(left), list(parent))
@@ -110,7 +106,7 @@ def test_the_compiled_search_scores_the_reports_metrics_as_numpy_does(name):
         for lo, hi, score in zip(values[:-1], values[1:], curve["score"], strict=True):
             mask = X[:, feature] <= position_to_threshold(lo, hi)
             left, right = stats[:, mask].sum(axis=1), stats[:, ~mask].sum(axis=1)
-            assert score == pytest.approx(crit.score(left, right, left + right))
+            assert score == pytest.approx(crit.score(left, left + right))
 
 
 def test_report_chi2_is_offered_beside_pearsons():
@@ -164,10 +160,10 @@ def test_the_reports_misclassification_index_is_the_smallest_class_count_present
     assert crit.impurity(np.array([[8.0], [0.0]]))[0] == 8  # pure: its size, not 0
     assert crit.impurity(np.array([[0.0], [0.0]]))[0] == 0
     parent = np.array([[8.0], [2.0]])
-    peel = (np.array([[7.0], [1.0]]), np.array([[1.0], [1.0]]))  # 2 - .8 * 1 - .2 * 1
-    pure = (np.array([[8.0], [0.0]]), np.array([[0.0], [2.0]]))  # 2 - .8 * 8 - .2 * 2
-    assert crit.score(*peel, parent)[0] == pytest.approx(1.0)
-    assert crit.score(*pure, parent)[0] == pytest.approx(-4.8)
+    peel = np.array([[7.0], [1.0]])  # right (1, 1): 2 - .8 * 1 - .2 * 1
+    pure = np.array([[8.0], [0.0]])  # right (0, 2): 2 - .8 * 8 - .2 * 2
+    assert crit.score(peel, parent)[0] == pytest.approx(1.0)
+    assert crit.score(pure, parent)[0] == pytest.approx(-4.8)
 
 
 def _peel_or_separate():

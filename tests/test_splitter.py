@@ -41,7 +41,7 @@ def _brute_force_scores(x, stats, criterion):
         t = position_to_threshold(lo, hi)
         mask = x <= t
         left, right = stats[:, mask].sum(axis=1), stats[:, ~mask].sum(axis=1)
-        out[float(t)] = float(criterion.score(left, right, left + right))
+        out[float(t)] = float(criterion.score(left, left + right))
     return out
 
 

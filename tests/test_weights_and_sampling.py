@@ -106,8 +106,10 @@ def test_each_tree_sees_the_rows_and_weights_of_scikit_learns_tree(params, weigh
         if params.get("class_weight") == "balanced_subsample":
             expected *= compute_sample_weight("balanced", y, indices=rows)
         alone = DecisionTreeClassifier(max_depth=3, max_features="sqrt")
-        alone._fit_in_forest(X, y, expected, sort_features(X), tree.tree_params_, None,
-                             int(generator_seeds([seed])[0]))  # fmt: skip
+        alone._grow_and_keep(
+            alone._forest_growth(X, y, expected, sort_features(X), tree.tree_params_, None,
+                                 int(generator_seeds([seed])[0]))
+        )  # fmt: skip
         assert tree.tree_ == alone.tree_
 
 

@@ -1,17 +1,17 @@
 """A random forest's trees grown in batches, one compiled call per batch.
 
-The per-tree path (``BaseForest._fit_forest`` calling each tree's
-``_fit_in_forest``) prepares every tree in Python: its weights, its rows'
-layout and statistics, its growth object, then the call into the compiled
-growth. At the paper's sizes (a few hundred rows) that Python took two thirds
-of a forest's fit. Here the trees of a batch are prepared and grown in one
+Every forest grows its trees here. Preparing each tree in Python (its weights,
+its rows' layout and statistics, its growth object, then the call into the
+compiled growth) took two thirds of a forest's fit at the paper's sizes (a few
+hundred rows). Here the trees of a batch are prepared and grown in one
 compiled call (``tree._kernels_forest.grow_trees``), and Python only turns
 each node store into the tree's estimator.
 
-The trees are the per-tree path's, to the bit (a test compares them): the
-same bootstrap draws, layouts, statistics, generators and growth loop. The
-batches cover the forests grown by gain (:func:`grows_in_batches`); the
-others take the per-tree path. Under "balanced_subsample" each tree's
+The trees are those each tree's own growth makes on its bootstrap sample
+(``_classes._forest_growth`` grown alone), to the bit: the same bootstrap
+draws, layouts, statistics, generators and growth loop. That per-tree path
+lives in the tests (``tests/forest_reference.py``), as the reference the
+batches are compared with. Under "balanced_subsample" each tree's
 classes weigh what its own sample makes them weigh, so Python makes each
 tree's class factors, root and stopping rules (:func:`_class_inputs`) and the
 batch grows the trees. Batches run in threads, one per job (the compiled
@@ -20,7 +20,7 @@ call releases the GIL).
 
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
-from sklearn.base import ClassifierMixin, RegressorMixin
+from sklearn.base import ClassifierMixin
 
 from ..tree._builder import growth_order, kernel_inputs, rules_for_total_weight
 from ..tree._classes import tree_class_statistics
@@ -31,7 +31,7 @@ from ..tree._kernels_entries import forest_kernel
 from ..tree._settings import regression_offset
 from ._bootstrap import forest_tree_weights, subsample_weights
 
-__all__ = ["estimator_like", "grow_in_batches", "grows_in_batches"]
+__all__ = ["estimator_like", "grow_in_batches"]
 
 
 def estimator_like(template, **changes):
@@ -44,24 +44,6 @@ def estimator_like(template, **changes):
     estimator = object.__new__(type(template))
     estimator.__dict__.update(template.__dict__, **changes)
     return estimator
-
-
-def grows_in_batches(forest, params):
-    """Whether ``forest``'s trees grow in batches: best or random splits chosen by gain
-    (categorical features included), on rows unweighted or weighted (each tree's weights are
-    ``_bootstrap.forest_tree_weights``, "balanced_subsample" included); a classifier, or a
-    regressor under the squared error (centred or raw sums), Poisson's criterion or the
-    absolute error."""
-    regression = isinstance(forest, RegressorMixin) and (
-        params.criterion in _BATCH_REGRESSION_CRITERIA
-    )
-    return (isinstance(forest, ClassifierMixin) or regression) and params.selection == "gain"
-
-
-# Regression criteria the batches grow: statistics (w, w d, w d^2) of the centred targets d
-# (the absolute error's too, d = y, its values and impurities the medians of each node's
-# rows), or Poisson's (w, w y, w y log y) (``_kernels_forest._centred_rows``).
-_BATCH_REGRESSION_CRITERIA = ("squared_error", "friedman_mse", "poisson", "absolute_error")
 
 
 def grow_in_batches(forest, data, draws, params, template):

@@ -33,7 +33,6 @@ import numbers
 import warnings
 
 import numpy as np
-from joblib import Parallel, delayed
 from scipy import sparse
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.metrics import accuracy_score, r2_score
@@ -51,8 +50,8 @@ from ..tree._settings import CLASS_WEIGHTS, check_sample_weight, class_weights
 from ..tree._splitter import sort_features
 from ..tree._tree import pack_trees
 from ..tree._validation import check_class_targets, check_predict_rows, round_for_fit
-from ._batches import estimator_like, grow_in_batches, grows_in_batches
-from ._bootstrap import bootstrap_indices, bootstrap_size, forest_tree_weights
+from ._batches import grow_in_batches
+from ._bootstrap import bootstrap_indices, bootstrap_size
 from ._ensemble import EnsembleProtocol
 
 __all__ = [
@@ -283,28 +282,11 @@ class BaseForest(EnsembleProtocol, BaseEstimator):
         # Sorted once for all trees (random splits read X unsorted: ``search_layout``); each
         # tree keeps the orders of its rows and reads their values from X.
         sorted_rows = sort_features(X) if params.splitter == "best" else None
-        names = getattr(self, "feature_names_in_", None)
         template = params.estimator(self._tree_class)
-
-        classes_of = y if subsample_classes else None
-
-        def fit_one(seed, generator_seed):
-            weight = forest_tree_weights(seed, n_samples, n_draws, weights, classes_of)
-            tree = estimator_like(template, random_state=seed)
-            return tree._fit_in_forest(X, y, weight, sorted_rows, params, names, generator_seed)
-
         # Each tree's generator seed is the first draw of RandomState(its seed), as the tree's
         # own fit would draw it; all at once, in compiled code (``_draws``).
-        grown_seeds = generator_seeds(seeds)
-        if grows_in_batches(self, params):
-            draws = (seeds, grown_seeds, n_draws, weights, classes_of)
-            grown = grow_in_batches(self, (X, y, sorted_rows), draws, params, template)
-        else:
-            # Threads share X and the sorted orders; the compiled growth releases the GIL.
-            grown = Parallel(n_jobs=self.n_jobs, prefer="threads")(
-                delayed(fit_one)(seed, int(grown))
-                for seed, grown in zip(seeds, grown_seeds, strict=True)
-            )
+        draws = (seeds, generator_seeds(seeds), n_draws, weights, y if subsample_classes else None)
+        grown = grow_in_batches(self, (X, y, sorted_rows), draws, params, template)
         self.estimators_ = [*kept, *grown]
         self._seeds = np.concatenate([getattr(self, "_seeds", seeds[:0])[: len(kept)], seeds])
         # How the bootstrap rows are drawn again (out of bag, ``estimators_samples_``), under

@@ -45,6 +45,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from ..tree._kernels_traversal import MISSING_AS_ZERO, MISSING_CHILD, MISSING_ZERO, ZERO_WIDTH
 from ._build import LIMITS, ModelFileError
 from ._oblivious import oblivious_inputs, oblivious_kernel
 from ._scan import threshold_table
@@ -53,8 +54,7 @@ from ._walk import both_scores, leaf_ids, leaf_scores, tie_counts
 __all__ = ["MISSING_KINDS", "Pack", "both_walk", "cast_rows", "code_table_shape", "count_ties",
            "leaf_nodes", "pack", "raw_scores"]  # fmt: skip
 
-MISSING_KINDS = {"default": 0, "zero": 1, "as_zero": 2}
-_ZERO = float(np.float32(1e-35))  # LightGBM's kZeroThreshold, a float
+MISSING_KINDS = {"default": MISSING_CHILD, "zero": MISSING_ZERO, "as_zero": MISSING_AS_ZERO}
 _MIN_ROWS_PER_THREAD = 5_000
 _POOL, _LOCK = None, threading.Lock()
 # A tree is walked in lock-step to its deepest leaf, unless that is this many times deeper
@@ -309,7 +309,7 @@ def cast_rows(X, precision, tiny_as_zero=False):
         with np.errstate(over="ignore"):
             X = X.astype(np.float32).astype(np.float64)
     if tiny_as_zero:
-        X = np.where(np.abs(X) <= _ZERO, 0.0, X)
+        X = np.where(np.abs(X) <= ZERO_WIDTH, 0.0, X)
     return X
 
 

@@ -546,9 +546,7 @@ def _own_score(data, splits, tree, node):
     left = np.isin(values, codes) if codes is not None else values <= tree.threshold[node]
     stats = data.stats[:, rows[left]].sum(axis=1)
     parent = splits.parent
-    return float(
-        data.criterion.score(stats[:, None], (parent - stats)[:, None], parent[:, None])[0]
-    )
+    return float(data.criterion.score(stats, parent))
 
 
 def _candidate_description(tree, splits, index, names):

@@ -307,7 +307,7 @@ def node_splits(data, rows):
         left=left,
         n_left=np.concatenate([p["n_left"] for p in parts]).astype(np.intp),
         parent=parent,
-        score=data.criterion.score(left, parent_b - left, parent_b),
+        score=data.criterion.score(left, parent_b),
         extremes=extremes,
         exact=all(p.get("exact", True) for p in parts),
     )
@@ -316,9 +316,7 @@ def node_splits(data, rows):
 # -------------------------------------------------------------------- removals
 def _scores(data, left, parent, n_left, n_right):
     """Scores of candidates from side statistics; -inf where a side is too small."""
-    parent = np.broadcast_to(parent, left.shape)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        score = data.criterion.score(left, parent - left, parent)
+    score = data.criterion.score(left, parent)
     msl = data.min_samples_leaf
     return np.where((n_left >= msl) & (n_right >= msl), score, -np.inf)
 

@@ -108,9 +108,7 @@ def best_categorical_split(
     if not valid.any():
         return None
     scores = np.full(left.shape[1], -np.inf)
-    scores[valid] = criterion.score(
-        left[:, valid], right[:, valid], np.broadcast_to(parent, left.shape)[:, valid]
-    )
+    scores[valid] = criterion.score(left[:, valid], parent)
     best = int(np.argmax(scores))
     return {
         "codes": np.sort(sets[best]),

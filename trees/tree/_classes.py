@@ -268,28 +268,21 @@ class BaseDecisionTree(BaseEstimator):
         tags.input_tags.allow_nan = routes_missing(self)
         return tags
 
-    def _fit_in_forest(self, X, y, sample_weight, sorted_rows, params, feature_names=None,
+    def _forest_growth(self, X, y, sample_weight, sorted_rows, params, feature_names=None,
                        generator_seed=None):  # fmt: skip
-        """Grow on the rows of positive weight, without validation (a forest's tree).
+        """The growth of a forest's tree, still a single leaf, without validation.
 
         The forest validated its settings (``params``, this tree's), ``X``
         (already in the tree's precision) and ``y`` (class indices for a
         classifier) once and sorted ``X`` once (``sorted_rows``, the orders;
-        None for random splits, which need no sort); each tree keeps the rows
-        of its bootstrap sample from those orders and reads their values from
-        ``X`` (``_splitter.search_layout``) instead of sorting afresh. The tree
-        is the one :meth:`fit` grows on the same rows and weights: rows keep
-        their order, so the same statistics are summed in the same order.
+        None for random splits, which need no sort); the tree keeps the rows
+        of positive ``sample_weight`` from those orders and reads their values
+        from ``X`` (``_splitter.search_layout``) instead of sorting afresh.
+        Grown alone (``_grow_and_keep``) it is the tree :meth:`fit` grows on the
+        same rows and weights: rows keep their order, so the same statistics
+        are summed in the same order. The forest's batches read its settings,
+        rules and plan (``ensemble._batches``) and grow the same trees.
         """
-        return self._grow_and_keep(
-            self._forest_growth(
-                X, y, sample_weight, sorted_rows, params, feature_names, generator_seed
-            )
-        )
-
-    def _forest_growth(self, X, y, sample_weight, sorted_rows, params, feature_names=None,
-                       generator_seed=None):  # fmt: skip
-        """The growth of a forest's tree, still a single leaf (:meth:`_fit_in_forest`)."""
         present = sample_weight > 0
         kept = search_layout(X, params.splitter, present, sorted_rows)
         self._record_forest_fit(params, X.shape, float(sample_weight.sum()), feature_names)
@@ -318,7 +311,7 @@ class BaseDecisionTree(BaseEstimator):
 
     def _adopt_batch_tree(self, params, shape, total_weight, feature_names, classes, tree):
         """Become the fitted tree a forest's batch grew (``ensemble._batches``): the attributes
-        :meth:`_fit_in_forest` sets, with ``tree`` as ``tree_`` (``classes`` None: regression)."""
+        :meth:`_forest_growth` records, with ``tree`` as ``tree_`` (``classes`` None: regression)."""
         self._record_forest_fit(params, shape, total_weight, feature_names)
         if classes is not None:
             self.classes_ = classes

@@ -20,11 +20,28 @@ source 004's own chi-square metric for ``"report_chi2"`` (see
 To keep the search fast a criterion first computes a *proxy* that orders the
 candidates of one node exactly as the score does (scikit-learn's "proxy
 improvement"), and turns proxies into scores only where they are needed.
+
+Each formula has one body, compiled (``_kernels_criteria``), which the split
+search calls per candidate and the methods here call through compiled loops
+over many nodes or candidates. A candidate is its left child's statistics and
+its parent's (the right child is ``parent - left``). The readable numpy
+formulas are the tests' reference (``tests/criterion_reference.py``).
 """
 
-from abc import ABC, abstractmethod
-
 import numpy as np
+
+from ._kernels_criteria import (
+    KERNEL_IDS,
+    acceptance_loop,
+    candidate_loop,
+    gain_loop,
+    improvement_loop,
+    node_loop,
+    proxy,
+    rule_impurity,
+    score_from_proxy,
+)
+from ._kernels_criteria import impurity as node_impurity
 
 # Sums at most this are not positive (a Poisson child's, as scikit-learn's EPSILON).
 EPSILON = np.finfo(np.float64).eps
@@ -61,22 +78,50 @@ def _safe_divide(num, den):
     return out
 
 
-def _xlogx(p):
-    """``p * log2(p)`` with 0 for p = 0."""
-    logs = np.zeros_like(p)
-    np.log2(p, out=logs, where=p > 0)
-    return p * logs
+def _rows(stats, shape):
+    """``stats`` (statistics along the first axis) broadcast to ``shape`` after that axis, as
+    one C-contiguous row per node or candidate (the compiled loops' layout)."""
+    stats = np.broadcast_to(stats, stats.shape[:1] + shape)
+    return np.ascontiguousarray(stats.reshape(stats.shape[0], -1).T)
 
 
-class Criterion(ABC):
+def _flat(values, shape):
+    """``values`` broadcast to ``shape``, as one contiguous float64 row."""
+    return np.ascontiguousarray(np.broadcast_to(values, shape), dtype=np.float64).ravel()
+
+
+def _node_formula(formula, crit, stats):
+    """``formula`` (``_kernels_criteria.impurity`` or ``rule_impurity``) of the statistics
+    ``stats`` of shape ``(n_stats, ...)``, shape ``stats.shape[1:]``."""
+    stats = np.asarray(stats, dtype=np.float64)
+    shape = stats.shape[1:]
+    out = np.empty(int(np.prod(shape)))
+    node_loop(formula, crit)(_rows(stats, shape), out)
+    return out.reshape(shape)[()]
+
+
+def _candidate_formula(loop, first, parent, per_row=True):
+    """``loop`` (a compiled loop over candidates) of ``first`` and ``parent`` (statistics of
+    shape ``(n_stats, ...)``), broadcast against each other; ``per_row`` False: ``first``
+    holds one value per candidate (a proxy), not statistics."""
+    first = np.asarray(first, dtype=np.float64)
+    parent = np.asarray(parent, dtype=np.float64)
+    shape = np.broadcast_shapes(first.shape[1:] if per_row else first.shape, parent.shape[1:])
+    out = np.empty(int(np.prod(shape)))
+    loop(_rows(first, shape) if per_row else _flat(first, shape), _rows(parent, shape), out)
+    return out.reshape(shape)[()]
+
+
+class Criterion:
     """Interface shared by the classification and regression criteria.
 
-    ``refuses_zero_gain``: whether a split whose gain is zero is refused
-    (see :class:`Misclassification`; ``StoppingRules.accepts`` applies it);
-    ``centres_targets``: whether a regression criterion's statistics may be
-    sums of y minus its mean (not :class:`Poisson`'s); ``needs_rows``:
-    whether impurities and values come from a node's rows rather than its
-    statistics (:class:`AbsoluteError`).
+    Statistics lie along the first axis of every array (module docstring);
+    the formulas broadcast over the other axes. ``refuses_zero_gain``: whether
+    a split whose gain is zero is refused (see :class:`Misclassification`;
+    ``StoppingRules.accepts`` applies it); ``centres_targets``: whether a
+    regression criterion's statistics may be sums of y minus its mean (not
+    :class:`Poisson`'s); ``needs_rows``: whether impurities and values come
+    from a node's rows rather than its statistics (:class:`AbsoluteError`).
     """
 
     name = ""
@@ -86,45 +131,61 @@ class Criterion(ABC):
     centres_targets = True
     needs_rows = False
 
-    @abstractmethod
+    @property
+    def kernel_id(self):
+        """The criterion's id in the compiled formulas (``_kernels_criteria.KERNEL_IDS``)."""
+        return KERNEL_IDS[self.name]
+
     def impurity(self, stats):
-        """Impurity of the rows summarised by ``stats`` (shape ``stats.shape[1:]``)."""
-
-    @abstractmethod
-    def proxy(self, left, right, parent):
-        """A quantity ordering one node's candidates as :meth:`score` does."""
-
-    @abstractmethod
-    def score_from_proxy(self, proxy, parent):
-        """Turn proxies into scores (``parent`` broadcasts against ``proxy``)."""
-
-    def score(self, left, right, parent):
-        """Score of candidate splits (gain, or chi-square for ``"chi2"``)."""
-        return self.score_from_proxy(self.proxy(left, right, parent), parent)
-
-    def gain(self, left, right, parent):
-        """Impurity decrease ``G``; equal to :meth:`score` except for ``"chi2"``."""
-        return self.score(left, right, parent)
+        """Impurity of the rows summarised by ``stats`` (shape ``stats.shape[1:]``;
+        ``_kernels_criteria.impurity``)."""
+        return _node_formula(node_impurity, self.kernel_id, stats)
 
     def rule_impurity(self, stats):
         """The impurity the node rules compare with ``EPSILON`` (at or below it a node is pure,
         a leaf): the criterion's own, except where an index never reaches 0
-        (:class:`ReportMisclassification`). The compiled rule is
-        ``_kernels_criteria.rule_impurity``."""
-        return self.impurity(stats)
+        (:class:`ReportMisclassification`; ``_kernels_criteria.rule_impurity``)."""
+        return _node_formula(rule_impurity, self.kernel_id, stats)
 
-    @staticmethod
-    def accepts_score(score):
+    def proxy(self, left, parent):
+        """A quantity ordering one node's candidates as :meth:`score` does
+        (``_kernels_criteria.proxy``)."""
+        return _candidate_formula(candidate_loop(proxy, self.kernel_id), left, parent)
+
+    def score_from_proxy(self, proxies, parent):
+        """Turn proxies into scores (``parent`` broadcasts against ``proxies``;
+        ``_kernels_criteria.score_from_proxy``)."""
+        loop = candidate_loop(score_from_proxy, self.kernel_id)
+        return _candidate_formula(loop, proxies, parent, per_row=False)
+
+    def score(self, left, parent):
+        """Score of candidate splits (gain, or chi-square for ``"chi2"``)."""
+        return self.score_from_proxy(self.proxy(left, parent), parent)
+
+    def gain(self, left, parent):
+        """Impurity decrease ``G``; equal to :meth:`score` except for the chi-squares, whose
+        gain is Gini's (``_kernels_criteria.gain``)."""
+        return _candidate_formula(gain_loop(self.kernel_id), left, parent)
+
+    def accepts_score(self, score):
         """Whether a node may split on a candidate of this score (vectorised): always, except
         for source 004's criteria, which need a score above 0 as the report's code does
         (``_kernels_criteria.accepts_score``)."""
-        return np.ones(np.shape(score), dtype=bool)
+        shape = np.shape(score)
+        out = np.empty(int(np.prod(shape)), dtype=np.bool_)
+        acceptance_loop(self.kernel_id)(_flat(score, shape), out)
+        return out.reshape(shape)
 
-    @staticmethod
-    def weighted_improvement(node_weight, total_weight, gain):
+    def weighted_improvement(self, node_weight, total_weight, gain):
         """The improvement ``min_impurity_decrease`` and best-first growth compare:
-        ``w_t / w * G`` (scikit-learn's; :class:`FriedmanMSE` differs)."""
-        return node_weight / total_weight * gain
+        ``w_t / w * G`` (scikit-learn's; :class:`FriedmanMSE`'s is ``G``;
+        ``_kernels_criteria.weighted_improvement``)."""
+        shape = np.broadcast_shapes(np.shape(node_weight), np.shape(gain))
+        out = np.empty(int(np.prod(shape)))
+        improvement_loop(self.kernel_id)(
+            _flat(node_weight, shape), float(total_weight), _flat(gain, shape), out
+        )
+        return out.reshape(shape)[()]
 
 
 class ClassificationCriterion(Criterion):
@@ -160,17 +221,6 @@ class ClassificationCriterion(Criterion):
         shares = _safe_divide(stats, stats.sum(axis=0))
         return shares.T if shares.ndim <= 2 else np.moveaxis(shares, 0, -1)
 
-    def score_from_proxy(self, proxy, parent):
-        """Default: the proxy is ``w * G`` minus the parent's ``w * I``; see subclasses."""
-        w = self.weight(parent)
-        return _safe_divide(proxy + w * self.impurity(parent), w)
-
-    def proxy(self, left, right, parent):
-        """``-(w_L I(S_L) + w_R I(S_R))``."""
-        return -(
-            self.weight(left) * self.impurity(left) + self.weight(right) * self.impurity(right)
-        )
-
 
 class Gini(ClassificationCriterion):
     r"""Gini impurity :math:`1 - \sum_k p_k^2`.
@@ -181,19 +231,6 @@ class Gini(ClassificationCriterion):
 
     name = "gini"
 
-    def impurity(self, stats):
-        w = self.weight(stats)
-        return 1.0 - _safe_divide((stats * stats).sum(axis=0), w * w)
-
-    def proxy(self, left, right, parent):
-        return _safe_divide((left * left).sum(axis=0), self.weight(left)) + _safe_divide(
-            (right * right).sum(axis=0), self.weight(right)
-        )
-
-    def score_from_proxy(self, proxy, parent):
-        w = self.weight(parent)
-        return _safe_divide(proxy - _safe_divide((parent * parent).sum(axis=0), w), w)
-
 
 class Entropy(ClassificationCriterion):
     r"""Shannon entropy in bits, :math:`-\sum_k p_k \log_2 p_k` (as scikit-learn).
@@ -202,10 +239,6 @@ class Entropy(ClassificationCriterion):
     """
 
     name = "entropy"
-
-    def impurity(self, stats):
-        p = _safe_divide(stats, self.weight(stats))
-        return -_xlogx(p).sum(axis=0)
 
 
 class Misclassification(ClassificationCriterion):
@@ -235,15 +268,6 @@ class Misclassification(ClassificationCriterion):
     name = "misclassification"
     refuses_zero_gain = True
 
-    def impurity(self, stats):
-        return 1.0 - _safe_divide(stats.max(axis=0), self.weight(stats))
-
-    def proxy(self, left, right, parent):
-        return left.max(axis=0) + right.max(axis=0)
-
-    def score_from_proxy(self, proxy, parent):
-        return _safe_divide(proxy - parent.max(axis=0), self.weight(parent))
-
 
 class ChiSquare(ClassificationCriterion):
     r"""Pearson's chi-square statistic of the children's class table.
@@ -263,23 +287,6 @@ class ChiSquare(ClassificationCriterion):
     """
 
     name = "chi2"
-
-    def impurity(self, stats):
-        return Gini().impurity(stats)
-
-    def proxy(self, left, right, parent):
-        shares = _safe_divide(parent, self.weight(parent))
-        statistic = 0.0
-        for child in (left, right):
-            expected = self.weight(child) * shares
-            statistic = statistic + _safe_divide((child - expected) ** 2, expected).sum(axis=0)
-        return statistic
-
-    def score_from_proxy(self, proxy, parent):
-        return proxy
-
-    def gain(self, left, right, parent):
-        return Gini().score(left, right, parent)
 
 
 class SquaredError(Criterion):
@@ -310,19 +317,6 @@ class SquaredError(Criterion):
         """Weighted mean of y (of the *centred* y; the builder adds the offset)."""
         return _safe_divide(stats[1], stats[0])[..., None]
 
-    def impurity(self, stats):
-        mean = _safe_divide(stats[1], stats[0])
-        return np.maximum(_safe_divide(stats[2], stats[0]) - mean * mean, 0.0)
-
-    def proxy(self, left, right, parent):
-        return _safe_divide(left[1] * left[1], left[0]) + _safe_divide(
-            right[1] * right[1], right[0]
-        )
-
-    def score_from_proxy(self, proxy, parent):
-        w = parent[0]
-        return _safe_divide(proxy - _safe_divide(parent[1] * parent[1], w), w)
-
 
 class ReportChiSquare(ClassificationCriterion):
     r"""The chi-square metric of source 004 as its code computes it (``chi_square``).
@@ -352,41 +346,6 @@ class ReportChiSquare(ClassificationCriterion):
     """
 
     name = "report_chi2"
-
-    def impurity(self, stats):
-        return Gini().impurity(stats)
-
-    def proxy(self, left, right, parent):
-        shares = _safe_divide(parent, self.weight(parent))
-        failing = self._child(right, self.weight(right), shares)
-        return failing + self._child(left, self.weight(left), shares)
-
-    @staticmethod
-    def _child(child, w_child, shares):
-        """One child's sum (``_kernels_criteria._report_chi2_child``): its first present
-        class's term plus the sequential sum of the others'."""
-        first = np.zeros(np.shape(w_child))
-        rest = np.zeros(np.shape(w_child))
-        seen = np.zeros(np.shape(w_child), dtype=bool)
-        for k in range(child.shape[0]):
-            expected = w_child * shares[k]
-            deviation = child[k] - expected
-            term = np.sqrt(_safe_divide(deviation * deviation, expected))
-            present = child[k] > 0
-            rest = np.where(present & seen, rest + term, rest)
-            first = np.where(present & ~seen, term, first)
-            seen = seen | present
-        return first + rest
-
-    def score_from_proxy(self, proxy, parent):
-        return proxy
-
-    def gain(self, left, right, parent):
-        return Gini().score(left, right, parent)
-
-    @staticmethod
-    def accepts_score(score):
-        return score > 0
 
 
 class ReportMisclassification(ClassificationCriterion):
@@ -419,27 +378,6 @@ class ReportMisclassification(ClassificationCriterion):
 
     name = "report_misclassification"
 
-    def impurity(self, stats):
-        present = np.where(stats > 0, stats, np.inf)
-        smallest = present.min(axis=0)
-        return np.where(np.isfinite(smallest), smallest, 0.0)
-
-    def proxy(self, left, right, parent):
-        w = self.weight(parent)
-        measure = 0.0 + _safe_divide(self.weight(right), w) * self.impurity(right)
-        measure = measure + _safe_divide(self.weight(left), w) * self.impurity(left)
-        return self.impurity(parent) - measure
-
-    def score_from_proxy(self, proxy, parent):
-        return proxy
-
-    def rule_impurity(self, stats):
-        return Entropy().impurity(stats)
-
-    @staticmethod
-    def accepts_score(score):
-        return score > 0
-
 
 CRITERIA_CLF = {
     "gini": Gini,
@@ -467,19 +405,6 @@ class FriedmanMSE(SquaredError):
     """
 
     name = "friedman_mse"
-
-    @staticmethod
-    def weighted_improvement(node_weight, total_weight, gain):
-        """scikit-learn's Friedman improvement is :math:`G` itself, not weighted by the node's
-        share of the rows (its ``impurity_improvement`` divides by the node's weight)."""
-        return gain
-
-    def proxy(self, left, right, parent):
-        diff = right[0] * left[1] - left[0] * right[1]
-        return _safe_divide(diff * diff, left[0] * right[0])
-
-    def score_from_proxy(self, proxy, parent):
-        return _safe_divide(proxy, parent[0])
 
 
 class Poisson(Criterion):
@@ -539,25 +464,6 @@ class Poisson(Criterion):
         """Weighted mean of y."""
         return _safe_divide(stats[1], stats[0])[..., None]
 
-    @staticmethod
-    def _s_log_mean(stats):
-        """``S log(S / w)``, 0 where ``S <= 0``."""
-        s, w = stats[1], stats[0]
-        positive = (s > 0) & (w > 0)
-        ratio = np.where(positive, _safe_divide(s, w), 1.0)
-        return np.where(positive, s * np.log(ratio), 0.0)
-
-    def impurity(self, stats):
-        return np.maximum(_safe_divide(stats[2] - self._s_log_mean(stats), stats[0]), 0.0)
-
-    def proxy(self, left, right, parent):
-        value = self._s_log_mean(left) + self._s_log_mean(right)
-        refused = (left[1] <= EPSILON) | (right[1] <= EPSILON)
-        return np.where(refused, -np.inf, value)
-
-    def score_from_proxy(self, proxy, parent):
-        return _safe_divide(proxy - self._s_log_mean(parent), parent[0])
-
 
 class AbsoluteError(Criterion):
     r"""Absolute error about the weighted median, scikit-learn's ``"absolute_error"``.
@@ -597,7 +503,7 @@ class AbsoluteError(Criterion):
             "criterion='squared_error'."
         )
 
-    impurity = proxy = score_from_proxy = value = _no_sums
+    impurity = rule_impurity = proxy = score_from_proxy = score = gain = value = _no_sums
 
 
 CRITERIA_REG = {"squared_error": SquaredError, "friedman_mse": FriedmanMSE, "poisson": Poisson}

@@ -602,7 +602,7 @@ class GrowingTree:
         left_rows = rows[np.isin(self.X[rows, choice.feature], choice.codes)]
         left = self.row_stats[:, left_rows].sum(axis=1)
         parent = table.parent[:, node_in_batch]
-        gain = self.criterion.gain(left, parent - left, parent)
+        gain = self.criterion.gain(left, parent)
         return float(
             self.criterion.weighted_improvement(
                 self.criterion.weight(parent), self.total_weight, gain
@@ -611,10 +611,10 @@ class GrowingTree:
 
     def improvement(self, table, feature, position, node_in_batch):
         """Weighted impurity decrease ``w_t / w * G`` of candidates of a table."""
-        left, right = table.children(feature, position, node_in_batch)
+        left, _ = table.children(feature, position, node_in_batch)
         parent = table.parent[:, node_in_batch]
         weight = self.criterion.weight(parent)
-        gain = self.criterion.gain(left, right, parent)
+        gain = self.criterion.gain(left, parent)
         return self.criterion.weighted_improvement(weight, self.total_weight, gain)
 
     # ------------------------------------------------------------- splitting

@@ -26,6 +26,8 @@ in registers, without a call. Given an id known only at run time (the split
 tables, the cultivated forest) it tests the id, every criterion compiled.
 """
 
+from functools import cache
+
 import numpy as np
 from numba import njit, types
 from numba.extending import overload
@@ -42,10 +44,15 @@ __all__ = [
     "REPORT_CHI2",
     "REPORT_MISCLASSIFICATION",
     "SQUARED_ERROR",
+    "acceptance_loop",
     "accepts_score",
+    "candidate_loop",
     "gain",
+    "gain_loop",
     "impurity",
+    "improvement_loop",
     "is_regression",
+    "node_loop",
     "proxy",
     "right_weight",
     "rule_impurity",
@@ -527,3 +534,76 @@ def gain(left, parent, crit):
     if crit in (CHI2, REPORT_CHI2):
         return score_from_proxy(_gini_proxy(left, parent), parent, GINI)
     return score_from_proxy(proxy(left, parent, crit), parent, crit)
+
+
+# ------------------------------------------------------------------ many nodes or candidates
+# ``_criterion`` scores many nodes or candidates through these loops, one per formula and
+# criterion: its closure holds the id, so numba compiles that criterion alone and caches it
+# by the id (as the plans, ``_kernels_plan``). Row ``j`` (one per node or candidate) -> ``out[j]``.
+_LOOP = {"cache": True, "nogil": True, "error_model": "numpy"}
+
+
+@cache
+def node_loop(formula, crit):
+    """``each(stats, out)``: ``formula(stats[j], crit)`` of each row of ``stats``; ``formula``
+    :func:`impurity` or :func:`rule_impurity` (a Python function numba compiles by its
+    overload: held by the closure, it is part of the cache key by its module and name)."""
+
+    @njit(**_LOOP)
+    def each(stats, out):
+        for j in range(out.shape[0]):
+            out[j] = formula(stats[j], crit)
+
+    return each
+
+
+@cache
+def candidate_loop(formula, crit):
+    """``each(first, parent, out)``: ``formula(first[j], parent[j], crit)`` of each candidate;
+    ``formula`` :func:`proxy` (``first``: the left children's statistics) or
+    :func:`score_from_proxy` (``first``: the proxies), as :func:`node_loop`."""
+
+    @njit(**_LOOP)
+    def each(first, parent, out):
+        for j in range(out.shape[0]):
+            out[j] = formula(first[j], parent[j], crit)
+
+    return each
+
+
+@cache
+def gain_loop(crit):
+    """``each(left, parent, out)``: :func:`gain` of each candidate (not :func:`candidate_loop`:
+    numba keys a closure's compiled function by its process's identity, and would not cache)."""
+
+    @njit(**_LOOP)
+    def each(left, parent, out):
+        for j in range(out.shape[0]):
+            out[j] = gain(left[j], parent[j], crit)
+
+    return each
+
+
+@cache
+def acceptance_loop(crit):
+    """``each(scores, out)``: :func:`accepts_score` of each score (``out`` of booleans)."""
+
+    @njit(**_LOOP)
+    def each(scores, out):
+        for j in range(out.shape[0]):
+            out[j] = accepts_score(scores[j], crit)
+
+    return each
+
+
+@cache
+def improvement_loop(crit):
+    """``each(node_weight, total_weight, gains, out)``: :func:`weighted_improvement` of each
+    candidate (``node_weight`` and ``gains`` one value per candidate)."""
+
+    @njit(**_LOOP)
+    def each(node_weight, total_weight, gains, out):
+        for j in range(out.shape[0]):
+            out[j] = weighted_improvement(node_weight[j], total_weight, gains[j], crit)
+
+    return each

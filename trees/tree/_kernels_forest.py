@@ -4,8 +4,9 @@ A forest of the paper's sizes (a few hundred rows) spends more time in the
 Python around each tree (its weights, its rows' layout and statistics, the
 call into the growth loop) than in the growth itself. :func:`grow_trees` does
 that work for many trees in one call, tree after tree, step for step as the
-per-tree path does (``ensemble._forest`` and ``tree._classes._fit_in_forest``,
-``_growth.GrowingTree``), so that it grows the same trees to the bit:
+tree grown alone does (``tree._classes._forest_growth``, ``_growth.GrowingTree``; the
+tests keep that per-tree path as the reference), so that it grows the same trees to the
+bit:
 
 * the tree's weights: how many times its bootstrap sample draws each row
   (``_kernels_draws``, numpy's ``RandomState(seed).randint``), or 1 for every
@@ -22,8 +23,7 @@ per-tree path does (``ensemble._forest`` and ``tree._classes._fit_in_forest``,
   own generator; a regression node's value is the mean of its own rows
   (``node_means``).
 
-It covers the trees the forest's fast path sends here
-(``ensemble._batches.grows_in_batches``). One kernel serves both tasks (the
+It grows every forest's trees (``ensemble._batches``). One kernel serves both tasks (the
 targets as float64, class ids for classification): each kernel that calls the
 growth loop costs seconds of compiling.
 """

@@ -2,17 +2,22 @@
 
 :func:`best_gini_gains` scores the best Gini gain over the thresholds of
 one sorted feature for the observed labels and for each permutation of them,
-one pass per permutation with running class counts, in place of the numpy
-version's one-hot table of ``(permutations x rows x classes)`` and its cumulative
-sums (``trees.tree._pvalues``). The arithmetic is the numpy version's in the
-same order, on the same exact integer counts, so the gains, and hence the
-p-values and the trees grown on them, are equal to the bit (a test).
+one pass per permutation with running class counts. Each threshold is scored
+by the criteria's own compiled Gini formulas (``_kernels_criteria``: its proxy
+per threshold, the gain of the best proxy), on exact integer counts, so the
+gains, and hence the p-values and the trees grown on them, are those a Gini
+split table gives.
 """
 
 import numpy as np
 from numba import njit
 
+from ._kernels_criteria import GINI, PROXIES, SCORES
+
 __all__ = ["best_gini_gains"]
+
+_gini_proxy = PROXIES[GINI]
+_gini_score = SCORES[GINI]
 
 
 @njit(cache=True, nogil=True)
@@ -36,16 +41,14 @@ def best_gini_gains(xs, labels, orders, n_classes, out):
     -----
     For a split after row ``i``: ``proxy = sum_c L_c^2 / n_L + sum_c R_c^2 / n_R``,
     ``gain = (proxy - sum_c S_c^2 / n) / n``, with class counts ``L_c`` left,
-    ``R_c = S_c - L_c`` right and ``S_c`` in all (source 001, eq. 2).
+    ``R_c = S_c - L_c`` right and ``S_c`` in all (source 001, eq. 2). The gain
+    grows with the proxy (and rounding keeps that order), so the best gain is
+    the gain of the best proxy.
     """
     n = xs.shape[0]
     totals = np.zeros(n_classes)
     for i in range(n):
         totals[labels[i]] += 1.0
-    parent = 0.0
-    for c in range(n_classes):
-        parent += totals[c] * totals[c]
-    parent /= n
     left = np.empty(n_classes)
     for b in range(orders.shape[0] + 1):
         left[:] = 0.0
@@ -53,16 +56,6 @@ def best_gini_gains(xs, labels, orders, n_classes, out):
         for i in range(n - 1):
             label = labels[i] if b == 0 else labels[orders[b - 1, i]]
             left[label] += 1.0
-            if not xs[i + 1] > xs[i]:
-                continue
-            squares_left = 0.0
-            squares_right = 0.0
-            for c in range(n_classes):
-                right = totals[c] - left[c]
-                squares_left += left[c] * left[c]
-                squares_right += right * right
-            proxy = squares_left / (i + 1) + squares_right / (n - i - 1)
-            gain = (proxy - parent) / n
-            if gain > best:
-                best = gain
-        out[b] = best
+            if xs[i + 1] > xs[i]:
+                best = max(best, _gini_proxy(left, totals))
+        out[b] = _gini_score(best, totals) if best > -np.inf else -np.inf

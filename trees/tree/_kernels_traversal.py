@@ -45,8 +45,15 @@ __all__ = [
     "ROUTE_NODES",
     "ROUTE_NODES_F",
     "ROUTE_SIGN",
+    "ZERO_WIDTH",
+    "MISSING_AS_ZERO",
+    "MISSING_CHILD",
+    "MISSING_ZERO",
+    "child_of",
+    "code_goes_left",
     "decision_paths",
     "forest_predict",
+    "goes_left",
     "predict_values",
     "route",
 ]
@@ -61,32 +68,65 @@ NODE_COLUMNS = 5
 _INLINE = {"cache": True, "nogil": True, "error_model": "numpy", "inline": "always"}
 
 
-@njit(**_JIT)
-def _membership_left(left_codes, sign, node, value):
-    """Whether a membership node sends the value left (unknown or invalid codes go right).
+# How a node reads NaN: it goes to the missing child; read as 0, a 0 going to the missing child
+# (LightGBM's ``missing_type=Zero``); read as 0 and compared (its ``None``).
+MISSING_CHILD, MISSING_ZERO, MISSING_AS_ZERO = range(3)
+# At most this far from 0 a value is 0 to LightGBM (its kZeroThreshold, a float).
+ZERO_WIDTH = float(np.float32(1e-35))
 
-    Not inlined: membership nodes are rare, and the walk's loop stays small.
-    """
-    code = sign[node] * value
-    invalid = left_codes.shape[1] - 1
-    if not (np.isfinite(code) and code == np.floor(code) and 0 <= code < invalid):
+
+@njit(**_INLINE)
+def goes_left(value, threshold, strict):
+    """Whether a value goes left at a threshold: ``x < t`` (``strict``) or ``x <= t``; NaN
+    never does. ``x < t`` is ``x <= t and not x == t``, bitwise: no branch in a lane walk (a
+    branch mispredicts half the time on real data: measured 4 times slower)."""
+    return (value <= threshold) & ~(strict & (value == threshold))
+
+
+@njit(**_INLINE)
+def code_goes_left(value, codes, row, truncate):
+    """Whether a value goes left at a membership node: ``codes[row, code] != 0`` (the last
+    column: codes the node does not know), the code the value itself, or truncated to an
+    integer (``truncate``: LightGBM, XGBoost); other values (NaN, negative) go right."""
+    n_codes = codes.shape[1] - 1
+    if not (0 <= value < n_codes and (truncate or value == np.floor(value))):
         return False
-    return left_codes[node, int(code)] != 0
+    return codes[row, int(value)] != 0
+
+
+@njit(**_INLINE)
+def child_of(value, test, children, membership):
+    """The child a row goes to at an internal node: the routing rule of every node-by-node
+    walk, of ``Tree`` and of ``trees.interop``. ``value``: the row's, in the precision the
+    node compares in (rows are cast before a walk); ``test``: ``(threshold, strict,
+    missing_kind)`` (:func:`goes_left`, ``MISSING_*``); ``children``: ``(left, right,
+    missing)``; ``membership``: ``(is_membership, codes, row, truncate)`` (:func:`code_goes_left`)."""
+    threshold, strict, missing_kind = test
+    left, right, missing = children
+    is_membership, codes, row, truncate = membership
+    if value != value:
+        if missing_kind == MISSING_CHILD:
+            return missing
+        value = 0.0
+    if missing_kind == MISSING_ZERO and -ZERO_WIDTH <= value <= ZERO_WIDTH:
+        return missing
+    if is_membership:
+        go_left = code_goes_left(value, codes, row, truncate)
+    else:
+        go_left = goes_left(value, threshold, strict)
+    return left if go_left else right
 
 
 @njit(**_JIT)
 def _child(tree, node, value, op):
-    """The child a row with ``value`` at the internal ``node`` goes to under ``op`` (a code)."""
-    nodes, nodes_f = tree[ROUTE_NODES], tree[ROUTE_NODES_F]
-    if nodes[node, NODE_FEATURE] < -1:
-        go_left = _membership_left(tree[ROUTE_LEFT_CODES], tree[ROUTE_SIGN], node, value)
-    elif np.isnan(value):
-        return nodes[node, NODE_MISSING]
-    elif op == LESS:
-        go_left = value < nodes_f[node, NODE_THRESHOLD]
-    else:
-        go_left = value <= nodes_f[node, NODE_THRESHOLD]
-    return nodes[node, NODE_LEFT] if go_left else nodes[node, NODE_RIGHT]
+    """The child a row with ``value`` at the internal ``node`` goes to under ``op`` (a code):
+    :func:`child_of` of the node's routing arrays (a membership node reads ``sign * x``)."""
+    nodes, nodes_f, sign = tree[ROUTE_NODES], tree[ROUTE_NODES_F], tree[ROUTE_SIGN]
+    is_membership = nodes[node, NODE_FEATURE] < -1
+    read = sign[node] * value if is_membership else value
+    test = (nodes_f[node, NODE_THRESHOLD], op == LESS, MISSING_CHILD)
+    children = (nodes[node, NODE_LEFT], nodes[node, NODE_RIGHT], nodes[node, NODE_MISSING])
+    return child_of(read, test, children, (is_membership, tree[ROUTE_LEFT_CODES], node, False))
 
 
 # Rows walked side by side: a walk is a chain of dependent loads (node, then
@@ -99,26 +139,23 @@ LANES = 8
 @njit(**_INLINE)
 def _side(value, threshold, op):
     """Column of the child a value goes to under ``op``: ``NODE_LEFT``, ``NODE_RIGHT``, or
-    ``NODE_MISSING`` for NaN, no jump.
-
-    ``x < t`` is ``x <= t and not x == t``; with bitwise operators on the
-    booleans and the column as arithmetic, the compiled walk has no branch
-    here (a branch mispredicts half the time on real data: measured 4 times
-    slower). NaN fails ``<=``, so it starts from ``NODE_RIGHT`` and moves by
-    ``NODE_MISSING - NODE_RIGHT``.
+    ``NODE_MISSING`` for NaN, no jump: :func:`child_of`'s rule for a threshold node, with
+    the column as arithmetic so that the lane walk has no branch. NaN fails
+    :func:`goes_left`, so it starts from ``NODE_RIGHT`` and moves by ``NODE_MISSING -
+    NODE_RIGHT``.
     """
-    left = (value <= threshold) & ~((op == LESS) & (value == threshold))
+    left = goes_left(value, threshold, op == LESS)
     missing = np.int64(value != value) * (NODE_MISSING - NODE_RIGHT)
     return NODE_RIGHT - np.int64(left) + missing
 
 
 @njit(**_INLINE)
-def _code_goes_left(code, node, left_codes, sign):
-    """Membership test of a category ``code`` read at ``node`` (``_membership_left``)."""
-    code = sign[node] * code
-    if not (np.isfinite(code) and code == np.floor(code) and 0 <= code < left_codes.shape[1] - 1):
-        return False
-    return left_codes[node, int(code)] != 0
+def _membership_child(nodes, X, i, node, codes, sign):
+    """The child row ``i`` goes to at membership ``node`` (:func:`code_goes_left` of ``sign * x``;
+    NaN goes right, the node's missing child, as in :func:`child_of`)."""
+    value = sign[node] * X[i, -2 - nodes[node, NODE_FEATURE]]
+    left = code_goes_left(value, codes, node, False)
+    return nodes[node, NODE_LEFT] if left else nodes[node, NODE_RIGHT]
 
 
 @njit(**_INLINE)
@@ -145,13 +182,8 @@ def _walk_rows_one(tree, X, rows, root, op, leaves, offset):
         tree[ROUTE_LEFT_CODES],
         tree[ROUTE_SIGN],
     )
-    n_codes = left_codes.shape[1] - 1  # the last column: codes the tree does not know
     lane_row, lane_node = np.full(LANES, -1, dtype=np.int64), np.zeros(LANES, dtype=np.int64)
-    following, active = rows[0], 0
-    for lane in range(LANES):
-        if following < rows[1]:
-            lane_row[lane], lane_node[lane] = following, root
-            following, active = following + 1, active + 1
+    following, active = _first_lanes(rows, root, lane_row, lane_node)
     while active > 0:
         for lane in range(LANES):
             i, node = lane_row[lane], lane_node[lane]
@@ -162,11 +194,7 @@ def _walk_rows_one(tree, X, rows, root, op, leaves, offset):
                 lane_node[lane] = nodes[node, _side(X[i, code], nodes_f[node, NODE_THRESHOLD], op)]
                 continue
             if code < -1:
-                value = sign[node] * X[i, -2 - code]
-                left = False
-                if np.isfinite(value) and value == np.floor(value) and 0 <= value < n_codes:
-                    left = left_codes[node, int(value)] != 0
-                lane_node[lane] = nodes[node, NODE_LEFT] if left else nodes[node, NODE_RIGHT]
+                lane_node[lane] = _membership_child(nodes, X, i, node, left_codes, sign)
                 continue
             leaves[0, i - offset] = node
             leaves[1, i - offset] = node
@@ -212,13 +240,11 @@ def _walk_rows_both(tree, X, rows, root, leaves, offset):
                     a, _side(X[i, code_a], nodes_f[a, NODE_THRESHOLD], LESS_EQUAL)
                 ]
             elif code_a < -1:
-                left = _code_goes_left(X[i, -2 - code_a], a, left_codes, sign)
-                lane_le[lane] = nodes[a, NODE_LEFT] if left else nodes[a, NODE_RIGHT]
+                lane_le[lane] = _membership_child(nodes, X, i, a, left_codes, sign)
             if code_b >= 0:
                 lane_lt[lane] = nodes[b, _side(X[i, code_b], nodes_f[b, NODE_THRESHOLD], LESS)]
             elif code_b < -1:
-                left = _code_goes_left(X[i, -2 - code_b], b, left_codes, sign)
-                lane_lt[lane] = nodes[b, NODE_LEFT] if left else nodes[b, NODE_RIGHT]
+                lane_lt[lane] = _membership_child(nodes, X, i, b, left_codes, sign)
             if code_a != -1 or code_b != -1:
                 continue
             leaves[0, i - offset], leaves[1, i - offset] = a, b
