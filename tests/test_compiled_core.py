@@ -175,6 +175,30 @@ def test_the_cache_guard_clears_stale_kernels(tmp_path, monkeypatch):
     assert stale.exists() and stamp == (tmp_path / "kernels.digest").read_text()
 
 
+def test_the_cache_guard_clears_interop_walks_when_the_shared_rule_changes(tmp_path, monkeypatch):
+    """``trees.interop``'s walks compile in ``child_of`` from ``trees.tree``: an edit of the
+    tree kernels clears their cached files too, and an edit of their own module as well."""
+    module = tmp_path / "_walk.py"
+    module.write_text("x = 1\n")
+    cached = tmp_path / "_walk.walk_lanes-340.py311.nbi"
+    other = tmp_path / "_scan.scan-20.py311.nbi"
+    other.write_text("x")
+    monkeypatch.setattr(_kernels_cache, "_cache_folders", lambda source: [(tmp_path, True)])
+
+    def refreshed_after(change):
+        cached.write_text("x")
+        change()
+        _kernels_cache.refresh_dependent_cache([module])
+        return not cached.exists()
+
+    assert refreshed_after(lambda: None)  # never stamped
+    assert not refreshed_after(lambda: None)  # nothing changed
+    monkeypatch.setattr(_kernels_cache, "_digest", lambda: "the tree kernels, edited")
+    assert refreshed_after(lambda: None)
+    assert refreshed_after(lambda: module.write_text("x = 2\n"))
+    assert other.exists()  # another module's kernels stay
+
+
 def _literals(numba_type):
     """The literal types inside ``numba_type`` (a tuple's members, at any depth)."""
     from numba.core import types

@@ -29,15 +29,23 @@ in lock-step (``fixed_depth``: its deepest leaf, or its mean leaf depth
 where the deepest is far deeper), then each row finishes on its own.
 """
 
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 
+from ..tree._kernels_cache import refresh_dependent_cache
 from ..tree._kernels_traversal import child_of
 
 __all__ = ["DUAL_DEPTH", "LANES", "ROW_BLOCK", "both_scores", "general_child", "leaf_ids",
            "leaf_scores", "tie_counts"]  # fmt: skip
 
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
+
+# numba checks only this file for changes, and these walks compile in the rule of
+# ``trees.tree``: their cached files go when that rule changes (before any of them loads).
+refresh_dependent_cache([Path(__file__).resolve()])
+
 ROW_BLOCK = 256  # rows walked through every tree before the next rows (they stay in cache)
 LANES = 32  # rows of a block walked through a tree side by side (measured: 8, 16, 32; 32 best)
 # The audit walks a tree of at most this many lock-step levels twice side by side, a deeper one

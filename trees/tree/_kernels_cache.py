@@ -36,7 +36,13 @@ import numba
 from numba.core import caching, config
 from numba.core.registry import cpu_target
 
-__all__ = ["compiled", "kernel_sources", "record_compiled", "refresh_cache"]
+__all__ = [
+    "compiled",
+    "kernel_sources",
+    "record_compiled",
+    "refresh_cache",
+    "refresh_dependent_cache",
+]
 
 _HERE = Path(__file__).resolve().parent
 _STAMP = "kernels.digest"
@@ -58,11 +64,12 @@ def _digest(folder=_HERE):
     return digest.hexdigest()
 
 
-def _cache_folders():
-    """``(folder, create)`` for each folder numba may cache the kernels in (module docstring);
-    ``create``: whether to make it when missing, so that it is stamped before numba fills it."""
-    source = str(_HERE / "_kernels_search.py")
-    folders = [(_HERE / "__pycache__", True)]
+def _cache_folders(source=_HERE / "_kernels_search.py"):
+    """``(folder, create)`` for each folder numba may cache the kernels of the module file
+    ``source`` in (module docstring); ``create``: whether to make it when missing, so that it is
+    stamped before numba fills it."""
+    folders = [(source.parent / "__pycache__", True)]
+    source = str(source)
     if config.CACHE_DIR:
         subpath = caching.UserProvidedCacheLocator.get_suitable_cache_subpath(source)
         folders.append((Path(config.CACHE_DIR) / subpath, True))
@@ -127,22 +134,44 @@ def record_compiled(entry):
         return
 
 
-def refresh_cache():
-    """Delete the kernels' cached files when their sources changed since they were written."""
-    digest = _digest()
-    for folder, create in _cache_folders():
-        stamp = folder / _STAMP
+def _clear_when_changed(folders, digest, stamp_name, patterns):
+    """In each of ``folders`` (``(folder, create)``), delete the files matching ``patterns``
+    unless the folder's stamp ``stamp_name`` holds ``digest``; then stamp it."""
+    for folder, create in folders:
+        stamp = folder / stamp_name
         try:
             if not (create or folder.is_dir()):
                 continue
             if stamp.exists() and stamp.read_text() == digest:
                 continue
-            for cached in [*folder.glob("_kernels_*.nb[ic]"), folder / _RECORD]:
-                cached.unlink(missing_ok=True)
+            for pattern in patterns:
+                for cached in folder.glob(pattern):
+                    cached.unlink(missing_ok=True)
             folder.mkdir(parents=True, exist_ok=True)
             stamp.write_text(digest)
         except OSError:
             continue
+
+
+def refresh_cache():
+    """Delete the kernels' cached files when their sources changed since they were written."""
+    _clear_when_changed(_cache_folders(), _digest(), _STAMP, ("_kernels_*.nb[ic]", _RECORD))
+
+
+def refresh_dependent_cache(sources):
+    """Delete the cached kernels of modules outside this package that compile this package's
+    kernels into theirs, when either changed: ``trees.interop``'s walks take a node's child
+    from ``_kernels_traversal.child_of``, and numba would otherwise keep running the old rule
+    in them after an edit of it (it checks only the calling module's own file).
+
+    ``sources``: the module files (``Path``) whose numba cache is checked, all in one folder.
+    """
+    digest = hashlib.sha256(_digest().encode())
+    for path in sorted(sources):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    patterns = [f"{path.stem}.*.nb[ic]" for path in sources]
+    _clear_when_changed(_cache_folders(sources[0]), digest.hexdigest(), "kernels.digest", patterns)
 
 
 refresh_cache()
