@@ -25,18 +25,13 @@ ALLOWED = {
 }
 # Inside trees, sub-packages import one way: interop -> studies -> ensemble -> tree.
 TREES_RANK = {"tree": 0, "ensemble": 1, "studies": 2, "interop": 3}
-# The uses of Streamlit's internals, and why. The first: no public API lets go of an uploaded file, and
+# The one use of Streamlit's internals, and why: no public API lets go of an uploaded file, and
 # Streamlit's uploader keeps a copy per session for the session's life (issue 33, item 1).
 # st.chat_input removes its files the same way; the call is guarded, so a Streamlit without it
 # only keeps the copy.
-# The second: no public API tells whether a cached function is running, and an element
-# written from one into a block made outside it fails the page (ui.engine's message; guarded:
-# without it the message is shown as before).
 INTERNALS_ALLOWED = {
     ("app_pages.data.uploader", "streamlit.runtime.scriptrunner"),
     ("app_pages.data.uploader", "streamlit.runtime.scriptrunner.get_script_run_ctx"),
-    ("ui.engine", "streamlit.runtime.scriptrunner_utils.script_run_context"),
-    ("ui.engine", "streamlit.runtime.scriptrunner_utils.script_run_context.in_cached_function"),
 }
 INTERNALS = ("streamlit.runtime", "streamlit.elements", "streamlit.web")
 # Modules that import a module whose name they compute (third-party only), and why.

@@ -156,14 +156,15 @@ def test_the_command_line_compiles_the_parts_asked_for(capsys):
 
 
 def _cached_fit_page():
-    """A page whose fit runs under st.cache_data and meets a plan this machine never
-    compiled (the preparer is called inside the cached function)."""
+    """A page whose fit runs under a cache of the app (``st.cache_data`` through
+    ``ui.cache_budget``) and meets a plan this machine never compiled (the preparer is
+    called inside the cached function)."""
     import streamlit as st
 
-    from ui import engine
+    from ui import cache_budget, engine
     from ui.engine import _prepare_plan
 
-    @st.cache_data
+    @cache_budget.data()
     def fit(seed):
         _prepare_plan("grow", None)  # as the kernels' preparer is, inside the page's fit
         return seed + 1

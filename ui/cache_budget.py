@@ -73,6 +73,8 @@ _HOLDS = {}
 _RELEASE_LISTENERS = []
 # Re-entrant: a cache cleared under the lock may run Streamlit code that calls back here.
 _LOCK = threading.RLock()
+# How deep this thread is in cached functions' bodies (:func:`computing`).
+_COMPUTING = threading.local()
 _SWEEP = []  # the process's sweep thread, once started (``ensure_session_sweep``)
 
 
@@ -284,7 +286,11 @@ def _bounded(streamlit_cache, options):
 
         @functools.wraps(func)  # Streamlit reads the name, source and parameters through it
         def computed(*args, **kwargs):
-            value = func(*args, **kwargs)  # runs only when the cache has no entry
+            _COMPUTING.depth = getattr(_COMPUTING, "depth", 0) + 1
+            try:
+                value = func(*args, **kwargs)  # runs only when the cache has no entry
+            finally:
+                _COMPUTING.depth -= 1
             cache.remember(args, kwargs, estimated_bytes(value))
             return value
 
@@ -302,6 +308,16 @@ def _bounded(streamlit_cache, options):
         return call
 
     return decorate
+
+
+def computing():
+    """Whether this thread runs the body of a function cached by :func:`data` or
+    :func:`resource` (a cache miss). Streamlit records every element such a body writes, to
+    replay it, and refuses one written into a block made outside it
+    (``CacheReplayClosureError``): code that may run there (``ui.engine``'s message) asks this
+    first. Every cache of the app is declared through this module, so the flag is the app's
+    own and no Streamlit internal is read."""
+    return getattr(_COMPUTING, "depth", 0) > 0
 
 
 def data(**options):

@@ -23,6 +23,7 @@ import time
 from lab.kernels import preparation
 from trees.kernels import PARTS, part_compiled, set_kernel_preparer, warm_up_part
 
+from . import cache_budget
 from .navigation import PAGES
 
 __all__ = [
@@ -67,24 +68,11 @@ def reporting(slot):
         slot.empty()
 
 
-def _in_cached_function():
-    """Whether this thread runs a function under ``st.cache_data`` or ``st.cache_resource``
-    (a page's fit is, and a new plan is first met there). Streamlit records every element
-    such a function writes, to replay it, and refuses one written into a block made outside
-    it (CacheReplayClosureError): the message's slot is. Streamlit has no public test for
-    it; its own context variable is read, and without it the message is shown."""
-    try:
-        from streamlit.runtime.scriptrunner_utils.script_run_context import in_cached_function
-    except ImportError:
-        return False
-    return in_cached_function.get()
-
-
 def _show(text):
     slot = getattr(_PAGE, "slot", None)
     # Inside a cached function the page waits without the message (the function's own
-    # spinner stands instead): writing it would fail the page (:func:`_in_cached_function`).
-    if slot is not None and not _in_cached_function():
+    # spinner stands instead): writing it would fail the page (``cache_budget.computing``).
+    if slot is not None and not cache_budget.computing():
         slot.info(text, icon=":material/hourglass_top:")
 
 

@@ -8,11 +8,12 @@ applicant (self-employed, income 50k, 3 dependents) meets the threshold
 from dataclasses import dataclass
 
 import numpy as np
-import streamlit as st
 
 from datasets import load
 from trees import DecisionTreeClassifier
 from trees.conditioning import row_paths
+
+from . import cache_budget
 
 __all__ = ["APPLICANT", "LoanExample", "focus_nodes", "loan_example"]
 
@@ -30,7 +31,7 @@ class LoanExample:
     verdict: dict
 
 
-@st.cache_resource(show_spinner=False)
+@cache_budget.resource(show_spinner=False)
 def loan_example():
     """The loan tree and where the applicant ends under ``<=`` and ``<`` (cached: it never changes)."""
     loan = load("Loan table")
