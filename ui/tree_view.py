@@ -48,6 +48,9 @@ _CSS = """
   font-size: .95rem; cursor: pointer; line-height: 1.4; }
 .tv-bar button:hover { border-color: var(--st-primary-color, #2E7D32); }
 .tv-hint { color: #5f665f; font-size: .85rem; }
+/* Presenter mode: the bar's words at the body text's size (the page's rules cannot reach
+   inside the component). */
+.tv-presenter .tv-hint, .tv-presenter .tv-bar button { font-size: 1.3rem; }
 .tv-viewport { overflow: auto; border: 1px solid #e2e6e2; border-radius: .5rem; background: #fbfcfb;
   cursor: grab; max-width: 100%; }
 .tv-viewport.tv-dragging { cursor: grabbing; user-select: none; }
@@ -76,6 +79,7 @@ export default function (component) {
   const hint = root.querySelector('.tv-hint');
   // A view without controls (a small tree a page shows whole) keeps its drag and Ctrl+scroll.
   root.querySelector('.tv-bar').style.display = data.controls === false ? 'none' : '';
+  root.classList.toggle('tv-presenter', data.presenter === true);
   viewport.innerHTML = data.svg;
   const svg = viewport.querySelector('svg');
   const W = data.width, H = data.height, minScale = data.min_scale, maxHeight = data.max_height;
@@ -224,6 +228,7 @@ def tree_view(drawing, *, key, max_height=640, on_select=None, max_scale=1.6, co
             "max_height": max_height,
             "max_scale": max_scale,
             "controls": controls,
+            "presenter": presenter.active(),
         },
         on_node_change=node_clicked,
         on_expand_change=lambda: _remember_expand(key, component_key),

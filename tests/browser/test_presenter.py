@@ -45,6 +45,9 @@ _SIZES_JS = """() => {
     const sidebar = document.querySelector('[data-testid="stSidebar"]').getBoundingClientRect();
     return {text, figures, titles, metrics, cells, inputs, sidebarRight: sidebar.right};
 }"""
+_SHOWN_SIZES_JS = """(elements) => elements
+    .filter(e => e.getBoundingClientRect().width > 0 && e.textContent.trim())
+    .map(e => parseFloat(getComputedStyle(e).fontSize))"""
 _TREE_JS = """(texts) => texts.map(e => {
     const m = e.getScreenCTM();
     return parseFloat(getComputedStyle(e).fontSize) * (m ? m.a : 1);
@@ -89,6 +92,8 @@ def test_presenter_mode_reads_from_the_back_of_the_room(spec, app_url, browser, 
     trees = page.locator(".tv-root svg text")
     if trees.count():
         assert min(trees.evaluate_all(_TREE_JS)) >= 15.9  # 16 px, less the rounding of a scale
+    hints = page.locator(".tv-hint").evaluate_all(_SHOWN_SIZES_JS)  # the tree view's own words
+    assert all(size >= 20 for size in hints), hints
     box = _key_picture_box(page, spec)
     assert box is not None, "no key picture"
     assert box["y"] < HEIGHT, f"the key picture starts below the first screen: {box}"
