@@ -58,7 +58,7 @@ def progress_text(done, total, seconds):
 
 @contextlib.contextmanager
 def reporting(slot):
-    """While the page runs, a plan's preparation shows its message in ``slot`` (a placeholder
+    """While the page runs, a plan's preparation shows its message in ``slot`` (``st.empty()``
     above the page), emptied once the page is done."""
     _PAGE.slot = slot
     try:
