@@ -43,9 +43,11 @@ from trees.conditioning import (
     ENGINES,
     LIBRARY_ENGINES,
     PACKAGE_ENGINES,
+    check_engine_installed,
     engine_models,
     register_library_engines,
 )
+from trees.interop import LibraryNotInstalled
 
 from .audit import add_audit_parser, run_audit
 from .checks import check_seed
@@ -393,7 +395,9 @@ def _check_exports(args):
 
 def _conditioning(args, store, out):
     # Every setting is checked (the job's constructor, the library's own ranges included) and
-    # every output path, before a run, the selection's too, starts.
+    # every output path, before a run, the selection's too, starts; and that the engine's
+    # library is installed (CatBoost is optional).
+    check_engine_installed(args.engine)
     _check_exports(args)
     job = PaperTablesJob(
         names=resolve_names(args.datasets), models=_models(args), n_repeats=args.repeats,
@@ -524,7 +528,7 @@ def main(argv=None, out=None):
         # audit, parity and kernels save nothing
         store = None if args.command in ("audit", "parity", "kernels") else _store(args)
         _COMMANDS[args.command](args, store, out)
-    except (DataError, SchedulerError, ValueError, KeyError) as error:
+    except (DataError, SchedulerError, ValueError, KeyError, LibraryNotInstalled) as error:
         message = error.args[0] if isinstance(error, KeyError) and error.args else error
         print(f"tree-bias-lab: error: {message}", file=sys.stderr)
         return 2

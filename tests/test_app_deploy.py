@@ -13,6 +13,7 @@ from app_pages.your_model.deploy_words import (
 )
 from tests import interop_helpers as h
 from tests.apptest_helpers import by_key, open_page, open_tab
+from tests.apptest_helpers import shown as as_read
 from trees.interop import from_model, parity_report
 
 PAGE = "app_pages/your_model/your_model.py"
@@ -47,9 +48,12 @@ def test_the_overview_says_each_runtime_and_why_one_did_not_run(lightgbm_report,
     monkeypatch.setitem(sys.modules, "m2cgen", None)
     missing = parity_report(lightgbm_report.model, runtimes=["m2cgen"])
     assert runtime_overview(missing)["status"].iat[0] == "not installed"
-    assert "m2cgen's Python code**: not installed (pip install m2cgen)" in not_run_sentence(missing)
+    command = f'{sys.executable} -m pip install "m2cgen>=0.10"'
+    assert f"m2cgen's Python code**: not installed ({command})" in as_read(
+        not_run_sentence(missing)
+    )
     assert not_run_sentence(lightgbm_report) == "" or "m2cgen" in not_run_sentence(lightgbm_report)
-    assert "not installed here: pip install m2cgen" in runtime_sentence(missing, "m2cgen")
+    assert f"not installed here: {command}" in as_read(runtime_sentence(missing, "m2cgen"))
 
 
 def test_the_disagreements_are_shown_exactly(lightgbm_report):

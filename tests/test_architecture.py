@@ -37,6 +37,7 @@ INTERNALS = ("streamlit.runtime", "streamlit.elements", "streamlit.web")
 # Modules that import a module whose name they compute (third-party only), and why.
 DYNAMIC_IMPORTS = {
     "trees.interop._runtimes": "the optional prediction runtimes, named where each is called",
+    "trees.interop._optional": "the optional libraries, only the names of OPTIONAL_LIBRARIES",
 }
 # The package ``trees`` and its top-level study modules (``trees.conditioning``...) import the
 # sub-packages; no sub-package imports them back.

@@ -185,7 +185,9 @@ def test_a_runtime_not_installed_is_listed_as_such(monkeypatch):
     report = parity_report(model, X_test, runtimes=["treelite-float32", "m2cgen", "onnx-lab"])
     lines = report.summary.set_index("runtime")
     assert lines.loc["treelite-float32", "status"] == "not installed"
-    assert lines.loc["treelite-float32", "detail"] == "pip install treelite"
+    assert lines.loc["treelite-float32", "detail"] == (
+        f'{sys.executable} -m pip install "treelite>=4.8.1"'
+    )
     assert lines.loc["m2cgen", "status"] == "not installed"
     assert lines.loc["onnx-lab", "status"] == "ran"
 

@@ -22,6 +22,9 @@ LIBRARY_ENGINES, engine_conditionings, engine_models, engine_versions, installed
     histogram boosting; their settings), the tests each engine is scored
     under, the models each fits (a library: its ensemble only), the library versions a
     run records, and those installed here.
+missing_library_engines, check_engine_installed
+    The library engines whose library is not installed here (CatBoost is optional) with the
+    command that installs it; a run's check that its engine can fit.
 register_library_engines
     Adds the library engines to ``ENGINES`` (call it before running one; importing this
     module adds none).
@@ -40,10 +43,12 @@ from .ensemble import tree_operators
 from .interop._engines import (
     LIBRARY_ENGINES,
     LIBRARY_GRIDS,
+    check_engine_installed,
     check_library_params,
     engine_models,
     engine_versions,
     installed_library_engines,
+    missing_library_engines,
     native_predictions,
     register_library_engines,
 )
@@ -103,6 +108,7 @@ __all__ = [
     "RHO_K_REFERENCES",
     "SIGNIFICANCE_RULES",
     "THRESHOLD_TESTS",
+    "check_engine_installed",
     "check_library_params",
     "combine_conditioning",
     "conditioning_disagreement",
@@ -114,6 +120,7 @@ __all__ = [
     "fit_model",
     "improvement_over_worse",
     "installed_library_engines",
+    "missing_library_engines",
     "lattice_features",
     "lattice_nodes",
     "lattice_split_share",

@@ -92,6 +92,9 @@ train_demo_model(library, X, y, task="binary", random_state=0)
 remedy_snippet(model_file, data_file, target=None, conditioning="average") -> str
 ModelFileError
     A ValueError whose message says what is wrong with a model file and how to fix it.
+LibraryNotInstalled, is_installed(module), OPTIONAL_LIBRARIES
+    An ImportError saying which optional library a call needs and the one command that
+    installs it (CatBoost is not in the app's requirements.txt); whether one is here.
 ModelInputError
     A ValueError whose message says why rows cannot be read as the model reads them.
 warm_up()
@@ -108,9 +111,10 @@ uses are the ones imported (XGBoost's wrappers and model files: up to the
 recorded best iteration; a ``Booster``: every tree), said by
 ``ImportedModel.trees_used``.
 
-The libraries are the optional extra ``models`` of ``pyproject.toml`` (``pip install
-.[models]``; treelite and m2cgen are the ``runtimes`` extra, ``requirements-runtimes.txt``),
-imported only inside the functions that need them: ``import trees`` needs none of them.
+The libraries are the optional extras ``models`` and ``catboost`` of ``pyproject.toml``
+(``pip install .[models,catboost]``; treelite and m2cgen are the ``runtimes`` extra,
+``requirements-runtimes.txt``), imported only inside the functions that need them
+(``_optional``): ``import trees`` needs none of them, the readers of their files neither.
 """
 
 from ._audit import CHANGE_TOLERANCE, ConditioningAudit, audit_conditioning
@@ -120,6 +124,7 @@ from ._files import SKOPS_ALLOWED, load_model_file
 from ._inputs import LIBRARY_NAMES, ModelInputError
 from ._model import CONDITIONINGS, ImportedModel
 from ._onnx import export_onnx
+from ._optional import OPTIONAL_LIBRARIES, LibraryNotInstalled, is_installed
 from ._parity import DISAGREEMENT_COLUMNS, RuntimeParityReport, check_export, parity_report
 from ._probes import PROBE_COLUMNS, ParityReport, parity_check, threshold_probes
 from ._registry import ADAPTERS, from_model
@@ -137,9 +142,11 @@ __all__ = [
     "ConditioningAudit",
     "LIBRARY_NAMES",
     "LIMITS",
+    "LibraryNotInstalled",
     "ImportedModel",
     "ModelFileError",
     "ModelInputError",
+    "OPTIONAL_LIBRARIES",
     "PROBE_COLUMNS",
     "ParityReport",
     "RUNTIMES",
@@ -150,6 +157,7 @@ __all__ = [
     "check_export",
     "export_onnx",
     "from_model",
+    "is_installed",
     "load_model_file",
     "mirrored_model",
     "parity_check",

@@ -2,6 +2,9 @@
 
 import numpy as np
 
+from ._inputs import LIBRARY_NAMES
+from ._optional import import_optional
+
 __all__ = ["DEMO_LIBRARIES", "remedy_snippet", "train_demo_model"]
 
 DEMO_LIBRARIES = ("sklearn", "xgboost", "lightgbm", "catboost")
@@ -15,20 +18,15 @@ def _estimator(library, classifier, random_state):
 
         cls = RandomForestClassifier if classifier else RandomForestRegressor
         return cls(n_estimators=50, max_depth=8, n_jobs=1, random_state=random_state)
+    module = import_optional(library, f"training a {LIBRARY_NAMES[library]} model")
     if library == "xgboost":
-        import xgboost
-
-        cls = xgboost.XGBClassifier if classifier else xgboost.XGBRegressor
+        cls = module.XGBClassifier if classifier else module.XGBRegressor
         return cls(n_estimators=50, max_depth=4, nthread=1, random_state=random_state)
     if library == "lightgbm":
-        import lightgbm
-
-        cls = lightgbm.LGBMClassifier if classifier else lightgbm.LGBMRegressor
+        cls = module.LGBMClassifier if classifier else module.LGBMRegressor
         return cls(n_estimators=50, num_leaves=15, n_jobs=1, verbose=-1,
                    random_state=random_state)  # fmt: skip
-    import catboost
-
-    cls = catboost.CatBoostClassifier if classifier else catboost.CatBoostRegressor
+    cls = module.CatBoostClassifier if classifier else module.CatBoostRegressor
     return cls(iterations=50, depth=4, thread_count=1, verbose=0, random_seed=random_state,
                allow_writing_files=False)  # fmt: skip
 
@@ -50,6 +48,12 @@ def train_demo_model(library, X, y, task="binary", random_state=0):
     Returns
     -------
     The fitted model (the library's own scikit-learn style estimator).
+
+    Raises
+    ------
+    LibraryNotInstalled
+        When ``library`` is not installed (CatBoost is optional: ``requirements-catboost.txt``),
+        saying the command that installs it.
     """
     if library not in DEMO_LIBRARIES:
         raise ValueError(f"library must be one of {DEMO_LIBRARIES}, got {library!r}.")

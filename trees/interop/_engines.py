@@ -65,11 +65,13 @@ import numpy as np
 
 from ..studies._engines import FittedModel, register_engine
 from ._build import LIMITS
+from ._optional import LibraryNotInstalled, import_optional, install_command
 from ._registry import from_model
 
 __all__ = [
     "LIBRARY_ENGINES",
     "LIBRARY_GRIDS",
+    "check_engine_installed",
     "check_library_params",
     "engine_models",
     "engine_versions",
@@ -77,6 +79,7 @@ __all__ = [
     "fit_library_estimator",
     "installed_library_engines",
     "library_estimator",
+    "missing_library_engines",
     "native_predictions",
     "register_library_engines",
 ]
@@ -123,13 +126,28 @@ LIBRARY_GRIDS = {
 }
 
 
+def _engine_modules(engine):
+    """The modules ``engine`` fits with."""
+    return [{"scikit-learn": "sklearn"}.get(n, n) for n in LIBRARY_ENGINES[engine][0]]
+
+
 def installed_library_engines():
-    """The library engines whose libraries import here (the ``models`` extra may be missing)."""
-    found = {}
-    for engine, (names, _, _) in LIBRARY_ENGINES.items():
-        modules = [{"scikit-learn": "sklearn"}.get(n, n) for n in names]
-        found[engine] = all(util.find_spec(m) is not None for m in modules)
-    return [engine for engine, ok in found.items() if ok]
+    """The library engines whose libraries import here (CatBoost is optional, and a ``pip
+    install .`` has none of the ``models`` extra)."""
+    return [e for e in LIBRARY_ENGINES if all(util.find_spec(m) for m in _engine_modules(e))]
+
+
+def missing_library_engines():
+    """``{engine: the command installing its library}`` of the engines that cannot fit here."""
+    return {engine: install_command(_engine_modules(engine)[0]) for engine in LIBRARY_ENGINES
+            if engine not in installed_library_engines()}  # fmt: skip
+
+
+def check_engine_installed(engine):
+    """Raise :class:`LibraryNotInstalled` when ``engine`` is a library engine whose library is
+    not installed here (checked before a run starts, not at its first fit)."""
+    if engine in LIBRARY_ENGINES and engine not in installed_library_engines():
+        raise LibraryNotInstalled(_engine_modules(engine)[0], f"the {engine} engine")
 
 
 def engine_versions(engine):
@@ -147,23 +165,25 @@ def engine_versions(engine):
     return versions
 
 
-def _xgboost_class(engine, classifier):
-    import xgboost
+def _library(engine):
+    """The module of ``engine``'s library, or :class:`LibraryNotInstalled` saying so."""
+    return import_optional(_engine_modules(engine)[0], f"the {engine} engine")
 
+
+def _xgboost_class(engine, classifier):
+    xgboost = _library(engine)
     if engine == "xgboost-rf":
         return xgboost.XGBRFClassifier if classifier else xgboost.XGBRFRegressor
     return xgboost.XGBClassifier if classifier else xgboost.XGBRegressor
 
 
 def _lightgbm_class(engine, classifier):
-    import lightgbm
-
+    lightgbm = _library(engine)
     return lightgbm.LGBMClassifier if classifier else lightgbm.LGBMRegressor
 
 
 def _catboost_class(engine, classifier):
-    import catboost
-
+    catboost = _library(engine)
     return catboost.CatBoostClassifier if classifier else catboost.CatBoostRegressor
 
 

@@ -29,6 +29,7 @@ import zipfile
 from ._build import LIMITS, ModelFileError, need
 from ._catboost import from_catboost
 from ._lightgbm import from_lightgbm
+from ._optional import install_command
 from ._sklearn import SKLEARN_TYPES, from_sklearn_model
 from ._skops_checks import check_skops_trees
 from ._ubjson import decode_ubjson
@@ -139,7 +140,7 @@ def _skops(name, data):
         import skops.io
     except ImportError:
         raise ModelFileError(
-            f"{name} is a skops file, and reading one needs skops: pip install '.[models]'."
+            f"{name} is a skops file, and reading one needs skops: `{install_command('skops')}`."
         ) from None
 
     _check_skops_schema(name, data)

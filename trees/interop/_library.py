@@ -21,13 +21,18 @@ import numpy as np
 
 from ._build import ModelFileError
 from ._inputs import LIBRARY_NAMES
+from ._optional import LibraryNotInstalled, import_optional
 
 __all__ = ["LibraryMissing", "library_model", "library_output"]
 
 
 class LibraryMissing(ModelFileError):
-    """The library's own object cannot be had: it is not installed, or the model was
-    imported without its document."""
+    """The library's own object cannot be had: it is not installed (``command`` installs
+    it), or the model was imported without its document (``command`` is None)."""
+
+    def __init__(self, message, command=None):
+        super().__init__(message)
+        self.command = command
 
 
 def _plain(value):
@@ -36,8 +41,7 @@ def _plain(value):
 
 
 def _xgboost(document, imported):
-    import xgboost
-
+    xgboost = import_optional("xgboost", "XGBoost's own predict")
     booster = xgboost.Booster()
     booster.load_model(bytearray(json.dumps(_plain(document)).encode()))
     return _rounds_in_use(booster, imported)
@@ -53,14 +57,12 @@ def _rounds_in_use(booster, imported):
 
 
 def _lightgbm(text, imported):
-    import lightgbm
-
+    lightgbm = import_optional("lightgbm", "LightGBM's own predict")
     return lightgbm.Booster(model_str=text)
 
 
 def _catboost(document, imported):
-    import catboost
-
+    catboost = import_optional("catboost", "CatBoost's own predict")
     handle, path = tempfile.mkstemp(suffix=".json")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as file:
@@ -104,10 +106,12 @@ def library_model(model, imported):
         return imported.document
     try:
         return _REBUILD[imported.library](imported.document, imported)
-    except ImportError:
+    except LibraryNotInstalled as missing:
         raise LibraryMissing(
-            f"{name} is not installed here, so its own predictions cannot be "
-            "had; the lab's walk (which reproduces them) stands in."
+            f"{name} is not installed here, so its own predictions cannot be had; the lab's "
+            f"walk (which reproduces them) stands in. To check against {name}: "
+            f"`{missing.command}`",
+            command=missing.command,
         ) from None
 
 

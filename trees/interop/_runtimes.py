@@ -33,6 +33,7 @@ from importlib import import_module
 import numpy as np
 
 from ._onnx import export_onnx
+from ._optional import install_command
 
 __all__ = [
     "RUNTIMES",
@@ -59,11 +60,12 @@ class RuntimeUnavailable(Exception):
         self.status, self.detail = status, detail
 
 
-def _require(module, package):
+def _require(module):
+    """``module`` imported, or "not installed" with the command that installs it."""
     try:
         return import_module(module)
     except ImportError:
-        raise RuntimeUnavailable("not installed", f"pip install {package}") from None
+        raise RuntimeUnavailable("not installed", install_command(module)) from None
 
 
 # A C++ library's check as it reaches Python: "[12:00:00] path/file.cc:810: Check failed:
@@ -90,7 +92,7 @@ def shaped_output(out, imported, n):
 
 # ------------------------------------------------------------------------- ONNX
 def _session(onnx_bytes):
-    ort = _require("onnxruntime", "onnxruntime")
+    ort = _require("onnxruntime")
     options = ort.SessionOptions()
     options.log_severity_level = 3  # the converters' files draw shape warnings on every run
     # One thread, and no spinning while idle: onnxruntime's pool otherwise keeps cores busy
@@ -115,19 +117,19 @@ def onnx_predictor(onnx_bytes, imported, dtype):
 
 
 def _lab_export(imported, library):
-    _require("onnx", "onnx")
+    _require("onnx")
     return onnx_predictor(export_onnx(imported).SerializeToString(), imported, np.float64)
 
 
 def _skl2onnx(library, imported):
-    skl2onnx = _require("skl2onnx", "skl2onnx")
+    skl2onnx = _require("skl2onnx")
     options = {"zipmap": False} if imported.is_classifier else None
     sample = np.zeros((1, imported.n_features), dtype=np.float32)
     return skl2onnx.to_onnx(library, sample, options=options).SerializeToString()
 
 
 def _onnxmltools(library, imported):
-    onnxmltools = _require("onnxmltools", "onnxmltools")
+    onnxmltools = _require("onnxmltools")
     from onnxmltools.convert.common.data_types import FloatTensorType
 
     types = [("X", FloatTensorType([None, imported.n_features]))]
@@ -153,7 +155,7 @@ _CONVERT = {"skl2onnx": _skl2onnx, "onnxmltools": _onnxmltools, "catboost": _cat
 
 def _converter(imported, library):
     converter = _CONVERTERS[imported.library]
-    _require("onnxruntime", "onnxruntime")
+    _require("onnxruntime")
     try:
         return onnx_predictor(_CONVERT[converter](library, imported), imported, np.float32)
     except RuntimeUnavailable:
@@ -176,7 +178,7 @@ def _treelite_model(imported, library):
 
 
 def _treelite(imported, library, dtype):
-    _require("treelite", "treelite")
+    _require("treelite")
     gtil = import_module("treelite.gtil")
     try:
         model = _treelite_model(imported, library)
@@ -230,7 +232,7 @@ def _checked_python(code):
 
 
 def _m2cgen(imported, library):
-    m2cgen = _require("m2cgen", "m2cgen")
+    m2cgen = _require("m2cgen")
     try:
         code = m2cgen.export_to_python(library)
     except NotImplementedError as error:
