@@ -390,6 +390,27 @@ def test_does_it_matter_runs_a_librarys_own_ensemble():
     assert "xgboost" in _text(at) and "library versions" in _text(at)
 
 
+def test_an_engine_whose_library_is_missing_is_named_with_its_command(monkeypatch, store):
+    """CatBoost is optional (requirements-catboost.txt): its engine is not offered to run,
+    the page says so with the command, and the Tables view refuses to start it."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "catboost", None)
+    command = f'{sys.executable} -m pip install "catboost>=1.2.10"'
+    at = _open(tab=EXPERIMENT_TAB)
+    assert "catboost" not in by_key(at.selectbox, "cond_exp_model").options
+    assert f"Not installed here: the engine catboost. Install with `{command}`" in _text(at)
+    _tab(at, TABLES_TAB)
+    engines = by_key(at.multiselect, "cond_tables_engines")
+    assert "catboost (not installed)" in engines.options  # its saved runs are still shown
+    by_key(at.multiselect, conditioning_keys.TABLES_NAMES).set_value(["haberman"]).run()
+    by_key(at.multiselect, "cond_tables_engines").set_value(["catboost"]).run()
+    by_key(at.button, "cond_tables_run").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("the engine catboost" in w.value for w in at.warning)
+    assert not background_runs().active("tables")  # nothing started
+
+
 @pytest.mark.slow
 def test_the_tables_view_chooses_a_librarys_settings_first(monkeypatch):
     """'Chosen' runs the selection, then the tables with its choice, in one background run."""

@@ -1,6 +1,7 @@
 """The "Your own model" page: a model trained here or uploaded, audited on the current dataset."""
 
 import io
+import sys
 
 import numpy as np
 import pytest
@@ -182,6 +183,25 @@ def test_a_library_that_cannot_train_says_so(monkeypatch):
     by_key(at.radio, your_model_keys.LIBRARY).set_value("catboost").run()
     _clean(at)
     assert any("could not train a model" in e.value for e in at.error)
+
+
+def test_a_library_that_is_not_installed_is_refused_with_its_command(monkeypatch):
+    # CatBoost is optional (requirements-catboost.txt): None in sys.modules makes its
+    # import fail as on a machine without it.
+    monkeypatch.setitem(sys.modules, "catboost", None)
+    at = open_page(PAGE, timeout=180)
+    radio = by_key(at.radio, your_model_keys.LIBRARY)
+    assert "CatBoost (not installed)" in radio.options
+    radio.set_value("catboost").run()
+    _clean(at)
+    assert not at.error, [e.value for e in at.error]
+    warning = " ".join(w.value for w in at.warning)
+    assert "CatBoost is not installed here" in warning and "open my own model file" in warning
+    assert f'{sys.executable} -m pip install "catboost>=1.2.10"' in [c.value for c in at.code]
+    assert not at.metric  # the page ends there: no audit of a model that does not exist
+    by_key(at.radio, your_model_keys.LIBRARY).set_value("lightgbm").run()
+    _clean(at)
+    assert len(at.metric) == 4 and not at.warning
 
 
 def test_the_changed_rows_are_shown_with_their_columns_in_words(lattice_audit):

@@ -13,7 +13,12 @@ from app_pages.conditioning import keys
 from datasets.bundled import PAPER_CLASSIFICATION, PAPER_REGRESSION
 from lab.paper import ALL_PAPER_DATASETS, engines_frame, html_page
 from lab.saved import chosen_settings_frame, engine_runs
-from trees.conditioning import PAPER_RANDOM_STATE, engine_conditionings, installed_library_engines
+from trees.conditioning import (
+    PAPER_RANDOM_STATE,
+    engine_conditionings,
+    installed_library_engines,
+    missing_library_engines,
+)
 from ui import figures, runs, share
 from ui.markdown import plain
 from viz.conditioning import score_distribution_figure
@@ -39,6 +44,8 @@ def _experiment_controls(limit, reason):
         help="A library's ensemble is fitted with the library's defaults and predicted under "
              "both tests through its imported trees (boosting: ≤, < and their average).",
     )  # fmt: skip
+    if cs.missing_engines_text():
+        e1.caption(cs.missing_engines_text())
     repeats = share.number_input(e2, "Repeats", 1, 400, 10, key=keys.EXP_REPEATS,
                                  help="The paper repeats 5-fold cross-validation 400 times.")  # fmt: skip
     e2.button("The paper's 400 repeats", key="cond_exp_paper_repeats", on_click=set_value,
@@ -211,6 +218,9 @@ def _start_tables(chosen, models, repeats, settings, engines, library_settings):
     selection, then the tables with its choice, in the same worker.
     """
     for index, engine in enumerate(engines):
+        if engine in missing_library_engines():  # listed for its saved runs, cannot run here
+            st.warning(cs.missing_engines_text())
+            continue
         job = cr.tables_job(chosen, models, repeats, settings, engine)
         if not job.models:
             st.warning(f"{engine} fits its library's ensemble only: tick the model 'forest'.")

@@ -26,7 +26,12 @@ import streamlit as st
 from app_pages.conditioning import keys
 from datasets.bundled import PAPER_SETTINGS
 from datasets.source000 import paper_settings, settings_table, table1
-from trees.conditioning import LIBRARY_ENGINES, PACKAGE_ENGINES, PAPER_RANDOM_STATE
+from trees.conditioning import (
+    LIBRARY_ENGINES,
+    PACKAGE_ENGINES,
+    PAPER_RANDOM_STATE,
+    missing_library_engines,
+)
 from ui import share
 
 __all__ = [
@@ -47,6 +52,7 @@ __all__ = [
     "engine_chip",
     "follow_dataset",
     "in_paper",
+    "missing_engines_text",
     "paper_setting_text",
 ]
 
@@ -70,10 +76,24 @@ TEST_WORDS = {"<=": "≤", "<": "<", "average": "their average", "half": "half t
 
 
 def engine_chip(engine):
-    """An engine's name in the picker: the package's own in words, a library's by its name."""
+    """An engine's name in the picker: the package's own in words, a library's by its name
+    (said "not installed" when its library is not: its saved runs are still shown)."""
+    if engine in missing_library_engines():
+        return f"{engine} (not installed)"
     if engine in LIBRARY_ENGINE_TEXT:
         return f"{engine} (its own ensemble)"
     return f"{engine}: {ENGINES[engine]}"
+
+
+def missing_engines_text():
+    """The library engines that cannot run here and the command installing their library, in
+    one sentence, or "" when every one can (CatBoost is optional: requirements-catboost.txt)."""
+    missing = missing_library_engines()
+    if not missing:
+        return ""
+    commands = " ".join(f"`{c}`" for c in dict.fromkeys(missing.values()))
+    engines = f"the engine{'s' if len(missing) > 1 else ''} {', '.join(missing)}"
+    return f"Not installed here: {engines}. Install with {commands}, then start the app again."
 
 
 TIE_BREAKS = {

@@ -10,12 +10,12 @@ import streamlit as st
 
 from app_pages.your_model import keys
 from lab.model_files import start_worker
-from trees.interop import ModelFileError
+from trees.interop import LibraryNotInstalled, ModelFileError
 from ui import errors, share
 from ui.markdown import plain
 
 from . import cache
-from .words import LIBRARIES, MODEL_FORMATS, parse_sentinel
+from .words import LIBRARIES, MODEL_FORMATS, library_label, missing_library_text, parse_sentinel
 
 __all__ = ["ModelChoice", "choose_model"]
 
@@ -56,10 +56,14 @@ class ModelChoice:
 
 def _trained(data, data_key, X, y):
     library = share.radio(st, "Library", list(LIBRARIES), key=keys.LIBRARY,
-                          horizontal=True, format_func=LIBRARIES.get)  # fmt: skip
+                          horizontal=True, format_func=library_label)  # fmt: skip
     task = cache.demo_task(data.task, y)
     try:
         model = cache.trained_model(data_key, library, task, X, y)
+    except LibraryNotInstalled as missing:  # CatBoost is optional (requirements-catboost.txt)
+        st.warning(missing_library_text(missing))
+        st.code(missing.command, language="bash")
+        errors.end_page()
     except Exception as err:  # the libraries raise their own error types (CatBoostError, ...)
         st.error(
             f"{LIBRARIES[library]} could not train a model on {plain(data.name)}: {plain(err)} Pick another "

@@ -7,7 +7,7 @@ No Streamlit here, so a test reaches each one. The numbers come from
 import numpy as np
 import pandas as pd
 
-from trees.interop import LIBRARY_NAMES
+from trees.interop import LIBRARY_NAMES, is_installed
 from ui.snippets import literal
 from ui.words import counted
 
@@ -18,6 +18,8 @@ __all__ = [
     "columns_in_words",
     "corrected_predictions",
     "key_figures",
+    "library_label",
+    "missing_library_text",
     "model_text",
     "parse_sentinel",
     "reproduce_snippet",
@@ -33,6 +35,23 @@ LIBRARIES = {
 }
 # The uploads accepted: each library's own format (never a pickle).
 MODEL_FORMATS = ["json", "ubj", "txt", "skops"]
+
+
+def library_label(library):
+    """A library as the page's choice names it, saying when it is not installed here."""
+    missing = library != "sklearn" and not is_installed(library)
+    return f"{LIBRARIES[library]} (not installed)" if missing else LIBRARIES[library]
+
+
+def missing_library_text(missing):
+    """What the page says when the chosen library is not installed (``LibraryNotInstalled``),
+    before the command that installs it: what still works without it."""
+    return (
+        f"**{missing.library} is not installed here**, and {missing.purpose} needs it. Its "
+        "model files open without it (choose *open my own model file*): the lab reads them "
+        "itself, and the audit, the remedy and the ONNX export need no library. To train one "
+        "here, install it with this command and start the app again:"
+    )
 
 
 def parse_sentinel(text):
