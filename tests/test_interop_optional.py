@@ -92,14 +92,18 @@ def test_the_parity_report_says_what_catboost_would_add(catboost_file, without_c
     from lab.model_files import read_model_file
 
     model = read_model_file("model.json", data, document=True)
-    report = parity_report(model, X_test, runtimes=["onnx-lab", "onnx-converter", "m2cgen"])
-    assert report.reference.startswith("the lab's walk of the model (CatBoost is not installed")
-    assert COMMAND in report.reference
+    report = parity_report(model, X_test)
+    assert report.reference == (
+        "the lab's walk of the model (CatBoost is not installed here: the lab's walk, which "
+        f"reproduces its predictions, stands in; {COMMAND} installs it)"
+    )
     lines = report.summary.set_index("runtime")
     assert lines.loc["onnx-lab", "status"] == "ran" and lines.loc["onnx-lab", "disagree"] == 0
-    for runtime in ("onnx-converter", "m2cgen"):
+    for runtime in ("onnx-converter", "m2cgen"):  # built from CatBoost's own model
         assert lines.loc[runtime, "status"] == "not installed"
         assert lines.loc[runtime, "detail"] == COMMAND
+    for runtime in ("treelite-float32", "treelite-float64"):  # no CatBoost frontend at all
+        assert lines.loc[runtime, "status"] == "does not read this model"
 
 
 def test_the_command_line_refuses_the_engine_in_one_sentence(

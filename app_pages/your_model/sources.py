@@ -62,7 +62,7 @@ def _trained(data, data_key, X, y):
         model = cache.trained_model(data_key, library, task, X, y)
     except LibraryNotInstalled as missing:  # CatBoost is optional (requirements-catboost.txt)
         st.warning(missing_library_text(missing))
-        st.code(missing.command, language="bash")
+        st.code(missing.command, language="bash", wrap_lines=True)
         errors.end_page()
     except Exception as err:  # the libraries raise their own error types (CatBoostError, ...)
         st.error(

@@ -108,9 +108,8 @@ def library_model(model, imported):
         return _REBUILD[imported.library](imported.document, imported)
     except LibraryNotInstalled as missing:
         raise LibraryMissing(
-            f"{name} is not installed here, so its own predictions cannot be had; the lab's "
-            f"walk (which reproduces them) stands in. To check against {name}: "
-            f"`{missing.command}`",
+            f"{name} is not installed here: the lab's walk, which reproduces its predictions, "
+            f"stands in; {missing.command} installs it",
             command=missing.command,
         ) from None
 

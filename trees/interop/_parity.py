@@ -334,7 +334,7 @@ def _reference(model, imported, walks):
     """The library's own object, its outputs on the rows and their name, or the lab's walk
     (which reproduces them, ``tests/test_interop_import.py``) when the library is missing or
     fails, said so. A missing library's object is the :class:`LibraryMissing` saying why, so
-    that the runtimes built from it say so too (:func:`_run_one`)."""
+    that the runtimes built from it say so too (``_runtimes._own``)."""
     own = walks.output(_Variant(), slice(None))
     try:
         library = library_model(model, imported)
@@ -396,10 +396,6 @@ def _run_one(runtime, imported, library, walks, rows, columns, reference, tolera
     ``RUNTIMES`` or a ``(name, predict)`` pair."""
     n, lib = walks.X.shape[0], imported.library
     name, own = runtime if isinstance(runtime, tuple) else (runtime, None)
-    if own is None and isinstance(library, LibraryMissing) and name != "onnx-lab":
-        status, detail = ("not installed", library.command) if library.command else (
-            "fails", "needs the library's own model, missing here")  # fmt: skip
-        return _summary_line(name, lib, status, detail, n), None, None
     if walks.array is None:  # no array holds the rows (_inputs.array_rows says why)
         return _summary_line(name, lib, "does not read this model", walks.refusal, n), None, None
     try:

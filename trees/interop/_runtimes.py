@@ -32,6 +32,7 @@ from importlib import import_module
 
 import numpy as np
 
+from ._library import LibraryMissing
 from ._onnx import export_onnx
 from ._optional import install_command
 
@@ -58,6 +59,17 @@ class RuntimeUnavailable(Exception):
     def __init__(self, status, detail):
         super().__init__(detail)
         self.status, self.detail = status, detail
+
+
+def _own(library):
+    """The library's own object a runtime is built from, or why it cannot be: the report
+    passes the :class:`~._library.LibraryMissing` that said why there is none (the library is
+    not installed, with its command, or the model came without its document)."""
+    if not isinstance(library, LibraryMissing):
+        return library
+    if library.command:
+        raise RuntimeUnavailable("not installed", library.command)
+    raise RuntimeUnavailable("fails", "needs the library's own model, missing here")
 
 
 def _require(module):
@@ -157,7 +169,7 @@ def _converter(imported, library):
     converter = _CONVERTERS[imported.library]
     _require("onnxruntime")
     try:
-        return onnx_predictor(_CONVERT[converter](library, imported), imported, np.float32)
+        return onnx_predictor(_CONVERT[converter](_own(library), imported), imported, np.float32)
     except RuntimeUnavailable:
         raise
     except Exception as error:  # each converter raises its own kinds
@@ -166,15 +178,16 @@ def _converter(imported, library):
 
 # ---------------------------------------------------------------------- treelite
 def _treelite_model(imported, library):
+    if imported.library == "catboost":
+        raise RuntimeUnavailable("does not read this model", "treelite has no CatBoost frontend")
+    library = _own(library)
     if imported.library == "sklearn":
         return import_module("treelite.sklearn").import_model(library)
     frontend = import_module("treelite.frontend")
     if imported.library == "xgboost":
         booster = library.get_booster() if hasattr(library, "get_booster") else library
         return frontend.from_xgboost(booster)
-    if imported.library == "lightgbm":
-        return frontend.from_lightgbm(getattr(library, "booster_", library))
-    raise RuntimeUnavailable("does not read this model", "treelite has no CatBoost frontend")
+    return frontend.from_lightgbm(getattr(library, "booster_", library))  # LightGBM
 
 
 def _treelite(imported, library, dtype):
@@ -233,6 +246,7 @@ def _checked_python(code):
 
 def _m2cgen(imported, library):
     m2cgen = _require("m2cgen")
+    library = _own(library)
     try:
         code = m2cgen.export_to_python(library)
     except NotImplementedError as error:
