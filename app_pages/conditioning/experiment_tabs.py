@@ -44,8 +44,6 @@ def _experiment_controls(limit, reason):
         help="A library's ensemble is fitted with the library's defaults and predicted under "
              "both tests through its imported trees (boosting: ≤, < and their average).",
     )  # fmt: skip
-    if cs.missing_engines_text():
-        e1.caption(cs.missing_engines_text())
     repeats = share.number_input(e2, "Repeats", 1, 400, 10, key=keys.EXP_REPEATS,
                                  help="The paper repeats 5-fold cross-validation 400 times.")  # fmt: skip
     e2.button("The paper's 400 repeats", key="cond_exp_paper_repeats", on_click=set_value,
@@ -58,6 +56,8 @@ def _experiment_controls(limit, reason):
         e3.markdown("**Folds**: 2")
     if reason and limit:
         e3.caption(f"At most {limit} folds: {reason}.")
+    if cs.missing_engines_text():  # the full width: the command is long
+        st.caption(cs.missing_engines_text())
     return model, int(repeats), int(folds)
 
 
