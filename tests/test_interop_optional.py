@@ -20,6 +20,7 @@ from trees.conditioning import (
     missing_library_engines,
 )
 from trees.interop import (
+    OPTIONAL_LIBRARIES,
     LibraryNotInstalled,
     audit_conditioning,
     check_export,
@@ -129,3 +130,16 @@ def test_a_skops_file_without_skops_names_its_command(monkeypatch):
     with pytest.raises(ModelFileError) as raised:
         load_model_file("model.skops", b"PK\x03\x04")
     assert f'`{sys.executable} -m pip install "skops>=0.16"`' in str(raised.value)
+
+
+def test_the_mirrored_model_names_its_library_command(monkeypatch):
+    from tests.interop_helpers import xgboost_model
+    from trees.interop import from_model, mirrored_model
+
+    X, _ = lattice_data(missing=False)
+    imported = from_model(xgboost_model("binary").fit(X, target(X, "binary")))
+    monkeypatch.setitem(sys.modules, "xgboost", None)
+    with pytest.raises(LibraryNotInstalled, match="the mirrored XGBoost model needs it") as raised:
+        mirrored_model(imported)
+    requirement = OPTIONAL_LIBRARIES["xgboost"][1]  # xgboost-cpu, or xgboost on macOS
+    assert raised.value.command == f'{sys.executable} -m pip install "{requirement}"'

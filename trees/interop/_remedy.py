@@ -29,6 +29,7 @@ from sklearn.base import BaseEstimator
 
 from ._build import ModelFileError, need
 from ._model import CONDITIONINGS
+from ._optional import import_optional
 from ._registry import from_model
 
 __all__ = ["ConditionedModel", "mirrored_model"]
@@ -166,8 +167,7 @@ def _plain(value):
 
 
 def _mirror_xgboost(imported):
-    import xgboost
-
+    xgboost = import_optional("xgboost", "the mirrored XGBoost model")
     document = _plain(imported.document)
     booster = document["learner"]["gradient_booster"]
     model = (booster["gbtree"] if booster.get("name") == "dart" else booster)["model"]
@@ -222,8 +222,7 @@ def _mirror_lightgbm_block(block):
 
 
 def _mirror_lightgbm(imported):
-    import lightgbm
-
+    lightgbm = import_optional("lightgbm", "the mirrored LightGBM model")
     text = imported.document
     head, rest = text.split("\nTree=", 1)
     body, tail = rest.split("end of trees", 1)
