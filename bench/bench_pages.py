@@ -18,8 +18,8 @@ and times, from the user's action to the end of the app's run (the frame's
   0.07-0.15 s on this machine), which a user's click does not wait for; it
   is printed beside, as "wall". Beside it, "server": the script's own time on the
   server, which the run's end marker carries (``ui.run_marks``; a widget's callback,
-  run before the script, is not in it), and "server CPU", the CPU time of the script's
-  thread in that run; the rest of "seconds" is the network's and the browser's. On a
+  run before the script, is not in it), and "server CPU", the server process's CPU time
+  in that run (all its threads: a page's thread pool counts); the rest of "seconds" is the network's and the browser's. On a
   machine other work loads, the wall times stretch and the CPU time much less: it is
   the steadier figure of what the app costs.
 
@@ -55,7 +55,7 @@ _FINISHED_JS = """() => {
     const marks = document.querySelectorAll('.run-finished');
     return marks.length ? Math.max(...Array.from(marks, m => Number(m.dataset.run))) : 0;
 }"""
-# The last finished run's time on the server, wall and CPU of the script's thread
+# The last finished run's time on the server, wall and the server process's CPU
 # (``ui.run_marks``' marker): [seconds, cpu seconds], null where the marker has none.
 _SERVER_SECONDS_JS = """() => {
     const marks = Array.from(document.querySelectorAll('.run-finished'));
@@ -360,8 +360,8 @@ def main(argv=None):
     print()
     print(
         f"Each page's slowest interaction (target: {TARGET_SECONDS} s in the page). Other work on "
-        "the machine stretches the seconds, the wall and the server's time; the server's CPU (the "
-        "script thread's) is the steadier figure."
+        "the machine stretches the seconds, the wall and the server's time; the server's CPU is "
+        "the steadier figure."
     )
     print_rows(["page", "slowest interaction", "seconds", "wall", "server", "server CPU", "ratio",
                 "within"], slowest)  # fmt: skip

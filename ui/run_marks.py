@@ -3,9 +3,11 @@
 Browser tests and the page benchmark (``bench/bench_pages.py``) wait for an invisible marker,
 numbered by the session's runs (``state.RUNS_FINISHED``), to know that a run has ended
 instead of guessing with a timeout. The marker carries the run's time on the server: its wall
-time (``data-seconds``, ``time.perf_counter``) and the CPU time of the script's thread
-(``data-cpu``, ``time.thread_time``), which other processes on a loaded machine do not inflate
-(a widget's callback, run before the script, is in neither).
+time (``data-seconds``, ``time.perf_counter``) and the server process's CPU time meanwhile
+(``data-cpu``, ``time.process_time``: all its threads, so a page's thread pool counts), which
+other processes on a loaded machine inflate much less. On a server that serves one browser, as
+in the page benchmark, that CPU time is the run's; with other sessions at work it counts theirs
+too. A widget's callback, run before the script, is in neither.
 
 A part of a page that a widget changes alone runs as a fragment (:func:`fragment`,
 ``st.fragment``): its widgets rerun only its own code, not the page's. The frame's marker
@@ -30,7 +32,7 @@ _MARKER = (
 
 
 def _clocks():
-    return time.perf_counter(), time.thread_time()
+    return time.perf_counter(), time.process_time()
 
 
 def start_full_run():
