@@ -111,7 +111,7 @@ def _after_page(started):
 
 def run_app():
     """Build the navigation and run the selected page inside the frame (the body of app.py)."""
-    started = run_marks.start_full_run()
+    started = run_marks.start_run()
     st.set_page_config(page_title="Tree Bias Lab", page_icon=str(ICON), layout="wide")
     _start_process_services()
     page = _navigation()

@@ -95,8 +95,6 @@ UPLOAD_NOTICE_RUN = "dataset_upload_notice_run"
 
 # ------------------------------------------------------------- the frame
 RUNS_FINISHED = "runs_finished"  # script runs of this session that reached the end of the frame
-# Whether the page's full run is under way, not a fragment's own rerun (ui.run_marks)
-FULL_RUN = "full_run"
 MEMORY_DUE_RUN = "memory_due_run"  # the run at whose end freed memory goes back (ui.shell)
 DATASET_SWITCH = "sidebar_dataset_switch"  # the sidebar's selectbox
 SIDEBAR_ERROR = "sidebar_error"
