@@ -2,7 +2,7 @@
 
 Serves the app on a free local port, opens every page in headless Chromium
 and times, from the user's action to the end of the app's run (the frame's
-"run finished" marker, see ``ui/shell.py``):
+"run finished" marker, see ``ui/run_marks.py``):
 
 * the first render of the page (a fresh browser tab, the server already warm),
   by the wall clock from the navigation;
@@ -17,14 +17,18 @@ and times, from the user's action to the end of the app's run (the frame's
   the event (scrolling, waiting for the control to be stable, hit-testing:
   0.07-0.15 s on this machine), which a user's click does not wait for; it
   is printed beside, as "wall". Beside it, "server": the script's own time on the
-  server, which the frame's marker carries (a widget's callback, run before the
-  script, is not in it); the rest of "seconds" is the network's and the browser's.
+  server, which the run's end marker carries (``ui.run_marks``; a widget's callback,
+  run before the script, is not in it), and "server CPU", the server process's CPU time
+  in that run (all its threads: a page's thread pool counts); the rest of "seconds" is the network's and the browser's. On a
+  machine other work loads, the wall times stretch and the CPU time much less: it is
+  the steadier figure of what the app costs.
 
 As every benchmark of the project, it prints a ratio to scikit-learn
 measured in the same run: each time divided by the time of fitting and
 scoring one scikit-learn tree on 5,000 x 10 rows, a yardstick of how busy
 the machine is. The target is 0.5 s per interaction on the bundled data; a
-second table gives each page's slowest interaction (its first render apart).
+second table gives each page's slowest interaction (its first render apart), with its
+wall and server times.
 
 Run: ``python -m bench.bench_pages`` (needs Chromium; ``--pages grow,data`` to
 pick pages by their URL paths, "/" for the start page, as the app's menu links them;
@@ -51,11 +55,13 @@ _FINISHED_JS = """() => {
     const marks = document.querySelectorAll('.run-finished');
     return marks.length ? Math.max(...Array.from(marks, m => Number(m.dataset.run))) : 0;
 }"""
-# The script's own time on the server in the last finished run (``ui.shell``'s marker).
+# The last finished run's time on the server, wall and the server process's CPU
+# (``ui.run_marks``' marker): [seconds, cpu seconds], null where the marker has none.
 _SERVER_SECONDS_JS = """() => {
     const marks = Array.from(document.querySelectorAll('.run-finished'));
     const last = marks.sort((a, b) => Number(b.dataset.run) - Number(a.dataset.run))[0];
-    return last && last.dataset.seconds !== undefined ? Number(last.dataset.seconds) : null;
+    const read = name => last && last.dataset[name] !== undefined ? Number(last.dataset[name]) : null;
+    return [read('seconds'), read('cpu')];
 }"""
 # The page's own controls, in the main area, in the order a user meets them.
 _CONTROLS = {
@@ -258,12 +264,17 @@ def _time_tabs(page, run, repeat):
     return run, results
 
 
+def _median_known(values):
+    """The median of the values that are not None, or None."""
+    known = [v for v in values if v is not None]
+    return statistics.median(known) if known else None
+
+
 def _medians(in_page, wall, server):
-    """The medians of an interaction's in-page, wall and server seconds (server: None when the
-    app's marker carries no time)."""
-    known = [s for s in server if s is not None]
-    return (statistics.median(in_page), statistics.median(wall),
-            statistics.median(known) if known else None)  # fmt: skip
+    """The medians of an interaction's in-page and wall seconds and of its server's
+    ``(seconds, cpu seconds)`` (each None when the app's marker carries no such time)."""
+    on_server = tuple(_median_known(column) for column in zip(*server, strict=True))
+    return statistics.median(in_page), statistics.median(wall), on_server or (None, None)
 
 
 def _time_page(browser, url, path, repeat):
@@ -300,10 +311,10 @@ def _time_page(browser, url, path, repeat):
         run, seconds, on_server = _wait_for_run_in_page(page, run, _NO_RUN_AFTER_MS)
         wall = time.perf_counter() - started
         results.append((f"button {label}", seconds if seconds is not None else wall, wall,
-                        on_server))  # fmt: skip
+                        tuple(on_server)))  # fmt: skip
     run, tab_results = _time_tabs(page, run, repeat)
     page.close()
-    return (first, first_server), results + tab_results
+    return (first, tuple(first_server)), results + tab_results
 
 
 def main(argv=None):
@@ -338,20 +349,42 @@ def main(argv=None):
             first, interactions = _time_page(browser, url, path, args.repeat)
             print(f"{_name(path)}: done", file=sys.stderr, flush=True)
             if interactions:
-                kind, seconds, *_ = max(interactions, key=lambda item: item[1])
-                slowest.append([_name(path), kind, f"{seconds:.2f}", f"{seconds / yardstick:.0f}",
-                                "yes" if seconds <= TARGET_SECONDS else "no"])  # fmt: skip
+                slowest.append(_slowest_row(_name(path), interactions, yardstick))
             for kind, seconds, wall, server in [("first render", first[0], *first), *interactions]:
                 rows.append([_name(path), kind, f"{seconds:.2f}", f"{seconds / yardstick:.0f}",
-                             f"{wall:.2f}", "-" if server is None else f"{server:.2f}"])  # fmt: skip
+                             f"{wall:.2f}", *map(_seconds, server)])  # fmt: skip
         browser.close()
-    print(
-        f"Pages in headless Chromium ({os.cpu_count()} cores); ratio = time / one scikit-learn tree fit"
-    )
-    print_rows(["page", "action", "seconds", "ratio", "wall", "server"], rows)
+    print(f"Pages in headless Chromium ({os.cpu_count()} cores, load average "
+          f"{_load()}); ratio = time / one scikit-learn tree fit")  # fmt: skip
+    print_rows(["page", "action", "seconds", "ratio", "wall", "server", "server CPU"], rows)
     print()
-    print(f"Each page's slowest interaction (target: {TARGET_SECONDS} s)")
-    print_rows(["page", "slowest interaction", "seconds", "ratio", "within"], slowest)
+    print(
+        f"Each page's slowest interaction (target: {TARGET_SECONDS} s in the page). Other work on "
+        "the machine stretches the seconds, the wall and the server's time; the server's CPU is "
+        "the steadier figure."
+    )
+    print_rows(["page", "slowest interaction", "seconds", "wall", "server", "server CPU", "ratio",
+                "within"], slowest)  # fmt: skip
+
+
+def _seconds(value):
+    return "-" if value is None else f"{value:.2f}"
+
+
+def _load():
+    """The machine's load average over the last minute, as text ("-" where unknown)."""
+    try:
+        return f"{os.getloadavg()[0]:.1f}"
+    except OSError:
+        return "-"
+
+
+def _slowest_row(name, interactions, yardstick):
+    """A page's slowest interaction (by its in-page seconds) as a row of the second table."""
+    kind, seconds, wall, (server, cpu) = max(interactions, key=lambda item: item[1])
+    within = "yes" if seconds <= TARGET_SECONDS else "no"
+    return [name, kind, f"{seconds:.2f}", f"{wall:.2f}", _seconds(server), _seconds(cpu),
+            f"{seconds / yardstick:.0f}", within]  # fmt: skip
 
 
 if __name__ == "__main__":

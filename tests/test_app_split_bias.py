@@ -3,6 +3,7 @@
 import pytest
 
 from app_pages.split_bias import keys as split_bias_keys
+from app_pages.split_bias.cache import N_GRID, P1_GRID
 from tests.apptest_helpers import by_key, open_page, open_tab, plotly_array, plotly_figures
 
 
@@ -290,3 +291,70 @@ def test_the_verdict_says_yes_only_past_chance_and_names_a_signal():
     # Past chance, the verdict is given.
     outcome["roots"]["p_value"] = np.array([0] * 10 + [1] * 20)
     assert root_verdict(outcome, ["signal", "coin"]).startswith("**Yes: your many-valued")
+
+
+# The grid one click away (X1 with 11 values) as the page computed it at 5bdd2db, before its
+# grids were simulated ahead: the row p1 = 0.5 and the cell (p1 = 0.022, N = 100), per criterion.
+_GRID_11_VALUES = {
+    "gini gain": ([1.6792505792750017, 2.151851208481124, 2.0934216851622347,
+                   1.81734497144193, 2.6981005456233893], 1.3069950427026085),
+    "information gain": ([1.7752904200414503, 2.396199347095736, 2.0934216851622347,
+                          1.81734497144193, 2.6981005456233893], 1.3167905430225206),
+    "gain ratio": ([0.702628342903528, 1.060697840353612, 0.9789249739163557,
+                    0.8991949431084195, 0.9260316535311476], 0.278422204918509),
+    "chi-square p-value": ([0.11090967234053684, 0.038242606390143326, 0.026065490438927353,
+                            0.07488362951899682, 0.03302228147462613], -0.08364212367298705),
+    "G-square p-value": ([0.35053701607606885, 0.3515553779563135, 0.10121192958848692,
+                          0.09417490601628797, 0.043465693781090345], -0.3095266222190178),
+    "Gamma-corrected Gini": ([0.10561673752120124, 0.015636290213790333, 0.0191120410110925,
+                              0.07313380853451781, 0.03302228147462613], -0.09417490601628793),
+}  # fmt: skip
+
+
+def _wait_for_prefetch():
+    import threading
+
+    from app_pages.split_bias import cache
+
+    for thread in threading.enumerate():
+        if thread.name == cache._PREFETCH_THREAD:
+            thread.join(timeout=600)
+
+
+def test_the_grids_one_click_away_are_simulated_ahead_with_the_same_numbers(monkeypatch):
+    """Opening the page simulates the grids of X1 and X2 one value up and down in the server's
+    prefetch thread, into the page's cache: the click reads them back, and their numbers are
+    the page's own (exactly those it computed on the click before, issue 57)."""
+    from app_pages.split_bias import cache
+
+    at = _open()
+    n1, n2 = (int(by_key(at.number_input, k).value) for k in ("bias_n1", "bias_n2"))
+    trials = int(by_key(at.number_input, "bias_trials").value)
+    assert cache.neighbour_settings(n1, n2, trials) == [
+        (n1 + 1, n2, trials), (n1 - 1, n2, trials), (n1, n2 + 1, trials)]  # fmt: skip
+    _wait_for_prefetch()
+    simulated, simulate = [], cache._simulate
+
+    def recorded(n1, n2, trials, grid, *rest):
+        simulated.append((n1, n2, trials))
+        return simulate(n1, n2, trials, grid, *rest)
+
+    monkeypatch.setattr(cache, "_simulate", recorded)
+    grid = (N_GRID, P1_GRID)
+    ahead = {s: cache.bias_grid(*s, *grid) for s in cache.neighbour_settings(n1, n2, trials)}
+    assert simulated == []  # every one was in the cache already
+    eleven = ahead[(11, 2, 1000)]["bias"]
+    for criterion, (row, cell) in _GRID_11_VALUES.items():
+        assert eleven[criterion][-1].tolist() == row, criterion
+        assert eleven[criterion][3, 2] == cell, criterion
+    by_key(at.number_input, "bias_n1").set_value(n1 + 1).run()
+    assert not at.exception
+    _wait_for_prefetch()  # the grids one click from there (12 values, say), simulated ahead
+    assert (n1 + 1, n2, trials) not in simulated  # the click read its grid back
+
+
+def test_the_neighbours_stay_within_the_widgets_range():
+    from app_pages.split_bias.cache import VALUES, neighbour_settings
+
+    low, high = VALUES
+    assert neighbour_settings(low, high, 500) == [(low + 1, high, 500), (low, high - 1, 500)]

@@ -274,3 +274,44 @@ def test_held_back_both_trees_open_the_same_nodes():
         views = [v["svg"] for v in tree_views(at)][-2:]
         opened = [sorted(set(re.findall(r"#(\d+) ·", svg))) for svg in views]
         assert opened[0] and opened[0] == opened[1], (source, opened)
+
+
+def _grow_figures(at):
+    """(trace names, vertical lines) of the Grow page's plotly figures."""
+    from tests.apptest_helpers import plotly_figures
+
+    figures = plotly_figures(at)
+    names = {trace.get("name") for figure in figures for trace in figure.get("data", ())}
+    lines = [s for figure in figures for s in figure.get("layout", {}).get("shapes", ())]
+    return names, lines
+
+
+def test_grow_asks_where_to_cut_before_it_shows_the_best_candidate():
+    """Step 1 of Grow asks which feature and where to cut: the score curve, the best
+    candidate's line, the near-ties and the ranked table wait for Reveal; the root's rows stay
+    (issue 57)."""
+    from viz.curves import CANDIDATES
+
+    at = _presenting_page("grow")
+    texts = " ".join(i.value for i in at.info) + " " + " ".join(c.value for c in at.caption)
+    assert "show after Reveal" in texts
+    names, lines = _grow_figures(at)
+    assert CANDIDATES not in names and not lines  # no score curve, no line at the best
+    assert names  # the root's rows along the feature stay
+    assert not at.table  # no ranked table of the features' best splits (HTML on a projector)
+    assert "Near-tie at node" not in " ".join(w.value for w in at.warning)
+    at.session_state[state.GUIDE_REVEALED] = {("grow", 0)}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    names, lines = _grow_figures(at)
+    assert CANDIDATES in names and lines and at.table
+    assert "show after Reveal" not in " ".join(i.value for i in at.info)
+
+
+def test_outside_presenter_mode_grow_shows_the_best_candidate_at_once():
+    from viz.curves import CANDIDATES
+
+    at = open_page(PAGE_PATHS["grow"], timeout=300)
+    assert not at.exception, [e.value for e in at.exception]
+    names, lines = _grow_figures(at)
+    assert CANDIDATES in names and lines and at.dataframe

@@ -13,7 +13,17 @@ teacher presses Reveal (``ui.presenter.held_back``).
 
 from dataclasses import dataclass
 
-__all__ = ["BADGES", "CHANGES", "GUIDES", "HEADLINE", "PARTS", "PATH", "REGIONS", "Step"]
+__all__ = [
+    "BADGES",
+    "CANDIDATES",
+    "CHANGES",
+    "GUIDES",
+    "HEADLINE",
+    "PARTS",
+    "PATH",
+    "REGIONS",
+    "Step",
+]
 
 MUSHROOM = "secondary-mushroom"  # source 004's data
 
@@ -25,7 +35,11 @@ PATH = "path"
 REGIONS = "regions"  # the staircase's regions of the tree (the points and the line stay)
 BADGES = "badges"  # how firm each split is: the tree's badges and their count
 CHANGES = "changes"  # the model page's rows that change: their count, table and file
-PARTS = (HEADLINE, PATH, REGIONS, BADGES, CHANGES)
+# A leaf's best split on the Grow page: its score curve (whose peak is the best threshold), the
+# best candidate marked on the rows' picture, the near-ties and the table ranking each feature's
+# best split (the rows themselves stay, to guess from)
+CANDIDATES = "candidates"
+PARTS = (HEADLINE, PATH, REGIONS, BADGES, CHANGES, CANDIDATES)
 
 
 @dataclass(frozen=True)
@@ -112,12 +126,14 @@ GUIDES = {
     "grow": [
         Step(
             "One leaf, every candidate",
-            "The single box at the top and, under it, the table of each feature's best split at the "
-            "root with its score curve.",
+            "The single box at the top and, under it, the root's rows along a feature (pick others "
+            "with 'Feature shown'); Reveal adds the score curve and the table of each feature's "
+            "best split.",
             "Before we split: which feature would you ask about first, and where would you cut it?",
             "The learner scores every midpoint between two observed values of every feature and keeps "
             "the largest impurity decrease (source 004, §3.4.2: every feature, every midpoint). The "
             "peak of the score curve is that threshold; the table ranks the features by their best.",
+            hides=(CANDIDATES,),
             tab="Selected node",
         ),
         Step(

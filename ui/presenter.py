@@ -67,6 +67,14 @@ body:has(.{PRESENTER_CLASS}) h3 {{ font-size: 1.75rem; }}
 </style>
 <span class="{PRESENTER_CLASS}"></span>
 """
+# A code span in the text (`x < t`, `x ≤ t`) is one term: broken at its spaces it reads as
+# two ("x <" at a line's end, "t" on the next), as it did at 1024 px. The spans of the app's
+# prose are a few characters long, so keeping them whole never pushes a line out of its column.
+_UNBROKEN_CODE_CSS = """
+<style>
+[data-testid="stMarkdownContainer"] :is(p, li) code { white-space: nowrap; }
+</style>
+"""
 FIGURE_FONT = 18  # a figure's base type in presenter mode
 FIGURE_MIN_FONT = 16  # no text of a figure below this in presenter mode
 TREE_TEXT_PX = 16  # the tree view's smallest text in presenter mode (``ui.tree_view``)
@@ -95,12 +103,14 @@ def toggle(container):
 
 
 def style():
-    """Enlarge the page's type and fold the sidebar away when presenter mode is on.
+    """Enlarge the page's type and fold the sidebar away when presenter mode is on; keep the
+    text's code spans whole in either mode.
 
     The sidebar is set only when the mode changes (``ui.state.PRESENTER_SIDEBAR``), so a
     sidebar the teacher opens again stays open on the next click.
     """
     on = active()
+    st.html(_UNBROKEN_CODE_CSS)
     if on:
         st.html(_CSS)
     wanted = "collapsed" if on else "expanded"

@@ -29,7 +29,6 @@ machine that never compiled them, saying so above the page; after the process's 
 the others are prepared in the background, in the pages' order (:mod:`ui.engine`).
 """
 
-import time
 from pathlib import Path
 
 import streamlit as st
@@ -42,6 +41,7 @@ from . import (
     errors,
     presenter,
     report,
+    run_marks,
     share,
     sidebar,
     state,
@@ -92,32 +92,26 @@ def _show_link_notes(slot):
 def _after_page(started):
     """The view's link and the page's summary, at the end of the sidebar; the URL brought up to date.
 
-    Last comes an invisible marker numbered by the session's runs: browser tests (and the page
-    benchmark) wait for it to know that a run has finished, instead of guessing with a timeout;
-    it carries the script's time on the server since ``started`` (``time.perf_counter``; a
-    widget's callback, run before the script, is not in it), so that the page benchmark can
-    tell the server's share of a click from the browser's.
-    Before it, the run that first showed a new dataset gives the pages it freed back to the
-    system (``ui.state.give_back_memory_after_run``), so the marker also says it is done.
+    Last comes the run's end marker (:mod:`ui.run_marks`: browser tests and the page
+    benchmark wait for it; it carries the run's wall and CPU time on the server since
+    ``started``). Before it, the run that first showed a new dataset gives the pages it freed
+    back to the system (``ui.state.give_back_memory_after_run``), so the marker also says it is
+    done.
     """
     with st.sidebar:
         st.divider()
         share.link_box(st.sidebar)
         report.download_button(st.sidebar)
     share.sync_url()
-    runs = st.session_state.get(state.RUNS_FINISHED, 0) + 1
-    st.session_state[state.RUNS_FINISHED] = runs
+    runs = run_marks.count_run()
     if state.memory_due_back():  # the run that first showed a new dataset: its copies go back
         return_free_pages()
-    seconds = time.perf_counter() - started
-    st.sidebar.html(
-        f'<span class="run-finished" data-run="{runs}" data-seconds="{seconds:.3f}" hidden></span>'
-    )
+    run_marks.draw_marker(st.sidebar, runs, started)
 
 
 def run_app():
     """Build the navigation and run the selected page inside the frame (the body of app.py)."""
-    started = time.perf_counter()
+    started = run_marks.start_run()
     st.set_page_config(page_title="Tree Bias Lab", page_icon=str(ICON), layout="wide")
     _start_process_services()
     page = _navigation()

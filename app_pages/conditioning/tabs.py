@@ -201,7 +201,10 @@ def show_example_tab(page):
                          path=paths[op] if shown else (), selected=paths[op][-1] if shown else None,
                          marked=[] if parting is None else [parting],
                          focus=focus[op], max_depth=None, fit_width=420,
-                         max_height=520, max_scale=1.0)  # fmt: skip
+                         max_height=520, max_scale=1.0,
+                         # The trees are this tab's picture: on a projector they keep their
+                         # height (the page's key tree is held lower, to fit the first screen).
+                         presenter_height=520)  # fmt: skip
     row_text = ", ".join(f"{plain(n)} {v:g}" for n, v in zip(feature_names, x, strict=True))
     if not shown:
         st.markdown(f"x = ({row_text}). Which leaf does it reach in each tree? Its paths, where "

@@ -14,6 +14,7 @@ import streamlit as st
 
 from trees.instability import near_tie_options
 from ui import figures, glossary, presenter, share
+from ui.guides import CANDIDATES
 from ui.markdown import plain
 from viz.curves import NEAR_TIE, category_curve_figure, nearest_candidate, score_curve_figure
 from viz.node_views import node_distribution_figure
@@ -119,14 +120,24 @@ def _split_from_click(chart_key, node, feature, source):
     )
 
 
-def _figures(grower, tree, node, feature, tokens, split):
-    """The score curve and the node's distribution of ``feature``, side by side."""
+def _figures(grower, tree, node, feature, tokens, split, held=False):
+    """The score curve and the node's distribution of ``feature``, side by side.
+
+    ``held``: the class is asked where to cut first (``ui.guides.CANDIDATES``), so the score
+    curve and the best candidate's line wait for Reveal; the rows stay, to guess from.
+    """
     names = grower.feature_names
     is_leaf = tree.feature[node] < 0
     rows = grower.node_rows(node)
     left, right = st.columns(2)
     category_names = (grower.category_names or {}).get(feature)
-    if grower.categorical[feature]:
+    if held:
+        threshold, label, codes = None, "split", None
+        left.info(
+            f"Where would you cut {plain(names[feature])}? The score of every cut, and the best "
+            "one, show after Reveal."
+        )
+    elif grower.categorical[feature]:
         curve = grower.category_curve(node, feature)
         with left:
             if curve is None:
@@ -329,22 +340,23 @@ def _manual_form(grower, node, feature, curve_feature_name):
             st.rerun()
 
 
-def _node_figures(grower, tree, node, feature, tokens, split, usable, cache_key):
+def _node_figures(grower, tree, node, feature, tokens, split, usable, cache_key, held=False):
     """The score curve and distribution of ``feature`` at ``node`` and the near-ties, or why
-    no feature can split it."""
+    no feature can split it (``held``: see :func:`_figures`; the near-ties wait too)."""
     if not usable:
         st.info(
             f"No feature can split node {node}: every feature is constant in its "
             f"{tree.n_samples[node]:,} rows, or no threshold keeps the minimum rows on both sides."
         )
         return
-    _figures(grower, tree, node, feature, tokens, split)
+    _figures(grower, tree, node, feature, tokens, split, held)
     if tree.feature[node] < 0 and not grower.categorical[feature]:
         st.caption(
-            f"Click a point of the score curve, or a bar of the distribution, to split node "
+            f"Click {'a bar of the distribution' if held else 'a point of the score curve, or a bar of the distribution,'} to split node "
             f"{node} on {plain(grower.feature_names[feature])} at the nearest candidate threshold."
         )
-    _near_ties(grower, node)
+    if not held:
+        _near_ties(grower, node)
     _split_fall(grower, node, tokens, split, cache_key)
 
 
@@ -384,8 +396,23 @@ def node_panel(grower, tree, node, tokens, split, cache_key):
     with a:
         _picker(tree, node, names, tokens)
     feature = _shown_feature(b, grower, tree, node, usable)
+    # Asked where to cut this leaf first, the class sees its rows, not the best split's place.
+    held = tree.feature[node] < 0 and presenter.held_back("grow", CANDIDATES)
     with above if above is not None else st.container():
-        _node_figures(grower, tree, node, feature, tokens, split, usable, cache_key)
+        _node_figures(grower, tree, node, feature, tokens, split, usable, cache_key, held)
+    if held:
+        st.caption(
+            "Each feature's best split at this node, ranked, and a form to split it by hand show "
+            "after Reveal."
+        )
+        return
+    _candidates_table(grower, node, candidates)
+    if usable and tree.feature[node] < 0:
+        _manual_form(grower, node, feature, names[feature])
+
+
+def _candidates_table(grower, node, candidates):
+    """The table of each feature's best split at ``node``, best first, and its caption."""
     figures.table(
         candidates_table(
             candidates, grower.is_classifier, grower.class_names, "score", grower.category_names
@@ -411,5 +438,3 @@ def node_panel(grower, tree, node, tokens, split, cache_key):
         f"better); a near-tie scores within {NEAR_TIE:.0%} of the best. Left and right: rows, "
         "then the prediction of that side."
     )
-    if usable and tree.feature[node] < 0:
-        _manual_form(grower, node, feature, names[feature])

@@ -4,9 +4,12 @@ the roots of the user's own columns.
 Keyed as ``ui.cached`` explains: settings hashed, arrays passed unhashed (``_``-prefixed).
 """
 
+import logging
 import os
+import threading
 
 import numpy as np
+import streamlit as st
 
 from app_pages.split_bias import keys
 from trees import bias_experiment
@@ -22,8 +25,14 @@ _GRID_THREADS = min(4, os.cpu_count() or 1)
 # progress and a Stop: about two seconds of the page's 35 cells on two cores (7 s at 20,000).
 LARGE_TRIALS = 5_000
 
-__all__ = ["LARGE_NOISE_WORK", "LARGE_TRIALS", "bias_grid", "grid_when_ready", "noise_is_large",
-           "noise_roots", "null_gains", "root_choices"]  # fmt: skip
+__all__ = ["LARGE_NOISE_WORK", "LARGE_TRIALS", "N_GRID", "P1_GRID", "VALUES", "bias_grid", "grid_when_ready",
+           "neighbour_settings", "noise_is_large", "noise_roots", "null_gains", "prefetch_neighbours",
+           "root_choices"]  # fmt: skip
+
+VALUES = (2, 50)  # the values of X1 and X2 the page's widgets take
+# The page's grid: dataset sizes N and priors p1 of the first class.
+N_GRID = (10, 30, 100, 300, 1000)
+P1_GRID = tuple(float(p) for p in np.round(np.geomspace(1e-3, 0.5, 7), 6))
 
 
 def _simulate(n1, n2, trials, grid, progress=None, should_stop=None):
@@ -34,10 +43,86 @@ def _simulate(n1, n2, trials, grid, progress=None, should_stop=None):
                            should_stop=should_stop)  # fmt: skip
 
 
-@cache_budget.data(show_spinner="Simulating datasets under the Null Hypothesis...", max_entries=16)
+@cache_budget.data(show_spinner=False, max_entries=16)
 def bias_grid(n1, n2, trials, N_grid, p1_grid):
-    """:func:`_simulate`, cached across sessions (it depends on its settings only)."""
+    """:func:`_simulate`, cached across sessions (it depends on its settings only).
+
+    No spinner of its own: the prefetch thread, outside any script run, has no page to show
+    one in (it would fail); the page's call shows its own (:func:`grid_when_ready`).
+    """
     return _simulate(n1, n2, trials, (N_grid, p1_grid))
+
+
+def neighbour_settings(n1, n2, trials):
+    """The settings one click of the page's number inputs away from ``(n1, n2, trials)``: X1's
+    values up and down, then X2's, within the widgets' range (the likeliest next clicks first).
+    """
+    low, high = VALUES
+    steps = [(n1 + 1, n2), (n1 - 1, n2), (n1, n2 + 1), (n1, n2 - 1)]
+    return [(a, b, trials) for a, b in steps if low <= a <= high and low <= b <= high]
+
+
+_PREFETCH_THREAD = "tree-bias-lab-bias-grid-prefetch"
+# Streamlit warns, once per cached call, that a thread outside a script run has no run context
+# ("missing ScriptRunContext"): true and harmless for this thread (it draws nothing), and a line
+# in the server's log at every click. Only this thread's warnings are left out.
+_CONTEXT_LOGGER = "streamlit.runtime.scriptrunner_utils.script_run_context"
+
+
+class _NotFromPrefetch(logging.Filter):
+    def filter(self, record):
+        return record.threadName != _PREFETCH_THREAD
+
+
+logging.getLogger(_CONTEXT_LOGGER).addFilter(_NotFromPrefetch())
+
+
+class _Prefetch:
+    """One thread of the server that simulates the grids a click away, ahead of the click.
+
+    A grid of the page's default size costs about 0.2 s of CPU (the datasets' draws and the
+    incomplete-gamma p-values are most of it, and are the same numbers at any speed): simulated
+    when a number input is clicked, the page answers in about that time on an idle machine,
+    and misses half a second on a loaded one. Simulated ahead into the same cache
+    (:func:`bias_grid`; Streamlit's per-entry lock makes a click that comes during the
+    simulation wait for it rather than simulate it twice), the click reads it back. One thread
+    for the whole server, and only the latest page's neighbours wait: a class of sessions
+    clicking at once queues no more than one simulation each, and a stale request is dropped.
+    """
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._wanted = []
+        self._thread = None
+
+    def request(self, settings, grid):
+        """Simulate ``settings`` (a list of ``(n1, n2, trials)``) on ``grid``, in the thread."""
+        with self._lock:
+            self._wanted = [(*s, *grid) for s in settings]
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(
+                    target=self._run, name=_PREFETCH_THREAD, daemon=True
+                )
+                self._thread.start()
+
+    def _next(self):
+        with self._lock:
+            return self._wanted.pop(0) if self._wanted else None
+
+    def _run(self):
+        while (arguments := self._next()) is not None:
+            bias_grid(*arguments)
+
+
+_PREFETCH = _Prefetch()
+
+
+def prefetch_neighbours(n1, n2, trials, N_grid, p1_grid):
+    """Simulate the grids one click away (:func:`neighbour_settings`) in the server's prefetch
+    thread, below :data:`LARGE_TRIALS` datasets per cell (larger grids run in the background
+    worker, with their own progress)."""
+    if trials < LARGE_TRIALS:
+        _PREFETCH.request(neighbour_settings(n1, n2, trials), (tuple(N_grid), tuple(p1_grid)))
 
 
 def grid_when_ready(n1, n2, trials, N_grid, p1_grid):
@@ -45,7 +130,8 @@ def grid_when_ready(n1, n2, trials, N_grid, p1_grid):
     there, simulated in the server's background worker with progress and a Stop drawn here,
     and None until it is there."""
     if trials < LARGE_TRIALS:
-        return bias_grid(n1, n2, trials, N_grid, p1_grid)
+        with st.spinner("Simulating datasets under the Null Hypothesis..."):
+            return bias_grid(n1, n2, trials, N_grid, p1_grid)
     grid = (N_grid, p1_grid)
     return computed_in_background(
         keys.GRID,

@@ -2,11 +2,16 @@
 
 from functools import partial
 
-import numpy as np
 import streamlit as st
 
 from app_pages.split_bias import keys
-from app_pages.split_bias.cache import grid_when_ready
+from app_pages.split_bias.cache import (
+    N_GRID,
+    P1_GRID,
+    VALUES,
+    grid_when_ready,
+    prefetch_neighbours,
+)
 from app_pages.split_bias.tabs import (
     show_criteria_tab,
     show_data_tab,
@@ -19,14 +24,12 @@ from viz.split_bias import (
 )
 
 st.title("Split-variable selection bias")
-N_GRID = (10, 30, 100, 300, 1000)
-P1_GRID = tuple(float(p) for p in np.round(np.geomspace(1e-3, 0.5, 7), 6))
 
 headline, picture = st.container(), st.container()
 with st.expander("Settings of the experiment"):
     c1, c2, c3 = st.columns(3)
-    n1 = share.number_input(c1, "Values of X₁, the first feature", 2, 50, 10, key="bias_n1")
-    n2 = share.number_input(c2, "Values of X₂, the second", 2, 50, 2, key="bias_n2")
+    n1 = share.number_input(c1, "Values of X₁, the first feature", *VALUES, 10, key="bias_n1")
+    n2 = share.number_input(c2, "Values of X₂, the second", *VALUES, 2, key="bias_n2")
     trials = share.number_input(
         c3,
         "Datasets per cell",
@@ -40,6 +43,7 @@ with st.expander("Settings of the experiment"):
 
 with picture:  # with many datasets per cell: the simulation's progress and Stop, in its place
     result = grid_when_ready(int(n1), int(n2), int(trials), N_GRID, P1_GRID)
+prefetch_neighbours(int(n1), int(n2), int(trials), N_GRID, P1_GRID)  # the next click's grids
 if result is not None:
     cell = (len(P1_GRID) - 1, N_GRID.index(100))  # p1 = 0.5, N = 100
     gini, corrected = (

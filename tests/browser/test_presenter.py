@@ -267,3 +267,33 @@ def test_the_model_page_asks_how_many_rows_change_before_it_counts_them(app_url,
     assert "rows" in page.locator('[data-testid="stMain"] h3').first.inner_text()
     assert not errors
     page.close()
+
+
+def test_grow_asks_where_to_cut_before_it_marks_the_best_candidate(app_url, browser):
+    """Grow's first step asks which feature and where to cut: the score curve ("candidate
+    thresholds") and the best candidate's line wait for Reveal (issue 57)."""
+    page, errors = _presenting(browser, f"{app_url}/grow?presenter_mode=1")
+    run = wait_for_run(page)
+    text = _main_text(page)
+    assert "show after Reveal" in text
+    assert "best candidate" not in text and "candidate thresholds" not in text
+    _reveal(page, run)
+    page.get_by_text("candidate thresholds").first.wait_for(timeout=600_000)
+    assert "best" in _main_text(page)
+    assert not errors
+    page.close()
+
+
+_BROKEN_CODE_SPANS_JS = """() => Array.from(
+    document.querySelectorAll('[data-testid="stMain"] [data-testid="stMarkdownContainer"] code'))
+    .filter(code => code.getClientRects().length > 1).map(code => code.innerText)"""
+
+
+def test_code_spans_stay_on_one_line_at_1024(app_url, browser):
+    """`x < t` once broke after "x <" at 1024 px in presenter mode (issue 57)."""
+    page, errors = _presenting(browser, f"{app_url}/conditioning?presenter_mode=1")
+    wait_for_run(page)
+    assert page.locator('[data-testid="stMain"] code').count() > 0
+    assert page.evaluate(_BROKEN_CODE_SPANS_JS) == []
+    assert not errors
+    page.close()
