@@ -54,11 +54,25 @@ __all__ = [
 PARTS = {**TREE_AND_FOREST_PARTS, "interop": (warm_up_interop,)}
 
 
-def warm_up_part(name, progress=None):
+def warm_up_part(name, progress=None, start=0, may_start=None):
     """Compile (or load) the kernels of the part ``name`` (``PARTS``), then write it in this
-    machine's record; ``progress(done, total)`` after each of its steps."""
-    run_steps(PARTS[name], PLAN_KINDS, progress)
+    machine's record; ``progress(done, total)`` after each of its steps.
+
+    ``start``: the first step to run (the steps before it were run elsewhere); ``may_start(step)``,
+    asked before each step: False stops the part there (a worker whose memory has grown hands
+    the rest to a fresh one, ``lab.kernel_worker``). Returns the number of steps done, counting
+    those before ``start``: the part is complete, and recorded, when it is
+    ``len(PARTS[name])``.
+    """
+    steps = PARTS[name]
+    for index in range(start, len(steps)):
+        if may_start is not None and not may_start(steps[index]):
+            return index
+        run_steps([steps[index]], PLAN_KINDS)
+        if progress is not None:
+            progress(index + 1, len(steps))
     record_compiled(["part", name])
+    return len(steps)
 
 
 def part_compiled(name):
