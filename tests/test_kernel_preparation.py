@@ -40,10 +40,13 @@ def test_the_worker_reports_a_failure_and_goes_on():
     assert messages[-1]["id"] == 2 and messages[-1]["done"]
 
 
-def test_the_worker_ends_after_a_request_that_leaves_it_over_its_memory():
+def test_the_worker_ends_when_it_has_no_room_for_the_next_request():
+    """Its first step a worker always takes; past its budget it hands the next request back
+    untouched (``"rest": 0``) and ends: the second request is a new worker's."""
     messages = _served([{"id": 1, "plan": _PLAN}, {"id": 2, "plan": _PLAN}], memory_mb=1)
-    assert messages[-1]["id"] == 1 and messages[-1]["done"] and messages[-1]["full"]
-    assert all(m["id"] == 1 for m in messages)  # the second request is a new worker's
+    assert [m["id"] for m in messages if m.get("done")] == [1]
+    assert messages[-1] == {**messages[-1], "id": 2, "rest": 0, "full": True}
+    assert not [m for m in messages if m["id"] == 2 and "step" in m]
 
 
 def test_a_worker_without_room_hands_the_rest_of_a_part_back():
