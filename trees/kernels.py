@@ -12,8 +12,10 @@ and a kernel links and optimises again every kernel it calls, so the whole could
 with numba. Plans cut what a page waits for instead (a default Gini fit: about 16 s of CPU
 instead of 51), and the worker keeps the compiler's memory out of the server. The price: every
 plan compiles its own chain, so all parts together cost about 300 s of CPU (2.3 GB in one
-process; the app's workers, replaced past their memory budget, peak near 840 MB), four times
-the single code's.
+process), four times the single code's. The app's workers each start at about 255 MB (numba,
+scikit-learn, SciPy and pandas imported) and hand over to a fresh one before a plan once they
+have grown (``lab.kernel_worker``): a growth plan's compilation adds about 215 MB, a forest's
+about 265, so a worker peaks near 540 MB (850 MB when a worker took whole parts).
 
 Public API
 ----------
