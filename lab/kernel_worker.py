@@ -3,18 +3,30 @@
 ``python -m lab.kernel_worker --parent PID --memory-mb N`` (started by :mod:`lab.kernels`)
 reads one request a line on its input, as JSON:
 
-* ``{"id": 3, "part": "tree"}``: a warm-up part (``trees.kernels.PARTS``);
+* ``{"id": 3, "part": "tree"}``: a warm-up part (``trees.kernels.PARTS``), from its step
+  ``"from"`` when given (``{"id": 3, "part": "tree", "from": 1}``);
 * ``{"id": 4, "plan": ["grow", [0, false, false, false, false, false]]}``: the kernels of
   one kind for one plan (``trees.kernels.warm_up_plan``).
 
 and writes one line per event on its output: ``{"id": 3, "step": [1, 2]}`` after each step,
 then ``{"id": 3, "done": true, "full": false, ...}``, or ``{"id": 3, "error": "...", ...}``,
-with the worker's CPU seconds and peak memory so far (``cpu_s``, ``peak_mb``). What it compiled is written in the machine's record of compiled kernels
-(``trees.kernels``), which the app reads before a page runs. The worker ends at the end of
-its input, when ``PID`` ends, and after a request whose end finds it above ``N`` MB
-(``"full": true``): numba keeps most of the memory a compilation took until its process
-ends, so a fresh worker takes the next request. It runs at the app's priority: a page
-may be waiting for it (a lower one left it starved on a loaded machine).
+with the worker's CPU seconds and peak memory so far (``cpu_s``, ``peak_mb``). What it
+compiled is written in the machine's record of compiled kernels (``trees.kernels``), which
+the app reads before a page runs. The worker ends at the end of its input and when ``PID``
+ends. It runs at the app's priority: a page may be waiting for it (a lower one left it
+starved on a loaded machine).
+
+Its memory. numba keeps most of the memory a compilation took until its process ends (a
+growth plan's compilation: about 215 MB, on top of the 255 MB of a worker that imported the
+package), so the memory a worker reaches is what its steps took, added up. A worker takes a
+step only while its growth since it was ready (``grown``), plus what such a step typically
+takes (:data:`PLAN_MB` for a plan, :data:`STEP_MB` for a kernel run on tiny data), stays
+within ``N`` MB (:func:`has_room`); its first step it always takes. When it has no room
+left, it hands the rest of its request back (``{"id": 3, "rest": 1, "full": true, ...}``:
+the part's steps before 1 are done) and ends, and a fresh worker takes the rest. So a plan
+compiles in a fresh worker, or one that has compiled little, and a worker's peak is about
+one plan's compilation above its start instead of the sum of all it compiled (853 MB
+measured when a worker took whole parts and ended only past 350 MB).
 """
 
 import argparse
@@ -22,7 +34,7 @@ import json
 import resource
 import sys
 
-from trees.kernels import plan_from_fields, warm_up_part, warm_up_plan
+from trees.kernels import PARTS, plan_from_fields, warm_up_part, warm_up_plan
 
 from .processes import watch_parent
 
@@ -46,34 +58,74 @@ def _resident_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _run(request, output):
-    """Run one request (module docstring), saying how it goes."""
+# What a step typically adds to a worker's memory, in MB (measured on numba 0.68): a plan's
+# compilation 150-250, the other steps (kernels run once on tiny data) a few tens.
+PLAN_MB = 224.0
+STEP_MB = 48.0
+
+
+def has_room(step, grown, memory_mb):
+    """Whether a worker grown ``grown`` MB since it was ready may take ``step`` (a part's step:
+    a plan ``(kind, plan)`` or a function) within its growth budget ``memory_mb``."""
+    typical = STEP_MB if callable(step) else PLAN_MB
+    return grown + typical <= memory_mb
+
+
+class _Memory:
+    """This worker's growth since it was ready, and whether it may take another step."""
+
+    def __init__(self, memory_mb):
+        self.memory_mb = memory_mb
+        self.ready_mb = _resident_mb()
+        self.fresh = True  # no step taken yet: the first is always taken
+
+    def grown(self):
+        return _resident_mb() - self.ready_mb
+
+    def may_start(self, step):
+        if not (self.fresh or has_room(step, self.grown(), self.memory_mb)):
+            return False
+        self.fresh = False
+        return True
+
+
+def _run(request, output, memory):
+    """Run one request (module docstring), saying how it goes; the step it stopped before when
+    this worker has no room for it (the rest is another worker's), else None."""
     ident = request["id"]
 
     def step(done, total):
         _say({"id": ident, "step": [done, total]}, output)
 
     if "part" in request:
-        warm_up_part(request["part"], progress=step)
-    else:
-        kind, fields = request["plan"]
-        warm_up_plan(kind, plan_from_fields(fields))
-        step(1, 1)
+        name, start = request["part"], request.get("from", 0)
+        done = warm_up_part(name, progress=step, start=start, may_start=memory.may_start)
+        return done if done < len(PARTS[name]) else None
+    kind, fields = request["plan"]
+    plan = plan_from_fields(fields)
+    if not memory.may_start((kind, plan)):
+        return 0
+    warm_up_plan(kind, plan)
+    step(1, 1)
+    return None
 
 
 def serve(requests, output, memory_mb):
-    """Answer ``requests`` (lines of JSON) on ``output`` until they end or memory runs over."""
+    """Answer ``requests`` (lines of JSON) on ``output`` until they end, or until this worker
+    has no room for the next step (module docstring)."""
+    memory = _Memory(memory_mb)
     for line in requests:
         if not line.strip():
             continue
         request = json.loads(line)
+        rest = None
         try:
-            _run(request, output)
+            rest = _run(request, output, memory)
         except Exception as error:  # reported to the app, which compiles it itself instead
             outcome = {"error": f"{type(error).__name__}: {error}"}
         else:
-            outcome = {"done": True}
-        full = _resident_mb() > memory_mb
+            outcome = {"done": True} if rest is None else {"rest": rest}
+        full = rest is not None or memory.grown() > memory_mb
         usage = resource.getrusage(resource.RUSAGE_SELF)
         # Its own CPU (user + system) and peak memory so far, for the cold-start benchmark.
         cost = {"cpu_s": usage.ru_utime + usage.ru_stime, "peak_mb": usage.ru_maxrss / 1024}
@@ -85,7 +137,10 @@ def serve(requests, output, memory_mb):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--parent", type=int, required=True, help="the app's process id")
-    parser.add_argument("--memory-mb", type=float, default=350.0, help="restart above this")
+    parser.add_argument(
+        "--memory-mb", type=float, default=288.0,
+        help="the most MB the worker grows by before a fresh one takes over",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     watch_parent(args.parent)
     serve(sys.stdin, sys.stdout, args.memory_mb)

@@ -10,9 +10,11 @@ on-disk cache, in a moment.
 
 :class:`KernelPreparation` keeps the requests (a warm-up part, or one plan's kernels) in
 a queue served by one worker at a time: those a page waits for first, then the others in
-the order given (the pages' order). A worker that runs over its memory budget ends after
-its request and a new one takes the next. A request whose worker fails, or that cannot
-start one, fails: the page then compiles in its own process, as a notebook does.
+the order given (the pages' order). A worker whose memory has grown too much for the next
+step hands the rest of its request back and ends; a fresh one takes it up where it stopped
+(its budget: ``lab.kernel_worker``), so no worker holds much more than one plan's
+compilation. A request whose worker fails, or that cannot start one, fails: the page then
+compiles in its own process, as a notebook does.
 
 ``python -m lab kernels`` compiles them all in its workers (:func:`run_kernels`), to prepare a
 machine before its first visitor: an image being built, a class's server the day before.
@@ -39,9 +41,10 @@ __all__ = [
 ]
 
 ROOT = Path(__file__).resolve().parent.parent
-# A worker ends after a request that leaves it above this many MB (a fresh one starts at
-# about 260 MB, the tree package imported).
-WORKER_MEMORY_MB = 350.0
+# The most MB a worker grows by before a fresh one takes over (``lab.kernel_worker``): room
+# for one plan's compilation (about 215 MB) and a few small steps; a fresh worker starts at
+# about 255 MB, the tree package imported.
+WORKER_MEMORY_MB = 288.0
 # Workers that failed in a row before the preparation gives up (pages then compile alone).
 MAX_FAILED_WORKERS = 3
 
@@ -50,8 +53,10 @@ MAX_FAILED_WORKERS = 3
 class Request:
     """One request to the worker: a part (``what = ("part", name)``) or the kernels of one kind
     for one plan (``("plan", kind, plan)``); ``state`` is ``"queued"``, ``"running"``,
-    ``"done"`` or ``"failed"``, ``steps`` its ``(done, total)``; ``worker_cost`` the worker's
-    CPU seconds and peak MB when it finished (``cpu_s``, ``peak_mb``)."""
+    ``"done"`` or ``"failed"``, ``steps`` its ``(done, total)`` (a part handed back by a worker
+    with no room left is queued again from its step ``steps[0]``); ``worker_costs`` the CPU
+    seconds and peak MB (``cpu_s``, ``peak_mb``) of each worker that ran it, so far, when it
+    finished or handed it back; ``worker_cost`` the last of them."""
 
     what: tuple
     ident: int
@@ -60,7 +65,11 @@ class Request:
     error: str = ""
     started: float = field(default=0.0, repr=False)
     ended: float = field(default=0.0, repr=False)
-    worker_cost: dict = field(default_factory=dict, repr=False)
+    worker_costs: list = field(default_factory=list, repr=False)
+
+    @property
+    def worker_cost(self):
+        return self.worker_costs[-1] if self.worker_costs else {}
 
     @property
     def finished(self):
@@ -69,7 +78,8 @@ class Request:
     def message(self):
         """The request as the worker reads it (one line of JSON)."""
         if self.what[0] == "part":
-            return json.dumps({"id": self.ident, "part": self.what[1]})
+            start = {"from": self.steps[0]} if self.steps[0] else {}
+            return json.dumps({"id": self.ident, "part": self.what[1], **start})
         _, kind, plan = self.what
         return json.dumps({"id": self.ident, "plan": [kind, list(plan)]})
 
@@ -213,17 +223,29 @@ class KernelPreparation:
             return
         if "step" in message:
             request.steps = tuple(message["step"])
+        elif "rest" in message:  # the worker had no room left: a fresh one takes the rest
+            request.steps = (message["rest"], request.steps[1])
+            request.state = "queued"
+            request.worker_costs.append(_cost(message))
+            self._running = None
+            self._queue.insert(0, request)
+            self._end_worker()
+            self._serve()
         elif "done" in message or "error" in message:
             request.state = "done" if "done" in message else "failed"
             request.error, request.ended = message.get("error", ""), time.monotonic()
-            request.worker_cost = {k: message[k] for k in ("cpu_s", "peak_mb") if k in message}
+            request.worker_costs.append(_cost(message))
             self._running = None
             self._failed_workers = 0 if request.state == "done" else self._failed_workers
             if message.get("full"):  # it ends now: the next request goes to a fresh worker
-                self._worker.stdin.close()
-                self._worker = None
+                self._end_worker()
             self._serve()
         self._lock.notify_all()
+
+    def _end_worker(self):
+        """Let the worker go (it ends by itself once it said it is full; lock held)."""
+        self._worker.stdin.close()
+        self._worker = None
 
     def _worker_ended(self, reason):
         """The worker is gone (its memory budget, or a failure): fail what it was running."""
@@ -242,6 +264,11 @@ class KernelPreparation:
             self._queue.clear()
             if self._worker is not None:
                 self._worker.stdin.close()
+
+
+def _cost(message):
+    """The worker's CPU seconds and peak MB so far, as a message of it says them."""
+    return {k: message[k] for k in ("cpu_s", "peak_mb") if k in message}
 
 
 _PREPARATION = []

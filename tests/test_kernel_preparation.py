@@ -12,6 +12,8 @@ import sys
 import pytest
 
 from lab import kernel_worker, kernels
+from trees.kernels import PARTS
+from trees.tree import _kernels_entries
 from ui import engine
 from ui.navigation import PAGES
 
@@ -38,10 +40,36 @@ def test_the_worker_reports_a_failure_and_goes_on():
     assert messages[-1]["id"] == 2 and messages[-1]["done"]
 
 
-def test_the_worker_ends_after_a_request_that_leaves_it_over_its_memory():
+def test_the_worker_ends_when_it_has_no_room_for_the_next_request():
+    """Its first step a worker always takes; past its budget it hands the next request back
+    untouched (``"rest": 0``) and ends: the second request is a new worker's."""
     messages = _served([{"id": 1, "plan": _PLAN}, {"id": 2, "plan": _PLAN}], memory_mb=1)
-    assert messages[-1]["id"] == 1 and messages[-1]["done"] and messages[-1]["full"]
-    assert all(m["id"] == 1 for m in messages)  # the second request is a new worker's
+    assert [m["id"] for m in messages if m.get("done")] == [1]
+    assert messages[-1] == {**messages[-1], "id": 2, "rest": 0, "full": True}
+    assert not [m for m in messages if m["id"] == 2 and "step" in m]
+
+
+def test_a_worker_without_room_hands_the_rest_of_a_part_back():
+    """Past its growth budget, a worker stops before the part's next step and says where."""
+    messages = _served([{"id": 1, "part": "tree"}, {"id": 2, "plan": _PLAN}], memory_mb=1)
+    assert [m["step"] for m in messages if "step" in m] == [[1, 2]]
+    assert messages[-1]["id"] == 1 and messages[-1]["rest"] == 1 and messages[-1]["full"]
+    assert all(m["id"] == 1 for m in messages)  # it ended: the plan is a fresh worker's
+
+
+def test_a_worker_takes_a_part_up_from_the_step_it_is_given():
+    messages = _served([{"id": 1, "part": "tree", "from": 1}])
+    assert [m["step"] for m in messages if "step" in m] == [[2, 2]]
+    assert messages[-1]["done"]
+
+
+def test_a_plan_starts_only_in_a_worker_with_room_for_a_compilation():
+    plan, small = PARTS["tree"]  # a growth's plan, then the rows' paths of a tree
+    budget = kernel_worker.PLAN_MB + 64
+    assert kernel_worker.has_room(plan, 0, budget) and kernel_worker.has_room(plan, 64, budget)
+    assert not kernel_worker.has_room(plan, 65, budget)
+    assert kernel_worker.has_room(small, 200, budget)  # a small step after a compilation
+    assert not kernel_worker.has_room(small, budget, budget)
 
 
 @pytest.fixture
@@ -68,6 +96,17 @@ def test_a_new_worker_takes_over_past_the_memory_budget(nothing_compiled):
         requests = preparation.request_parts(["tree", "grower"])
         assert preparation.wait(requests)
         assert requests[0].worker_cost["cpu_s"] > 0
+    finally:
+        preparation.close()
+
+
+def test_a_part_handed_back_is_finished_by_a_fresh_worker(nothing_compiled):
+    preparation = kernels.KernelPreparation(memory_mb=1)
+    try:
+        (request,) = preparation.request_parts(["tree"])
+        assert preparation.wait([request])
+        assert request.state == "done" and request.steps == (2, 2)
+        assert len(request.worker_costs) == 2  # the first worker's step, then the second's
     finally:
         preparation.close()
 
@@ -183,3 +222,40 @@ def test_a_new_plan_met_inside_a_cached_fit_does_not_break_the_page(monkeypatch)
     assert not app.exception and app.markdown[0].value == "fitted 2"
     app.run(timeout=60)
     assert not app.exception and app.markdown[0].value == "fitted 2"
+
+
+@pytest.fixture
+def plans_asked_for(monkeypatch):
+    """The plans a run asks the kernels' preparer for, as if this machine had compiled none
+    (each once per process: the factories' caches are emptied first); the frame neither
+    prepares the pages' parts nor installs its own preparer."""
+    calls, previous = [], list(_kernels_entries._PREPARER)
+    monkeypatch.setattr(_kernels_entries, "compiled", lambda entry: False)
+    for factory in (_kernels_entries.growth_kernel, _kernels_entries.grower_kernels,
+                    _kernels_entries.forest_kernel):  # fmt: skip
+        factory.cache_clear()
+    monkeypatch.setitem(engine._ONCE, "installed", True)
+    monkeypatch.setattr(engine, "part_compiled", lambda name: True)
+    _kernels_entries.set_kernel_preparer(lambda kind, plan: calls.append((kind, plan)))
+    yield calls
+    _kernels_entries.set_kernel_preparer(previous[0] if previous else None)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("url_path", ["staircase", "evaluate", "cultivated", "conditioning"])
+def test_a_page_waits_for_the_plans_its_first_view_runs_and_no_other(url_path, plans_asked_for):
+    """A page's parts (``PageSpec.kernels``) hold every plan its first view runs, and, besides
+    the home page's tree, none that it does not run: on a new machine it would wait for the
+    compiler on kernels it does not show (a forest of the other task, the grower)."""
+    from tests.apptest_helpers import open_page
+
+    spec = next(spec for spec in PAGES if spec.url_path == url_path)
+    at = open_page()
+    plans_asked_for.clear()  # the home page's own
+    at.switch_page(spec.path)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    declared = {step for name in spec.kernels for step in PARTS[name] if not callable(step)}
+    ran = set(plans_asked_for)
+    assert ran <= declared
+    assert declared - set(PARTS["tree"]) <= ran

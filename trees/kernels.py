@@ -12,8 +12,10 @@ and a kernel links and optimises again every kernel it calls, so the whole could
 with numba. Plans cut what a page waits for instead (a default Gini fit: about 16 s of CPU
 instead of 51), and the worker keeps the compiler's memory out of the server. The price: every
 plan compiles its own chain, so all parts together cost about 300 s of CPU (2.3 GB in one
-process; the app's workers, replaced past their memory budget, peak near 840 MB), four times
-the single code's.
+process), four times the single code's. The app's workers each start at about 255 MB (numba,
+scikit-learn, SciPy and pandas imported) and hand over to a fresh one before a plan once they
+have grown (``lab.kernel_worker``): a growth plan's compilation adds about 215 MB, a forest's
+about 265, so a worker peaks near 540 MB (850 MB when a worker took whole parts).
 
 Public API
 ----------
@@ -54,11 +56,25 @@ __all__ = [
 PARTS = {**TREE_AND_FOREST_PARTS, "interop": (warm_up_interop,)}
 
 
-def warm_up_part(name, progress=None):
+def warm_up_part(name, progress=None, start=0, may_start=None):
     """Compile (or load) the kernels of the part ``name`` (``PARTS``), then write it in this
-    machine's record; ``progress(done, total)`` after each of its steps."""
-    run_steps(PARTS[name], PLAN_KINDS, progress)
+    machine's record; ``progress(done, total)`` after each of its steps.
+
+    ``start``: the first step to run (the steps before it were run elsewhere); ``may_start(step)``,
+    asked before each step: False stops the part there (a worker whose memory has grown hands
+    the rest to a fresh one, ``lab.kernel_worker``). Returns the number of steps done, counting
+    those before ``start``: the part is complete, and recorded, when it is
+    ``len(PARTS[name])``.
+    """
+    steps = PARTS[name]
+    for index in range(start, len(steps)):
+        if may_start is not None and not may_start(steps[index]):
+            return index
+        run_steps([steps[index]], PLAN_KINDS)
+        if progress is not None:
+            progress(index + 1, len(steps))
     record_compiled(["part", name])
+    return len(steps)
 
 
 def part_compiled(name):

@@ -18,7 +18,10 @@ class PageSpec:
     the most classes of a classification target the page takes (None: any);
     the frame says so instead of running it on more (``ui.target_fit``). ``kernels``: the
     parts of the compiled kernels its first view runs (``trees.kernels.PARTS``), prepared
-    before it on a machine that never compiled them (``ui.engine``).
+    before it on a machine that never compiled them (``ui.engine``); only those: a part its
+    first view does not run (a tab not open, the forest of a regression dataset) would keep
+    the page waiting for kernels it does not show, and is prepared when it is first used,
+    or in the background before that.
 
     ``prefixes``: every widget and session key the page defines (in its room,
     ``app_pages/<name>/keys.py`` or at the widget) starts with one of them;
@@ -111,7 +114,7 @@ PAGES = [
         "evaluate",
         "Explore",
         ("eval_",),
-        kernels=("tree", "walks", "forest"),
+        kernels=("tree", "walks", "draws", "forest"),
     ),
     PageSpec(
         "app_pages/cultivated/cultivated.py",
@@ -121,7 +124,7 @@ PAGES = [
         "Remedies",
         ("crf_",),
         max_classes=None,  # two-class data only; on other data it shows its simulated data
-        kernels=("tree", "walks", "forest"),
+        kernels=("tree", "walks", "draws", "forest", "cultivated"),
     ),
     PageSpec(
         "app_pages/conditioning/conditioning.py",
@@ -130,7 +133,7 @@ PAGES = [
         "conditioning",
         "Biases",
         ("cond_",),
-        kernels=("tree", "walks", "forest"),
+        kernels=("tree", "walks", "draws"),
     ),
     PageSpec(
         "app_pages/your_model/your_model.py",

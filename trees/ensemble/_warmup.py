@@ -57,20 +57,34 @@ def _forest_variants():
 
 
 # The trees' parts the app's first pages need, before the forests'.
-_FIRST = ("tree", "grower", "walks", "regression", "draws and cultivated")
+_FIRST = (
+    "tree",
+    "grower",
+    "walks",
+    "regression",
+    "regression grower",
+    "pruning",
+    "draws",
+    "cultivated",
+)
 # Every kind of entry kernel a plan compiles.
 PLAN_KINDS = {**TREE_PLAN_KINDS, "forest": _forest}
-# The trees' parts and the forests', in the order the app's pages first need them.
+# The trees' parts and the forests', in the order the app's pages first need them. A page
+# waits for its parts whole, so a part holds what a first view uses together: the
+# classification forest (the evaluate and cultivated pages' first views) apart from the
+# regression forest (a regression dataset's), the forests' draws (the conditioning page's
+# held-out rows too) apart from the cultivated forest's own kernels.
 PARTS = {
     "tree": TREE_PARTS["tree"],
     "grower": TREE_PARTS["grower"],
     "walks": TREE_PARTS["walks"],
     "regression": TREE_PARTS["regression"],
-    "forest": (
-        ("forest", plan_of("gini", draw=True)),
-        ("forest", plan_of("squared_error")),
-        TREE_PARTS["draws and cultivated"][0],
-    ),
+    "regression grower": TREE_PARTS["regression grower"],
+    "pruning": TREE_PARTS["pruning"],
+    "draws": TREE_PARTS["draws"],
+    "forest": (("forest", plan_of("gini", draw=True)),),
+    "cultivated": TREE_PARTS["cultivated"],
+    "regression forest": (("forest", plan_of("squared_error")),),
     **{name: steps for name, steps in TREE_PARTS.items() if name not in _FIRST},
     "forest variants": (
         _forest_variants,

@@ -162,9 +162,9 @@ def _absolute_error_values():
     DecisionTreeRegressor(criterion="absolute_error", max_depth=2).fit(X[:, 1:], value)
 
 
-def _draws_and_cultivated():
-    """The forests' draws, pack walk and row filter; the cultivated forest's neighbourhoods
-    and the segments of a batch (a forest's batches of trees are ``trees.ensemble``'s)."""
+def _draws():
+    """The forests' draws (their generators' seeds, bootstrap rows and counts, weighted or not)
+    and their pack walk (a forest's trees predicting at once)."""
     X, y, _ = tiny_data()
     tree = DecisionTreeClassifier().fit(X, y).tree_
     generator_seeds(np.array([0, 1]))
@@ -177,6 +177,12 @@ def _draws_and_cultivated():
     out = np.zeros((X.shape[0], values.shape[1]))
     ops = np.array([0, 2], dtype=np.intp)
     forest_predict((packed, values, roots, ops), np.ascontiguousarray(X), (0, X.shape[0]), out)
+
+
+def _cultivated():
+    """The cultivated forest's row filter, split tables and neighbourhoods, and the segments of
+    a batch (a forest's batches of trees are ``trees.ensemble``'s)."""
+    X, y, _ = tiny_data()
     rows = keep_rows(sort_features(X), np.ones(X.shape[0], dtype=bool))
     xs = sorted_values(X, rows)
     stats = np.vstack([1.0 - y, y.astype(float)])
@@ -198,18 +204,16 @@ def _draws_and_cultivated():
 _GINI = plan_of("gini")
 _SQUARED_ERROR = plan_of("squared_error")
 # The trees' parts, in the order the app's pages first need them: its first picture (a Gini
-# tree and its rows' paths), the grower, the other walks, regression, then the settings a
-# page offers besides.
+# tree and its rows' paths), the grower, the other walks, regression (the staircase page's
+# first view: a regression tree; the grower's regression and pruning apart, which it does not
+# show first), then the settings a page offers besides.
 TREE_PARTS = {
     "tree": (("grow", _GINI), _paths),
     "grower": (("grower", _GINI), _score_tables),
     "walks": (_walks,),
-    "regression": (
-        ("grow", _SQUARED_ERROR),
-        _regression_values,
-        ("grower", _SQUARED_ERROR),
-        _pruning,
-    ),
+    "regression": (("grow", _SQUARED_ERROR), _regression_values),
+    "regression grower": (("grower", _SQUARED_ERROR),),
+    "pruning": (_pruning,),
     "criteria": tuple(
         ("grow", plan_of(name))
         for name in (
@@ -239,7 +243,8 @@ TREE_PARTS = {
     "absolute error": (("grow", plan_of("absolute_error")), _absolute_error_values),
     "raw sums": (("grow", plan_of("squared_error", raw_sums=True)),),
     "p-values": (_p_values,),
-    "draws and cultivated": (_draws_and_cultivated,),
+    "draws": (_draws,),
+    "cultivated": (_cultivated,),
 }
 
 
