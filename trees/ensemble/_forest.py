@@ -37,7 +37,7 @@ from scipy import sparse
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.metrics import accuracy_score, r2_score
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from ..tree import FOREST_CONDITIONINGS, DecisionTreeClassifier, DecisionTreeRegressor
 from ..tree._kernels_arrays import kernel_array
@@ -47,9 +47,16 @@ from ..tree._operators import OPERATOR_CODES
 from ..tree._parallel import in_row_blocks
 from ..tree._params import get_params, tree_params_of
 from ..tree._settings import CLASS_WEIGHTS, check_sample_weight, class_weights
+from ..tree._sparse import by_row_blocks
 from ..tree._splitter import sort_features
 from ..tree._tree import pack_trees
-from ..tree._validation import check_class_targets, check_predict_rows, round_for_fit
+from ..tree._validation import (
+    check_class_targets,
+    check_dense_y,
+    check_predict_rows,
+    round_for_fit,
+    validated_fit_rows,
+)
 from ._batches import grow_in_batches
 from ._bootstrap import bootstrap_indices, bootstrap_size
 from ._ensemble import EnsembleProtocol
@@ -415,7 +422,10 @@ class BaseForest(EnsembleProtocol, BaseEstimator):
         Under ``conditioning`` ("<=", "<" or "half"; default: the forest's).
         """
         X = self._validate_X_predict(X)
-        operators = self._routing_operators(conditioning)
+        return by_row_blocks(self._leaves, X, self._routing_operators(conditioning))
+
+    def _leaves(self, X, operators):
+        """:meth:`apply` on validated dense rows, each tree under its test of ``operators``."""
         return np.column_stack(
             [est.tree_.apply(X, op) for est, op in zip(self.estimators_, operators, strict=True)]
         )
@@ -431,7 +441,10 @@ class BaseForest(EnsembleProtocol, BaseEstimator):
             Tree ``i``'s columns are ``n_nodes_ptr[i]:n_nodes_ptr[i + 1]``.
         """
         X = self._validate_X_predict(X)
-        operators = self._routing_operators(conditioning)
+        return by_row_blocks(self._paths, X, self._routing_operators(conditioning))
+
+    def _paths(self, X, operators):
+        """:meth:`decision_path` on validated dense rows, each tree under its test."""
         paths = [est.tree_.decision_path(X, op)
                  for est, op in zip(self.estimators_, operators, strict=True)]  # fmt: skip
         n_nodes_ptr = np.cumsum([0, *(path.shape[1] for path in paths)])
@@ -450,14 +463,10 @@ class BaseForest(EnsembleProtocol, BaseEstimator):
         """``X``, ``y`` and the sample weights (None when not given: the bootstrap then draws
         rows uniformly, as scikit-learn's)."""
         self._check_settings()
-        X, y = validate_data(
-            self,
-            X,
-            y,
-            dtype=np.float64,
-            y_numeric=isinstance(self, RegressorMixin),
-            ensure_all_finite="allow-nan",  # missing values are routed by the trees
-        )
+        check_dense_y(y, ValueError)  # scikit-learn's forests raise a ValueError
+        # A sparse X comes back as its dense rows (``trees.tree._sparse``); missing values are
+        # kept: the trees route them.
+        X, y = validated_fit_rows(self, X, y, y_numeric=isinstance(self, RegressorMixin))
         if sample_weight is not None:
             sample_weight = check_sample_weight(sample_weight, X.shape[0])
         return X, y, sample_weight
@@ -544,7 +553,7 @@ class ForestClassifier(ClassifierMixin, BaseForest):
     def predict_proba(self, X, conditioning=None):
         """Mean of the trees' class probabilities under ``conditioning`` (default: the forest's)."""
         X = self._validate_X_predict(X)
-        return self._forest_mean(X, conditioning or self.conditioning)
+        return by_row_blocks(self._forest_mean, X, conditioning or self.conditioning)
 
     def predict_log_proba(self, X, conditioning=None):
         """Logarithm of :meth:`predict_proba` (``-inf`` where a class gets no vote)."""
@@ -687,7 +696,7 @@ class ForestRegressor(RegressorMixin, BaseForest):
     def predict(self, X, conditioning=None):
         """Mean of the trees' values under ``conditioning`` (default: the forest's)."""
         X = self._validate_X_predict(X)
-        return self._forest_mean(X, conditioning or self.conditioning)[:, 0]
+        return by_row_blocks(self._forest_mean, X, conditioning or self.conditioning)[:, 0]
 
 
 class RandomForestRegressor(ForestRegressor):

@@ -24,7 +24,7 @@ import numbers
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
 from sklearn.utils import Bunch, check_random_state
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from ._builder import GrowingTree, grow
 from ._criterion import CLASSIFIER_CRITERIA, REGRESSOR_CRITERIA
@@ -43,13 +43,16 @@ from ._settings import (
     regression_offset,
     target_statistics,
 )
+from ._sparse import by_row_blocks
 from ._splitter import search_layout
 from ._validation import (
     check_class_targets,
+    check_dense_y,
     check_predict_rows,
     fit_arrays_valid_already,
     round_for_fit,
     routes_missing,
+    validated_fit_rows,
 )
 
 __all__ = ["BaseDecisionTree", "DecisionTreeClassifier", "DecisionTreeRegressor"]
@@ -235,15 +238,9 @@ class BaseDecisionTree(BaseEstimator):
             self.n_features_in_ = X.shape[1]  # what validate_data(reset=True) records
             if hasattr(self, "feature_names_in_"):
                 del self.feature_names_in_
-        else:
-            X, y = validate_data(
-                self,
-                X,
-                y,
-                dtype=np.float64,
-                y_numeric=not self._is_classifier(),
-                ensure_all_finite="allow-nan",  # missing values are routed (``_kernels_search``)
-            )
+        else:  # a sparse X comes back as its dense rows (``_sparse``)
+            check_dense_y(y)
+            X, y = validated_fit_rows(self, X, y, y_numeric=not self._is_classifier())
         check_missing_values(X, self.tree_params_.selection)
         X = round_for_fit(X, self.tree_params_.threshold_dtype)
         sample_weight = check_sample_weight(sample_weight, X.shape[0])
@@ -328,12 +325,12 @@ class BaseDecisionTree(BaseEstimator):
     def apply(self, X, conditioning=None):
         """Leaf reached by each row under ``conditioning`` (default: the estimator's)."""
         X = self._validate_X_predict(X)
-        return self.tree_.apply(X, self._routing_op(conditioning))
+        return by_row_blocks(self.tree_.apply, X, self._routing_op(conditioning))
 
     def decision_path(self, X, conditioning=None):
         """Nodes visited by each row under ``conditioning``, as a CSR indicator matrix."""
         X = self._validate_X_predict(X)
-        return self.tree_.decision_path(X, self._routing_op(conditioning))
+        return by_row_blocks(self.tree_.decision_path, X, self._routing_op(conditioning))
 
     def _routing_op(self, conditioning):
         """The tree's ``op`` for routing rows: ``conditioning``, or the estimator's when None."""
@@ -589,7 +586,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         ndarray of shape (n_samples, n_classes)
         """
         X = self._validate_X_predict(X)
-        return self.tree_.predict(X, self._prediction_op(conditioning))
+        return by_row_blocks(self.tree_.predict, X, self._prediction_op(conditioning))
 
     def predict_log_proba(self, X, conditioning=None):
         """Logarithm of :meth:`predict_proba` (``-inf`` for probability 0)."""
@@ -696,4 +693,4 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
     def predict(self, X, conditioning=None):
         """Predicted values under ``conditioning`` (default: the estimator's), shape (n_samples,)."""
         X = self._validate_X_predict(X)
-        return self.tree_.predict(X, self._prediction_op(conditioning))
+        return by_row_blocks(self.tree_.predict, X, self._prediction_op(conditioning))
