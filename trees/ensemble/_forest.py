@@ -47,7 +47,7 @@ from ..tree._operators import OPERATOR_CODES
 from ..tree._parallel import in_row_blocks
 from ..tree._params import get_params, tree_params_of
 from ..tree._settings import CLASS_WEIGHTS, check_sample_weight, class_weights
-from ..tree._sparse import by_row_blocks
+from ..tree._sparse import forest_sum, is_sparse, tree_apply, tree_decision_path
 from ..tree._splitter import sort_features
 from ..tree._tree import pack_trees
 from ..tree._validation import (
@@ -349,21 +349,21 @@ class BaseForest(EnsembleProtocol, BaseEstimator):
         n_trees = len(self.estimators_)
         codes = [OPERATOR_CODES[op] for op in tree_operators(n_trees, conditioning)]
         ops = np.array(codes, dtype=np.intp)
-        X = kernel_array(X)
-        if self.threshold_dtype != "float64":
+        dense = not is_sparse(X)  # sparse rows are walked as they are (``tree._sparse``)
+        if dense:
+            X = kernel_array(X)
+        if dense and self.threshold_dtype != "float64":
             X = kernel_array(self.estimators_[0].tree_._check_X(X))
         groups = tree_groups(n_trees, conditioning)
         mean = np.zeros((X.shape[0], values.shape[1]))
         for group in groups:
             out = np.zeros_like(mean)
-            in_row_blocks(
-                forest_predict,
-                ((tree, values, roots[group], ops[group]), X),
-                out,
-                X.shape[0],
-                self.n_jobs,
-                work_per_row=len(roots[group]),
-            )
+            pack = (tree, values, roots[group], ops[group])
+            if not dense:
+                forest_sum(pack, X, self.estimators_[0].tree_.input_dtype, out, self.n_jobs)
+            else:
+                in_row_blocks(forest_predict, (pack, X), out, X.shape[0], self.n_jobs,
+                              work_per_row=len(roots[group]))  # fmt: skip
             mean += out / len(roots[group])
         return mean / len(groups)
 
@@ -422,13 +422,9 @@ class BaseForest(EnsembleProtocol, BaseEstimator):
         Under ``conditioning`` ("<=", "<" or "half"; default: the forest's).
         """
         X = self._validate_X_predict(X)
-        return by_row_blocks(self._leaves, X, self._routing_operators(conditioning))
-
-    def _leaves(self, X, operators):
-        """:meth:`apply` on validated dense rows, each tree under its test of ``operators``."""
-        return np.column_stack(
-            [est.tree_.apply(X, op) for est, op in zip(self.estimators_, operators, strict=True)]
-        )
+        operators = self._routing_operators(conditioning)
+        trees_and_tests = zip(self.estimators_, operators, strict=True)
+        return np.column_stack([tree_apply(est.tree_, X, op) for est, op in trees_and_tests])
 
     def decision_path(self, X, conditioning=None):
         """The nodes each row visits in every tree, as scikit-learn's forests give them.
@@ -441,11 +437,8 @@ class BaseForest(EnsembleProtocol, BaseEstimator):
             Tree ``i``'s columns are ``n_nodes_ptr[i]:n_nodes_ptr[i + 1]``.
         """
         X = self._validate_X_predict(X)
-        return by_row_blocks(self._paths, X, self._routing_operators(conditioning))
-
-    def _paths(self, X, operators):
-        """:meth:`decision_path` on validated dense rows, each tree under its test."""
-        paths = [est.tree_.decision_path(X, op)
+        operators = self._routing_operators(conditioning)
+        paths = [tree_decision_path(est.tree_, X, op)
                  for est, op in zip(self.estimators_, operators, strict=True)]  # fmt: skip
         n_nodes_ptr = np.cumsum([0, *(path.shape[1] for path in paths)])
         return sparse.hstack(paths).tocsr(), n_nodes_ptr
@@ -553,7 +546,7 @@ class ForestClassifier(ClassifierMixin, BaseForest):
     def predict_proba(self, X, conditioning=None):
         """Mean of the trees' class probabilities under ``conditioning`` (default: the forest's)."""
         X = self._validate_X_predict(X)
-        return by_row_blocks(self._forest_mean, X, conditioning or self.conditioning)
+        return self._forest_mean(X, conditioning or self.conditioning)
 
     def predict_log_proba(self, X, conditioning=None):
         """Logarithm of :meth:`predict_proba` (``-inf`` where a class gets no vote)."""
@@ -696,7 +689,7 @@ class ForestRegressor(RegressorMixin, BaseForest):
     def predict(self, X, conditioning=None):
         """Mean of the trees' values under ``conditioning`` (default: the forest's)."""
         X = self._validate_X_predict(X)
-        return by_row_blocks(self._forest_mean, X, conditioning or self.conditioning)[:, 0]
+        return self._forest_mean(X, conditioning or self.conditioning)[:, 0]
 
 
 class RandomForestRegressor(ForestRegressor):

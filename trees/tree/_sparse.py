@@ -15,9 +15,12 @@ How, and what it costs:
   search of its own over the stored values of a CSC matrix, where a node's implicit zeros of
   a feature form one block between its negative and positive values, as scikit-learn's
   ``BestSparseSplitter``, is not written: a plan of its own for every criterion and splitter.)
-* **Predicting** (:func:`by_row_blocks`): the rows are made dense a block at a time, at most
-  :data:`BLOCK_VALUES` values (32 MB of float64) however many rows come, and each block goes
-  through the trees' compiled walk (``_kernels_traversal``) as dense rows do.
+* **Predicting** (:func:`tree_predict`, :func:`tree_apply`, :func:`tree_decision_path`,
+  :func:`forest_sum`): nothing is made dense. Each row walks the tree from the root, its value
+  of a node's feature looked up among its stored values (``_kernels_sparse_walk``: a binary
+  search of the row's column indices, 0.0 when not stored), through the routing rule of the
+  dense walk. The CSR arrays are copied only when they are not in scipy's canonical format
+  (sorted indices, no duplicates) or their indices not int64 (one compiled specialisation).
 
 scikit-learn's formats are accepted as its trees accept them: fitting converts any sparse
 format to CSC and predicting to CSR (``validate_data``'s ``accept_sparse``), before the
@@ -27,22 +30,32 @@ conversions above. Sparse ``y`` is refused as scikit-learn refuses it.
 import numpy as np
 from scipy import sparse
 
+from ._kernels_arrays import kernel_array
+from ._kernels_sparse_walk import (
+    sparse_decision_paths,
+    sparse_forest_predict,
+    sparse_predict_values,
+    sparse_route,
+)
+from ._operators import OPERATOR_CODES, ROUTING_OPERATORS, cast_input, check_operator
+from ._parallel import in_row_blocks
+
 __all__ = [
-    "BLOCK_VALUES",
     "FIT_FORMAT",
     "PREDICT_FORMAT",
-    "by_row_blocks",
+    "csr_arrays",
     "dense_fit_rows",
+    "forest_sum",
     "is_sparse",
-    "row_block_size",
+    "tree_apply",
+    "tree_decision_path",
+    "tree_predict",
 ]
 
 # The formats a sparse X is converted to before fitting and predicting (scikit-learn's choice:
 # columns for the split search, rows for the walk).
 FIT_FORMAT = "csc"
 PREDICT_FORMAT = "csr"
-# The most values a block of sparse rows made dense for prediction holds (module docstring).
-BLOCK_VALUES = 1 << 22
 
 
 def is_sparse(X):
@@ -69,39 +82,65 @@ def dense_fit_rows(X):
         ) from error
 
 
-def row_block_size(n_features, block_values=BLOCK_VALUES):
-    """Rows per block made dense for prediction: at most ``block_values`` values, one row
-    at least."""
-    return max(1, block_values // max(1, n_features))
+def csr_arrays(X, input_dtype):
+    """``(indptr, indices, data)`` of the CSR matrix ``X`` as the sparse walks take them
+    (``_kernels_sparse_walk``): canonical (sorted indices, duplicates summed, as the dense
+    matrix reads them), int64 indices, the values rounded to ``input_dtype`` (``cast_input``)."""
+    if not X.has_canonical_format:
+        X = X.copy()
+        X.sum_duplicates()  # sorts the indices too
+    data = kernel_array(cast_input(np.asarray(X.data, dtype=np.float64), input_dtype))
+    return (
+        kernel_array(X.indptr, dtype=np.int64),
+        kernel_array(X.indices, dtype=np.int64),
+        data,
+    )
 
 
-def by_row_blocks(predict, X, *args, block_values=BLOCK_VALUES):
-    """``predict(rows, *args)`` for the rows of ``X``, a sparse ``X`` a block at a time.
-
-    A dense ``X`` is passed as it is. A sparse one (CSR) is made dense in blocks of
-    :func:`row_block_size` rows, and the blocks' answers are stacked in the rows' order:
-    arrays one above the other, sparse matrices (``decision_path``) as one CSR matrix, and of
-    a tuple (a forest's ``decision_path``: the indicator and the trees' column offsets) the
-    first item stacked and the others kept from the first block (they do not depend on
-    the rows).
-    """
+def tree_apply(tree, X, op):
+    """``tree.apply(X, op)`` for dense or sparse (CSR) rows ``X``, validated."""
     if not is_sparse(X):
-        return predict(X, *args)
-    step = row_block_size(X.shape[1], block_values)
-    answers = [
-        predict(np.ascontiguousarray(X[start : start + step].toarray(), dtype=np.float64), *args)
-        for start in range(0, X.shape[0], step)
-    ]
-    return _stacked(answers)
+        return tree.apply(X, op)
+    return _sparse_leaves(tree, X, OPERATOR_CODES[check_operator(op, ROUTING_OPERATORS)])[0]
 
 
-def _stacked(answers):
-    """The answers of successive blocks of rows as one answer (:func:`by_row_blocks`)."""
-    first = answers[0]
-    if len(answers) == 1:
-        return first
-    if isinstance(first, tuple):
-        return (_stacked([answer[0] for answer in answers]), *first[1:])
-    if sparse.issparse(first):
-        return sparse.vstack(answers, format="csr")
-    return np.concatenate(answers, axis=0)
+def tree_predict(tree, X, op):
+    """``tree.predict(X, op)`` for dense or sparse (CSR) rows ``X``, validated."""
+    if not is_sparse(X):
+        return tree.predict(X, op)
+    out = np.empty((X.shape[0], tree.value.shape[1]))
+    csr = csr_arrays(X, tree.input_dtype)
+    code = OPERATOR_CODES[check_operator(op)]
+    args = (tree.routing_arrays(), kernel_array(tree.value), csr, code)
+    in_row_blocks(sparse_predict_values, args, out, X.shape[0])
+    return out if tree.is_classifier else out[:, 0]
+
+
+def tree_decision_path(tree, X, op):
+    """``tree.decision_path(X, op)`` for dense or sparse (CSR) rows ``X``, validated."""
+    if not is_sparse(X):
+        return tree.decision_path(X, op)
+    code = OPERATOR_CODES[check_operator(op, ROUTING_OPERATORS)]
+    indptr, indices = sparse_decision_paths(
+        tree.routing_arrays(), csr_arrays(X, tree.input_dtype), code
+    )
+    data = np.ones(indices.shape[0], dtype=np.int8)
+    path = sparse.csr_matrix((data, indices, indptr), shape=(X.shape[0], tree.node_count))
+    path.sort_indices()
+    return path
+
+
+def forest_sum(pack, X, input_dtype, out, n_jobs=None):
+    """Add to ``out`` the sum over a forest's ``pack`` of its trees' values for the sparse
+    (CSR) rows ``X`` (``_kernels_sparse_walk.sparse_forest_predict``; ``pack``: ``(tree,
+    values, roots, ops)``, as the dense ``forest_predict`` takes it)."""
+    csr = csr_arrays(X, input_dtype)
+    work = len(pack[2])
+    in_row_blocks(sparse_forest_predict, (pack, csr), out, X.shape[0], n_jobs, work)
+
+
+def _sparse_leaves(tree, X, code):
+    out = np.empty((2, X.shape[0]), dtype=np.intp)
+    csr = csr_arrays(X, tree.input_dtype)
+    in_row_blocks(sparse_route, (tree.routing_arrays(), csr, code), out, X.shape[0])
+    return out
