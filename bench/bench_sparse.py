@@ -1,6 +1,6 @@
 """Sparse input against scikit-learn: a tree and a forest on a CSC and a CSR matrix (issue 59).
 
-Usage: ``python -m bench.bench_sparse [--quick]``
+Usage: ``python -m bench.bench_sparse [--quick] [--repeat N]``
 
 The data: 100,000 x 1,000 rows with 1% non-zeros (``scipy.sparse.random``, values uniform in
 [-1, 1), so both negative and positive values are stored), ``--quick`` 20,000 rows; the class
@@ -78,10 +78,10 @@ def timing_rows(n_rows, repeat):
     return rows
 
 
-def run(quick=False):
+def run(quick=False, repeat=3):
     # No warm-up of every kernel: each measure's first, untimed call compiles (or loads) the
     # kernels of its plan (``interleaved``).
-    rows = timing_rows(20_000 if quick else 100_000, repeat=1 if quick else 3)
+    rows = timing_rows(20_000 if quick else 100_000, repeat=1 if quick else repeat)
     print_rows(["measure", "data", "project s", "sklearn s", "ratio"], rows)
     return rows
 
@@ -89,4 +89,6 @@ def run(quick=False):
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="20,000 rows, one repeat")
-    run(parser.parse_args().quick)
+    parser.add_argument("--repeat", type=int, default=3, help="timed runs of each measure")
+    args = parser.parse_args()
+    run(args.quick, args.repeat)

@@ -446,6 +446,7 @@ class BaseForest(EnsembleProtocol, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True  # the trees route missing values
+        tags.input_tags.sparse = True  # any scipy format (``trees.tree._sparse``)
         return tags
 
     def _validate_X_predict(self, X):

@@ -263,6 +263,7 @@ class BaseDecisionTree(BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = routes_missing(self)
+        tags.input_tags.sparse = True  # any scipy format (``_sparse``)
         return tags
 
     def _forest_growth(self, X, y, sample_weight, sorted_rows, params, feature_names=None,
