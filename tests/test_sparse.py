@@ -191,7 +191,21 @@ def test_bad_sparse_rows_get_a_message(data):
         fitted.predict(infinite)
     with pytest.raises(ValueError, match="features"):
         fitted.predict(sparse.csr_matrix(np.ones((1, 3))))
-    by_p_value = trees.DecisionTreeClassifier(selection="p_value", n_permutations=9)
-    by_p_value.fit(data["X"], data["classes"])
-    with pytest.raises(ValueError, match="NaN"):
-        by_p_value.predict(sparse.csr_matrix(np.array([[np.nan, 0, 0, 0, 0, 1.0]])))
+    missing = sparse.csr_matrix(np.array([[np.nan, 0, 0, 0, 0, 1.0]]))
+    with pytest.raises(ValueError, match=r"Input X contains NaN.*X.toarray\(\)"):
+        fitted.predict(missing)
+    with pytest.raises(ValueError, match="Input X contains NaN"):
+        trees.DecisionTreeClassifier().fit(sparse.vstack([missing, missing]), [0, 1])
+
+
+def test_a_tree_walks_sparse_rows_of_any_format(data):
+    """``Tree.apply``, ``.predict`` and ``.decision_path`` take sparse rows themselves (as
+    scikit-learn's ``tree_``), in any format, and check their width."""
+    tree = trees.DecisionTreeClassifier(random_state=0).fit(data["X"], data["classes"]).tree_
+    for made in FORMATS:
+        rows = made(data["X"].astype(np.float32))
+        np.testing.assert_array_equal(tree.apply(rows), tree.apply(data["X"].astype(np.float32)))
+        np.testing.assert_array_equal(tree.predict(rows, "<"), tree.predict(rows.toarray(), "<"))
+        assert (tree.decision_path(rows) != tree.decision_path(rows.toarray())).nnz == 0
+    with pytest.raises(ValueError, match="6 columns"):
+        tree.apply(sparse.csr_matrix(np.ones((2, 4))))

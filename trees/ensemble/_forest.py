@@ -47,7 +47,7 @@ from ..tree._operators import OPERATOR_CODES
 from ..tree._parallel import in_row_blocks
 from ..tree._params import get_params, tree_params_of
 from ..tree._settings import CLASS_WEIGHTS, check_sample_weight, class_weights
-from ..tree._sparse import forest_sum, is_sparse, tree_apply, tree_decision_path
+from ..tree._sparse import forest_sum, is_sparse
 from ..tree._splitter import sort_features
 from ..tree._tree import pack_trees
 from ..tree._validation import (
@@ -423,8 +423,9 @@ class BaseForest(EnsembleProtocol, BaseEstimator):
         """
         X = self._validate_X_predict(X)
         operators = self._routing_operators(conditioning)
-        trees_and_tests = zip(self.estimators_, operators, strict=True)
-        return np.column_stack([tree_apply(est.tree_, X, op) for est, op in trees_and_tests])
+        return np.column_stack(
+            [est.tree_.apply(X, op) for est, op in zip(self.estimators_, operators, strict=True)]
+        )
 
     def decision_path(self, X, conditioning=None):
         """The nodes each row visits in every tree, as scikit-learn's forests give them.
@@ -438,7 +439,7 @@ class BaseForest(EnsembleProtocol, BaseEstimator):
         """
         X = self._validate_X_predict(X)
         operators = self._routing_operators(conditioning)
-        paths = [tree_decision_path(est.tree_, X, op)
+        paths = [est.tree_.decision_path(X, op)
                  for est, op in zip(self.estimators_, operators, strict=True)]  # fmt: skip
         n_nodes_ptr = np.cumsum([0, *(path.shape[1] for path in paths)])
         return sparse.hstack(paths).tocsr(), n_nodes_ptr

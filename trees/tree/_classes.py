@@ -43,7 +43,6 @@ from ._settings import (
     regression_offset,
     target_statistics,
 )
-from ._sparse import tree_apply, tree_decision_path, tree_predict
 from ._splitter import search_layout
 from ._validation import (
     check_class_targets,
@@ -326,12 +325,12 @@ class BaseDecisionTree(BaseEstimator):
     def apply(self, X, conditioning=None):
         """Leaf reached by each row under ``conditioning`` (default: the estimator's)."""
         X = self._validate_X_predict(X)
-        return tree_apply(self.tree_, X, self._routing_op(conditioning))
+        return self.tree_.apply(X, self._routing_op(conditioning))
 
     def decision_path(self, X, conditioning=None):
         """Nodes visited by each row under ``conditioning``, as a CSR indicator matrix."""
         X = self._validate_X_predict(X)
-        return tree_decision_path(self.tree_, X, self._routing_op(conditioning))
+        return self.tree_.decision_path(X, self._routing_op(conditioning))
 
     def _routing_op(self, conditioning):
         """The tree's ``op`` for routing rows: ``conditioning``, or the estimator's when None."""
@@ -587,7 +586,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         ndarray of shape (n_samples, n_classes)
         """
         X = self._validate_X_predict(X)
-        return tree_predict(self.tree_, X, self._prediction_op(conditioning))
+        return self.tree_.predict(X, self._prediction_op(conditioning))
 
     def predict_log_proba(self, X, conditioning=None):
         """Logarithm of :meth:`predict_proba` (``-inf`` for probability 0)."""
@@ -694,4 +693,4 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
     def predict(self, X, conditioning=None):
         """Predicted values under ``conditioning`` (default: the estimator's), shape (n_samples,)."""
         X = self._validate_X_predict(X)
-        return tree_predict(self.tree_, X, self._prediction_op(conditioning))
+        return self.tree_.predict(X, self._prediction_op(conditioning))

@@ -1,7 +1,7 @@
 """Compiled walks of sparse rows (CSR): leaves, leaf values and decision paths.
 
 The same routing as the dense walk (``_kernels_traversal``: each node's child is
-``_kernels_traversal._child``, the one rule of every node-by-node walk), with the row's
+``_kernels_traversal.child_of``, the one rule of every node-by-node walk), with the row's
 value of a node's feature looked up among the row's stored values instead of read from a
 dense row: a binary search of the row's column indices (sorted: the CSR matrix is put in
 scipy's canonical format first, ``_sparse.csr_arrays``), 0.0 when the feature is not stored.
@@ -20,9 +20,17 @@ import numpy as np
 from numba import njit
 
 from ._kernels_traversal import (
+    MISSING_CHILD,
     NODE_FEATURE,
+    NODE_LEFT,
+    NODE_MISSING,
+    NODE_RIGHT,
+    NODE_THRESHOLD,
+    ROUTE_LEFT_CODES,
     ROUTE_NODES,
-    _child,
+    ROUTE_NODES_F,
+    ROUTE_SIGN,
+    child_of,
 )
 from ._operators import BOTH, LESS, LESS_EQUAL
 
@@ -54,15 +62,30 @@ def _stored_value(csr, i, feature):
     return 0.0
 
 
-@njit(**_JIT)
+@njit(**_INLINE)
+def _child(tree, node, csr, i, op):
+    """The child row ``i`` goes to at the internal ``node`` under ``op``: ``child_of`` of the
+    node's routing arrays, as ``_kernels_traversal._child`` reads them (a membership node,
+    whose code is ``-2 - feature``, reads ``sign * x``). Inlined: a compiled call taking the
+    tree's arrays costs their reference counts at every node (measured: most of a walk)."""
+    nodes, nodes_f = tree[ROUTE_NODES], tree[ROUTE_NODES_F]
+    codes, sign = tree[ROUTE_LEFT_CODES], tree[ROUTE_SIGN]
+    code = nodes[node, NODE_FEATURE]
+    is_membership = code < -1
+    value = _stored_value(csr, i, -2 - code if is_membership else code)
+    read = sign[node] * value if is_membership else value
+    test = (nodes_f[node, NODE_THRESHOLD], op == LESS, MISSING_CHILD)
+    children = (nodes[node, NODE_LEFT], nodes[node, NODE_RIGHT], nodes[node, NODE_MISSING])
+    return child_of(read, test, children, (is_membership, codes, node, False))
+
+
+@njit(**_INLINE)
 def _leaf(tree, root, csr, i, op):
     """The leaf row ``i`` reaches from ``root`` under ``op`` (``LESS_EQUAL`` or ``LESS``)."""
     nodes = tree[ROUTE_NODES]
     node = root
     while nodes[node, NODE_FEATURE] != -1:
-        code = nodes[node, NODE_FEATURE]
-        feature = code if code >= 0 else -2 - code  # a membership node: ``-2 - feature``
-        node = _child(tree, node, _stored_value(csr, i, feature), op)
+        node = _child(tree, node, csr, i, op)
     return node
 
 
@@ -121,16 +144,14 @@ def sparse_decision_paths(tree, csr, op):
         indptr[i + 1] = indptr[i] + 1
         node = np.int64(0)
         while nodes[node, NODE_FEATURE] != -1:
-            code = nodes[node, NODE_FEATURE]
-            node = _child(tree, node, _stored_value(csr, i, code if code >= 0 else -2 - code), op)
+            node = _child(tree, node, csr, i, op)
             indptr[i + 1] += 1
     indices = np.empty(indptr[-1], dtype=np.int64)
     for i in range(n_rows):
         node, at = np.int64(0), indptr[i]
         indices[at] = 0
         while nodes[node, NODE_FEATURE] != -1:
-            code = nodes[node, NODE_FEATURE]
-            node = _child(tree, node, _stored_value(csr, i, code if code >= 0 else -2 - code), op)
+            node = _child(tree, node, csr, i, op)
             at += 1
             indices[at] = node
     return indptr, indices

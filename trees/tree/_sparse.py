@@ -15,12 +15,15 @@ How, and what it costs:
   search of its own over the stored values of a CSC matrix, where a node's implicit zeros of
   a feature form one block between its negative and positive values, as scikit-learn's
   ``BestSparseSplitter``, is not written: a plan of its own for every criterion and splitter.)
-* **Predicting** (:func:`tree_predict`, :func:`tree_apply`, :func:`tree_decision_path`,
-  :func:`forest_sum`): nothing is made dense. Each row walks the tree from the root, its value
-  of a node's feature looked up among its stored values (``_kernels_sparse_walk``: a binary
-  search of the row's column indices, 0.0 when not stored), through the routing rule of the
-  dense walk. The CSR arrays are copied only when they are not in scipy's canonical format
-  (sorted indices, no duplicates) or their indices not int64 (one compiled specialisation).
+* **Predicting**: nothing is made dense. ``Tree.predict``, ``.apply`` and ``.decision_path``
+  take sparse rows (:func:`sparse_predict`, :func:`sparse_apply`, :func:`sparse_decision_path`;
+  a forest's mean: :func:`forest_sum`). Each row walks the tree from the root, its value of a
+  node's feature looked up among its stored values (``_kernels_sparse_walk``: a binary search
+  of the row's column indices, 0.0 when not stored), through the routing rule of the dense
+  walk. The CSR arrays are copied only when they are not in scipy's canonical format (sorted
+  indices, no duplicates) or their indices not int64 (one compiled specialisation).
+* **Missing values** (NaN stored in a sparse matrix) are refused, at fit and at prediction,
+  as scikit-learn refuses them (its message); the trees route NaN in dense rows only.
 
 scikit-learn's formats are accepted as its trees accept them: fitting converts any sparse
 format to CSC and predicting to CSR (``validate_data``'s ``accept_sparse``), before the
@@ -37,7 +40,7 @@ from ._kernels_sparse_walk import (
     sparse_predict_values,
     sparse_route,
 )
-from ._operators import OPERATOR_CODES, ROUTING_OPERATORS, cast_input, check_operator
+from ._operators import OPERATOR_CODES, cast_input
 from ._parallel import in_row_blocks
 
 __all__ = [
@@ -47,9 +50,10 @@ __all__ = [
     "dense_fit_rows",
     "forest_sum",
     "is_sparse",
-    "tree_apply",
-    "tree_decision_path",
-    "tree_predict",
+    "refuse_missing",
+    "sparse_apply",
+    "sparse_decision_path",
+    "sparse_predict",
 ]
 
 # The formats a sparse X is converted to before fitting and predicting (scikit-learn's choice:
@@ -82,6 +86,22 @@ def dense_fit_rows(X):
         ) from error
 
 
+def refuse_missing(X):
+    """Refuse NaN among the stored values of the sparse ``X`` (module docstring).
+
+    Raises
+    ------
+    ValueError
+        With scikit-learn's words first, then how to pass missing values.
+    """
+    if np.isnan(X.data).any():
+        raise ValueError(
+            "Input X contains NaN: missing values in a sparse X are not supported (as in "
+            "scikit-learn). Fill them, or pass the rows dense (X.toarray()): the trees route "
+            "missing values there."
+        )
+
+
 def csr_arrays(X, input_dtype):
     """``(indptr, indices, data)`` of the CSR matrix ``X`` as the sparse walks take them
     (``_kernels_sparse_walk``): canonical (sorted indices, duplicates summed, as the dense
@@ -97,37 +117,45 @@ def csr_arrays(X, input_dtype):
     )
 
 
-def tree_apply(tree, X, op):
-    """``tree.apply(X, op)`` for dense or sparse (CSR) rows ``X``, validated."""
-    if not is_sparse(X):
-        return tree.apply(X, op)
-    return _sparse_leaves(tree, X, OPERATOR_CODES[check_operator(op, ROUTING_OPERATORS)])[0]
+def sparse_apply(tree, X, op):
+    """``tree.apply(X, op)`` (``Tree.apply``) for sparse rows ``X``, walked as they are."""
+    return _sparse_leaves(tree, _checked_rows(tree, X), OPERATOR_CODES[op])[0]
 
 
-def tree_predict(tree, X, op):
-    """``tree.predict(X, op)`` for dense or sparse (CSR) rows ``X``, validated."""
-    if not is_sparse(X):
-        return tree.predict(X, op)
+def sparse_predict(tree, X, op):
+    """``tree.predict(X, op)`` (``Tree.predict``) for sparse rows ``X``, walked as they are."""
+    X = _checked_rows(tree, X)
     out = np.empty((X.shape[0], tree.value.shape[1]))
     csr = csr_arrays(X, tree.input_dtype)
-    code = OPERATOR_CODES[check_operator(op)]
-    args = (tree.routing_arrays(), kernel_array(tree.value), csr, code)
+    args = (tree.routing_arrays(), kernel_array(tree.value), csr, OPERATOR_CODES[op])
     in_row_blocks(sparse_predict_values, args, out, X.shape[0])
     return out if tree.is_classifier else out[:, 0]
 
 
-def tree_decision_path(tree, X, op):
-    """``tree.decision_path(X, op)`` for dense or sparse (CSR) rows ``X``, validated."""
-    if not is_sparse(X):
-        return tree.decision_path(X, op)
-    code = OPERATOR_CODES[check_operator(op, ROUTING_OPERATORS)]
-    indptr, indices = sparse_decision_paths(
-        tree.routing_arrays(), csr_arrays(X, tree.input_dtype), code
-    )
+def sparse_decision_path(tree, X, op):
+    """``tree.decision_path(X, op)`` (``Tree.decision_path``) for sparse rows ``X``."""
+    X = _checked_rows(tree, X)
+    csr = csr_arrays(X, tree.input_dtype)
+    indptr, indices = sparse_decision_paths(tree.routing_arrays(), csr, OPERATOR_CODES[op])
     data = np.ones(indices.shape[0], dtype=np.int8)
     path = sparse.csr_matrix((data, indices, indptr), shape=(X.shape[0], tree.node_count))
     path.sort_indices()
     return path
+
+
+def _checked_rows(tree, X):
+    """``X`` as CSR rows of the tree's features (any sparse format is converted).
+
+    Raises
+    ------
+    ValueError
+        When ``X`` has not the tree's number of features.
+    """
+    if X.ndim != 2 or X.shape[1] != tree.n_features:
+        raise ValueError(
+            f"X must be a 2-D array with {tree.n_features} columns, got shape {X.shape}."
+        )
+    return X.tocsr()
 
 
 def forest_sum(pack, X, input_dtype, out, n_jobs=None):

@@ -11,7 +11,7 @@ from sklearn.utils.validation import validate_data
 
 from ._kernels_arrays import kernel_array, no_infinity
 from ._operators import INPUT_DTYPES, cast_input
-from ._sparse import FIT_FORMAT, PREDICT_FORMAT, dense_fit_rows, is_sparse
+from ._sparse import FIT_FORMAT, PREDICT_FORMAT, dense_fit_rows, is_sparse, refuse_missing
 
 __all__ = [
     "check_class_targets",
@@ -40,7 +40,7 @@ def check_class_targets(y):
 
 def check_predict_rows(estimator, X):
     """``X`` validated for prediction (features as at fit), float64, C-ordered, finite; a
-    sparse ``X`` as a CSR matrix of float64 (``_sparse``: predicted by blocks of rows).
+    sparse ``X`` as a CSR matrix of float64 without NaN (``_sparse``: walked as it is).
 
     scikit-learn's validation without its finiteness test, which a compiled
     test replaces (on small inputs scikit-learn's took as long as the
@@ -64,7 +64,8 @@ def check_predict_rows(estimator, X):
             ensure_all_finite=False,
             accept_sparse=PREDICT_FORMAT,
         )
-    if is_sparse(X):  # predicted a block of rows at a time (``_sparse.by_row_blocks``)
+    if is_sparse(X):  # walked as it is (``_sparse``)
+        refuse_missing(X)
         # The stored values as one row: the dense rows' compiled check, no other specialisation.
         _check_values(estimator, kernel_array(X.data.reshape(1, -1)))
         return X
@@ -92,8 +93,9 @@ def validated_fit_rows(estimator, X, y, y_numeric):
     """``(X, y)`` through scikit-learn's fit validation, a sparse ``X`` as its dense rows.
 
     Any sparse format is accepted (converted to CSC first, as scikit-learn's trees do) and
-    grown on as its dense matrix (``_sparse``: the same trees). Missing values (NaN) are kept:
-    the trees route them (``_kernels_search``).
+    grown on as its dense matrix (``_sparse``: the same trees). Missing values (NaN) are kept
+    in dense rows (the trees route them, ``_kernels_search``) and refused in sparse ones
+    (``_sparse.refuse_missing``).
     """
     X, y = validate_data(
         estimator,
@@ -104,7 +106,10 @@ def validated_fit_rows(estimator, X, y, y_numeric):
         ensure_all_finite="allow-nan",
         accept_sparse=FIT_FORMAT,
     )
-    return (dense_fit_rows(X) if is_sparse(X) else X), y
+    if not is_sparse(X):
+        return X, y
+    refuse_missing(X)
+    return dense_fit_rows(X), y
 
 
 def check_dense_y(y, error=TypeError):
