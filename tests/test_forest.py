@@ -22,6 +22,7 @@ from trees.ensemble._forest import tree_operators
 # expected to fail for its own forests, for the same reason.
 BAGGING_XFAIL = {
     "check_sample_weight_equivalence_on_dense_data": "bootstrap samples rows, not weights",
+    "check_sample_weight_equivalence_on_sparse_data": "bootstrap samples rows, not weights",
 }
 
 

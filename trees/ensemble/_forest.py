@@ -37,7 +37,7 @@ from scipy import sparse
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.metrics import accuracy_score, r2_score
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from ..tree import FOREST_CONDITIONINGS, DecisionTreeClassifier, DecisionTreeRegressor
 from ..tree._kernels_arrays import kernel_array
@@ -47,9 +47,16 @@ from ..tree._operators import OPERATOR_CODES
 from ..tree._parallel import in_row_blocks
 from ..tree._params import get_params, tree_params_of
 from ..tree._settings import CLASS_WEIGHTS, check_sample_weight, class_weights
+from ..tree._sparse import forest_sum, is_sparse
 from ..tree._splitter import sort_features
 from ..tree._tree import pack_trees
-from ..tree._validation import check_class_targets, check_predict_rows, round_for_fit
+from ..tree._validation import (
+    check_class_targets,
+    check_dense_y,
+    check_predict_rows,
+    round_for_fit,
+    validated_fit_rows,
+)
 from ._batches import grow_in_batches
 from ._bootstrap import bootstrap_indices, bootstrap_size
 from ._ensemble import EnsembleProtocol
@@ -342,21 +349,21 @@ class BaseForest(EnsembleProtocol, BaseEstimator):
         n_trees = len(self.estimators_)
         codes = [OPERATOR_CODES[op] for op in tree_operators(n_trees, conditioning)]
         ops = np.array(codes, dtype=np.intp)
-        X = kernel_array(X)
-        if self.threshold_dtype != "float64":
+        dense = not is_sparse(X)  # sparse rows are walked as they are (``tree._sparse``)
+        if dense:
+            X = kernel_array(X)
+        if dense and self.threshold_dtype != "float64":
             X = kernel_array(self.estimators_[0].tree_._check_X(X))
         groups = tree_groups(n_trees, conditioning)
         mean = np.zeros((X.shape[0], values.shape[1]))
         for group in groups:
             out = np.zeros_like(mean)
-            in_row_blocks(
-                forest_predict,
-                ((tree, values, roots[group], ops[group]), X),
-                out,
-                X.shape[0],
-                self.n_jobs,
-                work_per_row=len(roots[group]),
-            )
+            pack = (tree, values, roots[group], ops[group])
+            if not dense:
+                forest_sum(pack, X, self.estimators_[0].tree_.input_dtype, out, self.n_jobs)
+            else:
+                in_row_blocks(forest_predict, (pack, X), out, X.shape[0], self.n_jobs,
+                              work_per_row=len(roots[group]))  # fmt: skip
             mean += out / len(roots[group])
         return mean / len(groups)
 
@@ -440,6 +447,7 @@ class BaseForest(EnsembleProtocol, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True  # the trees route missing values
+        tags.input_tags.sparse = True  # any scipy format (``trees.tree._sparse``)
         return tags
 
     def _validate_X_predict(self, X):
@@ -450,14 +458,10 @@ class BaseForest(EnsembleProtocol, BaseEstimator):
         """``X``, ``y`` and the sample weights (None when not given: the bootstrap then draws
         rows uniformly, as scikit-learn's)."""
         self._check_settings()
-        X, y = validate_data(
-            self,
-            X,
-            y,
-            dtype=np.float64,
-            y_numeric=isinstance(self, RegressorMixin),
-            ensure_all_finite="allow-nan",  # missing values are routed by the trees
-        )
+        check_dense_y(y, ValueError)  # scikit-learn's forests raise a ValueError
+        # A sparse X comes back as its dense rows (``trees.tree._sparse``); missing values are
+        # kept: the trees route them.
+        X, y = validated_fit_rows(self, X, y, y_numeric=isinstance(self, RegressorMixin))
         if sample_weight is not None:
             sample_weight = check_sample_weight(sample_weight, X.shape[0])
         return X, y, sample_weight

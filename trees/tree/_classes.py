@@ -24,7 +24,7 @@ import numbers
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
 from sklearn.utils import Bunch, check_random_state
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from ._builder import GrowingTree, grow
 from ._criterion import CLASSIFIER_CRITERIA, REGRESSOR_CRITERIA
@@ -46,10 +46,12 @@ from ._settings import (
 from ._splitter import search_layout
 from ._validation import (
     check_class_targets,
+    check_dense_y,
     check_predict_rows,
     fit_arrays_valid_already,
     round_for_fit,
     routes_missing,
+    validated_fit_rows,
 )
 
 __all__ = ["BaseDecisionTree", "DecisionTreeClassifier", "DecisionTreeRegressor"]
@@ -235,15 +237,9 @@ class BaseDecisionTree(BaseEstimator):
             self.n_features_in_ = X.shape[1]  # what validate_data(reset=True) records
             if hasattr(self, "feature_names_in_"):
                 del self.feature_names_in_
-        else:
-            X, y = validate_data(
-                self,
-                X,
-                y,
-                dtype=np.float64,
-                y_numeric=not self._is_classifier(),
-                ensure_all_finite="allow-nan",  # missing values are routed (``_kernels_search``)
-            )
+        else:  # a sparse X comes back as its dense rows (``_sparse``)
+            check_dense_y(y)
+            X, y = validated_fit_rows(self, X, y, y_numeric=not self._is_classifier())
         check_missing_values(X, self.tree_params_.selection)
         X = round_for_fit(X, self.tree_params_.threshold_dtype)
         sample_weight = check_sample_weight(sample_weight, X.shape[0])
@@ -266,6 +262,7 @@ class BaseDecisionTree(BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = routes_missing(self)
+        tags.input_tags.sparse = True  # any scipy format (``_sparse``)
         return tags
 
     def _forest_growth(self, X, y, sample_weight, sorted_rows, params, feature_names=None,

@@ -64,6 +64,7 @@ from ._operators import (
 )
 from ._parallel import in_row_blocks
 from ._sklearn_names import SklearnTreeNames
+from ._sparse import is_sparse, sparse_apply, sparse_decision_path, sparse_predict
 from ._tree_json import parse_tree_json, validate_tree_document
 
 __all__ = ["OPERATORS", "Tree", "mirror", "pack_trees"]
@@ -320,7 +321,7 @@ class Tree(SklearnTreeNames):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like or sparse matrix of shape (n_samples, n_features)
         op : {"<=", "<"}, default="<="
             The threshold test. ``"average"`` has no single leaf and is refused.
 
@@ -329,6 +330,8 @@ class Tree(SklearnTreeNames):
         ndarray of shape (n_samples,), int
         """
         check_operator(op, ROUTING_OPERATORS)
+        if is_sparse(X):  # walked as it is (``_sparse``)
+            return sparse_apply(self, X, op)
         return self._walk(self._check_X(X), op)[0]
 
     def decision_path(self, X, op="<="):
@@ -340,6 +343,8 @@ class Tree(SklearnTreeNames):
             Entry ``(i, j)`` is 1 when row ``i`` visits node ``j``.
         """
         check_operator(op, ROUTING_OPERATORS)
+        if is_sparse(X):  # walked as it is (``_sparse``)
+            return sparse_decision_path(self, X, op)
         X = self._check_X(X)
         indptr, indices = decision_paths(self.routing_arrays(), X, OPERATOR_CODES[op])
         data = np.ones(indices.shape[0], dtype=np.int8)
@@ -352,7 +357,7 @@ class Tree(SklearnTreeNames):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like or sparse matrix of shape (n_samples, n_features)
         op : {"<=", "<", "average"}, default="<="
             ``"average"`` returns the mean of the ``"<="`` and ``"<"``
             predictions (source 000, section 3.3).
@@ -362,6 +367,8 @@ class Tree(SklearnTreeNames):
         ndarray of shape (n_samples, n_classes) or (n_samples,)
         """
         check_operator(op)
+        if is_sparse(X):  # walked as it is (``_sparse``)
+            return sparse_predict(self, X, op)
         X = self._check_X(X)
         out = np.empty((X.shape[0], self.value.shape[1]))
         args = (self.routing_arrays(), self.value, X, OPERATOR_CODES[op])

@@ -11,13 +11,16 @@ from sklearn.utils.validation import validate_data
 
 from ._kernels_arrays import kernel_array, no_infinity
 from ._operators import INPUT_DTYPES, cast_input
+from ._sparse import FIT_FORMAT, PREDICT_FORMAT, dense_fit_rows, is_sparse, refuse_missing
 
 __all__ = [
     "check_class_targets",
+    "check_dense_y",
     "check_predict_rows",
     "fit_arrays_valid_already",
     "round_for_fit",
     "routes_missing",
+    "validated_fit_rows",
 ]
 
 
@@ -36,7 +39,8 @@ def check_class_targets(y):
 
 
 def check_predict_rows(estimator, X):
-    """``X`` validated for prediction (features as at fit), float64, C-ordered, finite.
+    """``X`` validated for prediction (features as at fit), float64, C-ordered, finite; a
+    sparse ``X`` as a CSR matrix of float64 without NaN (``_sparse``: walked as it is).
 
     scikit-learn's validation without its finiteness test, which a compiled
     test replaces (on small inputs scikit-learn's took as long as the
@@ -52,19 +56,70 @@ def check_predict_rows(estimator, X):
     # took three times as long as the prediction. Rows that are already what it would return
     # skip it; anything else (a DataFrame, a list, another dtype or width) goes through it.
     if not _validated_already(estimator, X):
-        X = validate_data(estimator, X, dtype=np.float64, reset=False, ensure_all_finite=False)
+        X = validate_data(
+            estimator,
+            X,
+            dtype=np.float64,
+            reset=False,
+            ensure_all_finite=False,
+            accept_sparse=PREDICT_FORMAT,
+        )
+    if is_sparse(X):  # walked as it is (``_sparse``)
+        refuse_missing(X)
+        # The stored values as one row: the dense rows' compiled check, no other specialisation.
+        _check_values(estimator, kernel_array(X.data.reshape(1, -1)))
+        return X
     X = kernel_array(X)
-    if not routes_missing(estimator) and np.isnan(X).any():
+    _check_values(estimator, X)
+    return X
+
+
+def _check_values(estimator, values):
+    """Refuse infinite values, and missing ones (NaN) where ``estimator`` does not route them
+    (``values``: a C-ordered writeable 2-D float64 array)."""
+    if not routes_missing(estimator) and np.isnan(values).any():
         raise ValueError(
             "Input X contains NaN (missing values): this tree chose its splits by p-value, "
             "which does not route them. Fill them first, or fit with selection='gain'."
         )
-    if not no_infinity(X):
+    if not no_infinity(values):
         raise ValueError(
             "Input X contains infinity: replace infinite values by large finite ones, or by NaN "
             "(a missing value, which the trees route)."
         )
-    return X
+
+
+def validated_fit_rows(estimator, X, y, y_numeric):
+    """``(X, y)`` through scikit-learn's fit validation, a sparse ``X`` as its dense rows.
+
+    Any sparse format is accepted (converted to CSC first, as scikit-learn's trees do) and
+    grown on as its dense matrix (``_sparse``: the same trees). Missing values (NaN) are kept
+    in dense rows (the trees route them, ``_kernels_search``) and refused in sparse ones
+    (``_sparse.refuse_missing``).
+    """
+    X, y = validate_data(
+        estimator,
+        X,
+        y,
+        dtype=np.float64,
+        y_numeric=y_numeric,
+        ensure_all_finite="allow-nan",
+        accept_sparse=FIT_FORMAT,
+    )
+    if not is_sparse(X):
+        return X, y
+    refuse_missing(X)
+    return dense_fit_rows(X), y
+
+
+def check_dense_y(y, error=TypeError):
+    """Refuse a sparse ``y`` as scikit-learn does: ``error`` (its trees raise a TypeError, its
+    forests a ValueError) saying how to pass it."""
+    if is_sparse(y):
+        raise error(
+            "sparse multilabel-indicator for y is not supported. Pass y as a dense array "
+            "(y.toarray()): one column of targets."
+        )
 
 
 def routes_missing(estimator):

@@ -1,0 +1,94 @@
+"""Sparse input against scikit-learn: a tree and a forest on a CSC and a CSR matrix (issue 59).
+
+Usage: ``python -m bench.bench_sparse [--quick] [--repeat N]``
+
+The data: 100,000 x 1,000 rows with 1% non-zeros (``scipy.sparse.random``, values uniform in
+[-1, 1), so both negative and positive values are stored), ``--quick`` 20,000 rows; the class
+is whether the sum of the first 20 features plus noise is positive, so splits are found
+beyond the noise and the trees stay of a size that both libraries grow in seconds.
+
+* A tree (``max_depth=12``) fitted on the CSC matrix, then ``predict_proba`` on the CSR one.
+* A forest of 20 trees (``max_features="sqrt"``, ``max_depth=12``, ``n_jobs=2`` on both sides),
+  fitted on CSC and predicting on CSR.
+* The same tree fitted on the CSR matrix (scikit-learn converts it to CSC; the lab grows on
+  the dense rows from any format, ``trees.tree._sparse``).
+
+scikit-learn's search runs over the stored values (``BestSparseSplitter``); the lab grows on
+the dense rows made once, which the timings include (``trees/tree/_sparse.py`` says why and
+what it costs in memory). Times are medians of runs interleaved with scikit-learn's;
+ratios are project / scikit-learn, the target is 1.0 or less.
+"""
+
+import argparse
+
+import numpy as np
+from scipy import sparse
+from sklearn import ensemble, tree
+
+from bench.common import interleaved, print_rows, ratio
+from trees import DecisionTreeClassifier, RandomForestClassifier
+
+N_FEATURES = 1_000
+DENSITY = 0.01
+DEPTH = 12
+
+
+def sparse_rows(n_rows, seed=0):
+    """``(X_csc, X_csr, y)``: :data:`DENSITY` of the values stored (module docstring)."""
+    rng = np.random.default_rng(seed)
+    X = sparse.random(
+        n_rows,
+        N_FEATURES,
+        density=DENSITY,
+        format="csc",
+        random_state=rng,
+        data_rvs=lambda size: rng.uniform(-1.0, 1.0, size),
+    )
+    signal = np.asarray(X[:, :20].sum(axis=1)).ravel()
+    y = (signal + rng.normal(scale=0.05, size=n_rows) > 0).astype(int)
+    return X, X.tocsr(), y
+
+
+def _row(label, size, times):
+    return [label, size, f"{times[0]:.2f}", f"{times[1]:.2f}", ratio(*times)]
+
+
+def timing_rows(n_rows, repeat):
+    """The table's rows (module docstring), ours against scikit-learn's, interleaved."""
+    X_csc, X_csr, y = sparse_rows(n_rows)
+    size = f"{n_rows:,}x{N_FEATURES:,}"
+    ours_tree = DecisionTreeClassifier(max_depth=DEPTH, random_state=0)
+    theirs_tree = tree.DecisionTreeClassifier(max_depth=DEPTH, random_state=0)
+    forest = {"n_estimators": 20, "max_features": "sqrt", "max_depth": DEPTH, "n_jobs": 2}
+    ours_forest = RandomForestClassifier(random_state=0, **forest)
+    theirs_forest = ensemble.RandomForestClassifier(random_state=0, **forest)
+    rows = []
+    for label, ours, theirs in (
+        ("tree", ours_tree, theirs_tree),
+        ("forest of 20", ours_forest, theirs_forest),
+    ):
+        fit = interleaved(lambda o=ours: o.fit(X_csc, y), lambda t=theirs: t.fit(X_csc, y), repeat)
+        rows.append(_row(f"{label} fit, CSC", size, fit))
+        predict = interleaved(
+            lambda o=ours: o.predict_proba(X_csr), lambda t=theirs: t.predict_proba(X_csr), repeat
+        )
+        rows.append(_row(f"{label} predict_proba, CSR", size, predict))
+    fit = interleaved(lambda: ours_tree.fit(X_csr, y), lambda: theirs_tree.fit(X_csr, y), repeat)
+    rows.append(_row("tree fit, CSR", size, fit))
+    return rows
+
+
+def run(quick=False, repeat=3):
+    # No warm-up of every kernel: each measure's first, untimed call compiles (or loads) the
+    # kernels of its plan (``interleaved``).
+    rows = timing_rows(20_000 if quick else 100_000, repeat=1 if quick else repeat)
+    print_rows(["measure", "data", "project s", "sklearn s", "ratio"], rows)
+    return rows
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="20,000 rows, one repeat")
+    parser.add_argument("--repeat", type=int, default=3, help="timed runs of each measure")
+    args = parser.parse_args()
+    run(args.quick, args.repeat)

@@ -1,0 +1,211 @@
+"""Sparse rows (CSR, CSC, COO; float32 and float64) in the trees and forests (``trees.tree._sparse``).
+
+A sparse fit grows the dense fit's tree; sparse rows are predicted, applied and followed
+(``decision_path``) as their dense matrix, under every threshold test, without being made
+dense (``_kernels_sparse_walk``).
+"""
+
+import numpy as np
+import pytest
+from scipy import sparse
+
+import trees
+from trees.tree._sparse import csr_arrays, is_sparse
+
+FORMATS = (sparse.csr_matrix, sparse.csc_matrix, sparse.coo_matrix, sparse.csr_array)
+TREE_FIELDS = ("feature", "threshold", "left", "right", "value", "n_samples", "impurity")
+
+
+def _rows(n_rows=240, n_features=6, seed=0):
+    """Rows of a tenth's lattice, half of them zeros, negatives and positives, so thresholds
+    fall on observed values of other rows, between negatives and positives, and on zero."""
+    rng = np.random.default_rng(seed)
+    X = np.round(rng.uniform(-1.0, 1.0, size=(n_rows, n_features)), 1)
+    X[rng.random(X.shape) < 0.5] = 0.0
+    return X
+
+
+@pytest.fixture(scope="module")
+def data():
+    X = _rows()
+    signal = X[:, 0] - X[:, 1] + 0.5 * X[:, 2]
+    rng = np.random.default_rng(1)
+    return {
+        "X": X,
+        "classes": (signal + rng.normal(scale=0.3, size=X.shape[0]) > 0).astype(int),
+        "values": np.exp(signal) + rng.uniform(size=X.shape[0]),  # positive: Poisson too
+    }
+
+
+def assert_same_tree(ours, reference):
+    for field in TREE_FIELDS:
+        np.testing.assert_array_equal(
+            getattr(ours.tree_, field), getattr(reference.tree_, field), err_msg=field
+        )
+
+
+def assert_same_answers(sparse_fitted, dense_fitted, X, conditionings):
+    """Every answer of ``sparse_fitted`` on sparse forms of ``X`` equals ``dense_fitted``'s on
+    ``X`` (float32 and float64 rows, CSR and CSC, under each of ``conditionings``)."""
+    classifier = hasattr(dense_fitted, "predict_proba")
+    for dtype in (np.float32, np.float64):
+        dense = X.astype(dtype)
+        for made in (sparse.csr_matrix, sparse.csc_matrix):
+            rows = made(dense)
+            for conditioning in conditionings:
+                if classifier:
+                    np.testing.assert_array_equal(
+                        sparse_fitted.predict_proba(rows, conditioning),
+                        dense_fitted.predict_proba(dense, conditioning),
+                    )
+                else:
+                    np.testing.assert_array_equal(
+                        sparse_fitted.predict(rows, conditioning),
+                        dense_fitted.predict(dense, conditioning),
+                    )
+                if conditioning == "average":
+                    continue
+                np.testing.assert_array_equal(
+                    sparse_fitted.apply(rows, conditioning), dense_fitted.apply(dense, conditioning)
+                )
+                path = sparse_fitted.decision_path(rows, conditioning)
+                path = path[0] if isinstance(path, tuple) else path
+                reference = dense_fitted.decision_path(dense, conditioning)
+                reference = reference[0] if isinstance(reference, tuple) else reference
+                assert (path != reference).nnz == 0
+
+
+def _check_criterion(estimator_class, criterion, splitter, X, y):
+    settings = {"criterion": criterion, "splitter": splitter, "random_state": 0}
+    dense = estimator_class(**settings).fit(X, y)
+    for made in FORMATS:
+        for dtype in (np.float32, np.float64):
+            fitted = estimator_class(**settings).fit(made(X.astype(dtype)), y)
+            reference = (
+                dense
+                if dtype is np.float64
+                else estimator_class(**settings).fit(X.astype(dtype), y)
+            )
+            assert_same_tree(fitted, reference)
+    assert_same_answers(fitted, dense, X, ("<=", "<", "average"))
+
+
+@pytest.mark.parametrize("splitter", ["best", "random"])
+def test_default_criteria_grow_the_dense_trees(data, splitter):
+    _check_criterion(trees.DecisionTreeClassifier, "gini", splitter, data["X"], data["classes"])
+    _check_criterion(
+        trees.DecisionTreeRegressor, "squared_error", splitter, data["X"], data["values"]
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("splitter", ["best", "random"])
+@pytest.mark.parametrize("criterion", ["entropy", "misclassification", "chi2", "log_loss"])
+def test_every_classification_criterion_grows_the_dense_tree(data, criterion, splitter):
+    X, y = data["X"], data["classes"]
+    _check_criterion(trees.DecisionTreeClassifier, criterion, splitter, X, y)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("splitter", ["best", "random"])
+@pytest.mark.parametrize("criterion", ["friedman_mse", "poisson", "absolute_error"])
+def test_every_regression_criterion_grows_the_dense_tree(data, criterion, splitter):
+    X, y = data["X"], data["values"]
+    _check_criterion(trees.DecisionTreeRegressor, criterion, splitter, X, y)
+
+
+@pytest.mark.parametrize("forest_class", [trees.RandomForestClassifier, trees.ExtraTreesRegressor])
+@pytest.mark.parametrize("threshold_dtype", ["float64", "float32"])
+def test_forests_grow_and_answer_as_dense(data, forest_class, threshold_dtype):
+    y = data["classes"] if forest_class is trees.RandomForestClassifier else data["values"]
+    settings = {"n_estimators": 6, "random_state": 0, "threshold_dtype": threshold_dtype}
+    dense = forest_class(**settings).fit(data["X"], y)
+    fitted = forest_class(**settings).fit(sparse.csc_matrix(data["X"]), y)
+    for ours, reference in zip(fitted.estimators_, dense.estimators_, strict=True):
+        assert_same_tree(ours, reference)
+    assert_same_answers(fitted, dense, data["X"], ("<=", "<", "average", "half"))
+
+
+def test_the_threshold_test_on_stored_values_and_implicit_zeros():
+    """``<=`` and ``<`` part where a row's value equals a threshold: an implicit zero at a
+    threshold of 0 (between the training rows' -1 and 1), a stored value at a midpoint."""
+    X = np.array([[-1.0, 0.25], [-1.0, 0.75], [1.0, 0.25], [1.0, 0.75]] * 5)
+    y = np.array([0, 1, 2, 3] * 5)
+    tree = trees.DecisionTreeClassifier(random_state=0).fit(sparse.csc_matrix(X), y)
+    assert 0.0 in tree.tree_.threshold[tree.tree_.feature == 0]
+    assert (tree.tree_.threshold[tree.tree_.feature == 1] == 0.5).all()
+    # Row 0: feature 0 not stored (0.0, on the threshold), feature 1 at 0.5 (on a threshold);
+    # row 1: nothing stored; row 2: away from every threshold.
+    test = sparse.csr_matrix(
+        (np.array([0.5, -1.0, 0.3]), np.array([1, 0, 1]), np.array([0, 1, 1, 3])), shape=(3, 2)
+    )
+    le, lt = tree.predict_proba(test, "<="), tree.predict_proba(test, "<")
+    dense = test.toarray()
+    np.testing.assert_array_equal(le, tree.predict_proba(dense, "<="))
+    np.testing.assert_array_equal(lt, tree.predict_proba(dense, "<"))
+    assert (le[:2] != lt[:2]).any(axis=1).all()  # the rows on thresholds part
+    np.testing.assert_array_equal(le[2], lt[2])  # the row away from them does not
+    np.testing.assert_array_equal(tree.predict_proba(test, "average"), (le + lt) / 2)
+    assert (tree.apply(test, "<=")[:2] != tree.apply(test, "<")[:2]).all()
+
+
+def test_rows_not_in_canonical_form_read_as_their_dense_matrix(data):
+    """Explicit zeros, duplicate entries (summed) and unsorted column indices."""
+    fitted = trees.DecisionTreeRegressor(random_state=0).fit(data["X"], data["values"])
+    coo = sparse.coo_matrix(data["X"])
+    keep = coo.data != 0
+    rows, cols, values = coo.row[keep], coo.col[keep], coo.data[keep]
+    halves = np.concatenate([values / 2, values / 2, np.zeros(4)])  # each value as two halves
+    at_rows = np.concatenate([rows, rows, rows[:4]])
+    at_columns = np.concatenate([cols, cols, cols[:4]])
+    # Grouped by row (CSR), the columns in a random order within each row.
+    order = np.lexsort((np.random.default_rng(0).random(halves.size), at_rows))
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(at_rows, minlength=data["X"].shape[0]))])
+    messy = sparse.csr_matrix((halves[order], at_columns[order], indptr), shape=data["X"].shape)
+    assert not messy.has_canonical_format
+    dense = messy.toarray()
+    np.testing.assert_array_equal(fitted.predict(messy), fitted.predict(dense))
+    np.testing.assert_array_equal(fitted.apply(messy), fitted.apply(dense))
+
+
+def test_csr_arrays_take_one_kernel_type():
+    X = sparse.csr_matrix(np.array([[0.0, 1.5], [2.0, 0.0]], dtype=np.float32))
+    indptr, indices, values = csr_arrays(X, "float64")
+    assert (indptr.dtype, indices.dtype, values.dtype) == (np.int64, np.int64, np.float64)
+    np.testing.assert_array_equal(values, [1.5, 2.0])
+    assert is_sparse(X) and not is_sparse(X.toarray())
+
+
+def test_sparse_y_is_refused_as_scikit_learn_refuses_it(data):
+    y = sparse.csr_matrix(data["classes"].reshape(-1, 1))
+    with pytest.raises(TypeError, match="sparse multilabel-indicator for y is not supported"):
+        trees.DecisionTreeClassifier().fit(data["X"], y)
+    with pytest.raises(ValueError, match=r"dense array \(y.toarray\(\)\)"):
+        trees.RandomForestClassifier(n_estimators=2).fit(data["X"], y)
+
+
+def test_bad_sparse_rows_get_a_message(data):
+    fitted = trees.DecisionTreeClassifier(random_state=0).fit(data["X"], data["classes"])
+    infinite = sparse.csr_matrix(np.array([[np.inf, 0, 0, 0, 0, 1.0]]))
+    with pytest.raises(ValueError, match="Input X contains infinity"):
+        fitted.predict(infinite)
+    with pytest.raises(ValueError, match="features"):
+        fitted.predict(sparse.csr_matrix(np.ones((1, 3))))
+    missing = sparse.csr_matrix(np.array([[np.nan, 0, 0, 0, 0, 1.0]]))
+    with pytest.raises(ValueError, match=r"Input X contains NaN.*X.toarray\(\)"):
+        fitted.predict(missing)
+    with pytest.raises(ValueError, match="Input X contains NaN"):
+        trees.DecisionTreeClassifier().fit(sparse.vstack([missing, missing]), [0, 1])
+
+
+def test_a_tree_walks_sparse_rows_of_any_format(data):
+    """``Tree.apply``, ``.predict`` and ``.decision_path`` take sparse rows themselves (as
+    scikit-learn's ``tree_``), in any format, and check their width."""
+    tree = trees.DecisionTreeClassifier(random_state=0).fit(data["X"], data["classes"]).tree_
+    for made in FORMATS:
+        rows = made(data["X"].astype(np.float32))
+        np.testing.assert_array_equal(tree.apply(rows), tree.apply(data["X"].astype(np.float32)))
+        np.testing.assert_array_equal(tree.predict(rows, "<"), tree.predict(rows.toarray(), "<"))
+        assert (tree.decision_path(rows) != tree.decision_path(rows.toarray())).nnz == 0
+    with pytest.raises(ValueError, match="6 columns"):
+        tree.apply(sparse.csr_matrix(np.ones((2, 4))))
