@@ -9,8 +9,8 @@ closure holds the plan's values, which they pass on as literal constants
 plan only:
 
 * :func:`growth_kernel` (kind ``"grow"``): a tree's growth (``_kernels_growth.grow_compiled``);
-* :func:`grower_kernels` (kind ``"grower"``): the step-by-step grower's search and split
-  (``evaluate_nodes``, ``split_node``);
+* :func:`grower_kernels` (kind ``"grower"``): the step-by-step grower's search, split and
+  node rules (``evaluate_nodes``, ``split_node``, ``splittable_nodes``);
 * :func:`forest_kernel` (kind ``"forest"``): a batch of a forest's trees
   (``_kernels_forest.grow_trees``).
 
@@ -30,7 +30,13 @@ from numba import njit
 
 from ._kernels_cache import compiled, record_compiled
 from ._kernels_forest import grow_trees
-from ._kernels_growth import evaluate_nodes, grow_compiled, split_node
+from ._kernels_growth import (
+    evaluate_nodes,
+    grow_compiled,
+    node_impurities,
+    split_node,
+    splittable_nodes,
+)
 
 __all__ = [
     "GrowerKernels",
@@ -92,7 +98,8 @@ def _recorded(kind, plan, *kernels):
 @cache
 def growth_kernel(plan):
     """``grow(*data, root_stats, settings, rules, rng)``: ``grow_compiled`` (its arguments after
-    the plan) for the trees of ``plan`` (a ``KernelPlan``), made once per process."""
+    the plan) for the trees of ``plan`` (a ``KernelPlan``), made once per process; it returns
+    the node store, its size and the nodes' impurities (``node_impurities``)."""
     _prepared("grow", plan)
     crit, by_score, random, draw, raw_sums, absolute_error = plan
 
@@ -100,18 +107,24 @@ def growth_kernel(plan):
     def grow(rows, stats, X, categorical, targets, orders, columns, root_stats, settings, rules,
              rng):  # fmt: skip
         planned = (crit, by_score, random, draw, raw_sums, absolute_error)
-        return grow_compiled(planned, rows, stats, X, categorical, targets, orders, columns,
-                             root_stats, settings, rules, rng)  # fmt: skip
+        ints, floats, node_stats, sets, size = grow_compiled(
+            planned, rows, stats, X, categorical, targets, orders, columns, root_stats,
+            settings, rules, rng,
+        )  # fmt: skip
+        impurity = node_impurities(planned, node_stats, size)
+        return ints, floats, node_stats, sets, size, impurity
 
     return _recorded("grow", plan, grow)[0]
 
 
 class GrowerKernels(NamedTuple):
     """The step-by-step grower's entry kernels of one plan: ``evaluate(data, store, nodes,
-    search)`` and ``split(data, store, node, size)`` (``evaluate_nodes``', ``split_node``')."""
+    search)``, ``split(data, store, node, size)`` and ``splittable(data, store, nodes,
+    search)`` (``evaluate_nodes``', ``split_node``', ``splittable_nodes``')."""
 
     evaluate: object
     split: object
+    splittable: object
 
 
 @cache
@@ -130,19 +143,27 @@ def grower_kernels(plan):
         planned = (crit, by_score, random, draw, raw_sums, absolute_error)
         return split_node(planned, data, store, node, size)
 
-    return GrowerKernels(*_recorded("grower", plan, evaluate, split))
+    @njit(**_JIT)
+    def splittable(data, store, nodes, search):
+        planned = (crit, by_score, random, draw, raw_sums, absolute_error)
+        return splittable_nodes(planned, data, store, nodes, search)
+
+    return GrowerKernels(*_recorded("grower", plan, evaluate, split, splittable))
 
 
 @cache
 def forest_kernel(plan):
     """``grow(data, draws, centring, generators, settings, rules)``: ``grow_trees`` for the
-    forests of ``plan`` (a ``KernelPlan``), made once per process."""
+    forests of ``plan`` (a ``KernelPlan``), made once per process; it returns what
+    ``grow_trees`` returns and every node's impurity (``node_impurities``)."""
     _prepared("forest", plan)
     crit, by_score, random, draw, raw_sums, absolute_error = plan
 
     @njit(**_JIT)
     def grow(data, draws, centring, generators, settings, rules):
         planned = (crit, by_score, random, draw, raw_sums, absolute_error)
-        return grow_trees(planned, data, draws, centring, generators, settings, rules)
+        grown = grow_trees(planned, data, draws, centring, generators, settings, rules)
+        node_stats = grown[4]
+        return grown, node_impurities(planned, node_stats, node_stats.shape[0])
 
     return _recorded("forest", plan, grow)[0]
