@@ -112,8 +112,8 @@ def grow_in_batches(forest, data, draws, params, template):
         delayed(grow_one)(batch) for batch in batches
     )
     trees = []
-    for batch, ((results, impurities), totals) in zip(batches, grown, strict=True):
-        offsets, ints, floats, sets, node_stats, means, has_class = results
+    for batch, (results, totals) in zip(batches, grown, strict=True):
+        offsets, ints, floats, sets, node_stats, means, has_class, impurities = results
         for i, seed in enumerate(seeds[batch]):
             nodes = slice(offsets[i], offsets[i + 1])
             classes = None if regression else np.flatnonzero(has_class[i])

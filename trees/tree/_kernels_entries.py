@@ -30,13 +30,7 @@ from numba import njit
 
 from ._kernels_cache import compiled, record_compiled
 from ._kernels_forest import grow_trees
-from ._kernels_growth import (
-    evaluate_nodes,
-    grow_compiled,
-    node_impurities,
-    split_node,
-    splittable_nodes,
-)
+from ._kernels_growth import evaluate_nodes, grow_compiled, split_node, splittable_nodes
 
 __all__ = [
     "GrowerKernels",
@@ -98,8 +92,7 @@ def _recorded(kind, plan, *kernels):
 @cache
 def growth_kernel(plan):
     """``grow(*data, root_stats, settings, rules, rng)``: ``grow_compiled`` (its arguments after
-    the plan) for the trees of ``plan`` (a ``KernelPlan``), made once per process; it returns
-    the node store, its size and the nodes' impurities (``node_impurities``)."""
+    the plan) for the trees of ``plan`` (a ``KernelPlan``), made once per process."""
     _prepared("grow", plan)
     crit, by_score, random, draw, raw_sums, absolute_error = plan
 
@@ -107,12 +100,8 @@ def growth_kernel(plan):
     def grow(rows, stats, X, categorical, targets, orders, columns, root_stats, settings, rules,
              rng):  # fmt: skip
         planned = (crit, by_score, random, draw, raw_sums, absolute_error)
-        ints, floats, node_stats, sets, size = grow_compiled(
-            planned, rows, stats, X, categorical, targets, orders, columns, root_stats,
-            settings, rules, rng,
-        )  # fmt: skip
-        impurity = node_impurities(planned, node_stats, size)
-        return ints, floats, node_stats, sets, size, impurity
+        return grow_compiled(planned, rows, stats, X, categorical, targets, orders, columns,
+                             root_stats, settings, rules, rng)  # fmt: skip
 
     return _recorded("grow", plan, grow)[0]
 
@@ -154,16 +143,13 @@ def grower_kernels(plan):
 @cache
 def forest_kernel(plan):
     """``grow(data, draws, centring, generators, settings, rules)``: ``grow_trees`` for the
-    forests of ``plan`` (a ``KernelPlan``), made once per process; it returns what
-    ``grow_trees`` returns and every node's impurity (``node_impurities``)."""
+    forests of ``plan`` (a ``KernelPlan``), made once per process."""
     _prepared("forest", plan)
     crit, by_score, random, draw, raw_sums, absolute_error = plan
 
     @njit(**_JIT)
     def grow(data, draws, centring, generators, settings, rules):
         planned = (crit, by_score, random, draw, raw_sums, absolute_error)
-        grown = grow_trees(planned, data, draws, centring, generators, settings, rules)
-        node_stats = grown[4]
-        return grown, node_impurities(planned, node_stats, node_stats.shape[0])
+        return grow_trees(planned, data, draws, centring, generators, settings, rules)
 
     return _recorded("forest", plan, grow)[0]

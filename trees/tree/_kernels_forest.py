@@ -34,7 +34,7 @@ from numba import njit
 from ._kernels_absolute_error import node_medians
 from ._kernels_arrays import copy_into
 from ._kernels_draws import add_draw_counts, add_weighted_draw_counts
-from ._kernels_growth import N_SAMPLES, START, grow_compiled
+from ._kernels_growth import N_SAMPLES, START, grow_compiled, node_impurities
 from ._kernels_layout import keep_rows
 from ._kernels_node_values import node_means
 from ._kernels_plan import PLAN_ABSOLUTE_ERROR, only_when
@@ -262,6 +262,8 @@ def grow_trees(plan, data, draws, centring, generators, settings, rules):
         Regression: each node's value (:func:`_node_values`) and its absolute-error impurity.
     has_class : ndarray of shape (n_trees, n_classes), bool
         Classification: the classes of each tree's rows.
+    impurity : ndarray of shape (n_nodes,)
+        Each node's impurity (``_kernels_growth.node_impurities``).
     """
     X, sorted_rows, targets, n_classes, columns, categorical = data
     n_trees = draws[0].shape[0]
@@ -275,7 +277,7 @@ def grow_trees(plan, data, draws, centring, generators, settings, rules):
         stats, root, row_targets = _tree_statistics(
             targets, (n_classes, draws[4]), weights, has_class[t], centring, t
         )
-        ints, floats, node_stats, sets, size = grow_compiled(
+        ints, floats, node_stats, sets, size, _ = grow_compiled(
             plan, rows, stats, X, categorical, row_targets, orders, columns, root, settings,
             rules[t] if rules.shape[0] > 1 else rules[0], generators[t],
         )  # fmt: skip
@@ -299,5 +301,7 @@ def grow_trees(plan, data, draws, centring, generators, settings, rules):
             nodes = (starts, counts, plan[PLAN_ABSOLUTE_ERROR])
             _node_values(rows, targets, stats[:, 0].copy(), nodes, all_means[start:end])
     end = node_offsets[n_trees]
+    # Over the forest's class columns: a class a tree lacks is 0 there, which adds nothing.
+    impurity = node_impurities(plan, all_stats, end)
     return (node_offsets, all_ints[:end], all_floats[:end], all_sets[:end], all_stats[:end],
-            all_means[:end], has_class)  # fmt: skip
+            all_means[:end], has_class, impurity)  # fmt: skip

@@ -596,6 +596,8 @@ def grow_compiled(
     ints, floats, node_stats, sets : ndarray
         The node store (module docstring), ``size`` rows used.
     size : int
+    impurity : ndarray of shape (size,)
+        Each node's impurity (:func:`node_impurities`).
     """
     min_leaf, equality, tie_random, n_allowed, best_first = settings
     limits = np.empty(N_LIMITS, dtype=np.int64)
@@ -629,7 +631,9 @@ def grow_compiled(
     by_gain = best_first and limits[LIMIT_MAX_SPLITS] >= 0
     store, size = _grow_loop(views[0], store, search, views[1], by_gain)
     kept_until_here((scratch, visit, limits, weights))
-    return store[STORE_INTS], store[STORE_FLOATS], store[STORE_STATS], store[STORE_SETS], size
+    impurity = node_impurities(plan, store[STORE_STATS], size)
+    return (store[STORE_INTS], store[STORE_FLOATS], store[STORE_STATS], store[STORE_SETS], size,
+            impurity)  # fmt: skip
 
 
 @njit(**_INLINE)
@@ -653,10 +657,10 @@ def _node_search(plan, data, store, search):
 @njit(**_INLINE)
 def node_impurities(plan, node_stats, size):
     """The impurity of each of the first ``size`` nodes (``_kernels_criteria.impurity`` of its
-    statistics, the plan's criterion): the ``impurity`` of a grown tree, computed in its
-    plan's entry kernel (``_kernels_entries``), so that a fit compiles no loop of its own
-    for it. Under the absolute error the tree's impurity comes from the rows instead
-    (``_node_view.NodeView``)."""
+    statistics, the plan's criterion): the ``impurity`` of a grown tree, computed by its
+    growth (:func:`grow_compiled`, ``_kernels_forest.grow_trees``), so that a fit compiles
+    no loop of its own for it. Under the absolute error the tree's impurity comes from the
+    rows instead (``_node_view.NodeView``)."""
     out = np.empty(size)
     for node in range(size):
         out[node] = impurity(node_stats[node], plan[PLAN_CRIT])
