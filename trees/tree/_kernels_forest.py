@@ -245,11 +245,9 @@ def grow_trees(plan, data, draws, centring, generators, settings, rules):
         (n_trees, n_classes): the forest's classes, each tree's own read from them.
     generators : list of numpy.random.Generator
         Each tree's generator (its feature subsets, random tie-breaks and thresholds).
-    settings : GrowthSettings
-        As :func:`~._kernels_growth.grow_compiled`'s, the same for every tree.
-    rules : ndarray of shape (1, n_rules) or (n_trees, n_rules)
-        :func:`~._kernels_growth.grow_compiled`'s ``rules``, one row for every tree, or each
-        tree's own (trees whose total weights differ, "balanced_subsample").
+    settings, rules : GrowthSettings, ndarray of shape (1 or n_trees, n_rules)
+        As :func:`~._kernels_growth.grow_compiled`'s: the settings of every tree; one row of
+        rules for every tree, or each tree's own (total weights differ: "balanced_subsample").
 
     Returns
     -------
@@ -260,10 +258,9 @@ def grow_trees(plan, data, draws, centring, generators, settings, rules):
         the forest's class columns (0 in a class the tree lacks).
     means : ndarray of shape (n_nodes, 2)
         Regression: each node's value (:func:`_node_values`) and its absolute-error impurity.
-    has_class : ndarray of shape (n_trees, n_classes), bool
-        Classification: the classes of each tree's rows.
-    impurity : ndarray of shape (n_nodes,)
-        Each node's impurity (``_kernels_growth.node_impurities``).
+    has_class, impurity : ndarray
+        Classification: the classes of each tree's rows, shape (n_trees, n_classes); each
+        node's impurity (``_kernels_growth.node_impurities``; a class a tree lacks adds 0).
     """
     X, sorted_rows, targets, n_classes, columns, categorical = data
     n_trees = draws[0].shape[0]
@@ -301,7 +298,5 @@ def grow_trees(plan, data, draws, centring, generators, settings, rules):
             nodes = (starts, counts, plan[PLAN_ABSOLUTE_ERROR])
             _node_values(rows, targets, stats[:, 0].copy(), nodes, all_means[start:end])
     end = node_offsets[n_trees]
-    # Over the forest's class columns: a class a tree lacks is 0 there, which adds nothing.
-    impurity = node_impurities(plan, all_stats, end)
     return (node_offsets, all_ints[:end], all_floats[:end], all_sets[:end], all_stats[:end],
-            all_means[:end], has_class, impurity)  # fmt: skip
+            all_means[:end], has_class, node_impurities(plan, all_stats, end))  # fmt: skip
