@@ -113,14 +113,15 @@ def grow_in_batches(forest, data, draws, params, template):
     )
     trees = []
     for batch, (results, totals) in zip(batches, grown, strict=True):
-        offsets, ints, floats, sets, node_stats, means, has_class = results
+        offsets, ints, floats, sets, node_stats, means, has_class, impurities = results
         for i, seed in enumerate(seeds[batch]):
             nodes = slice(offsets[i], offsets[i + 1])
             classes = None if regression else np.flatnonzero(has_class[i])
             stats = node_stats[nodes] if regression else node_stats[nodes][:, classes]
             store = (ints[nodes], floats[nodes], stats, sets[nodes])
             about = (X.shape[1], names, classes, growth_data[1].any())
-            tree = _tree(criterion, store, means[nodes], about, params)
+            numbers = (means[nodes], impurities[nodes])
+            tree = _tree(criterion, store, numbers, about, params)
             estimator = estimator_like(template, random_state=seed)
             trees.append(estimator._adopt_batch_tree(params, X.shape, float(totals[i]), names,
                                                      classes, tree))  # fmt: skip
@@ -244,18 +245,22 @@ def _centring(criterion, params, y, seeds, sampling):
     return offsets, roots, criterion.row_statistics(y, np.ones(y.shape[0]))[2]
 
 
-def _tree(criterion, store, means, about, params):
+def _tree(criterion, store, numbers, about, params):
     """A batch's tree from its node store, with the values, weights and impurities the
     growth's node view gives (``_node_view.NodeView``): class shares; a regression node's
-    value from the batch (``means[:, 0]``: the mean of its rows, or their median under the
-    absolute error, whose impurity is ``means[:, 1]``). ``about`` is ``(n_features, feature
-    names, classes or None, whether a feature is categorical)``."""
+    value from the batch (``means[:, 0]`` of ``numbers = (means, impurities)``: the mean of
+    its rows, or their median under the absolute error, whose impurity is ``means[:, 1]``);
+    the other criteria's impurities as the batch's kernel computed them
+    (``_kernels_growth.node_impurities``: over the forest's class columns, those a tree lacks
+    0, which add nothing). ``about`` is ``(n_features, feature names, classes or None,
+    whether a feature is categorical)``."""
     n_features, names, classes, categorical = about
+    means, impurities = numbers
     stats = store[2].T  # one column per node, as ``NodeView.stats``
     size = store[0].shape[0]
     categories = store_categories(store, size) if categorical else {}
     values = criterion.value(stats) if classes is not None else means[:, :1]
-    impurity = means[:, 1] if criterion.needs_rows else criterion.impurity(stats)
+    impurity = means[:, 1] if criterion.needs_rows else impurities
     return tree_from_store(
         store,
         size,

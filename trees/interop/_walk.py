@@ -26,7 +26,9 @@ and no branch per level; and a block of rows walks each tree in lock-step,
 ``LANES`` rows at a time, so that the rows' chains of dependent loads
 overlap instead of waiting on each other. A tree is walked that many levels
 in lock-step (``fixed_depth``: its deepest leaf, or its mean leaf depth
-where the deepest is far deeper), then each row finishes on its own.
+where the deepest is far deeper), then each row finishes on its own. The trees' own
+walk (``trees.tree._kernels_traversal``) keeps its schedule: each is the faster on its
+own work (``bench/bench_walks.py``).
 """
 
 from pathlib import Path

@@ -166,10 +166,11 @@ def _grow_in_kernel(growth, order):
     """Grow the whole tree in the compiled loop (selection by gain)."""
     settings, rules, rng = kernel_inputs(growth, order)
     grow = growth_kernel(growth.kernel_plan())  # compiled for the growth's plan
-    *store, size = grow(
+    *store, size, impurity = grow(
         *growth.kernel_data(), growth.store[STORE_STATS][0].copy(), settings, rules, rng
     )
     growth.store, growth.size = tuple(store), int(size)
+    growth.grown_impurity = impurity
 
 
 def growth_order(growth, order):

@@ -293,6 +293,9 @@ class GrowingTree:
         node_stats[0] = root_stats
         self.store = (ints, floats, node_stats, np.zeros((64, n_codes), dtype=np.uint8))
         self.size = 1
+        # The nodes' impurities when the compiled growth gave them (``_builder``), until a
+        # split or an undo changes the nodes (``NodeView.impurity``).
+        self.grown_impurity = None
 
     # ------------------------------------------------------- compiled inputs
     def kernel_data(self):
@@ -344,6 +347,13 @@ class GrowingTree:
         n_allowed = self.max_features if subset else self.n_features
         return self.rng, draw, self.params.tie_break == "random", int(n_allowed)
 
+    def _kernel_search(self):
+        """The ``search`` of the grower's kernels (``_kernels_growth.evaluate_nodes``)."""
+        limits, weights = self.kernel_rules()
+        rng, _, tie_random, n_allowed = self.kernel_randomness()  # draws: the plan's
+        visit = np.empty(self.n_features, dtype=np.int64)
+        return (self.kernel_settings(), limits, weights, rng, tie_random, n_allowed, visit)
+
     # ------------------------------------------------------------ queries
     def node_rows(self, node):
         """Training rows of a node (in order of feature 0)."""
@@ -362,32 +372,11 @@ class GrowingTree:
         )
 
     def splittable(self, nodes):
-        """The nodes, among ``nodes`` (leaves), that the node rules allow to split.
-
-        The same rules as the compiled ``_kernels_growth._may_split``.
-        """
-        nodes = np.asarray(nodes, dtype=np.intp)
-        n = self.nodes
-        stats = self.store[STORE_STATS][nodes].T
-        if self._sklearn_pure_rule:
-            impurity = self.store[STORE_FLOATS][nodes, SKLEARN_VARIANCE]
-        else:
-            impurity = self.criterion.rule_impurity(stats)
-        ok = self.rules.may_split(
-            n.n_samples[nodes], self.criterion.weight(stats), n.depth[nodes], impurity
-        )
-        if not self.criterion.is_classification and not self._sklearn_pure_rule:
-            ok &= ~np.array([self._constant_target(node) for node in nodes], dtype=bool)
-        return nodes[ok]
-
-    def _constant_target(self, node):
-        """Whether every weighted row of a node has the same target (regression: a leaf).
-
-        The same rule as the compiled ``_kernels_growth._constant_target``.
-        """
-        rows = self.node_rows(node)
-        targets = self.targets[rows[self.row_stats[0, rows] > 0]]
-        return bool(np.all(targets == targets[0])) if targets.size else True
+        """The nodes, among ``nodes`` (leaves), that the node rules allow to split: the
+        compiled growth's own rule (``_kernels_growth.splittable_nodes``)."""
+        nodes = np.asarray(nodes, dtype=np.int64)
+        splittable = grower_kernels(self.kernel_plan()).splittable
+        return nodes[splittable(self.kernel_data(), self.store, nodes, self._kernel_search())]
 
     @property
     def categories(self):
@@ -412,19 +401,8 @@ class GrowingTree:
             Whether the stopping rules accept it.
         """
         nodes = np.asarray(nodes, dtype=np.int64)
-        limits, weights = self.kernel_rules()
-        rng, _, tie_random, n_allowed = self.kernel_randomness()  # draws: the plan's
-        search = (
-            self.kernel_settings(),
-            limits,
-            weights,
-            rng,
-            tie_random,
-            n_allowed,
-            np.empty(self.n_features, dtype=np.int64),
-        )
         evaluate = grower_kernels(self.kernel_plan()).evaluate
-        ok = evaluate(self.kernel_data(), self.store, nodes, search)
+        ok = evaluate(self.kernel_data(), self.store, nodes, self._kernel_search())
         ints, floats, sets = (
             self.store[STORE_INTS],
             self.store[STORE_FLOATS],
@@ -635,6 +613,7 @@ class GrowingTree:
         split = grower_kernels(self.kernel_plan()).split
         self.store = split(self.kernel_data(), self.store, node, self.size)
         self.size += 2
+        self.grown_impurity = None
         return np.array([self.size - 2, self.size - 1])
 
     def split(self, nodes, feature, local_position, threshold=None):
@@ -721,6 +700,7 @@ class GrowingTree:
         self.rows[:, start : start + count] = snapshot["rows"]
         self.orders[:, start : start + count] = snapshot["orders"]  # (2, 0) without raw sums
         self.size = snapshot["size"]
+        self.grown_impurity = None
         ints = self.store[STORE_INTS]
         ints[node, [FEATURE, LEFT, RIGHT]] = -1
         ints[node, MISSING_LEFT] = 0

@@ -9,8 +9,8 @@ closure holds the plan's values, which they pass on as literal constants
 plan only:
 
 * :func:`growth_kernel` (kind ``"grow"``): a tree's growth (``_kernels_growth.grow_compiled``);
-* :func:`grower_kernels` (kind ``"grower"``): the step-by-step grower's search and split
-  (``evaluate_nodes``, ``split_node``);
+* :func:`grower_kernels` (kind ``"grower"``): the step-by-step grower's search, split and
+  node rules (``evaluate_nodes``, ``split_node``, ``splittable_nodes``);
 * :func:`forest_kernel` (kind ``"forest"``): a batch of a forest's trees
   (``_kernels_forest.grow_trees``).
 
@@ -30,7 +30,7 @@ from numba import njit
 
 from ._kernels_cache import compiled, record_compiled
 from ._kernels_forest import grow_trees
-from ._kernels_growth import evaluate_nodes, grow_compiled, split_node
+from ._kernels_growth import evaluate_nodes, grow_compiled, split_node, splittable_nodes
 
 __all__ = [
     "GrowerKernels",
@@ -108,10 +108,12 @@ def growth_kernel(plan):
 
 class GrowerKernels(NamedTuple):
     """The step-by-step grower's entry kernels of one plan: ``evaluate(data, store, nodes,
-    search)`` and ``split(data, store, node, size)`` (``evaluate_nodes``', ``split_node``')."""
+    search)``, ``split(data, store, node, size)`` and ``splittable(data, store, nodes,
+    search)`` (``evaluate_nodes``', ``split_node``', ``splittable_nodes``')."""
 
     evaluate: object
     split: object
+    splittable: object
 
 
 @cache
@@ -130,7 +132,12 @@ def grower_kernels(plan):
         planned = (crit, by_score, random, draw, raw_sums, absolute_error)
         return split_node(planned, data, store, node, size)
 
-    return GrowerKernels(*_recorded("grower", plan, evaluate, split))
+    @njit(**_JIT)
+    def splittable(data, store, nodes, search):
+        planned = (crit, by_score, random, draw, raw_sums, absolute_error)
+        return splittable_nodes(planned, data, store, nodes, search)
+
+    return GrowerKernels(*_recorded("grower", plan, evaluate, split, splittable))
 
 
 @cache

@@ -34,7 +34,7 @@ from numba import njit
 from ._kernels_absolute_error import node_medians
 from ._kernels_arrays import copy_into
 from ._kernels_draws import add_draw_counts, add_weighted_draw_counts
-from ._kernels_growth import N_SAMPLES, START, grow_compiled
+from ._kernels_growth import N_SAMPLES, START, grow_compiled, node_impurities
 from ._kernels_layout import keep_rows
 from ._kernels_node_values import node_means
 from ._kernels_plan import PLAN_ABSOLUTE_ERROR, only_when
@@ -245,11 +245,9 @@ def grow_trees(plan, data, draws, centring, generators, settings, rules):
         (n_trees, n_classes): the forest's classes, each tree's own read from them.
     generators : list of numpy.random.Generator
         Each tree's generator (its feature subsets, random tie-breaks and thresholds).
-    settings : GrowthSettings
-        As :func:`~._kernels_growth.grow_compiled`'s, the same for every tree.
-    rules : ndarray of shape (1, n_rules) or (n_trees, n_rules)
-        :func:`~._kernels_growth.grow_compiled`'s ``rules``, one row for every tree, or each
-        tree's own (trees whose total weights differ, "balanced_subsample").
+    settings, rules : GrowthSettings, ndarray of shape (1 or n_trees, n_rules)
+        As :func:`~._kernels_growth.grow_compiled`'s: the settings of every tree; one row of
+        rules for every tree, or each tree's own (total weights differ: "balanced_subsample").
 
     Returns
     -------
@@ -260,8 +258,9 @@ def grow_trees(plan, data, draws, centring, generators, settings, rules):
         the forest's class columns (0 in a class the tree lacks).
     means : ndarray of shape (n_nodes, 2)
         Regression: each node's value (:func:`_node_values`) and its absolute-error impurity.
-    has_class : ndarray of shape (n_trees, n_classes), bool
-        Classification: the classes of each tree's rows.
+    has_class, impurity : ndarray
+        Classification: the classes of each tree's rows, shape (n_trees, n_classes); each
+        node's impurity (``_kernels_growth.node_impurities``; a class a tree lacks adds 0).
     """
     X, sorted_rows, targets, n_classes, columns, categorical = data
     n_trees = draws[0].shape[0]
@@ -275,7 +274,7 @@ def grow_trees(plan, data, draws, centring, generators, settings, rules):
         stats, root, row_targets = _tree_statistics(
             targets, (n_classes, draws[4]), weights, has_class[t], centring, t
         )
-        ints, floats, node_stats, sets, size = grow_compiled(
+        ints, floats, node_stats, sets, size, _ = grow_compiled(
             plan, rows, stats, X, categorical, row_targets, orders, columns, root, settings,
             rules[t] if rules.shape[0] > 1 else rules[0], generators[t],
         )  # fmt: skip
@@ -300,4 +299,4 @@ def grow_trees(plan, data, draws, centring, generators, settings, rules):
             _node_values(rows, targets, stats[:, 0].copy(), nodes, all_means[start:end])
     end = node_offsets[n_trees]
     return (node_offsets, all_ints[:end], all_floats[:end], all_sets[:end], all_stats[:end],
-            all_means[:end], has_class)  # fmt: skip
+            all_means[:end], has_class, node_impurities(plan, all_stats, end))  # fmt: skip

@@ -25,6 +25,7 @@ from ._kernels_absolute_error import choose_absolute_error_split, impure
 from ._kernels_arrays import UNCOUNTED, copy_into, unmanaged
 from ._kernels_criteria import (
     accepts_score,
+    impurity,
     is_regression,
     rule_impurity,
     weight,
@@ -130,10 +131,12 @@ __all__ = [
     "WEIGHT_TOTAL",
     "evaluate_nodes",
     "grow_compiled",
+    "node_impurities",
     "plan_settings",
     "root_sklearn_variance",
     "search_node",
     "split_node",
+    "splittable_nodes",
 ]
 
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
@@ -209,7 +212,12 @@ def _constant_target(data, start, count):
 
 @njit(**_INLINE)
 def _may_split(data, store, node, limits, weights, settings, median_scratch):
-    """``StoppingRules.may_split`` for one node, and the pure-node rule of regression.
+    """Whether the node rules allow ``node`` to split: the growth's, the grower's and the
+    growths by p-value (:func:`splittable_nodes`).
+
+    Enough rows (``min_samples_split``, twice ``min_samples_leaf``) and weight (twice
+    ``min_weight_leaf``), not at ``max_depth``, and impure: its rule impurity above
+    ``EPSILON``, and the pure-node rule of regression below.
 
     Regression with centred sums: a node whose target varies. With raw sums
     (``settings[SETTING_RAW_SUMS]``): a node whose variance, computed as
@@ -588,6 +596,8 @@ def grow_compiled(
     ints, floats, node_stats, sets : ndarray
         The node store (module docstring), ``size`` rows used.
     size : int
+    impurity : ndarray of shape (size,)
+        Each node's impurity (:func:`node_impurities`).
     """
     min_leaf, equality, tie_random, n_allowed, best_first = settings
     limits = np.empty(N_LIMITS, dtype=np.int64)
@@ -621,7 +631,40 @@ def grow_compiled(
     by_gain = best_first and limits[LIMIT_MAX_SPLITS] >= 0
     store, size = _grow_loop(views[0], store, search, views[1], by_gain)
     kept_until_here((scratch, visit, limits, weights))
-    return store[STORE_INTS], store[STORE_FLOATS], store[STORE_STATS], store[STORE_SETS], size
+    impurity = node_impurities(plan, store[STORE_STATS], size)
+    return (store[STORE_INTS], store[STORE_FLOATS], store[STORE_STATS], store[STORE_SETS], size,
+            impurity)  # fmt: skip
+
+
+@njit(**_INLINE)
+def _node_search(plan, data, store, search):
+    """``(buffers, search)``: the scratch buffers and the ``search`` of :func:`_evaluate` that
+    :func:`evaluate_nodes` and :func:`splittable_nodes` are given as the grower's ``search``."""
+    n_stats, n_codes = data[DATA_STATS].shape[1], store[STORE_SETS].shape[1]
+    n_features, n_values = data[DATA_X].shape[1], data[DATA_ROWS].shape[1]
+    n_rows = data[DATA_STATS].shape[0]
+    absolute_error = np.bool_(plan[PLAN_ABSOLUTE_ERROR])
+    n_ordered = data[DATA_ORDERS].shape[1]
+    buffers = scratch_arrays(n_stats, n_codes, n_features, n_rows, n_ordered, n_values,
+                             absolute_error)[0]  # fmt: skip
+    rules, limits, weights, rng, tie_random, n_allowed, visit = search
+    settings = plan_settings(plan, rules[0], rules[1], rules[2])
+    search = (settings, limits, weights, rng.bit_generator, plan[PLAN_DRAW], tie_random,
+              n_allowed, visit)  # fmt: skip
+    return buffers, search
+
+
+@njit(**_INLINE)
+def node_impurities(plan, node_stats, size):
+    """The impurity of each of the first ``size`` nodes (``_kernels_criteria.impurity`` of its
+    statistics, the plan's criterion): the ``impurity`` of a grown tree, computed by its
+    growth (:func:`grow_compiled`, ``_kernels_forest.grow_trees``), so that a fit compiles
+    no loop of its own for it. Under the absolute error the tree's impurity comes from the
+    rows instead (``_node_view.NodeView``)."""
+    out = np.empty(size)
+    for node in range(size):
+        out[node] = impurity(node_stats[node], plan[PLAN_CRIT])
+    return out
 
 
 @njit(**_JIT)
@@ -638,20 +681,33 @@ def evaluate_nodes(plan, data, store, nodes, search):
     ndarray of bool
         Whether each node has an accepted split.
     """
-    n_stats, n_codes = data[DATA_STATS].shape[1], store[STORE_SETS].shape[1]
-    n_features, n_values = data[DATA_X].shape[1], data[DATA_ROWS].shape[1]
-    n_rows = data[DATA_STATS].shape[0]
-    absolute_error = np.bool_(plan[PLAN_ABSOLUTE_ERROR])
-    n_ordered = data[DATA_ORDERS].shape[1]
-    buffers = scratch_arrays(n_stats, n_codes, n_features, n_rows, n_ordered, n_values,
-                             absolute_error)[0]  # fmt: skip
-    rules, limits, weights, rng, tie_random, n_allowed, visit = search
-    settings = plan_settings(plan, rules[0], rules[1], rules[2])
-    search = (settings, limits, weights, rng.bit_generator, plan[PLAN_DRAW], tie_random,
-              n_allowed, visit)  # fmt: skip
+    buffers, search = _node_search(plan, data, store, search)
     ok = np.zeros(nodes.shape[0], dtype=np.bool_)
     for i in range(nodes.shape[0]):
         ok[i] = _evaluate(data, store, nodes[i], search, buffers)
+    return ok
+
+
+@njit(**_JIT)
+def splittable_nodes(plan, data, store, nodes, search):
+    """Whether the node rules allow each of ``nodes`` to split (:func:`_may_split`, the rule
+    the compiled growth applies), for the grower and the growths by p-value
+    (``GrowingTree.splittable``); ``plan`` and ``search`` as :func:`evaluate_nodes`'.
+
+    Returns
+    -------
+    ndarray of bool
+    """
+    buffers, search = _node_search(plan, data, store, search)
+    limits, weights, settings = (
+        search[SEARCH_LIMITS],
+        search[SEARCH_WEIGHTS],
+        search[SEARCH_SETTINGS],
+    )
+    median_scratch = (buffers[BUFFER_RANKS], buffers[BUFFER_MEDIANS])
+    ok = np.zeros(nodes.shape[0], dtype=np.bool_)
+    for i in range(nodes.shape[0]):
+        ok[i] = _may_split(data, store, nodes[i], limits, weights, settings, median_scratch)
     return ok
 
 

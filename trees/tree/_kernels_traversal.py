@@ -26,6 +26,13 @@ average of the two predictions).
 
 A forest is a *pack*: its trees' arrays end to end, children ids shifted by
 each tree's offset (``roots``), leaf values aligned on the forest's outputs.
+
+``trees.interop`` walks imported models with node records and a lock-step schedule of its own
+(``trees/interop/_walk.py``); both walks take a node's child by :func:`child_of` where a node
+needs the whole rule. They stay two because each is much the faster on its own work
+(``bench/bench_walks.py``, the same trees walked both ways: this walk 1.7-2.1 times faster on
+random forests of depth 16 and unbounded, the interop walk 1.2-1.9 times on single trees and
+boosted trees of depth 6).
 """
 
 import numpy as np

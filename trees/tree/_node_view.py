@@ -69,9 +69,14 @@ class NodeView:
 
     @property
     def impurity(self):
-        if self._growth.criterion.needs_rows:
+        """The compiled growth's (``GrowingTree.grown_impurity``), or the criterion's formula of
+        the statistics (the same function), or under the absolute error from the rows."""
+        growth = self._growth
+        if growth.criterion.needs_rows:
             return self._medians()[1]
-        return self._growth.criterion.impurity(self.stats)
+        if growth.grown_impurity is not None:
+            return growth.grown_impurity
+        return growth.criterion.impurity(self.stats)
 
     def _medians(self):
         """Each node's weighted median and absolute-error impurity, from its rows

@@ -95,20 +95,6 @@ class StoppingRules:
             ok &= improvement > EPSILON
         return ok
 
-    def may_split(self, n_samples, weight, depth, impurity):
-        """Which nodes the node rules allow to split (vectorised).
-
-        Besides these rules, a regression node whose rows all have the same
-        target is a leaf (``GrowingTree.splittable``): its computed variance
-        can be a rounding error above ``EPSILON``, and no split improves it.
-        """
-        ok = (n_samples >= self.min_samples_split) & (n_samples >= 2 * self.min_samples_leaf)
-        ok &= weight >= 2 * self.min_weight_leaf
-        ok &= impurity > EPSILON
-        if self.max_depth is not None:
-            ok &= depth < self.max_depth
-        return ok
-
 
 def check_variance_sums(value):
     """Return ``value`` when it is a key of :data:`VARIANCE_SUMS`."""
