@@ -189,6 +189,9 @@ class GrowingTree:
         The layout of the rows (``_splitter.search_layout``), when the
         caller has them (a forest sorts once for all its trees); row ids in
         ``rows`` index ``X`` and ``row_stats``.
+    criterion : Criterion, optional
+        The criterion, when not ``params.new_criterion()``: a multi-output one
+        (``_criterion_multi_output``), which knows its outputs.
     targets : ndarray of shape (n_samples,), optional
         Regression: the target of each row, read to leave a node whose
         target is constant a leaf (its computed variance may be a rounding
@@ -210,11 +213,12 @@ class GrowingTree:
         rng=None,
         presorted=None,
         targets=None,
+        criterion=None,
     ):
         self.X = kernel_array(X, dtype=np.float64)
         self.row_stats = row_stats
         self.params = params
-        self.criterion = params.new_criterion()
+        self.criterion = params.new_criterion() if criterion is None else criterion
         self.rules = rules if rules is not None else params.stopping_rules(X.shape[0])
         self.value_offset = value_offset
         self.n_features = X.shape[1]
@@ -353,11 +357,14 @@ class GrowingTree:
     @property
     def _sklearn_pure_rule(self):
         """Whether a regression node's purity is judged as scikit-learn does (raw sums); not
-        under a criterion that judges it from the rows (the absolute error)."""
+        under a criterion that judges it from the rows (the absolute error), nor for several
+        targets (a multi-output node is pure when its mean variance is at most ``EPSILON``,
+        scikit-learn's rule, in either sums)."""
         criterion = self.criterion
         return (
             not criterion.is_classification
             and not criterion.needs_rows
+            and getattr(criterion, "n_outputs", 1) == 1
             and self.params.variance_sums == "raw"
         )
 
@@ -744,6 +751,7 @@ class GrowingTree:
             categories=node_categories(self.categories, n.size),
             category_names=category_names,
             input_dtype=input_dtype,
+            n_outputs=getattr(self.criterion, "n_outputs", 1),
         )
 
 
