@@ -25,9 +25,7 @@ def data():
             np.where(X[:, 2] + 0.2 * rng.rand(240) > 0.6, "yes", "no"),
         ]
     )
-    values = np.column_stack(
-        [3 * X[:, 0] + rng.rand(240), X[:, 1] - X[:, 3], np.sin(6 * X[:, 4])]
-    )
+    values = np.column_stack([3 * X[:, 0] + rng.rand(240), X[:, 1] - X[:, 3], np.sin(6 * X[:, 4])])
     return X, classes, values
 
 
@@ -109,7 +107,9 @@ def test_saved_multi_output_tree_round_trips(data):
     again = trees.Tree.from_json(tree.to_json())
     assert again.n_outputs == 3
     np.testing.assert_array_equal(again.predict(X), tree.predict(X))
-    assert "n_outputs" not in trees.DecisionTreeRegressor(max_depth=2).fit(X, y[:, 0]).tree_.to_dict()
+    assert (
+        "n_outputs" not in trees.DecisionTreeRegressor(max_depth=2).fit(X, y[:, 0]).tree_.to_dict()
+    )
 
 
 @pytest.mark.parametrize("op", ["<=", "<", "average"])
@@ -170,12 +170,11 @@ def forest_data(data):
     return X[:160], classes[:160], values[:160]
 
 
-@pytest.mark.parametrize("bootstrap", [False, True])
-def test_forest_classifier_is_sklearns(forest_data, bootstrap):
-    """Every feature at every node: each tree is scikit-learn's on the same bootstrap rows, and
-    the forest's shares are their mean per output."""
+def test_forest_classifier_is_sklearns(forest_data):
+    """Every row and feature in every tree: each tree is scikit-learn's, and the forest's
+    shares are their mean per output."""
     X, y, _ = forest_data
-    settings = {"n_estimators": 5, "max_features": None, "bootstrap": bootstrap,
+    settings = {"n_estimators": 5, "max_features": None, "bootstrap": False,
                 "random_state": 0, "max_depth": 4}  # fmt: skip
     ours = trees.RandomForestClassifier(threshold_dtype="float32", **settings).fit(X, y)
     theirs = skensemble.RandomForestClassifier(**settings).fit(X, y)
@@ -184,6 +183,24 @@ def test_forest_classifier_is_sklearns(forest_data, bootstrap):
     np.testing.assert_array_equal(ours.predict(probe), theirs.predict(probe))
     for mine, sk in zip(ours.predict_proba(probe), theirs.predict_proba(probe), strict=True):
         np.testing.assert_allclose(mine, sk, atol=1e-12)
+
+
+def test_forest_trees_are_the_trees_of_their_bootstrap_samples(forest_data):
+    """With bootstrap, each tree is the lab's own tree fitted on its sample's counts as
+    weights (bootstrap samples repeat rows, so equally good splits tie, and scikit-learn's
+    trees then depend on its random feature order: the comparison is with the lab's tree)."""
+    from trees.ensemble._bootstrap import forest_tree_weights
+
+    X, y, _ = forest_data
+    forest = trees.RandomForestClassifier(
+        n_estimators=4, max_features=None, random_state=0, max_depth=4
+    ).fit(X, y)
+    encoded = np.column_stack([np.unique(column, return_inverse=True)[1] for column in y.T])
+    for seed, estimator in zip(forest._seeds, forest.estimators_, strict=True):
+        counts = forest_tree_weights(seed, X.shape[0], X.shape[0], None)
+        alone = trees.DecisionTreeClassifier(max_depth=4, random_state=seed)
+        alone.fit(X, encoded, sample_weight=counts)
+        assert_same_structure(estimator.tree_, alone.tree_)
 
 
 @pytest.mark.parametrize("forest", ["RandomForestRegressor", "ExtraTreesRegressor"])
