@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from sklearn import ensemble as skensemble
 from sklearn import tree as sktree
+from sklearn.utils.class_weight import compute_sample_weight
 
 import trees
 from tests.helpers import as_float32_exact, assert_same_structure, matching_sklearn_tree
@@ -222,10 +223,36 @@ def test_forest_regressor_is_sklearns(forest_data):
     np.testing.assert_allclose(ours.predict(probe), theirs.predict(probe), rtol=1e-10)
 
 
-def test_forest_refuses_out_of_bag_scores_in_words(forest_data):
+def test_forest_refuses_out_of_bag_classes_in_words(forest_data):
     X, y, _ = forest_data
-    with pytest.raises(ValueError, match="oob_score is computed for one target"):
+    with pytest.raises(ValueError, match="The type of target cannot be used to compute OOB"):
         trees.RandomForestClassifier(n_estimators=3, oob_score=True).fit(X, y)
+
+
+def test_forest_regressor_out_of_bag_per_output(forest_data):
+    X, _, y = forest_data
+    ours = trees.RandomForestRegressor(n_estimators=20, oob_score=True, random_state=0)
+    theirs = skensemble.RandomForestRegressor(n_estimators=20, oob_score=True, random_state=0)
+    ours.fit(X, y)
+    theirs.fit(X, y)
+    assert ours.oob_prediction_.shape == theirs.oob_prediction_.shape == (X.shape[0], 3)
+    # Ties on repeated rows may change a tree: the scores agree closely, not to the bit.
+    assert abs(ours.oob_score_ - theirs.oob_score_) < 0.05
+
+
+def test_forest_balanced_subsample_weighs_each_trees_sample(forest_data):
+    from trees.ensemble._bootstrap import bootstrap_indices, forest_tree_weights
+
+    X, y, _ = forest_data
+    forest = trees.RandomForestClassifier(
+        n_estimators=3, class_weight="balanced_subsample", max_depth=3, random_state=0
+    ).fit(X, y)
+    encoded = np.column_stack([np.unique(column, return_inverse=True)[1] for column in y.T])
+    for seed, estimator in zip(forest._seeds, forest.estimators_, strict=True):
+        drawn = bootstrap_indices(seed, X.shape[0])
+        weights = forest_tree_weights(seed, X.shape[0], X.shape[0], None)
+        weights = weights * compute_sample_weight("balanced", encoded, indices=drawn)
+        assert estimator.tree_.weighted_n_samples[0] == pytest.approx(weights.sum())
 
 
 def test_forest_column_vector_warns_as_sklearn(forest_data):

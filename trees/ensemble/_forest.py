@@ -485,7 +485,7 @@ class BaseForest(EnsembleProtocol, BaseEstimator):
             )
             y = y[:, 0]
         if is_multi_output(y):
-            check_forest_outputs(self)
+            check_forest_outputs(self, y)
         if sample_weight is not None:
             sample_weight = check_sample_weight(sample_weight, X.shape[0])
         return X, y, sample_weight
@@ -534,15 +534,16 @@ class ForestClassifier(ClassifierMixin, BaseForest):
         classes, ``n_classes_`` a list of their counts, the indices per output.
         """
         y = np.asarray(y)
+        per_tree = self.class_weight == "balanced_subsample" and self.bootstrap
         if is_multi_output(y):
             self.classes_, y_encoded = encode_outputs(y)
             self.n_classes_ = [len(c) for c in self.classes_]
-            if self.class_weight is None:
+            if self.class_weight is None or per_tree:
                 return y_encoded, None
-            return y_encoded, row_weights_of_classes(self.class_weight, y)
+            by_class = "balanced" if self.class_weight == "balanced_subsample" else None
+            return y_encoded, row_weights_of_classes(by_class or self.class_weight, y)
         self.classes_, y_encoded = np.unique(y.ravel(), return_inverse=True)
         self.n_classes_ = len(self.classes_)
-        per_tree = self.class_weight == "balanced_subsample" and self.bootstrap
         if self.class_weight is None or per_tree:
             return y_encoded.reshape(y.shape), None
         return y_encoded.reshape(y.shape), forest_class_weights(
