@@ -79,6 +79,25 @@ def test_regressor_is_sklearns_tree(data, criterion, settings):
     )
 
 
+@pytest.mark.parametrize("settings", [{"max_depth": 4}, {"min_samples_leaf": 5}])
+def test_poisson_regressor_is_sklearns_tree(data, settings):
+    X, _, y = data
+    counts = np.floor(2 * (y - y.min(axis=0)))  # counts, each output with a positive sum
+    ours = trees.DecisionTreeRegressor(criterion="poisson", threshold_dtype="float32", **settings)
+    # Counts tie often in small nodes: scikit-learn's seed then decides (as for the classes).
+    theirs = matching_sklearn_tree(
+        ours.fit(X, counts),
+        lambda seed: sktree.DecisionTreeRegressor(
+            criterion="poisson", random_state=seed, **settings
+        ),
+        X,
+        counts,
+    )
+    assert theirs is not None, "no scikit-learn seed grows the lab's tree"
+    with pytest.raises(ValueError, match="Some value\\(s\\) of y are negative"):
+        trees.DecisionTreeRegressor(criterion="poisson").fit(X, y - 5)
+
+
 def test_sklearn_value_shape_and_names(data):
     X, y, _ = data
     ours = trees.DecisionTreeClassifier(max_depth=3).fit(X, y)

@@ -216,7 +216,7 @@ class BaseDecisionTree(BaseEstimator):
             row_stats, offset = criterion.row_statistics(encoded, sample_weight), 0.0
         else:
             criterion = multi_output_criterion(params, n_outputs=self.n_outputs_)
-            offset = output_offsets(y, sample_weight, params.variance_sums)
+            offset = output_offsets(y, sample_weight, params.variance_sums, criterion)
             row_stats = criterion.row_statistics(y - offset, sample_weight)
         growth = self._new_growth(
             X, row_stats, offset, presorted=presorted, generator_seed=generator_seed,

@@ -16,7 +16,7 @@ flattened, ``(n_outputs, max_n_classes)`` in C order (``Tree.output_values`` giv
 
 import numpy as np
 
-from ._criterion import Criterion, _safe_divide
+from ._criterion import Criterion, Poisson, _safe_divide
 
 __all__ = [
     "MULTI_OUTPUT_CRITERIA",
@@ -24,6 +24,7 @@ __all__ = [
     "MultiOutputEntropy",
     "MultiOutputFriedmanMSE",
     "MultiOutputGini",
+    "MultiOutputPoisson",
     "MultiOutputSquaredError",
 ]
 
@@ -139,6 +140,32 @@ class MultiOutputFriedmanMSE(MultiOutputSquaredError):
     name = "multi_output_friedman_mse"
 
 
+class MultiOutputPoisson(MultiOutputSquaredError):
+    r"""Mean over targets of the half Poisson deviance (scikit-learn's ``"poisson"``), on
+    statistics ``(w, w y_1, w y_1 \log y_1, ...)`` of the targets as given (not centred)."""
+
+    name = "multi_output_poisson"
+    centres_targets = False
+
+    @staticmethod
+    def row_statistics(y, sample_weight, n_classes=None):
+        """Per-row statistics, shape ``(1 + 2 * n_outputs, n_samples)``.
+
+        Raises
+        ------
+        ValueError
+            As the single-output ``Poisson``, output by output: a negative target, or an
+            output whose weighted sum is not positive (scikit-learn checks the sum of all
+            outputs; a target that is 0 everywhere has no Poisson mean to fit).
+        """
+        y = np.asarray(y, dtype=np.float64)
+        stats = np.empty((1 + 2 * y.shape[1], y.shape[0]))
+        stats[0] = sample_weight
+        for j in range(y.shape[1]):
+            _, stats[1 + 2 * j], stats[2 + 2 * j] = Poisson.row_statistics(y[:, j], sample_weight)
+        return stats
+
+
 # The multi-output criterion of each criterion name an estimator accepts for several targets.
 MULTI_OUTPUT_CRITERIA = {
     "gini": MultiOutputGini,
@@ -146,4 +173,5 @@ MULTI_OUTPUT_CRITERIA = {
     "log_loss": MultiOutputEntropy,
     "squared_error": MultiOutputSquaredError,
     "friedman_mse": MultiOutputFriedmanMSE,
+    "poisson": MultiOutputPoisson,
 }

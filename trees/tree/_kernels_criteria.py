@@ -46,6 +46,7 @@ from ._kernels_multi_output import (
     MULTI_FRIEDMAN_MSE,
     MULTI_GINI,
     MULTI_IMPURITIES,
+    MULTI_POISSON,
     MULTI_PROXIES,
     MULTI_SCORES,
     MULTI_SQUARED_ERROR,
@@ -68,6 +69,7 @@ __all__ = [
     "MULTI_ENTROPY",
     "MULTI_FRIEDMAN_MSE",
     "MULTI_GINI",
+    "MULTI_POISSON",
     "MULTI_SQUARED_ERROR",
     "POISSON",
     "REPORT_CHI2",
@@ -112,6 +114,7 @@ KERNEL_IDS = {
     "multi_output_entropy": MULTI_ENTROPY,
     "multi_output_squared_error": MULTI_SQUARED_ERROR,
     "multi_output_friedman_mse": MULTI_FRIEDMAN_MSE,
+    "multi_output_poisson": MULTI_POISSON,
 }
 # A Poisson child's sum of y at most this is not positive (``_criterion.EPSILON``).
 EPSILON = np.finfo(np.float64).eps

@@ -7,7 +7,8 @@ put the weight first, then each output's, output after output:
 * classification: ``(w, n_11 .. n_1C1, n_21 .. n_2C2, ...)``, the weighted class counts of
   each output (no padding);
 * regression: ``(w, S_1, Q_1, S_2, Q_2, ...)``, the sums ``w*y_j`` and ``w*y_j**2`` of each
-  (centred) target.
+  (centred) target; Poisson's ``(w, S_1, L_1, ...)`` with ``L_j`` the sum of ``w*y_j*log y_j``
+  of the targets as given.
 
 A node's impurity is the mean of its outputs' impurities and a split's gain the mean of their
 gains, as scikit-learn's ``Criterion`` (each output's impurity summed, then divided by
@@ -27,6 +28,7 @@ __all__ = [
     "MULTI_ENTROPY",
     "MULTI_FRIEDMAN_MSE",
     "MULTI_GINI",
+    "MULTI_POISSON",
     "MULTI_IMPURITIES",
     "MULTI_PROXIES",
     "MULTI_SCORES",
@@ -38,7 +40,9 @@ __all__ = [
 ]
 
 # After ``_kernels_criteria``'s ten single-output ids.
-MULTI_GINI, MULTI_ENTROPY, MULTI_SQUARED_ERROR, MULTI_FRIEDMAN_MSE = range(10, 14)
+MULTI_GINI, MULTI_ENTROPY, MULTI_SQUARED_ERROR, MULTI_FRIEDMAN_MSE, MULTI_POISSON = range(10, 15)
+# A Poisson child's sum of y at most this is not positive (``_criterion.EPSILON``).
+EPSILON = np.finfo(np.float64).eps
 
 _INLINE = {"cache": True, "nogil": True, "error_model": "numpy"}
 
@@ -46,7 +50,9 @@ _INLINE = {"cache": True, "nogil": True, "error_model": "numpy"}
 @njit(**_INLINE)
 def is_multi_output(crit):
     """Whether ``crit`` scores several targets at once."""
-    return crit in (MULTI_GINI, MULTI_ENTROPY, MULTI_SQUARED_ERROR, MULTI_FRIEDMAN_MSE)
+    return crit in (
+        MULTI_GINI, MULTI_ENTROPY, MULTI_SQUARED_ERROR, MULTI_FRIEDMAN_MSE, MULTI_POISSON,
+    )  # fmt: skip
 
 
 @njit(**_INLINE)
@@ -184,23 +190,66 @@ def _multi_friedman_score(value, parent):
     return _safe_divide(value, (parent.shape[0] - 1) // 2 * parent[0])
 
 
+@njit(**_INLINE)
+def _s_log_mean(s, w):
+    """Poisson's ``S log(S / w)``, 0 where ``S <= 0`` (as ``_kernels_criteria``'s)."""
+    return s * np.log(s / w) if s > 0 and w > 0 else 0.0
+
+
+@njit(**_INLINE)
+def _multi_poisson_impurity(stats):
+    """Mean over outputs of the half Poisson deviance over the weight,
+    ``(L_j - S_j log(S_j / w)) / w`` (each at least 0)."""
+    n_outputs = (stats.shape[0] - 1) // 2
+    total = 0.0
+    for i in range(1, stats.shape[0], 2):
+        total += max(_safe_divide(stats[i + 1] - _s_log_mean(stats[i], stats[0]), stats[0]), 0.0)
+    return total / n_outputs
+
+
+@njit(**_INLINE)
+def _multi_poisson_proxy(left, parent):
+    """``sum_j S_Lj log(S_Lj / w_L) + S_Rj log(S_Rj / w_R)``; ``-inf`` where a child's sum of
+    any output is not positive (scikit-learn's ``Poisson`` refuses the split)."""
+    w_left, w_right = left[0], parent[0] - left[0]
+    total = 0.0
+    for i in range(1, left.shape[0], 2):
+        right = parent[i] - left[i]
+        if left[i] <= EPSILON or right <= EPSILON:
+            return -np.inf
+        total += _s_log_mean(left[i], w_left) + _s_log_mean(right, w_right)
+    return total
+
+
+@njit(**_INLINE)
+def _multi_poisson_score(value, parent):
+    """``G = (proxy - sum_j S_j log(S_j / w)) / (k w)``."""
+    w, whole = parent[0], 0.0
+    for i in range(1, parent.shape[0], 2):
+        whole += _s_log_mean(parent[i], w)
+    return _safe_divide(value - whole, (parent.shape[0] - 1) // 2 * w)
+
+
 MULTI_IMPURITIES = {
     MULTI_GINI: _multi_gini_impurity,
     MULTI_ENTROPY: _multi_entropy,
     MULTI_SQUARED_ERROR: _multi_variance,
     MULTI_FRIEDMAN_MSE: _multi_variance,
+    MULTI_POISSON: _multi_poisson_impurity,
 }
 MULTI_PROXIES = {
     MULTI_GINI: _multi_gini_proxy,
     MULTI_ENTROPY: _multi_entropy_proxy,
     MULTI_SQUARED_ERROR: _multi_squared_error_proxy,
     MULTI_FRIEDMAN_MSE: _multi_friedman_proxy,
+    MULTI_POISSON: _multi_poisson_proxy,
 }
 MULTI_SCORES = {
     MULTI_GINI: _multi_gini_score,
     MULTI_ENTROPY: _multi_entropy_score,
     MULTI_SQUARED_ERROR: _multi_squared_error_score,
     MULTI_FRIEDMAN_MSE: _multi_friedman_score,
+    MULTI_POISSON: _multi_poisson_score,
 }
 
 
@@ -211,6 +260,8 @@ def multi_impurity(stats, crit):
         return _multi_gini_impurity(stats)
     if crit == MULTI_ENTROPY:
         return _multi_entropy(stats)
+    if crit == MULTI_POISSON:
+        return _multi_poisson_impurity(stats)
     return _multi_variance(stats)
 
 
@@ -223,6 +274,8 @@ def multi_proxy(left, parent, crit):
         return _multi_entropy_proxy(left, parent)
     if crit == MULTI_SQUARED_ERROR:
         return _multi_squared_error_proxy(left, parent)
+    if crit == MULTI_POISSON:
+        return _multi_poisson_proxy(left, parent)
     return _multi_friedman_proxy(left, parent)
 
 
@@ -235,4 +288,6 @@ def multi_score(value, parent, crit):
         return _multi_entropy_score(value, parent)
     if crit == MULTI_SQUARED_ERROR:
         return _multi_squared_error_score(value, parent)
+    if crit == MULTI_POISSON:
+        return _multi_poisson_score(value, parent)
     return _multi_friedman_score(value, parent)

@@ -16,9 +16,10 @@ was (``(node_count, n_classes)``, or ``(node_count, 1)``): single-output fits, t
 fingerprints, the protocol's digests, saved trees and every page read the same arrays, while
 ``Tree.output_values()`` gives scikit-learn's 3-D shape of any tree.
 
-The settings a multi-output tree refuses, in words: criteria scikit-learn has no multi-output
-form of here (misclassification, the chi-squares, source 004's metrics, Poisson, the absolute
-error) and selection by p-value (source 001's permutation tests are of one target).
+The settings a multi-output tree refuses, in words: criteria the lab has no multi-output
+form of (misclassification, the chi-squares, source 004's metrics, the absolute
+error: a median per output needs each node's rows sorted per target) and selection by
+p-value (source 001's permutation tests are of one target).
 """
 
 import numpy as np
@@ -78,7 +79,9 @@ def multi_output_criterion(params, n_classes=None, n_outputs=None):
     if criterion not in MULTI_OUTPUT_CRITERIA:
         classifier = n_classes is not None
         offered = (
-            "'gini', 'entropy' or 'log_loss'" if classifier else "'squared_error' or 'friedman_mse'"
+            "'gini', 'entropy' or 'log_loss'"
+            if classifier
+            else "'squared_error', 'friedman_mse' or 'poisson'"
         )
         raise ValueError(
             f"criterion={criterion!r} scores one target, and y has several columns (a "
@@ -94,11 +97,12 @@ def multi_output_criterion(params, n_classes=None, n_outputs=None):
     return chosen(n_classes) if n_classes is not None else chosen(n_outputs)
 
 
-def output_offsets(y, sample_weight, variance_sums):
+def output_offsets(y, sample_weight, variance_sums, criterion):
     """What a multi-output regression tree subtracts from each target before summing: its
     weighted mean over the rows of positive weight (``variance_sums="centred"``), or 0
-    (``"raw"``), as ``_settings.regression_offset`` for one target."""
-    if variance_sums == "raw":
+    (``"raw"``, or a criterion that needs y as given: Poisson's), as
+    ``_settings.regression_offset`` for one target."""
+    if variance_sums == "raw" or not criterion.centres_targets:
         return np.zeros(y.shape[1])
     present = sample_weight > 0
     return np.average(y[present], axis=0, weights=sample_weight[present])
