@@ -112,6 +112,20 @@ def test_sklearn_value_shape_and_names(data):
     np.testing.assert_array_equal(tree.output_values()[:, 1, 2], 0.0)
 
 
+def test_pruned_and_mirrored_trees_keep_their_outputs(data):
+    """Pruning (``ccp_alpha``, scikit-learn's weakest link on the mean impurity) and mirroring
+    (source 000) copy a tree: its outputs stay."""
+    X, _, y = data
+    alpha = 0.002
+    ours = trees.DecisionTreeRegressor(ccp_alpha=alpha, threshold_dtype="float32").fit(X, y)
+    theirs = sktree.DecisionTreeRegressor(ccp_alpha=alpha, random_state=0).fit(X, y)
+    assert ours.tree_.n_outputs == 3
+    assert_same_structure(ours.tree_, from_sklearn(theirs), atol=1e-10)
+    mirrored = trees.mirror(ours.tree_)
+    assert mirrored.n_outputs == 3
+    np.testing.assert_array_equal(mirrored.predict(-X, "<="), ours.tree_.predict(X, "<"))
+
+
 def test_one_column_is_one_target(data):
     X, _, values = data
     column = trees.DecisionTreeRegressor(max_depth=3).fit(X, values[:, :1])

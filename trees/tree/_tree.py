@@ -470,6 +470,7 @@ class Tree(SklearnTreeNames):
             category_names=self.category_names,
             input_dtype=self.input_dtype,
             missing_go_to_left=self.missing_go_to_left.copy(),
+            n_outputs=self.n_outputs,
         )
         fields.update(changes)
         return Tree(**fields)
