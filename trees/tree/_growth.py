@@ -190,8 +190,7 @@ class GrowingTree:
         caller has them (a forest sorts once for all its trees); row ids in
         ``rows`` index ``X`` and ``row_stats``.
     criterion : Criterion, optional
-        The criterion, when not ``params.new_criterion()``: a multi-output one
-        (``_criterion_multi_output``), which knows its outputs.
+        A multi-output one (``_criterion_multi_output``); default ``params.new_criterion()``.
     targets : ndarray of shape (n_samples,), optional
         Regression: the target of each row, read to leave a node whose
         target is constant a leaf (its computed variance may be a rounding
@@ -357,16 +356,13 @@ class GrowingTree:
     @property
     def _sklearn_pure_rule(self):
         """Whether a regression node's purity is judged as scikit-learn does (raw sums); not
-        under a criterion that judges it from the rows (the absolute error), nor for several
-        targets (a multi-output node is pure when its mean variance is at most ``EPSILON``,
-        scikit-learn's rule, in either sums)."""
+        under a criterion that judges it from the rows (the absolute error), nor of several targets."""
         criterion = self.criterion
         return (
             not criterion.is_classification
-            and not criterion.needs_rows
-            and getattr(criterion, "n_outputs", 1) == 1
+            and not criterion.needs_rows and criterion.n_outputs == 1
             and self.params.variance_sums == "raw"
-        )
+        )  # fmt: skip
 
     def splittable(self, nodes):
         """The nodes, among ``nodes`` (leaves), that the node rules allow to split.
@@ -751,7 +747,7 @@ class GrowingTree:
             categories=node_categories(self.categories, n.size),
             category_names=category_names,
             input_dtype=input_dtype,
-            n_outputs=getattr(self.criterion, "n_outputs", 1),
+            n_outputs=self.criterion.n_outputs,
         )
 
 

@@ -16,6 +16,10 @@ was (``(node_count, n_classes)``, or ``(node_count, 1)``): single-output fits, t
 fingerprints, the protocol's digests, saved trees and every page read the same arrays, while
 ``Tree.output_values()`` gives scikit-learn's 3-D shape of any tree.
 
+A multi-output node is a leaf when its mean impurity is at most ``EPSILON`` (scikit-learn's
+rule): the single-output regressor's extra rules, a constant target and scikit-learn's order of
+the raw sums (``GrowingTree._sklearn_pure_rule``), read one target and do not apply.
+
 The settings a multi-output tree refuses, in words: criteria the lab has no multi-output
 form of (misclassification, the chi-squares, source 004's metrics, the absolute
 error: a median per output needs each node's rows sorted per target) and selection by
