@@ -55,8 +55,6 @@ from ._kernels_multi_output import (
     multi_proxy,
     multi_score,
 )
-from ._kernels_numbers import safe_divide as _safe_divide
-from ._kernels_numbers import xlog2x as _xlog2x
 
 __all__ = [
     "ABSOLUTE_ERROR",
@@ -120,6 +118,18 @@ KERNEL_IDS = {
 EPSILON = np.finfo(np.float64).eps
 
 _INLINE = {"cache": True, "nogil": True, "error_model": "numpy"}
+
+
+@njit(**_INLINE)
+def _safe_divide(num, den):
+    """``num / den`` with 0 where ``den`` is 0 (as ``_criterion._safe_divide``)."""
+    return num / den if den > 0 else 0.0
+
+
+@njit(**_INLINE)
+def _xlog2x(p):
+    """``p * log2(p)`` with 0 for p = 0."""
+    return p * np.log2(p) if p > 0 else 0.0
 
 
 @njit(**_INLINE)

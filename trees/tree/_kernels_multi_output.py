@@ -21,9 +21,6 @@ statistics are unchanged.
 import numpy as np
 from numba import njit
 
-from ._kernels_numbers import safe_divide as _safe_divide
-from ._kernels_numbers import xlog2x as _xlog2x
-
 __all__ = [
     "MULTI_ENTROPY",
     "MULTI_FRIEDMAN_MSE",
@@ -45,6 +42,22 @@ MULTI_GINI, MULTI_ENTROPY, MULTI_SQUARED_ERROR, MULTI_FRIEDMAN_MSE, MULTI_POISSO
 EPSILON = np.finfo(np.float64).eps
 
 _INLINE = {"cache": True, "nogil": True, "error_model": "numpy"}
+
+
+# The two helpers below are ``_kernels_criteria``'s, written again on purpose: a compiled
+# helper imported from one shared module into both criteria modules made a second growth plan
+# fail in the same process (numba 0.68, cached kernels: "NRT_adapt_ndarray_to_python: descr is
+# NULL"), and this module cannot import ``_kernels_criteria``, which imports it.
+@njit(**_INLINE)
+def _safe_divide(num, den):
+    """``num / den`` with 0 where ``den`` is 0."""
+    return num / den if den > 0 else 0.0
+
+
+@njit(**_INLINE)
+def _xlog2x(p):
+    """``p * log2(p)`` with 0 for p = 0."""
+    return p * np.log2(p) if p > 0 else 0.0
 
 
 @njit(**_INLINE)
