@@ -35,6 +35,7 @@ import warnings
 import numpy as np
 from scipy import sparse
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.exceptions import DataConversionWarning
 from sklearn.metrics import accuracy_score, r2_score
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
@@ -43,6 +44,13 @@ from ..tree import FOREST_CONDITIONINGS, DecisionTreeClassifier, DecisionTreeReg
 from ..tree._kernels_arrays import kernel_array
 from ..tree._kernels_draws import MAX_SEED, generator_seeds
 from ..tree._kernels_traversal import forest_predict
+from ..tree._multi_output import (
+    class_labels,
+    encode_outputs,
+    is_multi_output,
+    proba_by_output,
+    row_weights_of_classes,
+)
 from ..tree._operators import OPERATOR_CODES
 from ..tree._parallel import in_row_blocks
 from ..tree._params import get_params, tree_params_of
@@ -60,6 +68,7 @@ from ..tree._validation import (
 from ._batches import grow_in_batches
 from ._bootstrap import bootstrap_indices, bootstrap_size
 from ._ensemble import EnsembleProtocol
+from ._multi_output import check_forest_outputs, grow_outputs
 
 __all__ = [
     "ForestClassifier",
@@ -97,7 +106,12 @@ def _fit_signature(X, y, weights, classes):
     """What a warm start's kept trees must share with a new fit: the data's shape, classes,
     a digest of the targets and the weights (their out-of-bag rows are drawn from these)."""
     total = None if weights is None else float(np.sum(weights))
-    labels = None if classes is None else tuple(np.asarray(classes).tolist())
+    if classes is None:
+        labels = None
+    elif isinstance(classes, list):  # several outputs, each its classes
+        labels = tuple(tuple(np.asarray(c).tolist()) for c in classes)
+    else:
+        labels = tuple(np.asarray(classes).tolist())
     return (X.shape, labels, float(np.sum(y)), total)
 
 
@@ -262,7 +276,7 @@ class BaseForest(EnsembleProtocol, BaseEstimator):
         seeds).
         """
         n_samples = X.shape[0]
-        self.n_outputs_ = 1  # one target, as the trees
+        self.n_outputs_ = y.shape[1] if y.ndim == 2 else 1  # several: ``_multi_output``
         params = self._tree_params()
         n_draws = bootstrap_size(n_samples, self.max_samples, weights) if self.bootstrap else None
         signature = _fit_signature(X, y, weights, getattr(self, "classes_", None))
@@ -293,7 +307,8 @@ class BaseForest(EnsembleProtocol, BaseEstimator):
         # Each tree's generator seed is the first draw of RandomState(its seed), as the tree's
         # own fit would draw it; all at once, in compiled code (``_draws``).
         draws = (seeds, generator_seeds(seeds), n_draws, weights, y if subsample_classes else None)
-        grown = grow_in_batches(self, (X, y, sorted_rows), draws, params, template)
+        grow = grow_outputs if self.n_outputs_ > 1 else grow_in_batches
+        grown = grow(self, (X, y, sorted_rows), draws, params, template)
         self.estimators_ = [*kept, *grown]
         self._seeds = np.concatenate([getattr(self, "_seeds", seeds[:0])[: len(kept)], seeds])
         # How the bootstrap rows are drawn again (out of bag, ``estimators_samples_``), under
@@ -462,6 +477,18 @@ class BaseForest(EnsembleProtocol, BaseEstimator):
         # A sparse X comes back as its dense rows (``trees.tree._sparse``); missing values are
         # kept: the trees route them.
         X, y = validated_fit_rows(self, X, y, y_numeric=isinstance(self, RegressorMixin))
+        y = np.asarray(y)
+        if y.ndim == 2 and y.shape[1] == 1:  # scikit-learn's warning first (its tests match it)
+            warnings.warn(
+                "A column-vector y was passed when a 1d array was expected. Please change the "
+                "shape of y to (n_samples,), for example using ravel(): a forest reads one "
+                "column as one target.",
+                DataConversionWarning,
+                stacklevel=3,
+            )
+            y = y[:, 0]
+        if is_multi_output(y):
+            check_forest_outputs(self, y)
         if sample_weight is not None:
             sample_weight = check_sample_weight(sample_weight, X.shape[0])
         return X, y, sample_weight
@@ -506,20 +533,20 @@ class ForestClassifier(ClassifierMixin, BaseForest):
         the whole forest: none given, or "balanced_subsample" with bootstrap
         (each tree balances its own sample).
 
-        Raises
-        ------
-        ValueError
-            For a ``y`` of several columns (several targets).
+        A ``y`` of several columns (``_multi_output``): ``classes_`` a list of each output's
+        classes, ``n_classes_`` a list of their counts, the indices per output.
         """
         y = np.asarray(y)
-        if y.ndim == 2 and y.shape[1] != 1:
-            raise ValueError(
-                f"y should be a 1d array, got an array of shape {y.shape} instead: these "
-                "forests fit one target; fit one forest per column."
-            )
+        per_tree = self.class_weight == "balanced_subsample" and self.bootstrap
+        if is_multi_output(y):
+            self.classes_, y_encoded = encode_outputs(y)
+            self.n_classes_ = [len(c) for c in self.classes_]
+            if self.class_weight is None or per_tree:
+                return y_encoded, None
+            by_class = "balanced" if self.class_weight == "balanced_subsample" else None
+            return y_encoded, row_weights_of_classes(by_class or self.class_weight, y)
         self.classes_, y_encoded = np.unique(y.ravel(), return_inverse=True)
         self.n_classes_ = len(self.classes_)
-        per_tree = self.class_weight == "balanced_subsample" and self.bootstrap
         if self.class_weight is None or per_tree:
             return y_encoded.reshape(y.shape), None
         return y_encoded.reshape(y.shape), forest_class_weights(
@@ -540,25 +567,34 @@ class ForestClassifier(ClassifierMixin, BaseForest):
         return out
 
     def _leaf_values(self, estimator):
-        """A tree's node values on the forest's classes (a bootstrap sample may miss one)."""
+        """A tree's node values on the forest's classes (a bootstrap sample may miss one; a
+        multi-output tree knows every class of the forest already: ``_multi_output``)."""
+        if self.n_outputs_ > 1:
+            return estimator.tree_.value
         values = np.zeros((estimator.tree_.node_count, self.n_classes_))
         values[:, estimator.classes_] = estimator.tree_.value
         return values
 
     def predict_proba(self, X, conditioning=None):
-        """Mean of the trees' class probabilities under ``conditioning`` (default: the forest's)."""
+        """Mean of the trees' class probabilities under ``conditioning`` (default: the forest's);
+        for several outputs a list of one array per output."""
         X = self._validate_X_predict(X)
-        return self._forest_mean(X, conditioning or self.conditioning)
+        mean = self._forest_mean(X, conditioning or self.conditioning)
+        return proba_by_output(mean, self.n_classes_) if self.n_outputs_ > 1 else mean
 
     def predict_log_proba(self, X, conditioning=None):
         """Logarithm of :meth:`predict_proba` (``-inf`` where a class gets no vote)."""
+        proba = self.predict_proba(X, conditioning)
         with np.errstate(divide="ignore"):
-            return np.log(self.predict_proba(X, conditioning))
+            return [np.log(p) for p in proba] if self.n_outputs_ > 1 else np.log(proba)
 
     def predict(self, X):
-        """Most probable class."""
-        proba = self.predict_proba(X)
-        return self.classes_[np.argmax(proba, axis=1)]
+        """Most probable class; (n_samples, n_outputs) labels for several outputs."""
+        X = self._validate_X_predict(X)
+        mean = self._forest_mean(X, self.conditioning)
+        if self.n_outputs_ > 1:
+            return class_labels(mean, self.classes_)
+        return self.classes_[np.argmax(mean, axis=1)]
 
 
 class RandomForestClassifier(ForestClassifier):
@@ -689,9 +725,11 @@ class ForestRegressor(RegressorMixin, BaseForest):
         return estimator.tree_.value
 
     def predict(self, X, conditioning=None):
-        """Mean of the trees' values under ``conditioning`` (default: the forest's)."""
+        """Mean of the trees' values under ``conditioning`` (default: the forest's); (n_samples,
+        n_outputs) for several targets."""
         X = self._validate_X_predict(X)
-        return self._forest_mean(X, conditioning or self.conditioning)[:, 0]
+        mean = self._forest_mean(X, conditioning or self.conditioning)
+        return mean if self.n_outputs_ > 1 else mean[:, 0]
 
 
 class RandomForestRegressor(ForestRegressor):

@@ -29,6 +29,16 @@ from sklearn.utils.validation import check_is_fitted
 from ._builder import GrowingTree, grow
 from ._criterion import CLASSIFIER_CRITERIA, REGRESSOR_CRITERIA
 from ._kernels_draws import MAX_SEED, generator_seeds
+from ._multi_output import (
+    class_labels,
+    encode_outputs,
+    is_multi_output,
+    multi_output_criterion,
+    output_offsets,
+    proba_by_output,
+    row_weights_of_classes,
+    single_target,
+)
 from ._node_view import impurity_decrease
 from ._operators import (
     ROUTING_OPERATORS,
@@ -147,7 +157,14 @@ class BaseDecisionTree(BaseEstimator):
         return self
 
     def _new_growth(
-        self, X, row_stats, value_offset, targets=None, presorted=None, generator_seed=None
+        self,
+        X,
+        row_stats,
+        value_offset,
+        targets=None,
+        presorted=None,
+        generator_seed=None,
+        criterion=None,
     ):
         """The growth of ``tree_``, still a single leaf, with the settings ``tree_params_``.
 
@@ -170,6 +187,7 @@ class BaseDecisionTree(BaseEstimator):
             rng=np.random.default_rng(seed),
             presorted=search_layout(X, params.splitter) if presorted is None else presorted,
             targets=targets,
+            criterion=criterion,
         )
         self._set_max_features(growth.n_features)
         return growth
@@ -181,8 +199,32 @@ class BaseDecisionTree(BaseEstimator):
         self.max_features_ = n_features if subset is None else int(subset)
 
     def _class_names(self):
+        """The class labels the tree keeps for display (none for several outputs)."""
         classes = getattr(self, "classes_", None)
-        return None if classes is None else [str(c) for c in classes]
+        if classes is None or getattr(self, "n_outputs_", 1) > 1:
+            return None
+        return [str(c) for c in classes]
+
+    def _fit_outputs(self, X, y, sample_weight, presorted=None, generator_seed=None):
+        """Grow ``tree_`` on a multi-output ``y`` (``_multi_output``): class labels per output
+        for a classifier, values for a regressor, already validated; the other arguments as
+        :meth:`_new_growth`'s."""
+        params = self.tree_params_
+        self.n_outputs_ = y.shape[1]
+        if self._is_classifier():
+            self.classes_, encoded = encode_outputs(y)
+            self.n_classes_ = np.array([len(c) for c in self.classes_], dtype=np.intp)
+            criterion = multi_output_criterion(params, n_classes=self.n_classes_)
+            row_stats, offset = criterion.row_statistics(encoded, sample_weight), 0.0
+        else:
+            criterion = multi_output_criterion(params, n_outputs=self.n_outputs_)
+            offset = output_offsets(y, sample_weight, params.variance_sums, criterion)
+            row_stats = criterion.row_statistics(y - offset, sample_weight)
+        growth = self._new_growth(
+            X, row_stats, offset, presorted=presorted, generator_seed=generator_seed,
+            criterion=criterion,
+        )  # fmt: skip
+        return self._grow_and_keep(growth)
 
     def _set_tree(self, tree):
         """Keep ``tree`` as ``tree_``, pruned when ``ccp_alpha`` asks for it."""
@@ -240,11 +282,13 @@ class BaseDecisionTree(BaseEstimator):
         else:  # a sparse X comes back as its dense rows (``_sparse``)
             check_dense_y(y)
             X, y = validated_fit_rows(self, X, y, y_numeric=not self._is_classifier())
+            y = single_target(y)
         check_missing_values(X, self.tree_params_.selection)
         X = round_for_fit(X, self.tree_params_.threshold_dtype)
         sample_weight = check_sample_weight(sample_weight, X.shape[0])
         if class_weight is not None:  # scikit-learn's rule: each row's weight times its class's
-            sample_weight = sample_weight * class_weights(class_weight, y)
+            by_class = row_weights_of_classes if is_multi_output(y) else class_weights
+            sample_weight = sample_weight * by_class(class_weight, y)
         # Fractions of rows (min_samples_leaf=0.05...) are resolved against every row given, as
         # scikit-learn does: a forest's bootstrap weights must not shrink its trees' leaves.
         self._n_rows_given = X.shape[0]
@@ -486,15 +530,15 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
     Attributes
     ----------
     tree_ : Tree
-    classes_ : ndarray of shape (n_classes,)
-    n_classes_ : int
+    classes_ : ndarray of shape (n_classes,), or a list of them (one per output)
+    n_classes_ : int, or an ndarray of each output's count
     n_features_in_ : int
     feature_names_in_ : ndarray of str, present when fitted on a DataFrame
     max_features_ : int
         How many features each split looks at (``n_features_in_`` when
         ``max_features`` is None), as scikit-learn's.
     n_outputs_ : int
-        1 (one target).
+        Targets (columns of a 2-D ``y``; ``trees/tree/_multi_output.py``).
     tree_params_ : TreeParams
         The settings the tree was grown with, validated (``trees.tree.TreeParams``).
     """
@@ -556,7 +600,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         Parameters
         ----------
         X : array-like or DataFrame of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
+        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+            Several columns grow one multi-output tree (``trees/tree/_multi_output.py``).
         sample_weight : array-like of shape (n_samples,), default=None
 
         Returns
@@ -565,6 +610,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         """
         X, y, sample_weight = self._validate_fit_data(X, y, sample_weight, self.class_weight)
         check_class_targets(y)
+        if is_multi_output(y):
+            return self._fit_outputs(X, y, sample_weight)
         row_stats, offset, self.classes_ = target_statistics(
             self.tree_params_.new_criterion(), y, sample_weight
         )
@@ -584,19 +631,29 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         Returns
         -------
         ndarray of shape (n_samples, n_classes)
+            For several outputs, a list of one such array per output.
         """
+        shares = self._class_shares(X, conditioning)
+        return proba_by_output(shares, self.n_classes_) if self.n_outputs_ > 1 else shares
+
+    def _class_shares(self, X, conditioning):
+        """The leaves' class shares, the outputs side by side (``Tree.predict``)."""
         X = self._validate_X_predict(X)
         return self.tree_.predict(X, self._prediction_op(conditioning))
 
     def predict_log_proba(self, X, conditioning=None):
         """Logarithm of :meth:`predict_proba` (``-inf`` for probability 0)."""
+        proba = self.predict_proba(X, conditioning)
         with np.errstate(divide="ignore"):
-            return np.log(self.predict_proba(X, conditioning))
+            return [np.log(p) for p in proba] if self.n_outputs_ > 1 else np.log(proba)
 
     def predict(self, X, conditioning=None):
-        """Most probable class under ``conditioning`` (the first class on ties)."""
-        proba = self.predict_proba(X, conditioning)
-        return self.classes_[np.argmax(proba, axis=1)]
+        """Most probable class under ``conditioning`` (the first class on ties); shape
+        (n_samples, n_outputs) for several outputs."""
+        shares = self._class_shares(X, conditioning)
+        if self.n_outputs_ > 1:
+            return class_labels(shares, self.classes_)
+        return self.classes_[np.argmax(shares, axis=1)]
 
 
 class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
@@ -683,6 +740,8 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
     def fit(self, X, y, sample_weight=None):
         """Grow the tree on ``(X, y)``; see :meth:`DecisionTreeClassifier.fit`."""
         X, y, sample_weight = self._validate_fit_data(X, y, sample_weight)
+        if is_multi_output(y):
+            return self._fit_outputs(X, np.asarray(y, dtype=np.float64), sample_weight)
         self.n_outputs_ = 1
         params = self.tree_params_
         row_stats, offset, _ = target_statistics(
@@ -691,6 +750,7 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         return self._grow(X, row_stats, offset, targets=y)
 
     def predict(self, X, conditioning=None):
-        """Predicted values under ``conditioning`` (default: the estimator's), shape (n_samples,)."""
+        """Predicted values under ``conditioning`` (default: the estimator's), shape (n_samples,),
+        or (n_samples, n_outputs) for several targets."""
         X = self._validate_X_predict(X)
         return self.tree_.predict(X, self._prediction_op(conditioning))

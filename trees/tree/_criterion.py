@@ -130,6 +130,7 @@ class Criterion:
     # Regression: whether the statistics may sum y centred on its mean (``_settings.regression_offset``).
     centres_targets = True
     needs_rows = False
+    n_outputs = 1  # targets scored at once (several: ``_criterion_multi_output``)
 
     @property
     def kernel_id(self):

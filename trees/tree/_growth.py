@@ -189,6 +189,8 @@ class GrowingTree:
         The layout of the rows (``_splitter.search_layout``), when the
         caller has them (a forest sorts once for all its trees); row ids in
         ``rows`` index ``X`` and ``row_stats``.
+    criterion : Criterion, optional
+        A multi-output one (``_criterion_multi_output``); default ``params.new_criterion()``.
     targets : ndarray of shape (n_samples,), optional
         Regression: the target of each row, read to leave a node whose
         target is constant a leaf (its computed variance may be a rounding
@@ -210,11 +212,12 @@ class GrowingTree:
         rng=None,
         presorted=None,
         targets=None,
+        criterion=None,
     ):
         self.X = kernel_array(X, dtype=np.float64)
         self.row_stats = row_stats
         self.params = params
-        self.criterion = params.new_criterion()
+        self.criterion = params.new_criterion() if criterion is None else criterion
         self.rules = rules if rules is not None else params.stopping_rules(X.shape[0])
         self.value_offset = value_offset
         self.n_features = X.shape[1]
@@ -363,13 +366,13 @@ class GrowingTree:
     @property
     def _sklearn_pure_rule(self):
         """Whether a regression node's purity is judged as scikit-learn does (raw sums); not
-        under a criterion that judges it from the rows (the absolute error)."""
+        under a criterion that judges it from the rows (the absolute error), nor of several targets."""
         criterion = self.criterion
         return (
             not criterion.is_classification
-            and not criterion.needs_rows
+            and not criterion.needs_rows and criterion.n_outputs == 1
             and self.params.variance_sums == "raw"
-        )
+        )  # fmt: skip
 
     def splittable(self, nodes):
         """The nodes, among ``nodes`` (leaves), that the node rules allow to split: the
@@ -724,6 +727,7 @@ class GrowingTree:
             categories=node_categories(self.categories, n.size),
             category_names=category_names,
             input_dtype=input_dtype,
+            n_outputs=self.criterion.n_outputs,
         )
 
 

@@ -31,7 +31,8 @@ def from_sklearn(estimator):
     Parameters
     ----------
     estimator : sklearn.tree.DecisionTreeClassifier or DecisionTreeRegressor
-        Fitted, single output.
+        Fitted; several outputs give a multi-output ``Tree`` (its ``value`` holds the outputs
+        side by side: ``trees/tree/_multi_output.py``).
 
     Returns
     -------
@@ -52,16 +53,16 @@ def from_sklearn(estimator):
         raise ValueError(
             "from_sklearn needs a fitted scikit-learn DecisionTreeClassifier/Regressor."
         )
-    if sk_tree.n_outputs != 1:
-        raise ValueError("Only single-output scikit-learn trees can be converted.")
     left = sk_tree.children_left.astype(np.intp)
     right = sk_tree.children_right.astype(np.intp)
     leaf = left == _SKLEARN_LEAF
     is_classifier = hasattr(estimator, "classes_")
-    value = sk_tree.value[:, 0, :].astype(np.float64)
-    if is_classifier:
-        totals = value.sum(axis=1, keepdims=True)
+    value = sk_tree.value.astype(np.float64)  # (node_count, n_outputs, max_n_classes)
+    if is_classifier:  # each output's shares (scikit-learn >= 1.4 stores them already)
+        totals = value.sum(axis=2, keepdims=True)
         value = np.divide(value, totals, out=np.zeros_like(value), where=totals > 0)
+    value = value.reshape(value.shape[0], -1)
+    single = sk_tree.n_outputs == 1
     names = getattr(estimator, "feature_names_in_", None)
     classes = getattr(estimator, "classes_", None)
     # scikit-learn >= 1.3 records where each node sends a missing value.
@@ -79,7 +80,8 @@ def from_sklearn(estimator):
         is_classifier=is_classifier,
         n_features=sk_tree.n_features,
         feature_names=None if names is None else list(names),
-        class_names=None if classes is None else [str(c) for c in classes],
+        class_names=None if classes is None or not single else [str(c) for c in classes],
         input_dtype="float32",
         missing_go_to_left=missing_left & ~leaf,
+        n_outputs=sk_tree.n_outputs,
     )

@@ -12,7 +12,16 @@ Statistics are 1-D arrays of length ``n_stats``:
 * classification: the weighted class counts;
 * regression: ``(sum w, sum w*y, sum w*y**2)`` of the centred ``y``
   (squared error, and Friedman's improvement of it, whose
-  ``w_R S_L - w_L S_R`` is the same for any centring).
+  ``w_R S_L - w_L S_R`` is the same for any centring);
+* several targets (``MULTI_*``, scikit-learn's multi-output trees): the weight first, then each
+  output's statistics, output after output: ``(w, n_11 .. n_1C1, n_21 .. n_2C2, ...)``, the
+  weighted class counts of each output (no padding), or ``(w, S_1, Q_1, S_2, Q_2, ...)``, the
+  sums ``w*y_j`` and ``w*y_j**2`` of each (centred) target. A node's impurity is the mean of
+  its outputs' impurities and a split's gain the mean of their gains (scikit-learn's
+  ``Criterion``: each output's impurity summed, divided by ``n_outputs``). A regression
+  layout tells its number of outputs by its length; a classification layout by its sums
+  (each row adds its weight once to every output's block, so the blocks sum to ``k w``:
+  :func:`_class_outputs`).
 
 A candidate is given by its left child's statistics and its parent's (the
 right child is their difference, computed on the fly). A criterion is named
@@ -32,6 +41,21 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
+from ._kernels_multi_output import (
+    MULTI_ENTROPY,
+    MULTI_FRIEDMAN_MSE,
+    MULTI_GINI,
+    MULTI_IMPURITIES,
+    MULTI_POISSON,
+    MULTI_PROXIES,
+    MULTI_SCORES,
+    MULTI_SQUARED_ERROR,
+    is_multi_output,
+    multi_impurity,
+    multi_proxy,
+    multi_score,
+)
+
 __all__ = [
     "ABSOLUTE_ERROR",
     "CHI2",
@@ -40,6 +64,11 @@ __all__ = [
     "GINI",
     "KERNEL_IDS",
     "MISCLASSIFICATION",
+    "MULTI_ENTROPY",
+    "MULTI_FRIEDMAN_MSE",
+    "MULTI_GINI",
+    "MULTI_POISSON",
+    "MULTI_SQUARED_ERROR",
     "POISSON",
     "REPORT_CHI2",
     "REPORT_MISCLASSIFICATION",
@@ -51,6 +80,7 @@ __all__ = [
     "gain_loop",
     "impurity",
     "improvement_loop",
+    "is_multi_output",
     "is_regression",
     "node_loop",
     "proxy",
@@ -58,11 +88,13 @@ __all__ = [
     "rule_impurity",
     "score_from_proxy",
     "weight",
+    "weight_first",
     "weighted_improvement",
 ]
 
 (GINI, ENTROPY, MISCLASSIFICATION, CHI2, SQUARED_ERROR, REPORT_CHI2, FRIEDMAN_MSE, POISSON,
  ABSOLUTE_ERROR, REPORT_MISCLASSIFICATION) = range(10)  # fmt: skip
+
 KERNEL_IDS = {
     "gini": GINI,
     "entropy": ENTROPY,
@@ -76,6 +108,11 @@ KERNEL_IDS = {
     # statistics are the squared error's, read only for weights.
     "absolute_error": ABSOLUTE_ERROR,
     "report_misclassification": REPORT_MISCLASSIFICATION,
+    "multi_output_gini": MULTI_GINI,
+    "multi_output_entropy": MULTI_ENTROPY,
+    "multi_output_squared_error": MULTI_SQUARED_ERROR,
+    "multi_output_friedman_mse": MULTI_FRIEDMAN_MSE,
+    "multi_output_poisson": MULTI_POISSON,
 }
 # A Poisson child's sum of y at most this is not positive (``_criterion.EPSILON``).
 EPSILON = np.finfo(np.float64).eps
@@ -103,9 +140,16 @@ def is_regression(crit):
 
 
 @njit(**_INLINE)
+def weight_first(crit):
+    """Whether the first statistic of ``crit`` is the rows' weight: single-output regression's,
+    and every multi-output criterion's (:func:`is_multi_output`)."""
+    return is_regression(crit) or is_multi_output(crit)
+
+
+@njit(**_INLINE)
 def weight(stats, crit):
     """Total weight of the rows summarised by ``stats``."""
-    if is_regression(crit):
+    if weight_first(crit):
         return stats[0]
     total = 0.0
     for k in range(stats.shape[0]):
@@ -116,7 +160,7 @@ def weight(stats, crit):
 @njit(**_INLINE)
 def right_weight(left, parent, crit):
     """Total weight of the right child ``parent - left``."""
-    if is_regression(crit):
+    if weight_first(crit):
         return parent[0] - left[0]
     total = 0.0
     for k in range(left.shape[0]):
@@ -212,6 +256,8 @@ def _variance(stats):
 def impurity(stats, crit):
     """Impurity of a node: Gini (also the chi-squares'), entropy, misclassification or variance
     (or source 004's smallest class count); compiled by criterion (module docstring)."""
+    if is_multi_output(crit):
+        return multi_impurity(stats, crit)
     if crit == ENTROPY:
         return _entropy(stats)
     if crit == REPORT_MISCLASSIFICATION:
@@ -248,6 +294,7 @@ IMPURITIES = {
     POISSON: _poisson_impurity,
     ABSOLUTE_ERROR: _variance,
     REPORT_MISCLASSIFICATION: _smallest_count,
+    **MULTI_IMPURITIES,
 }
 _compiled_by_criterion(impurity, IMPURITIES)
 _compiled_by_criterion(rule_impurity, {**IMPURITIES, REPORT_MISCLASSIFICATION: _entropy})
@@ -406,6 +453,8 @@ def _poisson_proxy(left, parent):
 def proxy(left, parent, crit):
     """A quantity ordering one node's candidates as the score does (``Criterion.proxy``);
     compiled by criterion (module docstring)."""
+    if is_multi_output(crit):
+        return multi_proxy(left, parent, crit)
     if crit == GINI:
         return _gini_proxy(left, parent)
     if crit == SQUARED_ERROR:
@@ -477,6 +526,8 @@ def score_from_proxy(value, parent, crit):
     criterion (module docstring)."""
     if crit in (CHI2, REPORT_CHI2, REPORT_MISCLASSIFICATION):  # proxies that are the score
         return value
+    if is_multi_output(crit):
+        return multi_score(value, parent, crit)
     if crit == GINI:
         return _gini_score(value, parent)
     if crit == MISCLASSIFICATION:
@@ -503,6 +554,7 @@ PROXIES = {
     POISSON: _poisson_proxy,
     ABSOLUTE_ERROR: _squared_error_proxy,
     REPORT_MISCLASSIFICATION: _report_misclassification_score,
+    **MULTI_PROXIES,
 }
 SCORES = {
     GINI: _gini_score,
@@ -515,6 +567,7 @@ SCORES = {
     POISSON: _poisson_score,
     ABSOLUTE_ERROR: _squared_error_score,
     REPORT_MISCLASSIFICATION: _proxy_is_score,
+    **MULTI_SCORES,
 }
 _compiled_by_criterion(proxy, PROXIES)
 _compiled_by_criterion(score_from_proxy, SCORES)
@@ -523,7 +576,7 @@ _compiled_by_criterion(score_from_proxy, SCORES)
 @njit(**_INLINE)
 def weighted_improvement(node_weight, total_weight, g, crit):
     """``Criterion.weighted_improvement``: ``w_t / w * G``, or ``G`` itself for Friedman's."""
-    if crit == FRIEDMAN_MSE:
+    if crit in (FRIEDMAN_MSE, MULTI_FRIEDMAN_MSE):
         return g
     return node_weight / total_weight * g
 

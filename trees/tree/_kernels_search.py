@@ -47,7 +47,14 @@ import numpy as np
 from numba import njit
 
 from ._kernels_arrays import COUNTED
-from ._kernels_criteria import gain, is_regression, proxy, right_weight, score_from_proxy, weight
+from ._kernels_criteria import (
+    gain,
+    proxy,
+    right_weight,
+    score_from_proxy,
+    weight,
+    weight_first,
+)
 from ._kernels_plan import only_when
 from ._kernels_uniform import uniform, uniforms
 
@@ -355,7 +362,7 @@ def _membership_order(present, cat_stats, parent, crit):
     """Order of the categories along which the best subset is a prefix (``_categorical._order``)."""
     n_stats = cat_stats.shape[1]
     by = 1
-    if not is_regression(crit) and n_stats != 2:
+    if not weight_first(crit) and n_stats != 2:
         by = int(np.argmax(parent))  # the node's most frequent class
     keys = np.empty(present.shape[0])
     for j in range(present.shape[0]):

@@ -11,21 +11,22 @@ scikit-learn                   the lab's ``Tree``
 ``children_right``
 ``n_node_samples``             ``n_samples``
 ``weighted_n_node_samples``    ``weighted_n_samples``
-``n_outputs``, ``n_classes``,  1; the classes per output (1 for regression); their most
+``n_classes``,                 the classes per output (1 for regression); their most
 ``max_n_classes``
 ``capacity``                   ``node_count`` (the arrays hold no spare room)
 ``compute_node_depths()``      ``depth + 1`` (scikit-learn counts the root as depth 1)
 =============================  ==============================================================
 
-``feature``, ``threshold``, ``value``, ``impurity``, ``n_features``, ``node_count``,
+``feature``, ``threshold``, ``value``, ``impurity``, ``n_features``, ``n_outputs``, ``node_count``,
 ``max_depth``, ``n_leaves``, ``missing_go_to_left``, ``apply``, ``decision_path`` and
 ``predict`` are the tree's own and mean what scikit-learn's mean at every split node. By design
 of the lab's tree (its saved format, its walks and the code reading it), three differ: at a leaf
 ``feature`` is -1 and ``threshold`` NaN (scikit-learn's ``TREE_UNDEFINED``, -2, in both; a leaf
 is told by ``children_left == TREE_LEAF`` in either), and ``value`` has shape ``(node_count,
-n_classes)`` (``(node_count, 1)`` for regression) where scikit-learn's has ``(node_count,
-n_outputs, max_n_classes)``: the same numbers, the class fractions of each node's weighted
-training rows or its mean (``value.reshape(node_count, 1, -1)`` is scikit-learn's shape); so
+n_classes)`` (``(node_count, 1)`` for regression; ``(node_count, n_outputs * max_n_classes)`` for several
+targets) where scikit-learn's has ``(node_count, n_outputs, max_n_classes)``: the same numbers,
+the class fractions of each node's weighted training rows or its mean (``Tree.output_values()``
+is scikit-learn's shape; ``trees/tree/_multi_output.py`` says why ``value`` stays 2-D); so
 ``predict`` gives a regression tree's values as ``(n_samples,)``, not ``(n_samples, 1)``. A
 membership node (a categorical feature, which scikit-learn's trees do not have) has no
 threshold either (NaN).
@@ -67,19 +68,24 @@ class SklearnTreeNames:
         return self.weighted_n_samples
 
     @property
-    def n_outputs(self):
-        """Number of targets: 1."""
-        return 1
-
-    @property
     def n_classes(self):
-        """The number of classes of each output, as an array (1 for a regression tree)."""
-        return np.array([self.max_n_classes], dtype=np.intp)
+        """The number of classes of each output, as an array (1 for a regression tree's).
+
+        A multi-output tree's outputs are padded to ``max_n_classes`` in ``value``: an output's
+        count is the number of its columns some node has a share in (a class of no training
+        row has a share nowhere; the estimator's ``n_classes_`` counts it).
+        """
+        if self.n_outputs == 1:
+            return np.array([self.max_n_classes], dtype=np.intp)
+        if not self.is_classifier:
+            return np.ones(self.n_outputs, dtype=np.intp)
+        seen = self.output_values().max(axis=0) > 0
+        return np.array([np.flatnonzero(row).max() + 1 for row in seen], dtype=np.intp)
 
     @property
     def max_n_classes(self):
         """The most classes of any output (1 for a regression tree)."""
-        return int(self.value.shape[1]) if self.is_classifier else 1
+        return int(self.value.shape[1]) // self.n_outputs if self.is_classifier else 1
 
     @property
     def capacity(self):

@@ -129,12 +129,19 @@ class Tree(SklearnTreeNames):
     input_dtype : {"float64", "float32"}, default="float64"
         Precision X is rounded to before every comparison (``"float32"``:
         scikit-learn's).
+    n_outputs : int, default=1
+        Targets the tree predicts at once (a multi-output fit, ``trees/tree/_multi_output.py``):
+        each row of ``value`` then holds the outputs one after the other, each
+        ``value.shape[1] // n_outputs`` wide (:meth:`output_values`).
     check : bool, default=True
         Whether to check that the arrays describe a tree (lengths, children,
         features). False only for arrays the package's own growth built, which
         are consistent by construction: the checks cost more than growing a
         small tree, once per tree of a forest.
     """
+
+    # Targets predicted at once; a multi-output tree sets its own (``n_outputs``).
+    n_outputs = 1
 
     def __init__(
         self,
@@ -157,6 +164,7 @@ class Tree(SklearnTreeNames):
         input_dtype="float64",
         missing_go_to_left=None,
         *,
+        n_outputs=1,
         check=True,
     ):
         self.feature = np.asarray(feature, dtype=np.intp)
@@ -192,6 +200,8 @@ class Tree(SklearnTreeNames):
             else {int(f): [str(v) for v in names] for f, names in category_names.items()}
         )
         self.input_dtype = check_input_dtype(input_dtype, "input_dtype")
+        if n_outputs != 1:  # single-output trees keep the class default (and trees pickled before)
+            self.n_outputs = int(n_outputs)
         self.missing_go_to_left = (
             np.zeros(n, dtype=bool)
             if missing_go_to_left is None
@@ -365,6 +375,7 @@ class Tree(SklearnTreeNames):
         Returns
         -------
         ndarray of shape (n_samples, n_classes) or (n_samples,)
+            A multi-output tree's: ``(n_samples, value.shape[1])``, the outputs side by side.
         """
         check_operator(op)
         if is_sparse(X):  # walked as it is (``_sparse``)
@@ -373,7 +384,12 @@ class Tree(SklearnTreeNames):
         out = np.empty((X.shape[0], self.value.shape[1]))
         args = (self.routing_arrays(), self.value, X, OPERATOR_CODES[op])
         in_row_blocks(predict_values, args, out, X.shape[0])
-        return out if self.is_classifier else out[:, 0]
+        return out if self.is_classifier or self.n_outputs > 1 else out[:, 0]
+
+    def output_values(self):
+        """``value`` in scikit-learn's shape, ``(node_count, n_outputs, max_n_classes)`` (a
+        view: ``value`` keeps the outputs side by side, ``trees/tree/_multi_output.py``)."""
+        return self.value.reshape(self.node_count, self.n_outputs, -1)
 
     # ----------------------------------------------------------- persistence
     def to_dict(self):
@@ -395,6 +411,8 @@ class Tree(SklearnTreeNames):
             format="tree-bias-lab/tree",
             version=1,
         )
+        if self.n_outputs > 1:  # written only when not 1: single-output documents are unchanged
+            data["n_outputs"] = self.n_outputs
         return data
 
     @classmethod
@@ -428,6 +446,7 @@ class Tree(SklearnTreeNames):
             # Files written before the fields existed compared in float64, sent missing right.
             input_dtype=data.get("input_dtype", "float64"),
             missing_go_to_left=data.get("missing_go_to_left"),
+            n_outputs=data.get("n_outputs", 1),  # checked by validate_tree_document
             **fields,
         )
 
@@ -458,6 +477,7 @@ class Tree(SklearnTreeNames):
             category_names=self.category_names,
             input_dtype=self.input_dtype,
             missing_go_to_left=self.missing_go_to_left.copy(),
+            n_outputs=self.n_outputs,
         )
         fields.update(changes)
         return Tree(**fields)

@@ -385,10 +385,27 @@ def _value_array(data, n, is_classifier):
             )
             raise ValueError(f"value[{i}][{j}] must be a number, not {_describe(values[i][j])}.")
         array = np.array(values, dtype=np.float64).reshape(n, width)
-    return _check_values(array, is_classifier)
+    return _check_values(array, is_classifier, _outputs(data, array.shape[1]))
 
 
-def _check_values(array, is_classifier):
+def _outputs(data, width):
+    """A saved tree's ``n_outputs`` (1 when absent, as in every single-output document): a
+    positive integer dividing the width of ``value`` (``trees/tree/_multi_output.py``)."""
+    n_outputs = data.get("n_outputs", 1)
+    if (
+        not isinstance(n_outputs, int)
+        or isinstance(n_outputs, bool)
+        or n_outputs < 1
+        or width % n_outputs
+    ):
+        raise ValueError(
+            f"'n_outputs' must be a positive integer dividing the {width} values of each node, "
+            f"not {_describe(n_outputs)}. Save the tree again with Tree.to_json."
+        )
+    return n_outputs
+
+
+def _check_values(array, is_classifier, n_outputs=1):
     if array.shape[1] == 0:
         raise ValueError("'value' rows are empty: each node needs its prediction.")
     bad = np.argwhere(~np.isfinite(array))
@@ -396,17 +413,20 @@ def _check_values(array, is_classifier):
         i, j = bad[0]
         raise ValueError(f"value[{i}][{j}] is {_describe(array[i, j])}: only finite numbers.")
     if not is_classifier:
-        if array.shape[1] != 1:
+        if array.shape[1] != n_outputs:
             raise ValueError(
-                f"A regression tree has one value per node, but 'value' rows have {array.shape[1]}."
+                f"A regression tree has one value per node and output ({n_outputs}), but "
+                f"'value' rows have {array.shape[1]}."
             )
         return array
     negative = np.argwhere(array < 0)
     if negative.size:
         i, j = negative[0]
         raise ValueError(f"value[{i}][{j}] is {array[i, j]!r}: class shares cannot be negative.")
-    sums = array.sum(axis=1)
-    off = np.flatnonzero((np.abs(sums - 1.0) > 1e-6) & (sums != 0))
+    sums = array.reshape(array.shape[0], n_outputs, -1).sum(axis=2)  # each output's shares
+    wrong = ((np.abs(sums - 1.0) > 1e-6) & (sums != 0)).any(axis=1)
+    off = np.flatnonzero(wrong)
+    sums = sums[np.arange(sums.shape[0]), np.abs(sums - 1.0).argmax(axis=1)]
     if off.size:
         raise ValueError(f"The class shares of node {off[0]} add up to {sums[off[0]]:.6g}, not 1.")
     return array

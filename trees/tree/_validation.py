@@ -92,7 +92,7 @@ def _check_values(estimator, values):
 def validated_fit_rows(estimator, X, y, y_numeric):
     """``(X, y)`` through scikit-learn's fit validation, a sparse ``X`` as its dense rows.
 
-    Any sparse format is accepted (converted to CSC first, as scikit-learn's trees do) and
+    ``y`` may have several columns (multi-output, ``_multi_output``). Any sparse format is accepted (converted to CSC first, as scikit-learn's trees do) and
     grown on as its dense matrix (``_sparse``: the same trees). Missing values (NaN) are kept
     in dense rows (the trees route them, ``_kernels_search``) and refused in sparse ones
     (``_sparse.refuse_missing``).
@@ -105,6 +105,7 @@ def validated_fit_rows(estimator, X, y, y_numeric):
         y_numeric=y_numeric,
         ensure_all_finite="allow-nan",
         accept_sparse=FIT_FORMAT,
+        multi_output=True,  # several targets grow one tree (``_multi_output``)
     )
     if not is_sparse(X):
         return X, y
