@@ -171,5 +171,9 @@ def test_the_class_weights_of_the_whole_forest(bootstrap):
     totals = {"a": 3.0, "b": 12.0, "c": 40.0}  # each class's weight; 55 in all
     expected = [55.0 / (3 * totals[label]) for label in y.ravel()]
     assert by_class is None if bootstrap else np.allclose(by_class, expected)
-    with pytest.raises(ValueError, match="fit one forest per column"):
-        model._validate_y_class_weight(np.zeros((10, 2)), weights)
+    two = np.column_stack([y.ravel(), np.where(weights > 5, "x", "y")])  # a multi-output y
+    encoded, _ = model._validate_y_class_weight(two, weights)
+    assert encoded.shape == (10, 2) and [c.tolist() for c in model.classes_] == [
+        ["a", "b", "c"],
+        ["x", "y"],
+    ]

@@ -41,11 +41,15 @@ def test_the_worker_reports_a_failure_and_goes_on():
 
 
 def test_the_worker_ends_when_it_has_no_room_for_the_next_request():
-    """Its first step a worker always takes; past its budget it hands the next request back
-    untouched (``"rest": 0``) and ends: the second request is a new worker's."""
+    """Its first step a worker always takes; then it ends, full, without a step of the next
+    request: either that first answer already says it grew past its budget (``"full"``, as in a
+    fresh process, where the first load grows it), or the next request is handed back untouched
+    (``"rest": 0``, when the first grew it by less than the budget but the next step would not
+    fit). Either way the queue gives the next request to a new worker (``lab.kernels``)."""
     messages = _served([{"id": 1, "plan": _PLAN}, {"id": 2, "plan": _PLAN}], memory_mb=1)
     assert [m["id"] for m in messages if m.get("done")] == [1]
-    assert messages[-1] == {**messages[-1], "id": 2, "rest": 0, "full": True}
+    assert messages[-1]["full"]
+    assert messages[-1]["id"] == 1 or messages[-1] == {**messages[-1], "id": 2, "rest": 0}
     assert not [m for m in messages if m["id"] == 2 and "step" in m]
 
 

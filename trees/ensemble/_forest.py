@@ -35,7 +35,6 @@ import warnings
 import numpy as np
 from scipy import sparse
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
-from sklearn.exceptions import DataConversionWarning
 from sklearn.metrics import accuracy_score, r2_score
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
@@ -50,6 +49,7 @@ from ..tree._multi_output import (
     is_multi_output,
     proba_by_output,
     row_weights_of_classes,
+    single_target,
 )
 from ..tree._operators import OPERATOR_CODES
 from ..tree._parallel import in_row_blocks
@@ -477,16 +477,7 @@ class BaseForest(EnsembleProtocol, BaseEstimator):
         # A sparse X comes back as its dense rows (``trees.tree._sparse``); missing values are
         # kept: the trees route them.
         X, y = validated_fit_rows(self, X, y, y_numeric=isinstance(self, RegressorMixin))
-        y = np.asarray(y)
-        if y.ndim == 2 and y.shape[1] == 1:  # scikit-learn's warning first (its tests match it)
-            warnings.warn(
-                "A column-vector y was passed when a 1d array was expected. Please change the "
-                "shape of y to (n_samples,), for example using ravel(): a forest reads one "
-                "column as one target.",
-                DataConversionWarning,
-                stacklevel=3,
-            )
-            y = y[:, 0]
+        y = single_target(y, warn=True)  # scikit-learn's forests warn on a column of one target
         if is_multi_output(y):
             check_forest_outputs(self, y)
         if sample_weight is not None:

@@ -38,6 +38,7 @@ from ._multi_output import (
     proba_by_output,
     row_weights_of_classes,
     single_target,
+    takes_multi_output,
 )
 from ._node_view import impurity_decrease
 from ._operators import (
@@ -282,7 +283,8 @@ class BaseDecisionTree(BaseEstimator):
         else:  # a sparse X comes back as its dense rows (``_sparse``)
             check_dense_y(y)
             X, y = validated_fit_rows(self, X, y, y_numeric=not self._is_classifier())
-            y = single_target(y)
+            multi_output = takes_multi_output(self.criterion, getattr(self, "selection", "gain"))
+            y = single_target(y, warn=not multi_output)
         check_missing_values(X, self.tree_params_.selection)
         X = round_for_fit(X, self.tree_params_.threshold_dtype)
         sample_weight = check_sample_weight(sample_weight, X.shape[0])
@@ -307,6 +309,10 @@ class BaseDecisionTree(BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = routes_missing(self)
         tags.input_tags.sparse = True  # any scipy format (``_sparse``)
+        # A y of several columns grows one tree where the settings have a multi-output form.
+        tags.target_tags.multi_output = takes_multi_output(
+            self.criterion, getattr(self, "selection", "gain")
+        )
         return tags
 
     def _forest_growth(self, X, y, sample_weight, sorted_rows, params, feature_names=None,

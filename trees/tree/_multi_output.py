@@ -26,7 +26,10 @@ error: a median per output needs each node's rows sorted per target) and selecti
 p-value (source 001's permutation tests are of one target).
 """
 
+import warnings
+
 import numpy as np
+from sklearn.exceptions import DataConversionWarning
 from sklearn.utils.class_weight import compute_sample_weight
 
 from ._criterion_multi_output import MULTI_OUTPUT_CRITERIA
@@ -40,6 +43,7 @@ __all__ = [
     "proba_by_output",
     "row_weights_of_classes",
     "single_target",
+    "takes_multi_output",
 ]
 
 
@@ -48,10 +52,24 @@ def is_multi_output(y):
     return np.ndim(y) == 2 and np.shape(y)[1] > 1
 
 
-def single_target(y):
-    """``y`` as given, but a column of one target, ``(n_samples, 1)``, as ``(n_samples,)``."""
+def single_target(y, warn=False):
+    """``y`` as given, but a column of one target, ``(n_samples, 1)``, as ``(n_samples,)``.
+
+    ``warn``: say so with scikit-learn's ``DataConversionWarning`` (its estimators that take one
+    target warn; a forest always does, as scikit-learn's forests do).
+    """
     y = np.asarray(y)
-    return y[:, 0] if y.ndim == 2 and y.shape[1] == 1 else y
+    if y.ndim != 2 or y.shape[1] != 1:
+        return y
+    if warn:
+        warnings.warn(
+            "A column-vector y was passed when a 1d array was expected. Please change the "
+            "shape of y to (n_samples,), for example using ravel(): one column is read as one "
+            "target.",
+            DataConversionWarning,
+            stacklevel=3,
+        )
+    return y[:, 0]
 
 
 def encode_outputs(y):
@@ -70,6 +88,12 @@ def encode_outputs(y):
     return classes, encoded
 
 
+def takes_multi_output(criterion, selection="gain"):
+    """Whether a tree of ``criterion`` and ``selection`` grows on a ``y`` of several columns: a
+    criterion with a multi-output form (``MULTI_OUTPUT_CRITERIA``) selecting by gain."""
+    return isinstance(criterion, str) and criterion in MULTI_OUTPUT_CRITERIA and selection == "gain"
+
+
 def multi_output_criterion(params, n_classes=None, n_outputs=None):
     """The multi-output criterion of the settings ``params`` (``TreeParams``): for a classifier
     of the outputs' class counts ``n_classes``, for a regressor of ``n_outputs`` targets.
@@ -80,6 +104,9 @@ def multi_output_criterion(params, n_classes=None, n_outputs=None):
         For a criterion or a selection that has no multi-output form (module docstring).
     """
     criterion = params.criterion
+    if takes_multi_output(criterion, params.selection):
+        chosen = MULTI_OUTPUT_CRITERIA[criterion]
+        return chosen(n_classes) if n_classes is not None else chosen(n_outputs)
     if criterion not in MULTI_OUTPUT_CRITERIA:
         classifier = n_classes is not None
         offered = (
@@ -91,14 +118,11 @@ def multi_output_criterion(params, n_classes=None, n_outputs=None):
             f"criterion={criterion!r} scores one target, and y has several columns (a "
             f"multi-output y). Grow it with criterion {offered}, or fit one tree per column."
         )
-    if params.selection != "gain":
-        raise ValueError(
-            f"selection={params.selection!r} tests one target (source 001's permutation "
-            "p-values), and y has several columns. Use selection='gain' for a multi-output y, "
-            "or fit one tree per column."
-        )
-    chosen = MULTI_OUTPUT_CRITERIA[criterion]
-    return chosen(n_classes) if n_classes is not None else chosen(n_outputs)
+    raise ValueError(
+        f"selection={params.selection!r} tests one target (source 001's permutation "
+        "p-values), and y has several columns. Use selection='gain' for a multi-output y, "
+        "or fit one tree per column."
+    )
 
 
 def output_offsets(y, sample_weight, variance_sums, criterion):
