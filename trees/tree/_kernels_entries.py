@@ -23,6 +23,7 @@ called, if any: an app compiles the plan in another process and says so on its
 page, so that its own process never compiles (``lab.kernels``).
 """
 
+import re
 from functools import cache
 from typing import NamedTuple
 
@@ -83,6 +84,25 @@ def _prepared(kind, plan):
         _PREPARER[0](kind, plan)
 
 
+def _compiled_for(plan):
+    """``njit`` for an entry kernel of ``plan``, under a name of its own.
+
+    numba names a compiled function by its qualified name and a counter of the process that
+    compiles it, and its environment (the constants its boxed results need) by that name. The
+    entry closures of every plan share one qualified name (``growth_kernel.<locals>.grow``), so
+    two plans compiled in two processes can carry the same name; loaded from the cache into one
+    process, the second then finds the first's environment and fails to box its arrays
+    ("NRT_adapt_ndarray_to_python: 'descr' is NULL"). A name per plan keeps them apart.
+    """
+    tag = re.sub(r"\W", "_", "_".join(str(value) for value in plan))
+
+    def compiled_entry(function):
+        function.__qualname__ = f"{function.__qualname__}_plan_{tag}"
+        return njit(**_JIT)(function)
+
+    return compiled_entry
+
+
 def _recorded(kind, plan, *kernels):
     group = []
     group += [_Recorded(kernel, plan_entry(kind, plan), group) for kernel in kernels]
@@ -96,7 +116,7 @@ def growth_kernel(plan):
     _prepared("grow", plan)
     crit, by_score, random, draw, raw_sums, absolute_error = plan
 
-    @njit(**_JIT)
+    @_compiled_for(plan)
     def grow(rows, stats, X, categorical, targets, orders, columns, root_stats, settings, rules,
              rng):  # fmt: skip
         planned = (crit, by_score, random, draw, raw_sums, absolute_error)
@@ -122,17 +142,17 @@ def grower_kernels(plan):
     _prepared("grower", plan)
     crit, by_score, random, draw, raw_sums, absolute_error = plan
 
-    @njit(**_JIT)
+    @_compiled_for(plan)
     def evaluate(data, store, nodes, search):
         planned = (crit, by_score, random, draw, raw_sums, absolute_error)
         return evaluate_nodes(planned, data, store, nodes, search)
 
-    @njit(**_JIT)
+    @_compiled_for(plan)
     def split(data, store, node, size):
         planned = (crit, by_score, random, draw, raw_sums, absolute_error)
         return split_node(planned, data, store, node, size)
 
-    @njit(**_JIT)
+    @_compiled_for(plan)
     def splittable(data, store, nodes, search):
         planned = (crit, by_score, random, draw, raw_sums, absolute_error)
         return splittable_nodes(planned, data, store, nodes, search)
@@ -147,7 +167,7 @@ def forest_kernel(plan):
     _prepared("forest", plan)
     crit, by_score, random, draw, raw_sums, absolute_error = plan
 
-    @njit(**_JIT)
+    @_compiled_for(plan)
     def grow(data, draws, centring, generators, settings, rules):
         planned = (crit, by_score, random, draw, raw_sums, absolute_error)
         return grow_trees(planned, data, draws, centring, generators, settings, rules)
