@@ -32,7 +32,9 @@ wall and server times.
 
 Run: ``python -m bench.bench_pages`` (needs Chromium; ``--pages grow,data`` to
 pick pages by their URL paths, "/" for the start page, as the app's menu links them;
-``--repeat 3`` to repeat each interaction, tab clicks included).
+``--repeat 3`` to repeat each interaction, tab clicks included; ``--profile`` to split each
+interaction into the widget's delay, the server's start, the run with its messages, and the
+browser's drawing, with the elements each run sent, ``bench/page_trace.py``).
 """
 
 import argparse
