@@ -32,7 +32,9 @@ wall and server times.
 
 Run: ``python -m bench.bench_pages`` (needs Chromium; ``--pages grow,data`` to
 pick pages by their URL paths, "/" for the start page, as the app's menu links them;
-``--repeat 3`` to repeat each interaction, tab clicks included).
+``--repeat 3`` to repeat each interaction, tab clicks included; ``--profile`` to split each
+interaction into the widget's delay, the server's start, the run with its messages, and the
+browser's drawing, with the elements each run sent, ``bench/page_trace.py``).
 """
 
 import argparse
@@ -48,6 +50,7 @@ import urllib.request
 from pathlib import Path
 
 from bench.common import print_rows, sklearn_yardstick
+from bench.page_trace import SPLIT_COLUMNS, Probe, split_row
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -161,12 +164,14 @@ def _wait_for_run(page, after):
     return page.evaluate(_FINISHED_JS)
 
 
-def _wait_for_run_in_page(page, after, timeout_ms=600_000):
+def _wait_for_run_in_page(page, after, timeout_ms=600_000, probe=None):
     """Wait for a run after ``after``; return (run, seconds from the armed input event to its
     mark, the script's seconds on the server).
 
     The predicate is polled on every animation frame, so the time it returns
-    is that of the first frame that shows the marker.
+    is that of the first frame that shows the marker. With a ``probe``
+    (``bench.page_trace``, ``--profile``), the interaction's split is kept in
+    ``probe.splits``.
     """
     handle = page.wait_for_function(
         f"() => ({_FINISHED_JS})() > {after} && performance.now()", timeout=timeout_ms
@@ -174,7 +179,10 @@ def _wait_for_run_in_page(page, after, timeout_ms=600_000):
     seen_at = handle.json_value()
     input_at = page.evaluate("() => window.__inputAt")
     in_page = (seen_at - input_at) / 1000 if input_at else None
-    return page.evaluate(_FINISHED_JS), in_page, page.evaluate(_SERVER_SECONDS_JS)
+    run, server = page.evaluate(_FINISHED_JS), page.evaluate(_SERVER_SECONDS_JS)
+    if probe is not None and input_at:
+        probe.splits.append((probe.action, probe.read(input_at, seen_at)))
+    return run, in_page, server
 
 
 def _interact(page, kind, index, before_action=None):
@@ -232,7 +240,7 @@ def _open_expanders(page):
 _TABS = '[data-testid="stMain"] [role="tablist"] >> nth=0 >> [role="tab"]'
 
 
-def _time_tabs(page, run, repeat):
+def _time_tabs(page, run, repeat, probe=None):
     """Click each tab of the page's first tab bar after the first, then the first again; return
     the run reached and ``(label, in-page seconds, wall seconds, server seconds)`` per tab
     (medians)."""
@@ -246,11 +254,11 @@ def _time_tabs(page, run, repeat):
         for _ in range(repeat):
             tab = page.locator(_TABS).filter(has_text=label).first
             tab.scroll_into_view_if_needed()
-            page.evaluate(_ARM_INPUT_CLOCK_JS)
+            _arm(probe, f"tab {label[:28]}")(page)
             started = time.perf_counter()
             tab.click()
             try:
-                run, seconds, on_server = _wait_for_run_in_page(page, run, _NO_RUN_AFTER_MS)
+                run, seconds, on_server = _wait_for_run_in_page(page, run, _NO_RUN_AFTER_MS, probe)
             except PlaywrightTimeout:  # a tab already open: nothing to run
                 break
             wall.append(time.perf_counter() - started)
@@ -277,25 +285,42 @@ def _medians(in_page, wall, server):
     return statistics.median(in_page), statistics.median(wall), on_server or (None, None)
 
 
-def _time_page(browser, url, path, repeat):
+def _arm(probe, action):
+    """What runs just before an input: the in-page clock armed, and the probe if profiling."""
+
+    def arm(page):
+        page.evaluate(_ARM_INPUT_CLOCK_JS)
+        if probe is not None:
+            probe.action = action
+            probe.arm()
+
+    return arm
+
+
+def _time_page(browser, url, path, repeat, profile=False):
+    """Time a page's first render and interactions; with ``profile``, also return the split of
+    each interaction (``bench.page_trace``)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     page = browser.new_page(viewport={"width": 1440, "height": 900})
+    if profile:
+        Probe.install(page)
     start = time.perf_counter()
     page.goto(f"{url}/{path}")
     run = _wait_for_run(page, 0)
     first = time.perf_counter() - start
     first_server = page.evaluate(_SERVER_SECONDS_JS)
+    probe = Probe(page) if profile else None
     _open_expanders(page)
     results = []
     for kind in _CONTROLS:
         in_page, wall, server = [], [], []
         for _ in range(repeat):
             started = time.perf_counter()
-            if not _interact(page, kind, 0, lambda p: p.evaluate(_ARM_INPUT_CLOCK_JS)):
+            if not _interact(page, kind, 0, _arm(probe, kind)):
                 break
             try:
-                run, seconds, on_server = _wait_for_run_in_page(page, run, _NO_RUN_AFTER_MS)
+                run, seconds, on_server = _wait_for_run_in_page(page, run, _NO_RUN_AFTER_MS, probe)
             except PlaywrightTimeout:  # the input changed nothing the app reruns for
                 print(f"{_name(path)}: a {kind} input started no run; skipped", file=sys.stderr)
                 break
@@ -305,22 +330,28 @@ def _time_page(browser, url, path, repeat):
         if in_page:
             results.append((kind, *_medians(in_page, wall, server)))
     for label in _BUTTONS.get(path, ()):
-        page.evaluate(_ARM_INPUT_CLOCK_JS)
+        _arm(probe, f"button {label}")(page)
         started = time.perf_counter()
         page.get_by_role("button", name=label, exact=True).first.click()
-        run, seconds, on_server = _wait_for_run_in_page(page, run, _NO_RUN_AFTER_MS)
+        run, seconds, on_server = _wait_for_run_in_page(page, run, _NO_RUN_AFTER_MS, probe)
         wall = time.perf_counter() - started
         results.append((f"button {label}", seconds if seconds is not None else wall, wall,
                         tuple(on_server)))  # fmt: skip
-    run, tab_results = _time_tabs(page, run, repeat)
+    run, tab_results = _time_tabs(page, run, repeat, probe)
     page.close()
-    return (first, tuple(first_server)), results + tab_results
+    return (first, tuple(first_server)), results + tab_results, probe.splits if probe else []
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", help="comma-separated url paths (default: every page)")
     parser.add_argument("--repeat", type=int, default=3, help="times each interaction is repeated")
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="also split each interaction into the server's run, the messages and the browser's "
+        "drawing (bench/page_trace.py; its waits stretch the wall column)",
+    )
     args = parser.parse_args(argv)
     chromium = (
         shutil.which("chromium")
@@ -331,7 +362,7 @@ def main(argv=None):
         sys.exit("No Chromium on this machine: apt-get install chromium.")
     from playwright.sync_api import sync_playwright
 
-    rows, slowest = [], []
+    rows, slowest, splits = [], [], []
     with _serve() as url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=chromium,
@@ -346,7 +377,10 @@ def main(argv=None):
         _time_page(browser, url, chosen[0], 1)  # warm the server: imports, caches, compilation
         for path in chosen:
             yardstick = sklearn_yardstick()
-            first, interactions = _time_page(browser, url, path, args.repeat)
+            first, interactions, page_splits = _time_page(
+                browser, url, path, args.repeat, args.profile
+            )
+            splits += [split_row(_name(path), action, split) for action, split in page_splits]
             print(f"{_name(path)}: done", file=sys.stderr, flush=True)
             if interactions:
                 slowest.append(_slowest_row(_name(path), interactions, yardstick))
@@ -365,6 +399,17 @@ def main(argv=None):
     )
     print_rows(["page", "slowest interaction", "seconds", "wall", "server", "server CPU", "ratio",
                 "within"], slowest)  # fmt: skip
+    if splits:
+        print()
+        print(
+            "Where each interaction's time went (seconds; bench/page_trace.py): to request = the "
+            "input to the request leaving the page; server start = to the first message back; "
+            "run+transfer = to the message with the run's end marker; drawing = to the first "
+            "frame showing it; settled = the input to the end of the drawing's last long task; "
+            "busy = the browser's main thread meanwhile, of which JS and layout (with style); "
+            "the run's messages: KB, elements sent whole and as references to unchanged ones."
+        )
+        print_rows(SPLIT_COLUMNS, splits)
 
 
 def _seconds(value):

@@ -1,6 +1,8 @@
 """AppTest tests of the staircase page (the instability page's are in test_app_instability.py)."""
 
-from tests.apptest_helpers import by_key, open_page, plotly_figures
+from tests.apptest_helpers import by_key, open_page, open_tab, plotly_figures
+
+DEPTH_TAB = "How deep to grow?"  # only the open tab runs (ui.share.tabs)
 
 
 def _titles(at):
@@ -47,7 +49,9 @@ def test_a_tree_pure_before_the_depth_limit_says_so():
 
 
 def test_staircase_toy_data_is_best_around_depth_3():
-    at = open_page("app_pages/staircase/staircase.py", timeout=120)
+    at = open_tab(
+        open_page("app_pages/staircase/staircase.py", timeout=120), "stair_tab", DEPTH_TAB
+    )
     by_key(at.toggle, "stair_toy").set_value(True).run()
     assert any("Press the button" in i.value for i in at.info)
     by_key(at.button, "stair_run").click().run()
@@ -66,6 +70,7 @@ def test_staircase_toy_data_is_best_around_depth_3():
 def test_staircase_curves_on_regression_data_with_mse():
     at = open_page("app_pages/staircase/staircase.py", timeout=120)
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("diabetes (scikit-learn)").run()
+    open_tab(at, "stair_tab", DEPTH_TAB)
     by_key(at.selectbox, "stair_error").select("MSE").run()
     by_key(at.button, "stair_run").click().run()
     assert not at.exception
@@ -76,5 +81,6 @@ def test_staircase_curves_on_regression_data_with_mse():
 def test_staircase_refuses_too_few_rows_for_the_folds():
     at = open_page("app_pages/staircase/staircase.py", timeout=120)
     by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("Loan table").run()
+    open_tab(at, "stair_tab", DEPTH_TAB)
     assert not at.exception
     assert any("too small" in w.value for w in at.warning)

@@ -45,3 +45,21 @@ def test_an_empty_report_says_what_and_where():
     html = to_html(report)
     assert html.startswith("<!DOCTYPE html>") and "dataset: wine" in html
     assert "<section>" not in html
+
+
+def test_a_part_run_alone_replaces_its_own_items_in_place():
+    report = Report(page="Staircase")
+    report.items.append(("note", "", "before"))
+    with report.part("top"):
+        report.items += [("note", "", "top 1"), ("note", "", "top 2")]
+    report.items.append(("note", "", "between"))
+    with report.part("tabs"):
+        report.items.append(("note", "", "tab 1"))
+    report.items.append(("note", "", "after"))
+    with report.part("top", again=True):  # its widget changed: it runs alone, adds one item
+        report.items.append(("note", "", "top again"))
+    with report.part("tabs", again=True):  # its span moved with the shorter part above it
+        report.items += [("note", "", "tab again"), ("note", "", "tab more")]
+    texts = [text for _, _, text in report.items]
+    assert texts == ["before", "top again", "between", "tab again", "tab more", "after"]
+    assert report.parts == {"top": (1, 2), "tabs": (3, 5)}

@@ -190,8 +190,14 @@ def explain(term):
     return TERMS[term]
 
 
+# The popover's text, one paragraph per term: one element, not one per term. The popover is
+# drawn on every run of every page, though closed; its 80 paragraphs as 80 elements were 80 of
+# each run's messages for the browser to apply, and as one text of 13 KB they are one, which
+# Streamlit sends once and then as a reference (its messages of 10 KB or more are cached).
+_GLOSSARY_TEXT = "\n\n".join(f"**{term}**: {meaning}" for term, meaning in TERMS.items())
+
+
 def popover(container):
     """Every term and its meaning, in a popover."""
     with container.popover("Glossary", help="What the symbols and terms on the pages mean."):
-        for term, meaning in TERMS.items():
-            st.markdown(f"**{term}**: {meaning}")
+        st.markdown(_GLOSSARY_TEXT)

@@ -9,6 +9,7 @@ the numbers with the ``trees`` package.
 """
 
 import datetime
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html import escape
 
@@ -26,6 +27,7 @@ __all__ = [
     "add_table",
     "add_tree",
     "current",
+    "part",
 ]
 
 
@@ -38,9 +40,35 @@ class Report:
     items: list = field(default_factory=list)
     settings: dict = field(default_factory=dict)
     snippet: str = ""
+    parts: dict = field(default_factory=dict)  # a part's name -> the span of items it added
 
     def is_empty(self):
         return not self.items and not self.settings and not self.snippet
+
+    @contextmanager
+    def part(self, name, again=False):
+        """Collect what a part of the page (``ui.fragments``) adds, as its span of the items.
+
+        ``again``: the part runs alone (its widget changed); what it adds replaces what it
+        added before, in its place among the page's items, and later parts' spans move with
+        them. Its settings and snippet replace their earlier values as any page's do.
+        """
+        start, end = (
+            self.parts.get(name, (len(self.items),) * 2) if again else (len(self.items),) * 2
+        )
+        after = self.items[end:]
+        del self.items[start:]
+        try:
+            yield
+        finally:
+            shift = len(self.items) - end
+            self.parts = {
+                other: (a + shift, b + shift) if a >= end else (a, b)
+                for other, (a, b) in self.parts.items()
+                if other != name
+            }
+            self.parts[name] = (start, len(self.items))
+            self.items.extend(after)
 
 
 def start(page, dataset):
@@ -51,6 +79,11 @@ def start(page, dataset):
 def current():
     """The report of this run."""
     return st.session_state.setdefault(state.REPORT, Report())
+
+
+def part(name, again=False):
+    """:meth:`Report.part` of this run's report (a context manager)."""
+    return current().part(name, again)
 
 
 def add_figure(title, figure):

@@ -37,6 +37,7 @@ __all__ = [
     "checkbox",
     "fitting_params",
     "forget",
+    "keep_shown_keys",
     "link_box",
     "link_query",
     "number_input",
@@ -444,13 +445,20 @@ def fitting_params(params, limit=MAX_QUERY_CHARS):
 
 
 def sync_url():
-    """Write the current view into the address bar (after the page ran)."""
+    """Write the current view into the address bar (after the page ran, or a part of it)."""
     # The address bar also carries a kept upload's token, so a reload finds the upload; the
     # link to share does not (it would hand the file to whoever opens it).
     params, _ = fitting_params({**current_params(), **state.upload_url_params()})
     if dict(st.query_params) != params:
         st.query_params.from_dict(params)
+    st.session_state[state.SHARED_SHOWN] = st.session_state.get(state.SHARED_KEYS, set())
     st.session_state[state.SHARED_KEYS] = set()  # the next run registers what it draws
+
+
+def keep_shown_keys():
+    """Start a part of the page's own run (``ui.fragments``) with the shared widgets the view
+    shows: the part draws only its own, and the others, still on screen, stay in the link."""
+    st.session_state[state.SHARED_KEYS] = set(st.session_state.get(state.SHARED_SHOWN, ()))
 
 
 def link_box(container):

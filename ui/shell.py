@@ -39,6 +39,7 @@ from . import (
     cache_budget,
     engine,
     errors,
+    fragments,
     presenter,
     report,
     run_marks,
@@ -89,29 +90,25 @@ def _show_link_notes(slot):
         slot.info("\n\n".join(notes))
 
 
-def _after_page(started):
+def _after_page(view_end, started):
     """The view's link and the page's summary, at the end of the sidebar; the URL brought up to date.
 
     Last comes the run's end marker (:mod:`ui.run_marks`: browser tests and the page
     benchmark wait for it; it carries the run's wall and CPU time on the server since
-    ``started``). Before it, the run that first showed a new dataset gives the pages it freed
-    back to the system (``ui.state.give_back_memory_after_run``), so the marker also says it is
-    done.
+    ``started``), all in ``view_end``, the sidebar's slot that a part of the page run alone
+    draws again (``ui.fragments``). Before it, the run that first showed a new dataset gives
+    the pages it freed back to the system (``ui.state.give_back_memory_after_run``), so the
+    marker also says it is done.
     """
-    with st.sidebar:
-        st.divider()
-        share.link_box(st.sidebar)
-        report.download_button(st.sidebar)
-    share.sync_url()
-    runs = run_marks.count_run()
     if state.memory_due_back():  # the run that first showed a new dataset: its copies go back
         return_free_pages()
-    run_marks.draw_marker(st.sidebar, runs, started)
+    fragments.draw_view_end(view_end, started)
 
 
 def run_app():
     """Build the navigation and run the selected page inside the frame (the body of app.py)."""
     started = run_marks.start_run()
+    fragments.start_full_run()
     st.set_page_config(page_title="Tree Bias Lab", page_icon=str(ICON), layout="wide")
     _start_process_services()
     page = _navigation()
@@ -120,6 +117,7 @@ def run_app():
     share.restore_dataset()
     state.ensure_dataset()
     sidebar.render()
+    view_end = fragments.make_view_end()  # filled after the page, and by its parts' own runs
     presenter.style()  # after the sidebar's toggle, which takes a link's value on the first run
     presenter.follow_lecture(page.url_path)
     report.start(page.title, state.current().name)
@@ -136,5 +134,5 @@ def run_app():
                 )
     finally:
         _show_link_notes(link_notes)
-        _after_page(started)
+        _after_page(view_end, started)
         engine.start_background()  # once per process, after its first run

@@ -95,6 +95,8 @@ UPLOAD_NOTICE_RUN = "dataset_upload_notice_run"
 
 # ------------------------------------------------------------- the frame
 RUNS_FINISHED = "runs_finished"  # script runs of this session that reached the end of the frame
+FULL_RUN = "full_run"  # True while the frame runs the whole page; a part's own run finds False
+VIEW_END = "view_end"  # the sidebar's slot for the link, the summary and the marker (ui.fragments)
 MEMORY_DUE_RUN = "memory_due_run"  # the run at whose end freed memory goes back (ui.shell)
 DATASET_SWITCH = "sidebar_dataset_switch"  # the sidebar's selectbox
 SIDEBAR_ERROR = "sidebar_error"
@@ -109,6 +111,7 @@ URL_NOTES = "url_notes"  # link values that were not used, and why (ui.url_value
 SHARED_KEYS = "shared_keys"  # widget keys drawn by ui.share in this run
 SHARED_VALUES = "shared_values"  # their last values, so a page opened again keeps its settings
 SHARED_FIRST = "shared_first"  # the value each shared widget was made with (its default since)
+SHARED_SHOWN = "shared_shown"  # the keys the last run drew (kept by a part run alone)
 
 # ---------------------------------------------- presenter mode and reports
 PRESENTER = "presenter_mode"  # the sidebar's toggle

@@ -1,0 +1,96 @@
+"""Parts of a page that a widget changes alone, and the frame's end, which they keep true.
+
+A part of a page made with :func:`fragment` is a Streamlit fragment (``st.fragment``): a
+widget inside it reruns only the part's function. The page's other elements and the sidebar
+stay as the browser has them, so the click's run sends and the browser draws only what the
+click changes (a run of a whole page re-sends its 100 to 200 elements, whose drawing, not the
+server, took most of a click's time: ``bench/page_trace.py``).
+
+What the frame does at the end of a full run (:func:`draw_view_end`, called by ``ui.shell``)
+would go stale after a part's own run, so the part does it again:
+
+* the address bar and the view's link: the part's shared widgets are written into the
+  view the last full run drew (``ui.share``, whose keys it keeps in ``state.SHARED_SHOWN``),
+  and the link is drawn again in its slot at the sidebar's end (``state.VIEW_END``, an
+  ``st.empty`` the frame makes before the page runs; a fragment may write into a container
+  made outside it, in place, when it wrote there in the full run too, which it does);
+* the page's summary (``ui.report``): what the part adds replaces what it added before
+  (``report.part``);
+* the run's end marker (``ui.run_marks``), numbered on from the session's runs, in the same
+  slot, so the browser tests and ``bench/bench_pages.py`` time a part's run as any other.
+
+Whether a run is the page's full run or a part's own is read from ``state.FULL_RUN``, which
+the frame sets at its start and clears at its end (a part's own run passes through neither).
+"""
+
+import functools
+
+import streamlit as st
+
+from . import presenter, report, run_marks, share, state
+
+__all__ = ["draw_view_end", "fragment", "make_view_end", "start_full_run"]
+
+
+def start_full_run():
+    """Note that the page's full run has begun (the frame, first thing)."""
+    st.session_state[state.FULL_RUN] = True
+
+
+def make_view_end():
+    """The sidebar's slot for the view's end: link, summary, marker (the frame, before the page)."""
+    st.session_state[state.VIEW_END] = slot = st.sidebar.empty()
+    return slot
+
+
+def draw_view_end(slot, started):
+    """The view's link and the page's summary, then the run's end marker, in ``slot``.
+
+    The URL is brought up to date too; ``started`` are the run's clocks
+    (``run_marks.start_run``). Returns the run's number.
+    """
+    end = slot.container()
+    end.divider()
+    share.link_box(end)
+    report.download_button(end)
+    share.sync_url()  # after the link, which reads the keys this run drew: it forgets them
+    runs = run_marks.count_run()
+    st.session_state[state.FULL_RUN] = False
+    run_marks.draw_marker(end, runs, started)
+    return runs
+
+
+def fragment(function):
+    """``st.fragment(function)`` whose own runs keep the URL, the link, the summary and the run
+    marker true (see the module). ``function`` draws one part of a page, and a widget inside
+    it changes nothing outside it but what it writes into containers the page made for it.
+
+    In presenter mode the part runs with the page: the guide's bar, outside the part, reads
+    the page's settings (its Set up says whether the page is set up for the step), so a change
+    of them reruns the whole page.
+    """
+
+    @functools.wraps(function)
+    def part(*args, **kwargs):
+        alone = not st.session_state.get(state.FULL_RUN, False)
+        started = run_marks.start_run()
+        if alone:
+            share.keep_shown_keys()
+        with report.part(function.__qualname__, again=alone):
+            result = function(*args, **kwargs)
+        slot = st.session_state.get(state.VIEW_END)
+        if slot is None:  # a page run without the frame (a test of the part alone)
+            return result
+        if alone:
+            draw_view_end(slot, started)
+        else:
+            slot.container()  # the part writes there in the full run: its own runs may later
+        return result
+
+    alone = st.fragment(part)
+
+    @functools.wraps(function)
+    def chosen(*args, **kwargs):
+        return (function if presenter.active() else alone)(*args, **kwargs)
+
+    return chosen
