@@ -7,7 +7,7 @@ full script run of that page). While they run, the sixth session (a headless
 browser) opens the home page again, several times; the script prints its
 times under load and their ratio to the idle time, and as every benchmark of
 the project the ratio to one scikit-learn fit measured in the same run
-(``bench.bench_pages._yardstick``). The issue's bar: a sixth session's page
+(``bench.common.sklearn_yardstick``). The issue's bar: a sixth session's page
 opens within a few seconds.
 
 Two kinds of busy sessions (``--clients``):
@@ -38,9 +38,8 @@ from bench.bench_pages import (
     _interact,
     _serve,
     _wait_for_run,
-    _yardstick,
 )
-from bench.common import print_rows
+from bench.common import print_rows, sklearn_yardstick
 from bench.protocol_session import keep_busy as keep_busy_by_protocol
 
 # The heaviest pages: background experiments, refits, forests, searches.
@@ -165,7 +164,7 @@ def main(argv=None):
     with _serve() as url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=_chromium(), args=_FLAGS)
         _first_render(browser, url)  # warm the server: imports, caches, compilation
-        yardstick = _yardstick()
+        yardstick = sklearn_yardstick()
         idle = sorted((_first_render(browser, url) for _ in range(3)), key=lambda parts: parts[0])[
             1
         ]
