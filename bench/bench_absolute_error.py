@@ -18,6 +18,7 @@ from bench.common import (
     interleaved,
     print_rows,
     run_sizes_from_command_line,
+    size_cells,
     timing_cells,
     warmed_up,
 )
@@ -43,8 +44,7 @@ def _case(model, n_samples, n_features, max_depth, repeat):
     predict = interleaved(lambda: ours.predict(X), lambda: theirs.predict(X), repeat)
     return [
         model,
-        f"{n_samples:,}x{n_features}",
-        "none" if depth is None else depth,
+        *size_cells((n_samples, n_features), depth),
         *timing_cells(*fit),
         *timing_cells(*predict),
     ]

@@ -16,10 +16,11 @@ from sklearn import tree as sktree
 
 from bench.bench_tree import CASES, _data
 from bench.common import (
-    interleaved,
+    FIT_HEADER,
+    fit_cells,
     print_rows,
     run_sizes_from_command_line,
-    timing_cells,
+    size_cells,
     warmed_up,
 )
 from trees import (
@@ -43,19 +44,8 @@ def _case(model, task, n_samples, n_features, max_depth, repeat):
     X, y = _data(task, n_samples, n_features)
     settings = {**_SETTINGS[model], "max_depth": max_depth, "random_state": 0}
     ours, theirs = (cls(**settings) for cls in _CLASSES[(model, task)])
-    times = interleaved(lambda: ours.fit(X, y), lambda: theirs.fit(X, y), repeat)
-    members = getattr(ours, "estimators_", [ours])
-    their_members = getattr(theirs, "estimators_", [theirs])
-    nodes = sum(m.tree_.node_count for m in members)
-    their_nodes = sum(m.tree_.node_count for m in their_members)
-    return [
-        model,
-        task,
-        f"{n_samples:,}x{n_features}",
-        "none" if max_depth is None else max_depth,
-        f"{nodes} / {their_nodes}",
-        *timing_cells(*times),
-    ]
+    size = size_cells((n_samples, n_features), max_depth)
+    return [model, task, *size, *fit_cells(ours, theirs, X, y, repeat)]
 
 
 def run(cases=CASES):
@@ -66,7 +56,7 @@ def run(cases=CASES):
         for case in cases
         for task in ("classification", "regression")
     ]
-    header = ["model", "task", "data", "depth", "nodes (sk)", "fit ms", "sk fit ms", "ratio"]
+    header = ["model", "task", "data", "depth", *FIT_HEADER]
     print_rows(header, rows)
     return rows
 

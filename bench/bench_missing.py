@@ -17,8 +17,10 @@ from sklearn import tree as sktree
 from bench.bench_tree import CASES, _data
 from bench.common import (
     interleaved,
+    nodes_cell,
     print_rows,
     run_sizes_from_command_line,
+    size_cells,
     timing_cells,
     warmed_up,
 )
@@ -48,9 +50,8 @@ def _case(task, n_samples, n_features, max_depth, repeat):
     predict = interleaved(lambda: ours.predict(X), lambda: theirs.predict(X), repeat)
     return [
         task,
-        f"{n_samples:,}x{n_features}",
-        "none" if max_depth is None else max_depth,
-        f"{ours.tree_.node_count} / {theirs.tree_.node_count}",
+        *size_cells((n_samples, n_features), max_depth),
+        nodes_cell(ours, theirs),
         *timing_cells(*fit),
         *timing_cells(*predict),
     ]

@@ -19,10 +19,11 @@ from sklearn.datasets import make_classification, make_regression
 
 from bench.bench_tree import CASES
 from bench.common import (
-    interleaved,
+    FIT_HEADER,
+    fit_cells,
     print_rows,
     run_sizes_from_command_line,
-    timing_cells,
+    size_cells,
     warmed_up,
 )
 from trees import (
@@ -61,17 +62,8 @@ def _case(model, task, n_samples, n_features, max_depth, repeat):
     X, y = _data(task, n_samples, n_features)
     settings = {**_SETTINGS[model], "max_depth": max_depth, "random_state": 0}
     ours, theirs = (cls(**settings) for cls in _CLASSES[(model, task)])
-    times = interleaved(lambda: ours.fit(X, y), lambda: theirs.fit(X, y), repeat)
-    nodes = sum(m.tree_.node_count for m in getattr(ours, "estimators_", [ours]))
-    their_nodes = sum(m.tree_.node_count for m in getattr(theirs, "estimators_", [theirs]))
-    return [
-        model,
-        task,
-        f"{n_samples:,}x{n_features}x{N_OUTPUTS}",
-        "none" if max_depth is None else max_depth,
-        f"{nodes} / {their_nodes}",
-        *timing_cells(*times),
-    ]
+    size = size_cells((n_samples, n_features, N_OUTPUTS), max_depth)
+    return [model, task, *size, *fit_cells(ours, theirs, X, y, repeat)]
 
 
 def run(cases=CASES):
@@ -82,7 +74,7 @@ def run(cases=CASES):
         for n, f, depth, repeat in cases
         for task in ("classification", "regression")
     ]
-    header = ["model", "task", "data", "depth", "nodes (sk)", "fit ms", "sk fit ms", "ratio"]
+    header = ["model", "task", "data", "depth", *FIT_HEADER]
     print_rows(header, rows)
     return rows
 

@@ -15,8 +15,10 @@ from sklearn import tree as sktree
 from bench.bench_tree import CASES, _data
 from bench.common import (
     interleaved,
+    nodes_cell,
     print_rows,
     run_sizes_from_command_line,
+    size_cells,
     timing_cells,
     warmed_up,
 )
@@ -48,11 +50,10 @@ def _case(task, n_samples, n_features, max_depth, repeat):
     fit_ours, fit_theirs = interleaved(lambda: ours.fit(X, y), lambda: theirs.fit(X, y), repeat)
     return [
         task,
-        f"{n_samples:,}x{n_features}",
-        "none" if max_depth is None else max_depth,
+        *size_cells((n_samples, n_features), max_depth),
         len(alphas),
         *timing_cells(path_ours, path_theirs),
-        f"{ours.tree_.node_count} / {theirs.tree_.node_count}",
+        nodes_cell(ours, theirs),
         *timing_cells(fit_ours, fit_theirs),
     ]
 

@@ -22,10 +22,13 @@ from sklearn import tree as sktree
 from sklearn.datasets import make_classification, make_regression
 
 from bench.common import (
+    FIT_HEADER,
+    fit_cells,
     interleaved,
     print_rows,
     ratio,
     run_sizes_from_command_line,
+    size_cells,
     timing_cells,
     warmed_up,
 )
@@ -77,8 +80,7 @@ def _case(task, n_samples, n_features, max_depth, repeat):
     )
     return [
         task,
-        f"{n_samples:,}x{n_features}",
-        "none" if max_depth is None else max_depth,
+        *size_cells((n_samples, n_features), max_depth),
         ours.tree_.node_count,
         *timing_cells(fit_ours, fit_theirs),
         f"{pred_ours * 1e3:.2f}",
@@ -97,13 +99,7 @@ def _sklearn_arithmetic_case(n_samples, n_features, max_depth, repeat):
     X, y = _data("regression", n_samples, n_features)
     ours = DecisionTreeRegressor(max_depth=max_depth, random_state=0, **SKLEARN_ARITHMETIC)
     theirs = sktree.DecisionTreeRegressor(max_depth=max_depth, random_state=0)
-    fit_ours, fit_theirs = interleaved(lambda: ours.fit(X, y), lambda: theirs.fit(X, y), repeat)
-    return [
-        f"{n_samples:,}x{n_features}",
-        "none" if max_depth is None else max_depth,
-        f"{ours.tree_.node_count} / {theirs.tree_.node_count}",
-        *timing_cells(fit_ours, fit_theirs),
-    ]
+    return [*size_cells((n_samples, n_features), max_depth), *fit_cells(ours, theirs, X, y, repeat)]
 
 
 def run(cases=CASES):
@@ -125,7 +121,7 @@ def run(cases=CASES):
     ]
     print_rows(header, rows)
     print("\nRegression with scikit-learn's sums and row order (variance_sums='raw'):")
-    raw_header = ["data", "depth", "nodes (sk)", "fit ms", "sk fit ms", "fit ratio"]
+    raw_header = ["data", "depth", *FIT_HEADER]
     print_rows(raw_header, [_sklearn_arithmetic_case(*case) for case in cases])
     return rows
 

@@ -15,11 +15,16 @@ from sklearn.tree import DecisionTreeClassifier
 from trees import warm_up
 
 __all__ = [
+    "FIT_HEADER",
     "best_time",
+    "fit_cells",
     "interleaved",
+    "interleaved_calls",
+    "nodes_cell",
     "print_rows",
     "ratio",
     "run_sizes_from_command_line",
+    "size_cells",
     "sklearn_yardstick",
     "timing_cells",
     "warmed_up",
@@ -43,22 +48,52 @@ def interleaved(ours, theirs, repeat=5, clock=time.perf_counter):
     wall-clock by default; ``time.process_time`` counts the CPU time of every thread of the
     process, steadier than wall-clock for single-threaded work on a shared machine.
     """
-    ours()
-    theirs()
-    times_ours, times_theirs = [], []
+    return tuple(interleaved_calls([ours, theirs], repeat, clock))
+
+
+def interleaved_calls(calls, repeat=5, clock=time.perf_counter):
+    """Median seconds of each of ``calls``, called in turn ``repeat`` times (as
+    :func:`interleaved`, for more than two)."""
+    for call in calls:
+        call()
+    times = [[] for _ in calls]
     for _ in range(repeat):
-        start = clock()
-        ours()
-        times_ours.append(clock() - start)
-        start = clock()
-        theirs()
-        times_theirs.append(clock() - start)
-    return statistics.median(times_ours), statistics.median(times_theirs)
+        for call, spent in zip(calls, times, strict=True):
+            start = clock()
+            call()
+            spent.append(clock() - start)
+    return [statistics.median(spent) for spent in times]
 
 
 def ratio(ours, theirs):
     """``ours / theirs`` formatted with two decimals."""
     return f"{ours / theirs:.2f}"
+
+
+def size_cells(shape, max_depth):
+    """A table's cells of a case's data and depth limit: its dimensions (``"1,000x10"``) and the
+    limit, or ``"none"``."""
+    return ["x".join(f"{n:,}" for n in shape), "none" if max_depth is None else max_depth]
+
+
+def nodes_cell(ours, theirs):
+    """``"ours / theirs"``: the nodes of two fitted trees, or of every tree of two forests."""
+
+    def count(model):
+        return sum(member.tree_.node_count for member in getattr(model, "estimators_", [model]))
+
+    return f"{count(ours)} / {count(theirs)}"
+
+
+# The header of :func:`fit_cells`' cells.
+FIT_HEADER = ["nodes (sk)", "fit ms", "sk fit ms", "ratio"]
+
+
+def fit_cells(ours, theirs, X, y, repeat):
+    """Fit ``ours`` and ``theirs`` on ``(X, y)`` interleaved (:func:`interleaved`); a table's
+    cells of their nodes and times (:data:`FIT_HEADER`)."""
+    times = interleaved(lambda: ours.fit(X, y), lambda: theirs.fit(X, y), repeat)
+    return [nodes_cell(ours, theirs), *timing_cells(*times)]
 
 
 def timing_cells(ours, theirs):

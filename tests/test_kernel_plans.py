@@ -64,7 +64,8 @@ def test_a_plan_is_python_values_that_numba_reads_as_literals():
     assert plan_from_fields(json.loads(json.dumps(list(plan)))) == plan
 
 
-_GINI_FIT = """
+# The start of a script that notes the qualified name of every function numba compiles.
+_COMPILE_LISTENER = """
 import json
 import numpy as np
 from numba.core import event
@@ -75,12 +76,17 @@ class Listener(event.Listener):
     def on_end(self, ev):
         pass
 event.register("numba:compile", Listener())
+"""
+_GINI_FIT = (
+    _COMPILE_LISTENER
+    + """
 from trees import DecisionTreeClassifier
 rng = np.random.default_rng(0)
 X = rng.normal(size=(200, 5))
 DecisionTreeClassifier().fit(X, (X[:, 0] > 0).astype(int))
 print(json.dumps(sorted(compiled)))
 """
+)
 
 
 @pytest.mark.slow
@@ -187,3 +193,51 @@ def test_the_single_extra_trees_and_the_random_control_are_warmed(prepared):
         first = estimator.fit(X, target).predict(X)
         assert prepared and set(prepared) <= warmed, (estimator, prepared)
         np.testing.assert_array_equal(estimator.fit(X, target).predict(X), first)
+
+
+# Each fit of the sequence that once failed to load from numba's cache (numba 0.68: "NRT_adapt_
+# ndarray_to_python: 'descr' is NULL"): plans whose criteria share the compiled helpers of
+# ``_kernels_numbers``, each compiled alone in a process of its own, then loaded together.
+_SHARED_HELPER_FITS = (
+    _COMPILE_LISTENER
+    + """
+import sys
+from trees import DecisionTreeRegressor, ExtraTreeClassifier, ExtraTreeRegressor
+rng = np.random.default_rng(0)
+X = rng.normal(size=(300, 4))
+counts = rng.poisson(np.exp(X[:, :2] / 2))
+noisy = X[:, :2] + rng.normal(size=(300, 2))
+classes = np.column_stack([X[:, 0] > 0, (X[:, 1] > 0.5).astype(int) + (X[:, 2] > 0)])
+FITS = {
+    "poisson": lambda: DecisionTreeRegressor(criterion="poisson", max_depth=6).fit(X, counts),
+    "friedman": lambda: ExtraTreeRegressor(criterion="friedman_mse", random_state=0).fit(X, noisy),
+    "random_classifier": lambda: ExtraTreeClassifier(random_state=0).fit(X, classes),
+}
+predictions = {name: FITS[name]().predict(X).tolist() for name in sys.argv[1:]}
+print(json.dumps({"compiled": sorted(compiled), "predictions": predictions}))
+"""
+)
+
+
+def _fits_in_a_process(names, cache_dir):
+    """Run :data:`_SHARED_HELPER_FITS` for ``names`` in a new process on the kernel cache
+    ``cache_dir``; its compiled functions' names and its predictions."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache_dir))
+    done = subprocess.run([sys.executable, "-c", _SHARED_HELPER_FITS, *names], cwd=ROOT,
+                          env=env, capture_output=True, text=True, timeout=1800)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.slow
+def test_plans_compiled_in_separate_processes_load_together_from_the_cache(tmp_path):
+    """Three plans whose criteria compile in the same helpers (``_kernels_numbers``), each
+    compiled in a process of its own on a fresh cache, then loaded from it into one process
+    and fitted there in the order that failed before the entry kernels were named per plan
+    (``_kernels_entries._compiled_for``): the same trees, and no plan compiled again."""
+    names = ["poisson", "friedman", "random_classifier"]
+    alone = [_fits_in_a_process([name], tmp_path) for name in names]
+    assert "safe_divide" in alone[0]["compiled"]  # the helper every criterion here calls
+    together = _fits_in_a_process(names, tmp_path)
+    assert together["predictions"] == {k: v for run in alone for k, v in run["predictions"].items()}
+    assert not [name for name in together["compiled"] if "_plan_" in name]

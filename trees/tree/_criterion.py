@@ -54,6 +54,7 @@ __all__ = [
     "REGRESSOR_CRITERIA",
     "REPORT_CRITERIA",
     "ROW_CRITERIA",
+    "RegressionCriterion",
     "ChiSquare",
     "Entropy",
     "Gini",
@@ -290,7 +291,25 @@ class ChiSquare(ClassificationCriterion):
     name = "chi2"
 
 
-class SquaredError(Criterion):
+class RegressionCriterion(Criterion):
+    """Base class: statistics whose first row is the rows' weight and second the weighted sum
+    of y; a node's value is the weighted mean of y (of the centred y where the criterion
+    ``centres_targets``: the builder adds the offset back)."""
+
+    is_classification = False
+
+    @staticmethod
+    def weight(stats):
+        """Total weight of the rows summarised by ``stats``."""
+        return stats[0]
+
+    @staticmethod
+    def value(stats):
+        """Weighted mean of y, shape ``stats.shape[1:] + (1,)``."""
+        return _safe_divide(stats[1], stats[0])[..., None]
+
+
+class SquaredError(RegressionCriterion):
     r"""Weighted variance :math:`\sum w (y - \bar y)^2 / \sum w`.
 
     Statistics are ``(sum w, sum w*y, sum w*y^2)``. Proxy
@@ -302,21 +321,11 @@ class SquaredError(Criterion):
     """
 
     name = "squared_error"
-    is_classification = False
 
     @staticmethod
     def row_statistics(y, sample_weight, n_classes=None):
         """Per-row statistics ``(w, w*y, w*y^2)``, shape (3, n_samples)."""
         return np.vstack([sample_weight, sample_weight * y, sample_weight * y * y])
-
-    @staticmethod
-    def weight(stats):
-        return stats[0]
-
-    @staticmethod
-    def value(stats):
-        """Weighted mean of y (of the *centred* y; the builder adds the offset)."""
-        return _safe_divide(stats[1], stats[0])[..., None]
 
 
 class ReportChiSquare(ClassificationCriterion):
@@ -408,7 +417,7 @@ class FriedmanMSE(SquaredError):
     name = "friedman_mse"
 
 
-class Poisson(Criterion):
+class Poisson(RegressionCriterion):
     r"""Half Poisson deviance, scikit-learn's ``"poisson"`` (for counts and frequencies, y >= 0).
 
     A node's impurity is :math:`\frac{1}{w}\sum w\, y \log(y / \bar y)`, the
@@ -425,7 +434,6 @@ class Poisson(Criterion):
     """
 
     name = "poisson"
-    is_classification = False
     # Its log needs y as given: the regressors do not centre it (``_settings.regression_offset``).
     centres_targets = False
 
@@ -456,17 +464,8 @@ class Poisson(Criterion):
         ylogy = np.where(y > 0, y * np.log(np.where(y > 0, y, 1.0)), 0.0)
         return np.vstack([sample_weight, sample_weight * y, sample_weight * ylogy])
 
-    @staticmethod
-    def weight(stats):
-        return stats[0]
 
-    @staticmethod
-    def value(stats):
-        """Weighted mean of y."""
-        return _safe_divide(stats[1], stats[0])[..., None]
-
-
-class AbsoluteError(Criterion):
+class AbsoluteError(RegressionCriterion):
     r"""Absolute error about the weighted median, scikit-learn's ``"absolute_error"``.
 
     A node's impurity is :math:`\frac{1}{w}\sum w_i |y_i - m|` and its value
@@ -487,14 +486,9 @@ class AbsoluteError(Criterion):
     """
 
     name = "absolute_error"
-    is_classification = False
     centres_targets = False  # medians are read from y as given
     needs_rows = True
     row_statistics = staticmethod(SquaredError.row_statistics)
-
-    @staticmethod
-    def weight(stats):
-        return stats[0]
 
     def _no_sums(self, *args):
         raise ValueError(

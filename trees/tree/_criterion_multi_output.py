@@ -16,7 +16,7 @@ flattened, ``(n_outputs, max_n_classes)`` in C order (``Tree.output_values`` giv
 
 import numpy as np
 
-from ._criterion import Criterion, Poisson, _safe_divide
+from ._criterion import Criterion, Poisson, RegressionCriterion, _safe_divide
 
 __all__ = [
     "MULTI_OUTPUT_CRITERIA",
@@ -95,7 +95,7 @@ class MultiOutputEntropy(MultiOutputClassification):
     name = "multi_output_entropy"
 
 
-class MultiOutputSquaredError(Criterion):
+class MultiOutputSquaredError(RegressionCriterion):
     r"""Mean over targets of the weighted variance, :math:`\frac1k \sum_j \mathrm{Var}_w(y_j)`.
 
     Statistics ``(w, w y_1, w y_1^2, ..., w y_k, w y_k^2)`` of the centred targets (each
@@ -103,7 +103,6 @@ class MultiOutputSquaredError(Criterion):
     """
 
     name = "multi_output_squared_error"
-    is_classification = False
 
     def __init__(self, n_outputs):
         self.n_outputs = int(n_outputs)
@@ -119,10 +118,6 @@ class MultiOutputSquaredError(Criterion):
         stats[1::2] = weighted.T
         stats[2::2] = (weighted * y).T
         return stats
-
-    @staticmethod
-    def weight(stats):
-        return stats[0]
 
     @staticmethod
     def value(stats):

@@ -55,6 +55,7 @@ from ._kernels_multi_output import (
     multi_proxy,
     multi_score,
 )
+from ._kernels_numbers import EPSILON, s_log_mean, safe_divide, xlog2x
 
 __all__ = [
     "ABSOLUTE_ERROR",
@@ -114,22 +115,7 @@ KERNEL_IDS = {
     "multi_output_friedman_mse": MULTI_FRIEDMAN_MSE,
     "multi_output_poisson": MULTI_POISSON,
 }
-# A Poisson child's sum of y at most this is not positive (``_criterion.EPSILON``).
-EPSILON = np.finfo(np.float64).eps
-
 _INLINE = {"cache": True, "nogil": True, "error_model": "numpy"}
-
-
-@njit(**_INLINE)
-def _safe_divide(num, den):
-    """``num / den`` with 0 where ``den`` is 0 (as ``_criterion._safe_divide``)."""
-    return num / den if den > 0 else 0.0
-
-
-@njit(**_INLINE)
-def _xlog2x(p):
-    """``p * log2(p)`` with 0 for p = 0."""
-    return p * np.log2(p) if p > 0 else 0.0
 
 
 @njit(**_INLINE)
@@ -174,7 +160,7 @@ def _entropy(stats):
     w = weight(stats, ENTROPY)
     total = 0.0
     for k in range(stats.shape[0]):
-        total += _xlog2x(_safe_divide(stats[k], w))
+        total += xlog2x(safe_divide(stats[k], w))
     return -total
 
 
@@ -221,7 +207,7 @@ def _gini_impurity(stats):
     for k in range(stats.shape[0]):
         w += stats[k]
         squares += stats[k] * stats[k]
-    return 1.0 - _safe_divide(squares, w * w)
+    return 1.0 - safe_divide(squares, w * w)
 
 
 @njit(**_INLINE)
@@ -231,7 +217,7 @@ def _misclassification_impurity(stats):
     for k in range(stats.shape[0]):
         w += stats[k]
         largest = max(largest, stats[k])
-    return 1.0 - _safe_divide(largest, w)
+    return 1.0 - safe_divide(largest, w)
 
 
 @njit(**_INLINE)
@@ -243,14 +229,14 @@ def _smallest_count(stats):
 @njit(**_INLINE)
 def _poisson_impurity(stats):
     """Poisson's half deviance over the weight, ``(sum w y log y - S log(S / w)) / w``."""
-    return max(_safe_divide(stats[2] - _s_log_mean(stats[1], stats[0]), stats[0]), 0.0)
+    return max(safe_divide(stats[2] - s_log_mean(stats[1], stats[0]), stats[0]), 0.0)
 
 
 @njit(**_INLINE)
 def _variance(stats):
     """``sum w y^2 / w - (sum w y / w)^2``, at least 0."""
-    mean = _safe_divide(stats[1], stats[0])
-    return max(_safe_divide(stats[2], stats[0]) - mean * mean, 0.0)
+    mean = safe_divide(stats[1], stats[0])
+    return max(safe_divide(stats[2], stats[0]) - mean * mean, 0.0)
 
 
 def impurity(stats, crit):
@@ -311,12 +297,6 @@ def accepts_score(score, crit):
 
 
 @njit(**_INLINE)
-def _s_log_mean(s, w):
-    """Poisson's ``S log(S / w)``, 0 where ``S <= 0`` (``_criterion.Poisson``)."""
-    return s * np.log(s / w) if s > 0 and w > 0 else 0.0
-
-
-@njit(**_INLINE)
 def _gini_proxy(left, parent):
     """``sum_k L_k^2 / w_L + sum_k R_k^2 / w_R``."""
     w_left, s_left, w_right, s_right = 0.0, 0.0, 0.0, 0.0
@@ -326,7 +306,7 @@ def _gini_proxy(left, parent):
         s_left += left[k] * left[k]
         w_right += right
         s_right += right * right
-    return _safe_divide(s_left, w_left) + _safe_divide(s_right, w_right)
+    return safe_divide(s_left, w_left) + safe_divide(s_right, w_right)
 
 
 @njit(**_INLINE)
@@ -338,8 +318,8 @@ def _entropy_proxy(left, parent):
         w_right += parent[k] - left[k]
     h_left, h_right = 0.0, 0.0
     for k in range(left.shape[0]):
-        h_left += _xlog2x(_safe_divide(left[k], w_left))
-        h_right += _xlog2x(_safe_divide(parent[k] - left[k], w_right))
+        h_left += xlog2x(safe_divide(left[k], w_left))
+        h_right += xlog2x(safe_divide(parent[k] - left[k], w_right))
     return -(w_left * -h_left + w_right * -h_right)
 
 
@@ -358,7 +338,7 @@ def _chi2_part(child_k, w_child, share):
     """One cell of Pearson's statistic: ``(O - E)^2 / E`` with ``E = w_child * share``."""
     expected = w_child * share
     deviation = child_k - expected
-    return _safe_divide(deviation * deviation, expected)
+    return safe_divide(deviation * deviation, expected)
 
 
 @njit(**_INLINE)
@@ -371,7 +351,7 @@ def _chi2_proxy(left, parent):
         w_right += parent[k] - left[k]
     part_left, part_right = 0.0, 0.0
     for k in range(left.shape[0]):
-        share = _safe_divide(parent[k], w)
+        share = safe_divide(parent[k], w)
         part_left += _chi2_part(left[k], w_left, share)
         part_right += _chi2_part(parent[k] - left[k], w_right, share)
     return 0.0 + part_left + part_right
@@ -390,9 +370,9 @@ def _report_chi2_child(left, parent, side, w_child, w):
     for k in range(left.shape[0]):
         count = parent[k] - left[k] if side else left[k]
         if count > 0:
-            expected = w_child * _safe_divide(parent[k], w)
+            expected = w_child * safe_divide(parent[k], w)
             deviation = count - expected
-            term = np.sqrt(_safe_divide(deviation * deviation, expected))
+            term = np.sqrt(safe_divide(deviation * deviation, expected))
             if seen:
                 rest += term
             else:
@@ -420,8 +400,8 @@ def _report_misclassification_score(left, parent):
     w = weight(parent, REPORT_MISCLASSIFICATION)
     w_left = weight(left, REPORT_MISCLASSIFICATION)
     w_right = right_weight(left, parent, REPORT_MISCLASSIFICATION)
-    measure = 0.0 + _safe_divide(w_right, w) * _smallest_present(left, parent, 1)
-    measure = measure + _safe_divide(w_left, w) * _smallest_present(left, parent, 0)
+    measure = 0.0 + safe_divide(w_right, w) * _smallest_present(left, parent, 1)
+    measure = measure + safe_divide(w_left, w) * _smallest_present(left, parent, 0)
     return _smallest_present(parent, parent, 0) - measure
 
 
@@ -429,7 +409,7 @@ def _report_misclassification_score(left, parent):
 def _squared_error_proxy(left, parent):
     """``S_L^2 / w_L + S_R^2 / w_R``."""
     right_w, right_s = parent[0] - left[0], parent[1] - left[1]
-    return _safe_divide(left[1] * left[1], left[0]) + _safe_divide(right_s * right_s, right_w)
+    return safe_divide(left[1] * left[1], left[0]) + safe_divide(right_s * right_s, right_w)
 
 
 @njit(**_INLINE)
@@ -437,7 +417,7 @@ def _friedman_proxy(left, parent):
     """``(w_R S_L - w_L S_R)^2 / (w_L w_R)``."""
     right_w, right_s = parent[0] - left[0], parent[1] - left[1]
     diff = right_w * left[1] - left[0] * right_s
-    return _safe_divide(diff * diff, left[0] * right_w)
+    return safe_divide(diff * diff, left[0] * right_w)
 
 
 @njit(**_INLINE)
@@ -447,7 +427,7 @@ def _poisson_proxy(left, parent):
     right_w, right_s = parent[0] - left[0], parent[1] - left[1]
     if left[1] <= EPSILON or right_s <= EPSILON:
         return -np.inf
-    return _s_log_mean(left[1], left[0]) + _s_log_mean(right_s, right_w)
+    return s_log_mean(left[1], left[0]) + s_log_mean(right_s, right_w)
 
 
 def proxy(left, parent, crit):
@@ -486,7 +466,7 @@ def _gini_score(value, parent):
     squares = 0.0
     for k in range(parent.shape[0]):
         squares += parent[k] * parent[k]
-    return _safe_divide(value - _safe_divide(squares, w), w)
+    return safe_divide(value - safe_divide(squares, w), w)
 
 
 @njit(**_INLINE)
@@ -495,30 +475,30 @@ def _misclassification_score(value, parent):
     largest = parent[0]
     for k in range(1, parent.shape[0]):
         largest = max(largest, parent[k])
-    return _safe_divide(value - largest, w)
+    return safe_divide(value - largest, w)
 
 
 @njit(**_INLINE)
 def _squared_error_score(value, parent):
     w = weight(parent, SQUARED_ERROR)
-    return _safe_divide(value - _safe_divide(parent[1] * parent[1], w), w)
+    return safe_divide(value - safe_divide(parent[1] * parent[1], w), w)
 
 
 @njit(**_INLINE)
 def _friedman_score(value, parent):
-    return _safe_divide(value, weight(parent, FRIEDMAN_MSE))
+    return safe_divide(value, weight(parent, FRIEDMAN_MSE))
 
 
 @njit(**_INLINE)
 def _poisson_score(value, parent):
     w = weight(parent, POISSON)
-    return _safe_divide(value - _s_log_mean(parent[1], w), w)
+    return safe_divide(value - s_log_mean(parent[1], w), w)
 
 
 @njit(**_INLINE)
 def _entropy_score(value, parent):
     w = weight(parent, ENTROPY)
-    return _safe_divide(value + w * _entropy(parent), w)
+    return safe_divide(value + w * _entropy(parent), w)
 
 
 def score_from_proxy(value, parent, crit):

@@ -21,6 +21,8 @@ statistics are unchanged.
 import numpy as np
 from numba import njit
 
+from ._kernels_numbers import EPSILON, s_log_mean, safe_divide, xlog2x
+
 __all__ = [
     "MULTI_ENTROPY",
     "MULTI_FRIEDMAN_MSE",
@@ -38,26 +40,8 @@ __all__ = [
 
 # After ``_kernels_criteria``'s ten single-output ids.
 MULTI_GINI, MULTI_ENTROPY, MULTI_SQUARED_ERROR, MULTI_FRIEDMAN_MSE, MULTI_POISSON = range(10, 15)
-# A Poisson child's sum of y at most this is not positive (``_criterion.EPSILON``).
-EPSILON = np.finfo(np.float64).eps
 
 _INLINE = {"cache": True, "nogil": True, "error_model": "numpy"}
-
-
-# The two helpers below are ``_kernels_criteria``'s, written again on purpose: a compiled
-# helper imported from one shared module into both criteria modules made a second growth plan
-# fail in the same process (numba 0.68, cached kernels: "NRT_adapt_ndarray_to_python: descr is
-# NULL"), and this module cannot import ``_kernels_criteria``, which imports it.
-@njit(**_INLINE)
-def _safe_divide(num, den):
-    """``num / den`` with 0 where ``den`` is 0."""
-    return num / den if den > 0 else 0.0
-
-
-@njit(**_INLINE)
-def _xlog2x(p):
-    """``p * log2(p)`` with 0 for p = 0."""
-    return p * np.log2(p) if p > 0 else 0.0
 
 
 @njit(**_INLINE)
@@ -90,7 +74,7 @@ def _multi_gini_impurity(stats):
     w, squares = stats[0], 0.0
     for i in range(1, stats.shape[0]):
         squares += stats[i] * stats[i]
-    return 1.0 - _safe_divide(squares, _class_outputs(stats) * w * w)
+    return 1.0 - safe_divide(squares, _class_outputs(stats) * w * w)
 
 
 @njit(**_INLINE)
@@ -100,7 +84,7 @@ def _multi_entropy_sum(stats, other, sign, w):
     total = 0.0
     for i in range(1, stats.shape[0]):
         count = other[i] - stats[i] if sign else stats[i]
-        total += _xlog2x(_safe_divide(count, w))
+        total += xlog2x(safe_divide(count, w))
     return -total
 
 
@@ -116,8 +100,8 @@ def _multi_variance(stats):
     n_outputs = (stats.shape[0] - 1) // 2
     total = 0.0
     for j in range(n_outputs):
-        mean = _safe_divide(stats[1 + 2 * j], stats[0])
-        total += max(_safe_divide(stats[2 + 2 * j], stats[0]) - mean * mean, 0.0)
+        mean = safe_divide(stats[1 + 2 * j], stats[0])
+        total += max(safe_divide(stats[2 + 2 * j], stats[0]) - mean * mean, 0.0)
     return total / n_outputs
 
 
@@ -130,7 +114,7 @@ def _multi_gini_proxy(left, parent):
         right = parent[i] - left[i]
         s_left += left[i] * left[i]
         s_right += right * right
-    return _safe_divide(s_left, w_left) + _safe_divide(s_right, w_right)
+    return safe_divide(s_left, w_left) + safe_divide(s_right, w_right)
 
 
 @njit(**_INLINE)
@@ -149,7 +133,7 @@ def _multi_squared_error_proxy(left, parent):
     total = 0.0
     for i in range(1, left.shape[0], 2):
         right = parent[i] - left[i]
-        total += _safe_divide(left[i] * left[i], w_left) + _safe_divide(right * right, w_right)
+        total += safe_divide(left[i] * left[i], w_left) + safe_divide(right * right, w_right)
     return total
 
 
@@ -167,7 +151,7 @@ def _multi_friedman_proxy(left, parent):
     total = 0.0
     for i in range(1, left.shape[0], 2):
         diff = w_right * left[i] - w_left * (parent[i] - left[i])
-        total += _safe_divide(diff * diff, w_left * w_right)
+        total += safe_divide(diff * diff, w_left * w_right)
     return total
 
 
@@ -177,7 +161,7 @@ def _multi_gini_score(value, parent):
     w, squares = parent[0], 0.0
     for i in range(1, parent.shape[0]):
         squares += parent[i] * parent[i]
-    return _safe_divide(value - _safe_divide(squares, w), _class_outputs(parent) * w)
+    return safe_divide(value - safe_divide(squares, w), _class_outputs(parent) * w)
 
 
 @njit(**_INLINE)
@@ -185,7 +169,7 @@ def _multi_entropy_score(value, parent):
     """``G = (proxy + w sum_j H_j(S)) / (k w)``, the mean of the outputs' information gains."""
     w = parent[0]
     whole = _multi_entropy_sum(parent, parent, 0, w)
-    return _safe_divide(value + w * whole, _class_outputs(parent) * w)
+    return safe_divide(value + w * whole, _class_outputs(parent) * w)
 
 
 @njit(**_INLINE)
@@ -193,20 +177,14 @@ def _multi_squared_error_score(value, parent):
     """``G = (proxy - sum_j S_j^2 / w) / (k w)``, the mean of the outputs' variance decreases."""
     w, squares = parent[0], 0.0
     for i in range(1, parent.shape[0], 2):
-        squares += _safe_divide(parent[i] * parent[i], w)
-    return _safe_divide(value - squares, (parent.shape[0] - 1) // 2 * w)
+        squares += safe_divide(parent[i] * parent[i], w)
+    return safe_divide(value - squares, (parent.shape[0] - 1) // 2 * w)
 
 
 @njit(**_INLINE)
 def _multi_friedman_score(value, parent):
     """``proxy / (k w)``: the mean of the outputs' Friedman improvements."""
-    return _safe_divide(value, (parent.shape[0] - 1) // 2 * parent[0])
-
-
-@njit(**_INLINE)
-def _s_log_mean(s, w):
-    """Poisson's ``S log(S / w)``, 0 where ``S <= 0`` (as ``_kernels_criteria``'s)."""
-    return s * np.log(s / w) if s > 0 and w > 0 else 0.0
+    return safe_divide(value, (parent.shape[0] - 1) // 2 * parent[0])
 
 
 @njit(**_INLINE)
@@ -216,7 +194,7 @@ def _multi_poisson_impurity(stats):
     n_outputs = (stats.shape[0] - 1) // 2
     total = 0.0
     for i in range(1, stats.shape[0], 2):
-        total += max(_safe_divide(stats[i + 1] - _s_log_mean(stats[i], stats[0]), stats[0]), 0.0)
+        total += max(safe_divide(stats[i + 1] - s_log_mean(stats[i], stats[0]), stats[0]), 0.0)
     return total / n_outputs
 
 
@@ -230,7 +208,7 @@ def _multi_poisson_proxy(left, parent):
         right = parent[i] - left[i]
         if left[i] <= EPSILON or right <= EPSILON:
             return -np.inf
-        total += _s_log_mean(left[i], w_left) + _s_log_mean(right, w_right)
+        total += s_log_mean(left[i], w_left) + s_log_mean(right, w_right)
     return total
 
 
@@ -239,8 +217,8 @@ def _multi_poisson_score(value, parent):
     """``G = (proxy - sum_j S_j log(S_j / w)) / (k w)``."""
     w, whole = parent[0], 0.0
     for i in range(1, parent.shape[0], 2):
-        whole += _s_log_mean(parent[i], w)
-    return _safe_divide(value - whole, (parent.shape[0] - 1) // 2 * w)
+        whole += s_log_mean(parent[i], w)
+    return safe_divide(value - whole, (parent.shape[0] - 1) // 2 * w)
 
 
 MULTI_IMPURITIES = {
