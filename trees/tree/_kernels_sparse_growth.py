@@ -28,6 +28,8 @@ from ._kernels_criteria import gain, score_from_proxy, weight, weighted_improvem
 from ._kernels_growth import (
     LIMIT_MAX_SPLITS,
     N_LIMITS,
+    SEARCH_N_ALLOWED,
+    SEARCH_VISIT,
     WEIGHT_MIN_LEAF,
     WEIGHT_TOTAL,
     _first_capacity,
@@ -87,9 +89,9 @@ _drawn_sparse_order_when = only_when(drawn_sparse_order)
 @njit(**_JIT)
 def _best_sparse_split(buckets, stats, node, settings, visit, n_visit, scratch):
     """The best split of ``node``, ``(count, parent statistics)``, among the features
-    ``visit[:n_visit]``, from its values bucketed by feature (``buckets``: ``(offsets,
-    values, rows)`` of ``_kernels_sparse_search.node_columns``; the first best in the visiting
-    order wins). ``scratch`` is ``(spare_values, spare_rows, left, zeros, feature_left,
+    ``visit[:n_visit]``, from their values in ``buckets`` (``(starts, lengths, values,
+    rows)``, ``_kernels_sparse_search.node_columns``; the first best in the visiting order
+    wins). ``scratch`` is ``(spare_values, spare_rows, left, zeros, feature_left,
     best_left)``.
 
     Returns
@@ -100,7 +102,7 @@ def _best_sparse_split(buckets, stats, node, settings, visit, n_visit, scratch):
     n_left : int
     threshold : float
     """
-    offsets, values, gathered_rows = buckets
+    starts, lengths, values, gathered_rows = buckets
     count, parent = node
     crit = settings[SETTING_CRIT]
     rules = (crit, settings[SETTING_MIN_LEAF], settings[SETTING_MIN_WEIGHT])
@@ -108,7 +110,7 @@ def _best_sparse_split(buckets, stats, node, settings, visit, n_visit, scratch):
     best_key, best_f, best_n_left, best_threshold = -np.inf, -1, 0, np.nan
     for j in range(n_visit):
         f = visit[j]
-        first, m = offsets[f], offsets[f + 1] - offsets[f]
+        first, m = starts[f], lengths[f]
         if m == 0:
             continue  # every value of the node an implicit zero: constant
         feature_values, feature_rows = values[first : first + m], gathered_rows[first : first + m]
@@ -126,42 +128,41 @@ def _best_sparse_split(buckets, stats, node, settings, visit, n_visit, scratch):
 
 
 @njit(**_JIT)
-def _best_search(buckets, stats, node, search, scratch, segment):
+def _best_search(source, buckets, stats, node, search, scratch):
     """A node's best split (:func:`_best_sparse_split`) among its features drawn as the dense
     growth draws them (``_kernels_sparse_search.drawn_sparse_order``), or all of them;
     :func:`sparse_search`'s arguments."""
     settings, _, _, bit_generator, draw, tie_random, n_allowed, visit = search
-    drawing = ((buckets[0], buckets[1]), node[0], bit_generator, tie_random, n_allowed, visit)
+    start, count, parent = node
+    drawing = (source, (start, count), bit_generator, tie_random, n_allowed, visit, buckets)
     n_visit = _drawn_sparse_order_when(draw, drawing, np.int64(-1))
     if n_visit < 0:  # no draw: every feature, in index order
         for f in range(visit.shape[0]):
             visit[f] = f
         n_visit = visit.shape[0]
-    return _best_sparse_split(
-        buckets, stats, node, settings, visit, n_visit,
-        (scratch[4], scratch[5], scratch[6], scratch[7], scratch[8], scratch[9]),
-    )  # fmt: skip
+    return _best_sparse_split(buckets, stats, (count, parent), settings, visit, n_visit,
+                              scratch[4:])  # fmt: skip
 
 
 @njit(**_JIT)
-def _random_search(buckets, stats, node, search, scratch, segment):
+def _random_search(source, buckets, stats, node, search, scratch):
     """A node's random split (``_kernels_sparse_search.random_sparse_split``) in the dense
     growth's visiting order of random splits (``_kernels_search.visiting_order``, which draws
     from the same generator); :func:`sparse_search`'s arguments."""
     settings, _, _, bit_generator, draw, tie_random, n_allowed, visit = search
-    rows, start = segment
+    start, count, _ = node
     # No dense rows: ``visiting_order`` reads them only for the best splits' draws.
-    n_allowed = visiting_order(np.empty((0, 0)), rows, start, node[0], bit_generator, draw,
+    n_allowed = visiting_order(np.empty((0, 0)), source[2], start, count, bit_generator, draw,
                                tie_random, n_allowed, visit, True)  # fmt: skip
     rules = (settings[SETTING_CRIT], settings[SETTING_MIN_LEAF], settings[SETTING_MIN_WEIGHT])
-    return random_sparse_split(buckets, stats, node, rules, visit, n_allowed,
+    return random_sparse_split(source, buckets, stats, node, rules, visit, n_allowed,
                                (scratch[6], scratch[9]), bit_generator)  # fmt: skip
 
 
 def sparse_search(random, arguments):
     """The split of one node by the search of its plan: random thresholds when ``random``
     (:func:`_random_search`), the best threshold otherwise (:func:`_best_search`);
-    ``arguments`` is ``(buckets, stats, node, search, scratch, (rows, start))``. Compiled
+    ``arguments`` is ``(source, buckets, stats, node, search, scratch)``. Compiled
     with the plan's literal ``random``, only that search is compiled (``_kernels_plan``)."""
     return _random_search(*arguments) if random else _best_search(*arguments)
 
@@ -183,17 +184,20 @@ def _evaluate_sparse(sparse, store, node, search, scratch):
 
     ``sparse`` is ``(csc, csr, rows, where, stats)``; ``search`` ``(settings, limits,
     weights, bit_generator, draw, tie_random, n_allowed, visit)``, as the dense growth's;
-    ``scratch`` ``(offsets, cursor, values, rows)`` of the node's buckets
+    ``scratch`` ``(starts, lengths, values, rows)`` of the node's buckets
     (``_kernels_sparse_search.node_columns``) then :func:`_best_sparse_split`'s.
     """
     ints, floats, node_stats, _ = store
-    settings, limits, weights, bit_generator, draw, tie_random, n_allowed, visit = search
+    settings, limits, weights = search[0], search[1], search[2]
     start, count = ints[node, START], ints[node, N_SAMPLES]
-    _, csr, rows, _, stats = sparse
-    offsets, cursor, values, gathered_rows = scratch[0], scratch[1], scratch[2], scratch[3]
-    node_columns(csr, rows, (start, count), offsets, cursor, (values, gathered_rows))
-    arguments = ((offsets, values, gathered_rows), stats, (count, node_stats[node]), search,
-                 scratch, (rows, start))  # fmt: skip
+    csc, csr, rows, where, stats = sparse
+    buckets = scratch[:4]
+    # Every feature visited: the node's values bucketed at once; a subset: read by column.
+    bucketed = search[SEARCH_N_ALLOWED] >= search[SEARCH_VISIT].shape[0]
+    if bucketed:
+        node_columns(csr, rows, (start, count), buckets)
+    source = (bucketed, csc, rows, where)
+    arguments = (source, buckets, stats, (start, count, node_stats[node]), search, scratch)
     f, score, g, n_left, threshold = sparse_search(settings[SETTING_RANDOM], arguments)
     ints[node, CHOICE_FEATURE] = f
     if f < 0:
@@ -350,7 +354,7 @@ def _scratch(csc, n_features, n_held, n_rows, n_stats):
     for f in range(n_features):
         most = max(most, indptr[f + 1] - indptr[f])
     nnz = indptr[n_features]
-    search = (np.empty(n_features + 1, np.int64), np.empty(n_features, np.int64), np.empty(nnz),
+    search = (np.empty(n_features, np.int64), np.empty(n_features, np.int64), np.empty(nnz),
               np.empty(nnz, np.int64), np.empty(most), np.empty(most, np.int64),
               np.empty(n_stats), np.empty(n_stats), np.empty(n_stats), np.empty(n_stats))  # fmt: skip
     split = (np.empty(most), np.empty(most, np.int64), np.empty(n_held, np.int64),

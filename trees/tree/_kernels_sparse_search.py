@@ -48,6 +48,7 @@ from ._kernels_uniform import uniform, uniforms
 __all__ = [
     "column_in_node",
     "drawn_sparse_order",
+    "feature_in_node",
     "node_columns",
     "partition_by_threshold",
     "random_sparse_split",
@@ -62,40 +63,65 @@ _INSERTION_SORT_MAX = 16
 
 
 @njit(**_JIT)
-def node_columns(csr, rows, node, offsets, cursor, gathered):
+def node_columns(csr, rows, node, buckets):
     """Bucket the stored non-zero values of a node's rows by feature (module docstring).
 
-    ``csr`` is ``(indptr, indices, data)`` of the matrix by rows, ``node`` ``(start, count)``;
-    ``offsets`` (``n_features + 1``) receives where each feature's bucket starts in
-    ``gathered``, ``(values, rows)``, its values and their rows, in row order; ``cursor``
-    (``n_features``) is scratch.
+    ``csr`` is ``(indptr, indices, data)`` of the matrix by rows, ``node`` ``(start, count)``,
+    ``buckets`` ``(starts, lengths, values, rows)``: feature ``f``'s values and their rows
+    are ``values[starts[f]:starts[f] + lengths[f]]`` and the same of ``rows``, in row order.
     """
     indptr, indices, data = csr
     start, count = node
-    values, gathered_rows = gathered
-    offsets[:] = 0
+    starts, lengths, values, gathered_rows = buckets
+    lengths[:] = 0
     for i in range(start, start + count):
         row = rows[0, i]
         for k in range(indptr[row], indptr[row + 1]):
             if data[k] != 0.0:
-                offsets[indices[k] + 1] += 1
-    for f in range(cursor.shape[0]):
-        offsets[f + 1] += offsets[f]
-        cursor[f] = offsets[f]
+                lengths[indices[k]] += 1
+    total = 0
+    for f in range(lengths.shape[0]):
+        starts[f] = total
+        total += lengths[f]
+        lengths[f] = 0  # counted again as the values are placed
     for i in range(start, start + count):
         row = rows[0, i]
         for k in range(indptr[row], indptr[row + 1]):
             if data[k] != 0.0:
                 f = indices[k]
-                values[cursor[f]], gathered_rows[cursor[f]] = data[k], row
-                cursor[f] += 1
+                at = starts[f] + lengths[f]
+                values[at], gathered_rows[at] = data[k], row
+                lengths[f] += 1
+
+
+@njit(**_INLINE)
+def _first_at_least(indices, lo, hi, row):
+    """The first position in ``indices[lo:hi]`` (sorted) holding ``row`` or more (``hi``:
+    none), found by galloping from ``lo``: ``log`` of the distance, not of the length."""
+    step, end = 1, lo
+    while end < hi and indices[end] < row:
+        lo = end + 1
+        end = lo + step
+        step *= 2
+    end = min(end, hi)
+    while lo < end:
+        mid = (lo + end) >> 1
+        if indices[mid] < row:
+            lo = mid + 1
+        else:
+            end = mid
+    return lo
 
 
 @njit(**_JIT)
-def column_in_node(csc, f, where, node, gathered):
+def column_in_node(csc, f, rows, where, node, gathered):
     """The node's stored non-zero values of feature ``f`` and their rows (``gathered``,
-    ``(values, rows)``), read from the column's stored entries through ``where``; ``csc`` is
-    ``(indptr, indices, data)``, ``node`` ``(start, count)``.
+    ``(values, rows)``), in row order, from the column's stored entries: each node row
+    searched among them by galloping (the node's rows and the column's indices are both
+    sorted), or every entry kept when ``where`` puts its row in the node, whichever reads
+    fewer (``count * (1 + 2 log2(1 + nnz / count))`` against ``nnz``: scikit-learn's two
+    ways, its switch written for sorted rows and a galloping search); ``csc`` is ``(indptr,
+    indices, data)``, ``node`` ``(start, count)``.
 
     Returns
     -------
@@ -105,14 +131,46 @@ def column_in_node(csc, f, where, node, gathered):
     indptr, indices, data = csc
     start, count = node
     values, gathered_rows = gathered
-    end, m = start + count, 0
-    for k in range(indptr[f], indptr[f + 1]):
+    lo, hi = indptr[f], indptr[f + 1]
+    nnz, m = hi - lo, 0
+    if nnz == 0 or count == 0:
+        return 0
+    if count * (1.0 + 2.0 * np.log2(1.0 + nnz / count)) < nnz:
+        k = lo
+        for i in range(start, start + count):
+            row = rows[0, i]
+            k = _first_at_least(indices, k, hi, row)
+            if k >= hi:
+                break
+            if indices[k] == row:
+                if data[k] != 0.0:
+                    values[m], gathered_rows[m] = data[k], row
+                    m += 1
+                k += 1
+        return m
+    end = start + count
+    for k in range(lo, hi):
         row = indices[k]
         p = where[row]
         if p >= start and p < end and data[k] != 0.0:
             values[m], gathered_rows[m] = data[k], row
             m += 1
     return m
+
+
+@njit(**_JIT)
+def feature_in_node(source, node, f, buckets, at):
+    """Where feature ``f``'s stored values in a node are: ``(first, m)`` in ``buckets``'
+    values and rows. ``source`` is ``(bucketed, csc, rows, where)``: with ``bucketed`` the
+    node's buckets hold them (:func:`node_columns`); otherwise they are read from the column
+    (:func:`column_in_node`) into the buckets' room from ``at``."""
+    bucketed, csc, rows, where = source
+    starts, lengths, values, gathered_rows = buckets
+    if bucketed:
+        return starts[f], lengths[f]
+    m = column_in_node(csc, f, rows, where, node, (values[at:], gathered_rows[at:]))
+    starts[f], lengths[f] = at, m
+    return at, m
 
 
 @njit(**_JIT)
@@ -226,38 +284,38 @@ def _constant_in_node(gathered, count):
 
 
 @njit(**_JIT)
-def drawn_sparse_order(buckets, count, bit_generator, tie_random, n_allowed, order):
+def drawn_sparse_order(source, node, bit_generator, tie_random, n_allowed, order, buckets):
     """``_kernels_search.visiting_order``'s drawn feature subset and order of a node, its
-    features' constancy read from their buckets (:func:`node_columns`).
+    features' constancy read from their stored values (:func:`feature_in_node`, which leaves
+    the visited features' values in ``buckets``).
 
     The dense draw gives each feature a key from ``bit_generator`` (``n_features`` draws, the
     same here), adds 1 to a constant feature's, and visits the ``n_allowed`` smallest keys, in
     key order (``tie_random``) or index order. A constant feature offers no candidate, so the
     search's result depends only on the non-constant features it visits: the first
     ``n_allowed`` non-constant ones in key order. They are found walking the keys in order,
-    asking each feature's constancy only until that many are found (at a large node, the
-    first ``n_allowed``): the dense search's choice, to the bit (keys tie with probability 0).
-
-    ``buckets`` is ``(offsets, values)`` of :func:`node_columns`.
+    reading features only until that many are found (at a large node, the first
+    ``n_allowed``, as scikit-learn's splitter reads only the features it draws): the dense
+    search's choice, to the bit (keys tie with probability 0). ``node`` is ``(start, count)``.
 
     Returns
     -------
     int
         How many features of ``order`` to visit.
     """
-    offsets, values = buckets
     n_features = order.shape[0]
     keys = uniforms(bit_generator, n_features)
     by_key = np.argsort(keys)
-    n_visit = 0
+    n_visit, at = 0, 0
     for i in range(n_features):
         if n_visit == n_allowed:
             break
         f = by_key[i]
-        first, m = offsets[f], offsets[f + 1] - offsets[f]
-        if not _constant_in_node((values[first : first + m], m), count):
+        first, m = feature_in_node(source, node, f, buckets, at)
+        if not _constant_in_node((buckets[2][first : first + m], m), node[1]):
             order[n_visit] = f
             n_visit += 1
+            at += m  # kept for the search
     if not tie_random:
         order[:n_visit].sort()
     return n_visit
@@ -302,16 +360,18 @@ def _left_of_drawn_threshold(gathered, stats, node, threshold, left):
 
 
 @njit(**_JIT)
-def random_sparse_split(buckets, stats, node, settings, visit, n_allowed, scratch, bit_generator):
+def random_sparse_split(source, buckets, stats, node, settings, visit, n_allowed, scratch,
+                        bit_generator):  # fmt: skip
     """``_kernels_random.choose_random_split`` on a node's stored values (its buckets:
-    ``(offsets, values, rows)`` of :func:`node_columns`): the features in the visiting order,
+    :func:`node_columns`' or read feature by feature): the features in the visiting order,
     the constant ones skipped and not counted, until ``n_allowed`` others are visited; each
     draws one threshold uniformly in ``[lo, hi)`` of its values in the node (the implicit
     zeros' 0 among them), ``lo`` when the draw rounds onto ``hi``; the first best proxy wins.
     The same draws from ``bit_generator`` in the same order, so the same tree (no node has a
     missing value: no side is drawn for them).
 
-    ``node`` is ``(count, parent statistics)``, ``settings`` ``(crit, min_leaf,
+    ``source`` is :func:`feature_in_node`'s (each feature's values read when visited),
+    ``node`` ``(start, count, parent statistics)``, ``settings`` ``(crit, min_leaf,
     min_weight)``, ``scratch`` ``(left, best_left)``.
 
     Returns
@@ -323,8 +383,8 @@ def random_sparse_split(buckets, stats, node, settings, visit, n_allowed, scratc
     threshold : float
         The drawn threshold.
     """
-    offsets, values, gathered_rows = buckets
-    count, parent = node
+    values, gathered_rows = buckets[2], buckets[3]
+    start, count, parent = node
     crit, min_leaf, min_weight = settings
     left, best_left = scratch
     best_key, best_f, best_n_left, best_threshold = -np.inf, -1, 0, np.nan
@@ -333,7 +393,7 @@ def random_sparse_split(buckets, stats, node, settings, visit, n_allowed, scratc
         if visited >= n_allowed:
             break
         f = visit[j]
-        first, m = offsets[f], offsets[f + 1] - offsets[f]
+        first, m = feature_in_node(source, (start, count), f, buckets, 0)
         lo, hi = (0.0, 0.0) if m < count else (np.inf, -np.inf)
         for i in range(first, first + m):
             lo, hi = min(lo, values[i]), max(hi, values[i])
@@ -344,7 +404,7 @@ def random_sparse_split(buckets, stats, node, settings, visit, n_allowed, scratc
             threshold = lo
         visited += 1
         feature = (values[first : first + m], gathered_rows[first : first + m], m)
-        n_left = _left_of_drawn_threshold(feature, stats, node, threshold, left)
+        n_left = _left_of_drawn_threshold(feature, stats, (count, parent), threshold, left)
         if not children_allowed(left, parent, n_left, count, crit, min_leaf, min_weight):
             continue
         key = proxy(left, parent, crit)
@@ -377,7 +437,7 @@ def partition_by_threshold(data, node, cut, goes_left, spare_rows, sums):
     zeros_left = threshold >= 0.0  # an implicit zero's side
     for i in range(start, start + count):
         goes_left[rows[0, i]] = zeros_left
-    m = column_in_node(csc, feature, where, node, scratch)
+    m = column_in_node(csc, feature, rows, where, node, scratch)
     for i in range(m):
         goes_left[scratch[1][i]] = scratch[0][i] <= threshold
     left, right = sums
