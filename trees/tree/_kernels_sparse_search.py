@@ -284,6 +284,23 @@ def _constant_in_node(gathered, count):
 
 
 @njit(**_JIT)
+def _non_constant_in_order(source, node, by_key, n_allowed, order, buckets):
+    """Write in ``order`` the first ``n_allowed`` features of ``by_key`` not constant in the
+    node (fewer when ``by_key`` runs out), their values left in ``buckets``; how many."""
+    n_visit, at = 0, 0
+    for i in range(by_key.shape[0]):
+        if n_visit == n_allowed:
+            break
+        f = by_key[i]
+        first, m = feature_in_node(source, node, f, buckets, at)
+        if not _constant_in_node((buckets[2][first : first + m], m), node[1]):
+            order[n_visit] = f
+            n_visit += 1
+            at += m  # kept for the search
+    return n_visit
+
+
+@njit(**_JIT)
 def drawn_sparse_order(source, node, bit_generator, tie_random, n_allowed, order, buckets):
     """``_kernels_search.visiting_order``'s drawn feature subset and order of a node, its
     features' constancy read from their stored values (:func:`feature_in_node`, which leaves
@@ -296,7 +313,10 @@ def drawn_sparse_order(source, node, bit_generator, tie_random, n_allowed, order
     ``n_allowed`` non-constant ones in key order. They are found walking the keys in order,
     reading features only until that many are found (at a large node, the first
     ``n_allowed``, as scikit-learn's splitter reads only the features it draws): the dense
-    search's choice, to the bit (keys tie with probability 0). ``node`` is ``(start, count)``.
+    search's choice, to the bit (keys tie with probability 0). The walk first sorts only the
+    keys below ``(2 n_allowed + 16) / n_features`` (about that many: the keys are uniform), a
+    prefix of the whole order, and sorts every key only when that prefix runs out: a node
+    then sorts a few dozen keys, not ``n_features``. ``node`` is ``(start, count)``.
 
     Returns
     -------
@@ -305,17 +325,15 @@ def drawn_sparse_order(source, node, bit_generator, tie_random, n_allowed, order
     """
     n_features = order.shape[0]
     keys = uniforms(bit_generator, n_features)
-    by_key = np.argsort(keys)
-    n_visit, at = 0, 0
-    for i in range(n_features):
-        if n_visit == n_allowed:
-            break
-        f = by_key[i]
-        first, m = feature_in_node(source, node, f, buckets, at)
-        if not _constant_in_node((buckets[2][first : first + m], m), node[1]):
-            order[n_visit] = f
-            n_visit += 1
-            at += m  # kept for the search
+    limit = (2.0 * n_allowed + 16.0) / n_features
+    n_visit = -1
+    if limit < 1.0:
+        below = np.flatnonzero(keys < limit)
+        prefix = below[np.argsort(keys[below])]
+        n_visit = _non_constant_in_order(source, node, prefix, n_allowed, order, buckets)
+    if n_visit < n_allowed:  # the prefix ran out (or was the whole order): every key sorted
+        n_visit = _non_constant_in_order(source, node, np.argsort(keys), n_allowed, order,
+                                         buckets)  # fmt: skip
     if not tie_random:
         order[:n_visit].sort()
     return n_visit
