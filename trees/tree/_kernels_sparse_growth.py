@@ -24,6 +24,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
+from ._kernels_arrays import copy_into
 from ._kernels_criteria import gain, score_from_proxy, weight, weighted_improvement
 from ._kernels_growth import (
     LIMIT_MAX_SPLITS,
@@ -91,8 +92,8 @@ def _best_sparse_split(buckets, stats, node, settings, visit, n_visit, scratch):
     """The best split of ``node``, ``(count, parent statistics)``, among the features
     ``visit[:n_visit]``, from their values in ``buckets`` (``(starts, lengths, values,
     rows)``, ``_kernels_sparse_search.node_columns``; the first best in the visiting order
-    wins). ``scratch`` is ``(spare_values, spare_rows, left, zeros, feature_left,
-    best_left)``.
+    wins). ``scratch`` is ``(stack, left, zeros, feature_left, best_left)`` (``sort_pairs``'
+    stack, then statistics).
 
     Returns
     -------
@@ -106,7 +107,7 @@ def _best_sparse_split(buckets, stats, node, settings, visit, n_visit, scratch):
     count, parent = node
     crit = settings[SETTING_CRIT]
     rules = (crit, settings[SETTING_MIN_LEAF], settings[SETTING_MIN_WEIGHT])
-    spare_values, spare_rows, left, zeros, feature_left, best_left = scratch
+    stack, left, zeros, feature_left, best_left = scratch
     best_key, best_f, best_n_left, best_threshold = -np.inf, -1, 0, np.nan
     for j in range(n_visit):
         f = visit[j]
@@ -114,13 +115,13 @@ def _best_sparse_split(buckets, stats, node, settings, visit, n_visit, scratch):
         if m == 0:
             continue  # every value of the node an implicit zero: constant
         feature_values, feature_rows = values[first : first + m], gathered_rows[first : first + m]
-        sort_pairs(feature_values, feature_rows, m, spare_values, spare_rows)
+        sort_pairs(feature_values, feature_rows, m, stack)
         key, n_left, threshold = scan_feature(
             (feature_values, feature_rows, m), stats, node, rules, left, zeros, feature_left
         )
         if key > best_key:
             best_key, best_f, best_n_left, best_threshold = key, f, n_left, threshold
-            best_left[:] = feature_left
+            copy_into(best_left, feature_left)
     if best_f < 0:
         return -1, -np.inf, 0.0, 0, np.nan
     score = score_from_proxy(best_key, parent, crit)
@@ -156,7 +157,7 @@ def _random_search(source, buckets, stats, node, search, scratch):
                                tie_random, n_allowed, visit, True)  # fmt: skip
     rules = (settings[SETTING_CRIT], settings[SETTING_MIN_LEAF], settings[SETTING_MIN_WEIGHT])
     return random_sparse_split(source, buckets, stats, node, rules, visit, n_allowed,
-                               (scratch[6], scratch[9]), bit_generator)  # fmt: skip
+                               (scratch[5], scratch[8]), bit_generator)  # fmt: skip
 
 
 def sparse_search(random, arguments):
@@ -346,7 +347,7 @@ def grow_sparse(plan, rows, where, stats, matrix, targets, root_stats, settings,
 @njit(**_JIT)
 def _scratch(csc, n_features, n_held, n_rows, n_stats):
     """The growth's scratch: the search's (:func:`_evaluate_sparse`: the buckets, room for
-    every stored value, and a feature's spare pairs and statistics), the split's
+    every stored value, the sort's stack and statistics), the split's
     (:func:`_split_sparse`: a column's values in the node, spare rows, children's statistics,
     a flag per row) and the node rule's (empty: no absolute error)."""
     indptr = csc[0]
@@ -355,8 +356,8 @@ def _scratch(csc, n_features, n_held, n_rows, n_stats):
         most = max(most, indptr[f + 1] - indptr[f])
     nnz = indptr[n_features]
     search = (np.empty(n_features, np.int64), np.empty(n_features, np.int64), np.empty(nnz),
-              np.empty(nnz, np.int64), np.empty(most), np.empty(most, np.int64),
-              np.empty(n_stats), np.empty(n_stats), np.empty(n_stats), np.empty(n_stats))  # fmt: skip
+              np.empty(nnz, np.int64), np.empty(128, np.int64), np.empty(n_stats),
+              np.empty(n_stats), np.empty(n_stats), np.empty(n_stats))  # fmt: skip
     split = (np.empty(most), np.empty(most, np.int64), np.empty(n_held, np.int64),
              np.empty(n_stats), np.empty(n_stats), np.zeros(n_rows, np.bool_))  # fmt: skip
     return search, split, (np.empty(0, np.int64), np.empty(0))

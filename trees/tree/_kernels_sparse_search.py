@@ -1,7 +1,8 @@
-"""Compiled split search on the stored values of a CSC matrix (a sparse fit's search).
+"""Compiled split search on the stored values of a sparse matrix (a sparse fit's search).
 
-scikit-learn's ``BestSparseSplitter`` (``sklearn/tree/_splitter.pyx``), written so that the
-trees are the dense search's (``_kernels_search``) to the bit:
+scikit-learn's ``BestSparseSplitter`` and ``RandomSparseSplitter``
+(``sklearn/tree/_splitter.pyx``), written so that the trees are the dense searches'
+(``_kernels_search``, ``_kernels_random``) to the bit:
 
 * **Layout.** A node owns the segment ``[start, start + count)`` of one row order, ``rows[0]``
   (the one-row layout of random splits, ``_splitter.search_layout``), in increasing row id:
@@ -15,8 +16,10 @@ trees are the dense search's (``_kernels_search``) to the bit:
   same matrix (each row's stored entries) and their entries bucketed by feature (a counting
   sort): ``count`` rows' stored values plus ``n_features`` steps for the whole node, every
   feature's values at once. A level of the tree then costs the matrix's stored values once,
-  where scikit-learn's costs up to ``n_features`` columns per node. A split reads the chosen
-  column's stored entries once (:func:`partition_by_threshold`, through ``where``).
+  where scikit-learn's costs up to ``n_features`` columns per node. That is for a node that
+  visits every feature; a node that visits a few (``max_features``: a forest's) reads each
+  from its column when it visits it (:func:`column_in_node`: scikit-learn's two ways), so it
+  reads only those. A split reads the chosen column once (:func:`partition_by_threshold`).
 * **Sorting.** A feature's gathered non-zero values are sorted with their rows
   (:func:`sort_pairs`); a stored zero counts as an implicit one.
 * **Scanning** (:func:`scan_feature`). The node's values of a feature in increasing order are
@@ -173,25 +176,60 @@ def feature_in_node(source, node, f, buckets, at):
     return at, m
 
 
+@njit(**_INLINE)
+def _swap(values, rows, i, j):
+    values[i], values[j] = values[j], values[i]
+    rows[i], rows[j] = rows[j], rows[i]
+
+
+@njit(**_INLINE)
+def _insertion_sort(values, rows, lo, hi):
+    for i in range(lo + 1, hi):
+        v, r = values[i], rows[i]
+        j = i - 1
+        while j >= lo and values[j] > v:
+            values[j + 1], rows[j + 1] = values[j], rows[j]
+            j -= 1
+        values[j + 1], rows[j + 1] = v, r
+
+
 @njit(**_JIT)
-def sort_pairs(values, rows, m, spare_values, spare_rows):
-    """Sort ``values[:m]`` increasingly, ``rows[:m]`` along (by insertion when short, else
-    through a stable ``argsort`` and the spare arrays). Ties keep their row order; no sum
-    depends on it (module docstring)."""
-    if m <= _INSERTION_SORT_MAX:
-        for i in range(1, m):
-            v, r = values[i], rows[i]
-            j = i - 1
-            while j >= 0 and values[j] > v:
-                values[j + 1], rows[j + 1] = values[j], rows[j]
-                j -= 1
-            values[j + 1], rows[j + 1] = v, r
-        return
-    order = np.argsort(values[:m], kind="mergesort")
-    for i in range(m):
-        spare_values[i], spare_rows[i] = values[order[i]], rows[order[i]]
-    for i in range(m):
-        values[i], rows[i] = spare_values[i], spare_rows[i]
+def sort_pairs(values, rows, m, stack):
+    """Sort ``values[:m]`` increasingly, ``rows[:m]`` along, in place: a quicksort (median of
+    three, three-way partition, so runs of equal values cost one pass) on runs longer than
+    :data:`_INSERTION_SORT_MAX`, insertion below, as scikit-learn's ``sort`` of a feature's
+    values; no allocation (the sort of each feature of each node). The order of equal values
+    is unspecified; no sum depends on it (module docstring). ``stack`` (int64, 128 entries)
+    holds the runs left to sort: the longer side waits, so at most ``log2(m)`` of them."""
+    lo, hi, top = 0, m, 0
+    while True:
+        while hi - lo > _INSERTION_SORT_MAX:
+            a, b, c = values[lo], values[(lo + hi) >> 1], values[hi - 1]
+            pivot = max(min(a, b), min(max(a, b), c))  # the median of the three
+            below, i, above = lo, lo, hi
+            while i < above:  # [lo, below) < pivot, [below, i) == pivot, [above, hi) > pivot
+                v = values[i]
+                if v < pivot:
+                    _swap(values, rows, below, i)
+                    below += 1
+                    i += 1
+                elif v > pivot:
+                    above -= 1
+                    _swap(values, rows, i, above)
+                else:
+                    i += 1
+            if below - lo < hi - above:
+                stack[top], stack[top + 1] = above, hi
+                hi = below
+            else:
+                stack[top], stack[top + 1] = lo, below
+                lo = above
+            top += 2
+        _insertion_sort(values, rows, lo, hi)
+        if top == 0:
+            return
+        top -= 2
+        lo, hi = stack[top], stack[top + 1]
 
 
 @njit(**_INLINE)
@@ -236,7 +274,7 @@ def scan_feature(gathered, stats, node, settings, left, zeros, best_left):
     n_stats = stats.shape[1]
     n_zeros = count - m
     has_zeros = np.int64(n_zeros > 0)
-    zeros[:] = parent
+    copy_into(zeros, parent)
     n_negative = 0
     for i in range(m):
         n_negative += values[i] < 0.0
@@ -268,7 +306,7 @@ def scan_feature(gathered, stats, node, settings, left, zeros, best_left):
         value = proxy(left, parent, crit)
         if value > key:
             key, best_n_left, threshold = value, n_left, threshold_between(x, next_x)
-            best_left[:] = left
+            copy_into(best_left, left)
     return key, best_n_left, threshold
 
 
