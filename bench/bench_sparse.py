@@ -10,13 +10,15 @@ beyond the noise and the trees stay of a size that both libraries grow in second
 * A tree (``max_depth=12``) fitted on the CSC matrix, then ``predict_proba`` on the CSR one.
 * A forest of 20 trees (``max_features="sqrt"``, ``max_depth=12``, ``n_jobs=2`` on both sides),
   fitted on CSC and predicting on CSR.
-* The same tree fitted on the CSR matrix (scikit-learn converts it to CSC; the lab grows on
-  the dense rows from any format, ``trees.tree._sparse``).
+* The same tree fitted on the CSR matrix (both libraries convert it to CSC; the lab makes
+  the CSR arrays too, ``trees.tree._sparse_growth``).
 
-scikit-learn's search runs over the stored values (``BestSparseSplitter``); the lab grows on
-the dense rows made once, which the timings include (``trees/tree/_sparse.py`` says why and
-what it costs in memory). Times are medians of runs interleaved with scikit-learn's;
-ratios are project / scikit-learn, the target is 1.0 or less.
+Both searches run over the stored values, never the dense matrix: scikit-learn's
+``BestSparseSplitter`` extracts a node's values column by column, the lab's buckets a node's
+rows' stored values by feature in one pass over their CSR entries
+(``trees/tree/_kernels_sparse_search.py``); a forest grows its trees one call each, in
+threads. Times are medians of runs interleaved with scikit-learn's; ratios are project /
+scikit-learn, the target is 1.0 or less.
 """
 
 import argparse

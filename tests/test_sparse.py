@@ -1,16 +1,23 @@
 """Sparse rows (CSR, CSC, COO; float32 and float64) in the trees and forests (``trees.tree._sparse``).
 
-A sparse fit grows the dense fit's tree; sparse rows are predicted, applied and followed
+A sparse fit grows the dense fit's tree: on the CSC matrix itself where the sparse growth
+serves the settings (``_kernels_sparse_growth``; the tests check which path each fit took),
+on its dense rows otherwise; sparse rows are predicted, applied and followed
 (``decision_path``) as their dense matrix, under every threshold test, without being made
 dense (``_kernels_sparse_walk``).
 """
+
+import tracemalloc
 
 import numpy as np
 import pytest
 from scipy import sparse
 
 import trees
+from trees.ensemble import _forest
+from trees.tree import _kernels_entries, _sparse_growth, _validation
 from trees.tree._sparse import csr_arrays, is_sparse
+from trees.tree._warmup import plan_of
 
 FORMATS = (sparse.csr_matrix, sparse.csc_matrix, sparse.coo_matrix, sparse.csr_array)
 TREE_FIELDS = ("feature", "threshold", "left", "right", "value", "n_samples", "impurity")
@@ -35,6 +42,30 @@ def data():
         "classes": (signal + rng.normal(scale=0.3, size=X.shape[0]) > 0).astype(int),
         "values": np.exp(signal) + rng.uniform(size=X.shape[0]),  # positive: Poisson too
     }
+
+
+@pytest.fixture
+def paths(monkeypatch):
+    """The plans the sparse growth was asked for (``"csc"``) and the sparse matrices made
+    dense to grow on (``"dense"``), in the order the fits asked."""
+    taken = []
+    entry, dense_trees, dense_forests = (
+        _sparse_growth.sparse_growth_kernel,
+        _validation.dense_fit_rows,
+        _forest.dense_fit_rows,
+    )
+
+    def spy(name, function):
+        def called(*args):
+            taken.append(name)
+            return function(*args)
+
+        return called
+
+    monkeypatch.setattr(_sparse_growth, "sparse_growth_kernel", spy("csc", entry))
+    monkeypatch.setattr(_validation, "dense_fit_rows", spy("dense", dense_trees))
+    monkeypatch.setattr(_forest, "dense_fit_rows", spy("dense", dense_forests))
+    return taken
 
 
 def assert_same_tree(ours, reference):
@@ -75,54 +106,160 @@ def assert_same_answers(sparse_fitted, dense_fitted, X, conditionings):
                 assert (path != reference).nnz == 0
 
 
-def _check_criterion(estimator_class, criterion, splitter, X, y):
-    settings = {"criterion": criterion, "splitter": splitter, "random_state": 0}
-    dense = estimator_class(**settings).fit(X, y)
+def _check_criterion(estimator_class, settings, X, y, paths, fit_kwargs=None):
+    """The trees of every sparse format and precision are the dense fit's, each grown on the
+    CSC matrix (a classifier's best splits: ``_sparse.csc_fit_supported``) or on the dense
+    rows, as ``paths`` records."""
+    settings = {"random_state": 0, **settings}
+    fit_kwargs = fit_kwargs or {}
+    dense = estimator_class(**settings).fit(X, y, **fit_kwargs)
+    expected = "csc" if _on_csc(estimator_class(**settings), fit_kwargs) else "dense"
     for made in FORMATS:
         for dtype in (np.float32, np.float64):
-            fitted = estimator_class(**settings).fit(made(X.astype(dtype)), y)
+            paths.clear()
+            fitted = estimator_class(**settings).fit(made(X.astype(dtype)), y, **fit_kwargs)
+            assert paths == [expected]
             reference = (
                 dense
                 if dtype is np.float64
-                else estimator_class(**settings).fit(X.astype(dtype), y)
+                else estimator_class(**settings).fit(X.astype(dtype), y, **fit_kwargs)
             )
             assert_same_tree(fitted, reference)
     assert_same_answers(fitted, dense, X, ("<=", "<", "average"))
 
 
-@pytest.mark.parametrize("splitter", ["best", "random"])
-def test_default_criteria_grow_the_dense_trees(data, splitter):
-    _check_criterion(trees.DecisionTreeClassifier, "gini", splitter, data["X"], data["classes"])
-    _check_criterion(
-        trees.DecisionTreeRegressor, "squared_error", splitter, data["X"], data["values"]
+def _on_csc(estimator, fit_kwargs):
+    """Whether ``estimator``'s sparse fit grows on the CSC matrix: a classifier without
+    fractional weights (the settings these tests use)."""
+    weights = fit_kwargs.get("sample_weight")
+    integer_weights = weights is None or np.array_equal(weights, np.round(weights))
+    return (
+        isinstance(estimator, trees.DecisionTreeClassifier)
+        and estimator.class_weight is None
+        and integer_weights
     )
+
+
+@pytest.mark.parametrize("splitter", ["best", "random"])
+def test_default_criteria_grow_the_dense_trees(data, splitter, paths):
+    X = data["X"]
+    settings = {"criterion": "gini", "splitter": splitter}
+    _check_criterion(trees.DecisionTreeClassifier, settings, X, data["classes"], paths)
+    settings = {"criterion": "squared_error", "splitter": splitter}
+    _check_criterion(trees.DecisionTreeRegressor, settings, X, data["values"], paths)
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"max_features": "sqrt"},  # each node draws its features (the generator's draws)
+        {"tie_break": "random", "max_depth": 4},
+        {"max_leaf_nodes": 7},  # best-first
+        {"min_samples_leaf": 9, "min_weight_fraction_leaf": 0.05, "max_depth": 5},
+        {"min_impurity_decrease": 0.01, "criterion": "misclassification"},
+        {"splitter": "random", "max_features": 2},  # a permutation drawn, then thresholds
+        {"splitter": "random", "max_leaf_nodes": 9, "min_samples_leaf": 3},
+    ],
+)
+def test_the_csc_growth_grows_the_dense_tree_under_every_rule(data, settings, paths):
+    _check_criterion(trees.DecisionTreeClassifier, settings, data["X"], data["classes"], paths)
+
+
+def test_weights_choose_the_path_and_the_trees_stay_the_dense_ones(data, paths):
+    """Integer weights grow on the CSC matrix (their sums are exact in any order), fractional
+    ones and class weights on the dense rows (``_sparse.csc_fit_supported``)."""
+    X, y = data["X"], data["classes"]
+    counts = np.random.default_rng(2).integers(0, 4, size=y.shape[0]).astype(float)
+    _check_criterion(trees.DecisionTreeClassifier, {}, X, y, paths, {"sample_weight": counts})
+    _check_criterion(trees.DecisionTreeClassifier, {}, X, y, paths, {"sample_weight": counts + 0.5})
+    _check_criterion(trees.DecisionTreeClassifier, {"class_weight": "balanced"}, X, y, paths)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("splitter", ["best", "random"])
-@pytest.mark.parametrize("criterion", ["entropy", "misclassification", "chi2", "log_loss"])
-def test_every_classification_criterion_grows_the_dense_tree(data, criterion, splitter):
+@pytest.mark.parametrize(
+    "criterion",
+    ["entropy", "misclassification", "chi2", "log_loss", "report_chi2", "report_misclassification"],
+)
+def test_every_classification_criterion_grows_the_dense_tree(data, criterion, splitter, paths):
     X, y = data["X"], data["classes"]
-    _check_criterion(trees.DecisionTreeClassifier, criterion, splitter, X, y)
+    settings = {"criterion": criterion, "splitter": splitter}
+    _check_criterion(trees.DecisionTreeClassifier, settings, X, y, paths)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("splitter", ["best", "random"])
 @pytest.mark.parametrize("criterion", ["friedman_mse", "poisson", "absolute_error"])
-def test_every_regression_criterion_grows_the_dense_tree(data, criterion, splitter):
+def test_every_regression_criterion_grows_the_dense_tree(data, criterion, splitter, paths):
     X, y = data["X"], data["values"]
-    _check_criterion(trees.DecisionTreeRegressor, criterion, splitter, X, y)
+    settings = {"criterion": criterion, "splitter": splitter}
+    _check_criterion(trees.DecisionTreeRegressor, settings, X, y, paths)
 
 
-@pytest.mark.parametrize("forest_class", [trees.RandomForestClassifier, trees.ExtraTreesRegressor])
+def test_a_sparse_fit_asks_for_its_own_plan_and_a_dense_fit_for_no_other(data, monkeypatch):
+    """The kernels' preparer (``_kernels_entries.set_kernel_preparer``, as if this machine had
+    compiled none) is asked for the sparse plan by a sparse fit, for the dense one by a dense
+    fit, and for nothing more."""
+    calls, previous = [], list(_kernels_entries._PREPARER)
+    monkeypatch.setattr(_kernels_entries, "compiled", lambda entry: False)
+    for factory in (_kernels_entries.growth_kernel, _kernels_entries.sparse_growth_kernel):
+        factory.cache_clear()
+    _kernels_entries.set_kernel_preparer(lambda kind, plan: calls.append((kind, plan)))
+    try:
+        X, y = data["X"], data["classes"]
+        trees.DecisionTreeClassifier(random_state=0).fit(sparse.csc_matrix(X), y)
+        trees.DecisionTreeClassifier(random_state=0).fit(X, y)
+    finally:
+        _kernels_entries.set_kernel_preparer(previous[0] if previous else None)
+        for factory in (_kernels_entries.growth_kernel, _kernels_entries.sparse_growth_kernel):
+            factory.cache_clear()
+    assert calls == [("sparse", plan_of("gini")), ("grow", plan_of("gini"))]
+
+
+def test_a_sparse_fit_makes_no_dense_matrix(paths):
+    """A fit on a CSC matrix of 20,000 x 2,000 (0.2% stored) allocates far less than its dense
+    matrix (320 MB of float64; the dense search's layout would add half as much again): its
+    peak, as numpy's allocations count it, stays under a twentieth of it."""
+    n_rows, n_features = 20_000, 2_000
+    rng = np.random.default_rng(0)
+    X = sparse.random(n_rows, n_features, density=0.002, format="csc", random_state=rng)
+    y = (np.asarray(X[:, :5].sum(axis=1)).ravel() > 0.1).astype(int)
+    trees.DecisionTreeClassifier(max_depth=2, random_state=0).fit(X[:200], y[:200])  # compiled
+    paths.clear()
+    tracemalloc.start()
+    try:
+        fitted = trees.DecisionTreeClassifier(max_depth=6, random_state=0).fit(X, y)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert paths == ["csc"]
+    assert fitted.tree_.node_count > 1
+    assert peak < n_rows * n_features * 8 / 20
+
+
+@pytest.mark.parametrize(
+    ("forest_class", "extra", "path"),
+    [
+        (trees.RandomForestClassifier, {}, "csc"),  # a tree per call of the sparse growth
+        (trees.RandomForestClassifier, {"max_samples": 0.5, "oob_score": True}, "csc"),
+        (trees.RandomForestClassifier, {"class_weight": "balanced_subsample"}, "dense"),
+        (trees.ExtraTreesClassifier, {}, "csc"),
+        (trees.ExtraTreesRegressor, {}, "dense"),
+    ],
+)
 @pytest.mark.parametrize("threshold_dtype", ["float64", "float32"])
-def test_forests_grow_and_answer_as_dense(data, forest_class, threshold_dtype):
-    y = data["classes"] if forest_class is trees.RandomForestClassifier else data["values"]
+def test_forests_grow_and_answer_as_dense(data, forest_class, extra, path, threshold_dtype, paths):
+    classifier = forest_class is not trees.ExtraTreesRegressor
+    y = data["classes"] if classifier else data["values"]
     settings = {"n_estimators": 6, "random_state": 0, "threshold_dtype": threshold_dtype}
-    dense = forest_class(**settings).fit(data["X"], y)
-    fitted = forest_class(**settings).fit(sparse.csc_matrix(data["X"]), y)
+    dense = forest_class(**settings, **extra).fit(data["X"], y)
+    paths.clear()
+    fitted = forest_class(**settings, **extra).fit(sparse.csc_matrix(data["X"]), y)
+    assert set(paths) == {path}
     for ours, reference in zip(fitted.estimators_, dense.estimators_, strict=True):
         assert_same_tree(ours, reference)
+    if "oob_score" in extra:
+        assert fitted.oob_score_ == dense.oob_score_
     assert_same_answers(fitted, dense, data["X"], ("<=", "<", "average", "half"))
 
 

@@ -10,8 +10,8 @@ each node store into the tree's estimator.
 The trees are those each tree's own growth makes on its bootstrap sample
 (``_classes._forest_growth`` grown alone), to the bit: the same bootstrap
 draws, layouts, statistics, generators and growth loop. That per-tree path
-lives in the tests (``tests/forest_reference.py``), as the reference the
-batches are compared with. Under "balanced_subsample" each tree's
+(:func:`grow_per_tree`) is the tests' reference the batches are compared with
+(``tests/forest_reference.py``), and how a forest grows on a CSC matrix. Under "balanced_subsample" each tree's
 classes weigh what its own sample makes them weigh, so Python makes each
 tree's class factors, root and stopping rules (:func:`_class_inputs`) and the
 batch grows the trees. Batches run in threads, one per job (the compiled
@@ -29,9 +29,11 @@ from ..tree._kernels_arrays import kernel_array
 from ..tree._kernels_draws import draw_cdf
 from ..tree._kernels_entries import forest_kernel
 from ..tree._settings import regression_offset
+from ..tree._sparse import is_sparse
+from ..tree._sparse_growth import SparseFitRows
 from ._bootstrap import forest_tree_weights, subsample_weights
 
-__all__ = ["estimator_like", "grow_in_batches"]
+__all__ = ["estimator_like", "grow_in_batches", "grow_per_tree"]
 
 
 def estimator_like(template, **changes):
@@ -126,6 +128,37 @@ def grow_in_batches(forest, data, draws, params, template):
             trees.append(estimator._adopt_batch_tree(params, X.shape, float(totals[i]), names,
                                                      classes, tree))  # fmt: skip
     return trees
+
+
+def grow_per_tree(forest, data, draws, params, template):
+    """The fitted trees of ``forest``, each prepared and grown alone (:func:`grow_in_batches`'
+    arguments and result), in threads, one per job: its bootstrap weights
+    (``forest_tree_weights``), a copy of ``template`` with its seed, its growth
+    (``_classes._forest_growth``) grown and kept.
+
+    The trees the batches must give to the bit (``tests/forest_reference.py``), and how a
+    forest grows on a CSC matrix (``data``: ``(X, y, None)``), one call of the sparse growth
+    per tree (``tree._sparse_growth``): the batches' compiled loop over trees reads dense rows.
+    """
+    X, y, sorted_rows = data
+    if is_sparse(X):  # its arrays made once for every tree
+        X = SparseFitRows(X)
+    seeds, generator_seeds, n_draws, weights, classes_of = draws
+    names = getattr(forest, "feature_names_in_", None)
+
+    def grow_one(seed, generator_seed):
+        weight = forest_tree_weights(seed, X.shape[0], n_draws, weights, classes_of)
+        tree = estimator_like(template, random_state=seed)
+        growth = tree._forest_growth(X, y, weight, sorted_rows, params, names, generator_seed)
+        return tree._grow_and_keep(growth)
+
+    # The first tree alone: its plan's kernel is made (compiled, or loaded) once, not by every
+    # thread at once.
+    first = grow_one(seeds[0], int(generator_seeds[0]))
+    return [first] + Parallel(n_jobs=forest.n_jobs, prefer="threads")(
+        delayed(grow_one)(seed, int(generator_seed))
+        for seed, generator_seed in zip(seeds[1:], generator_seeds[1:], strict=True)
+    )
 
 
 def _shared_inputs(template, data, first_tree, params, names):

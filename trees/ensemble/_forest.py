@@ -55,7 +55,7 @@ from ..tree._operators import OPERATOR_CODES
 from ..tree._parallel import in_row_blocks
 from ..tree._params import get_params, tree_params_of
 from ..tree._settings import CLASS_WEIGHTS, check_sample_weight, class_weights
-from ..tree._sparse import forest_sum, is_sparse
+from ..tree._sparse import dense_fit_rows, forest_sum, is_sparse
 from ..tree._splitter import sort_features
 from ..tree._tree import pack_trees
 from ..tree._validation import (
@@ -63,9 +63,10 @@ from ..tree._validation import (
     check_dense_y,
     check_predict_rows,
     round_for_fit,
+    sparse_fit_rows,
     validated_fit_rows,
 )
-from ._batches import grow_in_batches
+from ._batches import grow_in_batches, grow_per_tree
 from ._bootstrap import bootstrap_indices, bootstrap_size
 from ._ensemble import EnsembleProtocol
 from ._multi_output import check_forest_outputs, grow_outputs
@@ -113,6 +114,13 @@ def _fit_signature(X, y, weights, classes):
     else:
         labels = tuple(np.asarray(classes).tolist())
     return (X.shape, labels, float(np.sum(y)), total)
+
+
+def _fit_rows(X, params):
+    """The training rows in the trees' precision: a sparse ``X`` stays sparse (its stored
+    values rounded), dense rows as the kernels take them."""
+    X = round_for_fit(X, params.threshold_dtype)
+    return X if is_sparse(X) else kernel_array(X)
 
 
 def tree_operators(n_estimators, conditioning):
@@ -292,22 +300,23 @@ class BaseForest(EnsembleProtocol, BaseEstimator):
                 stacklevel=3,
             )
             if self.oob_score and not hasattr(self, "oob_score_"):  # asked for only now
-                self._set_oob_score_and_attributes(
-                    kernel_array(round_for_fit(X, params.threshold_dtype)), y
-                )
+                self._set_oob_score_and_attributes(_fit_rows(X, params), y)
             return self
         generator = check_random_state(self.random_state)
         generator.randint(MAX_SEED, size=len(kept))  # the seeds of the trees kept
         seeds = generator.randint(MAX_SEED, size=n_more)
-        X = kernel_array(round_for_fit(X, params.threshold_dtype))
+        X = _fit_rows(X, params)
+        if is_sparse(X):  # grown on as it is where the sparse growth serves (``tree._sparse``)
+            X = dense_fit_rows(X) if subsample_classes else sparse_fit_rows(X, params, y, weights)
         # Sorted once for all trees (random splits read X unsorted: ``search_layout``); each
-        # tree keeps the orders of its rows and reads their values from X.
-        sorted_rows = sort_features(X) if params.splitter == "best" else None
+        # tree keeps the orders of its rows and reads their values from X. A CSC matrix: none.
+        sorted_rows = sort_features(X) if params.splitter == "best" and not is_sparse(X) else None
         template = params.estimator(self._tree_class)
         # Each tree's generator seed is the first draw of RandomState(its seed), as the tree's
         # own fit would draw it; all at once, in compiled code (``_draws``).
         draws = (seeds, generator_seeds(seeds), n_draws, weights, y if subsample_classes else None)
         grow = grow_outputs if self.n_outputs_ > 1 else grow_in_batches
+        grow = grow_per_tree if is_sparse(X) else grow
         grown = grow(self, (X, y, sorted_rows), draws, params, template)
         self.estimators_ = [*kept, *grown]
         self._seeds = np.concatenate([getattr(self, "_seeds", seeds[:0])[: len(kept)], seeds])
@@ -474,7 +483,7 @@ class BaseForest(EnsembleProtocol, BaseEstimator):
         rows uniformly, as scikit-learn's)."""
         self._check_settings()
         check_dense_y(y, ValueError)  # scikit-learn's forests raise a ValueError
-        # A sparse X comes back as its dense rows (``trees.tree._sparse``); missing values are
+        # A sparse X comes back as a CSC matrix (``trees.tree._sparse``); missing values are
         # kept: the trees route them.
         X, y = validated_fit_rows(self, X, y, y_numeric=isinstance(self, RegressorMixin))
         y = single_target(y, warn=True)  # scikit-learn's forests warn on a column of one target

@@ -31,7 +31,6 @@ import heapq
 import numpy as np
 
 from ._growth import SELECTIONS, Choice, GrowingTree
-from ._kernels_entries import growth_kernel
 from ._kernels_growth import (
     N_LIMITS,
     STORE_STATS,
@@ -165,7 +164,7 @@ def rules_for_total_weight(rules, min_weight_leaf, total_weight):
 def _grow_in_kernel(growth, order):
     """Grow the whole tree in the compiled loop (selection by gain)."""
     settings, rules, rng = kernel_inputs(growth, order)
-    grow = growth_kernel(growth.kernel_plan())  # compiled for the growth's plan
+    grow = growth.growth_kernel()  # compiled for the growth's plan (and data: dense or CSC)
     *store, size, impurity = grow(
         *growth.kernel_data(), growth.store[STORE_STATS][0].copy(), settings, rules, rng
     )

@@ -54,6 +54,8 @@ from ._settings import (
     regression_offset,
     target_statistics,
 )
+from ._sparse import is_sparse
+from ._sparse_growth import SparseGrowingTree, grows_on_sparse
 from ._splitter import search_layout
 from ._validation import (
     check_class_targets,
@@ -62,6 +64,7 @@ from ._validation import (
     fit_arrays_valid_already,
     round_for_fit,
     routes_missing,
+    sparse_fit_rows,
     validated_fit_rows,
 )
 
@@ -171,12 +174,22 @@ class BaseDecisionTree(BaseEstimator):
 
         ``presorted``: the layout of the rows to grow on (a forest's,
         ``_splitter.search_layout``), when they are not all the rows of ``X``;
-        by default every row, in the splitter's layout. ``generator_seed``: the seed
+        by default every row, in the splitter's layout. A sparse ``X`` (``_sparse``) is
+        grown on as it is (``_sparse_growth``), ``presorted`` then the mask of its rows grown
+        on (None: every row). ``generator_seed``: the seed
         of the tree's generator when the caller drew it already (what
         ``random_state`` gives, ``RandomState(random_state).randint(2**31 - 1)``).
         """
         params = self.tree_params_
         seed = generator_seed if generator_seed is not None else _generator_seed(self.random_state)
+        if grows_on_sparse(X):  # a sparse matrix grown on as it is (``_sparse_growth``)
+            growth = SparseGrowingTree(
+                X, row_stats, params, params.stopping_rules(self._n_rows_given, self._total_weight),
+                value_offset=value_offset, rng=np.random.default_rng(seed), present=presorted,
+                targets=targets, criterion=criterion,
+            )  # fmt: skip
+            self._set_max_features(growth.n_features)
+            return growth
         growth = GrowingTree(
             X,
             row_stats,
@@ -280,17 +293,20 @@ class BaseDecisionTree(BaseEstimator):
             self.n_features_in_ = X.shape[1]  # what validate_data(reset=True) records
             if hasattr(self, "feature_names_in_"):
                 del self.feature_names_in_
-        else:  # a sparse X comes back as its dense rows (``_sparse``)
+        else:  # a sparse X comes back as a CSC matrix (``_sparse``)
             check_dense_y(y)
             X, y = validated_fit_rows(self, X, y, y_numeric=not self._is_classifier())
             multi_output = takes_multi_output(self.criterion, getattr(self, "selection", "gain"))
             y = single_target(y, warn=not multi_output)
-        check_missing_values(X, self.tree_params_.selection)
         X = round_for_fit(X, self.tree_params_.threshold_dtype)
         sample_weight = check_sample_weight(sample_weight, X.shape[0])
         if class_weight is not None:  # scikit-learn's rule: each row's weight times its class's
             by_class = row_weights_of_classes if is_multi_output(y) else class_weights
             sample_weight = sample_weight * by_class(class_weight, y)
+        if is_sparse(X):  # grown on as it is, or as its dense rows (``_sparse``)
+            X = sparse_fit_rows(X, self.tree_params_, y, sample_weight)
+        if not is_sparse(X):  # a sparse X has no missing value (``_sparse.refuse_missing``)
+            check_missing_values(X, self.tree_params_.selection)
         # Fractions of rows (min_samples_leaf=0.05...) are resolved against every row given, as
         # scikit-learn does: a forest's bootstrap weights must not shrink its trees' leaves.
         self._n_rows_given = X.shape[0]
@@ -331,7 +347,9 @@ class BaseDecisionTree(BaseEstimator):
         rules and plan (``ensemble._batches``) and grow the same trees.
         """
         present = sample_weight > 0
-        kept = search_layout(X, params.splitter, present, sorted_rows)
+        # A sparse matrix's tree keeps its rows by ``present`` (``_sparse_growth``).
+        sparse = grows_on_sparse(X)
+        kept = present if sparse else search_layout(X, params.splitter, present, sorted_rows)
         self._record_forest_fit(params, X.shape, float(sample_weight.sum()), feature_names)
         criterion = params.new_criterion()
         if self._is_classifier():

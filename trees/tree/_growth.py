@@ -24,7 +24,7 @@ import numpy as np
 from ._categorical import best_categorical_split
 from ._kernels_arrays import kernel_array
 from ._kernels_criteria import KERNEL_IDS
-from ._kernels_entries import grower_kernels
+from ._kernels_entries import grower_kernels, growth_kernel
 from ._kernels_growth import (
     CHOICE_FEATURE,
     CHOICE_IMPROVEMENT,
@@ -307,6 +307,12 @@ class GrowingTree:
         for position, name in _KERNEL_DATA.items():
             data[position] = getattr(self, name)
         return tuple(data)
+
+    def growth_kernel(self):
+        """The entry kernel that grows this tree whole (``_builder``), called with
+        :meth:`kernel_data` then ``(root_stats, settings, rules, rng)``: ``growth_kernel`` of
+        its plan (``_kernels_entries``)."""
+        return growth_kernel(self.kernel_plan())
 
     def kernel_plan(self):
         """The growth's plan (``_kernels_plan.KernelPlan``): what chooses its compiled code."""

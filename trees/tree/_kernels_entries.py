@@ -12,7 +12,9 @@ plan only:
 * :func:`grower_kernels` (kind ``"grower"``): the step-by-step grower's search, split and
   node rules (``evaluate_nodes``, ``split_node``, ``splittable_nodes``);
 * :func:`forest_kernel` (kind ``"forest"``): a batch of a forest's trees
-  (``_kernels_forest.grow_trees``).
+  (``_kernels_forest.grow_trees``);
+* :func:`sparse_growth_kernel` (kind ``"sparse"``): a tree's growth on a CSC matrix
+  (``_kernels_sparse_growth.grow_sparse``), which a dense fit never compiles.
 
 numba caches a closure on disk under the values it holds (they are part of its
 cache key), so each plan is compiled once per machine, like every other kernel.
@@ -32,6 +34,7 @@ from numba import njit
 from ._kernels_cache import compiled, record_compiled
 from ._kernels_forest import grow_trees
 from ._kernels_growth import evaluate_nodes, grow_compiled, split_node, splittable_nodes
+from ._kernels_sparse_growth import grow_sparse
 
 __all__ = [
     "GrowerKernels",
@@ -40,6 +43,7 @@ __all__ = [
     "growth_kernel",
     "plan_entry",
     "set_kernel_preparer",
+    "sparse_growth_kernel",
 ]
 
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
@@ -49,7 +53,7 @@ _PREPARER = []
 
 def set_kernel_preparer(preparer):
     """Have ``preparer(kind, plan)`` called before the entry kernels of a plan (``kind``:
-    ``"grow"``, ``"grower"`` or ``"forest"``) first run in this process, when this machine's
+    ``"grow"``, ``"grower"``, ``"forest"`` or ``"sparse"``) first run in this process, when this machine's
     record says they are not compiled; it returns once they are in numba's on-disk cache (or
     gives up: they are then compiled here). ``None`` removes it."""
     _PREPARER[:] = [] if preparer is None else [preparer]
@@ -173,3 +177,20 @@ def forest_kernel(plan):
         return grow_trees(planned, data, draws, centring, generators, settings, rules)
 
     return _recorded("forest", plan, grow)[0]
+
+
+@cache
+def sparse_growth_kernel(plan):
+    """``grow(rows, where, stats, matrix, targets, root_stats, settings, rules, rng)``:
+    ``grow_sparse`` (its arguments after the plan) for the trees of ``plan`` grown on a CSC
+    matrix, made once per process."""
+    _prepared("sparse", plan)
+    crit, by_score, random, draw, raw_sums, absolute_error = plan
+
+    @_compiled_for(plan)
+    def grow(rows, where, stats, matrix, targets, root_stats, settings, rules, rng):
+        planned = (crit, by_score, random, draw, raw_sums, absolute_error)
+        return grow_sparse(planned, rows, where, stats, matrix, targets, root_stats, settings,
+                           rules, rng)  # fmt: skip
+
+    return _recorded("sparse", plan, grow)[0]

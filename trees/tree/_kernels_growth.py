@@ -136,6 +136,7 @@ __all__ = [
     "root_sklearn_variance",
     "search_node",
     "split_node",
+    "split_accepted",
     "splittable_nodes",
 ]
 
@@ -395,6 +396,15 @@ def _evaluate(data, store, node, search, buffers):
     floats[node, CHOICE_THRESHOLD] = threshold
     if local < 0:
         copy_into(sets[node], buffers[BUFFER_CHOSEN])
+    return split_accepted(improvement, score, crit, limits, weights)
+
+
+@njit(**_INLINE)
+def split_accepted(improvement, score, crit, limits, weights):
+    """Whether a node's chosen split is accepted (:func:`_evaluate`'s rule, which the sparse
+    growth applies too, ``_kernels_sparse_growth``): its weighted impurity decrease
+    ``improvement`` reaches ``min_impurity_decrease`` (within rounding), is positive under a
+    criterion that refuses zero-gain splits, and its ``score`` passes ``accepts_score``."""
     refused_as_zero = limits[LIMIT_REFUSE_ZERO_GAIN] and not improvement > EPSILON
     if refused_as_zero or not accepts_score(score, crit):
         return False

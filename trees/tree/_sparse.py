@@ -7,14 +7,22 @@ zero equal to a threshold goes where the test sends it, as in the dense matrix).
 
 How, and what it costs:
 
-* **Fitting** (:func:`dense_fit_rows`) grows on the dense matrix, made once from the sparse
-  one: the split search's layout (``_kernels_search``) sorts every feature's rows (``n_rows x
-  n_features`` int32), so a fit needs memory of the dense size whatever ``X`` is; the dense
-  copy adds twice that (float64). It is the same code as a dense fit, so the trees are the
-  dense fit's by construction, and a sparse fit compiles no kernel a dense fit does not. (A
-  search of its own over the stored values of a CSC matrix, where a node's implicit zeros of
-  a feature form one block between its negative and positive values, as scikit-learn's
-  ``BestSparseSplitter``, is not written: a plan of its own for every criterion and splitter.)
+* **Fitting on the stored values** (``_sparse_growth``, ``_kernels_sparse_growth``): a
+  classification tree, best or random splits, grows on the stored values themselves, as
+  scikit-learn's ``BestSparseSplitter`` and ``RandomSparseSplitter``: a node's stored values
+  are gathered by feature and sorted, its implicit zeros one block between its negative and
+  positive values (``_kernels_sparse_search``). Memory: the matrix by columns and by rows,
+  a few arrays of one entry per row, and room for the stored values; never ``n_rows x
+  n_features``. The trees are the dense fit's to the bit, because the statistics summed
+  there are integers (class counts under integer weights), whose sums do not depend on their
+  order: :func:`csc_fit_supported` says when a fit takes this path.
+* **Fitting on the dense rows** (:func:`dense_fit_rows`), every other setting: regression
+  (its sums of real targets, summed in another order, would differ in the last bits from the
+  dense fit's, and so could its trees), non-integer weights (``class_weight="balanced"``, a
+  forest's "balanced_subsample", fractional ``sample_weight``), categorical features, several
+  outputs, selection by p-value. The dense matrix is made once and grown on by the dense
+  search, whose layout sorts every feature's rows (``n_rows x n_features`` int32): memory of
+  the dense size, the same trees by construction.
 * **Predicting**: nothing is made dense. ``Tree.predict``, ``.apply`` and ``.decision_path``
   take sparse rows (:func:`sparse_predict`, :func:`sparse_apply`, :func:`sparse_decision_path`;
   a forest's mean: :func:`forest_sum`). Each row walks the tree from the root, its value of a
@@ -46,6 +54,7 @@ from ._parallel import in_row_blocks
 __all__ = [
     "FIT_FORMAT",
     "PREDICT_FORMAT",
+    "csc_fit_supported",
     "csr_arrays",
     "dense_fit_rows",
     "forest_sum",
@@ -84,6 +93,25 @@ def dense_fit_rows(X):
             f"dense rows ({n_rows * n_features * 8 / 2**30:.1f} GiB of float64) and as many "
             "sorted row ids again: fit on fewer rows or features."
         ) from error
+
+
+def csc_fit_supported(params, y, sample_weight):
+    """Whether a sparse ``X`` is grown on as a CSC matrix (module docstring) under the tree
+    settings ``params`` (``TreeParams``), the targets ``y`` and each row's weight (its
+    sample weight times its class weight; None: all 1): a single-output classifier,
+    selection by gain, no categorical feature, and integer weights (whose sums are exact up
+    to 2**53)."""
+    if not (
+        params.new_criterion().is_classification
+        and np.ndim(y) == 1
+        and params.selection == "gain"
+        and params.categorical_features is None
+    ):
+        return False
+    if sample_weight is None:
+        return True
+    weights = np.asarray(sample_weight, dtype=np.float64)
+    return bool(np.all(weights == np.floor(weights)) and weights.sum() < 2.0**53)
 
 
 def refuse_missing(X):

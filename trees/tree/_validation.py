@@ -11,7 +11,14 @@ from sklearn.utils.validation import validate_data
 
 from ._kernels_arrays import kernel_array, no_infinity
 from ._operators import INPUT_DTYPES, cast_input
-from ._sparse import FIT_FORMAT, PREDICT_FORMAT, dense_fit_rows, is_sparse, refuse_missing
+from ._sparse import (
+    FIT_FORMAT,
+    PREDICT_FORMAT,
+    csc_fit_supported,
+    dense_fit_rows,
+    is_sparse,
+    refuse_missing,
+)
 
 __all__ = [
     "check_class_targets",
@@ -20,6 +27,7 @@ __all__ = [
     "fit_arrays_valid_already",
     "round_for_fit",
     "routes_missing",
+    "sparse_fit_rows",
     "validated_fit_rows",
 ]
 
@@ -90,12 +98,13 @@ def _check_values(estimator, values):
 
 
 def validated_fit_rows(estimator, X, y, y_numeric):
-    """``(X, y)`` through scikit-learn's fit validation, a sparse ``X`` as its dense rows.
+    """``(X, y)`` through scikit-learn's fit validation, a sparse ``X`` as a CSC matrix.
 
-    ``y`` may have several columns (multi-output, ``_multi_output``). Any sparse format is accepted (converted to CSC first, as scikit-learn's trees do) and
-    grown on as its dense matrix (``_sparse``: the same trees). Missing values (NaN) are kept
-    in dense rows (the trees route them, ``_kernels_search``) and refused in sparse ones
-    (``_sparse.refuse_missing``).
+    ``y`` may have several columns (multi-output, ``_multi_output``). Any sparse format is
+    accepted, converted to CSC (as scikit-learn's trees do), canonical (sorted indices,
+    duplicates summed); the caller grows on it or on its dense rows (``_sparse``:
+    :func:`sparse_fit_rows`). Missing values (NaN) are kept in dense rows (the trees route
+    them, ``_kernels_search``) and refused in sparse ones (``_sparse.refuse_missing``).
     """
     X, y = validate_data(
         estimator,
@@ -110,7 +119,17 @@ def validated_fit_rows(estimator, X, y, y_numeric):
     if not is_sparse(X):
         return X, y
     refuse_missing(X)
-    return dense_fit_rows(X), y
+    if not X.has_canonical_format:
+        X = X.copy()
+        X.sum_duplicates()  # sorts the indices too
+    return X, y
+
+
+def sparse_fit_rows(X, params, y, sample_weight):
+    """The rows a fit grows on from a validated sparse ``X`` (:func:`validated_fit_rows`,
+    already rounded): the CSC matrix itself where the sparse growth serves ``params``, ``y``
+    and the rows' weights (``_sparse.csc_fit_supported``), its dense rows otherwise."""
+    return X if csc_fit_supported(params, y, sample_weight) else dense_fit_rows(X)
 
 
 def check_dense_y(y, error=TypeError):
@@ -183,6 +202,13 @@ def round_for_fit(X, threshold_dtype):
     ValueError
         When a value lies beyond the precision's range (it would become infinite).
     """
+    if is_sparse(X):  # its stored values, in a copy when rounding changes them
+        data = round_for_fit(np.asarray(X.data, dtype=np.float64), threshold_dtype)
+        if data is X.data:
+            return X
+        rounded = X.copy()
+        rounded.data = data
+        return rounded
     rounded = cast_input(X, threshold_dtype)
     if rounded is not X and np.isinf(rounded).any():
         raise ValueError(

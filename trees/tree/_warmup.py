@@ -12,6 +12,7 @@ kernels once on tiny data with the argument types the package uses.
 """
 
 import numpy as np
+from scipy import sparse
 
 from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
 from ._criterion import CLASSIFIER_CRITERIA, CRITERIA_CLF
@@ -102,8 +103,16 @@ def _grower(plan):
     grower.expand(grower.leaves()[0], feature=1)
 
 
+def _sparse(plan):
+    """A classifier fitted with ``plan`` on a CSC matrix (``_kernels_entries.sparse_growth_kernel``:
+    a classifier's best splits, ``_sparse.csc_fit_supported``)."""
+    X, y, _ = tiny_data()
+    settings, _ = settings_of(plan)
+    DecisionTreeClassifier(random_state=0, **settings).fit(sparse.csc_matrix(X), y)
+
+
 # How each kind of entry kernel is compiled for a plan (``trees.ensemble`` adds "forest").
-PLAN_KINDS = {"grow": _grow, "grower": _grower}
+PLAN_KINDS = {"grow": _grow, "grower": _grower, "sparse": _sparse}
 
 
 def warm_up_plan(kind, plan, kinds=None):

@@ -1,0 +1,519 @@
+"""Compiled split search on the stored values of a sparse matrix (a sparse fit's search).
+
+scikit-learn's ``BestSparseSplitter`` and ``RandomSparseSplitter``
+(``sklearn/tree/_splitter.pyx``), written so that the trees are the dense searches'
+(``_kernels_search``, ``_kernels_random``) to the bit:
+
+* **Layout.** A node owns the segment ``[start, start + count)`` of one row order, ``rows[0]``
+  (the one-row layout of random splits, ``_splitter.search_layout``), in increasing row id:
+  the root's rows are sorted and a split partitions them stably. ``where[row]`` is the row's
+  position in ``rows[0]`` (-1: not grown on, a forest's row out of its sample).
+* **Gathering a node's values** (:func:`node_columns`). scikit-learn extracts a node's stored
+  values feature by feature, from each column (every stored entry of the column kept when the
+  node holds its row, ``nnz`` steps, or each node row searched in the column, ``count *
+  log(nnz)``): ``n_features`` extractions a node, each at least as long as the node or the
+  column, whichever is shorter. Here the node's rows are read once in the CSR arrays of the
+  same matrix (each row's stored entries) and their entries bucketed by feature (a counting
+  sort): ``count`` rows' stored values plus ``n_features`` steps for the whole node, every
+  feature's values at once. A level of the tree then costs the matrix's stored values once,
+  where scikit-learn's costs up to ``n_features`` columns per node. That is for a node that
+  visits every feature; a node that visits a few (``max_features``: a forest's) reads each
+  from its column when it visits it (:func:`column_in_node`: scikit-learn's two ways), so it
+  reads only those. A split reads the chosen column once (:func:`partition_by_threshold`).
+* **Sorting.** A feature's gathered non-zero values are sorted with their rows
+  (:func:`sort_pairs`); a stored zero counts as an implicit one.
+* **Scanning** (:func:`scan_feature`). The node's values of a feature in increasing order are
+  its negative stored values, then its implicit zeros as one block, then its positive stored
+  values. Walking them, the statistics of the rows passed are the left child's of the
+  candidate "cut after this value"; candidates lie between separable neighbours
+  (``FEATURE_THRESHOLD``), next to the zero block too, and both children must keep
+  ``min_leaf`` rows and ``min_weight`` weight: the dense search's candidates, scored by the
+  same ``proxy``, the first best of a feature winning, the first best feature in the visiting
+  order winning. The threshold is ``threshold_between`` of the values around the cut, the
+  dense split's.
+* **Sums.** The zero block's statistics are the node's minus its stored rows': ``nnz`` steps,
+  not ``count``. The dense search sums its rows one by one in sorted order; the two agree to
+  the bit only where every sum is exact whatever its order: statistics that are integers
+  (class counts weighted by integer weights: unit weights, a bootstrap's draw counts). The
+  estimators take this search only then (``_sparse.csc_fit_supported``).
+
+Missing values are refused in sparse input (``_sparse.refuse_missing``): no node has any.
+"""
+
+import numpy as np
+from numba import njit
+
+from ._kernels_arrays import copy_into
+from ._kernels_criteria import gain, proxy, right_weight, score_from_proxy, weight
+from ._kernels_search import FEATURE_THRESHOLD, children_allowed, threshold_between
+from ._kernels_uniform import uniform, uniforms
+
+__all__ = [
+    "column_in_node",
+    "drawn_sparse_order",
+    "feature_in_node",
+    "node_columns",
+    "partition_by_threshold",
+    "random_sparse_split",
+    "scan_feature",
+    "sort_pairs",
+]
+
+_JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
+_INLINE = {**_JIT, "inline": "always"}
+# Pairs up to this many are sorted by insertion (no allocation), longer ones by ``argsort``.
+_INSERTION_SORT_MAX = 16
+
+
+@njit(**_JIT)
+def node_columns(csr, rows, node, buckets):
+    """Bucket the stored non-zero values of a node's rows by feature (module docstring).
+
+    ``csr`` is ``(indptr, indices, data)`` of the matrix by rows, ``node`` ``(start, count)``,
+    ``buckets`` ``(starts, lengths, values, rows)``: feature ``f``'s values and their rows
+    are ``values[starts[f]:starts[f] + lengths[f]]`` and the same of ``rows``, in row order.
+    """
+    indptr, indices, data = csr
+    start, count = node
+    starts, lengths, values, gathered_rows = buckets
+    lengths[:] = 0
+    for i in range(start, start + count):
+        row = rows[0, i]
+        for k in range(indptr[row], indptr[row + 1]):
+            if data[k] != 0.0:
+                lengths[indices[k]] += 1
+    total = 0
+    for f in range(lengths.shape[0]):
+        starts[f] = total
+        total += lengths[f]
+        lengths[f] = 0  # counted again as the values are placed
+    for i in range(start, start + count):
+        row = rows[0, i]
+        for k in range(indptr[row], indptr[row + 1]):
+            if data[k] != 0.0:
+                f = indices[k]
+                at = starts[f] + lengths[f]
+                values[at], gathered_rows[at] = data[k], row
+                lengths[f] += 1
+
+
+@njit(**_INLINE)
+def _first_at_least(indices, lo, hi, row):
+    """The first position in ``indices[lo:hi]`` (sorted) holding ``row`` or more (``hi``:
+    none), found by galloping from ``lo``: ``log`` of the distance, not of the length."""
+    step, end = 1, lo
+    while end < hi and indices[end] < row:
+        lo = end + 1
+        end = lo + step
+        step *= 2
+    end = min(end, hi)
+    while lo < end:
+        mid = (lo + end) >> 1
+        if indices[mid] < row:
+            lo = mid + 1
+        else:
+            end = mid
+    return lo
+
+
+@njit(**_JIT)
+def column_in_node(csc, f, rows, where, node, gathered):
+    """The node's stored non-zero values of feature ``f`` and their rows (``gathered``,
+    ``(values, rows)``), in row order, from the column's stored entries: each node row
+    searched among them by galloping (the node's rows and the column's indices are both
+    sorted), or every entry kept when ``where`` puts its row in the node, whichever reads
+    fewer (``count * (1 + 2 log2(1 + nnz / count))`` against ``nnz``: scikit-learn's two
+    ways, its switch written for sorted rows and a galloping search); ``csc`` is ``(indptr,
+    indices, data)``, ``node`` ``(start, count)``.
+
+    Returns
+    -------
+    int
+        How many were gathered.
+    """
+    indptr, indices, data = csc
+    start, count = node
+    values, gathered_rows = gathered
+    lo, hi = indptr[f], indptr[f + 1]
+    nnz, m = hi - lo, 0
+    if nnz == 0 or count == 0:
+        return 0
+    if count * (1.0 + 2.0 * np.log2(1.0 + nnz / count)) < nnz:
+        k = lo
+        for i in range(start, start + count):
+            row = rows[0, i]
+            k = _first_at_least(indices, k, hi, row)
+            if k >= hi:
+                break
+            if indices[k] == row:
+                if data[k] != 0.0:
+                    values[m], gathered_rows[m] = data[k], row
+                    m += 1
+                k += 1
+        return m
+    end = start + count
+    for k in range(lo, hi):
+        row = indices[k]
+        p = where[row]
+        if p >= start and p < end and data[k] != 0.0:
+            values[m], gathered_rows[m] = data[k], row
+            m += 1
+    return m
+
+
+@njit(**_JIT)
+def feature_in_node(source, node, f, buckets, at):
+    """Where feature ``f``'s stored values in a node are: ``(first, m)`` in ``buckets``'
+    values and rows. ``source`` is ``(bucketed, csc, rows, where)``: with ``bucketed`` the
+    node's buckets hold them (:func:`node_columns`); otherwise they are read from the column
+    (:func:`column_in_node`) into the buckets' room from ``at``."""
+    bucketed, csc, rows, where = source
+    starts, lengths, values, gathered_rows = buckets
+    if bucketed:
+        return starts[f], lengths[f]
+    m = column_in_node(csc, f, rows, where, node, (values[at:], gathered_rows[at:]))
+    starts[f], lengths[f] = at, m
+    return at, m
+
+
+@njit(**_INLINE)
+def _swap(values, rows, i, j):
+    values[i], values[j] = values[j], values[i]
+    rows[i], rows[j] = rows[j], rows[i]
+
+
+@njit(**_INLINE)
+def _insertion_sort(values, rows, lo, hi):
+    for i in range(lo + 1, hi):
+        v, r = values[i], rows[i]
+        j = i - 1
+        while j >= lo and values[j] > v:
+            values[j + 1], rows[j + 1] = values[j], rows[j]
+            j -= 1
+        values[j + 1], rows[j + 1] = v, r
+
+
+@njit(**_JIT)
+def sort_pairs(values, rows, m, stack):
+    """Sort ``values[:m]`` increasingly, ``rows[:m]`` along, in place: a quicksort (median of
+    three, three-way partition, so runs of equal values cost one pass) on runs longer than
+    :data:`_INSERTION_SORT_MAX`, insertion below, as scikit-learn's ``sort`` of a feature's
+    values; no allocation (the sort of each feature of each node). The order of equal values
+    is unspecified; no sum depends on it (module docstring). ``stack`` (int64, 128 entries)
+    holds the runs left to sort: the longer side waits, so at most ``log2(m)`` of them."""
+    lo, hi, top = 0, m, 0
+    while True:
+        while hi - lo > _INSERTION_SORT_MAX:
+            a, b, c = values[lo], values[(lo + hi) >> 1], values[hi - 1]
+            pivot = max(min(a, b), min(max(a, b), c))  # the median of the three
+            below, i, above = lo, lo, hi
+            while i < above:  # [lo, below) < pivot, [below, i) == pivot, [above, hi) > pivot
+                v = values[i]
+                if v < pivot:
+                    _swap(values, rows, below, i)
+                    below += 1
+                    i += 1
+                elif v > pivot:
+                    above -= 1
+                    _swap(values, rows, i, above)
+                else:
+                    i += 1
+            if below - lo < hi - above:
+                stack[top], stack[top + 1] = above, hi
+                hi = below
+            else:
+                stack[top], stack[top + 1] = lo, below
+                lo = above
+            top += 2
+        _insertion_sort(values, rows, lo, hi)
+        if top == 0:
+            return
+        top -= 2
+        lo, hi = stack[top], stack[top + 1]
+
+
+@njit(**_INLINE)
+def _separable(lower, upper):
+    """Whether a threshold may fall between two sorted values (``FEATURE_THRESHOLD``)."""
+    return lower + FEATURE_THRESHOLD < upper
+
+
+@njit(**_INLINE)
+def _item(values, m, n_negative, has_zeros, j):
+    """The value of the ``j``-th item of a node's sorted feature: a negative stored value, the
+    zero block, or a positive stored value (:func:`scan_feature`), and its entry (-1: zeros)."""
+    if j < n_negative:
+        return values[j], j
+    if has_zeros and j == n_negative:
+        return 0.0, -1
+    entry = j - has_zeros
+    return values[entry], entry
+
+
+@njit(**_JIT)
+def scan_feature(gathered, stats, node, settings, left, zeros, best_left):
+    """The best candidate of one feature in a node (module docstring, "Scanning").
+
+    ``gathered`` is ``(values, rows, m)``: the node's stored non-zero values, sorted, with their
+    rows; ``node`` is ``(count, parent statistics)``, ``settings`` ``(crit, min_leaf,
+    min_weight)``; ``left``, ``zeros`` and ``best_left`` are scratch of one row of statistics
+    (``best_left`` receives the best candidate's left statistics).
+
+    Returns
+    -------
+    key : float
+        The best candidate's proxy (``-inf``: none).
+    n_left : int
+        Rows it sends left.
+    threshold : float
+        ``threshold_between`` the values around its cut.
+    """
+    values, rows, m = gathered
+    count, parent = node
+    crit, min_leaf, min_weight = settings
+    n_stats = stats.shape[1]
+    n_zeros = count - m
+    has_zeros = np.int64(n_zeros > 0)
+    copy_into(zeros, parent)
+    n_negative = 0
+    for i in range(m):
+        n_negative += values[i] < 0.0
+        for k in range(n_stats):
+            zeros[k] -= stats[rows[i], k]
+    n_items = m + has_zeros
+    key, best_n_left, threshold = -np.inf, 0, np.nan
+    left[:] = 0.0
+    n_left = 0
+    for j in range(n_items - 1):
+        x, entry = _item(values, m, n_negative, has_zeros, j)
+        if entry < 0:
+            n_left += n_zeros
+            for k in range(n_stats):
+                left[k] += zeros[k]
+        else:
+            n_left += 1
+            for k in range(n_stats):
+                left[k] += stats[rows[entry], k]
+        if count - n_left < min_leaf:
+            break
+        next_x = _item(values, m, n_negative, has_zeros, j + 1)[0]
+        if n_left < min_leaf or not _separable(x, next_x):
+            continue
+        if min_weight > 0 and (
+            weight(left, crit) < min_weight or right_weight(left, parent, crit) < min_weight
+        ):
+            continue
+        value = proxy(left, parent, crit)
+        if value > key:
+            key, best_n_left, threshold = value, n_left, threshold_between(x, next_x)
+            copy_into(best_left, left)
+    return key, best_n_left, threshold
+
+
+@njit(**_JIT)
+def _constant_in_node(gathered, count):
+    """Whether a feature's values in a node span at most ``FEATURE_THRESHOLD`` (the dense
+    search's rule for a node without missing rows), from its gathered stored values."""
+    values, m = gathered
+    lo, hi = (0.0, 0.0) if m < count else (np.inf, -np.inf)
+    for i in range(m):
+        lo, hi = min(lo, values[i]), max(hi, values[i])
+    return not _separable(lo, hi)
+
+
+@njit(**_JIT)
+def _non_constant_in_order(source, node, by_key, n_allowed, order, buckets):
+    """Write in ``order`` the first ``n_allowed`` features of ``by_key`` not constant in the
+    node (fewer when ``by_key`` runs out), their values left in ``buckets``; how many."""
+    n_visit, at = 0, 0
+    for i in range(by_key.shape[0]):
+        if n_visit == n_allowed:
+            break
+        f = by_key[i]
+        first, m = feature_in_node(source, node, f, buckets, at)
+        if not _constant_in_node((buckets[2][first : first + m], m), node[1]):
+            order[n_visit] = f
+            n_visit += 1
+            at += m  # kept for the search
+    return n_visit
+
+
+@njit(**_JIT)
+def drawn_sparse_order(source, node, bit_generator, tie_random, n_allowed, order, buckets):
+    """``_kernels_search.visiting_order``'s drawn feature subset and order of a node, its
+    features' constancy read from their stored values (:func:`feature_in_node`, which leaves
+    the visited features' values in ``buckets``).
+
+    The dense draw gives each feature a key from ``bit_generator`` (``n_features`` draws, the
+    same here), adds 1 to a constant feature's, and visits the ``n_allowed`` smallest keys, in
+    key order (``tie_random``) or index order. A constant feature offers no candidate, so the
+    search's result depends only on the non-constant features it visits: the first
+    ``n_allowed`` non-constant ones in key order. They are found walking the keys in order,
+    reading features only until that many are found (at a large node, the first
+    ``n_allowed``, as scikit-learn's splitter reads only the features it draws): the dense
+    search's choice, to the bit (keys tie with probability 0). The walk first sorts only the
+    keys below ``(2 n_allowed + 16) / n_features`` (about that many: the keys are uniform), a
+    prefix of the whole order, and sorts every key only when that prefix runs out: a node
+    then sorts a few dozen keys, not ``n_features``. ``node`` is ``(start, count)``.
+
+    Returns
+    -------
+    int
+        How many features of ``order`` to visit.
+    """
+    n_features = order.shape[0]
+    keys = uniforms(bit_generator, n_features)
+    limit = (2.0 * n_allowed + 16.0) / n_features
+    n_visit = -1
+    if limit < 1.0:
+        below = np.flatnonzero(keys < limit)
+        prefix = below[np.argsort(keys[below])]
+        n_visit = _non_constant_in_order(source, node, prefix, n_allowed, order, buckets)
+    if n_visit < n_allowed:  # the prefix ran out (or was the whole order): every key sorted
+        n_visit = _non_constant_in_order(source, node, np.argsort(keys), n_allowed, order,
+                                         buckets)  # fmt: skip
+    if not tie_random:
+        order[:n_visit].sort()
+    return n_visit
+
+
+@njit(**_JIT)
+def _left_of_drawn_threshold(gathered, stats, node, threshold, left):
+    """The left child's statistics and rows of ``x <= threshold`` on one feature of a node
+    from its stored values: those at most ``threshold``, and the implicit zeros when ``0 <=
+    threshold`` (the node's statistics minus those of its stored values above it: exact, as
+    every sum here, module docstring). ``gathered`` is ``(values, rows, m)``, ``node``
+    ``(count, parent statistics)``.
+
+    Returns
+    -------
+    int
+        Rows sent left.
+    """
+    values, rows, m = gathered
+    count, parent = node
+    n_stats = stats.shape[1]
+    zeros_left = threshold >= 0.0 and m < count
+    if zeros_left:  # every row, less the stored values above the threshold
+        copy_into(left, parent)
+        n_left = count
+    else:  # no row, plus the stored values at most the threshold
+        left[:] = 0.0
+        n_left = 0
+    for i in range(m):
+        goes_left = values[i] <= threshold
+        if goes_left == zeros_left:
+            continue  # counted in the start already
+        if goes_left:
+            n_left += 1
+            for k in range(n_stats):
+                left[k] += stats[rows[i], k]
+        else:
+            n_left -= 1
+            for k in range(n_stats):
+                left[k] -= stats[rows[i], k]
+    return n_left
+
+
+@njit(**_JIT)
+def random_sparse_split(source, buckets, stats, node, settings, visit, n_allowed, scratch,
+                        bit_generator):  # fmt: skip
+    """``_kernels_random.choose_random_split`` on a node's stored values (its buckets:
+    :func:`node_columns`' or read feature by feature): the features in the visiting order,
+    the constant ones skipped and not counted, until ``n_allowed`` others are visited; each
+    draws one threshold uniformly in ``[lo, hi)`` of its values in the node (the implicit
+    zeros' 0 among them), ``lo`` when the draw rounds onto ``hi``; the first best proxy wins.
+    The same draws from ``bit_generator`` in the same order, so the same tree (no node has a
+    missing value: no side is drawn for them).
+
+    ``source`` is :func:`feature_in_node`'s (each feature's values read when visited),
+    ``node`` ``(start, count, parent statistics)``, ``settings`` ``(crit, min_leaf,
+    min_weight)``, ``scratch`` ``(left, best_left)``.
+
+    Returns
+    -------
+    feature : int
+        -1 when no candidate can split the node.
+    score, gain : float
+    n_left : int
+    threshold : float
+        The drawn threshold.
+    """
+    values, gathered_rows = buckets[2], buckets[3]
+    start, count, parent = node
+    crit, min_leaf, min_weight = settings
+    left, best_left = scratch
+    best_key, best_f, best_n_left, best_threshold = -np.inf, -1, 0, np.nan
+    visited = 0
+    for j in range(visit.shape[0]):
+        if visited >= n_allowed:
+            break
+        f = visit[j]
+        first, m = feature_in_node(source, (start, count), f, buckets, 0)
+        lo, hi = (0.0, 0.0) if m < count else (np.inf, -np.inf)
+        for i in range(first, first + m):
+            lo, hi = min(lo, values[i]), max(hi, values[i])
+        if not _separable(lo, hi):
+            continue  # constant in the node: not counted
+        threshold = lo + uniform(bit_generator) * (hi - lo)
+        if threshold >= hi:
+            threshold = lo
+        visited += 1
+        feature = (values[first : first + m], gathered_rows[first : first + m], m)
+        n_left = _left_of_drawn_threshold(feature, stats, (count, parent), threshold, left)
+        if not children_allowed(left, parent, n_left, count, crit, min_leaf, min_weight):
+            continue
+        key = proxy(left, parent, crit)
+        if key > best_key:
+            best_key, best_f, best_n_left, best_threshold = key, f, n_left, threshold
+            copy_into(best_left, left)
+    if best_f < 0:
+        return -1, -np.inf, 0.0, 0, np.nan
+    score = score_from_proxy(best_key, parent, crit)
+    return best_f, score, gain(best_left, parent, crit), best_n_left, best_threshold
+
+
+@njit(**_JIT)
+def partition_by_threshold(data, node, cut, goes_left, spare_rows, sums):
+    """Split a node's segment by ``x <= threshold`` on one feature, stably, keeping ``where``
+    true and summing each child's statistics into ``sums`` (``(left, right)``).
+
+    ``data`` is ``(csc, rows, where, stats)``, ``node`` ``(start, count)``, ``cut``
+    ``(feature, threshold, scratch)`` with ``scratch`` the gather's ``(values, rows)``;
+    ``goes_left`` one flag per row.
+
+    Returns
+    -------
+    int
+        Rows sent left.
+    """
+    csc, rows, where, stats = data
+    start, count = node
+    feature, threshold, scratch = cut
+    zeros_left = threshold >= 0.0  # an implicit zero's side
+    for i in range(start, start + count):
+        goes_left[rows[0, i]] = zeros_left
+    m = column_in_node(csc, feature, rows, where, node, scratch)
+    for i in range(m):
+        goes_left[scratch[1][i]] = scratch[0][i] <= threshold
+    left, right = sums
+    left[:] = 0.0
+    right[:] = 0.0
+    n_left, n_right = 0, 0
+    for i in range(start, start + count):
+        row = rows[0, i]
+        if goes_left[row]:  # compacting in place is safe: start + n_left <= i
+            rows[0, start + n_left] = row
+            n_left += 1
+            for k in range(stats.shape[1]):
+                left[k] += stats[row, k]
+        else:
+            spare_rows[n_right] = row
+            n_right += 1
+            for k in range(stats.shape[1]):
+                right[k] += stats[row, k]
+    for j in range(n_right):
+        rows[0, start + n_left + j] = spare_rows[j]
+    for i in range(start, start + count):
+        where[rows[0, i]] = i
+    return n_left

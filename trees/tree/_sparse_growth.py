@@ -1,0 +1,118 @@
+"""A tree grown on a sparse matrix without making it dense (``_kernels_sparse_growth``).
+
+:class:`SparseGrowingTree` is a :class:`~trees.tree._growth.GrowingTree` whose rows are the
+stored values of a sparse matrix (:class:`SparseFitRows`: its CSC and CSR arrays): the same
+settings, stopping rules, plan, node store, node values and tree
+(:meth:`~trees.tree._growth.GrowingTree.to_tree`), grown whole by the sparse growth's entry
+kernel (``_kernels_entries.sparse_growth_kernel``). It grows by gain only, in one call
+(``_builder.grow``); the step-by-step grower and the growths by p-value read dense rows.
+"""
+
+import numpy as np
+
+from ._growth import GrowingTree, root_statistics
+from ._kernels_arrays import kernel_array
+from ._kernels_entries import sparse_growth_kernel
+from ._kernels_store import STORE_STATS
+from ._sparse import is_sparse
+
+__all__ = ["SparseFitRows", "SparseGrowingTree", "grows_on_sparse"]
+
+
+def _kernel_arrays(X):
+    """``(indptr, indices, data)`` of a CSC or CSR matrix as the kernels take them: canonical
+    (sorted indices, duplicates summed, as its dense matrix reads them), int64, float64."""
+    if not X.has_canonical_format:
+        X = X.copy()
+        X.sum_duplicates()  # sorts the indices too
+    return (
+        kernel_array(X.indptr, dtype=np.int64),
+        kernel_array(X.indices, dtype=np.int64),
+        kernel_array(X.data, dtype=np.float64),
+    )
+
+
+class SparseFitRows:
+    """A sparse matrix as the sparse growth reads it, made once for every tree grown on it (a
+    forest's): its arrays by columns (``csc``: a split's column) and by rows (``csr``: a
+    node's rows). Memory: twice the stored values, never the dense matrix.
+
+    Parameters
+    ----------
+    X : scipy sparse matrix
+        The training rows, their values already in the trees' precision
+        (``_validation.round_for_fit``).
+    """
+
+    def __init__(self, X):
+        self.shape = X.shape
+        self.csc = _kernel_arrays(X.tocsc())
+        self.csr = _kernel_arrays(X.tocsr())
+
+
+def grows_on_sparse(X):
+    """Whether a growth on ``X`` is a :class:`SparseGrowingTree` (a sparse matrix, or its
+    :class:`SparseFitRows`)."""
+    return isinstance(X, SparseFitRows) or is_sparse(X)
+
+
+class SparseGrowingTree(GrowingTree):
+    """A tree being grown on a sparse matrix (module docstring).
+
+    Parameters
+    ----------
+    X : scipy sparse matrix or SparseFitRows
+        Its values already in the tree's precision (``_validation.round_for_fit``).
+    row_stats, params, rules, value_offset, rng, targets, criterion
+        As :class:`~trees.tree._growth.GrowingTree`'s.
+    present : ndarray of bool of shape (n_samples,), optional
+        The rows grown on (a forest's tree: the rows of its sample); default every row.
+    """
+
+    def __init__(
+        self,
+        X,
+        row_stats,
+        params,
+        rules=None,
+        *,
+        value_offset=0.0,
+        rng=None,
+        present=None,
+        targets=None,
+        criterion=None,
+    ):
+        self.matrix = X if isinstance(X, SparseFitRows) else SparseFitRows(X)
+        n_rows, self.n_features = self.matrix.shape
+        self.X = None  # the dense rows are never made
+        self.row_stats = row_stats
+        self.params = params
+        self.criterion = params.new_criterion() if criterion is None else criterion
+        self.rules = rules if rules is not None else params.stopping_rules(n_rows)
+        self.value_offset = value_offset
+        self.max_features = params.max_features_for(self.n_features)
+        self.rng = rng if rng is not None else np.random.default_rng(0)
+        self.categorical = np.zeros(self.n_features, dtype=bool)
+        self._rank = None
+        held = np.arange(n_rows) if present is None else np.flatnonzero(present)
+        self.rows = held.astype(np.int64)[None, :]
+        self.where = np.full(n_rows, -1, dtype=np.int64)
+        self.where[held] = np.arange(held.shape[0])
+        self.columns = np.empty((0, 0))
+        self._stats_by_row = kernel_array(row_stats.T)
+        self.targets = self._row_targets(targets)
+        self.raw_targets = targets is not None and not self.criterion.is_classification
+        self.orders = np.empty((2, 0), dtype=np.int64)
+        self._start_store(root_statistics(row_stats, held))
+        self.total_weight = float(self.criterion.weight(self.store[STORE_STATS][0]))
+
+    def growth_kernel(self):
+        """The sparse growth's entry kernel of this tree's plan (``_builder``)."""
+        return sparse_growth_kernel(self.kernel_plan())
+
+    def kernel_data(self):
+        """The arrays :meth:`growth_kernel` takes before ``(root_stats, settings, rules,
+        rng)``: ``(rows, where, stats, (csc, csr), targets)``
+        (``_kernels_sparse_growth.grow_sparse``)."""
+        matrix = (self.matrix.csc, self.matrix.csr)
+        return (self.rows, self.where, self._stats_by_row, matrix, self.targets)
