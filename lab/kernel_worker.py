@@ -20,7 +20,7 @@ Its memory. numba keeps most of the memory a compilation took until its process 
 growth plan's compilation: about 215 MB, a forest's about 285), so the memory a worker
 reaches is its start plus what its steps took, added up. A worker starts light: it imports
 the kernels and the description of the parts (``trees.kernels``), numpy and numba, and no
-scikit-learn, SciPy or pandas (about 90 MB instead of 255; a plan's step drives the growth
+scikit-learn, SciPy or pandas (about 100 MB instead of 255; a plan's step drives the growth
 below the estimators, ``trees.tree._warmup``). A step that fits an estimator imports them
 when it runs (about 165 MB more). A worker takes a step only while its resident memory plus
 what such a step typically takes (:data:`PLAN_MB` for a plan, :data:`STEP_MB` for a kernel

@@ -41,7 +41,7 @@ __all__ = [
 
 ROOT = Path(__file__).resolve().parent.parent
 # The most MB a worker may reach (``lab.kernel_worker``), the issue-56 budget of the whole
-# compiling (one worker runs at a time): a fresh worker starts at about 90 MB (no estimators
+# compiling (one worker runs at a time): a fresh worker starts at about 100 MB (no estimators
 # imported) and a plan's compilation adds 150-290 MB.
 WORKER_MEMORY_MB = 400.0
 # Workers that failed in a row before the preparation gives up (pages then compile alone).

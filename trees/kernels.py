@@ -16,7 +16,7 @@ process), four times the single code's. A growth plan's compilation adds about 2
 process, a forest's about 285. So this module, and what it imports, import no scikit-learn,
 SciPy or pandas: a plan's step drives the growth below the estimators (``tree._warmup``,
 ``ensemble._warmup``) and a function step imports the estimators when it runs. The app's
-workers (``lab.kernel_worker``) then start at about 90 MB instead of 255 and compile a plan in
+workers (``lab.kernel_worker``) then start at about 100 MB instead of 255 and compile a plan in
 a fresh one, peaking under 400 MB (540 MB when every worker imported the estimators first).
 
 Public API

@@ -16,7 +16,7 @@ ends), so they are driven without the estimators: the growth below them (``Growi
 compiles is what a fit then loads (``tests/test_kernel_worker_imports.py`` checks that a fit
 after the steps compiles nothing). This module, and the plans' drivers, import no
 scikit-learn, SciPy or pandas; a function step imports the estimators when it runs. So the
-compile worker (``lab.kernel_worker``) starts without them, at about 90 MB instead of 255.
+compile worker (``lab.kernel_worker``) starts without them, at about 100 MB instead of 255.
 """
 
 import numpy as np
