@@ -28,21 +28,6 @@ Computations, server_computations, Stopped
     Work of a minute a page hands to the server's background worker, its result kept in memory.
 """
 
-from .background import BackgroundRuns, background_runs
-from .computations import Computations, Stopped, server_computations
-from .executors import SchedulerError, make_executor, parse_scheduler
-from .jobs import ConditioningJob, PaperTablesJob, conditioning_result
-from .memory_store import MemoryStore
-from .paper import LEGEND, comparison_frame
-from .runner import RunOutcome, run_job
-from .saved import compare_runs, delete_run, reopen, saved_runs
-from .search import SettingsSearchJob
-from .split_bias import SplitBiasJob
-from .store import ResultsStore, StoreError, data_folder, default_store
-from .study_jobs import GridSearchJob, PerturbationJob
-from .tables import paper_tables
-from .tuning_jobs import HoldoutSearchJob, NestedSearchJob
-
 __all__ = [
     "LEGEND",
     "BackgroundRuns",
@@ -76,3 +61,82 @@ __all__ = [
     "saved_runs",
     "server_computations",
 ]
+
+
+# Where each name lives. Its modules import pandas, joblib and the studies (scikit-learn,
+# SciPy): imported when a name is first used (PEP 562's module ``__getattr__``), so that the
+# kernels' compile worker (``lab.kernel_worker``), which imports this package first, imports
+# none of them.
+_HOMES = {
+    "BackgroundRuns": "background",
+    "background_runs": "background",
+    "Computations": "computations",
+    "Stopped": "computations",
+    "server_computations": "computations",
+    "SchedulerError": "executors",
+    "make_executor": "executors",
+    "parse_scheduler": "executors",
+    "ConditioningJob": "jobs",
+    "PaperTablesJob": "jobs",
+    "conditioning_result": "jobs",
+    "MemoryStore": "memory_store",
+    "LEGEND": "paper",
+    "comparison_frame": "paper",
+    "RunOutcome": "runner",
+    "run_job": "runner",
+    "compare_runs": "saved",
+    "delete_run": "saved",
+    "reopen": "saved",
+    "saved_runs": "saved",
+    "SettingsSearchJob": "search",
+    "SplitBiasJob": "split_bias",
+    "ResultsStore": "store",
+    "StoreError": "store",
+    "data_folder": "store",
+    "default_store": "store",
+    "GridSearchJob": "study_jobs",
+    "PerturbationJob": "study_jobs",
+    "paper_tables": "tables",
+    "HoldoutSearchJob": "tuning_jobs",
+    "NestedSearchJob": "tuning_jobs",
+}
+
+
+def __getattr__(name):
+    home = _HOMES.get(name)
+    if home == "background":
+        from . import background as module
+    elif home == "computations":
+        from . import computations as module
+    elif home == "executors":
+        from . import executors as module
+    elif home == "jobs":
+        from . import jobs as module
+    elif home == "memory_store":
+        from . import memory_store as module
+    elif home == "paper":
+        from . import paper as module
+    elif home == "runner":
+        from . import runner as module
+    elif home == "saved":
+        from . import saved as module
+    elif home == "search":
+        from . import search as module
+    elif home == "split_bias":
+        from . import split_bias as module
+    elif home == "store":
+        from . import store as module
+    elif home == "study_jobs":
+        from . import study_jobs as module
+    elif home == "tables":
+        from . import tables as module
+    elif home == "tuning_jobs":
+        from . import tuning_jobs as module
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = globals()[name] = getattr(module, name)
+    return value
+
+
+def __dir__():
+    return sorted({*globals(), *__all__})

@@ -17,16 +17,23 @@ ends. It runs at the app's priority: a page may be waiting for it (a lower one l
 starved on a loaded machine).
 
 Its memory. numba keeps most of the memory a compilation took until its process ends (a
-growth plan's compilation: about 215 MB, on top of the 255 MB of a worker that imported the
-package), so the memory a worker reaches is what its steps took, added up. A worker takes a
-step only while its growth since it was ready (``grown``), plus what such a step typically
-takes (:data:`PLAN_MB` for a plan, :data:`STEP_MB` for a kernel run on tiny data), stays
+growth plan's compilation: about 215 MB, a forest's about 285), so the memory a worker
+reaches is its start plus what its steps took, added up. A worker starts light: it imports
+the kernels and the description of the parts (``trees.kernels``), numpy and numba, and no
+scikit-learn, SciPy or pandas (about 100 MB instead of 255; a plan's step drives the growth
+below the estimators, ``trees.tree._warmup``). A step that fits an estimator imports them
+when it runs (about 165 MB more). A worker takes a step only while its resident memory plus
+what such a step typically takes (:data:`PLAN_MB` for a plan, :data:`STEP_MB` for a kernel
+run on tiny data, plus :data:`IMPORTS_MB` when that would import the estimators) stays
 within ``N`` MB (:func:`has_room`); its first step it always takes. When it has no room
 left, it hands the rest of its request back (``{"id": 3, "rest": 1, "full": true, ...}``:
 the part's steps before 1 are done) and ends, and a fresh worker takes the rest. So a plan
-compiles in a fresh worker, or one that has compiled little, and a worker's peak is about
-one plan's compilation above its start instead of the sum of all it compiled (853 MB
-measured when a worker took whole parts and ended only past 350 MB).
+compiles in a fresh light worker, and a worker's peak is about its start plus one plan's
+compilation (853 MB measured when a worker took whole parts; 541 MB when every worker
+imported the estimators first).
+
+``N`` bounds the compiling's whole memory: the app runs one worker at a time
+(``lab.kernels``), so the largest worker's peak is the peak of all the workers together.
 """
 
 import argparse
@@ -59,31 +66,47 @@ def _resident_mb():
 
 
 # What a step typically adds to a worker's memory, in MB (measured on numba 0.68): a plan's
-# compilation 150-250, the other steps (kernels run once on tiny data) a few tens.
+# compilation 150-290, the other steps (kernels run once on tiny data) a few tens, and the
+# estimators' import (scikit-learn and SciPy) before the first step that fits one.
 PLAN_MB = 224.0
 STEP_MB = 48.0
+IMPORTS_MB = 165.0
 
 
-def has_room(step, grown, memory_mb):
-    """Whether a worker grown ``grown`` MB since it was ready may take ``step`` (a part's step:
-    a plan ``(kind, plan)`` or a function) within its growth budget ``memory_mb``."""
-    typical = STEP_MB if callable(step) else PLAN_MB
-    return grown + typical <= memory_mb
+def estimators_imported():
+    """Whether this process imported the estimators' libraries (scikit-learn) already."""
+    return "sklearn" in sys.modules
+
+
+def step_mb(step, imported):
+    """What ``step`` (a part's step: a plan ``(kind, plan)`` or a function) typically adds to a
+    worker's memory; ``imported``: whether the worker imported the estimators already (a
+    function step may fit one; a plan's step never does)."""
+    if not callable(step):
+        return PLAN_MB
+    return STEP_MB + (0.0 if imported else IMPORTS_MB)
+
+
+def has_room(step, resident_mb, memory_mb, imported=True):
+    """Whether a worker of ``resident_mb`` MB may take ``step`` within its budget ``memory_mb``
+    (the most MB it may reach), what the step typically adds counted ahead (:func:`step_mb`)."""
+    return resident_mb + step_mb(step, imported) <= memory_mb
 
 
 class _Memory:
-    """This worker's growth since it was ready, and whether it may take another step."""
+    """This worker's memory, and whether it may take another step."""
 
     def __init__(self, memory_mb):
         self.memory_mb = memory_mb
-        self.ready_mb = _resident_mb()
         self.fresh = True  # no step taken yet: the first is always taken
 
-    def grown(self):
-        return _resident_mb() - self.ready_mb
+    def full(self):
+        """Whether even the smallest step would pass the budget: the worker ends."""
+        return _resident_mb() + STEP_MB > self.memory_mb
 
     def may_start(self, step):
-        if not (self.fresh or has_room(step, self.grown(), self.memory_mb)):
+        room = has_room(step, _resident_mb(), self.memory_mb, estimators_imported())
+        if not (self.fresh or room):
             return False
         self.fresh = False
         return True
@@ -125,7 +148,7 @@ def serve(requests, output, memory_mb):
             outcome = {"error": f"{type(error).__name__}: {error}"}
         else:
             outcome = {"done": True} if rest is None else {"rest": rest}
-        full = rest is not None or memory.grown() > memory_mb
+        full = rest is not None or memory.full()
         usage = resource.getrusage(resource.RUSAGE_SELF)
         # Its own CPU (user + system) and peak memory so far, for the cold-start benchmark.
         cost = {"cpu_s": usage.ru_utime + usage.ru_stime, "peak_mb": usage.ru_maxrss / 1024}
@@ -138,8 +161,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--parent", type=int, required=True, help="the app's process id")
     parser.add_argument(
-        "--memory-mb", type=float, default=288.0,
-        help="the most MB the worker grows by before a fresh one takes over",
+        "--memory-mb", type=float, default=400.0,
+        help="the most MB the worker may reach: a step that would pass it goes to a fresh one",
     )  # fmt: skip
     args = parser.parse_args(argv)
     watch_parent(args.parent)

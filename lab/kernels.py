@@ -10,10 +10,9 @@ on-disk cache, in a moment.
 
 :class:`KernelPreparation` keeps the requests (a warm-up part, or one plan's kernels) in
 a queue served by one worker at a time: those a page waits for first, then the others in
-the order given (the pages' order). A worker whose memory has grown too much for the next
-step hands the rest of its request back and ends; a fresh one takes it up where it stopped
-(its budget: ``lab.kernel_worker``), so no worker holds much more than one plan's
-compilation. A request whose worker fails, or that cannot start one, fails: the page then
+the order given (the pages' order). A worker whose memory has no room for the next step
+hands the rest of its request back and ends; a fresh one takes it up where it stopped (its
+budget: ``lab.kernel_worker``), so no worker holds much more than one plan's compilation. A request whose worker fails, or that cannot start one, fails: the page then
 compiles in its own process, as a notebook does.
 
 ``python -m lab kernels`` compiles them all in its workers (:func:`run_kernels`), to prepare a
@@ -41,10 +40,10 @@ __all__ = [
 ]
 
 ROOT = Path(__file__).resolve().parent.parent
-# The most MB a worker grows by before a fresh one takes over (``lab.kernel_worker``): room
-# for one plan's compilation (about 215 MB) and a few small steps; a fresh worker starts at
-# about 255 MB, the tree package imported.
-WORKER_MEMORY_MB = 288.0
+# The most MB a worker may reach (``lab.kernel_worker``), the issue-56 budget of the whole
+# compiling (one worker runs at a time): a fresh worker starts at about 100 MB (no estimators
+# imported) and a plan's compilation adds 150-290 MB.
+WORKER_MEMORY_MB = 400.0
 # Workers that failed in a row before the preparation gives up (pages then compile alone).
 MAX_FAILED_WORKERS = 3
 

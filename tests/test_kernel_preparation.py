@@ -67,13 +67,17 @@ def test_a_worker_takes_a_part_up_from_the_step_it_is_given():
     assert messages[-1]["done"]
 
 
-def test_a_plan_starts_only_in_a_worker_with_room_for_a_compilation():
+def test_a_step_starts_only_in_a_worker_with_room_for_it():
+    """A worker's budget is the most MB it may reach: its memory now plus what the step
+    typically adds, and the estimators' import for a step that may fit one in a worker that
+    has not imported them (a plan's step never imports them)."""
     plan, small = PARTS["tree"]  # a growth's plan, then the rows' paths of a tree
-    budget = kernel_worker.PLAN_MB + 64
-    assert kernel_worker.has_room(plan, 0, budget) and kernel_worker.has_room(plan, 64, budget)
-    assert not kernel_worker.has_room(plan, 65, budget)
-    assert kernel_worker.has_room(small, 200, budget)  # a small step after a compilation
-    assert not kernel_worker.has_room(small, budget, budget)
+    budget, worker = 400.0, kernel_worker
+    assert worker.has_room(plan, budget - worker.PLAN_MB, budget, imported=False)
+    assert not worker.has_room(plan, budget - worker.PLAN_MB + 1, budget)
+    assert worker.has_room(small, budget - worker.STEP_MB, budget, imported=True)
+    assert not worker.has_room(small, budget - worker.STEP_MB, budget, imported=False)
+    assert worker.has_room(small, budget - worker.STEP_MB - worker.IMPORTS_MB, budget, False)
 
 
 @pytest.fixture

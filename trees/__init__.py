@@ -45,28 +45,7 @@ trees.interop
     Other libraries' tree models under both threshold tests: import, audit, remedy.
 """
 
-from .conditioning import conditioning_experiment, lattice_features, lattice_split_share
-from .ensemble import (
-    CultivatedForestClassifier,
-    ExtraTreesClassifier,
-    ExtraTreesRegressor,
-    RandomForestClassifier,
-    RandomForestRegressor,
-    warm_up,
-)
-from .instability import perturbation_study
-from .selection_bias import bias_experiment
-from .tree import (
-    DecisionTreeClassifier,
-    DecisionTreeRegressor,
-    ExtraTreeClassifier,
-    ExtraTreeRegressor,
-    Tree,
-    TreeGrower,
-    from_sklearn,
-    mirror,
-)
-from .tuning import complexity_curve
+from .tree import Tree, TreeGrower, from_sklearn, mirror
 
 __all__ = [
     "CultivatedForestClassifier",
@@ -90,3 +69,55 @@ __all__ = [
     "perturbation_study",
     "warm_up",
 ]
+
+
+# Where the other names live. Those modules import scikit-learn, SciPy and pandas: they are
+# imported when a name is first used (PEP 562's module ``__getattr__``), so that what compiles
+# the kernels (``lab.kernel_worker``: ``trees.kernels`` and the growth below the estimators)
+# imports none of them, and a worker compiling a plan starts at about a third of the memory.
+_HOMES = {
+    "conditioning_experiment": "conditioning",
+    "lattice_features": "conditioning",
+    "lattice_split_share": "conditioning",
+    "CultivatedForestClassifier": "ensemble",
+    "ExtraTreesClassifier": "ensemble",
+    "ExtraTreesRegressor": "ensemble",
+    "RandomForestClassifier": "ensemble",
+    "RandomForestRegressor": "ensemble",
+    "warm_up": "ensemble",
+    "perturbation_study": "instability",
+    "bias_experiment": "selection_bias",
+    "DecisionTreeClassifier": "tree",
+    "DecisionTreeRegressor": "tree",
+    "ExtraTreeClassifier": "tree",
+    "ExtraTreeRegressor": "tree",
+    "complexity_curve": "tuning",
+}
+
+
+def __getattr__(name):
+    # Absolute imports: ``from . import ensemble`` would first ask this function for
+    # ``ensemble`` (the import system's ``hasattr``), and so on without end.
+    home = _HOMES.get(name, name)
+    if home == "conditioning":
+        import trees.conditioning as module
+    elif home == "ensemble":
+        import trees.ensemble as module
+    elif home == "instability":
+        import trees.instability as module
+    elif home == "selection_bias":
+        import trees.selection_bias as module
+    elif home == "tree":
+        import trees.tree as module
+    elif home == "tuning":
+        import trees.tuning as module
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if name == home:  # a sub-module asked for by attribute (``trees.tuning``)
+        return module
+    value = globals()[name] = getattr(module, name)
+    return value
+
+
+def __dir__():
+    return sorted({*globals(), *__all__})

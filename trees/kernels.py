@@ -12,10 +12,12 @@ and a kernel links and optimises again every kernel it calls, so the whole could
 with numba. Plans cut what a page waits for instead (a default Gini fit: about 16 s of CPU
 instead of 51), and the worker keeps the compiler's memory out of the server. The price: every
 plan compiles its own chain, so all parts together cost about 300 s of CPU (2.3 GB in one
-process), four times the single code's. The app's workers each start at about 255 MB (numba,
-scikit-learn, SciPy and pandas imported) and hand over to a fresh one before a plan once they
-have grown (``lab.kernel_worker``): a growth plan's compilation adds about 215 MB, a forest's
-about 265, so a worker peaks near 540 MB (850 MB when a worker took whole parts).
+process), four times the single code's. A growth plan's compilation adds about 215 MB to its
+process, a forest's about 285. So this module, and what it imports, import no scikit-learn,
+SciPy or pandas: a plan's step drives the growth below the estimators (``tree._warmup``,
+``ensemble._warmup``) and a function step imports the estimators when it runs. The app's
+workers (``lab.kernel_worker``) then start at about 100 MB instead of 255 and compile a plan in
+a fresh one, peaking under 400 MB (540 MB when every worker imported the estimators first).
 
 Public API
 ----------
@@ -35,7 +37,6 @@ set_kernel_preparer
 
 from .ensemble._warmup import PARTS as TREE_AND_FOREST_PARTS
 from .ensemble._warmup import PLAN_KINDS, warm_up_plan
-from .interop import warm_up as warm_up_interop
 from .tree._kernels_cache import compiled, record_compiled
 from .tree._kernels_entries import plan_entry, set_kernel_preparer
 from .tree._kernels_plan import KernelPlan
@@ -52,8 +53,18 @@ __all__ = [
     "warm_up_plan",
 ]
 
+
+def _warm_up_interop():
+    """The kernels that read other libraries' models (``trees.interop.warm_up``), imported when
+    the step runs: ``trees.interop`` brings scikit-learn and pandas, which the description of
+    the parts (read by the compile worker, ``lab.kernel_worker``) must not."""
+    from .interop import warm_up
+
+    warm_up()
+
+
 # The trees' and forests' parts, then the kernels that read other libraries' models.
-PARTS = {**TREE_AND_FOREST_PARTS, "interop": (warm_up_interop,)}
+PARTS = {**TREE_AND_FOREST_PARTS, "interop": (_warm_up_interop,)}
 
 
 def warm_up_part(name, progress=None, start=0, may_start=None):

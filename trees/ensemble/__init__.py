@@ -16,15 +16,6 @@ warm_up
     Compile the trees' kernels and the forests' own (a forest's batches of trees).
 """
 
-from ._cultivated import VARIANTS, CultivatedForestClassifier
-from ._extra_trees import ExtraTreesClassifier, ExtraTreesRegressor
-from ._forest import (
-    RandomForestClassifier,
-    RandomForestRegressor,
-    mean_of_groups,
-    tree_groups,
-    tree_operators,
-)
 from ._warmup import warm_up
 
 __all__ = [
@@ -39,3 +30,34 @@ __all__ = [
     "tree_operators",
     "warm_up",
 ]
+
+
+# The forests are scikit-learn's kind (their modules import scikit-learn and SciPy): imported on
+# first use (PEP 562's module ``__getattr__``), so that ``warm_up``'s description of the parts,
+# which the compile worker reads (``lab.kernel_worker``), imports neither.
+_CULTIVATED = ("VARIANTS", "CultivatedForestClassifier")
+_EXTRA_TREES = ("ExtraTreesClassifier", "ExtraTreesRegressor")
+_FORESTS = (
+    "RandomForestClassifier",
+    "RandomForestRegressor",
+    "mean_of_groups",
+    "tree_groups",
+    "tree_operators",
+)
+
+
+def __getattr__(name):
+    if name in _CULTIVATED:
+        from . import _cultivated as home
+    elif name in _EXTRA_TREES:
+        from . import _extra_trees as home
+    elif name in _FORESTS:
+        from . import _forest as home
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = globals()[name] = getattr(home, name)
+    return value
+
+
+def __dir__():
+    return sorted({*globals(), *__all__})

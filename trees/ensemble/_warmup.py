@@ -2,42 +2,78 @@
 
 The trees' parts and their plans are ``trees.tree``'s (``TREE_PARTS``); the forests add a
 kind of entry kernel, a batch of trees grown for a plan (``"forest"``), and their parts.
+
+As the trees' plans (``trees.tree._warmup``), a forest's plan is driven without the
+estimators, so that the compile worker imports no scikit-learn: its batch kernel is called
+as a forest's fit calls it (:func:`_forest`).
 """
 
 import warnings
 
 import numpy as np
 
+from ..tree._builder import growth_order, kernel_inputs
+from ..tree._growth import root_statistics
+from ..tree._kernels_arrays import kernel_array
+from ..tree._kernels_entries import forest_kernel
+from ..tree._splitter import sort_features
 from ..tree._warmup import PLAN_KINDS as TREE_PLAN_KINDS
-from ..tree._warmup import TREE_PARTS, plan_of, run_steps, settings_of, tiny_data
-from ._extra_trees import ExtraTreesClassifier, ExtraTreesRegressor
-from ._forest import RandomForestClassifier, RandomForestRegressor
+from ..tree._warmup import TREE_PARTS, plan_growth, plan_of, run_steps, tiny_data
 
 __all__ = ["PARTS", "PLAN_KINDS", "warm_up", "warm_up_plan"]
 
 
 def _forest(plan):
-    """A forest of two trees whose batches have ``plan`` (``_kernels_entries.forest_kernel``):
-    random splits are extra trees; a drawn feature order is a subset of two features."""
-    X, y, value = tiny_data()
-    settings, classification = settings_of(plan)
-    settings.pop("splitter", None)
-    settings.pop("tie_break", None)
-    forests = (
-        (ExtraTreesClassifier, ExtraTreesRegressor)
-        if plan.random
-        else (RandomForestClassifier, RandomForestRegressor)
-    )
-    forest = forests[0] if classification else forests[1]
-    max_features = 2 if plan.draw else None
-    forest(n_estimators=2, max_features=max_features, random_state=0, **settings).fit(
-        X, y if classification else value
+    """The batch kernel of ``plan`` (``_kernels_entries.forest_kernel``) growing two trees, called
+    as ``_batches.grow_in_batches`` calls it for a forest without weights, one batch: random
+    splits are extra trees; a drawn feature order is a subset of two features.
+
+    The inputs have the types a forest's fit gives (the test of the worker checks that a forest
+    fitted afterwards compiles nothing); their values are what the first tree of a bootstrap
+    sample drawing every row once would take.
+    """
+    n_rows, n_trees = tiny_data()[0].shape[0], 2
+    present = np.ones(n_rows, dtype=bool)  # the first tree's rows (``_classes._forest_growth``)
+    growth, params, target = plan_growth(plan, present, max_features=2 if plan.draw else None)
+    X, classification = growth.X, params.is_classification
+    sorted_rows = np.empty((0, n_rows), dtype=np.int32) if plan.random else sort_features(X)
+    settings, rules, _ = kernel_inputs(growth, growth_order(growth, params.growth))
+    columns, categorical = growth.columns, kernel_array(growth.categorical, dtype=np.bool_)
+    n_classes = int(target.max()) + 1 if classification else 0
+    data = (X, sorted_rows, kernel_array(target, dtype=np.float64), n_classes, columns, categorical)
+    seeds = np.arange(n_trees, dtype=np.int64)
+    sampling = (n_rows, plan.random, growth._sklearn_pure_rule)  # ``_kernels_forest._tree_layout``
+    draws = (seeds, sampling, np.zeros(0), np.zeros(0), np.zeros((0, 0)))
+    generators = [np.random.default_rng(int(seed)) for seed in seeds]
+    grow_batch = forest_kernel(growth.kernel_plan())  # ``plan``, as the batches read it
+    grow_batch(data, draws, _centring(growth, params, target, n_trees), generators, settings,
+               rules[np.newaxis])  # fmt: skip
+
+
+def _centring(growth, params, target, n_trees):
+    """The batch's roots (``_batches._class_inputs``, ``_regression_inputs``): none for counts of
+    classes; a regression tree's offset and root statistics over every row, and Poisson's
+    ``y log y``."""
+    if params.is_classification:
+        return np.zeros(0), np.zeros((0, int(target.max()) + 1)), np.zeros(0)
+    criterion, weights = growth.criterion, np.ones(target.shape[0])
+    offset = growth.value_offset
+    root = root_statistics(criterion.row_statistics(target - offset, weights),
+                           np.arange(target.shape[0]))  # fmt: skip
+    y_log_y = criterion.row_statistics(target, weights)[2] if criterion.name == "poisson" else None
+    return (
+        np.full(n_trees, offset),
+        np.repeat(root[np.newaxis], n_trees, axis=0),
+        np.zeros(0) if y_log_y is None else y_log_y,
     )
 
 
 def _forest_variants():
     """Forests grown with weights: drawn by them, taken without bootstrap, each tree's classes
-    balanced in its own sample (their draws and roots)."""
+    balanced in its own sample (their draws and roots). The forests, and with them
+    scikit-learn, are imported here, when the step runs."""
+    from ._forest import RandomForestClassifier
+
     X, y, _ = tiny_data()
     weights = np.linspace(0.5, 2.0, X.shape[0])
     RandomForestClassifier(n_estimators=2, class_weight="balanced", random_state=0).fit(

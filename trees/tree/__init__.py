@@ -43,8 +43,6 @@ tree_data_problems, check_tree_for_data
 from . import _kernels_cache  # noqa: F401, I001
 from ._builder import GROWTH_ORDERS, SELECTIONS
 from ._categorical import CATEGORICAL_SPLITS
-from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
-from ._extra_tree import ExtraTreeClassifier, ExtraTreeRegressor
 from ._criterion import (
     CLASSIFIER_CRITERIA,
     CRITERIA_CLF,
@@ -106,3 +104,25 @@ __all__ = [
     "validate_tree_document",
     "warm_up",
 ]
+
+
+# The estimators are scikit-learn's kind (their modules import scikit-learn and SciPy): imported
+# on first use, so that what compiles the kernels (``lab.kernel_worker``: the growth below the
+# estimators, ``_warmup``) imports neither (PEP 562's module ``__getattr__``).
+_ESTIMATORS = ("DecisionTreeClassifier", "DecisionTreeRegressor")
+_EXTRA_TREES = ("ExtraTreeClassifier", "ExtraTreeRegressor")
+
+
+def __getattr__(name):
+    if name in _ESTIMATORS:
+        from . import _classes as home
+    elif name in _EXTRA_TREES:
+        from . import _extra_tree as home
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = globals()[name] = getattr(home, name)
+    return value
+
+
+def __dir__():
+    return sorted({*globals(), *__all__})

@@ -27,7 +27,6 @@ The bias experiment built on these statistics lives in
 """
 
 import numpy as np
-from scipy import special
 
 from ._kernels_pvalues import best_gini_gains
 
@@ -50,6 +49,8 @@ def _log_upper_gamma_cf(a, x, iterations=300):
     fraction itself stays of moderate size, so its log plus
     ``-x + a log x - log Gamma(a)`` is accurate however small Q is.
     """
+    from scipy import special  # here, not above: the compile worker imports no SciPy
+
     tiny = 1e-300
     b = x + 1.0 - a
     c = np.full_like(x, 1.0 / tiny)
@@ -76,6 +77,8 @@ def log_gamma_sf(a, x):
     Uses ``log(gammaincc)`` while it is representable, and the continued
     fraction of :func:`_log_upper_gamma_cf` beyond.
     """
+    from scipy import special  # here, not above: the compile worker imports no SciPy
+
     a, x = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(x, dtype=float))
     out = np.zeros(a.shape)
     positive = x > 0

@@ -10,7 +10,6 @@ import numbers
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.utils.class_weight import compute_sample_weight
 
 __all__ = [
     "CLASS_WEIGHTS",
@@ -286,6 +285,9 @@ def class_weights(class_weight, y, allowed=CLASS_WEIGHTS):
         raise ValueError(
             f"class_weight must be None, {names} or a dict {{class: weight}}, got {class_weight!r}."
         )
+    # Here, not above: the compile worker imports no scikit-learn (``lab.kernel_worker``).
+    from sklearn.utils.class_weight import compute_sample_weight
+
     return compute_sample_weight(class_weight, y)
 
 

@@ -38,8 +38,9 @@ format to CSC and predicting to CSR (``validate_data``'s ``accept_sparse``), bef
 conversions above. Sparse ``y`` is refused as scikit-learn refuses it.
 """
 
+import sys
+
 import numpy as np
-from scipy import sparse
 
 from ._kernels_arrays import kernel_array
 from ._kernels_sparse_walk import (
@@ -72,8 +73,13 @@ PREDICT_FORMAT = "csr"
 
 
 def is_sparse(X):
-    """Whether ``X`` is a scipy sparse matrix or array."""
-    return sparse.issparse(X)
+    """Whether ``X`` is a scipy sparse matrix or array.
+
+    Without ``scipy.sparse`` imported no sparse matrix exists, so SciPy is not imported to
+    ask: the compile worker, which grows on dense arrays, imports no SciPy
+    (``lab.kernel_worker``)."""
+    sparse = sys.modules.get("scipy.sparse")
+    return sparse is not None and sparse.issparse(X)
 
 
 def dense_fit_rows(X):
@@ -162,6 +168,8 @@ def sparse_predict(tree, X, op):
 
 def sparse_decision_path(tree, X, op):
     """``tree.decision_path(X, op)`` (``Tree.decision_path``) for sparse rows ``X``."""
+    from scipy import sparse  # here, not above: the compile worker imports no SciPy
+
     X = _checked_rows(tree, X)
     csr = csr_arrays(X, tree.input_dtype)
     indptr, indices = sparse_decision_paths(tree.routing_arrays(), csr, OPERATOR_CODES[op])

@@ -37,7 +37,6 @@ them on grown trees).
 import json
 
 import numpy as np
-from scipy import sparse
 
 from ._kernels_arrays import kernel_array
 from ._kernels_traversal import (
@@ -355,6 +354,8 @@ class Tree(SklearnTreeNames):
         check_operator(op, ROUTING_OPERATORS)
         if is_sparse(X):  # walked as it is (``_sparse``)
             return sparse_decision_path(self, X, op)
+        from scipy import sparse  # here, not above: the compile worker imports no SciPy
+
         X = self._check_X(X)
         indptr, indices = decision_paths(self.routing_arrays(), X, OPERATOR_CODES[op])
         data = np.ones(indices.shape[0], dtype=np.int8)

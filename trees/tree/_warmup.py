@@ -9,12 +9,20 @@ forests' parts), so that a page does not wait for the compiler.
 A part is a tuple of steps; a step is either a plan, ``(kind, plan)`` with ``kind`` one of
 ``PLAN_KINDS`` (compiled by :func:`warm_up_plan`), or a function of no argument running
 kernels once on tiny data with the argument types the package uses.
+
+A plan's kernels are the heaviest to compile (150-290 MB of memory, kept until the process
+ends), so they are driven without the estimators: the growth below them (``GrowingTree``,
+``_builder.grow``), built as a fit builds it, with the same types, so that what a plan step
+compiles is what a fit then loads (``tests/test_kernel_worker_imports.py`` checks that a fit
+after the steps compiles nothing). This module, and the plans' drivers, import no
+scikit-learn, SciPy or pandas; a function step imports the estimators when it runs. So the
+compile worker (``lab.kernel_worker``) starts without them, at about 100 MB instead of 255.
 """
 
 import numpy as np
 from scipy import sparse
 
-from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
+from ._builder import GrowingTree, grow
 from ._criterion import CLASSIFIER_CRITERIA, CRITERIA_CLF
 from ._grower import TreeGrower
 from ._kernels_criteria import GINI, KERNEL_IDS
@@ -30,9 +38,12 @@ from ._kernels_draws import (
 from ._kernels_layout import keep_rows
 from ._kernels_plan import kernel_plan
 from ._kernels_traversal import forest_predict
+from ._params import TreeParams
+from ._settings import target_statistics
 from ._splitter import (
     SegmentBatch,
     partition_segments,
+    search_layout,
     search_splits,
     sort_features,
     sorted_values,
@@ -42,6 +53,7 @@ from ._tree import pack_trees
 __all__ = [
     "PLAN_KINDS",
     "TREE_PARTS",
+    "plan_growth",
     "plan_of",
     "run_steps",
     "settings_of",
@@ -86,12 +98,44 @@ def settings_of(plan):
     return settings, criterion in CLASSIFIER_CRITERIA
 
 
-def _grow(plan):
-    """A tree fitted with ``plan`` (``_kernels_entries.growth_kernel``)."""
+def plan_growth(plan, present=None, **settings):
+    """A tree of ``plan`` on :func:`tiny_data`, still a single leaf, as a fit makes it.
+
+    ``DecisionTreeClassifier.fit`` (``_classes``) less its checks of the data, which need
+    scikit-learn: the settings checked, the rows' statistics, weights of one, the stopping
+    rules, the layout of the splitter. ``present``: the rows a forest's tree keeps (a mask of
+    every row; its layout is then made as a forest's tree makes it, ``_forest_growth``);
+    ``settings``: more tree settings (a forest's ``max_features``). Returns ``(growth, params,
+    target)``.
+    """
     X, y, value = tiny_data()
-    settings, classification = settings_of(plan)
-    estimator = DecisionTreeClassifier if classification else DecisionTreeRegressor
-    estimator(random_state=0, **settings).fit(X, y if classification else value)
+    plan_settings, classification = settings_of(plan)
+    params = TreeParams.checked(**plan_settings, **settings)
+    target = y if classification else value
+    weights = np.ones(X.shape[0])
+    row_stats, offset, _ = target_statistics(
+        params.new_criterion(), target, weights, params.variance_sums
+    )
+    growth = GrowingTree(
+        X,
+        row_stats,
+        params,
+        params.stopping_rules(X.shape[0], float(weights.sum())),
+        categorical=params.categorical_mask(X),
+        value_offset=offset,
+        rng=np.random.default_rng(0),
+        presorted=search_layout(X, params.splitter, present),
+        targets=None if classification else target,
+    )
+    return growth, params, target
+
+
+def _grow(plan):
+    """A tree grown with ``plan`` (``_kernels_entries.growth_kernel``) and made a ``Tree``, as a
+    fit grows and keeps it (``_classes._grow_and_keep``)."""
+    growth, params, _ = plan_growth(plan)
+    grow(growth, params.growth)
+    growth.to_tree(input_dtype=params.threshold_dtype)
 
 
 def _grower(plan):
@@ -121,17 +165,27 @@ def warm_up_plan(kind, plan, kinds=None):
     (PLAN_KINDS if kinds is None else kinds)[kind](plan)
 
 
+def _estimators():
+    """The estimators' module (``_classes``), imported when a step that fits one runs: it
+    brings scikit-learn and SciPy (module docstring)."""
+    from . import _classes
+
+    return _classes
+
+
 def _paths():
     """The rows' paths down a tree (``decision_path``), which the app's first picture draws."""
+    estimators = _estimators()
     X, y, _ = tiny_data()
-    DecisionTreeClassifier().fit(X, y).tree_.decision_path(X, "<=")
+    estimators.DecisionTreeClassifier().fit(X, y).tree_.decision_path(X, "<=")
 
 
 def _walks():
     """The other walks of one tree (the predictions under each test, apply) and the
     estimators' check of their input."""
+    estimators = _estimators()
     X, y, _ = tiny_data()
-    estimator = DecisionTreeClassifier().fit(X, y)
+    estimator = estimators.DecisionTreeClassifier().fit(X, y)
     estimator.predict_proba(X)
     tree = estimator.tree_
     for op in ("<=", "<", "average"):
@@ -149,33 +203,38 @@ def _score_tables():
 
 def _regression_values():
     """A regression tree grown best-first (``max_leaf_nodes``) and its node values."""
+    estimators = _estimators()
     X, _, value = tiny_data()
-    DecisionTreeRegressor(max_leaf_nodes=4).fit(X, value).predict(X)
+    estimators.DecisionTreeRegressor(max_leaf_nodes=4).fit(X, value).predict(X)
 
 
 def _pruning():
     """Pruning: the weakest-link path, and a fit that stops at an alpha."""
+    estimators = _estimators()
     X, y, _ = tiny_data()
-    DecisionTreeClassifier(ccp_alpha=0.01).fit(X, y).cost_complexity_pruning_path(X, y)
+    estimators.DecisionTreeClassifier(ccp_alpha=0.01).fit(X, y).cost_complexity_pruning_path(X, y)
 
 
 def _p_values():
     """Selection by p-value (source 001): the compiled permutation test of ordered features."""
+    estimators = _estimators()
     X, y, _ = tiny_data()
-    DecisionTreeClassifier(selection="p_value", max_depth=2, n_permutations=9).fit(X, y)
+    estimators.DecisionTreeClassifier(selection="p_value", max_depth=2, n_permutations=9).fit(X, y)
 
 
 def _absolute_error_values():
     """The absolute error's medians of a grown tree's nodes (``node_medians``)."""
+    estimators = _estimators()
     X, _, value = tiny_data()
-    DecisionTreeRegressor(criterion="absolute_error", max_depth=2).fit(X[:, 1:], value)
+    estimators.DecisionTreeRegressor(criterion="absolute_error", max_depth=2).fit(X[:, 1:], value)
 
 
 def _draws():
     """The forests' draws (their generators' seeds, bootstrap rows and counts, weighted or not)
     and their pack walk (a forest's trees predicting at once)."""
+    estimators = _estimators()
     X, y, _ = tiny_data()
-    tree = DecisionTreeClassifier().fit(X, y).tree_
+    tree = estimators.DecisionTreeClassifier().fit(X, y).tree_
     generator_seeds(np.array([0, 1]))
     bootstrap_rows(0, X.shape[0], X.shape[0])
     bootstrap_counts(0, X.shape[0], X.shape[0])
