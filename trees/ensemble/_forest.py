@@ -42,7 +42,6 @@ from sklearn.utils.validation import check_is_fitted
 from ..tree import FOREST_CONDITIONINGS, DecisionTreeClassifier, DecisionTreeRegressor
 from ..tree._kernels_arrays import kernel_array
 from ..tree._kernels_draws import MAX_SEED, generator_seeds
-from ..tree._kernels_traversal import forest_predict
 from ..tree._multi_output import (
     class_labels,
     encode_outputs,
@@ -55,7 +54,6 @@ from ..tree._operators import OPERATOR_CODES
 from ..tree._parallel import in_row_blocks
 from ..tree._params import get_params, tree_params_of
 from ..tree._settings import CLASS_WEIGHTS, check_sample_weight, class_weights
-from ..tree._sparse import forest_sum, is_sparse
 from ..tree._splitter import sort_features
 from ..tree._tree import pack_trees
 from ..tree._validation import (
@@ -65,6 +63,7 @@ from ..tree._validation import (
     round_for_fit,
     validated_fit_rows,
 )
+from ..tree._walks import walk_rows
 from ._batches import grow_in_batches
 from ._bootstrap import bootstrap_indices, bootstrap_size
 from ._ensemble import EnsembleProtocol
@@ -364,21 +363,15 @@ class BaseForest(EnsembleProtocol, BaseEstimator):
         n_trees = len(self.estimators_)
         codes = [OPERATOR_CODES[op] for op in tree_operators(n_trees, conditioning)]
         ops = np.array(codes, dtype=np.intp)
-        dense = not is_sparse(X)  # sparse rows are walked as they are (``tree._sparse``)
-        if dense:
-            X = kernel_array(X)
-        if dense and self.threshold_dtype != "float64":
-            X = kernel_array(self.estimators_[0].tree_._check_X(X))
+        first = self.estimators_[0].tree_  # the forest's trees share their features and precision
+        rows, n_rows, walks = walk_rows(X, first.n_features, first.input_dtype)
         groups = tree_groups(n_trees, conditioning)
-        mean = np.zeros((X.shape[0], values.shape[1]))
+        mean = np.zeros((n_rows, values.shape[1]))
         for group in groups:
             out = np.zeros_like(mean)
             pack = (tree, values, roots[group], ops[group])
-            if not dense:
-                forest_sum(pack, X, self.estimators_[0].tree_.input_dtype, out, self.n_jobs)
-            else:
-                in_row_blocks(forest_predict, (pack, X), out, X.shape[0], self.n_jobs,
-                              work_per_row=len(roots[group]))  # fmt: skip
+            in_row_blocks(walks.forest_predict, (pack, rows), out, n_rows, self.n_jobs,
+                          work_per_row=len(roots[group]))  # fmt: skip
             mean += out / len(roots[group])
         return mean / len(groups)
 
