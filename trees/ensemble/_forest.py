@@ -538,14 +538,23 @@ class ForestClassifier(ClassifierMixin, BaseForest):
         )
 
     def _set_oob(self, oob, y, seen):
+        """``oob_decision_function_`` and ``oob_score_``: ``oob_score`` when it is a callable
+        (scikit-learn's ``scoring_function``), else the accuracy, of the most probable classes
+        (indices, as ``y`` is encoded) of the rows some tree left out."""
         self.oob_decision_function_ = oob
-        self.oob_score_ = accuracy_score(y[seen], np.argmax(oob[seen], axis=1))
+        scoring = self.oob_score if callable(self.oob_score) else accuracy_score
+        self.oob_score_ = scoring(y[seen], np.argmax(oob[seen], axis=1))
 
     def _tree_output(self, tree, X, op):
-        """One tree's class probabilities, aligned on the forest's classes.
+        """One tree's class probabilities, aligned on the forest's classes; with several
+        outputs ``(n_samples, n_classes, n_outputs)``, scikit-learn's out-of-bag shape.
 
-        A bootstrap sample may miss a class; the tree then knows fewer classes.
+        A bootstrap sample may miss a class; the tree then knows fewer classes (a multi-output
+        tree knows every class of the forest, ``_multi_output``).
         """
+        if self.n_outputs_ > 1:
+            proba = tree.tree_.predict(X, op).reshape(X.shape[0], self.n_outputs_, -1)
+            return proba.transpose(0, 2, 1)
         out = np.zeros((X.shape[0], self.n_classes_))
         out[:, tree.classes_] = tree.tree_.predict(X, op)
         return out
@@ -599,8 +608,10 @@ class RandomForestClassifier(ForestClassifier):
         Passed to the trees: least share of a tree's total sample weight each
         child keeps.
     bootstrap : bool, default=True
-    oob_score : bool, default=False
-        Accuracy on the out-of-bag rows, in ``oob_score_``.
+    oob_score : bool or callable, default=False
+        Accuracy on the out-of-bag rows, in ``oob_score_`` (a callable ``score(y, classes)``
+        instead of the accuracy, as scikit-learn's); a multilabel ``y`` too
+        (``_multi_output.check_forest_outputs``).
     max_samples : int, float or None, default=None
         Rows each bootstrap sample draws: all (None), a count, or a share of
         the rows (at least 1; above 1.0 more rows than there are, as
@@ -701,8 +712,11 @@ class ForestRegressor(RegressorMixin, BaseForest):
         return tree.tree_.predict(X, op)
 
     def _set_oob(self, oob, y, seen):
+        """``oob_prediction_`` and ``oob_score_``: ``oob_score`` when it is a callable
+        (scikit-learn's ``scoring_function``), else R^2, of the rows some tree left out."""
         self.oob_prediction_ = oob
-        self.oob_score_ = r2_score(y[seen], oob[seen])
+        scoring = self.oob_score if callable(self.oob_score) else r2_score
+        self.oob_score_ = scoring(y[seen], oob[seen])
 
     @staticmethod
     def _leaf_values(estimator):
