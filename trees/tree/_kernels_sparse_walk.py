@@ -2,8 +2,8 @@
 
 A block of rows is scattered into a dense buffer (each row's stored values written at their
 columns), the block walked by the dense walk itself (``_kernels_traversal``: ``route``,
-``predict_values``, ``decision_paths``, ``forest_predict``), and only the positions the block
-stored are written back to 0.0. The routing rule, the lanes that walk rows side by side, every
+``predict_values``, ``forest_predict``; a decision path is its leaf's ancestors), and only the
+positions the block stored are written back to 0.0. The routing rule, the lanes that walk rows side by side, every
 threshold test (``<=``, ``<``, ``BOTH`` for ``"average"``, a forest's tests tree by tree) and
 the missing values are therefore the dense walk's, by construction: there is no second body.
 A forest walks all its trees over a block before the next block is scattered: each row is
@@ -33,7 +33,16 @@ buffer of its own).
 import numpy as np
 from numba import njit
 
-from ._kernels_traversal import LANES, decision_paths, forest_predict, predict_values, route
+from ._kernels_traversal import (
+    LANES,
+    NODE_FEATURE,
+    NODE_LEFT,
+    NODE_RIGHT,
+    ROUTE_NODES,
+    forest_predict,
+    predict_values,
+    route,
+)
 
 __all__ = [
     "BUFFER_VALUES",
@@ -127,25 +136,41 @@ def sparse_forest_predict(pack, csr, rows, out):
         _clear(csr, start, stop, buffer)
 
 
+@njit(**_INLINE)
+def _parents(nodes):
+    """Each node's parent (-1 at the root) and depth, from the routing arrays' children."""
+    parent = np.full(nodes.shape[0], -1, dtype=np.int64)
+    for node in range(nodes.shape[0]):
+        if nodes[node, NODE_FEATURE] != -1:
+            parent[nodes[node, NODE_LEFT]] = node
+            parent[nodes[node, NODE_RIGHT]] = node
+    depth = np.zeros(nodes.shape[0], dtype=np.int64)
+    for node in range(nodes.shape[0]):
+        above = parent[node]
+        while above != -1:
+            depth[node] += 1
+            above = parent[above]
+    return parent, depth
+
+
 @njit(**_JIT)
 def sparse_decision_paths(tree, csr, op):
-    """Nodes each row visits, as CSR ``indptr`` and ``indices`` (root first):
-    ``decision_paths`` of each block made dense, the blocks' paths end to end."""
+    """Nodes each row visits, as CSR ``indptr`` and ``indices`` (root first), as
+    ``decision_paths`` gives them: each row's leaf by :func:`sparse_route`, its path the leaf's
+    ancestors (a tree has one path to each node), written from the leaf up. One walk of the
+    lanes instead of ``decision_paths``' two node-by-node walks (measured on
+    ``bench/bench_sparse.py``'s tree: 1.8 times scikit-learn's time, against 8.6 with them)."""
     n_rows = csr[0].shape[0] - 1
-    buffer = _buffer(csr, n_rows)
+    leaves = np.empty((2, n_rows), dtype=np.int64)
+    sparse_route(tree, csr, op, (np.int64(0), np.int64(n_rows)), leaves)
+    parent, depth = _parents(tree[ROUTE_NODES])
     indptr = np.zeros(n_rows + 1, dtype=np.int64)
-    parts = [np.empty(0, dtype=np.int64)]
-    for start in range(0, n_rows, buffer.shape[0]):
-        stop = min(start + buffer.shape[0], n_rows)
-        _scatter(csr, start, stop, buffer)
-        block_indptr, block_indices = decision_paths(tree, buffer[: stop - start], op)
-        _clear(csr, start, stop, buffer)
-        for i in range(start, stop):
-            indptr[i + 1] = indptr[start] + block_indptr[i + 1 - start]
-        parts.append(block_indices)
+    for i in range(n_rows):
+        indptr[i + 1] = indptr[i] + depth[leaves[0, i]] + 1
     indices = np.empty(indptr[-1], dtype=np.int64)
-    at = 0
-    for part in parts:
-        indices[at : at + part.shape[0]] = part
-        at += part.shape[0]
+    for i in range(n_rows):
+        node, at = leaves[0, i], indptr[i + 1] - 1
+        while node != -1:
+            indices[at] = node
+            node, at = parent[node], at - 1
     return indptr, indices

@@ -38,8 +38,8 @@ threshold a split can have (NaN is none): a reader that forgot the leaf mask wou
 for a split at -2 where NaN fails every comparison. The lab's readers tell a leaf or a
 membership node by its NaN (saved trees write it as ``null``, the drawings and the imported
 models' scans skip it), and the tools that read scikit-learn's trees tell a leaf by
-``children_left == TREE_LEAF``, as the lab does. Those tests (26 of ``test_tree.py``) stay
-failing, on that assertion alone.
+``children_left == TREE_LEAF``, as the lab does. Those tests (37 of ``test_tree.py``) stay
+failing, on that assertion alone (with the suite's ``TREE_UNDEFINED`` set to NaN they pass).
 """
 
 import numpy as np
