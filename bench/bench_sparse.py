@@ -1,6 +1,6 @@
 """Sparse input against scikit-learn: a tree and a forest on a CSC and a CSR matrix (issue 59).
 
-Usage: ``python -m bench.bench_sparse [--quick] [--repeat N]``
+Usage: ``python -m bench.bench_sparse [--quick] [--repeat N] [--predict-only]``
 
 The data: 100,000 x 1,000 rows with 1% non-zeros (``scipy.sparse.random``, values uniform in
 [-1, 1), so both negative and positive values are stored), ``--quick`` 20,000 rows; the class
@@ -12,6 +12,10 @@ beyond the noise and the trees stay of a size that both libraries grow in second
   fitted on CSC and predicting on CSR.
 * The same tree fitted on the CSR matrix (both libraries convert it to CSC; the lab makes
   the CSR arrays too, ``trees.tree._sparse_growth``).
+* The tree's ``apply`` and ``decision_path`` on the CSR matrix, and the forest's ``apply``.
+
+``--predict-only`` fits each model once, untimed, and times the walks alone (the rows scattered
+block by block into a dense buffer and walked by the dense walk, ``_kernels_sparse_walk``).
 
 Both searches run over the stored values, never the dense matrix: scikit-learn's
 ``BestSparseSplitter`` extracts a node's values column by column, the lab's buckets a node's
@@ -55,7 +59,22 @@ def _row(label, size, times):
     return [label, size, f"{times[0]:.2f}", f"{times[1]:.2f}", ratio(*times)]
 
 
-def timing_rows(n_rows, repeat):
+def _walk_rows(label, ours, theirs, X_csr, size, repeat):
+    """The rows timing the walks of one fitted pair: ``predict_proba``, then ``apply`` (and
+    ``decision_path`` for a single tree)."""
+    methods = ["predict_proba", "apply"] + (["decision_path"] if label == "tree" else [])
+    rows = []
+    for method in methods:
+        times = interleaved(
+            lambda o=ours, m=method: getattr(o, m)(X_csr),
+            lambda t=theirs, m=method: getattr(t, m)(X_csr),
+            repeat,
+        )
+        rows.append(_row(f"{label} {method}, CSR", size, times))
+    return rows
+
+
+def timing_rows(n_rows, repeat, predict_only=False):
     """The table's rows (module docstring), ours against scikit-learn's, interleaved."""
     X_csc, X_csr, y = sparse_rows(n_rows)
     size = f"{n_rows:,}x{N_FEATURES:,}"
@@ -69,21 +88,28 @@ def timing_rows(n_rows, repeat):
         ("tree", ours_tree, theirs_tree),
         ("forest of 20", ours_forest, theirs_forest),
     ):
-        fit = interleaved(lambda o=ours: o.fit(X_csc, y), lambda t=theirs: t.fit(X_csc, y), repeat)
-        rows.append(_row(f"{label} fit, CSC", size, fit))
-        predict = interleaved(
-            lambda o=ours: o.predict_proba(X_csr), lambda t=theirs: t.predict_proba(X_csr), repeat
+        if predict_only:
+            ours.fit(X_csc, y)
+            theirs.fit(X_csc, y)
+        else:
+            fit = interleaved(
+                lambda o=ours: o.fit(X_csc, y), lambda t=theirs: t.fit(X_csc, y), repeat
+            )
+            rows.append(_row(f"{label} fit, CSC", size, fit))
+        rows += _walk_rows(label, ours, theirs, X_csr, size, repeat)
+    if not predict_only:
+        fit = interleaved(
+            lambda: ours_tree.fit(X_csr, y), lambda: theirs_tree.fit(X_csr, y), repeat
         )
-        rows.append(_row(f"{label} predict_proba, CSR", size, predict))
-    fit = interleaved(lambda: ours_tree.fit(X_csr, y), lambda: theirs_tree.fit(X_csr, y), repeat)
-    rows.append(_row("tree fit, CSR", size, fit))
+        rows.append(_row("tree fit, CSR", size, fit))
     return rows
 
 
-def run(quick=False, repeat=3):
+def run(quick=False, repeat=3, predict_only=False):
     # No warm-up of every kernel: each measure's first, untimed call compiles (or loads) the
     # kernels of its plan (``interleaved``).
-    rows = timing_rows(20_000 if quick else 100_000, repeat=1 if quick else repeat)
+    n_rows = 20_000 if quick else 100_000
+    rows = timing_rows(n_rows, repeat=1 if quick else repeat, predict_only=predict_only)
     print_rows(["measure", "data", "project s", "sklearn s", "ratio"], rows)
     return rows
 
@@ -92,5 +118,8 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="20,000 rows, one repeat")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs of each measure")
+    parser.add_argument(
+        "--predict-only", action="store_true", help="fit once, untimed; time the walks alone"
+    )
     args = parser.parse_args()
-    run(args.quick, args.repeat)
+    run(args.quick, args.repeat, args.predict_only)

@@ -5,10 +5,13 @@ must be scikit-learn's (features, thresholds, rows, every output's values); fore
 randomness (no bootstrap, every feature) are their trees' mean, as scikit-learn's.
 """
 
+from functools import partial
+
 import numpy as np
 import pytest
 from sklearn import ensemble as skensemble
 from sklearn import tree as sktree
+from sklearn.metrics import f1_score
 from sklearn.utils.class_weight import compute_sample_weight
 
 import trees
@@ -260,6 +263,53 @@ def test_forest_refuses_out_of_bag_classes_in_words(forest_data):
     X, y, _ = forest_data
     with pytest.raises(ValueError, match="The type of target cannot be used to compute OOB"):
         trees.RandomForestClassifier(n_estimators=3, oob_score=True).fit(X, y)
+
+
+def _labels(X):
+    """Three 0/1 labels of the rows (a multilabel y, scikit-learn's "multilabel-indicator")."""
+    noise = np.random.RandomState(3).rand(X.shape[0])
+    return np.column_stack([X[:, 0] > 0.5, X[:, 1] + 0.2 * noise > 0.4, X[:, 2] > 0.7]).astype(int)
+
+
+# Enough trees that every row is left out by some (scikit-learn counts a row no tree left out
+# as predicted 0, the lab leaves it out of the score), shallow enough that no node ties.
+OUT_OF_BAG = {"n_estimators": 30, "max_features": None, "max_depth": 2, "bootstrap": True,
+              "random_state": 0}  # fmt: skip
+
+
+def test_forest_classifier_out_of_bag_of_a_multilabel_y_is_sklearns(forest_data):
+    """scikit-learn's number: each row's mean class shares over the trees that left it out,
+    ``(n_samples, n_classes, n_outputs)``, and the subset accuracy of their most probable
+    classes (or ``oob_score`` itself when it is a callable)."""
+    X, _, _ = forest_data
+    y = _labels(X)
+    for oob_score in (True, partial(f1_score, average="micro")):
+        ours = trees.RandomForestClassifier(
+            threshold_dtype="float32", oob_score=oob_score, **OUT_OF_BAG
+        ).fit(X, y)
+        theirs = skensemble.RandomForestClassifier(oob_score=oob_score, **OUT_OF_BAG).fit(X, y)
+        assert ours.oob_decision_function_.shape == (X.shape[0], 2, 3)
+        np.testing.assert_allclose(
+            ours.oob_decision_function_, theirs.oob_decision_function_, rtol=1e-12
+        )
+        assert ours.oob_score_ == pytest.approx(theirs.oob_score_, rel=1e-12)
+    assert 0.5 < ours.oob_score_ <= 1.0
+
+
+def test_extra_trees_out_of_bag_of_a_multilabel_y_follows_the_definition(forest_data):
+    """The definition written out on the forest's own trees and bootstrap samples (the lab's
+    extra trees draw other thresholds than scikit-learn's)."""
+    X, _, _ = forest_data
+    y = _labels(X)
+    forest = trees.ExtraTreesClassifier(oob_score=True, **OUT_OF_BAG).fit(X, y)
+    total, counts = np.zeros((X.shape[0], 2, 3)), np.zeros(X.shape[0])
+    for tree, drawn in zip(forest.estimators_, forest.estimators_samples_, strict=True):
+        out = np.bincount(drawn, minlength=X.shape[0]) == 0
+        total[out] += np.stack([p[out] for p in tree.predict_proba(X)], axis=2)
+        counts[out] += 1
+    expected = total / counts[:, None, None]
+    np.testing.assert_allclose(forest.oob_decision_function_, expected, rtol=1e-12)
+    assert forest.oob_score_ == np.mean((expected.argmax(axis=1) == y).all(axis=1))
 
 
 def test_forest_regressor_out_of_bag_per_output(forest_data):

@@ -22,6 +22,7 @@ CI_TESTS = (
     "test_classifier_error_oob_score_multiclass_multioutput",
     "test_decision_path",
     "test_dtype_convert",
+    "test_forest_classifier_oob",
     "test_forest_degenerate_feature_importances",
     "test_forest_feature_importances_sum",
     "test_forest_multioutput_integral_regression_target",

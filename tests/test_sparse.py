@@ -4,7 +4,8 @@ A sparse fit grows the dense fit's tree: on the CSC matrix itself where the spar
 serves the settings (``_kernels_sparse_growth``; the tests check which path each fit took),
 on its dense rows otherwise; sparse rows are predicted, applied and followed
 (``decision_path``) as their dense matrix, under every threshold test, without being made
-dense (``_kernels_sparse_walk``).
+dense: blocks of rows scattered into a small buffer and walked by the dense walk
+(``_kernels_sparse_walk``).
 """
 
 import tracemalloc
@@ -15,7 +16,9 @@ from scipy import sparse
 
 import trees
 from trees.ensemble import _forest
-from trees.tree import _kernels_entries, _sparse_growth, _validation
+from trees.tree import _kernels_entries, _parallel, _sparse_growth, _validation
+from trees.tree._kernels_sparse_walk import BUFFER_VALUES, block_rows
+from trees.tree._kernels_traversal import LANES
 from trees.tree._sparse import csr_arrays, is_sparse
 from trees.tree._warmup import plan_of
 
@@ -346,3 +349,44 @@ def test_a_tree_walks_sparse_rows_of_any_format(data):
         assert (tree.decision_path(rows) != tree.decision_path(rows.toarray())).nnz == 0
     with pytest.raises(ValueError, match="6 columns"):
         tree.apply(sparse.csr_matrix(np.ones((2, 4))))
+
+
+def test_blocks_hold_whole_lanes_within_the_buffer():
+    assert block_rows(1_000, 100_000) == (BUFFER_VALUES // 1_000) // LANES * LANES
+    assert block_rows(1_000, 5) == 5  # no more rows than asked for
+    assert block_rows(10 * BUFFER_VALUES, 100) == 1  # one row at least, whatever its width
+    assert block_rows(BUFFER_VALUES // 3, 100) == 3  # fewer than a lane: as many as fit
+
+
+def test_many_blocks_in_threads_answer_as_the_dense_rows(data, monkeypatch):
+    """Wide rows (a block of a few rows), rows split between threads (the threshold lowered so
+    that a small matrix uses them), a forest walking all its trees over each block."""
+    rng = np.random.default_rng(3)
+    n_features = BUFFER_VALUES // 5  # blocks of 5 rows: rows 0-4, 5-9, ...
+    X = np.zeros((203, n_features))
+    X[:, : data["X"].shape[1]] = np.resize(data["X"], (203, data["X"].shape[1]))
+    X[:, -3:] = np.round(rng.uniform(-1.0, 1.0, size=(203, 3)), 1)
+    y = (X[:, 0] - X[:, -1] > 0).astype(int)
+    forest = trees.RandomForestClassifier(n_estimators=4, max_features=None, random_state=0)
+    forest.fit(X, y)
+    assert (forest.estimators_[0].tree_.feature == n_features - 1).any()  # a split far right
+    monkeypatch.setattr(_parallel, "MIN_ROWS_PER_THREAD", 10)
+    assert_same_answers(forest, forest, X, ("<=", "<", "average", "half"))
+    tree = forest.estimators_[0]
+    assert_same_answers(tree, tree, X, ("<=", "<", "average"))
+
+
+def test_a_multi_output_regressor_predicts_sparse_rows_as_dense(data):
+    """Every output, as the dense rows give them (the sparse walk answered the first alone)."""
+    y = np.column_stack([data["values"], -data["values"], data["classes"]])
+    fitted = trees.DecisionTreeRegressor(max_depth=5, random_state=0).fit(data["X"], y)
+    for conditioning in ("<=", "<", "average"):
+        expected = fitted.predict(data["X"], conditioning)
+        assert expected.shape == y.shape
+        np.testing.assert_array_equal(
+            fitted.predict(sparse.csr_matrix(data["X"]), conditioning), expected
+        )
+        np.testing.assert_array_equal(
+            fitted.tree_.predict(sparse.csr_matrix(data["X"]), conditioning),
+            fitted.tree_.predict(data["X"], conditioning),
+        )

@@ -42,7 +42,6 @@ from sklearn.utils.validation import check_is_fitted
 from ..tree import FOREST_CONDITIONINGS, DecisionTreeClassifier, DecisionTreeRegressor
 from ..tree._kernels_arrays import kernel_array
 from ..tree._kernels_draws import MAX_SEED, generator_seeds
-from ..tree._kernels_traversal import forest_predict
 from ..tree._multi_output import (
     class_labels,
     encode_outputs,
@@ -55,7 +54,7 @@ from ..tree._operators import OPERATOR_CODES
 from ..tree._parallel import in_row_blocks
 from ..tree._params import get_params, tree_params_of
 from ..tree._settings import CLASS_WEIGHTS, check_sample_weight, class_weights
-from ..tree._sparse import dense_fit_rows, forest_sum, is_sparse
+from ..tree._sparse import dense_fit_rows, is_sparse
 from ..tree._splitter import sort_features
 from ..tree._tree import pack_trees
 from ..tree._validation import (
@@ -66,6 +65,7 @@ from ..tree._validation import (
     sparse_fit_rows,
     validated_fit_rows,
 )
+from ..tree._walks import walk_rows
 from ._batches import grow_in_batches, grow_per_tree
 from ._bootstrap import bootstrap_indices, bootstrap_size
 from ._ensemble import EnsembleProtocol
@@ -373,21 +373,15 @@ class BaseForest(EnsembleProtocol, BaseEstimator):
         n_trees = len(self.estimators_)
         codes = [OPERATOR_CODES[op] for op in tree_operators(n_trees, conditioning)]
         ops = np.array(codes, dtype=np.intp)
-        dense = not is_sparse(X)  # sparse rows are walked as they are (``tree._sparse``)
-        if dense:
-            X = kernel_array(X)
-        if dense and self.threshold_dtype != "float64":
-            X = kernel_array(self.estimators_[0].tree_._check_X(X))
+        first = self.estimators_[0].tree_  # the forest's trees share their features and precision
+        rows, n_rows, walks = walk_rows(X, first.n_features, first.input_dtype)
         groups = tree_groups(n_trees, conditioning)
-        mean = np.zeros((X.shape[0], values.shape[1]))
+        mean = np.zeros((n_rows, values.shape[1]))
         for group in groups:
             out = np.zeros_like(mean)
             pack = (tree, values, roots[group], ops[group])
-            if not dense:
-                forest_sum(pack, X, self.estimators_[0].tree_.input_dtype, out, self.n_jobs)
-            else:
-                in_row_blocks(forest_predict, (pack, X), out, X.shape[0], self.n_jobs,
-                              work_per_row=len(roots[group]))  # fmt: skip
+            in_row_blocks(walks.forest_predict, (pack, rows), out, n_rows, self.n_jobs,
+                          work_per_row=len(roots[group]))  # fmt: skip
             mean += out / len(roots[group])
         return mean / len(groups)
 
@@ -554,14 +548,23 @@ class ForestClassifier(ClassifierMixin, BaseForest):
         )
 
     def _set_oob(self, oob, y, seen):
+        """``oob_decision_function_`` and ``oob_score_``: ``oob_score`` when it is a callable
+        (scikit-learn's ``scoring_function``), else the accuracy, of the most probable classes
+        (indices, as ``y`` is encoded) of the rows some tree left out."""
         self.oob_decision_function_ = oob
-        self.oob_score_ = accuracy_score(y[seen], np.argmax(oob[seen], axis=1))
+        scoring = self.oob_score if callable(self.oob_score) else accuracy_score
+        self.oob_score_ = scoring(y[seen], np.argmax(oob[seen], axis=1))
 
     def _tree_output(self, tree, X, op):
-        """One tree's class probabilities, aligned on the forest's classes.
+        """One tree's class probabilities, aligned on the forest's classes; with several
+        outputs ``(n_samples, n_classes, n_outputs)``, scikit-learn's out-of-bag shape.
 
-        A bootstrap sample may miss a class; the tree then knows fewer classes.
+        A bootstrap sample may miss a class; the tree then knows fewer classes (a multi-output
+        tree knows every class of the forest, ``_multi_output``).
         """
+        if self.n_outputs_ > 1:
+            proba = tree.tree_.predict(X, op).reshape(X.shape[0], self.n_outputs_, -1)
+            return proba.transpose(0, 2, 1)
         out = np.zeros((X.shape[0], self.n_classes_))
         out[:, tree.classes_] = tree.tree_.predict(X, op)
         return out
@@ -615,8 +618,10 @@ class RandomForestClassifier(ForestClassifier):
         Passed to the trees: least share of a tree's total sample weight each
         child keeps.
     bootstrap : bool, default=True
-    oob_score : bool, default=False
-        Accuracy on the out-of-bag rows, in ``oob_score_``.
+    oob_score : bool or callable, default=False
+        Accuracy on the out-of-bag rows, in ``oob_score_`` (a callable ``score(y, classes)``
+        instead of the accuracy, as scikit-learn's); a multilabel ``y`` too
+        (``_multi_output.check_forest_outputs``).
     max_samples : int, float or None, default=None
         Rows each bootstrap sample draws: all (None), a count, or a share of
         the rows (at least 1; above 1.0 more rows than there are, as
@@ -717,8 +722,11 @@ class ForestRegressor(RegressorMixin, BaseForest):
         return tree.tree_.predict(X, op)
 
     def _set_oob(self, oob, y, seen):
+        """``oob_prediction_`` and ``oob_score_``: ``oob_score`` when it is a callable
+        (scikit-learn's ``scoring_function``), else R^2, of the rows some tree left out."""
         self.oob_prediction_ = oob
-        self.oob_score_ = r2_score(y[seen], oob[seen])
+        scoring = self.oob_score if callable(self.oob_score) else r2_score
+        self.oob_score_ = scoring(y[seen], oob[seen])
 
     @staticmethod
     def _leaf_values(estimator):

@@ -24,29 +24,34 @@ __all__ = ["check_forest_outputs", "grow_outputs"]
 
 
 def check_forest_outputs(forest, y):
-    """Refuse, in words, the out-of-bag score of a multi-output classifier.
+    """Refuse, in words, the out-of-bag score of a multi-output classifier whose target
+    scikit-learn refuses it for.
 
     A regressor's out-of-bag predictions are its trees' per output, and its score their R^2
-    averaged over the outputs, as scikit-learn's; a classifier's are not computed here.
+    averaged over the outputs, as scikit-learn's. A classifier's are defined, as scikit-learn
+    defines them, for a multilabel ``y`` only (``type_of_target``'s "multilabel-indicator":
+    every output has the classes 0 and 1): each row's out-of-bag class probabilities of
+    every output, shape ``(n_samples, n_classes, n_outputs)``, and their most probable classes
+    scored against ``y`` (the subset accuracy by default: a row counts when every output is
+    right). Other targets of several columns of classes ("multiclass-multioutput") have no
+    such definition (outputs of different classes).
 
     Raises
     ------
     ValueError
-        For ``oob_score`` with a multi-output classification ``y``.
+        For ``oob_score`` with a multi-output classification ``y`` not multilabel.
     """
     if not forest.oob_score or not isinstance(forest, ClassifierMixin):
         return
-    if type_of_target(y) == "multiclass-multioutput":  # scikit-learn's message first
+    target = type_of_target(y)
+    if target != "multilabel-indicator":  # scikit-learn's message first
         raise ValueError(
-            "The type of target cannot be used to compute OOB estimates. Got "
-            "multiclass-multioutput while only the following are allowed: binary, multiclass: "
-            "the out-of-bag score of a multi-output classifier is not defined. Fit with "
-            "oob_score=False and score the outputs on held-out rows."
+            f"The type of target cannot be used to compute OOB estimates. Got {target} while "
+            "only the following are supported: continuous, continuous-multioutput, binary, "
+            "multiclass, multilabel-indicator. A multi-output classifier's out-of-bag score is "
+            "defined when every output is a 0/1 label; fit with oob_score=False and score the "
+            "outputs on held-out rows."
         )
-    raise ValueError(
-        "oob_score is computed for one target of a classifier here, and y has several columns. "
-        "Fit with oob_score=False and score the outputs on held-out rows."
-    )
 
 
 def grow_outputs(forest, data, draws, params, template):

@@ -20,7 +20,12 @@ Choices of the paper, made here:
   definition) or against every observed value (``"all rows"``, the values a
   held-out row can take);
 * the folds: repeated k-fold, stratified for classification, seeded with
-  ``random_state``. The study's own fold seeds are not reproducible (it
+  ``random_state``.
+* sparse rows (a scipy matrix of any format) are kept sparse, as CSR rows, and never made
+  dense: the engines whose models take them (:data:`SPARSE_ENGINES`) fit on the fold's rows
+  and predict its held-out rows under every test as they predict dense rows, an implicit zero
+  equal to a threshold going where the test sends it; rho reads each column's stored values
+  and its implicit zeros (``_lattice.column_values``). The numbers are the dense matrix's. The study's own fold seeds are not reproducible (it
   shuffled the rows with a generator shared across datasets), so d and the
   marks agree with the paper statistically, not to the digit.
 
@@ -42,17 +47,19 @@ from types import SimpleNamespace
 
 import numpy as np
 from joblib import Parallel, delayed
+from scipy import sparse
 
 from ._by_task import folds as task_folds
 from ._by_task import score
-from ._engines import check_engine, engine_conditionings, fit_model
-from ._lattice import LatticeIndex
+from ._engines import PACKAGE_ENGINES, check_engine, engine_conditionings, fit_model
+from ._lattice import LatticeIndex, column_values, observed_rows
 from ._significance import ALPHA, SIGNIFICANCE_RULES, improvement_over_worse, wilcoxon_marks
 
 __all__ = [
     "ALL_DATA",
     "PAPER_RANDOM_STATE",
     "RHO_K_REFERENCES",
+    "SPARSE_ENGINES",
     "ConditioningPlan",
     "ConditioningResult",
     "combine_conditioning",
@@ -68,13 +75,19 @@ RHO_K_REFERENCES = {
     "training rows": "the fold's training rows (the paper's definition)",
     "all rows": "every observed value of the dataset (the values a held-out row can take)",
 }
+# The engines whose models fit and predict sparse rows as they are: this package's estimators,
+# and scikit-learn's trees (their fit takes CSC, ``from_sklearn``'s trees walk CSR rows). The
+# other libraries' engines take dense rows (their fit reads a dense float64 matrix).
+SPARSE_ENGINES = (*PACKAGE_ENGINES, "sklearn")
 
 
 @dataclass
 class ConditioningPlan:
-    """Everything an experiment needs; its tasks are keyed by :meth:`task_keys`."""
+    """Everything an experiment needs; its tasks are keyed by :meth:`task_keys`.
 
-    X: np.ndarray
+    ``X`` is float64 dense rows or a scipy CSR matrix of float64 (:func:`experiment_rows`)."""
+
+    X: object
     y: np.ndarray
     task: str
     model: str
@@ -123,7 +136,7 @@ def conditioning_plan(
     _check_choice(rho_k_against, RHO_K_REFERENCES, "rho_k reference")
     _check_choice(significance, SIGNIFICANCE_RULES, "significance rule")
     check_engine(engine)
-    X = np.asarray(X, dtype=np.float64)
+    X = experiment_rows(X, engine)
     y = np.asarray(y)
     folds = task_folds(task, X, y, n_splits, n_repeats, random_state)
     if estimator_seed == "per fold":
@@ -151,13 +164,33 @@ def conditioning_plan(
     )  # fmt: skip
 
 
+def experiment_rows(X, engine):
+    """``X`` as an experiment keeps it: float64 dense rows, or a sparse matrix of any format as
+    float64 CSR rows (the folds take rows; never made dense).
+
+    Raises
+    ------
+    ValueError
+        When ``X`` is sparse and ``engine`` is not one of :data:`SPARSE_ENGINES`.
+    """
+    if not sparse.issparse(X):
+        return np.asarray(X, dtype=np.float64)
+    if engine not in SPARSE_ENGINES:
+        raise ValueError(
+            f"Engine {engine!r} takes dense rows, and X is a sparse matrix: pass X.toarray() if "
+            f"it fits in memory, or use one of the engines {list(SPARSE_ENGINES)}, which take "
+            "sparse rows as they are."
+        )
+    return X.tocsr().astype(np.float64)
+
+
 def _snapped(tree, X_reference):
     """A float32 model's tree with each threshold equal to ``float32(v)`` of an observed
     value ``v`` replaced by ``v`` (``feature`` and ``threshold`` only, what rho reads)."""
     thresholds = np.array(tree.threshold, dtype=np.float64)
     for feature in np.unique(tree.feature[tree.feature >= 0]):
         nodes = np.flatnonzero(tree.feature == feature)
-        values = np.unique(np.asarray(X_reference[:, feature], dtype=np.float64))
+        values = np.unique(column_values(X_reference, feature))
         rounded = values.astype(np.float32)
         wanted = thresholds[nodes].astype(np.float32)
         where = np.minimum(np.searchsorted(rounded, wanted), values.shape[0] - 1)
@@ -174,6 +207,7 @@ def _rho_counts(fitted, X_reference):
     threshold "is" an observed value when it equals ``float32(value)``.
     """
     trees = fitted.trees
+    X_reference = observed_rows(X_reference)
     if fitted.precision == "float32":
         trees = [_snapped(tree, X_reference) for tree in trees]
     on, total = LatticeIndex(X_reference, test="paper").count(trees)
@@ -343,7 +377,10 @@ def conditioning_experiment(
 
     Parameters
     ----------
-    X, y : arrays
+    X : array-like or sparse matrix of shape (n_samples, n_features)
+        A sparse matrix (any scipy format) stays sparse (module docstring); the engines of
+        :data:`SPARSE_ENGINES` take it.
+    y : array-like of shape (n_samples,)
     task : {"classification", "regression"}
     model : {"tree", "forest"}
         Trees are scored under "<=", "<" and "average"; forests also under "half".

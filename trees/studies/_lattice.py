@@ -4,17 +4,25 @@ A feature is a *lattice feature* when some observed value ``v`` has both
 ``v - r`` and ``v + r`` observed for some ``r > 0``: then a midpoint threshold
 between two observed values can coincide with a third observed value, and
 ``<=`` and ``<`` route that value differently.
+
+Every function takes dense rows or a scipy sparse matrix (any format: its columns are read as
+CSC, never made dense). A sparse column's observed values are its stored values and, when
+some row stores none, 0.0 (an implicit zero is observed as any stored value is): only the
+distinct values count, so one 0.0 stands for all the implicit zeros (:func:`column_values`).
 """
 
 import numpy as np
+from scipy import sparse
 
 __all__ = [
     "LATTICE_RTOL",
     "THRESHOLD_TESTS",
     "LatticeIndex",
+    "column_values",
     "lattice_features",
     "lattice_nodes",
     "lattice_split_share",
+    "observed_rows",
 ]
 
 # Pairs (a, b) of distinct values whose midpoint is looked up, per column.
@@ -69,6 +77,40 @@ def _has_midpoint_triple(values, rtol):
     return False
 
 
+def observed_rows(X):
+    """``X`` as the lattice functions read its columns: float64 dense rows, or a sparse matrix
+    as canonical float64 CSC (sorted, no duplicate entries; a copy unless it is one already).
+
+    Raises
+    ------
+    ValueError
+        When ``X`` is not 2-D.
+    """
+    if sparse.issparse(X):
+        if X.format == "csc" and X.dtype == np.float64 and X.has_canonical_format:
+            return X  # already as read (the experiment's rho passes it on)
+        X = X.tocsc(copy=True).astype(np.float64, copy=False)
+        X.sum_duplicates()  # a duplicate entry is one value, their sum, as in the dense matrix
+    else:
+        X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D, got shape {X.shape}.")
+    return X
+
+
+def column_values(X, feature):
+    """The observed values of one column of ``X`` as :func:`observed_rows` returns it: the
+    dense column, or a sparse column's stored values with one 0.0 more when some row stores
+    none (module docstring)."""
+    if not sparse.issparse(X):
+        return X[:, feature]
+    start, stop = X.indptr[feature], X.indptr[feature + 1]
+    stored = X.data[start:stop]
+    if stop - start == X.shape[0]:
+        return stored
+    return np.append(stored, 0.0)
+
+
 def lattice_features(X, rtol=LATTICE_RTOL):
     """Which columns are lattice features (source 000, section 4.1).
 
@@ -83,7 +125,7 @@ def lattice_features(X, rtol=LATTICE_RTOL):
 
     Parameters
     ----------
-    X : array-like of shape (n_samples, n_features)
+    X : array-like or sparse matrix of shape (n_samples, n_features)
         Numeric data; NaN values are ignored.
     rtol : float, default=1e-12
         The relative tolerance (:data:`LATTICE_RTOL`): it absorbs the rounding
@@ -102,10 +144,9 @@ def lattice_features(X, rtol=LATTICE_RTOL):
     (about one column in four at 50,000 uniform values): the heuristic, like
     the paper's, then flags the column.
     """
-    X = np.asarray(X, dtype=np.float64)
-    if X.ndim != 2:
-        raise ValueError(f"X must be 2-D, got shape {X.shape}.")
-    return np.array([_is_lattice_column(X[:, j], rtol) for j in range(X.shape[1])], dtype=bool)
+    X = observed_rows(X)
+    columns = (column_values(X, j) for j in range(X.shape[1]))
+    return np.array([_is_lattice_column(column, rtol) for column in columns], dtype=bool)
 
 
 def _is_lattice_column(column, rtol=LATTICE_RTOL):
@@ -206,7 +247,7 @@ class LatticeIndex:
 
     Parameters
     ----------
-    X : array-like of shape (n_samples, n_features)
+    X : array-like or sparse matrix of shape (n_samples, n_features)
     test : {"rounded", "paper"}, default="rounded"
         How a threshold is matched to the observed values (see
         :data:`THRESHOLD_TESTS`): ``"rounded"`` compares values and
@@ -219,7 +260,7 @@ class LatticeIndex:
             raise ValueError(
                 f"Unknown threshold test {test!r}; use one of {sorted(THRESHOLD_TESTS)}."
             )
-        self.X = np.asarray(X, dtype=np.float64)
+        self.X = observed_rows(X)
         self.test = test
         self._lattice = {}
         self._values = {}
@@ -233,13 +274,13 @@ class LatticeIndex:
         """Whether a column is a lattice feature, found at its first question (a tree asks
         about the features it splits on only)."""
         if feature not in self._lattice:
-            self._lattice[feature] = _is_lattice_column(self.X[:, feature])
+            self._lattice[feature] = _is_lattice_column(column_values(self.X, feature))
         return self._lattice[feature]
 
     def values(self, feature):
         """Sorted distinct values of a feature, prepared for the threshold test (cached)."""
         if feature not in self._values:
-            column = self.X[:, feature]
+            column = column_values(self.X, feature)
             self._values[feature] = THRESHOLD_TESTS[self.test][0](column[np.isfinite(column)])
         return self._values[feature]
 

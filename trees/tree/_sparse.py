@@ -23,13 +23,13 @@ How, and what it costs:
   outputs, selection by p-value. The dense matrix is made once and grown on by the dense
   search, whose layout sorts every feature's rows (``n_rows x n_features`` int32): memory of
   the dense size, the same trees by construction.
-* **Predicting**: nothing is made dense. ``Tree.predict``, ``.apply`` and ``.decision_path``
-  take sparse rows (:func:`sparse_predict`, :func:`sparse_apply`, :func:`sparse_decision_path`;
-  a forest's mean: :func:`forest_sum`). Each row walks the tree from the root, its value of a
-  node's feature looked up among its stored values (``_kernels_sparse_walk``: a binary search
-  of the row's column indices, 0.0 when not stored), through the routing rule of the dense
-  walk. The CSR arrays are copied only when they are not in scipy's canonical format (sorted
-  indices, no duplicates) or their indices not int64 (one compiled specialisation).
+* **Predicting**: the matrix is not made dense. ``Tree.predict``, ``.apply`` and
+  ``.decision_path`` and a forest's mean take sparse rows (``_walks.walk_rows``): blocks of rows
+  are scattered into a small dense buffer and walked by the dense walk itself
+  (``_kernels_sparse_walk``, scikit-learn's scatter by blocks of rows), so the routing and
+  every test are the dense walk's. The CSR arrays are copied only when they are not in scipy's
+  canonical format (sorted indices, no duplicates) or their indices not int64 (one compiled
+  specialisation): :func:`csr_arrays`.
 * **Missing values** (NaN stored in a sparse matrix) are refused, at fit and at prediction,
   as scikit-learn refuses them (its message); the trees route NaN in dense rows only.
 
@@ -43,14 +43,7 @@ import sys
 import numpy as np
 
 from ._kernels_arrays import kernel_array
-from ._kernels_sparse_walk import (
-    sparse_decision_paths,
-    sparse_forest_predict,
-    sparse_predict_values,
-    sparse_route,
-)
-from ._operators import OPERATOR_CODES, cast_input
-from ._parallel import in_row_blocks
+from ._operators import cast_input
 
 __all__ = [
     "FIT_FORMAT",
@@ -58,12 +51,8 @@ __all__ = [
     "csc_fit_supported",
     "csr_arrays",
     "dense_fit_rows",
-    "forest_sum",
     "is_sparse",
     "refuse_missing",
-    "sparse_apply",
-    "sparse_decision_path",
-    "sparse_predict",
 ]
 
 # The formats a sparse X is converted to before fitting and predicting (scikit-learn's choice:
@@ -149,62 +138,3 @@ def csr_arrays(X, input_dtype):
         kernel_array(X.indices, dtype=np.int64),
         data,
     )
-
-
-def sparse_apply(tree, X, op):
-    """``tree.apply(X, op)`` (``Tree.apply``) for sparse rows ``X``, walked as they are."""
-    return _sparse_leaves(tree, _checked_rows(tree, X), OPERATOR_CODES[op])[0]
-
-
-def sparse_predict(tree, X, op):
-    """``tree.predict(X, op)`` (``Tree.predict``) for sparse rows ``X``, walked as they are."""
-    X = _checked_rows(tree, X)
-    out = np.empty((X.shape[0], tree.value.shape[1]))
-    csr = csr_arrays(X, tree.input_dtype)
-    args = (tree.routing_arrays(), kernel_array(tree.value), csr, OPERATOR_CODES[op])
-    in_row_blocks(sparse_predict_values, args, out, X.shape[0])
-    return out if tree.is_classifier else out[:, 0]
-
-
-def sparse_decision_path(tree, X, op):
-    """``tree.decision_path(X, op)`` (``Tree.decision_path``) for sparse rows ``X``."""
-    from scipy import sparse  # here, not above: the compile worker imports no SciPy
-
-    X = _checked_rows(tree, X)
-    csr = csr_arrays(X, tree.input_dtype)
-    indptr, indices = sparse_decision_paths(tree.routing_arrays(), csr, OPERATOR_CODES[op])
-    data = np.ones(indices.shape[0], dtype=np.int8)
-    path = sparse.csr_matrix((data, indices, indptr), shape=(X.shape[0], tree.node_count))
-    path.sort_indices()
-    return path
-
-
-def _checked_rows(tree, X):
-    """``X`` as CSR rows of the tree's features (any sparse format is converted).
-
-    Raises
-    ------
-    ValueError
-        When ``X`` has not the tree's number of features.
-    """
-    if X.ndim != 2 or X.shape[1] != tree.n_features:
-        raise ValueError(
-            f"X must be a 2-D array with {tree.n_features} columns, got shape {X.shape}."
-        )
-    return X.tocsr()
-
-
-def forest_sum(pack, X, input_dtype, out, n_jobs=None):
-    """Add to ``out`` the sum over a forest's ``pack`` of its trees' values for the sparse
-    (CSR) rows ``X`` (``_kernels_sparse_walk.sparse_forest_predict``; ``pack``: ``(tree,
-    values, roots, ops)``, as the dense ``forest_predict`` takes it)."""
-    csr = csr_arrays(X, input_dtype)
-    work = len(pack[2])
-    in_row_blocks(sparse_forest_predict, (pack, csr), out, X.shape[0], n_jobs, work)
-
-
-def _sparse_leaves(tree, X, code):
-    out = np.empty((2, X.shape[0]), dtype=np.intp)
-    csr = csr_arrays(X, tree.input_dtype)
-    in_row_blocks(sparse_route, (tree.routing_arrays(), csr, code), out, X.shape[0])
-    return out

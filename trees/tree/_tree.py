@@ -49,22 +49,18 @@ from ._kernels_traversal import (
     ROUTE_LEFT_CODES,
     ROUTE_NODES,
     ROUTE_SIGN,
-    decision_paths,
-    predict_values,
-    route,
 )
 from ._operators import (
     OPERATOR_CODES,
     OPERATORS,
     ROUTING_OPERATORS,
-    cast_input,
     check_input_dtype,
     check_operator,
 )
 from ._parallel import in_row_blocks
 from ._sklearn_names import SklearnTreeNames
-from ._sparse import is_sparse, sparse_apply, sparse_decision_path, sparse_predict
 from ._tree_json import parse_tree_json, validate_tree_document
+from ._walks import walk_rows
 
 __all__ = ["OPERATORS", "Tree", "mirror", "pack_trees"]
 
@@ -282,14 +278,6 @@ class Tree(SklearnTreeNames):
         return self.feature < 0
 
     # ---------------------------------------------------------------- routing
-    def _check_X(self, X):
-        X = np.asarray(X, dtype=np.float64)
-        if X.ndim != 2 or X.shape[1] != self.n_features:
-            raise ValueError(
-                f"X must be a 2-D array with {self.n_features} columns, got shape {X.shape}."
-            )
-        return kernel_array(cast_input(X, self.input_dtype))
-
     def routing_arrays(self):
         """The arrays the compiled walk reads (``_kernels_traversal``), built once per tree.
 
@@ -313,7 +301,8 @@ class Tree(SklearnTreeNames):
         return self._routing
 
     def _walk(self, X, op):
-        """Leaves reached under ``op`` (``"<="``, ``"<"``), or both (``"average"``).
+        """Leaves reached under ``op`` (``"<="``, ``"<"``), or both (``"average"``), by dense or
+        sparse rows (``_walks.walk_rows``).
 
         Returns
         -------
@@ -321,8 +310,10 @@ class Tree(SklearnTreeNames):
             Row 0: the leaves under ``op`` (under ``"<="`` for ``"average"``);
             row 1: under ``"<"`` for ``"average"``.
         """
-        leaves = np.empty((2, X.shape[0]), dtype=np.intp)
-        in_row_blocks(route, (self.routing_arrays(), X, OPERATOR_CODES[op]), leaves, X.shape[0])
+        rows, n_rows, walks = walk_rows(X, self.n_features, self.input_dtype)
+        leaves = np.empty((2, n_rows), dtype=np.intp)
+        args = (self.routing_arrays(), rows, OPERATOR_CODES[op])
+        in_row_blocks(walks.route, args, leaves, n_rows)
         return leaves
 
     def apply(self, X, op="<="):
@@ -331,6 +322,7 @@ class Tree(SklearnTreeNames):
         Parameters
         ----------
         X : array-like or sparse matrix of shape (n_samples, n_features)
+            A sparse matrix (any scipy format) is walked without being made dense.
         op : {"<=", "<"}, default="<="
             The threshold test. ``"average"`` has no single leaf and is refused.
 
@@ -339,9 +331,7 @@ class Tree(SklearnTreeNames):
         ndarray of shape (n_samples,), int
         """
         check_operator(op, ROUTING_OPERATORS)
-        if is_sparse(X):  # walked as it is (``_sparse``)
-            return sparse_apply(self, X, op)
-        return self._walk(self._check_X(X), op)[0]
+        return self._walk(X, op)[0]
 
     def decision_path(self, X, op="<="):
         """Nodes each row passes through, as a CSR indicator matrix.
@@ -352,14 +342,12 @@ class Tree(SklearnTreeNames):
             Entry ``(i, j)`` is 1 when row ``i`` visits node ``j``.
         """
         check_operator(op, ROUTING_OPERATORS)
-        if is_sparse(X):  # walked as it is (``_sparse``)
-            return sparse_decision_path(self, X, op)
         from scipy import sparse  # here, not above: the compile worker imports no SciPy
 
-        X = self._check_X(X)
-        indptr, indices = decision_paths(self.routing_arrays(), X, OPERATOR_CODES[op])
+        rows, n_rows, walks = walk_rows(X, self.n_features, self.input_dtype)
+        indptr, indices = walks.decision_paths(self.routing_arrays(), rows, OPERATOR_CODES[op])
         data = np.ones(indices.shape[0], dtype=np.int8)
-        path = sparse.csr_matrix((data, indices, indptr), shape=(X.shape[0], self.node_count))
+        path = sparse.csr_matrix((data, indices, indptr), shape=(n_rows, self.node_count))
         path.sort_indices()
         return path
 
@@ -369,6 +357,7 @@ class Tree(SklearnTreeNames):
         Parameters
         ----------
         X : array-like or sparse matrix of shape (n_samples, n_features)
+            A sparse matrix (any scipy format) is walked without being made dense.
         op : {"<=", "<", "average"}, default="<="
             ``"average"`` returns the mean of the ``"<="`` and ``"<"``
             predictions (source 000, section 3.3).
@@ -379,12 +368,10 @@ class Tree(SklearnTreeNames):
             A multi-output tree's: ``(n_samples, value.shape[1])``, the outputs side by side.
         """
         check_operator(op)
-        if is_sparse(X):  # walked as it is (``_sparse``)
-            return sparse_predict(self, X, op)
-        X = self._check_X(X)
-        out = np.empty((X.shape[0], self.value.shape[1]))
-        args = (self.routing_arrays(), self.value, X, OPERATOR_CODES[op])
-        in_row_blocks(predict_values, args, out, X.shape[0])
+        rows, n_rows, walks = walk_rows(X, self.n_features, self.input_dtype)
+        out = np.empty((n_rows, self.value.shape[1]))
+        args = (self.routing_arrays(), self.value, rows, OPERATOR_CODES[op])
+        in_row_blocks(walks.predict_values, args, out, n_rows)
         return out if self.is_classifier or self.n_outputs > 1 else out[:, 0]
 
     def output_values(self):
