@@ -75,7 +75,8 @@ import json, sys
 from trees.kernels import warm_up_plan
 from trees.tree._warmup import plan_of
 for kind, plan in [("grow", plan_of("gini")), ("grow", plan_of("squared_error")),
-                   ("forest", plan_of("gini", draw=True)), ("forest", plan_of("squared_error"))]:
+                   ("forest", plan_of("gini", draw=True)), ("forest", plan_of("squared_error")),
+                   ("sparse", plan_of("gini"))]:
     warm_up_plan(kind, plan)
 print(json.dumps(sorted(m for m in ("sklearn", "pandas") if m in sys.modules)))
 """
@@ -110,6 +111,8 @@ DecisionTreeClassifier().fit(X, y).predict_proba(X)
 DecisionTreeRegressor().fit(X, value).predict(X)
 RandomForestClassifier(n_estimators=5, random_state=0).fit(X, y).predict_proba(X)
 RandomForestRegressor(n_estimators=5, random_state=0).fit(X, value).predict(X)
+from scipy import sparse
+DecisionTreeClassifier().fit(sparse.csc_matrix(np.where(X > 0.5, X, 0.0)), y)
 print(json.dumps(sorted(compiled)))
 """
 
@@ -117,7 +120,8 @@ print(json.dumps(sorted(compiled)))
 @pytest.mark.slow
 def test_the_workers_compile_what_the_fits_then_load(tmp_path):
     """On an empty kernel cache: the plans' steps alone, in a process without the estimators;
-    then, in a fresh process, the fits those plans serve (a tree and a forest of each task)
+    then, in a fresh process, the fits those plans serve (a tree and a forest of each task, a
+    classifier on a sparse matrix)
     compile no entry kernel: the drivers gave the types a fit gives, so numba found the same
     signatures under the same cache keys. Then the parts those fits need, prepared by the
     app's workers: the fits and their predictions compile nothing at all."""

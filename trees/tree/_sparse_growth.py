@@ -49,6 +49,29 @@ class SparseFitRows:
         self.csc = _kernel_arrays(X.tocsc())
         self.csr = _kernel_arrays(X.tocsr())
 
+    @classmethod
+    def from_dense(cls, X):
+        """The rows of the dense ``X`` as ``SparseFitRows(csr_matrix(X))`` holds them, made with
+        numpy alone: the compile worker's warm-up (``_warmup``) imports no SciPy."""
+        rows = cls.__new__(cls)
+        rows.shape = X.shape
+        rows.csc = _compressed(np.asarray(X).T)
+        rows.csr = _compressed(np.asarray(X))
+        return rows
+
+
+def _compressed(matrix):
+    """``(indptr, indices, data)`` of the dense ``matrix``'s non-zero values by rows (by columns
+    for ``X.T``), as :func:`_kernel_arrays` gives a canonical CSR (CSC) matrix's."""
+    row, column = np.nonzero(matrix)  # row by row, each row's columns in order
+    indptr = np.zeros(matrix.shape[0] + 1, dtype=np.int64)
+    np.cumsum(np.bincount(row, minlength=matrix.shape[0]), out=indptr[1:])
+    return (
+        kernel_array(indptr, dtype=np.int64),
+        kernel_array(column, dtype=np.int64),
+        kernel_array(matrix[row, column], dtype=np.float64),
+    )
+
 
 def grows_on_sparse(X):
     """Whether a growth on ``X`` is a :class:`SparseGrowingTree` (a sparse matrix, or its

@@ -20,7 +20,6 @@ compile worker (``lab.kernel_worker``) starts without them, at about 100 MB inst
 """
 
 import numpy as np
-from scipy import sparse
 
 from ._builder import GrowingTree, grow
 from ._criterion import CLASSIFIER_CRITERIA, CRITERIA_CLF
@@ -40,6 +39,7 @@ from ._kernels_plan import kernel_plan
 from ._kernels_traversal import forest_predict
 from ._params import TreeParams
 from ._settings import target_statistics
+from ._sparse_growth import SparseFitRows, SparseGrowingTree
 from ._splitter import (
     SegmentBatch,
     partition_segments,
@@ -148,11 +148,20 @@ def _grower(plan):
 
 
 def _sparse(plan):
-    """A classifier fitted with ``plan`` on a CSC matrix (``_kernels_entries.sparse_growth_kernel``:
-    a classifier's best splits, ``_sparse.csc_fit_supported``)."""
-    X, y, _ = tiny_data()
-    settings, _ = settings_of(plan)
-    DecisionTreeClassifier(random_state=0, **settings).fit(sparse.csc_matrix(X), y)
+    """A classifier's tree grown with ``plan`` on a sparse matrix's arrays
+    (``_kernels_entries.sparse_growth_kernel``; which fits take it: ``_sparse.csc_fit_supported``),
+    as a sparse fit grows it; the arrays made with numpy (``SparseFitRows.from_dense``)."""
+    growth, params, _ = plan_growth(plan)
+    sparse_growth = SparseGrowingTree(
+        SparseFitRows.from_dense(growth.X),
+        growth.row_stats,
+        params,
+        growth.rules,
+        value_offset=growth.value_offset,
+        rng=np.random.default_rng(0),
+    )
+    grow(sparse_growth, params.growth)
+    sparse_growth.to_tree(input_dtype=params.threshold_dtype)
 
 
 # How each kind of entry kernel is compiled for a plan (``trees.ensemble`` adds "forest").
