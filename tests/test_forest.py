@@ -15,7 +15,7 @@ from trees import (
     RandomForestRegressor,
 )
 from trees.ensemble._bootstrap import bootstrap_indices
-from trees.ensemble._forest import tree_operators
+from trees.ensemble._halves import tree_operators
 
 # Bagging draws rows, so a weight of 2 is not the same as a repeated row, nor
 # a weight of 0 the same as a removed one: scikit-learn marks this check as

@@ -37,13 +37,8 @@ __all__ = [
 # which the compile worker reads (``lab.kernel_worker``), imports neither.
 _CULTIVATED = ("VARIANTS", "CultivatedForestClassifier")
 _EXTRA_TREES = ("ExtraTreesClassifier", "ExtraTreesRegressor")
-_FORESTS = (
-    "RandomForestClassifier",
-    "RandomForestRegressor",
-    "mean_of_groups",
-    "tree_groups",
-    "tree_operators",
-)
+_FORESTS = ("RandomForestClassifier", "RandomForestRegressor")
+_HALVES = ("mean_of_groups", "tree_groups", "tree_operators")
 
 
 def __getattr__(name):
@@ -53,6 +48,8 @@ def __getattr__(name):
         from . import _extra_trees as home
     elif name in _FORESTS:
         from . import _forest as home
+    elif name in _HALVES:
+        from . import _halves as home
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = globals()[name] = getattr(home, name)

@@ -69,6 +69,7 @@ from ..tree._walks import walk_rows
 from ._batches import grow_in_batches, grow_per_tree
 from ._bootstrap import bootstrap_indices, bootstrap_size
 from ._ensemble import EnsembleProtocol
+from ._halves import tree_groups, tree_operators
 from ._multi_output import check_forest_outputs, grow_outputs
 
 __all__ = [
@@ -76,9 +77,6 @@ __all__ = [
     "ForestRegressor",
     "RandomForestClassifier",
     "RandomForestRegressor",
-    "mean_of_groups",
-    "tree_groups",
-    "tree_operators",
 ]
 
 
@@ -121,41 +119,6 @@ def _fit_rows(X, params):
     values rounded), dense rows as the kernels take them."""
     X = round_for_fit(X, params.threshold_dtype)
     return X if is_sparse(X) else kernel_array(X)
-
-
-def tree_operators(n_estimators, conditioning):
-    """The test each tree uses: a list of ``"<="``, ``"<"`` or ``"average"``."""
-    if conditioning == "half":
-        n_less = n_estimators // 2
-        return ["<"] * n_less + ["<="] * (n_estimators - n_less)
-    return [conditioning] * n_estimators
-
-
-def tree_groups(n_estimators, conditioning):
-    """The groups of trees whose means the forest averages with equal weight.
-
-    Under ``"half"`` the two half forests of :func:`tree_operators` (source
-    000, section 3.3: "train one forest of N/2 trees ... and another ... and
-    use the average of the predictions"; the authors' code takes
-    ``int(n / 2)`` trees under ``<`` and the rest under ``<=`` and averages
-    the two halves' means). A single tree forms one group (it has no half to
-    pair with); every other conditioning averages all trees equally.
-
-    Returns
-    -------
-    list of slice
-    """
-    n_less = n_estimators // 2
-    if conditioning == "half" and n_less > 0:
-        return [slice(0, n_less), slice(n_less, n_estimators)]
-    return [slice(0, n_estimators)]
-
-
-def mean_of_groups(per_tree, groups):
-    """The mean over ``groups`` (:func:`tree_groups`) of each group's mean of ``per_tree``
-    (the trees' predictions stacked on the first axis)."""
-    per_tree = np.asarray(per_tree)
-    return np.mean([per_tree[group].mean(axis=0) for group in groups], axis=0)
 
 
 class _PackedTrees:
