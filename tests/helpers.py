@@ -118,3 +118,18 @@ def run_stopped_study(study, *args, stop_after, **settings):
         **settings,
     )
     return reports, result
+
+
+# The start of a script (for a subprocess) that notes the qualified name of every function numba compiles.
+COMPILE_LISTENER = """
+import json
+import numpy as np
+from numba.core import event
+compiled = set()
+class Listener(event.Listener):
+    def on_start(self, ev):
+        compiled.add(ev.data["dispatcher"].py_func.__qualname__)
+    def on_end(self, ev):
+        pass
+event.register("numba:compile", Listener())
+"""

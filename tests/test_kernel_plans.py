@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from numba import njit
 
+from tests.helpers import COMPILE_LISTENER
 from trees.kernels import PARTS, plan_from_fields, warm_up_plan
 from trees.tree import _kernels_cache, _kernels_entries
 from trees.tree._kernels_plan import KernelPlan, kernel_plan, only_when
@@ -64,21 +65,8 @@ def test_a_plan_is_python_values_that_numba_reads_as_literals():
     assert plan_from_fields(json.loads(json.dumps(list(plan)))) == plan
 
 
-# The start of a script that notes the qualified name of every function numba compiles.
-_COMPILE_LISTENER = """
-import json
-import numpy as np
-from numba.core import event
-compiled = set()
-class Listener(event.Listener):
-    def on_start(self, ev):
-        compiled.add(ev.data["dispatcher"].py_func.__qualname__)
-    def on_end(self, ev):
-        pass
-event.register("numba:compile", Listener())
-"""
 _GINI_FIT = (
-    _COMPILE_LISTENER
+    COMPILE_LISTENER
     + """
 from trees import DecisionTreeClassifier
 rng = np.random.default_rng(0)
@@ -199,7 +187,7 @@ def test_the_single_extra_trees_and_the_random_control_are_warmed(prepared):
 # ndarray_to_python: 'descr' is NULL"): plans whose criteria share the compiled helpers of
 # ``_kernels_numbers``, each compiled alone in a process of its own, then loaded together.
 _SHARED_HELPER_FITS = (
-    _COMPILE_LISTENER
+    COMPILE_LISTENER
     + """
 import sys
 from trees import DecisionTreeRegressor, ExtraTreeClassifier, ExtraTreeRegressor

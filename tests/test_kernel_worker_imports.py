@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import COMPILE_LISTENER
+
 ROOT = Path(__file__).resolve().parent.parent
 
 _IMPORTS = """
@@ -91,17 +93,9 @@ preparation.close()
 print(json.dumps(done))
 """
 
-_FITS = """
-import json
-import numpy as np
-from numba.core import event
-compiled = set()
-class Listener(event.Listener):
-    def on_start(self, ev):
-        compiled.add(ev.data["dispatcher"].py_func.__qualname__)
-    def on_end(self, ev):
-        pass
-event.register("numba:compile", Listener())
+_FITS = (
+    COMPILE_LISTENER
+    + """
 from trees import (DecisionTreeClassifier, DecisionTreeRegressor, RandomForestClassifier,
                    RandomForestRegressor)
 rng = np.random.default_rng(0)
@@ -115,6 +109,7 @@ from scipy import sparse
 DecisionTreeClassifier().fit(sparse.csc_matrix(np.where(X > 0.5, X, 0.0)), y)
 print(json.dumps(sorted(compiled)))
 """
+)
 
 
 @pytest.mark.slow
