@@ -43,11 +43,13 @@ def make_view_end():
     return slot
 
 
-def draw_view_end(slot, started):
+def draw_view_end(slot, started, before_marker=None):
     """The view's link and the page's summary, then the run's end marker, in ``slot``.
 
     The URL is brought up to date too; ``started`` are the run's clocks
-    (``run_marks.start_run``). Returns the run's number.
+    (``run_marks.start_run``); ``before_marker``: what the run does last, once it is counted
+    and before its marker says it is done (the frame's giving memory back, ``ui.shell``).
+    Returns the run's number.
     """
     end = slot.container()
     end.divider()
@@ -56,6 +58,8 @@ def draw_view_end(slot, started):
     share.sync_url()  # after the link, which reads the keys this run drew: it forgets them
     runs = run_marks.count_run()
     st.session_state[state.FULL_RUN] = False
+    if before_marker is not None:
+        before_marker()
     run_marks.draw_marker(end, runs, started)
     return runs
 

@@ -100,9 +100,14 @@ def _after_page(view_end, started):
     the pages it freed back to the system (``ui.state.give_back_memory_after_run``), so the
     marker also says it is done.
     """
-    if state.memory_due_back():  # the run that first showed a new dataset: its copies go back
+    fragments.draw_view_end(view_end, started, before_marker=_give_memory_back_if_due)
+
+
+def _give_memory_back_if_due():
+    """The run that first showed a new dataset (counted already: ``state.memory_due_back``
+    compares the runs) gives its passing copies back to the system."""
+    if state.memory_due_back():
         return_free_pages()
-    fragments.draw_view_end(view_end, started)
 
 
 def run_app():
