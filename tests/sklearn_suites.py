@@ -91,9 +91,13 @@ def bound_names(bindings):
     """Within the block, each ``bindings[module][name]`` is the attribute ``name`` of the
     (imported) module ``module``; afterwards the attributes are as they were."""
     saved = []
+    # Every module is imported before any name is bound: one module's import may read
+    # another's names (``sklearn.ensemble`` reads ``sklearn.tree.DecisionTreeClassifier``'s
+    # parameter constraints when it defines its forests), and must read scikit-learn's own.
+    modules = {module_name: importlib.import_module(module_name) for module_name in bindings}
     try:
         for module_name, names in bindings.items():
-            module = importlib.import_module(module_name)
+            module = modules[module_name]
             for name, value in names.items():
                 saved.append((module, name, getattr(module, name)))
                 setattr(module, name, value)
