@@ -1,8 +1,13 @@
 """The partition of the feature space by a tree, for two chosen features.
 
-Other features are held at chosen values (their medians by default). The
-grid can include every observed value of each axis, which a uniform grid
-would miss (that matters where thresholds sit on observed values).
+Other features are held at chosen values (their medians by default).
+
+* :func:`partition_figure` draws the regions exactly: cells bounded by the tree's own
+  thresholds (:func:`region_edges`), one prediction per cell (:func:`region_grid`).
+* :func:`grid_rows` and :func:`prediction_grid` sample a fine grid, for pictures of what is
+  not a single tree's partition (forests' surfaces, refits compared). The grid can include
+  every observed value of each axis, which a uniform grid would miss (that matters where
+  thresholds sit on observed values).
 """
 
 import numpy as np
@@ -11,7 +16,16 @@ import plotly.graph_objects as go
 from .colors import CLASS_COLORS, class_color
 from .layout import LAYOUT
 
-__all__ = ["grid_axis", "grid_rows", "partition_figure", "prediction_grid"]
+__all__ = [
+    "grid_axis",
+    "grid_rows",
+    "partition_figure",
+    "prediction_grid",
+    "region_edges",
+    "region_grid",
+    "rows_on_axes",
+    "view_range",
+]
 
 
 def grid_axis(values, n=150, include_observed=False, pad=0.05):
@@ -19,12 +33,9 @@ def grid_axis(values, n=150, include_observed=False, pad=0.05):
 
     With ``include_observed``, every distinct observed value is added.
     """
-    values = np.asarray(values, dtype=float)
-    low, high = float(values.min()), float(values.max())
-    span = high - low if high > low else 1.0
-    axis = np.linspace(low - pad * span, high + pad * span, n)
+    axis = np.linspace(*view_range(values, pad), n)
     if include_observed:
-        axis = np.union1d(axis, np.unique(values))
+        axis = np.union1d(axis, np.unique(np.asarray(values, dtype=float)))
     return axis
 
 
@@ -95,6 +106,105 @@ def _class_colorscale(n_classes, opacity_strength=0.35):
     return scale
 
 
+def view_range(values, pad=0.05):
+    """``(low, high)``: the range of ``values`` padded by ``pad`` of its span (1 when flat)."""
+    values = np.asarray(values, dtype=float)
+    low, high = float(values.min()), float(values.max())
+    span = high - low if high > low else 1.0
+    return low - pad * span, high + pad * span
+
+
+def region_edges(tree, X, fx, fy, fixed=None, pad=0.05):
+    """The cell edges of the tree's partition of the view over features ``fx`` and ``fy``.
+
+    Every leaf's region in the plane (the other features held at ``fixed`` or their medians) is
+    a rectangle bounded by the thresholds of the nodes on ``fx`` and ``fy`` that a point of the
+    plane can reach, so the grid of those thresholds cuts the view into cells on each of which
+    the tree predicts one value: drawn cell by cell, the picture is exact.
+
+    The reachable nodes are found with the tree's own walk, which knows every routing rule
+    (the test, the precision compared in, membership nodes): start from the view as one cell,
+    walk each cell's centre (``Tree.decision_path``), add the thresholds of the visited nodes
+    on ``fx`` and ``fy`` that lie inside the view, and repeat until no edge is new. A node
+    reached by some point of a cell is reached by its centre once the cell is bounded by the
+    thresholds of the node's ancestors, which the previous pass added; so each pass goes at
+    least one level deeper, and the loop ends after at most ``tree.max_depth + 1`` walks.
+
+    A feature that a membership node tests holds integer category codes: its axis is cut into
+    bands one code wide (edges at the half-integers), each drawn at its code, since between
+    two codes the tree sees no category (a non-integer value is a code of no node).
+
+    Returns
+    -------
+    x_edges, y_edges : ndarray
+        Increasing, the view's bounds first and last; cell ``(i, j)`` spans
+        ``[x_edges[j], x_edges[j + 1]] x [y_edges[i], y_edges[i + 1]]``.
+    """
+    X = np.asarray(X, dtype=float)
+    coded = _membership_features(tree)
+    axes = (fx, fy)
+    edges = [
+        _code_bands(*view_range(X[:, f], pad)) if f in coded else np.array(view_range(X[:, f], pad))
+        for f in axes
+    ]
+    for _ in range(tree.max_depth + 1):
+        cx, cy = (_centres(e, f in coded) for e, f in zip(edges, axes, strict=True))
+        visited = np.zeros(tree.node_count, dtype=bool)
+        visited[tree.decision_path(rows_on_axes(X, fx, fy, cx, cy, fixed)).indices] = True
+        visited &= ~tree.is_leaf
+        grown = [
+            e if f in coded else _with_thresholds(e, tree.threshold[visited & (tree.feature == f)])
+            for e, f in zip(edges, axes, strict=True)
+        ]
+        if all(len(g) == len(e) for g, e in zip(grown, edges, strict=True)):
+            break
+        edges = grown
+    return tuple(edges)
+
+
+def _membership_features(tree):
+    """The features some membership node tests (their values are category codes)."""
+    return set(np.unique(tree.feature[tree.is_membership]).tolist())
+
+
+def _code_bands(low, high):
+    """Edges of bands one code wide, centred on the integer codes in ``[low, high]``."""
+    codes = np.arange(np.ceil(low), np.floor(high) + 1)
+    if codes.size == 0:
+        codes = np.array([np.round((low + high) / 2)])
+    return np.append(codes - 0.5, codes[-1] + 0.5)
+
+
+def _centres(edges, coded):
+    """The point each cell is drawn at: its middle, or its code on a coded axis."""
+    middle = (edges[:-1] + edges[1:]) / 2
+    return np.round(middle) if coded else middle
+
+
+def _with_thresholds(edges, thresholds):
+    """``edges`` with the ``thresholds`` strictly inside the view added, sorted, unique."""
+    inside = thresholds[(thresholds > edges[0]) & (thresholds < edges[-1])]
+    return np.union1d(edges, inside)
+
+
+def region_grid(tree, X, fx, fy, fixed=None, op="<="):
+    """The tree's exact partition of the view (:func:`region_edges`) and its prediction per cell.
+
+    Returns
+    -------
+    x_edges, y_edges : ndarray
+    centres : tuple of ndarray
+        The point of each column and each row of cells the tree was asked about.
+    prediction : ndarray of shape (len(y_edges) - 1, len(x_edges) - 1[, n_classes])
+        ``tree.predict`` at each cell's point, under ``op``.
+    """
+    x_edges, y_edges = region_edges(tree, X, fx, fy, fixed)
+    coded = _membership_features(tree)
+    cx, cy = _centres(x_edges, fx in coded), _centres(y_edges, fy in coded)
+    prediction = tree.predict(rows_on_axes(X, fx, fy, cx, cy, fixed), op)
+    return x_edges, y_edges, (cx, cy), prediction.reshape((len(cy), len(cx)) + prediction.shape[1:])
+
+
 def partition_figure(
     tree,
     X,
@@ -109,13 +219,16 @@ def partition_figure(
     max_points=3_000,
     seed=0,
 ):
-    """Heatmap of the tree's regions over two features, with the training points.
+    """The tree's regions over two features, exactly (:func:`region_edges`), with the training points.
 
+    One heatmap whose cells are bounded by the tree's own thresholds (plotly reads ``x`` and
+    ``y`` one longer than ``z`` as the cells' edges), so a deep tree sends its few hundred
+    cells, not a fine grid's 22,500 samples, and no boundary is off by a grid step.
     Classification: each region in the faded colour of its predicted class.
     Regression: the predicted value on a Viridis scale.
     """
     X = np.asarray(X, dtype=float)
-    xs, ys, prediction = prediction_grid(tree, X, fx, fy, fixed=fixed, op=op)
+    xs, ys, _, prediction = region_grid(tree, X, fx, fy, fixed=fixed, op=op)
     fig = go.Figure()
     if tree.is_classifier:
         n_classes = prediction.shape[-1]
@@ -125,13 +238,13 @@ def partition_figure(
             go.Heatmap(
                 x=xs,
                 y=ys,
-                z=predicted,
+                z=predicted.astype(np.int16),
                 zmin=-0.5,
                 zmax=n_classes - 0.5,
                 colorscale=_class_colorscale(n_classes),
                 showscale=False,
                 text=np.asarray(names, dtype=object)[predicted],
-                customdata=np.max(prediction, axis=-1),
+                customdata=np.max(prediction, axis=-1).astype(np.float32),
                 hovertemplate="%{x:.3g}, %{y:.3g}<br>class %{text}, share %{customdata:.2f}<extra></extra>",
             )
         )
