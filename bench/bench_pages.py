@@ -144,10 +144,24 @@ def _serve():
 
 
 TARGET_SECONDS = 0.5  # an interaction on the bundled data answers within this, in the page
-# An input that starts no run within this time changed nothing (e.g. an option that the page
-# puts back): the benchmark goes on to the next control rather than wait for ever. A page's
-# slowest run on an idle server takes a few seconds.
-_NO_RUN_AFTER_MS = 120_000
+# An input that neither starts a run nor ends one within this time changed nothing (e.g. an
+# option that the page puts back): the benchmark goes on to the next control rather than wait
+# for ever. A run that has started is waited for to its end, however long: Grow's criterion
+# select box, on a machine that never grew a tree of that criterion, waits minutes on a loaded
+# machine for the compile of its plan, which the page says ("Preparing the tree engine"); the
+# benchmark once took that wait for an input that started no run and skipped the control.
+_NO_RUN_AFTER_MS = 30_000
+_RUN_TIMEOUT_MS = 900_000
+# Whether a run is going on: Streamlit's running indicator or Stop in the header, or the
+# engine's message while a compile blocks the run (``ui.engine.MESSAGE``).
+_RUNNING_JS = """() => {
+    const header = document.querySelector('[data-testid="stHeader"]');
+    const stop = header && Array.from(header.querySelectorAll('button'))
+        .some(b => b.innerText.trim() === 'Stop');
+    const main = document.querySelector('[data-testid="stMain"]');
+    return Boolean(stop || document.querySelector('[data-testid="stStatusWidget"]')
+                   || (main && main.innerText.includes('Preparing the tree engine')));
+}"""
 
 # Records the time of the next input event (capture phase: before any of the page's handlers).
 _ARM_INPUT_CLOCK_JS = """() => {
@@ -164,17 +178,20 @@ def _wait_for_run(page, after):
     return page.evaluate(_FINISHED_JS)
 
 
-def _wait_for_run_in_page(page, after, timeout_ms=600_000, probe=None):
+def _wait_for_run_in_page(page, after, no_run_ms=_RUN_TIMEOUT_MS, probe=None):
     """Wait for a run after ``after``; return (run, seconds from the armed input event to its
     mark, the script's seconds on the server).
 
     The predicate is polled on every animation frame, so the time it returns
     is that of the first frame that shows the marker. With a ``probe``
     (``bench.page_trace``, ``--profile``), the interaction's split is kept in
-    ``probe.splits``.
+    ``probe.splits``. Raises Playwright's ``TimeoutError`` when within ``no_run_ms`` no run
+    ended and none is going on; a run going on is waited for up to ``_RUN_TIMEOUT_MS``.
     """
+    finished = f"({_FINISHED_JS})() > {after}"
+    page.wait_for_function(f"() => {finished} || ({_RUNNING_JS})()", timeout=no_run_ms)
     handle = page.wait_for_function(
-        f"() => ({_FINISHED_JS})() > {after} && performance.now()", timeout=timeout_ms
+        f"() => {finished} && performance.now()", timeout=_RUN_TIMEOUT_MS
     )
     seen_at = handle.json_value()
     input_at = page.evaluate("() => window.__inputAt")
@@ -289,6 +306,8 @@ def _arm(probe, action):
     """What runs just before an input: the in-page clock armed, and the probe if profiling."""
 
     def arm(page):
+        # The previous run's indicator gone first, so that it is not read as this input's run.
+        page.wait_for_function(f"() => !({_RUNNING_JS})()", timeout=_RUN_TIMEOUT_MS)
         page.evaluate(_ARM_INPUT_CLOCK_JS)
         if probe is not None:
             probe.action = action

@@ -6,4 +6,5 @@ modules beside it are used by it alone.
 * cache.py: cached fits and summaries
 * runs.py: the saved Tables 2 and 3 runs
 * report.py: the words of the page's findings
+* tab_parts.py: the tabs, a part their widgets rerun alone
 """

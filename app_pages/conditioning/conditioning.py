@@ -1,22 +1,14 @@
 """The conditioning bias (source 000): one tree under x <= t and x < t, and whether it matters."""
 
-from functools import partial
-
 import streamlit as st
 
 from app_pages.conditioning import cache as cc
-from app_pages.conditioning import keys
 from app_pages.conditioning import report as words
 from app_pages.conditioning import settings as cs
 from app_pages.conditioning.controls import picture_controls, settings_controls
-from app_pages.conditioning.experiment_tabs import show_experiment_tab, show_tables_tab
-from app_pages.conditioning.tabs import (
-    PageContext,
-    show_example_tab,
-    show_forest_tab,
-    show_tree_tab,
-)
-from ui import errors, figures, presenter, report, share, state
+from app_pages.conditioning.tab_parts import tabs_part
+from app_pages.conditioning.tabs import PageContext
+from ui import errors, figures, presenter, report, state
 from ui.markdown import plain
 
 st.title("The conditioning bias: x ≤ t or x < t?")
@@ -88,18 +80,4 @@ report.add_snippet(
 
 # -------------------------------------------------------------------- tabs
 page = PageContext(data, X, y, names, data_key, settings, view, fx, fy, class_index)
-TABS = [
-    "Tree and mirror",
-    "Worked example",
-    "Forest, four ways",
-    "Does it matter?",
-    "Tables 2 and 3",
-]
-tree_tab, example_tab, forest_tab, experiment_tab, tables_tab = share.tabs(st, TABS, key=keys.TAB)
-share.show_open_tab(  # only the open tab runs
-    (tree_tab, partial(show_tree_tab, page)),
-    (example_tab, partial(show_example_tab, page)),
-    (forest_tab, partial(show_forest_tab, page)),
-    (experiment_tab, partial(show_experiment_tab, page)),
-    (tables_tab, partial(show_tables_tab, page)),
-)
+tabs_part(page)

@@ -5,6 +5,7 @@ import streamlit as st
 from app_pages.data import keys, upload_panel
 from app_pages.data.facts import page_facts
 from app_pages.data.feedback import show_flash, show_result
+from app_pages.data.pair import pair_part
 from app_pages.data.preprocessing import apply_preprocessing_widgets, sync_preprocessing_widgets
 from datasets import (
     CATEGORICAL_FILLS,
@@ -18,7 +19,7 @@ from ui import data_controls, figures, glossary, presenter, report, share, snipp
 from ui.markdown import plain
 from ui.navigation import MAX_STUDY_CLASSES
 from ui.words import counted
-from viz.data_figures import scatter_figure, target_figure
+from viz.data_figures import target_figure
 
 # The Data page's choices of the most classes a target keeps (0: every class).
 CLASS_LIMITS = (0, 2, 5, 10, MAX_STUDY_CLASSES, 50)
@@ -260,24 +261,4 @@ if rows_tab.open:
 
 if pair_tab.open:
     with pair_tab:
-        columns = list(data.X.columns)
-        if len(columns) < 2:
-            st.info(
-                f"{plain(data.name)} has a single feature after preprocessing: there is no pair to plot."
-            )
-        else:
-            a1, a2, a3 = st.columns([2, 2, 1], vertical_alignment="bottom")
-            fx = share.selectbox(a1, "Horizontal axis", columns, 0, key="data_scatter_x")
-            fy = share.selectbox(a2, "Vertical axis", columns, 1, key="data_scatter_y")
-            lattice = dict(zip(features["feature"], features["lattice"], strict=True))
-            jitter = share.checkbox(
-                a3,
-                "Jitter",
-                value=bool(lattice.get(fx) or lattice.get(fy)),
-                key="data_scatter_jitter",
-                help="Moves points slightly so rows with equal values (a lattice) do not hide each other.",
-            )
-            figure, shown = scatter_figure(data, fx, fy, jitter=jitter)
-            figures.chart(figure, key="data_scatter_figure")
-            if shown < data.n_rows:
-                st.caption(f"A random {shown:,} of the {data.n_rows:,} rows are drawn.")
+        pair_part(data, dict(zip(features["feature"], features["lattice"], strict=True)))

@@ -12,7 +12,7 @@ from functools import partial
 import streamlit as st
 
 from app_pages.first_lesson import keys
-from ui import glossary, report, share, url_values
+from ui import fragments, glossary, report, share, url_values
 
 from .predictions import PREDICTIONS
 from .steps import (
@@ -26,7 +26,7 @@ from .steps import (
 )
 from .tree_steps import show_grow_on, show_next, show_nodes, show_predict
 
-__all__ = ["STEPS", "ask", "current_step", "show_step", "step_buttons"]
+__all__ = ["STEPS", "ask", "current_step", "show_step", "step_buttons", "step_part"]
 
 STEPS = [
     ("Ten applicants", show_table, ("row (example)", "feature", "class", "target")),
@@ -120,6 +120,13 @@ def ask(step, prediction):
     else:
         st.info(f"**Not quite: {right}.** {prediction.why}")
     return True
+
+
+@fragments.fragment
+def step_part(step):
+    """Step ``step`` as a part its widgets (the prediction, the step's own controls) rerun
+    alone (``ui.fragments``); Back and Next, outside it, rerun the page."""
+    show_step(step)
 
 
 def show_step(step):

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from app_pages.first_lesson.course import current_step, show_step, step_buttons
+from app_pages.first_lesson.course import current_step, step_buttons, step_part
 
 st.title("A first lesson")
 step = current_step()
@@ -14,5 +14,5 @@ if step == 0:
         "number is computed on the table in front of you."
     )
 step_buttons(step, "top")
-show_step(step)
+step_part(step)
 step_buttons(step, "bottom")

@@ -2,37 +2,14 @@
 
 import streamlit as st
 
-from app_pages.instability import keys
-from app_pages.instability.cache import (
-    agreement,
-    comparisons,
-    cutpoints,
-    first_influential_row,
-    judged_splits,
-    near_ties_when_ready,
-    reference_tree,
-    refits_when_ready,
-    tie_breaks_when_ready,
-)
-from app_pages.instability.controls import distance_choice, settings_panel, snippet
-from app_pages.instability.refits import (
-    most_frequent_root,
-    refits_panel,
-    removal_animation_panel,
-    removal_panel,
-)
+from app_pages.instability.cache import agreement, judged_splits, reference_tree, refits_when_ready
+from app_pages.instability.controls import settings_panel
+from app_pages.instability.refits import most_frequent_root
 from app_pages.instability.scoreboard import scoreboard_panel
-from app_pages.instability.splits import (
-    confidence_panel,
-    cutpoint_depth,
-    cutpoints_panel,
-    fragility_words,
-    key_picture,
-    near_tie_panel,
-    tie_break_panel,
-)
+from app_pages.instability.splits import fragility_words, key_picture
+from app_pages.instability.tab_parts import Studied, tabs_part
 from trees.instability import mean_pairwise
-from ui import errors, presenter, report, share, state
+from ui import errors, presenter, report, state
 from ui.cached import SMALL, held_out_split, sample
 from ui.guides import BADGES
 from ui.markdown import plain
@@ -57,19 +34,6 @@ held_out = len(y) >= SMALL
 picture = st.container()
 with st.expander("Settings: the tree's depth, how the data changes, how many refits"):
     settings = settings_panel(len(y_train))
-tabs = share.tabs(  # only the open tab runs (and computes what it needs)
-    st,
-    [
-        "Fragile splits",
-        "Near-tie trees",
-        "Refits compared",
-        "Cutpoints",
-        "Tie-break",
-        "One row removed",
-    ],
-    key=keys.TAB,
-)
-
 params = settings.params
 change = (settings.kind, settings.amount, settings.n_fits)
 with errors.attempt("Fitting and refitting the tree"):
@@ -122,80 +86,24 @@ with picture:
         + ". Change them under Settings."
     )
 
-if tabs[0].open:
-    with tabs[0]:
-        confidence_panel(table, settings)
-if tabs[1].open:
-    with tabs[1], errors.attempt("Growing the near-tie trees", stop=False):
-        a, b = st.columns(2)
-        epsilon = share.slider(
-            a,
-            "Near-tie tolerance ε (share of the best score)",
-            0.0,
-            0.2,
-            0.05,
-            0.01,
-            key=keys.EPS,
-        )
-        max_trees = share.slider(b, "At most this many trees", 10, 200, 50, 10, key=keys.MAX_TREES)
-        near_set = near_ties_when_ready(
-            key,
-            task,
-            params,
-            float(epsilon),
-            int(max_trees),
-            (X_train, y_train, X_test, y_test),
-            names,
-        )
-        if near_set is not None:
-            near_tie_panel(near_set, float(epsilon))
-if (tabs[2].open or tabs[3].open) and study is None:
-    with tabs[2] if tabs[2].open else tabs[3]:
-        st.info(
-            "The refits are not there yet: their progress, or their restart after a Stop, is above the tree."
-        )
-elif tabs[2].open:
-    with tabs[2]:
-        distance = distance_choice()
-        comparison = comparisons(key, task, params, *change, distance, study.trees, X_test)
-        refits_panel(study, comparison, names, X_train, task)
-elif tabs[3].open:
-    with tabs[3]:
-        depth = cutpoint_depth(max(t.max_depth for t in study.trees))
-        cuts = cutpoints(key, task, params, *change, depth, study.trees, names)
-        cutpoints_panel(cuts, study.n_fits, depth)
-if tabs[4].open:
-    with tabs[4]:
-        n_seeds = share.slider(
-            st, "Seeds of the random feature order", 5, 50, 20, 5, key=keys.SEEDS
-        )
-        ties = tie_breaks_when_ready(key, task, params, int(n_seeds), (X_train, y_train, X_test))
-        if ties is not None:
-            tie_break_panel(ties, names, class_names)
-if tabs[5].open:
-    with tabs[5]:
-        removal_animation_panel(key, task, params, X_train, y_train, names)
-        default_row = first_influential_row(key, task, params, X_train, y_train, model.tree_)
-        removal_panel(key, task, params, default_row, X_train, y_train, names, class_names)
+tabs_part(
+    Studied(
+        key,
+        task,
+        settings,
+        (X_train, y_train, X_test, y_test),
+        model,
+        table,
+        study,
+        names,
+        (held_out, subsampled),
+    )
+)
 
 st.subheader("Which remedy buys how much stability")
 with errors.attempt("The scoreboard", stop=False):
     scoreboard_panel(X, y, task, settings)
 
-epsilon = share.peek(keys.EPS, 0.05)
-max_trees = share.peek(keys.MAX_TREES, 50)
-n_seeds = share.peek(keys.SEEDS, 20)
-report.add_settings(
-    {
-        "maximum depth": settings.max_depth or "none",
-        "the data changed by": settings.kind,
-        "amount": settings.amount,
-        "refits": settings.n_fits,
-        "bootstrap samples per node": settings.n_bootstrap,
-        "near-tie tolerance ε": epsilon,
-        "tie-break seeds": n_seeds,
-    }
-)
 report.add_note(
     (
         "the splits are not judged yet"
@@ -208,7 +116,4 @@ report.add_note(
         else f"; two refits agree on {agree:.1%} of the held-out rows; {root_share:.0%} of the "
         f"refits split the root on {top_root}."
     )
-)
-report.add_snippet(
-    snippet(settings, float(epsilon), int(max_trees), int(n_seeds), held_out, subsampled)
 )

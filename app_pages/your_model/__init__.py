@@ -13,6 +13,7 @@ predictions: on which rows, where in the trees, by how much, and what to ship in
 * cache.py: the model loaded or trained, its audit and its threshold probes, cached
 * words.py: the page's sentences, tables and snippet, without Streamlit (unit-tested)
 * views.py: the headline and the tabs, each a function of the audit
+* tab_parts.py: the tabs, a part their widgets rerun alone
 * deploy.py, deploy_words.py: the Deploy tab (each serving runtime against the library,
   ``trees.interop.parity_report``, and the fixed ONNX file, ``export_onnx``) and its words
 """

@@ -1,23 +1,15 @@
 """Your own model: does reading its thresholds with the other test change its predictions?"""
 
-from functools import partial
-
 import streamlit as st
 
-from app_pages.your_model import cache, keys
-from app_pages.your_model.deploy import show_deploy_tab
+from app_pages.your_model import cache
 from app_pages.your_model.rows import rows_for_choice
 from app_pages.your_model.sources import choose_model
-from app_pages.your_model.views import (
-    show_flips_tab,
-    show_headline,
-    show_probes_tab,
-    show_remedy_tab,
-    show_rows_tab,
-)
+from app_pages.your_model.tab_parts import tabs_part
+from app_pages.your_model.views import show_headline
 from app_pages.your_model.words import reproduce_snippet
 from trees.interop import ModelInputError
-from ui import errors, presenter, report, share, snippets, state
+from ui import errors, presenter, report, snippets, state
 from ui.markdown import plain
 
 st.title("Your own model")
@@ -63,13 +55,4 @@ report.add_snippet(
     )  # fmt: skip
 )
 
-TABS = ["Rows that change", "Where in the trees", "The remedy", "Probe rows for a converter",
-        "Deploy"]  # fmt: skip
-rows_tab, flips_tab, remedy_tab, probes_tab, deploy_tab = share.tabs(st, TABS, key=keys.TAB)
-share.show_open_tab(  # only the open tab runs
-    (rows_tab, partial(show_rows_tab, audit, rows.frame)),
-    (flips_tab, partial(show_flips_tab, audit)),
-    (remedy_tab, partial(show_remedy_tab, audit)),
-    (probes_tab, partial(show_probes_tab, choice.key, rows_key, choice.model, rows.frame)),
-    (deploy_tab, partial(show_deploy_tab, choice, rows_key, rows.frame)),
-)
+tabs_part(audit, choice, rows, rows_key)

@@ -67,3 +67,110 @@ def test_the_staircase_slider_reruns_its_part_and_keeps_the_view_true(app_url, b
     assert summary.count("The staircase along an oblique boundary") == 1  # replaced, not added
     assert not errors
     page.close()
+
+
+# Each page's part and the widget that reruns it alone: (page's address, what opens the
+# part's widget without a run or with one full run, the input, what the link then says, what
+# the page shows after the part's run).
+def _open_settings(page, run):
+    page.locator('[data-testid="stExpander"] summary').filter(
+        has_text="Settings of the experiment"
+    ).click()
+    return run
+
+
+def _open_tab(label):
+    def open_it(page, run):
+        page.get_by_role("tab", name=label).click()
+        return wait_for_run(page, run)
+
+    return open_it
+
+
+def _step_up(label):
+    def step(page):
+        box = page.locator('[data-testid="stNumberInput"]').filter(has_text=label).first
+        box.locator('button[data-testid="stNumberInputStepUp"]').click()
+
+    return step
+
+
+def _other_option(label):
+    def choose(page):
+        page.locator('[data-testid="stSelectbox"]').filter(has_text=label).first.click()
+        page.locator('[role="option"]:not([aria-selected="true"]) >> visible=true').first.click()
+
+    return choose
+
+
+def _click_tab(label):
+    return lambda page: page.get_by_role("tab", name=label).click()
+
+
+def _predict(page):
+    page.locator('[data-testid="stRadio"]').first.locator("label").first.click()
+
+
+PARTS = {
+    "split_bias": ("split_bias", _open_settings, _step_up("Values of X₂"), "bias_n2=3",
+                   "as the one with 3"),
+    "data": ("data?data=wine", _open_tab("Two features"), _other_option("Vertical axis"),
+             "data_scatter_y=", "Two features"),
+    "instability": ("instability", lambda page, run: run, _click_tab("Tie-break"), "inst_tab=",
+                    "A tree commits to one split"),
+    "conditioning": ("conditioning", lambda page, run: run, _click_tab("Worked example"),
+                     "cond_tab=", "x ≤ t or x < t?"),
+    "your_model": ("your_model", lambda page, run: run, _click_tab("The remedy"), "model_tab=",
+                   "Your own model"),
+    "first_lesson": ("first_lesson", lambda page, run: run, _predict, "",
+                     "Step 1 of"),
+}  # fmt: skip
+
+
+def _arm(page, probe):
+    page.evaluate("""() => {
+        window.__inputAt = null;
+        const mark = e => { if (window.__inputAt === null) window.__inputAt = e.timeStamp; };
+        for (const type of ['pointerdown', 'keydown']) {
+            document.addEventListener(type, mark, {capture: true, once: true});
+        }
+    }""")
+    probe.arm()
+
+
+def _query(url):
+    from urllib.parse import parse_qs, urlsplit
+
+    return parse_qs(urlsplit(url).query)
+
+
+@pytest.mark.parametrize("name", list(PARTS))
+def test_a_part_reruns_alone_and_keeps_the_headline_link_and_marker(app_url, browser, name):
+    address, prepare, act, in_link, shown = PARTS[name]
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    Probe.install(page)
+    page.goto(f"{app_url}/{address}")
+    run = prepare(page, wait_for_run(page))
+    elements_on_page = page.locator('[data-testid="stElementContainer"]').count()
+    probe = Probe(page)
+    _arm(page, probe)
+    act(page)
+    shown_at = page.wait_for_function(
+        f"""() => Math.max(0, ...Array.from(document.querySelectorAll('.run-finished'),
+                                           m => Number(m.dataset.run))) > {run}
+                  && performance.now()""",
+        timeout=600_000,
+    ).json_value()
+    split = probe.read(page.evaluate("() => window.__inputAt"), shown_at, settle_ms=300)
+    after = wait_for_run(page, run)
+    assert after == run + 1  # one run, counted and marked
+    # The part's elements only: a full run sends every element of the page and the sidebar,
+    # whole or as a reference to what the browser has.
+    assert sum(split.elements.values()) + split.references < elements_on_page / 2, split
+    assert in_link in page.url and in_link in _link(page)
+    assert _query(_link(page)) == _query(page.url)
+    assert shown in page.locator('[data-testid="stMain"]').inner_text()
+    assert not errors
+    page.close()
