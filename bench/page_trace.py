@@ -28,7 +28,7 @@ still ran after the marker showed.
 
 import base64
 import collections
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 __all__ = ["Probe", "Split", "split_row", "SPLIT_COLUMNS"]
 
@@ -96,6 +96,9 @@ class Split:
     elements: collections.Counter  # element kind -> (count) sent whole
     element_bytes: collections.Counter  # element kind -> bytes sent whole
     references: int  # elements sent as a reference to one the browser had
+    # Elements and blocks sent (whole or as references) into each of the page's roots
+    # (Streamlit's root containers: "main", "sidebar", ...), from the messages' delta paths.
+    by_root: collections.Counter = field(default_factory=collections.Counter)
 
 
 SPLIT_COLUMNS = [
@@ -202,7 +205,7 @@ class Probe:
         sent = [m["at"] for m in trace["messages"] if m["way"] == "out" and m["at"] >= input_at]
         request = sent[0] if sent else input_at
         received = [m for m in trace["messages"] if m["way"] == "in" and m["at"] >= request]
-        elements, element_bytes, references, marker_at = self._tally(received)
+        elements, element_bytes, references, marker_at, by_root = self._tally(received)
         first = received[0]["at"] if received else request
         marker_at = marker_at if marker_at is not None else shown_at
         settled = _settled(trace["tasks"], shown_at)
@@ -220,16 +223,21 @@ class Probe:
             elements=elements,
             element_bytes=element_bytes,
             references=references,
+            by_root=by_root,
         )
 
     def _tally(self, received):
-        """Elements sent whole (by kind, with bytes), references, and when the marker came."""
+        """Elements sent whole (by kind, with bytes), references, when the marker came, and
+        the elements and blocks sent into each root of the page."""
         elements, element_bytes = collections.Counter(), collections.Counter()
-        references, marker_at = 0, None
+        references, marker_at, by_root = 0, None, collections.Counter()
         for message in received:
             if not message["data"]:
                 continue
             forward, kind = self._decode(message)
+            path = forward.metadata.delta_path
+            if path and kind != "new_transient":
+                by_root[_ROOTS.get(path[0], str(path[0]))] += 1
             if kind == "reference":
                 references += 1
             elif forward.WhichOneof("type") == "delta":
@@ -237,7 +245,11 @@ class Probe:
                 element_bytes[kind] += message["size"]
             if marker_at is None and _is_marker(forward):
                 marker_at = message["at"]
-        return elements, element_bytes, references, marker_at
+        return elements, element_bytes, references, marker_at, by_root
+
+
+# Streamlit's root containers, by the first index of a delta's path (``RootContainer``).
+_ROOTS = {0: "main", 1: "sidebar", 2: "event", 3: "bottom"}
 
 
 def _kind(forward):

@@ -124,6 +124,9 @@ PARTS = {
                    "Your own model"),
     "first_lesson": ("first_lesson", lambda page, run: run, _predict, "",
                      "Step 1 of"),
+    "grow": ("grow", lambda page, run: run,
+             lambda page: page.get_by_role("button", name="Step", exact=True).click(),
+             "grow_tree=", "1 split · 2 leaves"),
 }  # fmt: skip
 
 
@@ -144,6 +147,11 @@ def _query(url):
     return parse_qs(urlsplit(url).query)
 
 
+# What the view's end sends into the sidebar (``ui.fragments.draw_view_end``): its container,
+# a divider, the link's caption and code, the summary's button and the run's marker, in blocks.
+VIEW_END_MAX = 12
+
+
 @pytest.mark.parametrize("name", list(PARTS))
 def test_a_part_reruns_alone_and_keeps_the_headline_link_and_marker(app_url, browser, name):
     address, prepare, act, in_link, shown = PARTS[name]
@@ -153,7 +161,8 @@ def test_a_part_reruns_alone_and_keeps_the_headline_link_and_marker(app_url, bro
     Probe.install(page)
     page.goto(f"{app_url}/{address}")
     run = prepare(page, wait_for_run(page))
-    elements_on_page = page.locator('[data-testid="stElementContainer"]').count()
+    sidebar_on_page = page.locator('[data-testid="stSidebar"] [data-testid="stElementContainer"]')
+    sidebar_on_page = sidebar_on_page.count()
     probe = Probe(page)
     _arm(page, probe)
     act(page)
@@ -166,11 +175,16 @@ def test_a_part_reruns_alone_and_keeps_the_headline_link_and_marker(app_url, bro
     split = probe.read(page.evaluate("() => window.__inputAt"), shown_at, settle_ms=300)
     after = wait_for_run(page, run)
     assert after == run + 1  # one run, counted and marked
-    # The part's elements only: a full run sends every element of the page and the sidebar,
-    # whole or as a reference to what the browser has.
-    assert sum(split.elements.values()) + split.references < elements_on_page / 2, split
+    # The part's elements only: a full run sends every element of the sidebar again (whole or
+    # as a reference to what the browser has); a part's run there sends the view's end only.
+    assert 0 < split.by_root["sidebar"] <= VIEW_END_MAX < sidebar_on_page, split
     assert in_link in page.url and in_link in _link(page)
     assert _query(_link(page)) == _query(page.url)
-    assert shown in page.locator('[data-testid="stMain"]').inner_text()
+    main = page.locator('[data-testid="stMain"]')
+    assert shown in main.inner_text()
+    # Drawn in place, not added: one title, one tab bar, one action bar (Grow's).
+    assert main.locator("h1").count() == 1
+    assert main.locator('[role="tablist"]').count() <= 1 + (name == "data")  # Data: two bars
+    assert main.get_by_role("button", name="Step", exact=True).count() <= 1
     assert not errors
     page.close()
