@@ -2,7 +2,10 @@
 
 The staircase's depth slider reruns the picture's part only: the run sends the part's few
 elements, not the page's and the sidebar's; the run marker, the address bar, the sidebar's
-link and the page's summary still follow the new value.
+link and the page's summary still follow the new value. On every other page with parts (Split
+bias, Data, Tree instability, Conditioning, Your model, the first lesson, Grow), a part's run
+sends the sidebar nothing but the view's end, and the headline, the link (equal to the address
+bar) and the run's marker stay true.
 """
 
 import pytest
@@ -23,6 +26,16 @@ def _link(page):
     return page.locator('[data-testid="stSidebar"] [data-testid="stCode"]').last.inner_text()
 
 
+def _marker_shown(page, run):
+    """The page's clock (ms) at the first frame that shows the marker of a run after ``run``."""
+    return page.wait_for_function(
+        f"""() => Math.max(0, ...Array.from(document.querySelectorAll('.run-finished'),
+                                           m => Number(m.dataset.run))) > {run}
+                  && performance.now()""",
+        timeout=600_000,
+    ).json_value()
+
+
 def _move_depth_slider(page, probe, run):
     """Press → on the picture's depth slider; return the run reached and the run's split."""
     slider = page.locator('[data-testid="stSlider"]').filter(has_text="Maximum depth").first
@@ -30,12 +43,7 @@ def _move_depth_slider(page, probe, run):
     page.evaluate(_ARM_JS)
     probe.arm()
     page.keyboard.press("ArrowRight")
-    shown = page.wait_for_function(
-        f"""() => Math.max(0, ...Array.from(document.querySelectorAll('.run-finished'),
-                                           m => Number(m.dataset.run))) > {run}
-                  && performance.now()""",
-        timeout=600_000,
-    ).json_value()
+    shown = _marker_shown(page, run)
     split = probe.read(page.evaluate("() => window.__inputAt"), shown, settle_ms=300)
     return wait_for_run(page, run), split
 
@@ -108,7 +116,7 @@ def _click_tab(label):
 
 
 def _predict(page):
-    page.locator('[data-testid="stRadio"]').first.locator("label").first.click()
+    page.locator('[data-testid="stRadio"]').first.locator('[role="radiogroup"] label').first.click()
 
 
 PARTS = {
@@ -166,12 +174,7 @@ def test_a_part_reruns_alone_and_keeps_the_headline_link_and_marker(app_url, bro
     probe = Probe(page)
     _arm(page, probe)
     act(page)
-    shown_at = page.wait_for_function(
-        f"""() => Math.max(0, ...Array.from(document.querySelectorAll('.run-finished'),
-                                           m => Number(m.dataset.run))) > {run}
-                  && performance.now()""",
-        timeout=600_000,
-    ).json_value()
+    shown_at = _marker_shown(page, run)
     split = probe.read(page.evaluate("() => window.__inputAt"), shown_at, settle_ms=300)
     after = wait_for_run(page, run)
     assert after == run + 1  # one run, counted and marked
