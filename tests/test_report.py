@@ -63,24 +63,3 @@ def test_a_part_run_alone_replaces_its_own_items_in_place():
     texts = [text for _, _, text in report.items]
     assert texts == ["before", "top again", "between", "tab again", "tab more", "after"]
     assert report.parts == {"top": (1, 2), "tabs": (3, 5)}
-
-
-def test_a_part_inside_a_part_run_alone_keeps_the_outer_span_whole():
-    """A tab's part inside the part holding the tabs: its own run stretches the outer span,
-    so the outer part's next run replaces the inner's new items too."""
-    report = Report(page="Split bias")
-    with report.part("experiment"):
-        report.items.append(("note", "", "picture"))
-        with report.part("data tab"):
-            report.items.append(("note", "", "roots"))
-    report.items.append(("note", "", "after"))
-    with report.part("data tab", again=True):
-        report.items += [("note", "", "roots again"), ("note", "", "noise")]
-    assert report.parts == {"experiment": (0, 3), "data tab": (1, 3)}
-    with report.part("experiment", again=True):
-        report.items.append(("note", "", "new picture"))
-        with report.part("data tab"):
-            report.items.append(("note", "", "roots anew"))
-    texts = [text for _, _, text in report.items]
-    assert texts == ["new picture", "roots anew", "after"]
-    assert report.parts == {"experiment": (0, 2), "data tab": (1, 2)}

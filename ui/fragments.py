@@ -21,11 +21,11 @@ would go stale after a part's own run, so the part does it again:
 
 Whether a run is the page's full run or a part's own is read from ``state.FULL_RUN``, which
 the frame sets at its start and clears at its end (a part's own run passes through neither).
-A part drawn inside another part's own run (a tab's part inside the part that holds the tabs)
-is drawn as in a full run: the outer part ends the view.
+
+A part is never drawn inside another part: both would write into the one slot, and in the
+outer part's own run Streamlit clears what the inner part wrote there, the marker with it.
 """
 
-import contextvars
 import functools
 
 import streamlit as st
@@ -33,9 +33,6 @@ import streamlit as st
 from . import presenter, report, run_marks, share, state
 
 __all__ = ["draw_view_end", "fragment", "make_view_end", "start_full_run"]
-
-# Whether a part is running in this script thread (a part inside it is then not alone).
-_IN_PART = contextvars.ContextVar("in_part", default=False)
 
 
 def start_full_run():
@@ -82,16 +79,12 @@ def fragment(function):
 
     @functools.wraps(function)
     def part(*args, **kwargs):
-        alone = not st.session_state.get(state.FULL_RUN, False) and not _IN_PART.get()
+        alone = not st.session_state.get(state.FULL_RUN, False)
         started = run_marks.start_run()
         if alone:
             share.keep_shown_keys()
-        inside = _IN_PART.set(True)
-        try:
-            with report.part(function.__qualname__, again=alone):
-                result = function(*args, **kwargs)
-        finally:
-            _IN_PART.reset(inside)
+        with report.part(function.__qualname__, again=alone):
+            result = function(*args, **kwargs)
         slot = st.session_state.get(state.VIEW_END)
         if slot is None:  # a page run without the frame (a test of the part alone)
             return result

@@ -14,7 +14,7 @@ import streamlit as st
 from trees.conditioning import row_paths
 from trees.instability import tree_importances
 from trees.tree import CRITERIA_CLF, CRITERIA_REG, GROWTH_ORDERS
-from ui import figures, fragments, glossary, report, share
+from ui import figures, glossary, report, share
 from ui.inputs import count_input, two_features
 from ui.markdown import plain
 from viz.curves import plural, step_scores_figure
@@ -278,10 +278,8 @@ def default_axes(tree, grower, names):
     return ranked[0], ranked[1]
 
 
-@fragments.fragment
 def regions_panel(grower, tree, split):
-    """The tree's regions over two features (by default the two it relies on most): a part
-    its widgets (the axes, the other features' values) rerun alone (``ui.fragments``)."""
+    """The tree's regions over two features (by default the two it relies on most)."""
     names = grower.feature_names
     if len(names) < 2:
         st.info("The regions plot needs two features; this dataset has one.")

@@ -2,9 +2,9 @@
 
 * :func:`experiment_part`: the experiment's settings, its picture, the headline it writes into
   the page's container above the guide, and the tabs (the criteria tab and the paper's tab
-  read the same settings, so they are in the part the settings rerun);
-* inside it, the null distribution's tab and the "On your data" tab, each a part of its own:
-  their widgets change them alone.
+  read the same settings, so they are in the part the settings rerun). The widgets of the
+  null distribution's tab and of "On your data" rerun this part too: a part is not drawn
+  inside another (``ui.fragments``), and the picture it redraws is cached.
 """
 
 from functools import partial
@@ -61,8 +61,8 @@ def experiment_part(headline):
     criteria_tab, null_tab, data_tab, paper_tab = share.tabs(st, TABS, key=keys.TAB)
     share.show_open_tab(  # only the open tab runs
         (criteria_tab, partial(show_criteria_tab, result)),
-        (null_tab, null_part),
-        (data_tab, partial(data_part, state.current(), state.dataset_key())),
+        (null_tab, show_null_tab),
+        (data_tab, partial(show_data_tab, state.current(), state.dataset_key())),
         (paper_tab, partial(show_paper_tab, n1, n2)),
     )
 
@@ -108,15 +108,3 @@ def _show_result(result, settings, sentence, picture):
         'for name, bias in result["bias"].items():\n'
         '    print(f"{name}: bias {bias[0, 0]:+.2f}, odds {10 ** bias[0, 0]:.2f} : 1")\n'
     )
-
-
-@fragments.fragment
-def null_part():
-    """The null distribution's tab: its widgets rerun it alone."""
-    show_null_tab()
-
-
-@fragments.fragment
-def data_part(data, data_key):
-    """The "On your data" tab: its widgets rerun it alone."""
-    show_data_tab(data, data_key)

@@ -135,6 +135,10 @@ PARTS = {
     "grow": ("grow", lambda page, run: run,
              lambda page: page.get_by_role("button", name="Step", exact=True).click(),
              "grow_tree=", "1 split · 2 leaves"),
+    # A tab of a part: its run keeps the marker (a part drawn inside the tabs' part, once,
+    # took the marker away).
+    "grow_regions": ("grow", lambda page, run: run, _click_tab("Regions"), "grow_tab=",
+                     "Regions of the tree"),
 }  # fmt: skip
 
 
