@@ -277,6 +277,7 @@ def _time_tabs(page, run, repeat, probe=None):
             try:
                 run, seconds, on_server = _wait_for_run_in_page(page, run, _NO_RUN_AFTER_MS, probe)
             except PlaywrightTimeout:  # a tab already open: nothing to run
+                print(f"tab {label[:28]}: the click started no run; skipped", file=sys.stderr)
                 break
             wall.append(time.perf_counter() - started)
             in_page.append(seconds if seconds is not None else wall[-1])
