@@ -138,7 +138,9 @@ def test_a_recorded_part_is_done_without_a_worker(monkeypatch):
 
 def test_the_background_follows_the_pages_then_every_other_part():
     order = engine.background_order()
-    first = list(dict.fromkeys(name for spec in PAGES for name in spec.kernels))
+    first = list(
+        dict.fromkeys(name for spec in PAGES for name in (*spec.kernels, *spec.later_kernels))
+    )
     assert order[: len(first)] == first
     assert sorted(order) == sorted(kernels.PARTS) and len(order) == len(set(order))
 
@@ -252,7 +254,7 @@ def plans_asked_for(monkeypatch):
 @pytest.mark.slow
 @pytest.mark.parametrize("url_path", ["staircase", "evaluate", "cultivated", "conditioning"])
 def test_a_page_waits_for_the_plans_its_first_view_runs_and_no_other(url_path, plans_asked_for):
-    """A page's parts (``PageSpec.kernels``) hold every plan its first view runs, and, besides
+    """A page's parts (``PageSpec.kernels`` and ``later_kernels``) hold every plan its first view runs, and, besides
     the home page's tree, none that it does not run: on a new machine it would wait for the
     compiler on kernels it does not show (a forest of the other task, the grower)."""
     from tests.apptest_helpers import open_page
@@ -263,7 +265,8 @@ def test_a_page_waits_for_the_plans_its_first_view_runs_and_no_other(url_path, p
     at.switch_page(spec.path)
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    declared = {step for name in spec.kernels for step in PARTS[name] if not callable(step)}
+    parts = (*spec.kernels, *spec.later_kernels)  # the later ones drawn once compiled
+    declared = {step for name in parts for step in PARTS[name] if not callable(step)}
     ran = set(plans_asked_for)
     assert ran <= declared
     assert declared - set(PARTS["tree"]) <= ran
