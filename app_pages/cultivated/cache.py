@@ -74,11 +74,12 @@ def benchmark_forest(rows_key, _X, _y):
 
 
 @cache_budget.data(show_spinner=False, max_entries=32)
-def surfaces(rows_key, settings, fx, fy, _models, _X):
+def surfaces(rows_key, settings, fx, fy, titles, _models, _X):
     """P(class 1) of each model on a grid of features ``fx`` and ``fy`` (the others at their medians).
 
-    ``settings`` names the models' settings (part of the key); ``_models`` is
-    ``{title: fitted model}``. Returns ``xs, ys, {title: grid}``.
+    ``settings`` names the models' settings and ``titles`` the models drawn (part of the key:
+    the random forest joins the others once the tree engine has its kernels, ``ui.engine``);
+    ``_models`` is ``{title: fitted model}``. Returns ``xs, ys, {title: grid}``.
     """
     xs, ys, rows = grid_rows(_X, fx, fy, n=SURFACE_POINTS)
     grids = {

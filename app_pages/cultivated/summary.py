@@ -74,7 +74,7 @@ def show_surfaces(ctx, settings_box, cart, forest, row_for_star):
     models = {"cultivated forest": ctx.model, "CART, same depth": cart}
     if forest is not None:
         models["random forest"] = forest
-    xs, ys, grids = surfaces(rows.key, ctx.settings.key, fx, fy, models, rows.X)
+    xs, ys, grids = surfaces(rows.key, ctx.settings.key, fx, fy, tuple(models), models, rows.X)
     figures.chart(
         soft_surfaces_figure(
             xs,
