@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from lab import kernel_worker, kernels
-from trees.kernels import PARTS
+from trees.kernels import PARTS, PLAN_KINDS
 from trees.tree import _kernels_entries
 from ui import engine
 from ui.navigation import PAGES
@@ -73,8 +73,9 @@ def test_a_step_starts_only_in_a_worker_with_room_for_it():
     has not imported them (a plan's step never imports them)."""
     plan, small = PARTS["tree"]  # a growth's plan, then the rows' paths of a tree
     budget, worker = 400.0, kernel_worker
-    assert worker.has_room(plan, budget - worker.PLAN_MB, budget, imported=False)
-    assert not worker.has_room(plan, budget - worker.PLAN_MB + 1, budget)
+    plan_mb = worker.PLAN_MB[plan[0]]
+    assert worker.has_room(plan, budget - plan_mb, budget, imported=False)
+    assert not worker.has_room(plan, budget - plan_mb + 1, budget)
     assert worker.has_room(small, budget - worker.STEP_MB, budget, imported=True)
     assert not worker.has_room(small, budget - worker.STEP_MB, budget, imported=False)
     assert worker.has_room(small, budget - worker.STEP_MB - worker.IMPORTS_MB, budget, False)
@@ -128,6 +129,24 @@ def test_no_worker_fails_the_requests_and_gives_up(nothing_compiled):
         preparation.wait([preparation.request(("part", name))], timeout=120)
     assert preparation.gave_up
     assert preparation.request(("part", "criteria")).state == "failed"
+
+
+def test_the_memory_table_names_every_kind_of_plan_and_the_forest_is_the_heaviest():
+    """Each plan's step is admitted by its own kind's figure (``PLAN_MB``): every kind of entry
+    kernel a part's plan or a page's new plan compiles has one."""
+    assert set(kernel_worker.PLAN_MB) == set(PLAN_KINDS)
+    kinds = {step[0] for steps in PARTS.values() for step in steps if not callable(step)}
+    assert kinds <= set(kernel_worker.PLAN_MB)
+    assert max(kernel_worker.PLAN_MB, key=kernel_worker.PLAN_MB.get) == "forest"
+
+
+def test_a_light_worker_hands_a_forest_to_a_fresh_one():
+    """After light steps (kernels run on tiny data, no estimators imported) a worker has no
+    room for a forest's plan: a fresh worker takes it; a grower's it may still take."""
+    forest = PARTS["regression forest"][0]
+    light = kernel_worker.START_MB + kernel_worker.STEP_MB
+    assert not kernel_worker.has_room(forest, light, 400.0, imported=False)
+    assert kernel_worker.has_room(PARTS["grower"][0], light, 400.0)
 
 
 def test_a_recorded_part_is_done_without_a_worker(monkeypatch):
