@@ -242,7 +242,8 @@ def _first_answer(browser, cache, spec):
         while True:
             marks, shown = page.evaluate(_MESSAGE_JS)
             said = [line for line in shown.splitlines() if "Preparing" in line]
-            message = said[0] if said else message
+            if seconds is None:  # what the page said before its first answer
+                message = said[0] if said else message
             for pid in [process.pid, *_descendants(process.pid)]:
                 # A worker that ended meanwhile reads as 0: keep its last figures.
                 cpu, peak = _proc_figures(pid)
