@@ -23,9 +23,18 @@ the kernels and the description of the parts (``trees.kernels``), numpy and numb
 scikit-learn, SciPy or pandas (about 100 MB instead of 255; a plan's step drives the growth
 below the estimators, ``trees.tree._warmup``). A step that fits an estimator imports them
 when it runs (about 165 MB more). A worker takes a step only while its resident memory plus
-what such a step typically takes (:data:`PLAN_MB` for a plan, :data:`STEP_MB` for a kernel
-run on tiny data, plus :data:`IMPORTS_MB` when that would import the estimators) stays
-within ``N`` MB (:func:`has_room`); its first step it always takes. When it has no room
+what such a step takes (:data:`PLAN_MB`, by the plan's kind, for a plan; :data:`STEP_MB` for a
+kernel run on tiny data, plus :data:`IMPORTS_MB` when that would import the estimators) stays
+within ``N`` MB (:func:`has_room`); its first step it always takes. So a plan compiles in a
+worker that holds no other plan, and a step after light ones (the cultivated forest's kernels,
+then the regression forest) goes to a fresh worker where the plan's figure would pass ``N``.
+What bounds a first step is the step itself: a fresh worker (:data:`START_MB`) plus one plan's
+compilation, not the rule. The order of the parts keeps it lower than alone: the trees' plans
+come first, so a forest's plan loads their kernels from the cache (the classification
+forest's worker peaked at 388-392 MB in the app's order, 458 MB alone on an empty cache); alone
+on an empty cache the categorical forest's plan reaches 559 MB, and the forests' variants,
+compiled last in the background, were not measured in the app's order.
+When it has no room
 left, it hands the rest of its request back (``{"id": 3, "rest": 1, "full": true, ...}``:
 the part's steps before 1 are done) and ends, and a fresh worker takes the rest. So a plan
 compiles in a fresh light worker, and a worker's peak is about its start plus one plan's
@@ -65,10 +74,21 @@ def _resident_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-# What a step typically adds to a worker's memory, in MB (measured on numba 0.68): a plan's
-# compilation 150-290, the other steps (kernels run once on tiny data) a few tens, and the
-# estimators' import (scikit-learn and SciPy) before the first step that fits one.
-PLAN_MB = 224.0
+# What compiling one plan adds to a worker's memory, in MB, by the kind of its entry kernel
+# (``trees.kernels.PLAN_KINDS``): the most measured of the kind, each plan compiled alone in a
+# fresh worker (100 MB) on an empty kernel cache, its peak less its start (numba 0.68, Linux):
+#   grow    Gini 231, squared error 232, Gini on categorical features with drawn orders 349
+#   grower  Gini 245
+#   sparse  Gini 222
+#   forest  Gini with drawn features 358, squared error 326, extra trees 384, Gini on
+#           categorical features 459
+# An upper bound: a plan whose callees another plan compiled before loads them from the cache
+# (the classification forest after the trees' plans, as the app orders them: about 290).
+PLAN_MB = {"grow": 349.0, "grower": 245.0, "sparse": 222.0, "forest": 459.0}
+# A fresh worker's memory before its first step: numpy, numba and the kernels' modules.
+START_MB = 100.0
+# What another step typically adds (kernels run once on tiny data), and the estimators' import
+# (scikit-learn and SciPy) before the first step that fits one.
 STEP_MB = 48.0
 IMPORTS_MB = 165.0
 
@@ -83,7 +103,8 @@ def step_mb(step, imported):
     worker's memory; ``imported``: whether the worker imported the estimators already (a
     function step may fit one; a plan's step never does)."""
     if not callable(step):
-        return PLAN_MB
+        kind, _ = step
+        return PLAN_MB[kind]
     return STEP_MB + (0.0 if imported else IMPORTS_MB)
 
 

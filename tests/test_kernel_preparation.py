@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from lab import kernel_worker, kernels
-from trees.kernels import PARTS
+from trees.kernels import PARTS, PLAN_KINDS
 from trees.tree import _kernels_entries
 from ui import engine
 from ui.navigation import PAGES
@@ -73,8 +73,9 @@ def test_a_step_starts_only_in_a_worker_with_room_for_it():
     has not imported them (a plan's step never imports them)."""
     plan, small = PARTS["tree"]  # a growth's plan, then the rows' paths of a tree
     budget, worker = 400.0, kernel_worker
-    assert worker.has_room(plan, budget - worker.PLAN_MB, budget, imported=False)
-    assert not worker.has_room(plan, budget - worker.PLAN_MB + 1, budget)
+    plan_mb = worker.PLAN_MB[plan[0]]
+    assert worker.has_room(plan, budget - plan_mb, budget, imported=False)
+    assert not worker.has_room(plan, budget - plan_mb + 1, budget)
     assert worker.has_room(small, budget - worker.STEP_MB, budget, imported=True)
     assert not worker.has_room(small, budget - worker.STEP_MB, budget, imported=False)
     assert worker.has_room(small, budget - worker.STEP_MB - worker.IMPORTS_MB, budget, False)
@@ -130,6 +131,24 @@ def test_no_worker_fails_the_requests_and_gives_up(nothing_compiled):
     assert preparation.request(("part", "criteria")).state == "failed"
 
 
+def test_the_memory_table_names_every_kind_of_plan_and_the_forest_is_the_heaviest():
+    """Each plan's step is admitted by its own kind's figure (``PLAN_MB``): every kind of entry
+    kernel a part's plan or a page's new plan compiles has one."""
+    assert set(kernel_worker.PLAN_MB) == set(PLAN_KINDS)
+    kinds = {step[0] for steps in PARTS.values() for step in steps if not callable(step)}
+    assert kinds <= set(kernel_worker.PLAN_MB)
+    assert max(kernel_worker.PLAN_MB, key=kernel_worker.PLAN_MB.get) == "forest"
+
+
+def test_a_light_worker_hands_a_forest_to_a_fresh_one():
+    """After light steps (kernels run on tiny data, no estimators imported) a worker has no
+    room for a forest's plan: a fresh worker takes it; a grower's it may still take."""
+    forest = PARTS["regression forest"][0]
+    light = kernel_worker.START_MB + kernel_worker.STEP_MB
+    assert not kernel_worker.has_room(forest, light, 400.0, imported=False)
+    assert kernel_worker.has_room(PARTS["grower"][0], light, 400.0)
+
+
 def test_a_recorded_part_is_done_without_a_worker(monkeypatch):
     monkeypatch.setattr(kernels, "_already_compiled", lambda what: True)
     preparation = kernels.KernelPreparation(command=["no such command"])
@@ -138,7 +157,9 @@ def test_a_recorded_part_is_done_without_a_worker(monkeypatch):
 
 def test_the_background_follows_the_pages_then_every_other_part():
     order = engine.background_order()
-    first = list(dict.fromkeys(name for spec in PAGES for name in spec.kernels))
+    first = list(
+        dict.fromkeys(name for spec in PAGES for name in (*spec.kernels, *spec.later_kernels))
+    )
     assert order[: len(first)] == first
     assert sorted(order) == sorted(kernels.PARTS) and len(order) == len(set(order))
 
@@ -252,7 +273,7 @@ def plans_asked_for(monkeypatch):
 @pytest.mark.slow
 @pytest.mark.parametrize("url_path", ["staircase", "evaluate", "cultivated", "conditioning"])
 def test_a_page_waits_for_the_plans_its_first_view_runs_and_no_other(url_path, plans_asked_for):
-    """A page's parts (``PageSpec.kernels``) hold every plan its first view runs, and, besides
+    """A page's parts (``PageSpec.kernels`` and ``later_kernels``) hold every plan its first view runs, and, besides
     the home page's tree, none that it does not run: on a new machine it would wait for the
     compiler on kernels it does not show (a forest of the other task, the grower)."""
     from tests.apptest_helpers import open_page
@@ -263,7 +284,8 @@ def test_a_page_waits_for_the_plans_its_first_view_runs_and_no_other(url_path, p
     at.switch_page(spec.path)
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    declared = {step for name in spec.kernels for step in PARTS[name] if not callable(step)}
+    parts = (*spec.kernels, *spec.later_kernels)  # the later ones drawn once compiled
+    declared = {step for name in parts for step in PARTS[name] if not callable(step)}
     ran = set(plans_asked_for)
     assert ran <= declared
     assert declared - set(PARTS["tree"]) <= ran

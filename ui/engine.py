@@ -10,6 +10,14 @@ splits, categorical features) is prepared the same way when the page first asks 
 part is prepared in the background, in the order of the pages (:func:`start_background`).
 On a machine that compiled them before, nothing is shown: they load in a moment.
 
+A page may answer before the parts of one of its first view's parts (``PageSpec.later_kernels``:
+the random forest of the Evaluate and Cultivated pages, a plan of its own that compiles after
+the tree's). The worker takes them right after the page's own parts; the page draws what it
+can, and in the forest's place :func:`show_waiting` says what comes and how far the engine is,
+asking again every second without blocking the page's widgets (a fragment that reruns alone,
+``st.fragment(run_every=...)``); once they are ready it runs the whole page again, which draws
+the forest, and its asking ends with the run that no longer draws it.
+
 With ``TREE_BIAS_LAB_KERNEL_WORKER=0`` in the environment, or when no worker can run, a
 page's parts compile in the app's own process, step by step with the same message, and a
 new plan where it is first used.
@@ -19,6 +27,8 @@ import contextlib
 import os
 import threading
 import time
+
+import streamlit as st
 
 from lab.kernels import preparation
 from trees.kernels import PARTS, part_compiled, set_kernel_preparer, warm_up_part
@@ -31,8 +41,10 @@ __all__ = [
     "background_order",
     "install",
     "prepare",
+    "later_parts_ready",
     "progress_text",
     "reporting",
+    "show_waiting",
     "start_background",
     "start_preparing",
     "uses_workers",
@@ -41,8 +53,14 @@ __all__ = [
 MESSAGE = "Preparing the tree engine for this machine, once: {done} of {total} ({seconds} s)"
 _ONCE = {"installed": False, "background": False}
 _ONCE_LOCK = threading.Lock()
-# The message's place on the page this thread is running, if it runs one (:func:`reporting`).
+# The message's place on the page this thread is running, if it runs one, and the parts the
+# page shows later (:func:`reporting`).
 _PAGE = threading.local()
+# When this process began waiting for each set of later parts (:func:`show_waiting`): the
+# seconds it says count from the first page that waited, not from its last rerun.
+_WAITING_SINCE = {}
+# How often a part waiting for the engine asks again, in seconds.
+POLL_S = 1.0
 
 
 def uses_workers():
@@ -57,14 +75,15 @@ def progress_text(done, total, seconds):
 
 
 @contextlib.contextmanager
-def reporting(slot):
+def reporting(slot, later=()):
     """While the page runs, a plan's preparation shows its message in ``slot`` (``st.empty()``
-    above the page), emptied once the page is done."""
-    _PAGE.slot = slot
+    above the page), emptied once the page is done; ``later``: the parts the page shows later
+    (``PageSpec.later_kernels``, read by :func:`later_parts_ready` and :func:`show_waiting`)."""
+    _PAGE.slot, _PAGE.later = slot, tuple(later)
     try:
         yield
     finally:
-        _PAGE.slot = None
+        _PAGE.slot, _PAGE.later = None, ()
         slot.empty()
 
 
@@ -76,18 +95,30 @@ def _show(text):
         slot.info(text, icon=":material/hourglass_top:")
 
 
+def _counted(requests):
+    """``requests`` and, first, the request the worker is running if it is not one of them (it
+    finishes that first): what the message counts."""
+    ahead = preparation().ahead_of(requests)
+    return ([ahead] if ahead is not None else []) + list(requests)
+
+
+def _progress(counted, started):
+    """The message for the requests ``counted``: their steps done of all, seconds since
+    ``started`` (``time.monotonic()``)."""
+    done = sum(r.steps[1] if r.finished else r.steps[0] for r in counted)
+    total = sum(r.steps[1] for r in counted)
+    return progress_text(done, total, time.monotonic() - started)
+
+
 def _wait(requests):
     """Wait for the worker to finish ``requests``, the message updated meanwhile; whether all
     of them were done (False: the page compiles what failed itself)."""
     work = preparation()
-    ahead = work.ahead_of(requests)  # the background request the worker finishes first
-    counted = ([ahead] if ahead is not None else []) + list(requests)
+    counted = _counted(requests)
     started = time.monotonic()
 
     def tick():
-        done = sum(r.steps[1] if r.finished else r.steps[0] for r in counted)
-        total = sum(r.steps[1] for r in counted)
-        _show(progress_text(done, total, time.monotonic() - started))
+        _show(_progress(counted, started))
 
     tick()
     done = work.wait(requests, tick=tick)
@@ -109,12 +140,16 @@ def _in_this_process(names):
         done += len(PARTS[name])
 
 
-def start_preparing(names):
+def start_preparing(names, later=()):
     """Have the worker start on the parts ``names`` a page needs (if this machine has not
-    compiled them) while the frame draws the rest; :func:`prepare` then waits for them."""
-    missing = [name for name in names if not part_compiled(name)]
-    if missing and uses_workers():
-        preparation().request_parts(missing, urgent=True)
+    compiled them) while the frame draws the rest, then on the parts ``later`` the page shows
+    later (before any other); :func:`prepare` then waits for ``names``."""
+    if not uses_workers():
+        return
+    for parts in (later, names):  # each batch goes first: the page's own before ``later``
+        missing = [name for name in parts if not part_compiled(name)]
+        if missing:
+            preparation().request_parts(missing, urgent=True)
 
 
 def prepare(names):
@@ -129,6 +164,45 @@ def prepare(names):
             return
         missing = [request.what[1] for request in requests if request.state != "done"]
     _in_this_process(missing)
+
+
+def _ready(names):
+    """Whether the parts ``names`` may run now: compiled on this machine, or their worker
+    failed (the page then compiles them where it uses them, as after :func:`prepare`). Asks the
+    worker for those missing, in the queue's order (the frame asked first, ahead of the
+    background: :func:`start_preparing`); without a worker, compiles them here, saying so."""
+    missing = [name for name in names if not part_compiled(name)]
+    if not missing:
+        return True
+    if not uses_workers():
+        _in_this_process(missing)
+        return True
+    return all(request.finished for request in preparation().request_parts(missing))
+
+
+def later_parts_ready():
+    """Whether the parts this page shows later (``PageSpec.later_kernels``) may run now: a page draws
+    the part that needs them when they are, else :func:`show_waiting` in its place."""
+    return _ready(getattr(_PAGE, "later", ()))
+
+
+def show_waiting(what):
+    """In the place of the part that needs the parts the page shows later: ``what`` it will
+    show ("The random forest's curve comes ..."), then the engine's progress, asked again every
+    :data:`POLL_S` seconds; once the parts are ready the whole page runs again and draws the
+    part (module docstring)."""
+    _waiting(getattr(_PAGE, "later", ()), what)
+
+
+@st.fragment(run_every=POLL_S)
+def _waiting(names, what):
+    """:func:`show_waiting`'s part, run alone every :data:`POLL_S` seconds while it is drawn."""
+    if _ready(names):
+        _WAITING_SINCE.pop(names, None)
+        st.rerun()  # the whole page: it draws the part, and this one no more (its polling ends)
+    started = _WAITING_SINCE.setdefault(names, time.monotonic())
+    requests = [preparation().request(("part", name)) for name in names]
+    st.info(f"{what} {_progress(_counted(requests), started)}", icon=":material/hourglass_top:")
 
 
 def _prepare_plan(kind, plan):
@@ -150,7 +224,7 @@ def install():
 
 def background_order():
     """Every part, in the order the pages first need them, then the others."""
-    order = [name for spec in PAGES for name in spec.kernels]
+    order = [name for spec in PAGES for name in (*spec.kernels, *spec.later_kernels)]
     return list(dict.fromkeys(order + list(PARTS)))
 
 

@@ -21,7 +21,10 @@ class PageSpec:
     before it on a machine that never compiled them (``ui.engine``); only those: a part its
     first view does not run (a tab not open, the forest of a regression dataset) would keep
     the page waiting for kernels it does not show, and is prepared when it is first used,
-    or in the background before that.
+    or in the background before that. ``later_kernels``: the parts of a part of its first
+    view that the page draws once they are ready, answering without them meanwhile (the
+    random forest, a plan compiled after the tree's: ``ui.engine.show_waiting``); the worker
+    takes them right after ``kernels``.
 
     ``prefixes``: every widget and session key the page defines (in its room,
     ``app_pages/<name>/keys.py`` or at the widget) starts with one of them;
@@ -40,6 +43,7 @@ class PageSpec:
     default: bool = False
     max_classes: int | None = MAX_STUDY_CLASSES
     kernels: tuple = ("tree",)
+    later_kernels: tuple = ()
     tabs: bool = True
 
     def key(self, name):
@@ -114,7 +118,8 @@ PAGES = [
         "evaluate",
         "Explore",
         ("eval_",),
-        kernels=("tree", "walks", "draws", "forest"),
+        kernels=("tree", "walks"),
+        later_kernels=("draws", "forest"),  # the test split's ROC curve of the forest
     ),
     PageSpec(
         "app_pages/cultivated/cultivated.py",
@@ -124,7 +129,8 @@ PAGES = [
         "Remedies",
         ("crf_",),
         max_classes=None,  # two-class data only; on other data it shows its simulated data
-        kernels=("tree", "walks", "draws", "forest", "cultivated"),
+        kernels=("tree", "walks", "cultivated"),
+        later_kernels=("draws", "forest"),  # the benchmark forest's surface
     ),
     PageSpec(
         "app_pages/conditioning/conditioning.py",

@@ -118,7 +118,7 @@ def run_app():
     _start_process_services()
     page = _navigation()
     spec = spec_for(page.url_path)
-    engine.start_preparing(spec.kernels)  # the worker begins while the frame is drawn
+    engine.start_preparing(spec.kernels, spec.later_kernels)  # while the frame is drawn
     share.restore_dataset()
     state.ensure_dataset()
     sidebar.render()
@@ -128,7 +128,7 @@ def run_app():
     report.start(page.title, state.current().name)
     link_notes = st.empty()  # filled after the page: its widgets read the link's values
     try:
-        with errors.page_boundary(), engine.reporting(st.empty()):
+        with errors.page_boundary(), engine.reporting(st.empty(), spec.later_kernels):
             engine.prepare(spec.kernels)  # on a machine that never compiled them
             if target_fit.fits(state.current(), spec.max_classes):
                 page.run()

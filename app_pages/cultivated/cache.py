@@ -27,9 +27,10 @@ from viz.partition import grid_rows
 __all__ = [
     "FOREST_TREES",
     "SURFACE_POINTS",
+    "benchmark_forest",
+    "cart_tree",
     "fit_crf",
     "oof_reliability",
-    "references",
     "surfaces",
     "table_1_models",
     "table_1_scores",
@@ -57,30 +58,28 @@ def fit_crf(rows_key, variant, depth, eta0, k_scale, _X, _y):
 
 
 @cache_budget.resource(show_spinner="Fitting CART...", max_entries=16)
-def _cart(rows_key, depth, min_node, _X, _y):
+def cart_tree(rows_key, depth, min_node, _X, _y):
+    """CART with the cultivated tree's depth and minimum node size (the Gini impurity)."""
     return DecisionTreeClassifier(
         criterion="gini", max_depth=depth, min_samples_split=max(2, int(np.ceil(min_node)))
     ).fit(_X, _y)
 
 
 @cache_budget.resource(show_spinner="Fitting the random forest...", max_entries=8)
-def _benchmark_forest(rows_key, _X, _y):
-    # Its own cache: it depends on the rows only, so a change of the cultivated tree's
-    # settings (depth, eta0, k) refits CART but not the 200-tree forest.
+def benchmark_forest(rows_key, _X, _y):
+    """The paper's benchmark forest on the page's rows. Its own cache: it depends on the rows
+    only, so a change of the cultivated tree's settings (depth, eta0, k) refits CART but not
+    the 200-tree forest."""
     return _forest(_X.shape[1]).fit(_X, _y)
 
 
-def references(rows_key, depth, min_node, _X, _y):
-    """CART with the cultivated tree's depth and minimum node size, and the benchmark forest."""
-    return _cart(rows_key, depth, min_node, _X, _y), _benchmark_forest(rows_key, _X, _y)
-
-
 @cache_budget.data(show_spinner=False, max_entries=32)
-def surfaces(rows_key, settings, fx, fy, _models, _X):
+def surfaces(rows_key, settings, fx, fy, titles, _models, _X):
     """P(class 1) of each model on a grid of features ``fx`` and ``fy`` (the others at their medians).
 
-    ``settings`` names the models' settings (part of the key); ``_models`` is
-    ``{title: fitted model}``. Returns ``xs, ys, {title: grid}``.
+    ``settings`` names the models' settings and ``titles`` the models drawn (part of the key:
+    the random forest joins the others once the tree engine has its kernels, ``ui.engine``);
+    ``_models`` is ``{title: fitted model}``. Returns ``xs, ys, {title: grid}``.
     """
     xs, ys, rows = grid_rows(_X, fx, fy, n=SURFACE_POINTS)
     grids = {

@@ -5,7 +5,7 @@ from functools import partial
 import streamlit as st
 
 from app_pages.cultivated import keys
-from app_pages.cultivated.cache import fit_crf, references
+from app_pages.cultivated.cache import benchmark_forest, cart_tree, fit_crf
 from app_pages.cultivated.context import cultivated_context
 from app_pages.cultivated.settings import MAX_ROWS, crf_settings, page_rows
 from app_pages.cultivated.summary import add_to_report, show_headline, show_surfaces
@@ -15,7 +15,7 @@ from app_pages.cultivated.tabs import (
     show_row_tab,
     show_tree_tab,
 )
-from ui import errors, presenter, share, state
+from ui import engine, errors, presenter, share, state
 
 st.title("Cultivated random forests")
 headline, picture = st.container(), st.container()
@@ -37,8 +37,12 @@ with errors.attempt("Growing the cultivated forest"):
     model = fit_crf(
         rows.key, settings.variant, settings.depth, settings.eta0, settings.k_scale, rows.X, rows.y
     )
-with errors.attempt("Fitting CART and the random forest"):
-    cart, forest = references(rows.key, settings.depth, model.min_node_weight, rows.X, rows.y)
+with errors.attempt("Fitting CART"):
+    cart = cart_tree(rows.key, settings.depth, model.min_node_weight, rows.X, rows.y)
+forest = None  # drawn once the tree engine has the forest's kernels (``ui.engine``)
+if engine.later_parts_ready():
+    with errors.attempt("Fitting the random forest"):
+        forest = benchmark_forest(rows.key, rows.X, rows.y)
 ctx = cultivated_context(rows, settings, model)
 if st.session_state.get(keys.ROW, 0) > len(rows.y) - 1:
     share.forget(keys.ROW)  # fewer rows than before: start again at the least reliable one

@@ -6,7 +6,7 @@ The sentences and the report's settings are plain functions of the page's contex
 
 import streamlit as st
 
-from ui import figures, presenter, report, snippets, state
+from ui import engine, figures, presenter, report, snippets, state
 from viz.cultivated import soft_surfaces_figure
 
 from .cache import FOREST_TREES, surfaces
@@ -14,6 +14,7 @@ from .context import count, module_counts
 from .settings import MAX_ROWS, VARIANT_WORDS, surface_axes
 
 __all__ = [
+    "FOREST_COMING",
     "add_to_report",
     "headline_sentence",
     "report_settings",
@@ -21,6 +22,12 @@ __all__ = [
     "show_surfaces",
     "surfaces_caption",
 ]
+
+
+# What the page says in the random forest's place while the tree engine prepares its kernels.
+FOREST_COMING = (
+    "The random forest's surface, beside these two, comes once the tree engine is ready."
+)
 
 
 def headline_sentence(ctx):
@@ -53,7 +60,9 @@ def surfaces_caption(n_features):
 
 
 def show_surfaces(ctx, settings_box, cart, forest, row_for_star):
-    """P(second class) of the three models over two features (chosen in ``settings_box``)."""
+    """P(second class) of the three models over two features (chosen in ``settings_box``);
+    ``forest`` None: the cultivated forest's and CART's, and below them what the forest's waits
+    for (the tree engine preparing its kernels on a new machine, ``ui.engine.show_waiting``)."""
     rows, names = ctx.rows, ctx.rows.names
     if len(names) < 2:
         st.info(
@@ -62,8 +71,10 @@ def show_surfaces(ctx, settings_box, cart, forest, row_for_star):
         return
     with settings_box:
         fx, fy = surface_axes(names)
-    models = {"cultivated forest": ctx.model, "CART, same depth": cart, "random forest": forest}
-    xs, ys, grids = surfaces(rows.key, ctx.settings.key, fx, fy, models, rows.X)
+    models = {"cultivated forest": ctx.model, "CART, same depth": cart}
+    if forest is not None:
+        models["random forest"] = forest
+    xs, ys, grids = surfaces(rows.key, ctx.settings.key, fx, fy, tuple(models), models, rows.X)
     figures.chart(
         soft_surfaces_figure(
             xs,
@@ -79,8 +90,11 @@ def show_surfaces(ctx, settings_box, cart, forest, row_for_star):
         ),
         key="crf_surfaces",
         key_picture=True,
-        title=f"P({ctx.class_names[1]}) of the cultivated forest, CART and a random forest",
+        title=f"P({ctx.class_names[1]}) of the cultivated forest, CART"
+        + (" and a random forest" if forest is not None else " (the random forest to come)"),
     )
+    if forest is None:
+        engine.show_waiting(FOREST_COMING)
     st.caption(surfaces_caption(len(names)))
 
 

@@ -11,7 +11,7 @@ from sklearn.metrics import confusion_matrix, roc_auc_score, roc_curve
 from app_pages.evaluate import keys
 from trees import RandomForestClassifier
 from trees.tuning import split_error
-from ui import errors, figures, glossary, report, share
+from ui import engine, errors, figures, glossary, report, share
 from ui.cached import as_key
 from ui.markdown import plain
 from viz.evaluation import confusion_figure, importance_figure, roc_figure
@@ -20,6 +20,7 @@ from .cache import fit_model, permutation_importances
 from .context import digest
 
 __all__ = [
+    "FOREST_COMING",
     "FOREST_SUPPORTS_CATEGORIES",
     "fitted_forest",
     "forest_notes",
@@ -58,13 +59,21 @@ def forest_notes(params, categorical, supports_categories=FOREST_SUPPORTS_CATEGO
     return notes
 
 
+# What the page says in the forest's place while the tree engine prepares its kernels.
+FOREST_COMING = "The random forest's {what} comes once the tree engine is ready."
+
+
 def fitted_forest(ctx, n_trees):
-    """The forest of ``n_trees`` trees when it is cheap or was asked for, else None.
+    """The forest of ``n_trees`` trees when it is cheap or was asked for, else None; None too
+    while the tree engine prepares the forest's kernels on a new machine (the page answers
+    without it meanwhile: ``ui.engine.later_parts_ready``).
 
     Both the forest tab and the test split's ROC curve use it (a cached fit).
     """
     forest_params, signature, cheap = forest_settings(ctx, n_trees)
     if not cheap and signature not in st.session_state.setdefault(keys.FORESTS, set()):
+        return None
+    if not engine.later_parts_ready():
         return None
     with errors.attempt("Fitting the forest", stop=False):
         return fit_model(
@@ -97,6 +106,8 @@ def show_forest_tab(ctx):
         )
         if st.button("Fit the forest", type="primary", key="eval_forest_fit"):
             asked.add(signature)
+    if (cheap or signature in asked) and not engine.later_parts_ready():
+        engine.show_waiting(FOREST_COMING.format(what="test and out-of-bag errors"))
     forest = fitted_forest(ctx, n_trees)
     if forest is not None:
         forest_error = split_error(ctx.task, ctx.split.y_test, forest.predict(ctx.split.X_test))
@@ -152,6 +163,9 @@ def show_split_tab(ctx):
             f"Positive class: {plain(ctx.class_names[1])}. A tree grown to purity predicts 0 or 1 in most "
             "leaves, so its curve has few corners."
         )
+        if forest is None and not engine.later_parts_ready():
+            with right:
+                engine.show_waiting(FOREST_COMING.format(what="curve"))
     else:
         right.info(
             f"The ROC curve needs two classes; {plain(ctx.data.name)} has {len(model.classes_)}. The confusion "

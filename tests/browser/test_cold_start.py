@@ -43,3 +43,46 @@ def test_the_first_page_says_it_prepares_the_engine_then_shows_its_tree(
             assert page.locator('[data-testid="stMain"] iframe, [data-testid="stMain"] svg').count()
             page.screenshot(path=str(screenshot_dir / f"cold_start_answered_{width}.png"))
             page.close()
+
+
+# What each forest page draws once the forest's kernels are ready (``PageSpec.later_kernels``):
+# the forest's ROC curve in the test split's legend, the random forest's surface's panel title.
+_FOREST_DRAWN = {
+    "evaluate": "Array.from(document.querySelectorAll('.legendtext'))"
+    ".some(t => t.textContent.startsWith('forest (AUC'))",
+    "cultivated": "Array.from(document.querySelectorAll('[data-testid=\"stPlotlyChart\"] text'))"
+    ".some(t => t.textContent === 'random forest')",
+}
+_FOREST_COMING = "The random forest's"
+
+
+def test_the_forest_pages_answer_with_their_tree_then_draw_the_forest(
+    browser, tmp_path, screenshot_dir
+):
+    """Evaluate and Cultivated on a machine that never compiled the forest: each answers with
+    its tree, the engine's progress in the forest's place (its widgets answer meanwhile), then
+    draws the forest without a click, and the message is gone (screenshots of each, at a
+    laptop's and a projector's width)."""
+    environment = {"NUMBA_CACHE_DIR": str(tmp_path), "TREE_BIAS_LAB_KERNEL_WORKER": "1"}
+    with serve_app(environment) as url:
+        pages = {}
+        for url_path in _FOREST_DRAWN:
+            for width in _WIDTHS:
+                page = browser.new_page(viewport={"width": width, "height": 768})
+                page.goto(f"{url}/{url_path}")
+                pages[url_path, width] = page
+        for (url_path, width), page in pages.items():
+            wait_for_run(page)
+            main = page.inner_text('[data-testid="stMain"]')
+            if not page.evaluate(f"() => {_FOREST_DRAWN[url_path]}"):  # still compiling
+                assert f"{_FOREST_COMING}" in main and f"{_MESSAGE}: " in main
+                waiting = page.locator('[data-testid="stAlert"]', has_text=_FOREST_COMING)
+                waiting.first.scroll_into_view_if_needed()
+                page.screenshot(path=str(screenshot_dir / f"cold_{url_path}_answered_{width}.png"))
+        for (url_path, width), page in pages.items():
+            page.wait_for_function(f"() => {_FOREST_DRAWN[url_path]}", timeout=RUN_TIMEOUT_S * 1000)
+            wait_for_run(page)
+            assert _FOREST_COMING not in page.inner_text('[data-testid="stMain"]')
+            page.locator('[data-testid="stPlotlyChart"]').first.scroll_into_view_if_needed()
+            page.screenshot(path=str(screenshot_dir / f"cold_{url_path}_complete_{width}.png"))
+            page.close()
