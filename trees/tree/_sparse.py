@@ -18,8 +18,8 @@ How, and what it costs:
   (:func:`densifying_reason` says when a fit takes it).
 
   How equal to the dense fit's trees. A node's statistics (each child's sums, hence its
-  value and impurity) are summed in the dense fit's order of the rows, so they are the dense
-  fit's to the bit. A candidate's score sums its left rows in another order: the stored
+  value and impurity) are summed in the dense fit's order of the rows, and so are a
+  regressor's mean targets (``_sparse_growth``), so they are the dense fit's to the bit. A candidate's score sums its left rows in another order: the stored
   values in their sorted order, the implicit zeros as one block (the node's sums less its
   stored rows', as scikit-learn does: ``nnz`` steps, not ``count``). Where the statistics are integers (class
   counts under integer weights: unit weights, a bootstrap's draw counts) every such sum is
