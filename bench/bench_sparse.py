@@ -1,11 +1,12 @@
-"""Sparse input against scikit-learn: a tree and a forest on a CSC and a CSR matrix (issue 59).
+"""Sparse input against scikit-learn: trees and forests on a CSC and a CSR matrix (issue 59).
 
 Usage: ``python -m bench.bench_sparse [--quick] [--repeat N] [--predict-only]``
 
 The data: 100,000 x 1,000 rows with 1% non-zeros (``scipy.sparse.random``, values uniform in
 [-1, 1), so both negative and positive values are stored), ``--quick`` 20,000 rows; the class
 is whether the sum of the first 20 features plus noise is positive, so splits are found
-beyond the noise and the trees stay of a size that both libraries grow in seconds.
+beyond the noise and the trees stay of a size that both libraries grow in seconds; the
+regression target is that sum plus the noise itself.
 
 * A tree (``max_depth=12``) fitted on the CSC matrix, then ``predict_proba`` on the CSR one.
 * A forest of 20 trees (``max_features="sqrt"``, ``max_depth=12``, ``n_jobs=2`` on both sides),
@@ -13,6 +14,10 @@ beyond the noise and the trees stay of a size that both libraries grow in second
 * The same tree fitted on the CSR matrix (both libraries convert it to CSC; the lab makes
   the CSR arrays too, ``trees.tree._sparse_growth``).
 * The tree's ``apply`` and ``decision_path`` on the CSR matrix, and the forest's ``apply``.
+* A regression tree and a regression forest (the same settings, squared error) fitted on
+  the CSC matrix, and their ``predict`` on the CSR one: the lab grows them on the stored
+  values too (``trees/tree/_sparse.py``), scoring again in the dense order the features
+  whose scores tie with the best to ``1e-7`` (``_kernels_sparse_growth``).
 
 ``--predict-only`` fits each model once, untimed, and times the walks alone (the rows scattered
 block by block into a dense buffer and walked by the dense walk, ``_kernels_sparse_walk``).
@@ -32,7 +37,12 @@ from scipy import sparse
 from sklearn import ensemble, tree
 
 from bench.common import interleaved, print_rows, ratio
-from trees import DecisionTreeClassifier, RandomForestClassifier
+from trees import (
+    DecisionTreeClassifier,
+    DecisionTreeRegressor,
+    RandomForestClassifier,
+    RandomForestRegressor,
+)
 
 N_FEATURES = 1_000
 DENSITY = 0.01
@@ -40,7 +50,8 @@ DEPTH = 12
 
 
 def sparse_rows(n_rows, seed=0):
-    """``(X_csc, X_csr, y)``: :data:`DENSITY` of the values stored (module docstring)."""
+    """``(X_csc, X_csr, y, values)``: :data:`DENSITY` of the values stored, a class and a
+    value for each row (module docstring)."""
     rng = np.random.default_rng(seed)
     X = sparse.random(
         n_rows,
@@ -50,9 +61,8 @@ def sparse_rows(n_rows, seed=0):
         random_state=rng,
         data_rvs=lambda size: rng.uniform(-1.0, 1.0, size),
     )
-    signal = np.asarray(X[:, :20].sum(axis=1)).ravel()
-    y = (signal + rng.normal(scale=0.05, size=n_rows) > 0).astype(int)
-    return X, X.tocsr(), y
+    signal = np.asarray(X[:, :20].sum(axis=1)).ravel() + rng.normal(scale=0.05, size=n_rows)
+    return X, X.tocsr(), (signal > 0).astype(int), signal
 
 
 def _row(label, size, times):
@@ -62,7 +72,8 @@ def _row(label, size, times):
 def _walk_rows(label, ours, theirs, X_csr, size, repeat):
     """The rows timing the walks of one fitted pair: ``predict_proba``, then ``apply`` (and
     ``decision_path`` for a single tree)."""
-    methods = ["predict_proba", "apply"] + (["decision_path"] if label == "tree" else [])
+    first = "predict_proba" if hasattr(theirs, "predict_proba") else "predict"
+    methods = [first, "apply"] + (["decision_path"] if label == "tree" else [])
     rows = []
     for method in methods:
         times = interleaved(
@@ -74,32 +85,46 @@ def _walk_rows(label, ours, theirs, X_csr, size, repeat):
     return rows
 
 
+def _models(task):
+    """``(label, ours, theirs)`` of a tree and a forest of 20 for ``task`` (module docstring)."""
+    if task == "classification":
+        kinds = (DecisionTreeClassifier, tree.DecisionTreeClassifier, RandomForestClassifier,
+                 ensemble.RandomForestClassifier)  # fmt: skip
+    else:
+        kinds = (DecisionTreeRegressor, tree.DecisionTreeRegressor, RandomForestRegressor,
+                 ensemble.RandomForestRegressor)  # fmt: skip
+    forest = {"n_estimators": 20, "max_features": "sqrt", "max_depth": DEPTH, "n_jobs": 2}
+    suffix = "" if task == "classification" else " regressor"
+    return (
+        (f"tree{suffix}", kinds[0](max_depth=DEPTH, random_state=0),
+         kinds[1](max_depth=DEPTH, random_state=0)),
+        (f"forest of 20{suffix}", kinds[2](random_state=0, **forest),
+         kinds[3](random_state=0, **forest)),
+    )  # fmt: skip
+
+
 def timing_rows(n_rows, repeat, predict_only=False):
     """The table's rows (module docstring), ours against scikit-learn's, interleaved."""
-    X_csc, X_csr, y = sparse_rows(n_rows)
+    X_csc, X_csr, classes, values = sparse_rows(n_rows)
     size = f"{n_rows:,}x{N_FEATURES:,}"
-    ours_tree = DecisionTreeClassifier(max_depth=DEPTH, random_state=0)
-    theirs_tree = tree.DecisionTreeClassifier(max_depth=DEPTH, random_state=0)
-    forest = {"n_estimators": 20, "max_features": "sqrt", "max_depth": DEPTH, "n_jobs": 2}
-    ours_forest = RandomForestClassifier(random_state=0, **forest)
-    theirs_forest = ensemble.RandomForestClassifier(random_state=0, **forest)
     rows = []
-    for label, ours, theirs in (
-        ("tree", ours_tree, theirs_tree),
-        ("forest of 20", ours_forest, theirs_forest),
-    ):
-        if predict_only:
-            ours.fit(X_csc, y)
-            theirs.fit(X_csc, y)
-        else:
-            fit = interleaved(
-                lambda o=ours: o.fit(X_csc, y), lambda t=theirs: t.fit(X_csc, y), repeat
-            )
-            rows.append(_row(f"{label} fit, CSC", size, fit))
-        rows += _walk_rows(label, ours, theirs, X_csr, size, repeat)
+    for task, y in (("classification", classes), ("regression", values)):
+        for label, ours, theirs in _models(task):
+            if predict_only:
+                ours.fit(X_csc, y)
+                theirs.fit(X_csc, y)
+            else:
+                fit = interleaved(
+                    lambda o=ours, y=y: o.fit(X_csc, y),
+                    lambda t=theirs, y=y: t.fit(X_csc, y),
+                    repeat,
+                )
+                rows.append(_row(f"{label} fit, CSC", size, fit))
+            rows += _walk_rows(label, ours, theirs, X_csr, size, repeat)
     if not predict_only:
+        ours_tree, theirs_tree = _models("classification")[0][1:]
         fit = interleaved(
-            lambda: ours_tree.fit(X_csr, y), lambda: theirs_tree.fit(X_csr, y), repeat
+            lambda: ours_tree.fit(X_csr, classes), lambda: theirs_tree.fit(X_csr, classes), repeat
         )
         rows.append(_row("tree fit, CSR", size, fit))
     return rows

@@ -1,8 +1,9 @@
 """Sparse rows (CSR, CSC, COO; float32 and float64) in the trees and forests (``trees.tree._sparse``).
 
 A sparse fit grows the dense fit's tree: on the CSC matrix itself where the sparse growth
-serves the settings (``_kernels_sparse_growth``; the tests check which path each fit took),
-on its dense rows otherwise; sparse rows are predicted, applied and followed
+serves the settings (``_kernels_sparse_growth``: classifiers, and regressors but under the
+absolute error or raw sums, under any weights; the tests check which path each fit took),
+on its dense rows otherwise, refused in words where those would not fit in memory; sparse rows are predicted, applied and followed
 (``decision_path``) as their dense matrix, under every threshold test, without being made
 dense: blocks of rows scattered into a small buffer and walked by the dense walk
 (``_kernels_sparse_walk``).
@@ -15,8 +16,7 @@ import pytest
 from scipy import sparse
 
 import trees
-from trees.ensemble import _forest
-from trees.tree import _kernels_entries, _parallel, _sparse_growth, _validation
+from trees.tree import _kernels_entries, _parallel, _sparse, _sparse_growth, _validation
 from trees.tree._kernels_sparse_walk import BUFFER_VALUES, block_rows
 from trees.tree._kernels_traversal import LANES
 from trees.tree._sparse import csr_arrays, is_sparse
@@ -52,11 +52,7 @@ def paths(monkeypatch):
     """The plans the sparse growth was asked for (``"csc"``) and the sparse matrices made
     dense to grow on (``"dense"``), in the order the fits asked."""
     taken = []
-    entry, dense_trees, dense_forests = (
-        _sparse_growth.sparse_growth_kernel,
-        _validation.dense_fit_rows,
-        _forest.dense_fit_rows,
-    )
+    entry, dense = _sparse_growth.sparse_growth_kernel, _validation.dense_fit_rows
 
     def spy(name, function):
         def called(*args):
@@ -66,8 +62,7 @@ def paths(monkeypatch):
         return called
 
     monkeypatch.setattr(_sparse_growth, "sparse_growth_kernel", spy("csc", entry))
-    monkeypatch.setattr(_validation, "dense_fit_rows", spy("dense", dense_trees))
-    monkeypatch.setattr(_forest, "dense_fit_rows", spy("dense", dense_forests))
+    monkeypatch.setattr(_validation, "dense_fit_rows", spy("dense", dense))
     return taken
 
 
@@ -111,8 +106,7 @@ def assert_same_answers(sparse_fitted, dense_fitted, X, conditionings):
 
 def _check_criterion(estimator_class, settings, X, y, paths, fit_kwargs=None):
     """The trees of every sparse format and precision are the dense fit's, each grown on the
-    CSC matrix (a classifier's best splits: ``_sparse.csc_fit_supported``) or on the dense
-    rows, as ``paths`` records."""
+    CSC matrix (``_sparse.densifying_reason``) or on the dense rows, as ``paths`` records."""
     settings = {"random_state": 0, **settings}
     fit_kwargs = fit_kwargs or {}
     dense = estimator_class(**settings).fit(X, y, **fit_kwargs)
@@ -132,14 +126,11 @@ def _check_criterion(estimator_class, settings, X, y, paths, fit_kwargs=None):
 
 
 def _on_csc(estimator, fit_kwargs):
-    """Whether ``estimator``'s sparse fit grows on the CSC matrix: a classifier without
-    fractional weights (the settings these tests use)."""
-    weights = fit_kwargs.get("sample_weight")
-    integer_weights = weights is None or np.array_equal(weights, np.round(weights))
-    return (
-        isinstance(estimator, trees.DecisionTreeClassifier)
-        and estimator.class_weight is None
-        and integer_weights
+    """Whether ``estimator``'s sparse fit grows on the CSC matrix, whatever its weights
+    (``fit_kwargs``): a classifier, or a regressor but under the absolute error or raw sums
+    (the settings these tests use)."""
+    return isinstance(estimator, trees.DecisionTreeClassifier) or (
+        estimator.criterion != "absolute_error" and estimator.variance_sums != "raw"
     )
 
 
@@ -168,14 +159,21 @@ def test_the_csc_growth_grows_the_dense_tree_under_every_rule(data, settings, pa
     _check_criterion(trees.DecisionTreeClassifier, settings, data["X"], data["classes"], paths)
 
 
-def test_weights_choose_the_path_and_the_trees_stay_the_dense_ones(data, paths):
-    """Integer weights grow on the CSC matrix (their sums are exact in any order), fractional
-    ones and class weights on the dense rows (``_sparse.csc_fit_supported``)."""
-    X, y = data["X"], data["classes"]
+@pytest.mark.parametrize("splitter", ["best", "random"])
+def test_weights_of_any_kind_grow_on_the_csc_matrix_and_the_dense_trees(data, splitter, paths):
+    """Integer weights (sums exact in any order), fractional ones and class weights (sums
+    whose order matters: near ties scored again in the dense order, random splits summed in
+    it) all grow on the CSC matrix the dense fit's trees, classifiers and regressors."""
+    X, y, values = data["X"], data["classes"], data["values"]
     counts = np.random.default_rng(2).integers(0, 4, size=y.shape[0]).astype(float)
-    _check_criterion(trees.DecisionTreeClassifier, {}, X, y, paths, {"sample_weight": counts})
-    _check_criterion(trees.DecisionTreeClassifier, {}, X, y, paths, {"sample_weight": counts + 0.5})
-    _check_criterion(trees.DecisionTreeClassifier, {"class_weight": "balanced"}, X, y, paths)
+    fractions = np.random.default_rng(3).uniform(0.1, 3.0, size=y.shape[0])
+    settings = {"splitter": splitter}
+    for weights in (counts, counts + 0.5, fractions):
+        kwargs = {"sample_weight": weights}
+        _check_criterion(trees.DecisionTreeClassifier, settings, X, y, paths, kwargs)
+        _check_criterion(trees.DecisionTreeRegressor, settings, X, values, paths, kwargs)
+    balanced = {"class_weight": "balanced", **settings}
+    _check_criterion(trees.DecisionTreeClassifier, balanced, X, y, paths)
 
 
 @pytest.mark.slow
@@ -192,10 +190,19 @@ def test_every_classification_criterion_grows_the_dense_tree(data, criterion, sp
 
 @pytest.mark.slow
 @pytest.mark.parametrize("splitter", ["best", "random"])
-@pytest.mark.parametrize("criterion", ["friedman_mse", "poisson", "absolute_error"])
-def test_every_regression_criterion_grows_the_dense_tree(data, criterion, splitter, paths):
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"criterion": "friedman_mse"},
+        {"criterion": "poisson"},
+        {"criterion": "absolute_error"},  # on the dense rows: medians
+        {"variance_sums": "raw"},  # on the dense rows: scikit-learn's row order
+        {"max_features": 3, "max_leaf_nodes": 20, "min_samples_leaf": 4},
+    ],
+)
+def test_every_regression_criterion_grows_the_dense_tree(data, settings, splitter, paths):
     X, y = data["X"], data["values"]
-    settings = {"criterion": criterion, "splitter": splitter}
+    settings = {**settings, "splitter": splitter}
     _check_criterion(trees.DecisionTreeRegressor, settings, X, y, paths)
 
 
@@ -219,19 +226,38 @@ def test_a_sparse_fit_asks_for_its_own_plan_and_a_dense_fit_for_no_other(data, m
     assert calls == [("sparse", plan_of("gini")), ("grow", plan_of("gini"))]
 
 
-def test_a_sparse_fit_makes_no_dense_matrix(paths):
-    """A fit on a CSC matrix of 20,000 x 2,000 (0.2% stored) allocates far less than its dense
-    matrix (320 MB of float64; the dense search's layout would add half as much again): its
-    peak, as numpy's allocations count it, stays under a twentieth of it."""
+@pytest.fixture(scope="module")
+def wide():
+    """A CSC matrix of 20,000 x 2,000 (0.2% stored: its dense rows would take 320 MB of
+    float64, the dense search's layout half as much again), a class, a value and fractional
+    weights for each row."""
     n_rows, n_features = 20_000, 2_000
     rng = np.random.default_rng(0)
     X = sparse.random(n_rows, n_features, density=0.002, format="csc", random_state=rng)
-    y = (np.asarray(X[:, :5].sum(axis=1)).ravel() > 0.1).astype(int)
-    trees.DecisionTreeClassifier(max_depth=2, random_state=0).fit(X[:200], y[:200])  # compiled
+    signal = np.asarray(X[:, :5].sum(axis=1)).ravel()
+    weights = rng.uniform(0.5, 2.0, size=n_rows)
+    return X, (signal > 0.1).astype(int), signal + rng.normal(scale=0.1, size=n_rows), weights
+
+
+@pytest.mark.parametrize(
+    ("estimator", "target", "weighted"),
+    [
+        (trees.DecisionTreeClassifier, 1, False),
+        (trees.DecisionTreeRegressor, 2, False),
+        (trees.DecisionTreeRegressor, 2, True),  # real sums: near ties scored again
+    ],
+)
+def test_a_sparse_fit_makes_no_dense_matrix(wide, estimator, target, weighted, paths):
+    """A fit on the CSC matrix allocates far less than its dense matrix: its peak, as numpy's
+    allocations count it, stays under a twentieth of it."""
+    X, y = wide[0], wide[target]
+    n_rows, n_features = X.shape
+    weights = wide[3] if weighted else None
+    estimator(max_depth=2, random_state=0).fit(X[:200], y[:200])  # compiled (or loaded)
     paths.clear()
     tracemalloc.start()
     try:
-        fitted = trees.DecisionTreeClassifier(max_depth=6, random_state=0).fit(X, y)
+        fitted = estimator(max_depth=6, random_state=0).fit(X, y, sample_weight=weights)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -241,18 +267,62 @@ def test_a_sparse_fit_makes_no_dense_matrix(paths):
 
 
 @pytest.mark.parametrize(
+    ("estimator", "settings", "multi_output", "reason"),
+    [
+        (trees.DecisionTreeRegressor, {"criterion": "absolute_error"}, False, "medians"),
+        (trees.DecisionTreeRegressor, {"variance_sums": "raw"}, False, "variance_sums='raw'"),
+        (trees.DecisionTreeRegressor, {}, True, "several outputs"),
+        (trees.RandomForestRegressor, {"criterion": "absolute_error"}, False, "medians"),
+        (trees.DecisionTreeClassifier, {"selection": "p_value"}, False, "p-values"),
+    ],
+)
+def test_a_densifying_fit_too_large_for_memory_is_refused_in_words(
+    data, estimator, settings, multi_output, reason, monkeypatch
+):
+    """Where the dense rows (12 bytes a cell with their sorted row ids) would take more than
+    half the memory available, the fit is refused before any allocation, saying why it
+    densifies, how much it would take and how to fit on the stored values; below, it fits."""
+    X = sparse.csc_matrix(data["X"])
+    y = data["classes"] if estimator is trees.DecisionTreeClassifier else data["values"]
+    if multi_output:
+        y = np.column_stack([y, y[::-1]])
+    monkeypatch.setattr(_sparse, "available_memory", lambda: 2 * X.shape[0] * X.shape[1] * 12 - 1)
+    with pytest.raises(MemoryError) as refused:
+        estimator(random_state=0, **settings).fit(X, y)
+    message = str(refused.value)
+    assert reason in message
+    assert "more than 50% of the" in message and "fewer rows or features" in message
+    monkeypatch.setattr(_sparse, "available_memory", lambda: 2 * X.shape[0] * X.shape[1] * 12)
+    assert estimator(random_state=0, **settings).fit(X, y).predict(X).shape[0] == X.shape[0]
+
+
+def test_what_densifies_is_named_and_the_rest_grows_on_the_stored_values(data):
+    """``densifying_reason``: None for every setting the sparse growth serves."""
+    params = trees.DecisionTreeRegressor()._tree_params()
+    assert _sparse.densifying_reason(params, data["values"]) is None
+    raw = trees.DecisionTreeRegressor(variance_sums="raw")._tree_params()
+    assert "variance_sums='raw'" in _sparse.densifying_reason(raw, data["values"])
+    categorical = trees.DecisionTreeClassifier(categorical_features=[0])._tree_params()
+    assert "categorical_features" in _sparse.densifying_reason(categorical, data["classes"])
+    entropy = trees.DecisionTreeClassifier(criterion="entropy")._tree_params()
+    assert _sparse.densifying_reason(entropy, data["classes"]) is None
+
+
+@pytest.mark.parametrize(
     ("forest_class", "extra", "path"),
     [
         (trees.RandomForestClassifier, {}, "csc"),  # a tree per call of the sparse growth
         (trees.RandomForestClassifier, {"max_samples": 0.5, "oob_score": True}, "csc"),
-        (trees.RandomForestClassifier, {"class_weight": "balanced_subsample"}, "dense"),
+        (trees.RandomForestClassifier, {"class_weight": "balanced_subsample"}, "csc"),
         (trees.ExtraTreesClassifier, {}, "csc"),
-        (trees.ExtraTreesRegressor, {}, "dense"),
+        (trees.ExtraTreesRegressor, {}, "csc"),
+        (trees.RandomForestRegressor, {"max_samples": 0.7}, "csc"),
+        (trees.RandomForestRegressor, {"criterion": "absolute_error"}, "dense"),
     ],
 )
 @pytest.mark.parametrize("threshold_dtype", ["float64", "float32"])
 def test_forests_grow_and_answer_as_dense(data, forest_class, extra, path, threshold_dtype, paths):
-    classifier = forest_class is not trees.ExtraTreesRegressor
+    classifier = forest_class in (trees.RandomForestClassifier, trees.ExtraTreesClassifier)
     y = data["classes"] if classifier else data["values"]
     settings = {"n_estimators": 6, "random_state": 0, "threshold_dtype": threshold_dtype}
     dense = forest_class(**settings, **extra).fit(data["X"], y)

@@ -54,7 +54,7 @@ from ..tree._operators import OPERATOR_CODES
 from ..tree._parallel import in_row_blocks
 from ..tree._params import get_params, tree_params_of
 from ..tree._settings import CLASS_WEIGHTS, check_sample_weight, class_weights
-from ..tree._sparse import dense_fit_rows, is_sparse
+from ..tree._sparse import is_sparse
 from ..tree._splitter import sort_features
 from ..tree._tree import pack_trees
 from ..tree._validation import (
@@ -270,7 +270,7 @@ class BaseForest(EnsembleProtocol, BaseEstimator):
         seeds = generator.randint(MAX_SEED, size=n_more)
         X = _fit_rows(X, params)
         if is_sparse(X):  # grown on as it is where the sparse growth serves (``tree._sparse``)
-            X = dense_fit_rows(X) if subsample_classes else sparse_fit_rows(X, params, y, weights)
+            X = sparse_fit_rows(X, params, y)
         # Sorted once for all trees (random splits read X unsorted: ``search_layout``); each
         # tree keeps the orders of its rows and reads their values from X. A CSC matrix: none.
         sorted_rows = sort_features(X) if params.splitter == "best" and not is_sparse(X) else None

@@ -304,7 +304,7 @@ class BaseDecisionTree(BaseEstimator):
             by_class = row_weights_of_classes if is_multi_output(y) else class_weights
             sample_weight = sample_weight * by_class(class_weight, y)
         if is_sparse(X):  # grown on as it is, or as its dense rows (``_sparse``)
-            X = sparse_fit_rows(X, self.tree_params_, y, sample_weight)
+            X = sparse_fit_rows(X, self.tree_params_, y)
         if not is_sparse(X):  # a sparse X has no missing value (``_sparse.refuse_missing``)
             check_missing_values(X, self.tree_params_.selection)
         # Fractions of rows (min_samples_leaf=0.05...) are resolved against every row given, as

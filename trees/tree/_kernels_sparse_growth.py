@@ -5,12 +5,12 @@ a limit on leaves), on the search of ``_kernels_sparse_search``: the same node s
 node rule (``_kernels_growth._may_split``), the same criteria's formulas
 (``_kernels_criteria``), the same acceptance of a split (``split_accepted``), the same draws
 of feature subsets from the tree's generator, node after node in the same order, so a tree is
-the dense growth's on the same rows (``_kernels_sparse_search`` says where that holds, and
-the estimators take this growth only there: ``_sparse.csc_fit_supported``).
+the dense growth's on the same rows (``_kernels_sparse_search`` says to what precision; which
+fits take this growth: ``_sparse.densifying_reason``).
 
 What a growth holds besides the matrix, by columns and by rows (``_sparse_growth``): one
-row order and each row's position in it (``n_rows`` int64 each), the rows' statistics, a flag
-per row, and room for every stored value and its row (a node's values bucketed by feature,
+row order and each row's position in it (``n_rows`` int64 each), the rows' statistics, two
+flags per row, and room for every stored value and its row (a node's values bucketed by feature,
 ``_kernels_sparse_search.node_columns``): memory linear in the rows, the features and the
 stored values, never ``n_rows x n_features``.
 
@@ -49,11 +49,14 @@ from ._kernels_search import (
     visiting_order,
 )
 from ._kernels_sparse_search import (
+    dense_order,
     drawn_sparse_order,
+    near_ties_tolerance,
     node_columns,
     partition_by_threshold,
     random_sparse_split,
     scan_feature,
+    scan_in_dense_order,
     sort_pairs,
 )
 from ._kernels_store import (
@@ -88,12 +91,14 @@ _drawn_sparse_order_when = only_when(drawn_sparse_order)
 
 
 @njit(**_JIT)
-def _best_sparse_split(buckets, stats, node, settings, visit, n_visit, scratch):
+def _best_sparse_split(buckets, stats, node, settings, visit, n_visit, scratch, verify):
     """The best split of ``node``, ``(count, parent statistics)``, among the features
     ``visit[:n_visit]``, from their values in ``buckets`` (``(starts, lengths, values,
     rows)``, ``_kernels_sparse_search.node_columns``; the first best in the visiting order
     wins). ``scratch`` is ``(stack, left, zeros, feature_left, best_left)`` (``sort_pairs``'
-    stack, then statistics).
+    stack, then statistics); ``verify`` is :func:`_dense_best_of_near_ties`' (its first item:
+    whether the statistics are integers, so that every score here is the dense search's
+    already).
 
     Returns
     -------
@@ -108,10 +113,12 @@ def _best_sparse_split(buckets, stats, node, settings, visit, n_visit, scratch):
     crit = settings[SETTING_CRIT]
     rules = (crit, settings[SETTING_MIN_LEAF], settings[SETTING_MIN_WEIGHT])
     stack, left, zeros, feature_left, best_left = scratch
+    feature_keys = verify[3]
     best_key, best_f, best_n_left, best_threshold = -np.inf, -1, 0, np.nan
     for j in range(n_visit):
         f = visit[j]
         first, m = starts[f], lengths[f]
+        feature_keys[j] = -np.inf
         if m == 0:
             continue  # every value of the node an implicit zero: constant
         feature_values, feature_rows = values[first : first + m], gathered_rows[first : first + m]
@@ -119,17 +126,66 @@ def _best_sparse_split(buckets, stats, node, settings, visit, n_visit, scratch):
         key, n_left, threshold = scan_feature(
             (feature_values, feature_rows, m), stats, node, rules, left, zeros, feature_left
         )
+        feature_keys[j] = key
         if key > best_key:
             best_key, best_f, best_n_left, best_threshold = key, f, n_left, threshold
             copy_into(best_left, feature_left)
     if best_f < 0:
         return -1, -np.inf, 0.0, 0, np.nan
+    if not verify[0]:  # real statistics: the near ties scored again as the dense search does
+        best_key, best_f, best_n_left, best_threshold = _dense_best_of_near_ties(
+            buckets, stats, node, rules, (visit, n_visit, best_key), verify, scratch[1:]
+        )
     score = score_from_proxy(best_key, parent, crit)
     return best_f, score, gain(best_left, parent, crit), best_n_left, best_threshold
 
 
 @njit(**_JIT)
-def _best_search(source, buckets, stats, node, search, scratch):
+def _dense_best_of_near_ties(buckets, stats, node, rules, best, verify, scratch):
+    """The dense search's best split among the features whose proxy, summed in the sparse
+    order, lies within ``near_ties_tolerance`` of the best one's (``best``: ``(visit, n_visit,
+    best_key)``): each scored again with its sums made row by row in the dense order
+    (``dense_order``, ``scan_in_dense_order``), the first best in the visiting order winning.
+    A feature further below cannot be the dense search's best (the tolerance's docstring), so
+    the split is the dense search's to the bit, where real statistics (regression, fractional
+    weights) make the order of a sum matter (``_kernels_sparse_search``, "Sums").
+
+    ``verify`` is ``(exact, rows, start, feature_keys, ordered_rows, ordered_values, stored)``:
+    the node's rows and start, each visited feature's proxy, room for a feature's rows in
+    the dense order, a flag per row; ``scratch`` ``(left, zeros, feature_left, best_left)``.
+
+    Returns
+    -------
+    key : float
+    feature : int
+    n_left : int
+    threshold : float
+    """
+    starts, lengths, values, gathered_rows = buckets
+    count, parent = node
+    visit, n_visit, sparse_best = best
+    _, rows, start, feature_keys, ordered_rows, ordered_values, stored = verify
+    left, _, feature_left, best_left = scratch
+    floor = sparse_best - near_ties_tolerance(sparse_best, parent)
+    best_key, best_f, best_n_left, best_threshold = -np.inf, -1, 0, np.nan
+    for j in range(n_visit):
+        if feature_keys[j] < floor:
+            continue
+        f = visit[j]
+        first, m = starts[f], lengths[f]
+        gathered = (values[first : first + m], gathered_rows[first : first + m], m)
+        dense_order(gathered, rows, (start, count), stored, (ordered_rows, ordered_values))
+        key, n_left, threshold = scan_in_dense_order(
+            (ordered_rows, ordered_values), stats, node, rules, left, feature_left
+        )
+        if key > best_key:
+            best_key, best_f, best_n_left, best_threshold = key, f, n_left, threshold
+            copy_into(best_left, feature_left)
+    return best_key, best_f, best_n_left, best_threshold
+
+
+@njit(**_JIT)
+def _best_search(source, buckets, stats, node, search, scratch, exact):
     """A node's best split (:func:`_best_sparse_split`) among its features drawn as the dense
     growth draws them (``_kernels_sparse_search.drawn_sparse_order``), or all of them;
     :func:`sparse_search`'s arguments."""
@@ -141,12 +197,13 @@ def _best_search(source, buckets, stats, node, search, scratch):
         for f in range(visit.shape[0]):
             visit[f] = f
         n_visit = visit.shape[0]
+    verify = (exact, source[2], start, scratch[9], scratch[10], scratch[11], scratch[12])
     return _best_sparse_split(buckets, stats, (count, parent), settings, visit, n_visit,
-                              scratch[4:])  # fmt: skip
+                              scratch[4:9], verify)  # fmt: skip
 
 
 @njit(**_JIT)
-def _random_search(source, buckets, stats, node, search, scratch):
+def _random_search(source, buckets, stats, node, search, scratch, exact):
     """A node's random split (``_kernels_sparse_search.random_sparse_split``) in the dense
     growth's visiting order of random splits (``_kernels_search.visiting_order``, which draws
     from the same generator); :func:`sparse_search`'s arguments."""
@@ -157,13 +214,15 @@ def _random_search(source, buckets, stats, node, search, scratch):
                                tie_random, n_allowed, visit, True)  # fmt: skip
     rules = (settings[SETTING_CRIT], settings[SETTING_MIN_LEAF], settings[SETTING_MIN_WEIGHT])
     return random_sparse_split(source, buckets, stats, node, rules, visit, n_allowed,
-                               (scratch[5], scratch[8]), bit_generator)  # fmt: skip
+                               (scratch[5], scratch[8], scratch[12], scratch[13]),
+                               bit_generator)  # fmt: skip
 
 
 def sparse_search(random, arguments):
     """The split of one node by the search of its plan: random thresholds when ``random``
     (:func:`_random_search`), the best threshold otherwise (:func:`_best_search`);
-    ``arguments`` is ``(source, buckets, stats, node, search, scratch)``. Compiled
+    ``arguments`` is ``(source, buckets, stats, node, search, scratch, exact)`` (``exact``:
+    whether the statistics are integers, :func:`_integer_statistics`). Compiled
     with the plan's literal ``random``, only that search is compiled (``_kernels_plan``)."""
     return _random_search(*arguments) if random else _best_search(*arguments)
 
@@ -183,7 +242,8 @@ def _evaluate_sparse(sparse, store, node, search, scratch):
     """Choose the split of ``node`` and record it as its pending choice; whether it is
     accepted (``_kernels_growth._evaluate``'s rules: ``split_accepted``).
 
-    ``sparse`` is ``(csc, csr, rows, where, stats)``; ``search`` ``(settings, limits,
+    ``sparse`` is ``(csc, csr, rows, where, stats, exact)`` (``exact``:
+    :func:`_integer_statistics`); ``search`` ``(settings, limits,
     weights, bit_generator, draw, tie_random, n_allowed, visit)``, as the dense growth's;
     ``scratch`` ``(starts, lengths, values, rows)`` of the node's buckets
     (``_kernels_sparse_search.node_columns``) then :func:`_best_sparse_split`'s.
@@ -191,14 +251,15 @@ def _evaluate_sparse(sparse, store, node, search, scratch):
     ints, floats, node_stats, _ = store
     settings, limits, weights = search[0], search[1], search[2]
     start, count = ints[node, START], ints[node, N_SAMPLES]
-    csc, csr, rows, where, stats = sparse
+    csc, csr, rows, where, stats, _ = sparse
     buckets = scratch[:4]
     # Every feature visited: the node's values bucketed at once; a subset: read by column.
     bucketed = search[SEARCH_N_ALLOWED] >= search[SEARCH_VISIT].shape[0]
     if bucketed:
         node_columns(csr, rows, (start, count), buckets)
     source = (bucketed, csc, rows, where)
-    arguments = (source, buckets, stats, (start, count, node_stats[node]), search, scratch)
+    node_data = (start, count, node_stats[node])
+    arguments = (source, buckets, stats, node_data, search, scratch, sparse[5])
     f, score, g, n_left, threshold = sparse_search(settings[SETTING_RANDOM], arguments)
     ints[node, CHOICE_FEATURE] = f
     if f < 0:
@@ -215,18 +276,21 @@ def _evaluate_sparse(sparse, store, node, search, scratch):
 
 
 @njit(**_JIT)
-def _split_sparse(sparse, store, node, size, scratch):
+def _split_sparse(sparse, store, node, size, scratch, in_value_order):
     """Split ``node`` by its pending choice into ``size`` and ``size + 1``: its rows by ``x <=
-    threshold``; a node without missing rows sends a missing value to its larger child (ties:
-    right), as the dense split (``_kernels_search.split_by_threshold``)."""
+    threshold``, the children's statistics summed in the dense split's order
+    (``in_value_order`` for best splits: ``partition_by_threshold``); a node without missing
+    rows sends a missing value to its larger child (ties: right), as the dense split
+    (``_kernels_search.split_by_threshold``)."""
     ints, floats, _, _ = store
-    csc, _, rows, where, stats = sparse
+    csc, _, rows, where, stats, _ = sparse
     start, count = ints[node, START], ints[node, N_SAMPLES]
     f, threshold = ints[node, CHOICE_FEATURE], floats[node, CHOICE_THRESHOLD]
-    values, gathered_rows, spare_rows, left, right, goes_left = scratch
+    values, gathered_rows, spare_rows, left, right, goes_left, stored = scratch
     n_left = partition_by_threshold(
-        (csc, rows, where, stats), (start, count), (f, threshold, (values, gathered_rows)),
-        goes_left, spare_rows, (left, right),
+        (csc, rows, where, stats), (start, count),
+        (f, threshold, (values, gathered_rows), in_value_order), (goes_left, stored),
+        spare_rows, (left, right),
     )  # fmt: skip
     ints[node, FEATURE], ints[node, LEFT], ints[node, RIGHT] = f, size, size + 1
     ints[node, MISSING_LEFT] = n_left > count - n_left
@@ -267,7 +331,7 @@ def _grow_sparse_loop(data, sparse, store, search, scratch, best_first):
             node += 1
             continue
         store = make_room(store, size + 2)
-        _split_sparse(sparse, store, node, size, split_scratch)
+        _split_sparse(sparse, store, node, size, split_scratch, not settings[SETTING_RANDOM])
         budget -= 1
         for child in (size, size + 1):
             if (
@@ -336,7 +400,7 @@ def grow_sparse(plan, rows, where, stats, matrix, targets, root_stats, settings,
     # The dense growth's data where its node rule reads them (``_kernels_search.DATA_*``).
     data = (rows, stats, empty, np.zeros(0, np.bool_), targets, np.empty((2, 0), np.int64),
             empty)  # fmt: skip
-    sparse = (csc, csr, rows, where, stats)
+    sparse = (csc, csr, rows, where, stats, _integer_statistics(stats))
     by_gain = best_first and limits[LIMIT_MAX_SPLITS] >= 0
     store, size = _grow_sparse_loop(data, sparse, store, search, scratch, by_gain)
     impurity = node_impurities(plan, store[STORE_STATS], size)
@@ -345,11 +409,28 @@ def grow_sparse(plan, rows, where, stats, matrix, targets, root_stats, settings,
 
 
 @njit(**_JIT)
+def _integer_statistics(stats):
+    """Whether every row's statistics are integers whose sums stay exact (below ``2**53``):
+    class counts under integer weights, in any order of summing (``_kernels_sparse_search``,
+    "Sums")."""
+    total = 0.0
+    for i in range(stats.shape[0]):
+        for k in range(stats.shape[1]):
+            value = stats[i, k]
+            if value != np.floor(value):
+                return False
+            total += abs(value)
+    return total < 2.0**53
+
+
+@njit(**_JIT)
 def _scratch(csc, n_features, n_held, n_rows, n_stats):
     """The growth's scratch: the search's (:func:`_evaluate_sparse`: the buckets, room for
-    every stored value, the sort's stack and statistics), the split's
+    every stored value, the sort's stack and statistics, then :func:`_dense_best_of_near_ties`'
+    proxies, rows, values and two flags per row, the second for the random splits'
+    ``random_sparse_split``), the split's
     (:func:`_split_sparse`: a column's values in the node, spare rows, children's statistics,
-    a flag per row) and the node rule's (empty: no absolute error)."""
+    two flags per row) and the node rule's (empty: no absolute error)."""
     indptr = csc[0]
     most = 0  # the most stored values of a column
     for f in range(n_features):
@@ -357,7 +438,10 @@ def _scratch(csc, n_features, n_held, n_rows, n_stats):
     nnz = indptr[n_features]
     search = (np.empty(n_features, np.int64), np.empty(n_features, np.int64), np.empty(nnz),
               np.empty(nnz, np.int64), np.empty(128, np.int64), np.empty(n_stats),
-              np.empty(n_stats), np.empty(n_stats), np.empty(n_stats))  # fmt: skip
+              np.empty(n_stats), np.empty(n_stats), np.empty(n_stats), np.empty(n_features),
+              np.empty(n_held, np.int64), np.empty(n_held), np.zeros(n_rows, np.bool_),
+              np.zeros(n_rows, np.bool_))  # fmt: skip
     split = (np.empty(most), np.empty(most, np.int64), np.empty(n_held, np.int64),
-             np.empty(n_stats), np.empty(n_stats), np.zeros(n_rows, np.bool_))  # fmt: skip
+             np.empty(n_stats), np.empty(n_stats), np.zeros(n_rows, np.bool_),
+             np.zeros(n_rows, np.bool_))  # fmt: skip
     return search, split, (np.empty(0, np.int64), np.empty(0))

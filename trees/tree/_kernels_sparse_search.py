@@ -32,10 +32,14 @@ scikit-learn's ``BestSparseSplitter`` and ``RandomSparseSplitter``
   order winning. The threshold is ``threshold_between`` of the values around the cut, the
   dense split's.
 * **Sums.** The zero block's statistics are the node's minus its stored rows': ``nnz`` steps,
-  not ``count``. The dense search sums its rows one by one in sorted order; the two agree to
-  the bit only where every sum is exact whatever its order: statistics that are integers
-  (class counts weighted by integer weights: unit weights, a bootstrap's draw counts). The
-  estimators take this search only then (``_sparse.csc_fit_supported``).
+  not ``count`` (scikit-learn's way). The dense search sums a candidate's rows one by one in
+  sorted order; the two agree to the bit where every sum is exact whatever its order
+  (statistics that are integers: class counts under integer weights, a bootstrap's draw
+  counts), and otherwise (regression, fractional weights) up to the last bits of a
+  candidate's score: the tree is the dense fit's but where two candidates tie to that
+  precision (``_sparse`` says what that means). A split sums its children's statistics in
+  the dense split's own order (:func:`sums_in_value_order`), so the nodes' statistics,
+  values and impurities are the dense fit's to the bit whenever the splits are.
 
 Missing values are refused in sparse input (``_sparse.refuse_missing``): no node has any.
 """
@@ -50,6 +54,9 @@ from ._kernels_uniform import uniform, uniforms
 
 __all__ = [
     "column_in_node",
+    "dense_order",
+    "near_ties_tolerance",
+    "scan_in_dense_order",
     "drawn_sparse_order",
     "feature_in_node",
     "node_columns",
@@ -57,6 +64,7 @@ __all__ = [
     "random_sparse_split",
     "scan_feature",
     "sort_pairs",
+    "sums_in_value_order",
 ]
 
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
@@ -311,6 +319,110 @@ def scan_feature(gathered, stats, node, settings, left, zeros, best_left):
 
 
 @njit(**_JIT)
+def dense_order(gathered, rows, node, stored, ordered):
+    """Write a node's rows of one feature in the dense search's order (``_splitter.sort_features``'
+    stable sort: by value, ties by row id) into ``ordered`` (``(rows, values)``, ``count`` of
+    each): its stored negative values, its zeros (implicit or stored) in row order as
+    ``rows[0]`` holds them, its stored positive values.
+
+    ``gathered`` is ``(values, gathered_rows, m)``, the feature's stored non-zero values in the
+    node sorted by value (:func:`sort_pairs`: equal values in any order, put in row order
+    here, in place); ``node`` ``(start, count)``; ``stored`` a flag per row, all False, and left
+    so.
+    """
+    values, gathered_rows, m = gathered
+    start, count = node
+    out_rows, out_values = ordered
+    i = 0
+    while i < m:  # each run of equal values in row order
+        j = i + 1
+        while j < m and values[j] == values[i]:
+            j += 1
+        if j - i > 1:
+            gathered_rows[i:j].sort()
+        i = j
+    for i in range(m):
+        stored[gathered_rows[i]] = True
+    n_negative = 0
+    while n_negative < m and values[n_negative] < 0.0:
+        out_rows[n_negative], out_values[n_negative] = gathered_rows[n_negative], values[n_negative]
+        n_negative += 1
+    at = n_negative
+    for p in range(start, start + count):
+        row = rows[0, p]
+        if not stored[row]:
+            out_rows[at], out_values[at] = row, 0.0
+            at += 1
+    for i in range(n_negative, m):
+        out_rows[at], out_values[at] = gathered_rows[i], values[i]
+        at += 1
+    for i in range(m):
+        stored[gathered_rows[i]] = False
+
+
+@njit(**_JIT)
+def scan_in_dense_order(ordered, stats, node, settings, left, best_left):
+    """The best candidate of one feature as the dense search scores it, its sums made row by
+    row in the dense order (:func:`dense_order`'s ``ordered``), so its proxies are the dense
+    search's to the bit: ``_kernels_search.scan_thresholds``' loop for a node without missing
+    rows, on the ordered arrays instead of the layout. ``node`` is ``(count, parent)``,
+    ``settings`` ``(crit, min_leaf, min_weight)``; ``best_left`` receives the best candidate's
+    left statistics.
+
+    Returns
+    -------
+    key : float
+    n_left : int
+    threshold : float
+    """
+    ordered_rows, ordered_values = ordered
+    count, parent = node
+    crit, min_leaf, min_weight = settings
+    n_stats = stats.shape[1]
+    key, best_n_left, threshold = -np.inf, 0, np.nan
+    left[:] = 0.0
+    x = ordered_values[0]
+    for i in range(count - 1):
+        row = ordered_rows[i]
+        for k in range(n_stats):
+            left[k] += stats[row, k]
+        n_left = i + 1
+        if count - n_left < min_leaf:
+            break
+        next_x = ordered_values[i + 1]
+        separable, lower, x = _separable(x, next_x), x, next_x
+        if n_left < min_leaf or not separable:
+            continue
+        if min_weight > 0 and (
+            weight(left, crit) < min_weight or right_weight(left, parent, crit) < min_weight
+        ):
+            continue
+        value = proxy(left, parent, crit)
+        if value > key:
+            key, best_n_left, threshold = value, n_left, threshold_between(lower, next_x)
+            copy_into(best_left, left)
+    return key, best_n_left, threshold
+
+
+@njit(**_INLINE)
+def near_ties_tolerance(best_key, parent):
+    """How far below the best proxy of a node, ``best_key``, a feature's proxy summed in the
+    sparse order may lie and still be the dense search's best: ``1e-7`` of ``|best_key|`` plus
+    the node's statistics' magnitude (the sum of their absolute values, ``parent``).
+
+    Two orders of summing ``n`` terms differ by at most about ``n * 2**-53`` of the terms'
+    absolute sum (Higham, *Accuracy and Stability of Numerical Algorithms*, section 4.2), and
+    a proxy (a sum of squares over a weight, counts' squares, Poisson's ``sum log(mean)``)
+    carries that error scaled by the node's statistics; ``1e-7`` leaves a factor over ``1e3``
+    above that for a node of ``1e5`` rows. A wider tolerance costs only time (more features
+    summed again), a narrower one could change a tree."""
+    scale = abs(best_key)
+    for k in range(parent.shape[0]):
+        scale += abs(parent[k])
+    return 1e-7 * scale
+
+
+@njit(**_JIT)
 def _constant_in_node(gathered, count):
     """Whether a feature's values in a node span at most ``FEATURE_THRESHOLD`` (the dense
     search's rule for a node without missing rows), from its gathered stored values."""
@@ -378,40 +490,54 @@ def drawn_sparse_order(source, node, bit_generator, tie_random, n_allowed, order
 
 
 @njit(**_JIT)
-def _left_of_drawn_threshold(gathered, stats, node, threshold, left):
+def _left_of_drawn_threshold(gathered, stats, node, threshold, left, flags):
     """The left child's statistics and rows of ``x <= threshold`` on one feature of a node
-    from its stored values: those at most ``threshold``, and the implicit zeros when ``0 <=
-    threshold`` (the node's statistics minus those of its stored values above it: exact, as
-    every sum here, module docstring). ``gathered`` is ``(values, rows, m)``, ``node``
-    ``(count, parent statistics)``.
+    from its stored values, summed as the dense random split sums them
+    (``_kernels_random._threshold_candidate``), so to the bit: the smaller side (the left on
+    a tie) summed in row order, the left taken as the parent's minus the right's when the
+    right is summed. The implicit zeros go left when ``0 <= threshold``; only when they are on
+    the side summed are the node's rows walked (every row, in row order), and that side is
+    then at most half the node, so the zeros at most half its rows: a walk of at most twice
+    its stored values.
+
+    ``gathered`` is ``(values, rows, m)`` in row order, ``node`` ``(rows, start, count,
+    parent statistics)``, ``flags`` ``(stored, side)``: two flags per row, ``stored`` all
+    False and left so.
 
     Returns
     -------
     int
         Rows sent left.
     """
-    values, rows, m = gathered
-    count, parent = node
-    n_stats = stats.shape[1]
-    zeros_left = threshold >= 0.0 and m < count
-    if zeros_left:  # every row, less the stored values above the threshold
-        copy_into(left, parent)
-        n_left = count
-    else:  # no row, plus the stored values at most the threshold
-        left[:] = 0.0
-        n_left = 0
+    values, gathered_rows, m = gathered
+    rows, start, count, parent = node
+    stored, side = flags
+    zeros_left = threshold >= 0.0
+    n_zeros = count - m
+    n_left = n_zeros if zeros_left else 0
     for i in range(m):
-        goes_left = values[i] <= threshold
-        if goes_left == zeros_left:
-            continue  # counted in the start already
-        if goes_left:
-            n_left += 1
-            for k in range(n_stats):
-                left[k] += stats[rows[i], k]
-        else:
-            n_left -= 1
-            for k in range(n_stats):
-                left[k] -= stats[rows[i], k]
+        n_left += values[i] <= threshold
+    on_left = 2 * n_left <= count  # the side summed
+    left[:] = 0.0
+    if zeros_left == on_left and n_zeros > 0:
+        for i in range(m):
+            stored[gathered_rows[i]] = True
+            side[gathered_rows[i]] = values[i] <= threshold
+        for p in range(start, start + count):
+            row = rows[0, p]
+            if (side[row] if stored[row] else zeros_left) == on_left:
+                for k in range(stats.shape[1]):
+                    left[k] += stats[row, k]
+        for i in range(m):
+            stored[gathered_rows[i]] = False
+    else:
+        for i in range(m):
+            if (values[i] <= threshold) == on_left:
+                for k in range(stats.shape[1]):
+                    left[k] += stats[gathered_rows[i], k]
+    if not on_left:
+        for k in range(left.shape[0]):
+            left[k] = parent[k] - left[k]
     return n_left
 
 
@@ -428,7 +554,9 @@ def random_sparse_split(source, buckets, stats, node, settings, visit, n_allowed
 
     ``source`` is :func:`feature_in_node`'s (each feature's values read when visited),
     ``node`` ``(start, count, parent statistics)``, ``settings`` ``(crit, min_leaf,
-    min_weight)``, ``scratch`` ``(left, best_left)``.
+    min_weight)``, ``scratch`` ``(left, best_left, stored, side)`` (two flags per row:
+    :func:`_left_of_drawn_threshold`, whose sums are the dense split's, so the tree is the
+    dense fit's to the bit under real statistics too).
 
     Returns
     -------
@@ -442,7 +570,7 @@ def random_sparse_split(source, buckets, stats, node, settings, visit, n_allowed
     values, gathered_rows = buckets[2], buckets[3]
     start, count, parent = node
     crit, min_leaf, min_weight = settings
-    left, best_left = scratch
+    left, best_left, stored, side = scratch
     best_key, best_f, best_n_left, best_threshold = -np.inf, -1, 0, np.nan
     visited = 0
     for j in range(visit.shape[0]):
@@ -460,7 +588,8 @@ def random_sparse_split(source, buckets, stats, node, settings, visit, n_allowed
             threshold = lo
         visited += 1
         feature = (values[first : first + m], gathered_rows[first : first + m], m)
-        n_left = _left_of_drawn_threshold(feature, stats, (count, parent), threshold, left)
+        n_left = _left_of_drawn_threshold(feature, stats, (source[2], start, count, parent),
+                                          threshold, left, (stored, side))  # fmt: skip
         if not children_allowed(left, parent, n_left, count, crit, min_leaf, min_weight):
             continue
         key = proxy(left, parent, crit)
@@ -473,14 +602,61 @@ def random_sparse_split(source, buckets, stats, node, settings, visit, n_allowed
     return best_f, score, gain(best_left, parent, crit), best_n_left, best_threshold
 
 
+@njit(**_INLINE)
+def _add_to_side(sums, stats, row, goes_left):
+    """Add ``row``'s statistics to its side's sums (``sums``: ``(left, right)``)."""
+    side = sums[0] if goes_left[row] else sums[1]
+    for k in range(stats.shape[1]):
+        side[k] += stats[row, k]
+
+
 @njit(**_JIT)
-def partition_by_threshold(data, node, cut, goes_left, spare_rows, sums):
+def sums_in_value_order(gathered, rows, node, stats, flags, sums):
+    """Sum each child's statistics in the dense search's order of the split feature's rows
+    (``_kernels_search.sums_by_side`` on ``_splitter.sort_features``' stable order: by value,
+    ties by row id), so the children's statistics are the dense split's to the bit: the
+    node's stored values by value (a stable sort of the gathered ones, already in row order),
+    with the node's implicit and stored zeros between the negative and the positive ones, in
+    row order, as ``rows[0]`` holds them. Real statistics (regression's, fractional
+    weights') summed in another order would differ in the last bits (``_sparse``).
+
+    ``gathered`` is ``(values, gathered_rows, m)`` (:func:`column_in_node`'s), ``node``
+    ``(start, count)``, ``flags`` ``(goes_left, stored)`` (``stored``: all False, and left
+    so), ``sums`` ``(left, right)``.
+    """
+    values, gathered_rows, m = gathered
+    start, count = node
+    goes_left, stored = flags
+    sums[0][:] = 0.0
+    sums[1][:] = 0.0
+    order = np.argsort(values[:m], kind="mergesort")  # stable: ties keep row order
+    for i in range(m):
+        stored[gathered_rows[i]] = True
+    i = 0
+    while i < m and values[order[i]] < 0.0:
+        _add_to_side(sums, stats, gathered_rows[order[i]], goes_left)
+        i += 1
+    for p in range(start, start + count):  # the zeros, in row order
+        row = rows[0, p]
+        if not stored[row]:
+            _add_to_side(sums, stats, row, goes_left)
+    for j in range(i, m):
+        _add_to_side(sums, stats, gathered_rows[order[j]], goes_left)
+    for j in range(m):
+        stored[gathered_rows[j]] = False
+
+
+@njit(**_JIT)
+def partition_by_threshold(data, node, cut, flags, spare_rows, sums):
     """Split a node's segment by ``x <= threshold`` on one feature, stably, keeping ``where``
-    true and summing each child's statistics into ``sums`` (``(left, right)``).
+    true and summing each child's statistics into ``sums`` (``(left, right)``): in the split
+    feature's order of values for best splits (:func:`sums_in_value_order`, the dense best
+    split's order), in row order for random ones (the dense random split's,
+    ``_kernels_search.split_by_flags``).
 
     ``data`` is ``(csc, rows, where, stats)``, ``node`` ``(start, count)``, ``cut``
-    ``(feature, threshold, scratch)`` with ``scratch`` the gather's ``(values, rows)``;
-    ``goes_left`` one flag per row.
+    ``(feature, threshold, scratch, in_value_order)`` with ``scratch`` the gather's ``(values,
+    rows)``; ``flags`` ``(goes_left, stored)``, one of each per row.
 
     Returns
     -------
@@ -489,29 +665,30 @@ def partition_by_threshold(data, node, cut, goes_left, spare_rows, sums):
     """
     csc, rows, where, stats = data
     start, count = node
-    feature, threshold, scratch = cut
+    feature, threshold, scratch, in_value_order = cut
+    goes_left = flags[0]
     zeros_left = threshold >= 0.0  # an implicit zero's side
     for i in range(start, start + count):
         goes_left[rows[0, i]] = zeros_left
     m = column_in_node(csc, feature, rows, where, node, scratch)
     for i in range(m):
         goes_left[scratch[1][i]] = scratch[0][i] <= threshold
-    left, right = sums
-    left[:] = 0.0
-    right[:] = 0.0
+    if in_value_order:
+        sums_in_value_order((scratch[0], scratch[1], m), rows, node, stats, flags, sums)
+    else:
+        sums[0][:] = 0.0
+        sums[1][:] = 0.0
     n_left, n_right = 0, 0
     for i in range(start, start + count):
         row = rows[0, i]
         if goes_left[row]:  # compacting in place is safe: start + n_left <= i
             rows[0, start + n_left] = row
             n_left += 1
-            for k in range(stats.shape[1]):
-                left[k] += stats[row, k]
         else:
             spare_rows[n_right] = row
             n_right += 1
-            for k in range(stats.shape[1]):
-                right[k] += stats[row, k]
+        if not in_value_order:
+            _add_to_side(sums, stats, row, goes_left)
     for j in range(n_right):
         rows[0, start + n_left + j] = spare_rows[j]
     for i in range(start, start + count):

@@ -7,22 +7,37 @@ zero equal to a threshold goes where the test sends it, as in the dense matrix).
 
 How, and what it costs:
 
-* **Fitting on the stored values** (``_sparse_growth``, ``_kernels_sparse_growth``): a
-  classification tree, best or random splits, grows on the stored values themselves, as
-  scikit-learn's ``BestSparseSplitter`` and ``RandomSparseSplitter``: a node's stored values
-  are gathered by feature and sorted, its implicit zeros one block between its negative and
-  positive values (``_kernels_sparse_search``). Memory: the matrix by columns and by rows,
-  a few arrays of one entry per row, and room for the stored values; never ``n_rows x
-  n_features``. The trees are the dense fit's to the bit, because the statistics summed
-  there are integers (class counts under integer weights), whose sums do not depend on their
-  order: :func:`csc_fit_supported` says when a fit takes this path.
-* **Fitting on the dense rows** (:func:`dense_fit_rows`), every other setting: regression
-  (its sums of real targets, summed in another order, would differ in the last bits from the
-  dense fit's, and so could its trees), non-integer weights (``class_weight="balanced"``, a
-  forest's "balanced_subsample", fractional ``sample_weight``), categorical features, several
-  outputs, selection by p-value. The dense matrix is made once and grown on by the dense
-  search, whose layout sorts every feature's rows (``n_rows x n_features`` int32): memory of
-  the dense size, the same trees by construction.
+* **Fitting on the stored values** (``_sparse_growth``, ``_kernels_sparse_growth``): a tree,
+  best or random splits, grows on the stored values themselves, as scikit-learn's
+  ``BestSparseSplitter`` and ``RandomSparseSplitter``: a node's stored values are gathered by
+  feature and sorted, its implicit zeros one block between its negative and positive values
+  (``_kernels_sparse_search``). Memory: the matrix by columns and by rows, a few arrays of
+  one entry per row, and room for the stored values; never ``n_rows x n_features``. This
+  path serves the classifiers (every criterion) and the regressors under the squared error,
+  ``friedman_mse`` and Poisson, under any sample and class weights, single trees and forests
+  (:func:`densifying_reason` says when a fit takes it).
+
+  How equal to the dense fit's trees. A node's statistics (each child's sums, hence its
+  value and impurity) are summed in the dense fit's order of the rows, and so are a
+  regressor's mean targets (``_sparse_growth``), so they are the dense fit's to the bit. A candidate's score sums its left rows in another order: the stored
+  values in their sorted order, the implicit zeros as one block (the node's sums less its
+  stored rows', as scikit-learn does: ``nnz`` steps, not ``count``). Where the statistics are integers (class
+  counts under integer weights: unit weights, a bootstrap's draw counts) every such sum is
+  exact in any order and the trees are the dense fit's to the bit. Real statistics
+  (regression's sums, fractional or class weights) may round the block's sum differently in
+  the last bits, so two candidates whose scores agree to about ``1e-15`` relative may be
+  ordered otherwise and the sparse fit choose the other one: scikit-learn's own sparse and
+  dense fits differ the same way. Away from such ties (every test in ``tests/test_sparse*``)
+  the trees are the dense fit's to the bit.
+* **Fitting on the dense rows** (:func:`dense_fit_rows`), the settings the sparse growth does
+  not serve (:func:`densifying_reason` names them): the absolute error (its node values are
+  medians of the rows), ``variance_sums="raw"`` (scikit-learn's row order of its raw sums),
+  categorical features, several outputs, selection by p-value. The dense matrix is made once
+  and grown on by the dense search, whose layout sorts every feature's rows (``n_rows x
+  n_features`` int32): 12 bytes a cell, the same trees by construction. A matrix whose dense
+  rows would take more than half the memory available (:data:`DENSE_SHARE_OF_MEMORY`) is
+  refused before anything is allocated, the message saying which setting densifies and how
+  to fit on the stored values instead.
 * **Predicting**: the matrix is not made dense. ``Tree.predict``, ``.apply`` and
   ``.decision_path`` and a forest's mean take sparse rows (``_walks.walk_rows``): blocks of rows
   are scattered into a small dense buffer and walked by the dense walk itself
@@ -38,6 +53,7 @@ format to CSC and predicting to CSR (``validate_data``'s ``accept_sparse``), bef
 conversions above. Sparse ``y`` is refused as scikit-learn refuses it.
 """
 
+import os
 import sys
 
 import numpy as np
@@ -46,11 +62,13 @@ from ._kernels_arrays import kernel_array
 from ._operators import cast_input
 
 __all__ = [
+    "DENSE_SHARE_OF_MEMORY",
     "FIT_FORMAT",
     "PREDICT_FORMAT",
-    "csc_fit_supported",
+    "available_memory",
     "csr_arrays",
     "dense_fit_rows",
+    "densifying_reason",
     "is_sparse",
     "refuse_missing",
 ]
@@ -71,42 +89,96 @@ def is_sparse(X):
     return sparse is not None and sparse.issparse(X)
 
 
-def dense_fit_rows(X):
-    """The dense float64 C-ordered rows of a sparse ``X`` to grow on (module docstring).
+# A densifying fit (module docstring) is refused when its dense rows and their sorted row ids
+# (12 bytes a cell) would take more than this share of the memory available: the rest is the
+# sparse matrix itself, the growth's own arrays and whatever else the machine runs.
+DENSE_SHARE_OF_MEMORY = 0.5
+# Bytes a cell of the dense fit takes: its float64 value and its int32 place in its feature's
+# sorted order (``_splitter.sort_features``).
+_DENSE_CELL_BYTES = 8 + 4
+
+
+def available_memory():
+    """Bytes of memory available to a new allocation: Linux's ``MemAvailable`` (free memory
+    plus what the kernel can reclaim), else the free physical pages, else None (unknown)."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def densifying_reason(params, y):
+    """Why a sparse fit under the tree settings ``params`` (``TreeParams``) and the targets
+    ``y`` grows on the dense rows (module docstring), in words a message can quote; None when
+    it grows on the CSC matrix itself."""
+    criterion = params.new_criterion()
+    if np.ndim(y) > 1 and np.shape(y)[1] > 1:
+        return "y has several outputs (one column of targets grows on the stored values)"
+    if params.selection != "gain":
+        return (
+            f"selection={params.selection!r} computes its p-values on the dense rows "
+            "(selection='gain' grows on the stored values)"
+        )
+    if params.categorical_features is not None:
+        return (
+            "categorical_features makes membership splits on the dense rows (leave it None to "
+            "grow on the stored values)"
+        )
+    if criterion.is_classification:
+        return None
+    if criterion.needs_rows:
+        return (
+            f"criterion={params.criterion!r} takes its node values as medians of the dense rows "
+            "(criterion='squared_error', 'friedman_mse' or 'poisson' grows on the stored values)"
+        )
+    if params.variance_sums == "raw":
+        return (
+            "variance_sums='raw' follows scikit-learn's order of the dense rows "
+            "(variance_sums='centred' grows on the stored values)"
+        )
+    return None
+
+
+def dense_fit_rows(X, reason):
+    """The dense float64 C-ordered rows of a sparse ``X`` to grow on (module docstring), for
+    ``reason`` (:func:`densifying_reason`).
 
     Raises
     ------
     MemoryError
-        With the size the dense rows would take, when they do not fit in memory.
+        Before any allocation, when the dense rows and their sorted row ids would take more
+        than :data:`DENSE_SHARE_OF_MEMORY` of :func:`available_memory`, or when making them
+        fails: the size, the reason and how to fit on the stored values.
     """
+    n_rows, n_features = X.shape
+    needed = n_rows * n_features * _DENSE_CELL_BYTES
+    available = available_memory()
+    refusal = MemoryError(
+        f"This fit grows on the dense rows of the sparse X because {reason}. For {n_rows:,} "
+        f"rows and {n_features:,} features they take {needed / 2**30:.2f} GiB (float64 "
+        "values and int32 sorted row ids)"
+        + (
+            ""
+            if available is None
+            else f", more than {DENSE_SHARE_OF_MEMORY:.0%} of the {available / 2**30:.2f} GiB "
+            "of memory available"
+        )
+        + ". Change that setting to grow on the stored values, or fit on fewer rows or "
+        "features."
+    )
+    if available is not None and needed > DENSE_SHARE_OF_MEMORY * available:
+        raise refusal
     try:
         return np.ascontiguousarray(X.toarray(), dtype=np.float64)
     except MemoryError as error:
-        n_rows, n_features = X.shape
-        raise MemoryError(
-            f"Growing on a sparse X of {n_rows} rows and {n_features} features needs its "
-            f"dense rows ({n_rows * n_features * 8 / 2**30:.1f} GiB of float64) and as many "
-            "sorted row ids again: fit on fewer rows or features."
-        ) from error
-
-
-def csc_fit_supported(params, y, sample_weight):
-    """Whether a sparse ``X`` is grown on as a CSC matrix (module docstring) under the tree
-    settings ``params`` (``TreeParams``), the targets ``y`` and each row's weight (its
-    sample weight times its class weight; None: all 1): a single-output classifier,
-    selection by gain, no categorical feature, and integer weights (whose sums are exact up
-    to 2**53)."""
-    if not (
-        params.new_criterion().is_classification
-        and np.ndim(y) == 1
-        and params.selection == "gain"
-        and params.categorical_features is None
-    ):
-        return False
-    if sample_weight is None:
-        return True
-    weights = np.asarray(sample_weight, dtype=np.float64)
-    return bool(np.all(weights == np.floor(weights)) and weights.sum() < 2.0**53)
+        raise refusal from error
 
 
 def refuse_missing(X):

@@ -13,8 +13,9 @@ import numpy as np
 from ._growth import GrowingTree, root_statistics
 from ._kernels_arrays import kernel_array
 from ._kernels_entries import sparse_growth_kernel
-from ._kernels_store import STORE_STATS
+from ._kernels_store import FEATURE, N_SAMPLES, START, STORE_INTS, STORE_STATS
 from ._sparse import is_sparse
+from ._splitter import SPLITTERS
 
 __all__ = ["SparseFitRows", "SparseGrowingTree", "grows_on_sparse"]
 
@@ -128,6 +129,36 @@ class SparseGrowingTree(GrowingTree):
         self.orders = np.empty((2, 0), dtype=np.int64)
         self._start_store(root_statistics(row_stats, held))
         self.total_weight = float(self.criterion.weight(self.store[STORE_STATS][0]))
+
+    def to_tree(self, *args, **kwargs):
+        """:meth:`~trees.tree._growth.GrowingTree.to_tree`, each node's rows first put in the
+        dense growth's order (:meth:`_rows_in_dense_order`)."""
+        self._rows_in_dense_order()
+        return super().to_tree(*args, **kwargs)
+
+    def _rows_in_dense_order(self):
+        """Order each leaf's rows in ``rows[0]`` as the dense growth of best splits holds them:
+        by feature 0's value, ties by row id (its ``rows[0]``, ``_splitter.sort_features``).
+
+        A regressor's node values are its rows' mean targets summed in ``rows[0]``'s order
+        (``_node_view``, ``node_means``); the leaves' segments tile ``rows[0]`` and a node's
+        segment is its children's, left then right, in both growths, so with each leaf's rows
+        in that order every node's mean is the dense fit's to the bit. The sparse growth keeps
+        the rows by id (a stable partition of the root's), which is already the dense order of
+        random splits; classifiers' values come from their exact counts."""
+        if not self.raw_targets or SPLITTERS[self.params.splitter]:
+            return
+        indptr, indices, data = self.matrix.csc
+        first_column = np.zeros(self.matrix.shape[0])
+        first_column[indices[indptr[0] : indptr[1]]] = data[indptr[0] : indptr[1]]
+        store_ints = self.store[STORE_INTS]
+        nodes = store_ints[: self.size]
+        leaves = np.flatnonzero(nodes[:, FEATURE] < 0)
+        leaves = leaves[np.argsort(nodes[leaves, START], kind="stable")]
+        leaf_of_position = np.repeat(np.arange(leaves.shape[0]), nodes[leaves, N_SAMPLES])
+        held = self.rows[0]
+        # By leaf, then value; lexsort is stable, so ties keep the segment's order: row id.
+        held[:] = held[np.lexsort((first_column[held], leaf_of_position))]
 
     def growth_kernel(self):
         """The sparse growth's entry kernel of this tree's plan (``_builder``)."""

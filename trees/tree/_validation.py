@@ -14,8 +14,8 @@ from ._operators import INPUT_DTYPES, cast_input
 from ._sparse import (
     FIT_FORMAT,
     PREDICT_FORMAT,
-    csc_fit_supported,
     dense_fit_rows,
+    densifying_reason,
     is_sparse,
     refuse_missing,
 )
@@ -125,11 +125,13 @@ def validated_fit_rows(estimator, X, y, y_numeric):
     return X, y
 
 
-def sparse_fit_rows(X, params, y, sample_weight):
+def sparse_fit_rows(X, params, y):
     """The rows a fit grows on from a validated sparse ``X`` (:func:`validated_fit_rows`,
-    already rounded): the CSC matrix itself where the sparse growth serves ``params``, ``y``
-    and the rows' weights (``_sparse.csc_fit_supported``), its dense rows otherwise."""
-    return X if csc_fit_supported(params, y, sample_weight) else dense_fit_rows(X)
+    already rounded): the CSC matrix itself where the sparse growth serves ``params`` and
+    ``y``, its dense rows otherwise (``_sparse.densifying_reason``; refused above a size:
+    ``_sparse.dense_fit_rows``)."""
+    reason = densifying_reason(params, y)
+    return X if reason is None else dense_fit_rows(X, reason)
 
 
 def check_dense_y(y, error=TypeError):

@@ -148,10 +148,11 @@ def _grower(plan):
 
 
 def _sparse(plan):
-    """A classifier's tree grown with ``plan`` on a sparse matrix's arrays
-    (``_kernels_entries.sparse_growth_kernel``; which fits take it: ``_sparse.csc_fit_supported``),
-    as a sparse fit grows it; the arrays made with numpy (``SparseFitRows.from_dense``)."""
-    growth, params, _ = plan_growth(plan)
+    """A tree grown with ``plan`` on a sparse matrix's arrays
+    (``_kernels_entries.sparse_growth_kernel``; which fits take it:
+    ``_sparse.densifying_reason``), as a sparse fit grows it; the arrays made with numpy
+    (``SparseFitRows.from_dense``)."""
+    growth, params, target = plan_growth(plan)
     sparse_growth = SparseGrowingTree(
         SparseFitRows.from_dense(growth.X),
         growth.row_stats,
@@ -159,6 +160,7 @@ def _sparse(plan):
         growth.rules,
         value_offset=growth.value_offset,
         rng=np.random.default_rng(0),
+        targets=None if growth.criterion.is_classification else target,
     )
     grow(sparse_growth, params.growth)
     sparse_growth.to_tree(input_dtype=params.threshold_dtype)
