@@ -43,9 +43,6 @@ from ._kernels_criteria import (
 )
 from ._kernels_criteria import impurity as node_impurity
 
-# Sums at most this are not positive (a Poisson child's, as scikit-learn's EPSILON).
-EPSILON = np.finfo(np.float64).eps
-
 __all__ = [
     "AbsoluteError",
     "CLASSIFIER_CRITERIA",
@@ -426,8 +423,11 @@ class Poisson(RegressionCriterion):
     sum w*y*log y)`` of the raw y (``0 log 0 = 0``): additive, so the one
     split search scans them. Proxy :math:`S_L \log(S_L/w_L) + S_R
     \log(S_R/w_R)` (``S`` the weighted sums of y), :math:`-\infty` when a
-    child's sum is at most machine epsilon (a Poisson mean must be positive:
-    scikit-learn refuses those splits); so :math:`G = (\mathrm{proxy} - S
+    child's sum is at most ten machine epsilons, times the parent's sum when it
+    exceeds 1 (a Poisson mean must be positive: scikit-learn refuses those
+    splits, with the ``EPSILON = 10 * eps`` of its ``_criterion.pyx``; scaled,
+    the bound absorbs the rounding of ``S_R = S - S_L`` in any order of the sums:
+    ``_kernels_numbers.poisson_child_positive``); so :math:`G = (\mathrm{proxy} - S
     \log(S/w)) / w`. A node whose targets are all 0 has impurity 0 here
     (scikit-learn returns infinity, a case its growth never reaches). Leaf
     values are the rows' mean, as the squared error's.

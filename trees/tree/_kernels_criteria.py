@@ -55,7 +55,7 @@ from ._kernels_multi_output import (
     multi_proxy,
     multi_score,
 )
-from ._kernels_numbers import EPSILON, s_log_mean, safe_divide, xlog2x
+from ._kernels_numbers import poisson_child_positive, s_log_mean, safe_divide, xlog2x
 
 __all__ = [
     "ABSOLUTE_ERROR",
@@ -423,9 +423,11 @@ def _friedman_proxy(left, parent):
 @njit(**_INLINE)
 def _poisson_proxy(left, parent):
     """``S_L log(S_L / w_L) + S_R log(S_R / w_R)``; ``-inf`` where a child's sum is not
-    positive."""
+    positive (``_kernels_numbers.poisson_child_positive``)."""
     right_w, right_s = parent[0] - left[0], parent[1] - left[1]
-    if left[1] <= EPSILON or right_s <= EPSILON:
+    if not (
+        poisson_child_positive(left[1], parent[1]) and poisson_child_positive(right_s, parent[1])
+    ):
         return -np.inf
     return s_log_mean(left[1], left[0]) + s_log_mean(right_s, right_w)
 
