@@ -177,8 +177,8 @@ class Criterion:
 
     def weighted_improvement(self, node_weight, total_weight, gain):
         """The improvement ``min_impurity_decrease`` and best-first growth compare:
-        ``w_t / w * G`` (scikit-learn's; :class:`FriedmanMSE`'s is ``G``;
-        ``_kernels_criteria.weighted_improvement``)."""
+        ``w_t / w * G`` (scikit-learn's; :class:`FriedmanMSE`'s is ``G / w``, the same
+        number; ``_kernels_criteria.weighted_improvement``)."""
         shape = np.broadcast_shapes(np.shape(node_weight), np.shape(gain))
         out = np.empty(int(np.prod(shape)))
         improvement_loop(self.kernel_id)(
@@ -404,10 +404,13 @@ class FriedmanMSE(SquaredError):
 
         G = \frac{(w_R S_L - w_L S_R)^2}{w_L\, w_R\, w},
 
-    scikit-learn's improvement (compared with ``min_impurity_decrease`` and
-    by best-first growth as it is, not weighted by the node's share ``w / W``:
-    :meth:`weighted_improvement`). Proxy: :math:`(w_R S_L - w_L S_R)^2 / (w_L
-    w_R)`, the same for any centring of y. Feature importances, as
+    ``w`` times the squared error's gain, so it chooses the same splits.
+    ``min_impurity_decrease`` and best-first growth compare :math:`G / W` (``W``
+    the training rows' weight), the squared error's weighted decrease, as
+    scikit-learn 1.9, which makes ``"friedman_mse"`` the squared error
+    (:meth:`weighted_improvement`; scikit-learn before 1.9 compared ``G``).
+    Proxy: :math:`(w_R S_L - w_L S_R)^2 / (w_L w_R)`, the same for any
+    centring of y. Feature importances, as
     scikit-learn's, count impurity decreases, not this score.
     """
 

@@ -557,9 +557,16 @@ _compiled_by_criterion(score_from_proxy, SCORES)
 
 @njit(**_INLINE)
 def weighted_improvement(node_weight, total_weight, g, crit):
-    """``Criterion.weighted_improvement``: ``w_t / w * G``, or ``G`` itself for Friedman's."""
+    """``Criterion.weighted_improvement``: ``w_t / w * G``, or ``G / w`` for Friedman's.
+
+    Friedman's ``G`` is ``w_t`` times the squared error's gain (``FriedmanMSE``), so ``G / w``
+    is the squared error's ``w_t / w * G``: scikit-learn 1.9 makes ``"friedman_mse"`` the
+    squared error, whose weighted impurity decrease ``min_impurity_decrease`` bounds (before
+    1.9 it compared Friedman's ``G`` itself, ``w`` times larger, and let splits below the bound
+    through: ``test_min_impurity_decrease``). Best-first growth orders nodes by it as before.
+    """
     if crit in (FRIEDMAN_MSE, MULTI_FRIEDMAN_MSE):
-        return g
+        return safe_divide(g, total_weight)
     return node_weight / total_weight * g
 
 
