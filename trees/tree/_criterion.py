@@ -60,6 +60,7 @@ __all__ = [
     "ReportMisclassification",
     "SquaredError",
     "FriedmanMSE",
+    "check_targets_first",
 ]
 
 
@@ -441,6 +442,29 @@ class Poisson(RegressionCriterion):
     centres_targets = False
 
     @staticmethod
+    def check_targets(y, sample_weight=None):
+        """Refuse targets the Poisson deviance cannot fit: a negative one, or a (weighted) sum
+        that is not positive, in scikit-learn's words (its tests match them) and the lab's.
+
+        Raises
+        ------
+        ValueError
+        """
+        if np.any(y < 0):
+            # scikit-learn's sentences first (its tests match them), then the lab's advice.
+            raise ValueError(
+                "Some value(s) of y are negative which is not allowed for Poisson regression: "
+                "criterion='poisson' models counts or rates. Use criterion='squared_error' for "
+                "this target."
+            )
+        if not np.sum(y if sample_weight is None else sample_weight * y) > 0:
+            raise ValueError(
+                "Sum of y is not strictly positive which is necessary for Poisson regression: "
+                "the sum of y is not positive (every target is 0), and the Poisson deviance of "
+                "criterion='poisson' needs it. Use criterion='squared_error' for this target."
+            )
+
+    @staticmethod
     def row_statistics(y, sample_weight, n_classes=None):
         """Per-row statistics ``(w, w*y, w*y*log y)``, shape (3, n_samples).
 
@@ -451,21 +475,28 @@ class Poisson(RegressionCriterion):
             (the Poisson deviance needs both, as scikit-learn).
         """
         y = np.asarray(y, dtype=np.float64)
-        if np.any(y < 0):
-            # scikit-learn's sentences first (its tests match them), then the lab's advice.
-            raise ValueError(
-                "Some value(s) of y are negative which is not allowed for Poisson regression: "
-                "criterion='poisson' models counts or rates. Use criterion='squared_error' for "
-                "this target."
-            )
-        if not np.sum(sample_weight * y) > 0:
-            raise ValueError(
-                "Sum of y is not strictly positive which is necessary for Poisson regression: "
-                "the sum of y is not positive (every target is 0), and the Poisson deviance of "
-                "criterion='poisson' needs it. Use criterion='squared_error' for this target."
-            )
+        Poisson.check_targets(y, sample_weight)
         ylogy = np.where(y > 0, y * np.log(np.where(y > 0, y, 1.0)), 0.0)
         return np.vstack([sample_weight, sample_weight * y, sample_weight * ylogy])
+
+
+def check_targets_first(criterion, y):
+    """Refuse a Poisson target before X and y are validated together, as scikit-learn's
+    regressor does (its ``test_error`` fits one row of X with three targets and expects the
+    targets' error): ``Poisson.check_targets`` on ``y`` as given, unweighted (with weights of
+    0 and above, a sum that is not positive is not positive weighted either).
+
+    A ``y`` that is not an array of finite numbers is left to the validation, which says
+    what is wrong with it.
+    """
+    if criterion != "poisson":
+        return
+    try:
+        values = np.asarray(y, dtype=np.float64)
+    except (TypeError, ValueError):
+        return
+    if values.size and np.isfinite(values).all():
+        Poisson.check_targets(values)
 
 
 class AbsoluteError(RegressionCriterion):
