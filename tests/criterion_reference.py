@@ -11,7 +11,9 @@ package computed them in numpy before (source 004, section 4.1; scikit-learn's
 
 import numpy as np
 
-EPSILON = np.finfo(np.float64).eps
+# A Poisson child's sum at most this (times the parent's above 1) is not positive (scikit-learn's
+# ``_criterion.pyx``; ``_kernels_numbers.poisson_child_positive``).
+POISSON_EPSILON = 10 * np.finfo(np.float64).eps
 
 
 def _divide(num, den):
@@ -116,7 +118,8 @@ def _report_misclassification(left, right, parent):
 
 def _poisson(left, right, parent):
     value = _s_log_mean(left) + _s_log_mean(right)
-    return np.where((left[1] <= EPSILON) | (right[1] <= EPSILON), -np.inf, value)
+    bound = POISSON_EPSILON * np.maximum(parent[1], 1.0)  # scaled above a sum of 1
+    return np.where((left[1] <= bound) | (right[1] <= bound), -np.inf, value)
 
 
 def _friedman(left, right, parent):

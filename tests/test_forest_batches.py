@@ -399,3 +399,29 @@ def test_each_balanced_subsample_tree_gets_the_rules_its_own_growth_has(three_cl
     np.testing.assert_array_equal(rules, expected)
     np.testing.assert_array_equal(totals, [tree._total_weight for tree in forest.estimators_])
     assert len({row.tobytes() for row in rules}) > 1
+
+
+@pytest.mark.slow  # each worker process loads the compiled kernels (seconds; minutes when cold)
+@pytest.mark.parametrize(
+    "shape", ["batches", "sparse rows, tree by tree", "several outputs, tree by tree"]
+)
+def test_a_process_backend_chosen_around_the_fit_grows_the_same_forest(three_classes, shape):
+    """joblib.parallel_backend("loky") around a fit sends the batches to worker processes, as
+    scikit-learn's forests do (its test_backend_respected). The entry kernels travel by their
+    plan (``_kernels_entries._Recorded.__reduce__``): copied by value, numba could not type
+    their ``only_when`` helpers there, and the fit failed with a TypingError."""
+    import joblib
+    from scipy import sparse
+
+    X, y = three_classes
+    X = np.nan_to_num(X)
+    if shape == "sparse rows, tree by tree":
+        X = sparse.csr_matrix(np.where(np.abs(X) < 0.5, 0.0, X))
+    if shape == "several outputs, tree by tree":
+        y = np.column_stack([y, y % 2])
+    forest = RandomForestClassifier(n_estimators=4, n_jobs=2, random_state=0)
+    plain = clone(forest).fit(X, y)
+    with joblib.parallel_backend("loky"):
+        chosen = clone(forest).fit(X, y)
+    for ours, theirs in zip(chosen.estimators_, plain.estimators_, strict=True):
+        assert ours.tree_ == theirs.tree_

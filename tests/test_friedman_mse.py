@@ -51,3 +51,24 @@ def test_a_friedman_forest_equals_scikit_learns():
     ours = RandomForestRegressor(criterion="friedman_mse", **common).fit(X, y)
     theirs = skensemble.RandomForestRegressor(criterion="friedman_mse", **common).fit(X, y)
     np.testing.assert_allclose(ours.predict(X), theirs.predict(X), rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("min_impurity_decrease", [5.0, 50.0, 200.0])
+def test_min_impurity_decrease_bounds_the_squared_errors_weighted_decrease(min_impurity_decrease):
+    """scikit-learn 1.9 makes "friedman_mse" the squared error: ``min_impurity_decrease`` bounds
+    the weighted impurity decrease ``w_t / W * G``, not Friedman's ``w_t`` times larger gain."""
+    X, y = REGRESSION_SETS["diabetes"]()
+    X = as_float32_exact(X)
+    # min_samples_leaf: no tied candidates in small nodes (as CASES)
+    params = {"max_depth": 6, "min_samples_leaf": 5, "min_impurity_decrease": min_impurity_decrease}
+    ours = DecisionTreeRegressor(criterion="friedman_mse", **params).fit(X, y)
+    squared = DecisionTreeRegressor(criterion="squared_error", **params).fit(X, y)
+    theirs = sktree.DecisionTreeRegressor(criterion="squared_error", random_state=0, **params)
+    theirs.fit(X, y)
+    assert_same_structure(ours.tree_, from_sklearn(theirs), atol=1e-8 * np.abs(y).max())
+    assert_same_structure(ours.tree_, squared.tree_, atol=1e-8 * np.abs(y).max())
+    tree = ours.tree_
+    split = np.flatnonzero(tree.children_left >= 0)
+    weighted = tree.impurity * tree.weighted_n_samples / X.shape[0]
+    decrease = weighted[split] - weighted[tree.left[split]] - weighted[tree.right[split]]
+    assert (decrease >= min_impurity_decrease - 1e-9).all()

@@ -37,12 +37,27 @@ def test_every_estimator_parameter_but_the_seed_is_a_tree_setting(estimator):
 @pytest.mark.parametrize(
     "settings, message",
     [
-        ({"max_depth": 1.5}, "max_depth must be None or an int >= 0, got 1.5"),
-        ({"min_samples_leaf": 0}, r"min_samples_leaf must be an int >= 1 or a float in \(0, 1\]"),
-        ({"max_features": "half"}, "max_features must be None, 'sqrt', 'log2', an int >= 1 or"),
+        (
+            {"max_depth": 1.5},
+            r"'max_depth' parameter must be None or an int in the range \[0, inf\)",
+        ),
+        # scikit-learn's words (its tests match them): scikit-learn's test_min_sample_split_1_error
+        (
+            {"min_samples_leaf": 0},
+            r"'min_samples_leaf' parameter must be an int in the range \[1, "
+            r"inf\) or a float in the range \(0.0, 1.0\]. Got 0 instead.",
+        ),
+        ({"max_features": "half"}, "'max_features' parameter must be None, 'sqrt', 'log2', an int"),
         ({"tie_break": "last"}, r"tie_break must be one of \('first', 'random'\), got 'last'"),
-        ({"min_impurity_decrease": True}, "min_impurity_decrease must be a float >= 0"),
-        ({"n_permutations": 0}, "n_permutations must be an int >= 1"),
+        (
+            {"min_impurity_decrease": True},
+            r"'min_impurity_decrease' parameter must be a float in "
+            r"the range \[0.0, inf\)",
+        ),
+        (
+            {"n_permutations": 0},
+            r"'n_permutations' parameter must be an int in the range \[1, inf\)",
+        ),
         ({"conditioning": "half"}, "op must be one of"),
         ({"criterion": "squared_error", "selection": "p_value"}, "not regression"),
     ],

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 from sklearn import ensemble as skensemble
 from sklearn import tree as sktree
+from sklearn.datasets import make_regression
 
 from tests.helpers import as_float32_exact, assert_same_structure
 from trees import DecisionTreeRegressor, RandomForestRegressor, from_sklearn
@@ -77,3 +78,35 @@ def test_targets_poisson_cannot_model_are_refused_with_the_way_out(y, message):
 def test_raw_sums_are_refused_for_poisson():
     with pytest.raises(ValueError, match="variance_sums='raw' is scikit-learn's arithmetic"):
         DecisionTreeRegressor(criterion="poisson", variance_sums="raw").fit([[0], [1]], [1, 2])
+
+
+def test_a_child_left_with_a_rounding_residue_of_its_sum_is_refused():
+    """scikit-learn refuses a Poisson split whose child's sum of y is at most ``10 * eps``
+    (``_criterion.pyx``'s EPSILON); the right child's sum, the parent's minus the left's, keeps
+    a residue of a few units in the last place of the parent's sum when its rows are all 0, so
+    above a sum of 1 the bound scales with it (``poisson_child_positive``)."""
+    eps = np.finfo(np.float64).eps
+    parent = np.array([10.0, 1.0 + 8 * eps, 0.0])[:, None]  # (w, S, Q)
+    residue = np.array([[6.0], [1.0], [0.0]])  # right: 4 rows, S = 8 eps = 1.8e-15
+    clear = np.array([[6.0], [1.0 - 8 * eps], [0.0]])  # right: S = 16 eps
+    assert Poisson().proxy(residue, parent)[0] == -np.inf
+    assert np.isfinite(Poisson().proxy(clear, parent)[0])
+    # The case of scikit-learn's test_poisson_zero_nodes: two ulps (3.6e-15) of a sum of 13.46.
+    big = np.array([8.0, 13.4598097322978, 0.0])[:, None]
+    left = np.array([[7.0], [np.nextafter(np.nextafter(big[1, 0], 0), 0)], [0.0]])
+    assert big[1, 0] - left[1, 0] > 10 * eps
+    assert Poisson().proxy(left, big)[0] == -np.inf
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+def test_no_leaf_predicts_zero_on_targets_with_many_zeros(seed):
+    """scikit-learn's ``test_poisson_zero_nodes`` data: a node's zeros whose sum rounding left at
+    3.6e-15 (two ulps of 13.46) made a leaf predicting 0 under the absolute bound."""
+    X, y = make_regression(n_samples=1_000, n_features=10, n_informative=6, effective_rank=6,
+                           tail_strength=0.6, random_state=seed)  # fmt: skip
+    y[(y > -1) & (y < 0)] = 0
+    y = np.abs(y)
+    tree = DecisionTreeRegressor(criterion="poisson").fit(X, y)
+    assert tree.predict(X).min() > 0
+    leaves = tree.tree_.children_left == -1
+    assert tree.tree_.value[leaves].min() > 0

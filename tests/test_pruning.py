@@ -136,7 +136,9 @@ def test_forest_trees_are_pruned_with_the_forests_alpha(forest):
 
 @pytest.mark.parametrize("bad", [-0.1, "big", None, True])
 def test_a_bad_alpha_is_refused_with_its_rule(bad):
-    with pytest.raises(ValueError, match="ccp_alpha must be a float >= 0"):
+    with pytest.raises(
+        ValueError, match=r"'ccp_alpha' parameter must be a float in the range \[0.0, inf\)"
+    ):
         DecisionTreeClassifier(ccp_alpha=bad).fit([[0], [1]], [0, 1])
 
 

@@ -47,6 +47,7 @@ CI_TESTS = (
     "test_min_weight_fraction_leaf",
     "test_missing_value_is_predictive",
     "test_missing_values_is_resilient",
+    "test_multioutput",
     "test_multioutput_string",
     "test_oob_not_computed_twice",
     "test_parallel",

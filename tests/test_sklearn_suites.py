@@ -73,12 +73,15 @@ def test_ci_collects_its_subset_and_marks_the_slow_ones(monkeypatch):
         ),
         ("t.py::test_a", "AttributeError: 'Tree' object has no attribute 'capacity'", 3),
         ("t.py::test_b", "TypeError: object of type 'X' has no len()", 4),
-        ("t.py::test_c", "Failed: DID NOT WARN. No warnings of type UserWarning", 5),
+        ("t.py::test_friedman_mse_deprecation", "Failed: DID NOT WARN. No warnings", 5),
+        ("forest_suite.py::test_class_weight_errors[X]", "Failed: DID NOT WARN.", 6),
+        ("t.py::test_c", "Failed: DID NOT WARN. No warnings of type UserWarning", 7),
         (
             "t.py::test_prune",
             "AssertionError: \nArrays are not almost equal to 7 decimals\n ACTUAL: -2\n DESIRED: nan",
-            6,
+            8,
         ),
+        ("t.py::test_empty_leaf_infinite_threshold[None]", "AssertionError", 8),
         ("t.py::test_d", "AssertionError: arrays differ", None),
     ],
 )

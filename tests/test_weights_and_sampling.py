@@ -174,7 +174,7 @@ def test_warm_start_grows_the_trees_a_one_shot_fit_grows(forest):
         (DecisionTreeClassifier(class_weight="balanced_subsample"), "class_weight must be None"),
         (DecisionTreeClassifier(class_weight="bogus"), "class_weight must be None"),
         (RandomForestClassifier(class_weight=3), "class_weight must be None"),
-        (DecisionTreeRegressor(min_weight_fraction_leaf=0.6), r"in \[0.0, 0.5\]"),
+        (DecisionTreeRegressor(min_weight_fraction_leaf=0.6), r"in the range \[0.0, 0.5\]"),
         (RandomForestClassifier(max_samples=0), "max_samples must be an int >= 1"),
         (RandomForestClassifier(max_samples=-0.5), "max_samples must be None"),
         (RandomForestClassifier(max_samples=0.5, bootstrap=False), "needs bootstrap=True"),

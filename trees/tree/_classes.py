@@ -27,7 +27,7 @@ from sklearn.utils import Bunch, check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from ._builder import GrowingTree, grow
-from ._criterion import CLASSIFIER_CRITERIA, REGRESSOR_CRITERIA
+from ._criterion import CLASSIFIER_CRITERIA, REGRESSOR_CRITERIA, check_targets_first
 from ._kernels_draws import MAX_SEED, generator_seeds
 from ._multi_output import (
     class_labels,
@@ -763,6 +763,7 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
 
     def fit(self, X, y, sample_weight=None):
         """Grow the tree on ``(X, y)``; see :meth:`DecisionTreeClassifier.fit`."""
+        check_targets_first(self.criterion, y)
         X, y, sample_weight = self._validate_fit_data(X, y, sample_weight)
         if is_multi_output(y):
             return self._fit_outputs(X, np.asarray(y, dtype=np.float64), sample_weight)

@@ -43,9 +43,6 @@ from ._kernels_criteria import (
 )
 from ._kernels_criteria import impurity as node_impurity
 
-# Sums at most this are not positive (a Poisson child's, as scikit-learn's EPSILON).
-EPSILON = np.finfo(np.float64).eps
-
 __all__ = [
     "AbsoluteError",
     "CLASSIFIER_CRITERIA",
@@ -63,6 +60,7 @@ __all__ = [
     "ReportMisclassification",
     "SquaredError",
     "FriedmanMSE",
+    "check_targets_first",
 ]
 
 
@@ -180,8 +178,8 @@ class Criterion:
 
     def weighted_improvement(self, node_weight, total_weight, gain):
         """The improvement ``min_impurity_decrease`` and best-first growth compare:
-        ``w_t / w * G`` (scikit-learn's; :class:`FriedmanMSE`'s is ``G``;
-        ``_kernels_criteria.weighted_improvement``)."""
+        ``w_t / w * G`` (scikit-learn's; :class:`FriedmanMSE`'s is ``G / w``, the same
+        number; ``_kernels_criteria.weighted_improvement``)."""
         shape = np.broadcast_shapes(np.shape(node_weight), np.shape(gain))
         out = np.empty(int(np.prod(shape)))
         improvement_loop(self.kernel_id)(
@@ -407,10 +405,13 @@ class FriedmanMSE(SquaredError):
 
         G = \frac{(w_R S_L - w_L S_R)^2}{w_L\, w_R\, w},
 
-    scikit-learn's improvement (compared with ``min_impurity_decrease`` and
-    by best-first growth as it is, not weighted by the node's share ``w / W``:
-    :meth:`weighted_improvement`). Proxy: :math:`(w_R S_L - w_L S_R)^2 / (w_L
-    w_R)`, the same for any centring of y. Feature importances, as
+    ``w`` times the squared error's gain, so it chooses the same splits.
+    ``min_impurity_decrease`` and best-first growth compare :math:`G / W` (``W``
+    the training rows' weight), the squared error's weighted decrease, as
+    scikit-learn 1.9, which makes ``"friedman_mse"`` the squared error
+    (:meth:`weighted_improvement`; scikit-learn before 1.9 compared ``G``).
+    Proxy: :math:`(w_R S_L - w_L S_R)^2 / (w_L w_R)`, the same for any
+    centring of y. Feature importances, as
     scikit-learn's, count impurity decreases, not this score.
     """
 
@@ -426,8 +427,11 @@ class Poisson(RegressionCriterion):
     sum w*y*log y)`` of the raw y (``0 log 0 = 0``): additive, so the one
     split search scans them. Proxy :math:`S_L \log(S_L/w_L) + S_R
     \log(S_R/w_R)` (``S`` the weighted sums of y), :math:`-\infty` when a
-    child's sum is at most machine epsilon (a Poisson mean must be positive:
-    scikit-learn refuses those splits); so :math:`G = (\mathrm{proxy} - S
+    child's sum is at most ten machine epsilons, times the parent's sum when it
+    exceeds 1 (a Poisson mean must be positive: scikit-learn refuses those
+    splits, with the ``EPSILON = 10 * eps`` of its ``_criterion.pyx``; scaled,
+    the bound absorbs the rounding of ``S_R = S - S_L`` in any order of the sums:
+    ``_kernels_numbers.poisson_child_positive``); so :math:`G = (\mathrm{proxy} - S
     \log(S/w)) / w`. A node whose targets are all 0 has impurity 0 here
     (scikit-learn returns infinity, a case its growth never reaches). Leaf
     values are the rows' mean, as the squared error's.
@@ -436,6 +440,29 @@ class Poisson(RegressionCriterion):
     name = "poisson"
     # Its log needs y as given: the regressors do not centre it (``_settings.regression_offset``).
     centres_targets = False
+
+    @staticmethod
+    def check_targets(y, sample_weight=None):
+        """Refuse targets the Poisson deviance cannot fit: a negative one, or a (weighted) sum
+        that is not positive, in scikit-learn's words (its tests match them) and the lab's.
+
+        Raises
+        ------
+        ValueError
+        """
+        if np.any(y < 0):
+            # scikit-learn's sentences first (its tests match them), then the lab's advice.
+            raise ValueError(
+                "Some value(s) of y are negative which is not allowed for Poisson regression: "
+                "criterion='poisson' models counts or rates. Use criterion='squared_error' for "
+                "this target."
+            )
+        if not np.sum(y if sample_weight is None else sample_weight * y) > 0:
+            raise ValueError(
+                "Sum of y is not strictly positive which is necessary for Poisson regression: "
+                "the sum of y is not positive (every target is 0), and the Poisson deviance of "
+                "criterion='poisson' needs it. Use criterion='squared_error' for this target."
+            )
 
     @staticmethod
     def row_statistics(y, sample_weight, n_classes=None):
@@ -448,21 +475,28 @@ class Poisson(RegressionCriterion):
             (the Poisson deviance needs both, as scikit-learn).
         """
         y = np.asarray(y, dtype=np.float64)
-        if np.any(y < 0):
-            # scikit-learn's sentences first (its tests match them), then the lab's advice.
-            raise ValueError(
-                "Some value(s) of y are negative which is not allowed for Poisson regression: "
-                "criterion='poisson' models counts or rates. Use criterion='squared_error' for "
-                "this target."
-            )
-        if not np.sum(sample_weight * y) > 0:
-            raise ValueError(
-                "Sum of y is not strictly positive which is necessary for Poisson regression: "
-                "the sum of y is not positive (every target is 0), and the Poisson deviance of "
-                "criterion='poisson' needs it. Use criterion='squared_error' for this target."
-            )
+        Poisson.check_targets(y, sample_weight)
         ylogy = np.where(y > 0, y * np.log(np.where(y > 0, y, 1.0)), 0.0)
         return np.vstack([sample_weight, sample_weight * y, sample_weight * ylogy])
+
+
+def check_targets_first(criterion, y):
+    """Refuse a Poisson target before X and y are validated together, as scikit-learn's
+    regressor does (its ``test_error`` fits one row of X with three targets and expects the
+    targets' error): ``Poisson.check_targets`` on ``y`` as given, unweighted (with weights of
+    0 and above, a sum that is not positive is not positive weighted either).
+
+    A ``y`` that is not an array of finite numbers is left to the validation, which says
+    what is wrong with it.
+    """
+    if criterion != "poisson":
+        return
+    try:
+        values = np.asarray(y, dtype=np.float64)
+    except (TypeError, ValueError):
+        return
+    if values.size and np.isfinite(values).all():
+        Poisson.check_targets(values)
 
 
 class AbsoluteError(RegressionCriterion):

@@ -55,7 +55,7 @@ from ._kernels_multi_output import (
     multi_proxy,
     multi_score,
 )
-from ._kernels_numbers import EPSILON, s_log_mean, safe_divide, xlog2x
+from ._kernels_numbers import poisson_child_positive, s_log_mean, safe_divide, xlog2x
 
 __all__ = [
     "ABSOLUTE_ERROR",
@@ -423,9 +423,11 @@ def _friedman_proxy(left, parent):
 @njit(**_INLINE)
 def _poisson_proxy(left, parent):
     """``S_L log(S_L / w_L) + S_R log(S_R / w_R)``; ``-inf`` where a child's sum is not
-    positive."""
+    positive (``_kernels_numbers.poisson_child_positive``)."""
     right_w, right_s = parent[0] - left[0], parent[1] - left[1]
-    if left[1] <= EPSILON or right_s <= EPSILON:
+    if not (
+        poisson_child_positive(left[1], parent[1]) and poisson_child_positive(right_s, parent[1])
+    ):
         return -np.inf
     return s_log_mean(left[1], left[0]) + s_log_mean(right_s, right_w)
 
@@ -555,9 +557,16 @@ _compiled_by_criterion(score_from_proxy, SCORES)
 
 @njit(**_INLINE)
 def weighted_improvement(node_weight, total_weight, g, crit):
-    """``Criterion.weighted_improvement``: ``w_t / w * G``, or ``G`` itself for Friedman's."""
+    """``Criterion.weighted_improvement``: ``w_t / w * G``, or ``G / w`` for Friedman's.
+
+    Friedman's ``G`` is ``w_t`` times the squared error's gain (``FriedmanMSE``), so ``G / w``
+    is the squared error's ``w_t / w * G``: scikit-learn 1.9 makes ``"friedman_mse"`` the
+    squared error, whose weighted impurity decrease ``min_impurity_decrease`` bounds (before
+    1.9 it compared Friedman's ``G`` itself, ``w`` times larger, and let splits below the bound
+    through: ``test_min_impurity_decrease``). Best-first growth orders nodes by it as before.
+    """
     if crit in (FRIEDMAN_MSE, MULTI_FRIEDMAN_MSE):
-        return g
+        return safe_divide(g, total_weight)
     return node_weight / total_weight * g
 
 

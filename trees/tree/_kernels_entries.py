@@ -34,6 +34,7 @@ from numba import njit
 from ._kernels_cache import compiled, record_compiled
 from ._kernels_forest import grow_trees
 from ._kernels_growth import evaluate_nodes, grow_compiled, split_node, splittable_nodes
+from ._kernels_plan import KernelPlan
 from ._kernels_sparse_growth import grow_sparse
 
 __all__ = [
@@ -73,6 +74,14 @@ class _Recorded:
         self._kernel, self._entry, self._together = kernel, entry, together
         self.ran = False
 
+    def __reduce__(self):
+        # Pickled (a process backend runs a forest's batches in other processes) by its kind,
+        # plan and place in its group: the other process makes the plan's kernels as this one
+        # did. Pickled by value, numba would copy the compiled functions below it, and the
+        # plan's ``only_when`` helpers come out as plain functions it cannot type.
+        kind, plan = self._entry
+        return (_entry_kernel, (kind, tuple(plan), self._together.index(self)))
+
     def __call__(self, *args):
         result = self._kernel(*args)
         if not self.ran:
@@ -80,6 +89,13 @@ class _Recorded:
             if all(other.ran for other in self._together):
                 record_compiled(self._entry)
         return result
+
+
+def _entry_kernel(kind, plan, index):
+    """The ``index``'th entry kernel of the ``kind`` kernels of ``plan`` (a tuple of its values),
+    made in this process (``_Recorded.__reduce__``)."""
+    made = _KINDS[kind](KernelPlan(*plan))
+    return made[index] if isinstance(made, GrowerKernels) else made
 
 
 def _prepared(kind, plan):
@@ -194,3 +210,12 @@ def sparse_growth_kernel(plan):
                            rules, rng)  # fmt: skip
 
     return _recorded("sparse", plan, grow)[0]
+
+
+# Each kind's maker (``_entry_kernel``).
+_KINDS = {
+    "grow": growth_kernel,
+    "grower": grower_kernels,
+    "forest": forest_kernel,
+    "sparse": sparse_growth_kernel,
+}

@@ -21,7 +21,7 @@ statistics are unchanged.
 import numpy as np
 from numba import njit
 
-from ._kernels_numbers import EPSILON, s_log_mean, safe_divide, xlog2x
+from ._kernels_numbers import poisson_child_positive, s_log_mean, safe_divide, xlog2x
 
 __all__ = [
     "MULTI_ENTROPY",
@@ -201,12 +201,15 @@ def _multi_poisson_impurity(stats):
 @njit(**_INLINE)
 def _multi_poisson_proxy(left, parent):
     """``sum_j S_Lj log(S_Lj / w_L) + S_Rj log(S_Rj / w_R)``; ``-inf`` where a child's sum of
-    any output is not positive (scikit-learn's ``Poisson`` refuses the split)."""
+    any output is not positive (scikit-learn's ``Poisson`` refuses the split;
+    ``_kernels_numbers.poisson_child_positive``)."""
     w_left, w_right = left[0], parent[0] - left[0]
     total = 0.0
     for i in range(1, left.shape[0], 2):
         right = parent[i] - left[i]
-        if left[i] <= EPSILON or right <= EPSILON:
+        if not (
+            poisson_child_positive(left[i], parent[i]) and poisson_child_positive(right, parent[i])
+        ):
             return -np.inf
         total += s_log_mean(left[i], w_left) + s_log_mean(right, w_right)
     return total

@@ -69,7 +69,7 @@ class Integer:
         return _is_int(value) and value >= self.minimum
 
     def describe(self):
-        return f"an int >= {self.minimum}"
+        return f"an int in the range [{self.minimum}, inf)"
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ class Fraction:
         return isinstance(value, numbers.Real) and not _is_int(value) and 0.0 < value <= 1.0
 
     def describe(self):
-        return "a float in (0, 1]"
+        return "a float in the range (0.0, 1.0]"
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,7 @@ class NonNegative:
         return isinstance(value, numbers.Real) and not isinstance(value, bool) and value >= 0
 
     def describe(self):
-        return "a float >= 0"
+        return "a float in the range [0.0, inf)"
 
 
 @dataclass(frozen=True)
@@ -109,7 +109,7 @@ class Between:
         )
 
     def describe(self):
-        return f"a float in [{self.low}, {self.high}]"
+        return f"a float in the range [{self.low}, {self.high}]"
 
 
 @dataclass(frozen=True)
@@ -177,7 +177,13 @@ PARAMETER_CONSTRAINTS = {
 
 
 def _check(name, value):
-    """Raise ValueError unless ``value`` meets one of the constraints of setting ``name``."""
+    """Raise ValueError unless ``value`` meets one of the constraints of setting ``name``.
+
+    A setting of several constraints or a number's is refused in scikit-learn's words (its
+    parameter validation's: "The 'min_samples_split' parameter must be an int in the range [2,
+    inf) or a float in the range (0.0, 1.0]. Got 1 instead."; its tests match them); one of a
+    set of names says them (``Options``).
+    """
     constraints = PARAMETER_CONSTRAINTS[name]
     if any(constraint.accepts(value) for constraint in constraints):
         return
@@ -187,7 +193,7 @@ def _check(name, value):
     allowed = described[0] if len(described) == 1 else ", ".join(described[:-1])
     if len(described) > 1:
         allowed += f" or {described[-1]}"
-    raise ValueError(f"{name} must be {allowed}, got {value!r}.")
+    raise ValueError(f"The {name!r} parameter must be {allowed}. Got {value!r} instead.")
 
 
 @dataclass(frozen=True)

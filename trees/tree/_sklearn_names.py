@@ -38,8 +38,14 @@ threshold a split can have (NaN is none): a reader that forgot the leaf mask wou
 for a split at -2 where NaN fails every comparison. The lab's readers tell a leaf or a
 membership node by its NaN (saved trees write it as ``null``, the drawings and the imported
 models' scans skip it), and the tools that read scikit-learn's trees tell a leaf by
-``children_left == TREE_LEAF``, as the lab does. Those tests (37 of ``test_tree.py``) stay
-failing, on that assertion alone (with the suite's ``TREE_UNDEFINED`` set to NaN they pass).
+``children_left == TREE_LEAF``, as the lab does (skl2onnx and treelite read no leaf's threshold;
+treelite reads ``feature != -2`` for isolation forests only). Nor can ``threshold`` answer -2 at
+the leaves while the lab's array keeps NaN: under one name, a copy with -2 would lose the writes
+through ``tree_.threshold[...]`` that scikit-learn's array (a view) takes and source 000's
+experiment makes (``bench/bench_protocol.py`` moves thresholds so). Those tests (37 of
+``test_tree.py``, and ``test_empty_leaf_infinite_threshold``'s 3, which find every threshold
+finite) stay failing on that assertion alone (with the suite's ``TREE_UNDEFINED`` set to NaN
+the 37 pass).
 """
 
 import numpy as np
