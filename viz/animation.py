@@ -233,7 +233,9 @@ def split_fall_figure(fall, height=480):
                           showarrow=False, xanchor="right", text="right: > t →", font={"size": 14})  # fmt: skip
     figure.update_xaxes(title={"text": fall.feature_name, "font": {"size": 14}},
                         tickfont={"size": 13})  # fmt: skip
-    figure.update_yaxes(visible=False, range=[bottom - 0.9 * unit, top + 0.9 * unit], fixedrange=True)
+    figure.update_yaxes(
+        visible=False, range=[bottom - 0.9 * unit, top + 0.9 * unit], fixedrange=True
+    )
     return with_frames(figure, frames, height)
 
 
