@@ -77,18 +77,24 @@ def test_the_rows_fall_to_the_children_that_hold_them(grown):
     assert fall.falls[-1][1:] == (tree.n_samples[tree.left[0]], tree.n_samples[tree.right[0]])
     # In the figure: after each falling frame, the dots in the bottom band on each side are
     # the frame's counts, and a dot that fell left lies at or below the threshold.
+    # A frame sends only the dots' heights: their x (the values) is the figure's own.
     figure = split_fall_figure(fall)
     first_fall = len(fall.sweep)
+    at_top = np.asarray(figure.data[0].y)  # the first frame's: every dot in the node's band
+    x = np.asarray(figure.data[0].x)
+    np.testing.assert_array_equal(x, fall.values)
     for j, (_, n_left, n_right) in enumerate(fall.falls):
         dots = _frame_trace(figure, first_fall + j, 0)
-        fallen = np.asarray(dots.y) < 1.0
+        assert dots.x is None
+        fallen = np.asarray(dots.y) < at_top.min()
         assert (fallen & fall.goes_left).sum() == n_left
         assert (fallen & ~fall.goes_left).sum() == n_right
         assert (
             f"{n_left:,} rows left, {n_right:,} right"
             in figure.frames[first_fall + j].layout.title.text
         )
-        assert (np.asarray(dots.x)[fallen & fall.goes_left] <= fall.chosen[0]).all()
+        assert (x[fallen & fall.goes_left] <= fall.chosen[0]).all()
+        assert (x[fallen & ~fall.goes_left] > fall.chosen[0]).all()
     buttons, steps = _controls(figure)
     assert buttons == ["▶ Play", "❚❚ Pause"] and len(steps) == len(figure.frames)
 

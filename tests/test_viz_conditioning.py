@@ -65,7 +65,7 @@ def _rule(op):
     return predict
 
 
-def test_the_surfaces_are_drawn_on_uniform_axes_and_differ_exactly_on_the_line():
+def test_the_surfaces_are_drawn_in_cells_and_differ_exactly_on_the_line():
     rng = np.random.default_rng(0)
     X = rng.integers(0, 8, (200, 2)).astype(float)  # 3 is an observed value of x0
     y = (X[:, 0] <= 3).astype(int)
@@ -75,14 +75,66 @@ def test_the_surfaces_are_drawn_on_uniform_axes_and_differ_exactly_on_the_line()
     )  # fmt: skip
     heatmaps = [t for t in figure.to_plotly_json()["data"] if t["type"] == "heatmap"]
     assert len(heatmaps) == 3  # <=, < and where they differ
-    for trace in heatmaps:
-        assert _uniform(_values(trace["x"])) and _uniform(_values(trace["y"]))
-    # The three columns evaluated at x0 = 3, on every row of the grid, and nowhere else.
-    assert n_differ == 3 * 120
-    difference = _values(heatmaps[2]["z"]).reshape(120, 120)
-    columns = np.flatnonzero(np.isfinite(difference).any(axis=0))
-    x = _values(heatmaps[2]["x"])
-    assert columns.size == 3 and np.all(np.abs(x[columns] - 3.0) <= 1.5 * (x[1] - x[0]))
+    # x0: the interval left of 3, the line on 3, the interval right of it; x1: no threshold.
+    x, y_edges = _values(heatmaps[0]["x"]), _values(heatmaps[0]["y"])
+    assert x.size == 4 and y_edges.size == 2
+    assert x[1] < 3.0 < x[2] and x[2] - x[1] == pytest.approx(0.025 * (x[-1] - x[0]))
+    np.testing.assert_array_equal(_values(heatmaps[0]["z"]), [1.0, 1.0, 0.0])  # P(left)
+    np.testing.assert_array_equal(_values(heatmaps[1]["z"]), [1.0, 0.0, 0.0])
+    assert n_differ == 1
+    assert np.flatnonzero(np.isfinite(_values(heatmaps[2]["z"]))).tolist() == [1]
+
+
+@pytest.fixture(scope="module")
+def lattice_tree():
+    from datasets import load
+    from trees import DecisionTreeClassifier
+
+    X, y = load("Lattice features").arrays()
+    return X, y, DecisionTreeClassifier(random_state=0).fit(X, y)
+
+
+def test_a_trees_map_is_exact_its_value_everywhere_in_a_cell_is_the_models(lattice_tree):
+    from viz.conditioning import cell_axis, held_values, thresholds_by_feature
+
+    X, y, tree = lattice_tree
+    thresholds = thresholds_by_feature([tree.tree_])
+    held = held_values(X, thresholds, (0, 1))
+    predictions = {op: (lambda rows, op=op: tree.predict_proba(rows, op)) for op in ("<=", "<")}
+    figure, _ = surfaces_figure(predictions, X, y, 0, 1, ["a", "b"], class_index=1,
+                                thresholds=thresholds, fixed=held)  # fmt: skip
+    heatmaps = [t for t in figure.to_plotly_json()["data"] if t["type"] == "heatmap"]
+    x_edges, y_edges = _values(heatmaps[0]["x"]), _values(heatmaps[0]["y"])
+    _, x_at = cell_axis(X[:, 0], thresholds[0])
+    _, y_at = cell_axis(X[:, 1], thresholds[1])
+    assert x_edges.size == x_at.size + 1 and y_edges.size == y_at.size + 1 < 60
+    lines = {v for axis in (0, 1) for v in np.unique(X[:, axis]) if v in thresholds[axis]}
+    rng = np.random.default_rng(1)
+    for panel, op in enumerate(("<=", "<")):
+        z = _values(heatmaps[panel]["z"]).reshape(y_at.size, x_at.size)
+        for i, j in np.ndindex(z.shape):
+            # a line's cell is its value; any point inside another cell predicts as its centre
+            row = np.array([x_at[j], y_at[i]])
+            inside = [
+                at if at in lines else rng.uniform(edges[k], edges[k + 1], 5)
+                for at, edges, k in ((x_at[j], x_edges, j), (y_at[i], y_edges, i))
+            ]
+            points = np.column_stack(np.broadcast_arrays(*inside))
+            rows = np.tile([held.get(f, 0.0) for f in range(X.shape[1])], (len(points), 1))
+            rows[:, :2] = points
+            expected = tree.predict_proba(rows, op)[:, 1]
+            assert np.all(expected.astype(np.float32) == z[i, j]), (op, row)
+
+
+def test_an_axis_with_more_cells_than_asked_is_sampled_on_the_uniform_grid():
+    from viz.conditioning import cell_axis
+
+    values = np.linspace(0.0, 1.0, 500)
+    thresholds = (values[1:] + values[:-1]) / 2  # 499 midpoints: 500 cells
+    drawn, evaluated = cell_axis(values, thresholds, n=120)
+    assert drawn.size == evaluated.size == 120 and _uniform(drawn)
+    drawn, evaluated = cell_axis(values, thresholds[::10], n=120)  # 50 thresholds: exact
+    assert drawn.size == evaluated.size + 1 == 52
 
 
 def test_crowded_lines_stay_near_their_values_and_are_never_pushed_along_the_axis():
@@ -134,7 +186,8 @@ def test_a_three_class_map_shows_the_predicted_class_as_hue_and_its_probability_
     y = np.digitize(X[:, 0], [3.5, 6.5])
     figure, n_differ = surfaces_figure(
         {op: _three_classes(op) for op in ("<=", "<")}, X, y, 0, 1, ["a", "b"],
-        class_names=["setosa", "versicolor", "virginica"], thresholds={0: np.array([3.0])}, n=60,
+        class_names=["setosa", "versicolor", "virginica"], thresholds={0: np.array([3.0, 6.0])},
+        n=60,
     )  # fmt: skip
     heatmaps = [t for t in figure.to_plotly_json()["data"] if t["type"] == "heatmap"]
     value, difference = heatmaps[0], heatmaps[-1]
@@ -148,8 +201,9 @@ def test_a_three_class_map_shows_the_predicted_class_as_hue_and_its_probability_
     assert list(value["colorbar"]["ticktext"]) == ["setosa", "versicolor", "virginica"]
     assert "predicted class" in value["colorbar"]["title"]["text"]
     assert "unsure" in value["colorbar"]["title"]["text"]
-    z = _values(value["z"]).reshape(60, 60)
-    x = _values(value["x"])
+    z = _values(value["z"]).reshape(1, -1)  # one cell high: x1 has no threshold
+    edges = _values(value["x"])
+    x = (edges[1:] + edges[:-1]) / 2  # the cells' centres
     sure_0, unsure_1, fairly_2 = z[0, x < 2].max(), z[0, (x > 4) & (x < 6)][0], z[0, x > 7][0]
     assert _hex(_colour_at(scale, sure_0)) == _hex(scale[0][1]) and sure_0 > 0.33 - 0.01
     assert 1 / 3 <= unsure_1 < 1 / 3 + 0.25 / 3  # P = 0.5 of 3 classes: near the pale end

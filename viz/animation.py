@@ -17,8 +17,8 @@ Every figure names its type sizes, so presenter mode's scaling
 (``ui.presenter.scale_figure``) reaches the buttons and the slider too.
 
 A frame carries only what moves (its marks' positions), which keeps a figure of 25 frames quick
-to build; the pages keep each figure as a cache resource, and ``tests/test_animations.py``
-checks every frame's rows per side against the model.
+to build and small to send; the pages keep each figure as a cache resource, and
+``tests/test_animations.py`` checks every frame's rows per side against the model.
 """
 
 from dataclasses import dataclass
@@ -157,54 +157,85 @@ class SplitFall:
     falls: tuple
 
 
-def _fall_frame(x, top, bottom, threshold, ys, title, name):
-    """One frame: the dots' positions and the threshold's line (their colours stay the first
-    frame's: a frame carries only what moves, which keeps the figure quick to build)."""
-    dots = {"type": "scatter", "x": x, "y": ys}
-    line = {"type": "scatter", "x": [threshold, threshold], "y": [bottom - 0.6, top + 0.6]}
+# The split's picture in whole units, so that a frame's dot heights travel as one byte each
+# (``_band_heights``): the node's band at 210, the children's at 30 (with a jitter of
+# 0.28 x 90 units either way, every height lies within 0-255), and ``_FALL_UNIT`` units for
+# what ``threshold_jump_figure`` draws in 1 (a dot's jitter, the labels' gap). At the
+# figure's ~250 px of plot a unit is under a pixel: the eye cannot tell them from floats.
+_FALL_TOP, _FALL_BOTTOM, _FALL_UNIT = 210, 30, 90
+
+
+def _band_heights(bands, jitter):
+    """Dots' heights, ``bands + jitter`` as unsigned bytes (0-255 holds both bands, whose
+    heights are whole units: ``_FALL_TOP``, ``_FALL_BOTTOM``).
+
+    A frame re-sends every dot's height (the slider can jump to any frame from any other,
+    so a frame cannot leave out the dots that did not move since the one before); as bytes
+    that is 400 bytes for 400 dots where float64 took 3,200.
+    """
+    heights = np.rint(bands + jitter)
+    assert heights.min() >= 0 and heights.max() <= 255, "a band's dots must fit in a byte"
+    return heights.astype(np.uint8)
+
+
+def _fall_frame(threshold, ys, title, name):
+    """One frame: the dots' heights and the threshold line's position.
+
+    A frame carries only what moves: the dots' x (the feature's values), their colours and
+    the line's height stay the figure's own (plotly merges a frame's entries into its traces).
+    """
+    dots = {"type": "scatter", "y": ys}
+    line = {"type": "scatter", "x": [threshold, threshold]}
     return name, [dots, line], title
 
 
 def split_fall_figure(fall, height=480):
     """The node's rows at the top while a threshold sweeps the candidates, then falling to
-    the left (bottom, ``x <= t``) or right (bottom, ``x > t``) as the tree sends them."""
+    the left (bottom, ``x <= t``) or right (bottom, ``x > t``) as the tree sends them.
+
+    Heights are in whole units (:func:`_band_heights`); the y axis is hidden.
+    """
     rng = np.random.default_rng(0)
-    x, top, bottom = fall.values, 2.0, 0.0
-    jitter = _bands(rng, len(x))
-    at_top = top + jitter
+    top, bottom = _FALL_TOP, _FALL_BOTTOM
+    unit = _FALL_UNIT
+    jitter = np.rint(_bands(rng, len(fall.values)) * unit)
+    at_top = _band_heights(top, jitter)
     frames = []
     best = -np.inf
     for k, (threshold, n_left, n_right, score) in enumerate(fall.sweep):
         best = max(best, score)
         title = (f"Trying {fall.feature_name} ≤ {threshold:.4g}: {n_left:,} rows left, "
                  f"{n_right:,} right<br>score {score:.4f} (best so far {best:.4f})")  # fmt: skip
-        frames.append(_fall_frame(x, top, bottom, threshold, at_top, title, str(k + 1)))
+        frames.append(_fall_frame(threshold, at_top, title, str(k + 1)))
     threshold, score = fall.chosen
     for cut, n_left, n_right in fall.falls:
-        ys = np.where(fall.fall_rank < cut, bottom + jitter, at_top)
+        ys = _band_heights(np.where(fall.fall_rank < cut, bottom, top), jitter)
         title = (f"Chosen: {fall.feature_name} ≤ {threshold:.4g} (score {score:.4f}). Fallen: "
                  f"{n_left:,} rows left, {n_right:,} right, of {fall.n_rows:,}")  # fmt: skip
-        frames.append(_fall_frame(x, top, bottom, threshold, ys, title, str(len(frames) + 1)))
+        frames.append(_fall_frame(threshold, ys, title, str(len(frames) + 1)))
     first = frames[0][1]
     figure = go.Figure(
         data=[
-            go.Scatter(x=first[0]["x"], y=first[0]["y"], mode="markers",
+            go.Scatter(x=fall.values, y=first[0]["y"], mode="markers",
+                       hovertemplate=f"{fall.feature_name} = %{{x:.4g}}<extra></extra>",
                        marker={"color": _marker_colors(fall.classes), "size": 7,
                                "line": {"width": 0.5, "color": "white"}}),
-            go.Scatter(x=first[1]["x"], y=first[1]["y"], mode="lines",
-                       line={"color": "#d62728", "width": 2.5, "dash": "dash"}),
+            go.Scatter(x=first[1]["x"], y=[bottom - 0.6 * unit, top + 0.6 * unit], mode="lines",
+                       hoverinfo="skip", line={"color": "#d62728", "width": 2.5, "dash": "dash"}),
         ]
     )  # fmt: skip
-    figure.add_annotation(x=0, xref="paper", y=top + 0.45, yanchor="bottom", showarrow=False,
-                          xanchor="left", text=f"node {fall.node}: {fall.n_rows:,} rows",
-                          font={"size": 14})  # fmt: skip
-    figure.add_annotation(x=0, xref="paper", y=bottom - 0.45, yanchor="top", showarrow=False,
-                          xanchor="left", text="← left: ≤ t", font={"size": 14})  # fmt: skip
-    figure.add_annotation(x=1, xref="paper", y=bottom - 0.45, yanchor="top", showarrow=False,
-                          xanchor="right", text="right: > t →", font={"size": 14})  # fmt: skip
+    figure.add_annotation(x=0, xref="paper", y=top + 0.45 * unit, yanchor="bottom",
+                          showarrow=False, xanchor="left",
+                          text=f"node {fall.node}: {fall.n_rows:,} rows", font={"size": 14})  # fmt: skip
+    figure.add_annotation(x=0, xref="paper", y=bottom - 0.45 * unit, yanchor="top",
+                          showarrow=False, xanchor="left", text="← left: ≤ t", font={"size": 14})  # fmt: skip
+    figure.add_annotation(x=1, xref="paper", y=bottom - 0.45 * unit, yanchor="top",
+                          showarrow=False, xanchor="right", text="right: > t →", font={"size": 14})  # fmt: skip
     figure.update_xaxes(title={"text": fall.feature_name, "font": {"size": 14}},
                         tickfont={"size": 13})  # fmt: skip
-    figure.update_yaxes(visible=False, range=[bottom - 0.9, top + 0.9], fixedrange=True)
+    figure.update_yaxes(
+        visible=False, range=[bottom - 0.9 * unit, top + 0.9 * unit], fixedrange=True
+    )
     return with_frames(figure, frames, height)
 
 

@@ -23,11 +23,12 @@ import plotly.graph_objects as go
 
 from .colors import blend_with_white, class_color
 from .layout import LAYOUT, LEGEND_AT_BOTTOM, axis_key, panel_grid
-from .partition import grid_axis, grid_rows, rows_on_axes
+from .partition import grid_axis, grid_rows, rows_on_axes, view_range
 
 __all__ = [
     "PANEL_TITLES",
     "class_map_scale",
+    "cell_axis",
     "class_map_values",
     "lattice_axis",
     "held_values",
@@ -122,6 +123,63 @@ def lattice_axis(values, thresholds, n=120, pad=0.05, widen=0.02):
         owner[chosen] = k
         evaluated[chosen] = value
     return drawn, evaluated
+
+
+def cell_axis(values, thresholds, n=120, pad=0.05, widen=0.025):
+    """One axis of an exact map: cell edges at the model's thresholds, one value per cell.
+
+    A tree's (or a forest's) prediction is constant between two consecutive thresholds of
+    a feature, under ``x <= t`` and ``x < t`` alike: one cell per such interval, evaluated
+    at its centre, draws it exactly. The tests differ only on a threshold itself, so each
+    observed value on a threshold (a "line", as in :func:`lattice_axis`) gets a cell of
+    its own evaluated at that value, ``widen`` of the view wide (a line has no width:
+    drawn this wide it is seen), narrowed to 0.4 of the gap to its neighbours where they
+    crowd; the intervals beside it are drawn that much narrower, and still evaluated
+    strictly between their thresholds. A threshold within 1e-6 (relative) of a line is
+    that line (scikit-learn's thresholds are float32).
+
+    When the thresholds make more than ``n`` cells (a forest of many trees on a continuous
+    feature), the map is sampled instead: :func:`lattice_axis`'s uniform grid of ``n``
+    points, with the lines in place of their nearest points (the hover then names the
+    grid's size). Either way an axis has at most ``n`` cells, so the map never weighs more
+    than the sampled grid it replaces; exact, a tree's map on the lattice data is 169 cells
+    (23 KB) instead of 120 x 120 points (306 KB). plotly.js draws uneven cells brick by brick
+    (:func:`lattice_axis`): a few hundred bricks, where the sampled grid's 14,400 were one
+    image.
+
+    Returns
+    -------
+    drawn : ndarray
+        The cells' edges (one more than ``evaluated``: plotly's heatmap reads them as
+        edges), or the uniform grid when sampled (as many as ``evaluated``).
+    evaluated : ndarray
+        Where each cell is evaluated.
+    """
+    low, high = view_range(values, pad)
+    lines = _threshold_values(values, thresholds)
+    cuts = np.unique(np.asarray(thresholds, dtype=float))
+    cuts = cuts[(cuts > low) & (cuts < high)]
+    near_line = np.zeros(cuts.size, dtype=bool)
+    for value in lines:
+        near_line |= np.abs(cuts - value) <= 1e-6 * max(1.0, abs(value))
+    marks = sorted(
+        [(float(c), False) for c in cuts[~near_line]] + [(float(v), True) for v in lines]
+    )
+    if len(marks) + len(lines) + 1 > n:
+        return lattice_axis(values, thresholds, n, pad)
+    places = [low] + [value for value, _ in marks] + [high]
+    edges, evaluated = [low], []
+    for k, (value, is_line) in enumerate(marks, start=1):
+        half = (min(widen * (high - low) / 2, 0.4 * (value - places[k - 1]),
+                    0.4 * (places[k + 1] - value)) if is_line else 0.0)  # fmt: skip
+        evaluated.append((edges[-1] + value - half) / 2)
+        edges.append(value - half)
+        if is_line:
+            evaluated.append(value)
+            edges.append(value + half)
+    evaluated.append((edges[-1] + high) / 2)
+    edges.append(high)
+    return np.asarray(edges), np.asarray(evaluated)
 
 
 def _threshold_values(values, thresholds):
@@ -299,23 +357,26 @@ def _class_names_of(y, class_names):
 
 
 def _grid(X, fx, fy, fixed, n, thresholds):
-    """Grid axes as drawn, and the rows evaluated: uniform with lattice lines in place of their
-    nearest points (``thresholds``, :func:`lattice_axis`) or every observed value."""
+    """Grid axes as drawn (points, or cells' edges), the rows evaluated and their grid's
+    shape ``(ny, nx)``: the model's cells (``thresholds``, :func:`cell_axis`) or a uniform
+    grid with every observed value."""
     if thresholds is None:
-        return surface_grid(X, fx, fy, fixed, n)
-    xs, x_values = lattice_axis(X[:, fx], thresholds.get(fx, ()), n)
-    ys, y_values = lattice_axis(X[:, fy], thresholds.get(fy, ()), n)
-    return xs, ys, rows_on_axes(X, fx, fy, x_values, y_values, fixed)
+        xs, ys, rows = surface_grid(X, fx, fy, fixed, n)
+        return xs, ys, rows, (len(ys), len(xs))
+    xs, x_values = cell_axis(X[:, fx], thresholds.get(fx, ()), n)
+    ys, y_values = cell_axis(X[:, fy], thresholds.get(fy, ()), n)
+    rows = rows_on_axes(X, fx, fy, x_values, y_values, fixed)
+    return xs, ys, rows, (len(y_values), len(x_values))
 
 
 def _surfaces(predictions, X, fx, fy, fixed, n, thresholds, class_index):
     """Grid axes and each prediction's plotted quantity on the grid, ``{name: (ny, nx)}``
     (``(ny, nx, K)``: every class's probability, more than two classes)."""
-    xs, ys, rows = _grid(X, fx, fy, fixed, n, thresholds)
+    xs, ys, rows, shape = _grid(X, fx, fy, fixed, n, thresholds)
     surfaces = {}
     for name, predict in predictions.items():
         values = _plotted(predict(rows), class_index)
-        surfaces[name] = values.reshape(len(ys), len(xs), *values.shape[1:])
+        surfaces[name] = values.reshape(*shape, *values.shape[1:])
     return xs, ys, surfaces
 
 
@@ -378,9 +439,9 @@ def surfaces_figure(
     class_names : list of str, optional
         The classes (default: the distinct values of ``y``).
     thresholds : dict {feature: thresholds}, optional
-        The model's thresholds (:func:`thresholds_by_feature`): the grid is
-        uniform plus the observed values on them (:func:`lattice_axis`).
-        Without it, every observed value is added.
+        The model's thresholds (:func:`thresholds_by_feature`): the map is drawn in
+        its exact cells (:func:`cell_axis`). Without it, a uniform grid with every
+        observed value added.
     differences : list of pairs, optional
         Several difference panels (overrides ``difference_of``).
     columns, height_per_row : int, optional
@@ -394,7 +455,7 @@ def surfaces_figure(
     -------
     figure : plotly Figure
     n_differ : int
-        Grid points where the first pair of panels differs.
+        Cells (or grid points) where the first pair of panels differs.
     """
     X = np.asarray(X, dtype=float)
     pairs = list(differences) if differences is not None else [p for p in [difference_of] if p]
@@ -460,6 +521,15 @@ def _difference_title(pair):
     return f"where {symbol.get(pair[0], pair[0])} and {symbol.get(pair[1], pair[1])} differ"
 
 
+def _hover_place(xs, ys, shape):
+    """A cell's place as its hover says it: the point, and on a sampled axis (as many drawn
+    points as values, not one edge more: :func:`cell_axis`) the grid's size, since the map
+    is then a sample of the model rather than its cells."""
+    sampled = len(xs) == shape[1] or len(ys) == shape[0]
+    note = f"<br>(sampled on a {shape[1]} × {shape[0]} grid)" if sampled else ""
+    return "%{x:.4g}, %{y:.4g}" + note
+
+
 def _surface_panels(xs, ys, surfaces, cells, scale, bar):
     """One heatmap per surface, on one colour scale (its bar drawn once, at ``bar``)."""
     hover = scale["colorbar"]["title"]["text"]
@@ -467,14 +537,15 @@ def _surface_panels(xs, ys, surfaces, cells, scale, bar):
     traces = []
     for index, surface in enumerate(surfaces.values()):
         # float32 halves what travels to the browser; the values are drawn as colours.
-        cells_of = {"hovertemplate": "%{x:.4g}, %{y:.4g}<br>" + hover + " %{z:.3f}<extra></extra>"}
+        where = _hover_place(xs, ys, surface.shape)
+        cells_of = {"hovertemplate": where + "<br>" + hover + " %{z:.3f}<extra></extra>"}
         z = surface
         if class_names is not None:
             z, winner, top = class_map_values(surface)
             cells_of = {
                 "text": np.asarray(class_names, dtype=object)[winner],
                 "customdata": top.astype(np.float32),
-                "hovertemplate": "%{x:.4g}, %{y:.4g}<br>predicted %{text}, P = %{customdata:.3f}"
+                "hovertemplate": where + "<br>predicted %{text}, P = %{customdata:.3f}"
                 "<extra></extra>",
             }
         traces.append(go.Heatmap(
@@ -537,7 +608,7 @@ def _difference_panel(xs, ys, first, second, cell, show_scale, bar):
         x=xs, y=ys, z=shown.astype(np.float32), zmin=0.0, zmax=top, colorscale=DIFFERENCE_SCALE,
         showscale=show_scale,
         colorbar=_placed({"title": {"text": "difference"}, "thickness": 14}, bar or {}),
-        hovertemplate="%{x:.4g}, %{y:.4g}<br>differs by %{z:.3g}<extra></extra>",
+        hovertemplate=_hover_place(xs, ys, difference.shape) + "<br>differs by %{z:.3g}<extra></extra>",
         xaxis=cell[0], yaxis=cell[1],
     )  # fmt: skip
     return trace, int(differs.sum())
