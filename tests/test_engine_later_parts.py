@@ -7,6 +7,8 @@ The worker is held busy here (a request it is running that never ends), so what 
 queued: these tests look at the queue's order and at the page, not at a compilation.
 """
 
+import json
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -40,6 +42,30 @@ def test_the_worker_takes_the_parts_a_page_shows_later_right_after_its_own(busy_
     preparation.request_parts(["regression", "pruning"])  # the background, queued before
     engine.start_preparing(["tree", "walks"], ["draws", "forest"])
     assert _queued(preparation) == ["tree", "walks", "draws", "forest", "regression", "pruning"]
+
+
+class _RecordingWorker:
+    """A worker that is idle until asked: it records what it was sent, and never answers."""
+
+    def __init__(self):
+        self.sent = []
+        self.stdin = self
+
+    def write(self, line):
+        self.sent.append(json.loads(line)["part"])
+
+    def flush(self):
+        return None
+
+
+def test_an_idle_worker_starts_on_the_page_s_own_parts_first(busy_worker):
+    """An idle worker takes the first request at once: it must be the page's tree, not its
+    forest, whose compiling on a cache without the tree's kernels passed the memory budget."""
+    preparation, _ = busy_worker
+    preparation._running, preparation._worker = None, _RecordingWorker()
+    engine.start_preparing(["tree", "walks"], ["draws", "forest"])
+    assert preparation._worker.sent == ["tree"]
+    assert _queued(preparation) == ["walks", "draws", "forest"]
 
 
 def test_the_forest_pages_wait_for_their_tree_only():

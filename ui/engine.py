@@ -146,10 +146,12 @@ def start_preparing(names, later=()):
     later (before any other); :func:`prepare` then waits for ``names``."""
     if not uses_workers():
         return
-    for parts in (later, names):  # each batch goes first: the page's own before ``later``
-        missing = [name for name in parts if not part_compiled(name)]
-        if missing:
-            preparation().request_parts(missing, urgent=True)
+    # One request of both, in order: an idle worker takes the first part asked for at once, so
+    # asking for ``later`` first sent the forest to a worker on a cache without the tree's
+    # kernels, whose compiling then peaked at 505 MB instead of about 390.
+    missing = [name for name in (*names, *later) if not part_compiled(name)]
+    if missing:
+        preparation().request_parts(missing, urgent=True)
 
 
 def prepare(names):
