@@ -63,3 +63,18 @@ def test_a_part_run_alone_replaces_its_own_items_in_place():
     texts = [text for _, _, text in report.items]
     assert texts == ["before", "top again", "between", "tab again", "tab more", "after"]
     assert report.parts == {"top": (1, 2), "tabs": (3, 5)}
+
+
+def test_the_summary_handed_out_is_the_report_as_the_run_left_it():
+    # The file is built on another thread while a part may run alone again and empty its
+    # span of the same report before refilling it: what the button hands out is a copy.
+    report = Report(page="Staircase")
+    with report.part("top"):
+        report.items.append(("note", "", "the staircase"))
+    report.settings["maximum depth"] = 4
+    handed_out = report.frozen()
+    with report.part("top", again=True):
+        assert report.items == []  # mid-run: the part's span is empty
+        report.settings["maximum depth"] = 5
+        assert "the staircase" in to_html(handed_out)
+    assert "<td>4</td>" in to_html(handed_out)

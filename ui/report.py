@@ -45,6 +45,10 @@ class Report:
     def is_empty(self):
         return not self.items and not self.settings and not self.snippet
 
+    def frozen(self):
+        """A copy of what the report holds now, which the page's later runs do not change."""
+        return Report(self.page, self.dataset, list(self.items), dict(self.settings), self.snippet)
+
     @contextmanager
     def part(self, name, again=False):
         """Collect what a part of the page (``ui.fragments``) adds, as its span of the items.
@@ -168,8 +172,14 @@ def to_html(report):
 
 
 def download_button(container):
-    """Offer this run's report as an HTML file (built only when the button is pressed)."""
-    report = current()
+    """Offer this run's report as an HTML file (built only when the button is pressed).
+
+    The file is built from the report as this run left it (:meth:`Report.frozen`), on a thread
+    of Streamlit's own, and the press reruns nothing (``on_click="ignore"``): a rerun would run
+    beside the building, and a part's own run (``ui.fragments``) empties its span of the one
+    report it refills, so the file could miss the part's figures.
+    """
+    report = current().frozen()
     if report.is_empty():
         return
     name = "".join(c if c.isalnum() else "-" for c in report.page.lower()).strip("-") or "page"
@@ -179,5 +189,6 @@ def download_button(container):
         file_name=f"tree-bias-lab-{name}.html",
         mime="text/html",
         key=state.REPORT_BUTTON,
+        on_click="ignore",
         help="The figures, numbers and settings on screen, and Python code that reproduces them, in one file.",
     )
