@@ -11,7 +11,7 @@ bar) and the run's marker stay true.
 import pytest
 
 from bench.page_trace import Probe
-from tests.browser.conftest import wait_for_run
+from tests.browser.conftest import finished_runs, wait_for_run
 
 pytestmark = pytest.mark.browser
 
@@ -73,6 +73,7 @@ def test_the_staircase_slider_reruns_its_part_and_keeps_the_view_true(app_url, b
     summary = path.read_text()
     assert "<th>maximum depth</th><td>4</td>" in summary
     assert summary.count("The staircase along an oblique boundary") == 1  # replaced, not added
+    assert finished_runs(page) == run  # a download reruns nothing (``ui.report``)
     assert not errors
     page.close()
 
