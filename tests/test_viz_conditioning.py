@@ -6,6 +6,7 @@ plotly.js draws as one scaled image (any other grid brick by brick).
 """
 
 import base64
+import json
 
 import numpy as np
 import pytest
@@ -297,3 +298,24 @@ def test_one_row_of_panels_keeps_one_value_bar_at_the_right():
         if t["type"] == "heatmap" and t.get("showscale") is not False
     ]
     assert len(bars) == 1 and bars[0].get("orientation", "v") == "v" and bars[0]["x"] > 1
+
+
+def test_the_rows_dots_travel_as_float32_on_every_panel():
+    """Each surface panel repeats the training rows as dots: their places are sent as float32
+    (half of float64's bytes), the same values to a pixel."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(2000, 2)) * 1000
+    y = (X[:, 0] <= 3).astype(int)
+    predictions = {op: _rule(op) for op in ("<=", "<")}
+    figure, _ = surfaces_figure(
+        predictions, X, y, 0, 1, ["a", "b"], class_index=1, thresholds={0: np.array([3.0])}, n=40
+    )
+    dots = [t for t in figure.data if str(t.name).startswith("training")]
+    assert len(dots) == 4  # two classes on each of the two surface panels
+    for trace in dots:
+        assert np.asarray(trace.x).dtype == np.float32 and np.asarray(trace.y).dtype == np.float32
+        assert trace.hoverinfo == "skip"  # no hover shows the float32 digits
+    drawn = np.concatenate([np.asarray(t.x, dtype=float) for t in dots[:2]])
+    np.testing.assert_allclose(np.sort(drawn), np.sort(X[:, 0]), rtol=1e-7)
+    sent = [t for t in json.loads(figure.to_json())["data"] if t.get("name", "").startswith("tr")]
+    assert {(t["x"]["dtype"], t["y"]["dtype"]) for t in sent} == {("f4", "f4")}  # 4 bytes a place
