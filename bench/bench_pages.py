@@ -427,7 +427,8 @@ def main(argv=None):
             "run+transfer = to the message with the run's end marker; drawing = to the first "
             "frame showing it; settled = the input to the end of the drawing's last long task; "
             "busy = the browser's main thread meanwhile, of which JS and layout (with style); "
-            "the run's messages: KB, elements sent whole and as references to unchanged ones."
+            "the run's messages: KB, elements sent whole and as references to unchanged ones, and the"
+            " elements and blocks sent (either way) into the page's main area and its sidebar."
         )
         print_rows(SPLIT_COLUMNS, splits)
 

@@ -116,6 +116,7 @@ SPLIT_COLUMNS = [
     "KB in",
     "sent whole",
     "as refs",
+    "main/sidebar",
     "largest",
 ]
 
@@ -148,6 +149,7 @@ def split_row(page, action, split):
         f"{split.kilobytes:.0f}",
         str(sum(split.elements.values())),
         str(split.references),
+        f"{split.by_root['main']}/{split.by_root['sidebar']}",
         largest or "-",
     ]
 

@@ -358,3 +358,47 @@ def test_the_neighbours_stay_within_the_widgets_range():
 
     low, high = VALUES
     assert neighbour_settings(low, high, 500) == [(low + 1, high, 500), (low, high - 1, 500)]
+
+
+def test_a_finished_study_of_your_data_is_run_once_for_every_session(monkeypatch):
+    """The root-choice and noise-root studies are seeded: once a session has finished one, the
+    next session that opens "On your data" on the same rows and settings shows it without
+    running it again (``cache.shared_study``); a study cut short by a Stop is never shared."""
+    from app_pages.split_bias import cache, root_choice, tabs
+
+    cache._finished_study.clear()
+    runs = {"root": 0, "noise": 0}
+
+    def counted(name, real):
+        def run(*args, **kwargs):
+            runs[name] += 1
+            return real(*args, **kwargs)
+
+        return run
+
+    monkeypatch.setattr(root_choice, "root_choices", counted("root", root_choice.root_choices))
+    monkeypatch.setattr(tabs, "noise_roots", counted("noise", tabs.noise_roots))
+    first = _open("On your data")
+    assert runs == {"root": 1, "noise": 1}
+    second = _open("On your data")
+    assert not second.exception, [e.value for e in second.exception]
+    assert runs == {"root": 1, "noise": 1}  # read, not run again
+    for at in (first, second):  # the same words in both sessions
+        assert any("too alike for this study" in m.value for m in at.markdown)
+    assert [m.value for m in first.markdown] == [m.value for m in second.markdown]
+    by_key(second.number_input, "root_refits").set_value(10).run()
+    assert runs["root"] == 2  # other settings: run, then shared in turn
+
+    real_study = root_choice.root_choices
+
+    def stopped(*args, **kwargs):  # as a Stop leaves it: the refits done, marked cut short
+        runs["stopped"] = runs.get("stopped", 0) + 1
+        return {**real_study(*args, **kwargs), "cancelled": True}
+
+    monkeypatch.setattr(root_choice, "root_choices", stopped)
+    cache._finished_study.clear()
+    for _ in range(2):
+        at = _open("On your data")
+        assert not at.exception, [e.value for e in at.exception]
+    assert runs["stopped"] == 2  # a cut-short study stays the session's own
+    cache._finished_study.clear()

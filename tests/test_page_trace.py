@@ -61,8 +61,9 @@ def test_a_split_row_names_the_largest_elements_first():
             {"markdown": 8_000, "plotly_chart": 230_000, "html": 900}
         ),
         references=4,
+        by_root=collections.Counter({"main": 21, "sidebar": 8}),
     )
     row = split_row("grow", "button Step", split)
     assert len(row) == len(SPLIT_COLUMNS)
     assert row[:3] == ["grow", "button Step", "1.20"]
-    assert row[-3:] == ["25", "4", "plotly_chart 2x230KB, markdown 20x8KB, html 3x1KB"]
+    assert row[-4:] == ["25", "4", "21/8", "plotly_chart 2x230KB, markdown 20x8KB, html 3x1KB"]

@@ -6,6 +6,7 @@ plotly.js draws as one scaled image (any other grid brick by brick).
 """
 
 import base64
+import json
 
 import numpy as np
 import pytest
@@ -82,7 +83,10 @@ def test_the_surfaces_are_drawn_in_cells_and_differ_exactly_on_the_line():
     np.testing.assert_array_equal(_values(heatmaps[0]["z"]), [1.0, 1.0, 0.0])  # P(left)
     np.testing.assert_array_equal(_values(heatmaps[1]["z"]), [1.0, 0.0, 0.0])
     assert n_differ == 1
-    assert np.flatnonzero(np.isfinite(_values(heatmaps[2]["z"]))).tolist() == [1]
+    # The difference panel sends the block of cells that differ, the line's cell, alone.
+    np.testing.assert_array_equal(_values(heatmaps[2]["z"]), [1.0])
+    np.testing.assert_array_equal(_values(heatmaps[2]["x"]), x[1:3])
+    np.testing.assert_array_equal(_values(heatmaps[2]["y"]), y_edges)
 
 
 @pytest.fixture(scope="module")
@@ -297,3 +301,49 @@ def test_one_row_of_panels_keeps_one_value_bar_at_the_right():
         if t["type"] == "heatmap" and t.get("showscale") is not False
     ]
     assert len(bars) == 1 and bars[0].get("orientation", "v") == "v" and bars[0]["x"] > 1
+
+
+def test_the_rows_dots_travel_as_float32_on_every_panel():
+    """Each surface panel repeats the training rows as dots: their places are sent as float32
+    (half of float64's bytes), the same values to a pixel."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(2000, 2)) * 1000
+    y = (X[:, 0] <= 3).astype(int)
+    predictions = {op: _rule(op) for op in ("<=", "<")}
+    figure, _ = surfaces_figure(
+        predictions, X, y, 0, 1, ["a", "b"], class_index=1, thresholds={0: np.array([3.0])}, n=40
+    )
+    dots = [t for t in figure.data if str(t.name).startswith("training")]
+    assert len(dots) == 4  # two classes on each of the two surface panels
+    for trace in dots:
+        assert np.asarray(trace.x).dtype == np.float32 and np.asarray(trace.y).dtype == np.float32
+        assert trace.hoverinfo == "skip"  # no hover shows the float32 digits
+    drawn = np.concatenate([np.asarray(t.x, dtype=float) for t in dots[:2]])
+    np.testing.assert_allclose(np.sort(drawn), np.sort(X[:, 0]), rtol=1e-7)
+    sent = [t for t in json.loads(figure.to_json())["data"] if t.get("name", "").startswith("tr")]
+    assert {(t["x"]["dtype"], t["y"]["dtype"]) for t in sent} == {("f4", "f4")}  # 4 bytes a place
+
+
+def test_a_difference_panel_sends_only_the_block_of_cells_that_differ():
+    """Blank cells around the differences are not sent; each kept cell is where it was on
+    the whole grid, exact cells (edges) or a sampled grid (centres made edges); a panel
+    whose tests agree everywhere is a single blank cell."""
+    from viz.conditioning import _cropped_axis, _difference_panel
+
+    centres, edges = np.linspace(0.0, 9.0, 10), np.array([0.0, 1.0, 2.5, 4.0, 7.0])
+    first = np.zeros((4, 10))
+    second = first.copy()
+    second[1:3, 6] = 0.5
+    second[2, 8] = 0.25
+    cell = ("x", "y")
+    trace, n_differ = _difference_panel(centres, edges, first, second, cell, False, None)
+    assert n_differ == 3
+    np.testing.assert_array_equal(trace.x, [5.5, 6.5, 7.5, 8.5])  # centres 6-8, as edges
+    np.testing.assert_array_equal(trace.y, [1.0, 2.5, 4.0])  # rows 1-2 of the exact axis
+    z = np.asarray(trace.z, dtype=float)
+    np.testing.assert_array_equal(np.isfinite(z), [[1, 0, 0], [1, 0, 1]])
+    assert (z[0, 0], z[1, 2]) == (0.5, 0.25)
+    assert "sampled on a 10 × 4 grid" in trace.hovertemplate  # the whole grid's note
+    blank, none = _difference_panel(centres, edges, first, first, cell, False, None)
+    assert none == 0 and np.asarray(blank.z).shape == (1, 1) and np.isnan(blank.z).all()
+    np.testing.assert_array_equal(_cropped_axis(centres, 10, slice(0, 1)), [-0.5, 0.5])

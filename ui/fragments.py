@@ -26,11 +26,12 @@ A part is never drawn inside another part: both would write into the one slot, a
 outer part's own run Streamlit clears what the inner part wrote there, the marker with it.
 """
 
+import contextlib
 import functools
 
 import streamlit as st
 
-from . import presenter, report, run_marks, share, state
+from . import errors, presenter, report, run_marks, share, state
 
 __all__ = ["draw_view_end", "fragment", "make_view_end", "start_full_run"]
 
@@ -83,7 +84,13 @@ def fragment(function):
         started = run_marks.start_run()
         if alone:
             share.keep_shown_keys()
-        with report.part(function.__qualname__, again=alone):
+        # In the page's run the frame's boundary holds the part; in its own run nothing does,
+        # so the part holds one itself: a part that ends early (``errors.end_page``, after an
+        # ``errors.attempt`` message: a setting the data cannot take) or meets a bug says so in
+        # its place and still draws the view's end, its marker with it.
+        boundary = errors.page_boundary() if alone else contextlib.nullcontext()
+        result = None
+        with report.part(function.__qualname__, again=alone), boundary:
             result = function(*args, **kwargs)
         slot = st.session_state.get(state.VIEW_END)
         if slot is None:  # a page run without the frame (a test of the part alone)

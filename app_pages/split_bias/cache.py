@@ -27,7 +27,7 @@ LARGE_TRIALS = 5_000
 
 __all__ = ["LARGE_NOISE_WORK", "LARGE_TRIALS", "N_GRID", "P1_GRID", "VALUES", "bias_grid", "grid_when_ready",
            "neighbour_settings", "noise_is_large", "noise_roots", "null_gains", "prefetch_neighbours",
-           "root_choices"]  # fmt: skip
+           "root_choices", "shared_study"]  # fmt: skip
 
 VALUES = (2, 50)  # the values of X1 and X2 the page's widgets take
 # The page's grid: dataset sizes N and priors p1 of the first class.
@@ -179,3 +179,40 @@ def root_choices(X, y, categorical, refits, permutations, progress):
         X, y, n_refits=refits, n_permutations=permutations, categorical=categorical,
         progress=progress,
     )  # fmt: skip
+
+
+class _FinishedStudy:
+    """The place of one study's finished outcome (None until a session finishes it)."""
+
+    __slots__ = ("outcome",)
+
+    def __init__(self):
+        self.outcome = None
+
+
+@cache_budget.resource(show_spinner=False, max_entries=32)
+def _finished_study(kind, data_key, identity):
+    """The server's place for the finished ``kind`` study of ``identity`` on the rows of
+    ``data_key``, shared by every session. Its outcome is a few numbers per column (KB), which
+    the byte budget, estimating the place when it is made, leaves out. An upload's entries go
+    when no session holds its data any more (``ui.cache_budget``)."""
+    return _FinishedStudy()
+
+
+def shared_study(kind, data_key, identity, run_here):
+    """A study's outcome, finished once for the whole server.
+
+    The studies of the "On your data" tab run in the session, with progress and a Stop
+    (``run_here()``, ``ui.experiments.latest_study``), so a session's own result may be cut
+    short. A finished one (not ``cancelled``) is the same for every session that asks for the
+    same rows and settings (the studies are seeded), so it is kept for them: the tab opened
+    on the bundled data by the class's next student answers at once instead of rerunning a
+    third of a second of refits (``bench/bench_pages.py``'s "tab On your data").
+    """
+    place = _finished_study(kind, data_key, identity)
+    if place.outcome is not None:
+        return place.outcome
+    outcome = run_here()
+    if outcome is not None and not outcome["cancelled"]:
+        place.outcome = outcome
+    return outcome

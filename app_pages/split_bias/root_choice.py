@@ -14,7 +14,7 @@ from ui.experiments import latest_study, said_stopped
 from ui.markdown import plain
 from viz.split_bias import root_choice_figure
 
-from .cache import root_choices
+from .cache import root_choices, shared_study
 
 __all__ = ["MAX_COLUMNS", "RULE_LABELS", "show_root_choice", "study_rows"]
 
@@ -177,12 +177,19 @@ def _root_notes(outcome):
 
 
 def _root_outcome(data_key, X, y, settings):
-    """The root-choice study of these rows and settings: kept in the session once run, else run
-    now with progress and a Stop. Only the last settings' result is kept. None after a Stop
-    before the first refit ended."""
-    return latest_study(
-        keys.ROOT_STUDY_PREFIX,
-        (data_key, len(y), settings),
-        "Choosing the root on resamples, by the Gini gain and by the p-value",
-        lambda progress: root_choices(X, y, *settings, progress),
+    """The root-choice study of these rows and settings: finished once for the server
+    (``cache.shared_study``), else kept in the session once run, else run now with progress and
+    a Stop. Only the last settings' result is kept. None after a Stop before the first refit
+    ended."""
+    identity = (len(y), settings)
+    return shared_study(
+        "root choice",
+        data_key,
+        identity,
+        lambda: latest_study(
+            keys.ROOT_STUDY_PREFIX,
+            (data_key, *identity),
+            "Choosing the root on resamples, by the Gini gain and by the p-value",
+            lambda progress: root_choices(X, y, *settings, progress),
+        ),
     )

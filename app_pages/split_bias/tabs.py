@@ -19,7 +19,7 @@ from viz.split_bias import (
     saved_bias_grid,
 )
 
-from .cache import noise_is_large, noise_roots, null_gains
+from .cache import noise_is_large, noise_roots, null_gains, shared_study
 from .root_choice import show_root_choice
 
 __all__ = [
@@ -194,14 +194,20 @@ def _noise_in_background(data_key, X, y, settings):
 
 
 def _noise_outcome(data_key, X, y, settings):
-    """The noise-root study of these rows and settings: kept in the session once run, else run
-    now with progress and a Stop (at the widgets' limits it takes minutes). Only the last
-    settings' result is kept. None after a Stop before the first resample ended."""
-    return latest_study(
-        keys.NOISE_STUDY_PREFIX,
-        (data_key, settings),
-        "Fitting stumps on resamples with noise columns",
-        lambda progress: noise_roots(X, y, *settings, progress),
+    """The noise-root study of these rows and settings: finished once for the server
+    (``cache.shared_study``), else kept in the session once run, else run now with progress and
+    a Stop (at the widgets' limits it takes minutes). Only the last settings' result is kept.
+    None after a Stop before the first resample ended."""
+    return shared_study(
+        "noise roots",
+        data_key,
+        (len(y), settings),
+        lambda: latest_study(
+            keys.NOISE_STUDY_PREFIX,
+            (data_key, settings),
+            "Fitting stumps on resamples with noise columns",
+            lambda progress: noise_roots(X, y, *settings, progress),
+        ),
     )
 
 
