@@ -6,8 +6,8 @@ Usage: ``python -m bench.bench_walks [--quick] [--only TEXT]``
 (``trees/tree/_kernels_traversal.py``): one node format (``trees/tree/_node_records.py``)
 and one step, under two schedules: ``"tree by tree"`` (all the rows through a tree before
 the next, eight lanes refilled as rows reach their leaves: ``Tree``, the forests, an imported
-forest) and ``"lock-step"`` (256 rows through every tree, 32 in lock-step: an imported
-boosted model).
+forest, as designed) and ``"lock-step"`` (256 rows through every tree, 32 in lock-step:
+boosted models; for now every caller, below).
 
 The same fitted scikit-learn models are read by ``trees.interop.from_model``, and the walk
 sums the leaf values of 50,000 other rows under ``x <= t`` in one call on one thread under
@@ -16,14 +16,15 @@ beside it scikit-learn's own ``predict_proba`` (``decision_function`` for the bo
 on the same rows with ``n_jobs=1``: a single tree grown to purity on 10,000 rows, one of
 depth 8 on 100,000 rows, a random forest of 100 trees of depth 16 and of unbounded depth,
 and 300 boosted trees of depth 6. Ratios are the walk's time over scikit-learn's; "chosen"
-is the schedule ``trees.interop`` takes for the model (``_predict.schedule``; ``Tree`` and
-the forests take "tree by tree"). The walks are checked to give scikit-learn's numbers.
+is the schedule ``trees.interop`` takes for the model (``_predict.schedule``). The walks
+are checked to give scikit-learn's numbers.
 
-Measured on a loaded 2-core machine (December 2026; single digits move): see the report of
-the change that made the walk one (issue 58); the previous experiment (two walks, and the
-records under either schedule) chose this design: the records walked tree by tree were
-0.83-0.84 of the old trees' walk on forests, and lock-step 0.55-0.80 of it on single trees
-and boosted trees.
+Measured on a loaded 2-core machine (December 2026, load average 13-14, ``--quick``):
+tree by tree / scikit-learn 20.2, 15.5, 17.7, 17.8, 29.3; lock-step / scikit-learn 0.74, 0.41,
+0.65, 0.77, 0.66 (pure tree, depth 8, the two forests, boosting). The tree-by-tree schedule as
+written is far slower than the lanes of the walk it replaced (which were within a factor of
+two of lock-step) and the cause is not yet found, so every caller takes lock-step for now
+(``trees.tree._tree.WALK_SCHEDULE``, ``trees.interop._predict.schedule``).
 """
 
 import argparse

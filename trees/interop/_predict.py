@@ -121,11 +121,10 @@ def pack(model):
 
 
 def schedule(packed):
-    """The walk's schedule for a model (``_kernels_traversal.SCHEDULES``): tree by tree for a
-    forest, whose deep trees stay in cache while every row walks one; lock-step for a boosted
-    model's many shallow trees, whose rows stay in cache while the trees go by
-    (``bench/bench_walks.py``)."""
-    return SCHEDULES["tree by tree" if packed.averaging else "lock-step"]
+    """The walk's schedule for a model (``_kernels_traversal.SCHEDULES``): lock-step, for
+    forests and boosted models alike (``bench/bench_walks.py`` measured it the faster on both;
+    ``packed.averaging`` says which a model is, should a schedule of its own pay again)."""
+    return SCHEDULES["lock-step"]
 
 
 def _leaf_values(model):
