@@ -20,15 +20,19 @@ the core (a walk is a chain of dependent loads, so rows are walked side by side 
 them):
 
 * ``"tree by tree"``: all the rows through a tree before the next tree, :data:`LANES` rows
-  side by side, each lane taking the next row as soon as its row reaches a leaf. A tree's
-  nodes stay in cache while every row walks it: the faster on deep trees (single trees and
-  forests; ``Tree``, the forests, an imported forest).
+  side by side, each lane taking the next row as soon as its row reaches a leaf, so that a
+  tree's nodes stay in cache while every row walks it (meant for deep trees: single trees
+  and forests).
 * ``"lock-step"``: :data:`ROW_BLOCK` rows through every tree before the next rows,
   :data:`LOCK_STEP_LANES` at a time in lock-step for the tree's lock-step depth
-  (``NodePack.depths``), then each row on its own: the faster on many shallow trees
-  (boosted models, ``trees.interop``), whose rows stay in cache while the trees go by.
+  (``NodePack.depths``), then each row on its own, so that the rows stay in cache while
+  the trees go by (many shallow trees: boosted models).
 
-``bench/bench_walks.py`` measures both against the library's own predict.
+``bench/bench_walks.py`` measures both against scikit-learn's own predict: lock-step 0.4-0.8
+of its time on single trees, forests and boosted trees, tree by tree as written 15-30 times
+(not yet understood; perhaps reference counting of the arrays in its branchy loop, which the
+walk before it avoided with ``_kernels_arrays.unmanaged``), so every caller takes lock-step
+for now (``trees.tree._tree.WALK_SCHEDULE``, ``trees.interop._predict.schedule``).
 """
 
 import numpy as np
