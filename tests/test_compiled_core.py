@@ -23,9 +23,10 @@ from trees import (
     warm_up,
 )
 from trees.tree import _kernels_cache
-from trees.tree._kernels_traversal import predict_values, route
+from trees.tree._kernels_traversal import walk_leaves, walk_sums
 from trees.tree._operators import OPERATOR_CODES
 from trees.tree._parallel import MIN_ROWS_PER_THREAD
+from trees.tree._tree import WALK_SCHEDULE
 
 
 @pytest.fixture(scope="module")
@@ -43,9 +44,10 @@ def test_threaded_row_blocks_equal_one_block(lattice_rows, op):
     X, y, X_many = lattice_rows
     tree = DecisionTreeClassifier().fit(X, y).tree_
     threaded = tree.predict(X_many, op)
-    one_block = np.empty_like(threaded)
-    code = OPERATOR_CODES[op]
-    predict_values(tree.routing_arrays(), tree.value, X_many, code, (0, X_many.shape[0]), one_block)
+    one_block = np.zeros_like(threaded)
+    pack = tree.node_pack()
+    walk = pack.walk([OPERATOR_CODES[op]])
+    walk_sums(walk, pack.leaves(), X_many, WALK_SCHEDULE, (0, X_many.shape[0]), one_block)
     np.testing.assert_array_equal(threaded, one_block)
     assert np.any(tree.predict(X_many, "<=") != tree.predict(X_many, "<"))  # the lattice bites
 
@@ -53,10 +55,12 @@ def test_threaded_row_blocks_equal_one_block(lattice_rows, op):
 def test_average_walks_both_tests_in_one_pass(lattice_rows):
     X, y, X_many = lattice_rows
     tree = DecisionTreeRegressor().fit(X, X[:, 0] * y + X[:, 1]).tree_
-    leaves = np.empty((2, X_many.shape[0]), dtype=np.intp)
-    route(tree.routing_arrays(), X_many, OPERATOR_CODES["average"], (0, X_many.shape[0]), leaves)
-    np.testing.assert_array_equal(leaves[0], tree.apply(X_many, "<="))
-    np.testing.assert_array_equal(leaves[1], tree.apply(X_many, "<"))
+    leaves = np.empty((2, X_many.shape[0], 1), dtype=np.int64)
+    pack = tree.node_pack()
+    walk = pack.walk([OPERATOR_CODES["average"]])
+    walk_leaves(walk, X_many, WALK_SCHEDULE, (0, X_many.shape[0]), leaves)
+    np.testing.assert_array_equal(pack.original[leaves[0, :, 0]], tree.apply(X_many, "<="))
+    np.testing.assert_array_equal(pack.original[leaves[1, :, 0]], tree.apply(X_many, "<"))
 
 
 def test_decision_path_ends_at_the_leaf(lattice_rows):
@@ -226,8 +230,9 @@ def test_the_growth_and_the_walks_are_not_compiled_again_for_literal_integers():
         "_evaluate": _kernels_growth._evaluate,
         "_split": _kernels_growth._split,
         "scratch_arrays": _kernels_store.scratch_arrays,
-        "_walk_rows": _kernels_traversal._walk_rows,
-        "_child": _kernels_traversal._child,
+        "walk_sums": _kernels_traversal.walk_sums,
+        "walk_leaves": _kernels_traversal.walk_leaves,
+        "general_child": _kernels_traversal.general_child,
     }
     for name, kernel in kernels.items():
         signatures = kernel.signatures
