@@ -1,30 +1,32 @@
-"""The one compiled tree walk under its two schedules, against scikit-learn's own predict.
+"""The one compiled tree walk under its two schedules and two tests, against scikit-learn.
 
 Usage: ``python -m bench.bench_walks [--quick] [--only TEXT]``
 
 ``trees``, its forests and ``trees.interop`` walk their trees with one walk
 (``trees/tree/_kernels_traversal.py``): one node format (``trees/tree/_node_records.py``)
 and one step, under two schedules: ``"tree by tree"`` (all the rows through a tree before
-the next, eight lanes refilled as rows reach their leaves: ``Tree``, the forests, an imported
-forest, as designed) and ``"lock-step"`` (256 rows through every tree, 32 in lock-step:
-boosted models; for now every caller, below).
+the next, eight lanes refilled as rows reach their leaves) and ``"lock-step"`` (256 rows
+through every tree, 32 in lock-step). ``walk_schedule`` takes tree by tree when a tree walks
+both tests (``"average"``, two paths per row sharing each node until they part), lock-step
+otherwise.
 
 The same fitted scikit-learn models are read by ``trees.interop.from_model``, and the walk
-sums the leaf values of 50,000 other rows under ``x <= t`` in one call on one thread under
-each schedule (CPU time, medians of calls interleaved, ``bench.common.interleaved_calls``);
-beside it scikit-learn's own ``predict_proba`` (``decision_function`` for the boosted trees)
-on the same rows with ``n_jobs=1``: a single tree grown to purity on 10,000 rows, one of
-depth 8 on 100,000 rows, a random forest of 100 trees of depth 16 and of unbounded depth,
-and 300 boosted trees of depth 6. Ratios are the walk's time over scikit-learn's; "chosen"
-is the schedule ``trees.interop`` takes for the model (``_predict.schedule``). The walks
-are checked to give scikit-learn's numbers.
+sums the leaf values of 50,000 other rows in one call on one thread, under ``x <= t`` and
+under ``"average"``, by each schedule (CPU time, medians of calls interleaved,
+``bench.common.interleaved_calls``); beside it scikit-learn's own ``predict_proba``
+(``decision_function`` for the boosted trees) on the same rows with ``n_jobs=1``: a single
+tree grown to purity on 10,000 rows, one of depth 8 on 100,000 rows, a random forest of 100
+trees of depth 16 and of unbounded depth, and 300 boosted trees of depth 6. Ratios are the
+walk's time over scikit-learn's (one prediction; ``"average"`` makes two); "chosen" is
+``walk_schedule``'s. The ``<=`` walks are checked to give scikit-learn's numbers, the
+``"average"`` ones to agree between the schedules.
 
-Measured on a loaded 2-core machine (December 2026, load average 13-14, ``--quick``):
-tree by tree / scikit-learn 20.2, 15.5, 17.7, 17.8, 29.3; lock-step / scikit-learn 0.74, 0.41,
-0.65, 0.77, 0.66 (pure tree, depth 8, the two forests, boosting). The tree-by-tree schedule as
-written is far slower than the lanes of the walk it replaced (which were within a factor of
-two of lock-step) and the cause is not yet found, so every caller takes lock-step for now
-(``trees.tree._tree.WALK_SCHEDULE``, ``trees.interop._predict.schedule``).
+Measured on a loaded 2-core machine (December 2026, ``--quick``, load average 5-6), ``<=``
+tree by tree / lock-step / scikit-learn: 0.48 / 0.48, 0.43 / 0.26, 0.59 / 0.45, 0.61 / 0.61,
+0.61 / 0.48 (pure tree, depth 8, the two forests, boosting); ``"average"``: 0.58 / 0.85,
+0.61 / 0.57, 0.73 / 0.84, 0.79 / 1.14, 0.87 / 0.99. The walk it replaced (the trees' own,
+``<=`` and ``"average"``) measured in the same period 0.57 and 0.62, 0.64 and 0.64, 0.70 and
+1.13, 0.72 and 0.76, 0.87 and 0.95; the interop walk 0.50, 0.27, 0.63, 0.73, 0.47.
 """
 
 import argparse
@@ -37,8 +39,9 @@ from sklearn.tree import DecisionTreeClassifier
 
 from bench.common import interleaved_calls, print_rows, ratio
 from trees.interop import from_model
-from trees.interop._predict import cast_rows, schedule
-from trees.tree._kernels_traversal import SCHEDULES, walk_sums
+from trees.interop._predict import cast_rows
+from trees.tree._kernels_traversal import SCHEDULES, walk_schedule, walk_sums
+from trees.tree._operators import OPERATOR_CODES
 
 _PREDICTED_ROWS = 50_000
 
@@ -67,12 +70,10 @@ def _library_call(model, X):
     return lambda: model.predict_proba(X)
 
 
-def _walk_calls(model, X):
-    """The walk's sums of the rows' leaf values under each schedule (one thread)."""
-    imported = from_model(model)
-    packed = imported.packed()
-    strict = np.zeros(len(packed.roots), dtype=np.uint8)
-    walk, leaves = packed.walk(strict), packed.leaves()
+def _walk_calls(packed, X, op):
+    """The walk's sums of the rows' leaf values under ``op`` by each schedule (one thread),
+    and the schedule ``walk_schedule`` takes."""
+    walk, leaves = packed.walk([OPERATOR_CODES[op]] * len(packed.roots)), packed.leaves()
 
     def call(code):
         def sums():
@@ -82,8 +83,8 @@ def _walk_calls(model, X):
 
         return sums
 
-    chosen = next(name for name, code in SCHEDULES.items() if code == schedule(packed))
-    return imported, [call(code) for code in SCHEDULES.values()], chosen
+    chosen = next(name for name, code in SCHEDULES.items() if code == walk_schedule(walk))
+    return [call(code) for code in SCHEDULES.values()], chosen
 
 
 def _check(model, imported, sums, X):
@@ -95,17 +96,25 @@ def _check(model, imported, sums, X):
 
 
 def _case(model, n_train, repeat):
-    """One table row: the walk's median CPU ms under each schedule, scikit-learn's, ratios."""
+    """Table rows (``<=``, ``"average"``): the walk's median CPU ms by each schedule,
+    scikit-learn's, and the ratios."""
     X, y = make_classification(n_samples=n_train + _PREDICTED_ROWS, n_features=10,
                                n_informative=6, random_state=0)  # fmt: skip
     model.fit(X[:n_train], y[:n_train])
     predicted = cast_rows(X[n_train:], "float32")  # scikit-learn compares float32 values
-    imported, walks, chosen = _walk_calls(model, predicted)
-    for sums in walks:
-        _check(model, imported, sums, predicted)
-    times = interleaved_calls([*walks, _library_call(model, predicted)], repeat, time.process_time)
-    cells = [f"{seconds * 1e3:.1f}" for seconds in times]
-    return [chosen, *cells, *(ratio(seconds, times[-1]) for seconds in times[:-1])]
+    imported = from_model(model)
+    rows = []
+    for op in ("<=", "average"):
+        walks, chosen = _walk_calls(imported.packed(), predicted, op)
+        if op == "<=":
+            for sums in walks:
+                _check(model, imported, sums, predicted)
+        np.testing.assert_array_equal(walks[0](), walks[1]())
+        times = interleaved_calls([*walks, _library_call(model, predicted)], repeat,
+                                  time.process_time)  # fmt: skip
+        cells = [f"{seconds * 1e3:.1f}" for seconds in times]
+        rows.append([op, chosen, *cells, *(ratio(seconds, times[-1]) for seconds in times[:-1])])
+    return rows
 
 
 def main():
@@ -115,8 +124,8 @@ def main():
     args = parser.parse_args()
     repeat = 3 if args.quick else 7
     cases = [case for case in _models(args.quick) if args.only in case[0]]
-    rows = [[name, *_case(model, n_train, repeat)] for name, model, n_train in cases]
-    header = ["model", "chosen", *(f"{name} ms" for name in SCHEDULES), "scikit-learn ms",
+    rows = [[name, *row] for name, model, n_train in cases for row in _case(model, n_train, repeat)]
+    header = ["model", "test", "chosen", *(f"{name} ms" for name in SCHEDULES), "scikit-learn ms",
               *(f"{name} / scikit-learn" for name in SCHEDULES)]  # fmt: skip
     print_rows(header, rows)
 

@@ -23,10 +23,9 @@ from trees import (
     warm_up,
 )
 from trees.tree import _kernels_cache
-from trees.tree._kernels_traversal import walk_leaves, walk_sums
+from trees.tree._kernels_traversal import SCHEDULES, walk_leaves, walk_schedule, walk_sums
 from trees.tree._operators import OPERATOR_CODES
 from trees.tree._parallel import MIN_ROWS_PER_THREAD
-from trees.tree._tree import WALK_SCHEDULE
 
 
 @pytest.fixture(scope="module")
@@ -39,26 +38,31 @@ def lattice_rows():
     return X, y, X_many
 
 
+@pytest.mark.parametrize("schedule", SCHEDULES.values(), ids=list(SCHEDULES))
 @pytest.mark.parametrize("op", ["<=", "<", "average"])
-def test_threaded_row_blocks_equal_one_block(lattice_rows, op):
+def test_threaded_row_blocks_equal_one_block(lattice_rows, op, schedule):
+    """Rows in threads equal one block, under either schedule (the walk takes one of them,
+    ``walk_schedule``; the other must give the same leaves)."""
     X, y, X_many = lattice_rows
     tree = DecisionTreeClassifier().fit(X, y).tree_
     threaded = tree.predict(X_many, op)
     one_block = np.zeros_like(threaded)
     pack = tree.node_pack()
     walk = pack.walk([OPERATOR_CODES[op]])
-    walk_sums(walk, pack.leaves(), X_many, WALK_SCHEDULE, (0, X_many.shape[0]), one_block)
+    walk_sums(walk, pack.leaves(), X_many, schedule, (0, X_many.shape[0]), one_block)
     np.testing.assert_array_equal(threaded, one_block)
     assert np.any(tree.predict(X_many, "<=") != tree.predict(X_many, "<"))  # the lattice bites
 
 
-def test_average_walks_both_tests_in_one_pass(lattice_rows):
+@pytest.mark.parametrize("schedule", SCHEDULES.values(), ids=list(SCHEDULES))
+def test_average_walks_both_tests_in_one_pass(lattice_rows, schedule):
     X, y, X_many = lattice_rows
     tree = DecisionTreeRegressor().fit(X, X[:, 0] * y + X[:, 1]).tree_
     leaves = np.empty((2, X_many.shape[0], 1), dtype=np.int64)
     pack = tree.node_pack()
     walk = pack.walk([OPERATOR_CODES["average"]])
-    walk_leaves(walk, X_many, WALK_SCHEDULE, (0, X_many.shape[0]), leaves)
+    assert walk_schedule(walk) == SCHEDULES["tree by tree"]
+    walk_leaves(walk, X_many, schedule, (0, X_many.shape[0]), leaves)
     np.testing.assert_array_equal(pack.original[leaves[0, :, 0]], tree.apply(X_many, "<="))
     np.testing.assert_array_equal(pack.original[leaves[1, :, 0]], tree.apply(X_many, "<"))
 

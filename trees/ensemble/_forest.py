@@ -42,6 +42,7 @@ from sklearn.utils.validation import check_is_fitted
 from ..tree import FOREST_CONDITIONINGS, DecisionTreeClassifier, DecisionTreeRegressor
 from ..tree._kernels_arrays import kernel_array
 from ..tree._kernels_draws import MAX_SEED, generator_seeds
+from ..tree._kernels_traversal import walk_schedule
 from ..tree._multi_output import (
     class_labels,
     encode_outputs,
@@ -57,7 +58,6 @@ from ..tree._params import get_params, tree_params_of
 from ..tree._settings import CLASS_WEIGHTS, check_sample_weight, class_weights
 from ..tree._sparse import is_sparse
 from ..tree._splitter import sort_features
-from ..tree._tree import WALK_SCHEDULE
 from ..tree._validation import (
     check_class_targets,
     check_dense_y,
@@ -344,7 +344,8 @@ class BaseForest(EnsembleProtocol, BaseEstimator):
         for group in groups:
             out = np.zeros_like(mean)
             size = len(range(n_trees)[group])
-            args = (pack.walk(ops, group), (values, columns[group]), rows, WALK_SCHEDULE)
+            walk = pack.walk(ops, group)
+            args = (walk, (values, columns[group]), rows, walk_schedule(walk))
             in_row_blocks(walks.sums, args, out, n_rows, self.n_jobs, work_per_row=size)
             mean += out / size
         return mean / len(groups)

@@ -25,7 +25,7 @@ The threshold test of each tree is a flag (``strict``): ``x < t`` (1) or
 3.1, its first way: a walk of the tree structure with the other operator)
 and the "half" remedy (section 3.3: half of the trees under each operator).
 Predictions take the one walk (``trees.tree._kernels_traversal``), by the schedule
-:func:`schedule` names; the audit's walks under both tests are in ``_walk``, on the same
+``walk_schedule`` names; the audit's walks under both tests are in ``_walk``, on the same
 step; CatBoost's oblivious trees have a walk of their own (``_oblivious``). Rows
 are rounded to the model's precision before the walk (:func:`cast_rows`).
 
@@ -43,9 +43,9 @@ from ..tree._kernels_traversal import (
     MISSING_AS_ZERO,
     MISSING_CHILD,
     MISSING_ZERO,
-    SCHEDULES,
     ZERO_WIDTH,
     walk_leaves,
+    walk_schedule,
     walk_sums,
 )
 from ..tree._node_records import NodePack, code_table_rows, pack_nodes, special_trees
@@ -55,7 +55,7 @@ from ._scan import threshold_table
 from ._walk import both_scores, tie_counts
 
 __all__ = ["MISSING_KINDS", "Pack", "both_walk", "cast_rows", "code_table_shape", "count_ties",
-           "leaf_nodes", "pack", "raw_scores", "schedule"]  # fmt: skip
+           "leaf_nodes", "pack", "raw_scores"]  # fmt: skip
 
 MISSING_KINDS = {"default": MISSING_CHILD, "zero": MISSING_ZERO, "as_zero": MISSING_AS_ZERO}
 _MIN_ROWS_PER_THREAD = 5_000
@@ -118,13 +118,6 @@ def pack(model):
                        (model.missing_left, model.missing_kind), truncate=True,
                        native_strict=model.native_op == "<")  # fmt: skip
     return Pack.of(nodes, model.oblivious, model.averaging)
-
-
-def schedule(packed):
-    """The walk's schedule for a model (``_kernels_traversal.SCHEDULES``): lock-step, for
-    forests and boosted models alike (``bench/bench_walks.py`` measured it the faster on both;
-    ``packed.averaging`` says which a model is, should a schedule of its own pay again)."""
-    return SCHEDULES["lock-step"]
 
 
 def _leaf_values(model):
@@ -223,7 +216,8 @@ def raw_scores(packed, X, strict, n_jobs=None, float32_rows=False):
         _run(oblivious_kernel, args, X.shape[0], n_jobs, *([(by_output,)] * blocks))
         return by_output.T
     out = np.zeros((X.shape[0], packed.n_outputs))
-    args = (packed.walk(strict), packed.leaves(), X, schedule(packed))
+    walk = packed.walk(strict)
+    args = (walk, packed.leaves(), X, walk_schedule(walk))
     _run(_sums, args, X.shape[0], n_jobs, *([(out,)] * blocks))
     return out
 
@@ -297,5 +291,6 @@ def leaf_nodes(packed, X, strict):
     """
     out = np.empty((2, X.shape[0], len(packed.roots)), dtype=np.int64)
     rows = np.ascontiguousarray(X, dtype=np.float64)
-    walk_leaves(packed.walk(strict), rows, schedule(packed), (0, X.shape[0]), out)
+    walk = packed.walk(strict)
+    walk_leaves(walk, rows, walk_schedule(walk), (0, X.shape[0]), out)
     return out[0]

@@ -38,6 +38,8 @@ for now (``trees.tree._tree.WALK_SCHEDULE``, ``trees.interop._predict.schedule``
 import numpy as np
 from numba import njit
 
+from ._kernels_arrays import UNCOUNTED
+
 __all__ = [
     "LANES",
     "LOCK_STEP",
@@ -57,6 +59,7 @@ __all__ = [
     "goes_left",
     "leaf_paths",
     "node_step",
+    "walk_schedule",
     "walk_leaves",
     "walk_sums",
 ]
@@ -79,6 +82,12 @@ LANES = 8
 ROW_BLOCK = 256  # rows a "lock-step" walk takes through every tree before the next rows
 LOCK_STEP_LANES = 32  # rows of a block walked in lock-step (measured: 8, 16, 32; 32 best)
 _FEATURE = (1 << 30) - 1
+
+
+def walk_schedule(walk):
+    """The schedule of a walk (``NodePack.walk``; module docstring): tree by tree when a tree
+    walks both tests (``"average"``), lock-step otherwise."""
+    return TREE_BY_TREE if walk[2][4].any() else LOCK_STEP
 
 
 @njit(**_INLINE)
@@ -122,22 +131,23 @@ def child_of(value, test, children, membership):
 
 
 @njit(**_INLINE)
-def node_step(ints, floats, X, i, node, column, ge):
-    """(the child row ``X[i]`` goes to from ``node`` under the records' test ``column``,
-    whether its value equals the node's threshold there): the step of every walk.
+def node_step(ints, floats, X, i, node, ge):
+    """(the child row ``X[i]`` goes to from ``node``, whether its value equals the node's
+    threshold there): the step of every walk, on one test's records.
 
-    A row goes right when ``x > t`` (``t``: ``floats[node, 1 + column]``, the test folded in),
-    or when ``ge`` and ``x == t`` (the audit reads ``x < t`` from ``x <= t``'s records), or when
-    it is missing and the node's bit ``column`` says right. No branch: the child is
-    arithmetic. Indices are unsigned: numba adds wrap-around code for a signed one.
+    A row goes right when ``x > t`` (``t``: ``floats[node, 1]``, the test folded in), or when
+    ``ge`` and ``x == t`` (``x < t`` read from ``x <= t``'s records: the second path of
+    ``"average"``, the audit's other test), or when it is missing and the node's bit 0 says
+    right. A leaf's threshold is NaN: no comparison is true there, so a row stays at its leaf
+    whatever its value (even infinite). No branch: the child is arithmetic. Indices are
+    unsigned: numba adds wrap-around code for a signed one.
     """
     at = np.uint64(node)
     packed = ints[at, 0]
     value = X[np.uint64(i), np.uint64((packed >> 2) & _FEATURE)]
-    threshold = floats[at, 1 + column]
+    threshold = floats[at, 1]
     on = value == threshold
-    missing_right = (packed >> column) & 1
-    right = (value > threshold) | (ge & on) | ((missing_right != 0) & (value != value))
+    right = (value > threshold) | (ge & on) | (((packed & 1) != 0) & (value != value))
     return (packed >> 32) + np.int64(right), on
 
 
@@ -175,14 +185,16 @@ def general_leaf(general, root, X, i, strict):
 
 
 @njit(**_INLINE)
-def _child(walk, X, i, node, column, strict, special):
-    """One step of row ``i`` under a tree's test: :func:`node_step` on the records, or in a
-    special tree :func:`general_child` (a leaf then its own child, as in the records)."""
-    (ints, floats), general = walk[0], walk[1]
+def _child(walk, X, i, node, test, special):
+    """One step of row ``i``: :func:`node_step` on the records, or in a special tree
+    :func:`general_child` (a leaf then its own child, as in the records). ``test``: (the
+    test is ``x < t``, read from ``x <= t``'s records: the second path of ``"average"``)."""
+    strict, ge = test
     if special:
-        child = general_child(general, node, X, i, strict)
+        child = general_child(walk[1], node, X, i, strict)
         return node if child < 0 else child
-    return node_step(ints, floats, X, i, node, column, False)[0]
+    ints, floats = walk[0]
+    return node_step(ints, floats, X, i, node, ge)[0]
 
 
 @njit(**_INLINE)
@@ -199,7 +211,7 @@ def _refill(lane_row, lane_node, lane, following, last, root):
 def _tree_by_tree(walk, X, first, last, tree, leaf, lanes):
     """Leaves of rows ``first:last`` in one tree under its test, :data:`LANES` rows side by
     side, each lane refilled as its row reaches its leaf: ``leaf[i - first]``."""
-    root, column, strict, special = tree
+    root, strict, special = tree
     lane_row, lane_node = lanes[0], lanes[1]
     following = first
     for lane in range(LANES):
@@ -210,7 +222,7 @@ def _tree_by_tree(walk, X, first, last, tree, leaf, lanes):
             i, node = lane_row[lane], lane_node[lane]
             if i < 0:
                 continue
-            child = _child(walk, X, i, node, column, strict, special)
+            child = _child(walk, X, i, node, (strict, False), special)
             if child != node:
                 lane_node[lane] = child
                 continue
@@ -220,11 +232,25 @@ def _tree_by_tree(walk, X, first, last, tree, leaf, lanes):
 
 
 @njit(**_INLINE)
+def _pair_step(walk, X, i, a, b, special):
+    """One step of a row's two paths under ``x <= t`` (``a``) and ``x < t`` (``b``): while
+    they are one node, one read of the node serves both (they part where the value equals
+    the threshold: ``<=`` goes left, ``<`` right)."""
+    if a == b and not special:
+        ints, floats = walk[0]
+        child, on = node_step(ints, floats, X, i, a, False)
+        return child, child + np.int64(on)
+    return _child(walk, X, i, a, (False, False), special), _child(
+        walk, X, i, b, (True, True), special
+    )
+
+
+@njit(**_INLINE)
 def _tree_by_tree_both(walk, X, first, last, tree, leaves, lanes):
-    """:func:`_tree_by_tree` under two tests at once (``"average"``): a lane follows its row
-    with two pointers, one node until the row's value equals a threshold, into
-    ``leaves[0][i - first]`` (the first test) and ``leaves[1][i - first]``."""
-    root, (column, other), (strict, other_strict), special = tree
+    """:func:`_tree_by_tree` under ``<=`` and ``<`` at once (``"average"``): a lane follows
+    its row with two pointers (:func:`_pair_step`), into ``leaves[0][i - first]`` (``<=``)
+    and ``leaves[1][i - first]`` (``<``)."""
+    root, special = tree
     lane_row, lane_a, lane_b = lanes
     following = first
     for lane in range(LANES):
@@ -236,8 +262,7 @@ def _tree_by_tree_both(walk, X, first, last, tree, leaves, lanes):
             i, a, b = lane_row[lane], lane_a[lane], lane_b[lane]
             if i < 0:
                 continue
-            next_a = _child(walk, X, i, a, column, strict, special)
-            next_b = _child(walk, X, i, b, other, other_strict, special)
+            next_a, next_b = _pair_step(walk, X, i, a, b, special)
             if next_a != a or next_b != b:
                 lane_a[lane], lane_b[lane] = next_a, next_b
                 continue
@@ -250,8 +275,9 @@ def _tree_by_tree_both(walk, X, first, last, tree, leaves, lanes):
 @njit(**_INLINE)
 def _lock_step(walk, X, first, last, tree, leaf, nodes):
     """Leaves of rows ``first:last`` in one tree under its test: :data:`LOCK_STEP_LANES` rows
-    in lock-step for the tree's lock-step depth, then each row on its own."""
-    root, depth, column, strict, special = tree
+    in lock-step for the tree's lock-step depth, then each row on its own. ``tree``: (root,
+    depth, test as :func:`_child` takes it, special)."""
+    root, depth, test, special = tree
     for group in range(first, last, LOCK_STEP_LANES):
         # int64 throughout: numba types int64 + uint64 as float64, which no index takes.
         size = min(LOCK_STEP_LANES, last - group)
@@ -259,39 +285,41 @@ def _lock_step(walk, X, first, last, tree, leaf, nodes):
         nodes[:size] = root
         for _ in range(depth):
             for r in range(size):
-                nodes[r] = _child(walk, X, group + r, nodes[r], column, strict, special)
+                nodes[r] = _child(walk, X, group + r, nodes[r], test, special)
         for r in range(size):
             node = nodes[r]
             while True:
-                child = _child(walk, X, group + r, node, column, strict, special)
+                child = _child(walk, X, group + r, node, test, special)
                 if child == node:
                     break
                 node = child
             leaf[offset + r] = node
 
 
-@njit(**_INLINE)
+@njit(**_JIT, **UNCOUNTED)
 def _tree_leaves(walk, X, first, last, t, schedule, leaves, lanes):
-    """Leaves of rows ``first:last`` in tree ``t`` of the walk under its test (and its
-    second, ``leaves[1]``, when it walks two), by ``schedule``."""
-    roots, depths, special, tests = walk[2]
-    column, other, strict, other_strict = tests
-    root = roots[t]
-    two = other[t] >= 0
-    if schedule == TREE_BY_TREE and two:
-        pair = (column[t], other[t]), (strict[t] != 0, other_strict[t] != 0)
-        _tree_by_tree_both(walk, X, first, last, (root, *pair, special[t]), leaves, lanes)
-        return
-    if schedule == TREE_BY_TREE:
-        tree = (root, column[t], strict[t] != 0, special[t])
-        _tree_by_tree(walk, X, first, last, tree, leaves[0], lanes)
-        return
-    _lock_step(walk, X, first, last, (root, depths[t], column[t], strict[t] != 0, special[t]),
-               leaves[0], lanes[0])  # fmt: skip
-    if two:
-        _lock_step(walk, X, first, last,
-                   (root, depths[t], other[t], other_strict[t] != 0, special[t]), leaves[1],
+    """Leaves of rows ``first:last`` in tree ``t`` of the walk under its test (and under
+    ``<``, ``leaves[1]``, when it walks both), by ``schedule``.
+
+    Compiled without reference counting (``_kernels_arrays.UNCOUNTED``) and called once per
+    tree and block, not inlined: the step binds the pack's arrays (``walk``), and numba counts
+    a reference at every binding; in the branchy loop of the lanes it could not prune those
+    counts, 16 atomic operations per node visited (measured: the tree-by-tree schedule 36
+    times slower on a depth-8 tree, 35.7 against 1.0 ms for 50,000 rows)."""
+    roots, depths, special, strict, both = walk[2]
+    root, plain = roots[t], special[t]
+    if both[t] and schedule == TREE_BY_TREE:
+        _tree_by_tree_both(walk, X, first, last, (root, plain), leaves, lanes)
+    elif both[t]:
+        _lock_step(walk, X, first, last, (root, depths[t], (False, False), plain), leaves[0],
                    lanes[0])  # fmt: skip
+        _lock_step(walk, X, first, last, (root, depths[t], (True, True), plain), leaves[1],
+                   lanes[0])  # fmt: skip
+    elif schedule == TREE_BY_TREE:
+        _tree_by_tree(walk, X, first, last, (root, strict[t] != 0, plain), leaves[0], lanes)
+    else:
+        _lock_step(walk, X, first, last, (root, depths[t], (strict[t] != 0, False), plain),
+                   leaves[0], lanes[0])  # fmt: skip
 
 
 @njit(**_INLINE)
@@ -346,13 +374,13 @@ def walk_sums(walk, leaf_values, X, schedule, rows, out):
     ``schedule``: a code of :data:`SCHEDULES`.
     """
     values, columns = leaf_values
-    other = walk[2][3][1]
+    both = walk[2][4]
     block, leaves, lanes = _work(rows, schedule)
     for first in range(rows[0], rows[1], block):
         last = min(first + block, rows[1])
         for t in range(columns.shape[0]):
             _tree_leaves(walk, X, first, last, t, schedule, leaves, lanes)
-            if other[t] >= 0:
+            if both[t]:
                 _add_mean_leaves(values, columns[t], leaves, out, first, last)
             else:
                 add_leaves(values, columns[t], leaves[0], out, first, last)
@@ -363,13 +391,13 @@ def walk_leaves(walk, X, schedule, rows, out):
     """``out[0, i, t]``: the leaf (a node of the pack) row ``i`` of ``rows[0]:rows[1]``
     reaches in tree ``t`` of the walk under its test; ``out[1, i, t]`` under its second test
     (``"average"``), or the same leaf."""
-    other = walk[2][3][1]
+    both = walk[2][4]
     block, leaves, lanes = _work(rows, schedule)
     for first in range(rows[0], rows[1], block):
         last = min(first + block, rows[1])
-        for t in range(other.shape[0]):
+        for t in range(both.shape[0]):
             _tree_leaves(walk, X, first, last, t, schedule, leaves, lanes)
-            second = leaves[1] if other[t] >= 0 else leaves[0]
+            second = leaves[1] if both[t] else leaves[0]
             for i in range(first, last):
                 out[0, i, t], out[1, i, t] = leaves[0][i - first], second[i - first]
 

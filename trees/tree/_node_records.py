@@ -18,14 +18,15 @@ keeps per node:
 * ``original``: its id in its own tree (``Tree`` numbering: ``apply`` answers it), and its
   tree and level.
 
-From those, :meth:`NodePack.records` builds the walk's records for a choice of threshold
-tests (``_kernels_traversal`` says how they are read): an (n_nodes, k + 1) int64 buffer whose
-column 0 packs the first child (bits 32-63; a leaf is its own child), the feature (bits
-2-31) and, in bit ``c``, whether a missing value goes right under test ``c``; the same memory
-read as float64 holds in column ``1 + c`` the threshold a value is compared with by ``x >
-t``: the node's own under ``x <= t``, the largest float below it under ``x < t``, ``inf`` at
-a leaf. A node's threshold and links share a cache line (16 bytes a node for one test, 24
-for the two of ``"average"``). Records are cached on the pack, keyed on the tests.
+From those, :meth:`NodePack.records` builds the walk's records for per-tree threshold tests
+(``_kernels_traversal`` says how they are read): an (n_nodes, 2) int64 buffer whose column 0
+packs the first child (bits 32-63; a leaf is its own child), the feature (bits 2-31) and, in
+bit 0, whether a missing value goes right; the same memory read as float64 holds in column 1
+the threshold a value is compared with by ``x > t``: the node's own under ``x <= t``, the
+largest float below it under ``x < t``, NaN at a leaf (no comparison is true there). A node's
+threshold and links share 16 bytes, four nodes a cache line. ``"average"`` walks ``x <= t``'s
+records and reads ``x < t`` from them (``NodePack.walk``). Records are cached on the pack,
+keyed on the tests.
 
 A tree holding a node no single comparison describes under both tests (a membership node,
 LightGBM's ``zero_as_missing``, a threshold of ``-inf`` or NaN, a missing value read as 0 at
@@ -106,48 +107,44 @@ class NodePack:
         return self.roots, self.depths, self.special, np.asarray(strict, dtype=np.uint8)
 
     def _side(self, strict_node):
-        """(threshold compared with ``>``, missing value goes right) per node under a test."""
+        """(threshold compared with ``>``, missing value goes right) per node under a test;
+        NaN at a leaf, where no comparison is true (``node_step``)."""
         internal = self.feature >= 0
         finite = internal & (self.threshold > -np.inf)
         shifted = np.where(strict_node & finite, np.nextafter(self.threshold, -np.inf),
                            self.threshold)  # fmt: skip
-        threshold = np.where(internal, shifted, np.inf)
+        threshold = np.where(internal, shifted, np.nan)
         kind = self.missing >> 1
         # LightGBM missing_type=None reads a missing value as 0: right when 0 > t
         right = np.where(kind == 2, threshold < 0.0, (self.missing & 1) == 0) & internal
         return threshold, right
 
     def records(self, strict):
-        """The node records (module docstring) for the tests ``strict``: one column per row
-        of ``strict`` (shape (n_tests, n_trees) or (n_trees,) for one), 1 where a tree's test
-        of that column is ``x < t``. Built once for each ``strict``."""
-        strict = np.atleast_2d(np.asarray(strict, dtype=np.uint8))
-        key = ("walk", strict.shape, strict.tobytes())
+        """The node records (module docstring) for per-tree tests ``strict`` (shape (n_trees,),
+        1 where a tree's test is ``x < t``). Built once for each ``strict``."""
+        strict = np.asarray(strict, dtype=np.uint8)
+        key = ("walk", strict.tobytes())
         if key not in self._records:
-            sides = [self._side(column[self.tree_of] != 0) for column in strict]
-            self._records[key] = _records(*zip(*sides, strict=True), self._links())
+            threshold, right = self._side(strict[self.tree_of] != 0)
+            self._records[key] = _records(threshold, right, self._links())
         return self._records[key]
 
     def walk(self, ops, trees=None):
         """What the walks of ``_kernels_traversal`` read: the records, the special trees'
-        arrays and per tree (of ``trees``, indices or a slice, default all) its root, lock-step depth, kind and
-        tests, for per-tree tests ``ops`` (``_operators.OPERATOR_CODES``: ``<=``, ``<``, or
-        both at once for ``"average"``; one per tree of the pack).
+        arrays and per tree (of ``trees``, indices or a slice, default all) its root, lock-step
+        depth, kind, test and whether it walks both tests, for per-tree tests ``ops``
+        (``_operators.OPERATOR_CODES``: ``<=``, ``<``, or both at once for ``"average"``; one
+        per tree of the pack).
 
-        A pack where some tree walks both tests has two columns (``<=``, then ``<``: its
-        tree's two tests), otherwise one (each tree's own test)."""
+        A tree walking both tests reads ``x <= t``'s records: its second path, under ``x < t``,
+        is the step's ``ge`` on the same records (``node_step``), so the records stay one
+        threshold a node (16 bytes) whatever the tests."""
         ops = np.asarray(ops, dtype=np.int64)
         trees = np.arange(len(self.roots))[slice(None) if trees is None else trees]
+        strict = (ops == LESS).astype(np.uint8)
         both = ops == BOTH
-        if both.any():
-            strict = np.vstack([ops == LESS, both | (ops == LESS)]).astype(np.uint8)
-            second = np.where(both, 1, -1)
-        else:
-            strict = (ops == LESS).astype(np.uint8)[None, :]
-            second = np.full(ops.shape, -1)
-        tests = (np.zeros(len(trees), dtype=np.int64), second[trees].astype(np.int64),
-                 strict[0, trees], strict[-1, trees])  # fmt: skip
-        per_tree = (self.roots[trees], self.depths[trees], self.special[trees], tests)
+        per_tree = (self.roots[trees], self.depths[trees], self.special[trees], strict[trees],
+                    both[trees])  # fmt: skip
         return self.records(strict), self.general(), per_tree
 
     def links(self):
@@ -168,16 +165,13 @@ class NodePack:
         return (child.astype(np.int64) << 32) | (np.where(internal, self.feature, 0) << 2)
 
 
-def _records(thresholds, rights, links):
-    """An (n_nodes, k + 1) buffer read as ints (column 0: the links and each test's missing
-    side in bit ``c``) and as floats (column ``1 + c``: the thresholds)."""
-    buffer = np.empty((links.shape[0], len(thresholds) + 1), dtype=np.int64)
+def _records(threshold, right, links):
+    """An (n_nodes, 2) buffer read as ints (column 0: the links and the missing side in bit 0)
+    and as floats (column 1: the thresholds)."""
+    buffer = np.empty((links.shape[0], 2), dtype=np.int64)
     floats = buffer.view(np.float64)
-    packed = links.copy()
-    for column, (threshold, right) in enumerate(zip(thresholds, rights, strict=True)):
-        floats[:, 1 + column] = threshold
-        packed |= right.astype(np.int64) << column
-    buffer[:, 0] = packed
+    floats[:, 1] = threshold
+    buffer[:, 0] = links | right.astype(np.int64)
     return buffer, floats
 
 

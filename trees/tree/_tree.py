@@ -39,7 +39,7 @@ import json
 import numpy as np
 
 from ._kernels_arrays import kernel_array
-from ._kernels_traversal import SCHEDULES, leaf_paths
+from ._kernels_traversal import leaf_paths, walk_schedule
 from ._node_records import pack_nodes
 from ._operators import (
     OPERATOR_CODES,
@@ -53,13 +53,7 @@ from ._sklearn_names import SklearnTreeNames
 from ._tree_json import parse_tree_json, validate_tree_document
 from ._walks import walk_rows
 
-__all__ = ["OPERATORS", "WALK_SCHEDULE", "Tree", "mirror"]
-
-
-# How trees and forests walk their rows (``_kernels_traversal.SCHEDULES``): lock-step, which
-# ``bench/bench_walks.py`` measured the faster on every model here (0.4-0.8 of scikit-learn's
-# time); "tree by tree" as written measured 15-30 times scikit-learn's (not yet understood).
-WALK_SCHEDULE = SCHEDULES["lock-step"]
+__all__ = ["OPERATORS", "Tree", "mirror"]
 
 _ARRAY_FIELDS = (
     "feature",
@@ -295,7 +289,8 @@ class Tree(SklearnTreeNames):
         """
         rows, n_rows, walks = walk_rows(X, self.n_features, self.input_dtype)
         leaves = np.empty((2, n_rows, 1), dtype=np.int64)
-        args = (self.node_pack().walk([OPERATOR_CODES[op]]), rows, WALK_SCHEDULE)
+        walk = self.node_pack().walk([OPERATOR_CODES[op]])
+        args = (walk, rows, walk_schedule(walk))
         in_row_blocks(walks.leaves, args, leaves, n_rows)
         return leaves[:, :, 0]
 
@@ -357,7 +352,8 @@ class Tree(SklearnTreeNames):
         # The walk adds each leaf's value to ``out``: from -0.0, the sum is the value itself,
         # bit for bit (a -0.0 leaf stays -0.0; 0.0 would make it +0.0).
         out = np.full((n_rows, self.value.shape[1]), -0.0)
-        args = (pack.walk([OPERATOR_CODES[op]]), pack.leaves(), rows, WALK_SCHEDULE)
+        walk = pack.walk([OPERATOR_CODES[op]])
+        args = (walk, pack.leaves(), rows, walk_schedule(walk))
         in_row_blocks(walks.sums, args, out, n_rows)
         return out if self.is_classifier or self.n_outputs > 1 else out[:, 0]
 
