@@ -48,7 +48,7 @@ _FEATURE = (1 << 30) - 1
 def _finish(ints, floats, X, i, node):
     """Walk row ``i`` from ``node`` to its leaf on one test's records."""
     while True:
-        child = node_step(ints, floats, X, i, node, 0, False)[0]
+        child = node_step(ints, floats, X, i, node, False)[0]
         if child == node:
             return node
         node = child
@@ -67,8 +67,8 @@ def _both_leaves(records, X, first, last, root, depth, leaf, other, lanes):
         b[:size] = root
         for _ in range(depth):
             for r in range(size):
-                a[r] = node_step(ni, nf, X, group + r, a[r], 0, False)[0]
-                b[r] = node_step(oi, of, X, group + r, b[r], 0, False)[0]
+                a[r] = node_step(ni, nf, X, group + r, a[r], False)[0]
+                b[r] = node_step(oi, of, X, group + r, b[r], False)[0]
         for r in range(size):
             leaf[offset + r] = _finish(ni, nf, X, group + r, a[r])
             other[offset + r] = _finish(oi, of, X, group + r, b[r])
@@ -100,7 +100,7 @@ def _note_parting(node, feature, i, counts):
 @njit(inline="always")
 def _lane(ints, floats, X, i, node, tie, ge):
     """One level of one lane: (its child, the first node where the tests parted so far)."""
-    child, parts = node_step(ints, floats, X, i, node, 0, ge)
+    child, parts = node_step(ints, floats, X, i, node, ge)
     take = np.int64(parts & (tie < 0))  # arithmetic, not "if": numba made a branch of it
     return child, tie + take * (node - tie)
 
@@ -109,7 +109,7 @@ def _lane(ints, floats, X, i, node, tie, ge):
 def _tie_tail(ints, floats, X, i, node, tie, ge):
     """Finish a lane on its own: (its leaf, the first node where the tests parted)."""
     while True:
-        child, parts = node_step(ints, floats, X, i, node, 0, ge)
+        child, parts = node_step(ints, floats, X, i, node, ge)
         if child == node:
             return node, tie
         if parts and tie < 0:
@@ -162,11 +162,11 @@ def _walk_listed(ints, floats, X, first, rows, count, nodes, depth, ge, lanes):
         lanes[:size] = nodes[group : group + size]
         for _ in range(depth):
             for r in range(size):
-                lanes[r] = node_step(ints, floats, X, first + rows[group + r], lanes[r], 0, ge)[0]
+                lanes[r] = node_step(ints, floats, X, first + rows[group + r], lanes[r], ge)[0]
         for r in range(size):
             i, node = first + rows[group + r], lanes[r]
             while True:
-                child = node_step(ints, floats, X, i, node, 0, ge)[0]
+                child = node_step(ints, floats, X, i, node, ge)[0]
                 if child == node:
                     break
                 node = child
@@ -189,7 +189,7 @@ def _first_parting(ints, floats, X, first, last, depth, ge, leaf, tie, other, wo
     for j in range(count):
         node, i = tie[rows[j]], first + rows[j]
         _note_parting(node, (ints[np.uint64(node), 0] >> 2) & _FEATURE, i, counts)
-        nodes[j] = node_step(ints, floats, X, i, node, 0, not ge)[0]
+        nodes[j] = node_step(ints, floats, X, i, node, not ge)[0]
     _walk_listed(ints, floats, X, first, rows, count, nodes, max(depth - 1, 0), not ge, lanes)
     for j in range(count):
         other[rows[j]] = nodes[j]

@@ -9,11 +9,12 @@ LightGBM's zero-as-missing, ``_node_records``) takes each node's child by :func:
 the whole routing rule (:func:`general_child` reads it from the pack), whose parameters are
 the threshold test, the missing-value rule and a membership node's reading of its value.
 
-Which test a tree walks is a column of the records (``NodePack.walk``): ``<=`` or ``<``, or
+Which test a tree walks is folded into its records (``NodePack.walk``): ``<=`` or ``<``, or
 both at once for ``"average"`` (source 000, section 3.3: the mean of the two predictions),
-each row then followed by two pointers that stay one until its value equals a threshold.
-Rows are in the precision the trees compare in (cast before the walk: ``Tree.input_dtype``,
-an imported model's ``precision``).
+read from ``x <= t``'s records, each row then followed by two pointers that share each
+node's read until its value equals a threshold (:func:`_pair_step`). Rows are in the
+precision the trees compare in (cast before the walk: ``Tree.input_dtype``, an imported
+model's ``precision``; float32 thresholds, as scikit-learn compares, are exact in float64).
 
 Two schedules (:data:`SCHEDULES`), the same step under each; they differ in how rows share
 the core (a walk is a chain of dependent loads, so rows are walked side by side to overlap
@@ -21,18 +22,24 @@ them):
 
 * ``"tree by tree"``: all the rows through a tree before the next tree, :data:`LANES` rows
   side by side, each lane taking the next row as soon as its row reaches a leaf, so that a
-  tree's nodes stay in cache while every row walks it (meant for deep trees: single trees
-  and forests).
+  tree's nodes stay in cache while every row walks it.
 * ``"lock-step"``: :data:`ROW_BLOCK` rows through every tree before the next rows,
   :data:`LOCK_STEP_LANES` at a time in lock-step for the tree's lock-step depth
   (``NodePack.depths``), then each row on its own, so that the rows stay in cache while
-  the trees go by (many shallow trees: boosted models).
+  the trees go by.
 
-``bench/bench_walks.py`` measures both against scikit-learn's own predict: lock-step 0.4-0.8
-of its time on single trees, forests and boosted trees, tree by tree as written 15-30 times
-(not yet understood; perhaps reference counting of the arrays in its branchy loop, which the
-walk before it avoided with ``_kernels_arrays.unmanaged``), so every caller takes lock-step
-for now (``trees.tree._tree.WALK_SCHEDULE``, ``trees.interop._predict.schedule``).
+:func:`walk_schedule` takes tree by tree when a tree walks both tests and lock-step
+otherwise: ``bench/bench_walks.py`` measured lock-step the faster (or equal) under one test on
+single trees, forests and boosted trees, and tree by tree the faster under ``"average"``,
+where its lanes share a node's read between the two paths (lock-step walks them one after
+the other). The per-tree walk is compiled without reference counting (:func:`_tree_leaves`
+says why: counted, tree by tree was 36 times slower).
+
+One compiled descent: ``Tree.apply``, ``predict`` and ``decision_path`` (a leaf's ancestors,
+:func:`leaf_paths`), the forests' means, sparse rows (``_kernels_sparse_walk``: blocks made
+dense for these kernels) and ``trees.interop``'s predictions all call :func:`walk_sums` or
+:func:`walk_leaves`; the audit (``trees/interop/_walk.py``) takes the same :func:`node_step`
+and :func:`general_child` under its own schedules that note where two tests part.
 """
 
 import numpy as np
@@ -49,6 +56,7 @@ __all__ = [
     "MISSING_ZERO",
     "ROW_BLOCK",
     "SCHEDULES",
+    "SHALLOW_DEPTH",
     "TREE_BY_TREE",
     "ZERO_WIDTH",
     "add_leaves",
@@ -81,13 +89,20 @@ SCHEDULES = {"tree by tree": TREE_BY_TREE, "lock-step": LOCK_STEP}
 LANES = 8
 ROW_BLOCK = 256  # rows a "lock-step" walk takes through every tree before the next rows
 LOCK_STEP_LANES = 32  # rows of a block walked in lock-step (measured: 8, 16, 32; 32 best)
+# Trees of at most this mean lock-step depth take lock-step under one test, deeper ones tree by
+# tree (``bench/bench_walks.py``: lock-step the faster on boosted trees of depth 6 and a tree of
+# depth 8, tree by tree on unbounded forests).
+SHALLOW_DEPTH = 10
 _FEATURE = (1 << 30) - 1
 
 
 def walk_schedule(walk):
     """The schedule of a walk (``NodePack.walk``; module docstring): tree by tree when a tree
-    walks both tests (``"average"``), lock-step otherwise."""
-    return TREE_BY_TREE if walk[2][4].any() else LOCK_STEP
+    walks both tests (``"average"``) or the trees are deep (a mean lock-step depth above
+    :data:`SHALLOW_DEPTH`), lock-step for shallow trees under one test."""
+    _, depths, _, _, both = walk[2]
+    deep = depths.size > 0 and depths.mean() > SHALLOW_DEPTH
+    return TREE_BY_TREE if both.any() or deep else LOCK_STEP
 
 
 @njit(**_INLINE)
