@@ -78,6 +78,34 @@ def test_decision_path_ends_at_the_leaf(lattice_rows):
         assert np.all(path.toarray()[:, 0] == 1)
 
 
+def _leaf_by_rule(tree, row, op):
+    """The leaf ``row`` reaches by ``x <= t`` or ``x < t``, node by node in Python."""
+    node = 0
+    while tree.left[node] != -1:
+        value, threshold = row[tree.feature[node]], tree.threshold[node]
+        goes_left = value <= threshold if op == "<=" else value < threshold
+        node = tree.left[node] if goes_left else tree.right[node]
+    return node
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES.values(), ids=list(SCHEDULES))
+def test_infinite_values_end_at_their_leaf_under_every_test(lattice_rows, schedule):
+    """A leaf compares nothing (its threshold is NaN in the records): a row with infinite
+    values stops at the leaf it reaches, under ``<``'s reading of ``<=``'s records too (the
+    second path of ``"average"``), where ``inf == inf`` would have moved it on."""
+    X, y, _ = lattice_rows
+    tree = DecisionTreeClassifier(max_depth=4).fit(X, y).tree_
+    rows = np.array([[np.inf, 1.0, 2.0], [-np.inf, 3.0, np.inf], [4.0, np.inf, -np.inf],
+                     [np.inf, np.inf, np.inf], [3.5, 2.0, 7.0]])  # fmt: skip
+    pack = tree.node_pack()
+    leaves = np.empty((2, rows.shape[0], 1), dtype=np.int64)
+    walk_leaves(pack.walk([OPERATOR_CODES["average"]]), rows, schedule, (0, len(rows)), leaves)
+    for k, op in enumerate(("<=", "<")):
+        expected = [_leaf_by_rule(tree, row, op) for row in rows]
+        np.testing.assert_array_equal(pack.original[leaves[k, :, 0]], expected)
+        np.testing.assert_array_equal(tree.apply(rows, op), expected)
+
+
 def test_forest_prediction_does_not_depend_on_threads(lattice_rows):
     X, y, X_many = lattice_rows
     for conditioning in ("<=", "half", "average"):

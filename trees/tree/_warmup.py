@@ -36,7 +36,7 @@ from ._kernels_draws import (
 )
 from ._kernels_layout import keep_rows
 from ._kernels_plan import kernel_plan
-from ._kernels_traversal import SCHEDULES, walk_sums
+from ._kernels_traversal import walk_schedule, walk_sums
 from ._node_records import pack_nodes
 from ._operators import OPERATOR_CODES
 from ._params import TreeParams
@@ -256,8 +256,9 @@ def _draws():
     pack = pack_nodes([tree, tree], np.concatenate([tree.value] * 2), np.full(2, -1))
     out = np.zeros((X.shape[0], tree.value.shape[1]))
     walk = pack.walk([OPERATOR_CODES["<="], OPERATOR_CODES["average"]])
-    for schedule in SCHEDULES.values():  # "average" takes tree by tree, one test lock-step
-        walk_sums(walk, pack.leaves(), np.ascontiguousarray(X), schedule, (0, X.shape[0]), out)
+    # One compilation serves both schedules (the schedule is a runtime argument).
+    walk_sums(walk, pack.leaves(), np.ascontiguousarray(X), walk_schedule(walk), (0, X.shape[0]),
+              out)  # fmt: skip
 
 
 def _cultivated():
