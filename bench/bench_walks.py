@@ -21,12 +21,24 @@ walk's time over scikit-learn's (one prediction; ``"average"`` makes two); "chos
 ``walk_schedule``'s. The ``<=`` walks are checked to give scikit-learn's numbers, the
 ``"average"`` ones to agree between the schedules.
 
-Measured on a loaded 2-core machine (December 2026, ``--quick``, load average 5-6), ``<=``
-tree by tree / lock-step / scikit-learn: 0.48 / 0.48, 0.43 / 0.26, 0.59 / 0.45, 0.61 / 0.61,
-0.61 / 0.48 (pure tree, depth 8, the two forests, boosting); ``"average"``: 0.58 / 0.85,
-0.61 / 0.57, 0.73 / 0.84, 0.79 / 1.14, 0.87 / 0.99. The walk it replaced (the trees' own,
-``<=`` and ``"average"``) measured in the same period 0.57 and 0.62, 0.64 and 0.64, 0.70 and
-1.13, 0.72 and 0.76, 0.87 and 0.95; the interop walk 0.50, 0.27, 0.63, 0.73, 0.47.
+Measured on a loaded 2-core machine (December 2026, load average 9-12), these cases at the
+``--quick`` size, walk / scikit-learn, medians of three rounds run alternately with the two
+walks this one replaced (the trees' own and ``trees.interop``'s, same models, same rows):
+
+========================  =====================  ======================  =====================
+case                      ``<=``: one walk       ``<=``: trees' /        ``"average"``: one
+                          (chosen schedule)      interop's before        walk / trees' before
+========================  =====================  ======================  =====================
+tree, pure leaves         0.44 (tree by tree)    0.52 / 0.46             0.55 / 0.57
+tree, depth 8             0.32 (lock-step)       0.70 / 0.30             0.61 / 0.70
+forest, depth 16          0.59 (tree by tree)    0.73 / 0.57             0.74 / 0.75
+forest, no limit          0.59 (tree by tree)    0.72 / 0.84             0.75 / 0.75
+boosting, depth 6         0.49 (lock-step)       0.86 / 0.47             0.89 / 0.95
+========================  =====================  ======================  =====================
+
+The other schedule, for comparison: under ``<=`` tree by tree 0.45 on the depth-8 tree and
+0.61 on the boosted trees, lock-step 0.60 and 1.05 on the forests; under ``"average"``
+lock-step 0.84, 0.59, 1.05, 1.47, 0.99 (it walks the two paths one after the other).
 """
 
 import argparse

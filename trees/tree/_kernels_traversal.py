@@ -28,11 +28,13 @@ them):
   (``NodePack.depths``), then each row on its own, so that the rows stay in cache while
   the trees go by.
 
-:func:`walk_schedule` takes tree by tree when a tree walks both tests and lock-step
-otherwise: ``bench/bench_walks.py`` measured lock-step the faster (or equal) under one test on
-single trees, forests and boosted trees, and tree by tree the faster under ``"average"``,
-where its lanes share a node's read between the two paths (lock-step walks them one after
-the other). The per-tree walk is compiled without reference counting (:func:`_tree_leaves`
+:func:`walk_schedule` takes lock-step for shallow trees under one test and tree by tree
+otherwise. ``bench/bench_walks.py`` measured (walk / scikit-learn's predict): lock-step the
+faster on a tree of depth 8 (0.32 against 0.45) and boosted trees of depth 6 (0.49 against
+0.61), tree by tree on an unbounded forest (0.59 against 1.05: lock-step's fixed levels
+overshoot most leaves) and under ``"average"`` (0.55-0.89 against 0.84-1.47, equal on the
+depth-8 tree), where its lanes share a node's read between the two paths that lock-step
+walks one after the other. The per-tree walk is compiled without reference counting (:func:`_tree_leaves`
 says why: counted, tree by tree was 36 times slower).
 
 One compiled descent: ``Tree.apply``, ``predict`` and ``decision_path`` (a leaf's ancestors,
