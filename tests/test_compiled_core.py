@@ -23,7 +23,7 @@ from trees import (
     warm_up,
 )
 from trees.tree import _kernels_cache
-from trees.tree._kernels_traversal import predict_values, route
+from trees.tree._kernels_traversal import SCHEDULES, walk_leaves, walk_schedule, walk_sums
 from trees.tree._operators import OPERATOR_CODES
 from trees.tree._parallel import MIN_ROWS_PER_THREAD
 
@@ -38,25 +38,33 @@ def lattice_rows():
     return X, y, X_many
 
 
+@pytest.mark.parametrize("schedule", SCHEDULES.values(), ids=list(SCHEDULES))
 @pytest.mark.parametrize("op", ["<=", "<", "average"])
-def test_threaded_row_blocks_equal_one_block(lattice_rows, op):
+def test_threaded_row_blocks_equal_one_block(lattice_rows, op, schedule):
+    """Rows in threads equal one block, under either schedule (the walk takes one of them,
+    ``walk_schedule``; the other must give the same leaves)."""
     X, y, X_many = lattice_rows
     tree = DecisionTreeClassifier().fit(X, y).tree_
     threaded = tree.predict(X_many, op)
-    one_block = np.empty_like(threaded)
-    code = OPERATOR_CODES[op]
-    predict_values(tree.routing_arrays(), tree.value, X_many, code, (0, X_many.shape[0]), one_block)
+    one_block = np.zeros_like(threaded)
+    pack = tree.node_pack()
+    walk = pack.walk([OPERATOR_CODES[op]])
+    walk_sums(walk, pack.leaves(), X_many, schedule, (0, X_many.shape[0]), one_block)
     np.testing.assert_array_equal(threaded, one_block)
     assert np.any(tree.predict(X_many, "<=") != tree.predict(X_many, "<"))  # the lattice bites
 
 
-def test_average_walks_both_tests_in_one_pass(lattice_rows):
+@pytest.mark.parametrize("schedule", SCHEDULES.values(), ids=list(SCHEDULES))
+def test_average_walks_both_tests_in_one_pass(lattice_rows, schedule):
     X, y, X_many = lattice_rows
     tree = DecisionTreeRegressor().fit(X, X[:, 0] * y + X[:, 1]).tree_
-    leaves = np.empty((2, X_many.shape[0]), dtype=np.intp)
-    route(tree.routing_arrays(), X_many, OPERATOR_CODES["average"], (0, X_many.shape[0]), leaves)
-    np.testing.assert_array_equal(leaves[0], tree.apply(X_many, "<="))
-    np.testing.assert_array_equal(leaves[1], tree.apply(X_many, "<"))
+    leaves = np.empty((2, X_many.shape[0], 1), dtype=np.int64)
+    pack = tree.node_pack()
+    walk = pack.walk([OPERATOR_CODES["average"]])
+    assert walk_schedule(walk) == SCHEDULES["tree by tree"]
+    walk_leaves(walk, X_many, schedule, (0, X_many.shape[0]), leaves)
+    np.testing.assert_array_equal(pack.original[leaves[0, :, 0]], tree.apply(X_many, "<="))
+    np.testing.assert_array_equal(pack.original[leaves[1, :, 0]], tree.apply(X_many, "<"))
 
 
 def test_decision_path_ends_at_the_leaf(lattice_rows):
@@ -68,6 +76,34 @@ def test_decision_path_ends_at_the_leaf(lattice_rows):
         last = np.array([path.indices[path.indptr[i + 1] - 1] for i in range(500)])
         np.testing.assert_array_equal(last, leaves)
         assert np.all(path.toarray()[:, 0] == 1)
+
+
+def _leaf_by_rule(tree, row, op):
+    """The leaf ``row`` reaches by ``x <= t`` or ``x < t``, node by node in Python."""
+    node = 0
+    while tree.left[node] != -1:
+        value, threshold = row[tree.feature[node]], tree.threshold[node]
+        goes_left = value <= threshold if op == "<=" else value < threshold
+        node = tree.left[node] if goes_left else tree.right[node]
+    return node
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES.values(), ids=list(SCHEDULES))
+def test_infinite_values_end_at_their_leaf_under_every_test(lattice_rows, schedule):
+    """A leaf compares nothing (its threshold is NaN in the records): a row with infinite
+    values stops at the leaf it reaches, under ``<``'s reading of ``<=``'s records too (the
+    second path of ``"average"``), where ``inf == inf`` would have moved it on."""
+    X, y, _ = lattice_rows
+    tree = DecisionTreeClassifier(max_depth=4).fit(X, y).tree_
+    rows = np.array([[np.inf, 1.0, 2.0], [-np.inf, 3.0, np.inf], [4.0, np.inf, -np.inf],
+                     [np.inf, np.inf, np.inf], [3.5, 2.0, 7.0]])  # fmt: skip
+    pack = tree.node_pack()
+    leaves = np.empty((2, rows.shape[0], 1), dtype=np.int64)
+    walk_leaves(pack.walk([OPERATOR_CODES["average"]]), rows, schedule, (0, len(rows)), leaves)
+    for k, op in enumerate(("<=", "<")):
+        expected = [_leaf_by_rule(tree, row, op) for row in rows]
+        np.testing.assert_array_equal(pack.original[leaves[k, :, 0]], expected)
+        np.testing.assert_array_equal(tree.apply(rows, op), expected)
 
 
 def test_forest_prediction_does_not_depend_on_threads(lattice_rows):
@@ -226,8 +262,9 @@ def test_the_growth_and_the_walks_are_not_compiled_again_for_literal_integers():
         "_evaluate": _kernels_growth._evaluate,
         "_split": _kernels_growth._split,
         "scratch_arrays": _kernels_store.scratch_arrays,
-        "_walk_rows": _kernels_traversal._walk_rows,
-        "_child": _kernels_traversal._child,
+        "walk_sums": _kernels_traversal.walk_sums,
+        "walk_leaves": _kernels_traversal.walk_leaves,
+        "general_child": _kernels_traversal.general_child,
     }
     for name, kernel in kernels.items():
         signatures = kernel.signatures

@@ -24,9 +24,9 @@ themselves. (scikit-learn before 1.9 drew uniformly and multiplied.)
 Speed: the forest sorts its training rows once and each tree keeps its
 bootstrap rows from those sorted orders; trees grow in parallel threads
 (``n_jobs``; the compiled growth releases the GIL). For prediction the trees
-are packed end to end once (``_kernels_traversal``) and every row walks every
-tree in one compiled call, rows split over ``n_jobs`` threads; "average"
-walks both tests in one pass.
+are packed end to end once (``trees.tree._node_records``) and every row walks every
+tree in one compiled call (``_kernels_traversal``, tree by tree), rows split over ``n_jobs``
+threads; "average" walks both tests in one pass.
 """
 
 import numbers
@@ -42,6 +42,7 @@ from sklearn.utils.validation import check_is_fitted
 from ..tree import FOREST_CONDITIONINGS, DecisionTreeClassifier, DecisionTreeRegressor
 from ..tree._kernels_arrays import kernel_array
 from ..tree._kernels_draws import MAX_SEED, generator_seeds
+from ..tree._kernels_traversal import walk_schedule
 from ..tree._multi_output import (
     class_labels,
     encode_outputs,
@@ -50,13 +51,13 @@ from ..tree._multi_output import (
     row_weights_of_classes,
     single_target,
 )
+from ..tree._node_records import pack_nodes
 from ..tree._operators import OPERATOR_CODES
 from ..tree._parallel import in_row_blocks
 from ..tree._params import get_params, tree_params_of
 from ..tree._settings import CLASS_WEIGHTS, check_sample_weight, class_weights
 from ..tree._sparse import is_sparse
 from ..tree._splitter import sort_features
-from ..tree._tree import pack_trees
 from ..tree._validation import (
     check_class_targets,
     check_dense_y,
@@ -318,34 +319,35 @@ class BaseForest(EnsembleProtocol, BaseEstimator):
         return kept
 
     def _packed(self):
-        """The trees end to end for the compiled walk (``trees.tree._tree.pack_trees``), with
+        """The trees end to end in the walk's node format (``trees.tree._node_records``), with
         leaf values aligned on the forest's outputs: built at the first prediction after a fit
-        and kept (a fit that is never asked to predict, as in a timing or a study of the trees
-        alone, does not pay for it)."""
+        and kept until the next fit (a fit that is never asked to predict, as in a timing or a
+        study of the trees alone, does not pay for it)."""
         if self._pack.trees is None:
             trees = [est.tree_ for est in self.estimators_]
-            values = [self._leaf_values(est) for est in self.estimators_]
-            self._pack.trees = pack_trees(trees, values)
+            values = np.concatenate([self._leaf_values(est) for est in self.estimators_])
+            self._pack.trees = pack_nodes(trees, values, np.full(len(trees), -1))
         return self._pack.trees
 
     def _forest_mean(self, X, conditioning):
         """The trees' predictions, each under its test (:func:`tree_operators`), averaged
         within each group of :func:`tree_groups` and over the groups (one compiled walk per
         group)."""
-        tree, values, roots = self._packed()
+        pack = self._packed()
         n_trees = len(self.estimators_)
-        codes = [OPERATOR_CODES[op] for op in tree_operators(n_trees, conditioning)]
-        ops = np.array(codes, dtype=np.intp)
+        ops = [OPERATOR_CODES[op] for op in tree_operators(n_trees, conditioning)]
         first = self.estimators_[0].tree_  # the forest's trees share their features and precision
         rows, n_rows, walks = walk_rows(X, first.n_features, first.input_dtype)
         groups = tree_groups(n_trees, conditioning)
+        values, columns = pack.leaves()
         mean = np.zeros((n_rows, values.shape[1]))
         for group in groups:
             out = np.zeros_like(mean)
-            pack = (tree, values, roots[group], ops[group])
-            in_row_blocks(walks.forest_predict, (pack, rows), out, n_rows, self.n_jobs,
-                          work_per_row=len(roots[group]))  # fmt: skip
-            mean += out / len(roots[group])
+            size = len(range(n_trees)[group])
+            walk = pack.walk(ops, group)
+            args = (walk, (values, columns[group]), rows, walk_schedule(walk))
+            in_row_blocks(walks.sums, args, out, n_rows, self.n_jobs, work_per_row=size)
+            mean += out / size
         return mean / len(groups)
 
     def _set_oob_score_and_attributes(self, X, y):

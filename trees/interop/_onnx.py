@@ -183,7 +183,7 @@ def _read_rows(graph, x, model, input_dtype):
             "And", [graph.op("IsNaN", [x]), graph.constant("missing_is_zero", missing_zero[None])]
         )
         x = graph.op("Where", [hit, graph.constant("zero", 0.0), x], "rows")  # fmt: skip
-    if categorical.any():  # a category's value is truncated to its code (_walk.general_child)
+    if categorical.any():  # a category's value is truncated to its code (general_child)
         floor = graph.op("Floor", [x])
         x = graph.op("Where", [graph.constant("categorical", categorical[None]), floor, x], "rows")
     return x

@@ -1,34 +1,16 @@
-"""The compiled walks of imported trees: predictions, and the audit's walk under both tests.
+"""The audit's compiled walks of imported trees under both tests at once.
 
-The node records (built by ``_predict.pack``; every tree numbered breadth
-first, so that a node's children are adjacent, ``right = left + 1``):
+Predictions take the one walk of every tree (``trees.tree._kernels_traversal``: its node
+records, ``trees.tree._node_records``, and its step ``node_step``); the audit adds the
+schedules that follow each row under the model's test and the other at once, noting where
+they part, on the same records and the same step:
 
-* ``ints[node, 0]`` packs the first child (bits 32-63; a leaf is its own
-  child), the feature (bits 2-31) and, in bit 0, the side a missing value
-  takes under the records' test (1: right);
-* ``floats[node, 1]`` (the same memory read as floats) is the threshold a
-  row's value is compared with: a row goes right when ``x > t``. Under
-  ``x <= t`` that is the model's threshold; under ``x < t`` the largest
-  float below it (``x >= t`` exactly when ``x > prev(t)``), so either test is
-  one comparison. A leaf's threshold is ``inf``: no row leaves it. Each test
-  has its records (``Pack.records``).
-
-A missing value goes right when its bit says so, whatever the threshold.
-LightGBM's ``missing_type=None`` reads it as 0 and compares: its bit is
-``0 > t`` under the test. Nodes no comparison describes under both tests
-(membership splits, LightGBM's ``zero_as_missing``, a threshold of ``-inf`` or NaN,
-a missing value read as 0 at a threshold of 0) make their tree *special*: it
-is walked node by node through :func:`general_child`.
-
-Why this layout (measured against each library's own predict on one
-thread): a node's threshold and links share a cache line; one comparison
-and no branch per level; and a block of rows walks each tree in lock-step,
-``LANES`` rows at a time, so that the rows' chains of dependent loads
-overlap instead of waiting on each other. A tree is walked that many levels
-in lock-step (``fixed_depth``: its deepest leaf, or its mean leaf depth
-where the deepest is far deeper), then each row finishes on its own. The trees' own
-walk (``trees.tree._kernels_traversal``) keeps its schedule: each is the faster on its
-own work (``bench/bench_walks.py``).
+* a tree of at most :data:`DUAL_DEPTH` lock-step levels is walked twice side by side (two
+  lock-step walks, one per test's records: their chains of dependent loads overlap);
+* a deeper one once under the model's test on ``x <= t``'s records, the step told which test
+  (``ge``) and noting the first node where the value equals the threshold, then again under
+  the other test from there for the rows that have one;
+* a special tree (``_node_records``) node by node through ``general_child`` both ways.
 """
 
 from pathlib import Path
@@ -37,10 +19,16 @@ import numpy as np
 from numba import njit
 
 from ..tree._kernels_cache import refresh_dependent_cache
-from ..tree._kernels_traversal import child_of
+from ..tree._kernels_traversal import (
+    LOCK_STEP_LANES,
+    ROW_BLOCK,
+    add_leaves,
+    general_child,
+    general_leaf,
+    node_step,
+)
 
-__all__ = ["DUAL_DEPTH", "LANES", "ROW_BLOCK", "both_scores", "general_child", "leaf_ids",
-           "leaf_scores", "tie_counts"]  # fmt: skip
+__all__ = ["DUAL_DEPTH", "both_scores", "tie_counts"]
 
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
 
@@ -48,8 +36,7 @@ _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
 # ``trees.tree``: their cached files go when that rule changes (before any of them loads).
 refresh_dependent_cache([Path(__file__).resolve()])
 
-ROW_BLOCK = 256  # rows walked through every tree before the next rows (they stay in cache)
-LANES = 32  # rows of a block walked through a tree side by side (measured: 8, 16, 32; 32 best)
+LANES = LOCK_STEP_LANES  # rows of a block walked side by side (the lock-step schedule's)
 # The audit walks a tree of at most this many lock-step levels twice side by side, a deeper one
 # once noting where the tests part. Measured on one thread: XGBoost's depth-6 trees 2.8 against
 # 3.0 times its predict; a random forest of depth 12, 1.2-1.5 against 0.7 times scikit-learn's.
@@ -58,117 +45,13 @@ _FEATURE = (1 << 30) - 1
 
 
 @njit(inline="always")
-def _step(ints, floats, X, i, node, column):
-    """The child row ``X[i]`` goes to under the test of ``floats[:, 1 + column]``.
-
-    Indices are unsigned: numba adds wrap-around code for a signed one.
-    """
-    at = np.uint64(node)
-    packed = ints[at, 0]
-    value = X[np.uint64(i), np.uint64((packed >> 2) & _FEATURE)]
-    missing_right = (packed >> column) & 1
-    right = (value > floats[at, 1 + column]) | ((missing_right != 0) & (value != value))
-    return (packed >> 32) + np.int64(right)
-
-
-@njit(inline="always")
-def _finish(ints, floats, X, i, node, column):
-    """Walk row ``i`` from ``node`` to its leaf under the test of ``floats[:, column]``."""
+def _finish(ints, floats, X, i, node):
+    """Walk row ``i`` from ``node`` to its leaf on one test's records."""
     while True:
-        child = _step(ints, floats, X, i, node, column)
+        child = node_step(ints, floats, X, i, node, False)[0]
         if child == node:
             return node
         node = child
-
-
-@njit(**_JIT)
-def general_child(feature, threshold, child, missing, codes, code_row, node, X, i, strict):
-    """The child of a node of a special tree (module docstring; -1 at a leaf): the routing
-    rule of every walk (``trees.tree._kernels_traversal.child_of``) read from the pack.
-
-    ``feature``: -1 at a leaf, ``-2 - f`` at a membership node (left when the value,
-    truncated to an integer as LightGBM and XGBoost do, is one of its codes: its row
-    ``code_row[node]`` of the table ``codes``); ``missing``: bit 0 the default direction
-    (1: left), bits 1-2 how the node reads a missing value (``_predict.MISSING_KINDS``,
-    the rule's ``MISSING_*``); ``strict``: the test is ``x < t``.
-    """
-    f = feature[node]
-    if f == -1:
-        return -1
-    left = child[node]
-    default = left if missing[node] & 1 else left + 1
-    value = X[i, f if f >= 0 else -2 - f]
-    test = (threshold[node], strict, missing[node] >> 1)
-    return child_of(value, test, (left, left + 1, default), (f < -1, codes, code_row[node], True))
-
-
-@njit(inline="always")
-def _general_leaf(general, root, X, i, strict):
-    feature, threshold, child, missing, codes, code_row = general
-    node = root
-    while True:
-        nxt = general_child(feature, threshold, child, missing, codes, code_row, node, X, i, strict)
-        if nxt < 0:
-            return node
-        node = nxt
-
-
-@njit(inline="always")
-def _plain_leaves(ints, floats, X, first, last, root, depth, leaf, nodes):
-    """The leaf each row ``first:last`` reaches in a plain tree, into ``leaf[i - first]``
-    (``nodes``: room for :data:`LANES` positions)."""
-    for group in range(first, last, LANES):
-        lanes = np.uint64(min(LANES, last - group))
-        offset = np.uint64(group - first)
-        nodes[:lanes] = root
-        for _ in range(depth):
-            for r in range(lanes):
-                nodes[r] = _step(ints, floats, X, group + r, nodes[r], 0)
-        for r in range(lanes):
-            leaf[offset + r] = _finish(ints, floats, X, group + r, nodes[r], 0)
-
-
-@njit(inline="always")
-def _add_leaves(values, column, leaf, out, first, last):
-    """``out[first + j] += values[leaf[j]]``: a tree that adds to one output (``column``, its
-    values in ``values[:, 0]``) through 1-D slices (measured: a third of the time of
-    ``out[i, k]`` indexing on CatBoost's and XGBoost's single output); a tree whose leaves
-    hold a vector (``column < 0``), node by node (a forest's class probabilities share a
-    cache line)."""
-    if column >= 0:
-        weights, sums = values[:, 0], out[first:last, column]
-        for j in range(last - first):
-            sums[j] += weights[leaf[j]]
-        return
-    for j in range(last - first):
-        node = np.uint64(leaf[j])
-        for c in range(values.shape[1]):
-            out[first + j, c] += values[node, c]
-
-
-@njit(**_JIT)
-def leaf_scores(records, general, trees, leaves, X, start, stop, out):
-    """Add to ``out[i]`` the leaf values of rows ``start:stop`` in every tree
-    (:func:`_add_leaves`).
-
-    ``records``: (ints, floats) for the test each tree is walked with (column 0);
-    ``general``: the arrays of :func:`general_child`; ``trees``: (root, fixed depth, special,
-    strict) per tree; ``leaves``: the leaf values and the output each tree adds to.
-    """
-    ints, floats = records
-    values, columns = leaves
-    roots, depths, special, strict = trees
-    leaf = np.empty(ROW_BLOCK, dtype=np.int64)
-    nodes = np.empty(LANES, dtype=np.int64)
-    for first in range(start, stop, ROW_BLOCK):
-        last = min(first + ROW_BLOCK, stop)
-        for t in range(roots.shape[0]):
-            if special[t]:
-                for i in range(first, last):
-                    leaf[i - first] = _general_leaf(general, roots[t], X, i, strict[t] != 0)
-            else:
-                _plain_leaves(ints, floats, X, first, last, roots[t], depths[t], leaf, nodes)
-            _add_leaves(values, columns[t], leaf, out, first, last)
 
 
 @njit(inline="always")
@@ -184,11 +67,11 @@ def _both_leaves(records, X, first, last, root, depth, leaf, other, lanes):
         b[:size] = root
         for _ in range(depth):
             for r in range(size):
-                a[r] = _step(ni, nf, X, group + r, a[r], 0)
-                b[r] = _step(oi, of, X, group + r, b[r], 0)
+                a[r] = node_step(ni, nf, X, group + r, a[r], False)[0]
+                b[r] = node_step(oi, of, X, group + r, b[r], False)[0]
         for r in range(size):
-            leaf[offset + r] = _finish(ni, nf, X, group + r, a[r], 0)
-            other[offset + r] = _finish(oi, of, X, group + r, b[r], 0)
+            leaf[offset + r] = _finish(ni, nf, X, group + r, a[r])
+            other[offset + r] = _finish(oi, of, X, group + r, b[r])
 
 
 @njit(inline="always")
@@ -215,24 +98,9 @@ def _note_parting(node, feature, i, counts):
 
 
 @njit(inline="always")
-def _tie_step(ints, floats, X, i, node, ge):
-    """(the child when ``x >= t`` goes right (``ge``: the test ``x < t``) or ``x > t`` does
-    (``x <= t``), whether the other test sends the row elsewhere: its value is the
-    threshold). The records are those of ``x <= t``: each node's own threshold; a missing
-    value's side is the same under both tests in a plain tree."""
-    at = np.uint64(node)
-    packed = ints[at, 0]
-    value = X[np.uint64(i), np.uint64((packed >> 2) & _FEATURE)]
-    threshold = floats[at, 1]
-    on = value == threshold
-    right = (value > threshold) | (ge & on) | (((packed & 1) != 0) & (value != value))
-    return (packed >> 32) + np.int64(right), on
-
-
-@njit(inline="always")
 def _lane(ints, floats, X, i, node, tie, ge):
     """One level of one lane: (its child, the first node where the tests parted so far)."""
-    child, parts = _tie_step(ints, floats, X, i, node, ge)
+    child, parts = node_step(ints, floats, X, i, node, ge)
     take = np.int64(parts & (tie < 0))  # arithmetic, not "if": numba made a branch of it
     return child, tie + take * (node - tie)
 
@@ -241,7 +109,7 @@ def _lane(ints, floats, X, i, node, tie, ge):
 def _tie_tail(ints, floats, X, i, node, tie, ge):
     """Finish a lane on its own: (its leaf, the first node where the tests parted)."""
     while True:
-        child, parts = _tie_step(ints, floats, X, i, node, ge)
+        child, parts = node_step(ints, floats, X, i, node, ge)
         if child == node:
             return node, tie
         if parts and tie < 0:
@@ -251,7 +119,7 @@ def _tie_tail(ints, floats, X, i, node, tie, ge):
 
 @njit(inline="always")
 def _tied_leaves(ints, floats, X, first, last, root, depth, leaf, tie, ge):
-    """:func:`_plain_leaves` under the model's test, noting in ``tie[i - first]`` the first
+    """The lock-step walk under the model's test, noting in ``tie[i - first]`` the first
     node of each row's path where the other test parts from it (-1: none). A leaf's
     thresholds are ``inf``: it never parts them. Eight lanes are eight pairs of local
     variables, so that the lock-step keeps them in registers (an array of lanes, loaded and
@@ -294,11 +162,11 @@ def _walk_listed(ints, floats, X, first, rows, count, nodes, depth, ge, lanes):
         lanes[:size] = nodes[group : group + size]
         for _ in range(depth):
             for r in range(size):
-                lanes[r] = _tie_step(ints, floats, X, first + rows[group + r], lanes[r], ge)[0]
+                lanes[r] = node_step(ints, floats, X, first + rows[group + r], lanes[r], ge)[0]
         for r in range(size):
             i, node = first + rows[group + r], lanes[r]
             while True:
-                child = _tie_step(ints, floats, X, i, node, ge)[0]
+                child = node_step(ints, floats, X, i, node, ge)[0]
                 if child == node:
                     break
                 node = child
@@ -321,7 +189,7 @@ def _first_parting(ints, floats, X, first, last, depth, ge, leaf, tie, other, wo
     for j in range(count):
         node, i = tie[rows[j]], first + rows[j]
         _note_parting(node, (ints[np.uint64(node), 0] >> 2) & _FEATURE, i, counts)
-        nodes[j] = _tie_step(ints, floats, X, i, node, not ge)[0]
+        nodes[j] = node_step(ints, floats, X, i, node, not ge)[0]
     _walk_listed(ints, floats, X, first, rows, count, nodes, max(depth - 1, 0), not ge, lanes)
     for j in range(count):
         other[rows[j]] = nodes[j]
@@ -331,19 +199,17 @@ def _first_parting(ints, floats, X, first, last, depth, ge, leaf, tie, other, wo
 def _general_both(general, root, X, i, strict, counts):
     """(native leaf, the other test's leaf) of row ``i`` in a special tree, noting the node
     where they part."""
-    feature, threshold, child, missing, codes, code_row = general
+    feature = general[0]
     node = root
     while True:
-        a = general_child(feature, threshold, child, missing, codes, code_row, node, X, i, strict)
+        a = general_child(general, node, X, i, strict)
         if a < 0:
             return node, node
-        b = general_child(
-            feature, threshold, child, missing, codes, code_row, node, X, i, not strict
-        )
+        b = general_child(general, node, X, i, not strict)
         if a != b:
             _note_parting(node, feature[node], i, counts)
-            native = _general_leaf(general, a, X, i, strict)
-            return native, _general_leaf(general, b, X, i, not strict)
+            native = general_leaf(general, a, X, i, strict)
+            return native, general_leaf(general, b, X, i, not strict)
         node = a
 
 
@@ -399,10 +265,10 @@ def both_scores(records, general, trees, links, half, leaves, X, start, stop, pa
                     if a != b:
                         node = _parting(a, b, parent, level)
                         _note_parting(node, feature[node], i, counts)
-            _add_leaves(values, columns[t], leaf, out[0], first, last)
-            _add_leaves(values, columns[t], other, out[1], first, last)
+            add_leaves(values, columns[t], leaf, out[0], first, last)
+            add_leaves(values, columns[t], other, out[1], first, last)
             if with_half:
-                _add_leaves(values, columns[t], other if half[t] else leaf, out[2], first, last)
+                add_leaves(values, columns[t], other if half[t] else leaf, out[2], first, last)
 
 
 @njit(**_JIT)
@@ -410,33 +276,16 @@ def tie_counts(general, trees, X, start, stop, node_ties):
     """Per node, the rows ``start:stop`` whose path under the model's test reaches it with a
     value equal to its threshold (every such node of the path, not only where the tests
     part), node by node: the audit's table of nodes, computed when it is read."""
-    feature, threshold, child, missing, codes, code_row = general
     roots, _, _, strict = trees
     for i in range(start, stop):
         for t in range(roots.shape[0]):
             node = roots[t]
             s = strict[t] != 0
             while True:
-                a = general_child(
-                    feature, threshold, child, missing, codes, code_row, node, X, i, s
-                )
+                a = general_child(general, node, X, i, s)
                 if a < 0:
                     break
-                b = general_child(
-                    feature, threshold, child, missing, codes, code_row, node, X, i, not s
-                )
+                b = general_child(general, node, X, i, not s)
                 if a != b:
                     node_ties[node] += 1
                 node = a
-
-
-@njit(**_JIT)
-def leaf_ids(general, trees, X, start, stop, out):
-    """``out[i, t]``: the leaf (a node of the pack) row ``i`` of ``start:stop`` reaches in tree
-    ``t``, node by node through :func:`general_child`, the statement of the routing rules every
-    special tree is walked by: this walk serves a parity report's rows (thousands, not
-    millions), for which the records' fast walk is not worth a copy that keeps the leaves."""
-    roots, _, _, strict = trees
-    for i in range(start, stop):
-        for t in range(roots.shape[0]):
-            out[i, t] = _general_leaf(general, roots[t], X, i, strict[t] != 0)

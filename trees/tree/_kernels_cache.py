@@ -160,9 +160,10 @@ def refresh_cache():
 
 def refresh_dependent_cache(sources):
     """Delete the cached kernels of modules outside this package that compile this package's
-    kernels into theirs, when either changed: ``trees.interop``'s walks take a node's child
-    from ``_kernels_traversal.child_of``, and numba would otherwise keep running the old rule
-    in them after an edit of it (it checks only the calling module's own file).
+    kernels into theirs, when either changed: ``trees.interop``'s audit walks take a node's
+    child from ``_kernels_traversal.node_step`` and ``general_child``, and numba would
+    otherwise keep running the old rule in them after an edit of it (it checks only the
+    calling module's own file).
 
     ``sources``: the module files (``Path``) whose numba cache is checked, all in one folder.
     """

@@ -1,10 +1,10 @@
-"""Compiled walks of sparse rows (CSR): the dense walks, over blocks of rows made dense.
+"""Compiled walks of sparse rows (CSR): the one walk, over blocks of rows made dense.
 
 A block of rows is scattered into a dense buffer (each row's stored values written at their
-columns), the block walked by the dense walk itself (``_kernels_traversal``: ``route``,
-``predict_values``, ``forest_predict``; a decision path is its leaf's ancestors), and only the
-positions the block stored are written back to 0.0. The routing rule, the lanes that walk rows side by side, every
-threshold test (``<=``, ``<``, ``BOTH`` for ``"average"``, a forest's tests tree by tree) and
+columns), the block walked by the walk itself (``_kernels_traversal``: ``walk_leaves``,
+``walk_sums``; a decision path is its leaf's ancestors, ``leaf_paths``), and only the
+positions the block stored are written back to 0.0. The node step, the schedules, every
+threshold test (``<=``, ``<``, both for ``"average"``, a forest's tests tree by tree) and
 the missing values are therefore the dense walk's, by construction: there is no second body.
 A forest walks all its trees over a block before the next block is scattered: each row is
 scattered once, whatever the number of trees.
@@ -13,7 +13,7 @@ This is scikit-learn's way (``sklearn/tree/_tree.pyx``, ``_apply_sparse_csr``: o
 into a buffer the width of the features, walked, its stored positions cleared), by blocks of
 rows: the dense walk interleaves ``LANES`` rows, which a buffer of one row could not feed.
 A row costs its stored values twice (scatter, clear) plus the dense walk, whatever the depth;
-the buffer is zeroed once per call, never between blocks. (The walk before it looked each
+the buffer is zeroed once per call, never between blocks. (An earlier walk looked each
 node's feature up among the row's stored values, a binary search per node: 15 times
 scikit-learn's time on a tree, 38 on a forest, ``bench/bench_sparse.py``.)
 
@@ -33,25 +33,9 @@ buffer of its own).
 import numpy as np
 from numba import njit
 
-from ._kernels_traversal import (
-    LANES,
-    NODE_FEATURE,
-    NODE_LEFT,
-    NODE_RIGHT,
-    ROUTE_NODES,
-    forest_predict,
-    predict_values,
-    route,
-)
+from ._kernels_traversal import LANES, walk_leaves, walk_sums
 
-__all__ = [
-    "BUFFER_VALUES",
-    "block_rows",
-    "sparse_decision_paths",
-    "sparse_forest_predict",
-    "sparse_predict_values",
-    "sparse_route",
-]
+__all__ = ["BUFFER_VALUES", "block_rows", "sparse_walk_leaves", "sparse_walk_sums"]
 
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
 _INLINE = {**_JIT, "inline": "always"}
@@ -97,80 +81,28 @@ def _buffer(csr, n_rows):
 
 
 @njit(**_JIT)
-def sparse_route(tree, csr, op, rows, out):
-    """Leaves of the rows ``rows[0]:rows[1]``, written to ``out`` (2, n_rows): ``route`` of
-    each block made dense."""
+def sparse_walk_leaves(walk, csr, schedule, rows, out):
+    """``walk_leaves`` of the rows ``rows[0]:rows[1]``, each block made dense (its leaves
+    written to a block of their own, then copied: ``walk_leaves`` compiled once, for whole
+    arrays)."""
     buffer = _buffer(csr, rows[1] - rows[0])
-    leaves = np.empty((2, buffer.shape[0]), dtype=np.int64)
+    leaves = np.empty((2, buffer.shape[0], out.shape[2]), dtype=np.int64)
     for start in range(rows[0], rows[1], buffer.shape[0]):
         stop = min(start + buffer.shape[0], rows[1])
         _scatter(csr, start, stop, buffer)
-        route(tree, buffer, op, (np.int64(0), np.int64(stop - start)), leaves)
+        walk_leaves(walk, buffer, schedule, (np.int64(0), np.int64(stop - start)), leaves)
         _clear(csr, start, stop, buffer)
-        for i in range(start, stop):
-            out[0, i], out[1, i] = leaves[0, i - start], leaves[1, i - start]
+        out[:, start:stop] = leaves[:, : stop - start]
 
 
 @njit(**_JIT)
-def sparse_predict_values(tree, values, csr, op, rows, out):
-    """Leaf values of the rows ``rows[0]:rows[1]``, written to ``out``: ``predict_values`` of
-    each block made dense (``BOTH``: the mean of the two leaves' values)."""
-    buffer = _buffer(csr, rows[1] - rows[0])
-    for start in range(rows[0], rows[1], buffer.shape[0]):
-        stop = min(start + buffer.shape[0], rows[1])
-        _scatter(csr, start, stop, buffer)
-        predict_values(tree, values, buffer, op, (np.int64(0), np.int64(stop - start)),
-                       out[start:stop])  # fmt: skip
-        _clear(csr, start, stop, buffer)
-
-
-@njit(**_JIT)
-def sparse_forest_predict(pack, csr, rows, out):
-    """Sum over a pack's trees of their leaf values, each under its test: ``forest_predict`` of
-    each block made dense (every tree walks the block before the next is scattered)."""
+def sparse_walk_sums(walk, leaf_values, csr, schedule, rows, out):
+    """``walk_sums`` of the rows ``rows[0]:rows[1]``, each block made dense (every tree walks
+    the block before the next is scattered)."""
     buffer = _buffer(csr, rows[1] - rows[0])
     for start in range(rows[0], rows[1], buffer.shape[0]):
         stop = min(start + buffer.shape[0], rows[1])
         _scatter(csr, start, stop, buffer)
-        forest_predict(pack, buffer, (np.int64(0), np.int64(stop - start)), out[start:stop])
+        walk_sums(walk, leaf_values, buffer, schedule, (np.int64(0), np.int64(stop - start)),
+                  out[start:stop])  # fmt: skip
         _clear(csr, start, stop, buffer)
-
-
-@njit(**_INLINE)
-def _parents(nodes):
-    """Each node's parent (-1 at the root) and depth, from the routing arrays' children."""
-    parent = np.full(nodes.shape[0], -1, dtype=np.int64)
-    for node in range(nodes.shape[0]):
-        if nodes[node, NODE_FEATURE] != -1:
-            parent[nodes[node, NODE_LEFT]] = node
-            parent[nodes[node, NODE_RIGHT]] = node
-    depth = np.zeros(nodes.shape[0], dtype=np.int64)
-    for node in range(nodes.shape[0]):
-        above = parent[node]
-        while above != -1:
-            depth[node] += 1
-            above = parent[above]
-    return parent, depth
-
-
-@njit(**_JIT)
-def sparse_decision_paths(tree, csr, op):
-    """Nodes each row visits, as CSR ``indptr`` and ``indices`` (root first), as
-    ``decision_paths`` gives them: each row's leaf by :func:`sparse_route`, its path the leaf's
-    ancestors (a tree has one path to each node), written from the leaf up. One walk of the
-    lanes instead of ``decision_paths``' two node-by-node walks (measured on
-    ``bench/bench_sparse.py``'s tree: 1.8 times scikit-learn's time, against 8.6 with them)."""
-    n_rows = csr[0].shape[0] - 1
-    leaves = np.empty((2, n_rows), dtype=np.int64)
-    sparse_route(tree, csr, op, (np.int64(0), np.int64(n_rows)), leaves)
-    parent, depth = _parents(tree[ROUTE_NODES])
-    indptr = np.zeros(n_rows + 1, dtype=np.int64)
-    for i in range(n_rows):
-        indptr[i + 1] = indptr[i] + depth[leaves[0, i]] + 1
-    indices = np.empty(indptr[-1], dtype=np.int64)
-    for i in range(n_rows):
-        node, at = leaves[0, i], indptr[i + 1] - 1
-        while node != -1:
-            indices[at] = node
-            node, at = parent[node], at - 1
-    return indptr, indices

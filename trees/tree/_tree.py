@@ -27,8 +27,8 @@ predicts exactly as scikit-learn.
 Missing values (NaN) are routed as scikit-learn >= 1.3 routes them: each split node records
 the side its missing rows go to, ``missing_go_to_left`` (the growth chooses it: the search tries
 the missing rows on the right and on the left, ``_kernels_search``; a node that saw none sends
-them to its child with more rows). Every walk reads it under every test (the routing arrays'
-column ``NODE_MISSING``), :func:`mirror` flips it with the children, saved trees keep it, and the
+them to its child with more rows). Every walk reads it under every test (a bit of the node records,
+``_node_records``), :func:`mirror` flips it with the children, saved trees keep it, and the
 drawing says "or missing" on that edge (``viz.tree_svg``). A tree built by the growth skips the
 consistency checks of the constructor (``check=False``, ``_growth.tree_from_store``; a test runs
 them on grown trees).
@@ -39,17 +39,8 @@ import json
 import numpy as np
 
 from ._kernels_arrays import kernel_array
-from ._kernels_traversal import (
-    NODE_COLUMNS,
-    NODE_FEATURE,
-    NODE_LEFT,
-    NODE_MISSING,
-    NODE_RIGHT,
-    NODE_THRESHOLD,
-    ROUTE_LEFT_CODES,
-    ROUTE_NODES,
-    ROUTE_SIGN,
-)
+from ._kernels_traversal import leaf_paths, walk_schedule
+from ._node_records import pack_nodes
 from ._operators import (
     OPERATOR_CODES,
     OPERATORS,
@@ -62,8 +53,7 @@ from ._sklearn_names import SklearnTreeNames
 from ._tree_json import parse_tree_json, validate_tree_document
 from ._walks import walk_rows
 
-__all__ = ["OPERATORS", "Tree", "mirror", "pack_trees"]
-
+__all__ = ["OPERATORS", "Tree", "mirror"]
 
 _ARRAY_FIELDS = (
     "feature",
@@ -278,43 +268,31 @@ class Tree(SklearnTreeNames):
         return self.feature < 0
 
     # ---------------------------------------------------------------- routing
-    def routing_arrays(self):
-        """The arrays the compiled walk reads (``_kernels_traversal``), built once per tree.
+    def node_pack(self):
+        """The tree in the walks' node format (``_node_records.pack_nodes``), built at its
+        first walk and kept: a tree is not changed after construction (``copy``, ``pruned``
+        and :func:`mirror` make new trees), so its public arrays (``feature``, ``threshold``,
+        ``children_left``, ...) stay what it is and the pack is derived from them once."""
+        if getattr(self, "_nodes", None) is None:
+            self._nodes = pack_nodes([self], self.value, [-1])
+        return self._nodes
 
-        Trees are not changed after construction (``copy`` makes new ones),
-        so the arrays are cached.
-        """
-        if getattr(self, "_routing", None) is None:
-            membership = self.is_membership
-            nodes = np.empty((self.node_count, NODE_COLUMNS), dtype=np.int64)
-            nodes[:, NODE_FEATURE] = np.where(membership, -2 - self.feature, self.feature)
-            nodes[:, NODE_LEFT], nodes[:, NODE_RIGHT] = self.left, self.right
-            # Where a missing value goes: a membership node sends it right (not a category).
-            nodes[:, NODE_MISSING] = np.where(
-                self.missing_go_to_left & ~membership, self.left, self.right
-            )
-            nodes_f = nodes.view(np.float64)  # the same memory, for the thresholds' column
-            nodes_f[:, NODE_THRESHOLD] = self.threshold
-            sign = kernel_array(self.category_sign, dtype=np.int8)
-            # In the order of ``_kernels_traversal.ROUTE_*``.
-            self._routing = (nodes, nodes_f, self._left_codes(), sign)
-        return self._routing
-
-    def _walk(self, X, op):
+    def _leaves(self, X, op):
         """Leaves reached under ``op`` (``"<="``, ``"<"``), or both (``"average"``), by dense or
-        sparse rows (``_walks.walk_rows``).
+        sparse rows (``_walks.walk_rows``), as nodes of :meth:`node_pack`.
 
         Returns
         -------
         ndarray of shape (2, n_samples), int
             Row 0: the leaves under ``op`` (under ``"<="`` for ``"average"``);
-            row 1: under ``"<"`` for ``"average"``.
+            row 1: under ``"<"`` for ``"average"`` (else row 0 again).
         """
         rows, n_rows, walks = walk_rows(X, self.n_features, self.input_dtype)
-        leaves = np.empty((2, n_rows), dtype=np.intp)
-        args = (self.routing_arrays(), rows, OPERATOR_CODES[op])
-        in_row_blocks(walks.route, args, leaves, n_rows)
-        return leaves
+        leaves = np.empty((2, n_rows, 1), dtype=np.int64)
+        walk = self.node_pack().walk([OPERATOR_CODES[op]])
+        args = (walk, rows, walk_schedule(walk))
+        in_row_blocks(walks.leaves, args, leaves, n_rows)
+        return leaves[:, :, 0]
 
     def apply(self, X, op="<="):
         """Leaf id reached by each row.
@@ -331,7 +309,7 @@ class Tree(SklearnTreeNames):
         ndarray of shape (n_samples,), int
         """
         check_operator(op, ROUTING_OPERATORS)
-        return self._walk(X, op)[0]
+        return self.node_pack().original[self._leaves(X, op)[0]]
 
     def decision_path(self, X, op="<="):
         """Nodes each row passes through, as a CSR indicator matrix.
@@ -344,10 +322,11 @@ class Tree(SklearnTreeNames):
         check_operator(op, ROUTING_OPERATORS)
         from scipy import sparse  # here, not above: the compile worker imports no SciPy
 
-        rows, n_rows, walks = walk_rows(X, self.n_features, self.input_dtype)
-        indptr, indices = walks.decision_paths(self.routing_arrays(), rows, OPERATOR_CODES[op])
+        pack = self.node_pack()
+        leaves = self._leaves(X, op)[0]
+        indptr, indices = leaf_paths(leaves, pack.links(), pack.original)
         data = np.ones(indices.shape[0], dtype=np.int8)
-        path = sparse.csr_matrix((data, indices, indptr), shape=(n_rows, self.node_count))
+        path = sparse.csr_matrix((data, indices, indptr), shape=(leaves.shape[0], self.node_count))
         path.sort_indices()
         return path
 
@@ -369,9 +348,13 @@ class Tree(SklearnTreeNames):
         """
         check_operator(op)
         rows, n_rows, walks = walk_rows(X, self.n_features, self.input_dtype)
-        out = np.empty((n_rows, self.value.shape[1]))
-        args = (self.routing_arrays(), self.value, rows, OPERATOR_CODES[op])
-        in_row_blocks(walks.predict_values, args, out, n_rows)
+        pack = self.node_pack()
+        # The walk adds each leaf's value to ``out``: from -0.0, the sum is the value itself,
+        # bit for bit (a -0.0 leaf stays -0.0; 0.0 would make it +0.0).
+        out = np.full((n_rows, self.value.shape[1]), -0.0)
+        walk = pack.walk([OPERATOR_CODES[op]])
+        args = (walk, pack.leaves(), rows, walk_schedule(walk))
+        in_row_blocks(walks.sums, args, out, n_rows)
         return out if self.is_classifier or self.n_outputs > 1 else out[:, 0]
 
     def output_values(self):
@@ -564,39 +547,3 @@ def mirror(tree):
             membership | (tree.feature < 0), tree.missing_go_to_left, ~tree.missing_go_to_left
         ),
     )
-
-
-def pack_trees(trees, values):
-    """Trees end to end, for the compiled walk of a forest (``_kernels_traversal.forest_predict``).
-
-    Parameters
-    ----------
-    trees : list of Tree
-    values : list of ndarray
-        Each tree's node values on the forest's outputs (shape (node_count, n_outputs)).
-
-    Returns
-    -------
-    tree : tuple
-        The routing arrays of all the trees (``Tree.routing_arrays``), children
-        ids shifted by each tree's offset, membership code tables padded to a
-        common width.
-    values : ndarray of shape (n_nodes, n_outputs)
-    roots : ndarray of int
-        Each tree's root in the pack.
-    """
-    routing = [tree.routing_arrays() for tree in trees]
-    sizes = np.array([tree.node_count for tree in trees])
-    roots = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.intp)
-    nodes = np.concatenate([r[ROUTE_NODES] for r in routing])
-    shift = np.repeat(roots, sizes)
-    for column in (NODE_LEFT, NODE_RIGHT, NODE_MISSING):  # children ids, shifted by the offset
-        nodes[:, column] = np.where(nodes[:, column] >= 0, nodes[:, column] + shift, -1)
-    width = max(r[ROUTE_LEFT_CODES].shape[1] for r in routing)
-    codes = np.zeros((sizes.sum(), width), dtype=np.uint8)
-    for r, start in zip(routing, roots, strict=True):
-        left_codes = r[ROUTE_LEFT_CODES]
-        codes[start : start + left_codes.shape[0], : left_codes.shape[1]] = left_codes
-    signs = np.concatenate([r[ROUTE_SIGN] for r in routing])
-    packed = (nodes, nodes.view(np.float64), codes, signs)  # ROUTE_* order
-    return packed, kernel_array(np.concatenate(values)), roots

@@ -1,7 +1,7 @@
-"""The compiled walks by the kind of rows they take, so that each routing method has one body.
+"""The compiled walk by the kind of rows it takes, so that each routing method has one body.
 
 Dense rows are walked by ``_kernels_traversal``, sparse ones by ``_kernels_sparse_walk`` (the
-same walk over blocks of rows made dense). The two sets of kernels take the same arguments,
+same walk over blocks of rows made dense). The two pairs of kernels take the same arguments,
 the rows as :func:`walk_rows` prepares them, so ``Tree.apply``, ``Tree.predict``,
 ``Tree.decision_path`` and a forest's mean (``trees.ensemble``) each call one kernel of
 :data:`WALKS`, whatever the rows.
@@ -12,27 +12,21 @@ from collections import namedtuple
 import numpy as np
 
 from ._kernels_arrays import kernel_array
-from ._kernels_sparse_walk import (
-    sparse_decision_paths,
-    sparse_forest_predict,
-    sparse_predict_values,
-    sparse_route,
-)
-from ._kernels_traversal import decision_paths, forest_predict, predict_values, route
+from ._kernels_sparse_walk import sparse_walk_leaves, sparse_walk_sums
+from ._kernels_traversal import walk_leaves, walk_sums
 from ._operators import cast_input
 from ._sparse import PREDICT_FORMAT, csr_arrays, is_sparse
 
 __all__ = ["WALKS", "Walks", "walk_rows"]
 
-Walks = namedtuple("Walks", ["route", "predict_values", "decision_paths", "forest_predict"])
-Walks.__doc__ = """The kernels that walk one kind of rows (``_kernels_traversal``'s names)."""
+Walks = namedtuple("Walks", ["leaves", "sums"])
+Walks.__doc__ = """The kernels that walk one kind of rows (``_kernels_traversal.walk_leaves`` and
+``walk_sums``)."""
 
 # The kind of rows -> the kernels that walk them.
 WALKS = {
-    "dense": Walks(route, predict_values, decision_paths, forest_predict),
-    "sparse": Walks(
-        sparse_route, sparse_predict_values, sparse_decision_paths, sparse_forest_predict
-    ),
+    "dense": Walks(walk_leaves, walk_sums),
+    "sparse": Walks(sparse_walk_leaves, sparse_walk_sums),
 }
 
 

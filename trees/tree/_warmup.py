@@ -36,7 +36,9 @@ from ._kernels_draws import (
 )
 from ._kernels_layout import keep_rows
 from ._kernels_plan import kernel_plan
-from ._kernels_traversal import forest_predict
+from ._kernels_traversal import walk_schedule, walk_sums
+from ._node_records import pack_nodes
+from ._operators import OPERATOR_CODES
 from ._params import TreeParams
 from ._settings import target_statistics
 from ._sparse_growth import SparseFitRows, SparseGrowingTree
@@ -48,7 +50,6 @@ from ._splitter import (
     sort_features,
     sorted_values,
 )
-from ._tree import pack_trees
 
 __all__ = [
     "PLAN_KINDS",
@@ -252,10 +253,12 @@ def _draws():
     cdf = draw_cdf(np.ones(X.shape[0]))  # a weighted forest's draws
     weighted_bootstrap_rows(0, cdf, X.shape[0])
     add_weighted_draw_counts(0, cdf, X.shape[0], np.zeros(X.shape[0]))
-    packed, values, roots = pack_trees([tree, tree], [tree.value] * 2)
-    out = np.zeros((X.shape[0], values.shape[1]))
-    ops = np.array([0, 2], dtype=np.intp)
-    forest_predict((packed, values, roots, ops), np.ascontiguousarray(X), (0, X.shape[0]), out)
+    pack = pack_nodes([tree, tree], np.concatenate([tree.value] * 2), np.full(2, -1))
+    out = np.zeros((X.shape[0], tree.value.shape[1]))
+    walk = pack.walk([OPERATOR_CODES["<="], OPERATOR_CODES["average"]])
+    # One compilation serves both schedules (the schedule is a runtime argument).
+    walk_sums(walk, pack.leaves(), np.ascontiguousarray(X), walk_schedule(walk), (0, X.shape[0]),
+              out)  # fmt: skip
 
 
 def _cultivated():
