@@ -31,7 +31,8 @@ scikit-learn's ``BestSparseSplitter`` and ``RandomSparseSplitter``
   values. Walking them, the statistics of the rows passed are the left child's of the
   candidate "cut after this value"; candidates lie between separable neighbours
   (``FEATURE_THRESHOLD``), next to the zero block too, and both children must keep
-  ``min_leaf`` rows and ``min_weight`` weight: the dense search's candidates, scored by the
+  ``min_leaf`` rows and ``min_weight`` weight (``_kernels_search.candidate_at``, the one rule
+  of every scan): the dense search's candidates, scored by the
   same ``proxy``, the first best of a feature winning, the first best feature in the visiting
   order winning. The threshold is ``threshold_between`` of the values around the cut, the
   dense split's.
@@ -52,8 +53,15 @@ import numpy as np
 from numba import njit
 
 from ._kernels_arrays import COUNTED, UNCOUNTED, copy_into
-from ._kernels_criteria import gain, proxy, right_weight, score_from_proxy, weight
-from ._kernels_search import FEATURE_THRESHOLD, children_allowed, threshold_between
+from ._kernels_criteria import gain, proxy, score_from_proxy
+from ._kernels_search import (
+    FEATURE_THRESHOLD,
+    NO_MORE_CANDIDATES,
+    NOT_CANDIDATE,
+    candidate_at,
+    children_allowed,
+    threshold_between,
+)
 from ._kernels_uniform import uniform, uniforms
 
 __all__ = [
@@ -347,7 +355,7 @@ def scan_feature(gathered, stats, node, settings, left, zeros, best_left):
     """
     values, rows, first, m = gathered
     count, parent = node
-    crit, min_leaf, min_weight = settings
+    crit = settings[0]  # the rest: candidate_at's rules
     n_stats = stats.shape[1]
     n_zeros = count - m
     has_zeros = np.int64(n_zeros > 0)
@@ -371,14 +379,11 @@ def scan_feature(gathered, stats, node, settings, left, zeros, best_left):
             n_left += 1
             for k in range(n_stats):
                 left[k] += stats[rows[entry], k]
-        if count - n_left < min_leaf:
-            break
         next_x = _item(values, first, n_negative, has_zeros, j + 1)[0]
-        if n_left < min_leaf or not _separable(x, next_x):
-            continue
-        if min_weight > 0 and (
-            weight(left, crit) < min_weight or right_weight(left, parent, crit) < min_weight
-        ):
+        verdict = candidate_at(left, parent, n_left, count, _separable(x, next_x), settings)
+        if verdict == NO_MORE_CANDIDATES:
+            break
+        if verdict == NOT_CANDIDATE:
             continue
         value = proxy(left, parent, crit)
         if value > key:
@@ -446,7 +451,7 @@ def scan_in_dense_order(ordered, stats, node, settings, left, best_left):
     """
     ordered_rows, ordered_values = ordered
     count, parent = node
-    crit, min_leaf, min_weight = settings
+    crit = settings[0]  # the rest: candidate_at's rules
     n_stats = stats.shape[1]
     key, best_n_left, threshold = -np.inf, 0, np.nan
     left[:] = 0.0
@@ -455,20 +460,16 @@ def scan_in_dense_order(ordered, stats, node, settings, left, best_left):
         row = ordered_rows[i]
         for k in range(n_stats):
             left[k] += stats[row, k]
-        n_left = i + 1
-        if count - n_left < min_leaf:
-            break
         next_x = ordered_values[i + 1]
         separable, lower, x = _separable(x, next_x), x, next_x
-        if n_left < min_leaf or not separable:
-            continue
-        if min_weight > 0 and (
-            weight(left, crit) < min_weight or right_weight(left, parent, crit) < min_weight
-        ):
+        verdict = candidate_at(left, parent, i + 1, count, separable, settings)
+        if verdict == NO_MORE_CANDIDATES:
+            break
+        if verdict == NOT_CANDIDATE:
             continue
         value = proxy(left, parent, crit)
         if value > key:
-            key, best_n_left, threshold = value, n_left, threshold_between(lower, next_x)
+            key, best_n_left, threshold = value, i + 1, threshold_between(lower, next_x)
             copy_into(best_left, left)
     return key, best_n_left, threshold
 
