@@ -23,14 +23,17 @@ regression target is that sum plus the noise itself.
 block by block into a dense buffer and walked by the dense walk, ``_kernels_sparse_walk``).
 
 Both searches run over the stored values, never the dense matrix: scikit-learn's
-``BestSparseSplitter`` extracts a node's values column by column, the lab's buckets a node's
-rows' stored values by feature in one pass over their CSR entries
+``BestSparseSplitter`` extracts a node's values column by column and sorts them, the lab's
+buckets a node's rows' stored values by feature in one pass over their CSR entries, and a
+node holding many rows reads them from the columns sorted by value once per fit, unsorted
 (``trees/tree/_kernels_sparse_search.py``); a forest grows its trees one call each, in
 threads. Times are medians of runs interleaved with scikit-learn's; ratios are project /
-scikit-learn, the target is 1.0 or less.
+scikit-learn, the target is 1.0 or less. The machine's load averages are printed before and
+after the table: on a shared machine, read the ratios with them.
 """
 
 import argparse
+import os
 
 import numpy as np
 from scipy import sparse
@@ -134,9 +137,21 @@ def run(quick=False, repeat=3, predict_only=False):
     # No warm-up of every kernel: each measure's first, untimed call compiles (or loads) the
     # kernels of its plan (``interleaved``).
     n_rows = 20_000 if quick else 100_000
+    print(_load_line("before"))
     rows = timing_rows(n_rows, repeat=1 if quick else repeat, predict_only=predict_only)
     print_rows(["measure", "data", "project s", "sklearn s", "ratio"], rows)
+    print(_load_line("after"))
     return rows
+
+
+def _load_line(when):
+    """The load averages over 1, 5 and 15 minutes, ``when`` the table is timed (none where the
+    system does not tell)."""
+    try:
+        loads = os.getloadavg()
+    except OSError:
+        return f"load averages {when}: unknown"
+    return f"load averages {when} (1, 5, 15 min): " + ", ".join(f"{v:.1f}" for v in loads)
 
 
 if __name__ == "__main__":

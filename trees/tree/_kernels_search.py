@@ -92,6 +92,10 @@ __all__ = [
     "SETTING_ABSOLUTE_ERROR",
     "categorical_best",
     "category_sums",
+    "CANDIDATE",
+    "NOT_CANDIDATE",
+    "NO_MORE_CANDIDATES",
+    "candidate_at",
     "children_allowed",
     "count_present",
     "choose_split",
@@ -209,6 +213,34 @@ def children_allowed(left, parent, n_left, count, crit, min_leaf, min_weight):
     return True
 
 
+# What :func:`candidate_at` says of a threshold position of a scan.
+CANDIDATE, NOT_CANDIDATE, NO_MORE_CANDIDATES = 1, 0, -1
+
+
+@njit(**_INLINE)
+def candidate_at(left, parent, n_left, count, separable, rules):
+    """Whether the cut after the first ``n_left`` of a node's ``count`` rows in a feature's
+    sorted order is a candidate split (module docstring), the one rule of every scan of
+    sorted values (:func:`scan_thresholds`, the sparse ``scan_feature`` and
+    ``scan_in_dense_order``): a threshold between the values around the cut (``separable``,
+    :func:`_separable`) and both children keeping ``min_leaf`` rows and ``min_weight`` weight
+    (:func:`children_allowed`; ``left``: the left child's statistics, ``rules``: ``(crit,
+    min_leaf, min_weight)``).
+
+    Returns
+    -------
+    int
+        :data:`CANDIDATE`, :data:`NOT_CANDIDATE`, or :data:`NO_MORE_CANDIDATES` when the right
+        child keeps fewer than ``min_leaf`` rows: so does every later cut, and a scan stops.
+    """
+    crit, min_leaf, min_weight = rules
+    if count - n_left < min_leaf:
+        return NO_MORE_CANDIDATES
+    if separable and children_allowed(left, parent, n_left, count, crit, min_leaf, min_weight):
+        return CANDIDATE
+    return NOT_CANDIDATE
+
+
 @njit(**_JIT)
 def _scan_with_missing(X, rows, stats, node, settings, f, left, n_present):
     """Best candidate of feature ``f`` whose node has missing rows (module docstring).
@@ -268,7 +300,7 @@ def scan_thresholds(X, rows, stats, node, settings, visit, categorical, left, ou
     would cost more than a small node's walk. Each value is read once, as the next row's.
     """
     start, count, n_visit, parent = node
-    crit, min_leaf, min_weight = settings
+    crit = settings[0]
     keys, locals_, missing = out
     n_stats = stats.shape[1]
     for j in range(n_visit):
@@ -288,16 +320,12 @@ def scan_thresholds(X, rows, stats, node, settings, visit, categorical, left, ou
             row = rows[f, start + i]
             for k in range(n_stats):
                 left[k] += stats[row, k]
-            n_left = i + 1
-            if count - n_left < min_leaf:
-                break
             next_x = sorted_value(X, rows, f, start + i + 1)
             separable, x = _separable(x, next_x), next_x
-            if n_left < min_leaf or not separable:
-                continue
-            if min_weight > 0 and (
-                weight(left, crit) < min_weight or right_weight(left, parent, crit) < min_weight
-            ):
+            verdict = candidate_at(left, parent, i + 1, count, separable, settings)
+            if verdict == NO_MORE_CANDIDATES:
+                break
+            if verdict == NOT_CANDIDATE:
                 continue
             value = proxy(left, parent, crit)
             if value > keys[j]:

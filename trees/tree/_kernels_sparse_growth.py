@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from ._kernels_arrays import copy_into
+from ._kernels_arrays import UNCOUNTED, copy_into
 from ._kernels_criteria import gain, score_from_proxy, weight, weighted_improvement
 from ._kernels_growth import (
     LIMIT_MAX_SPLITS,
@@ -53,6 +53,7 @@ from ._kernels_sparse_search import (
     drawn_sparse_order,
     near_ties_tolerance,
     node_columns,
+    node_columns_by_value,
     partition_by_threshold,
     random_sparse_split,
     scan_feature,
@@ -86,16 +87,22 @@ from ._kernels_store import (
 __all__ = ["grow_sparse"]
 
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
+_INLINE = {**_JIT, "inline": "always"}
+# The search of a node's features and its candidates counts no references
+# (``_kernels_arrays``: a proxy's call counting its two arrays took 40% of a fit).
+_UNCOUNTED = {**_JIT, **UNCOUNTED}
 # Compiled only for the plans whose nodes draw their features (``_kernels_plan``).
 _drawn_sparse_order_when = only_when(drawn_sparse_order)
 
 
-@njit(**_JIT)
-def _best_sparse_split(buckets, stats, node, settings, visit, n_visit, scratch, verify):
+@njit(**_UNCOUNTED)
+def _best_sparse_split(buckets, presorted, stats, node, settings, visit, n_visit, scratch,
+                       verify):  # fmt: skip
     """The best split of ``node``, ``(count, parent statistics)``, among the features
     ``visit[:n_visit]``, from their values in ``buckets`` (``(starts, lengths, values,
     rows)``, ``_kernels_sparse_search.node_columns``; the first best in the visiting order
-    wins). ``scratch`` is ``(stack, left, zeros, feature_left, best_left)`` (``sort_pairs``'
+    wins), sorted here unless ``presorted[f]`` (read from the columns sorted by value:
+    ``_kernels_sparse_search.feature_in_node``). ``scratch`` is ``(stack, left, zeros, feature_left, best_left)`` (``sort_pairs``'
     stack, then statistics); ``verify`` is :func:`_dense_best_of_near_ties`' (its first item:
     whether the statistics are integers, so that every score here is the dense search's
     already).
@@ -121,10 +128,10 @@ def _best_sparse_split(buckets, stats, node, settings, visit, n_visit, scratch, 
         feature_keys[j] = -np.inf
         if m == 0:
             continue  # every value of the node an implicit zero: constant
-        feature_values, feature_rows = values[first : first + m], gathered_rows[first : first + m]
-        sort_pairs(feature_values, feature_rows, m, stack)
+        if not presorted[f]:
+            sort_pairs(values, gathered_rows, first, first + m, stack)
         key, n_left, threshold = scan_feature(
-            (feature_values, feature_rows, m), stats, node, rules, left, zeros, feature_left
+            (values, gathered_rows, first, m), stats, node, rules, left, zeros, feature_left
         )
         feature_keys[j] = key
         if key > best_key:
@@ -140,7 +147,7 @@ def _best_sparse_split(buckets, stats, node, settings, visit, n_visit, scratch, 
     return best_f, score, gain(best_left, parent, crit), best_n_left, best_threshold
 
 
-@njit(**_JIT)
+@njit(**_UNCOUNTED)
 def _dense_best_of_near_ties(buckets, stats, node, rules, best, verify, scratch):
     """The dense search's best split among the features whose proxy, summed in the sparse
     order, lies within ``near_ties_tolerance`` of the best one's (``best``: ``(visit, n_visit,
@@ -198,8 +205,8 @@ def _best_search(source, buckets, stats, node, search, scratch, exact):
             visit[f] = f
         n_visit = visit.shape[0]
     verify = (exact, source[2], start, scratch[9], scratch[10], scratch[11], scratch[12])
-    return _best_sparse_split(buckets, stats, (count, parent), settings, visit, n_visit,
-                              scratch[4:9], verify)  # fmt: skip
+    return _best_sparse_split(buckets, source[4][3], stats, (count, parent), settings, visit,
+                              n_visit, scratch[4:9], verify)  # fmt: skip
 
 
 @njit(**_JIT)
@@ -237,27 +244,53 @@ def _sparse_search(random, arguments):
     return sparse_search
 
 
+# A node holding this share of the grown rows or more reads every feature's values from the
+# columns sorted by value, the others bucket theirs and sort them (:func:`_reads_by_value`).
+BY_VALUE_SHARE = 0.25
+
+
+@njit(**_INLINE)
+def _reads_by_value(count, n_held):
+    """Whether a node of ``count`` of the ``n_held`` rows grown on, visiting every feature,
+    reads their values from the columns sorted by value (``node_columns_by_value``: every
+    stored entry of the matrix read, none sorted) rather than bucketing its rows' values and
+    sorting each feature's (``node_columns``, ``sort_pairs``: about ``count / n_held`` of the
+    entries, each read twice, then sorted, ``log2`` of a feature's values in the node
+    compared each). Measured on ``bench_sparse``'s data: :data:`BY_VALUE_SHARE`."""
+    return count >= BY_VALUE_SHARE * n_held
+
+
 @njit(**_JIT)
 def _evaluate_sparse(sparse, store, node, search, scratch):
     """Choose the split of ``node`` and record it as its pending choice; whether it is
     accepted (``_kernels_growth._evaluate``'s rules: ``split_accepted``).
 
-    ``sparse`` is ``(csc, csr, rows, where, stats, exact)`` (``exact``:
-    :func:`_integer_statistics`); ``search`` ``(settings, limits,
+    ``sparse`` is ``(csc, csr, rows, where, stats, exact, by_value)`` (``exact``:
+    :func:`_integer_statistics`; ``by_value``: the columns sorted by value,
+    ``_kernels_sparse_search.columns_by_value``); ``search`` ``(settings, limits,
     weights, bit_generator, draw, tie_random, n_allowed, visit)``, as the dense growth's;
     ``scratch`` ``(starts, lengths, values, rows)`` of the node's buckets
     (``_kernels_sparse_search.node_columns``) then :func:`_best_sparse_split`'s.
+
+    A best split's node reads its features' values already sorted where that reads no more
+    entries (:func:`_reads_by_value`, ``feature_in_node``); a random split's reads them in
+    row order, the order its sums are made in (``random_sparse_split``).
     """
     ints, floats, node_stats, _ = store
     settings, limits, weights = search[0], search[1], search[2]
     start, count = ints[node, START], ints[node, N_SAMPLES]
-    csc, csr, rows, where, stats, _ = sparse
-    buckets = scratch[:4]
+    csc, csr, rows, where, stats, _, by_value = sparse
+    buckets, presorted = scratch[:4], scratch[14]
+    best = not settings[SETTING_RANDOM]
     # Every feature visited: the node's values bucketed at once; a subset: read by column.
     bucketed = search[SEARCH_N_ALLOWED] >= search[SEARCH_VISIT].shape[0]
     if bucketed:
-        node_columns(csr, rows, (start, count), buckets)
-    source = (bucketed, csc, rows, where)
+        presorted[:] = best and _reads_by_value(count, rows.shape[1])
+        if presorted[0]:
+            node_columns_by_value(csc, by_value, where, (start, count), buckets)
+        else:
+            node_columns(csr, rows, (start, count), buckets)
+    source = (bucketed, csc, rows, where, (best, by_value[0], by_value[1], presorted))
     node_data = (start, count, node_stats[node])
     arguments = (source, buckets, stats, node_data, search, scratch, sparse[5])
     f, score, g, n_left, threshold = sparse_search(settings[SETTING_RANDOM], arguments)
@@ -283,7 +316,7 @@ def _split_sparse(sparse, store, node, size, scratch, in_value_order):
     rows sends a missing value to its larger child (ties: right), as the dense split
     (``_kernels_search.split_by_threshold``)."""
     ints, floats, _, _ = store
-    csc, _, rows, where, stats, _ = sparse
+    csc, rows, where, stats = sparse[0], sparse[2], sparse[3], sparse[4]
     start, count = ints[node, START], ints[node, N_SAMPLES]
     f, threshold = ints[node, CHOICE_FEATURE], floats[node, CHOICE_THRESHOLD]
     values, gathered_rows, spare_rows, left, right, goes_left, stored = scratch
@@ -362,8 +395,9 @@ def grow_sparse(plan, rows, where, stats, matrix, targets, root_stats, settings,
         Each row's position in ``rows[0]``, -1 for a row not grown on; kept true in place.
     stats : ndarray of shape (n_rows, n_stats)
     matrix : tuple
-        ``(csc, csr)``: ``(indptr, indices, data)`` of the matrix by columns and by rows
-        (int64, int64, float64; canonical).
+        ``(csc, csr, by_value)``: ``(indptr, indices, data)`` of the matrix by columns and by
+        rows (int64, int64, float64; canonical), and ``(indices, data)`` of its columns sorted
+        by value (``_kernels_sparse_search.columns_by_value``).
     targets : ndarray
         As ``grow_compiled``'s (empty for classification).
     root_stats, settings, rules, rng
@@ -381,7 +415,7 @@ def grow_sparse(plan, rows, where, stats, matrix, targets, root_stats, settings,
     for i in range(N_LIMITS):
         limits[i] = np.int64(rules[i])
     weights = rules[N_LIMITS:].copy()
-    csc, csr = matrix
+    csc, csr, by_value = matrix
     n_features, n_rows, n_stats = csc[0].shape[0] - 1, stats.shape[0], stats.shape[1]
     n_held = rows.shape[1]
     store = root_store(root_stats, n_held, 1, _first_capacity(n_held, limits))
@@ -400,7 +434,7 @@ def grow_sparse(plan, rows, where, stats, matrix, targets, root_stats, settings,
     # The dense growth's data where its node rule reads them (``_kernels_search.DATA_*``).
     data = (rows, stats, empty, np.zeros(0, np.bool_), targets, np.empty((2, 0), np.int64),
             empty)  # fmt: skip
-    sparse = (csc, csr, rows, where, stats, _integer_statistics(stats))
+    sparse = (csc, csr, rows, where, stats, _integer_statistics(stats), by_value)
     by_gain = best_first and limits[LIMIT_MAX_SPLITS] >= 0
     store, size = _grow_sparse_loop(data, sparse, store, search, scratch, by_gain)
     impurity = node_impurities(plan, store[STORE_STATS], size)
@@ -428,7 +462,8 @@ def _scratch(csc, n_features, n_held, n_rows, n_stats):
     """The growth's scratch: the search's (:func:`_evaluate_sparse`: the buckets, room for
     every stored value, the sort's stack and statistics, then :func:`_dense_best_of_near_ties`'
     proxies, rows, values and two flags per row, the second for the random splits'
-    ``random_sparse_split``), the split's
+    ``random_sparse_split``, then a flag per feature: its values read already sorted), the
+    split's
     (:func:`_split_sparse`: a column's values in the node, spare rows, children's statistics,
     two flags per row) and the node rule's (empty: no absolute error)."""
     indptr = csc[0]
@@ -440,7 +475,7 @@ def _scratch(csc, n_features, n_held, n_rows, n_stats):
               np.empty(nnz, np.int64), np.empty(128, np.int64), np.empty(n_stats),
               np.empty(n_stats), np.empty(n_stats), np.empty(n_stats), np.empty(n_features),
               np.empty(n_held, np.int64), np.empty(n_held), np.zeros(n_rows, np.bool_),
-              np.zeros(n_rows, np.bool_))  # fmt: skip
+              np.zeros(n_rows, np.bool_), np.zeros(n_features, np.bool_))  # fmt: skip
     split = (np.empty(most), np.empty(most, np.int64), np.empty(n_held, np.int64),
              np.empty(n_stats), np.empty(n_stats), np.zeros(n_rows, np.bool_),
              np.zeros(n_rows, np.bool_))  # fmt: skip

@@ -21,13 +21,18 @@ scikit-learn's ``BestSparseSplitter`` and ``RandomSparseSplitter``
   from its column when it visits it (:func:`column_in_node`: scikit-learn's two ways), so it
   reads only those. A split reads the chosen column once (:func:`partition_by_threshold`).
 * **Sorting.** A feature's gathered non-zero values are sorted with their rows
-  (:func:`sort_pairs`); a stored zero counts as an implicit one.
+  (:func:`sort_pairs`); a stored zero counts as an implicit one. A node that reads whole
+  columns anyway (a node holding many rows) reads them from a copy of the columns sorted by
+  value once per fit (:func:`columns_by_value`, :func:`node_columns_by_value`,
+  :func:`feature_in_node`), keeping the entries of its rows: its values come sorted, and the
+  sorts of the largest nodes, once half of a fit, are not made.
 * **Scanning** (:func:`scan_feature`). The node's values of a feature in increasing order are
   its negative stored values, then its implicit zeros as one block, then its positive stored
   values. Walking them, the statistics of the rows passed are the left child's of the
   candidate "cut after this value"; candidates lie between separable neighbours
   (``FEATURE_THRESHOLD``), next to the zero block too, and both children must keep
-  ``min_leaf`` rows and ``min_weight`` weight: the dense search's candidates, scored by the
+  ``min_leaf`` rows and ``min_weight`` weight (``_kernels_search.candidate_at``, the one rule
+  of every scan): the dense search's candidates, scored by the
   same ``proxy``, the first best of a feature winning, the first best feature in the visiting
   order winning. The threshold is ``threshold_between`` of the values around the cut, the
   dense split's.
@@ -47,19 +52,28 @@ Missing values are refused in sparse input (``_sparse.refuse_missing``): no node
 import numpy as np
 from numba import njit
 
-from ._kernels_arrays import copy_into
-from ._kernels_criteria import gain, proxy, right_weight, score_from_proxy, weight
-from ._kernels_search import FEATURE_THRESHOLD, children_allowed, threshold_between
+from ._kernels_arrays import COUNTED, UNCOUNTED, copy_into
+from ._kernels_criteria import gain, proxy, score_from_proxy
+from ._kernels_search import (
+    FEATURE_THRESHOLD,
+    NO_MORE_CANDIDATES,
+    NOT_CANDIDATE,
+    candidate_at,
+    children_allowed,
+    threshold_between,
+)
 from ._kernels_uniform import uniform, uniforms
 
 __all__ = [
     "column_in_node",
+    "columns_by_value",
     "dense_order",
     "near_ties_tolerance",
     "scan_in_dense_order",
     "drawn_sparse_order",
     "feature_in_node",
     "node_columns",
+    "node_columns_by_value",
     "partition_by_threshold",
     "random_sparse_split",
     "scan_feature",
@@ -69,11 +83,13 @@ __all__ = [
 
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
 _INLINE = {**_JIT, "inline": "always"}
+# Functions called once per feature of a node count no references (``_kernels_arrays``).
+_UNCOUNTED = {**_JIT, **UNCOUNTED}
 # Pairs up to this many are sorted by insertion (no allocation), longer ones by ``argsort``.
 _INSERTION_SORT_MAX = 16
 
 
-@njit(**_JIT)
+@njit(**_UNCOUNTED)
 def node_columns(csr, rows, node, buckets):
     """Bucket the stored non-zero values of a node's rows by feature (module docstring).
 
@@ -124,15 +140,23 @@ def _first_at_least(indices, lo, hi, row):
     return lo
 
 
-@njit(**_JIT)
+@njit(**_INLINE)
+def gallops(count, nnz):
+    """Whether a node of ``count`` rows reads a column of ``nnz`` stored entries by galloping
+    from each of its rows (:func:`column_in_node`), rather than walking every entry: when
+    ``count * (1 + 2 log2(1 + nnz / count))`` steps are fewer than ``nnz``."""
+    return count * (1.0 + 2.0 * np.log2(1.0 + nnz / count)) < nnz
+
+
+@njit(**_UNCOUNTED)
 def column_in_node(csc, f, rows, where, node, gathered):
-    """The node's stored non-zero values of feature ``f`` and their rows (``gathered``,
-    ``(values, rows)``), in row order, from the column's stored entries: each node row
-    searched among them by galloping (the node's rows and the column's indices are both
-    sorted), or every entry kept when ``where`` puts its row in the node, whichever reads
-    fewer (``count * (1 + 2 log2(1 + nnz / count))`` against ``nnz``: scikit-learn's two
-    ways, its switch written for sorted rows and a galloping search); ``csc`` is ``(indptr,
-    indices, data)``, ``node`` ``(start, count)``.
+    """The node's stored non-zero values of feature ``f`` and their rows, in row order, from
+    the column's stored entries: each node row searched among them by galloping (the node's
+    rows and the column's indices are both sorted), or every entry kept when ``where`` puts
+    its row in the node, whichever reads fewer (:func:`gallops`: scikit-learn's two ways,
+    its switch written for sorted rows and a galloping search); ``csc`` is ``(indptr,
+    indices, data)``, ``node`` ``(start, count)``, ``gathered`` ``(values, rows, at)``: they
+    are written from ``at`` on.
 
     Returns
     -------
@@ -141,12 +165,12 @@ def column_in_node(csc, f, rows, where, node, gathered):
     """
     indptr, indices, data = csc
     start, count = node
-    values, gathered_rows = gathered
+    values, gathered_rows, at = gathered
     lo, hi = indptr[f], indptr[f + 1]
-    nnz, m = hi - lo, 0
+    nnz, m = hi - lo, at
     if nnz == 0 or count == 0:
         return 0
-    if count * (1.0 + 2.0 * np.log2(1.0 + nnz / count)) < nnz:
+    if gallops(count, nnz):
         k = lo
         for i in range(start, start + count):
             row = rows[0, i]
@@ -158,28 +182,78 @@ def column_in_node(csc, f, rows, where, node, gathered):
                     values[m], gathered_rows[m] = data[k], row
                     m += 1
                 k += 1
-        return m
-    end = start + count
+        return m - at
+    return _kept_in_node((indices, data, lo, hi), where, node, gathered)
+
+
+@njit(**_INLINE)
+def _kept_in_node(column, where, node, gathered):
+    """Write the stored non-zero entries ``[lo, hi)`` of a column (``column``: ``(rows, values,
+    lo, hi)``) whose row ``where`` puts in ``node`` (``(start, count)``) into ``gathered``
+    (``(values, rows, at)``), in the column's order; how many."""
+    indices, data, lo, hi = column
+    start, count = node
+    values, gathered_rows, at = gathered
+    end, m = start + count, at
     for k in range(lo, hi):
         row = indices[k]
         p = where[row]
         if p >= start and p < end and data[k] != 0.0:
             values[m], gathered_rows[m] = data[k], row
             m += 1
-    return m
+    return m - at
 
 
 @njit(**_JIT)
+def columns_by_value(csc):
+    """``(indices, data)`` of the CSC matrix ``csc`` (``(indptr, indices, data)``) with each
+    column's stored entries sorted by value (:func:`sort_pairs`), made once per fit: a node
+    reading a whole column then gets its values already sorted (:func:`feature_in_node`)."""
+    indptr, indices, data = csc
+    by_rows, by_values = indices.copy(), data.copy()
+    stack = np.empty(128, np.int64)
+    for f in range(indptr.shape[0] - 1):
+        sort_pairs(by_values, by_rows, indptr[f], indptr[f + 1], stack)
+    return by_rows, by_values
+
+
+@njit(**_UNCOUNTED)
+def node_columns_by_value(csc, by_value, where, node, buckets):
+    """:func:`node_columns`' buckets read from the columns sorted by value (``by_value``,
+    ``(indices, data)`` of :func:`columns_by_value`, on ``csc``'s ``indptr``): each feature's
+    values already sorted, at the cost of reading every stored entry of the matrix, where
+    :func:`node_columns` reads the node's and sorts them (``_evaluate_sparse`` chooses)."""
+    indptr = csc[0]
+    starts, lengths, values, gathered_rows = buckets
+    at = 0
+    for f in range(indptr.shape[0] - 1):
+        column = (by_value[0], by_value[1], indptr[f], indptr[f + 1])
+        starts[f] = at
+        lengths[f] = _kept_in_node(column, where, node, (values, gathered_rows, at))
+        at += lengths[f]
+
+
+@njit(**_UNCOUNTED)
 def feature_in_node(source, node, f, buckets, at):
     """Where feature ``f``'s stored values in a node are: ``(first, m)`` in ``buckets``'
-    values and rows. ``source`` is ``(bucketed, csc, rows, where)``: with ``bucketed`` the
-    node's buckets hold them (:func:`node_columns`); otherwise they are read from the column
-    (:func:`column_in_node`) into the buckets' room from ``at``."""
-    bucketed, csc, rows, where = source
+    values and rows. ``source`` is ``(bucketed, csc, rows, where, by_value)``: with
+    ``bucketed`` the node's buckets hold them (:func:`node_columns`); otherwise they are read
+    from the column into the buckets' room from ``at``: from the column sorted by value when
+    ``by_value`` (``(allowed, indices, data, presorted)``, :func:`columns_by_value`) is
+    allowed and the node would read the whole column anyway (not :func:`gallops`), so that
+    they come sorted (``presorted[f]`` set True), from the column itself otherwise
+    (:func:`column_in_node`, in row order)."""
+    bucketed, csc, rows, where, by_value = source
     starts, lengths, values, gathered_rows = buckets
     if bucketed:
         return starts[f], lengths[f]
-    m = column_in_node(csc, f, rows, where, node, (values[at:], gathered_rows[at:]))
+    allowed, by_rows, by_values, presorted = by_value
+    lo, hi = csc[0][f], csc[0][f + 1]
+    presorted[f] = allowed and node[1] > 0 and not gallops(node[1], hi - lo)
+    if presorted[f]:
+        m = _kept_in_node((by_rows, by_values, lo, hi), where, node, (values, gathered_rows, at))
+    else:
+        m = column_in_node(csc, f, rows, where, node, (values, gathered_rows, at))
     starts[f], lengths[f] = at, m
     return at, m
 
@@ -201,15 +275,17 @@ def _insertion_sort(values, rows, lo, hi):
         values[j + 1], rows[j + 1] = v, r
 
 
-@njit(**_JIT)
-def sort_pairs(values, rows, m, stack):
-    """Sort ``values[:m]`` increasingly, ``rows[:m]`` along, in place: a quicksort (median of
+@njit(**_INLINE)
+def sort_pairs(values, rows, lo, hi, stack):
+    """Sort ``values[lo:hi]`` increasingly, ``rows[lo:hi]`` along, in place: a quicksort (median of
     three, three-way partition, so runs of equal values cost one pass) on runs longer than
     :data:`_INSERTION_SORT_MAX`, insertion below, as scikit-learn's ``sort`` of a feature's
     values; no allocation (the sort of each feature of each node). The order of equal values
     is unspecified; no sum depends on it (module docstring). ``stack`` (int64, 128 entries)
-    holds the runs left to sort: the longer side waits, so at most ``log2(m)`` of them."""
-    lo, hi, top = 0, m, 0
+    holds the runs left to sort: the longer side waits, so at most ``log2(hi - lo)`` of them.
+    The range is given, not sliced: a slice is a new array, and its reference counting, at each
+    feature of each node, took a fifth of a fit."""
+    top = 0
     while True:
         while hi - lo > _INSERTION_SORT_MAX:
             a, b, c = values[lo], values[(lo + hi) >> 1], values[hi - 1]
@@ -247,23 +323,24 @@ def _separable(lower, upper):
 
 
 @njit(**_INLINE)
-def _item(values, m, n_negative, has_zeros, j):
-    """The value of the ``j``-th item of a node's sorted feature: a negative stored value, the
-    zero block, or a positive stored value (:func:`scan_feature`), and its entry (-1: zeros)."""
+def _item(values, first, n_negative, has_zeros, j):
+    """The value of the ``j``-th item of a node's sorted feature, whose stored values start at
+    ``first``: a negative stored value, the zero block, or a positive stored value
+    (:func:`scan_feature`), and its entry's place (-1: zeros)."""
     if j < n_negative:
-        return values[j], j
+        return values[first + j], first + j
     if has_zeros and j == n_negative:
         return 0.0, -1
-    entry = j - has_zeros
+    entry = first + j - has_zeros
     return values[entry], entry
 
 
-@njit(**_JIT)
+@njit(**_INLINE)
 def scan_feature(gathered, stats, node, settings, left, zeros, best_left):
     """The best candidate of one feature in a node (module docstring, "Scanning").
 
-    ``gathered`` is ``(values, rows, m)``: the node's stored non-zero values, sorted, with their
-    rows; ``node`` is ``(count, parent statistics)``, ``settings`` ``(crit, min_leaf,
+    ``gathered`` is ``(values, rows, first, m)``: the node's stored non-zero values, sorted, with
+    their rows, at ``[first, first + m)``; ``node`` is ``(count, parent statistics)``, ``settings`` ``(crit, min_leaf,
     min_weight)``; ``left``, ``zeros`` and ``best_left`` are scratch of one row of statistics
     (``best_left`` receives the best candidate's left statistics).
 
@@ -276,15 +353,15 @@ def scan_feature(gathered, stats, node, settings, left, zeros, best_left):
     threshold : float
         ``threshold_between`` the values around its cut.
     """
-    values, rows, m = gathered
+    values, rows, first, m = gathered
     count, parent = node
-    crit, min_leaf, min_weight = settings
+    crit = settings[0]  # the rest: candidate_at's rules
     n_stats = stats.shape[1]
     n_zeros = count - m
     has_zeros = np.int64(n_zeros > 0)
     copy_into(zeros, parent)
     n_negative = 0
-    for i in range(m):
+    for i in range(first, first + m):
         n_negative += values[i] < 0.0
         for k in range(n_stats):
             zeros[k] -= stats[rows[i], k]
@@ -293,7 +370,7 @@ def scan_feature(gathered, stats, node, settings, left, zeros, best_left):
     left[:] = 0.0
     n_left = 0
     for j in range(n_items - 1):
-        x, entry = _item(values, m, n_negative, has_zeros, j)
+        x, entry = _item(values, first, n_negative, has_zeros, j)
         if entry < 0:
             n_left += n_zeros
             for k in range(n_stats):
@@ -302,14 +379,11 @@ def scan_feature(gathered, stats, node, settings, left, zeros, best_left):
             n_left += 1
             for k in range(n_stats):
                 left[k] += stats[rows[entry], k]
-        if count - n_left < min_leaf:
+        next_x = _item(values, first, n_negative, has_zeros, j + 1)[0]
+        verdict = candidate_at(left, parent, n_left, count, _separable(x, next_x), settings)
+        if verdict == NO_MORE_CANDIDATES:
             break
-        next_x = _item(values, m, n_negative, has_zeros, j + 1)[0]
-        if n_left < min_leaf or not _separable(x, next_x):
-            continue
-        if min_weight > 0 and (
-            weight(left, crit) < min_weight or right_weight(left, parent, crit) < min_weight
-        ):
+        if verdict == NOT_CANDIDATE:
             continue
         value = proxy(left, parent, crit)
         if value > key:
@@ -318,7 +392,7 @@ def scan_feature(gathered, stats, node, settings, left, zeros, best_left):
     return key, best_n_left, threshold
 
 
-@njit(**_JIT)
+@njit(**_JIT, **COUNTED)  # its in-place sort of a slice counts references
 def dense_order(gathered, rows, node, stored, ordered):
     """Write a node's rows of one feature in the dense search's order (``_splitter.sort_features``'
     stable sort: by value, ties by row id) into ``ordered`` (``(rows, values)``, ``count`` of
@@ -377,7 +451,7 @@ def scan_in_dense_order(ordered, stats, node, settings, left, best_left):
     """
     ordered_rows, ordered_values = ordered
     count, parent = node
-    crit, min_leaf, min_weight = settings
+    crit = settings[0]  # the rest: candidate_at's rules
     n_stats = stats.shape[1]
     key, best_n_left, threshold = -np.inf, 0, np.nan
     left[:] = 0.0
@@ -386,20 +460,16 @@ def scan_in_dense_order(ordered, stats, node, settings, left, best_left):
         row = ordered_rows[i]
         for k in range(n_stats):
             left[k] += stats[row, k]
-        n_left = i + 1
-        if count - n_left < min_leaf:
-            break
         next_x = ordered_values[i + 1]
         separable, lower, x = _separable(x, next_x), x, next_x
-        if n_left < min_leaf or not separable:
-            continue
-        if min_weight > 0 and (
-            weight(left, crit) < min_weight or right_weight(left, parent, crit) < min_weight
-        ):
+        verdict = candidate_at(left, parent, i + 1, count, separable, settings)
+        if verdict == NO_MORE_CANDIDATES:
+            break
+        if verdict == NOT_CANDIDATE:
             continue
         value = proxy(left, parent, crit)
         if value > key:
-            key, best_n_left, threshold = value, n_left, threshold_between(lower, next_x)
+            key, best_n_left, threshold = value, i + 1, threshold_between(lower, next_x)
             copy_into(best_left, left)
     return key, best_n_left, threshold
 
@@ -425,10 +495,11 @@ def near_ties_tolerance(best_key, parent):
 @njit(**_JIT)
 def _constant_in_node(gathered, count):
     """Whether a feature's values in a node span at most ``FEATURE_THRESHOLD`` (the dense
-    search's rule for a node without missing rows), from its gathered stored values."""
-    values, m = gathered
+    search's rule for a node without missing rows), from its gathered stored values
+    (``(values, first, m)``: at ``[first, first + m)``)."""
+    values, first, m = gathered
     lo, hi = (0.0, 0.0) if m < count else (np.inf, -np.inf)
-    for i in range(m):
+    for i in range(first, first + m):
         lo, hi = min(lo, values[i]), max(hi, values[i])
     return not _separable(lo, hi)
 
@@ -443,7 +514,7 @@ def _non_constant_in_order(source, node, by_key, n_allowed, order, buckets):
             break
         f = by_key[i]
         first, m = feature_in_node(source, node, f, buckets, at)
-        if not _constant_in_node((buckets[2][first : first + m], m), node[1]):
+        if not _constant_in_node((buckets[2], first, m), node[1]):
             order[n_visit] = f
             n_visit += 1
             at += m  # kept for the search
@@ -500,8 +571,8 @@ def _left_of_drawn_threshold(gathered, stats, node, threshold, left, flags):
     then at most half the node, so the zeros at most half its rows: a walk of at most twice
     its stored values.
 
-    ``gathered`` is ``(values, rows, m)`` in row order, ``node`` ``(rows, start, count,
-    parent statistics)``, ``flags`` ``(stored, side)``: two flags per row, ``stored`` all
+    ``gathered`` is ``(values, rows, first, m)``, in row order at ``[first, first + m)``,
+    ``node`` ``(rows, start, count, parent statistics)``, ``flags`` ``(stored, side)``: two flags per row, ``stored`` all
     False and left so.
 
     Returns
@@ -509,18 +580,18 @@ def _left_of_drawn_threshold(gathered, stats, node, threshold, left, flags):
     int
         Rows sent left.
     """
-    values, gathered_rows, m = gathered
+    values, gathered_rows, first, m = gathered
     rows, start, count, parent = node
     stored, side = flags
     zeros_left = threshold >= 0.0
     n_zeros = count - m
     n_left = n_zeros if zeros_left else 0
-    for i in range(m):
+    for i in range(first, first + m):
         n_left += values[i] <= threshold
     on_left = 2 * n_left <= count  # the side summed
     left[:] = 0.0
     if zeros_left == on_left and n_zeros > 0:
-        for i in range(m):
+        for i in range(first, first + m):
             stored[gathered_rows[i]] = True
             side[gathered_rows[i]] = values[i] <= threshold
         for p in range(start, start + count):
@@ -528,10 +599,10 @@ def _left_of_drawn_threshold(gathered, stats, node, threshold, left, flags):
             if (side[row] if stored[row] else zeros_left) == on_left:
                 for k in range(stats.shape[1]):
                     left[k] += stats[row, k]
-        for i in range(m):
+        for i in range(first, first + m):
             stored[gathered_rows[i]] = False
     else:
-        for i in range(m):
+        for i in range(first, first + m):
             if (values[i] <= threshold) == on_left:
                 for k in range(stats.shape[1]):
                     left[k] += stats[gathered_rows[i], k]
@@ -587,9 +658,9 @@ def random_sparse_split(source, buckets, stats, node, settings, visit, n_allowed
         if threshold >= hi:
             threshold = lo
         visited += 1
-        feature = (values[first : first + m], gathered_rows[first : first + m], m)
-        n_left = _left_of_drawn_threshold(feature, stats, (source[2], start, count, parent),
-                                          threshold, left, (stored, side))  # fmt: skip
+        n_left = _left_of_drawn_threshold((values, gathered_rows, first, m), stats,
+                                          (source[2], start, count, parent), threshold, left,
+                                          (stored, side))  # fmt: skip
         if not children_allowed(left, parent, n_left, count, crit, min_leaf, min_weight):
             continue
         key = proxy(left, parent, crit)
@@ -670,7 +741,7 @@ def partition_by_threshold(data, node, cut, flags, spare_rows, sums):
     zeros_left = threshold >= 0.0  # an implicit zero's side
     for i in range(start, start + count):
         goes_left[rows[0, i]] = zeros_left
-    m = column_in_node(csc, feature, rows, where, node, scratch)
+    m = column_in_node(csc, feature, rows, where, node, (scratch[0], scratch[1], 0))
     for i in range(m):
         goes_left[scratch[1][i]] = scratch[0][i] <= threshold
     if in_value_order:

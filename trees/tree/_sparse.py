@@ -11,8 +11,9 @@ How, and what it costs:
   best or random splits, grows on the stored values themselves, as scikit-learn's
   ``BestSparseSplitter`` and ``RandomSparseSplitter``: a node's stored values are gathered by
   feature and sorted, its implicit zeros one block between its negative and positive values
-  (``_kernels_sparse_search``). Memory: the matrix by columns and by rows, a few arrays of
-  one entry per row, and room for the stored values; never ``n_rows x n_features``. This
+  (``_kernels_sparse_search``). Memory: the matrix by columns and by rows, its columns
+  sorted by value (read by the largest nodes, whose values then need no sort), a few arrays
+  of one entry per row, and room for the stored values; never ``n_rows x n_features``. This
   path serves the classifiers (every criterion) and the regressors under the squared error,
   ``friedman_mse`` and Poisson, under any sample and class weights, single trees and forests
   (:func:`densifying_reason` says when a fit takes it).

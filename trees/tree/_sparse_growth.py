@@ -13,6 +13,7 @@ import numpy as np
 from ._growth import GrowingTree, root_statistics
 from ._kernels_arrays import kernel_array
 from ._kernels_entries import sparse_growth_kernel
+from ._kernels_sparse_search import columns_by_value
 from ._kernels_store import FEATURE, N_SAMPLES, START, STORE_INTS, STORE_STATS
 from ._sparse import is_sparse
 from ._splitter import SPLITTERS
@@ -35,8 +36,11 @@ def _kernel_arrays(X):
 
 class SparseFitRows:
     """A sparse matrix as the sparse growth reads it, made once for every tree grown on it (a
-    forest's): its arrays by columns (``csc``: a split's column) and by rows (``csr``: a
-    node's rows). Memory: twice the stored values, never the dense matrix.
+    forest's): its arrays by columns (``csc``: a split's column), by rows (``csr``: a node's
+    rows), and its columns' entries sorted by value (``by_value``: ``(indices, data)`` on
+    ``csc``'s ``indptr``, read by the nodes holding many rows, whose values then need no
+    sort: ``_kernels_sparse_search.columns_by_value``). Memory: three times the stored
+    values, never the dense matrix.
 
     Parameters
     ----------
@@ -49,6 +53,7 @@ class SparseFitRows:
         self.shape = X.shape
         self.csc = _kernel_arrays(X.tocsc())
         self.csr = _kernel_arrays(X.tocsr())
+        self.by_value = columns_by_value(self.csc)
 
     @classmethod
     def from_dense(cls, X):
@@ -58,6 +63,7 @@ class SparseFitRows:
         rows.shape = X.shape
         rows.csc = _compressed(np.asarray(X).T)
         rows.csr = _compressed(np.asarray(X))
+        rows.by_value = columns_by_value(rows.csc)
         return rows
 
 
@@ -166,7 +172,7 @@ class SparseGrowingTree(GrowingTree):
 
     def kernel_data(self):
         """The arrays :meth:`growth_kernel` takes before ``(root_stats, settings, rules,
-        rng)``: ``(rows, where, stats, (csc, csr), targets)``
+        rng)``: ``(rows, where, stats, (csc, csr, by_value), targets)``
         (``_kernels_sparse_growth.grow_sparse``)."""
-        matrix = (self.matrix.csc, self.matrix.csr)
+        matrix = (self.matrix.csc, self.matrix.csr, self.matrix.by_value)
         return (self.rows, self.where, self._stats_by_row, matrix, self.targets)
