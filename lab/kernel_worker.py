@@ -29,11 +29,15 @@ within ``N`` MB (:func:`has_room`); its first step it always takes. So a plan co
 worker that holds no other plan, and a step after light ones (the cultivated forest's kernels,
 then the regression forest) goes to a fresh worker where the plan's figure would pass ``N``.
 What bounds a first step is the step itself: a fresh worker (:data:`START_MB`) plus one plan's
-compilation, not the rule. The order of the parts keeps it lower than alone: the trees' plans
-come first, so a forest's plan loads their kernels from the cache (the classification
-forest's worker peaked at 388-392 MB in the app's order, 458 MB alone on an empty cache); alone
-on an empty cache the categorical forest's plan reaches 559 MB, and the forests' variants,
-compiled last in the background, were not measured in the app's order.
+compilation, not the rule. So no heavy plan compiles alone: numba's cache keeps each compiled
+function, and a plan whose callees are in it loads them and compiles its own body only. A
+plan's steps (``trees.kernels.plan_steps``) first compile, for the same plan, most of what it
+calls: a forest's trees' growth, a categorical growth's node search (``CALLEE_STEPS``); each
+part holds them before its plans, whichever part a page asks first, and a page's new plan is a
+request of its steps. Measured on an empty cache (numba 0.68, Linux, the worker's own peak):
+the Gini forest with drawn features 458 MB alone, 360 then 317 MB in two workers; the Gini
+growth on categorical features with drawn orders 449 alone, 362 then 319; the categorical
+forests 559 alone.
 When it has no room
 left, it hands the rest of its request back (``{"id": 3, "rest": 1, "full": true, ...}``:
 the part's steps before 1 are done) and ends, and a fresh worker takes the rest. So a plan
@@ -50,7 +54,7 @@ import json
 import resource
 import sys
 
-from trees.kernels import PARTS, plan_from_fields, warm_up_part, warm_up_plan
+from trees.kernels import PARTS, plan_from_fields, plan_steps, warm_up_part, warm_up_plan
 
 from .processes import watch_parent
 
@@ -62,16 +66,24 @@ def _say(message, output):
     output.flush()
 
 
-def _resident_mb():
-    """This process's resident memory now, in MB (its peak where /proc is not there)."""
+def _status_mb(field):
+    """A memory figure of this process's /proc status (``VmRSS``: resident now; ``VmHWM``: its
+    peak), in MB; its peak from ``getrusage`` where /proc is not there. On Linux ``getrusage``'s
+    peak is no worker's own: it keeps the app's when that was larger at the worker's start
+    (fork and exec keep it), so a worker measured light read as the server (283-490 MB)."""
     try:
         with open("/proc/self/status") as status:
             for line in status:
-                if line.startswith("VmRSS:"):
+                if line.startswith(f"{field}:"):
                     return int(line.split()[1]) / 1024
     except OSError:
         pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _resident_mb():
+    """This process's resident memory now, in MB (:func:`_status_mb`)."""
+    return _status_mb("VmRSS")
 
 
 # What compiling one plan adds to a worker's memory, in MB, by the kind of its entry kernel
@@ -84,7 +96,7 @@ def _resident_mb():
 #           categorical features 459
 # An upper bound: a plan whose callees another plan compiled before loads them from the cache
 # (the classification forest after the trees' plans, as the app orders them: about 290).
-PLAN_MB = {"grow": 349.0, "grower": 245.0, "sparse": 222.0, "forest": 459.0}
+PLAN_MB = {"grow": 235.0, "grower": 245.0, "search": 265.0, "sparse": 222.0, "forest": 260.0}
 # A fresh worker's memory before its first step: numpy, numba and the kernels' modules.
 START_MB = 100.0
 # What another step typically adds (kernels run once on tiny data), and the estimators' import
@@ -147,11 +159,9 @@ def _run(request, output, memory):
         return done if done < len(PARTS[name]) else None
     kind, fields = request["plan"]
     plan = plan_from_fields(fields)
-    if not memory.may_start((kind, plan)):
-        return 0
-    warm_up_plan(kind, plan)
-    step(1, 1)
-    return None
+    start = request.get("from", 0)
+    done = warm_up_plan(kind, plan, progress=step, start=start, may_start=memory.may_start)
+    return done if done < len(plan_steps(kind, plan)) else None
 
 
 def serve(requests, output, memory_mb):
@@ -172,7 +182,7 @@ def serve(requests, output, memory_mb):
         full = rest is not None or memory.full()
         usage = resource.getrusage(resource.RUSAGE_SELF)
         # Its own CPU (user + system) and peak memory so far, for the cold-start benchmark.
-        cost = {"cpu_s": usage.ru_utime + usage.ru_stime, "peak_mb": usage.ru_maxrss / 1024}
+        cost = {"cpu_s": usage.ru_utime + usage.ru_stime, "peak_mb": _status_mb("VmHWM")}
         _say({"id": request["id"], **outcome, "full": full, **cost}, output)
         if full:
             return

@@ -159,7 +159,8 @@ def test_every_plan_of_the_warm_up_parts_is_the_plan_its_fit_uses(prepared):
     for kind, plan in sorted(plans, key=str):
         prepared.clear()
         warm_up_plan(kind, plan)
-        assert (kind, plan) in prepared, (kind, plan, prepared)
+        # A node search (a heavy plan's callee step) is the grower's search of that plan.
+        assert ({"search": "grower"}.get(kind, kind), plan) in prepared, (kind, plan, prepared)
 
 
 def test_the_single_extra_trees_and_the_random_control_are_warmed(prepared):
