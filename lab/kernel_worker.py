@@ -24,7 +24,8 @@ scikit-learn, SciPy or pandas (about 100 MB instead of 255; a plan's step drives
 below the estimators, ``trees.tree._warmup``). A step that fits an estimator imports them
 when it runs (about 165 MB more). A worker takes a step only while its resident memory plus
 what such a step takes (:data:`PLAN_MB`, by the plan's kind, for a plan; :data:`STEP_MB` for a
-kernel run on tiny data, plus :data:`IMPORTS_MB` when that would import the estimators) stays
+kernel run on tiny data, or its own :data:`FUNCTION_STEP_MB`, plus :data:`IMPORTS_MB` when that
+would import the estimators) stays
 within ``N`` MB (:func:`has_room`); its first step it always takes. So a plan compiles in a
 worker that holds no other plan, and a step after light ones (the cultivated forest's kernels,
 then the regression forest) goes to a fresh worker where the plan's figure would pass ``N``.
@@ -36,8 +37,11 @@ calls: a forest's trees' growth, a categorical growth's node search (``CALLEE_ST
 part holds them before its plans, whichever part a page asks first, and a page's new plan is a
 request of its steps. Measured on an empty cache (numba 0.68, Linux, the worker's own peak):
 the Gini forest with drawn features 458 MB alone, 360 then 317 MB in two workers; the Gini
-growth on categorical features with drawn orders 449 alone, 362 then 319; the categorical
-forests 559 alone.
+growth on categorical features with drawn orders 449 alone, 362 then 319; in the background's
+order every plan's worker stays under 335 MB (the categorical Gini forest: 559 alone, 275). The
+heaviest step is then no plan: the kernels reading other libraries' models (``trees.interop``,
+whose modules import scikit-learn and pandas, 250 MB, before their walks compile) reach
+410-423 MB in a fresh worker.
 When it has no room
 left, it hands the rest of its request back (``{"id": 3, "rest": 1, "full": true, ...}``:
 the part's steps before 1 are done) and ends, and a fresh worker takes the rest. So a plan
@@ -87,22 +91,31 @@ def _resident_mb():
 
 
 # What compiling one plan adds to a worker's memory, in MB, by the kind of its entry kernel
-# (``trees.kernels.PLAN_KINDS``): the most measured of the kind, each plan compiled alone in a
-# fresh worker (100 MB) on an empty kernel cache, its peak less its start (numba 0.68, Linux):
-#   grow    Gini 231, squared error 232, Gini on categorical features with drawn orders 349
-#   grower  Gini 245
+# (``trees.kernels.PLAN_KINDS``), its callee steps (``trees.kernels.plan_steps``) run in the
+# worker before: the most measured of the kind, on an empty kernel cache, in a fresh worker
+# (100 MB), its peak less its start (numba 0.68, Linux; alone, without its callee steps, where
+# the plan needs them):
+#   grow    Gini 231, squared error 232, the other criteria and random splits 190-214, Gini on
+#           categorical features with drawn orders after its search 193-219 (alone 349)
+#   grower  Gini 245, on categorical features after their search 201
+#   search  a categorical plan's node search: Gini with drawn orders 211-262, squared error 235
 #   sparse  Gini 222
-#   forest  Gini with drawn features 358, squared error 326, extra trees 384, Gini on
-#           categorical features 459
-# An upper bound: a plan whose callees another plan compiled before loads them from the cache
-# (the classification forest after the trees' plans, as the app orders them: about 290).
-PLAN_MB = {"grow": 235.0, "grower": 245.0, "search": 265.0, "sparse": 222.0, "forest": 260.0}
+#   forest  after its trees' growth: Gini with drawn features 198-217 (alone 358), extra trees
+#           161 (384), Gini on categorical features 175 (459), squared error with random splits
+#           158, Poisson 153
+PLAN_MB = {"grow": 235.0, "grower": 245.0, "search": 265.0, "sparse": 222.0, "forest": 230.0}
 # A fresh worker's memory before its first step: numpy, numba and the kernels' modules.
 START_MB = 100.0
 # What another step typically adds (kernels run once on tiny data), and the estimators' import
 # (scikit-learn and SciPy) before the first step that fits one.
 STEP_MB = 48.0
 IMPORTS_MB = 165.0
+# The function steps that add more than STEP_MB, by name (``trees.kernels.PARTS``), besides
+# the estimators' import, measured in a fresh worker on an empty cache: the other libraries'
+# walks (``trees.interop``: 423 MB, 250 of it the imports; after another step that imported the
+# estimators it took that worker to 468 MB, the Cultivated page's cold start), one tree's walks
+# (355 MB).
+FUNCTION_STEP_MB = {"_warm_up_interop": 175.0, "_walks": 95.0}
 
 
 def estimators_imported():
@@ -117,7 +130,7 @@ def step_mb(step, imported):
     if not callable(step):
         kind, _ = step
         return PLAN_MB[kind]
-    return STEP_MB + (0.0 if imported else IMPORTS_MB)
+    return FUNCTION_STEP_MB.get(step.__name__, STEP_MB) + (0.0 if imported else IMPORTS_MB)
 
 
 def has_room(step, resident_mb, memory_mb, imported=True):

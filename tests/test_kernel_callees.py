@@ -99,3 +99,16 @@ def test_a_plan_asked_alone_compiles_its_callees_in_the_worker_before():
     messages = [json.loads(line) for line in output.getvalue().splitlines()]
     assert [m["step"] for m in messages if "step" in m] == [[2, 2]]
     assert messages[-1]["done"]
+
+
+def test_a_heavy_function_step_goes_to_a_worker_with_room_for_it():
+    """The other libraries' walks add more than a light step: after a step that imported the
+    estimators (a regression tree's values, 283 MB measured) a worker hands them to a fresh one
+    instead of reaching 468 MB (the Cultivated page's cold start, before their own figure)."""
+    (interop,) = PARTS["interop"]
+    regression_values = PARTS["regression"][-1]
+    assert kernel_worker.has_room(regression_values, 100.0, 400.0, imported=False)
+    assert not kernel_worker.has_room(interop, 283.0, 400.0, imported=True)
+    assert kernel_worker.step_mb(interop, True) > kernel_worker.STEP_MB
+    named = {step.__name__ for steps in PARTS.values() for step in steps if callable(step)}
+    assert set(kernel_worker.FUNCTION_STEP_MB) <= named

@@ -139,13 +139,14 @@ def test_the_memory_table_names_every_kind_of_plan():
     assert kinds <= set(kernel_worker.PLAN_MB)
 
 
-def test_a_light_worker_hands_a_forest_to_a_fresh_one():
-    """After light steps (kernels run on tiny data, no estimators imported) a worker has no
-    room for a forest's plan: a fresh worker takes it; a grower's it may still take."""
-    forest = PARTS["regression forest"][-1]  # after its trees' growth
+def test_a_worker_that_compiled_a_plan_hands_the_next_plan_to_a_fresh_one():
+    """After one plan's compilation a worker has no room for another plan of any part: each
+    plan compiles in a worker that holds no other (after light steps it may, by its figure)."""
+    after_a_plan = kernel_worker.START_MB + min(kernel_worker.PLAN_MB.values())
+    plans = [step for steps in PARTS.values() for step in steps if not callable(step)]
+    assert not any(kernel_worker.has_room(plan, after_a_plan, 400.0) for plan in plans)
     light = kernel_worker.START_MB + kernel_worker.STEP_MB
-    assert not kernel_worker.has_room(forest, light, 400.0, imported=False)
-    assert kernel_worker.has_room(PARTS["grower"][0], light, 400.0)
+    assert kernel_worker.has_room(PARTS["regression forest"][-1], light, 400.0)
 
 
 def test_a_recorded_part_is_done_without_a_worker(monkeypatch):

@@ -17,7 +17,9 @@ process, a forest's about 285. So this module, and what it imports, import no sc
 SciPy or pandas: a plan's step drives the growth below the estimators (``tree._warmup``,
 ``ensemble._warmup``) and a function step imports the estimators when it runs. The app's
 workers (``lab.kernel_worker``) then start at about 100 MB instead of 255 and compile a plan in
-a fresh one, peaking under 400 MB (540 MB when every worker imported the estimators first).
+a fresh one, a heavy plan after the steps that compile its callees (:func:`plan_steps`), each
+worker peaking under 400 MB (540 MB when every worker imported the estimators first; up to 559
+when a forest's plan compiled alone).
 
 Public API
 ----------
