@@ -25,11 +25,9 @@ below the estimators, ``trees.tree._warmup``). A step that fits an estimator imp
 when it runs (about 165 MB more). A worker takes a step only while its resident memory plus
 what such a step takes (:data:`PLAN_MB`, by the plan's kind, for a plan; :data:`STEP_MB` for a
 kernel run on tiny data, or its own :data:`FUNCTION_STEP_MB`, plus :data:`IMPORTS_MB` when that
-would import the estimators) stays
-within ``N`` MB (:func:`has_room`); its first step it always takes. So a plan compiles in a
-worker that holds no other plan, and a step after light ones (the cultivated forest's kernels,
-then the regression forest) goes to a fresh worker where the plan's figure would pass ``N``.
-What bounds a first step is the step itself: a fresh worker (:data:`START_MB`) plus one plan's
+would import the estimators) stays within ``N`` MB (:func:`has_room`); its first step it always
+takes. So a plan compiles in a worker that holds no other plan, and a step after light ones goes
+to a fresh worker where its figure would pass ``N``. What bounds a first step is the step itself: a fresh worker (:data:`START_MB`) plus one plan's
 compilation, not the rule. So no heavy plan compiles alone: numba's cache keeps each compiled
 function, and a plan whose callees are in it loads them and compiles its own body only. A
 plan's steps (``trees.kernels.plan_steps``) first compile, for the same plan, most of what it
@@ -42,9 +40,9 @@ order every plan's worker stays under 335 MB (the categorical Gini forest: 559 a
 heaviest step is then no plan: the kernels reading other libraries' models (``trees.interop``,
 whose modules import scikit-learn and pandas, 250 MB, before their walks compile) reach
 410-423 MB in a fresh worker.
-When it has no room
-left, it hands the rest of its request back (``{"id": 3, "rest": 1, "full": true, ...}``:
-the part's steps before 1 are done) and ends, and a fresh worker takes the rest. So a plan
+
+When it has no room left, it hands the rest of its request back (``{"id": 3, "rest": 1,
+"full": true, ...}``: the part's steps before 1 are done) and ends, and a fresh worker takes the rest. So a plan
 compiles in a fresh light worker, and a worker's peak is about its start plus one plan's
 compilation (853 MB measured when a worker took whole parts; 541 MB when every worker
 imported the estimators first).

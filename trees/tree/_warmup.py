@@ -151,7 +151,7 @@ def _search(plan):
     """The node search of ``plan`` alone: the step-by-step grower choosing its root's split
     (``evaluate_nodes`` and ``splittable_nodes``, not ``split_node``). Its search
     (``_kernels_growth._evaluate``) is most of what a categorical plan's growth compiles, and the
-    same code in a tree's growth, a grower's and a forest's (:data:`CALLEE_KINDS`)."""
+    same code in a tree's growth, a grower's and a forest's (``ensemble._warmup.CALLEE_STEPS``)."""
     X, y, value = tiny_data()
     settings, classification = settings_of(plan)
     TreeGrower(X, y if classification else value, **settings).next_node()
