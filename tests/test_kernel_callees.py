@@ -110,5 +110,7 @@ def test_a_heavy_function_step_goes_to_a_worker_with_room_for_it():
     assert kernel_worker.has_room(regression_values, 100.0, 400.0, imported=False)
     assert not kernel_worker.has_room(interop, 283.0, 400.0, imported=True)
     assert kernel_worker.step_mb(interop, True) > kernel_worker.STEP_MB
+    # The Cultivated page's order: its own kernels after one tree's walks (355 MB measured).
+    assert not kernel_worker.has_room(PARTS["cultivated"][0], 340.0, 400.0, imported=True)
     named = {step.__name__ for steps in PARTS.values() for step in steps if callable(step)}
     assert set(kernel_worker.FUNCTION_STEP_MB) <= named
