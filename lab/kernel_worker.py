@@ -24,19 +24,25 @@ scikit-learn, SciPy or pandas (about 100 MB instead of 255; a plan's step drives
 below the estimators, ``trees.tree._warmup``). A step that fits an estimator imports them
 when it runs (about 165 MB more). A worker takes a step only while its resident memory plus
 what such a step takes (:data:`PLAN_MB`, by the plan's kind, for a plan; :data:`STEP_MB` for a
-kernel run on tiny data, plus :data:`IMPORTS_MB` when that would import the estimators) stays
-within ``N`` MB (:func:`has_room`); its first step it always takes. So a plan compiles in a
-worker that holds no other plan, and a step after light ones (the cultivated forest's kernels,
-then the regression forest) goes to a fresh worker where the plan's figure would pass ``N``.
-What bounds a first step is the step itself: a fresh worker (:data:`START_MB`) plus one plan's
-compilation, not the rule. The order of the parts keeps it lower than alone: the trees' plans
-come first, so a forest's plan loads their kernels from the cache (the classification
-forest's worker peaked at 388-392 MB in the app's order, 458 MB alone on an empty cache); alone
-on an empty cache the categorical forest's plan reaches 559 MB, and the forests' variants,
-compiled last in the background, were not measured in the app's order.
-When it has no room
-left, it hands the rest of its request back (``{"id": 3, "rest": 1, "full": true, ...}``:
-the part's steps before 1 are done) and ends, and a fresh worker takes the rest. So a plan
+kernel run on tiny data, or its own :data:`FUNCTION_STEP_MB`, plus :data:`IMPORTS_MB` when that
+would import the estimators) stays within ``N`` MB (:func:`has_room`); its first step it always
+takes. So a plan compiles in a worker that holds no other plan, and a step after light ones goes
+to a fresh worker where its figure would pass ``N``. What bounds a first step is the step itself: a fresh worker (:data:`START_MB`) plus one plan's
+compilation, not the rule. So no heavy plan compiles alone: numba's cache keeps each compiled
+function, and a plan whose callees are in it loads them and compiles its own body only. A
+plan's steps (``trees.kernels.plan_steps``) first compile, for the same plan, most of what it
+calls: a forest's trees' growth, a categorical growth's node search (``CALLEE_STEPS``); each
+part holds them before its plans, whichever part a page asks first, and a page's new plan is a
+request of its steps. Measured on an empty cache (numba 0.68, Linux, the worker's own peak):
+the Gini forest with drawn features 458 MB alone, 360 then 317 MB in two workers; the Gini
+growth on categorical features with drawn orders 449 alone, 362 then 319; in the background's
+order every plan's worker stays under 335 MB (the categorical Gini forest: 559 alone, 275). The
+heaviest step is then no plan: the kernels reading other libraries' models (``trees.interop``,
+whose modules import scikit-learn and pandas, 250 MB, before their walks compile) reach
+410-423 MB in a fresh worker.
+
+When it has no room left, it hands the rest of its request back (``{"id": 3, "rest": 1,
+"full": true, ...}``: the part's steps before 1 are done) and ends, and a fresh worker takes the rest. So a plan
 compiles in a fresh light worker, and a worker's peak is about its start plus one plan's
 compilation (853 MB measured when a worker took whole parts; 541 MB when every worker
 imported the estimators first).
@@ -50,7 +56,7 @@ import json
 import resource
 import sys
 
-from trees.kernels import PARTS, plan_from_fields, warm_up_part, warm_up_plan
+from trees.kernels import PARTS, plan_from_fields, plan_steps, warm_up_part, warm_up_plan
 
 from .processes import watch_parent
 
@@ -62,35 +68,52 @@ def _say(message, output):
     output.flush()
 
 
-def _resident_mb():
-    """This process's resident memory now, in MB (its peak where /proc is not there)."""
+def _status_mb(field):
+    """A memory figure of this process's /proc status (``VmRSS``: resident now; ``VmHWM``: its
+    peak), in MB; its peak from ``getrusage`` where /proc is not there. On Linux ``getrusage``'s
+    peak is no worker's own: it keeps the app's when that was larger at the worker's start
+    (fork and exec keep it), so a worker measured light read as the server (283-490 MB)."""
     try:
         with open("/proc/self/status") as status:
             for line in status:
-                if line.startswith("VmRSS:"):
+                if line.startswith(f"{field}:"):
                     return int(line.split()[1]) / 1024
     except OSError:
         pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def _resident_mb():
+    """This process's resident memory now, in MB (:func:`_status_mb`)."""
+    return _status_mb("VmRSS")
+
+
 # What compiling one plan adds to a worker's memory, in MB, by the kind of its entry kernel
-# (``trees.kernels.PLAN_KINDS``): the most measured of the kind, each plan compiled alone in a
-# fresh worker (100 MB) on an empty kernel cache, its peak less its start (numba 0.68, Linux):
-#   grow    Gini 231, squared error 232, Gini on categorical features with drawn orders 349
-#   grower  Gini 245
+# (``trees.kernels.PLAN_KINDS``), its callee steps (``trees.kernels.plan_steps``) run in the
+# worker before: the most measured of the kind, on an empty kernel cache, in a fresh worker
+# (100 MB), its peak less its start (numba 0.68, Linux; alone, without its callee steps, where
+# the plan needs them):
+#   grow    Gini 231, squared error 232, the other criteria and random splits 190-214, Gini on
+#           categorical features with drawn orders after its search 193-219 (alone 349)
+#   grower  Gini 245, on categorical features after their search 201
+#   search  a categorical plan's node search: Gini with drawn orders 211-262, squared error 235
 #   sparse  Gini 222
-#   forest  Gini with drawn features 358, squared error 326, extra trees 384, Gini on
-#           categorical features 459
-# An upper bound: a plan whose callees another plan compiled before loads them from the cache
-# (the classification forest after the trees' plans, as the app orders them: about 290).
-PLAN_MB = {"grow": 349.0, "grower": 245.0, "sparse": 222.0, "forest": 459.0}
+#   forest  after its trees' growth: Gini with drawn features 198-217 (alone 358), extra trees
+#           161 (384), Gini on categorical features 175 (459), squared error with random splits
+#           158, Poisson 153
+PLAN_MB = {"grow": 235.0, "grower": 245.0, "search": 265.0, "sparse": 222.0, "forest": 230.0}
 # A fresh worker's memory before its first step: numpy, numba and the kernels' modules.
 START_MB = 100.0
 # What another step typically adds (kernels run once on tiny data), and the estimators' import
 # (scikit-learn and SciPy) before the first step that fits one.
 STEP_MB = 48.0
 IMPORTS_MB = 165.0
+# The function steps that add more than STEP_MB, by name (``trees.kernels.PARTS``), besides
+# the estimators' import, measured on an empty cache: the other libraries' walks
+# (``trees.interop``: 423 MB in a fresh worker, 250 of it the imports), one tree's walks (355 MB
+# in a fresh worker), the cultivated forest's kernels (about 120 MB: taken as a light step after
+# one tree's walks, they took that worker to 463-468 MB in the Cultivated page's cold start).
+FUNCTION_STEP_MB = {"_warm_up_interop": 175.0, "_walks": 95.0, "_cultivated": 125.0}
 
 
 def estimators_imported():
@@ -105,7 +128,7 @@ def step_mb(step, imported):
     if not callable(step):
         kind, _ = step
         return PLAN_MB[kind]
-    return STEP_MB + (0.0 if imported else IMPORTS_MB)
+    return FUNCTION_STEP_MB.get(step.__name__, STEP_MB) + (0.0 if imported else IMPORTS_MB)
 
 
 def has_room(step, resident_mb, memory_mb, imported=True):
@@ -147,11 +170,9 @@ def _run(request, output, memory):
         return done if done < len(PARTS[name]) else None
     kind, fields = request["plan"]
     plan = plan_from_fields(fields)
-    if not memory.may_start((kind, plan)):
-        return 0
-    warm_up_plan(kind, plan)
-    step(1, 1)
-    return None
+    start = request.get("from", 0)
+    done = warm_up_plan(kind, plan, progress=step, start=start, may_start=memory.may_start)
+    return done if done < len(plan_steps(kind, plan)) else None
 
 
 def serve(requests, output, memory_mb):
@@ -172,7 +193,7 @@ def serve(requests, output, memory_mb):
         full = rest is not None or memory.full()
         usage = resource.getrusage(resource.RUSAGE_SELF)
         # Its own CPU (user + system) and peak memory so far, for the cold-start benchmark.
-        cost = {"cpu_s": usage.ru_utime + usage.ru_stime, "peak_mb": usage.ru_maxrss / 1024}
+        cost = {"cpu_s": usage.ru_utime + usage.ru_stime, "peak_mb": _status_mb("VmHWM")}
         _say({"id": request["id"], **outcome, "full": full, **cost}, output)
         if full:
             return

@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from trees.kernels import PARTS, part_compiled, plan_compiled, warm_up_part
+from trees.kernels import PARTS, part_compiled, plan_compiled, plan_steps, warm_up_part
 
 __all__ = [
     "KernelPreparation",
@@ -76,11 +76,11 @@ class Request:
 
     def message(self):
         """The request as the worker reads it (one line of JSON)."""
+        start = {"from": self.steps[0]} if self.steps[0] else {}
         if self.what[0] == "part":
-            start = {"from": self.steps[0]} if self.steps[0] else {}
             return json.dumps({"id": self.ident, "part": self.what[1], **start})
         _, kind, plan = self.what
-        return json.dumps({"id": self.ident, "plan": [kind, list(plan)]})
+        return json.dumps({"id": self.ident, "plan": [kind, list(plan)], **start})
 
 
 def _already_compiled(what):
@@ -283,8 +283,8 @@ def preparation():
 
 
 def steps_of(what):
-    """How many steps a request of ``what`` has (a part's steps; a plan is one)."""
-    return len(PARTS[what[1]]) if what[0] == "part" else 1
+    """How many steps a request of ``what`` has (a part's steps; a plan's, ``plan_steps``)."""
+    return len(PARTS[what[1]]) if what[0] == "part" else len(plan_steps(*what[1:]))
 
 
 def _part_names(text):

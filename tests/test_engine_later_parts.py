@@ -100,8 +100,9 @@ def test_the_page_answers_with_the_engine_s_progress_in_the_forest_s_place(busy_
     assert [m.value for m in app.markdown] == ["the tree"]
     (waiting,) = [a.value for a in app.info]
     assert waiting.startswith("The random forest's curve comes once the tree engine is ready. ")
-    # The busy worker's request first (it finishes that one first), then the forest's parts.
-    assert "Preparing the tree engine for this machine, once: 0 of 3 (" in waiting
+    # The busy worker's request first (it finishes that one first), then the forest's parts:
+    # the draws, the forest's trees' growth, the forest.
+    assert "Preparing the tree engine for this machine, once: 0 of 4 (" in waiting
     assert _queued(preparation) == ["draws", "forest"]
 
     compiled.update({"draws", "forest"})  # the worker compiled them: the next run draws the forest

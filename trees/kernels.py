@@ -17,16 +17,18 @@ process, a forest's about 285. So this module, and what it imports, import no sc
 SciPy or pandas: a plan's step drives the growth below the estimators (``tree._warmup``,
 ``ensemble._warmup``) and a function step imports the estimators when it runs. The app's
 workers (``lab.kernel_worker``) then start at about 100 MB instead of 255 and compile a plan in
-a fresh one, peaking under 400 MB (540 MB when every worker imported the estimators first).
+a fresh one, a heavy plan after the steps that compile its callees (:func:`plan_steps`), each
+worker peaking under 400 MB (540 MB when every worker imported the estimators first; up to 559
+when a forest's plan compiled alone).
 
 Public API
 ----------
 PARTS
     The warm-up's parts in the order the lab's pages first need them: name -> steps (a
     plan, ``(kind, plan)``, or a function running kernels on tiny data).
-warm_up_part, warm_up_plan
-    Compile (or load) one part, or the kernels of one kind for one plan; a part done is
-    written in this machine's record.
+warm_up_part, warm_up_plan, plan_steps
+    Compile (or load) one part, or the kernels of one kind for one plan (its steps: a heavy
+    plan's callees first); a part done is written in this machine's record.
 part_compiled, plan_compiled
     Whether this machine's record says a part's, or a plan's, kernels are compiled.
 KernelPlan, plan_from_fields
@@ -36,7 +38,7 @@ set_kernel_preparer
 """
 
 from .ensemble._warmup import PARTS as TREE_AND_FOREST_PARTS
-from .ensemble._warmup import PLAN_KINDS, warm_up_plan
+from .ensemble._warmup import PLAN_KINDS, plan_steps
 from .tree._kernels_cache import compiled, record_compiled
 from .tree._kernels_entries import plan_entry, set_kernel_preparer
 from .tree._kernels_plan import KernelPlan
@@ -48,6 +50,7 @@ __all__ = [
     "part_compiled",
     "plan_compiled",
     "plan_from_fields",
+    "plan_steps",
     "set_kernel_preparer",
     "warm_up_part",
     "warm_up_plan",
@@ -67,6 +70,17 @@ def _warm_up_interop():
 PARTS = {**TREE_AND_FOREST_PARTS, "interop": (_warm_up_interop,)}
 
 
+def _run_from(steps, progress, start, may_start):
+    """Run ``steps`` from ``start`` while ``may_start(step)`` allows; the number done."""
+    for index in range(start, len(steps)):
+        if may_start is not None and not may_start(steps[index]):
+            return index
+        run_steps([steps[index]], PLAN_KINDS)
+        if progress is not None:
+            progress(index + 1, len(steps))
+    return len(steps)
+
+
 def warm_up_part(name, progress=None, start=0, may_start=None):
     """Compile (or load) the kernels of the part ``name`` (``PARTS``), then write it in this
     machine's record; ``progress(done, total)`` after each of its steps.
@@ -77,15 +91,18 @@ def warm_up_part(name, progress=None, start=0, may_start=None):
     those before ``start``: the part is complete, and recorded, when it is
     ``len(PARTS[name])``.
     """
-    steps = PARTS[name]
-    for index in range(start, len(steps)):
-        if may_start is not None and not may_start(steps[index]):
-            return index
-        run_steps([steps[index]], PLAN_KINDS)
-        if progress is not None:
-            progress(index + 1, len(steps))
-    record_compiled(["part", name])
-    return len(steps)
+    done = _run_from(PARTS[name], progress, start, may_start)
+    if done == len(PARTS[name]):
+        record_compiled(["part", name])
+    return done
+
+
+def warm_up_plan(kind, plan, progress=None, start=0, may_start=None):
+    """Compile (or load) the ``kind`` kernels of ``plan``: its steps (``plan_steps``: a heavy
+    plan's callees first, then the plan), as :func:`warm_up_part` runs a part's. Returns the
+    number of steps done; the plan's kernels are compiled when it is ``len(plan_steps(kind,
+    plan))``."""
+    return _run_from(plan_steps(kind, plan), progress, start, may_start)
 
 
 def part_compiled(name):

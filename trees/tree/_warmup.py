@@ -148,6 +148,16 @@ def _grower(plan):
     grower.expand(grower.leaves()[0], feature=1)
 
 
+def _search(plan):
+    """The node search of ``plan`` alone: the step-by-step grower choosing its root's split
+    (``evaluate_nodes`` and ``splittable_nodes``, not ``split_node``). Its search
+    (``_kernels_growth._evaluate``) is most of what a categorical plan's growth compiles, and the
+    same code in a tree's growth, a grower's and a forest's (``ensemble._warmup.CALLEE_STEPS``)."""
+    X, y, value = tiny_data()
+    settings, classification = settings_of(plan)
+    TreeGrower(X, y if classification else value, **settings).next_node()
+
+
 def _sparse(plan):
     """A tree grown with ``plan`` on a sparse matrix's arrays
     (``_kernels_entries.sparse_growth_kernel``; which fits take it:
@@ -168,7 +178,7 @@ def _sparse(plan):
 
 
 # How each kind of entry kernel is compiled for a plan (``trees.ensemble`` adds "forest").
-PLAN_KINDS = {"grow": _grow, "grower": _grower, "sparse": _sparse}
+PLAN_KINDS = {"grow": _grow, "grower": _grower, "search": _search, "sparse": _sparse}
 
 
 def warm_up_plan(kind, plan, kinds=None):
