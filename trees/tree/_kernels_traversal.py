@@ -103,8 +103,10 @@ def walk_schedule(walk):
     walks both tests (``"average"``) or the trees are deep (a mean lock-step depth above
     :data:`SHALLOW_DEPTH`), lock-step for shallow trees under one test."""
     _, depths, _, _, both = walk[2]
-    deep = depths.size > 0 and depths.mean() > SHALLOW_DEPTH
-    return TREE_BY_TREE if both.any() or deep else LOCK_STEP
+    # Sums, not ``mean``/``any``: a small tree's prediction asks this at every call, and
+    # numpy's reductions by name cost microseconds of Python each.
+    deep = int(np.add.reduce(depths)) > SHALLOW_DEPTH * depths.size
+    return TREE_BY_TREE if np.add.reduce(both) or deep else LOCK_STEP
 
 
 @njit(**_INLINE)

@@ -140,7 +140,14 @@ class NodePack:
         is the step's ``ge`` on the same records (``node_step``), so the records stay one
         threshold a node (16 bytes) whatever the tests."""
         ops = np.asarray(ops, dtype=np.int64)
-        trees = np.arange(len(self.roots))[slice(None) if trees is None else trees]
+        if trees is None:  # every tree: kept, as a single tree's prediction asks it each call
+            key = ("all trees", ops.tobytes())
+            if key not in self._records:
+                self._records[key] = self._walk(ops, np.arange(len(self.roots)))
+            return self._records[key]
+        return self._walk(ops, np.arange(len(self.roots))[trees])
+
+    def _walk(self, ops, trees):
         strict = (ops == LESS).astype(np.uint8)
         both = ops == BOTH
         per_tree = (self.roots[trees], self.depths[trees], self.special[trees], strict[trees],
