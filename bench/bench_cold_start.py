@@ -192,7 +192,11 @@ def _descendants(pid):
     found, frontier = [], [pid]
     while frontier:
         parent = frontier.pop()
-        for task in Path(f"/proc/{parent}/task").glob("*"):
+        try:  # a worker may end between being found and being read
+            tasks = list(Path(f"/proc/{parent}/task").iterdir())
+        except OSError:
+            continue
+        for task in tasks:
             with contextlib.suppress(OSError):
                 children = [int(c) for c in (task / "children").read_text().split()]
                 found += children
