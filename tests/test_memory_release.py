@@ -91,7 +91,6 @@ def test_the_run_that_first_shows_an_upload_gives_the_memory_back_at_its_end(mon
 
 _ONE_FILE_UNDER_SEVERAL_NAMES = """
 import io
-import threading
 from pathlib import Path
 
 import numpy as np
@@ -127,14 +126,13 @@ def use(name, data):
     return resident()
 
 
-use("warm-up.csv", table_csv(2000, 1))  # the pages' modules, kernels and worker, once
-for thread in threading.enumerate():  # the kernels loaded (or compiled) before measuring
-    if thread.name == "tree-bias-lab-warm-up":
-        thread.join()
+# The pages' modules and the Data page's kernels, once: its run waits for its kernels (compiled,
+# on a cold cache, by a worker process of their own, whose memory is not this process's).
+use("warm-up.csv", table_csv(2000, 1))
+data = table_csv(100_000, 0)  # 18 MB of CSV, the test's own copy: made before measuring
+parsed = pd.read_csv(io.BytesIO(data)).memory_usage(deep=True).sum()
 give_back_freed_memory()
 before = resident()
-data = table_csv(100_000, 0)  # 18 MB of CSV
-parsed = pd.read_csv(io.BytesIO(data)).memory_usage(deep=True).sum()
 growth = [(use(name, data) - before) / parsed
           for name in ("monday.csv", "copy of monday.csv", "monday (2).csv", "MONDAY.CSV")]
 print(" ".join(f"{g:.2f}" for g in growth))
@@ -146,14 +144,15 @@ print(" ".join(f"{g:.2f}" for g in growth))
 def test_one_large_file_under_several_names_is_held_once():
     """Issue 33, item 1 (four names of one 49 MB file took a server from 530 MB to 6,978 MB):
     in a process of its own, one session uses the same 18 MB CSV under four names. The
-    process grows once, by less than 4x the parsed table (the test's own copy of the file,
-    which Streamlit's test client keeps, included; 3.5x measured), and the other names add
-    almost nothing: the table, the kept file and the dataset's cached work are keyed by the
-    file's content, not its name."""
+    process grows once, by less than 3x the parsed table (1.7-2.2x measured: the upload's
+    kept file, the table and its cached work; the test's own copy of the file is made before
+    the first measure, since with it the growth measured 3.6-4.2x and a loaded machine's
+    allocator crossed a 4x bound), and the other names add almost nothing: the table, the
+    kept file and the dataset's cached work are keyed by the file's content, not its name."""
     root = Path(__file__).resolve().parent.parent
     done = subprocess.run([sys.executable, "-c", _ONE_FILE_UNDER_SEVERAL_NAMES], cwd=root,
                           capture_output=True, text=True, timeout=900)  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     growth = [float(value) for value in done.stdout.split()[-4:]]
-    assert growth[0] < 4.0, growth
+    assert growth[0] < 3.0, growth
     assert growth[-1] - growth[0] < 0.5, growth
