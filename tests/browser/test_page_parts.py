@@ -81,13 +81,6 @@ def test_the_staircase_slider_reruns_its_part_and_keeps_the_view_true(app_url, b
 # Each page's part and the widget that reruns it alone: (page's address, what opens the
 # part's widget without a run or with one full run, the input, what the link then says, what
 # the page shows after the part's run).
-def _open_settings(page, run):
-    page.locator('[data-testid="stExpander"] summary').filter(
-        has_text="Settings of the experiment"
-    ).click()
-    return run
-
-
 def _open_tab(label):
     def open_it(page, run):
         page.get_by_role("tab", name=label).click()
@@ -121,8 +114,9 @@ def _predict(page):
 
 
 PARTS = {
-    "split_bias": ("split_bias", _open_settings, _step_up("Values of X₂"), "bias_n2=3",
-                   "as the one with 3"),
+    # A tab's widget reruns the tabs' part, not the experiment's heatmaps above it.
+    "split_bias": ("split_bias", _open_tab("The Gini gain's null distribution"),
+                   _step_up("Values of the feature, n"), "null_n=11", "Mean, formula"),
     "data": ("data?data=wine", _open_tab("Two features"), _other_option("Vertical axis"),
              "data_scatter_y=", "Two features"),
     "instability": ("instability", lambda page, run: run, _click_tab("Tie-break"), "inst_tab=",
