@@ -205,7 +205,8 @@ def test_a_three_class_map_shows_the_predicted_class_as_hue_and_its_probability_
     assert list(value["colorbar"]["ticktext"]) == ["setosa", "versicolor", "virginica"]
     assert "predicted class" in value["colorbar"]["title"]["text"]
     assert "unsure" in value["colorbar"]["title"]["text"]
-    assert np.isnan(_values(value["z"])).all() and value["hoverinfo"] == "skip"  # the bar alone
+    assert _values(value["z"]).size == 1 and value["opacity"] == 0.0  # the bar alone
+    assert value["hoverinfo"] == "skip"
     # The first panel: one trace per predicted class, its class named once, in its hover.
     panel = [t for t in heatmaps if t.get("xaxis", "x") == "x"][1:]
     names = ["setosa", "versicolor", "virginica"]

@@ -565,8 +565,9 @@ def _class_map_traces(xs, ys, probabilities, cell, where, class_names, bar_scale
     panel is (:func:`_occupied`, :func:`_cropped_axis`).
 
     ``bar_scale``: the stacked scale of :func:`class_map_scale` with its placed bar, on the
-    first panel; its bar is drawn by a trace of one blank cell (plotly draws a colour bar
-    per trace, and each class's trace has its own ramp).
+    first panel; its bar is drawn by a trace of one transparent cell, the panel's first
+    (plotly draws a colour bar per trace, each class's trace has its own ramp, and a trace
+    of blank cells draws no bar).
     """
     probabilities = np.asarray(probabilities, dtype=float)
     n_classes = probabilities.shape[-1]
@@ -575,8 +576,9 @@ def _class_map_traces(xs, ys, probabilities, cell, where, class_names, bar_scale
     traces = []
     if bar_scale is not None:
         traces.append(go.Heatmap(
-            x=np.asarray(xs)[:1], y=np.asarray(ys)[:1], z=np.full((1, 1), np.nan, np.float32),
-            showscale=True, hoverinfo="skip", xaxis=cell[0], yaxis=cell[1], **bar_scale,
+            x=np.asarray(xs)[:2], y=np.asarray(ys)[:2], z=np.zeros((1, 1), np.float32),
+            opacity=0.0, showscale=True, hoverinfo="skip", xaxis=cell[0], yaxis=cell[1],
+            **bar_scale,
         ))  # fmt: skip
     for k, name in enumerate(class_names):
         won = winner == k
