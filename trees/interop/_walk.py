@@ -2,7 +2,7 @@
 
 The audit descends no tree of its own. Its rows take the one walk of every tree
 (``trees.tree._kernels_traversal.walk_leaves``, on the node records of
-``trees.tree._node_records``), one tree a call (``_predict._each_tree_leaves``), which
+``trees.tree._node_records``), a group of trees a call (``_predict._tree_group_leaves``), which
 gives each row's leaf; this module reads the rest from those leaves and the nodes' parents
 (``NodePack.links``), as ``leaf_paths`` reads a ``decision_path``:
 
@@ -19,9 +19,11 @@ gives each row's leaf; this module reads the rest from those leaves and the node
 
 Which schedule the audit's walk takes is :func:`audit_schedule`'s choice. Measured against
 the audit's own loops this replaced (two lock-step walks side by side, a walk noting ties
-then a re-walk from the parting node), 50,000 rows on one thread: XGBoost's 300 trees of
-depth 6 about as fast (764-796 against 741-1,016 ms), a random forest of depth 16 3.6 times
-faster (512-525 against 1,842-1,943 ms), the path ties 1-2.7 times faster.
+then a re-walk from the parting node), 50,000 rows on one thread, the same run: a random
+forest of depth 16 2.5-3.4 times faster (780-1,047 against 2,448-2,648 ms); XGBoost's 300
+trees of depth 6 20-25% slower (1,184-1,253 against 974-1,006 ms), as ``"average"``'s
+lock-step walks a tree's two tests one after the other where the former loop interleaved
+them.
 """
 
 from pathlib import Path
@@ -52,8 +54,8 @@ def audit_schedule(walk):
     ``walk_schedule`` takes ``"tree by tree"`` for every walk of two tests, where a lane
     shares a node's read between the two paths; the audit takes ``"lock-step"`` for shallow
     trees (a mean lock-step depth of at most :data:`DUAL_DEPTH`): measured on XGBoost's 300
-    trees of depth 6, 20,000 rows, the walk under both tests 0.46-0.49 s in lock-step against
-    0.60-0.73 s tree by tree; on a forest of depth 16, tree by tree the faster.
+    trees of depth 6, 50,000 rows, the walk under both tests took 401 ms of CPU in lock-step
+    against 540 ms tree by tree; on a forest of depth 16, tree by tree the faster.
     """
     depths = walk[2][1]
     if int(np.add.reduce(depths)) <= DUAL_DEPTH * depths.size:
@@ -75,65 +77,69 @@ def _parting(a, b, parent, level):
 
 
 @njit(**_JIT)
-def note_partings(leaves, native, in_half, nodes, leaf_values, first, counts, out):
-    """Read the audit's figures of rows ``first:first + n`` from their leaves in one tree
-    under both tests.
+def note_partings(leaves, native, half, nodes, leaf_values, first, counts, out):
+    """Read the audit's figures of rows ``first:first + n`` from their leaves in a group of
+    trees under both tests.
 
     Parameters
     ----------
-    leaves : ndarray of shape (2, n), int64
-        ``walk_leaves`` of the tree under ``"average"``: each row's leaf under ``x <= t``
+    leaves : ndarray of shape (2, n, n_group), int64
+        ``walk_leaves`` of the trees under ``"average"``: each row's leaf under ``x <= t``
         (``leaves[0]``) and under ``x < t`` (``leaves[1]``), nodes of the pack.
     native : int
         The plane of the model's own test (1: ``x < t``), the other plane the other test's.
-    in_half : bool
-        Whether "half" walks this tree under the other test.
+    half : ndarray of shape (n_group,), bool
+        The trees "half" walks under the other test.
     nodes : (feature, parent, level) of every node
         ``NodePack.general()[0]`` and ``NodePack.links()``.
-    leaf_values : (values, column)
-        ``NodePack.leaves()``' values and the tree's output (``add_leaves``).
+    leaf_values : (values, columns)
+        ``NodePack.leaves()``' values and the trees' outputs (``add_leaves``).
     first : int
         The first row's index in ``out`` and ``counts``.
     counts : (parted, node_parted, bits)
-        Where a row's two leaves differ, its paths parted at their deepest common ancestor
-        (module docstring): the tree is counted in ``parted[i]``, the row in
+        Where a row's two leaves in a tree differ, its paths parted at their deepest common
+        ancestor (module docstring): the tree is counted in ``parted[i]``, the row in
         ``node_parted[node]``, and bit ``f`` of ``bits[i]`` (the node's feature) is set.
     out : ndarray of shape (2 or 3, n_rows, n_outputs)
         Adds the leaf values under the model's test (``out[0]``), the other (``out[1]``) and,
-        with a third plane, "half" (the other test's where ``in_half``).
+        with a third plane, "half" (tree ``t`` under the other test where ``half[t]``).
     """
     feature, parent, level = nodes
-    values, column = leaf_values
+    values, columns = leaf_values
     parted, node_parted, bits = counts
-    leaf, other = leaves[native], leaves[1 - native]
-    last = first + leaf.shape[0]
-    for j in range(leaf.shape[0]):
-        if leaf[j] != other[j]:
-            node = _parting(leaf[j], other[j], parent, level)
-            f = feature[node]  # a membership node (-2 - f) never parts: its rule has no test
-            parted[first + j] += 1
-            node_parted[node] += 1
-            bits[first + j, f >> 6] |= np.uint64(1) << np.uint64(f & 63)
-    add_leaves(values, column, leaf, out[0], first, last)
-    add_leaves(values, column, other, out[1], first, last)
-    if out.shape[0] == 3:
-        add_leaves(values, column, other if in_half else leaf, out[2], first, last)
+    n_rows = leaves.shape[1]
+    last = first + n_rows
+    for t in range(leaves.shape[2]):
+        leaf, other = leaves[native, :, t], leaves[1 - native, :, t]
+        for j in range(n_rows):
+            if leaf[j] != other[j]:
+                node = _parting(leaf[j], other[j], parent, level)
+                f = feature[node]  # a membership node (-2 - f) never parts: its rule has no test
+                parted[first + j] += 1
+                node_parted[node] += 1
+                bits[first + j, f >> 6] |= np.uint64(1) << np.uint64(f & 63)
+        add_leaves(values, columns[t], leaf, out[0], first, last)
+        add_leaves(values, columns[t], other, out[1], first, last)
+        if out.shape[0] == 3:
+            add_leaves(values, columns[t], other if half[t] else leaf, out[2], first, last)
 
 
 @njit(**_JIT)
-def path_ties(leaf, strict, general, parent, X, node_ties):
-    """Per node, the rows of ``X`` whose path under the model's test in one tree reaches it
-    with a value its other test would send elsewhere (``node_ties[node] += 1``).
+def path_ties(leaves, strict, general, parent, X, node_ties):
+    """Per node, the rows of ``X`` whose path under the model's test in a group of trees
+    reaches it with a value its other test would send elsewhere (``node_ties[node] += 1``).
 
-    ``leaf``: ``walk_leaves`` of the tree under the model's test (each row's leaf);
+    ``leaves``: ``walk_leaves`` of the trees under the model's test (each row's leaf in each
+    tree, shape (n_rows, n_group));
     ``strict``: that test is ``x < t``; ``general``: ``NodePack.general()``; ``parent``: each
     node's parent, a root its own (``NodePack.links``). The path is read from the leaf up; a
     node on it sends the row to the child below it under the model's test, so only the
     other test's child is asked (``general_child``)."""
-    for i in range(leaf.shape[0]):
-        node = leaf[i]
-        while parent[node] != node:
-            above = parent[node]
-            if general_child(general, above, X, i, not strict) != node:
-                node_ties[above] += 1
-            node = above
+    for i in range(leaves.shape[0]):
+        for t in range(leaves.shape[1]):
+            node = leaves[i, t]
+            while parent[node] != node:
+                above = parent[node]
+                if general_child(general, above, X, i, not strict) != node:
+                    node_ties[above] += 1
+                node = above
