@@ -36,7 +36,7 @@ from ._kernels_draws import (
 )
 from ._kernels_layout import keep_rows
 from ._kernels_plan import kernel_plan
-from ._kernels_traversal import walk_schedule, walk_sums
+from ._kernels_traversal import walk_leaves, walk_schedule, walk_sums
 from ._node_records import pack_nodes
 from ._operators import OPERATOR_CODES
 from ._params import TreeParams
@@ -196,15 +196,17 @@ def _estimators():
 
 
 def _paths():
-    """The rows' paths down a tree (``decision_path``), which the app's first picture draws."""
+    """The rows' paths down a tree (``decision_path``), which the app's first picture draws: a
+    plain walk's kernel (``_kernels_traversal.plain_walk_leaves``), the general walk's left to
+    :func:`_walks`."""
     estimators = _estimators()
     X, y, _ = tiny_data()
     estimators.DecisionTreeClassifier().fit(X, y).tree_.decision_path(X, "<=")
 
 
 def _walks():
-    """The other walks of one tree (the predictions under each test, apply) and the
-    estimators' check of their input."""
+    """The other walks of one tree (the predictions under each test, apply; the general walk
+    a special tree's or ``"average"``'s paths take) and the estimators' check of their input."""
     estimators = _estimators()
     X, y, _ = tiny_data()
     estimator = estimators.DecisionTreeClassifier().fit(X, y)
@@ -213,6 +215,9 @@ def _walks():
     for op in ("<=", "<", "average"):
         tree.predict(X, op)
     tree.apply(X, "<")
+    walk = tree.node_pack().walk([OPERATOR_CODES["average"]])
+    out = np.empty((2, X.shape[0], 1), dtype=np.int64)
+    walk_leaves(walk, np.ascontiguousarray(X), walk_schedule(walk), (0, X.shape[0]), out)
 
 
 def _score_tables():
