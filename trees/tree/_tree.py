@@ -39,7 +39,7 @@ import json
 import numpy as np
 
 from ._kernels_arrays import kernel_array
-from ._kernels_traversal import leaf_paths, walk_plan
+from ._kernels_traversal import leaf_paths
 from ._node_records import pack_nodes
 from ._operators import (
     OPERATOR_CODES,
@@ -289,8 +289,7 @@ class Tree(SklearnTreeNames):
         """
         rows, n_rows, walks = walk_rows(X, self.n_features, self.input_dtype)
         leaves = np.empty((2, n_rows, 1), dtype=np.int64)
-        walk = self.node_pack().walk([OPERATOR_CODES[op]])
-        schedule, plain = walk_plan(walk)
+        walk, schedule, plain = self.node_pack().planned_walk(OPERATOR_CODES[op])
         in_row_blocks(walks.chosen(plain)[0], (walk, rows, schedule), leaves, n_rows)
         return leaves[:, :, 0]
 
@@ -352,8 +351,7 @@ class Tree(SklearnTreeNames):
         # The walk adds each leaf's value to ``out``: from -0.0, the sum is the value itself,
         # bit for bit (a -0.0 leaf stays -0.0; 0.0 would make it +0.0).
         out = np.full((n_rows, self.value.shape[1]), -0.0)
-        walk = pack.walk([OPERATOR_CODES[op]])
-        schedule, plain = walk_plan(walk)
+        walk, schedule, plain = pack.planned_walk(OPERATOR_CODES[op])
         in_row_blocks(walks.chosen(plain)[1], (walk, pack.leaves(), rows, schedule), out, n_rows)
         return out if self.is_classifier or self.n_outputs > 1 else out[:, 0]
 

@@ -20,6 +20,7 @@ from ._sparse import PREDICT_FORMAT, csr_arrays, is_sparse
 
 __all__ = ["WALKS", "Walks", "walk_rows"]
 
+
 class Walks(NamedTuple):
     """The kernels that walk one kind of rows (``_kernels_traversal.walk_leaves`` and
     ``walk_sums``), and those of a plain walk (the same, where the kind has none)."""
