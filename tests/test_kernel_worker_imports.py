@@ -45,13 +45,15 @@ def test_the_worker_imports_no_estimator_library():
 
 
 def test_the_package_imports_the_estimators_when_first_asked():
-    """``trees``, ``trees.tree``, ``trees.ensemble`` and ``lab`` give their names on first use
-    (their modules' ``__getattr__``): the same objects as their homes', listed by ``dir``."""
+    """``trees``, ``trees.tree``, ``trees.ensemble``, ``trees.interop`` and ``lab`` give their
+    names on first use (their modules' ``__getattr__``): the same objects as their homes', listed
+    by ``dir``."""
     import lab
     import trees
     from lab import store
-    from trees import ensemble, tree
+    from trees import ensemble, interop, tree
     from trees.ensemble import _forest
+    from trees.interop import _audit
     from trees.tree import _classes
 
     assert (
@@ -66,7 +68,8 @@ def test_the_package_imports_the_estimators_when_first_asked():
     )
     assert lab.default_store is store.default_store
     assert trees.tuning.complexity_curve is trees.complexity_curve
-    for package in (trees, tree, ensemble, lab):
+    assert interop.audit_conditioning is _audit.audit_conditioning
+    for package in (trees, tree, ensemble, interop, lab):
         assert set(package.__all__) <= set(dir(package))
         with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
             package.no_such_name  # noqa: B018
