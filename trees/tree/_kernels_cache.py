@@ -160,8 +160,8 @@ def refresh_cache():
 
 def refresh_dependent_cache(sources):
     """Delete the cached kernels of modules outside this package that compile this package's
-    kernels into theirs, when either changed: ``trees.interop``'s audit walks take a node's
-    child from ``_kernels_traversal.node_step`` and ``general_child``, and numba would
+    kernels into theirs, when either changed: ``trees.interop``'s audit calls the walk's
+    ``general_child`` and ``add_leaves`` (``_kernels_traversal``), and numba would
     otherwise keep running the old rule in them after an edit of it (it checks only the
     calling module's own file).
 

@@ -40,8 +40,8 @@ says why: counted, tree by tree was 36 times slower).
 One compiled descent: ``Tree.apply``, ``predict`` and ``decision_path`` (a leaf's ancestors,
 :func:`leaf_paths`), the forests' means, sparse rows (``_kernels_sparse_walk``: blocks made
 dense for these kernels) and ``trees.interop``'s predictions all call :func:`walk_sums` or
-:func:`walk_leaves`; the audit (``trees/interop/_walk.py``) takes the same :func:`node_step`
-and :func:`general_child` under its own schedules that note where two tests part. numba
+:func:`walk_leaves`; the audit (``trees/interop/_walk.py``) reads where two tests part from
+:func:`walk_leaves` under ``"average"`` and a path's ties through :func:`general_child`. numba
 compiles every branch a run-time flag chooses, so a *plain* walk (:func:`walk_plan`: no
 special tree, one test a tree; a lab tree under ``<=`` or ``<``) has entries of its own,
 :func:`plain_walk_leaves` and :func:`plain_walk_sums`, the same body with the flag a literal:
@@ -69,7 +69,6 @@ __all__ = [
     "child_of",
     "code_goes_left",
     "general_child",
-    "general_leaf",
     "goes_left",
     "leaf_paths",
     "node_step",
@@ -209,24 +208,15 @@ def general_child(general, node, X, i, strict):
 
 
 @njit(**_INLINE)
-def general_leaf(general, root, X, i, strict):
-    """The leaf row ``i`` reaches from ``root`` through :func:`general_child`."""
-    node = root
-    while True:
-        nxt = general_child(general, node, X, i, strict)
-        if nxt < 0:
-            return node
-        node = nxt
-
-
-@njit(**_INLINE)
 def _child(walk, X, i, node, test, special):
     """One step of row ``i``: :func:`node_step` on the records, or in a special tree
     :func:`general_child` (a leaf then its own child, as in the records). ``test``: (the
     test is ``x < t``, read from ``x <= t``'s records: the second path of ``"average"``)."""
     strict, ge = test
     if special:
-        child = general_child(walk[1], node, X, i, strict)
+        # ``bool``: a test passed as a constant, ``(True, True)``, would reach the called kernel
+        # as a literal and compile it once per value (three compilations instead of one).
+        child = general_child(walk[1], node, X, i, bool(strict))
         return node if child < 0 else child
     ints, floats = walk[0]
     return node_step(ints, floats, X, i, node, ge)[0]
