@@ -271,7 +271,7 @@ def test_a_sparse_fit_makes_no_dense_matrix(wide, estimator, target, weighted, p
     [
         (trees.DecisionTreeRegressor, {"criterion": "absolute_error"}, False, "medians"),
         (trees.DecisionTreeRegressor, {"variance_sums": "raw"}, False, "variance_sums='raw'"),
-        (trees.DecisionTreeRegressor, {}, True, "several outputs"),
+        (trees.DecisionTreeClassifier, {"categorical_features": [0]}, False, "categorical"),
         (trees.RandomForestRegressor, {"criterion": "absolute_error"}, False, "medians"),
         (trees.DecisionTreeClassifier, {"selection": "p_value"}, False, "p-values"),
     ],
