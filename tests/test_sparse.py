@@ -460,3 +460,33 @@ def test_a_multi_output_regressor_predicts_sparse_rows_as_dense(data):
             fitted.tree_.predict(sparse.csr_matrix(data["X"]), conditioning),
             fitted.tree_.predict(data["X"], conditioning),
         )
+
+
+def test_columns_are_sorted_by_value_when_first_read_and_a_forest_sorts_them_all(monkeypatch):
+    """A tree that draws its features sorts only the columns its large nodes read whole
+    (``_kernels_sparse_search.columns_by_value``), and grows the dense tree; a forest's
+    ``SparseFitRows.sort_by_value`` sorts every column, in threads, each by value with its rows."""
+    rng = np.random.default_rng(6)
+    X = np.round(rng.uniform(-1.0, 1.0, size=(400, 60)), 1)
+    X[rng.random(X.shape) < 0.7] = 0.0
+    y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    grown_on, growth_kernel = [], _sparse_growth.SparseGrowingTree.growth_kernel
+
+    def kept(growth):
+        grown_on.append(growth.matrix)
+        return growth_kernel(growth)
+
+    monkeypatch.setattr(_sparse_growth.SparseGrowingTree, "growth_kernel", kept)
+    settings = {"max_features": 3, "max_depth": 3, "random_state": 0}
+    fitted = trees.DecisionTreeClassifier(**settings).fit(sparse.csc_matrix(X), y)
+    assert_same_tree(fitted, trees.DecisionTreeClassifier(**settings).fit(X, y))
+    ready = grown_on[0].by_value[2]
+    assert 0 < ready.sum() < X.shape[1]
+    shared = _sparse_growth.SparseFitRows(sparse.csc_matrix(X)).sort_by_value(n_jobs=2)
+    assert shared.by_value[2].all()
+    indptr, indices, values = shared.csc
+    for f in range(X.shape[1]):
+        column = slice(indptr[f], indptr[f + 1])
+        order = np.argsort(values[column], kind="stable")
+        np.testing.assert_array_equal(shared.by_value[1][column], values[column][order])
+        np.testing.assert_array_equal(X[shared.by_value[0][column], f], values[column][order])

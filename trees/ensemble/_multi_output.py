@@ -61,8 +61,8 @@ def grow_outputs(forest, data, draws, params, template):
     """The fitted trees of ``forest`` on a multi-output ``y``; the arguments are
     ``_batches.grow_in_batches``'s (``y``: class indices per output, or values)."""
     X, y, sorted_rows = data
-    if is_sparse(X):  # its arrays made once for every tree (``tree._sparse_growth``)
-        X = SparseFitRows(X)
+    if is_sparse(X):  # its arrays made, its columns sorted, once for every tree
+        X = SparseFitRows(X).sort_by_value(forest.n_jobs)
     seeds, generator_seeds, n_draws, weights, classes_of = draws
     names = getattr(forest, "feature_names_in_", None)
 
