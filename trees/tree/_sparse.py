@@ -33,7 +33,10 @@ How, and what it costs:
   the trees are the dense fit's to the bit.
 * **Fitting on the dense rows** (:func:`dense_fit_rows`), the settings the sparse growth does
   not serve (:func:`densifying_reason` names them): the absolute error (its node values are
-  medians of the rows), ``variance_sums="raw"`` (scikit-learn's row order of its raw sums),
+  medians of the rows, and a candidate's error is no sum of row statistics: every row, an
+  implicit zero too, enters the Fenwick tree of ``_kernels_absolute_error`` one by one, so the
+  zero block cannot be one step and a search on the stored values would still walk every row
+  of a node for every feature, the dense search's own cost; it is not written), ``variance_sums="raw"`` (scikit-learn's row order of its raw sums),
   categorical features, selection by p-value. The dense matrix is made once
   and grown on by the dense search, whose layout sorts every feature's rows (``n_rows x
   n_features`` int32): 12 bytes a cell, the same trees by construction. A matrix whose dense
