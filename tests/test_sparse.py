@@ -267,25 +267,22 @@ def test_a_sparse_fit_makes_no_dense_matrix(wide, estimator, target, weighted, p
 
 
 @pytest.mark.parametrize(
-    ("estimator", "settings", "multi_output", "reason"),
+    ("estimator", "settings", "reason"),
     [
-        (trees.DecisionTreeRegressor, {"criterion": "absolute_error"}, False, "medians"),
-        (trees.DecisionTreeRegressor, {"variance_sums": "raw"}, False, "variance_sums='raw'"),
-        (trees.DecisionTreeClassifier, {"categorical_features": [0]}, False, "categorical"),
-        (trees.RandomForestRegressor, {"criterion": "absolute_error"}, False, "medians"),
-        (trees.DecisionTreeClassifier, {"selection": "p_value"}, False, "p-values"),
+        (trees.DecisionTreeRegressor, {"criterion": "absolute_error"}, "medians"),
+        (trees.DecisionTreeRegressor, {"variance_sums": "raw"}, "variance_sums='raw'"),
+        (trees.RandomForestRegressor, {"criterion": "absolute_error"}, "medians"),
+        (trees.DecisionTreeClassifier, {"selection": "p_value"}, "p-values"),
     ],
 )
 def test_a_densifying_fit_too_large_for_memory_is_refused_in_words(
-    data, estimator, settings, multi_output, reason, monkeypatch
+    data, estimator, settings, reason, monkeypatch
 ):
     """Where the dense rows (12 bytes a cell with their sorted row ids) would take more than
     half the memory available, the fit is refused before any allocation, saying why it
     densifies, how much it would take and how to fit on the stored values; below, it fits."""
     X = sparse.csc_matrix(data["X"])
     y = data["classes"] if estimator is trees.DecisionTreeClassifier else data["values"]
-    if multi_output:
-        y = np.column_stack([y, y[::-1]])
     monkeypatch.setattr(_sparse, "available_memory", lambda: 2 * X.shape[0] * X.shape[1] * 12 - 1)
     with pytest.raises(MemoryError) as refused:
         estimator(random_state=0, **settings).fit(X, y)
