@@ -37,9 +37,8 @@ request of its steps. Measured on an empty cache (numba 0.68, Linux, the worker'
 the Gini forest with drawn features 458 MB alone, 360 then 317 MB in two workers; the Gini
 growth on categorical features with drawn orders 449 alone, 362 then 319; in the background's
 order every plan's worker stays under 335 MB (the categorical Gini forest: 559 alone, 275). The
-heaviest step is then no plan: the kernels reading other libraries' models (``trees.interop``,
-whose modules import scikit-learn and pandas, 250 MB, before their walks compile) reach
-410-423 MB in a fresh worker.
+kernels reading other libraries' models (``trees.interop``) are warmed on plain arrays, without
+scikit-learn and pandas: 268 MB in a fresh worker (429 when they were imported first).
 
 When it has no room left, it hands the rest of its request back (``{"id": 3, "rest": 1,
 "full": true, ...}``: the part's steps before 1 are done) and ends, and a fresh worker takes the rest. So a plan
@@ -110,10 +109,14 @@ STEP_MB = 48.0
 IMPORTS_MB = 165.0
 # The function steps that add more than STEP_MB, by name (``trees.kernels.PARTS``), besides
 # the estimators' import, measured on an empty cache: the other libraries' walks
-# (``trees.interop``: 423 MB in a fresh worker, 250 of it the imports), one tree's walks (355 MB
-# in a fresh worker), the cultivated forest's kernels (about 120 MB: taken as a light step after
-# one tree's walks, they took that worker to 463-468 MB in the Cultivated page's cold start).
+# (``trees.interop``: 268 MB in a fresh worker), one tree's walks (355 MB in a fresh worker),
+# the cultivated forest's kernels (about 120 MB: taken as a light step after one tree's walks,
+# they took that worker to 463-468 MB in the Cultivated page's cold start).
 FUNCTION_STEP_MB = {"_warm_up_interop": 175.0, "_walks": 95.0, "_cultivated": 125.0}
+# The function steps that import no estimators (they run kernels on plain arrays): the first
+# picture's paths then follow the Gini plan in its worker, instead of a fresh worker importing
+# scikit-learn first.
+WITHOUT_ESTIMATORS = ("_paths", "_warm_up_interop")
 
 
 def estimators_imported():
@@ -128,7 +131,8 @@ def step_mb(step, imported):
     if not callable(step):
         kind, _ = step
         return PLAN_MB[kind]
-    return FUNCTION_STEP_MB.get(step.__name__, STEP_MB) + (0.0 if imported else IMPORTS_MB)
+    light = imported or step.__name__ in WITHOUT_ESTIMATORS
+    return FUNCTION_STEP_MB.get(step.__name__, STEP_MB) + (0.0 if light else IMPORTS_MB)
 
 
 def has_room(step, resident_mb, memory_mb, imported=True):

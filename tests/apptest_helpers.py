@@ -93,3 +93,36 @@ def open_with_kept_missing(path):
     at.switch_page(path)
     at.run()
     return at
+
+
+def run_markers(at):
+    """The run-end markers on the page (``ui.run_marks``), as HTML."""
+    return [h.proto.body for h in at.get("html") if "run-finished" in h.proto.body]
+
+
+def part_alone(script, *args, session=None, timeout=120):
+    """An AppTest of ``script`` (a function drawing one part of a page), run as the part's
+    own run is (``ui.fragments``): the sidebar's slot for the view's end made, the frame's
+    full-run flag off; ``session``: session values set before the first run (a tab opened).
+
+    AppTest reruns a whole script, never a fragment alone, so a page's test drives the part
+    as the browser's own run of it does: what this run draws is all a widget of the part
+    redraws.
+    """
+    at = AppTest.from_function(_part_script, args=(script, *args), default_timeout=timeout)
+    for key, value in (session or {}).items():
+        at.session_state[key] = value
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _part_script(script, *args):
+    import streamlit as st
+
+    from ui import fragments, report, state
+
+    report.start("A page", "A dataset")
+    fragments.make_view_end()
+    st.session_state[state.FULL_RUN] = False  # as in the part's own run (its widget changed)
+    script(*args)

@@ -13,8 +13,10 @@ from tests.apptest_helpers import (
     open_page,
     open_tab,
     open_with_kept_missing,
+    part_alone,
     plotly_array,
     plotly_figures,
+    run_markers,
     shown,
     tree_views,
 )
@@ -471,3 +473,36 @@ def test_listed_thresholds_keeps_the_best_scores_in_threshold_order():
     assert list(listed_thresholds(scores, limit=3)) == [1, 3, 5]
     assert list(listed_thresholds(scores, limit=1)) == [1]  # the earlier of equal scores
     assert list(listed_thresholds([], limit=3)) == []
+
+
+def _regions_alone(shown):
+    """The regions' part as its own run draws it: on the default dataset, one split grown."""
+    from app_pages.grow import grower_state as gs
+    from app_pages.grow.grown import regions_part
+    from ui import state as app_state
+
+    data = app_state.current()
+    settings = gs.GrowSettings("gini", "best_first", None, 2, 1, None, 0.3, 0)
+    grower, split = gs.get_grower(data, settings)
+    if not grower.n_steps:
+        grower.step()
+    regions_part(grower, grower.tree, split, shown)
+
+
+def test_the_regions_axes_rerun_the_regions_part_alone():
+    """The Regions tab is a part inside the grown tree's part (``ui.fragments.inner_fragment``):
+    its own run, which its axes start, draws the map and its widgets and the view's end, not
+    the tree, the action bar or the tab bar; closed, it draws nothing but holds its place."""
+    at = part_alone(_regions_alone, True)
+    assert [f["layout"]["title"]["text"] for f in plotly_figures(at)] == ["Regions of the tree"]
+    assert {s.key for s in at.selectbox} >= {"grow_fx", "grow_fy"}
+    assert not [b for b in at.button if b.key == "grow_step"] and not tree_views(at)
+    assert len(run_markers(at)) == 1
+    before = plotly_figures(at)[0]["layout"]["xaxis"]["title"]["text"]
+    other = next(o for o in by_key(at.selectbox, "grow_fx").options if o != before)
+    by_key(at.selectbox, "grow_fx").select(other).run()
+    assert plotly_figures(at)[0]["layout"]["xaxis"]["title"]["text"] == other
+    assert len(run_markers(at)) == 1
+    closed = part_alone(_regions_alone, False)
+    assert not plotly_figures(closed) and not closed.selectbox
+    assert len(run_markers(closed)) == 1  # its own run still ends the view

@@ -4,7 +4,16 @@ import pytest
 
 from app_pages.split_bias import keys as split_bias_keys
 from app_pages.split_bias.cache import N_GRID, P1_GRID
-from tests.apptest_helpers import by_key, open_page, open_tab, plotly_array, plotly_figures
+from app_pages.split_bias.parts import TABS
+from tests.apptest_helpers import (
+    by_key,
+    open_page,
+    open_tab,
+    part_alone,
+    plotly_array,
+    plotly_figures,
+    run_markers,
+)
 
 
 def _open(tab=None):
@@ -402,3 +411,25 @@ def test_a_finished_study_of_your_data_is_run_once_for_every_session(monkeypatch
         assert not at.exception, [e.value for e in at.exception]
     assert runs["stopped"] == 2  # a cut-short study stays the session's own
     cache._finished_study.clear()
+
+
+def _null_tab_alone():
+    from app_pages.split_bias.parts import tabs_part
+
+    tabs_part(10, 2, None)
+
+
+def test_the_null_tabs_widget_reruns_the_tabs_part_alone():
+    """A change of the null distribution's settings reruns the tabs' part (``ui.fragments``):
+    its run draws the tab bar and the open tab, then the view's end, and nothing of the
+    experiment above (its settings, its heatmaps, its headline)."""
+    at = part_alone(_null_tab_alone, session={split_bias_keys.TAB: TABS[1]})
+    widgets = {w.key for w in [*at.number_input, *at.slider, *at.selectbox, *at.button]}
+    assert {"null_n", "null_N", "null_p1", "null_k"} <= widgets
+    assert not any(key.startswith("bias_") for key in widgets if key)  # no experiment setting
+    assert [f["data"][0]["type"] for f in plotly_figures(at)] == ["bar"]  # the null gains
+    assert len(run_markers(at)) == 1
+    by_key(at.number_input, "null_n").set_value(20).run()
+    mean = {m.label: m.value for m in at.metric}["Mean, formula"]
+    assert float(mean) == pytest.approx(19 / 200 * (1 - 0.3**2 - 0.7**2), abs=1e-5)  # eq. 19
+    assert len(run_markers(at)) == 1

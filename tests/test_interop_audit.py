@@ -229,18 +229,24 @@ def test_catboost_levels_walk_as_its_expanded_trees_under_every_test():
     assert np.abs(imported.output(rows, "<") - imported.output(rows)).max() > 0
 
 
-def test_the_audit_of_deep_trees_walked_once_then_from_where_they_part_is_exact():
-    """Trees deeper than the two-walk depth take the other walk (``_walk._first_parting``)."""
+def test_the_audit_of_deep_trees_walked_tree_by_tree_is_exact():
+    """Trees deeper than the lock-step depth take the other schedule (``_walk.audit_schedule``:
+    the two tests' paths share each node's read)."""
     from sklearn.ensemble import RandomForestClassifier
 
-    from trees.interop._walk import DUAL_DEPTH
+    from trees.interop._walk import DUAL_DEPTH, audit_schedule
+    from trees.tree._kernels_traversal import SCHEDULES
+    from trees.tree._operators import OPERATOR_CODES
 
     rng = np.random.default_rng(2)
     X = np.column_stack([rng.integers(0, 30, (3000, 3)), rng.normal(size=(3000, 2))])
     y = (X[:, 0] + X[:, 1] - X[:, 2] + rng.normal(0, 4, 3000) > 15).astype(int)
     model = RandomForestClassifier(n_estimators=6, min_samples_leaf=1, random_state=0).fit(X, y)
     imported = from_model(model)
-    assert (imported.packed().depths > DUAL_DEPTH).all()
+    packed = imported.packed()
+    assert (packed.depths > DUAL_DEPTH).all()
+    both = packed.walk(np.full(len(packed.roots), OPERATOR_CODES["average"]))
+    assert audit_schedule(both) == SCHEDULES["tree by tree"]
     rows = np.vstack([X[:500], h.on_threshold_rows(imported, X[:500])])
     audit = audit_conditioning(imported, rows, n_jobs=1)
     out = audit.predictions
@@ -263,3 +269,49 @@ def test_the_tables_computed_on_first_use_are_computed_once_for_every_thread(stu
     assert all(f is features[0] for f in features) and all(f is flips[0] for f in flips)
     assert list(features[0].columns[:3]) == ["feature", "lattice", "n_values"]
     assert flips[0]["rows_on_it"].tolist() == [2]
+
+
+def _counts_by_hand(imported, rows):
+    """Per row the trees where the two tests part, per (tree, node) the rows parting there
+    and the rows whose path under the model's test meets the threshold: node by node."""
+    strict = imported.native_op == "<"
+    parted, parting, on_path = np.zeros(len(rows), dtype=int), {}, {}
+    for i, x in enumerate(rows):
+        for t, tree in enumerate(imported.trees):
+            node, first = 0, None
+            while tree.left[node] >= 0:
+                value, threshold = x[tree.feature[node]], tree.threshold[node]
+                if value == threshold:
+                    first = node if first is None else first
+                    on_path[t, node] = on_path.get((t, node), 0) + 1
+                left = value < threshold if strict else value <= threshold
+                node = tree.left[node] if left else tree.right[node]
+            if first is not None:
+                parted[i] += 1
+                parting[t, first] = parting.get((t, first), 0) + 1
+    return parted, parting, on_path
+
+
+@pytest.mark.parametrize("kind", ["forest depth 4", "forest unbounded", "xgboost"])
+def test_where_the_tests_part_and_the_path_ties_equal_a_node_by_node_count(kind):
+    """The counts the audit reads from the one walk's leaves (``_walk``) equal a walk of
+    every node in Python: shallow trees (lock-step), deep ones (tree by tree), ``x < t``."""
+    from sklearn.ensemble import RandomForestClassifier
+
+    X, X_test = h.lattice_data(missing=False)
+    if kind == "xgboost":
+        model = h.xgboost_model("binary")
+    else:
+        depth = 4 if kind == "forest depth 4" else None
+        model = RandomForestClassifier(n_estimators=5, max_depth=depth, random_state=0)
+    imported = from_model(model.fit(X, h.target(X, "binary")))
+    rows = np.vstack([X_test, h.on_threshold_rows(imported, X_test)])
+    rows = imported.cast(rows)
+    audit = audit_conditioning(imported, rows, n_jobs=1)
+    parted, parting, on_path = _counts_by_hand(imported, rows)
+    np.testing.assert_array_equal(audit.rows["thresholds_met"], parted)
+    per_tree = np.bincount([t for t, _ in parting], weights=list(parting.values()),
+                           minlength=imported.n_trees)  # fmt: skip
+    np.testing.assert_array_equal(audit.trees["rows_on_threshold"], per_tree)
+    flips = {(r.tree, r.node): r.rows_on_it for r in audit.flips.itertuples()}
+    assert flips == on_path and parted.sum() > 0

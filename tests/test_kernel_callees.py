@@ -109,6 +109,8 @@ def test_a_heavy_function_step_goes_to_a_worker_with_room_for_it():
     regression_values = PARTS["regression"][-1]
     assert kernel_worker.has_room(regression_values, 100.0, 400.0, imported=False)
     assert not kernel_worker.has_room(interop, 283.0, 400.0, imported=True)
+    # They import no estimators (plain arrays): a fresh worker, which has not, takes them.
+    assert kernel_worker.has_room(interop, kernel_worker.START_MB, 400.0, imported=False)
     assert kernel_worker.step_mb(interop, True) > kernel_worker.STEP_MB
     # The Cultivated page's order: its own kernels after one tree's walks (355 MB measured).
     assert not kernel_worker.has_room(PARTS["cultivated"][0], 340.0, 400.0, imported=True)

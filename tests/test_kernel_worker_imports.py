@@ -45,13 +45,15 @@ def test_the_worker_imports_no_estimator_library():
 
 
 def test_the_package_imports_the_estimators_when_first_asked():
-    """``trees``, ``trees.tree``, ``trees.ensemble`` and ``lab`` give their names on first use
-    (their modules' ``__getattr__``): the same objects as their homes', listed by ``dir``."""
+    """``trees``, ``trees.tree``, ``trees.ensemble``, ``trees.interop`` and ``lab`` give their
+    names on first use (their modules' ``__getattr__``): the same objects as their homes', listed
+    by ``dir``."""
     import lab
     import trees
     from lab import store
-    from trees import ensemble, tree
+    from trees import ensemble, interop, tree
     from trees.ensemble import _forest
+    from trees.interop import _audit
     from trees.tree import _classes
 
     assert (
@@ -66,7 +68,8 @@ def test_the_package_imports_the_estimators_when_first_asked():
     )
     assert lab.default_store is store.default_store
     assert trees.tuning.complexity_curve is trees.complexity_curve
-    for package in (trees, tree, ensemble, lab):
+    assert interop.audit_conditioning is _audit.audit_conditioning
+    for package in (trees, tree, ensemble, interop, lab):
         assert set(package.__all__) <= set(dir(package))
         with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
             package.no_such_name  # noqa: B018
@@ -127,3 +130,44 @@ def test_the_workers_compile_what_the_fits_then_load(tmp_path):
     parts = ["tree", "walks", "draws", "forest", "regression", "regression forest"]
     assert _run(_PARTS % parts, env)
     assert _run(_FITS, env) == []
+
+
+_INTEROP_STEP = """
+import json, sys
+from trees.kernels import PARTS
+for step in PARTS["interop"]:
+    step()
+print(json.dumps(sorted(m for m in ("sklearn", "pandas") if m in sys.modules)))
+"""
+
+_AUDIT = (
+    COMPILE_LISTENER
+    + """
+from sklearn.ensemble import RandomForestClassifier
+from trees.interop import audit_conditioning, from_model, threshold_probes
+X = np.repeat(np.arange(8, dtype=np.float64), 2).reshape(-1, 2)
+y = (X[:, 0] > 3).astype(int)
+forest = RandomForestClassifier(n_estimators=3, max_depth=3, random_state=0).fit(X, y)
+probes = threshold_probes(forest, X)
+audit = audit_conditioning(forest, probes[probes.attrs["feature_columns"]].to_numpy())
+audit.flips
+from_model(forest).predict_proba(X)
+print(json.dumps(sorted(compiled)))
+"""
+)
+
+
+def test_the_interop_step_imports_no_estimator_library():
+    """The other libraries' walks are warmed on plain arrays (``trees.interop._warmup``): the
+    step, and the package's modules below its public names, import no scikit-learn or pandas."""
+    assert _run(_INTEROP_STEP) == []
+
+
+@pytest.mark.slow
+def test_the_interop_step_compiles_what_an_audit_then_loads(tmp_path):
+    """On an empty kernel cache: the interop step in a process without the estimators, then a
+    scikit-learn forest's audit, probes and prediction in a fresh one, which compile nothing:
+    the step gave the kernels the types an imported model gives them."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    assert _run(_INTEROP_STEP, env) == []
+    assert _run(_AUDIT, env) == []

@@ -78,3 +78,24 @@ def test_the_summary_handed_out_is_the_report_as_the_run_left_it():
         report.settings["maximum depth"] = 5
         assert "the staircase" in to_html(handed_out)
     assert "<td>4</td>" in to_html(handed_out)
+
+
+def test_a_part_inside_a_part_run_alone_keeps_the_outer_span_whole():
+    """A tab's part inside the part holding the tabs (Grow's regions): its own run stretches
+    the outer span, so the outer part's next run replaces the inner's new items too."""
+    report = Report(page="Grow")
+    with report.part("grown"):
+        report.items.append(("note", "", "tree"))
+        with report.part("regions"):
+            report.items.append(("note", "", "map"))
+    report.items.append(("note", "", "after"))
+    with report.part("regions", again=True):
+        report.items += [("note", "", "map again"), ("note", "", "note")]
+    assert report.parts == {"grown": (0, 3), "regions": (1, 3)}
+    with report.part("grown", again=True):
+        report.items.append(("note", "", "new tree"))
+        with report.part("regions"):
+            report.items.append(("note", "", "map anew"))
+    texts = [text for _, _, text in report.items]
+    assert texts == ["new tree", "map anew", "after"]
+    assert report.parts == {"grown": (0, 2), "regions": (1, 2)}

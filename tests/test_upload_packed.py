@@ -265,13 +265,13 @@ def test_uploads_are_cached_by_content_not_by_name(parsed_uploads):
 
     calls = parsed_uploads
     data = b"a,b,y\n1,2,0\n3,4,1\n"
-    first = upload_tables.cached_read_table(data, "monday.csv")
-    second = upload_tables.cached_read_table(data, "a copy of monday.CSV")
+    first = upload_tables.read_upload(data, "monday.csv")[0]
+    second = upload_tables.read_upload(data, "a copy of monday.CSV")[0]
     assert first.equals(second) and calls == [".csv"]
-    upload_tables.cached_read_table(data, "monday.txt")  # another format: read again
+    upload_tables.read_upload(data, "monday.txt")  # another format: read again
     assert calls == [".csv", ".txt"]
     for name in ("bad.csv", "bad again.csv"):  # a refusal is kept too
         with pytest.raises(DataError, match="repeats"):
-            upload_tables.cached_read_table(b"a,a\n1,2\n3,4\n", name)
+            upload_tables.read_upload(b"a,a\n1,2\n3,4\n", name)
     assert calls == [".csv", ".txt", ".csv"]
     upload_tables._read_upload.clear()

@@ -194,7 +194,7 @@ def test_a_three_class_map_shows_the_predicted_class_as_hue_and_its_probability_
         n=60,
     )  # fmt: skip
     heatmaps = [t for t in figure.to_plotly_json()["data"] if t["type"] == "heatmap"]
-    value, difference = heatmaps[0], heatmaps[-1]
+    value, difference = heatmaps[0], heatmaps[-1]  # the first panel's colour bar; the difference
     scale = value["colorscale"]
     # One ramp per class on one bar: a pale tint of the class's colour up to the colour itself.
     for k in range(3):
@@ -205,14 +205,32 @@ def test_a_three_class_map_shows_the_predicted_class_as_hue_and_its_probability_
     assert list(value["colorbar"]["ticktext"]) == ["setosa", "versicolor", "virginica"]
     assert "predicted class" in value["colorbar"]["title"]["text"]
     assert "unsure" in value["colorbar"]["title"]["text"]
-    z = _values(value["z"]).reshape(1, -1)  # one cell high: x1 has no threshold
-    edges = _values(value["x"])
-    x = (edges[1:] + edges[:-1]) / 2  # the cells' centres
-    sure_0, unsure_1, fairly_2 = z[0, x < 2].max(), z[0, (x > 4) & (x < 6)][0], z[0, x > 7][0]
-    assert _hex(_colour_at(scale, sure_0)) == _hex(scale[0][1]) and sure_0 > 0.33 - 0.01
-    assert 1 / 3 <= unsure_1 < 1 / 3 + 0.25 / 3  # P = 0.5 of 3 classes: near the pale end
-    assert 2 / 3 + 0.6 / 3 < fairly_2 < 1.0  # P = 0.8: most of the way to the full colour
-    assert set(np.asarray(value["text"]).ravel()) == {"setosa", "versicolor", "virginica"}
+    assert _values(value["z"]).size == 1 and value["opacity"] == 0.0  # the bar alone
+    assert value["hoverinfo"] == "skip"
+    # The first panel: one trace per predicted class, its class named once, in its hover.
+    panel = [t for t in heatmaps if t.get("xaxis", "x") == "x"][1:]
+    names = ["setosa", "versicolor", "virginica"]
+    assert [t["hovertemplate"].split("predicted ")[1].split(",")[0] for t in panel] == names
+    assert not any("text" in t or "customdata" in t for t in heatmaps)  # no name, no code a cell
+    for k, trace in enumerate(panel):
+        # Its own ramp, P = 1/3 pale to P = 1 full: the stacked bar's colours for the class.
+        assert [_hex(c) for _, c in trace["colorscale"]] == [
+            _hex(c) for _, c in scale[2 * k : 2 * k + 2]
+        ]
+        assert (trace["zmin"], trace["zmax"]) == (pytest.approx(1 / 3), 1.0)
+        assert _values(trace["z"]).dtype == np.float32
+    probability = {}  # each cell's class and P, read back from the classes' cropped blocks
+    for k, trace in enumerate(panel):
+        edges, z = _values(trace["x"]), _values(trace["z"])  # one cell high
+        for centre, p in zip((edges[1:] + edges[:-1]) / 2, z, strict=True):
+            if np.isfinite(p):
+                probability[float(centre)] = (k, float(p))
+    x = np.array(sorted(probability))
+    sure_0, unsure_1, fairly_2 = (probability[float(x[x < 2][0])], probability[float(x[(x > 4) & (x < 6)][0])],
+                                  probability[float(x[x > 7][0])])  # fmt: skip
+    assert sure_0[0] == 0 and sure_0[1] > 0.9
+    assert unsure_1[0] == 1 and unsure_1[1] == pytest.approx(0.5, abs=0.01)
+    assert fairly_2[0] == 2 and fairly_2[1] == pytest.approx(0.8, abs=0.01)
     # Where the tests differ is still marked: the largest change of a class probability.
     # On x0 = 3: [1, 0, 0] under <= against [0.1, 0.5, 0.4] under <, P(setosa) moves by 0.9.
     assert n_differ > 0 and np.nanmax(_values(difference["z"])) == pytest.approx(0.9)

@@ -58,10 +58,11 @@ __all__ = [
 
 
 def _warm_up_interop():
-    """The kernels that read other libraries' models (``trees.interop.warm_up``), imported when
-    the step runs: ``trees.interop`` brings scikit-learn and pandas, which the description of
-    the parts (read by the compile worker, ``lab.kernel_worker``) must not."""
-    from .interop import warm_up
+    """The kernels that read other libraries' models (``trees.interop.warm_up``), run on plain
+    arrays: its module imports no scikit-learn, SciPy or pandas (``trees.interop``'s public
+    names load on first use), so the compile worker (``lab.kernel_worker``) takes the step from
+    its light start. Imported when the step runs, as the description of the parts needs none."""
+    from .interop._warmup import warm_up
 
     warm_up()
 

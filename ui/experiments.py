@@ -85,20 +85,6 @@ def said_stopped(outcome, count, total, unit):
     return False
 
 
-def session_cached(name, signature, compute):
-    """``compute()`` once per ``signature``, kept in this session (for work that shows progress).
-
-    ``st.cache_data`` would replay a progress bar drawn inside the cached
-    function; this cache stores only the result of the last signature.
-    """
-    stored = st.session_state.get(name)
-    if stored is not None and stored[0] == signature:
-        return stored[1]
-    result = compute()
-    st.session_state[name] = (signature, result)
-    return result
-
-
 class NotKept(LookupError):
     """No result is kept under this key yet (:func:`kept_result`)."""
 

@@ -41,6 +41,8 @@ class Report:
     settings: dict = field(default_factory=dict)
     snippet: str = ""
     parts: dict = field(default_factory=dict)  # a part's name -> the span of items it added
+    within: dict = field(default_factory=dict)  # a part's name -> the part it was drawn inside
+    open_parts: list = field(default_factory=list)  # the parts running now, outermost first
 
     def is_empty(self):
         return not self.items and not self.settings and not self.snippet
@@ -55,24 +57,50 @@ class Report:
 
         ``again``: the part runs alone (its widget changed); what it adds replaces what it
         added before, in its place among the page's items, and later parts' spans move with
-        them. Its settings and snippet replace their earlier values as any page's do.
+        them, while the spans of the parts it was drawn inside (a tab's part inside the part
+        holding the tabs) stretch or shrink with it. Its settings and snippet replace their
+        earlier values as any page's do.
         """
         start, end = (
             self.parts.get(name, (len(self.items),) * 2) if again else (len(self.items),) * 2
         )
         after = self.items[end:]
         del self.items[start:]
+        if self.open_parts:
+            self.within[name] = self.open_parts[-1]
+        self.open_parts.append(name)
         try:
             yield
         finally:
+            self.open_parts.pop()
             shift = len(self.items) - end
+            around = self._enclosing(name)
             self.parts = {
-                other: (a + shift, b + shift) if a >= end else (a, b)
-                for other, (a, b) in self.parts.items()
+                other: self._moved(other, span, name, around, end, shift)
+                for other, span in self.parts.items()
                 if other != name
             }
             self.parts[name] = (start, len(self.items))
             self.items.extend(after)
+
+    def _moved(self, other, span, name, around, end, shift):
+        """Where ``other``'s span is once ``name``'s items, which ended at ``end``, changed in
+        number by ``shift``: a part around it stretches; one after it moves; one inside it was
+        just drawn where it stands."""
+        a, b = span
+        if other in around:
+            return a, b + shift
+        if a >= end and name not in self._enclosing(other):
+            return a + shift, b + shift
+        return a, b
+
+    def _enclosing(self, name):
+        """The parts ``name`` was drawn inside, innermost first."""
+        around = []
+        while name in self.within and self.within[name] not in around:
+            name = self.within[name]
+            around.append(name)
+        return around
 
 
 def start(page, dataset):

@@ -15,28 +15,20 @@ from datasets.upload_worker import read_table_in_worker
 
 from . import cache_budget
 
-__all__ = ["cached_read_table", "read_kept_upload", "read_upload"]
+__all__ = ["read_kept_upload", "read_upload"]
 
 
-def cached_read_table(data, filename):
-    """An upload parsed in a worker process with a time limit, cached by its content.
+def read_upload(data, filename):
+    """``(table, types)``: an upload parsed in a worker process with a time limit, and its
+    columns' types (``datasets.column_types.detect_types``), both cached by its content.
 
     The cache keys on the bytes' digest and the file name's suffix, all of the
     name that the format needs (``datasets.upload.table_suffix``): the same
     file uploaded under several names is read and kept once. A refusal is
     cached too, so a file that took too long is not read again at every rerun
-    of the page while it sits in the uploader. Returns the table, or raises
-    ``DataError`` as ``datasets.upload_worker.read_table_in_worker`` does.
-    """
-    data = bytes(data)
-    return _table(hashlib.sha256(data).hexdigest(), filename, lambda: data)
+    of the page while it sits in the uploader.
 
-
-def read_upload(data, filename):
-    """``(table, types)``: the upload parsed as :func:`cached_read_table` does, and its columns'
-    types (``datasets.column_types.detect_types``), both cached by the file's content.
-
-    Raises ``DataError`` as :func:`cached_read_table` does.
+    Raises ``DataError`` as ``datasets.upload_worker.read_table_in_worker`` does.
     """
     data = bytes(data)
     return _table_and_types(hashlib.sha256(data).hexdigest(), filename, lambda: data)
@@ -47,7 +39,7 @@ def read_kept_upload(record):
     reads them. The record knows its digest, and its file is decompressed only when the
     table is not in the cache.
 
-    Raises ``DataError`` as :func:`cached_read_table` does.
+    Raises ``DataError`` as :func:`read_upload` does.
     """
     return _table_and_types(record.sha256, record.filename, lambda: record.data)
 
@@ -59,7 +51,7 @@ def _table_and_types(digest, filename, file_bytes):
 
 def _table(digest, filename, file_bytes):
     """The table of the file whose sha256 is ``digest``; ``file_bytes()`` gives the file,
-    called only when the table is not cached (see :func:`cached_read_table`)."""
+    called only when the table is not cached (see :func:`read_upload`)."""
     suffix = upload_limits.table_suffix(filename)
     table, message = _read_upload(digest, suffix, upload_limits.MAX_UPLOAD_BYTES, file_bytes)
     if message is not None:

@@ -5,7 +5,8 @@ tab and its widgets change the tree, the selected node or the tab, and nothing o
 settings above the tabs or of the sidebar: their runs redraw the part (the action bar and the
 tree at the page's top, in the container the page made there, and the tabs) and the view's
 end, not the settings' 15 widgets and the sidebar. The settings rerun the page, which gives
-the part its new inputs. The grower is read from the session at each run (an action may have
+the part its new inputs. The Regions tab is a part inside this one (:func:`regions_part`):
+its widgets redraw the map alone. The grower is read from the session at each run (an action may have
 replaced it: a loaded tree).
 """
 
@@ -86,15 +87,23 @@ def _open_tab(tabs, grown, row, scores, settings, data):
             )
             importance = grow_cache.importances(*cache_key, tokens, tree, X_eval, y_eval)
             scores_panel(grower, split, scores, importance, _metric(grower))
-    if tabs[2].open:
-        with tabs[2]:
-            regions_panel(grower, tree, split)
+    with tabs[2]:  # closed too: the regions' part holds its place (``ui.fragments``)
+        regions_part(grower, tree, split, tabs[2].open)
     if tabs[3].open:
         with tabs[3]:
             path_panel(grower, tree, row)
     if tabs[4].open:
         with tabs[4]:
             load_panel(grower, split, settings, data)
+
+
+@fragments.inner_fragment
+def regions_part(grower, tree, split, shown):
+    """The Regions tab, a part inside the grown tree's part: its axes and the other features'
+    values redraw the map alone, not the tree and the action bar. Drawn in every run of the
+    outer part, and empty while its tab is closed (``shown`` false)."""
+    if shown:
+        regions_panel(grower, tree, split)
 
 
 def _metric(grower):

@@ -1,10 +1,12 @@
-"""The split-bias page's parts, each rerun alone by its own widgets (``ui.fragments``).
+"""The split-bias page's experiment and its tabs' part (``ui.fragments``).
 
-* :func:`experiment_part`: the experiment's settings, its picture, the headline it writes into
-  the page's container above the guide, and the tabs (the criteria tab and the paper's tab
-  read the same settings, so they are in the part the settings rerun). The widgets of the
-  null distribution's tab and of "On your data" rerun this part too: a part is not drawn
-  inside another (``ui.fragments``), and the picture it redraws is cached.
+* :func:`experiment`: the experiment's settings, its picture and the headline it writes into
+  the page's container above the guide. Drawn by the page's run: the criteria tab and the
+  paper's tab read the same settings, so a change of them reruns the page, which gives the
+  tabs' part its new inputs.
+* :func:`tabs_part`: the tab bar and the open tab, a part its own widgets rerun alone: opening
+  a tab, the null distribution's settings and the studies of "On your data" redraw the open
+  tab, not the key picture, the settings and the sidebar.
 """
 
 from functools import partial
@@ -18,7 +20,7 @@ from . import keys
 from .cache import N_GRID, P1_GRID, VALUES, grid_when_ready, prefetch_neighbours
 from .tabs import show_criteria_tab, show_data_tab, show_null_tab, show_paper_tab
 
-__all__ = ["TABS", "experiment_part"]
+__all__ = ["TABS", "experiment", "tabs_part"]
 
 TABS = [
     "All six criteria",
@@ -30,9 +32,9 @@ TABS = [
 HEADLINE_CELL = (len(P1_GRID) - 1, N_GRID.index(100))
 
 
-@fragments.fragment
-def experiment_part(headline):
-    """The settings, the picture, the headline (in ``headline``) and the tabs."""
+def experiment(headline):
+    """The settings, the picture and the headline (in ``headline``); returns the settings
+    (n1, n2) and the grid's result (None while it is simulated in the background)."""
     picture = st.container()
     with st.expander("Settings of the experiment"):
         c1, c2, c3 = st.columns(3)
@@ -58,8 +60,15 @@ def experiment_part(headline):
     sentence = headline.empty()
     if result is not None:
         _show_result(result, (n1, n2, trials), sentence, picture)
+    return n1, n2, result
+
+
+@fragments.fragment
+def tabs_part(n1, n2, result):
+    """The tab bar and the open tab (only it runs); ``n1``, ``n2`` and ``result`` are the
+    experiment's (:func:`experiment`)."""
     criteria_tab, null_tab, data_tab, paper_tab = share.tabs(st, TABS, key=keys.TAB)
-    share.show_open_tab(  # only the open tab runs
+    share.show_open_tab(
         (criteria_tab, partial(show_criteria_tab, result)),
         (null_tab, show_null_tab),
         (data_tab, partial(show_data_tab, state.current(), state.dataset_key())),

@@ -9,6 +9,7 @@ bar) and the run's marker stay true.
 """
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from bench.page_trace import Probe
 from tests.browser.conftest import finished_runs, wait_for_run
@@ -81,13 +82,6 @@ def test_the_staircase_slider_reruns_its_part_and_keeps_the_view_true(app_url, b
 # Each page's part and the widget that reruns it alone: (page's address, what opens the
 # part's widget without a run or with one full run, the input, what the link then says, what
 # the page shows after the part's run).
-def _open_settings(page, run):
-    page.locator('[data-testid="stExpander"] summary').filter(
-        has_text="Settings of the experiment"
-    ).click()
-    return run
-
-
 def _open_tab(label):
     def open_it(page, run):
         page.get_by_role("tab", name=label).click()
@@ -121,8 +115,9 @@ def _predict(page):
 
 
 PARTS = {
-    "split_bias": ("split_bias", _open_settings, _step_up("Values of X₂"), "bias_n2=3",
-                   "as the one with 3"),
+    # A tab's widget reruns the tabs' part, not the experiment's heatmaps above it.
+    "split_bias": ("split_bias", _open_tab("The Gini gain's null distribution"),
+                   _step_up("Values of the feature, n"), "null_n=11", "Mean, formula"),
     "data": ("data?data=wine", _open_tab("Two features"), _other_option("Vertical axis"),
              "data_scatter_y=", "Two features"),
     "instability": ("instability", lambda page, run: run, _click_tab("Tie-break"), "inst_tab=",
@@ -140,7 +135,13 @@ PARTS = {
     # took the marker away).
     "grow_regions": ("grow", lambda page, run: run, _click_tab("Regions"), "grow_tab=",
                      "Regions of the tree"),
+    # A part inside a part: the regions' axis redraws the map, not the tree and the action bar.
+    "grow_regions_axis": ("grow", _open_tab("Regions"), _other_option("Horizontal axis"),
+                          "grow_fx=", "Regions of the tree"),
 }  # fmt: skip
+# Parts inside a part and the most elements their run sends into the main area (the map and
+# its widgets; the part holding them sends its tree, action bar and tab bar besides).
+INNER_MAIN_MAX = {"grow_regions_axis": 12}
 
 
 def _arm(page, probe):
@@ -186,6 +187,7 @@ def test_a_part_reruns_alone_and_keeps_the_headline_link_and_marker(app_url, bro
     # The part's elements only: a full run sends every element of the sidebar again (whole or
     # as a reference to what the browser has); a part's run there sends the view's end only.
     assert 0 < split.by_root["sidebar"] <= VIEW_END_MAX < sidebar_on_page, split
+    assert split.by_root["main"] <= INNER_MAIN_MAX.get(name, split.by_root["main"]), split
     assert in_link in page.url and in_link in _link(page)
     assert _query(_link(page)) == _query(page.url)
     main = page.locator('[data-testid="stMain"]')
@@ -194,5 +196,61 @@ def test_a_part_reruns_alone_and_keeps_the_headline_link_and_marker(app_url, bro
     assert main.locator("h1").count() == 1
     assert main.locator('[role="tablist"]').count() <= 1 + (name == "data")  # Data: two bars
     assert main.get_by_role("button", name="Step", exact=True).count() <= 1
+    assert not errors
+    page.close()
+
+
+def _visible_links(page):
+    """The view's links the sidebar shows (one: the inner part's hides the outer's)."""
+    codes = page.locator('[data-testid="stSidebar"] [data-testid="stCode"]').all()
+    return [code.inner_text() for code in codes if code.is_visible()]
+
+
+def _choose_again(label):
+    """Another option of a select box, opened again if it closed: after the outer part's run
+    the tree view above resizes as it draws, which may close a list just opened."""
+
+    def choose(page):
+        box = page.locator('[data-testid="stSelectbox"]').filter(has_text=label).first
+        option = page.locator('[role="option"]:not([aria-selected="true"]) >> visible=true')
+        for _ in range(5):
+            box.click()
+            try:
+                option.first.wait_for(timeout=5_000)
+            except PlaywrightTimeout:
+                continue
+            option.first.click()
+            return
+        raise AssertionError(f"the list of {label!r} never stayed open")
+
+    return choose
+
+
+def test_a_part_inside_a_part_and_the_part_around_it_take_turns(app_url, browser):
+    """Grow's regions (a part inside the grown tree's part): its run, then the outer part's
+    (Step), then its own again, then the page's (a reload): every run is marked, and the
+    sidebar shows one link, equal to the address bar."""
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{app_url}/grow")
+    run = _open_tab("Regions")(page, wait_for_run(page))
+    for act in (
+        _choose_again("Horizontal axis"),
+        lambda page: page.get_by_role("button", name="Step", exact=True).click(),
+        _choose_again("Vertical axis"),
+    ):
+        act(page)
+        run = wait_for_run(page, run)
+        links = _visible_links(page)
+        assert len(links) == 1, links
+        assert _query(links[0]) == _query(page.url)
+        assert "grow_fx=" in page.url
+    assert "grow_tree=" in page.url and "grow_fy=" in page.url  # the step and both axes
+    address = page.url
+    page.goto(address)  # the page's full run on the link
+    wait_for_run(page)
+    assert len(_visible_links(page)) == 1
+    assert page.get_by_role("tab", name="Regions").get_attribute("aria-selected") == "true"
     assert not errors
     page.close()

@@ -297,3 +297,37 @@ def test_code_spans_stay_on_one_line_at_1024(app_url, browser):
     assert page.evaluate(_BROKEN_CODE_SPANS_JS) == []
     assert not errors
     page.close()
+
+
+# --------------------------------- issue 57: every tab's figures readable from the back row
+_FIGURE_TEXT_JS = """() => [...document.querySelectorAll('[data-testid="stMain"] .stPlotlyChart svg text')]
+    .filter(e => e.textContent.trim() && e.getBoundingClientRect().width > 0)
+    .map(e => [parseFloat(e.style.fontSize || getComputedStyle(e).fontSize), e.textContent])"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "spec", [p for p in PAGES if p.tabs], ids=[p.url_path for p in PAGES if p.tabs]
+)
+def test_every_tabs_figure_text_is_16_px_at_least_in_presenter_mode(spec, app_url, browser):
+    """Each tab of the page's tab bar, opened in turn at 1024 x 768: every text of its
+    figures (titles, panel titles, ticks, legends, colour bars) at least 16 px."""
+    path = "" if spec.default else spec.url_path
+    page, errors = _presenting(browser, f"{app_url}/{path}?presenter_mode=1")
+    run = wait_for_run(page)
+    bar = page.locator('[data-testid="stMain"] [role="tablist"]').first
+    labels = [tab.inner_text() for tab in bar.locator('[role="tab"]').all()]
+    assert labels, "no tab bar"
+    small = {}
+    for label in labels:
+        tab = bar.get_by_role("tab", name=label, exact=True)
+        if tab.get_attribute("aria-selected") != "true":
+            tab.click()
+            run = wait_for_run(page, run)
+        texts = [(size, text) for size, text in page.evaluate(_FIGURE_TEXT_JS) if size < 16]
+        if texts:
+            small[label] = texts[:5]
+    assert not small, small
+    assert not app_error_boxes(page)
+    assert not errors
+    page.close()

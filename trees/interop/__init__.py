@@ -117,21 +117,6 @@ The libraries are the optional extras ``models`` and ``catboost`` of ``pyproject
 (``_optional``): ``import trees`` needs none of them, the readers of their files neither.
 """
 
-from ._audit import CHANGE_TOLERANCE, ConditioningAudit, audit_conditioning
-from ._build import LIMITS, ModelFileError
-from ._demo import DEMO_LIBRARIES, remedy_snippet, train_demo_model
-from ._files import SKOPS_ALLOWED, load_model_file
-from ._inputs import LIBRARY_NAMES, ModelInputError
-from ._model import CONDITIONINGS, ImportedModel
-from ._onnx import export_onnx
-from ._optional import OPTIONAL_LIBRARIES, LibraryNotInstalled, is_installed
-from ._parity import DISAGREEMENT_COLUMNS, RuntimeParityReport, check_export, parity_report
-from ._probes import PROBE_COLUMNS, ParityReport, parity_check, threshold_probes
-from ._registry import ADAPTERS, from_model
-from ._remedy import ConditionedModel, mirrored_model
-from ._runtimes import RUNTIME_STATUSES, RUNTIMES
-from ._warmup import warm_up
-
 __all__ = [
     "ADAPTERS",
     "CHANGE_TOLERANCE",
@@ -167,3 +152,18 @@ __all__ = [
     "train_demo_model",
     "warm_up",
 ]
+
+
+def __getattr__(name):
+    # The public names' homes (``_public``) are imported on a name's first use (PEP 562), so
+    # that the compile worker (``lab.kernel_worker``) warms the kernels of this package's
+    # modules without pandas and scikit-learn (``_warmup``).
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from . import _public
+
+    return getattr(_public, name)
+
+
+def __dir__():
+    return sorted({*globals(), *__all__})

@@ -20,14 +20,16 @@ column per output when a tree's leaves hold a vector (a forest's class
 probabilities: ``columns[t] = -1``); a 1,000-class booster then packs one
 value a node, not 1,000, and its walk adds one.
 
-The threshold test of each tree is a flag (``strict``): ``x < t`` (1) or
-``x <= t`` (0), so one walk serves the two operators of source 000 (section
-3.1, its first way: a walk of the tree structure with the other operator)
-and the "half" remedy (section 3.3: half of the trees under each operator).
-Predictions take the one walk (``trees.tree._kernels_traversal``), by the schedule
-``walk_schedule`` names; the audit's walks under both tests are in ``_walk``, on the same
-step; CatBoost's oblivious trees have a walk of their own (``_oblivious``). Rows
-are rounded to the model's precision before the walk (:func:`cast_rows`).
+The threshold test of each tree is a flag (``strict``, ``ImportedModel.strict_flags``):
+``x < t`` (1) or ``x <= t`` (0), which the walk receives as the test's code by name
+(:func:`walk_codes`, ``OPERATOR_CODES``), so one walk serves the two operators of source 000
+(section 3.1, its first way: a walk of the tree structure with the other operator) and the
+"half" remedy (section 3.3: half of the trees under each operator). Predictions and the
+audit take the one walk (``trees.tree._kernels_traversal``): predictions by the schedule
+``walk_schedule`` names, the audit under ``"average"`` (both tests at once), reading where
+they part from the leaves (``_walk``); CatBoost's oblivious trees have a walk of their own
+(``_oblivious``). Rows are rounded to the model's precision before the walk
+(:func:`cast_rows`).
 
 Only rows with a value equal to a threshold of its feature can take another
 path under the other test (``_scan``): the audit walks those both ways
@@ -49,16 +51,19 @@ from ..tree._kernels_traversal import (
     walk_sums,
 )
 from ..tree._node_records import NodePack, code_table_rows, pack_nodes, special_trees
+from ..tree._operators import OPERATOR_CODES
 from ._build import LIMITS, ModelFileError
 from ._oblivious import oblivious_inputs, oblivious_kernel
 from ._scan import threshold_table
-from ._walk import both_scores, tie_counts
+from ._walk import audit_schedule, note_partings, path_ties
 
 __all__ = ["MISSING_KINDS", "Pack", "both_walk", "cast_rows", "code_table_shape", "count_ties",
-           "leaf_nodes", "pack", "raw_scores"]  # fmt: skip
+           "leaf_nodes", "pack", "raw_scores", "walk_codes"]  # fmt: skip
 
 MISSING_KINDS = {"default": MISSING_CHILD, "zero": MISSING_ZERO, "as_zero": MISSING_AS_ZERO}
 _MIN_ROWS_PER_THREAD = 5_000
+# Rows times trees of leaves one call of the audit's walk gives (two int64 planes: 1 MB).
+_LEAF_CELLS = 2**16
 _POOL, _LOCK = None, threading.Lock()
 
 
@@ -98,6 +103,11 @@ class Pack(NodePack):
                      self.native_strict)  # fmt: skip
         other.averaging = self.averaging
         return other
+
+    @property
+    def native_op(self):
+        """The trees' own test by name: ``"<"`` or ``"<="``."""
+        return "<" if self.native_strict else "<="
 
     def threshold_table(self):
         """Each feature's sorted distinct thresholds (``_scan.threshold_table``), built once."""
@@ -216,7 +226,7 @@ def raw_scores(packed, X, strict, n_jobs=None, float32_rows=False):
         _run(oblivious_kernel, args, X.shape[0], n_jobs, *([(by_output,)] * blocks))
         return by_output.T
     out = np.zeros((X.shape[0], packed.n_outputs))
-    walk = packed.walk(strict)
+    walk = packed.walk(walk_codes(strict))
     args = (walk, packed.leaves(), X, walk_schedule(walk))
     _run(_sums, args, X.shape[0], n_jobs, *([(out,)] * blocks))
     return out
@@ -227,8 +237,47 @@ def _sums(walk, leaves, X, schedule_code, start, stop, out):
     walk_sums(walk, leaves, X, schedule_code, (start, stop), out)
 
 
+def walk_codes(strict):
+    """Each tree's test as the walk's code (``OPERATOR_CODES``, by name) from its flag:
+    ``"<"`` where ``strict`` is 1, ``"<="`` where it is 0."""
+    return np.where(np.asarray(strict) != 0, OPERATOR_CODES["<"], OPERATOR_CODES["<="])
+
+
+def _tree_group_leaves(packed, ops, X, schedule):
+    """Per group of trees: ``(trees, leaves)``, a slice of the trees and ``walk_leaves`` of
+    the rows ``X`` in those trees alone under ``ops``, an array of shape (2, n_rows,
+    n_group): each row's leaf under a tree's test and under its second test
+    (``"average"``), or the same leaf twice.
+
+    The groups hold about :data:`_LEAF_CELLS` rows times trees, one tree when the rows are
+    more: the leaves the kernels then read back, tree after tree, stay in cache (measured on
+    XGBoost's 300 trees and 50,000 rows: walking every tree at once, then reading each tree's
+    leaves across the (rows, trees) array, cost 25-35% more), and a model of many trees on a
+    few rows takes a few calls, not one a tree (about 0.1 ms each: 2 s for 20,000 trees)."""
+    n_trees, n_rows = len(packed.roots), X.shape[0]
+    size = max(1, _LEAF_CELLS // max(n_rows, 1))
+    for first in range(0, n_trees, size):
+        trees = slice(first, min(first + size, n_trees))
+        out = np.empty((2, n_rows, trees.stop - first), dtype=np.int64)
+        walk_leaves(packed.walk(ops, trees), X, schedule, (0, n_rows), out)
+        yield trees, out
+
+
+def _both_rows(packed, read, X, start, stop, parted, node_parted, bits, out):
+    """``note_partings`` of rows ``start:stop``, group of trees by group (``_run``'s way of
+    giving the rows). ``read``: (the tests' codes, the schedule, the model's test's plane,
+    "half", the nodes)."""
+    ops, schedule, native, half, nodes = read
+    values, columns = packed.leaves()
+    counts = (parted, node_parted, bits)
+    for trees, leaves in _tree_group_leaves(packed, ops, X[start:stop], schedule):
+        note_partings(leaves, native, half[trees], nodes, (values, columns[trees]), start,
+                      counts, out)  # fmt: skip
+
+
 def both_walk(packed, X, half=None, n_jobs=None):
-    """The audit's walk of rows under both tests (``_walk.both_scores``).
+    """The audit's walk of rows under both tests: the one walk under ``"average"``, and
+    where the two tests part read from its leaves (``_walk.note_partings``).
 
     Parameters
     ----------
@@ -248,30 +297,41 @@ def both_walk(packed, X, half=None, n_jobs=None):
     raw : ndarray of shape (2 or 3, n_samples, n_outputs)
         Raw scores without the base score: the model's test, the other, and "half".
     """
+    n_trees = len(packed.roots)
     parted = np.zeros(X.shape[0], dtype=np.int64)
     bits = np.zeros((X.shape[0], (X.shape[1] + 63) // 64), dtype=np.uint64)
     out = np.zeros((2 if half is None else 3, X.shape[0], packed.n_outputs))
-    half = np.zeros(len(packed.roots), dtype=bool) if half is None else half
-    native = np.full(len(packed.roots), packed.native_strict, dtype=np.uint8)
+    half = np.zeros(n_trees, dtype=bool) if half is None else np.asarray(half, dtype=np.bool_)
+    ops = np.full(n_trees, OPERATOR_CODES["average"])
+    native = 1 if packed.native_op == "<" else 0  # ``walk_leaves``' planes: "<=", then "<"
+    nodes = (packed.general()[0], *packed.links())
+    read = (ops, audit_schedule(packed.walk(ops)), native, half, nodes)
     blocks = _blocks(X.shape[0], n_jobs)
     per_block = np.zeros((len(blocks), packed.n_nodes), dtype=np.int64)
-    records = (packed.records(native), packed.records(1 - native),
-               packed.records(np.zeros_like(native)))  # fmt: skip
-    args = (records, packed.general(), packed.trees(native), packed.links(),
-            np.asarray(half, dtype=np.bool_), packed.leaves(), X)  # fmt: skip
     outputs = [(parted, per_block[k], bits, out) for k in range(len(blocks))]
-    _run(both_scores, args, X.shape[0], n_jobs, *outputs)
+    _run(_both_rows, (packed, read, X), X.shape[0], n_jobs, *outputs)
     return parted, per_block.sum(axis=0), bits, out
+
+
+def _tie_rows(packed, read, X, start, stop, node_ties):
+    """``path_ties`` of rows ``start:stop``, group of trees by group. ``read``: (the tests' codes, the
+    schedule, the model's test is ``x < t``, each node's parent)."""
+    ops, schedule, strict, parent = read
+    rows, general = X[start:stop], packed.general()
+    for _, leaves in _tree_group_leaves(packed, ops, rows, schedule):
+        path_ties(leaves[0], strict, general, parent, rows, node_ties)
 
 
 def count_ties(packed, X, n_jobs=None):
     """Per node, the rows of ``X`` whose path under the model's test reaches it with a value
-    equal to its threshold (``_walk.tie_counts``)."""
-    native = np.full(len(packed.roots), packed.native_strict, dtype=np.uint8)
+    the other test sends elsewhere: the one walk to each leaf, the path read up from it
+    (``_walk.path_ties``)."""
+    ops = np.full(len(packed.roots), OPERATOR_CODES[packed.native_op])
+    read = (ops, walk_schedule(packed.walk(ops)), packed.native_op == "<", packed.links()[0])
     blocks = _blocks(X.shape[0], n_jobs)
     per_block = np.zeros((len(blocks), packed.n_nodes), dtype=np.int64)
-    args = (packed.general(), packed.trees(native), X)
-    _run(tie_counts, args, X.shape[0], n_jobs, *[(per_block[k],) for k in range(len(blocks))])
+    _run(_tie_rows, (packed, read, X), X.shape[0], n_jobs,
+         *[(per_block[k],) for k in range(len(blocks))])  # fmt: skip
     return per_block.sum(axis=0)
 
 
@@ -291,6 +351,6 @@ def leaf_nodes(packed, X, strict):
     """
     out = np.empty((2, X.shape[0], len(packed.roots)), dtype=np.int64)
     rows = np.ascontiguousarray(X, dtype=np.float64)
-    walk = packed.walk(strict)
+    walk = packed.walk(walk_codes(strict))
     walk_leaves(walk, rows, walk_schedule(walk), (0, X.shape[0]), out)
     return out[0]

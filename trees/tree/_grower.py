@@ -168,11 +168,6 @@ class TreeGrower:
         self.category_names = category_names
         self.reset()
 
-    @property
-    def criterion_name(self):
-        """The criterion's name (``params.criterion``)."""
-        return self.params.criterion
-
     # ------------------------------------------------------------ state
     def reset(self):
         """Back to a single leaf."""
@@ -348,14 +343,7 @@ class TreeGrower:
     def _expand_categories(self, node, feature, categories):
         rows = self.node_rows(node)
         if categories is None:
-            found = best_categorical_split(
-                self.X[rows, feature],
-                self.row_stats[:, rows],
-                self.criterion,
-                self.params.categorical_split,
-                self.rules.min_samples_leaf,
-                self.rules.min_weight_leaf,
-            )
+            found = self._best_categorical(rows, feature)
             if found is None:
                 raise ValueError(
                     f"{self.feature_names[feature]} cannot split node {node}: it has a single "
@@ -492,26 +480,19 @@ class TreeGrower:
             (one per cut, ``-inf`` where a side would be too small).
         """
         rows = self.node_rows(node)
-        found = best_categorical_split(
-            self.X[rows, feature],
-            self.row_stats[:, rows],
-            self.criterion,
-            self.params.categorical_split,
-            self.rules.min_samples_leaf,
-            self.rules.min_weight_leaf,
-        )
+        found = self._best_categorical(rows, feature)
         return None if found is None else found["curve"]
+
+    def _best_categorical(self, rows, feature):
+        """The best set of ``feature``'s categories on ``rows`` under the tree's settings
+        (``_categorical.best_categorical_split``; None when no set splits them)."""
+        return best_categorical_split(self.X[rows, feature], self.row_stats[:, rows],
+                                      self.criterion, self.params.categorical_split,
+                                      self.rules.min_samples_leaf, self.rules.min_weight_leaf)  # fmt: skip
 
     def _categorical_candidate(self, node, feature, rows):
         name = self.feature_names[feature]
-        found = best_categorical_split(
-            self.X[rows, feature],
-            self.row_stats[:, rows],
-            self.criterion,
-            self.params.categorical_split,
-            self.rules.min_samples_leaf,
-            self.rules.min_weight_leaf,
-        )
+        found = self._best_categorical(rows, feature)
         if found is None:
             return Candidate(feature, name, None, None, 0, 0, [], [])
         left_rows = rows[np.isin(self.X[rows, feature], found["codes"])]

@@ -41,7 +41,11 @@ One compiled descent: ``Tree.apply``, ``predict`` and ``decision_path`` (a leaf'
 :func:`leaf_paths`), the forests' means, sparse rows (``_kernels_sparse_walk``: blocks made
 dense for these kernels) and ``trees.interop``'s predictions all call :func:`walk_sums` or
 :func:`walk_leaves`; the audit (``trees/interop/_walk.py``) takes the same :func:`node_step`
-and :func:`general_child` under its own schedules that note where two tests part.
+and :func:`general_child` under its own schedules that note where two tests part. numba
+compiles every branch a run-time flag chooses, so a *plain* walk (:func:`walk_plan`: no
+special tree, one test a tree; a lab tree under ``<=`` or ``<``) has entries of its own,
+:func:`plain_walk_leaves` and :func:`plain_walk_sums`, the same body with the flag a literal:
+the app's first picture compiles 2.0 s of CPU of walk instead of 5.4 (the rest in the background).
 """
 
 import numpy as np
@@ -69,6 +73,9 @@ __all__ = [
     "goes_left",
     "leaf_paths",
     "node_step",
+    "plain_walk_leaves",
+    "plain_walk_sums",
+    "walk_plan",
     "walk_schedule",
     "walk_leaves",
     "walk_sums",
@@ -98,15 +105,24 @@ SHALLOW_DEPTH = 10
 _FEATURE = (1 << 30) - 1
 
 
-def walk_schedule(walk):
-    """The schedule of a walk (``NodePack.walk``; module docstring): tree by tree when a tree
-    walks both tests (``"average"``) or the trees are deep (a mean lock-step depth above
-    :data:`SHALLOW_DEPTH`), lock-step for shallow trees under one test."""
-    _, depths, _, _, both = walk[2]
+def walk_plan(walk):
+    """``(schedule, plain)`` of a walk (``NodePack.walk``; module docstring): tree by tree when
+    a tree walks both tests (``"average"``) or the trees are deep (a mean lock-step depth above
+    :data:`SHALLOW_DEPTH`), lock-step for shallow trees under one test; and whether the walk is
+    *plain*, no special tree and one test a tree, which :func:`plain_walk_leaves` and
+    :func:`plain_walk_sums` take (they compile the records' step alone)."""
+    _, depths, special, _, both = walk[2]
     # Sums, not ``mean``/``any``: a small tree's prediction asks this at every call, and
     # numpy's reductions by name cost microseconds of Python each.
+    walks_both = np.add.reduce(both)
     deep = int(np.add.reduce(depths)) > SHALLOW_DEPTH * depths.size
-    return TREE_BY_TREE if np.add.reduce(both) or deep else LOCK_STEP
+    schedule = TREE_BY_TREE if walks_both or deep else LOCK_STEP
+    return schedule, not (walks_both or np.add.reduce(special))
+
+
+def walk_schedule(walk):
+    """The schedule of a walk: :func:`walk_plan`'s."""
+    return walk_plan(walk)[0]
 
 
 @njit(**_INLINE)
@@ -227,10 +243,10 @@ def _refill(lane_row, lane_node, lane, following, last, root):
 
 
 @njit(**_INLINE)
-def _tree_by_tree(walk, X, first, last, tree, leaf, lanes):
+def _tree_by_tree(walk, X, first, last, tree, special, leaf, lanes):
     """Leaves of rows ``first:last`` in one tree under its test, :data:`LANES` rows side by
     side, each lane refilled as its row reaches its leaf: ``leaf[i - first]``."""
-    root, strict, special = tree
+    root, strict = tree
     lane_row, lane_node = lanes[0], lanes[1]
     following = first
     for lane in range(LANES):
@@ -265,11 +281,10 @@ def _pair_step(walk, X, i, a, b, special):
 
 
 @njit(**_INLINE)
-def _tree_by_tree_both(walk, X, first, last, tree, leaves, lanes):
+def _tree_by_tree_both(walk, X, first, last, root, special, leaves, lanes):
     """:func:`_tree_by_tree` under ``<=`` and ``<`` at once (``"average"``): a lane follows
     its row with two pointers (:func:`_pair_step`), into ``leaves[0][i - first]`` (``<=``)
     and ``leaves[1][i - first]`` (``<``)."""
-    root, special = tree
     lane_row, lane_a, lane_b = lanes
     following = first
     for lane in range(LANES):
@@ -292,11 +307,11 @@ def _tree_by_tree_both(walk, X, first, last, tree, leaves, lanes):
 
 
 @njit(**_INLINE)
-def _lock_step(walk, X, first, last, tree, leaf, nodes):
+def _lock_step(walk, X, first, last, tree, special, leaf, nodes):
     """Leaves of rows ``first:last`` in one tree under its test: :data:`LOCK_STEP_LANES` rows
     in lock-step for the tree's lock-step depth, then each row on its own. ``tree``: (root,
-    depth, test as :func:`_child` takes it, special)."""
-    root, depth, test, special = tree
+    depth, test as :func:`_child` takes it)."""
+    root, depth, test = tree
     for group in range(first, last, LOCK_STEP_LANES):
         # int64 throughout: numba types int64 + uint64 as float64, which no index takes.
         size = min(LOCK_STEP_LANES, last - group)
@@ -326,19 +341,38 @@ def _tree_leaves(walk, X, first, last, t, schedule, leaves, lanes):
     counts, 16 atomic operations per node visited (measured: the tree-by-tree schedule 36
     times slower on a depth-8 tree, 35.7 against 1.0 ms for 50,000 rows)."""
     roots, depths, special, strict, both = walk[2]
-    root, plain = roots[t], special[t]
+    root, is_special = roots[t], special[t]
     if both[t] and schedule == TREE_BY_TREE:
-        _tree_by_tree_both(walk, X, first, last, (root, plain), leaves, lanes)
+        _tree_by_tree_both(walk, X, first, last, root, is_special, leaves, lanes)
     elif both[t]:
-        _lock_step(walk, X, first, last, (root, depths[t], (False, False), plain), leaves[0],
-                   lanes[0])  # fmt: skip
-        _lock_step(walk, X, first, last, (root, depths[t], (True, True), plain), leaves[1],
-                   lanes[0])  # fmt: skip
-    elif schedule == TREE_BY_TREE:
-        _tree_by_tree(walk, X, first, last, (root, strict[t] != 0, plain), leaves[0], lanes)
-    else:
-        _lock_step(walk, X, first, last, (root, depths[t], (strict[t] != 0, False), plain),
+        _lock_step(walk, X, first, last, (root, depths[t], (False, False)), is_special,
                    leaves[0], lanes[0])  # fmt: skip
+        _lock_step(walk, X, first, last, (root, depths[t], (True, True)), is_special,
+                   leaves[1], lanes[0])  # fmt: skip
+    else:
+        _one_test_leaves(walk, X, (first, last, t), schedule, is_special, leaves[0], lanes)
+
+
+@njit(**_JIT, **UNCOUNTED)
+def _plain_tree_leaves(walk, X, first, last, t, schedule, leaves, lanes):
+    """:func:`_tree_leaves` of a plain walk (:func:`walk_plan`): no special tree, one test a
+    tree. The literal ``False`` it passes for ``special`` reaches :func:`_child` through
+    inlined arguments only, where numba prunes the branch it guards: ``general_child`` and
+    the pair of ``"average"`` are not compiled (a flag in a tuple, or read from an array, is
+    not pruned)."""
+    _one_test_leaves(walk, X, (first, last, t), schedule, False, leaves[0], lanes)
+
+
+@njit(**_INLINE)
+def _one_test_leaves(walk, X, block, schedule, special, leaf, lanes):
+    """Leaves of rows ``block[0]:block[1]`` in tree ``block[2]`` under its one test."""
+    first, last, t = block
+    roots, depths, _, strict, _ = walk[2]
+    if schedule == TREE_BY_TREE:
+        _tree_by_tree(walk, X, first, last, (roots[t], strict[t] != 0), special, leaf, lanes)
+    else:
+        _lock_step(walk, X, first, last, (roots[t], depths[t], (strict[t] != 0, False)), special,
+                   leaf, lanes[0])  # fmt: skip
 
 
 @njit(**_INLINE)
@@ -383,6 +417,26 @@ def _work(rows, schedule):
     return block, leaves, lanes
 
 
+@njit(**_INLINE)
+def _sums(walk, leaf_values, X, schedule, rows, out, plain):
+    """:func:`walk_sums`'s body; ``plain``, a literal: the walk is plain (:func:`walk_plan`)."""
+    values, columns = leaf_values
+    both = walk[2][4]
+    block, leaves, lanes = _work(rows, schedule)
+    for first in range(rows[0], rows[1], block):
+        last = min(first + block, rows[1])
+        for t in range(columns.shape[0]):
+            if plain:
+                _plain_tree_leaves(walk, X, first, last, t, schedule, leaves, lanes)
+                add_leaves(values, columns[t], leaves[0], out, first, last)
+                continue
+            _tree_leaves(walk, X, first, last, t, schedule, leaves, lanes)
+            if both[t]:
+                _add_mean_leaves(values, columns[t], leaves, out, first, last)
+            else:
+                add_leaves(values, columns[t], leaves[0], out, first, last)
+
+
 @njit(**_JIT)
 def walk_sums(walk, leaf_values, X, schedule, rows, out):
     """Add to ``out[i]`` the leaf values row ``i`` of ``rows[0]:rows[1]`` reaches in every tree
@@ -392,17 +446,31 @@ def walk_sums(walk, leaf_values, X, schedule, rows, out):
     ``leaf_values``: the values and the output each tree adds to (``NodePack.leaves``);
     ``schedule``: a code of :data:`SCHEDULES`.
     """
-    values, columns = leaf_values
+    _sums(walk, leaf_values, X, schedule, rows, out, False)
+
+
+@njit(**_JIT)
+def plain_walk_sums(walk, leaf_values, X, schedule, rows, out):
+    """:func:`walk_sums` of a plain walk (:func:`walk_plan`), compiled without the special
+    trees' step and the pair of ``"average"``: what a lab tree's prediction compiles."""
+    _sums(walk, leaf_values, X, schedule, rows, out, True)
+
+
+@njit(**_INLINE)
+def _leaves(walk, X, schedule, rows, out, plain):
+    """:func:`walk_leaves`'s body; ``plain``, a literal: the walk is plain (:func:`walk_plan`)."""
     both = walk[2][4]
     block, leaves, lanes = _work(rows, schedule)
     for first in range(rows[0], rows[1], block):
         last = min(first + block, rows[1])
-        for t in range(columns.shape[0]):
-            _tree_leaves(walk, X, first, last, t, schedule, leaves, lanes)
-            if both[t]:
-                _add_mean_leaves(values, columns[t], leaves, out, first, last)
+        for t in range(both.shape[0]):
+            if plain:
+                _plain_tree_leaves(walk, X, first, last, t, schedule, leaves, lanes)
             else:
-                add_leaves(values, columns[t], leaves[0], out, first, last)
+                _tree_leaves(walk, X, first, last, t, schedule, leaves, lanes)
+            second = leaves[1] if both[t] else leaves[0]
+            for i in range(first, last):
+                out[0, i, t], out[1, i, t] = leaves[0][i - first], second[i - first]
 
 
 @njit(**_JIT)
@@ -410,15 +478,14 @@ def walk_leaves(walk, X, schedule, rows, out):
     """``out[0, i, t]``: the leaf (a node of the pack) row ``i`` of ``rows[0]:rows[1]``
     reaches in tree ``t`` of the walk under its test; ``out[1, i, t]`` under its second test
     (``"average"``), or the same leaf."""
-    both = walk[2][4]
-    block, leaves, lanes = _work(rows, schedule)
-    for first in range(rows[0], rows[1], block):
-        last = min(first + block, rows[1])
-        for t in range(both.shape[0]):
-            _tree_leaves(walk, X, first, last, t, schedule, leaves, lanes)
-            second = leaves[1] if both[t] else leaves[0]
-            for i in range(first, last):
-                out[0, i, t], out[1, i, t] = leaves[0][i - first], second[i - first]
+    _leaves(walk, X, schedule, rows, out, False)
+
+
+@njit(**_JIT)
+def plain_walk_leaves(walk, X, schedule, rows, out):
+    """:func:`walk_leaves` of a plain walk (:func:`walk_plan`): what the decision path of a lab
+    tree, the app's first picture, compiles."""
+    _leaves(walk, X, schedule, rows, out, True)
 
 
 @njit(**_JIT)

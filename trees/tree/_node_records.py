@@ -37,6 +37,7 @@ a threshold of 0) is *special*: it is walked node by node through
 import numpy as np
 
 from ._kernels_arrays import kernel_array
+from ._kernels_traversal import walk_plan
 from ._operators import BOTH, LESS
 
 __all__ = ["NodePack", "code_table_rows", "pack_nodes", "special_trees"]
@@ -146,6 +147,18 @@ class NodePack:
                 self._records[key] = self._walk(ops, np.arange(len(self.roots)))
             return self._records[key]
         return self._walk(ops, np.arange(len(self.roots))[trees])
+
+    def planned_walk(self, op):
+        """``(walk, schedule, plain)``: :meth:`walk` of every tree under the one test ``op`` (an
+        ``OPERATOR_CODES`` value) and its ``_kernels_traversal.walk_plan``, kept: a single
+        tree's prediction asks them at every call, where converting the tests, their key and
+        the plan's sums cost microseconds against a small tree's walk of tens."""
+        key = ("planned", op)
+        planned = self._records.get(key)
+        if planned is None:
+            walk = self.walk(np.full(len(self.roots), op))
+            planned = self._records[key] = (walk, *walk_plan(walk))
+        return planned
 
     def _walk(self, ops, trees):
         strict = (ops == LESS).astype(np.uint8)

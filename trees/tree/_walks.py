@@ -4,29 +4,41 @@ Dense rows are walked by ``_kernels_traversal``, sparse ones by ``_kernels_spars
 same walk over blocks of rows made dense). The two pairs of kernels take the same arguments,
 the rows as :func:`walk_rows` prepares them, so ``Tree.apply``, ``Tree.predict``,
 ``Tree.decision_path`` and a forest's mean (``trees.ensemble``) each call one kernel of
-:data:`WALKS`, whatever the rows.
+:data:`WALKS`, whatever the rows. Dense rows of a plain walk (``_kernels_traversal.walk_plan``)
+take the plain kernels, which compile the records' step alone (:meth:`Walks.chosen`).
 """
 
-from collections import namedtuple
+from typing import NamedTuple
 
 import numpy as np
 
 from ._kernels_arrays import kernel_array
 from ._kernels_sparse_walk import sparse_walk_leaves, sparse_walk_sums
-from ._kernels_traversal import walk_leaves, walk_sums
+from ._kernels_traversal import plain_walk_leaves, plain_walk_sums, walk_leaves, walk_sums
 from ._operators import cast_input
 from ._sparse import PREDICT_FORMAT, csr_arrays, is_sparse
 
 __all__ = ["WALKS", "Walks", "walk_rows"]
 
-Walks = namedtuple("Walks", ["leaves", "sums"])
-Walks.__doc__ = """The kernels that walk one kind of rows (``_kernels_traversal.walk_leaves`` and
-``walk_sums``)."""
+
+class Walks(NamedTuple):
+    """The kernels that walk one kind of rows (``_kernels_traversal.walk_leaves`` and
+    ``walk_sums``), and those of a plain walk (the same, where the kind has none)."""
+
+    leaves: object
+    sums: object
+    plain_leaves: object
+    plain_sums: object
+
+    def chosen(self, plain):
+        """``(leaves, sums)``: the plain kernels for a plain walk (``walk_plan``)."""
+        return (self.plain_leaves, self.plain_sums) if plain else (self.leaves, self.sums)
+
 
 # The kind of rows -> the kernels that walk them.
 WALKS = {
-    "dense": Walks(walk_leaves, walk_sums),
-    "sparse": Walks(sparse_walk_leaves, sparse_walk_sums),
+    "dense": Walks(walk_leaves, walk_sums, plain_walk_leaves, plain_walk_sums),
+    "sparse": Walks(*(sparse_walk_leaves, sparse_walk_sums) * 2),
 }
 
 

@@ -24,6 +24,7 @@ import numpy as np
 from ._builder import GrowingTree, grow
 from ._criterion import CLASSIFIER_CRITERIA, CRITERIA_CLF
 from ._grower import TreeGrower
+from ._kernels_arrays import kernel_array, no_infinity
 from ._kernels_criteria import GINI, KERNEL_IDS
 from ._kernels_cultivated import node_neighbourhoods
 from ._kernels_draws import (
@@ -36,7 +37,7 @@ from ._kernels_draws import (
 )
 from ._kernels_layout import keep_rows
 from ._kernels_plan import kernel_plan
-from ._kernels_traversal import walk_schedule, walk_sums
+from ._kernels_traversal import leaf_paths, walk_leaves, walk_schedule, walk_sums
 from ._node_records import pack_nodes
 from ._operators import OPERATOR_CODES
 from ._params import TreeParams
@@ -196,15 +197,24 @@ def _estimators():
 
 
 def _paths():
-    """The rows' paths down a tree (``decision_path``), which the app's first picture draws."""
-    estimators = _estimators()
-    X, y, _ = tiny_data()
-    estimators.DecisionTreeClassifier().fit(X, y).tree_.decision_path(X, "<=")
+    """The rows' paths down a Gini tree, which the app's first picture draws
+    (``Tree.decision_path``: the plain walk's kernel, ``_kernels_traversal.plain_walk_leaves``,
+    and ``leaf_paths``), and the fit's check of its rows (``no_infinity``), on a tree grown as a
+    fit grows it: without the estimators, so that the step follows the plan in its worker
+    (``lab.kernel_worker``) instead of a fresh one importing scikit-learn first; the general
+    walk is :func:`_walks`'. The path's matrix (SciPy's, no kernel) is left out."""
+    growth, params, _ = plan_growth(_GINI)
+    grow(growth, params.growth)
+    tree = growth.to_tree(input_dtype=params.threshold_dtype)
+    X = kernel_array(tiny_data()[0])
+    no_infinity(X)  # as ``_validation`` checks a fit's rows
+    pack = tree.node_pack()
+    leaf_paths(tree._leaves(X, "<=")[0], pack.links(), pack.original)
 
 
 def _walks():
-    """The other walks of one tree (the predictions under each test, apply) and the
-    estimators' check of their input."""
+    """The other walks of one tree (the predictions under each test, apply; the general walk
+    a special tree's or ``"average"``'s paths take) and the estimators' check of their input."""
     estimators = _estimators()
     X, y, _ = tiny_data()
     estimator = estimators.DecisionTreeClassifier().fit(X, y)
@@ -213,6 +223,9 @@ def _walks():
     for op in ("<=", "<", "average"):
         tree.predict(X, op)
     tree.apply(X, "<")
+    walk = tree.node_pack().walk([OPERATOR_CODES["average"]])
+    out = np.empty((2, X.shape[0], 1), dtype=np.int64)
+    walk_leaves(walk, np.ascontiguousarray(X), walk_schedule(walk), (0, X.shape[0]), out)
 
 
 def _score_tables():
