@@ -19,6 +19,12 @@ regression target is that sum plus the noise itself.
   values too (``trees/tree/_sparse.py``), scoring again in the dense order the features
   whose scores tie with the best to ``1e-7`` (``_kernels_sparse_growth``).
 
+* Trees that draw their features (``max_features="sqrt"``, an ``ExtraTreeClassifier``), whose
+  nodes read a few columns each: the lab sorts a column by value the first time a node reads
+  it whole, a forest every column once for all its trees, in threads.
+* Two outputs (the value and its square): a regression tree and a forest of 20, grown on the
+  stored values as one output is (``trees/tree/_sparse.py``).
+
 ``--predict-only`` fits each model once, untimed, and times the walks alone (the rows scattered
 block by block into a dense buffer and walked by the dense walk, ``_kernels_sparse_walk``).
 
@@ -43,6 +49,7 @@ from bench.common import interleaved, print_rows, ratio
 from trees import (
     DecisionTreeClassifier,
     DecisionTreeRegressor,
+    ExtraTreeClassifier,
     RandomForestClassifier,
     RandomForestRegressor,
 )
@@ -130,6 +137,33 @@ def timing_rows(n_rows, repeat, predict_only=False):
             lambda: ours_tree.fit(X_csr, classes), lambda: theirs_tree.fit(X_csr, classes), repeat
         )
         rows.append(_row("tree fit, CSR", size, fit))
+        rows += _more_fit_rows(X_csc, classes, values, size, repeat)
+    return rows
+
+
+def _more_fit_rows(X_csc, classes, values, size, repeat):
+    """The fits of trees that draw their features (``max_features="sqrt"``, an extra tree)
+    and of two outputs (a tree and a forest), each against scikit-learn's on the CSC matrix."""
+    two_outputs = np.column_stack([values, values**2])
+    forest = {"n_estimators": 20, "max_features": "sqrt", "max_depth": DEPTH, "n_jobs": 2}
+    cases = (
+        ("tree sqrt features", DecisionTreeClassifier, tree.DecisionTreeClassifier,
+         {"max_depth": DEPTH, "max_features": "sqrt"}, classes),
+        ("extra tree", ExtraTreeClassifier, tree.ExtraTreeClassifier, {"max_depth": DEPTH},
+         classes),
+        ("tree of 2 outputs", DecisionTreeRegressor, tree.DecisionTreeRegressor,
+         {"max_depth": DEPTH}, two_outputs),
+        ("forest of 20, 2 outputs", RandomForestRegressor, ensemble.RandomForestRegressor,
+         forest, two_outputs),
+    )  # fmt: skip
+    rows = []
+    for label, ours, theirs, settings, y in cases:
+        fit = interleaved(
+            lambda o=ours, s=settings, y=y: o(random_state=0, **s).fit(X_csc, y),
+            lambda t=theirs, s=settings, y=y: t(random_state=0, **s).fit(X_csc, y),
+            repeat,
+        )
+        rows.append(_row(f"{label} fit, CSC", size, fit))
     return rows
 
 

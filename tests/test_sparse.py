@@ -267,25 +267,22 @@ def test_a_sparse_fit_makes_no_dense_matrix(wide, estimator, target, weighted, p
 
 
 @pytest.mark.parametrize(
-    ("estimator", "settings", "multi_output", "reason"),
+    ("estimator", "settings", "reason"),
     [
-        (trees.DecisionTreeRegressor, {"criterion": "absolute_error"}, False, "medians"),
-        (trees.DecisionTreeRegressor, {"variance_sums": "raw"}, False, "variance_sums='raw'"),
-        (trees.DecisionTreeRegressor, {}, True, "several outputs"),
-        (trees.RandomForestRegressor, {"criterion": "absolute_error"}, False, "medians"),
-        (trees.DecisionTreeClassifier, {"selection": "p_value"}, False, "p-values"),
+        (trees.DecisionTreeRegressor, {"criterion": "absolute_error"}, "medians"),
+        (trees.DecisionTreeRegressor, {"variance_sums": "raw"}, "variance_sums='raw'"),
+        (trees.RandomForestRegressor, {"criterion": "absolute_error"}, "medians"),
+        (trees.DecisionTreeClassifier, {"selection": "p_value"}, "p-values"),
     ],
 )
 def test_a_densifying_fit_too_large_for_memory_is_refused_in_words(
-    data, estimator, settings, multi_output, reason, monkeypatch
+    data, estimator, settings, reason, monkeypatch
 ):
     """Where the dense rows (12 bytes a cell with their sorted row ids) would take more than
     half the memory available, the fit is refused before any allocation, saying why it
     densifies, how much it would take and how to fit on the stored values; below, it fits."""
     X = sparse.csc_matrix(data["X"])
     y = data["classes"] if estimator is trees.DecisionTreeClassifier else data["values"]
-    if multi_output:
-        y = np.column_stack([y, y[::-1]])
     monkeypatch.setattr(_sparse, "available_memory", lambda: 2 * X.shape[0] * X.shape[1] * 12 - 1)
     with pytest.raises(MemoryError) as refused:
         estimator(random_state=0, **settings).fit(X, y)
@@ -460,3 +457,33 @@ def test_a_multi_output_regressor_predicts_sparse_rows_as_dense(data):
             fitted.tree_.predict(sparse.csr_matrix(data["X"]), conditioning),
             fitted.tree_.predict(data["X"], conditioning),
         )
+
+
+def test_columns_are_sorted_by_value_when_first_read_and_a_forest_sorts_them_all(monkeypatch):
+    """A tree that draws its features sorts only the columns its large nodes read whole
+    (``_kernels_sparse_search.columns_by_value``), and grows the dense tree; a forest's
+    ``SparseFitRows.sort_by_value`` sorts every column, in threads, each by value with its rows."""
+    rng = np.random.default_rng(6)
+    X = np.round(rng.uniform(-1.0, 1.0, size=(400, 60)), 1)
+    X[rng.random(X.shape) < 0.7] = 0.0
+    y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    grown_on, growth_kernel = [], _sparse_growth.SparseGrowingTree.growth_kernel
+
+    def kept(growth):
+        grown_on.append(growth.matrix)
+        return growth_kernel(growth)
+
+    monkeypatch.setattr(_sparse_growth.SparseGrowingTree, "growth_kernel", kept)
+    settings = {"max_features": 3, "max_depth": 3, "random_state": 0}
+    fitted = trees.DecisionTreeClassifier(**settings).fit(sparse.csc_matrix(X), y)
+    assert_same_tree(fitted, trees.DecisionTreeClassifier(**settings).fit(X, y))
+    ready = grown_on[0].by_value[2]
+    assert 0 < ready.sum() < X.shape[1]
+    shared = _sparse_growth.SparseFitRows(sparse.csc_matrix(X)).sort_by_value(n_jobs=2)
+    assert shared.by_value[2].all()
+    indptr, indices, values = shared.csc
+    for f in range(X.shape[1]):
+        column = slice(indptr[f], indptr[f + 1])
+        order = np.argsort(values[column], kind="stable")
+        np.testing.assert_array_equal(shared.by_value[1][column], values[column][order])
+        np.testing.assert_array_equal(X[shared.by_value[0][column], f], values[column][order])

@@ -141,8 +141,8 @@ def grow_per_tree(forest, data, draws, params, template):
     per tree (``tree._sparse_growth``): the batches' compiled loop over trees reads dense rows.
     """
     X, y, sorted_rows = data
-    if is_sparse(X):  # its arrays made once for every tree
-        X = SparseFitRows(X)
+    if is_sparse(X):  # its arrays made, its columns sorted, once for every tree
+        X = SparseFitRows(X).sort_by_value(forest.n_jobs)
     seeds, generator_seeds, n_draws, weights, classes_of = draws
     names = getattr(forest, "feature_names_in_", None)
 

@@ -279,8 +279,10 @@ class BaseForest(EnsembleProtocol, BaseEstimator):
         # Each tree's generator seed is the first draw of RandomState(its seed), as the tree's
         # own fit would draw it; all at once, in compiled code (``_draws``).
         draws = (seeds, generator_seeds(seeds), n_draws, weights, y if subsample_classes else None)
-        grow = grow_outputs if self.n_outputs_ > 1 else grow_in_batches
-        grow = grow_per_tree if is_sparse(X) else grow
+        if self.n_outputs_ > 1:  # one by one, on dense rows or the CSC matrix
+            grow = grow_outputs
+        else:
+            grow = grow_per_tree if is_sparse(X) else grow_in_batches
         grown = grow(self, (X, y, sorted_rows), draws, params, template)
         self.estimators_ = [*kept, *grown]
         self._seeds = np.concatenate([getattr(self, "_seeds", seeds[:0])[: len(kept)], seeds])

@@ -3,8 +3,9 @@
 The compiled batches (``_batches``) build each tree's statistics from one target in compiled
 code; several targets take the per-tree path instead: each tree draws its bootstrap weights
 (``_bootstrap.forest_tree_weights``, the batches' rule and seeds), keeps the forest's sorted
-orders of its rows and grows with the multi-output criterion, in threads (the growth releases
-the GIL). Each tree is fitted on the forest's encoded ``y`` (class indices per output), so it
+orders of its rows (on a CSC matrix: the rows of its sample, the matrix's arrays made once for
+every tree, ``tree._sparse_growth``) and grows with the multi-output criterion, in threads (the
+growth releases the GIL). Each tree is fitted on the forest's encoded ``y`` (class indices per output), so it
 knows every class of the forest, as scikit-learn's trees in a forest do, and its values line
 up with the forest's: a forest's prediction is the mean of its trees' per output. Under
 ``class_weight="balanced_subsample"`` each tree weighs its rows by the classes of its own
@@ -16,6 +17,8 @@ from sklearn.base import ClassifierMixin
 from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import type_of_target
 
+from ..tree._sparse import is_sparse
+from ..tree._sparse_growth import SparseFitRows
 from ..tree._splitter import search_layout
 from ._batches import estimator_like
 from ._bootstrap import bootstrap_indices, forest_tree_weights
@@ -58,6 +61,8 @@ def grow_outputs(forest, data, draws, params, template):
     """The fitted trees of ``forest`` on a multi-output ``y``; the arguments are
     ``_batches.grow_in_batches``'s (``y``: class indices per output, or values)."""
     X, y, sorted_rows = data
+    if is_sparse(X):  # its arrays made, its columns sorted, once for every tree
+        X = SparseFitRows(X).sort_by_value(forest.n_jobs)
     seeds, generator_seeds, n_draws, weights, classes_of = draws
     names = getattr(forest, "feature_names_in_", None)
 
@@ -68,7 +73,10 @@ def grow_outputs(forest, data, draws, params, template):
             tree_weights = tree_weights * compute_sample_weight(
                 "balanced", classes_of, indices=drawn
             )
-        kept = search_layout(X, params.splitter, tree_weights > 0, sorted_rows)
+        present = tree_weights > 0
+        # A CSC matrix's tree keeps its rows by ``present`` (``tree._sparse_growth``).
+        sparse = isinstance(X, SparseFitRows)
+        kept = present if sparse else search_layout(X, params.splitter, present, sorted_rows)
         estimator = estimator_like(template, random_state=seed)
         estimator._record_forest_fit(params, X.shape, float(tree_weights.sum()), names)
         return estimator._fit_outputs(X, y, tree_weights, presorted=kept,

@@ -205,7 +205,7 @@ def _best_search(source, buckets, stats, node, search, scratch, exact):
             visit[f] = f
         n_visit = visit.shape[0]
     verify = (exact, source[2], start, scratch[9], scratch[10], scratch[11], scratch[12])
-    return _best_sparse_split(buckets, source[4][3], stats, (count, parent), settings, visit,
+    return _best_sparse_split(buckets, source[4][2], stats, (count, parent), settings, visit,
                               n_visit, scratch[4:9], verify)  # fmt: skip
 
 
@@ -266,8 +266,8 @@ def _evaluate_sparse(sparse, store, node, search, scratch):
     accepted (``_kernels_growth._evaluate``'s rules: ``split_accepted``).
 
     ``sparse`` is ``(csc, csr, rows, where, stats, exact, by_value)`` (``exact``:
-    :func:`_integer_statistics`; ``by_value``: the columns sorted by value,
-    ``_kernels_sparse_search.columns_by_value``); ``search`` ``(settings, limits,
+    :func:`_integer_statistics`; ``by_value``: the columns sorted by value, each when first
+    read, ``_kernels_sparse_search.columns_by_value``); ``search`` ``(settings, limits,
     weights, bit_generator, draw, tie_random, n_allowed, visit)``, as the dense growth's;
     ``scratch`` ``(starts, lengths, values, rows)`` of the node's buckets
     (``_kernels_sparse_search.node_columns``) then :func:`_best_sparse_split`'s.
@@ -287,10 +287,10 @@ def _evaluate_sparse(sparse, store, node, search, scratch):
     if bucketed:
         presorted[:] = best and _reads_by_value(count, rows.shape[1])
         if presorted[0]:
-            node_columns_by_value(csc, by_value, where, (start, count), buckets)
+            node_columns_by_value(csc, by_value, where, (start, count), buckets, scratch[4])
         else:
             node_columns(csr, rows, (start, count), buckets)
-    source = (bucketed, csc, rows, where, (best, by_value[0], by_value[1], presorted))
+    source = (bucketed, csc, rows, where, (best, by_value, presorted, scratch[4]))
     node_data = (start, count, node_stats[node])
     arguments = (source, buckets, stats, node_data, search, scratch, sparse[5])
     f, score, g, n_left, threshold = sparse_search(settings[SETTING_RANDOM], arguments)
@@ -312,7 +312,8 @@ def _evaluate_sparse(sparse, store, node, search, scratch):
 def _split_sparse(sparse, store, node, size, scratch, in_value_order):
     """Split ``node`` by its pending choice into ``size`` and ``size + 1``: its rows by ``x <=
     threshold``, the children's statistics summed in the dense split's order
-    (``in_value_order`` for best splits: ``partition_by_threshold``); a node without missing
+    (``in_value_order`` for best splits: ``partition_by_threshold``), or in row order where
+    every order gives the same sums (integer statistics, ``_integer_statistics``); a node without missing
     rows sends a missing value to its larger child (ties: right), as the dense split
     (``_kernels_search.split_by_threshold``)."""
     ints, floats, _, _ = store
@@ -364,7 +365,9 @@ def _grow_sparse_loop(data, sparse, store, search, scratch, best_first):
             node += 1
             continue
         store = make_room(store, size + 2)
-        _split_sparse(sparse, store, node, size, split_scratch, not settings[SETTING_RANDOM])
+        # Integer statistics sum exactly in any order: the row order, which needs no sort.
+        in_value_order = not settings[SETTING_RANDOM] and not sparse[5]
+        _split_sparse(sparse, store, node, size, split_scratch, in_value_order)
         budget -= 1
         for child in (size, size + 1):
             if (
@@ -396,8 +399,9 @@ def grow_sparse(plan, rows, where, stats, matrix, targets, root_stats, settings,
     stats : ndarray of shape (n_rows, n_stats)
     matrix : tuple
         ``(csc, csr, by_value)``: ``(indptr, indices, data)`` of the matrix by columns and by
-        rows (int64, int64, float64; canonical), and ``(indices, data)`` of its columns sorted
-        by value (``_kernels_sparse_search.columns_by_value``).
+        rows (int64, int64, float64; canonical), and ``(indices, data, ready)`` of its columns
+        sorted by value, each column when first read unless ``ready`` says it is
+        (``_kernels_sparse_search.columns_by_value``).
     targets : ndarray
         As ``grow_compiled``'s (empty for classification).
     root_stats, settings, rules, rng

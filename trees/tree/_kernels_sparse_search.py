@@ -23,9 +23,10 @@ scikit-learn's ``BestSparseSplitter`` and ``RandomSparseSplitter``
 * **Sorting.** A feature's gathered non-zero values are sorted with their rows
   (:func:`sort_pairs`); a stored zero counts as an implicit one. A node that reads whole
   columns anyway (a node holding many rows) reads them from a copy of the columns sorted by
-  value once per fit (:func:`columns_by_value`, :func:`node_columns_by_value`,
-  :func:`feature_in_node`), keeping the entries of its rows: its values come sorted, and the
-  sorts of the largest nodes, once half of a fit, are not made.
+  value, each column sorted once per fit when first read (:func:`columns_by_value`,
+  :func:`node_columns_by_value`, :func:`feature_in_node`), keeping the entries of its rows:
+  its values come sorted, and the sorts of the largest nodes, once half of a fit, are not
+  made.
 * **Scanning** (:func:`scan_feature`). The node's values of a feature in increasing order are
   its negative stored values, then its implicit zeros as one block, then its positive stored
   values. Walking them, the statistics of the rows passed are the left child's of the
@@ -66,6 +67,7 @@ from ._kernels_uniform import uniform, uniforms
 
 __all__ = [
     "column_in_node",
+    "column_by_value",
     "columns_by_value",
     "dense_order",
     "near_ties_tolerance",
@@ -77,6 +79,7 @@ __all__ = [
     "partition_by_threshold",
     "random_sparse_split",
     "scan_feature",
+    "sort_columns_by_value",
     "sort_pairs",
     "sums_in_value_order",
 ]
@@ -204,29 +207,54 @@ def _kept_in_node(column, where, node, gathered):
     return m - at
 
 
-@njit(**_JIT)
 def columns_by_value(csc):
-    """``(indices, data)`` of the CSC matrix ``csc`` (``(indptr, indices, data)``) with each
-    column's stored entries sorted by value (:func:`sort_pairs`), made once per fit: a node
-    reading a whole column then gets its values already sorted (:func:`feature_in_node`)."""
-    indptr, indices, data = csc
-    by_rows, by_values = indices.copy(), data.copy()
+    """Room for ``(indices, data)`` of the CSC matrix ``csc`` (``(indptr, indices, data)``) with
+    each column's stored entries sorted by value, and a flag per column, whether it is sorted
+    yet: ``(indices, data, ready)``, no column sorted. A column is sorted the first time a
+    node reads it whole (:func:`column_by_value`): a tree that draws a few features a node
+    (``max_features``) sorts only those it draws, where sorting every column once per fit took
+    longer than such a tree's growth (``bench_sparse``). A forest, whose trees share the
+    columns and together draw nearly all of them, sorts every one before its trees grow
+    (:func:`sort_columns_by_value`), so that its threads only read them."""
+    n_features, nnz = csc[0].shape[0] - 1, csc[1].shape[0]
+    return (np.empty(nnz, np.int64), np.empty(nnz), np.zeros(n_features, np.bool_))
+
+
+@njit(**_JIT)
+def sort_columns_by_value(csc, by_value, first, last):
+    """Sort the columns ``first`` to ``last - 1`` of ``by_value`` (:func:`columns_by_value`):
+    a forest's threads sort distinct ranges at once (the kernel releases the GIL)."""
     stack = np.empty(128, np.int64)
-    for f in range(indptr.shape[0] - 1):
-        sort_pairs(by_values, by_rows, indptr[f], indptr[f + 1], stack)
-    return by_rows, by_values
+    for f in range(first, last):
+        column_by_value(csc, by_value, f, stack)
+
+
+@njit(**_INLINE)
+def column_by_value(csc, by_value, f, stack):
+    """Make column ``f`` of ``by_value`` (``(indices, data, ready)``, :func:`columns_by_value`)
+    its stored entries of ``csc`` sorted by value (:func:`sort_pairs`), unless it is already."""
+    by_rows, by_values, ready = by_value
+    if ready[f]:
+        return
+    indptr, indices, data = csc
+    for k in range(indptr[f], indptr[f + 1]):
+        by_rows[k], by_values[k] = indices[k], data[k]
+    sort_pairs(by_values, by_rows, indptr[f], indptr[f + 1], stack)
+    ready[f] = True
 
 
 @njit(**_UNCOUNTED)
-def node_columns_by_value(csc, by_value, where, node, buckets):
+def node_columns_by_value(csc, by_value, where, node, buckets, stack):
     """:func:`node_columns`' buckets read from the columns sorted by value (``by_value``,
-    ``(indices, data)`` of :func:`columns_by_value`, on ``csc``'s ``indptr``): each feature's
-    values already sorted, at the cost of reading every stored entry of the matrix, where
-    :func:`node_columns` reads the node's and sorts them (``_evaluate_sparse`` chooses)."""
+    ``(indices, data, ready)`` of :func:`columns_by_value`, on ``csc``'s ``indptr``, each
+    column sorted first if it is not yet): each feature's values already sorted, at the cost
+    of reading every stored entry of the matrix, where :func:`node_columns` reads the node's
+    and sorts them (``_evaluate_sparse`` chooses); ``stack`` is :func:`sort_pairs`'."""
     indptr = csc[0]
     starts, lengths, values, gathered_rows = buckets
     at = 0
     for f in range(indptr.shape[0] - 1):
+        column_by_value(csc, by_value, f, stack)
         column = (by_value[0], by_value[1], indptr[f], indptr[f + 1])
         starts[f] = at
         lengths[f] = _kept_in_node(column, where, node, (values, gathered_rows, at))
@@ -239,7 +267,8 @@ def feature_in_node(source, node, f, buckets, at):
     values and rows. ``source`` is ``(bucketed, csc, rows, where, by_value)``: with
     ``bucketed`` the node's buckets hold them (:func:`node_columns`); otherwise they are read
     from the column into the buckets' room from ``at``: from the column sorted by value when
-    ``by_value`` (``(allowed, indices, data, presorted)``, :func:`columns_by_value`) is
+    ``by_value`` (``(allowed, (indices, data, ready), presorted, stack)``,
+    :func:`columns_by_value`; the column sorted here if not yet, :func:`column_by_value`) is
     allowed and the node would read the whole column anyway (not :func:`gallops`), so that
     they come sorted (``presorted[f]`` set True), from the column itself otherwise
     (:func:`column_in_node`, in row order)."""
@@ -247,11 +276,13 @@ def feature_in_node(source, node, f, buckets, at):
     starts, lengths, values, gathered_rows = buckets
     if bucketed:
         return starts[f], lengths[f]
-    allowed, by_rows, by_values, presorted = by_value
+    allowed, sorted_columns, presorted, stack = by_value
     lo, hi = csc[0][f], csc[0][f + 1]
     presorted[f] = allowed and node[1] > 0 and not gallops(node[1], hi - lo)
     if presorted[f]:
-        m = _kept_in_node((by_rows, by_values, lo, hi), where, node, (values, gathered_rows, at))
+        column_by_value(csc, sorted_columns, f, stack)
+        column = (sorted_columns[0], sorted_columns[1], lo, hi)
+        m = _kept_in_node(column, where, node, (values, gathered_rows, at))
     else:
         m = column_in_node(csc, f, rows, where, node, (values, gathered_rows, at))
     starts[f], lengths[f] = at, m

@@ -15,8 +15,9 @@ How, and what it costs:
   sorted by value (read by the largest nodes, whose values then need no sort), a few arrays
   of one entry per row, and room for the stored values; never ``n_rows x n_features``. This
   path serves the classifiers (every criterion) and the regressors under the squared error,
-  ``friedman_mse`` and Poisson, under any sample and class weights, single trees and forests
-  (:func:`densifying_reason` says when a fit takes it).
+  ``friedman_mse`` and Poisson, one output or several (``_multi_output``: every output's
+  statistics side by side in a row, scanned as one), under any sample and class weights,
+  single trees and forests (:func:`densifying_reason` says when a fit takes it).
 
   How equal to the dense fit's trees. A node's statistics (each child's sums, hence its
   value and impurity) are summed in the dense fit's order of the rows, and so are a
@@ -32,8 +33,11 @@ How, and what it costs:
   the trees are the dense fit's to the bit.
 * **Fitting on the dense rows** (:func:`dense_fit_rows`), the settings the sparse growth does
   not serve (:func:`densifying_reason` names them): the absolute error (its node values are
-  medians of the rows), ``variance_sums="raw"`` (scikit-learn's row order of its raw sums),
-  categorical features, several outputs, selection by p-value. The dense matrix is made once
+  medians of the rows, and a candidate's error is no sum of row statistics: every row, an
+  implicit zero too, enters the Fenwick tree of ``_kernels_absolute_error`` one by one, so the
+  zero block cannot be one step and a search on the stored values would still walk every row
+  of a node for every feature, the dense search's own cost; it is not written), ``variance_sums="raw"`` (scikit-learn's row order of its raw sums),
+  categorical features, selection by p-value. The dense matrix is made once
   and grown on by the dense search, whose layout sorts every feature's rows (``n_rows x
   n_features`` int32): 12 bytes a cell, the same trees by construction. A matrix whose dense
   rows would take more than half the memory available (:data:`DENSE_SHARE_OF_MEMORY`) is
@@ -120,8 +124,6 @@ def densifying_reason(params, y):
     ``y`` grows on the dense rows (module docstring), in words a message can quote; None when
     it grows on the CSC matrix itself."""
     criterion = params.new_criterion()
-    if np.ndim(y) > 1 and np.shape(y)[1] > 1:
-        return "y has several outputs (one column of targets grows on the stored values)"
     if params.selection != "gain":
         return (
             f"selection={params.selection!r} computes its p-values on the dense rows "

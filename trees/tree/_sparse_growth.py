@@ -9,11 +9,12 @@ kernel (``_kernels_entries.sparse_growth_kernel``). It grows by gain only, in on
 """
 
 import numpy as np
+from joblib import Parallel, delayed, effective_n_jobs
 
 from ._growth import GrowingTree, root_statistics
 from ._kernels_arrays import kernel_array
 from ._kernels_entries import sparse_growth_kernel
-from ._kernels_sparse_search import columns_by_value
+from ._kernels_sparse_search import columns_by_value, sort_columns_by_value
 from ._kernels_store import FEATURE, N_SAMPLES, START, STORE_INTS, STORE_STATS
 from ._sparse import is_sparse
 from ._splitter import SPLITTERS
@@ -37,9 +38,10 @@ def _kernel_arrays(X):
 class SparseFitRows:
     """A sparse matrix as the sparse growth reads it, made once for every tree grown on it (a
     forest's): its arrays by columns (``csc``: a split's column), by rows (``csr``: a node's
-    rows), and its columns' entries sorted by value (``by_value``: ``(indices, data)`` on
-    ``csc``'s ``indptr``, read by the nodes holding many rows, whose values then need no
-    sort: ``_kernels_sparse_search.columns_by_value``). Memory: three times the stored
+    rows), and its columns' entries sorted by value (``by_value``: ``(indices, data, ready)``
+    on ``csc``'s ``indptr``, read by the nodes holding many rows, whose values then need no
+    sort; a column sorted when first read, or all of them by :meth:`sort_by_value`:
+    ``_kernels_sparse_search.columns_by_value``). Memory: three times the stored
     values, never the dense matrix.
 
     Parameters
@@ -54,6 +56,19 @@ class SparseFitRows:
         self.csc = _kernel_arrays(X.tocsc())
         self.csr = _kernel_arrays(X.tocsr())
         self.by_value = columns_by_value(self.csc)
+
+    def sort_by_value(self, n_jobs):
+        """Sort every column by value now (``_kernels_sparse_search.columns_by_value``: a
+        forest's trees share them, so its threads only read them), the columns split into
+        ``n_jobs`` ranges sorted in threads."""
+        n_features = self.shape[1]
+        n_ranges = max(1, min(effective_n_jobs(n_jobs), n_features))
+        bounds = np.linspace(0, n_features, n_ranges + 1).astype(np.int64)
+        Parallel(n_jobs=n_ranges, prefer="threads")(
+            delayed(sort_columns_by_value)(self.csc, self.by_value, first, last)
+            for first, last in zip(bounds[:-1], bounds[1:], strict=True)
+        )
+        return self
 
     @classmethod
     def from_dense(cls, X):
