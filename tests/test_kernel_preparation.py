@@ -70,15 +70,19 @@ def test_a_worker_takes_a_part_up_from_the_step_it_is_given():
 def test_a_step_starts_only_in_a_worker_with_room_for_it():
     """A worker's budget is the most MB it may reach: its memory now plus what the step
     typically adds, and the estimators' import for a step that may fit one in a worker that
-    has not imported them (a plan's step never imports them)."""
-    plan, small = PARTS["tree"]  # a growth's plan, then the rows' paths of a tree
+    has not imported them (a plan's step never imports them, nor a step of
+    ``WITHOUT_ESTIMATORS``: the rows' paths of the first picture)."""
+    plan, paths = PARTS["tree"]  # a growth's plan, then the rows' paths of a tree
+    fitting = PARTS["regression"][1]  # a small step that fits a regression tree
     budget, worker = 400.0, kernel_worker
     plan_mb = worker.PLAN_MB[plan[0]]
     assert worker.has_room(plan, budget - plan_mb, budget, imported=False)
     assert not worker.has_room(plan, budget - plan_mb + 1, budget)
-    assert worker.has_room(small, budget - worker.STEP_MB, budget, imported=True)
-    assert not worker.has_room(small, budget - worker.STEP_MB, budget, imported=False)
-    assert worker.has_room(small, budget - worker.STEP_MB - worker.IMPORTS_MB, budget, False)
+    assert worker.has_room(fitting, budget - worker.STEP_MB, budget, imported=True)
+    assert not worker.has_room(fitting, budget - worker.STEP_MB, budget, imported=False)
+    assert worker.has_room(fitting, budget - worker.STEP_MB - worker.IMPORTS_MB, budget, False)
+    assert worker.has_room(paths, budget - worker.STEP_MB, budget, imported=False)
+    assert not worker.has_room(paths, budget - worker.STEP_MB + 1, budget, imported=False)
 
 
 @pytest.fixture
