@@ -21,7 +21,9 @@ regression target is that sum plus the noise itself.
 
 * Trees that draw their features (``max_features="sqrt"``, an ``ExtraTreeClassifier``), whose
   nodes read a few columns each: the lab sorts a column by value the first time a node reads
-  it whole, a forest every column once for all its trees, in threads.
+  it whole, a forest every column once for all its trees, in threads; a node of a few rows,
+  where nearly every column is constant and the draw reads nearly all of them, reads its
+  rows' stored values at once instead (``_kernels_sparse_growth.buckets_cheaper``).
 * Two outputs (the value and its square): a regression tree and a forest of 20, grown on the
   stored values as one output is (``trees/tree/_sparse.py``).
 

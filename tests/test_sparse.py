@@ -17,6 +17,7 @@ from scipy import sparse
 
 import trees
 from trees.tree import _kernels_entries, _parallel, _sparse, _sparse_growth, _validation
+from trees.tree._kernels_sparse_growth import buckets_cheaper
 from trees.tree._kernels_sparse_walk import BUFFER_VALUES, block_rows
 from trees.tree._kernels_traversal import LANES
 from trees.tree._sparse import csr_arrays, is_sparse
@@ -487,3 +488,36 @@ def test_columns_are_sorted_by_value_when_first_read_and_a_forest_sorts_them_all
         order = np.argsort(values[column], kind="stable")
         np.testing.assert_array_equal(shared.by_value[1][column], values[column][order])
         np.testing.assert_array_equal(X[shared.by_value[0][column], f], values[column][order])
+
+
+@pytest.mark.parametrize(
+    ("estimator", "target", "settings"),
+    [
+        (trees.DecisionTreeClassifier, "classes", {"max_features": "sqrt"}),
+        (trees.DecisionTreeRegressor, "values", {"max_features": "sqrt"}),  # near ties
+        (trees.ExtraTreeRegressor, "values", {}),
+        (trees.DecisionTreeClassifier, "classes", {"max_features": 0.3, "tie_break": "random"}),
+    ],
+)
+def test_small_nodes_bucket_their_rows_and_large_ones_read_columns_to_the_same_trees(
+    estimator, target, settings
+):
+    """A tree that draws its features reads a large node's features from their columns and
+    buckets a small node's rows' stored values (``_kernels_sparse_growth.buckets_cheaper``);
+    one fit takes both ways, and its tree is the dense fit's, under fractional weights too
+    (real statistics, whose near ties are scored again)."""
+    rng = np.random.default_rng(3)
+    X = sparse.random(3_000, 300, density=0.01, format="csc", random_state=rng)
+    signal = np.asarray(X[:, :10].sum(axis=1)).ravel() + rng.normal(scale=0.05, size=3_000)
+    y = {"classes": (signal > 0.05).astype(int), "values": signal}[target]
+    weights = rng.uniform(0.5, 2.0, size=3_000)
+    settings = {"max_depth": 10, "random_state": 0, **settings}
+    fitted = estimator(**settings).fit(X, y, sample_weight=weights)
+    assert_same_tree(fitted, estimator(**settings).fit(X.toarray(), y, sample_weight=weights))
+    tree = fitted.tree_
+    n_allowed = fitted.tree_params_.max_features_for(300)
+    ways = {
+        buckets_cheaper(n, n_allowed, X.shape[0], X.indptr.astype(np.int64))
+        for n in tree.n_samples[tree.feature >= 0]
+    }
+    assert ways == {True, False}

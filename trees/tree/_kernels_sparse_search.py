@@ -19,7 +19,10 @@ scikit-learn's ``BestSparseSplitter`` and ``RandomSparseSplitter``
   where scikit-learn's costs up to ``n_features`` columns per node. That is for a node that
   visits every feature; a node that visits a few (``max_features``: a forest's) reads each
   from its column when it visits it (:func:`column_in_node`: scikit-learn's two ways), so it
-  reads only those. A split reads the chosen column once (:func:`partition_by_threshold`).
+  reads only those, unless its rows hold so few stored values that bucketing them all reads
+  fewer (``_kernels_sparse_growth.buckets_cheaper``: a node of a few rows, where nearly every
+  feature is constant and its draw reads nearly every column). A split reads the chosen
+  column once (:func:`partition_by_threshold`).
 * **Sorting.** A feature's gathered non-zero values are sorted with their rows
   (:func:`sort_pairs`); a stored zero counts as an implicit one. A node that reads whole
   columns anyway (a node holding many rows) reads them from a copy of the columns sorted by
@@ -553,6 +556,18 @@ def _non_constant_in_order(source, node, by_key, n_allowed, order, buckets):
 
 
 @njit(**_JIT)
+def _by_key(keys, bucketed, lengths):
+    """The features in increasing ``keys``, those that may be not constant in a node: with its
+    values ``bucketed`` only the features it stores a value of (``lengths[f] > 0``: the others'
+    values are all implicit zeros, a constant), every feature otherwise. In a node of a few
+    rows that is a few features, sorted instead of every one."""
+    if not bucketed:
+        return np.argsort(keys)
+    stored = np.flatnonzero(lengths > 0)
+    return stored[np.argsort(keys[stored])]
+
+
+@njit(**_JIT)
 def drawn_sparse_order(source, node, bit_generator, tie_random, n_allowed, order, buckets):
     """``_kernels_search.visiting_order``'s drawn feature subset and order of a node, its
     features' constancy read from their stored values (:func:`feature_in_node`, which leaves
@@ -568,7 +583,9 @@ def drawn_sparse_order(source, node, bit_generator, tie_random, n_allowed, order
     search's choice, to the bit (keys tie with probability 0). The walk first sorts only the
     keys below ``(2 n_allowed + 16) / n_features`` (about that many: the keys are uniform), a
     prefix of the whole order, and sorts every key only when that prefix runs out: a node
-    then sorts a few dozen keys, not ``n_features``. ``node`` is ``(start, count)``.
+    then sorts a few dozen keys, not ``n_features``; a node whose values are bucketed
+    (``_kernels_sparse_growth.buckets_cheaper``) then sorts only the features it stores values
+    of (:func:`_by_key`). ``node`` is ``(start, count)``.
 
     Returns
     -------
@@ -584,8 +601,8 @@ def drawn_sparse_order(source, node, bit_generator, tie_random, n_allowed, order
         prefix = below[np.argsort(keys[below])]
         n_visit = _non_constant_in_order(source, node, prefix, n_allowed, order, buckets)
     if n_visit < n_allowed:  # the prefix ran out (or was the whole order): every key sorted
-        n_visit = _non_constant_in_order(source, node, np.argsort(keys), n_allowed, order,
-                                         buckets)  # fmt: skip
+        n_visit = _non_constant_in_order(source, node, _by_key(keys, source[0], buckets[1]),
+                                         n_allowed, order, buckets)  # fmt: skip
     if not tie_random:
         order[:n_visit].sort()
     return n_visit
