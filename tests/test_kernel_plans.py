@@ -147,7 +147,8 @@ def prepared(monkeypatch):
 def _forget_made_kernels():
     """Empty the entry kernels' factories: each plan's next use calls the preparer again."""
     for factory in (_kernels_entries.growth_kernel, _kernels_entries.grower_kernels,
-                    _kernels_entries.forest_kernel):  # fmt: skip
+                    _kernels_entries.forest_kernel,
+                    _kernels_entries.sparse_growth_kernel):  # fmt: skip
         factory.cache_clear()
 
 
@@ -190,6 +191,33 @@ def test_the_single_extra_trees_and_the_random_control_are_warmed(prepared):
         first = estimator.fit(X, target).predict(X)
         assert prepared and set(prepared) <= warmed, (estimator, prepared)
         np.testing.assert_array_equal(estimator.fit(X, target).predict(X), first)
+
+
+def test_the_sparse_multi_output_plans_are_warmed_last(prepared):
+    """A tree of several outputs fitted on a sparse matrix, under each criterion with a
+    multi-output form, runs a plan of the warm-up's last part (no page fits one), and its
+    warm-up step grows a sparse multi-output tree (the step runs the plan it names)."""
+    from scipy import sparse
+
+    from trees import DecisionTreeClassifier, DecisionTreeRegressor
+    from trees.tree._warmup import tiny_data
+
+    assert list(PARTS)[-1] == "sparse multi-output"
+    warmed = set(PARTS["sparse multi-output"])
+    X, y, value = tiny_data()
+    fits = [(DecisionTreeClassifier, np.column_stack([y, X[:, 0]]), name)
+            for name in ("gini", "entropy")]  # fmt: skip
+    fits += [(DecisionTreeRegressor, np.column_stack([value, value**2]), name)
+             for name in ("squared_error", "friedman_mse", "poisson")]  # fmt: skip
+    used = set()
+    for estimator, target, criterion in fits:
+        prepared.clear()
+        _forget_made_kernels()
+        fitted = estimator(criterion=criterion, random_state=0).fit(sparse.csc_matrix(X), target)
+        assert fitted.tree_.node_count > 1
+        assert prepared and set(prepared) <= warmed, (criterion, prepared)
+        used |= set(prepared)
+    assert used == warmed
 
 
 # Each fit of the sequence that once failed to load from numba's cache (numba 0.68: "NRT_adapt_

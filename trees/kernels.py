@@ -37,8 +37,8 @@ set_kernel_preparer
     Have a function called before a plan this machine has not compiled first runs.
 """
 
+from .ensemble._warmup import LAST_PARTS, PLAN_KINDS, plan_steps
 from .ensemble._warmup import PARTS as TREE_AND_FOREST_PARTS
-from .ensemble._warmup import PLAN_KINDS, plan_steps
 from .tree._kernels_cache import compiled, record_compiled
 from .tree._kernels_entries import plan_entry, set_kernel_preparer
 from .tree._kernels_plan import KernelPlan
@@ -67,8 +67,13 @@ def _warm_up_interop():
     warm_up()
 
 
-# The trees' and forests' parts, then the kernels that read other libraries' models.
-PARTS = {**TREE_AND_FOREST_PARTS, "interop": (_warm_up_interop,)}
+# The trees' and forests' parts, then the kernels that read other libraries' models, then
+# the parts no page needs (``ensemble._warmup``: the sparse multi-output plans).
+PARTS = {
+    **{name: steps for name, steps in TREE_AND_FOREST_PARTS.items() if name not in LAST_PARTS},
+    "interop": (_warm_up_interop,),
+    **{name: TREE_AND_FOREST_PARTS[name] for name in LAST_PARTS},
+}
 
 
 def _run_from(steps, progress, start, may_start):

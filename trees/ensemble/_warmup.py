@@ -23,6 +23,7 @@ from ..tree._warmup import TREE_PARTS, plan_growth, plan_of, run_steps, tiny_dat
 
 __all__ = [
     "CALLEE_STEPS",
+    "LAST_PARTS",
     "PARTS",
     "PLAN_KINDS",
     "plan_steps",
@@ -112,6 +113,9 @@ _FIRST = (
     "draws",
     "cultivated",
 )
+# The trees' parts no page needs, after the forests' (and after every other part:
+# ``trees.kernels.PARTS``).
+LAST_PARTS = ("sparse multi-output",)
 # Every kind of entry kernel a plan compiles.
 PLAN_KINDS = {**TREE_PLAN_KINDS, "forest": _forest}
 # For each kind of plan, the kind of the step that compiles most of what its kernels call, for
@@ -169,7 +173,7 @@ _PARTS = {
     "forest": (("forest", plan_of("gini", draw=True)),),
     "cultivated": TREE_PARTS["cultivated"],
     "regression forest": (("forest", plan_of("squared_error")),),
-    **{name: steps for name, steps in TREE_PARTS.items() if name not in _FIRST},
+    **{name: steps for name, steps in TREE_PARTS.items() if name not in _FIRST + LAST_PARTS},
     "forest variants": (
         _forest_variants,
         ("forest", plan_of("gini", random=True, draw=True)),
@@ -178,6 +182,7 @@ _PARTS = {
         ("forest", plan_of("gini", categorical=True, draw=True)),
         ("forest", plan_of("squared_error", categorical=True)),
     ),
+    "sparse multi-output": TREE_PARTS["sparse multi-output"],
 }
 PARTS = {name: with_callees(steps) for name, steps in _PARTS.items()}
 

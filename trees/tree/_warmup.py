@@ -23,9 +23,10 @@ import numpy as np
 
 from ._builder import GrowingTree, grow
 from ._criterion import CLASSIFIER_CRITERIA, CRITERIA_CLF
+from ._criterion_multi_output import MULTI_OUTPUT_CRITERIA
 from ._grower import TreeGrower
 from ._kernels_arrays import kernel_array, no_infinity
-from ._kernels_criteria import GINI, KERNEL_IDS
+from ._kernels_criteria import GINI, KERNEL_IDS, is_multi_output
 from ._kernels_cultivated import node_neighbourhoods
 from ._kernels_draws import (
     add_weighted_draw_counts,
@@ -85,9 +86,15 @@ def plan_of(criterion, *, categorical=False, random=False, draw=False, raw_sums=
     )
 
 
+# The prefix of a multi-output criterion's kernel name (``_criterion_multi_output``): its
+# estimator setting is the name without it, ``"multi_output_gini"`` is ``criterion="gini"``.
+_MULTI_OUTPUT = "multi_output_"
+
+
 def settings_of(plan):
-    """The estimator settings whose growth has ``plan``, and whether it is a classifier's."""
-    criterion = _CRITERION_NAMES[plan.crit]
+    """The estimator settings whose growth has ``plan``, and whether it is a classifier's (a
+    multi-output plan's: its criterion's setting, grown on a ``y`` of several columns)."""
+    criterion = _CRITERION_NAMES[plan.crit].removeprefix(_MULTI_OUTPUT)
     settings = {"criterion": criterion}
     if plan.by_score:
         settings["categorical_features"] = [0]
@@ -115,9 +122,11 @@ def plan_growth(plan, present=None, **settings):
     params = TreeParams.checked(**plan_settings, **settings)
     target = y if classification else value
     weights = np.ones(X.shape[0])
-    row_stats, offset, _ = target_statistics(
-        params.new_criterion(), target, weights, params.variance_sums
-    )
+    if is_multi_output(plan.crit):
+        target, criterion, row_stats, offset = _two_outputs(plan_settings, classification)
+    else:
+        criterion = params.new_criterion()
+        row_stats, offset, _ = target_statistics(criterion, target, weights, params.variance_sums)
     growth = GrowingTree(
         X,
         row_stats,
@@ -127,9 +136,27 @@ def plan_growth(plan, present=None, **settings):
         value_offset=offset,
         rng=np.random.default_rng(0),
         presorted=search_layout(X, params.splitter, present),
-        targets=None if classification else target,
+        targets=None if classification or is_multi_output(plan.crit) else target,
+        criterion=criterion,
     )
     return growth, params, target
+
+
+def _two_outputs(plan_settings, classification):
+    """``(y, criterion, row_stats, offset)`` of a multi-output growth on :func:`tiny_data`, as
+    a fit makes them (``_classes._fit_outputs``): two outputs, the class and feature 0's
+    codes (three classes) for a classifier, the value and its square for a regressor. The
+    offsets are zeros, the raw sums' (the centred sums' means would compile the same)."""
+    X, y, value = tiny_data()
+    chosen = MULTI_OUTPUT_CRITERIA[plan_settings["criterion"]]
+    weights = np.ones(X.shape[0])
+    if classification:
+        outputs = np.column_stack([y, X[:, 0]]).astype(np.int64)
+        criterion = chosen([2, 3])
+    else:
+        outputs = np.column_stack([value, value**2])
+        criterion = chosen(2)
+    return outputs, criterion, criterion.row_statistics(outputs, weights), np.zeros(2)
 
 
 def _grow(plan):
@@ -172,7 +199,8 @@ def _sparse(plan):
         growth.rules,
         value_offset=growth.value_offset,
         rng=np.random.default_rng(0),
-        targets=None if growth.criterion.is_classification else target,
+        targets=target if growth.raw_targets else None,
+        criterion=growth.criterion,
     )
     grow(sparse_growth, params.growth)
     sparse_growth.to_tree(input_dtype=params.threshold_dtype)
@@ -350,6 +378,12 @@ TREE_PARTS = {
     "p-values": (_p_values,),
     "draws": (_draws,),
     "cultivated": (_cultivated,),
+    # Several outputs on a sparse matrix (``_multi_output``, ``_sparse``): the sparse growth of
+    # each multi-output criterion. No page fits one, so they come last.
+    "sparse multi-output": tuple(
+        ("sparse", plan_of(_MULTI_OUTPUT + name))
+        for name in ("gini", "squared_error", "entropy", "friedman_mse", "poisson")
+    ),
 }
 
 
