@@ -5,6 +5,8 @@ the tests point the results store at a temporary folder, start a small run,
 wait for its worker thread and look at what the page shows of it.
 """
 
+import json
+
 import numpy as np
 import pytest
 
@@ -183,6 +185,17 @@ def test_probability_maps_are_centred_on_one_half_and_every_colour_bar_is_titled
     assert "0.5 · undecided" in probabilities[0]["colorbar"]["ticktext"]
 
 
+def test_the_forest_map_on_bupa_sends_its_runs_of_equal_cells_once():
+    """Issue 57: the forest's figure on bupa was 333 KB (six 90 x 90 panels of float32 at 43
+    KB each); each run of equal columns and rows of its sampled grid goes as one cell now."""
+    at = _open("bupa", FOREST_TAB)
+    spec = at.get("plotly_chart")[-1].proto.spec
+    assert len(spec) < 120_000, len(spec)
+    for heatmap in _heatmaps(json.loads(spec)):
+        assert heatmap["z"]["dtype"] == "f4"
+        assert "sampled on a 90 × 90 grid" in heatmap["hovertemplate"]
+
+
 def test_the_forest_difference_panel_is_not_a_solid_block():
     at = _open("bupa", FOREST_TAB)
     figure = plotly_figures(at)[-1]
@@ -190,7 +203,11 @@ def test_the_forest_difference_panel_is_not_a_solid_block():
     assert len(differences) == 2  # <= against <, average against half
     for heatmap in differences:
         z = plotly_array(heatmap["z"]).astype(float)
-        assert 0 < np.isfinite(z).mean() < 0.5  # lines, not the whole map
+        # Its cells' areas (a run of equal grid columns or rows is one cell, its edges sent):
+        # lines, not the whole map.
+        x, y = plotly_array(heatmap["x"]), plotly_array(heatmap["y"])
+        area = np.outer(np.diff(y), np.diff(x))
+        assert 0 < area[np.isfinite(z)].sum() / area.sum() < 0.5
         assert np.nanmax(z) > np.nanmin(z) > 0  # graded: one tree changing its vote is pale
     assert "Pale purple: one tree changes its vote" in _text(at)
 

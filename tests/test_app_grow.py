@@ -189,6 +189,24 @@ def test_an_emptied_feature_selector_falls_back_to_a_feature():
     assert _figure(at, "Score by threshold of")
 
 
+def test_choosing_the_other_axis_feature_swaps_the_axes():
+    """Issue 57: with the vertical axis's feature chosen on the horizontal one, the vertical box
+    still named it while the map drew the next feature (a note saying so); the axes swap now,
+    and both boxes name what the map draws."""
+    at = open_page("app_pages/grow/grow.py")
+    by_key(at.sidebar.selectbox, "sidebar_dataset_switch").select("iris").run()
+    _tab(at, "Regions")
+    x, y = by_key(at.selectbox, "grow_fx").value, by_key(at.selectbox, "grow_fy").value
+    by_key(at.selectbox, "grow_fx").select(y).run()
+    _clean(at)
+    assert (by_key(at.selectbox, "grow_fx").value, by_key(at.selectbox, "grow_fy").value) == (y, x)
+    layout = _figure(at, "Regions of the tree")["layout"]
+    assert (layout["xaxis"]["title"]["text"], layout["yaxis"]["title"]["text"]) == (y, x)
+    assert not any("same feature on both axes" in c.value for c in at.caption)
+    by_key(at.selectbox, "grow_fy").select(y).run()  # and back, from the vertical box
+    assert (by_key(at.selectbox, "grow_fx").value, by_key(at.selectbox, "grow_fy").value) == (x, y)
+
+
 def test_candidates_table_is_compact_and_readable():
     """Issue 21 item 16: the table sat in half a column with clipped columns."""
     at = open_page("app_pages/grow/grow.py")

@@ -93,6 +93,26 @@ def test_two_refits_node_by_node(page):
     assert "Map of the refits" in " ".join(_titles(page))
 
 
+def test_opening_refits_compared_again_builds_none_of_its_figures(page, monkeypatch):
+    """Issue 57: each click on the tab built its three figures again (the spread map predicting
+    3,600 grid rows with every refit); they are kept per data, settings and features now."""
+    from app_pages.instability import cache
+
+    built = []
+    for name in ("refit_map_figure", "matrix_heatmap", "spread_map_figure"):
+        original = getattr(cache, name)
+        monkeypatch.setattr(
+            cache, name, lambda *a, _f=original, _n=name, **k: built.append(_n) or _f(*a, **k)
+        )
+    _tab(page, "Refits compared")
+    titles = _titles(page)
+    _tab(page, "Fragile splits")
+    built.clear()
+    _tab(page, "Refits compared")
+    _clean(page)
+    assert built == [] and _titles(page) == titles
+
+
 def test_the_tie_break_alone_on_data_with_ties():
     at = _tab(open_page("app_pages/instability/instability.py", timeout=180), "Tie-break")
     assert _metric(at, "Seeds that change it") == "0 of 20"

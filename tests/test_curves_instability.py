@@ -161,3 +161,29 @@ def test_prediction_instability_compares_models_on_the_same_samples():
     _, crf_sd = prediction_instability(CultivatedForestClassifier, X, y, X[:50], n_fits=8)
     assert tree_sd.shape == crf_sd.shape == (50,)
     assert crf_sd.mean() < tree_sd.mean()  # soft decisions move less than hard ones
+
+
+def test_the_spread_map_sends_each_run_of_equal_grid_columns_and_rows_once():
+    """Issue 57: the refits' variance is constant between their thresholds, and the 60 x 60
+    grid sent every point (38 KB of the figure's 55); each grid point reads its own value back
+    from the cell that holds it."""
+    import json
+
+    from tests.apptest_helpers import plotly_array
+    from viz.instability import spread_map_figure
+    from viz.partition import grid_rows
+
+    X = np.random.default_rng(0).uniform(0.0, 1.0, size=(200, 2))
+
+    def spread(rows):
+        return (rows[:, 0] > 0.3) * 0.2 + (rows[:, 1] > 0.6) * 0.1
+
+    heatmap = json.loads(spread_map_figure(spread, X, 0, 1, ["a", "b"]).to_json())["data"][0]
+    z = plotly_array(heatmap["z"])
+    assert heatmap["z"]["dtype"] == "f4" and z.shape == (2, 2)  # two runs on each axis
+    xs, ys, rows = grid_rows(X, 0, 1, n=60)
+    x_edges, y_edges = plotly_array(heatmap["x"]), plotly_array(heatmap["y"])
+    column = np.searchsorted(x_edges, xs, side="right") - 1
+    row = np.searchsorted(y_edges, ys, side="right") - 1
+    expected = spread(rows).astype(np.float32).reshape(len(ys), len(xs))
+    np.testing.assert_array_equal(z[np.ix_(row, column)], expected)

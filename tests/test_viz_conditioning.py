@@ -346,7 +346,8 @@ def test_a_difference_panel_sends_only_the_block_of_cells_that_differ():
     """Blank cells around the differences are not sent; each kept cell is where it was on
     the whole grid, exact cells (edges) or a sampled grid (centres made edges); a panel
     whose tests agree everywhere is a single blank cell."""
-    from viz.conditioning import _cropped_axis, _difference_panel
+    from viz.conditioning import _difference_panel
+    from viz.partition import _cell_edges
 
     centres, edges = np.linspace(0.0, 9.0, 10), np.array([0.0, 1.0, 2.5, 4.0, 7.0])
     first = np.zeros((4, 10))
@@ -364,4 +365,46 @@ def test_a_difference_panel_sends_only_the_block_of_cells_that_differ():
     assert "sampled on a 10 × 4 grid" in trace.hovertemplate  # the whole grid's note
     blank, none = _difference_panel(centres, edges, first, first, cell, False, None)
     assert none == 0 and np.asarray(blank.z).shape == (1, 1) and np.isnan(blank.z).all()
-    np.testing.assert_array_equal(_cropped_axis(centres, 10, slice(0, 1)), [-0.5, 0.5])
+    np.testing.assert_array_equal(_cell_edges(centres, 10)[:2], [-0.5, 0.5])
+
+
+def test_a_sampled_map_sends_each_run_of_equal_columns_and_rows_as_one_cell():
+    """A forest's map on a sampled grid (more thresholds than cells) repeats each column
+    between two of its thresholds: a run of equal columns (rows) goes as one cell spanning
+    them, in float32, and every grid point reads its own value back from the cell that holds
+    it (the same colour and hover value as before, at a ninth of the bytes on bupa)."""
+    rng = np.random.default_rng(0)
+    X = rng.uniform(0.0, 10.0, size=(300, 2))
+    y = (X[:, 0] + X[:, 1] > 10).astype(int)
+    cuts = np.sort(rng.uniform(0.0, 10.0, 400))  # a forest's many thresholds: sampled axes
+
+    def forest_like(op):
+        def predict(rows):
+            left = (rows[:, :1] <= cuts) if op == "<=" else (rows[:, :1] < cuts)
+            p = np.clip(left.mean(axis=1) * 0.7 + (rows[:, 1] > 5) * 0.3, 0, 1)
+            return np.column_stack([1 - p, p])
+
+        return predict
+
+    predictions = {op: forest_like(op) for op in ("<=", "<")}
+    figure, _ = surfaces_figure(
+        predictions, X, y, 0, 1, ["a", "b"], class_index=1,
+        thresholds={0: cuts, 1: cuts}, n=90,
+    )  # fmt: skip
+    from viz.conditioning import _surfaces
+
+    sent = json.loads(figure.to_json())["data"]
+    heatmaps = [t for t in sent if t["type"] == "heatmap"]
+    # The whole grid as it was drawn before: its points and their values.
+    xs, ys, surfaces = _surfaces(predictions, X, 0, 1, None, 90, {0: cuts, 1: cuts}, 1)
+    assert surfaces["<="].shape == (len(ys), len(xs)) == (90, 90)
+    for trace, op in zip(heatmaps[:2], ("<=", "<"), strict=True):
+        assert trace["z"]["dtype"] == "f4"
+        z = _values(trace["z"]).reshape(len(_values(trace["y"])) - 1, -1)
+        x_edges, y_edges = _values(trace["x"]), _values(trace["y"])
+        assert z.size < 90 * 90 / 4  # runs merged: the rows' feature takes two values
+        expected = surfaces[op].astype(np.float32)
+        column = np.searchsorted(x_edges, xs, side="right") - 1
+        row = np.searchsorted(y_edges, ys, side="right") - 1
+        np.testing.assert_array_equal(z[np.ix_(row, column)], expected)
+        assert "sampled on a 90 × 90 grid" in trace["hovertemplate"]

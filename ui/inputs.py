@@ -28,12 +28,18 @@ def two_features(names, first, second, key_x, key_y, labels=("Horizontal axis", 
     """Two shared feature selectors side by side; the indices of the features chosen.
 
     Both offer every feature (a fixed list, so a choice never disappears when the other one
-    changes). The same feature on both axes is replaced on the vertical one by the next
-    feature, with a note; a selector the user emptied falls back to its default.
+    changes). Choosing on one axis the feature the other shows swaps the axes: the other takes
+    the one this axis showed, so both boxes always name what is drawn (the vertical box kept
+    its feature while the map drew another, a note under them saying so: issue 57). A link
+    naming one feature twice draws the next feature on the vertical axis, with a note; a
+    selector the user emptied falls back to its default.
     """
+    drawn = f"{key_x}_drawn"  # the pair of names the last run drew, which a swap reads
     a, b = st.columns(2)
-    fx = share.selectbox(a, labels[0], names, first, key=key_x)
-    fy = share.selectbox(b, labels[1], names, second, key=key_y)
+    fx = share.selectbox(a, labels[0], names, first, key=key_x,
+                         on_change=_swap_axes, args=(key_x, key_y, drawn, 0))  # fmt: skip
+    fy = share.selectbox(b, labels[1], names, second, key=key_y,
+                         on_change=_swap_axes, args=(key_y, key_x, drawn, 1))  # fmt: skip
     jx = names.index(fx) if fx in names else first
     jy = names.index(fy) if fy in names else second
     if jx == jy:
@@ -41,4 +47,13 @@ def two_features(names, first, second, key_x, key_y, labels=("Horizontal axis", 
         st.caption(
             f"The same feature on both axes: the vertical axis shows {plain(names[jy])} instead."
         )
+    st.session_state[drawn] = (names[jx], names[jy])
     return jx, jy
+
+
+def _swap_axes(key, other_key, drawn, axis):
+    """A feature selector's callback: when it now names the feature the other selector shows,
+    the other takes the feature this one showed (``drawn[axis]``, the last run's)."""
+    chosen, shown = st.session_state.get(key), st.session_state.get(drawn)
+    if chosen is not None and chosen == st.session_state.get(other_key) and shown:
+        st.session_state[other_key] = shown[axis]

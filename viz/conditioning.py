@@ -23,7 +23,7 @@ import plotly.graph_objects as go
 
 from .colors import blend_with_white, class_color
 from .layout import LAYOUT, LEGEND_AT_BOTTOM, axis_key, panel_grid
-from .partition import grid_axis, grid_rows, rows_on_axes, view_range
+from .partition import grid_axis, grid_rows, heatmap_cells, rows_on_axes, view_range
 
 __all__ = [
     "PANEL_TITLES",
@@ -543,9 +543,9 @@ def _surface_panels(xs, ys, surfaces, cells, scale, bar):
             traces += _class_map_traces(xs, ys, surface, cells[index], where, class_names,
                                         {**scale, "colorbar": colorbar} if index == 0 else None)  # fmt: skip
             continue
-        # float32 halves what travels to the browser; the values are drawn as colours.
+        x, y, z = heatmap_cells(xs, ys, surface)
         traces.append(go.Heatmap(
-            x=xs, y=ys, z=np.asarray(surface, dtype=np.float32), showscale=index == 0,
+            x=x, y=y, z=z, showscale=index == 0,
             **{**scale, "colorbar": colorbar},
             hovertemplate=where + "<br>" + hover + " %{z:.3f}<extra></extra>",
             xaxis=cells[index][0], yaxis=cells[index][1],
@@ -562,7 +562,7 @@ def _class_map_traces(xs, ys, probabilities, cell, where, class_names, bar_scale
     its hover names the class in its template. The class's name once per trace replaces a
     name per cell (``text``) and a probability beside the code (``customdata``): a 48 x 41
     wine map sent 20 bytes a cell, now at most 4 per class's block, cropped as a difference
-    panel is (:func:`_occupied`, :func:`_cropped_axis`).
+    panel is (:func:`_occupied`, ``viz.partition.heatmap_cells``).
 
     ``bar_scale``: the stacked scale of :func:`class_map_scale` with its placed bar, on the
     first panel; its bar is drawn by a trace of one transparent cell, the panel's first
@@ -572,7 +572,6 @@ def _class_map_traces(xs, ys, probabilities, cell, where, class_names, bar_scale
     probabilities = np.asarray(probabilities, dtype=float)
     n_classes = probabilities.shape[-1]
     _, winner, top = class_map_values(probabilities)
-    shape = winner.shape
     traces = []
     if bar_scale is not None:
         traces.append(go.Heatmap(
@@ -586,9 +585,9 @@ def _class_map_traces(xs, ys, probabilities, cell, where, class_names, bar_scale
             continue
         rows, columns = _occupied(won.any(axis=1)), _occupied(won.any(axis=0))
         colour = class_color(k)
+        x, y, z = heatmap_cells(xs, ys, np.where(won, top, np.nan), rows, columns)
         traces.append(go.Heatmap(
-            x=_cropped_axis(xs, shape[1], columns), y=_cropped_axis(ys, shape[0], rows),
-            z=np.where(won, top, np.nan)[rows, columns].astype(np.float32),
+            x=x, y=y, z=z,
             zmin=1.0 / n_classes, zmax=1.0, showscale=False,
             colorscale=[[0.0, blend_with_white(colour, _PALE)], [1.0, colour]],
             hovertemplate=where + f"<br>predicted {name}, P = %{{z:.3f}}<extra></extra>",
@@ -640,11 +639,11 @@ def _placed(colorbar, place):
 def _difference_panel(xs, ys, first, second, cell, show_scale, bar):
     """The size of the difference between two surfaces (grid points where they agree blank), and their count.
 
-    Only the smallest block of cells that holds every difference is sent
-    (:func:`_cropped_axis`): the blank cells around it were sent as NaN, 4 bytes each, and
-    a map whose tests differ nowhere (an extra-trees forest, whose thresholds are drawn at
-    random) sent two blank 90 x 90 panels, a quarter of its 354 KB. The panel's axes follow
-    the others' (:func:`_layout_panels`), so it keeps their ranges.
+    Only the smallest block of cells that holds every difference is sent (``heatmap_cells``):
+    the blank cells around it were sent as NaN, 4 bytes each, and a map whose tests differ
+    nowhere (an extra-trees forest, whose thresholds are drawn at random) sent two blank
+    90 x 90 panels, a quarter of its 354 KB. The panel's axes follow the others'
+    (:func:`_layout_panels`), so it keeps their ranges.
     """
     difference = np.abs(first - second)
     if difference.ndim == 3:  # every class's probability: the largest change among them
@@ -654,10 +653,9 @@ def _difference_panel(xs, ys, first, second, cell, show_scale, bar):
     top = float(np.nanmax(shown)) if differs.any() else 1.0
     where = _hover_place(xs, ys, difference.shape)  # the whole grid's, sampled or not
     rows, columns = _occupied(differs.any(axis=1)), _occupied(differs.any(axis=0))
+    x, y, z = heatmap_cells(xs, ys, shown, rows, columns)
     trace = go.Heatmap(
-        x=_cropped_axis(xs, difference.shape[1], columns),
-        y=_cropped_axis(ys, difference.shape[0], rows),
-        z=shown[rows, columns].astype(np.float32), zmin=0.0, zmax=top,
+        x=x, y=y, z=z, zmin=0.0, zmax=top,
         colorscale=DIFFERENCE_SCALE, showscale=show_scale,
         colorbar=_placed({"title": {"text": "difference"}, "thickness": 14}, bar or {}),
         hovertemplate=where + "<br>differs by %{z:.3g}<extra></extra>",
@@ -670,21 +668,6 @@ def _occupied(flags):
     """The slice from the first to the last True of ``flags`` (the first cell when none is)."""
     found = np.flatnonzero(flags)
     return slice(int(found[0]), int(found[-1]) + 1) if found.size else slice(0, 1)
-
-
-def _cropped_axis(axis, n_cells, kept):
-    """The cells' edges of the cells ``kept`` (a slice) of an axis of ``n_cells`` cells.
-
-    ``axis`` holds the cells' edges (one more than the cells: :func:`cell_axis`'s exact map)
-    or, sampled, their centres on a uniform grid, whose edges lie half a step on either side;
-    edges are sent either way, so a block one cell wide keeps its width.
-    """
-    axis = np.asarray(axis, dtype=float)
-    if axis.size == n_cells + 1:
-        return axis[kept.start : kept.stop + 1]
-    step = float(axis[1] - axis[0]) if axis.size > 1 else 1.0
-    centres = axis[kept]
-    return np.append(centres - step / 2, centres[-1] + step / 2)
 
 
 def _training_points(X, y, fx, fy, cell, show_legend, class_names):

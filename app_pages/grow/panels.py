@@ -28,6 +28,7 @@ from . import keys
 from .cache import N_BOOTSTRAP
 
 __all__ = [
+    "CRITERIA",
     "RowChoice",
     "action_bar",
     "choose_row",
@@ -47,6 +48,9 @@ CRITERION_WORDS = {
     "friedman_mse": "squared error, Friedman's improvement",
     "poisson": "Poisson deviance (counts and rates, y ≥ 0)",
 }
+# The criteria the settings' select box offers, by task (each is a plan of the grower's compiled
+# kernels, prepared ahead in the warm-up's "grower criteria" part: ``trees.kernels``).
+CRITERIA = {"classification": sorted(CRITERIA_CLF), "regression": sorted(CRITERIA_REG)}
 GROWTH_WORDS = {"best_first": "best gain first", "level_order": "level by level (a queue)"}
 SELECTION_WORDS = {"gain": "largest score", "p_value": "smallest p-value (source 001)"}
 
@@ -58,7 +62,7 @@ def settings_panel(data):
     is a tree that never splits, said in a note (the estimators refuse 1).
     """
     is_classifier = data.task == "classification"
-    criteria = sorted(CRITERIA_CLF) if is_classifier else sorted(CRITERIA_REG)
+    criteria = CRITERIA["classification" if is_classifier else "regression"]
     n_rows = data.n_rows
     c1, c2, c3 = st.columns(3)
     criterion = share.selectbox(

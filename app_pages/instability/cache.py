@@ -21,11 +21,13 @@ import numpy as np
 
 from app_pages.instability import keys
 from trees import perturbation_study
+from trees.inspection import split_text
 from trees.instability import (
     compare_trees,
     near_tie_trees,
     node_cutpoints,
     prediction_agreement,
+    prediction_spread,
     refit_map,
     refit_without_row,
     split_confidence,
@@ -35,6 +37,8 @@ from trees.instability import (
 from trees.tasks import make_tree
 from ui import cache_budget
 from ui.experiments import computed_in_background
+from viz.instability import spread_map_figure
+from viz.stability import matrix_heatmap, refit_map_figure
 from viz.tree_animation import tree_removal_figure
 
 from .removals import removal_frames, removal_order
@@ -43,6 +47,7 @@ __all__ = [
     "LARGE_WORK",
     "Comparison",
     "agreement",
+    "comparison_figures",
     "comparisons",
     "confidence",
     "cutpoints",
@@ -57,6 +62,8 @@ __all__ = [
     "removal",
     "removal_animation",
     "removal_animation_when_ready",
+    "root_names",
+    "spread_map",
     "tie_breaks",
     "tie_breaks_when_ready",
 ]
@@ -180,6 +187,42 @@ def comparisons(data_key, task, params, kind, amount, n_fits, distance, _trees, 
     distances = tree_distances(_trees, _X_test, kind=distance)
     matrix = agreement(data_key, task, params, kind, amount, n_fits, _trees, _X_test)
     return Comparison(matrix, distances, refit_map(distances), distance)
+
+
+def root_names(study, names):
+    """The feature each refit's root splits on, by name ("a leaf" for a root left unsplit)."""
+    return [names[f] if f >= 0 else "a leaf" for f in study.root_feature]
+
+
+@cache_budget.resource(show_spinner=False, max_entries=16)
+def comparison_figures(data_key, task, params, kind, amount, n_fits, distance, names, _study,
+                       _comparison):  # fmt: skip
+    """The Refits compared tab's map of the refits and their agreement heatmap, built once per
+    data and settings (a resource: ``ui.figures.chart`` copies a figure it scales, and its
+    margins are the same every time). Each click on the tab built them again: 0.02 s of the
+    tab's 0.08 s of server CPU."""
+    trees = _study.trees
+    labels = [f"refit {i}: root {split_text(t, 0, list(names))}" for i, t in enumerate(trees)]
+    roots = root_names(_study, names)
+    refit_map = refit_map_figure(_comparison.map, labels=labels,
+                                 groups=[f"root on {r}" for r in roots], distance_name=distance)  # fmt: skip
+    title = "Agreement between every two refits (share of held-out rows predicted alike)"
+    return refit_map, matrix_heatmap(_comparison.agreement, title, value_name="agreement")
+
+
+@cache_budget.resource(show_spinner=False, max_entries=16)
+def spread_map(data_key, task, params, kind, amount, n_fits, jx, jy, names, _trees, _X_train):
+    """The map of where the refits' predictions vary over the features ``jx`` and ``jy`` (the
+    variance of the last class's probability, or of the prediction), once per data, settings
+    and features: its 3,600 grid rows were predicted by every refit on each click."""
+    class_index = None if task == "regression" else -1
+    value = (
+        "variance of the predicted probability of the last class"
+        if class_index is not None
+        else "variance of the prediction"
+    )
+    return spread_map_figure(lambda rows: prediction_spread(_trees, rows, class_index), _X_train,
+                             jx, jy, list(names), value_name=value)  # fmt: skip
 
 
 def _grow_near_ties(task, params, epsilon, max_trees, data, names, progress=None,

@@ -5,19 +5,19 @@ refits side by side, the prediction spread, and the tree refitted without one ro
 import numpy as np
 import streamlit as st
 
-from trees.inspection import split_text
-from trees.instability import compare_trees, mean_pairwise, prediction_spread, tree_diff
+from trees.instability import compare_trees, mean_pairwise, tree_diff
 from ui import figures, glossary, report, share
 from ui.inputs import count_input, two_features
 from ui.markdown import plain
 from viz.curves import plural
-from viz.instability import spread_map_figure
-from viz.stability import (
-    matrix_heatmap,
-    refit_map_figure,
-)
 
-from .cache import removal, removal_animation_when_ready
+from .cache import (
+    comparison_figures,
+    removal,
+    removal_animation_when_ready,
+    root_names,
+    spread_map,
+)
 from .controls import DISTANCE_WORDS
 
 __all__ = [
@@ -29,14 +29,10 @@ __all__ = [
 ]
 
 
-def _refit_labels(trees, names):
-    return [f"refit {i}: root {split_text(t, 0, names)}" for i, t in enumerate(trees)]
-
-
-def refits_panel(study, comparison, names, X_train, task):
-    """The refits compared with each other: agreement, distances, the map, and two refits side by side."""
-    trees = study.trees
-    labels = _refit_labels(trees, names)
+def refits_panel(studied, comparison, distance):
+    """The refits compared with each other: agreement, distances, the map, and two refits side
+    by side (``studied``: ``tab_parts.Studied``)."""
+    study, names = studied.study, studied.names
     agreement = mean_pairwise(comparison.agreement)
     c1, c2, c3 = st.columns(3)
     c1.metric("Agreement of two refits", f"{agreement:.1%}", help=glossary.explain("agreement"))
@@ -45,42 +41,26 @@ def refits_panel(study, comparison, names, X_train, task):
         f"{mean_pairwise(comparison.distances):.3f}",
         help=DISTANCE_WORDS[comparison.kind],
     )
-    roots = [names[f] if f >= 0 else "a leaf" for f in study.root_feature]
-    top = max(set(roots), key=roots.count)
+    root_share, top = most_frequent_root(study, names)
     c3.metric(
-        "Most frequent root",
-        f"{roots.count(top) / len(roots):.0%}",
-        help=f"Refits whose root splits on {plain(top)}.",
+        "Most frequent root", f"{root_share:.0%}", help=f"Refits whose root splits on {plain(top)}."
     )
-    figures.chart(
-        refit_map_figure(
-            comparison.map,
-            labels=labels,
-            groups=[f"root on {r}" for r in roots],
-            distance_name=comparison.kind,
-        ),
-        key="inst_map",
-        title="Map of the refits",
+    settings = (studied.key, studied.task, studied.settings.params, *studied.change)
+    refit_map, agreement_map = comparison_figures(
+        *settings, distance, tuple(names), study, comparison
     )
+    figures.chart(refit_map, key="inst_map", title="Map of the refits")
     st.caption(
         "Each point is a refit, placed so that distances on the map follow the distances between "
         "the trees; colour: the root's feature. The star is the representative: the refit closest "
         "to all the others."
     )
-    figures.chart(
-        matrix_heatmap(
-            comparison.agreement,
-            "Agreement between every two refits (share of held-out rows predicted alike)",
-            value_name="agreement",
-        ),
-        key="inst_agreement",
-        title="Agreement between refits",
-    )
-    _two_refits(trees, comparison, names)
-    _spread_map(trees, X_train, names, task)
+    figures.chart(agreement_map, key="inst_agreement", title="Agreement between refits")
+    _two_refits(study.trees, comparison, names)
+    _spread_map(settings, study.trees, studied.rows[0], names)
     report.add_note(
         f"Two refits predict the same held-out value on {agreement:.1%} of the rows on average; "
-        f"{roots.count(top) / len(roots):.0%} of the refits split the root on {top}."
+        f"{root_share:.0%} of the refits split the root on {top}."
     )
 
 
@@ -152,30 +132,15 @@ def _two_refits(trees, comparison, names):
     )
 
 
-def _spread_map(trees, X_train, names, task):
-    """Where the refits' predictions disagree, over two features."""
+def _spread_map(settings, trees, X_train, names):
+    """Where the refits' predictions disagree, over two features (``settings``: the data's key,
+    task, tree settings and change, which key its cache)."""
     if len(names) < 2:
         return
     st.markdown("**Where the predictions vary**")
     jx, jy = two_features(names, 0, 1, "inst_fx", "inst_fy")
-    class_index = None if task == "regression" else -1
-    value = (
-        "variance of the predicted probability of the last class"
-        if class_index is not None
-        else "variance of the prediction"
-    )
-    figures.chart(
-        spread_map_figure(
-            lambda rows: prediction_spread(trees, rows, class_index),
-            X_train,
-            jx,
-            jy,
-            names,
-            value_name=value,
-        ),
-        key="inst_spread",
-        title="Where the refits' predictions vary",
-    )
+    figure = spread_map(*settings, jx, jy, tuple(names), trees, X_train)
+    figures.chart(figure, key="inst_spread", title="Where the refits' predictions vary")
     st.caption(
         "Other features at their medians. Bright bands are where refits disagree: near the splits "
         "that move."
@@ -238,6 +203,6 @@ def most_frequent_root(study, names):
     feature's name ("a leaf" for a root left unsplit); ``(None, None)`` without refits yet."""
     if study is None:
         return None, None
-    roots = [names[f] if f >= 0 else "a leaf" for f in study.root_feature]
+    roots = root_names(study, names)
     top_root = max(set(roots), key=roots.count)
     return roots.count(top_root) / len(roots), top_root

@@ -110,12 +110,11 @@ def _refits(studied):
     if _refits_missing(studied):
         return
     key, task, params = studied.key, studied.task, studied.settings.params
-    X_train, _, X_test, _ = studied.rows
     distance = distance_choice()
     comparison = comparisons(
-        key, task, params, *studied.change, distance, studied.study.trees, X_test
+        key, task, params, *studied.change, distance, studied.study.trees, studied.rows[2]
     )
-    refits_panel(studied.study, comparison, studied.names, X_train, task)
+    refits_panel(studied, comparison, distance)
 
 
 def _cutpoints(studied):

@@ -22,7 +22,7 @@ compile worker (``lab.kernel_worker``) starts without them, at about 100 MB inst
 import numpy as np
 
 from ._builder import GrowingTree, grow
-from ._criterion import CLASSIFIER_CRITERIA, CRITERIA_CLF
+from ._criterion import CLASSIFIER_CRITERIA, CRITERIA_CLF, CRITERIA_REG
 from ._criterion_multi_output import MULTI_OUTPUT_CRITERIA
 from ._grower import TreeGrower
 from ._kernels_arrays import kernel_array, no_infinity
@@ -346,6 +346,14 @@ TREE_PARTS = {
     "walks": (_walks,),
     "regression": (("grow", _SQUARED_ERROR), _regression_values),
     "regression grower": (("grower", _SQUARED_ERROR),),
+    # The grower's other criteria, which the Grow page's select box offers: each is a plan of
+    # its own, which the page waited for on a machine that never compiled it (2.4 s idle with
+    # the tree's plan of that criterion compiled, 28 s at a load of 4 without).
+    "grower criteria": tuple(
+        ("grower", plan_of(name))
+        for name in (*sorted(CRITERIA_CLF), *sorted(CRITERIA_REG))
+        if name not in ("gini", "squared_error")
+    ),
     "pruning": (_pruning,),
     "criteria": tuple(
         ("grow", plan_of(name))
