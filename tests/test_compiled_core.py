@@ -324,6 +324,27 @@ def test_a_plain_walk_compiles_its_schedule_alone(tmp_path, lattice_rows):
     assert done.stdout.split("\n")[-2] == "[1, 1, 0, 0, 0, 0]"
 
 
+def test_a_ready_array_enters_the_kernels_without_np_require(monkeypatch):
+    """``kernel_array`` returns a C-ordered, writeable array of the asked dtype itself, without
+    ``np.require`` (microseconds of Python a call, which a small tree's prediction paid); any
+    other array is still made one."""
+    from trees.tree import _kernels_arrays
+
+    calls, require = [], np.require
+    monkeypatch.setattr(np, "require", lambda *a, **k: calls.append(1) or require(*a, **k))
+    X = np.zeros((4, 3))
+    assert _kernels_arrays.kernel_array(X) is X
+    assert _kernels_arrays.kernel_array(X, np.float64) is X
+    assert not calls
+    read_only = X.copy()
+    read_only.flags.writeable = False
+    for other in (read_only, np.asfortranarray(X), X.astype(np.float32), [[0.0, 1.0]]):
+        made = _kernels_arrays.kernel_array(other, np.float64)
+        assert made is not other and made.dtype == np.float64
+        assert made.flags.c_contiguous and made.flags.writeable
+    assert len(calls) == 4
+
+
 def test_compiled_draws_are_the_generators_own_numbers():
     """``_kernels_uniform`` draws from ``rng.bit_generator``: the numbers ``rng.random()`` gives,
     and the Generator's state moves on as if it had drawn them itself."""
