@@ -39,8 +39,8 @@ boosting, depth 6         0.49 (lock-step)       0.86 / 0.47             0.89 / 
 The other schedule, for comparison: under ``<=`` tree by tree 0.45 on the depth-8 tree and
 0.61 on the boosted trees, lock-step 0.60 and 1.05 on the forests. Under ``"average"`` the
 lock-step walked the two paths one after the other until they stepped together (December
-2026, load average 3-12, three rounds, walk / scikit-learn before, after): boosting
-1.08-1.29, 0.75-0.87; the depth-8 tree 0.64-0.68, 0.62-0.67; the forests 1.09-2.04, 0.93-1.45.
+2026, load average 3-12, three or four rounds, walk / scikit-learn before, after): boosting
+1.08-1.29, 0.75-0.87; the depth-8 tree 0.64-0.68, 0.46-0.67; the forests 1.09-2.04, 0.93-1.45.
 """
 
 import argparse

@@ -33,10 +33,10 @@ test or both (``"average"``: under either schedule a row's two paths step togeth
 a node's read while they are one). ``bench/bench_walks.py`` measured (walk / scikit-learn's
 predict): lock-step the faster on a tree of depth 8 (0.32 against 0.45) and boosted trees of
 depth 6 (0.49 against 0.61), tree by tree on an unbounded forest (0.59 against 1.05:
-lock-step's fixed levels overshoot most leaves); under ``"average"`` (three rounds, load 3-12)
+lock-step's fixed levels overshoot most leaves); under ``"average"`` (four rounds, load 3-12)
 lock-step 0.75-0.87 on the boosted trees, where it walked the two paths one after the other
 at 1.08-1.29 and tree by tree takes 0.84-0.92; tree by tree 0.76-0.90 on the forest of depth
-16 against lock-step's 0.93-1.29; on the depth-8 tree lock-step 0.62-0.67 and tree by tree
+16 against lock-step's 0.93-1.29; on the depth-8 tree lock-step 0.46-0.67 and tree by tree
 0.52-0.68, not told apart under that load. The per-tree walk is
 compiled without reference counting (:func:`_tree_leaves` says why: counted, tree by tree
 was 36 times slower).
