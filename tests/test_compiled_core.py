@@ -61,7 +61,7 @@ def test_average_walks_both_tests_in_one_pass(lattice_rows, schedule):
     leaves = np.empty((2, X_many.shape[0], 1), dtype=np.int64)
     pack = tree.node_pack()
     walk = pack.walk([OPERATOR_CODES["average"]])
-    assert walk_schedule(walk) == SCHEDULES["tree by tree"]
+    assert walk_schedule(walk) == walk_schedule(pack.walk([OPERATOR_CODES["<="]]))  # one rule
     walk_leaves(walk, X_many, schedule, (0, X_many.shape[0]), leaves)
     np.testing.assert_array_equal(pack.original[leaves[0, :, 0]], tree.apply(X_many, "<="))
     np.testing.assert_array_equal(pack.original[leaves[1, :, 0]], tree.apply(X_many, "<"))
@@ -212,7 +212,7 @@ def test_the_cache_guard_clears_stale_kernels(tmp_path, monkeypatch):
 
 
 def test_the_cache_guard_clears_interop_walks_when_the_shared_rule_changes(tmp_path, monkeypatch):
-    """``trees.interop``'s walks compile in ``child_of`` from ``trees.tree``: an edit of the
+    """``trees.interop``'s walks compile in ``general_child`` from ``trees.tree``: an edit of the
     tree kernels clears their cached files too, and an edit of their own module as well."""
     module = tmp_path / "_walk.py"
     module.write_text("x = 1\n")
@@ -265,6 +265,7 @@ def test_the_growth_and_the_walks_are_not_compiled_again_for_literal_integers():
         "walk_sums": _kernels_traversal.walk_sums,
         "walk_leaves": _kernels_traversal.walk_leaves,
         "general_child": _kernels_traversal.general_child,
+        **{k.__name__: k for pair in _kernels_traversal.PLAIN_WALKS.values() for k in pair},
     }
     for name, kernel in kernels.items():
         signatures = kernel.signatures
@@ -298,6 +299,50 @@ def test_the_cache_guard_stamps_the_folder_numba_fills_under_numba_cache_dir(tmp
     filled = {path.parent for path in tmp_path.rglob("_kernels_arrays.no_infinity*.nbi")}
     assert len(filled) == 1
     assert (filled.pop() / "kernels.digest").read_text() == _kernels_cache._digest()
+
+
+def test_a_plain_walk_compiles_its_schedule_alone(tmp_path, lattice_rows):
+    """A lab tree's decision path (the app's first picture: a shallow tree, lock-step) compiles
+    on an empty kernel cache the plain lock-step entry alone (``PLAIN_WALKS``): not the lanes
+    of tree by tree, nor the general walk of special trees and ``"average"``."""
+    X, y, _ = lattice_rows
+    tree = DecisionTreeClassifier(max_depth=3).fit(X, y).tree_
+    assert walk_schedule(tree.node_pack().walk([OPERATOR_CODES["<="]])) == SCHEDULES["lock-step"]
+    (tmp_path / "tree.json").write_text(tree.to_json())
+    script = (
+        "import pathlib, numpy as np\n"
+        "from trees.tree import Tree, _kernels_traversal as k\n"
+        f"tree = Tree.from_json(pathlib.Path({str(tmp_path / 'tree.json')!r}).read_text())\n"
+        "tree.decision_path(np.zeros((3, 3)))\n"
+        "kernels = (k._plain_leaves_lock_step, k._plain_lock_step, k._plain_tree_by_tree,\n"
+        "           k._plain_leaves_tree_by_tree, k.walk_leaves, k._tree_leaves)\n"
+        "print([len(kernel.signatures) for kernel in kernels])\n"
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", script], env=env, check=True, timeout=600,
+                          capture_output=True, text=True)  # fmt: skip
+    assert done.stdout.split("\n")[-2] == "[1, 1, 0, 0, 0, 0]"
+
+
+def test_a_ready_array_enters_the_kernels_without_np_require(monkeypatch):
+    """``kernel_array`` returns a C-ordered, writeable array of the asked dtype itself, without
+    ``np.require`` (microseconds of Python a call, which a small tree's prediction paid); any
+    other array is still made one."""
+    from trees.tree import _kernels_arrays
+
+    calls, require = [], np.require
+    monkeypatch.setattr(np, "require", lambda *a, **k: calls.append(1) or require(*a, **k))
+    X = np.zeros((4, 3))
+    assert _kernels_arrays.kernel_array(X) is X
+    assert _kernels_arrays.kernel_array(X, np.float64) is X
+    assert not calls
+    read_only = X.copy()
+    read_only.flags.writeable = False
+    for other in (read_only, np.asfortranarray(X), X.astype(np.float32), [[0.0, 1.0]]):
+        made = _kernels_arrays.kernel_array(other, np.float64)
+        assert made is not other and made.dtype == np.float64
+        assert made.flags.c_contiguous and made.flags.writeable
+    assert len(calls) == 4
 
 
 def test_compiled_draws_are_the_generators_own_numbers():

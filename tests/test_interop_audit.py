@@ -229,24 +229,28 @@ def test_catboost_levels_walk_as_its_expanded_trees_under_every_test():
     assert np.abs(imported.output(rows, "<") - imported.output(rows)).max() > 0
 
 
-def test_the_audit_of_deep_trees_walked_tree_by_tree_is_exact():
-    """Trees deeper than the lock-step depth take the other schedule (``_walk.audit_schedule``:
-    the two tests' paths share each node's read)."""
+@pytest.mark.parametrize("max_depth", [5, None], ids=["shallow", "deep"])
+def test_the_audit_is_exact_under_the_schedule_of_its_trees_depth(max_depth):
+    """``walk_plan``'s one rule: trees of at most ``SHALLOW_DEPTH`` lock-step levels walk in
+    lock-step, deeper ones tree by tree, under one test or both (the audit's ``"average"``,
+    a row's two paths stepped together under either schedule); the audit is exact either way."""
     from sklearn.ensemble import RandomForestClassifier
 
-    from trees.interop._walk import DUAL_DEPTH, audit_schedule
-    from trees.tree._kernels_traversal import SCHEDULES
+    from trees.tree._kernels_traversal import SCHEDULES, SHALLOW_DEPTH, walk_schedule
     from trees.tree._operators import OPERATOR_CODES
 
     rng = np.random.default_rng(2)
     X = np.column_stack([rng.integers(0, 30, (3000, 3)), rng.normal(size=(3000, 2))])
-    y = (X[:, 0] + X[:, 1] - X[:, 2] + rng.normal(0, 4, 3000) > 15).astype(int)
-    model = RandomForestClassifier(n_estimators=6, min_samples_leaf=1, random_state=0).fit(X, y)
+    y = (X[:, 0] + X[:, 1] - X[:, 2] + rng.normal(0, 12, 3000) > 15).astype(int)
+    model = RandomForestClassifier(n_estimators=6, max_depth=max_depth, random_state=0).fit(X, y)
     imported = from_model(model)
     packed = imported.packed()
-    assert (packed.depths > DUAL_DEPTH).all()
-    both = packed.walk(np.full(len(packed.roots), OPERATOR_CODES["average"]))
-    assert audit_schedule(both) == SCHEDULES["tree by tree"]
+    deep = packed.depths.mean() > SHALLOW_DEPTH
+    assert deep == (max_depth is None)
+    expected = SCHEDULES["tree by tree" if deep else "lock-step"]
+    for op in ("<=", "average"):
+        walk = packed.walk(np.full(len(packed.roots), OPERATOR_CODES[op]))
+        assert walk_schedule(walk) == expected
     rows = np.vstack([X[:500], h.on_threshold_rows(imported, X[:500])])
     audit = audit_conditioning(imported, rows, n_jobs=1)
     out = audit.predictions

@@ -83,13 +83,6 @@ def _navigation():
     return st.navigation(sections, position="hidden")
 
 
-def _show_link_notes(slot):
-    """Say, above the page, which of the link's values were not used and why (once)."""
-    notes = url_values.take_notes()
-    if notes:
-        slot.info("\n\n".join(notes))
-
-
 def _after_page(view_end, started):
     """The view's link and the page's summary, at the end of the sidebar; the URL brought up to date.
 
@@ -138,6 +131,7 @@ def run_app():
                     state.current(), spec.max_classes, key="frame_group_classes"
                 )
     finally:
-        _show_link_notes(link_notes)
+        if notes := url_values.take_notes():  # which of the link's values went unused, and why
+            link_notes.info("\n\n".join(notes))
         _after_page(view_end, started)
         engine.start_background()  # once per process, after its first run

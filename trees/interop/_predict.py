@@ -55,7 +55,7 @@ from ..tree._operators import OPERATOR_CODES
 from ._build import LIMITS, ModelFileError
 from ._oblivious import oblivious_inputs, oblivious_kernel
 from ._scan import threshold_table
-from ._walk import audit_schedule, note_partings, path_ties
+from ._walk import note_partings, path_ties
 
 __all__ = ["MISSING_KINDS", "Pack", "both_walk", "cast_rows", "code_table_shape", "count_ties",
            "leaf_nodes", "pack", "raw_scores", "walk_codes"]  # fmt: skip
@@ -305,7 +305,7 @@ def both_walk(packed, X, half=None, n_jobs=None):
     ops = np.full(n_trees, OPERATOR_CODES["average"])
     native = 1 if packed.native_op == "<" else 0  # ``walk_leaves``' planes: "<=", then "<"
     nodes = (packed.general()[0], *packed.links())
-    read = (ops, audit_schedule(packed.walk(ops)), native, half, nodes)
+    read = (ops, walk_schedule(packed.walk(ops)), native, half, nodes)
     blocks = _blocks(X.shape[0], n_jobs)
     per_block = np.zeros((len(blocks), packed.n_nodes), dtype=np.int64)
     outputs = [(parted, per_block[k], bits, out) for k in range(len(blocks))]

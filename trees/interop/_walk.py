@@ -17,13 +17,15 @@ gives each row's leaf; this module reads the rest from those leaves and the node
   (``general_child`` asked both ways: the routing rule, whatever the node's kind), not only
   the node where the paths part.
 
-Which schedule the audit's walk takes is :func:`audit_schedule`'s choice. Measured against
-the audit's own loops this replaced (two lock-step walks side by side, a walk noting ties
-then a re-walk from the parting node), 50,000 rows on one thread, the same run: a random
-forest of depth 16 2.5-3.4 times faster (780-1,047 against 2,448-2,648 ms); XGBoost's 300
-trees of depth 6 20-25% slower (1,184-1,253 against 974-1,006 ms), as ``"average"``'s
-lock-step walks a tree's two tests one after the other where the former loop interleaved
-them.
+The audit's walk takes the schedule of every walk (``walk_plan``: lock-step for shallow
+trees, a row's two paths stepped together, tree by tree for deep ones). Measured against the
+audit's own loops this replaced (two lock-step walks side by side, a walk noting ties then a
+re-walk from the parting node), 50,000 rows on one thread, the same run: a random forest of
+depth 16 2.5-3.4 times faster (780-1,047 against 2,448-2,648 ms); XGBoost's 300 trees of
+depth 6 20-25% slower (1,184-1,253 against 974-1,006 ms) while its lock-step walked a tree's
+two tests one after the other; stepping them together brought ``bench/bench_audit.py``'s
+XGBoost ratio from 3.57-3.68 to 3.03-3.29 (CPU 3.40-3.67 to 3.07-3.14; three alternate runs,
+load 7-9).
 """
 
 from pathlib import Path
@@ -32,35 +34,15 @@ import numpy as np
 from numba import njit
 
 from ..tree._kernels_cache import refresh_dependent_cache
-from ..tree._kernels_traversal import SCHEDULES, add_leaves, general_child, walk_schedule
+from ..tree._kernels_traversal import add_leaves, general_child
 
-__all__ = ["DUAL_DEPTH", "audit_schedule", "note_partings", "path_ties"]
+__all__ = ["note_partings", "path_ties"]
 
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
 
 # numba checks only this file for changes, and these kernels compile in the rule of
 # ``trees.tree``: their cached files go when that rule changes (before any of them loads).
 refresh_dependent_cache([Path(__file__).resolve()])
-
-# The audit walks trees of at most this many lock-step levels (``NodePack.depths``, their
-# mean) in lock-step, both tests one after the other, deeper ones tree by tree, the two tests
-# sharing each node's read (``walk_schedule``'s choice for ``"average"``).
-DUAL_DEPTH = 8
-
-
-def audit_schedule(walk):
-    """The schedule (a code of ``SCHEDULES``) of the audit's walk under both tests.
-
-    ``walk_schedule`` takes ``"tree by tree"`` for every walk of two tests, where a lane
-    shares a node's read between the two paths; the audit takes ``"lock-step"`` for shallow
-    trees (a mean lock-step depth of at most :data:`DUAL_DEPTH`): measured on XGBoost's 300
-    trees of depth 6, 50,000 rows, the walk under both tests took 401 ms of CPU in lock-step
-    against 540 ms tree by tree; on a forest of depth 16, tree by tree the faster.
-    """
-    depths = walk[2][1]
-    if int(np.add.reduce(depths)) <= DUAL_DEPTH * depths.size:
-        return SCHEDULES["lock-step"]
-    return walk_schedule(walk)
 
 
 @njit(inline="always")

@@ -5,9 +5,9 @@ node's children adjacent) and takes a row one node down by one body, :func:`node
 ``child + (x > t)``, a missing value going right where its bit says so, the threshold test
 folded into ``t`` (``x <= t``: the node's threshold; ``x < t``: the largest float below it);
 a leaf is its own child, so a row stays at its leaf. A *special* tree (membership nodes,
-LightGBM's zero-as-missing, ``_node_records``) takes each node's child by :func:`child_of`,
-the whole routing rule (:func:`general_child` reads it from the pack), whose parameters are
-the threshold test, the missing-value rule and a membership node's reading of its value.
+LightGBM's zero-as-missing, ``_node_records``) takes each node's child by
+:func:`general_child`, the whole routing rule, whose parameters are the threshold test, the
+missing-value rule and a membership node's reading of its value.
 
 Which test a tree walks is folded into its records (``NodePack.walk``): ``<=`` or ``<``, or
 both at once for ``"average"`` (source 000, section 3.3: the mean of the two predictions),
@@ -28,14 +28,18 @@ them):
   (``NodePack.depths``), then each row on its own, so that the rows stay in cache while
   the trees go by.
 
-:func:`walk_schedule` takes lock-step for shallow trees under one test and tree by tree
-otherwise. ``bench/bench_walks.py`` measured (walk / scikit-learn's predict): lock-step the
-faster on a tree of depth 8 (0.32 against 0.45) and boosted trees of depth 6 (0.49 against
-0.61), tree by tree on an unbounded forest (0.59 against 1.05: lock-step's fixed levels
-overshoot most leaves) and under ``"average"`` (0.55-0.89 against 0.84-1.47, equal on the
-depth-8 tree), where its lanes share a node's read between the two paths that lock-step
-walks one after the other. The per-tree walk is compiled without reference counting (:func:`_tree_leaves`
-says why: counted, tree by tree was 36 times slower).
+:func:`walk_plan` takes lock-step for shallow trees and tree by tree for deep ones, under one
+test or both (``"average"``: under either schedule a row's two paths step together, sharing
+a node's read while they are one). ``bench/bench_walks.py`` measured (walk / scikit-learn's
+predict): lock-step the faster on a tree of depth 8 (0.32 against 0.45) and boosted trees of
+depth 6 (0.49 against 0.61), tree by tree on an unbounded forest (0.59 against 1.05:
+lock-step's fixed levels overshoot most leaves); under ``"average"`` (four rounds, load 3-12)
+lock-step 0.75-0.87 on the boosted trees, where it walked the two paths one after the other
+at 1.08-1.29 and tree by tree takes 0.84-0.92; tree by tree 0.76-0.90 on the forest of depth
+16 against lock-step's 0.93-1.29; on the depth-8 tree lock-step 0.46-0.67 and tree by tree
+0.52-0.68, not told apart under that load. The per-tree walk is
+compiled without reference counting (:func:`_tree_leaves` says why: counted, tree by tree
+was 36 times slower).
 
 One compiled descent: ``Tree.apply``, ``predict`` and ``decision_path`` (a leaf's ancestors,
 :func:`leaf_paths`), the forests' means, sparse rows (``_kernels_sparse_walk``: blocks made
@@ -43,9 +47,11 @@ dense for these kernels) and ``trees.interop``'s predictions all call :func:`wal
 :func:`walk_leaves`; the audit (``trees/interop/_walk.py``) reads where two tests part from
 :func:`walk_leaves` under ``"average"`` and a path's ties through :func:`general_child`. numba
 compiles every branch a run-time flag chooses, so a *plain* walk (:func:`walk_plan`: no
-special tree, one test a tree; a lab tree under ``<=`` or ``<``) has entries of its own,
-:func:`plain_walk_leaves` and :func:`plain_walk_sums`, the same body with the flag a literal:
-the app's first picture compiles 2.0 s of CPU of walk instead of 5.4 (the rest in the background).
+special tree, one test a tree; a lab tree under ``<=`` or ``<``) has entries of its own, one
+per schedule (:data:`PLAIN_WALKS`), the same body with the flags literals: the app's first
+picture (a shallow tree's ``decision_path``, lock-step) compiles 2.7-2.8 s of CPU on an
+empty cache against 2.8-2.9 when its entry took the schedule at run time (three runs each,
+load 8) and 5.4 for the whole walk; the rest compiles in the background.
 """
 
 import numpy as np
@@ -55,28 +61,19 @@ from ._kernels_arrays import UNCOUNTED
 
 __all__ = [
     "LANES",
-    "LOCK_STEP",
-    "LOCK_STEP_LANES",
     "MISSING_AS_ZERO",
     "MISSING_CHILD",
     "MISSING_ZERO",
-    "ROW_BLOCK",
+    "PLAIN_WALKS",
     "SCHEDULES",
     "SHALLOW_DEPTH",
-    "TREE_BY_TREE",
     "ZERO_WIDTH",
     "add_leaves",
-    "child_of",
-    "code_goes_left",
     "general_child",
-    "goes_left",
     "leaf_paths",
-    "node_step",
-    "plain_walk_leaves",
-    "plain_walk_sums",
+    "walk_leaves",
     "walk_plan",
     "walk_schedule",
-    "walk_leaves",
     "walk_sums",
 ]
 
@@ -97,26 +94,25 @@ SCHEDULES = {"tree by tree": TREE_BY_TREE, "lock-step": LOCK_STEP}
 LANES = 8
 ROW_BLOCK = 256  # rows a "lock-step" walk takes through every tree before the next rows
 LOCK_STEP_LANES = 32  # rows of a block walked in lock-step (measured: 8, 16, 32; 32 best)
-# Trees of at most this mean lock-step depth take lock-step under one test, deeper ones tree by
-# tree (``bench/bench_walks.py``: lock-step the faster on boosted trees of depth 6 and a tree of
-# depth 8, tree by tree on unbounded forests).
+# Trees of at most this mean lock-step depth take lock-step, deeper ones tree by tree, under one
+# test or both (``bench/bench_walks.py``: lock-step the faster on boosted trees of depth 6 and a
+# tree of depth 8, tree by tree on unbounded forests; module docstring).
 SHALLOW_DEPTH = 10
 _FEATURE = (1 << 30) - 1
 
 
 def walk_plan(walk):
-    """``(schedule, plain)`` of a walk (``NodePack.walk``; module docstring): tree by tree when
-    a tree walks both tests (``"average"``) or the trees are deep (a mean lock-step depth above
-    :data:`SHALLOW_DEPTH`), lock-step for shallow trees under one test; and whether the walk is
-    *plain*, no special tree and one test a tree, which :func:`plain_walk_leaves` and
-    :func:`plain_walk_sums` take (they compile the records' step alone)."""
+    """``(schedule, plain)`` of a walk (``NodePack.walk``; module docstring): lock-step for
+    shallow trees (a mean lock-step depth of at most :data:`SHALLOW_DEPTH`), tree by tree for
+    deeper ones, whatever the tests (under ``"average"`` either schedule steps a row's two
+    paths together); and whether the walk is *plain*, no special tree and one test a tree,
+    which :data:`PLAIN_WALKS` take (they compile the records' step alone)."""
     _, depths, special, _, both = walk[2]
     # Sums, not ``mean``/``any``: a small tree's prediction asks this at every call, and
     # numpy's reductions by name cost microseconds of Python each.
-    walks_both = np.add.reduce(both)
     deep = int(np.add.reduce(depths)) > SHALLOW_DEPTH * depths.size
-    schedule = TREE_BY_TREE if walks_both or deep else LOCK_STEP
-    return schedule, not (walks_both or np.add.reduce(special))
+    plain = not (np.add.reduce(both) or np.add.reduce(special))
+    return (TREE_BY_TREE if deep else LOCK_STEP), plain
 
 
 def walk_schedule(walk):
@@ -143,28 +139,6 @@ def code_goes_left(value, codes, row, truncate):
 
 
 @njit(**_INLINE)
-def child_of(value, test, children, membership):
-    """The child a row goes to at an internal node: the whole routing rule. ``value``: the
-    row's, in the precision the node compares in; ``test``: ``(threshold, strict,
-    missing_kind)`` (:func:`goes_left`, ``MISSING_*``); ``children``: ``(left, right,
-    missing)``; ``membership``: ``(is_membership, codes, row, truncate)`` (:func:`code_goes_left`)."""
-    threshold, strict, missing_kind = test
-    left, right, missing = children
-    is_membership, codes, row, truncate = membership
-    if value != value:
-        if missing_kind == MISSING_CHILD:
-            return missing
-        value = 0.0
-    if missing_kind == MISSING_ZERO and -ZERO_WIDTH <= value <= ZERO_WIDTH:
-        return missing
-    if is_membership:
-        go_left = code_goes_left(value, codes, row, truncate)
-    else:
-        go_left = goes_left(value, threshold, strict)
-    return left if go_left else right
-
-
-@njit(**_INLINE)
 def node_step(ints, floats, X, i, node, ge):
     """(the child row ``X[i]`` goes to from ``node``, whether its value equals the node's
     threshold there): the step of every walk, on one test's records.
@@ -187,24 +161,29 @@ def node_step(ints, floats, X, i, node, ge):
 
 @njit(**_JIT)
 def general_child(general, node, X, i, strict):
-    """The child of a node of a special tree (-1 at a leaf): :func:`child_of` of the pack's
-    arrays (``NodePack.general``: feature, -1 at a leaf, ``-2 - f`` at a membership node;
-    threshold; left child; missing bits, bit 0 the side (1: left), bits 1-2 the reading;
-    the code table and each node's row; the sign a membership node reads its value with;
-    whether it truncates). ``strict``: the test is ``x < t``."""
+    """The child of a node of a special tree (-1 at a leaf): the whole routing rule, read from
+    the pack's arrays (``NodePack.general``: feature, -1 at a leaf, ``-2 - f`` at a membership
+    node; threshold; left child; missing bits, bit 0 the side (1: left), bits 1-2 the reading,
+    ``MISSING_*``; the code table and each node's row; the sign a membership node reads its
+    value with; whether it truncates). ``strict``: the test is ``x < t`` (:func:`goes_left`)."""
     feature, threshold, child, missing, codes, code_row, sign, truncate = general
     f = feature[node]
     if f == -1:
         return -1
-    left = child[node]
+    left, kind = child[node], missing[node] >> 1
     default = left if missing[node] & 1 else left + 1
     value = X[i, f if f >= 0 else -2 - f]
+    if value != value:
+        if kind == MISSING_CHILD:
+            return default
+        value = 0.0
+    if kind == MISSING_ZERO and -ZERO_WIDTH <= value <= ZERO_WIDTH:
+        return default
     if f < -1:
-        value = sign[node] * value
-    test = (threshold[node], strict, missing[node] >> 1)
-    return child_of(
-        value, test, (left, left + 1, default), (f < -1, codes, code_row[node], truncate)
-    )
+        go_left = code_goes_left(sign[node] * value, codes, code_row[node], truncate)
+    else:
+        go_left = goes_left(value, threshold[node], strict)
+    return left if go_left else left + 1
 
 
 @njit(**_INLINE)
@@ -320,6 +299,31 @@ def _lock_step(walk, X, first, last, tree, special, leaf, nodes):
             leaf[offset + r] = node
 
 
+@njit(**_INLINE)
+def _lock_step_both(walk, X, first, last, tree, special, leaves, lanes):
+    """:func:`_lock_step` under ``<=`` and ``<`` at once (``"average"``): a lane's row steps
+    its two paths together (:func:`_pair_step`, one read of a node while they are one), into
+    ``leaves[0]`` (``<=``) and ``leaves[1]`` (``<``). ``tree``: (root, lock-step depth)."""
+    root, depth = tree
+    nodes_a, nodes_b = lanes[1], lanes[2]
+    for group in range(first, last, LOCK_STEP_LANES):
+        size = min(LOCK_STEP_LANES, last - group)
+        offset = group - first
+        nodes_a[:size], nodes_b[:size] = root, root
+        for _ in range(depth):
+            for r in range(size):
+                nodes_a[r], nodes_b[r] = _pair_step(walk, X, group + r, nodes_a[r], nodes_b[r],
+                                                    special)  # fmt: skip
+        for r in range(size):
+            a, b = nodes_a[r], nodes_b[r]
+            while True:
+                next_a, next_b = _pair_step(walk, X, group + r, a, b, special)
+                if next_a == a and next_b == b:
+                    break
+                a, b = next_a, next_b
+            leaves[0][offset + r], leaves[1][offset + r] = a, b
+
+
 @njit(**_JIT, **UNCOUNTED)
 def _tree_leaves(walk, X, first, last, t, schedule, leaves, lanes):
     """Leaves of rows ``first:last`` in tree ``t`` of the walk under its test (and under
@@ -335,22 +339,35 @@ def _tree_leaves(walk, X, first, last, t, schedule, leaves, lanes):
     if both[t] and schedule == TREE_BY_TREE:
         _tree_by_tree_both(walk, X, first, last, root, is_special, leaves, lanes)
     elif both[t]:
-        _lock_step(walk, X, first, last, (root, depths[t], (False, False)), is_special,
-                   leaves[0], lanes[0])  # fmt: skip
-        _lock_step(walk, X, first, last, (root, depths[t], (True, True)), is_special,
-                   leaves[1], lanes[0])  # fmt: skip
+        _lock_step_both(walk, X, first, last, (root, depths[t]), is_special, leaves, lanes)
     else:
         _one_test_leaves(walk, X, (first, last, t), schedule, is_special, leaves[0], lanes)
 
 
-@njit(**_JIT, **UNCOUNTED)
+@njit(**_INLINE)
 def _plain_tree_leaves(walk, X, first, last, t, schedule, leaves, lanes):
-    """:func:`_tree_leaves` of a plain walk (:func:`walk_plan`): no special tree, one test a
-    tree. The literal ``False`` it passes for ``special`` reaches :func:`_child` through
-    inlined arguments only, where numba prunes the branch it guards: ``general_child`` and
-    the pair of ``"average"`` are not compiled (a flag in a tuple, or read from an array, is
-    not pruned)."""
-    _one_test_leaves(walk, X, (first, last, t), schedule, False, leaves[0], lanes)
+    """:func:`_tree_leaves` of a plain walk (:func:`walk_plan`: no special tree, one test a
+    tree) under the schedule of its entry, a literal that reaches this branch through inlined
+    arguments only, where numba prunes it: an entry compiles its own schedule's walk alone. The
+    ``False`` that :func:`_plain_tree_by_tree` and :func:`_plain_lock_step` pass for
+    ``special`` prunes ``general_child`` and the pair of ``"average"`` the same way (a flag in
+    a tuple, read from an array or passed to a kernel that is not inlined, is not pruned)."""
+    if schedule == TREE_BY_TREE:
+        _plain_tree_by_tree(walk, X, first, last, t, leaves, lanes)
+    else:
+        _plain_lock_step(walk, X, first, last, t, leaves, lanes)
+
+
+@njit(**_JIT, **UNCOUNTED)
+def _plain_tree_by_tree(walk, X, first, last, t, leaves, lanes):
+    """:func:`_plain_tree_leaves` tree by tree (not inlined: :func:`_tree_leaves` says why)."""
+    _one_test_leaves(walk, X, (first, last, t), TREE_BY_TREE, False, leaves[0], lanes)
+
+
+@njit(**_JIT, **UNCOUNTED)
+def _plain_lock_step(walk, X, first, last, t, leaves, lanes):
+    """:func:`_plain_tree_leaves` in lock-step (not inlined: :func:`_tree_leaves` says why)."""
+    _one_test_leaves(walk, X, (first, last, t), LOCK_STEP, False, leaves[0], lanes)
 
 
 @njit(**_INLINE)
@@ -440,10 +457,15 @@ def walk_sums(walk, leaf_values, X, schedule, rows, out):
 
 
 @njit(**_JIT)
-def plain_walk_sums(walk, leaf_values, X, schedule, rows, out):
-    """:func:`walk_sums` of a plain walk (:func:`walk_plan`), compiled without the special
-    trees' step and the pair of ``"average"``: what a lab tree's prediction compiles."""
-    _sums(walk, leaf_values, X, schedule, rows, out, True)
+def _plain_sums_tree_by_tree(walk, leaf_values, X, rows, out):
+    """:func:`walk_sums` of a plain walk (:func:`walk_plan`) tree by tree (:data:`PLAIN_WALKS`)."""
+    _sums(walk, leaf_values, X, TREE_BY_TREE, rows, out, True)
+
+
+@njit(**_JIT)
+def _plain_sums_lock_step(walk, leaf_values, X, rows, out):
+    """:func:`walk_sums` of a plain walk (:func:`walk_plan`) in lock-step (:data:`PLAIN_WALKS`)."""
+    _sums(walk, leaf_values, X, LOCK_STEP, rows, out, True)
 
 
 @njit(**_INLINE)
@@ -472,10 +494,25 @@ def walk_leaves(walk, X, schedule, rows, out):
 
 
 @njit(**_JIT)
-def plain_walk_leaves(walk, X, schedule, rows, out):
-    """:func:`walk_leaves` of a plain walk (:func:`walk_plan`): what the decision path of a lab
-    tree, the app's first picture, compiles."""
-    _leaves(walk, X, schedule, rows, out, True)
+def _plain_leaves_tree_by_tree(walk, X, rows, out):
+    """:func:`walk_leaves` of a plain walk (:func:`walk_plan`) tree by tree (``PLAIN_WALKS``)."""
+    _leaves(walk, X, TREE_BY_TREE, rows, out, True)
+
+
+@njit(**_JIT)
+def _plain_leaves_lock_step(walk, X, rows, out):
+    """:func:`walk_leaves` of a plain walk (:func:`walk_plan`) in lock-step (:data:`PLAIN_WALKS`):
+    what the decision path of a lab tree, the app's first picture, compiles."""
+    _leaves(walk, X, LOCK_STEP, rows, out, True)
+
+
+# A plain walk's entries by schedule, ``(leaves, sums)``: :func:`walk_leaves` and
+# :func:`walk_sums` without the schedule argument, each compiling its schedule's walk alone
+# (module docstring).
+PLAIN_WALKS = {
+    TREE_BY_TREE: (_plain_leaves_tree_by_tree, _plain_sums_tree_by_tree),
+    LOCK_STEP: (_plain_leaves_lock_step, _plain_sums_lock_step),
+}
 
 
 @njit(**_JIT)

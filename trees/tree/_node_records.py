@@ -53,13 +53,8 @@ class NodePack:
 
     Attributes
     ----------
-    feature, threshold, child, missing : ndarray of shape (n_nodes,)
-    codes, code_row : ndarray
-        The code table of the membership nodes, and each node's row in it (-1: none).
-    sign : ndarray of shape (n_nodes,), float64
-        -1 where a membership node reads ``-x`` (a mirrored tree), else 1.
-    truncate : bool
-        Whether a membership node truncates a value to its code (LightGBM, XGBoost).
+    feature, threshold, child, missing, codes, code_row, sign, truncate
+        The nodes, the membership nodes' code table and how they read it (module docstring).
     values : ndarray of shape (n_nodes, 1 or n_outputs)
         The leaf values: one column when each tree adds to one output, else one per output.
     columns : ndarray of shape (n_trees,), int
@@ -102,10 +97,6 @@ class NodePack:
     def leaves(self):
         """The leaf values and each tree's output (``_kernels_traversal.walk_sums``)."""
         return self.values, self.columns
-
-    def trees(self, strict):
-        """(roots, lock-step depths, special, strict) of every tree, for the audit's walks."""
-        return self.roots, self.depths, self.special, np.asarray(strict, dtype=np.uint8)
 
     def _side(self, strict_node):
         """(threshold compared with ``>``, missing value goes right) per node under a test;

@@ -27,7 +27,6 @@ __all__ = [
     "FOREST_CONDITIONINGS",
     "INPUT_DTYPES",
     "LESS",
-    "LESS_EQUAL",
     "OPERATORS",
     "OPERATOR_CODES",
     "BOTH",
@@ -43,7 +42,6 @@ FOREST_CONDITIONINGS = (*OPERATORS, "half")
 # Kernel codes of the tests (``_kernels_traversal``): "average" walks both at once.
 OPERATOR_CODES = {"<=": 0, "<": 1, "average": 2}
 # The codes the compiled walks compare against (numba reads module constants, not dicts).
-LESS_EQUAL = OPERATOR_CODES["<="]
 LESS = OPERATOR_CODES["<"]
 BOTH = OPERATOR_CODES["average"]
 # The precision a tree compares in, by name (module docstring).

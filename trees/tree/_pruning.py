@@ -113,55 +113,6 @@ def _weakest_links(left, right, weighted_n_samples, impurity, ccp_alpha, stop_at
     return alphas, impurities, n_steps, in_subtree, leaf_in_subtree
 
 
-@njit(**_JIT)
-def _collapsed_branches(left, right, weighted_n_samples, impurity, ccp_alpha):
-    """The nodes whose branches the subtree of ``ccp_alpha`` collapses, in one bottom-up pass.
-
-    Visiting children before parents, a node's branch is collapsed when its
-    effective alpha over its own optimally pruned branch, ``(R(t) - R(T_t*)) /
-    (|T_t*| - 1)``, is at most ``ccp_alpha``: the smallest subtree minimising
-    ``R_alpha`` (Breiman et al. 1984, section 10.2), the subtree the weakest-link
-    loop stops at, found in O(nodes) instead of O(nodes x steps).
-
-    Returns
-    -------
-    ndarray of uint8
-        1 at the internal nodes that become leaves and are still reachable.
-    """
-    n_nodes = left.shape[0]
-    total = weighted_n_samples[0]
-    order = np.empty(n_nodes, dtype=np.int64)  # breadth-first from the root: parents first
-    order[0], head, tail = 0, 0, 1
-    while head < tail:
-        node = order[head]
-        head += 1
-        if left[node] != -1:
-            order[tail], order[tail + 1] = left[node], right[node]
-            tail += 2
-    r_branch, n_leaves = np.zeros(n_nodes), np.zeros(n_nodes, dtype=np.int64)
-    collapsed = np.zeros(n_nodes, dtype=np.uint8)
-    for i in range(tail - 1, -1, -1):
-        node = order[i]
-        r_node = weighted_n_samples[node] * impurity[node] / total
-        if left[node] == -1:
-            r_branch[node], n_leaves[node] = r_node, 1
-            continue
-        branch = r_branch[left[node]] + r_branch[right[node]]
-        leaves = n_leaves[left[node]] + n_leaves[right[node]]
-        if (r_node - branch) / (leaves - 1) <= ccp_alpha:
-            r_branch[node], n_leaves[node], collapsed[node] = r_node, 1, 1
-        else:
-            r_branch[node], n_leaves[node] = branch, leaves
-    # Keep only the collapsed nodes that stay reachable (not inside a collapsed ancestor).
-    reachable = np.zeros(n_nodes, dtype=np.uint8)
-    reachable[0] = 1
-    for i in range(tail):
-        node = order[i]
-        if reachable[node] and left[node] != -1 and not collapsed[node]:
-            reachable[left[node]], reachable[right[node]] = 1, 1
-    return collapsed * reachable
-
-
 def _links(tree, ccp_alpha, stop_at_alpha):
     return _weakest_links(
         np.ascontiguousarray(tree.left, dtype=np.int64),
@@ -191,7 +142,7 @@ def prune(tree, ccp_alpha):
     """The subtree of ``tree`` that minimal cost-complexity pruning keeps for ``ccp_alpha``.
 
     The subtree the weakest-link loop stops at (the last whose weakest link
-    costs at most ``ccp_alpha``), found bottom-up (:func:`_collapsed_branches`).
+    costs at most ``ccp_alpha``).
 
     Returns
     -------

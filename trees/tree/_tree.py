@@ -289,8 +289,8 @@ class Tree(SklearnTreeNames):
         """
         rows, n_rows, walks = walk_rows(X, self.n_features, self.input_dtype)
         leaves = np.empty((2, n_rows, 1), dtype=np.int64)
-        walk, schedule, plain = self.node_pack().planned_walk(OPERATOR_CODES[op])
-        in_row_blocks(walks.chosen(plain)[0], (walk, rows, schedule), leaves, n_rows)
+        kernel, args = walks.chosen(0, self.node_pack().planned_walk(OPERATOR_CODES[op]), rows)
+        in_row_blocks(kernel, args, leaves, n_rows)
         return leaves[:, :, 0]
 
     def apply(self, X, op="<="):
@@ -351,8 +351,8 @@ class Tree(SklearnTreeNames):
         # The walk adds each leaf's value to ``out``: from -0.0, the sum is the value itself,
         # bit for bit (a -0.0 leaf stays -0.0; 0.0 would make it +0.0).
         out = np.full((n_rows, self.value.shape[1]), -0.0)
-        walk, schedule, plain = pack.planned_walk(OPERATOR_CODES[op])
-        in_row_blocks(walks.chosen(plain)[1], (walk, pack.leaves(), rows, schedule), out, n_rows)
+        kernel, args = walks.chosen(1, pack.planned_walk(OPERATOR_CODES[op]), pack.leaves(), rows)
+        in_row_blocks(kernel, args, out, n_rows)
         return out if self.is_classifier or self.n_outputs > 1 else out[:, 0]
 
     def output_values(self):

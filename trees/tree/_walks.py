@@ -4,8 +4,9 @@ Dense rows are walked by ``_kernels_traversal``, sparse ones by ``_kernels_spars
 same walk over blocks of rows made dense). The two pairs of kernels take the same arguments,
 the rows as :func:`walk_rows` prepares them, so ``Tree.apply``, ``Tree.predict``,
 ``Tree.decision_path`` and a forest's mean (``trees.ensemble``) each call one kernel of
-:data:`WALKS`, whatever the rows. Dense rows of a plain walk (``_kernels_traversal.walk_plan``)
-take the plain kernels, which compile the records' step alone (:meth:`Walks.chosen`).
+:data:`WALKS`, whatever the rows (:meth:`Walks.chosen`). Dense rows of a plain walk
+(``_kernels_traversal.walk_plan``) take the plain entry of its schedule
+(``_kernels_traversal.PLAIN_WALKS``), which compiles the records' step under that schedule alone.
 """
 
 from typing import NamedTuple
@@ -14,7 +15,7 @@ import numpy as np
 
 from ._kernels_arrays import kernel_array
 from ._kernels_sparse_walk import sparse_walk_leaves, sparse_walk_sums
-from ._kernels_traversal import plain_walk_leaves, plain_walk_sums, walk_leaves, walk_sums
+from ._kernels_traversal import PLAIN_WALKS, walk_leaves, walk_sums
 from ._operators import cast_input
 from ._sparse import PREDICT_FORMAT, csr_arrays, is_sparse
 
@@ -23,22 +24,27 @@ __all__ = ["WALKS", "Walks", "walk_rows"]
 
 class Walks(NamedTuple):
     """The kernels that walk one kind of rows (``_kernels_traversal.walk_leaves`` and
-    ``walk_sums``), and those of a plain walk (the same, where the kind has none)."""
+    ``walk_sums``), and by schedule a plain walk's entries (``PLAIN_WALKS``; sparse rows: none)."""
 
     leaves: object
     sums: object
-    plain_leaves: object
-    plain_sums: object
+    plain: dict
 
-    def chosen(self, plain):
-        """``(leaves, sums)``: the plain kernels for a plain walk (``walk_plan``)."""
-        return (self.plain_leaves, self.plain_sums) if plain else (self.leaves, self.sums)
+    def chosen(self, kind, planned, *head):
+        """``(kernel, args)`` of a walk ``planned`` (``NodePack.planned_walk``: the walk, its
+        schedule, whether it is plain) for ``_parallel.in_row_blocks``: the plain entry of its
+        schedule, which takes none, or the ``kind`` (0: leaves, 1: sums) taking the schedule
+        after ``head`` (the arguments between the walk and the rows)."""
+        walk, schedule, plain = planned
+        if plain and self.plain:
+            return self.plain[schedule][kind], (walk, *head)
+        return self[kind], (walk, *head, schedule)
 
 
 # The kind of rows -> the kernels that walk them.
 WALKS = {
-    "dense": Walks(walk_leaves, walk_sums, plain_walk_leaves, plain_walk_sums),
-    "sparse": Walks(*(sparse_walk_leaves, sparse_walk_sums) * 2),
+    "dense": Walks(walk_leaves, walk_sums, PLAIN_WALKS),
+    "sparse": Walks(sparse_walk_leaves, sparse_walk_sums, {}),
 }
 
 

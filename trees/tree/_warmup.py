@@ -38,7 +38,7 @@ from ._kernels_draws import (
 )
 from ._kernels_layout import keep_rows
 from ._kernels_plan import kernel_plan
-from ._kernels_traversal import leaf_paths, walk_leaves, walk_schedule, walk_sums
+from ._kernels_traversal import PLAIN_WALKS, leaf_paths, walk_leaves, walk_schedule, walk_sums
 from ._node_records import pack_nodes
 from ._operators import OPERATOR_CODES
 from ._params import TreeParams
@@ -226,7 +226,7 @@ def _estimators():
 
 def _paths():
     """The rows' paths down a Gini tree, which the app's first picture draws
-    (``Tree.decision_path``: the plain walk's kernel, ``_kernels_traversal.plain_walk_leaves``,
+    (``Tree.decision_path``: the plain walk's lock-step entry, ``_kernels_traversal.PLAIN_WALKS``,
     and ``leaf_paths``), and the fit's check of its rows (``no_infinity``), on a tree grown as a
     fit grows it: without the estimators, so that the step follows the plan in its worker
     (``lab.kernel_worker``) instead of a fresh one importing scikit-learn first; the general
@@ -241,7 +241,8 @@ def _paths():
 
 
 def _walks():
-    """The other walks of one tree (the predictions under each test, apply; the general walk
+    """The other walks of one tree (the predictions under each test, apply, the plain entries
+    of both schedules: a deep tree walks tree by tree, this one in lock-step; the general walk
     a special tree's or ``"average"``'s paths take) and the estimators' check of their input."""
     estimators = _estimators()
     X, y, _ = tiny_data()
@@ -251,9 +252,14 @@ def _walks():
     for op in ("<=", "<", "average"):
         tree.predict(X, op)
     tree.apply(X, "<")
-    walk = tree.node_pack().walk([OPERATOR_CODES["average"]])
+    X, pack, rows = np.ascontiguousarray(X), tree.node_pack(), (0, X.shape[0])
+    walk = pack.planned_walk(OPERATOR_CODES["<="])[0]
+    for leaves, sums in PLAIN_WALKS.values():
+        leaves(walk, X, rows, np.empty((2, X.shape[0], 1), dtype=np.int64))
+        sums(walk, pack.leaves(), X, rows, np.zeros((X.shape[0], tree.value.shape[1])))
+    walk = pack.walk([OPERATOR_CODES["average"]])
     out = np.empty((2, X.shape[0], 1), dtype=np.int64)
-    walk_leaves(walk, np.ascontiguousarray(X), walk_schedule(walk), (0, X.shape[0]), out)
+    walk_leaves(walk, X, walk_schedule(walk), rows, out)
 
 
 def _score_tables():
