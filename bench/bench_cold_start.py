@@ -30,7 +30,8 @@ Wall times depend on the machine's load; CPU times and peak memory much less.
 Run: ``python -m bench.bench_cold_start`` (needs Chromium; ``--pages home,grow`` to pick
 pages, ``--skip-compile`` to leave out the compiling table, which takes minutes,
 ``--skip-one-process`` to compile in the workers only, ``--skip-pages`` for the compiling
-alone). The file runs in a checkout from before issue 56 too: copied there, it measures the
+alone, ``--what-compiles`` to list the functions the first fit compiles: how often, for how
+many signatures, and their own CPU, from numba's compile events). The file runs in a checkout from before issue 56 too: copied there, it measures the
 same things of that code, for a before-and-after in the same period.
 """
 
@@ -73,6 +74,36 @@ rng = np.random.default_rng(0)
 X = rng.normal(size=(200, 5)); y = (X[:, 0] > 0).astype(int)
 DecisionTreeClassifier().fit(X, y)
 print(json.dumps({"fit_cpu": time.process_time() - t1, "fit_wall": time.perf_counter() - w1}))
+"""
+# Code run with numba's compile events (``numba.core.event``, "numba:compile": one event per
+# function compiled, nested as the calls that compile them): each function's compiles, its
+# signatures, and its own CPU (this thread's, less the functions its typing compiled).
+_COMPILES_OF = """
+import json, time
+from collections import defaultdict
+from numba.core import event
+found, open_ = defaultdict(lambda: [0, set(), 0.0]), []
+class Compiles(event.Listener):
+    def on_start(self, e):
+        function = getattr(e.data["dispatcher"], "py_func", None)
+        name = getattr(function, "__qualname__", str(e.data["dispatcher"]))
+        open_.append([name, str(e.data["args"]), time.thread_time(), 0.0])
+    def on_end(self, e):
+        name, signature, start, inner = open_.pop()
+        spent = time.thread_time() - start
+        found[name][0] += 1; found[name][1].add(signature); found[name][2] += spent - inner
+        if open_:
+            open_[-1][3] += spent
+with event.install_listener("numba:compile", Compiles()):
+    exec(WORKLOAD)
+print(json.dumps([[n, c, len(s), t] for n, (c, s, t) in found.items()]))
+"""
+_FIT_WORKLOAD = """
+import numpy as np
+from trees import DecisionTreeClassifier
+rng = np.random.default_rng(0)
+X = rng.normal(size=(200, 5)); y = (X[:, 0] > 0).astype(int)
+DecisionTreeClassifier().fit(X, y)
 """
 _SKLEARN_FIT = """
 import numpy as np
@@ -134,6 +165,25 @@ def _python(code, cache, timeout=3600):
 def _first_fit(cache):
     output, cpu, peak, wall = _python(_FIRST_FIT, cache)
     return json.loads(output.strip().splitlines()[-1]), cpu, peak, wall
+
+
+def compiles_of(workload, cache):
+    """What running the code ``workload`` compiles, in a new Python on the kernel cache ``cache``:
+    ``([name, compiles, signatures, own CPU s], ...)`` by function, the costliest first, and
+    the process's CPU seconds."""
+    code = f"WORKLOAD = {workload!r}\n{_COMPILES_OF}"
+    output, cpu, _, _ = _python(code, cache)
+    return sorted(json.loads(output.strip().splitlines()[-1]), key=lambda row: -row[3]), cpu
+
+
+def _what_compiles(cache, shown=25):
+    """Print what the first fit compiles (:func:`compiles_of`), the costliest first."""
+    found, cpu = compiles_of(_FIT_WORKLOAD, cache)
+    print(f"\nWhat the first fit compiles: {len(found)} functions, "
+          f"{sum(row[1] for row in found)} compiles, {cpu:.1f} s of the process's CPU")  # fmt: skip
+    rows = [[f"{spent:.2f}", compiles, signatures, name[:70]]
+            for name, compiles, signatures, spent in found[:shown]]  # fmt: skip
+    print_rows(["own CPU s", "compiles", "signatures", "function"], rows)
 
 
 def _compile_in_workers(cache):
@@ -300,6 +350,8 @@ def main(argv=None):
     parser.add_argument("--skip-one-process", action="store_true",
                         help="compile in the app's workers only, not also all in one process")  # fmt: skip
     parser.add_argument("--skip-pages", action="store_true", help="leave out the pages")
+    parser.add_argument("--what-compiles", action="store_true",
+                        help="list what the first fit compiles, function by function")  # fmt: skip
     args = parser.parse_args(argv)
     chosen = [p for p in app_pages() if not args.pages or p.url_path in args.pages.split(",")]
     with tempfile.TemporaryDirectory(prefix="cold-start-") as folder:
@@ -315,6 +367,8 @@ def main(argv=None):
         print("The first single-tree fit (200 rows) in a new process")
         print_rows(["cache", "fit CPU s", "fit wall s", "process CPU s", "peak MB",
                     "CPU ratio"], fit_rows)  # fmt: skip
+        if args.what_compiles:
+            _what_compiles(workdir / "what-compiles")
         if not args.skip_compile:
             _compile_table(workdir, one_process=not args.skip_one_process)
         if args.skip_pages:
