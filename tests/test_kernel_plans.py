@@ -20,6 +20,7 @@ from tests.helpers import COMPILE_LISTENER
 from trees.ensemble._warmup import warm_up_plan as warm_up_step
 from trees.kernels import PARTS, plan_from_fields, warm_up_plan
 from trees.tree import _kernels_cache, _kernels_entries
+from trees.tree._kernels_numbers import safe_divide
 from trees.tree._kernels_plan import KernelPlan, kernel_plan, only_when
 from trees.tree._warmup import plan_of
 
@@ -106,6 +107,20 @@ def test_a_gini_fit_compiles_the_gini_path_only(tmp_path):
         "node_loop.<locals>.each",  # the nodes' impurities: computed in the plan's kernel
     }
     assert not compiled & never
+
+
+def test_kernels_are_compiled_without_a_c_wrapper():
+    """numba makes a wrapper callable from C beside a compiled function unless told not to;
+    the kernels never use it (``_kernels_arrays.KERNEL``)."""
+
+    @njit
+    def plain(num, den):
+        return num / den
+
+    plain(1.0, 2.0)
+    safe_divide(1.0, 2.0)
+    assert "cfunc." in plain.inspect_llvm(plain.signatures[0])  # numba's default
+    assert "cfunc." not in safe_divide.inspect_llvm(safe_divide.signatures[0])
 
 
 @pytest.fixture

@@ -41,6 +41,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
+from ._kernels_arrays import KERNEL, NO_C_WRAPPER
 from ._kernels_multi_output import (
     MULTI_ENTROPY,
     MULTI_FRIEDMAN_MSE,
@@ -115,7 +116,7 @@ KERNEL_IDS = {
     "multi_output_friedman_mse": MULTI_FRIEDMAN_MSE,
     "multi_output_poisson": MULTI_POISSON,
 }
-_INLINE = {"cache": True, "nogil": True, "error_model": "numpy"}
+_INLINE = KERNEL
 
 
 @njit(**_INLINE)
@@ -183,7 +184,7 @@ def _compiled_by_criterion(generic, by_crit):
     any_crit = njit(**_INLINE)(generic)
     if generic.__code__.co_argcount == 2:
 
-        @overload(generic, prefer_literal=True)
+        @overload(generic, prefer_literal=True, jit_options=NO_C_WRAPPER)
         def _one(stats, crit):
             if isinstance(crit, types.IntegerLiteral):
                 function = by_crit[crit.literal_value]
@@ -192,7 +193,7 @@ def _compiled_by_criterion(generic, by_crit):
 
     else:
 
-        @overload(generic, prefer_literal=True)
+        @overload(generic, prefer_literal=True, jit_options=NO_C_WRAPPER)
         def _two(first, second, crit):
             if isinstance(crit, types.IntegerLiteral):
                 function = by_crit[crit.literal_value]
@@ -582,7 +583,7 @@ def gain(left, parent, crit):
 # ``_criterion`` scores many nodes or candidates through these loops, one per formula and
 # criterion: its closure holds the id, so numba compiles that criterion alone and caches it
 # by the id (as the plans, ``_kernels_plan``). Row ``j`` (one per node or candidate) -> ``out[j]``.
-_LOOP = {"cache": True, "nogil": True, "error_model": "numpy"}
+_LOOP = KERNEL
 
 
 @cache

@@ -31,6 +31,7 @@ from typing import NamedTuple
 
 from numba import njit
 
+from ._kernels_arrays import KERNEL
 from ._kernels_cache import compiled, record_compiled
 from ._kernels_forest import grow_trees
 from ._kernels_growth import evaluate_nodes, grow_compiled, split_node, splittable_nodes
@@ -47,7 +48,7 @@ __all__ = [
     "sparse_growth_kernel",
 ]
 
-_JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
+_JIT = KERNEL
 # ``preparer(kind, plan)``, called before a plan this machine has not compiled first runs.
 _PREPARER = []
 

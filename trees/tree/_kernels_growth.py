@@ -22,7 +22,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from ._kernels_absolute_error import choose_absolute_error_split, impure
-from ._kernels_arrays import UNCOUNTED, copy_into, unmanaged
+from ._kernels_arrays import KERNEL, NO_C_WRAPPER, UNCOUNTED, copy_into, unmanaged
 from ._kernels_criteria import (
     accepts_score,
     impurity,
@@ -140,8 +140,8 @@ __all__ = [
     "splittable_nodes",
 ]
 
-_JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
-_INLINE = {"cache": True, "nogil": True, "error_model": "numpy", "inline": "always"}
+_JIT = KERNEL
+_INLINE = {**KERNEL, "inline": "always"}
 # Positions in ``limits`` (int64) and ``weights`` (float64), the stopping rules the loop reads
 # (``GrowingTree.kernel_rules``); ``grow_compiled`` receives them end to end in one float64
 # array of ``N_LIMITS + 3`` entries.
@@ -331,7 +331,7 @@ def search_node(data, node, settings, visit, n_visit, buffers, bit_generator):
     return f, local, score, g, n_left, np.nan, missing_left
 
 
-@overload(search_node, prefer_literal=True)
+@overload(search_node, prefer_literal=True, jit_options=NO_C_WRAPPER)
 def _search_node(data, node, settings, visit, n_visit, buffers, bit_generator):
     """The compiled :func:`search_node`: for a plan's literal values the one search it takes,
     otherwise the choice at run time (every search compiled)."""

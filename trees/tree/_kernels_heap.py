@@ -7,10 +7,12 @@ is split first; ties go to the lower node id (scikit-learn's order).
 
 from numba import njit
 
+from ._kernels_arrays import KERNEL
+
 __all__ = ["heap_pop", "heap_push"]
 
-_JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
-_INLINE = {"cache": True, "nogil": True, "error_model": "numpy", "inline": "always"}
+_JIT = KERNEL
+_INLINE = {**KERNEL, "inline": "always"}
 
 
 @njit(**_INLINE)

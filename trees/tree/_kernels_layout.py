@@ -8,9 +8,11 @@
 import numpy as np
 from numba import njit
 
+from ._kernels_arrays import KERNEL
+
 __all__ = ["feature_columns", "keep_rows"]
 
-_JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
+_JIT = KERNEL
 
 
 @njit(**_JIT)

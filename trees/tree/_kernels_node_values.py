@@ -10,9 +10,11 @@ rule, shared by a growth's tree (``_node_view``) and a forest's batches
 import numpy as np
 from numba import njit
 
+from ._kernels_arrays import KERNEL
+
 __all__ = ["node_means"]
 
-_JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
+_JIT = KERNEL
 
 
 @njit(**_JIT)

@@ -10,6 +10,8 @@ order of operations, so both choose the same splits.
 import numpy as np
 from numba import njit
 
+from ._kernels_arrays import KERNEL
+
 __all__ = ["POISSON_EPSILON", "poisson_child_positive", "s_log_mean", "safe_divide", "xlog2x"]
 
 # A Poisson child's sum of y at most this (times the parent's sum when above 1) is not positive:
@@ -17,7 +19,7 @@ __all__ = ["POISSON_EPSILON", "poisson_child_positive", "s_log_mean", "safe_divi
 # not the splitter's ``eps``); :func:`poisson_child_positive`.
 POISSON_EPSILON = 10 * np.finfo(np.float64).eps
 
-_INLINE = {"cache": True, "nogil": True, "error_model": "numpy"}
+_INLINE = KERNEL
 
 
 @njit(**_INLINE)

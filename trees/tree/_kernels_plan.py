@@ -42,6 +42,7 @@ from typing import NamedTuple
 from numba import types
 from numba.extending import overload
 
+from ._kernels_arrays import NO_C_WRAPPER
 from ._kernels_criteria import ABSOLUTE_ERROR
 
 __all__ = [
@@ -104,7 +105,7 @@ def only_when(function):
     def call(flag, arguments, otherwise):
         return function(*arguments) if flag else otherwise
 
-    @overload(call, prefer_literal=True)
+    @overload(call, prefer_literal=True, jit_options=NO_C_WRAPPER)
     def _compiled(flag, arguments, otherwise):
         if isinstance(flag, types.BooleanLiteral):
             if flag.literal_value:

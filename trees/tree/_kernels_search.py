@@ -46,7 +46,7 @@ parallel threads, and is cached on disk (``cache``).
 import numpy as np
 from numba import njit
 
-from ._kernels_arrays import COUNTED
+from ._kernels_arrays import COUNTED, KERNEL
 from ._kernels_criteria import (
     gain,
     proxy,
@@ -111,7 +111,7 @@ __all__ = [
     "visiting_order",
 ]
 
-_JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
+_JIT = KERNEL
 # scikit-learn's FEATURE_THRESHOLD (sklearn/tree/_splitter.pyx): two consecutive values of a
 # node closer than this are not told apart, so no threshold falls between them and a feature
 # whose values span at most this is constant. Adopted for every CART tree of this package (the
@@ -169,7 +169,7 @@ FEATURE_THRESHOLD = 1e-7
 ) = range(8)
 # Small functions called once per feature or row are inlined into their callers: a call
 # passing arrays costs reference counting, which dominates on small nodes.
-_INLINE = {"cache": True, "nogil": True, "error_model": "numpy", "inline": "always"}
+_INLINE = {**KERNEL, "inline": "always"}
 
 
 @njit(**_INLINE)
