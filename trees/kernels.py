@@ -10,8 +10,9 @@ Why plans. Before them a single fit compiled nearly every kernel (68 s of CPU on
 machine; all of them 77 s and 0.94 GB): LLVM 42 s, numba's typing and lowering in Python 33 s,
 and a kernel links and optimises again every kernel it calls, so the whole could not be halved
 with numba. Plans cut what a page waits for instead (a default Gini fit: about 16 s of CPU
-instead of 51), and the worker keeps the compiler's memory out of the server. The price: every
-plan compiles its own chain, so all parts together cost about 300 s of CPU (2.3 GB in one
+instead of 51; about a tenth less again without numba's C wrappers,
+``_kernels_arrays.KERNEL``), and the worker keeps the compiler's memory out of the server. The
+price: every plan compiles its own chain, so all parts together cost about 300 s of CPU (2.3 GB in one
 process), four times the single code's. A growth plan's compilation adds about 215 MB to its
 process, a forest's about 285. So this module, and what it imports, import no scikit-learn,
 SciPy or pandas: a plan's step drives the growth below the estimators (``tree._warmup``,
