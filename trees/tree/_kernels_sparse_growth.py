@@ -48,9 +48,9 @@ from ._kernels_search import (
     SETTING_RANDOM,
     visiting_order,
 )
+from ._kernels_sparse_draws import drawn_sparse_order
 from ._kernels_sparse_search import (
     dense_order,
-    drawn_sparse_order,
     near_ties_tolerance,
     node_columns,
     node_columns_by_value,
@@ -194,7 +194,7 @@ def _dense_best_of_near_ties(buckets, stats, node, rules, best, verify, scratch)
 @njit(**_JIT)
 def _best_search(source, buckets, stats, node, search, scratch, exact):
     """A node's best split (:func:`_best_sparse_split`) among its features drawn as the dense
-    growth draws them (``_kernels_sparse_search.drawn_sparse_order``), or all of them;
+    growth draws them (``_kernels_sparse_draws.drawn_sparse_order``), or all of them;
     :func:`sparse_search`'s arguments."""
     settings, _, _, bit_generator, draw, tie_random, n_allowed, visit = search
     start, count, parent = node
